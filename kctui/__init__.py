@@ -1,0 +1,3 @@
+"""kctui: keeps knowledge bases compiled."""
+
+__version__ = "0.3.0"
