@@ -1,0 +1,259 @@
+"""The `kctui` command. A bare `kctui [WORKSPACE …]` opens the app; subcommands drive the host."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import click
+
+from kctui import __version__
+from kctui.cli_common import KctuiGroup, fail, open_services, phase_text, print_json, table
+from kctui.core.clock import rfc3339
+from kctui.services import bases as bases_svc
+from kctui.services import jobs as jobs_svc
+from kctui.services.shapes import job_json
+from kctui.services.status import base_status_json
+
+
+class MainGroup(KctuiGroup):
+    """`kctui [WORKSPACE …]`: arguments that are not a command name are workspaces for the app."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and not args[0].startswith("-") and args[0] not in self.commands:
+            ctx.meta["kctui.workspaces"] = list(args)
+            args = []
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=MainGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kctui")
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """kctui keeps knowledge bases compiled.
+
+    Run `kctui [WORKSPACE …]` with no command to open the terminal app (named workspace folders are
+    added to the monitored set). State lives in $KCTUI_STATE_DIR (default: the platform state dir).
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    workspaces = ctx.meta.get("kctui.workspaces", [])
+    from kctui.services.workspaces import add_workspace  # noqa: PLC0415
+
+    svc = open_services()
+    for ws in workspaces:
+        add_workspace(svc, ws)
+    svc.close()
+    _open_app()
+
+
+def _open_app() -> None:
+    try:
+        from kctui.ui.app import run_app  # noqa: PLC0415
+    except ImportError:
+        click.echo("The terminal app is not part of this build yet; use `kctui --help` for the commands.")
+        return
+    run_app()
+
+
+# -- knowledge bases --------------------------------------------------------------------------------
+
+
+@main.group(cls=KctuiGroup)
+def kb() -> None:
+    """Create, list and configure knowledge bases."""
+
+
+@kb.command("create")
+@click.argument("workspace", type=click.Path())
+@click.argument("name")
+@click.option("--policy", type=click.Choice(["manual", "smart_auto"]), default="manual", show_default=True,
+              help="Compilation policy: compile only when asked, or automatically after changes settle.")
+@click.option("--description", default="", help="One sentence about the knowledge base (≤ 280 chars).")
+@click.option("--from", "from_paths", multiple=True, type=click.Path(),
+              help="Copy this file or folder into sources/ (repeatable). Symlinks are never copied.")
+@click.option("--json", "as_json", is_flag=True, help="Print {changed, knowledgeBase} as JSON.")
+def kb_create(workspace: str, name: str, policy: str, description: str, from_paths: tuple[str, ...], as_json: bool) -> None:
+    """Create knowledge base NAME in WORKSPACE (reference layout .a3s/kb/bases/<id>/)."""
+    svc = open_services()
+    changed, base = bases_svc.create_base(svc, workspace, name, description=description, policy=policy,
+                                          from_paths=list(from_paths))
+    if as_json:
+        print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base)})
+        return
+    verb = "created" if changed else "already exists:"
+    kbj = base_status_json(svc, base)
+    click.echo(f"{verb} {base.id} ({base.name}) — put sources in {kbj['sourcePath']}")
+
+
+@kb.command("list")
+@click.argument("workspace", required=False, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print {items, total} as JSON.")
+def kb_list(workspace: str | None, as_json: bool) -> None:
+    """List knowledge bases (of WORKSPACE, or of every monitored workspace)."""
+    svc = open_services()
+    items = [base_status_json(svc, b) for b in bases_svc.list_bases(svc, workspace)]
+    if as_json:
+        print_json({"items": items, "total": len(items)})
+        return
+    if not items:
+        click.echo("no knowledge bases yet — create one with `kctui kb create WORKSPACE NAME`")
+        return
+    rows = [[i["id"], phase_text(i["phase"]), i["compilationPolicy"],
+             "yes" if i["compilation"]["pendingChanges"] else "no", i["workspaceRoot"]] for i in items]
+    click.echo(table(rows, ["ID", "PHASE", "POLICY", "PENDING", "WORKSPACE"]))
+
+
+@kb.command("show")
+@click.argument("workspace", type=click.Path())
+@click.argument("kb_id", metavar="KB")
+@click.option("--json", "as_json", is_flag=True)
+def kb_show(workspace: str, kb_id: str, as_json: bool) -> None:
+    """Show one knowledge base and its compilation state."""
+    svc = open_services()
+    data = base_status_json(svc, bases_svc.get_base(svc, workspace, kb_id))
+    if as_json:
+        print_json(data)
+        return
+    _print_base(data)
+
+
+def _print_base(data: dict) -> None:
+    c = data["compilation"]
+    click.echo(f"{data['id']}  {data['name']}")
+    click.echo(f"  workspace      {data['workspaceRoot']}")
+    click.echo(f"  phase          {phase_text(c['phase'])}")
+    click.echo(f"  policy         {c['policy']}")
+    click.echo(f"  source digest  {c['sourceDigest'] or '-'}")
+    click.echo(f"  compiled       {c['lastCompiledDigest'] or 'never'}")
+    click.echo(f"  pending        {'yes' if c['pendingChanges'] else 'no'}")
+    if c["activeJobId"]:
+        click.echo(f"  active job     {c['activeJobId']}")
+    if c.get("nextRetryAt"):
+        click.echo(f"  next retry     {c['nextRetryAt']}")
+    if c.get("nextAutoCompileAt"):
+        click.echo(f"  next auto      {c['nextAutoCompileAt']}")
+    if c["pausedReason"]:
+        click.echo(f"  paused         {c['pausedReason']}")
+    if c["lastError"]:
+        click.echo(f"  last error     [{c.get('lastErrorCode') or '-'}] {c['lastError']}")
+
+
+@kb.command("policy")
+@click.argument("workspace", type=click.Path())
+@click.argument("kb_id", metavar="KB")
+@click.option("--compilation", type=click.Choice(["manual", "smart_auto"]),
+              help="manual: compile when asked; smart_auto: compile after changes settle (switching to "
+                   "manual cancels a queued automatic job).")
+@click.option("--json", "as_json", is_flag=True)
+def kb_policy(workspace: str, kb_id: str, compilation: str | None, as_json: bool) -> None:
+    """Show or change a knowledge base's policy."""
+    svc = open_services()
+    changed = False
+    if compilation:
+        changed, base = bases_svc.set_compilation_policy(svc, workspace, kb_id, compilation)
+    else:
+        base = bases_svc.get_base(svc, workspace, kb_id)
+    data = {"changed": changed, "compilation": base.policy}
+    if as_json:
+        print_json(data)
+    else:
+        click.echo(f"{base.id}: compilation {base.policy}{' (changed)' if changed else ''}")
+
+
+# -- jobs -----------------------------------------------------------------------------------------
+
+
+@main.command("compile")
+@click.argument("workspace", type=click.Path())
+@click.argument("kb_id", metavar="KB")
+@click.option("--wait", is_flag=True, help="Wait for the job to end (running the built-in compiler here "
+              "when no host is running); exit non-zero if it failed.")
+@click.option("--json", "as_json", is_flag=True, help="Print {changed, knowledgeBase, job} as JSON.")
+def compile_cmd(workspace: str, kb_id: str, wait: bool, as_json: bool) -> None:
+    """Request a manual compile of KB now (ignores the smart-auto windows and clears a pause)."""
+    svc = open_services()
+    changed, base, job = jobs_svc.request_compile(svc, workspace, kb_id)
+    if not wait:
+        if as_json:
+            print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base),
+                        "job": job_json(job) if job else None})
+        else:
+            what = "queued" if job and job.phase == "queued" else "follow-up requested" if base.follow_up else "already compiling"
+            click.echo(f"{what}: {job.id if job else '-'} ({base.id})")
+        return
+    if job is None:
+        fail("nothing to wait for: no job was queued")
+    from kctui.cli_wait import wait_for_job  # noqa: PLC0415
+
+    final = wait_for_job(svc, job.id, quiet=as_json)
+    if as_json:
+        base = bases_svc.get_base(svc, base.workspace, base.id)
+        print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base), "job": job_json(final)})
+    else:
+        click.echo(f"{final.id}: {phase_text(final.phase)}" + (f" — [{final.error_code}] {final.error}" if final.error else ""))
+    if final.phase != "succeeded":
+        sys.exit(1)
+
+
+@main.command("cancel")
+@click.argument("workspace", type=click.Path())
+@click.argument("kb_id", metavar="KB")
+@click.argument("job_id", metavar="[JOB]", required=False)
+@click.option("--json", "as_json", is_flag=True)
+def cancel_cmd(workspace: str, kb_id: str, job_id: str | None, as_json: bool) -> None:
+    """Cancel KB's queued or running job (or the given JOB)."""
+    svc = open_services()
+    changed, base, job = jobs_svc.cancel(svc, workspace, kb_id, job_id)
+    if as_json:
+        print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base), "job": job_json(job) if job else None})
+    elif job is None:
+        click.echo(f"{base.id}: nothing queued or running")
+    elif changed:
+        click.echo(f"cancelled {job.id}; {base.id} is now {phase_text(base.phase)}")
+    else:
+        click.echo(f"{job.id} had already ended ({job.phase})")
+
+
+@main.command("status")
+@click.argument("workspace", required=False, type=click.Path())
+@click.option("--json", "as_json", is_flag=True)
+def status_cmd(workspace: str | None, as_json: bool) -> None:
+    """Show every knowledge base's compilation state."""
+    from kctui.services.hoststatus import host_status  # noqa: PLC0415
+
+    svc = open_services()
+    data = host_status(svc, workspace)
+    if as_json:
+        print_json(data)
+        return
+    click.echo(f"host: {data['host']['state']}" + (f" ({data['host']['detail']})" if data['host'].get('detail') else ""))
+    if not data["items"]:
+        click.echo("no knowledge bases yet — create one with `kctui kb create WORKSPACE NAME`")
+    for item in data["items"]:
+        click.echo("")
+        _print_base(item)
+
+
+@main.command("jobs")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
+def jobs_cmd(as_json: bool, limit: int) -> None:
+    """List running, queued and recent jobs."""
+    svc = open_services()
+    items = [job_json(j) for j in jobs_svc.list_jobs(svc, limit=limit)]
+    if as_json:
+        print_json({"items": items, "total": len(items)})
+        return
+    if not items:
+        click.echo("no jobs yet")
+        return
+    rows = [[j["id"], j["knowledgeBaseId"], j["trigger"], phase_text(j["phase"]), j["createdAt"] or "",
+             (f"[{j['errorCode']}] " if j["errorCode"] else "") + (j["error"] or "")[:60]] for j in items]
+    click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
+
+
+from kctui import cli_more  # noqa: E402,F401  (registers demo, serve, resume, …)

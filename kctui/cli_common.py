@@ -1,0 +1,71 @@
+"""Shared plumbing of the CLI: one-line errors, opening the services, JSON and table output."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from kctui.config import ConfigError
+from kctui.services.context import ServiceContext
+from kctui.services.errors import ServiceError
+from kctui.services.hostlock import HostLockHeld
+from kctui.store.db import StoreError
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
+    click.echo(f"kctui: error: {message}", err=True)
+    sys.exit(code)
+
+
+class KctuiGroup(click.Group):
+    """Turns every known error into one line on stderr and a non-zero exit; never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (ServiceError, StoreError, ConfigError, HostLockHeld) as exc:
+            fail(getattr(exc, "message", None) or str(exc))
+        except sqlite3.Error as exc:
+            fail(f"database error: {exc}")
+        except PermissionError as exc:
+            fail(f"permission denied: {exc.filename or exc}")
+        except OSError as exc:
+            fail(f"{exc.strerror or exc}{': ' + str(exc.filename) if exc.filename else ''}")
+        except KeyboardInterrupt:
+            click.echo("kctui: interrupted", err=True)
+            sys.exit(130)
+
+
+def open_services() -> ServiceContext:
+    return ServiceContext.open()
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False))
+
+
+PHASE_GLYPH = {
+    "source_ready": "○", "queued": "◔", "running": "▶", "succeeded": "✔", "failed": "✘",
+    "paused": "⏸", "cancelled": "⊘",
+}
+
+
+def phase_text(phase: str) -> str:
+    return f"{PHASE_GLYPH.get(phase, '?')} {phase}"
+
+
+def table(rows: list[list[str]], headers: list[str]) -> str:
+    widths = [len(h) for h in headers]
+    for r in rows:
+        widths = [max(w, len(c)) for w, c in zip(widths, r)]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    lines = [fmt.format(*headers).rstrip(), fmt.format(*("-" * w for w in widths)).rstrip()]
+    lines += [fmt.format(*r).rstrip() for r in rows]
+    return "\n".join(lines)

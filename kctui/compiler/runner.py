@@ -1,0 +1,74 @@
+"""The compiler seam: one claimed job in, one staged tree under `output_path` out.
+
+Everything that compiles (the app's built-in worker, `kctui compile --wait`, `kctui worker`) calls
+`compile_job`. It reads only `source_path` (and `previous_wiki_path` as reference), writes only under
+`output_path`, and reports progress through a callback. Failures are `CompileFailure` with a code from
+the closed set of `kctui.core.failures`; a stop request raises `CompileCancelled`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+COMPILER_NAME = "kctui"
+
+
+@dataclass(frozen=True)
+class CompileRequest:
+    job_id: str
+    trigger: str
+    source_digest: str
+    created_at: str  # RFC 3339 UTC: the job's own timestamp, the only time written into pages
+    source_path: Path
+    previous_wiki_path: Path | None
+    output_path: Path
+    link_style: str = "wikilink"  # or "markdown"
+    extractor: str = "builtin"
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    step: str  # gather | extract | match | update | flag | brief
+    state: str  # started | progress | done
+    done: int = 0
+    total: int = 0
+    current: str = ""
+    message: str = ""
+
+
+@dataclass
+class CompileReport:
+    compiler_version: str
+    pages_written: int = 0
+    files_read: int = 0
+    warnings: list[str] = field(default_factory=list)
+    brief_markdown: str | None = None
+
+
+class CompileFailure(Exception):
+    def __init__(self, code: str, message: str, *, transient: bool) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.transient = transient
+
+
+class CompileCancelled(Exception):
+    """The host asked this job to stop; nothing is reported as a result by the compiler itself."""
+
+
+ProgressFn = Callable[[ProgressEvent], None]
+StopFn = Callable[[], bool]
+
+
+def compile_job(
+    request: CompileRequest,
+    *,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> CompileReport:
+    from kctui.compiler import minimal
+
+    return minimal.compile_minimal(request, progress=progress or (lambda e: None), should_stop=should_stop or (lambda: False))

@@ -1,0 +1,115 @@
+"""Restart recovery (ours; the reference has none): nothing a crash leaves behind may need a person.
+
+- an interrupted promotion is finished (the job is recorded as succeeded) or rolled back;
+- a running job of the built-in compiler (whose process is gone) fails as transient and is retried;
+- a running job claimed by an external compiler keeps its lease, after which it fails as transient.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kctui import paths
+from kctui.core import queue
+from kctui.core.models import CLAIMED_BY_BUILTIN, CLAIMED_BY_EXTERNAL, FailureCode, JobPhase
+from kctui.publish.promote import journal_path, recover_promotion
+from kctui.store.records import JOB_COLUMNS, job_from_row, load_base, load_job
+from kctui.services.context import ServiceContext
+from kctui.services.results import complete_failure, complete_success
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RecoveryReport:
+    promotions_finished: list[str] = field(default_factory=list)
+    promotions_rolled_back: list[str] = field(default_factory=list)
+    jobs_failed: list[str] = field(default_factory=list)
+    leases_kept: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        parts = []
+        if self.promotions_finished:
+            parts.append(f"{len(self.promotions_finished)} interrupted promotion(s) finished")
+        if self.promotions_rolled_back:
+            parts.append(f"{len(self.promotions_rolled_back)} interrupted promotion(s) rolled back")
+        if self.jobs_failed:
+            parts.append(f"{len(self.jobs_failed)} orphaned job(s) failed for retry")
+        if self.leases_kept:
+            parts.append(f"{len(self.leases_kept)} external job(s) keep their lease")
+        return "; ".join(parts) or "nothing to recover"
+
+
+def recover_promotions(ctx: ServiceContext, report: RecoveryReport) -> None:
+    for row in ctx.store.query("SELECT workspace, id FROM bases ORDER BY workspace, id"):
+        kb = paths.kb_path(Path(row["workspace"]), row["id"])
+        jp = journal_path(kb)
+        if not (jp.exists() or jp.with_name("promotion.json.tmp").exists()):
+            continue
+        outcome = recover_promotion(kb)
+        if outcome is None:
+            continue
+        if outcome.finished and outcome.job_id:
+            report.promotions_finished.append(outcome.job_id)
+            with ctx.store.write() as conn:
+                job = load_job(conn, outcome.job_id)
+                base = load_base(conn, row["workspace"], row["id"])
+                if job and base and job.phase == JobPhase.RUNNING:
+                    complete_success(conn, base, job, job.compiler_version, ctx.now())
+        elif outcome.job_id:
+            report.promotions_rolled_back.append(outcome.job_id)
+
+
+def fail_orphaned_builtin_jobs(ctx: ServiceContext, report: RecoveryReport) -> None:
+    """Only the host process runs built-in jobs, so at host start-up every running one is orphaned."""
+    now = ctx.now()
+    with ctx.store.write() as conn:
+        rows = conn.execute(f"SELECT {JOB_COLUMNS} FROM jobs WHERE phase = 'running'").fetchall()
+        for row in rows:
+            job = job_from_row(row)
+            if job.claimed_by == CLAIMED_BY_EXTERNAL and not queue.lease_expired(job.lease_expires_at, now):
+                report.leases_kept.append(job.id)
+                continue
+            base = load_base(conn, job.workspace, job.base_id)
+            if base is None:
+                continue
+            if job.claimed_by == CLAIMED_BY_EXTERNAL:
+                code, msg = FailureCode.LEASE_EXPIRED, "the external compiler's lease expired before it reported"
+            else:
+                code, msg = FailureCode.COMPILER_CRASHED, "the built-in compiler was interrupted (host restarted)"
+            complete_failure(conn, base, job, code=code, transient=True, error=msg, compiler_version=None, now=now)
+            report.jobs_failed.append(job.id)
+
+
+def expire_leases(ctx: ServiceContext) -> list[str]:
+    """Fail running external jobs whose lease has passed (called periodically by the host)."""
+    now = ctx.now()
+    expired: list[str] = []
+    with ctx.store.write() as conn:
+        rows = conn.execute(
+            f"SELECT {JOB_COLUMNS} FROM jobs WHERE phase = 'running' AND claimed_by = ? AND lease_expires_at <= ?",
+            (CLAIMED_BY_EXTERNAL, now),
+        ).fetchall()
+        for row in rows:
+            job = job_from_row(row)
+            base = load_base(conn, job.workspace, job.base_id)
+            if base is not None:
+                complete_failure(conn, base, job, code=FailureCode.LEASE_EXPIRED, transient=True,
+                                 error="the external compiler's lease expired before it reported",
+                                 compiler_version=None, now=now)
+                expired.append(job.id)
+    return expired
+
+
+def recover_at_startup(ctx: ServiceContext) -> RecoveryReport:
+    report = RecoveryReport()
+    recover_promotions(ctx, report)
+    fail_orphaned_builtin_jobs(ctx, report)
+    if report.promotions_finished or report.jobs_failed or report.promotions_rolled_back:
+        log.info("recovery: %s", report.summary())
+    return report
+
+
+__all__ = ["RecoveryReport", "recover_at_startup", "expire_leases", "CLAIMED_BY_BUILTIN"]

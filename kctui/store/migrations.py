@@ -1,0 +1,83 @@
+"""Versioned schema migrations. Entry N (1-based) brings the database to `PRAGMA user_version = N`.
+Never edit a released entry; append a new one."""
+
+from __future__ import annotations
+
+_V1 = [
+    """CREATE TABLE workspaces (
+        path TEXT PRIMARY KEY,
+        added_at INTEGER NOT NULL
+    )""",
+    """CREATE TABLE bases (
+        workspace TEXT NOT NULL REFERENCES workspaces(path) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        policy TEXT NOT NULL DEFAULT 'manual' CHECK (policy IN ('manual', 'smart_auto')),
+        phase TEXT NOT NULL DEFAULT 'source_ready'
+            CHECK (phase IN ('source_ready', 'queued', 'running', 'succeeded', 'failed', 'paused')),
+        source_digest TEXT,
+        last_compiled_digest TEXT,
+        active_job_id TEXT,
+        follow_up INTEGER NOT NULL DEFAULT 0,
+        retry_attempts INTEGER NOT NULL DEFAULT 0,
+        last_requested_at INTEGER,
+        last_succeeded_at INTEGER,
+        last_failed_at INTEGER,
+        last_error TEXT,
+        last_error_code TEXT,
+        paused_reason TEXT,
+        compiler_version TEXT,
+        change_detected_at INTEGER,
+        last_auto_requested_at INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (workspace, id)
+    )""",
+    """CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        workspace TEXT NOT NULL,
+        base_id TEXT NOT NULL,
+        trigger TEXT NOT NULL CHECK (trigger IN ('manual', 'retry', 'smart_auto')),
+        priority INTEGER NOT NULL,
+        phase TEXT NOT NULL CHECK (phase IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+        source_digest TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        not_before INTEGER,
+        started_at INTEGER,
+        completed_at INTEGER,
+        error TEXT,
+        error_code TEXT,
+        transient INTEGER,
+        cancel_requested INTEGER NOT NULL DEFAULT 0,
+        claimed_by TEXT,
+        claim_pid INTEGER,
+        lease_expires_at INTEGER,
+        compiler_version TEXT,
+        FOREIGN KEY (workspace, base_id) REFERENCES bases(workspace, id) ON DELETE CASCADE
+    )""",
+    # Exactly one running job across all workspaces, enforced by the database itself.
+    "CREATE UNIQUE INDEX jobs_one_running ON jobs(phase) WHERE phase = 'running'",
+    # At most one queued job per base (a manual request updates it instead of adding another).
+    "CREATE UNIQUE INDEX jobs_one_queued_per_base ON jobs(workspace, base_id) WHERE phase = 'queued'",
+    "CREATE INDEX jobs_claim_order ON jobs(phase, priority, created_at, id)",
+    "CREATE INDEX jobs_by_base ON jobs(workspace, base_id, created_at)",
+    """CREATE TABLE sequences (
+        name TEXT PRIMARY KEY,
+        value INTEGER NOT NULL
+    )""",
+    # The last accepted source snapshot of each base: {path: [digest, size]} as JSON (host.md §2, §4).
+    """CREATE TABLE snapshots (
+        workspace TEXT NOT NULL,
+        base_id TEXT NOT NULL,
+        digest TEXT,
+        files_json TEXT NOT NULL,
+        file_count INTEGER NOT NULL,
+        total_bytes INTEGER NOT NULL,
+        accepted_at INTEGER NOT NULL,
+        PRIMARY KEY (workspace, base_id),
+        FOREIGN KEY (workspace, base_id) REFERENCES bases(workspace, id) ON DELETE CASCADE
+    )""",
+]
+
+MIGRATIONS: list[list[str]] = [_V1]
