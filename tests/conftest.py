@@ -1,0 +1,55 @@
+"""Shared fixtures: every test gets its own state directory and a fake clock; no colour or Textual
+environment leaks in from the developer's shell."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+for _var in [v for v in os.environ if v.startswith("TEXTUAL") or v in ("NO_COLOR", "FORCE_COLOR")]:
+    os.environ.pop(_var, None)
+for _var in [v for v in os.environ if v.startswith("KCTUI_")]:
+    os.environ.pop(_var, None)
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    state = tmp_path / "state"
+    monkeypatch.setenv("KCTUI_STATE_DIR", str(state))
+    monkeypatch.setenv("KCTUI_CONFIG_DIR", str(tmp_path / "config"))
+    return state
+
+
+@pytest.fixture
+def clock():
+    from kctui.core.clock import FakeClock
+
+    return FakeClock()
+
+
+@pytest.fixture
+def svc(clock):
+    from kctui.config import Settings
+    from kctui.services.context import ServiceContext
+
+    ctx = ServiceContext.open(clock=clock, settings=Settings())
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    return ws.resolve()
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip(f"the shared corpus is not at {SHARED} (clone with ../shared beside the project)")
+    return SHARED

@@ -1,0 +1,158 @@
+"""The CLI as a user runs it: real processes, JSON shaped like the protocol, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str, check: bool = False) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, "-m", "kctui", *args], capture_output=True, text=True, timeout=60,
+                          env=os.environ.copy())
+    if check and proc.returncode != 0:
+        raise AssertionError(f"kctui {' '.join(args)} failed: {proc.stderr}")
+    return proc
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> None:
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("kctui: error: ")
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+@pytest.fixture
+def kb(workspace: Path) -> str:
+    src = workspace.parent / "notes"
+    src.mkdir()
+    (src / "one.md").write_text("# One\n\nOne is a number.\n")
+    (src / "two.txt").write_text("Two is also a number.\n")
+    proc = run("kb", "create", str(workspace), "My Notes", "--from", str(src), "--json", check=True)
+    data = json.loads(proc.stdout)
+    assert data["changed"] is True and data["knowledgeBase"]["id"] == "my-notes"
+    return "my-notes"
+
+
+def test_compile_wait_end_to_end(workspace, kb):
+    proc = run("compile", str(workspace), kb, "--wait", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    job = data["job"]
+    assert job["phase"] == "succeeded" and job["trigger"] == "manual" and job["knowledgeBaseId"] == kb
+    assert set(job) >= {"id", "knowledgeBaseId", "trigger", "phase", "sourceDigest", "createdAt", "startedAt",
+                        "completedAt", "outputPath", "error"}
+    assert job["createdAt"].endswith("Z")
+    summary = data["knowledgeBase"]["compilation"]
+    assert summary["lastCompiledDigest"] == job["sourceDigest"] and summary["phase"] == "succeeded"
+    assert summary["stableWindowSeconds"] == 5 and summary["quietWindowSeconds"] == 30
+    assert summary["minimumIntervalSeconds"] == 600
+    wiki = workspace / ".a3s/kb/bases" / kb / "wiki"
+    assert (wiki / "index.md").is_file()
+    listing = json.loads(run("kb", "list", "--json", check=True).stdout)
+    assert listing["total"] == 1 and listing["items"][0]["hasWiki"] is True
+    jobs = json.loads(run("jobs", "--json", check=True).stdout)
+    assert [j["phase"] for j in jobs["items"]] == ["succeeded"]
+    status = json.loads(run("status", str(workspace), "--json", check=True).stdout)
+    assert status["items"][0]["id"] == kb
+
+
+def test_cancel_queued_job(workspace, kb):
+    queued = json.loads(run("compile", str(workspace), kb, "--json", check=True).stdout)
+    assert queued["job"]["phase"] == "queued"
+    out = json.loads(run("cancel", str(workspace), kb, "--json", check=True).stdout)
+    assert out["changed"] is True and out["job"]["phase"] == "cancelled"
+    assert out["knowledgeBase"]["phase"] == "source_ready"
+
+
+def test_policy_command(workspace, kb):
+    out = json.loads(run("kb", "policy", str(workspace), kb, "--compilation", "smart_auto", "--json", check=True).stdout)
+    assert out["changed"] is True and out["compilation"] == "smart_auto"
+
+
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (("compile", "{ws}", "nope"), ("no knowledge base 'nope'",)),
+        (("compile", "{ws}", "Not A Slug"), ("not a knowledge-base id",)),
+        (("compile", "{ws}/missing", "my-notes"), ("not monitored",)),
+        (("cancel", "{ws}", "my-notes", "job-1-1"), ("no job 'job-1-1'",)),
+        (("cancel", "{ws}", "my-notes", "../../x"), ("not a job id",)),
+        (("kb", "create", "{file}", "X"), ("is not a directory",)),
+        (("kb", "create", "{ws}/missing", "X"), ("does not exist",)),
+        (("kb", "create", "{ws}", ""), ("name must not be empty",)),
+        (("kb", "create", "{ws}", "Y", "--from", "{ws}/nothing-here"), ("does not exist",)),
+    ],
+)
+def test_bad_input_is_one_clear_line(workspace, kb, args, needles):
+    file = workspace / "plain-file"
+    file.write_text("x")
+    before = json.loads(run("status", "--json", check=True).stdout)
+    proc = run(*(a.format(ws=workspace, file=file) for a in args))
+    assert_one_line_error(proc, *needles)
+    after = json.loads(run("status", "--json", check=True).stdout)
+    assert before["items"] == after["items"], "bad input changes nothing"
+
+
+def test_corrupt_database_is_reported_and_left_alone(state_dir, workspace):
+    state_dir.mkdir(parents=True, exist_ok=True)
+    db = state_dir / "kctui.sqlite3"
+    garbage = b"this is not a database" * 100
+    db.write_bytes(garbage)
+    proc = run("status")
+    assert_one_line_error(proc, "corrupt", str(db))
+    assert db.read_bytes() == garbage, "nothing lost"
+
+
+def test_read_only_state_directory(tmp_path, monkeypatch):
+    ro = tmp_path / "ro-state"
+    ro.mkdir()
+    monkeypatch.setenv("KCTUI_STATE_DIR", str(ro))
+    locked = False
+    if shutil.which("chattr") and subprocess.run(["chattr", "+i", str(ro)], capture_output=True).returncode == 0:
+        locked = True
+    elif os.geteuid() != 0:
+        ro.chmod(0o555)
+    else:
+        pytest.skip("cannot make a read-only folder here (root without chattr)")
+    try:
+        proc = run("kb", "list")
+        assert_one_line_error(proc, "not writable", str(ro))
+    finally:
+        if locked:
+            subprocess.run(["chattr", "-i", str(ro)], check=False)
+        ro.chmod(0o755)
+
+
+def test_second_host_is_told_who_holds_the_lock(state_dir):
+    from kctui.services.hostlock import HostLock, HostLockHeld
+
+    first = HostLock(role="kctui serve").acquire()
+    try:
+        with pytest.raises(HostLockHeld, match=f"pid={os.getpid()}|pid {os.getpid()}|{os.getpid()}"):
+            HostLock(role="app").acquire()
+    finally:
+        first.release()
+    HostLock().acquire().release()
+
+
+def test_help_explains_commands():
+    proc = run("--help", check=True)
+    for cmd in ("kb", "compile", "cancel", "status", "jobs", "demo"):
+        assert cmd in proc.stdout
+
+
+def test_demo_no_tui(tmp_path):
+    proc = run("demo", "--dir", str(tmp_path / "demo"), "--no-tui")
+    assert proc.returncode == 0, proc.stderr
+    assert "succeeded" in proc.stdout
+    wiki = tmp_path / "demo" / ".a3s/kb/bases/demo-notes/wiki"
+    assert (wiki / "index.md").is_file()
