@@ -148,20 +148,45 @@ def _print_base(data: dict) -> None:
 @click.option("--compilation", type=click.Choice(["manual", "smart_auto"]),
               help="manual: compile when asked; smart_auto: compile after changes settle (switching to "
                    "manual cancels a queued automatic job).")
-@click.option("--json", "as_json", is_flag=True)
-def kb_policy(workspace: str, kb_id: str, compilation: str | None, as_json: bool) -> None:
-    """Show or change a knowledge base's policy."""
+@click.option("--autonomy", type=click.Choice(["suggest", "guarded", "auto"]),
+              help="What may be written unattended: suggest = nothing, guarded = create and append, "
+                   "auto = also revise. Supersede always needs a person.")
+@click.option("--never-auto", "never_auto", multiple=True, metavar="GUARD",
+              help="Hold every change to matching pages: class:concept|entity|source, tag:NAME or "
+                   "title:REGEX (repeatable; pass an empty string to clear).")
+@click.option("--min-confidence", type=float, help="Hold updates whose confidence is below this (0–1, default 0.6).")
+@click.option("--stale-days", type=int, help="Pages without new evidence or confirmation for this long become stale (default 90).")
+@click.option("--link-style", type=click.Choice(["wikilink", "markdown"]),
+              help="Write links as [[slug|Text]] or as OKF's [Text](/concepts/slug.md).")
+@click.option("--extractor", type=click.Choice(["builtin", "llm"]), help="Extraction: built-in (offline) or a model.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole policy as JSON.")
+def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str | None,
+              never_auto: tuple[str, ...], min_confidence: float | None, stale_days: int | None,
+              link_style: str | None, extractor: str | None, as_json: bool) -> None:
+    """Show or change a knowledge base's compilation and trust policy."""
+    from kctui.services import policy as policy_svc  # noqa: PLC0415
+
     svc = open_services()
     changed = False
+    # validate everything before changing anything
+    bases_svc.get_base(svc, workspace, kb_id)
+    trust_changes = dict(autonomy=autonomy, never_auto=list(never_auto) if never_auto else None,
+                         min_confidence=min_confidence, stale_days=stale_days, link_style=link_style,
+                         extractor=extractor)
+    if any(v is not None for v in trust_changes.values()):
+        changed, _ = policy_svc.update_policy(svc, workspace, kb_id, **trust_changes)
     if compilation:
-        changed, base = bases_svc.set_compilation_policy(svc, workspace, kb_id, compilation)
-    else:
-        base = bases_svc.get_base(svc, workspace, kb_id)
-    data = {"changed": changed, "compilation": base.policy}
+        c2, _ = bases_svc.set_compilation_policy(svc, workspace, kb_id, compilation)
+        changed = changed or c2
+    data = policy_svc.policy_json(svc, workspace, kb_id)
     if as_json:
-        print_json(data)
-    else:
-        click.echo(f"{base.id}: compilation {base.policy}{' (changed)' if changed else ''}")
+        print_json({"changed": changed, **data})
+        return
+    click.echo(f"{kb_id}{' (changed)' if changed else ''}")
+    for key, value in data.items():
+        if isinstance(value, list):
+            value = ", ".join(value) or "-"
+        click.echo(f"  {key:<15} {value}")
 
 
 # -- jobs -----------------------------------------------------------------------------------------

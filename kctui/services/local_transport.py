@@ -33,6 +33,13 @@ class LocalTransport:
             raise ResultRefused(str(exc)) from exc
         return job_json(j)
 
+    def compile_options(self, claim: dict[str, Any]) -> dict[str, Any]:
+        """The base's compile options (link style, extractor) from its stored policy."""
+        from kctui.services.policy import load_policy  # noqa: PLC0415
+
+        _, link_style, extractor = load_policy(self.ctx, claim["workspaceRoot"], claim["job"]["knowledgeBaseId"])
+        return {"link_style": link_style, "extractor": extractor}
+
     def job_state(self, claim: dict[str, Any]) -> dict[str, Any] | None:
         try:
             return job_json(jobs.get_job(self.ctx, claim["job"]["id"]))

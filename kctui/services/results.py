@@ -138,11 +138,37 @@ def report_result(
         cleanup_after_promotion(kb)  # old tree and journal: off the critical section
     except Exception as exc:  # noqa: BLE001 - clean-up is retried at the next start-up
         log.warning("clean-up after promotion of %s failed: %s", job.id, exc)
+    keep_brief_and_remove_job_dir(ctx, base, job)
     with ctx.store.write() as conn:
         base_now = load_base(conn, base.workspace, base.id)
         job_now = load_job(conn, job.id)
     assert base_now is not None and job_now is not None
     return True, base_now, job_now
+
+
+def keep_brief_and_remove_job_dir(ctx: ServiceContext, base: BaseRecord, job: JobRecord) -> None:
+    """The compiler leaves its change brief beside the staged tree (`<job>/brief.md`): keep it in the
+    store, then remove the job folder (the staged tree is now the live wiki)."""
+    import shutil  # noqa: PLC0415
+
+    jdir = paths.job_dir(Path(base.workspace), base.id, job.id)
+    brief = jdir / "brief.md"
+    try:
+        text = brief.read_text(encoding="utf-8", errors="replace") if brief.is_file() and not brief.is_symlink() else None
+    except OSError:
+        text = None
+    if text is not None:
+        with ctx.store.write() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO briefs(job_id, workspace, base_id, markdown, created_at) VALUES (?, ?, ?, ?, ?)",
+                (job.id, base.workspace, base.id, text[:1_000_000], ctx.now()),
+            )
+    shutil.rmtree(jdir, ignore_errors=True)
+
+
+def get_brief(ctx: ServiceContext, job_id: str) -> str | None:
+    row = ctx.store.query_one("SELECT markdown FROM briefs WHERE job_id = ?", (job_id,))
+    return row["markdown"] if row else None
 
 
 def _fail(ctx: ServiceContext, base: BaseRecord, job: JobRecord, *, code: str, transient: bool,

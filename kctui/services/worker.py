@@ -115,7 +115,8 @@ def run_claim(transport: Transport, claim: dict[str, Any], *, stop_event: thread
     if claim.get("contractVersion") != CONTRACT_VERSION:
         raise UnsupportedContract(f"the host speaks contract version {claim.get('contractVersion')!r}; this worker speaks {CONTRACT_VERSION!r}")
     job_id = claim["job"]["id"]
-    extra = options(claim) if options else {}
+    chooser = options or getattr(transport, "compile_options", None)
+    extra = chooser(claim) if chooser else {}
     request = request_from_claim(claim, **extra)
     watch = StopWatch(transport, claim, stop_event)
     on_progress = (lambda e: progress(job_id, e)) if progress else None

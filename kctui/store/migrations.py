@@ -81,3 +81,25 @@ _V1 = [
 ]
 
 MIGRATIONS: list[list[str]] = [_V1]
+
+_V2 = [
+    # The change brief of each finished job (trust.md §7), kept after the job folder is removed.
+    """CREATE TABLE briefs (
+        job_id TEXT PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
+        workspace TEXT NOT NULL,
+        base_id TEXT NOT NULL,
+        markdown TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    )""",
+    # The trust policy of each base (trust.md §2) as validated JSON; absent = the defaults.
+    """CREATE TABLE trust_policies (
+        workspace TEXT NOT NULL,
+        base_id TEXT NOT NULL,
+        policy_json TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (workspace, base_id),
+        FOREIGN KEY (workspace, base_id) REFERENCES bases(workspace, id) ON DELETE CASCADE
+    )""",
+]
+
+MIGRATIONS.append(_V2)

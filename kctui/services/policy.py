@@ -1,0 +1,129 @@
+"""A knowledge base's trust policy and compile options (trust.md §2), stored durably as validated JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import replace
+from typing import Any
+
+from kctui.core.trust import Autonomy, NeverAutoGuard, TrustPolicy
+from kctui.services.bases import get_base
+from kctui.services.context import ServiceContext
+from kctui.services.errors import InvalidInput
+
+LINK_STYLES = ("wikilink", "markdown")
+EXTRACTORS = ("builtin", "llm")
+PAGE_CLASSES = ("source", "concept", "entity")
+SOURCE_KINDS = ("markdown", "text", "pdf", "html")
+
+
+def _to_json(policy: TrustPolicy, link_style: str, extractor: str) -> dict[str, Any]:
+    return {
+        "enabled": policy.enabled,
+        "autonomy": str(policy.autonomy),
+        "compileSources": list(policy.compile_sources),
+        "maintainKinds": list(policy.maintain_kinds),
+        "neverAuto": [g.text() for g in policy.never_auto],
+        "minConfidence": policy.min_confidence,
+        "staleDays": policy.stale_days,
+        "linkStyle": link_style,
+        "extractor": extractor,
+    }
+
+
+def _from_json(data: dict[str, Any]) -> tuple[TrustPolicy, str, str]:
+    d = TrustPolicy()
+    policy = TrustPolicy(
+        enabled=bool(data.get("enabled", d.enabled)),
+        autonomy=str(data.get("autonomy", d.autonomy)),
+        compile_sources=tuple(data.get("compileSources", d.compile_sources)),
+        maintain_kinds=tuple(data.get("maintainKinds", d.maintain_kinds)),
+        never_auto=tuple(NeverAutoGuard.parse(t) for t in data.get("neverAuto", [])),
+        min_confidence=float(data.get("minConfidence", d.min_confidence)),
+        stale_days=int(data.get("staleDays", d.stale_days)),
+    )
+    return policy, str(data.get("linkStyle", "wikilink")), str(data.get("extractor", "builtin"))
+
+
+def load_policy(ctx: ServiceContext, workspace: str, kb_id: str) -> tuple[TrustPolicy, str, str]:
+    row = ctx.store.query_one(
+        "SELECT policy_json FROM trust_policies WHERE workspace = ? AND base_id = ?", (workspace, kb_id)
+    )
+    if row is None:
+        return TrustPolicy(), "wikilink", "builtin"
+    return _from_json(json.loads(row["policy_json"]))
+
+
+def policy_json(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str) -> dict[str, Any]:
+    base = get_base(ctx, workspace, kb_id)
+    policy, link_style, extractor = load_policy(ctx, base.workspace, base.id)
+    return {"compilation": base.policy, **_to_json(policy, link_style, extractor)}
+
+
+def update_policy(
+    ctx: ServiceContext,
+    workspace: str | os.PathLike[str],
+    kb_id: str,
+    *,
+    enabled: bool | None = None,
+    autonomy: str | None = None,
+    never_auto: list[str] | None = None,
+    min_confidence: float | None = None,
+    stale_days: int | None = None,
+    maintain_kinds: list[str] | None = None,
+    compile_sources: list[str] | None = None,
+    link_style: str | None = None,
+    extractor: str | None = None,
+) -> tuple[bool, dict[str, Any]]:
+    """Validate every value first; nothing is stored unless all are valid."""
+    base = get_base(ctx, workspace, kb_id)
+    policy, cur_link, cur_extractor = load_policy(ctx, base.workspace, base.id)
+    changes: dict[str, Any] = {}
+    if enabled is not None:
+        changes["enabled"] = enabled
+    if autonomy is not None:
+        if autonomy not in tuple(a.value for a in Autonomy):
+            raise InvalidInput("autonomy must be suggest, guarded or auto")
+        changes["autonomy"] = autonomy
+    if never_auto is not None:
+        try:
+            changes["never_auto"] = tuple(NeverAutoGuard.parse(t) for t in never_auto if t.strip())
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from exc
+    if min_confidence is not None:
+        if not 0.0 <= min_confidence <= 1.0:
+            raise InvalidInput("min-confidence must be between 0 and 1")
+        changes["min_confidence"] = float(min_confidence)
+    if stale_days is not None:
+        if not 1 <= stale_days <= 36_500:
+            raise InvalidInput("stale-days must be between 1 and 36500")
+        changes["stale_days"] = int(stale_days)
+    if maintain_kinds is not None:
+        bad = [k for k in maintain_kinds if k not in PAGE_CLASSES]
+        if bad:
+            raise InvalidInput(f"unknown page class {bad[0]!r} (source, concept, entity)")
+        changes["maintain_kinds"] = tuple(maintain_kinds)
+    if compile_sources is not None:
+        bad = [k for k in compile_sources if k not in SOURCE_KINDS]
+        if bad:
+            raise InvalidInput(f"unknown source kind {bad[0]!r} (markdown, text, pdf, html)")
+        changes["compile_sources"] = tuple(compile_sources)
+    if link_style is not None and link_style not in LINK_STYLES:
+        raise InvalidInput("link-style must be wikilink or markdown")
+    if extractor is not None and extractor not in EXTRACTORS:
+        raise InvalidInput("extractor must be builtin or llm")
+    new_policy = replace(policy, **changes)
+    new_link = link_style or cur_link
+    new_extractor = extractor or cur_extractor
+    changed = (new_policy, new_link, new_extractor) != (policy, cur_link, cur_extractor)
+    if changed:
+        with ctx.store.write() as conn:
+            conn.execute(
+                "INSERT INTO trust_policies(workspace, base_id, policy_json, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(workspace, base_id) DO UPDATE SET policy_json = excluded.policy_json, "
+                "updated_at = excluded.updated_at",
+                (base.workspace, base.id, json.dumps(_to_json(new_policy, new_link, new_extractor), sort_keys=True),
+                 ctx.now()),
+            )
+    return changed, policy_json(ctx, base.workspace, base.id)
