@@ -17,6 +17,7 @@ from kctui.core.models import CLAIMED_BY_BUILTIN, CLAIMED_BY_EXTERNAL, FailureCo
 from kctui.publish.promote import journal_path, recover_promotion
 from kctui.store.records import JOB_COLUMNS, job_from_row, load_base, load_job
 from kctui.services.context import ServiceContext
+from kctui.services.revisions import record_generation
 from kctui.services.results import complete_failure, complete_success
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,8 @@ def recover_promotions(ctx: ServiceContext, report: RecoveryReport) -> None:
                 job = load_job(conn, outcome.job_id)
                 base = load_base(conn, row["workspace"], row["id"])
                 if job and base and job.phase == JobPhase.RUNNING:
+                    record_generation(conn, base.workspace, base.id, kb / "wiki", author=job.id,
+                                      reason=f"compile ({job.trigger}), promotion finished at restart", now_us=ctx.now())
                     complete_success(conn, base, job, job.compiler_version, ctx.now())
         elif outcome.job_id:
             report.promotions_rolled_back.append(outcome.job_id)

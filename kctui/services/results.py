@@ -19,6 +19,7 @@ from kctui.publish.validate import InvalidOutput, validate_staged_tree
 from kctui.store.records import BaseRecord, JobRecord, load_base, load_job, open_job_of_base, update_base, update_job
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
+from kctui.services.revisions import record_generation
 from kctui.services.errors import Conflict, InvalidInput, NotFound
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,8 @@ def report_result(
         except PromotionError as exc:
             promotion_error = str(exc)
         else:
+            record_generation(conn, current.workspace, current.id, kb / "wiki", author=job.id,
+                              reason=f"compile ({job.trigger})", now_us=now)
             complete_success(conn, current, job, compiler_version, now)
     if promotion_error is not None:
         return _fail(ctx, base, job, code=FailureCode.PROMOTION_FAILED, transient=True,

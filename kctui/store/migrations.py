@@ -103,3 +103,28 @@ _V2 = [
 ]
 
 MIGRATIONS.append(_V2)
+
+_V3 = [
+    # Every page write is an immutable revision (trust.md §6): number, body, author, time, reason.
+    """CREATE TABLE page_revisions (
+        workspace TEXT NOT NULL,
+        base_id TEXT NOT NULL,
+        page_path TEXT NOT NULL,
+        slug TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        body_digest TEXT NOT NULL,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        author TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (workspace, base_id, page_path, number),
+        FOREIGN KEY (workspace, base_id) REFERENCES bases(workspace, id) ON DELETE CASCADE
+    )""",
+    "CREATE INDEX page_revisions_by_slug ON page_revisions(workspace, base_id, slug, number)",
+    # Revisions are immutable: refuse any UPDATE at the database level.
+    """CREATE TRIGGER page_revisions_immutable BEFORE UPDATE ON page_revisions
+       BEGIN SELECT RAISE(ABORT, 'page revisions are immutable'); END""",
+]
+
+MIGRATIONS.append(_V3)
