@@ -19,9 +19,10 @@ def make_base(svc, workspace: Path, name: str = "Notes", files: dict[str, str] |
     return base
 
 
-def write_staged_page(workspace: Path, kb_id: str, job_id: str, name: str = "page.md", body: str = "hello") -> Path:
+def write_staged_page(workspace: Path, kb_id: str, job_id: str, name: str = "page.md", body: str = "hello",
+                      title: str | None = None) -> Path:
     staged = paths.staged_wiki(workspace, kb_id, job_id)
     staged.mkdir(parents=True, exist_ok=True)
     p = staged / name
-    p.write_text(f"---\ntype: Source\ntitle: {job_id}\n---\n\n{body}\n", encoding="utf-8")
+    p.write_text(f"---\ntype: Source\ntitle: {title or job_id}\n---\n\n{body}\n", encoding="utf-8")
     return p
