@@ -281,4 +281,4 @@ def jobs_cmd(as_json: bool, limit: int) -> None:
     click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
 
 
-from kctui import cli_more, cli_pages  # noqa: E402,F401  (registers demo, page, serve, resume, …)
+from kctui import cli_more, cli_pages, cli_review  # noqa: E402,F401  (registers demo, page, serve, resume, …)

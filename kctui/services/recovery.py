@@ -17,6 +17,8 @@ from kctui.core.models import CLAIMED_BY_BUILTIN, CLAIMED_BY_EXTERNAL, FailureCo
 from kctui.publish.promote import journal_path, recover_promotion
 from kctui.store.records import JOB_COLUMNS, job_from_row, load_base, load_job
 from kctui.services.context import ServiceContext
+from kctui.services.review import file_manifest
+from kctui.services.review_manifest import ManifestError, read_manifest
 from kctui.services.revisions import record_generation
 from kctui.services.results import complete_failure, complete_success
 
@@ -60,6 +62,11 @@ def recover_promotions(ctx: ServiceContext, report: RecoveryReport) -> None:
                 if job and base and job.phase == JobPhase.RUNNING:
                     record_generation(conn, base.workspace, base.id, kb / "wiki", author=job.id,
                                       reason=f"compile ({job.trigger}), promotion finished at restart", now_us=ctx.now())
+                    try:
+                        manifest = read_manifest(paths.job_dir(Path(base.workspace), base.id, job.id))
+                    except ManifestError:
+                        manifest = None
+                    file_manifest(conn, base.workspace, base.id, job.id, manifest, ctx.now())
                     complete_success(conn, base, job, job.compiler_version, ctx.now())
         elif outcome.job_id:
             report.promotions_rolled_back.append(outcome.job_id)

@@ -19,6 +19,8 @@ from kctui.publish.validate import InvalidOutput, validate_staged_tree
 from kctui.store.records import BaseRecord, JobRecord, load_base, load_job, open_job_of_base, update_base, update_job
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
+from kctui.services.review import file_manifest
+from kctui.services.review_manifest import ManifestError, read_manifest
 from kctui.services.revisions import record_generation
 from kctui.services.errors import Conflict, InvalidInput, NotFound
 
@@ -117,7 +119,11 @@ def report_result(
     staged = paths.staged_wiki(Path(base.workspace), base.id, job.id)
     try:
         validate_staged_tree(staged)
-    except InvalidOutput as exc:
+        manifest = read_manifest(staged.parent)
+        for item in manifest.items if manifest else []:
+            if not (staged / item.page).is_file():
+                raise ManifestError(f"review.json names page {item.page}, which the staged wiki does not have")
+    except (InvalidOutput, ManifestError) as exc:
         return _fail(ctx, base, job, code=FailureCode.INVALID_OUTPUT, transient=False,
                      error=f"staged output rejected: {exc}", compiler_version=compiler_version)
     now = ctx.now()
@@ -133,6 +139,7 @@ def report_result(
         else:
             record_generation(conn, current.workspace, current.id, kb / "wiki", author=job.id,
                               reason=f"compile ({job.trigger})", now_us=now)
+            file_manifest(conn, current.workspace, current.id, job.id, manifest, now)
             complete_success(conn, current, job, compiler_version, now)
     if promotion_error is not None:
         return _fail(ctx, base, job, code=FailureCode.PROMOTION_FAILED, transient=True,

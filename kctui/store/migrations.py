@@ -128,3 +128,33 @@ _V3 = [
 ]
 
 MIGRATIONS.append(_V3)
+
+_V4 = [
+    # The review queue (trust.md §4): held updates keep the exact body they wanted to write; conflicts
+    # keep both values and both citations.
+    """CREATE TABLE review_items (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        workspace TEXT NOT NULL,
+        base_id TEXT NOT NULL,
+        job_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('held', 'conflict')),
+        page_path TEXT NOT NULL,
+        slug TEXT NOT NULL,
+        title TEXT NOT NULL DEFAULT '',
+        update_kind TEXT,
+        reason TEXT NOT NULL,
+        summary TEXT NOT NULL DEFAULT '',
+        proposed_body TEXT,
+        details_json TEXT NOT NULL DEFAULT '{}',
+        expected_revision INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL DEFAULT 'open' CHECK (state IN
+            ('open', 'approved', 'rejected', 'resolved_new', 'resolved_keep', 'dismissed', 'superseded')),
+        created_at INTEGER NOT NULL,
+        resolved_at INTEGER,
+        resolved_by TEXT,
+        FOREIGN KEY (workspace, base_id) REFERENCES bases(workspace, id) ON DELETE CASCADE
+    )""",
+    "CREATE INDEX review_items_open ON review_items(state, workspace, base_id, page_path)",
+]
+
+MIGRATIONS.append(_V4)

@@ -1,0 +1,95 @@
+"""The compiler's review manifest: `<job dir>/review.json`, beside the staged `wiki/`.
+
+A compiler that holds updates or raises conflicts lists them there (an external compiler may omit it).
+The host validates it with pydantic (fail closed: an invalid manifest fails the job as invalid output)
+and files each item in the review queue in the same transaction that records the promotion.
+
+```json
+{"version": 1, "items": [
+  {"kind": "held", "page": "concepts/x.md", "title": "X", "updateKind": "revise",
+   "reason": "autonomy_ceiling", "summary": "…", "proposedBody": "<the whole page text>"},
+  {"kind": "conflict", "page": "entities/python.md", "title": "Python", "reason": "contradiction",
+   "summary": "3.12 eol", "proposedBody": "<page text using the new value>",
+   "existing": {"value": "2028-10-31", "citation": "python.md:L12-L12", "source": "python.md"},
+   "incoming": {"value": "2028-10-01", "citation": "notes.md:L3-L3", "source": "notes.md"}}
+]}
+```
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from kctui.core.trust import HoldReason
+
+MAX_MANIFEST_BYTES = 32 * 1024 * 1024
+MAX_ITEMS = 10_000
+
+
+class Side(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    value: str = Field(max_length=4000)
+    citation: str = Field(max_length=2000)
+    source: str = Field(default="", max_length=1024)
+    line: str = Field(default="", max_length=4000)  # the cited source text, when the compiler gives it
+
+
+class ManifestItem(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    kind: Literal["held", "conflict"]
+    page: str = Field(max_length=1024)
+    title: str = Field(default="", max_length=1000)
+    update_kind: Literal["create", "append", "revise", "supersede"] | None = Field(default=None, alias="updateKind")
+    reason: str
+    summary: str = Field(default="", max_length=4000)
+    proposed_body: str | None = Field(default=None, alias="proposedBody", max_length=4_000_000)
+    existing: Side | None = None
+    incoming: Side | None = None
+
+    @field_validator("page")
+    @classmethod
+    def _safe_page(cls, v: str) -> str:
+        if (not v.endswith(".md") or v.startswith("/") or "\\" in v or "\0" in v
+                or any(part in ("", ".", "..") for part in v.split("/"))):
+            raise ValueError(f"page path {v!r} escapes the wiki or is not a .md page")
+        return v
+
+    @field_validator("reason")
+    @classmethod
+    def _known_reason(cls, v: str) -> str:
+        if v not in {r.value for r in HoldReason}:
+            raise ValueError(f"unknown reason code {v!r}")
+        return v
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    version: Literal[1] = 1
+    items: list[ManifestItem] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
+class ManifestError(Exception):
+    pass
+
+
+def read_manifest(job_dir: Path) -> Manifest | None:
+    path = job_dir / "review.json"
+    if not path.exists():
+        return None
+    if path.is_symlink() or not path.is_file():
+        raise ManifestError("review.json is not a regular file")
+    if path.stat().st_size > MAX_MANIFEST_BYTES:
+        raise ManifestError("review.json is larger than 32 MiB")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Manifest.model_validate(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ManifestError(f"review.json is not valid JSON: {exc}") from exc
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise ManifestError(f"review.json: {where}: {err['msg']}") from exc
