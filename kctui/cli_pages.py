@@ -47,3 +47,19 @@ def page_show_cmd(workspace: str, kb_id: str, slug: str, number: int | None, as_
         print_json(rev.json(with_body=True))
         return
     click.echo(rev.body, nl=not rev.body.endswith("\n"))
+
+
+@main.command("brief")
+@click.argument("workspace", type=click.Path())
+@click.argument("kb_id", metavar="KB")
+@click.argument("job_id", metavar="[JOB]", required=False)
+@click.option("--json", "as_json", is_flag=True)
+def brief_cmd(workspace: str, kb_id: str, job_id: str | None, as_json: bool) -> None:
+    """Print the change brief of JOB (default: the base's latest pass that wrote one)."""
+    from kctui.services.briefs import find_brief  # noqa: PLC0415
+
+    data = find_brief(open_services(), workspace, kb_id, job_id)
+    if as_json:
+        print_json(data)
+        return
+    click.echo(data["markdown"], nl=not data["markdown"].endswith("\n"))

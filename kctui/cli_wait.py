@@ -13,6 +13,7 @@ from kctui.services import jobs as jobs_svc
 from kctui.services.context import ServiceContext
 from kctui.services.hostlock import HostLock
 from kctui.services.local_transport import LocalTransport
+from kctui.services.progress import ProgressRecorder
 from kctui.services.recovery import recover_at_startup
 from kctui.services.worker import run_worker
 from kctui.store.records import JobRecord
@@ -52,11 +53,19 @@ def wait_for_job(svc: ServiceContext, job_id: str, *, quiet: bool = False) -> Jo
     stop = threading.Event()
     try:
         recover_at_startup(svc)
-        transport = LocalTransport(ServiceContext(store=svc.store.__class__.open(svc.store.path),
-                                                  clock=svc.clock, settings=svc.settings))
+        worker_ctx = ServiceContext(store=svc.store.__class__.open(svc.store.path), clock=svc.clock,
+                                    settings=svc.settings)
+        transport = LocalTransport(worker_ctx)
+        recorder = ProgressRecorder(worker_ctx)
+        printer = _printer(quiet)
+
+        def progress(job: str, event: ProgressEvent) -> None:
+            recorder(job, event)
+            printer(job, event)
+
         worker = threading.Thread(
             target=run_worker, name="kctui-worker", daemon=True,
-            kwargs=dict(transport=transport, stop_event=stop, until=done, progress=_printer(quiet)),
+            kwargs=dict(transport=transport, stop_event=stop, until=done, progress=progress),
         )
         worker.start()
         try:

@@ -153,7 +153,23 @@ def report_result(
         base_now = load_base(conn, base.workspace, base.id)
         job_now = load_job(conn, job.id)
     assert base_now is not None and job_now is not None
+    _emit_events(ctx, base_now, job_now)
     return True, base_now, job_now
+
+
+def _emit_events(ctx: ServiceContext, base: BaseRecord, job: JobRecord) -> None:
+    from kctui.core.clock import rfc3339  # noqa: PLC0415
+    from kctui.services.events import emit  # noqa: PLC0415
+
+    emit("knowledge.compiled", {"workspaceRoot": base.workspace, "knowledgeBaseId": base.id, "jobId": job.id,
+                                "trigger": job.trigger, "sourceDigest": job.source_digest,
+                                "completedAt": rfc3339(job.completed_at)})
+    rows = ctx.store.query("SELECT id, page_path, summary FROM review_items WHERE job_id = ? AND kind = 'conflict'",
+                           (job.id,))
+    for r in rows:
+        emit("knowledge.conflict_detected", {"workspaceRoot": base.workspace, "knowledgeBaseId": base.id,
+                                             "jobId": job.id, "reviewItemId": r["id"], "page": r["page_path"],
+                                             "summary": r["summary"]})
 
 
 def keep_brief_and_remove_job_dir(ctx: ServiceContext, base: BaseRecord, job: JobRecord) -> None:

@@ -158,3 +158,29 @@ _V4 = [
 ]
 
 MIGRATIONS.append(_V4)
+
+_V5 = [
+    # Live progress of a pass, readable by the app while the job runs (trust.md §7 live checklist).
+    """CREATE TABLE job_steps (
+        job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        step TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0,
+        total INTEGER NOT NULL DEFAULT 0,
+        current TEXT NOT NULL DEFAULT '',
+        message TEXT NOT NULL DEFAULT '',
+        started_at INTEGER,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (job_id, step)
+    )""",
+    """CREATE TABLE job_log (
+        job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        line TEXT NOT NULL,
+        PRIMARY KEY (job_id, seq)
+    )""",
+]
+
+MIGRATIONS.append(_V5)
