@@ -34,5 +34,11 @@ def host_process() -> dict[str, Any]:
 
 
 def host_status(ctx: ServiceContext, workspace: str | None = None) -> dict[str, Any]:
+    from kctui.services.scheduler import watcher_state  # noqa: PLC0415
+
     items = [base_status_json(ctx, b) for b in bases_svc.list_bases(ctx, workspace)]
-    return {"host": host_process(), "items": items, "total": len(items)}
+    host = host_process()
+    watcher = watcher_state(ctx) if host["state"] == "running" else None
+    host["watcher"] = watcher["mode"] if watcher else None
+    host["watcherMessage"] = watcher.get("message") if watcher else None
+    return {"host": host, "items": items, "total": len(items)}

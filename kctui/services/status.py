@@ -26,5 +26,8 @@ def next_auto_at(ctx: ServiceContext, base: BaseRecord) -> int | None:
 
 
 def base_status_json(ctx: ServiceContext, base: BaseRecord, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    from kctui.services.scheduler import scan_state_json  # noqa: PLC0415
+
+    merged = {**scan_state_json(ctx, base), **(extra or {})}
     return knowledge_base_json(base, ctx.settings, next_auto_us=next_auto_at(ctx, base),
-                               next_retry_us=next_retry_at(ctx, base), extra=extra)
+                               next_retry_us=next_retry_at(ctx, base), extra=merged)

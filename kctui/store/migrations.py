@@ -184,3 +184,28 @@ _V5 = [
 ]
 
 MIGRATIONS.append(_V5)
+
+_V6 = [
+    # What the host's last reconcile scan saw, for `kctui status` and the app in other processes.
+    """CREATE TABLE scan_state (
+        workspace TEXT NOT NULL,
+        base_id TEXT NOT NULL,
+        scanned_at INTEGER NOT NULL,
+        digest TEXT,
+        file_count INTEGER NOT NULL DEFAULT 0,
+        total_bytes INTEGER NOT NULL DEFAULT 0,
+        unstable_json TEXT NOT NULL DEFAULT '[]',
+        changes_json TEXT NOT NULL DEFAULT '{}',
+        skipped_json TEXT NOT NULL DEFAULT '[]',
+        error TEXT,
+        PRIMARY KEY (workspace, base_id),
+        FOREIGN KEY (workspace, base_id) REFERENCES bases(workspace, id) ON DELETE CASCADE
+    )""",
+    """CREATE TABLE host_state (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+    )""",
+]
+
+MIGRATIONS.append(_V6)
