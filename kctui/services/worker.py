@@ -92,20 +92,26 @@ def send_result(transport: Transport, claim: dict[str, Any], body: dict[str, Any
                 sleep: Callable[[float], None] = time.sleep) -> str:
     """Send the one terminal result. On an ambiguous failure read the job state first: if the job is
     no longer running the earlier send landed (or it was cancelled) and nothing is sent again."""
-    for attempt in range(attempts):
+    for _ in range(attempts):
         try:
             transport.report(claim, body)
             return "sent"
         except ResultRefused:
             return "refused"
         except TransportError:
+            pass
+        # The outcome is unknown: nothing is sent again until the job's state has been read.
+        for attempt in range(attempts):
             sleep(min(0.2 * 2**attempt, 5.0))
             try:
                 state = transport.job_state(claim)
+                break
             except TransportError:
                 continue
-            if state is None or state.get("phase") != "running":
-                return "landed"
+        else:
+            return "unknown"
+        if state is None or state.get("phase") != "running":
+            return "landed"
     return "unknown"
 
 
@@ -127,7 +133,7 @@ def run_claim(transport: Transport, claim: dict[str, Any], *, stop_event: thread
         if watch.cancelled or not stop_event.is_set():
             return JobOutcome(job_id, "cancelled")
         body = {"outcome": "failed", "transient": True, "errorCode": FailureCode.COMPILER_CRASHED,
-                "error": "interrupted: the host stopped while compiling; it will be retried"}
+                "error": "interrupted: the compiler was stopped while compiling; it will be retried"}
         send_result(transport, claim, body)
         return JobOutcome(job_id, "stopped", body["error"])
     except CompileFailure as exc:
