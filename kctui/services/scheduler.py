@@ -77,6 +77,9 @@ class Scheduler:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._caches: dict[str, Any] = {}
+        self._cache_saved_at: dict[str, float] = {}
+        self.cache_save_interval = 30.0
 
     # -- the loop --------------------------------------------------------------------------------------
 
@@ -100,6 +103,7 @@ class Scheduler:
         self._wake.set()
         if self._thread is not None:
             self._thread.join(2.0)
+        self.save_caches()
         if self.watcher is not None:
             try:
                 self.watcher.stop()
@@ -133,6 +137,9 @@ class Scheduler:
                 self.watcher.watch(key, path)
         for key in watched - set(keys):
             self.watcher.unwatch(key)
+        refresh = getattr(self.watcher, "refresh", None)
+        if callable(refresh):
+            refresh()  # re-arms watches of a sources/ that reappeared or was replaced
         self._record_host_state("watcher", getattr(self.watcher, "mode", "live"),
                                 getattr(self.watcher, "status_message", None))
 
@@ -162,7 +169,8 @@ class Scheduler:
     def reconcile(self, base: BaseRecord) -> TickOutcome:
         ctx = self.ctx
         key = f"{base.workspace}\0{base.id}"
-        result = scan_base(ctx, base.workspace, base.id, stability=True)
+        result = scan_base(ctx, base.workspace, base.id, stability=True, cache=self._cache_for(base))
+        self._maybe_save_cache(key)
         now = ctx.now()
         outcome = TickOutcome(key=key, digest=result.digest, unstable=list(result.unstable_paths))
         has_unstable = bool(result.unstable_paths)
@@ -212,6 +220,33 @@ class Scheduler:
                             last_auto_requested_at=now)
                 outcome.queued_job = job_id
         return outcome
+
+    def _cache_for(self, base: BaseRecord):
+        from kctui.services.snapshots import stat_cache_path  # noqa: PLC0415
+        from kctui.sources.statcache import StatCache  # noqa: PLC0415
+
+        key = f"{base.workspace}\0{base.id}"
+        if key not in self._caches:
+            self._caches[key] = StatCache.load(stat_cache_path(base.workspace, base.id))
+        return self._caches[key]
+
+    def _maybe_save_cache(self, key: str, force: bool = False) -> None:
+        import time  # noqa: PLC0415
+
+        cache = self._caches.get(key)
+        if cache is None or not getattr(cache, "dirty", True):
+            return
+        now = time.monotonic()
+        if force or now - self._cache_saved_at.get(key, 0.0) >= self.cache_save_interval:
+            try:
+                cache.save()
+            except OSError:
+                pass
+            self._cache_saved_at[key] = now
+
+    def save_caches(self) -> None:
+        for key in list(self._caches):
+            self._maybe_save_cache(key, force=True)
 
     @staticmethod
     def _write_scan_state(conn, base: BaseRecord, result, changes: SourceChanges | None, now: int) -> None:

@@ -16,12 +16,17 @@ def stat_cache_path(workspace: str, kb_id: str) -> Path:
     return paths.state_dir() / "statcache" / f"{kb_id}-{key}.cache"
 
 
-def scan_base(ctx: ServiceContext, workspace: str, kb_id: str, *, stability: bool = True):
-    """Scan `sources/` with the persistent stat cache; returns the scanner's ScanResult."""
+def scan_base(ctx: ServiceContext, workspace: str, kb_id: str, *, stability: bool = True, cache=None):
+    """Scan `sources/` with the persistent stat cache; returns the scanner's ScanResult.
+
+    A long-lived caller (the scheduler) passes its in-memory cache and saves it itself; otherwise the
+    cache is loaded from and saved to its file around this one scan."""
     from kctui.sources.scan import scan_sources  # noqa: PLC0415
     from kctui.sources.statcache import StatCache  # noqa: PLC0415
 
-    cache = StatCache.load(stat_cache_path(workspace, kb_id))
+    owned = cache is None
+    if owned:
+        cache = StatCache.load(stat_cache_path(workspace, kb_id))
     result = scan_sources(
         paths.sources_path(Path(workspace), kb_id),
         cache=cache,
@@ -30,10 +35,11 @@ def scan_base(ctx: ServiceContext, workspace: str, kb_id: str, *, stability: boo
         max_files=ctx.settings.max_files,
         max_bytes=ctx.settings.max_bytes,
     )
-    try:
-        cache.save()
-    except OSError:
-        pass  # the cache only makes the next scan faster
+    if owned:
+        try:
+            cache.save()
+        except OSError:
+            pass  # the cache only makes the next scan faster
     return result
 
 
