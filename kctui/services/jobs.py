@@ -125,7 +125,11 @@ def claim(
                     os.unlink(jdir)
                 else:
                     shutil.rmtree(jdir)
-            (jdir / "wiki").mkdir(parents=True)
+            try:
+                os.mkdir(jdir)
+            except FileNotFoundError:
+                os.makedirs(jdir)
+            os.mkdir(jdir / "wiki")
         except OSError as exc:
             raise IOFailure(f"cannot prepare the job folder {jdir}: {exc.strerror or exc}") from exc
         base = load_base(conn, job.workspace, job.base_id)

@@ -37,6 +37,15 @@ def _require_active(base: BaseRecord | None, job: JobRecord) -> BaseRecord:
     return base
 
 
+def _job_of_base(conn: sqlite3.Connection, base: BaseRecord, job_id: str, kb_id: str) -> JobRecord:
+    job = load_job(conn, job_id)
+    if job is None:
+        raise NotFound(f"no job '{job_id}'")
+    if job.workspace != base.workspace or job.base_id != base.id:
+        raise NotFound(f"no job '{job_id}' in knowledge base {kb_id}")
+    return job
+
+
 def complete_success(conn: sqlite3.Connection, base: BaseRecord, job: JobRecord, compiler_version: str | None, now: int) -> None:
     """Record a promoted success (inside the caller's transaction)."""
     update_job(conn, job.id, phase=JobPhase.SUCCEEDED.value, completed_at=now, error=None, error_code=None,
@@ -103,18 +112,21 @@ def report_result(
         raise InvalidInput(f"'{job_id}' is not a job id")
     if outcome not in ("succeeded", "failed"):
         raise InvalidInput("outcome must be 'succeeded' or 'failed'")
-    row_job = ctx.store.query_one("SELECT id FROM jobs WHERE id = ?", (job_id,))
-    if row_job is None:
-        raise NotFound(f"no job '{job_id}'")
-    with ctx.store.write() as conn:
-        job = load_job(conn, job_id)
-        assert job is not None
-        if job.workspace != base.workspace or job.base_id != base.id:
-            raise NotFound(f"no job '{job_id}' in knowledge base {kb_id}")
-        _require_active(load_base(conn, base.workspace, base.id), job)
-    if outcome == "failed":
+    if outcome == "failed":  # checks and the failure in one transaction
         code = queue.failure_code_for_external(error_code)
-        return _fail(ctx, base, job, code=code, transient=bool(transient), error=error, compiler_version=compiler_version)
+        now = ctx.now()
+        with ctx.store.write() as conn:
+            job = _job_of_base(conn, base, job_id, kb_id)
+            current = _require_active(load_base(conn, base.workspace, base.id), job)
+            complete_failure(conn, current, job, code=code, transient=bool(transient), error=error,
+                             compiler_version=compiler_version, now=now)
+            base_now = load_base(conn, base.workspace, base.id)
+            job_after = load_job(conn, job.id)
+        assert base_now is not None and job_after is not None
+        return True, base_now, job_after
+    with ctx.store.write() as conn:
+        job = _job_of_base(conn, base, job_id, kb_id)
+        _require_active(load_base(conn, base.workspace, base.id), job)
     kb = paths.kb_path(Path(base.workspace), base.id)
     staged = paths.staged_wiki(Path(base.workspace), base.id, job.id)
     try:

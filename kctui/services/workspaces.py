@@ -12,9 +12,15 @@ from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, NotFound
 
 
+_RESOLVED: dict[str, str] = {}
+
+
 def normalise_workspace(workspace: str | os.PathLike[str], *, must_exist: bool = True) -> str:
     """An absolute, resolved path string; a clear error when it is not a directory."""
     raw = os.fspath(workspace)
+    cached = _RESOLVED.get(raw) if isinstance(raw, str) else None
+    if cached is not None and (not must_exist or os.path.isdir(cached)):
+        return cached
     if not raw or "\0" in raw:
         raise InvalidInput("workspace must be a path to a directory")
     path = Path(raw).expanduser()
@@ -27,6 +33,10 @@ def normalise_workspace(workspace: str | os.PathLike[str], *, must_exist: bool =
             raise InvalidInput(f"workspace {path} does not exist")
         if not path.is_dir():
             raise InvalidInput(f"workspace {path} is not a directory")
+    if len(_RESOLVED) > 4096:
+        _RESOLVED.clear()
+    if path.is_dir() and isinstance(raw, str):
+        _RESOLVED[raw] = str(path)
     return str(path)
 
 

@@ -73,24 +73,36 @@ def job_from_row(row: sqlite3.Row) -> JobRecord:
     return JobRecord(**{k: row[k] for k in _JOB_FIELDS})
 
 
+# The loaders below select exactly BASE_COLUMNS / JOB_COLUMNS, in field order, so they build the
+# records positionally (measurably cheaper than the by-name lookups of base_from_row / job_from_row).
+_LOAD_BASE = f"SELECT {BASE_COLUMNS} FROM bases WHERE workspace = ? AND id = ?"
+_LOAD_JOB = f"SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?"
+_OPEN_JOB_OF_BASE = f"SELECT {JOB_COLUMNS} FROM jobs WHERE workspace = ? AND base_id = ? AND phase = ?"
+# The phase spelled as a literal: with `phase = ?` SQLite's choice of the partial indexes depends on the
+# bound value, so it re-prepares the statement on every call (about 5x slower than with a literal).
+_OPEN_JOB_OF_BASE_BY_PHASE = {
+    phase: f"SELECT {JOB_COLUMNS} FROM jobs WHERE workspace = ? AND base_id = ? AND phase = '{phase}'"
+    for phase in ("queued", "running", "succeeded", "failed", "cancelled")
+}
+
+
 def load_base(conn: sqlite3.Connection, workspace: str, kb_id: str) -> BaseRecord | None:
-    row = conn.execute(
-        f"SELECT {BASE_COLUMNS} FROM bases WHERE workspace = ? AND id = ?", (workspace, kb_id)
-    ).fetchone()
-    return base_from_row(row) if row else None
+    row = conn.execute(_LOAD_BASE, (workspace, kb_id)).fetchone()
+    return BaseRecord(*row) if row else None
 
 
 def load_job(conn: sqlite3.Connection, job_id: str) -> JobRecord | None:
-    row = conn.execute(f"SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
-    return job_from_row(row) if row else None
+    row = conn.execute(_LOAD_JOB, (job_id,)).fetchone()
+    return JobRecord(*row) if row else None
 
 
 def open_job_of_base(conn: sqlite3.Connection, workspace: str, kb_id: str, phase: str) -> JobRecord | None:
-    row = conn.execute(
-        f"SELECT {JOB_COLUMNS} FROM jobs WHERE workspace = ? AND base_id = ? AND phase = ?",
-        (workspace, kb_id, phase),
-    ).fetchone()
-    return job_from_row(row) if row else None
+    sql = _OPEN_JOB_OF_BASE_BY_PHASE.get(phase)
+    if sql is not None:
+        row = conn.execute(sql, (workspace, kb_id)).fetchone()
+    else:
+        row = conn.execute(_OPEN_JOB_OF_BASE, (workspace, kb_id, phase)).fetchone()
+    return JobRecord(*row) if row else None
 
 
 def next_sequence(conn: sqlite3.Connection, name: str) -> int:
