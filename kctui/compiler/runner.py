@@ -69,6 +69,7 @@ def compile_job(
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
 ) -> CompileReport:
-    from kctui.compiler import minimal
+    from kctui.compiler import pipeline
 
-    return minimal.compile_minimal(request, progress=progress or (lambda e: None), should_stop=should_stop or (lambda: False))
+    result = pipeline.compile_pass(request, progress=progress or (lambda e: None), should_stop=should_stop or (lambda: False))
+    return result.report

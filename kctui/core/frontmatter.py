@@ -61,6 +61,24 @@ def safe_load_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> Any:
         loader.dispose()
 
 
+def compose_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> "yaml.Node | None":
+    """Compose one YAML document into a node tree (with line positions) under the same guards as
+    `safe_load_yaml`: size cap, aliases refused, nesting capped. Raises FrontmatterError."""
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise FrontmatterError(f"YAML larger than {max_bytes} bytes")
+    loader = _CappedSafeLoader(text)
+    try:
+        return loader.get_single_node()
+    except FrontmatterError:
+        raise
+    except RecursionError as exc:
+        raise FrontmatterError("YAML nested too deeply") from exc
+    except yaml.YAMLError as exc:
+        raise FrontmatterError(f"invalid YAML: {str(exc).splitlines()[0]}") from exc
+    finally:
+        loader.dispose()
+
+
 def split_frontmatter(text: str) -> tuple[str | None, str, int]:
     """Return (frontmatter text or None when absent, body, number of lines the header used).
 

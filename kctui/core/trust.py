@@ -4,7 +4,7 @@ held for a person, or raised as a conflict. Nothing writes a page without passin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 

@@ -24,7 +24,7 @@ from kctui.store.records import (
 )
 from kctui.services.bases import check_kb_id, get_base
 from kctui.services.context import ServiceContext
-from kctui.services.errors import Conflict, InvalidInput, IOFailure, NotFound
+from kctui.services.errors import InvalidInput, IOFailure, NotFound
 from kctui.services.snapshots import accept_snapshot, scan_base
 from kctui.services.workspaces import ensure_workspace, normalise_workspace
 

@@ -1,0 +1,155 @@
+"""Benchmark: the built-in compiler on the real corpora, against an anchor measured in the same run.
+
+    python benchmarks/compile.py                # endoflife 2026 folder + all rust-rfcs, 3 incremental rounds
+    python benchmarks/compile.py --rounds 5     # more incremental samples (the median is reported)
+    python benchmarks/compile.py --corpus /path/to/shared/corpus
+
+For each corpus, in fresh child processes (so each peak RSS is that phase's own):
+  full         first compile: no previous wiki, empty extraction cache
+  incremental  one source file changed (a release cycle added, or a sentence appended), previous wiki
+               and cache from the full pass; the median of --rounds passes, each on its own file
+  anchor       read every source file and parse it with markdown-it-py (CommonMark + tables): the
+               floor any Markdown compiler pays, to put the full time in proportion
+
+Printed: seconds, files/s, MB/s, peak RSS, and the ratios full/incremental and full/anchor.
+Goals (issue 4): full ≤ 10 s on the 2026 folder, incremental ≥ 50 × faster than full, peak RSS ≤ 300 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def _child(args: argparse.Namespace) -> None:
+    """Run one phase in this (fresh) process and print a JSON line."""
+    sys.path.insert(0, str(ROOT))
+    kb = Path(args.kb)
+    if args.phase == "anchor":
+        from markdown_it import MarkdownIt
+
+        md = MarkdownIt("commonmark").enable("table")
+        t0 = time.perf_counter()
+        total = 0
+        for path in sorted((kb / "sources").rglob("*")):
+            if path.is_file():
+                data = path.read_bytes()
+                total += len(data)
+                md.parse(data.decode("utf-8", errors="replace"))
+        seconds = time.perf_counter() - t0
+    else:
+        from kctui.compiler.pipeline import compile_pass
+        from kctui.compiler.readers import html, markdown, pdf, text  # noqa: F401 - a worker has them loaded
+        from kctui.compiler.runner import CompileRequest
+
+        prev = kb / args.prev / "wiki" if args.prev else None
+        request = CompileRequest(args.job, "manual", "sha256:" + "0" * 64, args.at, kb / "sources", prev,
+                                 kb / args.job / "wiki")
+        t0 = time.perf_counter()
+        result = compile_pass(request)
+        seconds = time.perf_counter() - t0
+        total = result.report.files_read
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "rss_mb": rss_mb, "total": total}))
+
+
+def _run(kb: Path, phase: str, job: str = "", prev: str = "", at: str = "2026-08-22T00:00:00Z") -> dict:
+    cmd = [sys.executable, __file__, "--child", phase, "--kb", str(kb), "--job", job, "--prev", prev, "--at", at]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _change_one(kb: Path, index: int) -> str:
+    files = sorted(p for p in (kb / "sources").rglob("*.md"))
+    target = files[(index * 37) % len(files)]
+    text = target.read_text(encoding="utf-8")
+    if "\nreleases:\n" in text:
+        text = text.replace("\nreleases:\n", f'\nreleases:\n  - releaseCycle: "99.{index}"\n    eol: false\n    latest: "99.{index}.1"\n', 1)
+    else:
+        text += f"\nA benchmark note is a sentence added in round {index}.\n"
+    target.write_text(text, encoding="utf-8")
+    return target.relative_to(kb / "sources").as_posix()
+
+
+def bench(name: str, source: Path, rounds: int, work: Path) -> dict:
+    kb = work / name
+    files = sorted(p for p in source.rglob("*") if p.is_file())
+    shutil.copytree(source, kb / "sources")
+    size_mb = sum(p.stat().st_size for p in files) / 1e6
+    anchor = _run(kb, "anchor")
+    full = _run(kb, "compile", job="full")
+    incs = []
+    prev = "full"
+    for i in range(rounds):
+        changed = _change_one(kb, i)
+        job = f"inc{i}"
+        r = _run(kb, "compile", job=job, prev=prev, at=f"2026-08-{23 + i:02d}T00:00:00Z")
+        r["changed"] = changed
+        incs.append(r)
+        prev = job
+    inc_seconds = statistics.median(r["seconds"] for r in incs)
+    return {
+        "name": name, "files": len(files), "mb": size_mb, "anchor": anchor, "full": full, "incs": incs,
+        "inc_seconds": inc_seconds, "inc_rss": max(r["rss_mb"] for r in incs),
+    }
+
+
+def report(r: dict) -> None:
+    full, anchor = r["full"], r["anchor"]
+    print(f"\n== {r['name']}: {r['files']} files, {r['mb']:.2f} MB")
+    print(f"  anchor (read + markdown-it parse) {anchor['seconds']:8.3f} s  {r['files'] / anchor['seconds']:8.0f} files/s"
+          f"  {r['mb'] / anchor['seconds']:6.2f} MB/s  peak RSS {anchor['rss_mb']:6.1f} MB")
+    print(f"  full compile                      {full['seconds']:8.3f} s  {r['files'] / full['seconds']:8.0f} files/s"
+          f"  {r['mb'] / full['seconds']:6.2f} MB/s  peak RSS {full['rss_mb']:6.1f} MB")
+    samples = ", ".join(f"{x['seconds']:.3f}" for x in r["incs"])
+    print(f"  incremental (1 file, median of {len(r['incs'])}) {r['inc_seconds']:8.3f} s"
+          f"  peak RSS {r['inc_rss']:6.1f} MB  ({samples})")
+    print(f"  ratios: full/incremental {full['seconds'] / r['inc_seconds']:.1f}x   full/anchor {full['seconds'] / anchor['seconds']:.1f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--kb", help=argparse.SUPPRESS)
+    parser.add_argument("--job", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--prev", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--at", default="2026-08-22T00:00:00Z", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        args.phase = args.child
+        _child(args)
+        return
+    eol = args.corpus / "endoflife" / "2026-08-22" / "products"
+    rfcs = args.corpus / "rust-rfcs" / "text"
+    if not eol.is_dir() or not rfcs.is_dir():
+        sys.exit(f"corpus not found under {args.corpus}")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory(prefix="kctui-bench-") as tmp:
+        results = [bench("endoflife 2026-08-22", eol, args.rounds, Path(tmp)),
+                   bench("rust-rfcs", rfcs, args.rounds, Path(tmp))]
+    for r in results:
+        report(r)
+    eol_r = results[0]
+    ok_full = eol_r["full"]["seconds"] <= 10
+    ok_ratio = eol_r["full"]["seconds"] / eol_r["inc_seconds"] >= 50
+    ok_rss = max(max(r["full"]["rss_mb"], r["inc_rss"]) for r in results) <= 300
+    print(f"\ngoals on endoflife 2026: full <= 10 s: {'yes' if ok_full else 'NO'}; "
+          f"incremental >= 50x faster: {'yes' if ok_ratio else 'NO'}; peak RSS <= 300 MB: {'yes' if ok_rss else 'NO'}")
+
+
+if __name__ == "__main__":
+    main()

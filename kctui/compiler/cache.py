@@ -1,0 +1,57 @@
+"""The extraction cache: `Extraction`s stored under the source file's digest (and path, which the
+evidence names). Extraction is a pure function of those, so a hit can never change a result; any
+unreadable or foreign entry is a miss."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from kctui.compiler.extract import EXTRACTOR_VERSION, Extraction
+
+
+def default_cache_dir(source_path: Path) -> Path:
+    return Path(source_path).parent / ".a3s" / "cache" / "extract"
+
+
+class ExtractionCache:
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.hits = 0
+        self.misses = 0
+
+    def _file(self, path: str, digest: str) -> Path | None:
+        if self.folder is None:
+            return None
+        key = hashlib.sha256(f"{EXTRACTOR_VERSION}\0{digest}\0{path}".encode("utf-8", "surrogateescape")).hexdigest()
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, path: str, digest: str) -> Extraction | None:
+        target = self._file(path, digest)
+        if target is None:
+            return None
+        try:
+            data = json.loads(target.read_text(encoding="utf-8"))
+            ex = Extraction.from_json(data)
+        except (OSError, ValueError, KeyError, TypeError):
+            self.misses += 1
+            return None
+        if ex.path != path or ex.digest != digest:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return ex
+
+    def put(self, ex: Extraction) -> None:
+        target = self._file(ex.path, ex.digest)
+        if target is None:
+            return
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(ex.to_json(), sort_keys=True, ensure_ascii=False), encoding="utf-8")
+            os.replace(tmp, target)
+        except (OSError, ValueError):
+            pass  # a cache that cannot be written is only slower

@@ -1,0 +1,258 @@
+"""The typed intermediate form of extraction and the extraction step itself.
+
+`extract_document(doc)` turns one read `Document` into an `Extraction`: claims (subject, attribute,
+value with unit, scope, confidence, evidence = path + line range + source digest), concepts (defined
+terms, glossary entries, abbreviations), entities (named things, typed where the text says), a summary,
+open questions, and the compile-loss count. It is a pure function of the document: the extraction
+cache may store it under the file's digest and path without ever changing a result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+
+from kctui.compiler.readers import Document
+from kctui.compiler.values import (
+    attribute_key,
+    cited_lines_contain,
+    fact_tokens,
+    normalise_value,
+    scope_key,
+    split_unit,
+)
+from kctui.core.slugs import identity_key
+
+EXTRACTOR_VERSION = "builtin-extract/1"
+
+# Confidence by where a claim came from: structure is read, prose is guessed.
+CONFIDENCE = {
+    "frontmatter": 0.95,
+    "table": 0.9,
+    "deflist": 0.85,
+    "abbreviation": 0.9,
+    "kv": 0.85,
+    "definition": 0.75,
+    "heading": 0.6,
+    "statement": 0.6,
+}
+# Verbs of extractive prose statements ("X is Y"), longest first where one is a prefix of another.
+VERBS = (
+    "refers to", "is not", "are not", "is", "are", "was", "were", "has", "have", "had", "costs", "supports",
+    "requires", "provides", "uses", "includes", "contains", "offers", "became", "remains", "means", "denotes",
+)
+# Attributes whose values are descriptions, never single facts: different sources may hold different
+# ones without contradicting each other.
+DESCRIPTIVE_ATTRIBUTES = frozenset({"definition", "standsfor", "description", "summary", "note", "notes", "context"})
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    path: str  # relative to sources/
+    start: int  # first line, or page for a PDF
+    end: int  # last line (inclusive), or the same page
+    digest: str  # the source file's digest when this was read
+    unit: str = "line"  # "line" | "page"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One atomic statement. `form` is "fact" (subject · scope · attribute: value) or "statement"
+    (subject verb value, extractive prose); `value` is as the source writes it (inline links dropped).
+    The normalised forms and the stable id are computed once, on creation."""
+
+    subject: str
+    attribute: str
+    value: str
+    scope: str
+    form: str
+    origin: str
+    evidence: Evidence
+    norm_value: str = field(init=False, compare=False, repr=False)
+    unit: str = field(init=False, compare=False, repr=False)
+    key: tuple[str, str, str, str] = field(init=False, compare=False, repr=False)
+    claim_id: str = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        norm = normalise_value(self.value)
+        unit = split_unit(self.value)[1].casefold()
+        key = (identity_key(self.subject), attribute_key(self.attribute), scope_key(self.scope), unit)
+        digest = hashlib.sha256("\x1f".join((key[0], key[1], key[2], norm)).encode("utf-8", "surrogatepass"))
+        object.__setattr__(self, "norm_value", norm)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "claim_id", digest.hexdigest()[:16])
+
+    @property
+    def confidence(self) -> float:
+        return CONFIDENCE.get(self.origin, 0.6)
+
+    @property
+    def is_atomic(self) -> bool:
+        """A fact that can contradict another (descriptions and prose statements cannot)."""
+        return self.form == "fact" and self.key[1] not in DESCRIPTIVE_ATTRIBUTES
+
+    def to_json(self) -> dict:
+        ev = self.evidence
+        return {"subject": self.subject, "attribute": self.attribute, "value": self.value, "scope": self.scope,
+                "form": self.form, "origin": self.origin,
+                "evidence": {"path": ev.path, "start": ev.start, "end": ev.end, "digest": ev.digest, "unit": ev.unit}}
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    name: str
+    aliases: tuple[str, ...]
+    evidence: Evidence
+    origin: str  # definition | deflist | abbreviation | heading | glossary
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    name: str  # canonical name
+    entity_type: str  # person, company, tool, library, team, product, ... or "" when the text does not say
+    surface: str  # the spelling the source uses at `evidence`
+    aliases: tuple[str, ...]
+    evidence: Evidence
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    text: str
+    evidence: Evidence
+
+
+@dataclass
+class Extraction:
+    path: str
+    digest: str
+    kind: str  # markdown | text | html | pdf
+    title: str
+    source_type: str  # article | pdf | note | data | ...
+    domain: str
+    tags: tuple[str, ...] = ()
+    summary: tuple[str, Evidence] | None = None
+    subject: Entity | None = None  # what the whole document is about, when it says so
+    claims: list[Claim] = field(default_factory=list)
+    concepts: list[Concept] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+    unreached: tuple[str, ...] = ()  # compile-loss guard: dates/versions/numbers in no claim
+    dropped: int = 0  # candidate claims whose cited lines did not contain the value
+    warnings: list[str] = field(default_factory=list)
+
+    # -- cache form ---------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["claims"] = [c.to_json() for c in self.claims]
+        data["v"] = EXTRACTOR_VERSION
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> Extraction:
+        if data.get("v") != EXTRACTOR_VERSION:
+            raise ValueError("extraction cache entry from another extractor version")
+
+        def ev(d: dict) -> Evidence:
+            return Evidence(**d)
+
+        summary = data.get("summary")
+        subject = data.get("subject")
+        return cls(
+            path=data["path"],
+            digest=data["digest"],
+            kind=data["kind"],
+            title=data["title"],
+            source_type=data["source_type"],
+            domain=data["domain"],
+            tags=tuple(data.get("tags", ())),
+            summary=(summary[0], ev(summary[1])) if summary else None,
+            subject=_entity(subject) if subject else None,
+            claims=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data["claims"]],
+            concepts=[Concept(c["name"], tuple(c["aliases"]), ev(c["evidence"]), c["origin"]) for c in data["concepts"]],
+            entities=[_entity(e) for e in data["entities"]],
+            questions=[Question(q["text"], ev(q["evidence"])) for q in data["questions"]],
+            unreached=tuple(data.get("unreached", ())),
+            dropped=int(data.get("dropped", 0)),
+            warnings=list(data.get("warnings", ())),
+        )
+
+
+def _entity(d: dict) -> Entity:
+    return Entity(d["name"], d["entity_type"], d["surface"], tuple(d["aliases"]), Evidence(**d["evidence"]))
+
+
+def cited_lines(doc: Document, evidence: Evidence) -> list[str]:
+    if evidence.unit == "page":
+        return doc.lines[evidence.start - 1 : evidence.start]
+    return doc.lines[evidence.start - 1 : evidence.end]
+
+
+def extract_document(doc: Document) -> Extraction:
+    """Structured facts first (frontmatter, tables, definition lists, `key: value` lines), then prose."""
+    from kctui.compiler import facts, prose
+
+    ex = Extraction(
+        path=doc.path,
+        digest=doc.digest,
+        kind=doc.kind,
+        title=doc.title,
+        source_type=facts.source_type(doc),
+        domain=facts.domain(doc),
+        tags=facts.tags(doc),
+        warnings=list(doc.warnings),
+    )
+    candidates: list[Claim] = []
+    candidates += facts.frontmatter_claims(doc)
+    candidates += facts.table_claims(doc)
+    gloss_claims, gloss_concepts = facts.glossary(doc)
+    candidates += gloss_claims
+    candidates += facts.key_value_claims(doc)
+    ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
+    defined, definition_claims = prose.definitions(doc)
+    ex.concepts = gloss_concepts + defined
+    ex.entities = prose.entity_mentions(doc)
+    known = [ex.title] + [c.name for c in ex.concepts] + [a for c in ex.concepts for a in c.aliases]
+    known += [e.name for e in ex.entities] + [e.surface for e in ex.entities]
+    if ex.subject:
+        known.append(ex.subject.name)
+    candidates += definition_claims
+    candidates += prose.statement_claims(doc, known)
+    ex.summary = prose.summary(doc)
+    ex.questions = prose.questions(doc)
+
+    seen: set[tuple[str, int, int]] = set()
+    for claim in candidates:
+        ident = (claim.claim_id, claim.evidence.start, claim.evidence.end)
+        if ident in seen:
+            continue
+        seen.add(ident)
+        if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
+            ex.claims.append(claim)
+        else:
+            ex.dropped += 1
+    ex.unreached = tuple(sorted(_unreached(doc, ex)))
+    return ex
+
+
+def _unreached(doc: Document, ex: Extraction) -> set[str]:
+    """Compile-loss guard: the dates, versions and numbers of the source that reach no claim."""
+    reached: set[str] = set()
+    for claim in ex.claims:
+        reached |= fact_tokens(claim.value)
+        reached |= fact_tokens(claim.scope)
+        reached |= fact_tokens(claim.subject)
+    reached |= fact_tokens(ex.title)
+    present: set[str] = set()
+    if doc.citation_unit == "page":
+        for page in doc.lines:
+            present |= fact_tokens(page)
+    else:
+        code: set[int] = set()
+        for b in doc.blocks:
+            if b.kind == "code":
+                code.update(range(b.start, b.end + 1))
+        for number, line in enumerate(doc.lines, 1):
+            if number not in code and any(ch.isdigit() for ch in line):
+                present |= fact_tokens(line)
+    return present - reached

@@ -1,0 +1,76 @@
+"""`index.md` (rebuilt every pass) and `log.md` (append-only: entries are never rewritten), wiki.md §5."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+OKF_VERSION = "0.2"
+LOG_TITLE = "# Knowledge Base Log"
+_DAY = re.compile(r"^## (\d{4}-\d{2}-\d{2})\s*$")
+_CLASS_ORDER = (("source", "Sources", "sources"), ("concept", "Concepts", "concepts"), ("entity", "Entities", "entities"))
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    kind: str
+    slug: str
+    title: str
+    description: str
+
+
+def _one_line(text: str, limit: int = 240) -> str:
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def render_index(entries: list[IndexEntry]) -> str:
+    counts = {kind: sum(1 for e in entries if e.kind == kind) for kind, _, _ in _CLASS_ORDER}
+    out = ["---", f"okf_version: '{OKF_VERSION}'", "---", "", "# Index", ""]
+    out.append(
+        f"{len(entries)} pages: {counts['source']} sources, {counts['concept']} concepts, {counts['entity']} entities."
+    )
+    for kind, heading, folder in _CLASS_ORDER:
+        out += ["", f"## {heading}", ""]
+        rows = sorted((e for e in entries if e.kind == kind), key=lambda e: (e.title.casefold(), e.slug))
+        if not rows:
+            out.append("_None yet._")
+        for e in rows:
+            title = e.title.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+            out.append(f"* [{title}](/{folder}/{e.slug}.md) - {_one_line(e.description) or 'No description.'}")
+    return "\n".join(out) + "\n"
+
+
+def render_log(previous: str | None, day: str, entry: str) -> str:
+    """Add `entry` (one bullet line) under `## day`, newest day first and newest entry first within a
+    day. Everything already in the log is kept byte for byte."""
+    if not previous or not previous.strip():
+        return f"{LOG_TITLE}\n\n## {day}\n\n{entry}\n"
+    if not previous.lstrip().startswith("# "):  # not ours: kept below, never rewritten
+        return f"{LOG_TITLE}\n\n## {day}\n\n{entry}\n\n{previous}"
+    lines = previous.rstrip("\n").split("\n")
+    for i, line in enumerate(lines):
+        m = _DAY.match(line)
+        if not m:
+            continue
+        if m.group(1) == day:
+            j = i + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            lines[j:j] = [entry]
+            return "\n".join(lines) + "\n"
+        if m.group(1) < day:
+            lines[i:i] = [f"## {day}", "", entry, ""]
+            return "\n".join(lines) + "\n"
+    return "\n".join(lines) + f"\n\n## {day}\n\n{entry}\n"
+
+
+def log_entry(*, at: str, job_id: str, trigger: str, source_digest: str, created: int, updated: int, archived: int,
+              removed: int, held: int, conflicts: int, warnings: int) -> str:
+    return (
+        f"* **Update**: {at} job `{job_id}` ({trigger}), sources `{source_digest}`: "
+        f"pages created {created}, updated {updated}, archived {archived}, removed {removed}, held {held}; "
+        f"conflicts opened {conflicts}; warnings {warnings}."
+    )

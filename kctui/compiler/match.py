@@ -1,0 +1,159 @@
+"""Match: find the page every extracted concept, entity and claim belongs to — an existing page by
+slug-equivalent identity, alias or near-duplicate title before any create (wiki.md §3) — and route
+each source's contributions to those pages."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from kctui.compiler.extract import Claim, Extraction
+from kctui.compiler.lexicon import canonical
+from kctui.compiler.wiki_state import PreviousWiki
+from kctui.core.pages import Mention
+from kctui.core.slugs import IdentityIndex, identity_key, near_key, slugify, unique_slug
+
+TOPIC_KINDS = ("concept", "entity")
+
+
+@dataclass
+class NewPage:
+    kind: str
+    title: str
+    entity_type: str = ""
+    domain: str = ""
+
+
+@dataclass
+class Contribution:
+    """What one source gives one page."""
+
+    claims: list[Claim] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
+    aliases: set[str] = field(default_factory=set)
+    entity_type: str = ""
+
+
+def page_identity(kind: str, name: str) -> str:
+    return f"{kind}:{near_key(name)}"
+
+
+class Registry:
+    """Every page of this pass: the previous wiki's plus the ones created so far (in a fixed order)."""
+
+    def __init__(self, prev: PreviousWiki) -> None:
+        self.kinds: dict[str, str] = {}
+        self.titles: dict[str, str] = {}
+        self.taken: dict[str, str] = {}
+        self.index = {kind: IdentityIndex() for kind in TOPIC_KINDS}
+        self.new: dict[str, NewPage] = {}
+        self.source_slugs: dict[str, str] = {}
+        for info in prev.pages.values():
+            self.kinds[info.slug] = info.kind
+            self.titles[info.slug] = info.title
+            if info.kind == "source":
+                path = info.sources[0][0] if info.sources else info.slug
+                self.taken[info.slug] = f"source:{path}"
+                self.source_slugs[path] = info.slug
+            else:
+                self.taken[info.slug] = page_identity(info.kind, info.title)
+                self.index[info.kind].add(info.slug, [info.title, *info.aliases])
+
+    def find(self, kind: str, name: str) -> str | None:
+        """Same class first (identity, alias, near-duplicate), then the other class."""
+        order = (kind,) + tuple(k for k in TOPIC_KINDS if k != kind)
+        for k in order:
+            slug = self.index[k].find(name)
+            if slug:
+                return slug
+        return None
+
+    def resolve(self, kind: str, name: str, aliases: tuple[str, ...] = (), entity_type: str = "", domain: str = "") -> str:
+        for candidate in (name, *aliases):
+            slug = self.find(kind, candidate)
+            if slug:
+                self.index[self.kinds[slug]].add(slug, [name, *aliases])
+                return slug
+        identity = page_identity(kind, name)
+        slug = unique_slug(slugify(name), identity, self.taken)
+        self.taken[slug] = identity
+        self.kinds[slug] = kind
+        self.titles[slug] = name
+        self.new[slug] = NewPage(kind, name, entity_type, domain)
+        self.index[kind].add(slug, [name, *aliases])
+        return slug
+
+    def source_slug(self, path: str, title: str) -> str:
+        slug = self.source_slugs.get(path)
+        if slug:
+            return slug
+        base = slugify(re.sub(r"[/.]", " ", path))  # `products/kafka.md` -> products-kafka-md
+        slug = unique_slug(base, f"source:{path}", self.taken)
+        self.taken[slug] = f"source:{path}"
+        self.kinds[slug] = "source"
+        self.titles[slug] = title
+        self.source_slugs[path] = slug
+        self.new[slug] = NewPage("source", title)
+        return slug
+
+
+def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
+    """Resolve (creating where needed) every concept and entity of one extraction and hand each page its
+    claims and mentions. Processing order is fixed, so the same inputs always give the same slugs."""
+    fed: dict[str, Contribution] = {}
+    local: dict[str, str] = {}
+
+    def mention(slug: str, surface: str, evidence, aliases: tuple[str, ...] = (), etype: str = "") -> None:  # noqa: ANN001
+        contribution = fed.setdefault(slug, Contribution())
+        if not contribution.mentions or evidence.start < contribution.mentions[0].evidence.start:
+            contribution.mentions = [Mention(surface, evidence)]
+        title_key = identity_key(registry.titles[slug])
+        for alias in (surface.strip("`"), *aliases):
+            if alias and identity_key(alias) != title_key:
+                contribution.aliases.add(alias)
+        if etype and not contribution.entity_type:
+            contribution.entity_type = etype
+
+    if ex.subject:
+        s = ex.subject
+        slug = registry.resolve("entity", s.name, s.aliases, s.entity_type, ex.domain)
+        mention(slug, s.surface, s.evidence, s.aliases, s.entity_type)
+        for name in (s.name, *s.aliases):
+            local[identity_key(name)] = slug
+    # named things first: a known name (`libstd` → std) claims its spellings before a heading does
+    for entity in ex.entities:
+        slug = registry.resolve("entity", entity.name, entity.aliases, entity.entity_type, ex.domain)
+        mention(slug, entity.surface, entity.evidence, entity.aliases, entity.entity_type)
+        for name in (entity.name, entity.surface.strip("`"), *entity.aliases):
+            local.setdefault(identity_key(name), slug)
+    for concept in sorted(ex.concepts, key=lambda c: (c.evidence.start, c.name)):
+        slug = registry.resolve("concept", concept.name, concept.aliases, "", ex.domain)
+        mention(slug, concept.name, concept.evidence, concept.aliases)
+        for name in (concept.name, *concept.aliases):
+            local.setdefault(identity_key(name), slug)
+    for claim in ex.claims:
+        key = identity_key(claim.subject)
+        slug = local.get(key)
+        if slug is None:
+            known = canonical(claim.subject)
+            slug = registry.find("entity", known.title if known else claim.subject)
+        if slug is not None:
+            fed.setdefault(slug, Contribution()).claims.append(claim)
+    return fed
+
+
+def routing_matches(ex: Extraction, registry: Registry, recorded: set[str]) -> bool:
+    """For a re-read unchanged source: would its concepts and entities land on exactly the pages its
+    source page records? (Resolution only; nothing is created.)"""
+    names: list[tuple[str, str]] = []
+    if ex.subject:
+        names.append(("entity", ex.subject.name))
+    names += [("concept", c.name) for c in ex.concepts]
+    names += [("entity", e.name) for e in ex.entities]
+    found: set[str] = set()
+    for kind, name in names:
+        slug = registry.find(kind, name)
+        if slug is None:
+            return False
+        found.add(slug)
+    return found <= recorded

@@ -1,0 +1,322 @@
+"""The built-in compiler: gather → extract → match → update → flag → brief (seeds/003), each step
+reporting progress. Deterministic and offline: the same sources and previous wiki give the same bytes,
+and a pass using the extraction cache writes exactly what a pass without it writes (wiki.md §6).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kctui import __version__
+from kctui.compiler import gather as g
+from kctui.compiler.cache import ExtractionCache, default_cache_dir
+from kctui.compiler.extract import Extraction, extract_document
+from kctui.compiler.match import Registry, route, routing_matches
+from kctui.compiler.readers import Skipped, read_source, size_cap
+from kctui.compiler.runner import (
+    COMPILER_NAME,
+    CompileCancelled,
+    CompileFailure,
+    CompileReport,
+    CompileRequest,
+    ProgressEvent,
+    ProgressFn,
+    StopFn,
+)
+from kctui.compiler.update import (
+    ClaimChange,
+    ConflictReport,
+    PageUpdate,
+    PassContext,
+    build_source_page,
+    build_topic_page,
+    relink_source_page,
+)
+from kctui.compiler import output
+from kctui.compiler.wiki_state import PageMemo, PreviousWiki, load_previous
+
+VERSION = f"{COMPILER_NAME}/{__version__} builtin"
+_DEFAULT = object()
+
+
+@dataclass
+class PassResult:
+    report: CompileReport
+    changes: g.SourceChanges
+    updates: list[PageUpdate] = field(default_factory=list)
+    claim_changes: list[ClaimChange] = field(default_factory=list)
+    conflicts: list[ConflictReport] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    files_extracted: int = 0
+    cache_hits: int = 0
+
+
+class _Steps:
+    def __init__(self, progress: ProgressFn, should_stop: StopFn) -> None:
+        self.progress = progress
+        self.should_stop = should_stop
+        self.timings: list[tuple[str, float]] = []
+        self._step = ""
+        self._t0 = 0.0
+
+    def start(self, step: str, total: int = 0) -> None:
+        self.check()
+        self._step, self._t0 = step, time.perf_counter()
+        self.progress(ProgressEvent(step, "started", 0, total))
+
+    def tick(self, done: int, total: int, current: str = "") -> None:
+        self.check()
+        self.progress(ProgressEvent(self._step, "progress", done, total, current=current))
+
+    def done(self, total: int = 0, message: str = "") -> None:
+        self.timings.append((self._step, time.perf_counter() - self._t0))
+        self.progress(ProgressEvent(self._step, "done", total, total, message=message))
+
+    def check(self) -> None:
+        if self.should_stop():
+            raise CompileCancelled()
+
+
+def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None, should_stop: StopFn | None = None,
+                 cache_dir: Path | None | object = _DEFAULT, full: bool = False) -> PassResult:
+    """One pass. `cache_dir=None` disables the caches; `full=True` re-reads every source (unchanged
+    ones are checked against what the previous wiki recorded and only count as changed if they differ)."""
+    steps = _Steps(progress or (lambda e: None), should_stop or (lambda: False))
+    cache_folder = default_cache_dir(request.source_path) if cache_dir is _DEFAULT else cache_dir
+    warnings: list[str] = []
+
+    # -- gather ---------------------------------------------------------------------------------
+    steps.start("gather")
+    if not request.source_path.is_dir():
+        raise CompileFailure("source_unreadable", f"sources folder {request.source_path} is missing or unreadable", transient=True)
+    try:
+        files, skipped = g.scan_sources(request.source_path, steps.should_stop)
+    except g.SourceLimitExceeded as exc:
+        raise CompileFailure("source_limit_exceeded", str(exc), transient=False) from None
+    steps.check()
+    if not files and not skipped:
+        raise CompileFailure("source_unreadable", "the knowledge base has no source files to compile", transient=False)
+    readable: list[g.SourceFile] = []
+    digests = g.DigestMemo(cache_folder if cache_folder else None)
+    for i, f in enumerate(files, 1):
+        steps.tick(i, len(files), f.path)
+        try:
+            f.digest = digests.lookup(f) or ""
+            if not f.digest:
+                g.digest_file(f)
+            readable.append(f)
+        except OSError as exc:
+            skipped.append(Skipped(f.path, "unreadable", exc.strerror or str(exc)))
+    digests.save(readable)
+    by_path = {f.path: f for f in readable}
+    memo = PageMemo(cache_folder) if cache_folder else None
+    prev = load_previous(request.previous_wiki_path, memo, steps.should_stop)
+    warnings += prev.problems
+    changes = g.classify({f.path: f.digest for f in readable}, prev.source_digests())
+    _recompile_other_versions(prev, changes)
+    steps.done(len(files), f"{len(changes.added)} added, {len(changes.modified)} modified, {len(changes.deleted)} deleted")
+
+    # -- extract --------------------------------------------------------------------------------
+    to_read = changes.added + changes.modified + (changes.unchanged if full else [])
+    steps.start("extract", len(to_read))
+    cache = ExtractionCache(cache_folder)
+    extractions: dict[str, Extraction] = {}
+    for i, path in enumerate(to_read, 1):
+        steps.tick(i, len(to_read), path)
+        result = _extract_one(by_path[path], cache)
+        if isinstance(result, Skipped):
+            skipped.append(result)
+        else:
+            extractions[path] = result
+    steps.done(len(to_read), f"{len(extractions)} read, {cache.hits} from cache")
+
+    # -- match ----------------------------------------------------------------------------------
+    steps.start("match")
+    registry = Registry(prev)
+    if full:
+        _verify_unchanged(prev, registry, changes, extractions)
+    skipped_paths = {s.path for s in skipped}
+    live = {p: ex for p, ex in extractions.items() if p not in skipped_paths}
+    source_page_of = prev.source_page_of()
+    changed = set(changes.added) | set(changes.modified) | set(changes.deleted)
+    changed |= {p for p in skipped_paths if p in source_page_of}  # compiled before, unreadable now
+    for path in sorted(live, key=lambda p: p.encode()):
+        registry.source_slug(path, live[path].title)
+    routed = {path: route(live[path], registry) for path in sorted(live, key=lambda p: p.encode())}
+    # What each source fed last time is what its source page links to (concept and entity pages).
+    prev_fed = {path: {s for s in prev.pages[slug].links if registry.kinds.get(s) in ("concept", "entity")}
+                for path, slug in source_page_of.items()}
+    fed: dict[str, set[str]] = {p: prev_fed[p] for p in changes.unchanged if p in prev_fed}
+    for path, contributions in routed.items():
+        fed[path] = set(contributions)
+    touched = {slug for path in changed for slug in prev_fed.get(path, ())}
+    touched |= {info.slug for info in prev.pages.values() if info.kind != "source"
+                and any(resource in changed for resource, _ in info.sources)}
+    touched |= {slug for contributions in routed.values() for slug in contributions}
+    restyle = {slug for slug, raw in prev.raw.items() if output.wrong_style(raw, request.link_style)}
+    touched |= {slug for slug in restyle if prev.pages[slug].kind != "source"}
+    removed = sorted({source_page_of[p] for p in changed | skipped_paths if p in source_page_of and p not in live})
+    steps.done(len(touched), f"{len(touched)} concept and entity pages touched")
+
+    # -- update ---------------------------------------------------------------------------------
+    current_paths = [p for p in by_path if p not in skipped_paths]
+    titles = dict(registry.titles)
+    for path, ex in live.items():
+        titles[registry.source_slugs[path]] = ex.title
+    ctx = PassContext(
+        created_at=request.created_at,
+        generated_by=VERSION,
+        changed=changed | skipped_paths,
+        digests={p: by_path[p].digest for p in current_paths},
+        source_slugs={p: s for p, s in registry.source_slugs.items() if p in by_path and p not in skipped_paths},
+        titles=titles,
+        kinds=dict(registry.kinds),
+        fed=fed,
+    )
+    for slug in removed:
+        ctx.kinds.pop(slug, None)
+    work = sorted(touched) + [registry.source_slugs[p] for p in sorted(live, key=lambda p: p.encode())]
+    steps.start("update", len(work))
+    writer = output.PageWriter(request, prev, VERSION)
+    updates: list[PageUpdate] = []
+    claim_changes: list[ClaimChange] = []
+    for i, slug in enumerate(sorted(touched), 1):
+        steps.tick(i, len(work), slug)
+        old = writer.previous_page(slug)
+        contributions = {p: c[slug] for p, c in routed.items() if slug in c}
+        new = registry.new.get(slug)
+        page, update = build_topic_page(slug, registry.kinds[slug], old, contributions, ctx,
+                                        new.title if new else "", new.entity_type if new else "", new.domain if new else "")
+        if writer.put(page, old, ctx):
+            updates.append(update)
+    for j, path in enumerate(sorted(live, key=lambda p: p.encode()), len(touched) + 1):
+        steps.tick(j, len(work), path)
+        slug = registry.source_slugs[path]
+        old = writer.previous_page(slug)
+        page, update = build_source_page(slug, live[path], old, ctx, list(live[path].tags))
+        claim_changes += update.changes
+        if writer.put(page, old, ctx):
+            updates.append(update)
+    live_slugs = {registry.source_slugs[p] for p in live}
+    for slug in sorted(restyle - live_slugs - set(removed)):
+        if prev.pages[slug].kind == "source" and (old := writer.previous_page(slug)) is not None:
+            page, update = relink_source_page(old, ctx)
+            if writer.put(page, writer.previous_page_copy(slug), ctx):
+                updates.append(update)
+    for slug in removed:
+        old = writer.previous_page(slug)
+        path = prev.pages[slug].sources[0][0] if prev.pages[slug].sources else slug
+        gone = [ClaimChange("retracted", path, c.subject, c.attribute, c.scope, c.value, "") for c in (old.claims if old else [])]
+        claim_changes += gone
+        updates.append(PageUpdate(slug, "source", prev.pages[slug].title, "remove", 0, 0, len(gone), gone))
+    steps.done(len(work))
+
+    # -- flag -----------------------------------------------------------------------------------
+    steps.start("flag")
+    final = writer.finish(removed, ctx)
+    dropped_links = writer.check_links(final)
+    conflicts = [c for u in updates for c in u.conflicts_opened]
+    archived = sum(1 for u in updates if u.kind == "supersede")
+    steps.done(len(conflicts), f"{len(conflicts)} conflicts opened, {archived} pages archived")
+
+    # -- brief ----------------------------------------------------------------------------------
+    steps.start("brief")
+    for s in skipped:
+        warnings.append(f"{s.path}: skipped ({s.reason}{': ' + s.detail if s.detail else ''})")
+    for ex in live.values():
+        warnings += [f"{ex.path}: {w}" for w in ex.warnings]
+    result = PassResult(
+        report=CompileReport(compiler_version=VERSION),
+        changes=changes,
+        updates=updates,
+        claim_changes=claim_changes,
+        conflicts=conflicts,
+        skipped=sorted(skipped, key=lambda s: s.path),
+        files_extracted=len(to_read) - cache.hits,
+        cache_hits=cache.hits,
+    )
+    writer.write_all(final, updates, conflicts, warnings, steps.check)
+    if memo is not None:
+        memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests)
+    steps.done(1)
+    brief = output.brief_data(request, VERSION, result, live, dropped_links, warnings, steps.timings)
+    result.report.brief_markdown = output.write_brief(request.output_path, brief)
+    result.report.pages_written = len(final) + 2
+    result.report.files_read = result.files_extracted
+    result.report.warnings = warnings
+    return result
+
+
+def _extract_one(source: g.SourceFile, cache: ExtractionCache) -> Extraction | Skipped:
+    cached = cache.get(source.path, source.digest)
+    if cached is not None:
+        return cached
+    if source.size > size_cap(source.path):
+        return Skipped(source.path, "too_large", f"{source.size} bytes, over the {size_cap(source.path)}-byte cap")
+    if source.data is None:  # its digest came from the stat memo
+        try:
+            source.data = g.read_for_extraction(source)
+        except OSError as exc:
+            return Skipped(source.path, "unreadable", exc.strerror or str(exc))
+        if source.data is None:
+            return Skipped(source.path, "unreadable", "the file changed while the pass read it; the next pass takes it")
+    try:
+        doc = read_source(source.path, source.data, source.digest)
+        if isinstance(doc, Skipped):
+            return doc
+        ex = extract_document(doc)
+    except (MemoryError, RecursionError) as exc:
+        return Skipped(source.path, "unreadable", f"the extractor gave up ({type(exc).__name__})")
+    except (ValueError, UnicodeError, LookupError, OSError) as exc:
+        return Skipped(source.path, "unreadable", f"the extractor failed ({type(exc).__name__}: {str(exc)[:120]})")
+    source.data = None
+    cache.put(ex)
+    return ex
+
+
+def _recompile_other_versions(prev: PreviousWiki, changes: g.SourceChanges) -> None:
+    """A source whose page another compiler (or version) wrote is read again, as if it had changed."""
+    pages_of = prev.source_page_of()
+    stale = [p for p in changes.unchanged if prev.pages[pages_of[p]].generated_by != VERSION]
+    if stale:
+        changes.unchanged = [p for p in changes.unchanged if p not in set(stale)]
+        changes.modified = sorted(changes.modified + stale, key=lambda p: p.encode())
+
+
+def _verify_unchanged(prev: PreviousWiki, registry: Registry, changes: g.SourceChanges,
+                      extractions: dict[str, Extraction]) -> None:
+    """Full pass: an unchanged source whose fresh extraction differs from what its source page records
+    (another compiler version, a lost page) is treated as modified; otherwise its fresh extraction is
+    set aside and the previous wiki stands, exactly as in an incremental pass."""
+    from kctui.core.pages import parse_page
+
+    source_page_of = prev.source_page_of()
+    keep: list[str] = []
+    for path in changes.unchanged:
+        ex = extractions.get(path)
+        slug = source_page_of.get(path)
+        same = False
+        if ex is not None and slug is not None:
+            old = parse_page(prev.raw[slug].decode("utf-8"), slug)
+            recorded = {s for s in prev.pages[slug].links if registry.kinds.get(s) in ("concept", "entity")}
+            same = (
+                old.title == ex.title
+                and _claim_sig(old.claims) == _claim_sig(ex.claims)
+                and old.summary == ex.summary
+                and old.questions == ex.questions
+                and routing_matches(ex, registry, recorded)
+            )
+        if same:
+            keep.append(path)
+            extractions.pop(path, None)
+        elif ex is not None:
+            changes.modified.append(path)
+    changes.modified.sort(key=lambda p: p.encode())
+    changes.unchanged = keep
+
+
+def _claim_sig(claims) -> list:  # noqa: ANN001
+    return sorted((c.claim_id, c.subject, c.attribute, c.value, c.scope, c.form, c.evidence) for c in claims)
+

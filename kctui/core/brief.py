@@ -1,0 +1,158 @@
+"""The change brief (trust.md §7): a pull-request-style account of one compile pass, as Markdown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MAX_ITEMS = 40
+UPDATE_ORDER = ("create", "append", "revise", "supersede", "remove")
+UPDATE_WORDS = {"create": "created", "append": "appended", "revise": "revised", "supersede": "superseded (archived)",
+                "remove": "removed"}
+
+
+@dataclass(frozen=True)
+class BriefPage:
+    page_class: str
+    slug: str
+    title: str
+    kind: str  # create | append | revise | supersede | remove
+    added: int = 0
+    revised: int = 0
+    retracted: int = 0
+
+
+@dataclass(frozen=True)
+class BriefClaimChange:
+    change: str  # added | revised | retracted
+    path: str
+    subject: str
+    attribute: str
+    scope: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class BriefConflict:
+    page_class: str
+    slug: str
+    title: str
+    attribute: str
+    scope: str
+    sides: tuple[tuple[str, str], ...]  # (value, citation)
+
+
+@dataclass
+class BriefData:
+    job_id: str
+    trigger: str
+    created_at: str
+    source_digest: str
+    compiler: str
+    added: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    renamed: list[tuple[str, str]] = field(default_factory=list)
+    unchanged: int = 0
+    pages: list[BriefPage] = field(default_factory=list)
+    refreshed: int = 0  # pages whose citations or links moved without a claim changing
+    claim_changes: list[BriefClaimChange] = field(default_factory=list)
+    conflicts: list[BriefConflict] = field(default_factory=list)
+    skipped: list[tuple[str, str, str]] = field(default_factory=list)  # (path, reason, detail)
+    warnings: list[str] = field(default_factory=list)
+    links_dropped: list[str] = field(default_factory=list)
+    unreached: list[tuple[str, int, tuple[str, ...]]] = field(default_factory=list)  # (path, count, examples)
+    dropped_claims: int = 0
+    timings: list[tuple[str, float]] = field(default_factory=list)
+    cache_hits: int = 0
+
+
+def _code(path: str) -> str:
+    return "`" + path.replace("`", "'") + "`"
+
+
+def _capped(lines: list[str]) -> list[str]:
+    if len(lines) <= MAX_ITEMS:
+        return lines
+    return lines[:MAX_ITEMS] + [f"  * … and {len(lines) - MAX_ITEMS} more"]
+
+
+def _page_link(page_class: str, slug: str, title: str) -> str:
+    folder = {"source": "sources", "concept": "concepts", "entity": "entities"}[page_class]
+    return f"[{title.replace('[', '(').replace(']', ')')}](wiki/{folder}/{slug}.md)"
+
+
+def render_brief(b: BriefData) -> str:
+    out = [f"# Change brief: job `{b.job_id}`", ""]
+    total = sum(t for _, t in b.timings)
+    out.append(f"Compiled at {b.created_at} ({b.trigger}) by {b.compiler}; sources `{b.source_digest}`; "
+               f"{total:.2f} s.")
+    out += ["", "## Source changes", ""]
+    out.append(f"{len(b.added)} added, {len(b.modified)} modified, {len(b.deleted)} deleted, "
+               f"{len(b.renamed)} renamed, {b.unchanged} unchanged.")
+    for label, paths in (("added", b.added), ("modified", b.modified), ("deleted", b.deleted)):
+        if paths:
+            out.append(f"* {label}:")
+            out += _capped([f"  * {_code(p)}" for p in paths])
+    if b.renamed:
+        out.append("* renamed (same content):")
+        out += _capped([f"  * {_code(a)} → {_code(n)}" for a, n in b.renamed])
+
+    out += ["", "## Pages", ""]
+    counts = {k: sum(1 for p in b.pages if p.kind == k) for k in UPDATE_ORDER}
+    out.append(", ".join(f"{counts[k]} {UPDATE_WORDS[k]}" for k in UPDATE_ORDER)
+               + f"; {b.refreshed} with citations or links refreshed only.")
+    for kind in UPDATE_ORDER:
+        rows = [p for p in b.pages if p.kind == kind]
+        if rows:
+            out.append(f"* {UPDATE_WORDS[kind]}:")
+            out += _capped([f"  * {_page_link(p.page_class, p.slug, p.title)} ({p.page_class}): {p.added} claims added, "
+                            f"{p.revised} revised, {p.retracted} retracted" for p in rows])
+
+    out += ["", "## Updates held", "", "None: this pass applied no trust policy, so every update was written "
+            "(each is classified above as create, append, revise or supersede)."]
+
+    out += ["", "## Conflicts opened", ""]
+    if not b.conflicts:
+        out.append("None.")
+    for c in b.conflicts:
+        scope = f" ({c.scope})" if c.scope else ""
+        sides = " vs ".join(f"{_code(v)} {cite}" for v, cite in c.sides)
+        out.append(f"* {_page_link(c.page_class, c.slug, c.title)}: {c.attribute}{scope}: {sides}")
+
+    out += ["", "## Claims", ""]
+    n = {k: sum(1 for c in b.claim_changes if c.change == k) for k in ("added", "revised", "retracted")}
+    out.append(f"{n['added']} added, {n['revised']} revised, {n['retracted']} retracted"
+               f" ({b.dropped_claims} candidate claims dropped because their cited lines did not contain the value).")
+    detail = []
+    for c in b.claim_changes:
+        if c.change == "added":
+            continue
+        scope = f" ({c.scope})" if c.scope else ""
+        tail = f"{_code(c.old)} → {_code(c.new)}" if c.change == "revised" else f"{_code(c.old)} withdrawn"
+        detail.append(f"* {c.change} {c.subject}{scope} {c.attribute}: {tail} in {_code(c.path)}")
+    out += _capped(detail)
+
+    out += ["", "## Pages gone stale", "", "Not evaluated: staleness follows the trust policy's `stale_days`."]
+    out += ["", "## Links", ""]
+    out.append("Every link written resolves; none dropped." if not b.links_dropped
+               else f"{len(b.links_dropped)} dropped: " + ", ".join(b.links_dropped[:MAX_ITEMS]))
+
+    out += ["", "## Files skipped", ""]
+    if not b.skipped:
+        out.append("None.")
+    out += _capped([f"* {_code(p)}: {reason}" + (f" ({detail})" if detail else "") for p, reason, detail in b.skipped])
+    if b.warnings:
+        out += ["", "## Warnings", ""]
+        out += _capped([f"* {w}" for w in b.warnings])
+
+    out += ["", "## Compile-loss guard", ""]
+    lost = sum(c for _, c, _ in b.unreached)
+    out.append(f"{lost} dates, versions and numbers in {len(b.unreached)} re-read sources reached no claim.")
+    rows = sorted(b.unreached, key=lambda r: (-r[1], r[0]))
+    out += _capped([f"* {_code(p)}: {count} (e.g. {', '.join(ex)})" for p, count, ex in rows])
+
+    out += ["", "## Time", ""]
+    out.append(" · ".join(f"{step} {secs:.3f} s" for step, secs in b.timings) + f" · total {total:.3f} s")
+    out.append(f"Extraction cache hits: {b.cache_hits}. Tokens and cost: none (built-in extractor, no model).")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,149 @@
+"""Extraction: structured facts, prose patterns, entities, the typed form and the compile-loss guard."""
+
+from __future__ import annotations
+
+from kctui.compiler.extract import Claim, Evidence, Extraction, cited_lines, extract_document
+from kctui.compiler.readers import read_source
+from kctui.compiler.values import cited_lines_contain, normalise_value
+
+DIGEST = "sha256:" + "1" * 64
+
+ENDOFLIFE = """---
+title: Widget Server
+category: server-app
+tags: java-runtime web
+releases:
+  - releaseCycle: "2.1"
+    releaseDate: 2025-03-18
+    eol: false
+    latest: "2.1.4"
+
+  - releaseCycle: "1.10"
+    releaseDate: 2023-06-13
+    eol: 2024-11-06
+    latest: "1.10.2"
+---
+
+> [Widget Server](https://example.org/) is an open-source server for widgets used by thousands of
+> companies.
+
+All major releases are supported for 18 months.
+
+*[LTS]: Long-Term Support
+"""
+
+
+def extract(path: str, text: str) -> Extraction:
+    doc = read_source(path, text.encode("utf-8"), DIGEST)
+    return extract_document(doc)
+
+
+def _find(ex: Extraction, attribute: str, scope: str = "") -> Claim:
+    return next(c for c in ex.claims if c.attribute == attribute and c.scope == scope)
+
+
+def test_frontmatter_releases_become_scoped_claims_citing_their_own_line() -> None:
+    ex = extract("products/widget.md", ENDOFLIFE)
+    lines = ENDOFLIFE.split("\n")
+    latest = _find(ex, "latest", "2.1")
+    assert latest.subject == "Widget Server" and latest.value == "2.1.4" and latest.form == "fact"
+    assert lines[latest.evidence.start - 1] == '    latest: "2.1.4"'
+    assert _find(ex, "latest", "1.10").value == "1.10.2"  # 1.10 stays 1.10, not the float 1.1
+    assert _find(ex, "eol", "2.1").value == "false" and _find(ex, "eol", "1.10").value == "2024-11-06"
+    assert _find(ex, "category").value == "server-app"
+    assert ex.subject is not None and ex.subject.name == "Widget Server" and ex.subject.entity_type == "product"
+    assert ex.tags == ("java-runtime", "web") and ex.source_type == "data"
+    assert ex.summary and ex.summary[0].startswith("Widget Server is an open-source server")
+
+
+def test_every_claim_cites_lines_containing_its_value() -> None:
+    ex = extract("products/widget.md", ENDOFLIFE)
+    doc = read_source("products/widget.md", ENDOFLIFE.encode(), DIGEST)
+    assert ex.claims
+    for claim in ex.claims:
+        assert claim.evidence.digest == DIGEST and claim.evidence.path == "products/widget.md"
+        assert cited_lines_contain(cited_lines(doc, claim.evidence), claim.value), claim
+
+
+def test_prose_statement_about_the_subject_and_abbreviation_concept() -> None:
+    ex = extract("products/widget.md", ENDOFLIFE)
+    statement = next(c for c in ex.claims if c.form == "statement")
+    assert statement.subject == "Widget Server" and statement.attribute == "is"
+    assert statement.value.startswith("an open-source server for widgets")
+    assert (statement.evidence.start, statement.evidence.end) == (17, 18)
+    lts = next(c for c in ex.concepts if c.name == "Long-Term Support")
+    assert lts.aliases == ("LTS",)
+    assert _find(ex, "stands for").subject == "LTS"
+
+
+def test_tables_definition_lists_and_key_value_lines() -> None:
+    text = (
+        "# Gizmo\n\n- Start Date: 2014-03-20\n- Owner: Acme Ltd.\n\n"
+        "| Version | Support | Minimum Java |\n| --- | --- | --- |\n| 10.1 | active | 21 |\n| 9.4 | - | 8 |\n\n"
+        "Sprocket\n: a toothed wheel\n"
+    )
+    ex = extract("notes/gizmo.md", text)
+    assert _find(ex, "Start Date").value == "2014-03-20"
+    assert _find(ex, "Minimum Java", "10.1").value == "21" and _find(ex, "Minimum Java", "9.4").value == "8"
+    assert not any(c.attribute == "Support" and c.scope == "9.4" for c in ex.claims)  # "-" is no value
+    definition = next(c for c in ex.claims if c.subject == "Sprocket")
+    assert definition.attribute == "definition" and definition.value == "a toothed wheel"
+    assert any(c.name == "Sprocket" for c in ex.concepts)
+    assert any(e.name == "Acme Ltd." and e.entity_type == "company" for e in ex.entities)
+    assert ex.subject is not None and ex.subject.name == "Gizmo"  # an opening H1 over facts
+
+
+def test_definitions_and_named_entities_in_prose() -> None:
+    text = (
+        "- Start Date: 2014-04-08\n\n## Summary\n\nSplit `libstd` into a facade.\n\n"
+        "A *trait object* is a value whose type is erased behind a trait.\n"
+        "The `<p>` inside of `#[cfg(<p>)]` will be called a *cfg pattern* here.\n\n"
+        "The core team and the lang team agree. The `regex` crate uses the standard library.\n"
+        "Cargo is the package manager of Rust.\n\nShould we split further?\n"
+    )
+    ex = extract("text/0040-facade.md", text)
+    names = {c.name for c in ex.concepts}
+    assert {"trait object", "cfg pattern"} <= names
+    trait = next(c for c in ex.claims if c.subject == "trait object")
+    assert trait.form == "statement" and trait.value == "a value whose type is erased behind a trait"
+    entities = {(e.name, e.entity_type) for e in ex.entities}
+    assert {("std", "library"), ("regex", "library"), ("Core team", "team"), ("Language team", "team"),
+            ("Cargo", "tool")} <= entities
+    std = next(e for e in ex.entities if e.name == "std")
+    assert std.surface == "`libstd`" and "the standard library" in std.aliases
+    cargo = next(c for c in ex.claims if c.subject == "Cargo")
+    assert cargo.value == "the package manager of Rust"
+    assert [q.text for q in ex.questions] == ["Should we split further?"]
+    assert ex.summary and ex.summary[0] == "Split `libstd` into a facade."
+    assert ex.subject is None  # no frontmatter title, no opening H1: the RFC itself is no entity
+
+
+def test_claim_id_is_a_fingerprint_of_normalised_fields() -> None:
+    ev = Evidence("a.md", 1, 1, DIGEST)
+    a = Claim("Apache Kafka", "Release Date", "2025-03-18", "4.0", "fact", "kv", ev)
+    b = Claim("apache  KAFKA", "releaseDate", "'2025-03-18'", " 4.0 ", "fact", "table", Evidence("b.md", 9, 9, DIGEST))
+    c = Claim("Apache Kafka", "releaseDate", "2025-03-19", "4.0", "fact", "kv", ev)
+    assert a.claim_id == b.claim_id != c.claim_id
+    assert a.key == b.key
+    assert normalise_value("1,000") == "1000" and normalise_value("Yes") == "true"
+    assert normalise_value("50 MB") == "50 mb" and Claim("x", "size", "50 MB", "", "fact", "kv", ev).unit == "mb"
+    assert normalise_value("1.10") != normalise_value("1.1")
+
+
+def test_compile_loss_guard_counts_numbers_that_reach_no_claim() -> None:
+    text = "# Notes\n\nThe widget shipped in 2019 with 42 parts.\n\n- Version: 3.2.1\n\n```\nignored 777\n```\n"
+    ex = extract("notes.md", text)
+    assert "3.2.1" not in ex.unreached  # reached the Version claim
+    assert {"2019", "42"} <= set(ex.unreached)
+    assert "777" not in ex.unreached  # code is not prose
+
+
+def test_extraction_json_round_trip_is_exact() -> None:
+    ex = extract("products/widget.md", ENDOFLIFE)
+    back = Extraction.from_json(ex.to_json())
+    assert back == ex
+    assert [c.claim_id for c in back.claims] == [c.claim_id for c in ex.claims]
+
+
+def test_extraction_is_deterministic() -> None:
+    assert extract("products/widget.md", ENDOFLIFE).to_json() == extract("products/widget.md", ENDOFLIFE).to_json()

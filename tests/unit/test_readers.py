@@ -1,0 +1,146 @@
+"""Readers: Markdown (frontmatter positions), text, HTML, PDF, and the common bad-input rules."""
+
+from __future__ import annotations
+
+from kctui.compiler.readers import Document, Skipped, read_source
+from kctui.compiler.readers.markdown import mapping_get
+
+DIGEST = "sha256:" + "0" * 64
+
+
+def make_pdf(pages: list[str]) -> bytes:
+    """A minimal valid PDF with one text line per page (Helvetica), xref offsets computed."""
+    objects: list[bytes] = []
+    n = len(pages)
+    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(n))
+    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n} >>".encode())
+    font_obj = 3 + 2 * n
+    for i, text in enumerate(pages):
+        content = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1")
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
+            f"/Resources << /Font << /F1 {font_obj} 0 R >> >> >>".encode()
+        )
+        objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for off in offsets:
+        out += f"{off:010d} 00000 n \n".encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def read(path: str, data: bytes, **kw) -> Document | Skipped:
+    return read_source(path, data, DIGEST, **kw)
+
+
+def test_markdown_frontmatter_keeps_scalar_lines() -> None:
+    text = "---\ntitle: Widget\nreleases:\n  - releaseCycle: \"2.0\"\n    latest: \"2.0.3\"\n---\n\n# Widget\n\nBody.\n"
+    doc = read("w.md", text.encode())
+    assert isinstance(doc, Document) and doc.kind == "markdown" and doc.title == "Widget"
+    releases = mapping_get(doc.frontmatter, "releases")
+    latest = mapping_get(releases.value[0], "latest")
+    assert latest.value == "2.0.3"
+    assert doc.lines[latest.start_mark.line + 1 + doc.frontmatter_offset - 1] == '    latest: "2.0.3"'
+    heading = next(b for b in doc.blocks if b.kind == "heading")
+    assert doc.lines[heading.start - 1] == "# Widget"
+
+
+def test_markdown_blocks_carry_source_lines() -> None:
+    text = "Intro line one\nline two.\n\n> quoted\n> more\n\n- Key: value\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode 42\n```\n"
+    doc = read("n.md", text.encode())
+    kinds = [(b.kind, b.start, b.end) for b in doc.blocks]
+    assert kinds == [("paragraph", 1, 2), ("quote", 4, 5), ("item", 7, 7), ("table", 9, 11), ("code", 13, 15)]
+    para = doc.blocks[0]
+    assert para.lines == (1, 2) and para.text == "Intro line one\nline two."
+    table = doc.blocks[3]
+    assert table.rows == ((9, ("a", "b")), (11, ("1", "2")))
+
+
+def test_binary_markdown_is_skipped() -> None:
+    result = read("image.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR")
+    assert isinstance(result, Skipped) and result.reason == "binary"
+
+
+def test_invalid_utf8_is_decoded_with_replacement_and_reported() -> None:
+    doc = read("latin.txt", "caf\xe9 costs 3 EUR\n".encode("latin-1"))
+    assert isinstance(doc, Document)
+    assert "\ufffd" in doc.lines[0]
+    assert any("not valid UTF-8" in w for w in doc.warnings)
+
+
+def test_size_cap_and_empty_file() -> None:
+    big = read("big.txt", b"x" * 2048, max_bytes=1024)
+    assert isinstance(big, Skipped) and big.reason == "too_large"
+    empty = read("empty.md", b"  \n\n")
+    assert isinstance(empty, Skipped) and empty.reason == "empty"
+
+
+def test_alias_bomb_and_deep_nesting_refuse_the_frontmatter_but_keep_the_body() -> None:
+    bomb = "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b]\n---\nWidget costs 5 USD.\n"
+    doc = read("bomb.md", bomb.encode())
+    assert isinstance(doc, Document) and doc.frontmatter is None
+    assert any("aliases are not allowed" in w for w in doc.warnings)
+    assert any(b.text == "Widget costs 5 USD." for b in doc.blocks)
+    deep = "---\nx: " + "[" * 10_000 + "]" * 10_000 + "\n---\nStill here.\n"
+    doc = read("deep.md", deep.encode())
+    assert isinstance(doc, Document) and doc.frontmatter is None
+    assert any("nested" in w for w in doc.warnings)
+
+
+def test_unclosed_frontmatter_is_reported_and_read_as_body() -> None:
+    doc = read("open.md", b"---\ntitle: x\n\nno closing fence\n")
+    assert isinstance(doc, Document) and any("never closed" in w for w in doc.warnings)
+
+
+def test_text_reader_paragraphs_and_items() -> None:
+    doc = read("notes.txt", b"First para\ncontinues.\n\n- item one\n  more\n- item two\n")
+    assert [(b.kind, b.start, b.end) for b in doc.blocks] == [("paragraph", 1, 2), ("item", 4, 5), ("item", 6, 6)]
+
+
+def test_html_reader_headings_paragraphs_tables_and_definitions() -> None:
+    html = (
+        "<html><head><title>Widget Facts</title><script>var x = 1;</script></head><body>\n"
+        "<h1>Widget</h1>\n<p>The widget is\nsmall.</p>\n"
+        "<table><tr><th>version</th><th>eol</th></tr>\n<tr><td>1.0</td><td>2024-01-01</td></tr></table>\n"
+        "<dl><dt>Gizmo</dt><dd>a small widget</dd></dl>\n</body></html>\n"
+    )
+    doc = read("w.html", html.encode())
+    assert isinstance(doc, Document) and doc.title == "Widget Facts"
+    para = next(b for b in doc.blocks if b.kind == "paragraph")
+    assert para.text == "The widget is\nsmall." and para.lines == (3, 4)
+    table = next(b for b in doc.blocks if b.kind == "table")
+    assert table.rows == ((5, ("version", "eol")), (6, ("1.0", "2024-01-01")))
+    deflist = next(b for b in doc.blocks if b.kind == "deflist")
+    assert deflist.rows == ((7, ("Gizmo", "a small widget")),)
+    assert all("var x" not in b.text for b in doc.blocks)
+
+
+def test_pdf_reader_keeps_page_numbers() -> None:
+    doc = read("paper.pdf", make_pdf(["Widget costs 5 USD.", "Gizmo is a small widget."]))
+    assert isinstance(doc, Document) and doc.citation_unit == "page"
+    assert len(doc.lines) == 2 and "Gizmo" in doc.lines[1]
+    assert {(b.start, b.end) for b in doc.blocks} == {(1, 1), (2, 2)}
+
+
+def test_broken_pdf_is_skipped_not_fatal() -> None:
+    result = read("broken.pdf", b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 9 0 R >>\ngarbage\n%%EOF")
+    assert isinstance(result, Skipped) and result.reason == "unreadable" and "does not parse" in result.detail
+    not_pdf = read("fake.pdf", b"hello")
+    assert isinstance(not_pdf, Skipped) and not_pdf.reason == "unreadable"
+
+
+def test_lone_surrogates_from_yaml_escapes_become_replacement_characters() -> None:
+    doc = read("s.md", b'---\ntitle: "bad \\ud800 title"\nnote: "x \\udfff y"\n---\nBody.\n')
+    assert isinstance(doc, Document) and doc.title == "bad \ufffd title"
+    from kctui.compiler.extract import extract_document
+
+    ex = extract_document(doc)  # the note's line says `\udfff`, not the character: no claim can cite it
+    assert not [c for c in ex.claims if c.attribute == "note"] and ex.dropped == 1
