@@ -32,6 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kctui.api.openapi import openapi_document
 from kctui.core.models import CLAIMED_BY_EXTERNAL
 from kctui.services import bases as bases_svc
 from kctui.services import jobs as jobs_svc
@@ -402,6 +403,12 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         data = await call(run, monitor=ws)
         return ok(data, f"job {job_id} {data['job']['phase']}")
 
+    document = openapi_document(PREFIX, max_body=max_body)
+
+    async def openapi_json(request: Request) -> JSONResponse:
+        """The OpenAPI description of these routes (kctui.api.openapi), raw: tools read it as is."""
+        return JSONResponse(document)
+
     async def not_found(request: Request, exc: Exception) -> JSONResponse:
         status = getattr(exc, "status_code", 404)
         if status == 405:
@@ -419,6 +426,7 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         Route(f"{PREFIX}/bases/{{id}}/compilations/{{jobId}}/cancel", cancel, methods=["POST"]),
         Route(f"{PREFIX}/compilations/claim", claim, methods=["POST"]),
         Route(f"{PREFIX}/bases/{{id}}/compilations/{{jobId}}/result", result, methods=["POST"]),
+        Route(f"{PREFIX}/openapi.json", openapi_json, methods=["GET"]),
     ]
 
     @contextlib.asynccontextmanager
