@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import threading
-import time
-from pathlib import Path
 
 import click
 
 from kctui import __version__
 from kctui.cli_common import KctuiGroup, fail, open_services, phase_text, print_json, table
-from kctui.core.clock import rfc3339
 from kctui.services import bases as bases_svc
 from kctui.services import jobs as jobs_svc
 from kctui.services.shapes import job_json
