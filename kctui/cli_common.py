@@ -34,6 +34,13 @@ class KctuiGroup(click.Group):
             fail(getattr(exc, "message", None) or str(exc))
         except sqlite3.Error as exc:
             fail(f"database error: {exc}")
+        except BrokenPipeError:
+            # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+            import os  # noqa: PLC0415
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
         except PermissionError as exc:
             fail(f"permission denied: {exc.filename or exc}")
         except OSError as exc:

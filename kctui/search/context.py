@@ -1,0 +1,325 @@
+"""Context packets (`kctui context`): compiled pages first, raw evidence only as the fallback, inside a
+byte budget.
+
+A packet is for an assistant or a person. It leads with the compiled pages that match the query, each
+page that is not plainly current (contradicted, needs-review, stale, archived) flagged inline with why,
+so it is qualified rather than asserted. Then, only for query terms that no compiled page covers, raw
+source excerpts, labelled as evidence. Items are whole: the packet stops before the first item that
+would not fit, says it was truncated and what budget would hold the rest. The whole rendered packet
+(JSON or text) never exceeds the budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kctui.search.query import Group, fold, group_in, quick_needles, tokens
+
+MIN_BUDGET = 1024
+MAX_BUDGET = 131_072
+DEFAULT_BUDGET = 16_384
+ECHO_BYTES = 240  # echoed strings (query, workspace) are clipped so the envelope always fits
+
+# Bounds of the raw-evidence fallback.
+MAX_SOURCE_FILES = 5000
+MAX_SOURCE_BYTES = 512 * 1024  # read at most this much of one file
+MAX_SCAN_BYTES = 64 * 1024 * 1024  # and of all files together
+MAX_EXCERPTS = 24
+MAX_EXCERPTS_PER_FILE = 3
+CONTEXT_LINES = 1
+MAX_LINE_CHARS = 400
+
+FLAG_ADVICE = "qualify what this page says; do not assert it as settled"
+
+
+def clip(text: str, max_bytes: int = ECHO_BYTES) -> str:
+    """`text` cut to at most `max_bytes` UTF-8 bytes (on a character boundary, with …)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= max_bytes:
+        return text
+    return data[: max_bytes - 3].decode("utf-8", "ignore") + "…"
+
+
+# -- raw evidence from sources/ -------------------------------------------------------------------
+
+
+@dataclass
+class _Excerpt:
+    path: str
+    start: int
+    end: int
+    lines: list[str]
+    covers: list[int]
+
+
+def _source_files(root: Path) -> list[tuple[str, str]]:
+    """(relative path, absolute path) of regular files under sources/, no symlink followed or read."""
+    try:
+        st = os.lstat(root)
+    except OSError:
+        return []
+    if not stat.S_ISDIR(st.st_mode):
+        return []
+    real_root = os.path.realpath(root)
+    out: list[tuple[str, str]] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
+                             and not os.path.islink(os.path.join(dirpath, d)))
+        for name in sorted(filenames):
+            full = os.path.join(dirpath, name)
+            if name.startswith(".") or os.path.islink(full):
+                continue
+            if not os.path.realpath(full).startswith(real_root + os.sep):
+                continue
+            out.append((os.path.relpath(full, root).replace(os.sep, "/"), full))
+            if len(out) >= MAX_SOURCE_FILES:
+                return out
+    return out
+
+
+def _read_bounded(full: str) -> str | None:
+    try:
+        fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return None
+        data = fh.read(MAX_SOURCE_BYTES)
+    if b"\0" in data[:8192]:
+        return None  # binary
+    return data.decode("utf-8", errors="replace")
+
+
+def find_evidence(sources: Path, groups: list[Group], group_ids: list[int]) -> list[dict[str, Any]]:
+    """Excerpts of raw sources for the query terms no compiled page covers (`group_ids` index
+    `groups`). Bounded in files, bytes read and excerpts; deterministic order."""
+    if not group_ids:
+        return []
+    needles = {gi: quick_needles(groups[gi]) for gi in group_ids}
+    found: list[_Excerpt] = []
+    scanned = 0
+    for rel, full in _source_files(sources):
+        if scanned >= MAX_SCAN_BYTES:
+            break
+        text = _read_bounded(full)
+        if text is None:
+            continue
+        scanned += len(text)
+        lines = text.splitlines()
+        hits: dict[int, list[int]] = {}
+        for n, line in enumerate(lines):
+            folded = fold(line)
+            cand = [gi for gi in group_ids if any(nd in folded for nd in needles[gi])]
+            if not cand:
+                continue
+            toks = tokens(line)
+            matched = [gi for gi in cand if group_in(groups[gi], toks)]
+            if matched:
+                hits[n] = matched
+        per_file: list[_Excerpt] = []
+        for n in sorted(hits):
+            lo, hi = max(0, n - CONTEXT_LINES), min(len(lines) - 1, n + CONTEXT_LINES)
+            if per_file and lo <= per_file[-1].end:  # overlapping windows merge (1-based end)
+                last = per_file[-1]
+                last.lines += lines[last.end:hi + 1]
+                last.end = hi + 1
+                last.covers = sorted(set(last.covers) | set(hits[n]))
+                continue
+            per_file.append(_Excerpt(rel, lo + 1, hi + 1, lines[lo:hi + 1], list(hits[n])))
+        per_file.sort(key=lambda e: (-len(e.covers), e.start))
+        found += per_file[:MAX_EXCERPTS_PER_FILE]
+    found.sort(key=lambda e: (-len(e.covers), e.path, e.start))
+    items = []
+    for e in found[:MAX_EXCERPTS]:
+        while len(e.lines) > 1 and not e.lines[0].strip():  # no blank edges
+            e.lines.pop(0)
+            e.start += 1
+        while len(e.lines) > 1 and not e.lines[-1].strip():
+            e.lines.pop()
+        text = "\n".join(ln if len(ln) <= MAX_LINE_CHARS else ln[:MAX_LINE_CHARS] + "…" for ln in e.lines[:12])
+        items.append({"kind": "evidence", "label": "raw source excerpt (evidence, not compiled knowledge)",
+                      "source": e.path, "lines": [e.start, e.start + min(len(e.lines), 12) - 1],
+                      "citation": f"^[{e.path}:L{e.start}-L{e.start + min(len(e.lines), 12) - 1}]",
+                      "covers": [groups[gi].label for gi in e.covers], "text": text})
+    return items
+
+
+# -- rendering --------------------------------------------------------------------------------------
+
+
+def _claim_line(c: dict[str, Any]) -> str:
+    return f"{c['text']} {c['citation']}"
+
+
+def item_text(item: dict[str, Any], number: int) -> str:
+    """One item as text (a block ending with a blank line)."""
+    if item["kind"] == "evidence":
+        head = (f"## [E{number}] EVIDENCE — raw source, not compiled: sources/{item['source']} "
+                f"lines {item['lines'][0]}-{item['lines'][1]} (for: {', '.join(item['covers'])})")
+        body = "\n".join("    " + ln for ln in item["text"].split("\n"))
+        return f"{head}\n{body}\n  cite: {item['citation']}\n\n"
+    out = [f"## [{number}] {item['title']} — {item['page']} ({item['status']})"]
+    flag = item.get("flag")
+    if flag:
+        out.append(f"  ⚠ {flag['status'].upper()}: {flag['why']} — {FLAG_ADVICE}")
+        for c in flag.get("conflicts", []):
+            out.append(f"    disputed: {_claim_line(c)}")
+        for r in flag.get("review", []):
+            out.append(f"    review #{r['id']} ({r['kind']}): {r['reasonWords']}"
+                       + (f" — {r['summary']}" if r.get("summary") else ""))
+    if item.get("description"):
+        out.append(f"  {item['description']}")
+    for c in item.get("claims", []):
+        out.append(f"  * {_claim_line(c)}")
+    return "\n".join(out) + "\n\n"
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+@dataclass
+class Envelope:
+    """What surrounds the items: everything but the items, for both forms."""
+
+    query: str
+    terms: list[str]
+    knowledge_base: dict[str, Any]  # {"workspace", "id", "compiled", "pendingChanges"}
+    match: str
+    uncovered: list[str]
+    pages_matched: int
+    next_actions_empty: list[str]
+    hint_more: str  # the other next step when truncated (narrow the query, …)
+
+
+# Echo limits per tightness level: a small budget gets a terser envelope, never a broken one.
+_TIGHT = ({"echo": 200, "list": 160, "action": 200}, {"echo": 96, "list": 64, "action": 120},
+          {"echo": 40, "list": 0, "action": 90})
+
+
+def _fields(env: Envelope, budget: int, used: int, n_items: int, shown: int, next_budget: int | None,
+            tight: int) -> dict[str, Any]:
+    lim = _TIGHT[tight]
+    truncated = shown < n_items
+    actions: list[str] = []
+    if n_items == 0:
+        actions = list(env.next_actions_empty)
+    elif truncated:
+        need = f" to {next_budget:,} bytes to hold the next item" if next_budget and next_budget <= MAX_BUDGET else ""
+        actions = [f"raise the budget{need} (it is {budget:,}; at most {MAX_BUDGET:,})", env.hint_more]
+    kb = dict(env.knowledge_base)
+    kb["workspace"] = clip(str(kb.get("workspace", "")), lim["echo"])
+    return {
+        "query": clip(env.query, lim["echo"]), "terms": _clip_list(env.terms, lim["list"]), "knowledgeBase": kb,
+        "match": env.match, "budget": budget, "bytes": used, "truncated": truncated,
+        "itemsIncluded": shown, "itemsAvailable": n_items, "pagesMatched": env.pages_matched,
+        "uncoveredTerms": _clip_list(env.uncovered, lim["list"]),
+        "nextActions": [clip(a, lim["action"]) for a in actions[:3]],
+    }
+
+
+def _clip_list(values: list[str], max_bytes: int) -> list[str]:
+    out: list[str] = []
+    size = 0
+    for v in values:
+        v = clip(v, 48)
+        size += _size(v) + 3
+        if size > max_bytes:
+            if max_bytes:
+                out.append("…")
+            break
+        out.append(v)
+    return out
+
+
+def _render_json(fields: dict[str, Any], items: list[str]) -> str:
+    head = _json(fields)
+    return head[:-1] + ',"items":[' + ",".join(items) + "]}\n"
+
+
+def _render_text(fields: dict[str, Any], items: list[str]) -> str:
+    kb = fields["knowledgeBase"]
+    head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
+            "Compiled pages come first; ⚠ marks a page that is not plainly current (qualify it). "
+            "EVIDENCE items are raw source text, not compiled knowledge.\n\n")
+    tail = [f"— {fields['itemsIncluded']} of {fields['itemsAvailable']} items, {fields['bytes']:,} of "
+            f"{fields['budget']:,} bytes" + (" (truncated)" if fields["truncated"] else "") + "."]
+    if fields["uncoveredTerms"]:
+        tail.append("no compiled page covers: " + ", ".join(fields["uncoveredTerms"]))
+    for a in fields["nextActions"]:
+        tail.append(f"next: {a}")
+    return head + "".join(items) + "\n".join(tail) + "\n"
+
+
+def _text_items(items: list[dict[str, Any]]) -> list[str]:
+    out = []
+    counts = {"evidence": 0, "page": 0}
+    for it in items:
+        key = "evidence" if it["kind"] == "evidence" else "page"
+        counts[key] += 1
+        out.append(item_text(it, counts[key]))
+    return out
+
+
+def item_size(item: dict[str, Any], fmt: str) -> int:
+    return _size(_json(item)) + 1 if fmt == "json" else _size(item_text(item, 99))
+
+
+def pack(env: Envelope, items: list[dict[str, Any]], budget: int, fmt: str, available: int | None = None) -> str:
+    """Render the packet with as many whole items (in order) as fit in `budget` bytes: it stops
+    before the first item that does not fit. The result is never larger than `budget`. `items` may
+    be a prefix of the `available` items when the rest lie beyond the budget anyway."""
+    if not MIN_BUDGET <= budget <= MAX_BUDGET:
+        raise ValueError(f"budget {budget} is outside {MIN_BUDGET}..{MAX_BUDGET}")
+    if fmt == "json":
+        rendered, render, sep = [_json(it) for it in items], _render_json, 1
+    else:
+        rendered, render, sep = _text_items(items), _render_text, 0
+    total = max(len(items), available or 0)
+    wide = 10 ** len(str(MAX_BUDGET)) - 1  # a `bytes` placeholder at least as wide as any real value
+
+    def text_for(k: int, used: int, next_budget: int | None, tight: int, shown_budget: int = budget) -> str:
+        return render(_fields(env, shown_budget, used, total, k, next_budget, tight), rendered[:k])
+
+    def next_need(k: int, tight: int) -> int | None:
+        """A budget that surely holds one more item: an upper bound, with the widest envelope (level 0,
+        which any larger budget may use) and every number at its widest."""
+        if k >= total or k >= len(items):
+            return None
+        return _size(text_for(k + 1, wide, MAX_BUDGET, 0, MAX_BUDGET))
+
+    def fits(k: int, tight: int) -> bool:
+        return _size(text_for(k, budget, next_need(k, tight), tight)) <= budget
+
+    tight = next((t for t in range(len(_TIGHT)) if fits(0, t)), None)
+    if tight is None:
+        raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
+    k, running = 0, 0
+    while k < len(items) and running + sizes_at(rendered, k, sep) <= budget:  # an upper bound on k, then verify
+        running += sizes_at(rendered, k, sep)
+        k += 1
+    while k > 0 and not fits(k, tight):
+        k -= 1
+    nb = next_need(k, tight)
+    used = 0
+    text = ""
+    for _ in range(5):  # `bytes` states the packet's own size: settle the number
+        text = text_for(k, used, nb, tight)
+        if _size(text) == used:
+            break
+        used = _size(text)
+    return text
+
+
+def sizes_at(rendered: list[str], k: int, sep: int) -> int:
+    return _size(rendered[k]) + (sep if k else 0)

@@ -1,0 +1,189 @@
+"""What the search index keeps of one promoted wiki page: its title, aliases, tags and a clean body
+text for FTS5, its trust status with the visible notice that explains it, and its claims with their
+citations (`^[path:Lstart-Lend]`, wiki.md §4). Pure text in, data out.
+
+The indexed body drops citation suffixes, link targets and the standard section headings, so that a
+page is found by what it says, not by the file names it cites; the claims keep their citations.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from kctui.core.clock import parse_rfc3339
+from kctui.core.frontmatter import FrontmatterError, parse_document
+from kctui.core.page_status import COMPILE_STATUSES, STATUS_WORDS
+from kctui.core.pages import (
+    NONE_LINE,
+    SECTIONS,
+    TYPE_KINDS,
+    parse_citation_suffix,
+    parse_claim_line,
+)
+
+MAX_CLAIMS = 2000
+MAX_LIST = 100
+MAX_BODY_CHARS = 1_000_000
+MAX_FIELD_CHARS = 2000
+CURRENT = ("compiled", "confirmed")  # "plainly current": everything else is flagged
+
+_STANDARD_HEADINGS = frozenset(name for names in SECTIONS.values() for name in names)
+_CITE_ANY = re.compile(r"\s*\^\[(?:\\.|[^\]\\])*\]")
+_WIKILINK = re.compile(r"\[\[(?:[^\]|\\]+)\|((?:\\.|[^\]\\])*)\]\]|\[\[([^\]|\\]+)\]\]")
+_MDLINK = re.compile(r"\[((?:\\.|[^\]\\])*)\]\([^)\s]*\)")
+_MENTION = re.compile(r"^\* Mentioned as “")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+_DIGEST = re.compile(r"\(?sha256:[0-9a-f]{16,}\)?")
+
+
+@dataclass
+class PageDoc:
+    path: str
+    slug: str
+    kind: str  # source | concept | entity | page (anything else)
+    title: str
+    description: str = ""
+    aliases: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    compile_status: str = "compiled"
+    stale_after: str = ""
+    notice: list[str] = field(default_factory=list)  # the visible status lines, as plain text
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    body_text: str = ""
+
+
+def _str_list(value: Any) -> list[str]:
+    if isinstance(value, str):
+        value = [v for v in re.split(r"[,\s]+", value) if v]
+    if not isinstance(value, list):
+        return []
+    return [str(v)[:MAX_FIELD_CHARS] for v in value if isinstance(v, (str, int, float))][:MAX_LIST]
+
+
+def plain(text: str) -> str:
+    """Markdown line to plain words: links to their text, citations and emphasis gone."""
+    text = _CITE_ANY.sub("", text)
+    text = _WIKILINK.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _MDLINK.sub(lambda m: m.group(1), text)
+    text = _EMPHASIS.sub("", text)
+    text = _DIGEST.sub("", text)
+    text = re.sub(r"\\([\\\[\]<&*()|:])", r"\1", text)
+    return text.strip()
+
+
+def _claim(line: str, digests: dict[str, str], section: str) -> dict[str, Any] | None:
+    split = parse_citation_suffix(line, digests)
+    if not split:
+        return None
+    text, ev = split
+    cite = line[len(text):].strip()
+    where: dict[str, Any] = {"source": ev.path}
+    if ev.unit == "page":
+        where["page"] = ev.start
+    else:
+        where["lines"] = [ev.start, ev.end]
+    claim = parse_claim_line(line, digests)
+    if claim is not None:
+        if claim.form == "statement":
+            words = f"{claim.subject} {claim.attribute} {claim.value}"
+        else:
+            words = f"{claim.subject}{f' ({claim.scope})' if claim.scope else ''} — {claim.attribute}: {claim.value}"
+        return {"text": words, "subject": claim.subject, "scope": claim.scope, "attribute": claim.attribute,
+                "value": claim.value, "form": claim.form, "citation": cite, **where, "conflict": False}
+    if section == "Summary":
+        return {"text": plain(text), "subject": "", "scope": "", "attribute": "", "value": plain(text),
+                "form": "summary", "citation": cite, **where, "conflict": False}
+    return None
+
+
+def extract_page(rel: str, text: str) -> PageDoc:
+    """Read one page. A page without (valid) frontmatter is still searchable, as kind `page`."""
+    try:
+        data, body, _ = parse_document(text)
+    except FrontmatterError:
+        data, body = None, text
+    data = data or {}
+    slug = PurePosixPath(rel).stem
+    kind = TYPE_KINDS.get(str(data.get("type", "")), "page")
+    status = data.get("compile_status")
+    status = status if isinstance(status, str) and status in COMPILE_STATUSES else "compiled"
+    refs = [s for s in data.get("sources") or [] if isinstance(s, dict)] if isinstance(data.get("sources"), list) else []
+    digests = {str(s.get("resource", "")): str(s.get("digest", "")) for s in refs}
+    doc = PageDoc(path=rel, slug=slug, kind=kind, title="", compile_status=status,
+                  description=str(data.get("description") or "")[:MAX_FIELD_CHARS],
+                  aliases=_str_list(data.get("aliases")), tags=_str_list(data.get("tags")),
+                  stale_after=str(data.get("stale_after") or "")[:64])
+    title = data.get("title")
+    h1 = ""
+    section = ""
+    seen_section = False
+    body_lines: list[str] = []
+    notice_claims: set[tuple[str, str]] = set()
+    for raw in body[:MAX_BODY_CHARS].split("\n"):
+        line = raw.rstrip("\r")
+        if line.startswith("# ") and not h1 and not seen_section:
+            h1 = line[2:].strip()
+            continue
+        if line.startswith("## "):
+            section, seen_section = line[3:].strip(), True
+            if section not in _STANDARD_HEADINGS:
+                body_lines.append(plain(section))
+            continue
+        if not seen_section and line.startswith(">"):
+            inner = line[1:].strip()
+            if not inner:
+                continue
+            if inner.startswith("* ") and (claim := _claim(inner, digests, "")):
+                claim["conflict"] = True
+                notice_claims.add((claim["text"], claim["citation"]))
+                if len(doc.claims) < MAX_CLAIMS:
+                    doc.claims.append(claim)
+            else:
+                doc.notice.append(plain(inner))
+            body_lines.append(plain(inner.lstrip("*-+ ")))
+            continue
+        if line.strip() in ("", NONE_LINE):
+            continue
+        body_lines.append(plain(line.lstrip("*-+ ").strip()) if line.lstrip().startswith(("* ", "- ", "+ ")) else plain(line))
+        if _MENTION.match(line) or len(doc.claims) >= MAX_CLAIMS:
+            continue
+        claim = _claim(line, digests, section)
+        if claim is None:
+            continue
+        if (claim["text"], claim["citation"]) in notice_claims:
+            continue  # already listed (as a conflicting claim) from the notice
+        doc.claims.append(claim)
+    doc.title = (str(title) if isinstance(title, (str, int, float)) and str(title).strip() else h1 or slug)[:MAX_FIELD_CHARS]
+    doc.body_text = "\n".join(x for x in [plain(doc.description)] + body_lines if x)[:MAX_BODY_CHARS]
+    return doc
+
+
+def _instant_us(text: str) -> int | None:
+    try:
+        return parse_rfc3339(text.strip().replace(" ", "T", 1))
+    except (ValueError, OverflowError):
+        return None
+
+
+def flag_of(doc_status: str, notice: list[str], stale_after: str, now_us: int) -> dict[str, Any] | None:
+    """The inline flag of a page that is not plainly current, with why; None when it is current.
+
+    A `compiled`/`confirmed` page whose `stale_after` instant has passed is flagged `stale` too: the
+    next compile would mark it so, and a reader must not take it as current meanwhile."""
+    status = doc_status
+    derived = False
+    if status in CURRENT and stale_after:
+        at = _instant_us(stale_after)
+        if at is not None and at < now_us:
+            status, derived = "stale", True
+    if status in CURRENT:
+        return None
+    if derived:
+        why = f"no new evidence or confirmation since {stale_after}"
+    else:
+        why = notice[0] if notice else STATUS_WORDS.get(status, status)
+        why = re.sub(r"^(Status: [a-z-]+ — |[A-Z][a-z ]+: )", "", why).strip() or STATUS_WORDS.get(status, status)
+    return {"status": status, "why": why, "derived": derived}

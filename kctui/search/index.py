@@ -1,0 +1,382 @@
+"""The search index: SQLite FTS5 over a knowledge base's promoted `wiki/**/*.md`, nothing else.
+
+One database file beside the host's (`<state>/search.sqlite3`, WAL), holding derived data only: it can
+be deleted at any time and is rebuilt on the next query. Per knowledge base it keeps one FTS5 table
+(so one base's pages never change another's bm25 statistics) and a row per page with its digest,
+trust status and claims.
+
+What is indexed: the live `wiki/` of a base that has a successful compile (`last_compiled_digest`
+set), walked through a directory descriptor without following any symlink, `index.md`/`log.md` and
+hidden folders skipped. Never `sources/`, never `.a3s/compilation-output/` (staged or failed output),
+never a base that has not compiled.
+
+Freshness: the index records a *generation signature* per base — the wiki folder's device, inode and
+mtime (a promotion swaps in a new folder), the base's `last_compiled_digest` and its latest page
+revision id. Every query compares the current signature first (one `fstat` and one small query) and
+refreshes when it moved, so correctness never depends on the promotion hook. A refresh is
+incremental by page digest: only new, changed and removed pages are touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import sqlite3
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kctui import paths
+from kctui.search.extract import PageDoc, extract_page
+
+log = logging.getLogger(__name__)
+
+INDEX_FILE = "search.sqlite3"
+SCHEMA_VERSION = 1
+WEIGHTS = (10.0, 6.0, 3.0, 1.0)  # bm25 column weights: title, aliases, tags, body
+RESERVED = frozenset({"index.md", "log.md"})
+MAX_PAGE_BYTES = 4 * 1024 * 1024
+MAX_PAGES = 100_000
+MAX_DEPTH = 32
+BUSY_TIMEOUT_S = 30.0
+PAGE_COLUMNS = "id, path, digest, slug, kind, title, description, compile_status, stale_after, notice_json, claims_json"
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS bases (
+        key TEXT PRIMARY KEY, workspace TEXT NOT NULL, base_id TEXT NOT NULL,
+        signature TEXT NOT NULL, pages INTEGER NOT NULL DEFAULT 0, refreshed_at REAL NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS pages (
+        id INTEGER PRIMARY KEY, key TEXT NOT NULL, path TEXT NOT NULL, digest TEXT NOT NULL,
+        slug TEXT NOT NULL, kind TEXT NOT NULL, title TEXT NOT NULL, description TEXT NOT NULL,
+        compile_status TEXT NOT NULL, stale_after TEXT NOT NULL, notice_json TEXT NOT NULL,
+        claims_json TEXT NOT NULL, UNIQUE (key, path))""",
+)
+
+
+class SearchIndexError(Exception):
+    """The index cannot be used (no FTS5, unwritable state directory); one line for a person."""
+
+
+@dataclass(frozen=True)
+class RefreshStats:
+    signature: str
+    refreshed: bool  # False when the recorded generation was already current
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    pages: int = 0
+
+
+def index_file(state: Path | None = None) -> Path:
+    return (state or paths.state_dir()) / INDEX_FILE
+
+
+def base_key(workspace: str, kb_id: str) -> str:
+    return "b" + hashlib.sha256(f"{workspace}\0{kb_id}".encode()).hexdigest()[:24]
+
+
+def _fts(key: str) -> str:
+    assert key.startswith("b") and key[1:].isalnum()
+    return f"fts_{key}"
+
+
+class SearchIndex:
+    """A connection to the index database. One per thread."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, path: Path) -> SearchIndex:
+        path = Path(path)
+        try:
+            return cls._open(path)
+        except sqlite3.DatabaseError as exc:
+            if "not a database" not in str(exc) and "malformed" not in str(exc):
+                raise SearchIndexError(f"cannot open the search index {path}: {exc}") from exc
+            aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}")
+            log.warning("search index %s is corrupt (%s); moved aside to %s and rebuilt", path, exc, aside)
+            with contextlib.suppress(OSError):
+                os.replace(path, aside)
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    os.unlink(f"{path}{suffix}")
+            return cls._open(path)
+
+    @classmethod
+    def _open(cls, path: Path) -> SearchIndex:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")  # derived data: rebuilt if ever lost
+            conn.row_factory = sqlite3.Row
+            index = cls(conn, path)
+            index._migrate()
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if "fts5" in str(exc).lower():
+                raise SearchIndexError(f"this Python's SQLite has no FTS5 ({sqlite3.sqlite_version}); search needs it") from exc
+            raise
+        except BaseException:
+            conn.close()
+            raise
+        return index
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+                raise
+            else:
+                self.conn.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        if int(self.conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION:
+            with self.write() as conn:
+                if int(conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION:
+                    # Derived data: start afresh rather than convert.
+                    names = [r[0] for r in conn.execute(
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND (name IN ('bases', 'pages') "
+                        "OR (name LIKE 'fts\\_%' ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%'))")]
+                    for name in names:
+                        conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+                    for ddl in _SCHEMA:
+                        conn.execute(ddl)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        self.conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts5_probe USING fts5(x)")
+        self.conn.execute("DROP TABLE temp.fts5_probe")
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def stored(self, key: str) -> sqlite3.Row | None:
+        with self._lock:
+            return self.conn.execute("SELECT signature, pages FROM bases WHERE key = ?", (key,)).fetchone()
+
+    def _has_table(self, key: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                 (_fts(key),)).fetchone() is not None
+
+    def rank(self, key: str, expression: str, limit: int) -> list[sqlite3.Row]:
+        """(id, path, title, score) of the pages matching the FTS5 expression, best first: bm25 with
+        column weights, ties broken by path."""
+        t = _fts(key)
+        with self._lock:
+            if not self._has_table(key):
+                return []
+            weights = ", ".join(str(w) for w in WEIGHTS)
+            return self.conn.execute(
+                f"SELECT p.id, p.path, p.title, bm25({t}, {weights}) AS score FROM {t} JOIN pages p "
+                f"ON p.id = {t}.rowid WHERE {t} MATCH ? ORDER BY score, p.path LIMIT ?",
+                (expression, int(limit)),
+            ).fetchall()
+
+    def details(self, key: str, ids: list[int]) -> dict[int, sqlite3.Row]:
+        """The stored page rows of `ids`, each with its indexed body text."""
+        t = _fts(key)
+        if not ids:
+            return {}
+        with self._lock:
+            rows = self.conn.execute(
+                f"SELECT p.{PAGE_COLUMNS.replace(', ', ', p.')}, f.body AS body FROM pages p "
+                f"JOIN {t} f ON f.rowid = p.id WHERE p.id IN ({', '.join('?' for _ in ids)})", tuple(ids),
+            ).fetchall()
+        return {r["id"]: r for r in rows}
+
+    def count(self, key: str, expression: str) -> int:
+        t = _fts(key)
+        with self._lock:
+            if not self._has_table(key):
+                return 0
+            return int(self.conn.execute(f"SELECT count(*) FROM {t} WHERE {t} MATCH ?", (expression,)).fetchone()[0])
+
+    def page(self, key: str, path: str) -> sqlite3.Row | None:
+        with self._lock:
+            return self.conn.execute(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND path = ?",
+                                     (key, path)).fetchone()
+
+    def pages_named(self, key: str, name: str) -> list[sqlite3.Row]:
+        with self._lock:
+            return self.conn.execute(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND (path = ? OR slug = ?) "
+                                     "ORDER BY path", (key, name, name)).fetchall()
+
+    # -- refreshing ------------------------------------------------------------------------------
+
+    def refresh(self, workspace: str, kb_id: str, wiki: Path | None, db_generation: str) -> RefreshStats:
+        """Bring the base's pages in line with `wiki` (None: the base has no successful wiki, so its
+        pages are removed). `db_generation` is the host's part of the signature."""
+        key = base_key(workspace, kb_id)
+        fd = _open_dir(wiki) if wiki is not None else None
+        try:
+            if fd is None:
+                signature = f"v{SCHEMA_VERSION}|none|{db_generation}"
+            else:
+                st = os.fstat(fd)
+                signature = f"v{SCHEMA_VERSION}|{st.st_dev}:{st.st_ino}:{st.st_mtime_ns}|{db_generation}"
+            row = self.stored(key)
+            if row is not None and row["signature"] == signature:
+                return RefreshStats(signature, False, unchanged=row["pages"], pages=row["pages"])
+            with self.write() as conn:
+                row = conn.execute("SELECT signature, pages FROM bases WHERE key = ?", (key,)).fetchone()
+                if row is not None and row["signature"] == signature:  # another process just did it
+                    return RefreshStats(signature, False, unchanged=row["pages"], pages=row["pages"])
+                files = dict(_walk(fd)) if fd is not None else {}
+                stats = _apply(conn, key, files)
+                conn.execute(
+                    "INSERT INTO bases(key, workspace, base_id, signature, pages, refreshed_at) VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET signature = excluded.signature, pages = excluded.pages, "
+                    "refreshed_at = excluded.refreshed_at",
+                    (key, workspace, kb_id, signature, len(files), time.time()),
+                )
+            return RefreshStats(signature, True, *stats, pages=len(files))
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+
+def _open_dir(path: Path) -> int | None:
+    """The wiki folder as a descriptor, never through a symlink; None when it is absent."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        if os.path.islink(path):
+            return None
+        raise SearchIndexError(f"cannot read the wiki {path}: {exc.strerror or exc}") from exc
+
+
+def _walk(top_fd: int) -> Iterator[tuple[str, bytes]]:
+    """(path relative to wiki/, bytes) of every page: regular `.md` files only, no symlink followed."""
+    count = 0
+    for dirpath, dirnames, filenames, dirfd in os.fwalk(".", dir_fd=top_fd, follow_symlinks=False):
+        depth = 0 if dirpath == "." else dirpath.count(os.sep)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and depth < MAX_DEPTH)
+        for name in sorted(filenames):
+            if not name.endswith(".md") or name in RESERVED or name.startswith("."):
+                continue
+            try:
+                st = os.stat(name, dir_fd=dirfd, follow_symlinks=False)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_PAGE_BYTES:
+                    continue
+                fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dirfd)
+                with os.fdopen(fd, "rb") as fh:
+                    data = fh.read(MAX_PAGE_BYTES + 1)
+            except OSError:
+                continue  # vanished (an old generation being cleaned up) or unreadable: skip
+            if len(data) > MAX_PAGE_BYTES:
+                continue
+            rel = os.path.normpath(os.path.join(dirpath, name)).replace(os.sep, "/")
+            yield rel, data
+            count += 1
+            if count >= MAX_PAGES:
+                return
+
+
+def _apply(conn: sqlite3.Connection, key: str, files: dict[str, bytes]) -> tuple[int, int, int, int]:
+    t = _fts(key)
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {t} USING fts5(title, aliases, tags, body, "
+                 "tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')")
+    existing = {r[0]: (r[1], r[2]) for r in conn.execute("SELECT path, id, digest FROM pages WHERE key = ?", (key,))}
+    added = updated = unchanged = 0
+    for rel, data in files.items():
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
+        prev = existing.get(rel)
+        if prev is not None and prev[1] == digest:
+            unchanged += 1
+            continue
+        doc = extract_page(rel, data.decode("utf-8", errors="replace"))
+        values = _row(doc, digest)
+        if prev is None:
+            cur = conn.execute(
+                "INSERT INTO pages(key, path, digest, slug, kind, title, description, compile_status, stale_after, "
+                "notice_json, claims_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (key, rel, *values))
+            page_id = cur.lastrowid
+            added += 1
+        else:
+            page_id = prev[0]
+            conn.execute(
+                "UPDATE pages SET digest = ?, slug = ?, kind = ?, title = ?, description = ?, compile_status = ?, "
+                "stale_after = ?, notice_json = ?, claims_json = ? WHERE id = ?", (*values, page_id))
+            conn.execute(f"DELETE FROM {t} WHERE rowid = ?", (page_id,))
+            updated += 1
+        conn.execute(f"INSERT INTO {t}(rowid, title, aliases, tags, body) VALUES (?, ?, ?, ?, ?)",
+                     (page_id, doc.title, "\n".join(doc.aliases), "\n".join(doc.tags), doc.body_text))
+    removed = 0
+    for rel, (page_id, _digest) in existing.items():
+        if rel not in files:
+            conn.execute(f"DELETE FROM {t} WHERE rowid = ?", (page_id,))
+            conn.execute("DELETE FROM pages WHERE id = ?", (page_id,))
+            removed += 1
+    return added, updated, removed, unchanged
+
+
+def _row(doc: PageDoc, digest: str) -> tuple[Any, ...]:
+    return (digest, doc.slug, doc.kind, doc.title, doc.description, doc.compile_status, doc.stale_after,
+            json.dumps(doc.notice, ensure_ascii=False), json.dumps(doc.claims, ensure_ascii=False))
+
+
+# -- the host's side: which generation is live, and the promotion hook ---------------------------
+
+
+def db_generation(ctx: Any, base: Any) -> str:
+    """The host's part of the signature: the last successful compile and the latest page revision."""
+    row = ctx.store.query_one("SELECT MAX(rowid) FROM page_revisions WHERE workspace = ? AND base_id = ?",
+                              (base.workspace, base.id))
+    return f"{base.last_compiled_digest}|{row[0] if row else None}"
+
+
+def compiled_wiki(base: Any) -> Path | None:
+    """The wiki to index, or None for a base without a successful compile."""
+    if not base.last_compiled_digest:
+        return None
+    return paths.wiki_path(Path(base.workspace), base.id)
+
+
+def ensure_fresh(ctx: Any, base: Any, index: SearchIndex) -> RefreshStats:
+    """Refresh the base's pages when its generation moved since the index last looked."""
+    return index.refresh(base.workspace, base.id, compiled_wiki(base), db_generation(ctx, base))
+
+
+def refresh_base_index(workspace: str | os.PathLike[str], kb_id: str, ctx: Any = None) -> RefreshStats | None:
+    """The promotion hook: call after a promotion's transaction has committed. Never raises (search
+    heals itself at the next query anyway); returns None when the refresh could not run."""
+    own = ctx is None
+    try:
+        from kctui.services.bases import get_base
+        from kctui.services.context import ServiceContext
+
+        if own:
+            ctx = ServiceContext.open()
+        base = get_base(ctx, workspace, kb_id)
+        index = SearchIndex.open(index_file(Path(ctx.store.path).parent))
+        try:
+            return ensure_fresh(ctx, base, index)
+        finally:
+            index.close()
+    except Exception as exc:  # noqa: BLE001 - the hook must never break a promotion
+        log.warning("search index refresh of %s in %s failed: %s", kb_id, workspace, exc)
+        return None
+    finally:
+        if own and ctx is not None:
+            ctx.close()

@@ -1,0 +1,342 @@
+"""Search and compiled-first context over a knowledge base's promoted wiki: the use cases the CLI, the
+API and the app share.
+
+    search(ctx, ws, kb, query, limit=20)          -> {"items": [hit, …], "total", "match", "nextActions", …}
+    hits(ctx, ws, kb, query, limit=20)            -> [hit, …]                 (the app's search screen)
+    page_view(ctx, ws, kb, page)                  -> one page: status line, flag, claims with citations,
+                                                     body and revision history (the app's page view)
+    context(ctx, ws, kb, query, budget, fmt)      -> the rendered packet, never larger than `budget`
+    refresh(ctx, ws, kb)                          -> RefreshStats (what the promotion hook does)
+
+Every call first brings the base's index up to date when its wiki generation moved (see
+kctui/search/index.py), so results never depend on the promotion hook having run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from kctui import paths
+from kctui.search import context as packets
+from kctui.search.extract import flag_of
+from kctui.search.index import (
+    RefreshStats,
+    SearchIndex,
+    SearchIndexError,
+    base_key,
+    ensure_fresh,
+    index_file,
+)
+from kctui.search.query import (
+    ParsedQuery,
+    QueryError,
+    fold,
+    matched_groups,
+    parse_query,
+    quick_needles,
+    snippet,
+    tokens,
+)
+from kctui.services.bases import get_base
+from kctui.services.context import ServiceContext
+from kctui.services.errors import InvalidInput, IOFailure, NotFound
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+HIT_CLAIMS = 5
+PACKET_PAGES = 50
+PACKET_CLAIMS = 8
+MODES = ("all", "all-prefix", "any")
+TITLE_BOOST = 2.0
+_local = threading.local()
+
+
+def open_index(ctx: ServiceContext) -> SearchIndex:
+    """This thread's connection to the index beside the host's database."""
+    path = index_file(Path(ctx.store.path).parent)
+    cache: dict[Path, SearchIndex] = getattr(_local, "indexes", None) or {}
+    _local.indexes = cache
+    index = cache.get(path)
+    if index is not None and path.exists():
+        return index
+    if index is not None:  # the file was removed: start a new one
+        index.close()
+    try:
+        index = SearchIndex.open(path)
+    except SearchIndexError as exc:
+        raise IOFailure(str(exc)) from exc
+    cache.pop(path, None)
+    cache[path] = index
+    while len(cache) > 4:  # a thread rarely uses more than one state directory
+        cache.pop(next(iter(cache))).close()
+    return index
+
+
+def _prepare(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str):
+    base = get_base(ctx, workspace, kb_id)
+    index = open_index(ctx)
+    try:
+        stats = ensure_fresh(ctx, base, index)
+    except SearchIndexError as exc:
+        raise IOFailure(str(exc)) from exc
+    return base, index, base_key(base.workspace, base.id), stats
+
+
+def refresh(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str) -> RefreshStats:
+    return _prepare(ctx, workspace, kb_id)[3]
+
+
+def _parse(query: str, as_you_type: bool = False) -> ParsedQuery:
+    try:
+        return parse_query(query, as_you_type=as_you_type)
+    except QueryError as exc:
+        raise InvalidInput(str(exc)) from exc
+
+
+def _check_limit(limit: int) -> int:
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInput(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+    return limit
+
+
+def _ranked(index: SearchIndex, key: str, parsed: ParsedQuery, limit: int) -> tuple[str, list, int]:
+    """The first matching mode (all terms, then all as prefixes, then any term) and its pages, best
+    first: bm25 (title, aliases, tags, body weighted) times 1 + TITLE_BOOST × (share of the page's
+    title words the person typed)², so the page a query names outranks pages that only mention it;
+    ties broken by page path. Returns (mode, [(id, score)], total matches)."""
+    fetch = min(max(limit * 3, 30), 300)
+    typed = {t for g in parsed.groups for t in tokens(g.label)}
+    for mode in MODES:
+        expr = parsed.expression(mode)
+        candidates = index.rank(key, expr, fetch)
+        if not candidates:
+            continue
+
+        def final(row) -> tuple[float, str]:
+            title = tokens(row["title"])
+            cover = sum(1 for t in title if t in typed) / len(title) if title else 0.0
+            return (row["score"] * (1.0 + TITLE_BOOST * cover * cover), row["path"])
+
+        ranked = [(r["id"], final(r)[0]) for r in sorted(candidates, key=final)[:limit]]
+        total = len(candidates) if len(candidates) < fetch else index.count(key, expr)
+        return mode, ranked, total
+    return "none", [], 0
+
+
+def _rows(index: SearchIndex, key: str, ranked: list[tuple[int, float]], parsed: ParsedQuery | None):
+    """The ranked pages' stored rows, in rank order; with a snippet when `parsed` is given."""
+    details = index.details(key, [i for i, _s in ranked])
+    for page_id, score in ranked:
+        row = details.get(page_id)
+        if row is not None:
+            yield dict(row, score=score, snip=snippet(row["body"], parsed.groups) if parsed else "")
+
+
+def _review_reasons(ctx: ServiceContext, base, page: str) -> list[dict[str, Any]]:
+    rows = ctx.store.query(
+        "SELECT id, kind, reason, summary FROM review_items WHERE state = 'open' AND workspace = ? AND base_id = ? "
+        "AND page_path = ? ORDER BY id LIMIT 3", (base.workspace, base.id, page))
+    from kctui.core.trust import REASON_WORDS
+
+    return [{"id": r["id"], "kind": r["kind"], "reason": r["reason"],
+             "reasonWords": REASON_WORDS.get(r["reason"], r["reason"]), "summary": (r["summary"] or "")[:300]}
+            for r in rows]
+
+
+def _flag(ctx: ServiceContext, base, row, claims: list[dict[str, Any]]) -> dict[str, Any] | None:
+    flag = flag_of(row["compile_status"], json.loads(row["notice_json"]), row["stale_after"], ctx.now())
+    if flag is None:
+        return None
+    if flag["status"] == "contradicted":
+        flag["conflicts"] = [c for c in claims if c.get("conflict")][:10]
+    if flag["status"] in ("contradicted", "needs-review"):
+        review = _review_reasons(ctx, base, row["path"])
+        if review:
+            flag["review"] = review
+    return flag
+
+
+def _best_claims(claims: list[dict[str, Any]], parsed: ParsedQuery, n: int) -> list[dict[str, Any]]:
+    """The page's claims that name the most query terms (page order among equals): one point per term
+    named in a claim's subject, scope or attribute, a half per term only its value names (so
+    `Debian (12) — releaseDate` beats `Debian (1.2) — releaseDate: 1996-12-12`). A contradicted page's
+    disputed claims are left to its flag, which lists them all."""
+    groups = parsed.groups
+    needles = list(dict.fromkeys(nd for g in groups for nd in quick_needles(g)))
+    seen: dict[str, frozenset[int]] = {}  # subjects, scopes, attributes and values repeat within a page
+
+    def named(text: str) -> frozenset[int]:
+        got = seen.get(text)
+        if got is None:
+            got = seen[text] = frozenset(matched_groups(groups, text)) if any(nd in fold(text) for nd in needles) \
+                else frozenset()
+        return got
+
+    scored = []
+    for i, c in enumerate(claims):
+        if c.get("conflict"):
+            continue
+        key = named(str(c.get("subject") or "")) | named(str(c.get("scope") or "")) | named(str(c.get("attribute") or ""))
+        score = float(len(key))
+        if len(key) < len(groups):
+            score += 0.5 * len(named(str(c.get("value") or "")) - key)
+        if score > 0:
+            scored.append((score, i, c))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    return [dict(c, matches=score) for score, _i, c in scored[:n]]
+
+
+def _hit(ctx: ServiceContext, base, row, parsed: ParsedQuery, rank: int, n_claims: int) -> dict[str, Any]:
+    claims = json.loads(row["claims_json"])
+    flag = _flag(ctx, base, row, claims)
+    return {
+        "kind": "page", "rank": rank, "page": row["path"], "slug": row["slug"], "title": row["title"],
+        "pageClass": row["kind"], "compileStatus": row["compile_status"],
+        "status": flag["status"] if flag else row["compile_status"], "flag": flag,
+        "score": round(-float(row["score"]), 4), "snippet": row["snip"] or "", "description": row["description"],
+        "claims": _best_claims(claims, parsed, n_claims),
+    }
+
+
+def _kb_json(base) -> dict[str, Any]:
+    workspace = base.workspace.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return {"workspace": workspace, "id": base.id, "compiled": bool(base.last_compiled_digest),
+            "pendingChanges": bool(base.pending_changes)}
+
+
+def _next_actions(base, parsed: ParsedQuery, found: bool) -> list[str]:
+    ws = base.workspace if len(base.workspace) <= 80 else "WORKSPACE"
+    compile_cmd = f"kctui compile {ws} {base.id} --wait"
+    if not base.last_compiled_digest:
+        return [f"this knowledge base has no compiled wiki yet: compile it first ({compile_cmd})"]
+    actions = []
+    if not found:
+        if len(parsed.groups) > 1:
+            actions.append("broaden the query: fewer terms, or a shorter word ending in * (prefix)")
+        else:
+            actions.append("try another spelling or a shorter word ending in * (prefix)")
+    if base.pending_changes:
+        actions.append(f"sources changed since the last compile: compile again ({compile_cmd})")
+    elif not found:
+        actions.append(f"if the sources should say this, add them to sources/ and compile ({compile_cmd})")
+    return actions
+
+
+def search(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, query: str, *,
+           limit: int = DEFAULT_LIMIT, as_you_type: bool = False) -> dict[str, Any]:
+    """Compiled pages matching `query`, best first, each with status, snippet and the claims (with
+    citations) that name the query's terms. `as_you_type` treats the last word as a prefix."""
+    _check_limit(limit)
+    parsed = _parse(query, as_you_type)
+    base, index, key, stats = _prepare(ctx, workspace, kb_id)
+    mode, ranked, total = _ranked(index, key, parsed, limit)
+    items = [_hit(ctx, base, r, parsed, n, HIT_CLAIMS) for n, r in enumerate(_rows(index, key, ranked, parsed), 1)]
+    return {"workspaceRoot": base.workspace, "knowledgeBaseId": base.id, "query": parsed.text,
+            "terms": parsed.labels, "ignored": list(parsed.ignored), "match": mode, "total": total,
+            "items": items, "indexedPages": stats.pages,
+            "nextActions": _next_actions(base, parsed, bool(items)) if not items or base.pending_changes else []}
+
+
+def hits(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, query: str, *,
+         limit: int = DEFAULT_LIMIT, as_you_type: bool = True) -> list[dict[str, Any]]:
+    """The app's search screen: hits for the selected base (the last word typed is a prefix)."""
+    return search(ctx, workspace, kb_id, query, limit=limit, as_you_type=as_you_type)["items"]
+
+
+def page_view(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, page: str) -> dict[str, Any]:
+    """One compiled page for reading: its status line and flag, claims with citations, the Markdown
+    body as promoted, and its revision history (oldest first). `page` is a path (`entities/x.md`) or
+    a slug."""
+    from kctui.services.revisions import page_history
+
+    if not isinstance(page, str) or not page or "\0" in page or page.startswith("/") or ".." in page.split("/"):
+        raise InvalidInput(f"'{page}' is not a page path or slug")
+    base, index, key, _stats = _prepare(ctx, workspace, kb_id)
+    rows = index.pages_named(key, page)
+    if not rows:
+        raise NotFound(f"no compiled page '{page}' in knowledge base {base.id}")
+    if len(rows) > 1:
+        raise InvalidInput(f"'{page}' names several pages ({', '.join(r['path'] for r in rows)}); give the path")
+    row = rows[0]
+    claims = json.loads(row["claims_json"])
+    flag = _flag(ctx, base, row, claims)
+    try:
+        history = page_history(ctx, base.workspace, base.id, row["path"])
+    except NotFound:
+        history = []
+    body = history[-1].body if history and not history[-1].deleted else _read_live(base, row["path"])
+    status = flag["status"] if flag else row["compile_status"]
+    line = f"⚠ {status}: {flag['why']}" if flag else f"✔ {status}"
+    return {"workspaceRoot": base.workspace, "knowledgeBaseId": base.id, "page": row["path"], "slug": row["slug"],
+            "title": row["title"], "pageClass": row["kind"], "compileStatus": row["compile_status"],
+            "status": status, "statusLine": line, "flag": flag, "description": row["description"],
+            "claims": claims, "body": body, "history": [r.json() for r in history]}
+
+
+def _read_live(base, rel: str) -> str:
+    p = paths.wiki_path(Path(base.workspace), base.id) / rel
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read(4 * 1024 * 1024).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def check_budget(budget: int) -> int:
+    if not isinstance(budget, int) or isinstance(budget, bool) or not packets.MIN_BUDGET <= budget <= packets.MAX_BUDGET:
+        raise InvalidInput(f"budget must be from {packets.MIN_BUDGET:,} to {packets.MAX_BUDGET:,} bytes (got {budget})")
+    return budget
+
+
+def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, query: str, *,
+            budget: int = packets.DEFAULT_BUDGET, fmt: str = "json") -> str:
+    """A compiled-first context packet, rendered (`json` or `text`), at most `budget` bytes."""
+    check_budget(budget)
+    if fmt not in ("json", "text"):
+        raise InvalidInput("format must be 'json' or 'text'")
+    parsed = _parse(query)
+    base, index, key, _stats = _prepare(ctx, workspace, kb_id)
+    mode, ranked, total = _ranked(index, key, parsed, PACKET_PAGES)
+    items: list[dict[str, Any]] = []
+    size = 0
+    for start in range(0, len(ranked), 10):  # build pages only until one lies beyond the budget
+        for row in _rows(index, key, ranked[start:start + 10], None):
+            items.append(_packet_item(_hit(ctx, base, row, parsed, len(items) + 1, PACKET_CLAIMS)))
+            size += packets.item_size(items[-1], fmt)
+        if size > budget:
+            break
+    uncovered = [i for i, g in enumerate(parsed.groups) if index.count(key, g.fts()) == 0]
+    evidence = packets.find_evidence(paths.sources_path(Path(base.workspace), base.id), list(parsed.groups), uncovered)
+    actions = _next_actions(base, parsed, bool(items))
+    if not items and evidence:
+        actions.insert(0, "no compiled page matches; the evidence items are raw source text: read them as such")
+    env = packets.Envelope(
+        query=parsed.text, terms=parsed.labels, knowledge_base=_kb_json(base), match=mode,
+        uncovered=[parsed.groups[i].label for i in uncovered], pages_matched=total,
+        next_actions_empty=actions or ["broaden the query"],
+        hint_more="narrow the query (more specific terms) for fewer, better items")
+    return packets.pack(env, items + evidence, budget, fmt, available=len(ranked) + len(evidence))
+
+
+def _slim(claim: dict[str, Any]) -> dict[str, Any]:
+    return {"text": claim["text"], "value": claim["value"], "citation": claim["citation"]}
+
+
+def _packet_item(hit: dict[str, Any]) -> dict[str, Any]:
+    """A page as a packet item: what an assistant needs, without the search screen's extras."""
+    item = {k: hit[k] for k in ("kind", "rank", "page", "title", "status", "flag", "description")}
+    if item["flag"] and item["flag"].get("conflicts"):
+        item["flag"] = dict(item["flag"], conflicts=[_slim(c) for c in item["flag"]["conflicts"]])
+    item["claims"] = [_slim(c) for c in hit["claims"]]
+    return item
+
+
+def context_packet(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, query: str, *,
+                   budget: int = packets.DEFAULT_BUDGET) -> dict[str, Any]:
+    """The JSON packet as data (for the API); its serialised form is at most `budget` bytes."""
+    return json.loads(context(ctx, workspace, kb_id, query, budget=budget, fmt="json"))
