@@ -193,8 +193,16 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
 @click.option("--wait", is_flag=True, help="Wait for the job to end (running the built-in compiler here "
               "when no host is running); exit non-zero if it failed.")
 @click.option("--json", "as_json", is_flag=True, help="Print {changed, knowledgeBase, job} as JSON.")
-def compile_cmd(workspace: str, kb_id: str, wait: bool, as_json: bool) -> None:
+@click.option("--estimate", is_flag=True, help="With a model-backed base: print the tokens and cost this pass "
+              "would spend, and queue nothing.")
+@click.pass_context
+def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_json: bool, estimate: bool) -> None:
     """Request a manual compile of KB now (ignores the smart-auto windows and clears a pause)."""
+    if estimate:
+        from kctui.cli_llm import compile_estimate_cmd  # noqa: PLC0415
+
+        ctx.invoke(compile_estimate_cmd, workspace=workspace, kb_id=kb_id, full=False, as_json=as_json)
+        return
     svc = open_services()
     changed, base, job = jobs_svc.request_compile(svc, workspace, kb_id)
     if not wait:
@@ -276,4 +284,4 @@ def jobs_cmd(as_json: bool, limit: int) -> None:
     click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
 
 
-from kctui import cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers demo, page, serve, resume, …)
+from kctui import cli_llm, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers demo, page, serve, resume, …)

@@ -1,0 +1,45 @@
+"""`kctui compile-estimate`: the cost of a model-backed pass before spending anything (issue 8).
+
+Registered on the main group when this module is imported (as cli_more, cli_pages and cli_review are).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kctui import paths
+from kctui.cli import main
+from kctui.cli_common import fail, open_services, print_json
+from kctui.services import bases as bases_svc
+
+
+@main.command("compile-estimate")
+@click.argument("workspace", type=click.Path())
+@click.argument("kb_id", metavar="KB")
+@click.option("--full", is_flag=True, help="Estimate re-reading every source, not only the changed ones.")
+@click.option("--json", "as_json", is_flag=True, help="Print the estimate as JSON.")
+def compile_estimate_cmd(workspace: str, kb_id: str, full: bool, as_json: bool) -> None:
+    """Estimate the tokens and cost of compiling KB with the model; nothing is sent."""
+    from kctui.compiler.llm.estimate import estimate_pass, estimate_text  # noqa: PLC0415
+    from kctui.compiler.llm.settings import load_llm_settings  # noqa: PLC0415
+
+    svc = open_services()
+    try:
+        base = bases_svc.get_base(svc, workspace, kb_id)
+    finally:
+        svc.close()
+    settings = load_llm_settings()
+    if not settings.configured:
+        fail("no model is configured: set KCTUI_LLM_URL and KCTUI_LLM_MODEL (or url and model under [llm] in config.toml)")
+    ws = Path(base.workspace)
+    wiki = paths.wiki_path(ws, base.id)
+    try:
+        result = estimate_pass(paths.sources_path(ws, base.id), wiki if wiki.is_dir() else None, settings, full=full)
+    except FileNotFoundError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json(result)
+    else:
+        click.echo(estimate_text(result))
