@@ -1,0 +1,234 @@
+"""The key actions of the main screen. Each service call runs in a thread worker through
+`app.run_service` (never on the UI thread) and reports its outcome, or its error in words, as a
+notification. Destructive ones ask first (ConfirmScreen)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.widgets import Input
+
+from kctui.services import bases as bases_svc
+from kctui.services import jobs as jobs_svc
+from kctui.services import workspaces as workspaces_svc
+from kctui.ui.screens.add_workspace import AddWorkspaceScreen
+from kctui.ui.screens.confirm import ConfirmScreen
+from kctui.ui.screens.new_kb import NewKb, NewKbScreen
+from kctui.ui.screens.review_detail import ReviewDetailScreen
+from kctui.ui.widgets.keyed_table import KeyedTable
+
+if TYPE_CHECKING:
+    from kctui.ui.screens.main import MainScreen
+
+PANE_STOP = {"queue": "bases", "running": "running", "review": "items", "brief": "brief"}
+
+
+def compile_text(result: Any) -> str:
+    changed, base, job = result
+    if job is None:
+        return f"{base.name}: nothing to compile"
+    if not changed:
+        return f"{base.name}: these sources are already being compiled (#{job.id.rsplit('-', 1)[-1]})"
+    if job.phase == "running":
+        return f"{base.name}: another compile follows the running one"
+    return f"{base.name}: compile #{job.id.rsplit('-', 1)[-1]} queued"
+
+
+def changes_body(base_name: str, reason: str | None, counts: dict[str, Any] | None) -> str:
+    lines = [f"{base_name} is paused: {reason or 'a bulk change was detected'}.", ""]
+    if counts is None:
+        lines.append("The change counts are not available in this build.")
+    else:
+        lines.append(f"Since the last accepted snapshot: {counts.get('added', 0)} added, "
+                     f"{counts.get('modified', 0)} modified, {counts.get('deleted', 0)} deleted, "
+                     f"{counts.get('renamed', 0)} renamed — {counts.get('totalChanged', 0)} of "
+                     f"{counts.get('previousFiles', 0)} files changed; {counts.get('currentFiles', 0)} files now.")
+        if counts.get("unstablePaths"):
+            lines.append(f"{len(counts['unstablePaths'])} file(s) are still being written.")
+    lines += ["", "Clearing the pause accepts the sources as they are now and queues a compile."]
+    return "\n".join(lines)
+
+
+class MainActions:
+    """Mixed into MainScreen."""
+
+    # -- moving around ------------------------------------------------------------------------------
+
+    def action_focus_pane(self: MainScreen, pane: str) -> None:
+        self.focus_stop(PANE_STOP[pane])
+
+    def action_cycle(self: MainScreen, delta: int) -> None:
+        from kctui.ui.screens.main import STOPS
+
+        cur = self.current_stop() or "bases"
+        self.focus_stop(STOPS[(STOPS.index(cur) + delta) % len(STOPS)])
+
+    def action_move(self: MainScreen, delta: int) -> None:
+        w = self.focused
+        if isinstance(w, KeyedTable):
+            (w.action_cursor_down if delta > 0 else w.action_cursor_up)()
+        elif w is not None:
+            w.scroll_relative(y=delta, animate=False)
+
+    def action_open(self: MainScreen) -> None:
+        stop = self.current_stop()
+        if stop == "bases":
+            base = self.selected_base()
+            job = next((j for j in self.snapshot.jobs if base and j.base_key == base.key), None)
+            self.focus_stop("jobs")
+            if job is not None:
+                self.follow = False
+                self.queue.jobs.select_key(job.id)
+        elif stop == "jobs":
+            self.follow = False
+            self.focus_stop("running")
+            self.app.poller.poll_now(full=False)  # type: ignore[attr-defined]
+        elif stop == "items":
+            item = self.selected_item()
+            if item is not None:
+                self.app.push_screen(ReviewDetailScreen(item.id))
+
+    def action_back(self: MainScreen) -> None:
+        f = self.query_one("#filter", Input)
+        pane = getattr(self, "_filter_pane", self.active)
+        if f.display or self.needle.get(pane):
+            self.needle[pane] = ""
+            f.value = ""
+            f.display = False
+            self.focus_stop(PANE_STOP[pane])
+            self.rerender()
+            return
+        self.follow = True
+        self.focus_stop("bases")
+        self.app.poller.poll_now()  # type: ignore[attr-defined]
+
+    def action_filter(self: MainScreen) -> None:
+        self._filter_pane = self.active
+        f = self.query_one("#filter", Input)
+        f.value = self.needle.get(self.active, "")
+        f.display = True
+        f.focus()
+
+    def on_input_changed(self: MainScreen, event: Input.Changed) -> None:
+        if event.input.id == "filter":
+            pane = getattr(self, "_filter_pane", self.active)
+            self.needle[pane] = event.value.strip().lower()
+            self.rerender()
+
+    def on_input_submitted(self: MainScreen, event: Input.Submitted) -> None:
+        if event.input.id == "filter":
+            event.input.display = False
+            self.focus_stop(PANE_STOP[getattr(self, "_filter_pane", self.active)])
+
+    # -- the queue ----------------------------------------------------------------------------------
+
+    def action_compile(self: MainScreen) -> None:
+        base = self.selected_base()
+        if base is None:
+            return
+
+        def then(result: Any) -> None:
+            _, base_record, job = result
+            self.follow = True  # the Running pane takes the job up as soon as it is claimed
+            self.pending_follow = job.id if job is not None else None
+            self.app.show_result(job, base_record)  # type: ignore[attr-defined]
+
+        self.app.run_service("compile", lambda ctx: jobs_svc.request_compile(ctx, base.workspace, base.id),  # type: ignore[attr-defined]
+                             ok_text=compile_text, then=then)
+
+    def action_cancel(self: MainScreen) -> None:
+        job = self.cancel_target()
+        if job is None:
+            return
+        name = next((b.name for b in self.snapshot.bases if b.key == job.base_key), job.base_id)
+        body = (f"{name} · {job.trigger} · {job.phase}.\n\n"
+                + ("The compile stops and its result is refused; the wiki stays as it was."
+                   if job.phase == "running" else "The queued compile is removed from the queue."))
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.app.run_service(  # type: ignore[attr-defined]
+                    "cancel", lambda ctx: jobs_svc.cancel(ctx, job.workspace, job.base_id, job.id),
+                    ok_text=lambda r: f"job {job.short} cancelled" if r[0] else f"job {job.short} had already ended")
+
+        self.app.push_screen(ConfirmScreen(f"Cancel job {job.short}?", body, yes="cancel the job"), answer)
+
+    def action_clear_pause(self: MainScreen) -> None:
+        base = self.selected_base()
+        if base is None:
+            return
+        try:
+            from kctui.services.scheduler import resume_base, source_changes
+        except ImportError:  # an older build: a manual compile clears the pause too
+            resume_base = source_changes = None  # type: ignore[assignment]
+
+        def resume(ctx: Any) -> Any:
+            if resume_base is None:
+                return jobs_svc.request_compile(ctx, base.workspace, base.id)[1:]
+            return resume_base(ctx, base.workspace, base.id, compile=True)
+
+        def resumed_text(result: Any) -> str:
+            job = result[1]
+            return f"{base.name}: pause cleared" + (f", compile #{job.id.rsplit('-', 1)[-1]} queued" if job else "")
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                def then(result: Any) -> None:
+                    self.follow = True
+                    self.pending_follow = result[1].id if result[1] is not None else None
+                    self.app.show_result(result[1], result[0])  # type: ignore[attr-defined]
+
+                self.app.run_service("clear pause", resume, ok_text=resumed_text, then=then)  # type: ignore[attr-defined]
+
+        def ask(counts: dict[str, Any] | None) -> None:
+            self.app.push_screen(ConfirmScreen(f"Clear the pause of {base.name}?",
+                                               changes_body(base.name, base.paused_reason, counts),
+                                               yes="clear the pause and compile"), answer)
+
+        if source_changes is None:
+            ask(None)
+        else:
+            self.app.run_service("change counts", lambda ctx: source_changes(ctx, base.workspace, base.id),  # type: ignore[attr-defined]
+                                 then=ask, quiet=True)
+
+    def action_toggle_policy(self: MainScreen) -> None:
+        base = self.selected_base()
+        if base is None:
+            return
+        new = "manual" if base.policy == "smart_auto" else "smart_auto"
+        note = ": compile with c" if new == "manual" else ": it compiles by itself once source changes settle"
+        self.app.run_service(  # type: ignore[attr-defined]
+            "policy", lambda ctx: bases_svc.set_compilation_policy(ctx, base.workspace, base.id, new),
+            ok_text=lambda r: f"{base.name} is now {new}{note}")
+
+    def action_add_workspace(self: MainScreen) -> None:
+        def added(ws: str | None) -> None:
+            if ws:
+                self.app.run_service(  # type: ignore[attr-defined]
+                    "add workspace", lambda ctx: workspaces_svc.add_workspace(ctx, ws),
+                    ok_text=lambda r: f"now monitoring {r[1]}" if r[0] else f"{r[1]} is already monitored")
+
+        self.app.push_screen(AddWorkspaceScreen(), added)
+
+    def action_new_kb(self: MainScreen) -> None:
+        base = self.selected_base()
+
+        def create(req: NewKb | None) -> None:
+            if req is None:
+                return
+            self.app.run_service(  # type: ignore[attr-defined]
+                "new knowledge base",
+                lambda ctx: bases_svc.create_base(ctx, req.workspace, req.name, description=req.description,
+                                                  policy=req.policy, from_paths=req.from_paths or None),
+                ok_text=lambda r: (f"created {r[1].name} ({r[1].id})" if r[0] else f"{r[1].name} already exists")
+                + ("" if req.from_paths else f"; put its sources in .a3s/kb/bases/{r[1].id}/sources/"),
+                then=lambda r: self.call_after_refresh(lambda: self.queue.bases.select_key(f"{r[1].workspace}\0{r[1].id}")))
+
+        self.app.push_screen(NewKbScreen(list(self.snapshot.workspaces), base.workspace if base else None), create)
+
+    # -- the review queue ---------------------------------------------------------------------------
+
+    def action_resolve(self: MainScreen, choice: str) -> None:
+        item = self.selected_item()
+        if item is not None:
+            self.app.resolve_item(item.id, choice, item.expected_revision)  # type: ignore[attr-defined]

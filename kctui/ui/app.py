@@ -1,0 +1,346 @@
+"""The terminal app: `kctui` (or `kctui demo`) opens it. It embeds the host (a background start, see
+`kctui.ui.host`), polls the store in a thread worker, and runs every service call of a key in a thread
+worker too, so the UI never blocks on I/O. Tests build `KctuiApp(ctx_factory=…)` with no runtime and a
+fake clock, and drive the services directly."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import signal
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from typing import Any
+
+from textual.app import App, SystemCommand
+from textual.color import Color
+from textual.screen import Screen
+
+from kctui import paths
+from kctui.services.context import ServiceContext
+from kctui.services.errors import ServiceError
+from kctui.ui import keys
+from kctui.ui.host import HostController, RuntimeFactory, default_runtime
+from kctui.ui.messages import (
+    EMPTY,
+    ActionDone,
+    HostChanged,
+    PollFailed,
+    Snapshot,
+    SnapshotReady,
+)
+from kctui.ui.poll import INTERVAL, Poller
+from kctui.ui.screens.confirm import ConfirmScreen
+from kctui.ui.screens.help import HelpRow, HelpScreen
+from kctui.ui.screens.main import MainScreen
+from kctui.ui.screens.review_detail import ReviewDetailScreen
+from kctui.ui.themes import configured_theme, load_themes, theme_problems
+
+log = logging.getLogger(__name__)
+
+RESOLVED_WORDS = {"approve": "approved: the proposed page is live", "reject": "rejected: the page is unchanged",
+                  "use_new": "resolved with the new value", "keep": "resolved: the existing page was kept",
+                  "dismiss": "dismissed"}
+
+
+class KctuiApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "kctui"
+    BINDINGS = keys.bindings(keys.APP)
+    COMMAND_PALETTE_BINDING = "f2"
+
+    def __init__(self, *, ctx_factory: Callable[[], ServiceContext] | None = None,
+                 runtime_factory: RuntimeFactory | None = None, workspaces: Sequence[str] = (),
+                 poll_interval: float = INTERVAL, handle_signals: bool = False) -> None:
+        super().__init__()
+        self.ctx_factory = ctx_factory or (lambda: ServiceContext.open())
+        self.host = HostController(runtime_factory, self._host_changed) if runtime_factory else None
+        self.host_text = "host: not embedded"
+        self.initial_workspaces = list(workspaces)
+        self.handle_signals = handle_signals
+        self.snapshot: Snapshot = EMPTY
+        self.pending_actions = 0
+        self._poll_soon = False
+        self.hung_up = False
+        self._action_lock = threading.Lock()
+        self._action_ctx: ServiceContext | None = None
+        self._tones: dict[str, str] | None = None
+        self._last_poll_error: str | None = None
+        self.poller = Poller(self, self.ctx_factory, self._wanted_job, interval=poll_interval)
+        self.user_keymap, self._startup_notes = {}, []
+        keymap, key_error = keys.load_keymap()
+        self.user_keymap = keymap
+        if key_error:
+            self._startup_notes.append(key_error)
+        themes, errors = load_themes()
+        for t in themes:
+            self.register_theme(t)
+        wanted, config_error = configured_theme()
+        self.theme, theme_note = theme_problems({t.name for t in themes}, wanted, errors, config_error)
+        if theme_note:
+            self._startup_notes.append(theme_note)
+
+    # -- start and stop ---------------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen:
+        return MainScreen()
+
+    @property
+    def main(self) -> MainScreen:
+        return self.screen_stack[0]  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        if self.user_keymap:
+            self.set_keymap(self.user_keymap)
+        for note in self._startup_notes:
+            self.notify(note, severity="error", timeout=12)
+        if self.initial_workspaces:
+            from kctui.services.workspaces import add_workspace
+
+            wss = list(self.initial_workspaces)
+            self.run_service("add workspace", lambda ctx: [add_workspace(ctx, w) for w in wss], quiet=True)
+        self.poller.start()
+        if self.handle_signals and threading.current_thread() is threading.main_thread():
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGHUP, signal.SIGTERM):
+                try:
+                    loop.add_signal_handler(sig, self.hang_up)
+                except (NotImplementedError, RuntimeError, ValueError):
+                    pass
+
+    def hang_up(self) -> None:
+        """The terminal went away (ssh drop) or we were asked to stop: hand the job back, then exit."""
+        self.hung_up = True
+        threading.Thread(target=self.shutdown, name="kctui-shutdown", daemon=False).start()
+        self.exit()
+
+    def shutdown(self) -> None:
+        """Stop the embedded host (its running job is handed back) and close the store. Idempotent."""
+        self.poller.stop()
+        if self.host is not None:
+            self.host.stop()
+        with self._action_lock:
+            if self._action_ctx is not None:
+                self._action_ctx.close()
+                self._action_ctx = None
+
+    def _host_changed(self, state: str, text: str) -> None:  # from the host's start thread
+        self.post_message(HostChanged(state, text))
+
+    def on_host_changed(self, message: HostChanged) -> None:
+        self.host_text = message.text
+        if message.state == "failed":
+            self.notify(message.text, severity="error", timeout=10)
+        if self.is_mounted and self.screen_stack:
+            self.main.update_status()
+
+    # -- the poll ---------------------------------------------------------------------------------
+
+    def _wanted_job(self) -> str | None:
+        try:
+            return self.main.wanted_job()
+        except Exception:  # noqa: BLE001 - not composed yet
+            return None
+
+    def on_snapshot_ready(self, message: SnapshotReady) -> None:
+        try:
+            if self.host is not None and self.host.state == "off":
+                self.host.start()  # after the first poll: the UI is up before the host's imports run
+            if message.snapshot is not None and not self._closing:
+                if self.snapshot is EMPTY:
+                    self.call_after_refresh(_settle_memory)
+                self.snapshot = message.snapshot
+                self._last_poll_error = None
+                if self.main.is_mounted:  # else MainScreen.on_mount applies it
+                    self.main.apply(message.snapshot)
+        finally:
+            self.poller.done(message.seq)
+
+    def on_poll_failed(self, message: PollFailed) -> None:
+        if message.error != self._last_poll_error:
+            self._last_poll_error = message.error
+            self.notify(message.error, severity="error", timeout=8)
+
+    def is_idle(self) -> bool:
+        """No key action and no poll in flight (tests and the benchmark wait for this)."""
+        return self.pending_actions == 0 and self.poller.idle and not self._poll_soon
+
+    # -- service calls from keys ------------------------------------------------------------------
+
+    def run_service(self, label: str, fn: Callable[[ServiceContext], Any], *, ok_text: Callable[[Any], str] | None = None,
+                    then: Callable[[Any], None] | None = None, on_error: Callable[[], None] | None = None,
+                    quiet: bool = False) -> None:
+        """Run `fn(ctx)` in a thread worker (one at a time, on the app's own store connection); report
+        the outcome as a notification and call `then(result)` (or `on_error()`) back on the UI thread."""
+        self.pending_actions += 1
+        self.run_worker(partial(self._service_thread, label, fn, ok_text, then, on_error, quiet), thread=True,
+                        group="actions", name=label, exit_on_error=False)
+
+    def _service_thread(self, label: str, fn: Callable[[ServiceContext], Any], ok_text: Any, then: Any,
+                        on_error: Any, quiet: bool) -> None:
+        try:
+            with self._action_lock:
+                if self._action_ctx is None:
+                    self._action_ctx = self.ctx_factory()
+                result = fn(self._action_ctx)
+            text = ok_text(result) if ok_text else ""
+            self.post_message(ActionDone(label, True, text, result, then, quiet))
+        except ServiceError as exc:
+            self.post_message(ActionDone(label, False, f"{label}: {exc.message}", None,
+                                         (lambda _r: on_error()) if on_error else None))
+        except Exception as exc:
+            log.exception("%s failed", label)
+            self.post_message(ActionDone(label, False, f"{label} failed: {type(exc).__name__}: {exc}", None,
+                                         (lambda _r: on_error()) if on_error else None))
+
+    def on_action_done(self, message: ActionDone) -> None:
+        self.pending_actions = max(0, self.pending_actions - 1)
+        if message.text and not (message.ok and message.quiet):
+            self.notify(message.text, severity="information" if message.ok else "error",
+                        timeout=5 if message.ok else 10)
+        if message.callback is not None:
+            message.callback(message.result)
+        # the poll's thread starts once this update is on screen, so it does not compete with it
+        self._poll_soon = True
+        self.call_after_refresh(self._poll_after_action)
+
+    def _poll_after_action(self) -> None:
+        self._poll_soon = False
+        self.poller.poll_now()
+
+    def show_result(self, job: Any = None, base: Any = None) -> None:
+        """Show what a service call returned at once (the poll follows with everything else)."""
+        from kctui.ui.poll import merge
+
+        if self.snapshot is not EMPTY and (job is not None or base is not None):
+            self.snapshot = merge(self.snapshot, job, base)
+            self.main.apply(self.snapshot)
+
+    def resolve_item(self, item_id: int, choice: str, expected: int | None,
+                     after: Callable[[bool], None] | None = None) -> None:
+        from kctui.services import review
+
+        self.run_service("resolve", lambda ctx: review.resolve(ctx, item_id, choice, expected_revision=expected),
+                         ok_text=lambda _r: f"item #{item_id} {RESOLVED_WORDS[choice]}",
+                         then=(lambda _r: after(True)) if after else None,
+                         on_error=(lambda: after(False)) if after else None)
+
+    # -- theme colours for table cells ------------------------------------------------------------
+
+    def tones(self) -> dict[str, str]:
+        if self._tones is None:
+            v = self.get_css_variables()
+
+            def hexof(name: str, fallback: str = "") -> str:
+                try:
+                    return Color.parse(v[name]).hex
+                except Exception:  # noqa: BLE001
+                    return fallback
+
+            fg, bg = Color.parse(v.get("foreground", "#dddddd")), Color.parse(v.get("background", "#000000"))
+            self._tones = {name: hexof(name) for name in ("primary", "accent", "success", "warning", "error")}
+            self._tones["muted"] = fg.blend(bg, 0.45).hex
+        return self._tones
+
+    def watch_theme(self, theme: str) -> None:
+        self._tones = None
+        if self.is_mounted and self.screen_stack:
+            self.call_after_refresh(self.main.restyle)
+
+    # -- app-wide keys ----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "quit" and isinstance(self.screen, ConfirmScreen):
+            return False
+        return True
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        snap = self.snapshot
+        job = snap.job(snap.running_job_id)
+        if job is None:
+            self.exit()
+            return
+        here = self.host is not None and self.host.owns_worker
+        body = (f"Job {job.short} of {job.base_id} is compiling. " +
+                ("Quitting stops it and hands it back: it is reported as interrupted, nothing is left running, "
+                 "and the wiki stays as it was." if here else
+                 "It goes on in the kctui host that runs it."))
+        self.push_screen(ConfirmScreen("Quit while a compile runs?", body, yes="quit"),
+                         lambda yes: self.exit() if yes else None)
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.pop_screen()
+            return
+        under = self.screen
+        rows = []
+        for k in keys.REGISTRY:
+            _, name, params = _parse(k.action)
+            if isinstance(under, MainScreen) and keys.MAIN in k.scopes:
+                state = under.why_not(name, params)
+            elif isinstance(under, ReviewDetailScreen) and keys.DETAIL in k.scopes:
+                state = under.why_not(params[0]) if name == "resolve" and params else None
+            elif keys.APP in k.scopes:
+                state = None
+            else:
+                state = {keys.MAIN: "on the main screen", keys.DETAIL: "in a review item",
+                         keys.DIALOG: "in a yes/no question"}[k.scopes[0]]
+            rows.append(HelpRow(k.group, keys.keys_text(k, self.user_keymap), k.help, k.id, state))
+        where = "main screen" if isinstance(under, MainScreen) else under.__class__.__name__
+        self.push_screen(HelpScreen(rows, where, f"{paths.config_file().name} [keys]", self.tones()["muted"]))
+
+    # -- the command palette ----------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        for k in keys.REGISTRY:
+            if k.palette and (keys.MAIN in k.scopes or keys.APP in k.scopes):
+                yield SystemCommand(f"{k.description} [{keys.keys_text(k, self.user_keymap)}]", k.help,
+                                    partial(self.run_registry_action, k.id))
+        yield from super().get_system_commands(screen)
+
+    def run_registry_action(self, binding_id: str) -> None:
+        k = keys.BY_ID[binding_id]
+        target: Any = self if keys.APP in k.scopes else self.main
+        _, name, params = _parse(k.action)
+        if target.check_action(name, params) is True:
+            self.call_later(self.run_action, k.action, target)
+        else:
+            reason = target.why_not(name, params) if target is self.main else "it does not apply now"
+            self.notify(f"{k.description}: {reason}", severity="warning", timeout=4)
+
+
+def _settle_memory() -> None:
+    """After the first snapshot: move what start-up built out of the garbage collector's reach and
+    collect less often. Textual allocates many short-lived objects per frame; a full collection over
+    everything the app holds took up to ~90 ms and showed as keystroke latency."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 100)
+
+
+def _parse(action: str) -> tuple[str, str, tuple[object, ...]]:
+    from textual.actions import parse
+
+    return parse(action)
+
+
+def run_app(workspaces: Sequence[str] | None = None) -> int:
+    """`kctui` with no command: open the app with the embedded host; stop the host on the way out
+    (quit, SIGHUP from a dropped ssh session, SIGTERM) so no job is left running."""
+    log_file = paths.state_dir() / "app.log"
+    try:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        logging.basicConfig(filename=str(log_file), level=logging.INFO,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    except OSError:
+        pass
+    app = KctuiApp(runtime_factory=default_runtime, workspaces=list(workspaces or ()), handle_signals=True)
+    try:
+        app.run()
+    except OSError:  # the terminal is gone
+        pass
+    finally:
+        app.shutdown()
+    return app.return_code or 0

@@ -1,0 +1,164 @@
+"""How the panes show things: every state as a glyph AND a word (never colour alone), ages and times
+from the snapshot's clock, and table cells as Rich `Text` (no markup parsing of user data)."""
+
+from __future__ import annotations
+
+import os
+
+from rich.text import Text
+
+from kctui.ui.messages import BaseView, ItemView, JobView
+
+US = 1_000_000
+
+# state -> (glyph, word, tone); a tone is a theme variable name resolved by the screen
+BASE_PHASE = {
+    "source_ready": ("○", "source ready", "muted"),
+    "queued": ("◔", "queued", "accent"),
+    "running": ("▶", "running", "primary"),
+    "succeeded": ("✔", "succeeded", "success"),
+    "failed": ("✘", "failed", "error"),
+    "paused": ("⏸", "paused", "warning"),
+}
+JOB_PHASE = {
+    "queued": ("◔", "queued", "accent"),
+    "running": ("▶", "running", "primary"),
+    "succeeded": ("✔", "succeeded", "success"),
+    "failed": ("✘", "failed", "error"),
+    "cancelled": ("⊘", "cancelled", "muted"),
+}
+STEP_STATE = {
+    "pending": ("○", "waiting", "muted"),
+    "started": ("▶", "working", "primary"),
+    "progress": ("▶", "working", "primary"),
+    "done": ("✔", "done", "success"),
+}
+ITEM_KIND = {
+    "held": ("✎", "held", "warning"),
+    "conflict": ("⇄", "conflict", "error"),
+}
+TRIGGER = {"manual": "manual", "retry": "retry", "smart_auto": "auto"}
+
+
+def cell(text: str, style: str = "") -> Text:
+    return Text(text, style=style, no_wrap=True, overflow="ellipsis", end="")
+
+
+def age(now_us: int, then_us: int | None) -> str:
+    if then_us is None:
+        return "—"
+    s = max(0, (now_us - then_us) // US)
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m"
+    if s < 86400:
+        return f"{s // 3600}h"
+    return f"{s // 86400}d"
+
+
+def until(now_us: int, at_us: int | None) -> str:
+    if at_us is None:
+        return "—"
+    return "due" if at_us <= now_us else "in " + age(at_us, now_us)
+
+
+def duration(us: int | None) -> str:
+    if us is None or us < 0:
+        return "—"
+    s = us // US
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def ws_label(workspace: str) -> str:
+    return os.path.basename(workspace.rstrip("/")) or workspace
+
+
+def phase_words(table: dict[str, tuple[str, str, str]], phase: str) -> tuple[str, str]:
+    glyph, word, tone = table.get(phase, ("?", phase, "muted"))
+    return f"{glyph} {word}", tone
+
+
+def base_changes(b: BaseView) -> str:
+    d = dict(b.pending_counts)
+    if d.get("totalChanged"):
+        return f"{d['totalChanged']} changed"
+    return "yes" if b.pending else "—"
+
+
+def base_next(b: BaseView, now_us: int) -> str:
+    if b.next_retry_us is not None:
+        return "retry " + until(now_us, b.next_retry_us)
+    if b.policy != "smart_auto":
+        return "manual"
+    return until(now_us, b.next_auto_us) if b.next_auto_us is not None else "—"
+
+
+def base_note(b: BaseView) -> str:
+    if b.phase == "paused":
+        return b.paused_reason or "paused"
+    if b.phase == "failed":
+        return b.last_error_words or "the last compile failed"
+    if b.follow_up:
+        return "another compile follows"
+    return ""
+
+
+def base_cells(b: BaseView, now_us: int, tones: dict[str, str], many_ws: bool = False) -> list[Text]:
+    phase, tone = phase_words(BASE_PHASE, b.phase)
+    name = f"{ws_label(b.workspace)}/{b.name}" if many_ws else b.name
+    return [cell(name, "bold"), cell(phase, tones.get(tone, "")),
+            cell("auto" if b.policy == "smart_auto" else "manual"), cell(base_changes(b)),
+            cell(base_next(b, now_us)), cell(str(b.open_items) if b.open_items else "—"),
+            cell(short_note(base_note(b)), tones.get("warning", "") if b.phase == "paused" else "")]
+
+
+def short_note(note: str) -> str:
+    return note.removeprefix("automatic compilation paused because ")
+
+
+def base_line(b: BaseView, now_us: int) -> str:
+    """One line about the selected base, in full (the table may cut its note)."""
+    phase, _ = phase_words(BASE_PHASE, b.phase)
+    parts = [f"{b.name} ({b.id} in {ws_label(b.workspace)})", phase]
+    note = base_note(b)
+    if note:
+        parts.append(note)
+    if b.pending_counts and dict(b.pending_counts).get("totalChanged"):
+        parts.append("pending: " + ", ".join(f"{v} {k}" for k, v in b.pending_counts if v and k != "totalChanged"))
+    if b.policy == "smart_auto" and b.phase != "paused":
+        parts.append("next automatic compile " + base_next(b, now_us))
+    return " · ".join(parts)
+
+
+def job_outcome(j: JobView, now_us: int) -> str:
+    text, _ = phase_words(JOB_PHASE, j.phase)
+    if j.phase == "queued" and j.not_before and j.not_before > now_us:
+        return f"{text} (retry {until(now_us, j.not_before)})"
+    if j.phase == "running" and j.cancel_requested:
+        return f"{text} (cancelling)"
+    if j.phase == "failed" and j.error_words:
+        return f"{text}: {j.error_words}"
+    return text
+
+
+def job_cells(j: JobView, now_us: int, names: dict[str, str], tones: dict[str, str]) -> list[Text]:
+    _, tone = phase_words(JOB_PHASE, j.phase)
+    took = (j.completed_at or now_us) - j.started_at if j.started_at else None
+    return [cell(j.short), cell(names.get(j.base_key, j.base_id)), cell(TRIGGER.get(j.trigger, j.trigger)),
+            cell(age(now_us, j.created_at)), cell(duration(took)), cell(job_outcome(j, now_us), tones.get(tone, ""))]
+
+
+def item_cells(i: ItemView, tones: dict[str, str]) -> list[Text]:
+    glyph, word, tone = ITEM_KIND.get(i.kind, ("?", i.kind, "muted"))
+    return [cell(f"#{i.id}"), cell(f"{glyph} {word}", tones.get(tone, "")), cell(i.base_id),
+            cell(i.title or i.page), cell(i.reason_words)]
+
+
+BASE_COLUMNS = (("Base", 16), ("Phase", 14), ("Policy", 6), ("Changes", 10), ("Next", 7), ("Rev", 3),
+                ("Note", None))
+JOB_COLUMNS = (("Job", 5), ("Base", 16), ("Trigger", 7), ("Age", 4), ("Took", 6), ("Outcome", None))
+ITEM_COLUMNS = (("Item", 5), ("Kind", 10), ("Base", 12), ("Page", 18), ("Why", None))
+FAILURE_HINT = "see its error"

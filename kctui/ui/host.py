@@ -1,0 +1,139 @@
+"""The host embedded in the app: `HostRuntime` (recovery, the built-in worker, lease checks, the API
+server and the source scheduler) started in a background thread so the UI never waits for it, and
+stopped on quit or hang-up with the running job handed back. When another process holds the host
+lock the app is a client of the store and says so."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+RuntimeFactory = Callable[[bool], Any]  # api enabled -> an object with start() / stop() (HostRuntime)
+
+
+WORKER_POLL_MAX = 0.5  # an idle worker asks for work at least this often, so `c` starts within half a second
+
+
+def _worker_loop(ctx_factory: Callable[[], Any], stop: threading.Event) -> None:
+    """The built-in compiler, as `kctui compile --wait` runs it: the shared worker loop on the in-process
+    transport, recording the step checklist to the store for the Running pane. On stop the loop stops
+    its job and reports it (a transient failure), so nothing is left running."""
+    from kctui.services.local_transport import LocalTransport
+    from kctui.services.progress import ProgressRecorder
+    from kctui.services.worker import run_worker
+
+    ctx = ctx_factory()
+    try:
+        recorder = ProgressRecorder(ctx)
+        while not stop.is_set():
+            try:
+                run_worker(LocalTransport(ctx), stop_event=stop, progress=recorder, poll_max=WORKER_POLL_MAX)
+            except Exception:
+                log.exception("the built-in worker stopped on an error; restarting it")
+                stop.wait(1.0)
+    finally:
+        ctx.close()
+
+
+def default_runtime(api: bool = True) -> Any:
+    """HostRuntime with the scheduler/watcher and a built-in worker that records progress."""
+    from kctui.api.serve import HostRuntime, ThreadService
+    from kctui.config import load_settings
+    from kctui.services.context import ServiceContext
+
+    settings = load_settings()
+
+    def ctx_factory() -> ServiceContext:
+        return ServiceContext.open(settings=settings)
+
+    extra: list[Any] = []
+    try:
+        from kctui.services.scheduler import SchedulerService
+
+        extra.append(SchedulerService(ctx_factory))
+    except ImportError:
+        pass
+    extra.append(ThreadService("kctui-app-worker", partial(_worker_loop, ctx_factory), join_timeout=10.0))
+    return HostRuntime(settings.api_host, settings.api_port, api=api and settings.api_enabled, worker=False,
+                       extra_services=extra, settings=settings, ctx_factory=ctx_factory)
+
+
+class HostController:
+    """start() returns at once; on_change(state, text) is called from the start thread with state one of
+    starting | running | client | failed | stopped."""
+
+    def __init__(self, factory: RuntimeFactory, on_change: Callable[[str, str], None]) -> None:
+        self.factory = factory
+        self.on_change = on_change
+        self.runtime: Any = None
+        self.state = "off"
+        self._lock = threading.Lock()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+
+    @property
+    def owns_worker(self) -> bool:
+        return self.state == "running"
+
+    def start(self) -> None:
+        self._set("starting", "host: starting…")
+        self._thread = threading.Thread(target=self._start, name="kctui-host-start", daemon=True)
+        self._thread.start()
+
+    def _set(self, state: str, text: str) -> None:
+        self.state = state
+        try:
+            self.on_change(state, text)
+        except Exception:  # noqa: BLE001 - the app may be gone already
+            pass
+
+    def _start(self) -> None:
+        from kctui.services.hostlock import HostLockHeld
+
+        runtime, api_note = None, ""
+        try:
+            try:
+                runtime = self.factory(True)
+                runtime.start()
+            except HostLockHeld:
+                raise
+            except Exception as exc:
+                if type(exc).__name__ not in ("ServeError",):
+                    raise
+                api_note = f" (API off: {exc})"
+                runtime = self.factory(False)
+                runtime.start()
+        except HostLockHeld as exc:
+            self._set("client", f"client: {exc}; this app reads and writes the store, that host compiles")
+            return
+        except Exception as exc:
+            log.exception("the embedded host did not start")
+            msg = getattr(exc, "message", None) or str(exc)
+            self._set("failed", f"host: could not start ({msg}); jobs wait for a host")
+            return
+        with self._lock:
+            if self._stopping:
+                runtime.stop()
+                return
+            self.runtime = runtime
+        url = getattr(runtime, "url", None)
+        self._set("running", "host: this app (built-in compiler on" + (f", API {url}" if url else "") + ")" + api_note)
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """Idempotent; waits for a start in progress, then stops the runtime (the running job is handed back)."""
+        with self._lock:
+            self._stopping = True
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        with self._lock:
+            runtime, self.runtime = self.runtime, None
+        if runtime is not None:
+            try:
+                runtime.stop()
+            finally:
+                self.state = "stopped"

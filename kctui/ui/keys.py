@@ -1,0 +1,240 @@
+"""The action registry: one list of (id, key, action, description, group, scope) that feeds the
+bindings of every screen, the footer, the `?` help screen, the command palette and user keymaps.
+
+A user rebinds by binding id in `config.toml`:
+
+    [keys]
+    compile = "c"          # one key
+    quit = "q,f10"         # or several, comma-separated
+
+Keys must survive ssh and tmux: letters, digits, punctuation, arrows, F-keys and a few named keys
+(enter, escape, tab, shift+tab, space, home, end, pageup, pagedown). Anything with ctrl, alt, meta or
+super is refused with a clear message, and so is a key bound twice on one screen.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.binding import Binding
+
+from kctui import paths
+
+# scopes: where a binding lives
+APP = "app"  # the App: everywhere
+MAIN = "main"  # the main screen with the four panes
+DETAIL = "detail"  # the review detail screen
+DIALOG = "dialog"  # the yes/no confirm dialog
+
+
+@dataclass(frozen=True)
+class KeyAction:
+    id: str
+    key: str  # Textual key names, comma-separated
+    action: str
+    description: str  # short: the footer
+    help: str  # one sentence: the help screen and the command palette
+    group: str
+    scopes: tuple[str, ...] = (MAIN,)
+    show: bool = True  # in the footer
+    palette: bool = True  # offered in the command palette
+
+
+REGISTRY: tuple[KeyAction, ...] = (
+    # panes and movement
+    KeyAction("pane-queue", "1", "focus_pane('queue')", "Queue", "Show the queue: bases and jobs.", "Panes", show=False),
+    KeyAction("pane-running", "2", "focus_pane('running')", "Running", "Show the running job's checklist and log.",
+              "Panes", show=False),
+    KeyAction("pane-review", "3", "focus_pane('review')", "Review", "Show held updates and conflicts.", "Panes",
+              show=False),
+    KeyAction("pane-brief", "4", "focus_pane('brief')", "Brief", "Show the selected job's change brief.", "Panes",
+              show=False),
+    KeyAction("next-pane", "tab", "cycle(1)", "Next", "Move to the next pane (the queue has two tables).", "Panes",
+              show=False, palette=False),
+    KeyAction("prev-pane", "shift+tab", "cycle(-1)", "Previous", "Move to the previous pane.", "Panes", show=False,
+              palette=False),
+    KeyAction("move-down", "j", "move(1)", "Down", "Move down (the arrow keys work too).", "Panes", show=False,
+              palette=False),
+    KeyAction("move-up", "k", "move(-1)", "Up", "Move up (the arrow keys work too).", "Panes", show=False,
+              palette=False),
+    KeyAction("open", "enter", "open", "Open", "Open the selected row: a review item's detail, a base's jobs, "
+              "a job's checklist.", "Panes", show=False, palette=False),
+    KeyAction("back", "escape", "back", "Back", "Go back: close a screen, clear the filter, return to the queue.",
+              "Panes", scopes=(MAIN, DETAIL), show=False, palette=False),
+    KeyAction("filter", "slash", "filter", "Filter", "Filter the rows of the current pane by text.", "Panes"),
+    # the queue
+    KeyAction("compile", "c", "compile", "Compile", "Compile the selected knowledge base now.", "Queue"),
+    KeyAction("cancel", "x", "cancel", "Cancel", "Cancel the selected job (asks first).", "Queue"),
+    KeyAction("clear-pause", "u", "clear_pause", "Unpause",
+              "Clear the selected base's bulk-change pause (shows the change counts, asks first).", "Queue"),
+    KeyAction("toggle-policy", "p", "toggle_policy", "Auto/manual",
+              "Switch the selected base between smart_auto and manual compilation.", "Queue"),
+    KeyAction("add-workspace", "w", "add_workspace", "Workspace", "Add a workspace folder to the monitored set.",
+              "Queue", show=False),
+    KeyAction("new-kb", "b", "new_kb", "New base", "Create a new knowledge base in a workspace.", "Queue",
+              show=False),
+    # the review queue
+    KeyAction("approve", "a", "resolve('approve')", "Approve", "Approve the selected held update.", "Review",
+              scopes=(MAIN, DETAIL)),
+    KeyAction("reject", "r", "resolve('reject')", "Reject", "Reject the selected held update.", "Review",
+              scopes=(MAIN, DETAIL)),
+    KeyAction("use-new", "n", "resolve('use_new')", "Use new", "Resolve the conflict with the new source's value.",
+              "Review", scopes=(MAIN, DETAIL)),
+    KeyAction("keep", "e", "resolve('keep')", "Keep", "Resolve the conflict by keeping the existing page.", "Review",
+              scopes=(MAIN, DETAIL)),
+    KeyAction("dismiss", "d", "resolve('dismiss')", "Dismiss", "Dismiss the conflict without changing the page.",
+              "Review", scopes=(MAIN, DETAIL)),
+    # the app
+    KeyAction("help", "question_mark", "help", "Help", "Show every key and whether it applies now.", "App",
+              scopes=(APP,)),
+    KeyAction("palette", "f2", "command_palette", "Commands", "Open the command palette.", "App", scopes=(APP,),
+              show=False, palette=False),
+    KeyAction("quit", "q", "quit", "Quit", "Quit the app (asks first while a job runs).", "App", scopes=(APP,)),
+    # the confirm dialog
+    KeyAction("confirm-yes", "y", "answer(True)", "Yes", "Confirm the question.", "Dialogs", scopes=(DIALOG,),
+              palette=False),
+    KeyAction("confirm-no", "n", "answer(False)", "No", "Decline the question (escape too).", "Dialogs",
+              scopes=(DIALOG,), palette=False),
+)
+
+BY_ID: dict[str, KeyAction] = {k.id: k for k in REGISTRY}
+
+# the action name without its arguments -> registry entries (for "why does this key not apply")
+ACTION_NAMES: dict[str, list[KeyAction]] = {}
+for _k in REGISTRY:
+    ACTION_NAMES.setdefault(_k.action.split("(", 1)[0], []).append(_k)
+
+
+def bindings(scope: str) -> list[Binding]:
+    """The Textual bindings of one scope, each with its registry id (so a keymap can move it)."""
+    return [Binding(k.key, k.action, k.description, show=k.show, id=k.id, tooltip=k.help)
+            for k in REGISTRY if scope in k.scopes]
+
+
+# -- keymap overrides ---------------------------------------------------------------------------------
+
+class KeymapError(Exception):
+    """The `[keys]` table of the config file is invalid; one line for a person."""
+
+
+NAMED_KEYS = frozenset({
+    "enter", "escape", "tab", "shift+tab", "space", "up", "down", "left", "right", "home", "end", "pageup",
+    "pagedown", "insert", "delete", "backspace",
+})
+CHAR_NAMES = {  # Textual's names for punctuation keys
+    "?": "question_mark", "/": "slash", "!": "exclamation_mark", "@": "at", "#": "number_sign",
+    "$": "dollar_sign", "%": "percent_sign", "&": "ampersand", "*": "asterisk", "+": "plus", "-": "minus",
+    "=": "equals_sign", ".": "full_stop", ",": "comma", ":": "colon", ";": "semicolon", "<": "less_than_sign",
+    ">": "greater_than_sign", "[": "left_square_bracket", "]": "right_square_bracket", "_": "underscore",
+    "'": "apostrophe", '"': "quotation_mark", "\\": "backslash", "|": "vertical_line", "~": "tilde",
+    "^": "circumflex_accent", "(": "left_parenthesis", ")": "right_parenthesis", "{": "left_curly_bracket",
+    "}": "right_curly_bracket", "`": "grave_accent",
+}
+_FKEY = re.compile(r"^f([1-9]|1[0-9]|2[0-4])$")
+_FORBIDDEN = ("ctrl+", "alt+", "meta+", "super+", "hyper+", "cmd+")
+
+
+def normalise_key(raw: str) -> str:
+    """One key as Textual names it; KeymapError when it is not one kctui allows."""
+    key = raw.strip()
+    if not key:
+        raise KeymapError("an empty key")
+    low = key.lower()
+    if any(low.startswith(p) or f"+{p}" in low for p in _FORBIDDEN):
+        raise KeymapError(f"'{key}' uses ctrl/alt/meta, which do not survive ssh and tmux reliably; "
+                          "use a letter, digit, arrow or F-key")
+    if len(key) == 1:
+        if key.isascii() and key.isalnum():
+            return key
+        if key in CHAR_NAMES:
+            return CHAR_NAMES[key]
+        raise KeymapError(f"'{key}' is not a key kctui can bind")
+    if low in NAMED_KEYS or _FKEY.match(low) or low in CHAR_NAMES.values():
+        return low
+    if low == "esc":
+        return "escape"
+    raise KeymapError(f"'{key}' is not a key kctui can bind (letters, digits, punctuation, arrows, F-keys, "
+                      "enter, escape, tab, space)")
+
+
+def validate_keymap(table: object) -> dict[str, str]:
+    """The `[keys]` table → {binding id: "k1,k2"}; KeymapError naming the first problem."""
+    if not isinstance(table, dict):
+        raise KeymapError("[keys] must be a table of binding id = \"key\"")
+    out: dict[str, str] = {}
+    for bid, value in table.items():
+        if bid not in BY_ID:
+            known = ", ".join(sorted(BY_ID))
+            raise KeymapError(f"[keys] '{bid}' is not a binding id (known ids: {known})")
+        if isinstance(value, list):
+            value = ",".join(str(v) for v in value)
+        if not isinstance(value, str):
+            raise KeymapError(f"[keys] {bid} must be a string such as \"c\" or \"c,f5\"")
+        try:
+            keys = [normalise_key(k) for k in value.split(",")]
+        except KeymapError as exc:
+            raise KeymapError(f"[keys] {bid}: {exc}") from None
+        out[bid] = ",".join(dict.fromkeys(keys))
+    # no key may do two things on one screen
+    for scope in (APP, MAIN, DETAIL, DIALOG):
+        seen: dict[str, str] = {}
+        for k in REGISTRY:
+            if scope not in k.scopes and not (scope != APP and APP in k.scopes):
+                continue
+            for key in effective_keys(k, out):
+                if key in seen and seen[key] != k.id:
+                    raise KeymapError(f"[keys] '{display_key(key)}' is bound to both {seen[key]} and {k.id}")
+                seen[key] = k.id
+    return out
+
+
+def effective_keys(k: KeyAction, keymap: dict[str, str] | None = None) -> list[str]:
+    raw = (keymap or {}).get(k.id, k.key)
+    return [normalise_key(x) if len(x.strip()) == 1 else x.strip() for x in raw.split(",") if x.strip()]
+
+
+def load_keymap(config_path: Path | None = None) -> tuple[dict[str, str], str | None]:
+    """(keymap, error message or None). A bad table gives the defaults and one message."""
+    path = config_path or paths.config_file()
+    try:
+        if not path.exists():
+            return {}, None
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return {}, f"cannot read {path}: {exc}; using the default keys"
+    if "keys" not in data:
+        return {}, None
+    try:
+        return validate_keymap(data["keys"]), None
+    except KeymapError as exc:
+        return {}, f"{path}: {exc}; using the default keys"
+
+
+_DISPLAY = {"question_mark": "?", "slash": "/", "escape": "esc", "enter": "enter", "shift+tab": "shift+tab",
+            "up": "↑", "down": "↓", "left": "←", "right": "→"}
+
+
+def display_key(key: str) -> str:
+    if key in _DISPLAY:
+        return _DISPLAY[key]
+    for ch, name in CHAR_NAMES.items():
+        if name == key:
+            return ch
+    return key.upper() if _FKEY.match(key) else key
+
+
+def keys_text(k: KeyAction, keymap: dict[str, str] | None = None) -> str:
+    return " ".join(display_key(x) for x in effective_keys(k, keymap))
+
+
+def key_to_id(scope: str, keymap: dict[str, str] | None = None) -> dict[str, KeyAction]:
+    """Key → registry entry for one scope (after the user's keymap)."""
+    out: dict[str, KeyAction] = {}
+    for k in REGISTRY:
+        if scope in k.scopes:
+            for key in effective_keys(k, keymap):
+                out.setdefault(key, k)
+    return out

@@ -1,0 +1,1 @@
+"""Screens and dialogs: each dialog a typed ModalScreen[T]."""

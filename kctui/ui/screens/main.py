@@ -1,0 +1,326 @@
+"""The main screen: four panes (Queue, Running, Review, Brief) in a 2×2 grid when the terminal is at
+least 100 columns wide, one pane at a time below that. Holds the selection, decides which keys apply
+(`check_action`: False = not this pane, hidden from the footer; None = greyed out) and says why when a
+key that does not apply is pressed. The key actions themselves are in `kctui.ui.actions`."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.actions import parse as parse_action
+from textual.app import ComposeResult
+from textual.containers import Container
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Input
+
+from kctui.ui import keys
+from kctui.ui.actions import MainActions
+from kctui.ui.messages import EMPTY, BaseView, ItemView, JobView, Snapshot
+from kctui.ui.widgets.brief_pane import BriefPane
+from kctui.ui.widgets.key_bar import KeyBar, Line
+from kctui.ui.widgets.keyed_table import KeyedTable
+from kctui.ui.widgets.queue_pane import QueuePane
+from kctui.ui.widgets.review_pane import ReviewPane
+from kctui.ui.widgets.running_pane import RunningPane
+
+PANES = ("queue", "running", "review", "brief")
+PANE_NAMES = {"queue": "Queue", "running": "Running", "review": "Review", "brief": "Brief"}
+STOPS = ("bases", "jobs", "running", "items", "brief")  # the focus stops tab cycles through
+STOP_PANE = {"bases": "queue", "jobs": "queue", "running": "running", "items": "review", "brief": "brief"}
+PANE_KEY = {"queue": "1", "running": "2", "review": "3", "brief": "4"}
+# actions that only apply in some panes (elsewhere they are hidden from the footer)
+PANE_SCOPED = {"compile": ("queue",), "clear_pause": ("queue",), "toggle_policy": ("queue",),
+               "cancel": ("queue", "running"), "resolve": ("review",), "filter": ("queue", "review"),
+               "open": ("queue", "review")}
+MOVE_KEYS = {"up", "down", "j", "k", "pageup", "pagedown", "home", "end"}
+HELD, CONFLICT = ("approve", "reject"), ("use_new", "keep", "dismiss")
+
+
+class MainScreen(MainActions, Screen):
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    BINDINGS = keys.bindings(keys.MAIN)
+    active: reactive[str] = reactive("queue", repaint=False)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.snapshot: Snapshot = EMPTY
+        self.needle = {"queue": "", "review": ""}
+        self.follow = True  # the Running and Brief panes follow the running (or newest) job
+        self.followed_job: str | None = None
+        self.pending_follow: str | None = None  # queued by a key here; followed once it runs
+        self._bindings_sig: tuple = ()
+
+    def compose(self) -> ComposeResult:
+        yield Line("", id="tabs")
+        with Container(id="panes"):
+            for pane in (QueuePane(id="queue"), RunningPane(id="running"), ReviewPane(id="review"),
+                         BriefPane(id="brief")):
+                pane.add_class("pane")
+                pane.border_title = pane.TITLE
+                yield pane
+        yield Input(placeholder="filter: type to narrow the rows · enter keeps it · esc clears", id="filter")
+        yield Line("", id="status")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#filter").display = False
+        self.style_panes()
+        self.query_one("#bases").focus()
+        snap = self.app.snapshot  # type: ignore[attr-defined]
+        if snap is not EMPTY:
+            self.apply(snap)
+
+    # -- the parts ---------------------------------------------------------------------------------
+
+    @property
+    def queue(self) -> QueuePane:
+        return self.query_one(QueuePane)
+
+    def stop_widget(self, stop: str) -> Widget:
+        return self.query_one(f"#{stop}")
+
+    def current_stop(self) -> str | None:
+        node = self.focused
+        while node is not None and node is not self:
+            if node.id in STOPS:
+                return node.id
+            if node.id in PANES:
+                return {"queue": "bases", "review": "items"}.get(node.id, node.id)
+            node = node.parent  # type: ignore[assignment]
+        return None
+
+    def watch_active(self, active: str) -> None:
+        self.style_panes()
+        self.update_bindings()
+
+    def style_panes(self) -> None:
+        """Mark the active pane (border colour AND a ▶ in its title) and, in a narrow terminal, show only
+        it. Inline styles, not CSS classes: a class change would restyle every cell of the pane."""
+        if not self.is_mounted:
+            return
+        v = self.app.get_css_variables()
+        muted = self.app.tones()["muted"]  # type: ignore[attr-defined]
+        narrow = self.has_class("-narrow")
+        for pane in PANES:
+            w = self.query_one(f"#{pane}")
+            on = pane == self.active
+            look = (on, narrow, v["accent"], muted)
+            if getattr(w, "_look", None) == look:
+                continue
+            w._look = look  # type: ignore[attr-defined]
+            w.styles.border = ("round", v["accent"] if on else v["panel-lighten-2"])
+            w.styles.border_title_color = v["accent"] if on else muted
+            w.styles.border_title_style = "bold" if on else "none"
+            if w.display != (on or not narrow):
+                w.display = on or not narrow
+            w.border_title = ("▶ " if on else "") + w.TITLE  # type: ignore[attr-defined]
+        tabs = Text(no_wrap=True)
+        for p in PANES:
+            tabs.append(f" {PANE_KEY[p]} {PANE_NAMES[p]} ", style="reverse bold" if p == self.active else "")
+            tabs.append(" ")
+        self.query_one("#tabs", Line).set(tabs)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.style_panes)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        stop = self.current_stop()
+        if stop is not None:
+            self.active = STOP_PANE[stop]
+
+    def focus_stop(self, stop: str) -> None:
+        self.active = STOP_PANE[stop]
+        widget = self.stop_widget(stop)
+        if widget.focusable:
+            widget.focus()
+        else:  # a narrow terminal shows the pane only after this refresh
+            self.call_after_refresh(widget.focus)
+
+    # -- the selection -----------------------------------------------------------------------------
+
+    def selected_base(self) -> BaseView | None:
+        return self.snapshot.base(self.queue.bases.cursor_key)
+
+    def selected_job(self) -> JobView | None:
+        return self.snapshot.job(self.queue.jobs.cursor_key)
+
+    def selected_item(self) -> ItemView | None:
+        key = self.query_one(ReviewPane).items.cursor_key
+        return self.snapshot.item(int(key)) if key else None
+
+    def shown_job(self) -> JobView | None:
+        d = self.snapshot.detail
+        return d.job if d is not None and d.job.id == self.wanted_job() else None
+
+    def wanted_job(self) -> str | None:
+        """The job the Running and Brief panes show."""
+        if not self.follow:
+            return self.queue.jobs.cursor_key
+        snap = self.snapshot
+        if snap.running_job_id:
+            return snap.running_job_id
+        if self.followed_job and (snap.job(self.followed_job) or not snap.jobs):
+            return self.followed_job
+        return snap.jobs[0].id if snap.jobs else None
+
+    def cancel_target(self) -> JobView | None:
+        if self.active == "running":
+            return self.shown_job()
+        if self.current_stop() == "jobs":
+            return self.selected_job()
+        base = self.selected_base()
+        if base is None:
+            return None
+        mine = [j for j in self.snapshot.jobs if j.base_key == base.key and j.open]
+        return next((j for j in mine if j.phase == "running"), mine[0] if mine else None)
+
+    # -- the snapshot ------------------------------------------------------------------------------
+
+    def apply(self, snap: Snapshot) -> None:
+        self.snapshot = snap
+        tones = self.app.tones()  # type: ignore[attr-defined]
+        if self.follow and self.pending_follow:  # a job this app queued: shown once it has been claimed
+            job = snap.job(self.pending_follow)
+            if job is None or job.phase != "queued":
+                self.followed_job = job.id if job is not None else self.followed_job
+                self.pending_follow = None
+        if self.follow:
+            self.followed_job = self.wanted_job()
+        self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
+        self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
+        wanted = self.wanted_job()
+        detail = snap.detail if snap.detail is not None and snap.detail.job.id == wanted else None
+        if wanted is not None and detail is None:
+            self.app.poller.poll_now(full=False)  # type: ignore[attr-defined]
+        if detail is not None or wanted is None:
+            self.query_one(RunningPane).show(detail, snap.now_us, tones)
+            self.query_one(BriefPane).show(detail)
+        self.update_status()
+        self.update_bindings()
+
+    def restyle(self) -> None:
+        """The theme changed: colours of every cell and border."""
+        for table in self.query(KeyedTable):
+            table.forget()
+        self.style_panes()
+        self.rerender()
+
+    def rerender(self) -> None:
+        """Show the last snapshot again (a filter or the theme changed)."""
+        self.apply(self.snapshot)
+
+    def update_status(self) -> None:
+        snap = self.snapshot
+        c = snap.counts
+        parts = [self.app.host_text]  # type: ignore[attr-defined]
+        parts.append(f"{c.get('running', 0)} running · {c.get('queued', 0)} queued · {snap.items_total} to review"
+                     + (f" · {c['paused']} paused" if c.get("paused") else ""))
+        for pane, needle in self.needle.items():
+            if needle:
+                parts.append(f"filter {PANE_NAMES[pane]}: “{needle}”")
+        self.query_one("#status", Line).set(" │ ".join(parts))
+
+    def update_bindings(self) -> None:
+        sig = tuple(self.check_action(*_parsed(k)) for k in keys.REGISTRY if keys.MAIN in k.scopes)
+        sig += (self.active,)
+        if sig != self._bindings_sig:
+            self._bindings_sig = sig
+            self.refresh_bindings()
+
+    def on_keyed_table_highlighted(self, event: KeyedTable.Highlighted) -> None:
+        if event.table.id == "bases":
+            self.queue.show_base_line(self.snapshot)
+        if event.table.id == "jobs" and not self.follow:
+            self.app.poller.poll_now(full=False)  # type: ignore[attr-defined]
+        self.update_bindings()
+
+    def on_keyed_table_refit(self, event: KeyedTable.Refit) -> None:
+        self.rerender()
+
+    def on_keyed_table_selected(self, event: KeyedTable.Selected) -> None:
+        event.stop()
+        if self.check_action("open", ()) is True:
+            self.action_open()
+
+    # -- which keys apply --------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.is_mounted:
+            return True
+        panes = PANE_SCOPED.get(action)
+        if panes is not None and self.active not in panes:
+            return False
+        return True if self.why_not(action, parameters) is None else None
+
+    def why_not(self, action: str, parameters: tuple[object, ...] = ()) -> str | None:
+        """None when the action applies now; else the reason in words."""
+        panes = PANE_SCOPED.get(action)
+        if panes is not None and self.active not in panes:
+            where = " or ".join(f"{PANE_NAMES[p]} ({PANE_KEY[p]})" for p in panes)
+            return f"this works in the {where} pane"
+        if action in ("compile", "clear_pause", "toggle_policy"):
+            base = self.selected_base()
+            if base is None:
+                return "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)")
+            if action == "clear_pause" and base.phase != "paused":
+                return f"{base.name} is not paused"
+            return None
+        if action == "cancel":
+            job = self.cancel_target()
+            if job is None:
+                return "no job is selected" if self.active == "running" or self.current_stop() == "jobs" else (
+                    "the selected base has no queued or running job")
+            return None if job.open else f"job {job.short} already {job.phase}; nothing to cancel"
+        if action == "resolve":
+            item = self.selected_item()
+            if item is None:
+                return "no review item is selected"
+            choice = parameters[0] if parameters else ""
+            if item.kind == "held" and choice not in HELD:
+                return f"item #{item.id} is a held update: a approves, r rejects"
+            if item.kind == "conflict" and choice not in CONFLICT:
+                return f"item #{item.id} is a conflict: n uses the new value, e keeps the page, d dismisses"
+            if self.snapshot.running_job_id and self.snapshot.job(self.snapshot.running_job_id) and \
+                    self.snapshot.job(self.snapshot.running_job_id).base_id == item.base_id:  # type: ignore[union-attr]
+                return f"a compile of {item.base_id} is running; resolve when it ends"
+            return None
+        if action == "open":
+            stop = self.current_stop()
+            if stop == "bases" and self.selected_base() is None:
+                return "no knowledge base is selected"
+            if stop == "jobs" and self.selected_job() is None:
+                return "no job is selected"
+            if stop == "items" and self.selected_item() is None:
+                return "no review item is selected"
+            return None
+        if action == "back":
+            if self.query_one("#filter").display or any(self.needle.values()):
+                return None
+            if self.current_stop() == "bases" and self.follow:
+                return "already at the queue"
+            return None
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        if isinstance(self.focused, Input):
+            return
+        if self.current_stop() == "jobs" and event.key in MOVE_KEYS:
+            self.follow = False
+        entry = keys.key_to_id(keys.MAIN, self.app.user_keymap).get(event.key)  # type: ignore[attr-defined]
+        if entry is None:
+            return
+        name, params = _parsed(entry)
+        if self.check_action(name, params) is True:
+            return
+        event.stop()
+        event.prevent_default()
+        reason = self.why_not(name, params) or "it does not apply here"
+        self.app.notify(f"{keys.display_key(event.key)} ({entry.description}): {reason}", severity="warning",
+                        timeout=4)
+
+
+def _parsed(k: keys.KeyAction) -> tuple[str, tuple[object, ...]]:
+    _, name, params = parse_action(k.action)
+    return name, params

@@ -1,0 +1,165 @@
+"""A review item opened (enter): a held update as the current page vs the proposed body (a unified
+diff); a conflict as both values with their citations and the cited source lines. The same keys
+resolve it here (a r / n e d); esc goes back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from kctui.ui import keys
+from kctui.ui.format import ITEM_KIND, ws_label
+from kctui.ui.widgets.key_bar import KeyBar
+
+VALID = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}
+
+
+def render_diff(diff: str, tones: dict[str, str]) -> Text:
+    t = Text(no_wrap=True, overflow="ellipsis")
+    for line in (diff or "(no difference: the proposed body equals the current page)\n").splitlines():
+        style = ""
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("+"):
+            style = tones.get("success", "")
+        elif line.startswith("-"):
+            style = tones.get("error", "")
+        elif line.startswith("@@"):
+            style = tones.get("accent", "")
+        t.append(line + "\n", style=style)
+    return t
+
+
+def render_side(label: str, side: dict[str, Any] | None, tones: dict[str, str]) -> Text:
+    t = Text()
+    t.append(label + "\n", style="bold underline")
+    if not side:
+        t.append("  (not given by the compiler)\n")
+        return t
+    t.append("  value:  ", style="bold")
+    t.append(f"{side.get('value', '')}\n", style=tones.get("accent", ""))
+    t.append("  cited:  ", style="bold")
+    t.append(f"{side.get('citation', '')}\n")
+    lines = side.get("citedLines") or side.get("line")
+    t.append("  source lines:\n", style="bold")
+    t.append(("\n".join("  " + x for x in lines.splitlines()) if lines else "  (the cited lines cannot be read)") + "\n",
+             style=tones.get("muted", ""))
+    return t
+
+
+def render_head(data: dict[str, Any], tones: dict[str, str]) -> Text:
+    glyph, word, tone = ITEM_KIND.get(data["kind"], ("?", data["kind"], "muted"))
+    t = Text()
+    t.append(f"{glyph} {word} #{data['id']}", style=f"bold {tones.get(tone, '')}")
+    t.append(f"  {data.get('title') or data['page']}  ·  {data['knowledgeBaseId']} ({ws_label(data['workspaceRoot'])})"
+             f"  ·  {data['page']} at revision {data.get('currentRevision')}\n")
+    t.append("Why: ", style="bold")
+    t.append(f"{data.get('reasonWords') or data.get('reason')}\n")
+    if data.get("summary"):
+        t.append("What: ", style="bold")
+        t.append(f"{data['summary']}\n")
+    return t
+
+
+class ReviewDetailScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    ReviewDetailScreen { background: $background; }
+    ReviewDetailScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
+    ReviewDetailScreen #detail-head { padding: 0 1; height: auto; }
+    ReviewDetailScreen #detail-body { height: 1fr; padding: 0 1; }
+    ReviewDetailScreen #detail-keys { padding: 0 1; color: $text-muted; }
+    """
+    BINDINGS = [*keys.bindings(keys.DETAIL), Binding("j", "scroll(1)", show=False),
+                Binding("k", "scroll(-1)", show=False)]
+
+    def __init__(self, item_id: int) -> None:
+        super().__init__()
+        self.item_id = item_id
+        self.data: dict[str, Any] | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Loading review item #{self.item_id}…", id="detail-head")
+            with VerticalScroll(id="detail-body", can_focus=True):
+                yield Static("", id="detail-content")
+            yield Static("", id="detail-keys")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(Vertical).border_title = f"Review item #{self.item_id}"
+        self.query_one("#detail-body").focus()
+        self.load()
+
+    def load(self) -> None:
+        from kctui.services import review
+
+        self.app.run_service("show", lambda ctx: review.show_item(ctx, self.item_id), then=self.show_data,
+                             quiet=True)
+
+    def show_data(self, data: dict[str, Any]) -> None:
+        self.data = data
+        tones = self.app.tones()
+        self.query_one("#detail-head", Static).update(render_head(data, tones))
+        if data["kind"] == "held":
+            body = render_diff(data.get("diff") or "", tones)
+            hint = "a approve (write the proposed page) · r reject (keep the page) · esc back"
+        else:
+            body = render_side("Existing (the page now)", data.get("existing"), tones)
+            body.append("\n")
+            body.append_text(render_side("Incoming (the new source)", data.get("incoming"), tones))
+            hint = "n use the new value · e keep the existing page · d dismiss · esc back"
+        if data.get("state") != "open":
+            hint = f"This item is {data.get('state')}; nothing to resolve. esc back"
+        self.query_one("#detail-content", Static).update(body)
+        self.query_one("#detail-keys", Static).update(hint)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action != "resolve":
+            return True
+        if self.data is None or self.data.get("state") != "open":
+            return None
+        return True if parameters and parameters[0] in VALID.get(self.data["kind"], ()) else None
+
+    def why_not(self, choice: str) -> str | None:
+        if self.data is None:
+            return "the item is still loading"
+        if self.data.get("state") != "open":
+            return f"item #{self.item_id} is already {self.data.get('state')}"
+        if choice not in VALID.get(self.data["kind"], ()):
+            return (f"item #{self.item_id} is a {self.data['kind']}: use "
+                    + ("a (approve) or r (reject)" if self.data["kind"] == "held" else "n, e or d"))
+        return None
+
+    def action_resolve(self, choice: str) -> None:
+        assert self.data is not None
+        self.app.resolve_item(self.item_id, choice, self.data.get("expectedRevision"), after=self._resolved)
+
+    def _resolved(self, ok: bool) -> None:
+        if ok:
+            self.dismiss(None)
+        else:
+            self.load()
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_scroll(self, delta: int) -> None:
+        self.query_one("#detail-body", VerticalScroll).scroll_relative(y=delta, animate=False)
+
+    def on_key(self, event) -> None:  # a key of this screen that does not apply: say why, never ignore it
+        entry = keys.key_to_id(keys.DETAIL, getattr(self.app, "user_keymap", {})).get(event.key)
+        if entry is None or not entry.action.startswith("resolve("):
+            return
+        choice = entry.action.split("'")[1]
+        reason = self.why_not(choice)
+        if reason:
+            event.stop()
+            event.prevent_default()
+            self.app.notify(f"{keys.display_key(event.key)}: {reason}", severity="warning", timeout=4)

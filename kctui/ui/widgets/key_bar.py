@@ -1,0 +1,91 @@
+"""One-line widgets that repaint in place. `Static.update` asks for a new layout of the whole screen
+(its size might change), which re-renders every visible table cell: tens of milliseconds per
+keystroke. A `Line` has a fixed height of one row, so changing it only repaints that row.
+
+`KeyBar` is the footer built on it: the keys of the current screen, greyed out (dim) when they do not
+apply now (Textual's Footer recomposes a widget per key whenever the bindings change)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.screen import Screen
+from textual.widget import Widget
+
+
+class Block(Widget):
+    """A fixed-size area showing any renderable; `set()` repaints it without a new layout."""
+
+    def __init__(self, content: object = "", *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._content: object = content
+        self._key: object = None
+
+    def render(self) -> object:  # type: ignore[override]
+        return self._content
+
+    def set(self, content: object, key: object) -> None:
+        """Show `content` unless `key` says it is what is shown already."""
+        if key != self._key:
+            self._key, self._content = key, content
+            self.refresh()
+
+
+class Line(Widget):
+    DEFAULT_CSS = """
+    Line { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    def __init__(self, content: str | Text = "", *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._content = content if isinstance(content, Text) else Text(content, no_wrap=True, overflow="ellipsis")
+        self._key: object = (self._content.plain, tuple(self._content.spans), str(self._content.style))
+
+    def render(self) -> Text:
+        return self._content
+
+    def set(self, content: str | Text) -> None:
+        text = content if isinstance(content, Text) else Text(content, no_wrap=True, overflow="ellipsis")
+        key = (text.plain, tuple(text.spans), str(text.style))
+        if key != self._key:
+            self._key, self._content = key, text
+            self.refresh()
+
+    @property
+    def plain(self) -> str:
+        return self._content.plain
+
+
+class KeyBar(Line):
+    DEFAULT_CSS = """
+    KeyBar { height: 1; dock: bottom; background: $panel; padding: 0 1; text-wrap: nowrap; }
+    """
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.call_after_refresh(self.refresh_keys)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def bindings_changed(self, screen: Screen) -> None:
+        if self.is_attached and screen is self.screen:
+            self.refresh_keys()
+
+    def refresh_keys(self) -> None:
+        tones = getattr(self.app, "tones", dict)()
+        key_style = f"bold {tones.get('primary', '')}".strip()
+        line = Text(no_wrap=True, overflow="ellipsis", end="")
+        seen: set[str] = set()
+        for _node, binding, enabled, _tip in self.screen.active_bindings.values():
+            if not binding.show or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            if len(line):
+                line.append("  ")
+            key = self.app.get_key_display(binding)
+            if enabled:
+                line.append(key, style=key_style)
+                line.append(f" {binding.description}")
+            else:  # greyed out: does not apply to the selection now (? says why)
+                line.append(f"{key} {binding.description}", style=f"dim {tones.get('muted', '')}".strip())
+        self.set(line)

@@ -1,0 +1,79 @@
+"""Pane 1, the queue: every monitored base (phase as glyph and word, pending changes, next automatic
+compile, pause reason) and the newest jobs (trigger, age, outcome), both keyed by id and updated in place."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from kctui.ui.format import (
+    BASE_COLUMNS,
+    JOB_COLUMNS,
+    age,
+    base_cells,
+    base_line,
+    base_next,
+    job_cells,
+)
+from kctui.ui.messages import Snapshot
+from kctui.ui.widgets.key_bar import Line
+from kctui.ui.widgets.keyed_table import KeyedTable
+
+EMPTY_HINT = ("No knowledge bases yet. Press [b]w[/b] to add a workspace folder or [b]b[/b] to create a "
+              "knowledge base (or run `kctui demo`).")
+
+
+def matches(needle: str, cells) -> bool:
+    return not needle or needle in " ".join(c.plain for c in cells).lower()
+
+
+class QueuePane(Vertical):
+    PANE = "queue"
+    TITLE = "1 Queue"
+
+    def compose(self) -> ComposeResult:
+        yield Static(EMPTY_HINT, id="queue-empty", classes="hint")
+        yield KeyedTable(BASE_COLUMNS, id="bases")
+        yield Line("", id="base-line", classes="pane-note")
+        yield Line("Jobs", id="jobs-label", classes="pane-label")
+        yield KeyedTable(JOB_COLUMNS, id="jobs")
+
+    @property
+    def bases(self) -> KeyedTable:
+        return self.query_one("#bases", KeyedTable)
+
+    @property
+    def jobs(self) -> KeyedTable:
+        return self.query_one("#jobs", KeyedTable)
+
+    def show(self, snap: Snapshot, needle: str, tones: dict[str, str], follow_job: str | None) -> None:
+        now, t = snap.now_us, id(tones)
+        many = len({b.workspace for b in snap.bases}) > 1
+        base_rows = self.bases.build_rows(
+            (b.key, (b, base_next(b, now), many, t), partial(base_cells, b, now, tones, many)) for b in snap.bases)
+        names = {b.key: b.name for b in snap.bases}
+        job_rows = self.jobs.build_rows(
+            (j.id, (j, age(now, j.created_at), j.completed_at is None and j.started_at is not None and now,
+                    names.get(j.base_key), t), partial(job_cells, j, now, names, tones)) for j in snap.jobs)
+        if needle:
+            base_rows = [(k, c) for k, c in base_rows if matches(needle, c)]
+            job_rows = [(k, c) for k, c in job_rows if matches(needle, c)]
+        self.bases.sync(base_rows)
+        self.jobs.sync(job_rows, follow=follow_job)
+        empty = self.query_one("#queue-empty")
+        if empty.display != (not snap.bases):
+            empty.display = not snap.bases
+        self.show_base_line(snap)
+        shown = f"{len(job_rows)} shown" if needle else (
+            f"newest {len(snap.jobs)} of {snap.jobs_total}" if snap.jobs_total > len(snap.jobs) else f"{snap.jobs_total}")
+        self.query_one("#jobs-label", Line).set(f"Jobs ({shown})")
+        ws = len(snap.workspaces)
+        n = len(snap.bases)
+        self.border_subtitle = f"{n} base{'s' if n != 1 else ''} in {ws} workspace{'s' if ws != 1 else ''}"
+
+    def show_base_line(self, snap: Snapshot) -> None:
+        b = snap.base(self.bases.cursor_key)
+        self.query_one("#base-line", Line).set(base_line(b, snap.now_us) if b else "")
