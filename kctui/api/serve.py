@@ -30,6 +30,7 @@ from kctui.services import recovery
 from kctui.services.context import ServiceContext
 from kctui.services.hostlock import HostLock, HostLockHeld
 from kctui.services.local_transport import LocalTransport
+from kctui.services.progress import ProgressRecorder
 from kctui.services.worker import run_worker
 from kctui.store.db import StoreError
 
@@ -202,7 +203,7 @@ class HostRuntime:
         try:
             while not stop.is_set():
                 try:
-                    run_worker(LocalTransport(ctx), stop_event=stop)
+                    run_worker(LocalTransport(ctx), stop_event=stop, progress=ProgressRecorder(ctx), poll_max=1.0)
                 except Exception:  # noqa: BLE001 - keep the host's worker alive; the job recovers
                     log.exception("the built-in worker stopped on an error; restarting it")
                     stop.wait(1.0)
