@@ -9,94 +9,20 @@ cache may store it under the file's digest and path without ever changing a resu
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import asdict, dataclass, field
 
 from kctui.compiler.readers import Document
-from kctui.compiler.values import (
-    attribute_key,
-    cited_lines_contain,
-    fact_tokens,
-    normalise_value,
-    scope_key,
-    split_unit,
+from kctui.compiler.values import cited_lines_contain, fact_tokens
+from kctui.core.claims import (  # noqa: F401 - the claim model lives in the core; re-exported here
+    CONFIDENCE,
+    DESCRIPTIVE_ATTRIBUTES,
+    VERBS,
+    Claim,
+    Evidence,
+    Question,
 )
-from kctui.core.slugs import identity_key
 
 EXTRACTOR_VERSION = "builtin-extract/1"
-
-# Confidence by where a claim came from: structure is read, prose is guessed.
-CONFIDENCE = {
-    "frontmatter": 0.95,
-    "table": 0.9,
-    "deflist": 0.85,
-    "abbreviation": 0.9,
-    "kv": 0.85,
-    "definition": 0.75,
-    "heading": 0.6,
-    "statement": 0.6,
-}
-# Verbs of extractive prose statements ("X is Y"), longest first where one is a prefix of another.
-VERBS = (
-    "refers to", "is not", "are not", "is", "are", "was", "were", "has", "have", "had", "costs", "supports",
-    "requires", "provides", "uses", "includes", "contains", "offers", "became", "remains", "means", "denotes",
-)
-# Attributes whose values are descriptions, never single facts: different sources may hold different
-# ones without contradicting each other.
-DESCRIPTIVE_ATTRIBUTES = frozenset({"definition", "standsfor", "description", "summary", "note", "notes", "context"})
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    path: str  # relative to sources/
-    start: int  # first line, or page for a PDF
-    end: int  # last line (inclusive), or the same page
-    digest: str  # the source file's digest when this was read
-    unit: str = "line"  # "line" | "page"
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """One atomic statement. `form` is "fact" (subject · scope · attribute: value) or "statement"
-    (subject verb value, extractive prose); `value` is as the source writes it (inline links dropped).
-    The normalised forms and the stable id are computed once, on creation."""
-
-    subject: str
-    attribute: str
-    value: str
-    scope: str
-    form: str
-    origin: str
-    evidence: Evidence
-    norm_value: str = field(init=False, compare=False, repr=False)
-    unit: str = field(init=False, compare=False, repr=False)
-    key: tuple[str, str, str, str] = field(init=False, compare=False, repr=False)
-    claim_id: str = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        norm = normalise_value(self.value)
-        unit = split_unit(self.value)[1].casefold()
-        key = (identity_key(self.subject), attribute_key(self.attribute), scope_key(self.scope), unit)
-        digest = hashlib.sha256("\x1f".join((key[0], key[1], key[2], norm)).encode("utf-8", "surrogatepass"))
-        object.__setattr__(self, "norm_value", norm)
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "key", key)
-        object.__setattr__(self, "claim_id", digest.hexdigest()[:16])
-
-    @property
-    def confidence(self) -> float:
-        return CONFIDENCE.get(self.origin, 0.6)
-
-    @property
-    def is_atomic(self) -> bool:
-        """A fact that can contradict another (descriptions and prose statements cannot)."""
-        return self.form == "fact" and self.key[1] not in DESCRIPTIVE_ATTRIBUTES
-
-    def to_json(self) -> dict:
-        ev = self.evidence
-        return {"subject": self.subject, "attribute": self.attribute, "value": self.value, "scope": self.scope,
-                "form": self.form, "origin": self.origin,
-                "evidence": {"path": ev.path, "start": ev.start, "end": ev.end, "digest": ev.digest, "unit": ev.unit}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,12 +39,6 @@ class Entity:
     entity_type: str  # person, company, tool, library, team, product, ... or "" when the text does not say
     surface: str  # the spelling the source uses at `evidence`
     aliases: tuple[str, ...]
-    evidence: Evidence
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    text: str
     evidence: Evidence
 
 
@@ -256,3 +176,7 @@ def _unreached(doc: Document, ex: Extraction) -> set[str]:
             if number not in code and any(ch.isdigit() for ch in line):
                 present |= fact_tokens(line)
     return present - reached
+
+
+__all__ = ["CONFIDENCE", "DESCRIPTIVE_ATTRIBUTES", "EXTRACTOR_VERSION", "VERBS", "Claim", "Concept", "Entity", "Evidence",
+           "Extraction", "Question", "cited_lines", "extract_document"]

@@ -4,6 +4,7 @@ link check, and the change brief beside the staged wiki (`<job>/brief.md`)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 from pathlib import Path
@@ -11,7 +12,16 @@ from typing import TYPE_CHECKING
 
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
 from kctui.compiler.wiki_state import PageInfo, PreviousWiki, file_identity, page_info
-from kctui.core.brief import BriefClaimChange, BriefConflict, BriefData, BriefPage, render_brief
+from kctui.core.brief import (
+    BriefClaimChange,
+    BriefConflict,
+    BriefData,
+    BriefHeld,
+    BriefPage,
+    BriefStale,
+    render_brief,
+)
+from kctui.core.trust import REASON_WORDS
 from kctui.core.pages import KIND_DIRS, Page, citation, link, outgoing_links, parse_page, render_body, render_page
 
 if TYPE_CHECKING:
@@ -32,8 +42,9 @@ class PageWriter:
         self.prev = prev
         self.version = version
         self.style = request.link_style if request.link_style in ("wikilink", "markdown") else "wikilink"
-        self.pages: dict[str, Page] = {}  # every touched page, changed or not
+        self.pages: dict[str, Page] = {}  # every touched page written as built, changed or not
         self.rendered: dict[str, str] = {}  # slug -> text of pages whose bytes changed
+        self.text_kinds: dict[str, str] = {}  # slug -> class of pages written as text (held, flagged)
         self.infos: dict[str, PageInfo] = {}
         self.digests: dict[str, str] = {}
         self._links: dict[str, str] | None = None
@@ -61,25 +72,57 @@ class PageWriter:
         return self._links
 
     def put(self, page: Page, old: Page | None, ctx: PassContext) -> bool:
-        """Render `page`; True when its bytes differ from the previous page (then it carries this
-        job's timestamps), False when the previous bytes stand."""
+        """Render `page` and write it; True when its bytes differ from the previous page (then it
+        carries this job's timestamps), False when the previous bytes stand."""
+        text = self.render(page, old, ctx)
+        self.keep(page, text)
+        return text is not None
+
+    def render(self, page: Page, old: Page | None, ctx: PassContext) -> str | None:
+        """The page's text, or None when it is byte for byte the previous page (`old`, parsed from the
+        previous wiki; then the page keeps its timestamps). Nothing is written yet."""
         body = render_body(page, self._source_links(ctx), self.style)
-        self.pages[page.slug] = page
         if old is not None and old.generated_by == self.version:  # another version's page is always rewritten
             page.generated_by, page.generated_at, page.last_updated = old.generated_by, old.generated_at, old.last_updated
             raw = self.prev.raw.get(page.slug, b"")
             if raw.endswith(body.encode("utf-8")) and render_page(page, {}, self.style, body).encode("utf-8") == raw:
-                return False
+                return None
         page.generated_by = self.version
         page.generated_at = page.last_updated = self.request.created_at
-        self.rendered[page.slug] = render_page(page, {}, self.style, body)
-        return True
+        return render_page(page, {}, self.style, body)
+
+    def keep(self, page: Page, text: str | None) -> None:
+        """Write `page` as built (`text` from `render`; None: the previous bytes stand)."""
+        self.pages[page.slug] = page
+        self.text_kinds.pop(page.slug, None)
+        if text is None:
+            self.rendered.pop(page.slug, None)
+        else:
+            self.rendered[page.slug] = text
+
+    def put_text(self, slug: str, kind: str, text: str) -> None:
+        """Write a page as text (a held page keeping its body, a flagged one); its index line comes
+        from the text itself. Bytes equal to the previous page's keep that file."""
+        self.pages.pop(slug, None)
+        self.text_kinds[slug] = kind
+        if self.prev.raw.get(slug) == text.encode("utf-8"):
+            self.rendered.pop(slug, None)
+        else:
+            self.rendered[slug] = text
+
+    def current_text(self, slug: str) -> str | None:
+        """What this pass writes for `slug` so far: its new text, else the previous page's."""
+        if slug in self.rendered:
+            return self.rendered[slug]
+        raw = self.prev.raw.get(slug)
+        return raw.decode("utf-8") if raw is not None else None
 
     def finish(self, removed: list[str], ctx: PassContext) -> dict[str, str]:
         """slug -> page class of every page of the new wiki."""
         final = {slug: info.kind for slug, info in self.prev.pages.items() if slug not in removed}
         for slug, page in self.pages.items():
             final[slug] = page.kind
+        final.update(self.text_kinds)
         return final
 
     def check_links(self, final: dict[str, str]) -> list[str]:
@@ -93,7 +136,8 @@ class PageWriter:
         return dangling
 
     def write_all(self, final: dict[str, str], updates: list[PageUpdate], conflicts: list[ConflictReport],
-                  warnings: list[str], check_stop=lambda: None) -> None:  # noqa: ANN001
+                  warnings: list[str], check_stop=lambda: None, held: int = 0,  # noqa: ANN001
+                  tick=lambda done, total, current: None) -> None:  # noqa: ANN001
         out = Path(self.request.output_path)
         if out.is_symlink():
             out.unlink()
@@ -106,6 +150,7 @@ class PageWriter:
         for n, slug in enumerate(sorted(final)):
             if n % 200 == 0:
                 check_stop()
+                tick(n, len(final) + 2, f"{KIND_DIRS[final[slug]]}/{slug}.md")
             kind = final[slug]
             target = os.path.join(base, KIND_DIRS[kind], f"{slug}.md")
             if slug in self.rendered:
@@ -121,14 +166,16 @@ class PageWriter:
             page = self.pages.get(slug)
             entries.append(IndexEntry(kind, slug, page.title if page else info.title,
                                       page.description if page else info.description))
+        tick(len(final), len(final) + 2, "index.md")
         _write(out / "index.md", render_index(entries).encode("utf-8"))
-        kinds = [u.kind for u in updates]
+        kinds = [u.kind for u in updates if u.written]
         entry = log_entry(
             at=self.request.created_at, job_id=self.request.job_id, trigger=self.request.trigger,
             source_digest=self.request.source_digest, created=kinds.count("create"),
             updated=sum(kinds.count(k) for k in ("append", "revise", "refresh")), archived=kinds.count("supersede"),
-            removed=kinds.count("remove"), held=0, conflicts=len(conflicts), warnings=len(warnings),
+            removed=kinds.count("remove"), held=held, conflicts=len(conflicts), warnings=len(warnings),
         )
+        tick(len(final) + 1, len(final) + 2, "log.md")
         log = render_log(self.prev.log_text, self.request.created_at[:10], entry)
         _write(out / "log.md", log.encode("utf-8"))
 
@@ -155,11 +202,32 @@ def _write(path: Path | str, data: bytes) -> None:
         fh.write(data)
 
 
+def write_manifest(output_path: Path, items: list[dict] | None, extras: dict | None = None) -> None:
+    """`<job>/review.json` beside the staged wiki (kctui.services.review_manifest): the held updates
+    and conflicts of a pass under a trust policy, sorted, with `extras` (settled pages, closed
+    conflicts); None (no policy) removes a stale one."""
+    target = Path(output_path).parent / "review.json"
+    if items is None:
+        if target.is_file() and not target.is_symlink():
+            target.unlink()
+        return
+    ordered = sorted(items, key=lambda it: (it["page"], it["kind"], it.get("fingerprint", "")))
+    data = json.dumps({"version": 1, "items": ordered, **(extras or {})}, sort_keys=True, ensure_ascii=False,
+                      indent=1) + "\n"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.is_symlink():
+        target.unlink()
+    _write(target, data.encode("utf-8"))
+
+
 def brief_data(request: CompileRequest, version: str, result: PassResult, live: dict[str, Extraction],
                dropped_links: list[str], warnings: list[str], timings: list[tuple[str, float]]) -> BriefData:
     ch = result.changes
     pages = [BriefPage(u.page_class, u.slug, u.title, u.kind, u.added, u.revised, u.retracted)
-             for u in result.updates if u.kind != "refresh"]
+             for u in result.updates if u.kind != "refresh" and u.written]
+    trust_kind = {"refresh": "append", "remove": "supersede"}
+    held = [BriefHeld(u.page_class, u.slug, u.title, trust_kind.get(u.kind, u.kind), u.reason or "",
+                      REASON_WORDS.get(u.reason or "", u.reason or "")) for u in result.held]
     conflicts = [BriefConflict(c.page_class, c.slug, c.title, c.attribute, c.scope,
                                tuple((x.value, citation(x.evidence)) for x in c.claims)) for c in result.conflicts]
     return BriefData(
@@ -174,7 +242,7 @@ def brief_data(request: CompileRequest, version: str, result: PassResult, live: 
         renamed=list(ch.renamed),
         unchanged=len(ch.unchanged),
         pages=pages,
-        refreshed=sum(1 for u in result.updates if u.kind == "refresh"),
+        refreshed=sum(1 for u in result.updates if u.kind == "refresh" and u.written),
         claim_changes=[BriefClaimChange(c.change, c.path, c.subject, c.attribute, c.scope, c.old, c.new)
                        for c in result.claim_changes],
         conflicts=conflicts,
@@ -185,7 +253,22 @@ def brief_data(request: CompileRequest, version: str, result: PassResult, live: 
         dropped_claims=sum(ex.dropped for ex in live.values()),
         timings=timings,
         cache_hits=result.cache_hits,
+        policy=_policy_words(request),
+        held=held,
+        stale=[BriefStale(x.page_class, x.slug, x.title, x.stale_after) for x in result.stale],
+        reread=len(result.reread),
     )
+
+
+def _policy_words(request: CompileRequest) -> str | None:
+    from kctui.compiler.trust_step import policy_of  # noqa: PLC0415
+
+    policy, _ = policy_of(getattr(request, "trust_policy", None))
+    if policy is None:
+        return None
+    guards = f", never-auto {', '.join(g.text() for g in policy.never_auto)}" if policy.never_auto else ""
+    return (f"autonomy `{policy.autonomy}`{'' if policy.enabled else ' (compilation disabled)'}, "
+            f"min confidence {policy.min_confidence:g}, stale after {policy.stale_days} days{guards}")
 
 
 def write_brief(output_path: Path, brief: BriefData) -> str:

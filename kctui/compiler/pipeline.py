@@ -35,6 +35,8 @@ from kctui.compiler.update import (
     relink_source_page,
 )
 from kctui.compiler import output
+from kctui.compiler.stale import StaleReport, mark_stale
+from kctui.compiler.trust_step import TrustGate, archived_sources, manifest_extras, pending_sources, recheck_sources
 from kctui.compiler.wiki_state import PageMemo, PreviousWiki, load_previous
 
 VERSION = f"{COMPILER_NAME}/{__version__} builtin"
@@ -51,6 +53,10 @@ class PassResult:
     skipped: list[Skipped] = field(default_factory=list)
     files_extracted: int = 0
     cache_hits: int = 0
+    held: list[PageUpdate] = field(default_factory=list)  # updates the trust policy held for a person
+    stale: list[StaleReport] = field(default_factory=list)  # pages gone stale this pass
+    review_items: list[dict] = field(default_factory=list)  # what review.json lists (held and conflicts)
+    reread: list[str] = field(default_factory=list)  # unchanged sources read again for pages under review
 
 
 class _Steps:
@@ -60,17 +66,21 @@ class _Steps:
         self.timings: list[tuple[str, float]] = []
         self._step = ""
         self._t0 = 0.0
+        self._ticked = False
 
     def start(self, step: str, total: int = 0) -> None:
         self.check()
-        self._step, self._t0 = step, time.perf_counter()
+        self._step, self._t0, self._ticked = step, time.perf_counter(), False
         self.progress(ProgressEvent(step, "started", 0, total))
 
     def tick(self, done: int, total: int, current: str = "") -> None:
         self.check()
+        self._ticked = True
         self.progress(ProgressEvent(self._step, "progress", done, total, current=current))
 
     def done(self, total: int = 0, message: str = "") -> None:
+        if not self._ticked:  # every step reports started, progress and done, even with nothing to do
+            self.progress(ProgressEvent(self._step, "progress", total, total))
         self.timings.append((self._step, time.perf_counter() - self._t0))
         self.progress(ProgressEvent(self._step, "done", total, total, message=message))
 
@@ -119,13 +129,30 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     steps.done(len(files), f"{len(changes.added)} added, {len(changes.modified)} modified, {len(changes.deleted)} deleted")
 
     # -- extract --------------------------------------------------------------------------------
-    to_read = changes.added + changes.modified + (changes.unchanged if full else [])
+    # a held source page keeps its old digest: its file is read again to see whether the proposal still stands
+    reread = recheck_sources(prev, changes) if request.trust_policy is not None else []
+    recheck = list(reread)
+    to_read = changes.added + changes.modified + (changes.unchanged if full else []) + reread
     steps.start("extract", len(to_read))
     cache = ExtractionCache(cache_folder)
     extractions: dict[str, Extraction] = {}
+    llm = None  # issue 8: with extractor "llm" a model extracts each document; everything after is shared
+    if request.extractor == "llm":
+        from kctui.compiler.llm.extractor import LlmPass
+
+        llm = LlmPass(request, prev, cache_folder, steps.should_stop)
+        llm.submit([by_path[p] for p in to_read])
+
+    def read(path: str) -> Extraction | Skipped:
+        if llm is not None and path not in submitted:
+            llm.submit([by_path[path]])
+            submitted.add(path)
+        return llm.result(path) if llm else _extract_one(by_path[path], cache)
+
+    submitted = set(to_read)
     for i, path in enumerate(to_read, 1):
         steps.tick(i, len(to_read), path)
-        result = _extract_one(by_path[path], cache)
+        result = read(path)
         if isinstance(result, Skipped):
             skipped.append(result)
         else:
@@ -133,18 +160,24 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     steps.done(len(to_read), f"{len(extractions)} read, {cache.hits} from cache")
 
     # -- match ----------------------------------------------------------------------------------
-    steps.start("match")
+    steps.start("match", len(extractions))
     registry = Registry(prev)
     if full:
         _verify_unchanged(prev, registry, changes, extractions)
     skipped_paths = {s.path for s in skipped}
     live = {p: ex for p, ex in extractions.items() if p not in skipped_paths}
     source_page_of = prev.source_page_of()
-    changed = set(changes.added) | set(changes.modified) | set(changes.deleted)
+    changed = set(changes.added) | set(changes.modified) | set(changes.deleted) | set(reread)
     changed |= {p for p in skipped_paths if p in source_page_of}  # compiled before, unreadable now
+    for path, slug in archived_sources(prev).items():
+        if path in by_path:  # the file came back: its archived source page is the one to revive
+            registry.source_slugs[path] = slug
     for path in sorted(live, key=lambda p: p.encode()):
         registry.source_slug(path, live[path].title)
-    routed = {path: route(live[path], registry) for path in sorted(live, key=lambda p: p.encode())}
+    routed: dict[str, dict] = {}
+    for i, path in enumerate(sorted(live, key=lambda p: p.encode()), 1):
+        steps.tick(i, len(live), path)
+        routed[path] = route(live[path], registry)
     # What each source fed last time is what its source page links to (concept and entity pages).
     prev_fed = {path: {s for s in prev.pages[slug].links if registry.kinds.get(s) in ("concept", "entity")}
                 for path, slug in source_page_of.items()}
@@ -155,6 +188,25 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     touched |= {info.slug for info in prev.pages.values() if info.kind != "source"
                 and any(resource in changed for resource, _ in info.sources)}
     touched |= {slug for contributions in routed.values() for slug in contributions}
+    while request.trust_policy is not None and (
+            need := pending_sources(prev, touched, set(live) | skipped_paths, set(by_path))):
+        # a touched page whose proposal waits for review is proposed again in full: read its sources
+        for path in sorted(need, key=lambda p: p.encode()):
+            steps.tick(len(live), len(live) + len(need), path)
+            found = read(path)
+            changed.add(path)
+            if isinstance(found, Skipped):
+                skipped.append(found)
+                skipped_paths.add(path)
+                continue
+            live[path] = found
+            reread.append(path)
+            registry.source_slug(path, found.title)
+            routed[path] = route(found, registry)
+            fed[path] = set(routed[path])
+            touched |= prev_fed.get(path, set()) | set(routed[path])
+            touched |= {info.slug for info in prev.pages.values() if info.kind != "source"
+                        and any(resource == path for resource, _ in info.sources)}
     restyle = {slug for slug, raw in prev.raw.items() if output.wrong_style(raw, request.link_style)}
     touched |= {slug for slug in restyle if prev.pages[slug].kind != "source"}
     removed = sorted({source_page_of[p] for p in changed | skipped_paths if p in source_page_of and p not in live})
@@ -180,49 +232,68 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     work = sorted(touched) + [registry.source_slugs[p] for p in sorted(live, key=lambda p: p.encode())]
     steps.start("update", len(work))
     writer = output.PageWriter(request, prev, VERSION)
+    gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
+    if gate.warning:
+        warnings.append(gate.warning)
     updates: list[PageUpdate] = []
     claim_changes: list[ClaimChange] = []
     for i, slug in enumerate(sorted(touched), 1):
         steps.tick(i, len(work), slug)
-        old = writer.previous_page(slug)
+        previous = writer.previous_page(slug)
+        old = None if previous is not None and previous.is_stub else previous  # a held create: not a page yet
         contributions = {p: c[slug] for p, c in routed.items() if slug in c}
         new = registry.new.get(slug)
         page, update = build_topic_page(slug, registry.kinds[slug], old, contributions, ctx,
                                         new.title if new else "", new.entity_type if new else "", new.domain if new else "")
-        if writer.put(page, old, ctx):
+        if gate.settle(page, update, previous):
             updates.append(update)
     for j, path in enumerate(sorted(live, key=lambda p: p.encode()), len(touched) + 1):
         steps.tick(j, len(work), path)
         slug = registry.source_slugs[path]
-        old = writer.previous_page(slug)
+        previous = writer.previous_page(slug)
+        old = None if previous is not None and previous.is_stub else previous
         page, update = build_source_page(slug, live[path], old, ctx, list(live[path].tags))
-        claim_changes += update.changes
-        if writer.put(page, old, ctx):
+        settled = gate.settle(page, update, previous)
+        if update.written:
+            claim_changes += update.changes
+        if settled:
             updates.append(update)
     live_slugs = {registry.source_slugs[p] for p in live}
     for slug in sorted(restyle - live_slugs - set(removed)):
         if prev.pages[slug].kind == "source" and (old := writer.previous_page(slug)) is not None:
             page, update = relink_source_page(old, ctx)
-            if writer.put(page, writer.previous_page_copy(slug), ctx):
+            if gate.settle(page, update, writer.previous_page_copy(slug)):
                 updates.append(update)
+    removed_now: list[str] = []
     for slug in removed:
         old = writer.previous_page(slug)
         path = prev.pages[slug].sources[0][0] if prev.pages[slug].sources else slug
         gone = [ClaimChange("retracted", path, c.subject, c.attribute, c.scope, c.value, "") for c in (old.claims if old else [])]
-        claim_changes += gone
-        updates.append(PageUpdate(slug, "source", prev.pages[slug].title, "remove", 0, 0, len(gone), gone))
+        if gate.gated and old is None:
+            warnings.append(f"{path}: its source page could not be read back; it is kept as it is")
+            continue
+        update = gate.remove(slug, old, gone) if old is not None else PageUpdate(
+            slug, "source", prev.pages[slug].title, "remove", 0, 0, len(gone), gone)
+        updates.append(update)
+        if update.written:
+            claim_changes += gone
+            removed_now.append(slug)
     steps.done(len(work))
 
     # -- flag -----------------------------------------------------------------------------------
-    steps.start("flag")
-    final = writer.finish(removed, ctx)
+    final = writer.finish(removed_now, ctx)
+    steps.start("flag", len(final))
+    stale = (mark_stale(writer, final, gate.fresh, request.created_at, gate.policy.stale_days, steps.tick)
+             if gate.policy is not None else [])
+    steps.tick(len(final), len(final), "links")
     dropped_links = writer.check_links(final)
-    conflicts = [c for u in updates for c in u.conflicts_opened]
-    archived = sum(1 for u in updates if u.kind == "supersede")
-    steps.done(len(conflicts), f"{len(conflicts)} conflicts opened, {archived} pages archived")
+    conflicts = gate.conflicts if gate.gated else [c for u in updates for c in u.conflicts_opened]
+    archived = sum(1 for u in updates if u.kind == "supersede" and u.written)
+    steps.done(len(final), f"{len(conflicts)} conflicts opened, {len(gate.held)} updates held, "
+                           f"{len(stale)} pages gone stale, {archived} pages archived")
 
     # -- brief ----------------------------------------------------------------------------------
-    steps.start("brief")
+    steps.start("brief", len(final) + 2)
     for s in skipped:
         warnings.append(f"{s.path}: skipped ({s.reason}{': ' + s.detail if s.detail else ''})")
     for ex in live.values():
@@ -234,14 +305,20 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
         claim_changes=claim_changes,
         conflicts=conflicts,
         skipped=sorted(skipped, key=lambda s: s.path),
-        files_extracted=len(to_read) - cache.hits,
+        files_extracted=len(to_read) + len(reread) - len(recheck) - cache.hits,
         cache_hits=cache.hits,
+        held=list(gate.held),
+        stale=stale,
+        review_items=list(gate.items),
+        reread=sorted(reread, key=lambda p: p.encode()),
     )
-    writer.write_all(final, updates, conflicts, warnings, steps.check)
+    writer.write_all(final, updates, conflicts, warnings, steps.check, held=len(gate.held), tick=steps.tick)
+    output.write_manifest(request.output_path, gate.items if gate.gated else None, manifest_extras(gate))
     if memo is not None:
         memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests)
-    steps.done(1)
+    steps.done(len(final) + 2)
     brief = output.brief_data(request, VERSION, result, live, dropped_links, warnings, steps.timings)
+    brief.model_usage = llm.usage_line() if llm else ""
     result.report.brief_markdown = output.write_brief(request.output_path, brief)
     result.report.pages_written = len(final) + 2
     result.report.files_read = result.files_extracted
@@ -301,7 +378,7 @@ def _verify_unchanged(prev: PreviousWiki, registry: Registry, changes: g.SourceC
         if ex is not None and slug is not None:
             old = parse_page(prev.raw[slug].decode("utf-8"), slug)
             recorded = {s for s in prev.pages[slug].links if registry.kinds.get(s) in ("concept", "entity")}
-            same = (
+            same = old.is_stub or (  # a held create: this very content is already proposed
                 old.title == ex.title
                 and _claim_sig(old.claims) == _claim_sig(ex.claims)
                 and old.summary == ex.summary

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 COMPILER_NAME = "kctui"
 
@@ -26,6 +26,11 @@ class CompileRequest:
     output_path: Path
     link_style: str = "wikilink"  # or "markdown"
     extractor: str = "builtin"
+    # The knowledge base's trust policy (trust.md §2): the JSON of `kctui kb policy --json` (or a
+    # `kctui.core.trust.TrustPolicy`). Every host path passes one — the worker falls back to the default
+    # policy (guarded) when its transport gives none. None means no trust boundary at all: a bare
+    # compile outside any host (tests of the compiler's mechanics, benchmarks) writes every change.
+    trust_policy: Any = None
 
 
 @dataclass(frozen=True)

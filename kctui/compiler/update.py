@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from kctui.compiler.disputes import Dispute, settle
 from kctui.compiler.extract import Claim, Extraction
 from kctui.compiler.match import Contribution
 from kctui.core.pages import Mention, Page, SourceRef, escape_text, is_descriptive
@@ -19,6 +20,7 @@ from kctui.core.slugs import identity_key
 
 MAX_RELATED = 12
 MAX_HISTORY_DETAIL = 40
+ARCHIVED_SOURCE_KEY = "archived_source"  # an archived source page: the file it described (now deleted)
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class ConflictReport:
     title: str
     attribute: str
     scope: str
-    claims: list[Claim]
+    claims: list[Claim]  # [the page's value, the disagreeing one]
+    dispute: Dispute | None = None
 
 
 @dataclass
@@ -53,6 +56,9 @@ class PageUpdate:
     retracted: int = 0
     changes: list[ClaimChange] = field(default_factory=list)
     conflicts_opened: list[ConflictReport] = field(default_factory=list)
+    decision: str = "apply"  # apply | hold | conflict (trust.md §3; "apply" when no policy applies)
+    reason: str | None = None
+    written: bool = True  # False: the staged page kept its current body (held, or a conflict's rest held)
 
 
 @dataclass
@@ -165,13 +171,15 @@ def _related(ctx: PassContext, page_slug: str, paths: set[str], kind: str) -> li
     return sorted(ranked[:MAX_RELATED], key=lambda s: (ctx.titles[s].casefold(), s))
 
 
-def _status(old: Page | None, claims: list[Claim], mentions: list[Mention], conflicts: dict) -> str:
+def _status(old: Page | None, claims: list[Claim], mentions: list[Mention], conflicts: list) -> str:
     if not claims and not mentions:
         return "archived"
     if conflicts:
         return "contradicted"
     if old and old.compile_status in ("confirmed", "needs-review"):
         return old.compile_status
+    if old and old.human_confirmed:  # a person's sign-off outlives a stale or settled spell
+        return "confirmed"
     return "compiled"
 
 
@@ -180,21 +188,24 @@ def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict
     """A concept or entity page: unchanged sources' claims and mentions kept from `old`, changed
     sources' replaced by `contributions` (path -> Contribution)."""
     keep_claims = [c for c in (old.claims if old else []) if c.evidence.path not in ctx.changed]
+    keep_disputed = [c for c in (old.disputed if old else []) if c.evidence.path not in ctx.changed]
     keep_mentions = [m for m in (old.mentions if old else []) if m.evidence.path not in ctx.changed]
-    claims = keep_claims + [c for contribution in contributions.values() for c in contribution.claims]
+    candidates = keep_claims + keep_disputed + [c for contribution in contributions.values() for c in contribution.claims]
     mentions = keep_mentions + [m for contribution in contributions.values() for m in contribution.mentions]
-    claims.sort(key=claim_order)
+    candidates.sort(key=claim_order)
     mentions.sort(key=lambda m: (m.evidence.path, m.evidence.start, m.surface))
+    settled = settle(old, candidates, conflicts_of(candidates))
+    claims = sorted(settled.accepted, key=claim_order)
     changes: list[ClaimChange] = []
     old_paths = {x.evidence.path for x in (old.claims if old else [])} | {m.evidence.path for m in (old.mentions if old else [])}
     touched_paths = (old_paths | set(contributions)) & ctx.changed
     for path in sorted(touched_paths):
         before = [c for c in (old.claims if old else []) if c.evidence.path == path]
-        after = contributions[path].claims if path in contributions else []
+        after = [c for c in claims if c.evidence.path == path]
         changes += diff_claims(path, before, after)
     old_mention_paths = {m.evidence.path for m in (old.mentions if old else [])}
     new_mention_paths = {m.evidence.path for m in mentions}
-    paths = {c.evidence.path for c in claims} | new_mention_paths
+    paths = {c.evidence.path for c in claims + settled.disputed} | new_mention_paths
     title = old.title if old else new_title
     aliases = set(old.aliases if old else [])
     for contribution in contributions.values():
@@ -203,8 +214,6 @@ def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict
     etype = old.entity_type if old and old.entity_type not in ("", "thing") else ""
     if not etype:
         etype = next((c.entity_type for _, c in sorted(contributions.items()) if c.entity_type), "") or new_type
-    conflicts = conflicts_of(claims)
-    old_conflicts = conflicts_of(old.claims) if old else {}
     page = Page(
         kind=kind,
         slug=slug,
@@ -213,13 +222,14 @@ def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict
         tags=[etype or "thing"] if kind == "entity" else ["concept"],
         domain=(old.domain if old and old.domain else new_domain) or "general",
         sources=[SourceRef(p, ctx.digests[p], ctx.source_slugs[p]) for p in sorted(paths, key=lambda p: p.encode())],
-        compile_status=_status(old, claims, mentions, conflicts),
+        compile_status=_status(old, claims, mentions, settled.groups),
         entity_type=(etype or "thing") if kind == "entity" else "",
         verified=list(old.verified) if old else [],
         extra=dict(old.extra) if old else {},
         claims=claims,
         mentions=mentions,
-        conflicts=list(conflicts.values()),
+        conflicts=settled.groups,
+        disputed=sorted(settled.disputed, key=claim_order),
         history=list(old.history) if old else [],
     )
     page.description = _topic_description(page, len(paths))
@@ -237,8 +247,8 @@ def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict
         update_kind = "create"
     elif page.compile_status == "archived" and old.compile_status != "archived":
         update_kind = "supersede"
-    elif revised or retracted or mentions_gone:
-        update_kind = "revise"
+    elif revised or retracted or mentions_gone or old.compile_status == "archived":
+        update_kind = "revise"  # (bringing an archived page back changes what it says too)
     elif added or mentions_new:
         update_kind = "append"
     else:
@@ -255,8 +265,8 @@ def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict
             f"{mentions_new} sources began and {mentions_gone} stopped mentioning it."
         )
         page.history += _history_detail(changes)
-    opened = [ConflictReport(slug, kind, title, group[0].attribute, group[0].scope, group)
-              for key, group in conflicts.items() if key not in old_conflicts]
+    opened = [ConflictReport(slug, kind, title, d.existing.attribute, d.existing.scope, [d.existing, d.incoming], d)
+              for d in settled.opened]
     update = PageUpdate(slug, kind, title, update_kind, added, revised, retracted, changes, opened)
     return page, update
 
@@ -302,11 +312,12 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
         tags=tags,
         domain=ex.domain,
         sources=[SourceRef(path, ex.digest, slug)],
-        compile_status=old.compile_status if old and old.compile_status in ("confirmed", "needs-review") else "compiled",
+        compile_status=(old.compile_status if old and old.compile_status in ("confirmed", "needs-review")
+                        else "confirmed" if old and old.human_confirmed else "compiled"),
         date_ingested=old.date_ingested if old and old.date_ingested else ctx.created_at,
         source_type=ex.source_type,
         verified=list(old.verified) if old else [],
-        extra=dict(old.extra) if old else {},
+        extra={k: v for k, v in old.extra.items() if k != ARCHIVED_SOURCE_KEY} if old else {},
         summary=ex.summary,
         claims=claims,
         questions=list(ex.questions),
@@ -323,7 +334,7 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
         page.history.append(f"* {at}: ingested `{path}` ({ex.digest}): {len(claims)} claims.")
     else:
         old_digest = old.sources[0].digest if old.sources else "unknown"
-        kind = "revise" if (revised or retracted) else "append" if added else "refresh"
+        kind = "revise" if (revised or retracted or old.compile_status == "archived") else "append" if added else "refresh"
         if old_digest != ex.digest:
             page.history.append(
                 f"* {at}: `{path}` changed ({old_digest} → {ex.digest}): {added} claims added, {revised} revised, "

@@ -33,6 +33,25 @@ class BriefClaimChange:
 
 
 @dataclass(frozen=True)
+class BriefHeld:
+    page_class: str
+    slug: str
+    title: str
+    kind: str  # create | append | revise | supersede (the trust.md §1 class of the held change)
+    reason: str  # the reason code (trust.md §3)
+    words: str  # the reason in words
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class BriefStale:
+    page_class: str
+    slug: str
+    title: str
+    since: str  # the instant it went stale
+
+
+@dataclass(frozen=True)
 class BriefConflict:
     page_class: str
     slug: str
@@ -65,6 +84,11 @@ class BriefData:
     dropped_claims: int = 0
     timings: list[tuple[str, float]] = field(default_factory=list)
     cache_hits: int = 0
+    model_usage: str = ""  # a model-backed pass: tokens, estimated cost, requests (kctui.compiler.llm)
+    policy: str | None = None  # the autonomy the pass ran under; None: no trust policy was given
+    held: list[BriefHeld] = field(default_factory=list)
+    stale: list[BriefStale] = field(default_factory=list)
+    reread: int = 0  # unchanged sources read again because a page of theirs waits for review
 
 
 def _code(path: str) -> str:
@@ -99,6 +123,8 @@ def render_brief(b: BriefData) -> str:
         out += _capped([f"  * {_code(a)} → {_code(n)}" for a, n in b.renamed])
 
     out += ["", "## Pages", ""]
+    if b.policy is not None:
+        out.append("What this pass wrote; changes the trust policy held are listed under Updates held.")
     counts = {k: sum(1 for p in b.pages if p.kind == k) for k in UPDATE_ORDER}
     out.append(", ".join(f"{counts[k]} {UPDATE_WORDS[k]}" for k in UPDATE_ORDER)
                + f"; {b.refreshed} with citations or links refreshed only.")
@@ -109,16 +135,7 @@ def render_brief(b: BriefData) -> str:
             out += _capped([f"  * {_page_link(p.page_class, p.slug, p.title)} ({p.page_class}): {p.added} claims added, "
                             f"{p.revised} revised, {p.retracted} retracted" for p in rows])
 
-    out += ["", "## Updates held", "", "None: this pass applied no trust policy, so every update was written "
-            "(each is classified above as create, append, revise or supersede)."]
-
-    out += ["", "## Conflicts opened", ""]
-    if not b.conflicts:
-        out.append("None.")
-    for c in b.conflicts:
-        scope = f" ({c.scope})" if c.scope else ""
-        sides = " vs ".join(f"{_code(v)} {cite}" for v, cite in c.sides)
-        out.append(f"* {_page_link(c.page_class, c.slug, c.title)}: {c.attribute}{scope}: {sides}")
+    out += _review_sections(b)
 
     out += ["", "## Claims", ""]
     n = {k: sum(1 for c in b.claim_changes if c.change == k) for k in ("added", "revised", "retracted")}
@@ -133,7 +150,14 @@ def render_brief(b: BriefData) -> str:
         detail.append(f"* {c.change} {c.subject}{scope} {c.attribute}: {tail} in {_code(c.path)}")
     out += _capped(detail)
 
-    out += ["", "## Pages gone stale", "", "Not evaluated: staleness follows the trust policy's `stale_days`."]
+    out += ["", "## Pages gone stale", ""]
+    if b.policy is None:
+        out.append("Not evaluated: this pass ran without a trust policy.")
+    else:
+        out.append(f"{len(b.stale)} pages went stale (no new evidence or confirmation within the policy's stale days)."
+                   if b.stale else "None.")
+        out += _capped([f"* {_page_link(x.page_class, x.slug, x.title)} ({x.page_class}): stale since {x.since}"
+                        for x in b.stale])
     out += ["", "## Links", ""]
     out.append("Every link written resolves; none dropped." if not b.links_dropped
                else f"{len(b.links_dropped)} dropped: " + ", ".join(b.links_dropped[:MAX_ITEMS]))
@@ -154,5 +178,40 @@ def render_brief(b: BriefData) -> str:
 
     out += ["", "## Time", ""]
     out.append(" · ".join(f"{step} {secs:.3f} s" for step, secs in b.timings) + f" · total {total:.3f} s")
-    out.append(f"Extraction cache hits: {b.cache_hits}. Tokens and cost: none (built-in extractor, no model).")
+    out.append(f"Extraction cache hits: {b.cache_hits}. Tokens and cost: "
+               f"{b.model_usage or 'none (built-in extractor, no model)'}.")
     return "\n".join(out) + "\n"
+
+
+HELD_ORDER = ("create", "append", "revise", "supersede")
+
+
+def _review_sections(b: BriefData) -> list[str]:
+    """Updates held and conflicts opened: together, exactly the items this pass files in the review queue."""
+    out = ["", "## Updates held", ""]
+    if b.policy is None:
+        out.append("None: this pass ran without a trust policy, so every update was written "
+                   "(each is classified above as create, append, revise or supersede).")
+    else:
+        out.append(f"Trust policy: {b.policy}. This pass filed {len(b.held) + len(b.conflicts)} review items: "
+                   f"{len(b.held)} updates held and {len(b.conflicts)} conflicts opened.")
+        if b.held:
+            counts = ", ".join(f"{sum(1 for h in b.held if h.kind == k)} {k}" for k in HELD_ORDER
+                               if any(h.kind == k for h in b.held))
+            out.append(f"Held: {counts}.")
+        if b.reread:
+            out.append(f"{b.reread} unchanged sources were read again so pages waiting for review are proposed in full.")
+        for kind in HELD_ORDER:
+            rows = [h for h in b.held if h.kind == kind]
+            if rows:
+                out.append(f"* {kind} held:")
+                out += _capped([f"  * {_page_link(h.page_class, h.slug, h.title)} ({h.page_class}): {h.words} "
+                                f"(`{h.reason}`)" for h in rows])
+    out += ["", "## Conflicts opened", ""]
+    if not b.conflicts:
+        out.append("None.")
+    for c in b.conflicts:
+        scope = f" ({c.scope})" if c.scope else ""
+        sides = " vs ".join(f"{_code(v)} {cite}" for v, cite in c.sides)
+        out.append(f"* {_page_link(c.page_class, c.slug, c.title)}: {c.attribute}{scope}: {sides}")
+    return out

@@ -1,12 +1,15 @@
 """The three page classes of wiki.md §2: render them to OKF Markdown and parse them back.
 
 A page is the compiler's state: everything the next pass needs (claims with their evidence, mentions,
-history) is written on the page in a line grammar this module renders and parses, so a compiler can
-rebuild its state from the previous wiki alone (wiki.md §4).
+history, the disputed claims of an open conflict) is written on the page in a line grammar this module
+renders and parses, so a compiler can rebuild its state from the previous wiki alone (wiki.md §4).
 
-Claim lines (each ends with its citation):
+Claim lines (each ends with its citation; the grammar is `kctui.core.claims`):
     * **Apache Kafka** (4.3) — latest: 4.3.1 ^[products/apache-kafka.md:L39-L39]      (a fact)
     * **Apache Kafka** is an open-source event streaming platform ^[products/apache-kafka.md:L270-L272]
+A page that is not plainly current opens with the status blockquote of `kctui.core.page_status`; on a
+contradicted page it lists each disagreement's claim lines (the page's own value first). Claims shown
+only there are the page's `disputed` claims: evidence that waits for a person, not part of the page.
 Mention lines:
     * Mentioned as “libstd” in [[text-0040-libstd-facade|0040 libstd facade]] ^[text/0040-libstd-facade.md:L12-L12]
 """
@@ -17,9 +20,27 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from kctui.compiler.extract import VERBS, Claim, Evidence, Question
-from kctui.compiler.values import attribute_key
+from kctui.core.claims import (  # noqa: F401 - the claim-line grammar is re-exported for page users
+    Claim,
+    Evidence,
+    Question,
+    citation,
+    claim_line,
+    escape_text,
+    parse_citation_suffix,
+    parse_claim_line,
+    unescape_text,
+)
 from kctui.core.frontmatter import dump_yaml, parse_document
+from kctui.core.page_status import (
+    ARCHIVED_NOTE,
+    block_claim_lines,
+    conflict_note,
+    okf_status,
+    stale_note,
+    status_block,
+)
+from kctui.core.values import attribute_key
 
 KIND_DIRS = {"source": "sources", "concept": "concepts", "entity": "entities"}
 KIND_TYPES = {"source": "Source", "concept": "Concept", "entity": "Entity"}
@@ -32,22 +53,15 @@ SECTIONS = {
                "Sources", "Updates"),
 }
 HISTORY = {"source": "Updates", "concept": "Evolving Notes", "entity": "Updates"}
-OKF_STATUS = {"needs-review": "draft", "contradicted": "draft", "archived": "deprecated"}
 DESCRIPTIVE = frozenset({"definition", "standsfor", "is", "are", "was", "were", "means", "refersto", "denotes"})
 NONE_LINE = "_None yet._"
+STUB_KEY = "awaiting_review"
 MAX_FRONTMATTER_SOURCES = 200
 _KNOWN_KEYS = frozenset({"type", "title", "description", "tags", "sources", "generated", "status", "compile_status",
                          "aliases", "domain", "last_updated", "date_ingested", "source_type", "entity_type", "verified",
                          "sources_omitted"})
 
-_CITE = re.compile(r" \^\[(?P<path>(?:\\.|[^\]\\])+):(?:L(?P<a>\d+)-L(?P<b>\d+)|p(?P<p>\d+))\]$")
-_VERB_ALT = "|".join(re.escape(v) for v in VERBS)
-_CLAIM = re.compile(
-    r"^\* \*\*(?P<subject>(?:\\.|[^*\\])+)\*\*(?: \((?P<scope>(?:\\.|[^)\\])*)\))?"
-    rf"(?: — (?P<attr>(?:\\.|[^:\\])+): | (?P<verb>{_VERB_ALT}) )(?P<value>.*)$"
-)
 _MENTION = re.compile(r"^\* Mentioned as “(?P<surface>.*)” in .+$")
-_ESCAPABLE = re.compile(r"([\\\[\]<&])")
 _WIKILINK = re.compile(r"\[\[(?P<slug>[^\]|\\]+)(?:\|(?:\\.|[^\]\\])*)?\]\]")
 _MDLINK = re.compile(r"(?<!\\)\]\(/(?P<dir>sources|concepts|entities)/(?P<slug>[^)/\s]+)\.md\)")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
@@ -90,36 +104,25 @@ class Page:
     mentions: list[Mention] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
     links: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # section -> [(kind, slug, title)]
-    conflicts: list[list[Claim]] = field(default_factory=list)  # derived: groups of disagreeing claims
+    conflicts: list[list[Claim]] = field(default_factory=list)  # open disputes: [page's claim, disputed …]
+    disputed: list[Claim] = field(default_factory=list)  # claims shown only in the status block
     history: list[str] = field(default_factory=list)
 
     @property
     def rel_path(self) -> str:
         return f"{KIND_DIRS[self.kind]}/{self.slug}.md"
 
+    @property
+    def is_stub(self) -> bool:
+        """A page whose creation waits for review: it holds no claims yet, only keeps links resolvable."""
+        return self.extra.get(STUB_KEY) == "create"
+
+    @property
+    def human_confirmed(self) -> bool:
+        return bool(self.verified) or self.compile_status == "confirmed"
+
 
 # -- citations and links --------------------------------------------------------------------------
-
-
-def citation(ev: Evidence) -> str:
-    path = ev.path.replace("\\", "\\\\").replace("]", "\\]")
-    if ev.unit == "page":
-        return f"^[{path}:p{ev.start}]"
-    return f"^[{path}:L{ev.start}-L{ev.end}]"
-
-
-def parse_citation_suffix(line: str, digests: dict[str, str]) -> tuple[str, Evidence] | None:
-    """Split `text ^[path:L1-L2]` into (text, Evidence); the digest comes from the page's sources."""
-    m = _CITE.search(line)
-    if not m:
-        return None
-    path = re.sub(r"\\(.)", r"\1", m.group("path"))
-    digest = digests.get(path, "")
-    if m.group("p"):
-        ev = Evidence(path, int(m.group("p")), int(m.group("p")), digest, "page")
-    else:
-        ev = Evidence(path, int(m.group("a")), int(m.group("b")), digest)
-    return line[: m.start()], ev
 
 
 def link(slug: str, title: str, kind: str, style: str) -> str:
@@ -136,83 +139,6 @@ def outgoing_links(body: str) -> set[str]:
     found = {m.group("slug") for m in _WIKILINK.finditer(body)}
     found |= {m.group("slug") for m in _MDLINK.finditer(body)}
     return found
-
-
-# -- text escaping (outside code spans: backslash, brackets, < and & so values never form links or HTML)
-
-
-def _segments(text: str) -> list[tuple[bool, str]]:
-    """(is_code, segment) pieces of inline text, code spans per CommonMark backtick-run matching."""
-    out: list[tuple[bool, str]] = []
-    pos = 0
-    for m in _CODE_SPAN.finditer(text):
-        if m.start() > pos:
-            out.append((False, text[pos : m.start()]))
-        out.append((True, m.group(0)))
-        pos = m.end()
-    if pos < len(text):
-        out.append((False, text[pos:]))
-    return out
-
-
-def escape_text(text: str) -> str:
-    if not _ESCAPABLE.search(text):
-        return text
-    return "".join(seg if code else _ESCAPABLE.sub(r"\\\1", seg) for code, seg in _segments(text))
-
-
-def unescape_text(text: str) -> str:
-    if "\\" not in text:
-        return text
-    return "".join(seg if code else re.sub(r"\\([\\\[\]<&])", r"\1", seg) for code, seg in _segments(text))
-
-
-# -- claim lines ----------------------------------------------------------------------------------
-
-
-def _esc_subject(text: str) -> str:
-    return re.sub(r"([\\*\[\]<&])", r"\\\1", text)
-
-
-def _esc_scope(text: str) -> str:
-    return re.sub(r"([\\()\[\]<&*])", r"\\\1", text)
-
-
-def _esc_attr(text: str) -> str:
-    return re.sub(r"([\\:\[\]<&*])", r"\\\1", text)
-
-
-def _unesc(text: str) -> str:
-    if "\\" not in text:
-        return text
-    return re.sub(r"\\(.)", r"\1", text)
-
-
-def claim_line(claim: Claim) -> str:
-    subject = _esc_subject(claim.subject)
-    value = escape_text(claim.value)
-    if claim.form == "statement":
-        body = f"* **{subject}** {claim.attribute} {value}"
-    else:
-        scope = f" ({_esc_scope(claim.scope)})" if claim.scope else ""
-        body = f"* **{subject}**{scope} — {_esc_attr(claim.attribute)}: {value}"
-    return f"{body} {citation(claim.evidence)}"
-
-
-def parse_claim_line(line: str, digests: dict[str, str]) -> Claim | None:
-    split = parse_citation_suffix(line, digests)
-    if not split:
-        return None
-    text, ev = split
-    m = _CLAIM.match(text)
-    if not m:
-        return None
-    subject = _unesc(m.group("subject"))
-    value = unescape_text(m.group("value"))
-    if m.group("verb"):
-        return Claim(subject, m.group("verb"), value, "", "statement", "statement", ev)
-    scope = _unesc(m.group("scope") or "")
-    return Claim(subject, _unesc(m.group("attr")), value, scope, "fact", "fact", ev)
 
 
 def mention_line(mention: Mention, source_link: str) -> str:
@@ -237,7 +163,7 @@ def frontmatter_of(page: Page) -> dict[str, Any]:
             "sources": [{"id": s.id, "resource": s.resource, "digest": s.digest}
                         for s in page.sources[:MAX_FRONTMATTER_SOURCES]],
             "generated": {"by": page.generated_by, "at": page.generated_at},
-            "status": OKF_STATUS.get(page.compile_status, "stable"),
+            "status": okf_status(page.compile_status),
             "compile_status": page.compile_status,
             "aliases": list(page.aliases),
             "domain": page.domain,
@@ -266,8 +192,9 @@ def render_page(page: Page, source_link: dict[str, str], style: str, body: str |
 
 
 def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
-    out: list[str] = [f"# {page.title}", ""]
-    out += _notice(page)
+    out: list[str] = _notice(page) + [f"# {page.title}", ""]
+    if page.is_stub:
+        out += ["The compiler proposed this page; it has not been approved, so it holds nothing yet.", ""]
     descriptive = [c for c in page.claims if is_descriptive(c)]
     other = [c for c in page.claims if not is_descriptive(c)]
     mentions = [mention_line(m, source_link.get(m.evidence.path, escape_text(m.evidence.path))) for m in page.mentions]
@@ -300,17 +227,19 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
 
 
 def _notice(page: Page) -> list[str]:
-    if page.compile_status == "archived":
-        return ["> **Archived**: no source supports this page any more; it is kept for recovery.", ""]
-    if page.compile_status == "contradicted" and page.conflicts:
-        lines = [f"> **Contradicted**: the sources disagree on {len(page.conflicts)} "
-                 f"fact{'s' if len(page.conflicts) != 1 else ''}; a person decides.", ">"]
-        for group in page.conflicts:
-            lines += [f"> {claim_line(c)}" for c in group]
-        return lines + [""]
-    if page.compile_status == "needs-review":
-        return ["> **Needs review**: an update to this page waits for a person.", ""]
-    return []
+    """The status blockquote of `kctui.core.page_status` (one format for compiler and review queue)."""
+    status, note, claims = page.compile_status, None, None
+    if status == "archived":
+        note = ARCHIVED_NOTE
+    elif status == "contradicted":
+        note = conflict_note(len(page.conflicts)) if page.conflicts else None
+        claims = [claim_line(c) for group in page.conflicts for c in group]
+    elif status == "stale":
+        note = stale_note(str(page.extra.get("stale_after") or "") or None)
+    elif status == "needs-review" and page.is_stub:
+        note = "proposed by the compiler; waiting for review, nothing here is settled yet"
+    block = status_block(status, note, claims)
+    return block + [""] if block else []
 
 
 # -- parse ----------------------------------------------------------------------------------------
@@ -385,4 +314,24 @@ def parse_page(text: str, slug: str) -> Page:
                 page.questions.append(Question(unescape_text(split[0][2:]), split[1]))
     history = sections.get(HISTORY[kind], [])
     page.history = [] if history == [NONE_LINE] else history
+    _parse_disputes(page, block_claim_lines(body), digests)
     return page
+
+
+def claim_sig(c: Claim) -> tuple:
+    return (c.claim_id, c.evidence.path, c.evidence.start, c.evidence.end)
+
+
+def _parse_disputes(page: Page, lines: list[str], digests: dict[str, str]) -> None:
+    """The status block of a contradicted page: groups of one key, the page's claim first."""
+    accepted = {claim_sig(c) for c in page.claims}
+    groups: dict[tuple, list[Claim]] = {}
+    for line in lines:
+        claim = parse_claim_line(line, digests)
+        if claim is None:
+            continue
+        key = (claim.key[1], claim.key[2], claim.key[3])
+        groups.setdefault(key, []).append(claim)
+        if claim_sig(claim) not in accepted:
+            page.disputed.append(claim)
+    page.conflicts = [g for g in groups.values() if len(g) > 1]

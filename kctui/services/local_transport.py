@@ -34,11 +34,11 @@ class LocalTransport:
         return job_json(j)
 
     def compile_options(self, claim: dict[str, Any]) -> dict[str, Any]:
-        """The base's compile options (link style, extractor) from its stored policy."""
-        from kctui.services.policy import load_policy  # noqa: PLC0415
+        """The base's compile options (link style, extractor) and trust policy, from its stored policy."""
+        from kctui.services.policy import _to_json, load_policy  # noqa: PLC0415
 
-        _, link_style, extractor = load_policy(self.ctx, claim["workspaceRoot"], claim["job"]["knowledgeBaseId"])
-        return {"link_style": link_style, "extractor": extractor}
+        policy, link_style, extractor = load_policy(self.ctx, claim["workspaceRoot"], claim["job"]["knowledgeBaseId"])
+        return {"link_style": link_style, "extractor": extractor, "trust_policy": _to_json(policy, link_style, extractor)}
 
     def job_state(self, claim: dict[str, Any]) -> dict[str, Any] | None:
         try:

@@ -31,6 +31,8 @@ class RecoveryReport:
     promotions_rolled_back: list[str] = field(default_factory=list)
     jobs_failed: list[str] = field(default_factory=list)
     leases_kept: list[str] = field(default_factory=list)
+    reviews_resolved: list[int] = field(default_factory=list)  # published before a crash: recorded now
+    reviews_pending: list[int] = field(default_factory=list)  # not published: the item stays open
 
     def summary(self) -> str:
         parts = []
@@ -42,6 +44,9 @@ class RecoveryReport:
             parts.append(f"{len(self.jobs_failed)} orphaned job(s) failed for retry")
         if self.leases_kept:
             parts.append(f"{len(self.leases_kept)} external job(s) keep their lease")
+        if self.reviews_resolved or self.reviews_pending:
+            parts.append(f"{len(self.reviews_resolved)} interrupted review decision(s) recorded, "
+                         f"{len(self.reviews_pending)} left pending")
         return "; ".join(parts) or "nothing to recover"
 
 
@@ -114,10 +119,14 @@ def expire_leases(ctx: ServiceContext) -> list[str]:
 
 
 def recover_at_startup(ctx: ServiceContext) -> RecoveryReport:
+    from kctui.services.review_recovery import recover_review_decisions  # noqa: PLC0415
+
     report = RecoveryReport()
     recover_promotions(ctx, report)
+    resolved, pending = recover_review_decisions(ctx)  # after the journals: wiki/ is one whole generation
+    report.reviews_resolved, report.reviews_pending = resolved, pending
     fail_orphaned_builtin_jobs(ctx, report)
-    if report.promotions_finished or report.jobs_failed or report.promotions_rolled_back:
+    if report.promotions_finished or report.jobs_failed or report.promotions_rolled_back or resolved or pending:
         log.info("recovery: %s", report.summary())
     return report
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from kctui import paths
 from kctui.core.clock import rfc3339
-from kctui.core.page_status import page_compile_status, set_page_status
+from kctui.core.page_status import page_compile_status, record_resolved_conflict, set_page_status, split_page
 from kctui.core.trust import REASON_WORDS
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput, NotFound
@@ -76,6 +76,17 @@ def file_manifest(conn: sqlite3.Connection, workspace: str, kb_id: str, job_id: 
     file the new items with the revision the reviewer will see."""
     if manifest is None:
         return 0
+    for page in manifest.settled:
+        conn.execute("UPDATE review_items SET state = 'superseded', resolved_at = ?, resolved_by = ? "
+                     "WHERE workspace = ? AND base_id = ? AND page_path = ? AND kind = 'held' AND state = 'open'",
+                     (now_us, job_id, workspace, kb_id, page))
+    for closed in manifest.closed_conflicts:
+        for row in conn.execute("SELECT id, details_json FROM review_items WHERE workspace = ? AND base_id = ? "
+                                "AND page_path = ? AND kind = 'conflict' AND state = 'open'",
+                                (workspace, kb_id, closed.page)).fetchall():
+            if json.loads(row[1] or "{}").get("fingerprint") == closed.fingerprint:
+                conn.execute("UPDATE review_items SET state = 'superseded', resolved_at = ?, resolved_by = ? "
+                             "WHERE id = ?", (now_us, job_id, row[0]))
     for it in manifest.items:
         conn.execute("UPDATE review_items SET state = 'superseded', resolved_at = ?, resolved_by = ? "
                      "WHERE workspace = ? AND base_id = ? AND page_path = ? AND kind = ? AND state = 'open'",
@@ -86,6 +97,8 @@ def file_manifest(conn: sqlite3.Connection, workspace: str, kb_id: str, job_id: 
             details["existing"] = it.existing.model_dump()
         if it.incoming:
             details["incoming"] = it.incoming.model_dump()
+        if it.fingerprint:
+            details["fingerprint"] = it.fingerprint
         conn.execute(
             "INSERT INTO review_items(workspace, base_id, job_id, kind, page_path, slug, title, update_kind, reason, "
             "summary, proposed_body, details_json, expected_revision, created_at) "
@@ -233,7 +246,8 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
         if action in ("approve", "use_new"):
             if not item.proposed_body:
                 raise InvalidInput(f"review item {item.id} has no proposed body to apply")
-            new_text = set_page_status(item.proposed_body, leftover or "confirmed", verified_by=actor, at=at)
+            settled = "archived" if page_compile_status(item.proposed_body) == "archived" else "confirmed"
+            new_text = set_page_status(item.proposed_body, leftover or settled, verified_by=actor, at=at)
         elif action == "keep":
             if current is None:
                 raise Conflict(f"page {item.page_path} no longer exists")
@@ -243,16 +257,26 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
                 new_text = None
             else:
                 was = page_compile_status(current)
-                keep_confirmed = "confirmed" if was == "confirmed" else "compiled"
-                new_text = set_page_status(current, leftover or keep_confirmed)
+                signed = was == "confirmed" or bool(split_page(current)[0].get("verified"))  # sign-off stays
+                new_text = set_page_status(current, leftover or ("confirmed" if signed else "compiled"))
+        if item.kind == "conflict" and new_text is not None:  # decided: the next pass does not raise it again
+            new_text = record_resolved_conflict(new_text, str(item.details.get("fingerprint") or ""))
         state = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new",
                  "keep": "resolved_keep", "dismiss": "dismissed"}[action]
+        leftover_dir = None
         if new_text is not None and new_text != current:
-            publish_pages(conn, item.workspace, item.base_id, {item.page_path: new_text},
-                          author=f"review:{item.id}:{action}:{actor}", reason=f"review {action} of item {item.id}",
-                          now_us=now)
+            # The decision travels with the generation (decision.json beside it): a crash between the
+            # swap and this transaction's commit is settled at start-up (review_recovery).
+            leftover_dir = publish_pages(
+                conn, item.workspace, item.base_id, {item.page_path: new_text},
+                author=f"review:{item.id}:{action}:{actor}", reason=f"review {action} of item {item.id}", now_us=now,
+                decision={"item": item.id, "state": state, "actor": actor, "at": now})
         conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
                      (state, now, actor, item.id))
+    if leftover_dir is not None:
+        import shutil  # noqa: PLC0415
+
+        shutil.rmtree(leftover_dir, ignore_errors=True)  # committed: the decision record is done
     return get_item(ctx, item.id)
 
 

@@ -11,7 +11,8 @@ and files each item in the review queue in the same transaction that records the
   {"kind": "conflict", "page": "entities/python.md", "title": "Python", "reason": "contradiction",
    "summary": "3.12 eol", "proposedBody": "<page text using the new value>",
    "existing": {"value": "2028-10-31", "citation": "python.md:L12-L12", "source": "python.md"},
-   "incoming": {"value": "2028-10-01", "citation": "notes.md:L3-L3", "source": "notes.md"}}
+   "incoming": {"value": "2028-10-01", "citation": "notes.md:L3-L3", "source": "notes.md"},
+   "fingerprint": "4c9b53ae5542f9c0"}
 ]}
 ```
 """
@@ -49,14 +50,14 @@ class ManifestItem(BaseModel):
     proposed_body: str | None = Field(default=None, alias="proposedBody", max_length=4_000_000)
     existing: Side | None = None
     incoming: Side | None = None
+    # A conflict's identity (the fact's key and both values): a person's decision is recorded on the page
+    # under `resolved_conflicts`, so the compiler does not raise the same disagreement again.
+    fingerprint: str | None = Field(default=None, max_length=200, pattern=r"^[0-9A-Za-z_.:-]*$")
 
     @field_validator("page")
     @classmethod
     def _safe_page(cls, v: str) -> str:
-        if (not v.endswith(".md") or v.startswith("/") or "\\" in v or "\0" in v
-                or any(part in ("", ".", "..") for part in v.split("/"))):
-            raise ValueError(f"page path {v!r} escapes the wiki or is not a .md page")
-        return v
+        return safe_page(v)
 
     @field_validator("reason")
     @classmethod
@@ -66,10 +67,41 @@ class ManifestItem(BaseModel):
         return v
 
 
-class Manifest(BaseModel):
+def safe_page(v: str) -> str:
+    if (not v.endswith(".md") or v.startswith("/") or "\\" in v or "\0" in v
+            or any(part in ("", ".", "..") for part in v.split("/"))):
+        raise ValueError(f"page path {v!r} escapes the wiki or is not a .md page")
+    return v
+
+
+class ClosedConflict(BaseModel):
     model_config = ConfigDict(extra="ignore")
+    page: str = Field(max_length=1024)
+    fingerprint: str = Field(max_length=200)
+
+    @field_validator("page")
+    @classmethod
+    def _safe_page(cls, v: str) -> str:
+        return safe_page(v)
+
+
+class Manifest(BaseModel):
+    """`settled`: pages whose earlier held proposals this pass replaced (it proposed them again in full
+    from the current sources): their open held items are superseded even if nothing is held for them
+    now. `closedConflicts`: disagreements no longer there (a source changed or went away): their open
+    conflict items are superseded. Both optional."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
     version: Literal[1] = 1
     items: list[ManifestItem] = Field(default_factory=list, max_length=MAX_ITEMS)
+    settled: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
+    closed_conflicts: list[ClosedConflict] = Field(default_factory=list, alias="closedConflicts",
+                                                   max_length=MAX_ITEMS)
+
+    @field_validator("settled")
+    @classmethod
+    def _safe_pages(cls, v: list[str]) -> list[str]:
+        return [safe_page(p) for p in v]
 
 
 class ManifestError(Exception):

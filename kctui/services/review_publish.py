@@ -12,6 +12,7 @@ from kctui import paths
 from kctui.publish.promote import PromotionError, cleanup_after_promotion, promote
 from kctui.publish.validate import InvalidOutput, validate_staged_tree
 from kctui.services.errors import Conflict, IOFailure
+from kctui.services.review_recovery import page_digest, write_decision
 from kctui.services.revisions import record_generation
 
 
@@ -27,8 +28,11 @@ def _copy_tree(src: Path, dst: Path) -> None:
 
 
 def publish_pages(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: dict[str, str], *, author: str,
-                  reason: str, now_us: int) -> None:
-    """Inside the caller's write transaction (so no claim can start meanwhile)."""
+                  reason: str, now_us: int, decision: dict | None = None) -> Path | None:
+    """Inside the caller's write transaction (so no claim can start meanwhile). With `decision` (a review
+    item's resolution) a `decision.json` is written beside the staged tree first and left in place:
+    the caller removes the returned folder once its transaction committed; a crash before that is
+    settled at start-up by `review_recovery` (the item resolved if the new generation is live)."""
     ws = Path(workspace)
     kb = paths.kb_path(ws, kb_id)
     live = kb / "wiki"
@@ -48,6 +52,9 @@ def publish_pages(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: d
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         validate_staged_tree(staged)
+        if decision is not None:
+            write_decision(staged_root, {**decision, "author": author, "reason": reason, "pages": {
+                rel: page_digest(text) for rel, text in pages.items()}})
         promote(kb, staged, gen_id)
     except InvalidOutput as exc:
         shutil.rmtree(staged_root, ignore_errors=True)
@@ -58,5 +65,6 @@ def publish_pages(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: d
     try:
         cleanup_after_promotion(kb)
     finally:
-        shutil.rmtree(staged_root, ignore_errors=True)
+        shutil.rmtree(staged_root if decision is None else staged, ignore_errors=True)
     record_generation(conn, workspace, kb_id, live, author=author, reason=reason, now_us=now_us)
+    return staged_root if decision is not None else None

@@ -72,7 +72,9 @@ class StopWatch:
         return self.cancelled
 
 
-def request_from_claim(claim: dict[str, Any], *, extractor: str = "builtin", link_style: str = "wikilink") -> CompileRequest:
+def request_from_claim(claim: dict[str, Any], *, extractor: str = "builtin", link_style: str = "wikilink",
+                       trust_policy: dict[str, Any] | None = None) -> CompileRequest:
+    """A transport without a trust policy (an HTTP host that sends none) gets the default one (guarded)."""
     job = claim["job"]
     prev = claim.get("previousWikiPath")
     return CompileRequest(
@@ -85,6 +87,7 @@ def request_from_claim(claim: dict[str, Any], *, extractor: str = "builtin", lin
         output_path=Path(claim["outputPath"]),
         extractor=extractor,
         link_style=link_style,
+        trust_policy=trust_policy if trust_policy is not None else {},
     )
 
 

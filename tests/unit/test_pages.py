@@ -156,7 +156,8 @@ def test_archived_page_is_deprecated_with_a_visible_notice() -> None:
     data, body, _ = parse_document(text)
     assert data["status"] == "deprecated"
     lines = [ln for ln in body.splitlines() if ln.strip()]
-    assert lines[0] == "# X" and lines[1].startswith("> **Archived**")
+    # the one status format of kctui.core.page_status, at the top of the body
+    assert lines[0].startswith("> **Status: archived** — Archived for recovery") and lines[1] == "# X"
 
 
 def test_frontmatter_stays_under_the_cap_for_a_page_with_many_sources() -> None:

@@ -1,0 +1,120 @@
+"""Disagreements on a concept or entity page (wiki.md §4 conflict rule, trust.md §4).
+
+Claims with the same key (attribute, scope, unit) from different sources with different values are a
+dispute, never settled by the machine. The page keeps one value per key — the value it already had
+(its source's later revisions follow it), or for a new key the first source's in path order — and the
+other values are *disputed*: shown with their citations in the page's status block until a person
+decides. A decided dispute (keep, use-new, dismiss) is recorded on the page as a fingerprint of the key
+and both values in `resolved_conflicts`, so no later pass raises the same disagreement again.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass, field
+
+from kctui.core.claims import Claim
+from kctui.core.pages import Page, SourceRef, claim_sig, escape_text
+
+RESOLVED_KEY = "resolved_conflicts"
+
+
+def key3(c: Claim) -> tuple[str, str, str]:
+    return (c.key[1], c.key[2], c.key[3])
+
+
+def fingerprint(key: tuple[str, str, str], a: str, b: str) -> str:
+    """One disagreement: the fact's key and the two normalised values, order-free."""
+    lo, hi = sorted((a, b))
+    return hashlib.sha256("\x1f".join((*key, lo, hi)).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Dispute:
+    key: tuple[str, str, str]
+    existing: Claim  # the page's value
+    incoming: Claim  # the disagreeing evidence
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.key, self.existing.norm_value, self.incoming.norm_value)
+
+
+@dataclass
+class Settled:
+    accepted: list[Claim] = field(default_factory=list)
+    disputed: list[Claim] = field(default_factory=list)
+    groups: list[list[Claim]] = field(default_factory=list)  # [page's claim, disputed …] per key
+    disputes: list[Dispute] = field(default_factory=list)  # every open one
+    opened: list[Dispute] = field(default_factory=list)  # open now, not open on the previous page
+
+
+def resolved_of(page: Page | None) -> set[str]:
+    return {str(f) for f in (page.extra.get(RESOLVED_KEY) or [])} if page else set()
+
+
+def open_fingerprints(page: Page | None) -> set[str]:
+    out: set[str] = set()
+    for group in page.conflicts if page else []:
+        head = group[0]
+        out |= {fingerprint(key3(head), head.norm_value, c.norm_value) for c in group[1:]
+                if c.norm_value != head.norm_value}
+    return out
+
+
+def settle(old: Page | None, claims: list[Claim], groups: dict[tuple[str, str, str], list[Claim]]) -> Settled:
+    """Split `claims` (the page's, its disputed ones, and this pass's) into the page's own, the disputed
+    and the dropped (decided by a person against them). `groups` is `update.conflicts_of(claims)`."""
+    resolved = resolved_of(old)
+    before_open = open_fingerprints(old)
+    in_group = {claim_sig(c) for group in groups.values() for c in group}
+    out = Settled(accepted=[c for c in claims if claim_sig(c) not in in_group])
+    for key, group in groups.items():
+        held_paths = {c.evidence.path for c in (old.claims if old else []) if key3(c) == key}
+        head = next((c for c in group if c.evidence.path in held_paths), group[0])
+        shown = [head]
+        for c in group:
+            if c.norm_value == head.norm_value:
+                if c is not head:
+                    out.accepted.append(c)
+                continue
+            dispute = Dispute(key, head, c)
+            if dispute.fingerprint in resolved:
+                continue  # a person decided: the page's value stands
+            out.disputed.append(c)
+            out.disputes.append(dispute)
+            shown.append(c)
+            if dispute.fingerprint not in before_open:
+                out.opened.append(dispute)
+        out.accepted.append(head)
+        if len(shown) > 1:
+            out.groups.append(shown)
+    return out
+
+
+def use_new_variant(page: Page, dispute: Dispute, at: str, digests: dict[str, str],
+                    source_slugs: dict[str, str]) -> Page:
+    """The page as it reads when a person takes the new value: the incoming claim replaces the page's
+    claims of that key, the dispute is recorded as decided."""
+    new = copy.deepcopy(page)
+    new.claims = [c for c in new.claims if key3(c) != dispute.key] + [dispute.incoming]
+    new.disputed = [c for c in new.disputed if claim_sig(c) != claim_sig(dispute.incoming)]
+    groups = []
+    for group in new.conflicts:
+        if key3(group[0]) != dispute.key:
+            groups.append(group)
+    new.conflicts = groups
+    new.extra[RESOLVED_KEY] = sorted(resolved_of(new) | {dispute.fingerprint})
+    used = {c.evidence.path for c in new.claims + new.disputed} | {m.evidence.path for m in new.mentions}
+    refs = {s.resource: s for s in new.sources if s.resource in used}
+    for path in used - set(refs):
+        refs[path] = SourceRef(path, digests.get(path, ""), source_slugs.get(path, ""))
+    new.sources = [refs[p] for p in sorted(refs, key=lambda p: p.encode())]
+    old_claim, incoming = dispute.existing, dispute.incoming
+    scope = f" ({old_claim.scope})" if old_claim.scope else ""
+    new.history = list(new.history) + [
+        f"* {at}: {escape_text(old_claim.subject)}{escape_text(scope)} {escape_text(old_claim.attribute)}: "
+        f"`{incoming.evidence.path}` says {escape_text(incoming.value)} where `{old_claim.evidence.path}` says "
+        f"{escape_text(old_claim.value)}; the new value is used."]
+    return new

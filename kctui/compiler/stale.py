@@ -1,0 +1,94 @@
+"""Pages gone stale (trust.md §5): a compiled or confirmed page with no new evidence and no confirmation
+within the policy's `stale_days` becomes `stale` at the next pass.
+
+The clock is the job's own `created_at` (deterministic: the same inputs give the same bytes). A page's
+freshness deadline is the latest of its `stale_after` (written when evidence last arrived; without
+one, its `last_updated` + stale_days) and each person's confirmation (`verified[].at` + stale_days) —
+so resolving a review item restarts the clock. A stale page says so in its frontmatter and in the
+visible status line; new evidence makes it current again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from kctui.core.clock import US, parse_rfc3339, rfc3339
+from kctui.core.frontmatter import FrontmatterError
+from kctui.core.page_status import set_page_status, split_page, stale_note
+from kctui.core.pages import STUB_KEY
+
+_STATUS = re.compile(r"^compile_status: '?([a-z-]+)'?\s*$", re.M)
+_STALE_AFTER = re.compile(r"^stale_after: '?([0-9][0-9T:.+\-Z]*)'?\s*$", re.M)
+
+
+@dataclass(frozen=True)
+class StaleReport:
+    page_class: str
+    slug: str
+    title: str
+    stale_after: str
+
+
+def _instant(value: Any) -> int | None:
+    try:
+        return parse_rfc3339(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def freshness_deadline(fm: dict[str, Any], stale_days: int) -> int | None:
+    """When the page goes stale (microseconds), or None when it carries no time at all."""
+    span = stale_days * 86_400 * US
+    times: list[int] = []
+    explicit = _instant(fm.get("stale_after"))
+    if explicit is not None:
+        times.append(explicit)
+    else:
+        generated = fm.get("generated") if isinstance(fm.get("generated"), dict) else {}
+        base = _instant(fm.get("last_updated")) or _instant(generated.get("at"))
+        if base is not None:
+            times.append(base + span)
+    for entry in fm.get("verified") or []:
+        at = _instant(entry.get("at")) if isinstance(entry, dict) else None
+        if at is not None:
+            times.append(at + span)
+    return max(times) if times else None
+
+
+def mark_stale(writer: Any, final: dict[str, str], skip: set[str], created_at: str, stale_days: int,
+               tick: Callable[[int, int, str], None] = lambda d, t, c: None) -> list[StaleReport]:
+    """Flag every page of `final` (slug -> class) that went stale by `created_at`, except `skip`
+    (pages that received new evidence this pass). Returns what went stale, in slug order."""
+    now = parse_rfc3339(created_at)
+    out: list[StaleReport] = []
+    for n, slug in enumerate(sorted(final), 1):
+        if n == 1 or n % 200 == 0:
+            tick(n, len(final), slug)
+        if slug in skip:
+            continue
+        text = writer.current_text(slug)
+        if not text:
+            continue
+        end = text.find("\n---\n", 3)
+        header = text[:end] if end > 0 else ""
+        status = _STATUS.search(header)
+        if status is None or status.group(1) not in ("compiled", "confirmed"):
+            continue
+        quick = _STALE_AFTER.search(header)
+        if quick is not None and (_instant(quick.group(1)) or 0) > now:
+            continue  # confirmations only push the deadline later
+        try:
+            fm, _ = split_page(text)
+        except (FrontmatterError, ValueError):
+            continue
+        if fm.get(STUB_KEY):
+            continue
+        deadline = freshness_deadline(fm, stale_days)
+        if deadline is None or deadline > now:
+            continue
+        at = rfc3339(deadline) or ""
+        writer.put_text(slug, final[slug], set_page_status(text, "stale", note=stale_note(at), stale_after=at))
+        out.append(StaleReport(final[slug], slug, str(fm.get("title", slug)), at))
+    return out

@@ -1,0 +1,207 @@
+"""Claims and their line grammar (wiki.md §4), in the pure core: the typed claim the compiler extracts
+and the page stores, its stable id, and how a claim line with its citation is written and read back.
+
+    * **Apache Kafka** (4.3) — latest: 4.3.1 ^[products/apache-kafka.md:L39-L39]      (a fact)
+    * **Apache Kafka** is an open-source event streaming platform ^[products/apache-kafka.md:L270-L272]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from kctui.core.slugs import identity_key
+from kctui.core.values import attribute_key, normalise_value, scope_key, split_unit
+
+# Confidence by where a claim came from: structure is read, prose is guessed.
+CONFIDENCE = {
+    "frontmatter": 0.95,
+    "table": 0.9,
+    "deflist": 0.85,
+    "abbreviation": 0.9,
+    "kv": 0.85,
+    "definition": 0.75,
+    "heading": 0.6,
+    "statement": 0.6,
+}
+# Verbs of extractive prose statements ("X is Y"), longest first where one is a prefix of another.
+VERBS = (
+    "refers to", "is not", "are not", "is", "are", "was", "were", "has", "have", "had", "costs", "supports",
+    "requires", "provides", "uses", "includes", "contains", "offers", "became", "remains", "means", "denotes",
+)
+# Attributes whose values are descriptions, never single facts: different sources may hold different
+# ones without contradicting each other.
+DESCRIPTIVE_ATTRIBUTES = frozenset({"definition", "standsfor", "description", "summary", "note", "notes", "context"})
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    path: str  # relative to sources/
+    start: int  # first line, or page for a PDF
+    end: int  # last line (inclusive), or the same page
+    digest: str  # the source file's digest when this was read
+    unit: str = "line"  # "line" | "page"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One atomic statement. `form` is "fact" (subject · scope · attribute: value) or "statement"
+    (subject verb value, extractive prose); `value` is as the source writes it (inline links dropped).
+    The normalised forms and the stable id are computed once, on creation."""
+
+    subject: str
+    attribute: str
+    value: str
+    scope: str
+    form: str
+    origin: str
+    evidence: Evidence
+    norm_value: str = field(init=False, compare=False, repr=False)
+    unit: str = field(init=False, compare=False, repr=False)
+    key: tuple[str, str, str, str] = field(init=False, compare=False, repr=False)
+    claim_id: str = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        norm = normalise_value(self.value)
+        unit = split_unit(self.value)[1].casefold()
+        key = (identity_key(self.subject), attribute_key(self.attribute), scope_key(self.scope), unit)
+        digest = hashlib.sha256("\x1f".join((key[0], key[1], key[2], norm)).encode("utf-8", "surrogatepass"))
+        object.__setattr__(self, "norm_value", norm)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "claim_id", digest.hexdigest()[:16])
+
+    @property
+    def confidence(self) -> float:
+        return CONFIDENCE.get(self.origin, 0.6)
+
+    @property
+    def is_atomic(self) -> bool:
+        """A fact that can contradict another (descriptions and prose statements cannot)."""
+        return self.form == "fact" and self.key[1] not in DESCRIPTIVE_ATTRIBUTES
+
+    def to_json(self) -> dict:
+        ev = self.evidence
+        return {"subject": self.subject, "attribute": self.attribute, "value": self.value, "scope": self.scope,
+                "form": self.form, "origin": self.origin,
+                "evidence": {"path": ev.path, "start": ev.start, "end": ev.end, "digest": ev.digest, "unit": ev.unit}}
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    text: str
+    evidence: Evidence
+
+
+_CITE = re.compile(r" \^\[(?P<path>(?:\\.|[^\]\\])+):(?:L(?P<a>\d+)-L(?P<b>\d+)|p(?P<p>\d+))\]$")
+_VERB_ALT = "|".join(re.escape(v) for v in VERBS)
+_CLAIM = re.compile(
+    r"^\* \*\*(?P<subject>(?:\\.|[^*\\])+)\*\*(?: \((?P<scope>(?:\\.|[^)\\])*)\))?"
+    rf"(?: — (?P<attr>(?:\\.|[^:\\])+): | (?P<verb>{_VERB_ALT}) )(?P<value>.*)$"
+)
+_ESCAPABLE = re.compile(r"([\\\[\]<&])")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+
+
+# -- citations -----------------------------------------------------------------------------------
+
+
+def citation(ev: Evidence) -> str:
+    path = ev.path.replace("\\", "\\\\").replace("]", "\\]")
+    if ev.unit == "page":
+        return f"^[{path}:p{ev.start}]"
+    return f"^[{path}:L{ev.start}-L{ev.end}]"
+
+
+def parse_citation_suffix(line: str, digests: dict[str, str]) -> tuple[str, Evidence] | None:
+    """Split `text ^[path:L1-L2]` into (text, Evidence); the digest comes from the page's sources."""
+    m = _CITE.search(line)
+    if not m:
+        return None
+    path = re.sub(r"\\(.)", r"\1", m.group("path"))
+    digest = digests.get(path, "")
+    if m.group("p"):
+        ev = Evidence(path, int(m.group("p")), int(m.group("p")), digest, "page")
+    else:
+        ev = Evidence(path, int(m.group("a")), int(m.group("b")), digest)
+    return line[: m.start()], ev
+
+
+# -- text escaping (outside code spans: backslash, brackets, < and & so values never form links or HTML)
+
+
+def _segments(text: str) -> list[tuple[bool, str]]:
+    """(is_code, segment) pieces of inline text, code spans per CommonMark backtick-run matching."""
+    out: list[tuple[bool, str]] = []
+    pos = 0
+    for m in _CODE_SPAN.finditer(text):
+        if m.start() > pos:
+            out.append((False, text[pos : m.start()]))
+        out.append((True, m.group(0)))
+        pos = m.end()
+    if pos < len(text):
+        out.append((False, text[pos:]))
+    return out
+
+
+def escape_text(text: str) -> str:
+    if not _ESCAPABLE.search(text):
+        return text
+    return "".join(seg if code else _ESCAPABLE.sub(r"\\\1", seg) for code, seg in _segments(text))
+
+
+def unescape_text(text: str) -> str:
+    if "\\" not in text:
+        return text
+    return "".join(seg if code else re.sub(r"\\([\\\[\]<&])", r"\1", seg) for code, seg in _segments(text))
+
+
+# -- claim lines ----------------------------------------------------------------------------------
+
+
+def _esc_subject(text: str) -> str:
+    return re.sub(r"([\\*\[\]<&])", r"\\\1", text)
+
+
+def _esc_scope(text: str) -> str:
+    return re.sub(r"([\\()\[\]<&*])", r"\\\1", text)
+
+
+def _esc_attr(text: str) -> str:
+    return re.sub(r"([\\:\[\]<&*])", r"\\\1", text)
+
+
+def _unesc(text: str) -> str:
+    if "\\" not in text:
+        return text
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def claim_line(claim: Claim) -> str:
+    subject = _esc_subject(claim.subject)
+    value = escape_text(claim.value)
+    if claim.form == "statement":
+        body = f"* **{subject}** {claim.attribute} {value}"
+    else:
+        scope = f" ({_esc_scope(claim.scope)})" if claim.scope else ""
+        body = f"* **{subject}**{scope} — {_esc_attr(claim.attribute)}: {value}"
+    return f"{body} {citation(claim.evidence)}"
+
+
+def parse_claim_line(line: str, digests: dict[str, str]) -> Claim | None:
+    split = parse_citation_suffix(line, digests)
+    if not split:
+        return None
+    text, ev = split
+    m = _CLAIM.match(text)
+    if not m:
+        return None
+    subject = _unesc(m.group("subject"))
+    value = unescape_text(m.group("value"))
+    if m.group("verb"):
+        return Claim(subject, m.group("verb"), value, "", "statement", "statement", ev)
+    scope = _unesc(m.group("scope") or "")
+    return Claim(subject, _unesc(m.group("attr")), value, scope, "fact", "fact", ev)
+
+

@@ -1,0 +1,104 @@
+"""A review decision interrupted by a crash (trust.md §4: an approved change reaches `wiki/` through
+promotion, so a kill can fall between the swap and the store's commit).
+
+Publishing a decision writes `decision.json` beside its staged generation before promoting: the review
+item, its new state, who decided, and the digest of every page it writes. The folder is removed only
+after the store committed. At start-up, after the promotion journal was settled (the new generation
+finished, or the old one rolled back), each leftover decision is read against the live wiki:
+
+- every decided page is live with the decided bytes: the decision was published, so the revisions are
+  recorded and the item is resolved (if it is still open) — never left pending with a published body;
+- otherwise the old generation is live: the item stays pending, as it was, and nothing is recorded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from kctui import paths
+from kctui.services.context import ServiceContext
+from kctui.services.revisions import record_generation
+
+log = logging.getLogger(__name__)
+
+DECISION_NAME = "decision.json"
+PREFIX = "review-"
+
+
+def page_digest(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def write_decision(folder: Path, decision: dict[str, Any]) -> None:
+    """Durably: the decision must be on disk before the generation it explains can be live."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / DECISION_NAME
+    data = json.dumps(decision, sort_keys=True).encode("utf-8")
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    dfd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+def _published(wiki: Path, pages: dict[str, str]) -> bool:
+    for rel, digest in pages.items():
+        target = wiki / rel
+        try:
+            if target.is_symlink() or page_digest(target.read_text(encoding="utf-8")) != digest:
+                return False
+        except (OSError, UnicodeDecodeError):
+            return False
+    return bool(pages)
+
+
+def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]:
+    """Settle leftover decisions of every base. Returns (items resolved now, items left pending)."""
+    resolved: list[int] = []
+    pending: list[int] = []
+    for row in ctx.store.query("SELECT workspace, id FROM bases ORDER BY workspace, id"):
+        root = paths.output_root(Path(row["workspace"]), row["id"])
+        if not root.is_dir():
+            continue
+        for folder in sorted(p for p in root.iterdir() if p.name.startswith(PREFIX) and not p.is_symlink()):
+            with ctx.store.write() as conn:  # a resolution still running elsewhere holds this lock
+                if not folder.is_dir():
+                    continue
+                try:
+                    decision = json.loads((folder / DECISION_NAME).read_text(encoding="utf-8"))
+                    item_id = int(decision["item"])
+                    pages = {str(k): str(v) for k, v in dict(decision["pages"]).items()}
+                except (OSError, ValueError, KeyError, TypeError):
+                    shutil.rmtree(folder, ignore_errors=True)  # never got as far as promoting
+                    continue
+                wiki = paths.wiki_path(Path(row["workspace"]), row["id"])
+                if _published(wiki, pages):
+                    now = ctx.now()
+                    record_generation(conn, row["workspace"], row["id"], wiki, author=str(decision.get("author")),
+                                      reason=f"{decision.get('reason')} (published before a crash; recorded at restart)",
+                                      now_us=now)
+                    cur = conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? "
+                                       "WHERE id = ? AND state = 'open'",
+                                       (str(decision.get("state")), int(decision.get("at") or now),
+                                        str(decision.get("actor")), item_id))
+                    if cur.rowcount:
+                        resolved.append(item_id)
+                else:
+                    pending.append(item_id)
+                shutil.rmtree(folder, ignore_errors=True)
+    if resolved or pending:
+        log.info("review decisions interrupted by a crash: %d resolved (published), %d left pending",
+                 len(resolved), len(pending))
+    return resolved, pending
