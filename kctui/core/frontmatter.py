@@ -44,13 +44,14 @@ class _CappedSafeLoader(yaml.SafeLoader):
         return node
 
 
-def safe_load_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> Any:
-    """Load one YAML document safely; raise FrontmatterError on anything suspicious."""
+def _guarded(text: str, max_bytes: int, use):  # type: ignore[no-untyped-def]
+    """Run `use(loader)` on a capped, alias-refusing loader, turning every YAML failure into
+    FrontmatterError."""
     if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise FrontmatterError(f"YAML larger than {max_bytes} bytes")
     loader = _CappedSafeLoader(text)
     try:
-        return loader.get_single_data()
+        return use(loader)
     except FrontmatterError:
         raise
     except RecursionError as exc:
@@ -59,24 +60,17 @@ def safe_load_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> Any:
         raise FrontmatterError(f"invalid YAML: {str(exc).splitlines()[0]}") from exc
     finally:
         loader.dispose()
+
+
+def safe_load_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> Any:
+    """Load one YAML document safely; raise FrontmatterError on anything suspicious."""
+    return _guarded(text, max_bytes, lambda loader: loader.get_single_data())
 
 
 def compose_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> "yaml.Node | None":
     """Compose one YAML document into a node tree (with line positions) under the same guards as
     `safe_load_yaml`: size cap, aliases refused, nesting capped. Raises FrontmatterError."""
-    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise FrontmatterError(f"YAML larger than {max_bytes} bytes")
-    loader = _CappedSafeLoader(text)
-    try:
-        return loader.get_single_node()
-    except FrontmatterError:
-        raise
-    except RecursionError as exc:
-        raise FrontmatterError("YAML nested too deeply") from exc
-    except yaml.YAMLError as exc:
-        raise FrontmatterError(f"invalid YAML: {str(exc).splitlines()[0]}") from exc
-    finally:
-        loader.dispose()
+    return _guarded(text, max_bytes, lambda loader: loader.get_single_node())
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str, int]:
