@@ -15,6 +15,7 @@ from kctui.ui.screens.add_workspace import AddWorkspaceScreen
 from kctui.ui.screens.confirm import ConfirmScreen
 from kctui.ui.screens.new_kb import NewKb, NewKbScreen
 from kctui.ui.screens.review_detail import ReviewDetailScreen
+from kctui.ui.screens.search import SearchScreen
 from kctui.ui.widgets.keyed_table import KeyedTable
 
 if TYPE_CHECKING:
@@ -200,6 +201,11 @@ class MainActions:
         self.app.run_service(  # type: ignore[attr-defined]
             "policy", lambda ctx: bases_svc.set_compilation_policy(ctx, base.workspace, base.id, new),
             ok_text=lambda r: f"{base.name} is now {new}{note}")
+
+    def action_search(self: MainScreen) -> None:
+        base = self.selected_base()
+        if base is not None:
+            self.app.push_screen(SearchScreen(base.workspace, base.id, base.name))
 
     def action_add_workspace(self: MainScreen) -> None:
         def added(ws: str | None) -> None:

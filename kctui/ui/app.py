@@ -35,7 +35,9 @@ from kctui.ui.poll import INTERVAL, Poller
 from kctui.ui.screens.confirm import ConfirmScreen
 from kctui.ui.screens.help import HelpRow, HelpScreen
 from kctui.ui.screens.main import MainScreen
+from kctui.ui.screens.page_view import PageViewScreen
 from kctui.ui.screens.review_detail import ReviewDetailScreen
+from kctui.ui.screens.search import SearchScreen
 from kctui.ui.themes import configured_theme, load_themes, theme_problems
 
 log = logging.getLogger(__name__)
@@ -282,11 +284,11 @@ class KctuiApp(App[None]):
                 state = under.why_not(name, params)
             elif isinstance(under, ReviewDetailScreen) and keys.DETAIL in k.scopes:
                 state = under.why_not(params[0]) if name == "resolve" and params else None
-            elif keys.APP in k.scopes:
+            elif keys.APP in k.scopes or (keys.READER in k.scopes and isinstance(under, (SearchScreen, PageViewScreen))):
                 state = None
             else:
                 state = {keys.MAIN: "on the main screen", keys.DETAIL: "in a review item",
-                         keys.DIALOG: "in a yes/no question"}[k.scopes[0]]
+                         keys.DIALOG: "in a yes/no question", keys.READER: "in search"}[k.scopes[0]]
             rows.append(HelpRow(k.group, keys.keys_text(k, self.user_keymap), k.help, k.id, state))
         where = "main screen" if isinstance(under, MainScreen) else under.__class__.__name__
         self.push_screen(HelpScreen(rows, where, f"{paths.config_file().name} [keys]", self.tones()["muted"]))

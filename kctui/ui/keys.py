@@ -28,6 +28,7 @@ APP = "app"  # the App: everywhere
 MAIN = "main"  # the main screen with the four panes
 DETAIL = "detail"  # the review detail screen
 DIALOG = "dialog"  # the yes/no confirm dialog
+READER = "reader"  # the search screen and the page view
 
 
 @dataclass(frozen=True)
@@ -63,15 +64,17 @@ REGISTRY: tuple[KeyAction, ...] = (
     KeyAction("open", "enter", "open", "Open", "Open the selected row: a review item's detail, a base's jobs, "
               "a job's checklist.", "Panes", show=False, palette=False),
     KeyAction("back", "escape", "back", "Back", "Go back: close a screen, clear the filter, return to the queue.",
-              "Panes", scopes=(MAIN, DETAIL), show=False, palette=False),
+              "Panes", scopes=(MAIN, DETAIL, READER), show=False, palette=False),
     KeyAction("filter", "slash", "filter", "Filter", "Filter the rows of the current pane by text.", "Panes"),
     # the queue
     KeyAction("compile", "c", "compile", "Compile", "Compile the selected knowledge base now.", "Queue"),
     KeyAction("cancel", "x", "cancel", "Cancel", "Cancel the selected job (asks first).", "Queue"),
     KeyAction("clear-pause", "u", "clear_pause", "Unpause",
               "Clear the selected base's bulk-change pause (shows the change counts, asks first).", "Queue"),
-    KeyAction("toggle-policy", "p", "toggle_policy", "Auto/manual",
+    KeyAction("toggle-policy", "p", "toggle_policy", "Auto",
               "Switch the selected base between smart_auto and manual compilation.", "Queue"),
+    KeyAction("search", "s", "search", "Search", "Search the selected base's compiled wiki and open a page: its "
+              "status, claims with citations and revisions.", "Queue"),
     KeyAction("add-workspace", "w", "add_workspace", "Workspace", "Add a workspace folder to the monitored set.",
               "Queue", show=False),
     KeyAction("new-kb", "b", "new_kb", "New base", "Create a new knowledge base in a workspace.", "Queue",
@@ -179,7 +182,7 @@ def validate_keymap(table: object) -> dict[str, str]:
             raise KeymapError(f"[keys] {bid}: {exc}") from None
         out[bid] = ",".join(dict.fromkeys(keys))
     # no key may do two things on one screen
-    for scope in (APP, MAIN, DETAIL, DIALOG):
+    for scope in (APP, MAIN, DETAIL, DIALOG, READER):
         seen: dict[str, str] = {}
         for k in REGISTRY:
             if scope not in k.scopes and not (scope != APP and APP in k.scopes):

@@ -26,6 +26,7 @@ class BaseView:
     follow_up: bool
     last_error_words: str | None
     open_items: int
+    compiled: bool = False  # it has a compiled wiki (the search screen needs one)
 
     @property
     def key(self) -> str:

@@ -105,7 +105,7 @@ def base_view(ctx: ServiceContext, b: BaseRecord, next_retry_us: int | None, ope
         pending=b.pending_changes, pending_counts=_pending_counts(ctx, b), next_auto_us=auto,
         next_retry_us=next_retry_us, active_job_id=b.active_job_id, follow_up=bool(b.follow_up),
         last_error_words=(FAILURE_WORDS.get(b.last_error_code or "") or b.last_error) if b.phase == "failed" else None,
-        open_items=open_items)
+        open_items=open_items, compiled=bool(b.last_compiled_digest))
 
 
 def merge(snap: Snapshot, job: JobRecord | None = None, base: BaseRecord | None = None) -> Snapshot:

@@ -32,8 +32,8 @@ STOP_PANE = {"bases": "queue", "jobs": "queue", "running": "running", "items": "
 PANE_KEY = {"queue": "1", "running": "2", "review": "3", "brief": "4"}
 # actions that only apply in some panes (elsewhere they are hidden from the footer)
 PANE_SCOPED = {"compile": ("queue",), "clear_pause": ("queue",), "toggle_policy": ("queue",),
-               "cancel": ("queue", "running"), "resolve": ("review",), "filter": ("queue", "review"),
-               "open": ("queue", "review")}
+               "search": ("queue",), "cancel": ("queue", "running"), "resolve": ("review",),
+               "filter": ("queue", "review"), "open": ("queue", "review")}
 MOVE_KEYS = {"up", "down", "j", "k", "pageup", "pagedown", "home", "end"}
 HELD, CONFLICT = ("approve", "reject"), ("use_new", "keep", "dismiss")
 
@@ -266,6 +266,13 @@ class MainScreen(MainActions, Screen):
                 return "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)")
             if action == "clear_pause" and base.phase != "paused":
                 return f"{base.name} is not paused"
+            return None
+        if action == "search":
+            base = self.selected_base()
+            if base is None:
+                return "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)")
+            if not base.compiled:
+                return f"{base.name} has no compiled wiki yet: compile it first (c)"
             return None
         if action == "cancel":
             job = self.cancel_target()
