@@ -128,6 +128,23 @@ class HttpTransport:
                 raise ResultRefused(str(exc)) from exc
             raise
 
+    @staticmethod
+    def compile_options(claim: dict[str, Any]) -> dict[str, Any]:
+        """The base's compile options from the claim's `compileOptions` (a kctui host sends them): the
+        trust policy, link style and extractor. A host that sends none (or values this worker does not
+        know) leaves the defaults of `request_from_claim` (the default policy, guarded)."""
+        opts = claim.get("compileOptions")
+        if not isinstance(opts, dict):
+            return {}
+        out: dict[str, Any] = {}
+        if isinstance(opts.get("trustPolicy"), dict):
+            out["trust_policy"] = opts["trustPolicy"]  # a policy that cannot be read fails closed (all held)
+        if opts.get("linkStyle") in ("wikilink", "markdown"):
+            out["link_style"] = opts["linkStyle"]
+        if opts.get("extractor") in ("builtin", "llm"):
+            out["extractor"] = opts["extractor"]
+        return out
+
     def job_state(self, claim: dict[str, Any]) -> dict[str, Any] | None:
         workspace, kb_id, job_id = self._job_path(claim)
         try:

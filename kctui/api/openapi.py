@@ -209,7 +209,26 @@ def _schemas() -> dict[str, Any]:
              "outputPath": _string(nullable=True, description="<job dir>/wiki: the compiler writes only "
                                                              "under it"),
              "job": _nullable_ref("Job")},
-            description="With no work: claimed false, contractVersion \"1\" and every other field null."),
+            {"compileOptions": _ref("CompileOptions")},
+            description="With no work: claimed false, contractVersion \"1\" and every other field null "
+                        "(no compileOptions)."),
+        "CompileOptions": _obj(
+            {"trustPolicy": _ref("TrustPolicy"),
+             "linkStyle": _enum(["wikilink", "markdown"]),
+             "extractor": _enum(["builtin", "llm"])},
+            description="A kctui extension, only in a claimed answer (other clients ignore it): the "
+                        "claimed base's trust policy and compile options (`kctui kb policy --json`), so "
+                        "an external kctui worker compiles under them. Absent: the default policy."),
+        "TrustPolicy": _obj(
+            {"enabled": {"type": "boolean"},
+             "autonomy": _enum(["suggest", "guarded", "auto"]),
+             "compileSources": {"type": "array", "items": _string()},
+             "maintainKinds": {"type": "array", "items": _string()},
+             "neverAuto": {"type": "array", "items": _string(),
+                           "description": "class:NAME, tag:NAME or title:REGEX"},
+             "minConfidence": {"type": "number", "minimum": 0, "maximum": 1},
+             "staleDays": {"type": "integer", "minimum": 1}},
+            description="trust.md §2"),
         "OpenApiDocument": {"type": "object", "required": ["openapi", "info", "paths"],
                             "description": f"this document (OpenAPI {OPENAPI_VERSION}), not wrapped"},
     }

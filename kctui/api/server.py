@@ -39,6 +39,7 @@ from kctui.services import jobs as jobs_svc
 from kctui.services import results as results_svc
 from kctui.services.context import ServiceContext
 from kctui.services.errors import NotFound, ServiceError
+from kctui.services.policy import compile_options_json
 from kctui.services.shapes import claim_json, job_json
 from kctui.services.status import base_status_json
 from kctui.services.workspaces import add_workspace
@@ -380,7 +381,17 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
     @endpoint
     async def claim(request: Request) -> JSONResponse:
         ws = (await read_body(request)).workspace(required=False)
-        data = await call(lambda ctx: claim_json(jobs_svc.claim(ctx, claimed_by=CLAIMED_BY_EXTERNAL, workspace=ws)))
+
+        def run(ctx: ServiceContext) -> dict[str, Any]:
+            out = claim_json(jobs_svc.claim(ctx, claimed_by=CLAIMED_BY_EXTERNAL, workspace=ws))
+            if out["claimed"]:
+                # A kctui extension (clients ignore unknown fields; the reference fields are unchanged):
+                # the base's trust policy and compile options, so a remote `kctui worker` compiles
+                # under the policy the base is set to, not the default one.
+                out["compileOptions"] = compile_options_json(ctx, out["workspaceRoot"], out["job"]["knowledgeBaseId"])
+            return out
+
+        data = await call(run)
         return ok(data, f"claimed job {data['job']['id']}" if data["claimed"] else "no work to claim")
 
     @endpoint

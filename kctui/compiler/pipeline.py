@@ -96,6 +96,14 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     steps = _Steps(progress or (lambda e: None), should_stop or (lambda: False))
     cache_folder = default_cache_dir(request.source_path) if cache_dir is _DEFAULT else cache_dir
     warnings: list[str] = []
+    # The actor of this pass (`generated.by`, the report, the brief): the built-in extractor or the model.
+    # A source whose page another version wrote is read again, so switching extractor or model
+    # recompiles every source once (the reply cache makes later passes free).
+    version = VERSION
+    if request.extractor == "llm":
+        from kctui.compiler.llm.extractor import pass_version
+
+        version = pass_version()
 
     # -- gather ---------------------------------------------------------------------------------
     steps.start("gather")
@@ -125,7 +133,7 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     prev = load_previous(request.previous_wiki_path, memo, steps.should_stop)
     warnings += prev.problems
     changes = g.classify({f.path: f.digest for f in readable}, prev.source_digests())
-    _recompile_other_versions(prev, changes)
+    _recompile_other_versions(prev, changes, version)
     steps.done(len(files), f"{len(changes.added)} added, {len(changes.modified)} modified, {len(changes.deleted)} deleted")
 
     # -- extract --------------------------------------------------------------------------------
@@ -219,7 +227,7 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
         titles[registry.source_slugs[path]] = ex.title
     ctx = PassContext(
         created_at=request.created_at,
-        generated_by=VERSION,
+        generated_by=version,
         changed=changed | skipped_paths,
         digests={p: by_path[p].digest for p in current_paths},
         source_slugs={p: s for p, s in registry.source_slugs.items() if p in by_path and p not in skipped_paths},
@@ -231,8 +239,15 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
         ctx.kinds.pop(slug, None)
     work = sorted(touched) + [registry.source_slugs[p] for p in sorted(live, key=lambda p: p.encode())]
     steps.start("update", len(work))
-    writer = output.PageWriter(request, prev, VERSION)
+    writer = output.PageWriter(request, prev, version)
     gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
+    if llm is not None and llm.lossy:
+        # issue 8 compile-loss guard: every page a lossy source feeds (its source page and the concept
+        # and entity pages it contributes to) is proposed with the flag, so the gate holds it for review
+        for path, why in llm.lossy.items():
+            if path in live:
+                for slug in [registry.source_slugs[path], *routed.get(path, {})]:
+                    gate.lossy.setdefault(slug, f"{path}: {why}")
     if gate.warning:
         warnings.append(gate.warning)
     updates: list[PageUpdate] = []
@@ -299,7 +314,7 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     for ex in live.values():
         warnings += [f"{ex.path}: {w}" for w in ex.warnings]
     result = PassResult(
-        report=CompileReport(compiler_version=VERSION),
+        report=CompileReport(compiler_version=version),
         changes=changes,
         updates=updates,
         claim_changes=claim_changes,
@@ -317,7 +332,7 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     if memo is not None:
         memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests)
     steps.done(len(final) + 2)
-    brief = output.brief_data(request, VERSION, result, live, dropped_links, warnings, steps.timings)
+    brief = output.brief_data(request, version, result, live, dropped_links, warnings, steps.timings)
     brief.model_usage = llm.usage_line() if llm else ""
     result.report.brief_markdown = output.write_brief(request.output_path, brief)
     result.report.pages_written = len(final) + 2
@@ -353,10 +368,11 @@ def _extract_one(source: g.SourceFile, cache: ExtractionCache) -> Extraction | S
     return ex
 
 
-def _recompile_other_versions(prev: PreviousWiki, changes: g.SourceChanges) -> None:
-    """A source whose page another compiler (or version) wrote is read again, as if it had changed."""
+def _recompile_other_versions(prev: PreviousWiki, changes: g.SourceChanges, version: str = VERSION) -> None:
+    """A source whose page another compiler, version, extractor or model wrote is read again, as if it
+    had changed."""
     pages_of = prev.source_page_of()
-    stale = [p for p in changes.unchanged if prev.pages[pages_of[p]].generated_by != VERSION]
+    stale = [p for p in changes.unchanged if prev.pages[pages_of[p]].generated_by != version]
     if stale:
         changes.unchanged = [p for p in changes.unchanged if p not in set(stale)]
         changes.modified = sorted(changes.modified + stale, key=lambda p: p.encode())

@@ -120,6 +120,9 @@ class TrustGate:
         self.fresh: set[str] = set()
         self.settled: set[str] = set()  # pages proposed again in full: their earlier held items are replaced
         self.closed: set[tuple[str, str]] = set()  # (page, fingerprint) of disagreements no longer there
+        # slug -> why: pages fed by a source the model-backed extractor lost facts of (issue 8's
+        # compile-loss guard); their updates carry `compile_loss` and are held for review
+        self.lossy: dict[str, str] = {}
         self.stale_after = ""
         if self.policy is not None:
             self.stale_after = rfc3339(parse_rfc3339(ctx.created_at) + self.policy.stale_days * 86_400 * US) or ""
@@ -161,7 +164,8 @@ class TrustGate:
                           tags=tuple(old.tags) if old else (), human_confirmed=bool(old and old.human_confirmed),
                           compile_status=old.compile_status if old else "compiled")
         proposal = ProposedUpdate(kind=TRUST_KIND[update.kind], confidence=_confidence(page, old),
-                                  contradicts=bool(update.conflicts_opened), title=page.title, tags=tuple(page.tags))
+                                  contradicts=bool(update.conflicts_opened), title=page.title, tags=tuple(page.tags),
+                                  compile_loss=page.slug in self.lossy)
         decision = classify_update(proposal, state, self.policy)
         update.decision, update.reason = decision.action, decision.reason
         if decision.action == "apply":
@@ -228,8 +232,11 @@ class TrustGate:
 
     def _file_held(self, rel: str, update: PageUpdate, proposed: str) -> None:
         self.held.append(update)
+        summary = summary_of(update)
+        if update.reason == "compile_loss" and update.slug in self.lossy:
+            summary = f"{summary}; {self.lossy[update.slug]}"[:4000]
         self.items.append({"kind": "held", "page": rel, "title": update.title, "updateKind": TRUST_KIND[update.kind],
-                           "reason": update.reason, "summary": summary_of(update), "proposedBody": proposed})
+                           "reason": update.reason, "summary": summary, "proposedBody": proposed})
 
     def _held_text(self, previous: Page, update: PageUpdate) -> str:
         text = self.writer.current_text(previous.slug) or ""

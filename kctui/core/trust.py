@@ -39,6 +39,7 @@ class HoldReason(StrEnum):
     LOW_CONFIDENCE = "low_confidence"
     SUPERSEDE = "supersede"
     AUTONOMY_CEILING = "autonomy_ceiling"
+    COMPILE_LOSS = "compile_loss"  # issue 8: a model's extraction dropped facts of its source
 
 
 REASON_WORDS: dict[str, str] = {
@@ -48,6 +49,8 @@ REASON_WORDS: dict[str, str] = {
     HoldReason.LOW_CONFIDENCE: "the evidence's confidence is below the policy's minimum",
     HoldReason.SUPERSEDE: "replacing, merging, splitting or archiving a page always needs a person",
     HoldReason.AUTONOMY_CEILING: "this kind of change is above the knowledge base's autonomy",
+    HoldReason.COMPILE_LOSS: ("the model's extraction missed numbers, dates or versions of its source; "
+                              "check the page against it"),
 }
 
 
@@ -131,6 +134,9 @@ class ProposedUpdate:
     contradicts: bool = False  # a claim with the same key from a different source, with another value
     title: str | None = None   # the title after the update (guards match old and new)
     tags: tuple[str, ...] = ()
+    # The compile-loss guard (issue 8, wiki.md §4) fired for a source feeding this page: a model-backed
+    # extraction left too many of its dates, versions and numbers in no claim.
+    compile_loss: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,7 +158,14 @@ def _hold(reason: HoldReason) -> Decision:
 
 
 def classify_update(update: ProposedUpdate, page: PageState, policy: TrustPolicy) -> Decision:
-    """apply, hold(reason) or conflict — in the order of trust.md §3, whatever the autonomy."""
+    """apply, hold(reason) or conflict — in the order of trust.md §3, whatever the autonomy.
+
+    `compile_loss` is not in trust.md's list; it is checked right after `low_confidence`, the other rule
+    about the quality of the evidence (rather than the target page or the kind of change), so every
+    rule trust.md lists keeps its place and precedence: a contradiction is still a conflict, and a
+    never-auto or human-confirmed page still says so first. A lossy update is held with
+    `compile_loss` ahead of `supersede` and `autonomy_ceiling` — which would hold it anyway — so the
+    reviewer learns that the page must be checked against its source, at every autonomy."""
     if update.contradicts:
         return Decision("conflict", HoldReason.CONTRADICTION.value, REASON_WORDS[HoldReason.CONTRADICTION])
     tags = tuple(page.tags) + tuple(update.tags)
@@ -164,6 +177,8 @@ def classify_update(update: ProposedUpdate, page: PageState, policy: TrustPolicy
         return _hold(HoldReason.HUMAN_CONFIRMED)
     if update.confidence < policy.min_confidence:
         return _hold(HoldReason.LOW_CONFIDENCE)
+    if update.compile_loss:
+        return _hold(HoldReason.COMPILE_LOSS)
     if update.kind == UpdateKind.SUPERSEDE:
         return _hold(HoldReason.SUPERSEDE)
     allowed = CEILING[policy.autonomy] if policy.enabled else frozenset()

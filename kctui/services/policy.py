@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import replace
 from typing import Any
@@ -16,6 +17,8 @@ LINK_STYLES = ("wikilink", "markdown")
 EXTRACTORS = ("builtin", "llm")
 PAGE_CLASSES = ("source", "concept", "entity")
 SOURCE_KINDS = ("markdown", "text", "pdf", "html")
+
+log = logging.getLogger(__name__)
 
 
 def _to_json(policy: TrustPolicy, link_style: str, extractor: str) -> dict[str, Any]:
@@ -53,6 +56,20 @@ def load_policy(ctx: ServiceContext, workspace: str, kb_id: str) -> tuple[TrustP
     if row is None:
         return TrustPolicy(), "wikilink", "builtin"
     return _from_json(json.loads(row["policy_json"]))
+
+
+def compile_options_json(ctx: ServiceContext, workspace: str, kb_id: str) -> dict[str, Any]:
+    """What a compiler needs of the base's stored policy, as the claim route sends it to an external
+    worker (`compileOptions`, a kctui extension of the claim answer): the trust policy, the link style
+    and the extractor. A base with no stored policy gives the defaults; one whose stored policy cannot be
+    read fails closed (autonomy suggest: every update is held), as the compiler does (`policy_of`)."""
+    try:
+        policy, link_style, extractor = load_policy(ctx, workspace, kb_id)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        log.warning("the trust policy of %s could not be read (%s); every update is held", kb_id, exc)
+        policy, link_style, extractor = TrustPolicy(autonomy=Autonomy.SUGGEST), "wikilink", "builtin"
+    trust = {k: v for k, v in _to_json(policy, link_style, extractor).items() if k not in ("linkStyle", "extractor")}
+    return {"trustPolicy": trust, "linkStyle": link_style, "extractor": extractor}
 
 
 def policy_json(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str) -> dict[str, Any]:

@@ -217,7 +217,10 @@ def test_create_compile_claim_write_result_promotes(api: httpx.Client, ws: str) 
     assert requested["job"]["trigger"] == "manual" and requested["knowledgeBase"]["phase"] == "queued"
 
     c = claim(api)
-    assert set(c) == CLAIM_FIELDS and c["claimed"] is True and c["contractVersion"] == "1"
+    # the reference fields exactly, plus our compileOptions (the base's policy: here the defaults)
+    assert set(c) == CLAIM_FIELDS | {"compileOptions"} and c["claimed"] is True and c["contractVersion"] == "1"
+    opts = c["compileOptions"]
+    assert (opts["linkStyle"], opts["extractor"], opts["trustPolicy"]["autonomy"]) == ("wikilink", "builtin", "guarded")
     job = c["job"]
     assert JOB_FIELDS <= set(job)
     assert job["id"] == requested["job"]["id"] and job["knowledgeBaseId"] == "project-notes"
@@ -677,6 +680,60 @@ def test_kctui_worker_compiles_the_demo_base_against_serve_no_worker(state: Path
             assert not [j for j in jobs_svc.list_jobs(ctx) if j.phase in ("queued", "running")]
         finally:
             ctx.close()
+
+
+def test_kctui_worker_compiles_under_the_bases_policy_not_the_default(state: Path, ws: str) -> None:
+    """Issue 5: a remote `kctui worker --url` reads the base's policy from the claim's compileOptions;
+    under `--autonomy suggest` nothing is written unattended: every update is held for review."""
+    from click.testing import CliRunner
+
+    from kctui.cli import main
+    from kctui.services import review as review_svc
+
+    with serving(worker=False) as (url, c):
+        kb = new_base(c, ws, "Careful notes", {"alpha.md": "# Alpha\n\nAlpha is a service.\n\nPort: 8080\n",
+                                               "beta.txt": "Beta runs on Alpha.\n"})
+        out = CliRunner().invoke(main, ["kb", "policy", ws, kb["id"], "--autonomy", "suggest",
+                                        "--link-style", "markdown"])
+        assert out.exit_code == 0, out.output
+        job = compile_base(c, ws, kb["id"])["job"]
+        seen: list[dict[str, Any]] = []
+        real_claim = HttpTransport.claim
+
+        def spy(self: HttpTransport) -> dict[str, Any]:
+            answer = real_claim(self)
+            seen.append(answer)
+            return answer
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(HttpTransport, "claim", spy)
+            assert run_worker_cli(url, str(paths.api_token_file()), once=True) == 0
+        assert seen and seen[0]["claimed"] and seen[0]["compileOptions"]["trustPolicy"]["autonomy"] == "suggest"
+        assert seen[0]["compileOptions"]["linkStyle"] == "markdown"
+        s = summary(c, ws, kb["id"])
+        assert s["phase"] == "succeeded" and s["lastCompiledDigest"] == job["sourceDigest"]
+        wiki = Path(kb["knowledgeBasePath"]) / "wiki"
+        sources = sorted((wiki / "sources").glob("*.md"))
+        assert sources
+        for page in sources:  # held creates: stubs awaiting review, none of the compiled content
+            text = page.read_text(encoding="utf-8")
+            assert "compile_status: needs-review" in text and "8080" not in text, page.name
+        ctx = ServiceContext.open()
+        try:
+            items = review_svc.list_items(ctx, ws, kb_id=kb["id"])
+        finally:
+            ctx.close()
+        assert items and {i.reason for i in items} == {"autonomy_ceiling"}
+        assert {i.page_path for i in items} >= {f"sources/{p.name}" for p in sources}
+
+
+def test_http_transport_compile_options_reads_the_claim_extension() -> None:
+    claim = {"compileOptions": {"trustPolicy": {"autonomy": "auto"}, "linkStyle": "markdown", "extractor": "llm"}}
+    assert HttpTransport.compile_options(claim) == {"trust_policy": {"autonomy": "auto"}, "link_style": "markdown",
+                                                    "extractor": "llm"}
+    assert HttpTransport.compile_options({}) == {}  # another host: the defaults (guarded policy)
+    assert HttpTransport.compile_options({"compileOptions": "x"}) == {}
+    assert HttpTransport.compile_options({"compileOptions": {"linkStyle": "odd", "extractor": 3}}) == {}
 
 
 def test_worker_refuses_a_non_loopback_url_and_a_loose_token_file(state: Path, tmp_path: Path, capsys) -> None:

@@ -118,3 +118,56 @@ def test_guard_parsing(text, ok):
 def test_every_hold_has_words():
     d = classify_update(ProposedUpdate("revise"), page(), TrustPolicy())
     assert d.action == "hold" and d.reason == "autonomy_ceiling" and d.words
+
+
+# -- the compile-loss guard (issue 8): a model's extraction that left facts of its source behind -------
+
+
+@pytest.mark.parametrize("autonomy", ["suggest", "guarded", "auto"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_compile_loss_is_held_at_every_level_and_kind(autonomy, kind):
+    d = classify_update(ProposedUpdate(kind=kind, compile_loss=True), page(exists=kind != "create"),
+                        TrustPolicy(autonomy=autonomy))
+    assert (d.action, d.reason) == ("hold", "compile_loss")
+    assert "numbers, dates or versions" in d.words
+
+
+def test_compile_loss_flag_defaults_off():
+    assert ProposedUpdate("append").compile_loss is False
+    assert classify_update(ProposedUpdate("append"), page(), TrustPolicy(autonomy="auto")).applies
+
+
+@pytest.mark.parametrize(
+    "update, pg, policy, expected",
+    [
+        # a contradiction is still a conflict (the machine never resolves it)
+        (ProposedUpdate("revise", contradicts=True, compile_loss=True), page(), TrustPolicy(autonomy="auto"),
+         ("conflict", "contradiction")),
+        # never_auto and human_confirmed (about the target page) come first, as in trust.md
+        (ProposedUpdate("append", compile_loss=True), page(tags=["x"]),
+         TrustPolicy(autonomy="auto", never_auto=(NeverAutoGuard(tag="x"),)), ("hold", "never_auto")),
+        (ProposedUpdate("revise", compile_loss=True), page(confirmed=True), TrustPolicy(autonomy="auto"),
+         ("hold", "human_confirmed")),
+        # an append to a human-confirmed page is otherwise allowed: the loss holds it
+        (ProposedUpdate("append", compile_loss=True), page(confirmed=True), TrustPolicy(autonomy="auto"),
+         ("hold", "compile_loss")),
+        # low confidence, the other evidence rule, first; then compile_loss ahead of supersede and ceiling
+        (ProposedUpdate("append", 0.3, compile_loss=True), page(), TrustPolicy(autonomy="auto"),
+         ("hold", "low_confidence")),
+        (ProposedUpdate("supersede", 0.9, compile_loss=True), page(), TrustPolicy(autonomy="auto"),
+         ("hold", "compile_loss")),
+        (ProposedUpdate("revise", compile_loss=True), page(), TrustPolicy(autonomy="guarded"),
+         ("hold", "compile_loss")),
+        (ProposedUpdate("create", compile_loss=True), page(exists=False), TrustPolicy(enabled=False),
+         ("hold", "compile_loss")),
+    ],
+)
+def test_compile_loss_order(update, pg, policy, expected):
+    d = classify_update(update, pg, policy)
+    assert (d.action, d.reason) == expected
+
+
+def test_compile_loss_is_a_reason_the_review_manifest_accepts():
+    from kctui.core.trust import REASON_WORDS, HoldReason
+
+    assert HoldReason.COMPILE_LOSS.value == "compile_loss" and REASON_WORDS[HoldReason.COMPILE_LOSS]
