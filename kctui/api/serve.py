@@ -130,8 +130,10 @@ class HostRuntime:
     def __init__(self, host: str = "127.0.0.1", port: int = 8765, *, api: bool = True, worker: bool = True,
                  extra_services: Sequence[BackgroundService] = (), settings: Settings | None = None,
                  ctx_factory: Callable[[], ServiceContext] | None = None, lease_check_interval: float | None = None,
-                 max_body: int = 1 << 20) -> None:
+                 max_body: int = 1 << 20, worker_poll_max: float = 1.0, worker_join_timeout: float = 1.5) -> None:
         self.host, self.port, self.api, self.worker = host, port, api, worker
+        self.worker_poll_max = worker_poll_max  # an idle worker asks for work at least this often
+        self.worker_join_timeout = worker_join_timeout
         self.settings = settings
         self.ctx_factory = ctx_factory
         self.extra_services = list(extra_services)
@@ -168,7 +170,8 @@ class HostRuntime:
                 assert token is not None
                 self._start_server(_bind(self.host, self.port), token)
             if self.worker:
-                self._start(ThreadService("kctui-builtin-worker", self._run_builtin_worker))
+                self._start(ThreadService("kctui-builtin-worker", self._run_builtin_worker,
+                                          join_timeout=self.worker_join_timeout))
             self._start(ThreadService("kctui-lease-check", self._run_lease_check))
             for service in self.extra_services:
                 self._start(service)
@@ -203,7 +206,8 @@ class HostRuntime:
         try:
             while not stop.is_set():
                 try:
-                    run_worker(LocalTransport(ctx), stop_event=stop, progress=ProgressRecorder(ctx), poll_max=1.0)
+                    run_worker(LocalTransport(ctx), stop_event=stop, progress=ProgressRecorder(ctx),
+                               poll_max=self.worker_poll_max)
                 except Exception:  # noqa: BLE001 - keep the host's worker alive; the job recovers
                     log.exception("the built-in worker stopped on an error; restarting it")
                     stop.wait(1.0)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -17,32 +16,12 @@ RuntimeFactory = Callable[[bool], Any]  # api enabled -> an object with start() 
 
 
 WORKER_POLL_MAX = 0.5  # an idle worker asks for work at least this often, so `c` starts within half a second
-
-
-def _worker_loop(ctx_factory: Callable[[], Any], stop: threading.Event) -> None:
-    """The built-in compiler, as `kctui compile --wait` runs it: the shared worker loop on the in-process
-    transport, recording the step checklist to the store for the Running pane. On stop the loop stops
-    its job and reports it (a transient failure), so nothing is left running."""
-    from kctui.services.local_transport import LocalTransport
-    from kctui.services.progress import ProgressRecorder
-    from kctui.services.worker import run_worker
-
-    ctx = ctx_factory()
-    try:
-        recorder = ProgressRecorder(ctx)
-        while not stop.is_set():
-            try:
-                run_worker(LocalTransport(ctx), stop_event=stop, progress=recorder, poll_max=WORKER_POLL_MAX)
-            except Exception:
-                log.exception("the built-in worker stopped on an error; restarting it")
-                stop.wait(1.0)
-    finally:
-        ctx.close()
+WORKER_JOIN_TIMEOUT = 10.0  # on quit or hang-up, time for the running job to stop and be reported
 
 
 def default_runtime(api: bool = True) -> Any:
     """HostRuntime with the scheduler/watcher and a built-in worker that records progress."""
-    from kctui.api.serve import HostRuntime, ThreadService
+    from kctui.api.serve import HostRuntime
     from kctui.config import load_settings
     from kctui.services.context import ServiceContext
 
@@ -58,9 +37,9 @@ def default_runtime(api: bool = True) -> Any:
         extra.append(SchedulerService(ctx_factory))
     except ImportError:
         pass
-    extra.append(ThreadService("kctui-app-worker", partial(_worker_loop, ctx_factory), join_timeout=10.0))
-    return HostRuntime(settings.api_host, settings.api_port, api=api and settings.api_enabled, worker=False,
-                       extra_services=extra, settings=settings, ctx_factory=ctx_factory)
+    return HostRuntime(settings.api_host, settings.api_port, api=api and settings.api_enabled, worker=True,
+                       extra_services=extra, settings=settings, ctx_factory=ctx_factory,
+                       worker_poll_max=WORKER_POLL_MAX, worker_join_timeout=WORKER_JOIN_TIMEOUT)
 
 
 class HostController:
