@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any, Callable
 
 import httpx
 
+from kctui.api.signals import install_stop_signals
 from kctui.api.token import TokenError, read_token
 from kctui.compiler.runner import ProgressEvent
 from kctui.services.worker import JobOutcome, ResultRefused, TransportError, UnsupportedContract, run_worker
@@ -219,7 +219,7 @@ def run_worker_cli(url: str, token_file: str | Path | None, once: bool, *,
         _stderr(f"kctui: error: {exc}")
         return 1
     stop = stop_event or threading.Event()
-    restore = _install_signals(stop)
+    restore = install_stop_signals(stop, second_interrupts=True)
     outcomes: list[JobOutcome] = []
     try:
         with HttpTransport(url, token, transport=transport) as http:
@@ -243,23 +243,3 @@ def run_worker_cli(url: str, token_file: str | Path | None, once: bool, *,
     if any(o.result in ("failed", "refused") for o in outcomes):
         return 1
     return 0
-
-
-def _install_signals(stop: threading.Event) -> Callable[[], None]:
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-
-    def handler(signum: int, frame: object) -> None:
-        if stop.is_set():  # a second Ctrl-C: stop waiting for the job to wind down
-            raise KeyboardInterrupt
-        stop.set()
-
-    for sig in previous:
-        signal.signal(sig, handler)
-
-    def restore() -> None:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
-
-    return restore

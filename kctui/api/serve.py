@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import signal
 import socket
 import sys
 import threading
@@ -22,6 +21,7 @@ from typing import Callable, Protocol, Sequence
 
 import uvicorn
 
+from kctui.api.signals import install_stop_signals
 from kctui import paths
 from kctui.api.server import create_app
 from kctui.api.token import TokenError, load_or_create_token
@@ -273,7 +273,7 @@ def serve(host: str, port: int, *, worker: bool = True, extra_services: Sequence
     except (ServeError, HostLockHeld, TokenError, ConfigError, StoreError) as exc:
         fail(f"kctui: error: {getattr(exc, 'message', None) or exc}")
         return 1
-    restore = _install_signals(stop)
+    restore = install_stop_signals(stop)
     try:
         say(f"kctui host listening on {runtime.url}")
         say(f"bearer token in {paths.api_token_file()} (mode 0600)")
@@ -288,24 +288,6 @@ def serve(host: str, port: int, *, worker: bool = True, extra_services: Sequence
     finally:
         runtime.stop()
         restore()
-
-
-def _install_signals(stop: threading.Event) -> Callable[[], None]:
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-
-    def handler(signum: int, frame: object) -> None:
-        stop.set()
-
-    for sig in previous:
-        signal.signal(sig, handler)
-
-    def restore() -> None:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
-
-    return restore
 
 
 def run_serve(host: str, port: int, no_worker: bool) -> int:

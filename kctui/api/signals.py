@@ -1,0 +1,29 @@
+"""SIGINT/SIGTERM handling shared by `kctui serve` and `kctui worker`: the first signal asks for a clean
+stop; with `second_interrupts`, a second one stops waiting for the job to wind down."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from typing import Callable
+
+
+def install_stop_signals(stop: threading.Event, *, second_interrupts: bool = False) -> Callable[[], None]:
+    """Route SIGINT and SIGTERM to `stop`; returns a function restoring the previous handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def handler(signum: int, frame: object) -> None:
+        if second_interrupts and stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    for sig in previous:
+        signal.signal(sig, handler)
+
+    def restore() -> None:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+    return restore
