@@ -188,16 +188,20 @@ class Scheduler:
             values: dict[str, Any] = {}
             if cda != base.change_detected_at:
                 values["change_detected_at"] = cda
+            reason = rules.automatic_pause_reason(
+                root_ok=result.root_ok, root_error=result.root_error, limit_error=result.limit_error,
+                previous_files=len(previous or {}), deleted_raw=changes.vanished if changes else 0,
+                total_changed=changes.total_changed if changes else 0)
             if base.phase == BasePhase.PAUSED:
+                # The snapshot is not advanced while paused. The reason follows what the scans see while
+                # the bulk change goes on ("68 of 100" becomes "80 of 100"); it is never cleared here.
+                if reason and reason != base.paused_reason:
+                    values["paused_reason"] = reason
                 if values:
                     update_base(conn, base.workspace, base.id, now, **values)
-                outcome.paused = base.paused_reason
-                return outcome  # the snapshot is not advanced while paused
+                outcome.paused = values.get("paused_reason", base.paused_reason)
+                return outcome
             if base.policy == Policy.SMART_AUTO:
-                reason = rules.automatic_pause_reason(
-                    root_ok=result.root_ok, root_error=result.root_error, limit_error=result.limit_error,
-                    previous_files=len(previous or {}), deleted_raw=changes.vanished if changes else 0,
-                    total_changed=changes.total_changed if changes else 0)
                 if reason:
                     update_base(conn, base.workspace, base.id, now, phase=BasePhase.PAUSED.value,
                                 paused_reason=reason, **values)

@@ -127,6 +127,12 @@ def test_bulk_deletion_pauses_and_resume_queues_one_manual_compile(real_clock_sv
     clock.advance(3600)
     sched.tick()
     assert queued(ctx) == [], "still paused: no automatic work"
+    (src / "f080.md").unlink()  # the bulk change goes on: the reason follows it, the pause stays
+    clock.advance(10)
+    [out] = sched.tick()
+    assert out.paused == "automatic compilation paused because 81 of 100 source files disappeared"
+    assert bases.get_base(ctx, workspace, base.id).paused_reason == out.paused
+    (src / "f080.md").write_text("# back\n")
     report = source_changes(ctx, workspace, base.id)
     assert report["deleted"] == 80 and report["previousFiles"] == 100 and report["safetyPause"]
     b, job, counts = resume_base(ctx, workspace, base.id)
