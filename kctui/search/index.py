@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kctui.store.db import immediate_transaction
 from kctui import paths
 from kctui.search.extract import PageDoc, extract_page
 
@@ -138,18 +139,8 @@ class SearchIndex:
         with contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
-    @contextlib.contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.conn
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    self.conn.execute("ROLLBACK")
-                raise
-            else:
-                self.conn.execute("COMMIT")
+    def write(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return immediate_transaction(self.conn, self._lock)
 
     def _migrate(self) -> None:
         if int(self.conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION:

@@ -17,6 +17,23 @@ from typing import Iterator
 from kctui.store.migrations import MIGRATIONS
 
 
+@contextlib.contextmanager
+def immediate_transaction(conn: sqlite3.Connection, lock: threading.RLock) -> Iterator[sqlite3.Connection]:
+    """One write transaction on an autocommit connection: `BEGIN IMMEDIATE` (takes the write lock up
+    front, so concurrent writers queue on the busy timeout instead of failing), `COMMIT`, or `ROLLBACK`
+    on any exception. `lock` serialises threads sharing the connection."""
+    with lock:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        else:
+            conn.execute("COMMIT")
+
+
 class StoreError(Exception):
     """The state directory or database cannot be used; the message is one line for a person."""
 
@@ -78,19 +95,9 @@ class Store:
 
     # -- transactions -------------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
+    def write(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """`BEGIN IMMEDIATE` … `COMMIT`; rolls back on any exception."""
-        with self._lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.conn
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    self.conn.execute("ROLLBACK")
-                raise
-            else:
-                self.conn.execute("COMMIT")
+        return immediate_transaction(self.conn, self._lock)
 
     def query(self, sql: str, params: tuple | dict = ()) -> list[sqlite3.Row]:
         with self._lock:
