@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
+from kctui.atomic_write import write_atomically
 from kctui.compiler.extract import EXTRACTOR_VERSION, Extraction
 
 
@@ -49,9 +49,6 @@ class ExtractionCache:
         if target is None:
             return
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(ex.to_json(), sort_keys=True, ensure_ascii=False), encoding="utf-8")
-            os.replace(tmp, target)
+            write_atomically(target, json.dumps(ex.to_json(), sort_keys=True, ensure_ascii=False), durable=False)
         except (OSError, ValueError):
             pass  # a cache that cannot be written is only slower

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kctui.atomic_write import write_atomically
 from kctui.compiler.readers import Skipped, size_cap
 from kctui.sources.excludes import is_excluded_name
 
@@ -145,10 +146,7 @@ class DigestMemo:
             return
         data = {"written_ns": time.time_ns(), "files": {f.path: [*f.stamp, f.digest] for f in files}}
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
-            os.replace(tmp, self.path)
+            write_atomically(self.path, json.dumps(data, sort_keys=True), durable=False)
         except OSError:
             pass
 

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
 from kctui.compiler.wiki_state import PageInfo, PreviousWiki, file_identity, page_info
 from kctui.core.brief import (
@@ -21,8 +22,17 @@ from kctui.core.brief import (
     BriefStale,
     render_brief,
 )
+from kctui.core.pages import (
+    KIND_DIRS,
+    Page,
+    citation,
+    link,
+    outgoing_links,
+    parse_page,
+    render_body,
+    render_page,
+)
 from kctui.core.trust import REASON_WORDS
-from kctui.core.pages import KIND_DIRS, Page, citation, link, outgoing_links, parse_page, render_body, render_page
 
 if TYPE_CHECKING:
     from kctui.compiler.extract import Extraction
@@ -275,10 +285,7 @@ def write_brief(output_path: Path, brief: BriefData) -> str:
     text = render_brief(brief)
     target = Path(output_path).parent / "brief.md"
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".brief.md.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomically(target, text, durable=False)
     except OSError:
         pass  # the brief is also returned in the report
     return text

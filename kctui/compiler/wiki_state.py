@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kctui.atomic_write import write_atomically
 from kctui.core.frontmatter import FrontmatterError, parse_document
 from kctui.core.pages import KIND_DIRS, TYPE_KINDS, outgoing_links
 
@@ -118,10 +119,7 @@ class PageMemo:
         if data.keys() == self.entries.keys():
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
-            os.replace(tmp, self.path)
+            write_atomically(self.path, json.dumps(data, sort_keys=True), durable=False)
         except OSError:
             pass
 

@@ -17,13 +17,13 @@ One cache belongs to one base's `sources/`, and one scan uses it at a time (it i
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
+
+from kctui.atomic_write import write_atomically
 
 FORMAT_NAME = "kctui-statcache"
 FORMAT_VERSION = 1
@@ -176,7 +176,7 @@ class StatCache:
             raise ValueError("this stat cache has no file: pass a path")
         if not (self.dirty or force) and target == self.path:
             return False
-        _write_atomically(target, self._encode())
+        write_atomically(target, self._encode())
         if target == self.path:
             self.dirty = False
         return True
@@ -223,24 +223,3 @@ def _decode(raw: bytes) -> tuple[dict[str, StatKey], dict[str, FileEntry], set[s
     if not racy_set <= keys.keys():
         raise ValueError("racy paths that are not in the cache")
     return keys, entries, racy_set
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)

@@ -6,10 +6,10 @@ entries hold the reply text and its token counts, never a request, a header or t
 from __future__ import annotations
 
 import json
-import os
 import threading
 from pathlib import Path
 
+from kctui.atomic_write import write_atomically
 from kctui.compiler.llm.client import Reply
 
 ENTRY_VERSION = 1
@@ -56,19 +56,10 @@ class ReplyCache:
             return
         entry = {"v": ENTRY_VERSION, "key": key, "content": reply.content, "finish_reason": reply.finish_reason,
                  "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens}
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps(entry, sort_keys=True, ensure_ascii=False))
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
+            write_atomically(target, json.dumps(entry, sort_keys=True, ensure_ascii=False))
         except (OSError, ValueError):
-            try:
-                tmp.unlink()
-            except OSError:
-                pass  # a cache that cannot be written is only slower
+            pass  # a cache that cannot be written is only slower
 
 
 def _opt_int(value: object) -> int | None:
