@@ -298,7 +298,8 @@ class KctuiApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         for k in keys.REGISTRY:
             if k.palette and (keys.MAIN in k.scopes or keys.APP in k.scopes):
-                yield SystemCommand(f"{k.description} [{keys.keys_text(k, self.user_keymap)}]", k.help,
+                # the title is read as markup: a key label in brackets (`Filter [/]`) would be a closing tag
+                yield SystemCommand(f"{k.description} ({keys.keys_text(k, self.user_keymap)})", k.help,
                                     partial(self.run_registry_action, k.id))
         yield from super().get_system_commands(screen)
 

@@ -357,7 +357,7 @@ async def test_command_palette_runs_registry_actions(svc, clock, data):
         await ready(pilot)
         await select_base(pilot, "inbox")
         commands = [c.title for c in pilot.app.get_system_commands(pilot.app.screen)]
-        assert any(t.startswith("Compile [c]") for t in commands)
+        assert any(t.startswith("Compile (c)") for t in commands)
         pilot.app.run_registry_action("compile")
         await settle(pilot)
         assert [j.base_id for j in jobs.list_jobs(svc) if j.phase == "queued"] == ["inbox"]
@@ -402,3 +402,26 @@ async def test_service_errors_are_reported_in_words(svc, clock, data):
         await pilot.press("c")
         await settle(pilot)
         assert "its sources/ folder has no files" in notes(pilot.app)
+
+
+async def test_f2_opens_the_command_palette_and_runs_a_command(svc, clock, data):
+    """Every palette title holds a key label such as `Filter [/]`; none may be read as markup."""
+    from textual.command import CommandPalette
+
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await select_base(pilot, "inbox")
+        await pilot.press("f2")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, CommandPalette)
+        await pilot.press(*"filter")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press(*"compile", "enter")
+        await settle(pilot)
+        await settle(pilot)
+        assert not isinstance(pilot.app.screen, CommandPalette)
+        assert [j.base_id for j in jobs.list_jobs(svc) if j.phase == "queued"] == ["inbox"]
