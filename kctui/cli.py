@@ -120,7 +120,8 @@ def _print_base(data: dict) -> None:
     c = data["compilation"]
     click.echo(f"{data['id']}  {data['name']}")
     click.echo(f"  workspace      {data['workspaceRoot']}")
-    click.echo(f"  phase          {phase_text(c['phase'])}")
+    phase = "⚠ interrupted (host stopped)" if data.get("interrupted") else phase_text(c["phase"])
+    click.echo(f"  phase          {phase}")
     click.echo(f"  policy         {c['policy']}")
     click.echo(f"  source digest  {c['sourceDigest'] or '-'}")
     click.echo(f"  compiled       {c['lastCompiledDigest'] or 'never'}")
@@ -135,6 +136,9 @@ def _print_base(data: dict) -> None:
         click.echo(f"  paused         {c['pausedReason']}")
     if c["lastError"]:
         click.echo(f"  last error     [{c.get('lastErrorCode') or '-'}] {c['lastError']}")
+    if "openReviewItems" in data:
+        n = data["openReviewItems"]
+        click.echo(f"  review         {n} open item{'s' if n != 1 else ''}" + (" (kctui review list)" if n else ""))
 
 
 @kb.command("policy")
@@ -204,6 +208,9 @@ def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_j
         ctx.invoke(compile_estimate_cmd, workspace=workspace, kb_id=kb_id, full=False, as_json=as_json)
         return
     svc = open_services()
+    if wait:
+        _compile_and_wait(svc, workspace, kb_id, as_json)
+        return
     changed, base, job = jobs_svc.request_compile(svc, workspace, kb_id)
     if not wait:
         if as_json:
@@ -213,11 +220,14 @@ def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_j
             what = "queued" if job and job.phase == "queued" else "follow-up requested" if base.follow_up else "already compiling"
             click.echo(f"{what}: {job.id if job else '-'} ({base.id})")
         return
-    if job is None:
-        fail("nothing to wait for: no job was queued")
-    from kctui.cli_wait import wait_for_job  # noqa: PLC0415
 
-    final = wait_for_job(svc, job.id, quiet=as_json)
+
+def _compile_and_wait(svc, workspace: str, kb_id: str, as_json: bool) -> None:  # noqa: ANN001
+    from kctui.cli_wait import compile_and_wait  # noqa: PLC0415
+
+    changed, base, final = compile_and_wait(svc, workspace, kb_id, quiet=as_json)
+    if final is None:
+        fail("nothing to wait for: no job was queued")
     if as_json:
         base = bases_svc.get_base(svc, base.workspace, base.id)
         print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base), "job": job_json(final)})
@@ -258,7 +268,12 @@ def status_cmd(workspace: str | None, as_json: bool) -> None:
     if as_json:
         print_json(data)
         return
-    click.echo(f"host: {data['host']['state']}" + (f" ({data['host']['detail']})" if data['host'].get('detail') else ""))
+    host = data["host"]
+    click.echo(f"host: {host['state']}" + (f" ({host['detail']})" if host.get('detail') else ""))
+    if host["state"] == "running":
+        click.echo(f"watcher: {host.get('watcher') or 'unknown'}" + (f" — {host['watcherMessage']}" if host.get("watcherMessage") else ""))
+    else:
+        click.echo("watcher: not running (no host; start one with `kctui` or `kctui serve`)")
     if not data["items"]:
         click.echo("no knowledge bases yet — create one with `kctui kb create WORKSPACE NAME`")
     for item in data["items"]:

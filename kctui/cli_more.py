@@ -27,9 +27,8 @@ def _demo_sources() -> list[Path]:
 @click.option("--no-tui", is_flag=True, help="Create and compile the demo, then exit instead of opening the app.")
 def demo_cmd(directory: str | None, no_tui: bool) -> None:
     """Create a demo workspace with a knowledge base of bundled sample sources, compile it, open the app."""
-    from kctui.cli_wait import wait_for_job  # noqa: PLC0415
+    from kctui.cli_wait import compile_and_wait  # noqa: PLC0415
     from kctui.services import bases as bases_svc  # noqa: PLC0415
-    from kctui.services import jobs as jobs_svc  # noqa: PLC0415
 
     ws = Path(directory).expanduser() if directory else paths.state_dir() / "demo-workspace"
     try:
@@ -45,9 +44,8 @@ def demo_cmd(directory: str | None, no_tui: bool) -> None:
             shutil.copyfile(src, target)
     click.echo(f"demo workspace: {ws.resolve()}")
     click.echo(f"knowledge base: {base.id} ({'created' if changed else 'exists'}), sources in {sources}")
-    _, base, job = jobs_svc.request_compile(svc, ws, base.id)
-    if job is not None and job.phase in ("queued", "running"):
-        final = wait_for_job(svc, job.id)
+    _, base, final = compile_and_wait(svc, str(ws), base.id)
+    if final is not None:
         click.echo(f"compile {final.id}: {phase_text(final.phase)}" + (f" — {final.error}" if final.error else ""))
         if final.phase != "succeeded":
             sys.exit(1)

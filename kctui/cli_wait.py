@@ -35,24 +35,45 @@ def _printer(quiet: bool):
     return show
 
 
-def wait_for_job(svc: ServiceContext, job_id: str, *, quiet: bool = False) -> JobRecord:
+def compile_and_wait(svc: ServiceContext, workspace: str, kb_id: str, *, quiet: bool = False):
+    """A person's `compile --wait`. With no host running this process becomes the host: it first
+    recovers what a killed host left (an orphaned job fails as transient and its retry is queued), then
+    asks for the compile, which turns that queued retry into a manual job that runs now — a person's
+    request beats the scheduled retry. With a host running, it asks and waits for that host."""
+    lock = HostLock(role="kctui compile --wait")
+    if not lock.try_acquire():
+        changed, base, job = jobs_svc.request_compile(svc, workspace, kb_id)
+        if job is None:
+            return changed, base, None
+        if not quiet:
+            click.echo(f"  a running kctui host is compiling {job.id}; waiting…", err=True)
+        try:
+            while jobs_svc.get_job(svc, job.id).phase not in TERMINAL_JOB_PHASES:
+                time.sleep(0.2)
+        except KeyboardInterrupt:
+            click.echo(f"\nkctui: stopped waiting; {job.id} goes on in the running host", err=True)
+            raise SystemExit(130) from None
+        return changed, base, jobs_svc.get_job(svc, job.id)
+    try:
+        report = recover_at_startup(svc)
+        if not quiet and report.summary():
+            click.echo(f"  recovered first: {report.summary()}", err=True)
+        changed, base, job = jobs_svc.request_compile(svc, workspace, kb_id)
+        if job is None:
+            return changed, base, None
+        return changed, base, _run_here(svc, job.id, quiet)
+    finally:
+        lock.release()
+
+
+def _run_here(svc: ServiceContext, job_id: str, quiet: bool) -> JobRecord:
+    """Run the built-in worker in this process (the caller holds the host lock) until `job_id` ends."""
+
     def done() -> bool:
         return jobs_svc.get_job(svc, job_id).phase in TERMINAL_JOB_PHASES
 
-    lock = HostLock(role="kctui compile --wait")
-    if not lock.try_acquire():
-        if not quiet:
-            click.echo(f"  a running kctui host is compiling {job_id}; waiting…", err=True)
-        try:
-            while not done():
-                time.sleep(0.2)
-        except KeyboardInterrupt:
-            click.echo(f"\nkctui: stopped waiting; {job_id} goes on in the running host", err=True)
-            raise SystemExit(130) from None
-        return jobs_svc.get_job(svc, job_id)
     stop = threading.Event()
     try:
-        recover_at_startup(svc)
         worker_ctx = ServiceContext(store=svc.store.__class__.open(svc.store.path), clock=svc.clock,
                                     settings=svc.settings)
         transport = LocalTransport(worker_ctx)
@@ -80,5 +101,4 @@ def wait_for_job(svc: ServiceContext, job_id: str, *, quiet: bool = False) -> Jo
             raise SystemExit(130) from None
     finally:
         stop.set()
-        lock.release()
     return jobs_svc.get_job(svc, job_id)

@@ -36,8 +36,18 @@ def host_process() -> dict[str, Any]:
 def host_status(ctx: ServiceContext, workspace: str | None = None) -> dict[str, Any]:
     from kctui.services.scheduler import watcher_state  # noqa: PLC0415
 
-    items = [base_status_json(ctx, b) for b in bases_svc.list_bases(ctx, workspace)]
+    from kctui.services.review import open_counts  # noqa: PLC0415
+
     host = host_process()
+    review_open = open_counts(ctx)
+    items = []
+    for b in bases_svc.list_bases(ctx, workspace):
+        item = base_status_json(ctx, b)
+        item["openReviewItems"] = review_open.get((b.workspace, b.id), 0)
+        # a job left `running` by a host that is gone is interrupted, not running: the next host (or
+        # `kctui compile --wait`) fails it for a retry at start-up
+        item["interrupted"] = host["state"] == "stopped" and item["compilation"]["phase"] == "running"
+        items.append(item)
     watcher = watcher_state(ctx) if host["state"] == "running" else None
     host["watcher"] = watcher["mode"] if watcher else None
     host["watcherMessage"] = watcher.get("message") if watcher else None

@@ -156,3 +156,29 @@ def test_demo_no_tui(tmp_path):
     assert "succeeded" in proc.stdout
     wiki = tmp_path / "demo" / ".a3s/kb/bases/demo-notes/wiki"
     assert (wiki / "index.md").is_file()
+
+
+def test_compile_wait_after_a_host_died_mid_job_recovers_first_and_succeeds(workspace, kb):
+    """A host killed mid-compile leaves its job `running`. `status` says it is interrupted, and a
+    person's `compile --wait` recovers first and runs the requested compile now (not the retry in 5 min)."""
+    from kctui.services import jobs as jobs_svc
+    from kctui.services.context import ServiceContext
+
+    run("compile", str(workspace), kb, check=True)
+    svc = ServiceContext.open()
+    claimed = jobs_svc.claim(svc)  # the built-in worker of a host that then died (no host lock is held)
+    assert claimed is not None
+    svc.close()
+    status = run("status", check=True).stdout
+    assert "interrupted (host stopped)" in status and "watcher: not running" in status
+    assert "review         0 open items" in status
+    data = json.loads(run("status", "--json", check=True).stdout)
+    assert data["items"][0]["interrupted"] is True and data["items"][0]["openReviewItems"] == 0
+    proc = run("compile", str(workspace), kb, "--wait", "--json")
+    assert proc.returncode == 0, proc.stderr
+    job = json.loads(proc.stdout)["job"]
+    assert job["phase"] == "succeeded" and job["trigger"] == "manual"
+    listed = json.loads(run("jobs", "--json", check=True).stdout)["items"]
+    assert not [j for j in listed if j["phase"] in ("running", "queued")]
+    assert [j["phase"] for j in listed if j["id"] == claimed[1].id] == ["failed"]
+    assert "interrupted" not in run("status", check=True).stdout
