@@ -4,9 +4,13 @@ byte budget.
 A packet is for an assistant or a person. It leads with the compiled pages that match the query, each
 page that is not plainly current (contradicted, needs-review, stale, archived) flagged inline with why,
 so it is qualified rather than asserted. Then, only for query terms that no compiled page covers, raw
-source excerpts, labelled as evidence. Items are whole: the packet stops before the first item that
-would not fit, says it was truncated and what budget would hold the rest. The whole rendered packet
-(JSON or text) never exceeds the budget.
+source excerpts, labelled as evidence. A page item carries the page's title, status and flag and the
+page's claims that match the query, most relevant first, not the whole page. Items go in whole, in
+order, while they fit; the first one that does not fit whole goes in *trimmed* — its title, status and
+flag always kept, its least relevant claims (then its description, then the text of its one remaining
+claim) cut until it fits — so a small budget still holds the best answer. A packet that left anything
+out says so (`truncated`, `itemsTrimmed`) and what budget would hold the next whole item. The whole
+rendered packet (JSON or text) never exceeds the budget.
 """
 
 from __future__ import annotations
@@ -177,6 +181,8 @@ def item_text(item: dict[str, Any], number: int) -> str:
         out.append(f"  {item['description']}")
     for c in item.get("claims", []):
         out.append(f"  * {_claim_line(c)}")
+    if item.get("claimsOmitted"):
+        out.append(f"  … {item['claimsOmitted']} more matching claim(s) left out to fit the budget")
     return "\n".join(out) + "\n\n"
 
 
@@ -208,21 +214,22 @@ _TIGHT = ({"echo": 200, "list": 160, "action": 200}, {"echo": 96, "list": 64, "a
 
 
 def _fields(env: Envelope, budget: int, used: int, n_items: int, shown: int, next_budget: int | None,
-            tight: int) -> dict[str, Any]:
+            tight: int, trimmed: int = 0) -> dict[str, Any]:
     lim = _TIGHT[tight]
-    truncated = shown < n_items
+    truncated = shown < n_items or trimmed > 0
     actions: list[str] = []
     if n_items == 0:
         actions = list(env.next_actions_empty)
     elif truncated:
-        need = f" to {next_budget:,} bytes to hold the next item" if next_budget and next_budget <= MAX_BUDGET else ""
+        what = "the trimmed item whole" if trimmed else "the next item"
+        need = f" to {next_budget:,} bytes to hold {what}" if next_budget and next_budget <= MAX_BUDGET else ""
         actions = [f"raise the budget{need} (it is {budget:,}; at most {MAX_BUDGET:,})", env.hint_more]
     kb = dict(env.knowledge_base)
     kb["workspace"] = clip(str(kb.get("workspace", "")), lim["echo"])
     return {
         "query": clip(env.query, lim["echo"]), "terms": _clip_list(env.terms, lim["list"]), "knowledgeBase": kb,
         "match": env.match, "budget": budget, "bytes": used, "truncated": truncated,
-        "itemsIncluded": shown, "itemsAvailable": n_items, "pagesMatched": env.pages_matched,
+        "itemsIncluded": shown, "itemsTrimmed": trimmed, "itemsAvailable": n_items, "pagesMatched": env.pages_matched,
         "uncoveredTerms": _clip_list(env.uncovered, lim["list"]),
         "nextActions": [clip(a, lim["action"]) for a in actions[:3]],
     }
@@ -252,8 +259,9 @@ def _render_text(fields: dict[str, Any], items: list[str]) -> str:
     head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
             "Compiled pages come first; ⚠ marks a page that is not plainly current (qualify it). "
             "EVIDENCE items are raw source text, not compiled knowledge.\n\n")
+    cut = "; the last item trimmed" if fields["itemsTrimmed"] else ""
     tail = [f"— {fields['itemsIncluded']} of {fields['itemsAvailable']} items, {fields['bytes']:,} of "
-            f"{fields['budget']:,} bytes" + (" (truncated)" if fields["truncated"] else "") + "."]
+            f"{fields['budget']:,} bytes" + (f" (truncated{cut})" if fields["truncated"] else "") + "."]
     if fields["uncoveredTerms"]:
         tail.append("no compiled page covers: " + ", ".join(fields["uncoveredTerms"]))
     for a in fields["nextActions"]:
@@ -275,46 +283,129 @@ def item_size(item: dict[str, Any], fmt: str) -> int:
     return _size(_json(item)) + 1 if fmt == "json" else _size(item_text(item, 99))
 
 
+# -- trimming an item that does not fit whole ------------------------------------------------------
+
+TRIM_DESCRIPTION = 200  # a trimmed item's description is cut to this many bytes, then dropped
+CLAIM_WIDTHS = (400, 240, 160, 96)  # the last resort: the one remaining claim's text cut this far
+
+
+def _clip_claim(claim: dict[str, Any], width: int) -> dict[str, Any]:
+    out = dict(claim, text=clip(str(claim.get("text", "")), width))
+    if "value" in out:
+        out["value"] = clip(str(out["value"]), width)
+    return out
+
+
+def _short_flag(flag: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A flag with its lists cut down (the first two disputed claims, one review reason); its status
+    and why are never cut."""
+    if not flag:
+        return flag
+    out = dict(flag)
+    if out.get("conflicts"):
+        out["conflicts"] = [_clip_claim(c, 160) for c in out["conflicts"][:2]]
+    if out.get("review"):
+        out["review"] = [dict(r, summary=clip(str(r.get("summary") or ""), 96)) for r in out["review"][:1]]
+    return out
+
+
+def trimmed_forms(item: dict[str, Any]):
+    """Smaller forms of an item, the most useful first. A page keeps its title, status and flag in
+    every form; it loses its least relevant claims first (its claims are ranked), then its
+    description, then most of the text of its one remaining claim, and says how many claims it left
+    out (`claimsOmitted`). An evidence excerpt loses lines from its end."""
+    if item.get("kind") == "evidence":
+        lines = item["text"].split("\n")
+        for m in range(len(lines) - 1, 0, -1):
+            start = item["lines"][0]
+            yield dict(item, text="\n".join(lines[:m]), lines=[start, start + m - 1],
+                       citation=f"^[{item['source']}:L{start}-L{start + m - 1}]", trimmed=True)
+        return
+    claims = list(item.get("claims") or [])
+    desc = str(item.get("description") or "")
+    short = clip(desc, TRIM_DESCRIPTION)
+    flags = [item.get("flag")]
+    if _short_flag(item.get("flag")) != item.get("flag"):
+        flags.append(_short_flag(item.get("flag")))
+
+    def form(flag: Any, n: int, description: str, width: int = 0) -> dict[str, Any]:
+        kept = claims[:n]
+        if width and kept:
+            kept = kept[:-1] + [_clip_claim(kept[-1], width)]
+        return dict(item, flag=flag, description=description, claims=kept, trimmed=True,
+                    claimsOmitted=len(claims) - n)
+
+    for flag in flags:
+        for n in range(len(claims), 0, -1):
+            for description in dict.fromkeys([desc, short]):
+                if not (flag is item.get("flag") and n == len(claims) and description == desc):
+                    yield form(flag, n, description)
+        if claims:
+            yield form(flag, 1, "")
+            for width in CLAIM_WIDTHS:
+                yield form(flag, 1, "", width)
+        if desc:
+            yield form(flag, 0, short)
+        yield form(flag, 0, "")
+
+
 def pack(env: Envelope, items: list[dict[str, Any]], budget: int, fmt: str, available: int | None = None) -> str:
-    """Render the packet with as many whole items (in order) as fit in `budget` bytes: it stops
-    before the first item that does not fit. The result is never larger than `budget`. `items` may
-    be a prefix of the `available` items when the rest lie beyond the budget anyway."""
+    """Render the packet in `budget` bytes: as many whole items (in order) as fit, then the next item
+    in the most useful trimmed form that fits (see `trimmed_forms`). The result is never larger than
+    `budget`. `items` may be a prefix of the `available` items when the rest lie beyond the budget
+    anyway."""
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise ValueError(f"budget {budget} is outside {MIN_BUDGET}..{MAX_BUDGET}")
     if fmt == "json":
-        rendered, render, sep = [_json(it) for it in items], _render_json, 1
+        render, sep = _render_json, 1
+
+        def rendered_of(chosen: list[dict[str, Any]]) -> list[str]:
+            return [_json(it) for it in chosen]
     else:
-        rendered, render, sep = _text_items(items), _render_text, 0
+        render, sep = _render_text, 0
+        rendered_of = _text_items
+    whole = rendered_of(items)
     total = max(len(items), available or 0)
     wide = 10 ** len(str(MAX_BUDGET)) - 1  # a `bytes` placeholder at least as wide as any real value
 
-    def text_for(k: int, used: int, next_budget: int | None, tight: int, shown_budget: int = budget) -> str:
-        return render(_fields(env, shown_budget, used, total, k, next_budget, tight), rendered[:k])
+    def text_for(rendered: list[str], used: int, next_budget: int | None, tight: int, trimmed: int,
+                 shown_budget: int = budget) -> str:
+        return render(_fields(env, shown_budget, used, total, len(rendered), next_budget, tight, trimmed), rendered)
 
-    def next_need(k: int, tight: int) -> int | None:
-        """A budget that surely holds one more item: an upper bound, with the widest envelope (level 0,
-        which any larger budget may use) and every number at its widest."""
+    def next_need(k: int) -> int | None:
+        """A budget that surely holds the next whole item (item k): an upper bound, with the widest
+        envelope (level 0, which any larger budget may use) and every number at its widest."""
         if k >= total or k >= len(items):
             return None
-        return _size(text_for(k + 1, wide, MAX_BUDGET, 0, MAX_BUDGET))
+        return _size(text_for(whole[:k + 1], wide, MAX_BUDGET, 0, 0, MAX_BUDGET))
 
-    def fits(k: int, tight: int) -> bool:
-        return _size(text_for(k, budget, next_need(k, tight), tight)) <= budget
+    def fits(rendered: list[str], k_whole: int, tight: int, trimmed: int) -> bool:
+        return _size(text_for(rendered, budget, next_need(k_whole), tight, trimmed)) <= budget
 
-    tight = next((t for t in range(len(_TIGHT)) if fits(0, t)), None)
+    tight = next((t for t in range(len(_TIGHT)) if fits([], 0, t, 0)), None)
     if tight is None:
         raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
     k, running = 0, 0
-    while k < len(items) and running + sizes_at(rendered, k, sep) <= budget:  # an upper bound on k, then verify
-        running += sizes_at(rendered, k, sep)
+    while k < len(items) and running + sizes_at(whole, k, sep) <= budget:  # an upper bound on k, then verify
+        running += sizes_at(whole, k, sep)
         k += 1
-    while k > 0 and not fits(k, tight):
+    while k > 0 and not fits(whole[:k], k, tight, 0):
         k -= 1
-    nb = next_need(k, tight)
+    chosen, trimmed = whole[:k], 0
+    if k < len(items):
+        room = budget - _size(text_for(chosen, budget, next_need(k), tight, 1))
+        for candidate in trimmed_forms(items[k]):
+            if item_size(candidate, fmt) + sep > room + 64:  # cheap bound first; `fits` decides
+                continue
+            with_it = rendered_of(items[:k] + [candidate]) if fmt == "text" else chosen + [_json(candidate)]
+            if fits(with_it, k, tight, 1):
+                chosen, trimmed = with_it, 1
+                break
+    nb = next_need(k)
     used = 0
     text = ""
     for _ in range(5):  # `bytes` states the packet's own size: settle the number
-        text = text_for(k, used, nb, tight)
+        text = text_for(chosen, used, nb, tight, trimmed)
         if _size(text) == used:
             break
         used = _size(text)
