@@ -5,11 +5,13 @@ A packet is for an assistant or a person. It leads with the compiled pages that 
 page that is not plainly current (contradicted, needs-review, stale, archived) flagged inline with why,
 so it is qualified rather than asserted. Then, only for query terms that no compiled page covers, raw
 source excerpts, labelled as evidence. A page item carries the page's title, status and flag and the
-page's claims that match the query, most relevant first, not the whole page. Items go in whole, in
-order, while they fit; the first one that does not fit whole goes in *trimmed* — its title, status and
-flag always kept, its least relevant claims (then its description, then the text of its one remaining
-claim) cut until it fits — so a small budget still holds the best answer. A packet that left anything
-out says so (`truncated`, `itemsTrimmed`) and what budget would hold the next whole item. The whole
+page's claims that match the query, most relevant first, not the whole page. Items go in order; while
+more items wait, an item larger than half the budget goes in *trimmed* to that share, and the first
+item that does not fit in what is left goes in trimmed to fit, ending the packet. A trimmed item keeps
+its title, status and flag; its least relevant claims (then its description's tail, then the text of
+its one remaining claim) are cut, and it says how many claims it left out. So a small budget still
+holds the best answers of several pages. A packet says what it left out (`truncated`: items left
+out; `itemsTrimmed`: items cut down) and what budget would hold the first cut item whole. The whole
 rendered packet (JSON or text) never exceeds the budget.
 """
 
@@ -216,12 +218,12 @@ _TIGHT = ({"echo": 200, "list": 160, "action": 200}, {"echo": 96, "list": 64, "a
 def _fields(env: Envelope, budget: int, used: int, n_items: int, shown: int, next_budget: int | None,
             tight: int, trimmed: int = 0) -> dict[str, Any]:
     lim = _TIGHT[tight]
-    truncated = shown < n_items or trimmed > 0
+    truncated = shown < n_items
     actions: list[str] = []
     if n_items == 0:
         actions = list(env.next_actions_empty)
-    elif truncated:
-        what = "the trimmed item whole" if trimmed else "the next item"
+    elif truncated or trimmed:
+        what = "the first trimmed item whole" if trimmed else "the next item"
         need = f" to {next_budget:,} bytes to hold {what}" if next_budget and next_budget <= MAX_BUDGET else ""
         actions = [f"raise the budget{need} (it is {budget:,}; at most {MAX_BUDGET:,})", env.hint_more]
     kb = dict(env.knowledge_base)
@@ -259,9 +261,10 @@ def _render_text(fields: dict[str, Any], items: list[str]) -> str:
     head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
             "Compiled pages come first; ⚠ marks a page that is not plainly current (qualify it). "
             "EVIDENCE items are raw source text, not compiled knowledge.\n\n")
-    cut = "; the last item trimmed" if fields["itemsTrimmed"] else ""
+    notes = (["truncated"] if fields["truncated"] else []) + (
+        [f"{fields['itemsTrimmed']} trimmed to fit"] if fields["itemsTrimmed"] else [])
     tail = [f"— {fields['itemsIncluded']} of {fields['itemsAvailable']} items, {fields['bytes']:,} of "
-            f"{fields['budget']:,} bytes" + (f" (truncated{cut})" if fields["truncated"] else "") + "."]
+            f"{fields['budget']:,} bytes" + (f" ({'; '.join(notes)})" if notes else "") + "."]
     if fields["uncoveredTerms"]:
         tail.append("no compiled page covers: " + ", ".join(fields["uncoveredTerms"]))
     for a in fields["nextActions"]:
@@ -309,11 +312,17 @@ def _short_flag(flag: dict[str, Any] | None) -> dict[str, Any] | None:
     return out
 
 
-def trimmed_forms(item: dict[str, Any]):
+def _named(text: str, words: frozenset[str]) -> int:
+    return len(words.intersection(tokens(text))) if words else 0
+
+
+def trimmed_forms(item: dict[str, Any], words: frozenset[str] = frozenset()):
     """Smaller forms of an item, the most useful first. A page keeps its title, status and flag in
-    every form; it loses its least relevant claims first (its claims are ranked), then its
-    description, then most of the text of its one remaining claim, and says how many claims it left
-    out (`claimsOmitted`). An evidence excerpt loses lines from its end."""
+    every form; it loses its least relevant claims first (its claims are ranked) down to one, and
+    says how many claims it left out (`claimsOmitted`). Its description (the page's own definition)
+    outlasts that last claim when it names at least as many of the query's `words`; otherwise the
+    description's tail goes first. Last of all, most of the text of the one remaining claim goes.
+    An evidence excerpt loses lines from its end."""
     if item.get("kind") == "evidence":
         lines = item["text"].split("\n")
         for m in range(len(lines) - 1, 0, -1):
@@ -324,6 +333,7 @@ def trimmed_forms(item: dict[str, Any]):
     claims = list(item.get("claims") or [])
     desc = str(item.get("description") or "")
     short = clip(desc, TRIM_DESCRIPTION)
+    desc_first = bool(desc) and _named(desc, words) >= max(1, _named(str(claims[0].get("text", "")), words) if claims else 0)
     flags = [item.get("flag")]
     if _short_flag(item.get("flag")) != item.get("flag"):
         flags.append(_short_flag(item.get("flag")))
@@ -336,12 +346,18 @@ def trimmed_forms(item: dict[str, Any]):
                     claimsOmitted=len(claims) - n)
 
     for flag in flags:
-        for n in range(len(claims), 0, -1):
-            for description in dict.fromkeys([desc, short]):
-                if not (flag is item.get("flag") and n == len(claims) and description == desc):
-                    yield form(flag, n, description)
+        whole = flag is item.get("flag")
+        if desc_first:
+            order = [(n, desc) for n in range(len(claims), 0, -1)] + [(1, short), (0, desc), (1, "")]
+        else:
+            order = [(n, d) for n in range(len(claims), 0, -1) for d in dict.fromkeys([desc, short])] + [(1, "")]
+        seen = set()
+        for n, d in order:
+            if (n, d) in seen or n > len(claims) or (whole and n == len(claims) and d == desc):
+                continue
+            seen.add((n, d))
+            yield form(flag, n, d)
         if claims:
-            yield form(flag, 1, "")
             for width in CLAIM_WIDTHS:
                 yield form(flag, 1, "", width)
         if desc:
@@ -349,11 +365,15 @@ def trimmed_forms(item: dict[str, Any]):
         yield form(flag, 0, "")
 
 
+ITEM_SHARE = 2  # while more items wait, one item takes at most 1/ITEM_SHARE of the budget
+
+
 def pack(env: Envelope, items: list[dict[str, Any]], budget: int, fmt: str, available: int | None = None) -> str:
-    """Render the packet in `budget` bytes: as many whole items (in order) as fit, then the next item
-    in the most useful trimmed form that fits (see `trimmed_forms`). The result is never larger than
-    `budget`. `items` may be a prefix of the `available` items when the rest lie beyond the budget
-    anyway."""
+    """Render the packet in `budget` bytes, items in order. While more items wait, an item larger
+    than half the budget (1/ITEM_SHARE) goes in trimmed to that share (see `trimmed_forms`), so one long page
+    cannot crowd out the next pages' answers; the first item that does not fit in what is left goes
+    in trimmed to fit, and the packet ends there. The result is never larger than `budget`. `items`
+    may be a prefix of the `available` items when the rest lie beyond the budget anyway."""
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise ValueError(f"budget {budget} is outside {MIN_BUDGET}..{MAX_BUDGET}")
     if fmt == "json":
@@ -365,47 +385,76 @@ def pack(env: Envelope, items: list[dict[str, Any]], budget: int, fmt: str, avai
         render, sep = _render_text, 0
         rendered_of = _text_items
     whole = rendered_of(items)
+    sizes = [_size(r) + sep for r in whole]
     total = max(len(items), available or 0)
     wide = 10 ** len(str(MAX_BUDGET)) - 1  # a `bytes` placeholder at least as wide as any real value
+    share = budget // ITEM_SHARE
+    words = frozenset(t for term in env.terms for t in tokens(term))
 
     def text_for(rendered: list[str], used: int, next_budget: int | None, tight: int, trimmed: int,
                  shown_budget: int = budget) -> str:
         return render(_fields(env, shown_budget, used, total, len(rendered), next_budget, tight, trimmed), rendered)
 
-    def next_need(k: int) -> int | None:
-        """A budget that surely holds the next whole item (item k): an upper bound, with the widest
-        envelope (level 0, which any larger budget may use) and every number at its widest."""
-        if k >= total or k >= len(items):
+    def next_need(j: int) -> int | None:
+        """A budget that surely holds items 0..j whole: an upper bound, with the widest envelope (level
+        0, which any larger budget may use) and every number at its widest, and large enough that no
+        item of them exceeds its share."""
+        if j >= total or j >= len(items):
             return None
-        return _size(text_for(whole[:k + 1], wide, MAX_BUDGET, 0, 0, MAX_BUDGET))
+        need = max(_size(text_for(whole[:j + 1], wide, MAX_BUDGET, 0, 0, MAX_BUDGET)),
+                   ITEM_SHARE * max(sizes[:j + 1]) + ITEM_SHARE)
+        return min(need, MAX_BUDGET) if need <= MAX_BUDGET else need
 
-    def fits(rendered: list[str], k_whole: int, tight: int, trimmed: int) -> bool:
-        return _size(text_for(rendered, budget, next_need(k_whole), tight, trimmed)) <= budget
+    def fits(rendered: list[str], j: int, tight: int, trimmed: int) -> bool:
+        return _size(text_for(rendered, budget, next_need(j), tight, trimmed)) <= budget
 
     tight = next((t for t in range(len(_TIGHT)) if fits([], 0, t, 0)), None)
     if tight is None:
         raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
-    k, running = 0, 0
-    while k < len(items) and running + sizes_at(whole, k, sep) <= budget:  # an upper bound on k, then verify
-        running += sizes_at(whole, k, sep)
-        k += 1
-    while k > 0 and not fits(whole[:k], k, tight, 0):
-        k -= 1
-    chosen, trimmed = whole[:k], 0
-    if k < len(items):
-        room = budget - _size(text_for(chosen, budget, next_need(k), tight, 1))
-        for candidate in trimmed_forms(items[k]):
-            if item_size(candidate, fmt) + sep > room + 64:  # cheap bound first; `fits` decides
+    chosen: list[dict[str, Any]] = []
+    rendered: list[str] = []
+    trimmed = 0
+    first_cut: int | None = None  # the first item not included whole
+
+    def with_item(form: dict[str, Any], i: int) -> list[str]:
+        return rendered_of(chosen + [form]) if fmt == "text" else rendered + [whole[i] if form is items[i] else _json(form)]
+
+    for i, item in enumerate(items):
+        cut = i if first_cut is None else first_cut
+        if sizes[i] <= share or i + 1 >= total:
+            candidates: Any = [item]
+        else:  # more items wait: the most useful form within the share, else the smallest that fits
+            candidates = [f for f in trimmed_forms(item, words) if item_size(f, fmt) + sep <= share] or [item]
+        placed = False
+        for form in candidates[:1]:
+            trial = with_item(form, i)
+            if fits(trial, cut if form is not item else (first_cut if first_cut is not None else i + 1), tight,
+                    trimmed + (form is not item)):
+                chosen.append(form)
+                rendered = trial
+                if form is not item:
+                    trimmed += 1
+                    first_cut = cut
+                placed = True
+        if placed:
+            continue
+        first_cut = cut
+        room = budget - _size(text_for(rendered, budget, next_need(cut), tight, trimmed + 1))
+        for form in trimmed_forms(item, words):  # the packet ends with this item, trimmed to what is left
+            if item_size(form, fmt) + sep > room + 64:  # cheap bound first; `fits` decides
                 continue
-            with_it = rendered_of(items[:k] + [candidate]) if fmt == "text" else chosen + [_json(candidate)]
-            if fits(with_it, k, tight, 1):
-                chosen, trimmed = with_it, 1
+            trial = with_item(form, i)
+            if fits(trial, cut, tight, trimmed + 1):
+                chosen.append(form)
+                rendered = trial
+                trimmed += 1
                 break
-    nb = next_need(k)
+        break
+    nb = next_need(first_cut if first_cut is not None else len(chosen))
     used = 0
     text = ""
     for _ in range(5):  # `bytes` states the packet's own size: settle the number
-        text = text_for(chosen, used, nb, tight, trimmed)
+        text = text_for(rendered, used, nb, tight, trimmed)
         if _size(text) == used:
             break
         used = _size(text)

@@ -52,6 +52,9 @@ PACKET_PAGES = 50
 PACKET_CLAIMS = 8
 MODES = ("all", "all-prefix", "any")
 TITLE_BOOST = 2.0
+DEFINES_BOOST = 1.0
+_COPULA = frozenset(["is", "are", "means", "refers"])
+_ARTICLES = frozenset(["a", "an", "the"])
 _local = threading.local()
 
 
@@ -103,10 +106,22 @@ def _check_limit(limit: int) -> int:
     return limit
 
 
+def defines(description: str, typed: set[str]) -> bool:
+    """Whether the description is a definition of something the person typed: it opens with "X is /
+    are / means / refers …" (an article before X allowed) and every word of X was typed."""
+    toks = tokens(description[:200])[:10]
+    at = next((i for i, t in enumerate(toks) if t in _COPULA), None)
+    if not at:
+        return False
+    subject = [t for t in toks[:at] if t not in _ARTICLES] if toks[0] in _ARTICLES else toks[:at]
+    return bool(subject) and all(t in typed for t in subject)
+
+
 def _ranked(index: SearchIndex, key: str, parsed: ParsedQuery, limit: int) -> tuple[str, list, int]:
     """The first matching mode (all terms, then all as prefixes, then any term) and its pages, best
     first: bm25 (title, aliases, tags, body weighted) times 1 + TITLE_BOOST × (share of the page's
-    title words the person typed)², so the page a query names outranks pages that only mention it;
+    title words the person typed)² (+ DEFINES_BOOST when the page's description defines what was
+    typed: "X is …"), so the page a query names or defines outranks pages that only mention it;
     ties broken by page path. Returns (mode, [(id, score)], total matches)."""
     fetch = min(max(limit * 3, 30), 300)
     typed = {t for g in parsed.groups for t in tokens(g.label)}
@@ -119,7 +134,8 @@ def _ranked(index: SearchIndex, key: str, parsed: ParsedQuery, limit: int) -> tu
         def final(row) -> tuple[float, str]:
             title = tokens(row["title"])
             cover = sum(1 for t in title if t in typed) / len(title) if title else 0.0
-            return (row["score"] * (1.0 + TITLE_BOOST * cover * cover), row["path"])
+            boost = DEFINES_BOOST if defines(row["description"] or "", typed) else 0.0
+            return (row["score"] * (1.0 + TITLE_BOOST * cover * cover + boost), row["path"])
 
         ranked = [(r["id"], final(r)[0]) for r in sorted(candidates, key=final)[:limit]]
         total = len(candidates) if len(candidates) < fetch else index.count(key, expr)
