@@ -22,6 +22,7 @@ from typing import Any
 
 from kctui import paths
 from kctui.search import context as packets
+from kctui.search.evidence import find_evidence
 from kctui.search.extract import flag_of
 from kctui.search.index import (
     RefreshStats,
@@ -356,7 +357,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         if size > budget:
             break
     uncovered = [i for i, g in enumerate(parsed.groups) if index.count(key, g.fts()) == 0]
-    evidence = packets.find_evidence(paths.sources_path(Path(base.workspace), base.id), list(parsed.groups), uncovered)
+    evidence = find_evidence(paths.sources_path(Path(base.workspace), base.id), list(parsed.groups), uncovered)
     actions = _next_actions(base, parsed, bool(items))
     if not items and evidence:
         actions.insert(0, "no compiled page matches; the evidence items are raw source text: read them as such")
