@@ -264,3 +264,16 @@ def test_an_item_too_large_for_any_trim_is_left_out_and_named():
             "flag": None, "description": "", "claims": []}
     data = json.loads(packets.pack(_env(), [huge], MIN_BUDGET, "json"))
     assert data["items"] == [] and data["truncated"] and "raise the budget" in data["nextActions"][0]
+
+
+@pytest.mark.parametrize("description, typed, expected", [
+    ("Cody is an AI coding assistant that lives in your editor.", {"cody"}, True),
+    ("A tracking issue is a GitHub issue that captures planned work.", {"tracking", "issue"}, True),
+    ("ArgoCD is a continuous delivery tool.", {"argocd", "tool"}, True),
+    ("Cody Gateway is a proxy.", {"cody"}, False),  # the page defines something else
+    ("We use Cody every day, and it is great.", {"cody"}, False),  # no "X is" opening
+    ("Is Cody ready?", {"cody"}, False),
+    ("", {"cody"}, False),
+])
+def test_a_description_defines_what_was_typed(description, typed, expected):
+    assert svc_search.defines(description, typed) is expected
