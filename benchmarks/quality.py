@@ -129,7 +129,13 @@ def read_pages(wiki: Path) -> list[dict]:
 
 
 def page_report(name: str, pages: list[dict], misses: int) -> dict:
-    from wordfreq import zipf_frequency
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover - the check needs the word-frequency library
+        print("  (wordfreq is not installed: `pip install wordfreq` to check for common-word titles)")
+
+        def zipf_frequency(word: str, lang: str) -> float:
+            return 0.0
 
     entities = [p for p in pages if p["kind"] == "entities"]
     concepts = [p for p in pages if p["kind"] == "concepts"]
