@@ -73,10 +73,11 @@ def search_cmd(workspace: str, kb_id: str, query: str, limit: int, as_json: bool
 def context_cmd(workspace: str, kb_id: str, query: str, budget: int, as_json: bool) -> None:
     """A context packet about QUERY for an assistant or a person, at most --budget bytes.
 
-    Matching compiled pages come first, each page that is not plainly current (contradicted,
-    needs-review, stale) flagged inline with why; raw source excerpts follow, labelled as evidence,
-    only for terms no compiled page covers. Items are never cut; a truncated packet says so and what
-    to do next."""
+    Matching compiled pages come first, each with its title, status and the claims that match QUERY
+    (most relevant first), a page that is not plainly current (contradicted, needs-review, stale)
+    flagged inline with why; raw source excerpts follow, labelled as evidence, only for terms no
+    compiled page covers. The first item that does not fit whole goes in trimmed (its flag kept, its
+    least relevant claims left out); a truncated packet says so and what budget holds the rest."""
     from kctui.services.search import context
 
     text = context(open_services(), workspace, kb_id, query, budget=budget, fmt="json" if as_json else "text")

@@ -4,35 +4,29 @@ byte budget.
 A packet is for an assistant or a person. It leads with the compiled pages that match the query, each
 page that is not plainly current (contradicted, needs-review, stale, archived) flagged inline with why,
 so it is qualified rather than asserted. Then, only for query terms that no compiled page covers, raw
-source excerpts, labelled as evidence. Items are whole: the packet stops before the first item that
-would not fit, says it was truncated and what budget would hold the rest. The whole rendered packet
-(JSON or text) never exceeds the budget.
+source excerpts, labelled as evidence. A page item carries the page's title, status and flag and the
+page's claims that match the query, most relevant first, not the whole page. Items go in order; while
+more items wait, an item larger than half the budget goes in *trimmed* to that share, and the first
+item that does not fit in what is left goes in trimmed to fit, ending the packet. A trimmed item keeps
+its title, status and flag; its least relevant claims (then its description's tail, then the text of
+its one remaining claim) are cut, and it says how many claims it left out. So a small budget still
+holds the best answers of several pages. A packet says what it left out (`truncated`: items left
+out; `itemsTrimmed`: items cut down) and what budget would hold the first cut item whole. The whole
+rendered packet (JSON or text) never exceeds the budget.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import stat
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from kctui.search.query import Group, fold, group_in, quick_needles, tokens
+from kctui.search.query import tokens
 
 MIN_BUDGET = 1024
 MAX_BUDGET = 131_072
 DEFAULT_BUDGET = 16_384
 ECHO_BYTES = 240  # echoed strings (query, workspace) are clipped so the envelope always fits
-
-# Bounds of the raw-evidence fallback.
-MAX_SOURCE_FILES = 5000
-MAX_SOURCE_BYTES = 512 * 1024  # read at most this much of one file
-MAX_SCAN_BYTES = 64 * 1024 * 1024  # and of all files together
-MAX_EXCERPTS = 24
-MAX_EXCERPTS_PER_FILE = 3
-CONTEXT_LINES = 1
-MAX_LINE_CHARS = 400
 
 FLAG_ADVICE = "qualify what this page says; do not assert it as settled"
 
@@ -43,111 +37,6 @@ def clip(text: str, max_bytes: int = ECHO_BYTES) -> str:
     if len(data) <= max_bytes:
         return text
     return data[: max_bytes - 3].decode("utf-8", "ignore") + "…"
-
-
-# -- raw evidence from sources/ -------------------------------------------------------------------
-
-
-@dataclass
-class _Excerpt:
-    path: str
-    start: int
-    end: int
-    lines: list[str]
-    covers: list[int]
-
-
-def _source_files(root: Path) -> list[tuple[str, str]]:
-    """(relative path, absolute path) of regular files under sources/, no symlink followed or read."""
-    try:
-        st = os.lstat(root)
-    except OSError:
-        return []
-    if not stat.S_ISDIR(st.st_mode):
-        return []
-    real_root = os.path.realpath(root)
-    out: list[tuple[str, str]] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                             and not os.path.islink(os.path.join(dirpath, d)))
-        for name in sorted(filenames):
-            full = os.path.join(dirpath, name)
-            if name.startswith(".") or os.path.islink(full):
-                continue
-            if not os.path.realpath(full).startswith(real_root + os.sep):
-                continue
-            out.append((os.path.relpath(full, root).replace(os.sep, "/"), full))
-            if len(out) >= MAX_SOURCE_FILES:
-                return out
-    return out
-
-
-def _read_bounded(full: str) -> str | None:
-    try:
-        fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-            return None
-        data = fh.read(MAX_SOURCE_BYTES)
-    if b"\0" in data[:8192]:
-        return None  # binary
-    return data.decode("utf-8", errors="replace")
-
-
-def find_evidence(sources: Path, groups: list[Group], group_ids: list[int]) -> list[dict[str, Any]]:
-    """Excerpts of raw sources for the query terms no compiled page covers (`group_ids` index
-    `groups`). Bounded in files, bytes read and excerpts; deterministic order."""
-    if not group_ids:
-        return []
-    needles = {gi: quick_needles(groups[gi]) for gi in group_ids}
-    found: list[_Excerpt] = []
-    scanned = 0
-    for rel, full in _source_files(sources):
-        if scanned >= MAX_SCAN_BYTES:
-            break
-        text = _read_bounded(full)
-        if text is None:
-            continue
-        scanned += len(text)
-        lines = text.splitlines()
-        hits: dict[int, list[int]] = {}
-        for n, line in enumerate(lines):
-            folded = fold(line)
-            cand = [gi for gi in group_ids if any(nd in folded for nd in needles[gi])]
-            if not cand:
-                continue
-            toks = tokens(line)
-            matched = [gi for gi in cand if group_in(groups[gi], toks)]
-            if matched:
-                hits[n] = matched
-        per_file: list[_Excerpt] = []
-        for n in sorted(hits):
-            lo, hi = max(0, n - CONTEXT_LINES), min(len(lines) - 1, n + CONTEXT_LINES)
-            if per_file and lo <= per_file[-1].end:  # overlapping windows merge (1-based end)
-                last = per_file[-1]
-                last.lines += lines[last.end:hi + 1]
-                last.end = hi + 1
-                last.covers = sorted(set(last.covers) | set(hits[n]))
-                continue
-            per_file.append(_Excerpt(rel, lo + 1, hi + 1, lines[lo:hi + 1], list(hits[n])))
-        per_file.sort(key=lambda e: (-len(e.covers), e.start))
-        found += per_file[:MAX_EXCERPTS_PER_FILE]
-    found.sort(key=lambda e: (-len(e.covers), e.path, e.start))
-    items = []
-    for e in found[:MAX_EXCERPTS]:
-        while len(e.lines) > 1 and not e.lines[0].strip():  # no blank edges
-            e.lines.pop(0)
-            e.start += 1
-        while len(e.lines) > 1 and not e.lines[-1].strip():
-            e.lines.pop()
-        text = "\n".join(ln if len(ln) <= MAX_LINE_CHARS else ln[:MAX_LINE_CHARS] + "…" for ln in e.lines[:12])
-        items.append({"kind": "evidence", "label": "raw source excerpt (evidence, not compiled knowledge)",
-                      "source": e.path, "lines": [e.start, e.start + min(len(e.lines), 12) - 1],
-                      "citation": f"^[{e.path}:L{e.start}-L{e.start + min(len(e.lines), 12) - 1}]",
-                      "covers": [groups[gi].label for gi in e.covers], "text": text})
-    return items
 
 
 # -- rendering --------------------------------------------------------------------------------------
@@ -177,6 +66,8 @@ def item_text(item: dict[str, Any], number: int) -> str:
         out.append(f"  {item['description']}")
     for c in item.get("claims", []):
         out.append(f"  * {_claim_line(c)}")
+    if item.get("claimsOmitted"):
+        out.append(f"  … {item['claimsOmitted']} more matching claim(s) left out to fit the budget")
     return "\n".join(out) + "\n\n"
 
 
@@ -208,21 +99,22 @@ _TIGHT = ({"echo": 200, "list": 160, "action": 200}, {"echo": 96, "list": 64, "a
 
 
 def _fields(env: Envelope, budget: int, used: int, n_items: int, shown: int, next_budget: int | None,
-            tight: int) -> dict[str, Any]:
+            tight: int, trimmed: int = 0) -> dict[str, Any]:
     lim = _TIGHT[tight]
     truncated = shown < n_items
     actions: list[str] = []
     if n_items == 0:
         actions = list(env.next_actions_empty)
-    elif truncated:
-        need = f" to {next_budget:,} bytes to hold the next item" if next_budget and next_budget <= MAX_BUDGET else ""
+    elif truncated or trimmed:
+        what = "the first trimmed item whole" if trimmed else "the next item"
+        need = f" to {next_budget:,} bytes to hold {what}" if next_budget and next_budget <= MAX_BUDGET else ""
         actions = [f"raise the budget{need} (it is {budget:,}; at most {MAX_BUDGET:,})", env.hint_more]
     kb = dict(env.knowledge_base)
     kb["workspace"] = clip(str(kb.get("workspace", "")), lim["echo"])
     return {
         "query": clip(env.query, lim["echo"]), "terms": _clip_list(env.terms, lim["list"]), "knowledgeBase": kb,
         "match": env.match, "budget": budget, "bytes": used, "truncated": truncated,
-        "itemsIncluded": shown, "itemsAvailable": n_items, "pagesMatched": env.pages_matched,
+        "itemsIncluded": shown, "itemsTrimmed": trimmed, "itemsAvailable": n_items, "pagesMatched": env.pages_matched,
         "uncoveredTerms": _clip_list(env.uncovered, lim["list"]),
         "nextActions": [clip(a, lim["action"]) for a in actions[:3]],
     }
@@ -252,8 +144,10 @@ def _render_text(fields: dict[str, Any], items: list[str]) -> str:
     head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
             "Compiled pages come first; ⚠ marks a page that is not plainly current (qualify it). "
             "EVIDENCE items are raw source text, not compiled knowledge.\n\n")
+    notes = (["truncated"] if fields["truncated"] else []) + (
+        [f"{fields['itemsTrimmed']} trimmed to fit"] if fields["itemsTrimmed"] else [])
     tail = [f"— {fields['itemsIncluded']} of {fields['itemsAvailable']} items, {fields['bytes']:,} of "
-            f"{fields['budget']:,} bytes" + (" (truncated)" if fields["truncated"] else "") + "."]
+            f"{fields['budget']:,} bytes" + (f" ({'; '.join(notes)})" if notes else "") + "."]
     if fields["uncoveredTerms"]:
         tail.append("no compiled page covers: " + ", ".join(fields["uncoveredTerms"]))
     for a in fields["nextActions"]:
@@ -275,46 +169,171 @@ def item_size(item: dict[str, Any], fmt: str) -> int:
     return _size(_json(item)) + 1 if fmt == "json" else _size(item_text(item, 99))
 
 
+# -- trimming an item that does not fit whole ------------------------------------------------------
+
+TRIM_DESCRIPTION = 200  # a trimmed item's description is cut to this many bytes, then dropped
+CLAIM_WIDTHS = (400, 240, 160, 96)  # the last resort: the one remaining claim's text cut this far
+
+
+def _clip_claim(claim: dict[str, Any], width: int) -> dict[str, Any]:
+    out = dict(claim, text=clip(str(claim.get("text", "")), width))
+    if "value" in out:
+        out["value"] = clip(str(out["value"]), width)
+    return out
+
+
+def _short_flag(flag: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A flag with its lists cut down (the first two disputed claims, one review reason); its status
+    and why are never cut."""
+    if not flag:
+        return flag
+    out = dict(flag)
+    if out.get("conflicts"):
+        out["conflicts"] = [_clip_claim(c, 160) for c in out["conflicts"][:2]]
+    if out.get("review"):
+        out["review"] = [dict(r, summary=clip(str(r.get("summary") or ""), 96)) for r in out["review"][:1]]
+    return out
+
+
+def _named(text: str, words: frozenset[str]) -> int:
+    return len(words.intersection(tokens(text))) if words else 0
+
+
+def trimmed_forms(item: dict[str, Any], words: frozenset[str] = frozenset()):
+    """Smaller forms of an item, the most useful first. A page keeps its title, status and flag in
+    every form; it loses its least relevant claims first (its claims are ranked) down to one, and
+    says how many claims it left out (`claimsOmitted`). Its description (the page's own definition)
+    outlasts that last claim when it names at least as many of the query's `words`; otherwise the
+    description's tail goes first. Last of all, most of the text of the one remaining claim goes.
+    An evidence excerpt loses lines from its end."""
+    if item.get("kind") == "evidence":
+        lines = item["text"].split("\n")
+        for m in range(len(lines) - 1, 0, -1):
+            start = item["lines"][0]
+            yield dict(item, text="\n".join(lines[:m]), lines=[start, start + m - 1],
+                       citation=f"^[{item['source']}:L{start}-L{start + m - 1}]", trimmed=True)
+        return
+    claims = list(item.get("claims") or [])
+    desc = str(item.get("description") or "")
+    short = clip(desc, TRIM_DESCRIPTION)
+    desc_first = bool(desc) and _named(desc, words) >= max(1, _named(str(claims[0].get("text", "")), words) if claims else 0)
+    flags = [item.get("flag")]
+    if _short_flag(item.get("flag")) != item.get("flag"):
+        flags.append(_short_flag(item.get("flag")))
+
+    def form(flag: Any, n: int, description: str, width: int = 0) -> dict[str, Any]:
+        kept = claims[:n]
+        if width and kept:
+            kept = kept[:-1] + [_clip_claim(kept[-1], width)]
+        return dict(item, flag=flag, description=description, claims=kept, trimmed=True,
+                    claimsOmitted=len(claims) - n)
+
+    for flag in flags:
+        whole = flag is item.get("flag")
+        if desc_first:
+            order = [(n, desc) for n in range(len(claims), 0, -1)] + [(1, short), (0, desc), (1, "")]
+        else:
+            order = [(n, d) for n in range(len(claims), 0, -1) for d in dict.fromkeys([desc, short])] + [(1, "")]
+        seen = set()
+        for n, d in order:
+            if (n, d) in seen or n > len(claims) or (whole and n == len(claims) and d == desc):
+                continue
+            seen.add((n, d))
+            yield form(flag, n, d)
+        if claims:
+            for width in CLAIM_WIDTHS:
+                yield form(flag, 1, "", width)
+        if desc:
+            yield form(flag, 0, short)
+        yield form(flag, 0, "")
+
+
+ITEM_SHARE = 2  # while more items wait, one item takes at most 1/ITEM_SHARE of the budget
+
+
 def pack(env: Envelope, items: list[dict[str, Any]], budget: int, fmt: str, available: int | None = None) -> str:
-    """Render the packet with as many whole items (in order) as fit in `budget` bytes: it stops
-    before the first item that does not fit. The result is never larger than `budget`. `items` may
-    be a prefix of the `available` items when the rest lie beyond the budget anyway."""
+    """Render the packet in `budget` bytes, items in order. While more items wait, an item larger
+    than half the budget (1/ITEM_SHARE) goes in trimmed to that share (see `trimmed_forms`), so one long page
+    cannot crowd out the next pages' answers; the first item that does not fit in what is left goes
+    in trimmed to fit, and the packet ends there. The result is never larger than `budget`. `items`
+    may be a prefix of the `available` items when the rest lie beyond the budget anyway."""
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise ValueError(f"budget {budget} is outside {MIN_BUDGET}..{MAX_BUDGET}")
     if fmt == "json":
-        rendered, render, sep = [_json(it) for it in items], _render_json, 1
+        render, sep = _render_json, 1
+
+        def rendered_of(chosen: list[dict[str, Any]]) -> list[str]:
+            return [_json(it) for it in chosen]
     else:
-        rendered, render, sep = _text_items(items), _render_text, 0
+        render, sep = _render_text, 0
+        rendered_of = _text_items
+    whole = rendered_of(items)
+    sizes = [_size(r) + sep for r in whole]
     total = max(len(items), available or 0)
     wide = 10 ** len(str(MAX_BUDGET)) - 1  # a `bytes` placeholder at least as wide as any real value
+    share = budget // ITEM_SHARE
+    words = frozenset(t for term in env.terms for t in tokens(term))
 
-    def text_for(k: int, used: int, next_budget: int | None, tight: int, shown_budget: int = budget) -> str:
-        return render(_fields(env, shown_budget, used, total, k, next_budget, tight), rendered[:k])
+    def text_for(rendered: list[str], used: int, next_budget: int | None, tight: int, trimmed: int,
+                 shown_budget: int = budget) -> str:
+        return render(_fields(env, shown_budget, used, total, len(rendered), next_budget, tight, trimmed), rendered)
 
-    def next_need(k: int, tight: int) -> int | None:
-        """A budget that surely holds one more item: an upper bound, with the widest envelope (level 0,
-        which any larger budget may use) and every number at its widest."""
-        if k >= total or k >= len(items):
+    def next_need(j: int) -> int | None:
+        """A budget that surely holds items 0..j whole: an upper bound, with the widest envelope (level
+        0, which any larger budget may use) and every number at its widest, and large enough that no
+        item of them exceeds its share."""
+        if j >= total or j >= len(items):
             return None
-        return _size(text_for(k + 1, wide, MAX_BUDGET, 0, MAX_BUDGET))
+        need = max(_size(text_for(whole[:j + 1], wide, MAX_BUDGET, 0, 0, MAX_BUDGET)),
+                   ITEM_SHARE * max(sizes[:j + 1]) + ITEM_SHARE)
+        return need
 
-    def fits(k: int, tight: int) -> bool:
-        return _size(text_for(k, budget, next_need(k, tight), tight)) <= budget
+    def fits(rendered: list[str], j: int, tight: int, trimmed: int) -> bool:
+        return _size(text_for(rendered, budget, next_need(j), tight, trimmed)) <= budget
 
-    tight = next((t for t in range(len(_TIGHT)) if fits(0, t)), None)
+    tight = next((t for t in range(len(_TIGHT)) if fits([], 0, t, 0)), None)
     if tight is None:
         raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
-    k, running = 0, 0
-    while k < len(items) and running + sizes_at(rendered, k, sep) <= budget:  # an upper bound on k, then verify
-        running += sizes_at(rendered, k, sep)
-        k += 1
-    while k > 0 and not fits(k, tight):
-        k -= 1
-    nb = next_need(k, tight)
+    chosen: list[dict[str, Any]] = []
+    rendered: list[str] = []
+    trimmed = 0
+    first_cut: int | None = None  # the first item not included whole
+
+    def with_item(form: dict[str, Any], i: int) -> list[str]:
+        return rendered_of(chosen + [form]) if fmt == "text" else rendered + [whole[i] if form is items[i] else _json(form)]
+
+    for i, item in enumerate(items):
+        cut = i if first_cut is None else first_cut
+        form = item
+        if sizes[i] > share and i + 1 < total:  # more items wait: the most useful form within the share
+            form = next((f for f in trimmed_forms(item, words) if item_size(f, fmt) + sep <= share), item)
+        trial = with_item(form, i)
+        placed = fits(trial, cut if form is not item else (first_cut if first_cut is not None else i + 1), tight,
+                      trimmed + (form is not item))
+        if placed:
+            chosen.append(form)
+            rendered = trial
+            if form is not item:
+                trimmed += 1
+                first_cut = cut
+            continue
+        first_cut = cut
+        room = budget - _size(text_for(rendered, budget, next_need(cut), tight, trimmed + 1))
+        for form in trimmed_forms(item, words):  # the packet ends with this item, trimmed to what is left
+            if item_size(form, fmt) + sep > room + 64:  # cheap bound first; `fits` decides
+                continue
+            trial = with_item(form, i)
+            if fits(trial, cut, tight, trimmed + 1):
+                chosen.append(form)
+                rendered = trial
+                trimmed += 1
+                break
+        break
+    nb = next_need(first_cut if first_cut is not None else len(chosen))
     used = 0
     text = ""
     for _ in range(5):  # `bytes` states the packet's own size: settle the number
-        text = text_for(k, used, nb, tight)
+        text = text_for(rendered, used, nb, tight, trimmed)
         if _size(text) == used:
             break
         used = _size(text)

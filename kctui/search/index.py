@@ -169,15 +169,15 @@ class SearchIndex:
                                  (_fts(key),)).fetchone() is not None
 
     def rank(self, key: str, expression: str, limit: int) -> list[sqlite3.Row]:
-        """(id, path, title, score) of the pages matching the FTS5 expression, best first: bm25 with
-        column weights, ties broken by path."""
+        """(id, path, title, description, score) of the pages matching the FTS5 expression, best
+        first: bm25 with column weights, ties broken by path."""
         t = _fts(key)
         with self._lock:
             if not self._has_table(key):
                 return []
             weights = ", ".join(str(w) for w in WEIGHTS)
             return self.conn.execute(
-                f"SELECT p.id, p.path, p.title, bm25({t}, {weights}) AS score FROM {t} JOIN pages p "
+                f"SELECT p.id, p.path, p.title, p.description, bm25({t}, {weights}) AS score FROM {t} JOIN pages p "
                 f"ON p.id = {t}.rowid WHERE {t} MATCH ? ORDER BY score, p.path LIMIT ?",
                 (expression, int(limit)),
             ).fetchall()

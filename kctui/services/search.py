@@ -22,6 +22,7 @@ from typing import Any
 
 from kctui import paths
 from kctui.search import context as packets
+from kctui.search.evidence import find_evidence
 from kctui.search.extract import flag_of
 from kctui.search.index import (
     RefreshStats,
@@ -52,6 +53,9 @@ PACKET_PAGES = 50
 PACKET_CLAIMS = 8
 MODES = ("all", "all-prefix", "any")
 TITLE_BOOST = 2.0
+DEFINES_BOOST = 1.0
+_COPULA = frozenset(["is", "are", "means", "refers"])
+_ARTICLES = frozenset(["a", "an", "the"])
 _local = threading.local()
 
 
@@ -103,10 +107,22 @@ def _check_limit(limit: int) -> int:
     return limit
 
 
+def defines(description: str, typed: set[str]) -> bool:
+    """Whether the description is a definition of something the person typed: it opens with "X is /
+    are / means / refers …" (an article before X allowed) and every word of X was typed."""
+    toks = tokens(description[:200])[:10]
+    at = next((i for i, t in enumerate(toks) if t in _COPULA), None)
+    if not at:
+        return False
+    subject = [t for t in toks[:at] if t not in _ARTICLES] if toks[0] in _ARTICLES else toks[:at]
+    return bool(subject) and all(t in typed for t in subject)
+
+
 def _ranked(index: SearchIndex, key: str, parsed: ParsedQuery, limit: int) -> tuple[str, list, int]:
     """The first matching mode (all terms, then all as prefixes, then any term) and its pages, best
     first: bm25 (title, aliases, tags, body weighted) times 1 + TITLE_BOOST × (share of the page's
-    title words the person typed)², so the page a query names outranks pages that only mention it;
+    title words the person typed)² (+ DEFINES_BOOST when the page's description defines what was
+    typed: "X is …"), so the page a query names or defines outranks pages that only mention it;
     ties broken by page path. Returns (mode, [(id, score)], total matches)."""
     fetch = min(max(limit * 3, 30), 300)
     typed = {t for g in parsed.groups for t in tokens(g.label)}
@@ -119,7 +135,8 @@ def _ranked(index: SearchIndex, key: str, parsed: ParsedQuery, limit: int) -> tu
         def final(row) -> tuple[float, str]:
             title = tokens(row["title"])
             cover = sum(1 for t in title if t in typed) / len(title) if title else 0.0
-            return (row["score"] * (1.0 + TITLE_BOOST * cover * cover), row["path"])
+            boost = DEFINES_BOOST if defines(row["description"] or "", typed) else 0.0
+            return (row["score"] * (1.0 + TITLE_BOOST * cover * cover + boost), row["path"])
 
         ranked = [(r["id"], final(r)[0]) for r in sorted(candidates, key=final)[:limit]]
         total = len(candidates) if len(candidates) < fetch else index.count(key, expr)
@@ -160,14 +177,23 @@ def _flag(ctx: ServiceContext, base, row, claims: list[dict[str, Any]]) -> dict[
     return flag
 
 
-def _best_claims(claims: list[dict[str, Any]], parsed: ParsedQuery, n: int) -> list[dict[str, Any]]:
-    """The page's claims that name the most query terms (page order among equals): one point per term
-    named in a claim's subject, scope or attribute, a half per term only its value names (so
-    `Debian (12) — releaseDate` beats `Debian (1.2) — releaseDate: 1996-12-12`). A contradicted page's
-    disputed claims are left to its flag, which lists them all."""
+TITLE_SUBJECT = 0.25  # a term named only by a subject that is the page's own title
+SUMMARY_BONUS = 0.25  # a matching sentence of the page's summary leads its equals
+
+
+def _best_claims(claims: list[dict[str, Any]], parsed: ParsedQuery, n: int, title: str = "") -> list[dict[str, Any]]:
+    """The page's claims that name query terms, the most relevant first. A claim earns one point per
+    term named in its subject, scope or attribute and a half per term only its value names (so
+    `Debian (12) — releaseDate` beats `Debian (1.2) — releaseDate: 1996-12-12`); a subject that is
+    just the page's own title earns a quarter per term (every claim of the page has it, so it tells
+    them apart by nothing), and such claims are kept only when no claim of the page names a term
+    itself; a matching summary sentence earns a quarter more. Among equals, the claim
+    where the query's words are densest (occurrences per word, BM25-style saturation) comes first,
+    then page order. A contradicted page's disputed claims are left to its flag, which lists them all."""
     groups = parsed.groups
     needles = list(dict.fromkeys(nd for g in groups for nd in quick_needles(g)))
     seen: dict[str, frozenset[int]] = {}  # subjects, scopes, attributes and values repeat within a page
+    title_key = fold(title).strip()
 
     def named(text: str) -> frozenset[int]:
         got = seen.get(text)
@@ -176,18 +202,38 @@ def _best_claims(claims: list[dict[str, Any]], parsed: ParsedQuery, n: int) -> l
                 else frozenset()
         return got
 
+    words = {t for g in groups for a in g.alts for t in a.toks}
+
+    def density(text: str) -> float:
+        toks = tokens(text)
+        if not toks:
+            return 0.0
+        tf = sum(1 for t in toks if t in words)
+        return tf / (tf + 1.2 * (0.25 + 0.75 * len(toks) / 24))  # BM25's tf saturation, length-normalised
+
     scored = []
     for i, c in enumerate(claims):
         if c.get("conflict"):
             continue
-        key = named(str(c.get("subject") or "")) | named(str(c.get("scope") or "")) | named(str(c.get("attribute") or ""))
-        score = float(len(key))
-        if len(key) < len(groups):
-            score += 0.5 * len(named(str(c.get("value") or "")) - key)
+        subject = str(c.get("subject") or "")
+        by_subject = named(subject)
+        strong = named(str(c.get("scope") or "")) | named(str(c.get("attribute") or ""))
+        weak = frozenset()
+        if fold(subject).strip() == title_key:
+            weak = by_subject - strong
+        else:
+            strong |= by_subject
+        score = float(len(strong)) + TITLE_SUBJECT * len(weak)
+        if len(strong) < len(groups):
+            score += 0.5 * len(named(str(c.get("value") or "")) - strong)
+        if score > 0 and c.get("form") == "summary":
+            score += SUMMARY_BONUS
         if score > 0:
-            scored.append((score, i, c))
-    scored.sort(key=lambda s: (-s[0], s[1]))
-    return [dict(c, matches=score) for score, _i, c in scored[:n]]
+            scored.append((score, -density(str(c.get("text") or "")), i, c))
+    if any(s[0] >= 0.5 for s in scored):  # claims that name the query's terms themselves: only those
+        scored = [s for s in scored if s[0] >= 0.5]
+    scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+    return [dict(c, matches=score) for score, _d, _i, c in scored[:n]]
 
 
 def _hit(ctx: ServiceContext, base, row, parsed: ParsedQuery, rank: int, n_claims: int) -> dict[str, Any]:
@@ -198,7 +244,7 @@ def _hit(ctx: ServiceContext, base, row, parsed: ParsedQuery, rank: int, n_claim
         "pageClass": row["kind"], "compileStatus": row["compile_status"],
         "status": flag["status"] if flag else row["compile_status"], "flag": flag,
         "score": round(-float(row["score"]), 4), "snippet": row["snip"] or "", "description": row["description"],
-        "claims": _best_claims(claims, parsed, n_claims),
+        "claims": _best_claims(claims, parsed, n_claims, str(row["title"] or "")),
     }
 
 
@@ -311,7 +357,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         if size > budget:
             break
     uncovered = [i for i, g in enumerate(parsed.groups) if index.count(key, g.fts()) == 0]
-    evidence = packets.find_evidence(paths.sources_path(Path(base.workspace), base.id), list(parsed.groups), uncovered)
+    evidence = find_evidence(paths.sources_path(Path(base.workspace), base.id), list(parsed.groups), uncovered)
     actions = _next_actions(base, parsed, bool(items))
     if not items and evidence:
         actions.insert(0, "no compiled page matches; the evidence items are raw source text: read them as such")
