@@ -1,0 +1,89 @@
+"""Pilot tests of the review pane's bulk actions (issue 13): space marks rows, a / r act on the marked
+rows after a confirmation with the counts, A / R act on every held update matching the filter; the
+pane's title counts add up; the detail screen resolves against the revision it showed."""
+
+from __future__ import annotations
+
+from kctui import paths
+from kctui.services import review
+from kctui.ui.screens.confirm import ConfirmScreen
+from kctui.ui.widgets.review_pane import ReviewPane
+from tests.tui.fixtures import make_app, ready, settle, world
+from tests.tui.test_app_keys import SIZE, notes, select_item
+
+import pytest
+
+
+@pytest.fixture
+def data(svc, clock, tmp_path):
+    return world(svc, clock, tmp_path, running=False)
+
+
+async def test_title_counts_add_up(svc, clock, data):
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        pane = pilot.app.main.query_one(ReviewPane)
+        open_items = review.list_items(svc)
+        held = sum(1 for i in open_items if i.kind == "held")
+        conflicts = len(open_items) - held
+        assert pane.border_subtitle.startswith(f"{len(open_items)} open: {held} held, {conflicts} conflict")
+
+
+async def test_space_marks_and_a_approves_the_marked_rows_after_confirming(svc, clock, data):
+    ws = data["ws"]
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        pane = pilot.app.main.query_one(ReviewPane)
+        item_id = await select_item(pilot, "held")
+        await pilot.press("space")
+        assert pane.marked == {item_id} and "1 marked" in pane.border_subtitle
+        await pilot.press("a")
+        await settle(pilot)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert "Approve 1 marked held update in 1 knowledge base" in str(dialog.body)
+        await pilot.press("y")
+        await settle(pilot)
+        assert review.get_item(svc, item_id).state == "approved"
+        assert not pane.marked and not pane.query_one("#review-progress").display
+        assert "1 approved in 1 promotion" in notes(pilot.app)
+    assert "2028-11-30" in (paths.wiki_path(ws, "langs") / "concepts/python.md").read_text()
+
+
+async def test_declining_the_dialog_changes_nothing(svc, clock, data):
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        item_id = await select_item(pilot, "held")
+        await pilot.press("space", "r")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert review.get_item(svc, item_id).state == "open"
+        assert pilot.app.main.query_one(ReviewPane).marked == {item_id}  # still marked
+
+
+async def test_shift_a_approves_every_held_update_matching_the_filter(svc, clock, data):
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("3", "slash", *"langs", "enter")
+        await pilot.press("A")
+        await settle(pilot)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        held = [i for i in review.list_items(svc) if i.kind == "held" and i.base_id == "langs"]
+        body = str(dialog.body)
+        assert f"Approve {len(held)} matching “langs” held update" in body and "conflict" in body
+        await pilot.press("y")
+        await settle(pilot)
+        assert all(review.get_item(svc, i.id).state == "approved" for i in held)
+        assert [i.kind for i in review.list_items(svc) if i.base_id == "langs"] == ["conflict"]
+
+
+async def test_mark_applies_only_in_the_review_pane_and_says_why(svc, clock, data):
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("1", "space")
+        await settle(pilot)
+        assert "works in the Review (3) pane" in notes(pilot.app)
+        assert not pilot.app.main.query_one(ReviewPane).marked
