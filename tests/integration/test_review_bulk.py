@@ -156,3 +156,14 @@ def test_cli_bulk_asks_first_and_yes_skips_the_question(svc, workspace, held) ->
     assert f"{N} open: {N - 1} held, 1 conflict · showing 1–{N} of {N}" in res.output
     res = runner.invoke(main, ["review", "reject", "1", "--all"])
     assert res.exit_code != 0 and "give one of ID" in res.output
+
+
+def test_search_sees_a_page_promotion_at_once(svc, workspace, held) -> None:
+    from kctui.services import search
+
+    b, _ = held
+    before = search.search(svc, workspace, b.id, "2029")
+    assert not before["items"]
+    bulk_resolve(svc, select_items(svc, everything=True, filter_text="lang 2").items, "approve", actor="human:ada")
+    hits = search.search(svc, workspace, b.id, "2029")
+    assert [h["page"] for h in hits["items"]] == ["concepts/lang2.md"]
