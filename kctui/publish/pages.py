@@ -21,6 +21,8 @@ set of pages is exactly the old or exactly the new generation.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import logging
@@ -28,7 +30,7 @@ import os
 import shutil
 import stat
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,6 +74,31 @@ def page_staging_path(kb: Path) -> Path:
 
 def page_digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def _lock_path(kb: Path) -> Path:
+    return Path(kb) / ".a3s" / "page-promotion.lock"
+
+
+@contextlib.contextmanager
+def _flock(kb: Path) -> Iterator[None]:
+    """An advisory `flock` on the base's page promotion, across processes (the CLI approves while the
+    host starts up and recovers); the kernel releases it when a holder is killed."""
+    path = _lock_path(kb)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _exclusive(kb: Path) -> Iterator[None]:
+    """The base's promotion lock of `promote.py` (threads) plus the page promotion's `flock` (processes)."""
+    with _kb_lock(kb), _flock(kb):
+        yield
 
 
 def pages_pending(kb: Path) -> bool:
@@ -171,7 +198,7 @@ def promote_pages(kb: Path, changes: Mapping[str, str | None], promotion_id: str
     for rel, text in changes.items():
         if text is not None:
             validate_page(rel, text)
-    with _kb_lock(kb):
+    with _exclusive(kb):
         try:
             if journal_path(kb).exists() or journal_path(kb).with_name("promotion.json.tmp").exists():
                 settle_generation(kb, None)
@@ -232,7 +259,7 @@ def promote_pages(kb: Path, changes: Mapping[str, str | None], promotion_id: str
 
         started = time.perf_counter()
         try:
-            _apply(kb, live, entries, crash_at)
+            _apply(kb, live, entries, crash_at, fresh=True)
         except (OSError, PromotionError) as exc:
             # Part of the pages may be in place: roll the rest forward (the journal makes it whole),
             # or leave the journal to start-up if even that fails.
@@ -259,21 +286,23 @@ def _write_page_journal(kb: Path, entry: dict[str, Any], crash_at: str | None) -
     _fsync_dir(final.parent)
 
 
-def _apply(kb: Path, live: Path, entries: list[dict[str, Any]], crash_at: str | None) -> None:
-    """Move every page that is not yet in its new state into place; fsync the folders touched."""
+def _apply(kb: Path, live: Path, entries: list[dict[str, Any]], crash_at: str | None, *,
+           fresh: bool = False) -> None:
+    """Move every page that is not yet in its new state into place; fsync the folders touched.
+    `fresh`: the first pass of a promotion, which read every live page just now (no page is in place)."""
     staging = page_staging_path(kb)
     folders: set[Path] = set()
     first = True
     for entry in entries:
         target = _live_target(live, entry["path"])
         folders.add(target.parent)
-        if _live_digest(target) == entry["new"]:
+        if not fresh and _live_digest(target) == entry["new"]:
             continue  # already in place (a recovery rolling forward)
         if entry["new"] is None:
             target.unlink(missing_ok=True)
         else:
             source = staging / entry["staged"]
-            if _live_digest(source) != entry["new"]:
+            if not fresh and _live_digest(source) != entry["new"]:
                 raise OSError(f"the staged text of {entry['path']} is missing or changed")
             folders |= _make_folders(live, target.parent)
             os.rename(source, target)
@@ -317,7 +346,7 @@ def _clean(kb: Path, crash_at: str | None) -> None:
 def recover_pages(kb: Path, *, crash_at: str | None = None) -> RecoveryOutcome | None:
     """Finish or roll back a page promotion a crash interrupted. None when there was none."""
     kb = Path(kb)
-    with _kb_lock(kb):
+    with _exclusive(kb):
         try:
             return _resolve_pages(kb, _check_crash_at(crash_at))
         except OSError as exc:

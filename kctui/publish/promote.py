@@ -351,11 +351,12 @@ def promotion_pending(kb: Path) -> bool:
 def _settle_pages_first(kb: Path) -> None:
     """Under the base's lock: a page promotion interrupted earlier is finished or rolled back before a
     new generation is swapped in (the staged tree was built from the live pages of its time)."""
-    from kctui.publish.pages import _resolve_pages, pages_pending  # noqa: PLC0415
+    from kctui.publish.pages import _flock, _resolve_pages, pages_pending  # noqa: PLC0415
 
     if pages_pending(kb):
         try:
-            outcome = _resolve_pages(kb, None)
+            with _flock(kb):  # the thread lock is held by the caller
+                outcome = _resolve_pages(kb, None)
         except OSError as exc:
             raise PromotionError(f"cannot settle an earlier page promotion: {exc}") from exc
         log.info("settled an earlier page promotion before a generation: %s", outcome)
