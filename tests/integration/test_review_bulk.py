@@ -28,10 +28,9 @@ def page(n: int, v: str) -> str:
     return PAGE.format(n=n, v=v)
 
 
-@pytest.fixture
-def held(svc, workspace):
+def make_held(svc, workspace, name="Langs"):
     """A base of N+2 pages; a second pass holds a revise of pages 0..N-1 and raises one conflict."""
-    b = make_base(svc, workspace, "Langs", files={f"lang{n}.md": f"# Lang {n}\neol: 2028\n" for n in range(N + 2)})
+    b = make_base(svc, workspace, name, files={f"lang{n}.md": f"# Lang {n}\neol: 2028\n" for n in range(N + 2)})
     compile_pass(svc, workspace, b.id, {f"concepts/lang{n}.md": page(n, "2028") for n in range(N + 2)})
     (paths.sources_path(workspace, b.id) / "extra.md").write_text("# extra\n")
     shown = {f"concepts/lang{n}.md": set_page_status(page(n, "2028"), "needs-review") for n in range(N + 2)}
@@ -43,8 +42,13 @@ def held(svc, workspace):
                   "existing": {"value": "2028", "citation": f"lang{N}.md:L2-L2", "source": f"lang{N}.md"},
                   "incoming": {"value": "2030", "citation": "extra.md:L1-L1", "source": "extra.md"},
                   "fingerprint": "f1"})
-    job = compile_pass(svc, workspace, b.id, shown, items)
-    return b, job[2].id if isinstance(job, tuple) else None
+    compile_pass(svc, workspace, b.id, shown, items)
+    return b
+
+
+@pytest.fixture
+def held(svc, workspace):
+    return make_held(svc, workspace), None
 
 
 def wiki(workspace, b):
@@ -167,3 +171,14 @@ def test_search_sees_a_page_promotion_at_once(svc, workspace, held) -> None:
     bulk_resolve(svc, select_items(svc, everything=True, filter_text="lang 2").items, "approve", actor="human:ada")
     hits = search.search(svc, workspace, b.id, "2029")
     assert [h["page"] for h in hits["items"]] == ["concepts/lang2.md"]
+
+
+def test_a_bulk_action_over_two_bases_is_one_promotion_per_base(svc, workspace, held) -> None:
+    other = make_held(svc, workspace, "Other langs")
+    sel = select_items(svc, everything=True)
+    assert sel.count == 2 * N and len(sel.bases()) == 2
+    assert "in 2 knowledge bases" in sel.describe("approve")
+    out = bulk_resolve(svc, sel.items, "approve", actor="human:ada")
+    assert len(out.applied) == 2 * N and out.promotions == 2 and not out.failed
+    assert "eol: 2029" in (wiki(workspace, other) / "concepts/lang0.md").read_text()
+    assert select_items(svc, everything=True, kb_id=other.id).count == 0

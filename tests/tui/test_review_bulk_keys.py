@@ -7,7 +7,7 @@ from __future__ import annotations
 from kctui import paths
 from kctui.services import review
 from kctui.ui.screens.confirm import ConfirmScreen
-from kctui.ui.widgets.review_pane import ReviewPane
+from kctui.ui.widgets.review_pane import ReviewPane, title_words
 from tests.tui.fixtures import make_app, ready, settle, world
 from tests.tui.test_app_keys import SIZE, notes, select_item
 
@@ -87,3 +87,14 @@ async def test_mark_applies_only_in_the_review_pane_and_says_why(svc, clock, dat
         await settle(pilot)
         assert "works in the Review (3) pane" in notes(pilot.app)
         assert not pilot.app.main.query_one(ReviewPane).marked
+
+
+def test_title_words_say_what_is_open_and_what_is_shown() -> None:
+    from kctui.ui.messages import EMPTY
+    from dataclasses import replace
+
+    snap = replace(EMPTY, items=tuple(range(500)), items_total=5999, counts={"held": 5499, "conflicts": 500})
+    assert title_words(snap, 500, False, 0) == "5999 open: 5499 held, 500 conflicts · showing 500"
+    assert title_words(snap, 12, True, 3) == ("5999 open: 5499 held, 500 conflicts · showing 12 matching "
+                                             "(of the first 500) · 3 marked")
+    assert title_words(replace(snap, items=(), counts={}), 0, False, 0) == ""
