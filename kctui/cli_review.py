@@ -100,7 +100,8 @@ def _bulk(action: str, item_id: str | None, expected: int | None, job: str | Non
     selection = select_items(ctx, workspace=workspace, kb_id=kb, job_id=job, source=source, everything=every,
                              filter_text=filter_text)
     if not selection.count:
-        left = f" ({len(selection.conflicts)} matching conflicts need their own choice)" if selection.conflicts else ""
+        n = len(selection.conflicts)
+        left = f" ({n} matching conflict{'s need' if n != 1 else ' needs'} its own choice)" if n else ""
         if as_json:
             print_json({"action": action, "selected": 0, "applied": [], "appliedCount": 0, "skipped": [],
                         "failed": [], "pages": 0, "promotions": 0})

@@ -98,3 +98,38 @@ def test_title_words_say_what_is_open_and_what_is_shown() -> None:
     assert title_words(snap, 12, True, 3) == ("5999 open: 5499 held, 500 conflicts · showing 12 matching "
                                              "(of the first 500) · 3 marked")
     assert title_words(replace(snap, items=(), counts={}), 0, False, 0) == ""
+
+
+async def test_the_second_conflict_on_a_page_resolves_from_its_detail_at_the_first_try(svc, clock, tmp_path):
+    """Issue 13 #3 on the detail screen: it resolves against the revision it showed, not a stale one."""
+    from kctui.core.page_status import set_page_status
+    from kctui.ui.screens.review_detail import ReviewDetailScreen
+    from tests.tui.fixtures import compile_pass, make_base, page
+
+    ws = (tmp_path / "ws")
+    ws.mkdir()
+    ws = ws.resolve()
+    b = make_base(svc, ws, "Db", {"sqlite.md": "# SQLite\nwal: 1000\npage: 4096\n", "notes.md": "# N\nwal: 500\npage: 8192\n"})
+    old = page("SQLite", "wal", "1000", "sqlite.md:L2-L2")
+    compile_pass(svc, ws, b.id, {"concepts/sqlite.md": old})
+    clock.advance(60)
+    (paths.sources_path(ws, b.id) / "extra.md").write_text("# extra\n", encoding="utf-8")
+    side = {"existing": {"value": "1000", "citation": "sqlite.md:L2-L2", "source": "sqlite.md"},
+            "incoming": {"value": "500", "citation": "notes.md:L2-L2", "source": "notes.md"}}
+    compile_pass(svc, ws, b.id, {"concepts/sqlite.md": set_page_status(old, "contradicted")}, [
+        {"kind": "conflict", "page": "concepts/sqlite.md", "title": "SQLite", "reason": "contradiction",
+         "summary": f"conflict {n}", "proposedBody": page("SQLite", "wal", "500", "notes.md:L2-L2"),
+         **side, "fingerprint": f"fp{n}"} for n in (1, 2)])
+    first, second = review.list_items(svc)
+    review.resolve(svc, first.id, "dismiss", actor="human:ada")  # the page moves on to a new revision
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await select_item(pilot, "conflict")
+        await pilot.press("enter")
+        await settle(pilot)
+        detail = pilot.app.screen
+        assert isinstance(detail, ReviewDetailScreen) and detail.item_id == second.id
+        await pilot.press("d")
+        await settle(pilot)
+        assert "changed since revision" not in notes(pilot.app)
+    assert review.get_item(svc, second.id).state == "dismissed"
