@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# this folder holds `queue.py` (a benchmark), which must not shadow the standard library's `queue`
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(ROOT))
 
 PAGE = ("---\ntype: Concept\ntitle: Topic {n}\ncompile_status: {status}\nstatus: stable\n---\n\n# Topic {n}\n\n"

@@ -31,6 +31,7 @@ import shutil
 import stat
 import time
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,8 @@ log = logging.getLogger(__name__)
 PAGE_STEPS = ("pages_staged", "page_journal_temp_written", "page_journal_written", "page_renamed",
               "pages_renamed", "page_folders_fsynced", "page_staging_deleted", "page_journal_deleted")
 PAGE_JOURNAL_VERSION = 1
+_PARALLEL_FSYNC_FROM = 16   # more staged pages than this: fsync them a few at a time
+_FSYNC_WORKERS = 4
 
 
 @dataclass(frozen=True)
@@ -157,15 +160,39 @@ def _live_digest(target: Path) -> str | None:
         os.close(fd)
 
 
-def _write_durable(path: Path, data: bytes) -> None:
+def _write(path: Path, data: bytes, *, sync: bool = True) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _write_all_durable(folder: Path, files: list[tuple[str, bytes]]) -> None:
+    """Write every file, then fsync them: all written first lets the kernel write them back together,
+    and a few fsyncs at a time let the filesystem journal commit them as a group (jbd2 batches
+    concurrent fsyncs). Every file is on disk when this returns; the first failure is raised."""
+    for name, data in files:
+        _write(folder / name, data, sync=False)
+    paths_ = [folder / name for name, _ in files]
+    if len(paths_) <= _PARALLEL_FSYNC_FROM:
+        for path in paths_:
+            _fsync_file(path)
+        return
+    with ThreadPoolExecutor(max_workers=_FSYNC_WORKERS, thread_name_prefix="page-fsync") as pool:
+        list(pool.map(_fsync_file, paths_))
 
 
 def _still_has_a_page(live: Path, removed: set[str]) -> bool:
@@ -237,9 +264,8 @@ def promote_pages(kb: Path, changes: Mapping[str, str | None], promotion_id: str
         staging = page_staging_path(kb)
         try:
             staging.mkdir(parents=True)
-            for entry, data in zip(entries, payloads, strict=True):
-                if data is not None:
-                    _write_durable(staging / entry["staged"], data)
+            _write_all_durable(staging, [(entry["staged"], data) for entry, data in zip(entries, payloads, strict=True)
+                                         if data is not None])
             _fsync_dir(staging)
             _fsync_dir(staging.parent)
         except OSError as exc:
@@ -280,7 +306,7 @@ def promote_pages(kb: Path, changes: Mapping[str, str | None], promotion_id: str
 def _write_page_journal(kb: Path, entry: dict[str, Any], crash_at: str | None) -> None:
     final, tmp = page_journal_path(kb), _temp_page_journal_path(kb)
     data = json.dumps(entry, sort_keys=True).encode("utf-8")
-    _write_durable(tmp, data)
+    _write(tmp, data)
     _reached("page_journal_temp_written", crash_at)
     os.replace(tmp, final)
     _fsync_dir(final.parent)
@@ -293,8 +319,10 @@ def _apply(kb: Path, live: Path, entries: list[dict[str, Any]], crash_at: str | 
     staging = page_staging_path(kb)
     folders: set[Path] = set()
     first = True
+    known: set[Path] = set()  # folders seen to exist
     for entry in entries:
-        target = _live_target(live, entry["path"])
+        # the first pass checked every path (a real folder all the way) under this lock a moment ago
+        target = live / entry["path"] if fresh else _live_target(live, entry["path"])
         folders.add(target.parent)
         if not fresh and _live_digest(target) == entry["new"]:
             continue  # already in place (a recovery rolling forward)
@@ -304,7 +332,9 @@ def _apply(kb: Path, live: Path, entries: list[dict[str, Any]], crash_at: str | 
             source = staging / entry["staged"]
             if not fresh and _live_digest(source) != entry["new"]:
                 raise OSError(f"the staged text of {entry['path']} is missing or changed")
-            folders |= _make_folders(live, target.parent)
+            if target.parent not in known:
+                folders |= _make_folders(live, target.parent)
+                known.add(target.parent)
             os.rename(source, target)
         if first:
             _reached("page_renamed", crash_at)

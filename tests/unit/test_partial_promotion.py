@@ -136,3 +136,11 @@ def test_an_unreadable_journal_is_set_aside_and_the_wiki_left_alone(tmp_path: Pa
     assert snapshot(kb / "wiki") == OLD and not page_journal_path(kb).exists()
     assert list(page_journal_path(kb).parent.glob("page-promotion.json.corrupt-*"))
     assert not os.path.lexists(page_staging_path(kb))
+
+
+def test_many_pages_at_once(tmp_path: Path) -> None:
+    kb = make_kb(tmp_path)
+    many = {f"bulk/p{n:03d}.md": f"---\ntype: Note\n---\npage {n}\n" for n in range(40)}
+    result = promote_pages(kb, many, "review-many")
+    assert len(result.written) == 40 and snapshot(kb / "wiki") == {**OLD, **many}
+    assert not pages_pending(kb)
