@@ -16,21 +16,27 @@ def review() -> None:
 @review.command("list")
 @click.argument("workspace", required=False, type=click.Path())
 @click.option("--all", "show_all", is_flag=True, help="Include resolved items.")
-@click.option("--json", "as_json", is_flag=True)
-def review_list(workspace: str | None, show_all: bool, as_json: bool) -> None:
-    """List open review items (of WORKSPACE, or everywhere)."""
-    from kctui.services.review import list_items  # noqa: PLC0415
+@click.option("--limit", type=int, default=50, show_default=True, help="At most this many items.")
+@click.option("--offset", type=int, default=0, show_default=True, help="Skip this many items first (paging).")
+@click.option("--json", "as_json", is_flag=True, help="{items, total, limit, offset, next, counts}.")
+def review_list(workspace: str | None, show_all: bool, limit: int, offset: int, as_json: bool) -> None:
+    """List open review items (of WORKSPACE, or everywhere), oldest first, a page at a time."""
+    from kctui.services.review_listing import list_page  # noqa: PLC0415
 
-    items = list_items(open_services(), workspace, state=None if show_all else "open")
+    page = list_page(open_services(), workspace, state=None if show_all else "open", limit=limit, offset=offset)
     if as_json:
-        print_json({"items": [i.json() for i in items], "total": len(items)})
+        print_json(page.json())
         return
-    if not items:
+    if not page.total:
         click.echo("nothing to review")
         return
     rows = [[str(i.id), i.base_id, "⚠ conflict" if i.kind == "conflict" else "✋ held", i.page_path,
-             i.reason, i.state] for i in items]
-    click.echo(table(rows, ["ID", "KB", "KIND", "PAGE", "REASON", "STATE"]))
+             i.reason, i.state] for i in page.items]
+    if rows:
+        click.echo(table(rows, ["ID", "KB", "KIND", "PAGE", "REASON", "STATE"]))
+    shown = f"{page.offset + 1}–{page.offset + len(page.items)}" if page.items else "none"
+    more = f"; --offset {page.next} for more" if page.next is not None else ""
+    click.echo(f"{page.counts.words()} · showing {shown} of {page.total}{more}")
 
 
 @review.command("show")
@@ -71,27 +77,102 @@ def _resolve(item_id: str, action: str, expected: int | None, as_json: bool) -> 
         click.echo(f"#{item.id} {item.state}: {item.page_path}")
 
 
+def _bulk(action: str, item_id: str | None, expected: int | None, job: str | None, source: str | None,
+          every: bool, filter_text: str | None, workspace: str | None, kb: str | None, yes: bool,
+          as_json: bool) -> None:
+    """One item by ID, or a bulk action over a selection: count, confirm, one promotion per base."""
+    chosen = [name for name, on in (("ID", item_id is not None), ("--job", job is not None),
+                                    ("--source", source is not None), ("--all", every)) if on]
+    if len(chosen) > 1:
+        raise click.UsageError(f"give one of ID, --job, --source or --all (not {' and '.join(chosen)})")
+    if item_id is not None:
+        if filter_text is not None:
+            raise click.UsageError("--filter narrows --job, --source or --all, not a single ID")
+        _resolve(item_id, action, expected, as_json)
+        return
+    if not chosen:
+        raise click.UsageError("give an item ID, or choose items with --job JOB, --source PATH or --all")
+    if expected is not None:
+        raise click.UsageError("--expected-revision goes with a single ID; a bulk action checks each item's own")
+    from kctui.services.review_bulk import bulk_resolve, select_items  # noqa: PLC0415
+
+    ctx = open_services()
+    selection = select_items(ctx, workspace=workspace, kb_id=kb, job_id=job, source=source, everything=every,
+                             filter_text=filter_text)
+    if not selection.count:
+        n = len(selection.conflicts)
+        left = f" ({n} matching conflict{'s need' if n != 1 else ' needs'} its own choice)" if n else ""
+        if as_json:
+            print_json({"action": action, "selected": 0, "applied": [], "appliedCount": 0, "skipped": [],
+                        "failed": [], "pages": 0, "promotions": 0})
+        else:
+            click.echo(f"no open held update matches{left}; nothing changed")
+        return
+    if not yes:
+        click.confirm(f"{selection.describe(action).capitalize()}?", abort=True, err=True)
+    shown = {"last": -1}
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if total < 200 or as_json:
+            return
+        step = (done * 10) // max(total, 1)
+        if phase != "deciding" or step != shown["last"]:
+            shown["last"] = step
+            click.echo(f"  {phase} {done}/{total}", err=True)
+
+    outcome = bulk_resolve(ctx, selection.items, action, progress=progress)
+    if as_json:
+        print_json({"selected": selection.count, **outcome.json()})
+    else:
+        word = {"approve": "approved", "reject": "rejected"}[action]
+        click.echo(f"{len(outcome.applied)} {word} ({outcome.pages} page(s) in {outcome.promotions} promotion(s), "
+                   f"{outcome.seconds:.2f} s); {len(outcome.skipped)} skipped")
+        for iid, why in outcome.skipped[:20]:
+            click.echo(f"  #{iid} skipped: {why}")
+        if len(outcome.skipped) > 20:
+            click.echo(f"  … and {len(outcome.skipped) - 20} more")
+    if outcome.failed:
+        from kctui.services.errors import IOFailure  # noqa: PLC0415
+
+        raise IOFailure("; ".join(f"{b}: {e}" for b, e in outcome.failed))
+
+
 _expected = click.option("--expected-revision", "expected", type=int,
                          help="The page revision you reviewed (default: the one the item was shown with).")
 _json = click.option("--json", "as_json", is_flag=True)
 
 
+def _bulk_options(fn):  # noqa: ANN001, ANN202
+    for opt in reversed([
+        click.argument("item_id", metavar="[ID]", required=False),
+        _expected,
+        click.option("--job", help="Every open held update filed by this job."),
+        click.option("--source", help="Every open held update whose change comes from this source path."),
+        click.option("--all", "every", is_flag=True, help="Every open held update."),
+        click.option("--filter", "filter_text", help="Only items whose row contains TEXT (as the pane's / filter)."),
+        click.option("--workspace", type=click.Path(), help="Only items of this workspace."),
+        click.option("--kb", help="Only items of this knowledge base id."),
+        click.option("--yes", is_flag=True, help="Do not ask for confirmation (scripts)."),
+        _json,
+    ]):
+        fn = opt(fn)
+    return fn
+
+
 @review.command("approve")
-@click.argument("item_id", metavar="ID")
-@_expected
-@_json
-def review_approve(item_id: str, expected: int | None, as_json: bool) -> None:
-    """Apply a held update exactly as it was proposed (published through promotion)."""
-    _resolve(item_id, "approve", expected, as_json)
+@_bulk_options
+def review_approve(item_id: str | None, expected: int | None, job: str | None, source: str | None, every: bool,
+                   filter_text: str | None, workspace: str | None, kb: str | None, yes: bool, as_json: bool) -> None:
+    """Apply held updates exactly as proposed: one by ID, or --job/--source/--all in one promotion."""
+    _bulk("approve", item_id, expected, job, source, every, filter_text, workspace, kb, yes, as_json)
 
 
 @review.command("reject")
-@click.argument("item_id", metavar="ID")
-@_expected
-@_json
-def review_reject(item_id: str, expected: int | None, as_json: bool) -> None:
-    """Drop a held update; the page's needs-review flag is cleared."""
-    _resolve(item_id, "reject", expected, as_json)
+@_bulk_options
+def review_reject(item_id: str | None, expected: int | None, job: str | None, source: str | None, every: bool,
+                  filter_text: str | None, workspace: str | None, kb: str | None, yes: bool, as_json: bool) -> None:
+    """Drop held updates (the pages' needs-review flags cleared): one by ID, or --job/--source/--all."""
+    _bulk("reject", item_id, expected, job, source, every, filter_text, workspace, kb, yes, as_json)
 
 
 @review.command("resolve")

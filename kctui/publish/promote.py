@@ -164,9 +164,11 @@ def _reached(step: str, crash_at: str | None) -> None:
 
 
 def _check_crash_at(crash_at: str | None) -> str | None:
-    if crash_at is not None and crash_at not in STEPS:
+    from kctui.publish.pages import PAGE_STEPS  # noqa: PLC0415  (one variable names the steps of both)
+
+    if crash_at is not None and crash_at not in STEPS and crash_at not in PAGE_STEPS:
         raise ValueError(f"unknown promotion step {crash_at!r}; known: {', '.join(STEPS)}")
-    return crash_at
+    return crash_at if crash_at in STEPS else None
 
 
 _locks_guard = threading.Lock()
@@ -265,6 +267,7 @@ def promote(kb: Path, staged: Path, job_id: str, *, crash_at: str | None = None,
             except OSError as exc:
                 raise PromotionError(f"cannot settle an earlier promotion: {exc}") from exc
             log.info("settled an earlier promotion before promoting %s: %s", job_id, outcome)
+        _settle_pages_first(kb)
         staged_st, live_st = _preflight(staged, live)
         try:
             if os.path.lexists(backup):
@@ -326,8 +329,37 @@ def recover_promotion(kb: Path, *, crash_at: str | None = None) -> RecoveryOutco
 
     `finished`: `wiki/` is the new generation; the host marks `job_id` succeeded.
     `rolled_back`: `wiki/` is the old generation (or still absent); the job is left for a retry.
+    A page-level promotion (`kctui.publish.pages`) interrupted in the same base is settled too; its
+    outcome is returned when there was no generation journal.
     """
-    return _settle(Path(kb), _check_crash_at(crash_at))
+    from kctui.publish.pages import pages_pending, recover_pages  # noqa: PLC0415
+
+    outcome = _settle(Path(kb), _check_crash_at(crash_at))
+    if pages_pending(Path(kb)):
+        pages_outcome = recover_pages(Path(kb), crash_at=crash_at)
+        outcome = outcome or pages_outcome
+    return outcome
+
+
+def promotion_pending(kb: Path) -> bool:
+    """Whether a promotion of either kind (generation or pages) was interrupted or owes its clean-up."""
+    from kctui.publish.pages import pages_pending  # noqa: PLC0415
+
+    return journal_path(kb).exists() or _temp_journal_path(kb).exists() or pages_pending(Path(kb))
+
+
+def _settle_pages_first(kb: Path) -> None:
+    """Under the base's lock: a page promotion interrupted earlier is finished or rolled back before a
+    new generation is swapped in (the staged tree was built from the live pages of its time)."""
+    from kctui.publish.pages import _flock, _resolve_pages, pages_pending  # noqa: PLC0415
+
+    if pages_pending(kb):
+        try:
+            with _flock(kb):  # the thread lock is held by the caller
+                outcome = _resolve_pages(kb, None)
+        except OSError as exc:
+            raise PromotionError(f"cannot settle an earlier page promotion: {exc}") from exc
+        log.info("settled an earlier page promotion before a generation: %s", outcome)
 
 
 def _settle(kb: Path, crash_at: str | None) -> RecoveryOutcome | None:

@@ -94,7 +94,7 @@ class _Walker:
             raise InvalidOutput(f"{label}: folder cannot be listed ({exc.strerror})") from None
         subdirs: list[tuple[str, str, os.stat_result]] = []
         for name, st in entries:
-            rel = self._check_name(rel_dir, name)
+            rel = _check_name(rel_dir, name)
             mode = st.st_mode
             if stat.S_ISLNK(mode):
                 raise InvalidOutput(f"{rel}: symlinks are not allowed in the staged wiki")
@@ -119,20 +119,6 @@ class _Walker:
                 self.walk(fd, rel, depth + 1)
             finally:
                 os.close(fd)
-
-    def _check_name(self, rel_dir: str, name: str) -> str:
-        raw = os.fsencode(name)
-        try:
-            name.encode("utf-8")
-        except UnicodeEncodeError:
-            shown = (os.fsencode(rel_dir) + b"/" if rel_dir else b"") + raw
-            raise InvalidOutput(f"{shown.decode('utf-8', 'backslashreplace')}: file name is not valid UTF-8") from None
-        rel = f"{rel_dir}/{name}" if rel_dir else name
-        if len(rel.encode("utf-8")) > MAX_PATH_BYTES:
-            raise InvalidOutput(f"{rel[:80]}…: path longer than {MAX_PATH_BYTES} bytes")
-        if any(unicodedata.category(ch) == "Cc" for ch in name):
-            raise InvalidOutput(f"{rel!r}: file name contains control characters")
-        return rel
 
     def _check_file(self, dir_fd: int, name: str, rel: str, st: os.stat_result) -> None:
         self.files += 1
@@ -160,6 +146,21 @@ class _Walker:
             _check_reserved(rel, data)
         else:
             _check_page(rel, data)
+
+
+def _check_name(rel_dir: str, name: str) -> str:
+    raw = os.fsencode(name)
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = (os.fsencode(rel_dir) + b"/" if rel_dir else b"") + raw
+        raise InvalidOutput(f"{shown.decode('utf-8', 'backslashreplace')}: file name is not valid UTF-8") from None
+    rel = f"{rel_dir}/{name}" if rel_dir else name
+    if len(rel.encode("utf-8")) > MAX_PATH_BYTES:
+        raise InvalidOutput(f"{rel[:80]}…: path longer than {MAX_PATH_BYTES} bytes")
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise InvalidOutput(f"{rel!r}: file name contains control characters")
+    return rel
 
 
 def _check_reserved(rel: str, data: dict[str, Any] | None) -> None:
@@ -250,3 +251,42 @@ def _kind(mode: int) -> str:
     if stat.S_ISBLK(mode):
         return "block device"
     return "special file"
+
+
+def validate_page(rel: str, text: str) -> None:
+    """The same rules for one page a page-level promotion writes into the live wiki (which was whole
+    and valid before): a safe relative path of valid names, strict UTF-8 text, closed frontmatter and a
+    valid OKF `type` (or the reserved-file rules). InvalidOutput names the page on the first fault."""
+    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel or "\0" in rel:
+        raise InvalidOutput(f"{rel!r}: not a relative page path inside the wiki")
+    parts = rel.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise InvalidOutput(f"{rel}: path escapes the wiki")
+    if any(part.startswith(".") for part in parts):
+        raise InvalidOutput(f"{rel}: hidden names are not pages of the wiki")
+    rel_dir = ""
+    for part in parts:
+        _check_name(rel_dir, part)
+        rel_dir = f"{rel_dir}/{part}" if rel_dir else part
+    name = parts[-1]
+    if not name.endswith(".md"):
+        raise InvalidOutput(f"{rel}: a page must end exactly in '.md'")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidOutput(f"{rel}: not valid UTF-8 (at character {exc.start})") from None
+    head = text[:_HEAD_CHARS]
+    try:
+        split_frontmatter(head)
+    except FrontmatterError as exc:
+        if len(text) > _HEAD_CHARS:
+            raise InvalidOutput(f"{rel}: frontmatter not closed within the first {MAX_FRONTMATTER_BYTES} bytes") from None
+        raise InvalidOutput(f"{rel}: unclosed frontmatter ({exc})") from None
+    try:
+        data, _body, _used = parse_document(head)
+    except FrontmatterError as exc:
+        raise InvalidOutput(f"{rel}: bad frontmatter: {exc}") from None
+    if name in RESERVED_NAMES:
+        _check_reserved(rel, data)
+    else:
+        _check_page(rel, data)

@@ -14,7 +14,7 @@ from pathlib import Path
 from kctui import paths
 from kctui.core import queue
 from kctui.core.models import CLAIMED_BY_BUILTIN, CLAIMED_BY_EXTERNAL, FailureCode, JobPhase
-from kctui.publish.promote import journal_path, recover_promotion
+from kctui.publish.promote import promotion_pending, recover_promotion
 from kctui.store.records import JOB_COLUMNS, job_from_row, load_base, load_job
 from kctui.services.context import ServiceContext
 from kctui.services.review import file_manifest
@@ -53,8 +53,7 @@ class RecoveryReport:
 def recover_promotions(ctx: ServiceContext, report: RecoveryReport) -> None:
     for row in ctx.store.query("SELECT workspace, id FROM bases ORDER BY workspace, id"):
         kb = paths.kb_path(Path(row["workspace"]), row["id"])
-        jp = journal_path(kb)
-        if not (jp.exists() or jp.with_name("promotion.json.tmp").exists()):
+        if not promotion_pending(kb):  # a generation journal or an interrupted page promotion
             continue
         outcome = recover_promotion(kb)
         if outcome is None:

@@ -207,10 +207,88 @@ def _actor() -> str:
         return "human:unknown"
 
 
+class StaleRevision(Conflict):
+    """The page moved on since the revision the reviewer saw; `current` is the revision it is at now."""
+
+    def __init__(self, message: str, current: int) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One item's resolution, decided inside the caller's write transaction (the item is already marked
+    resolved there): `pages` holds each page it changes (path -> new text, None = removed)."""
+
+    item: ReviewItem
+    action: str
+    state: str
+    pages: dict[str, str | None]
+
+
+def running_compile(conn: sqlite3.Connection, workspace: str, kb_id: str) -> str | None:
+    row = conn.execute("SELECT id FROM jobs WHERE workspace = ? AND base_id = ? AND phase = 'running'",
+                       (workspace, kb_id)).fetchone()
+    return row[0] if row else None
+
+
+def decide(conn: sqlite3.Connection, item: ReviewItem, action: str, *, seen: int | None, actor: str, now: int,
+           overlay: dict[str, str | None] | None = None) -> Decision:
+    """Decide the pages one resolution writes and mark the item resolved (inside the caller's write
+    transaction; nothing is published here). `seen`: the page revision the reviewer saw (default: the
+    item's). `overlay`: pages already decided earlier in the same transaction (a bulk action), read
+    instead of the live page. StaleRevision when the page moved on since `seen`."""
+    valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
+    if action not in valid:
+        raise InvalidInput(f"review item {item.id} is a {item.kind} item: use {' or '.join(valid)}")
+    at = rfc3339(now)
+    row = conn.execute("SELECT state FROM review_items WHERE id = ?", (item.id,)).fetchone()
+    if row[0] != OPEN:
+        raise Conflict(f"review item {item.id} is already {row[0]}")
+    current_rev = current_revision_number(conn, item.workspace, item.base_id, item.page_path)
+    seen = item.expected_revision if seen is None else int(seen)
+    if current_rev != seen:
+        raise StaleRevision(f"page {item.page_path} changed since revision {seen} (it is now {current_rev}); "
+                            "the item was refreshed — review it again", current_rev)
+    overlay = overlay if overlay is not None else {}
+    current = overlay[item.page_path] if item.page_path in overlay else live_page_text(item)
+    other_open = conn.execute(
+        "SELECT kind FROM review_items WHERE workspace = ? AND base_id = ? AND page_path = ? AND state = 'open' "
+        "AND id != ?", (item.workspace, item.base_id, item.page_path, item.id)).fetchall()
+    leftover = "contradicted" if any(r[0] == "conflict" for r in other_open) else (
+        "needs-review" if other_open else None)
+    if action in ("approve", "use_new"):
+        if not item.proposed_body:
+            raise InvalidInput(f"review item {item.id} has no proposed body to apply")
+        settled = "archived" if page_compile_status(item.proposed_body) == "archived" else "confirmed"
+        new_text = set_page_status(item.proposed_body, leftover or settled, verified_by=actor, at=at)
+    elif action == "keep":
+        if current is None:
+            raise Conflict(f"page {item.page_path} no longer exists")
+        new_text = set_page_status(current, leftover or "confirmed", verified_by=actor, at=at)
+    else:  # reject / dismiss: drop it, clear this item's flag
+        if current is None:
+            new_text = None
+        else:
+            was = page_compile_status(current)
+            signed = was == "confirmed" or bool(split_page(current)[0].get("verified"))  # sign-off stays
+            new_text = set_page_status(current, leftover or ("confirmed" if signed else "compiled"))
+    if item.kind == "conflict" and new_text is not None:  # decided: the next pass does not raise it again
+        new_text = record_resolved_conflict(new_text, str(item.details.get("fingerprint") or ""))
+    state = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new",
+             "keep": "resolved_keep", "dismiss": "dismissed"}[action]
+    pages: dict[str, str | None] = {}
+    if new_text is not None and new_text != current:
+        pages[item.page_path] = new_text
+    conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
+                 (state, now, actor, item.id))
+    return Decision(item, action, state, pages)
+
+
 def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_revision: int | None = None,
             actor: str | None = None) -> ReviewItem:
     """action: approve | reject (held) — use_new | keep | dismiss (conflict)."""
-    from kctui.services.review_publish import publish_pages  # noqa: PLC0415
+    from kctui.services.review_publish import publish_decisions  # noqa: PLC0415
 
     item = get_item(ctx, item_id)
     valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
@@ -220,59 +298,21 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
         raise Conflict(f"review item {item.id} is already {item.state}")
     actor = actor or _actor()
     now = ctx.now()
-    at = rfc3339(now)
+    leftover_dir = None
     with ctx.store.write() as conn:
-        running = conn.execute("SELECT id FROM jobs WHERE workspace = ? AND base_id = ? AND phase = 'running'",
-                               (item.workspace, item.base_id)).fetchone()
+        running = running_compile(conn, item.workspace, item.base_id)
         if running:
-            raise Conflict(f"a compile of {item.base_id} is running ({running[0]}); resolve when it ends")
-        row = conn.execute("SELECT state FROM review_items WHERE id = ?", (item.id,)).fetchone()
-        if row[0] != OPEN:
-            raise Conflict(f"review item {item.id} is already {row[0]}")
-        current_rev = current_revision_number(conn, item.workspace, item.base_id, item.page_path)
-        seen = item.expected_revision if expected_revision is None else int(expected_revision)
-        if current_rev != seen:
-            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (current_rev, item.id))
+            raise Conflict(f"a compile of {item.base_id} is running ({running}); resolve when it ends")
+        try:
+            decision = decide(conn, item, action, seen=expected_revision, actor=actor, now=now)
+        except StaleRevision as exc:
+            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (exc.current, item.id))
             conn.execute("COMMIT")
             conn.execute("BEGIN IMMEDIATE")
-            raise Conflict(f"page {item.page_path} changed since revision {seen} (it is now {current_rev}); "
-                           "the item was refreshed — review it again")
-        current = live_page_text(item)
-        other_open = conn.execute(
-            "SELECT kind FROM review_items WHERE workspace = ? AND base_id = ? AND page_path = ? AND state = 'open' "
-            "AND id != ?", (item.workspace, item.base_id, item.page_path, item.id)).fetchall()
-        leftover = "contradicted" if any(r[0] == "conflict" for r in other_open) else (
-            "needs-review" if other_open else None)
-        if action in ("approve", "use_new"):
-            if not item.proposed_body:
-                raise InvalidInput(f"review item {item.id} has no proposed body to apply")
-            settled = "archived" if page_compile_status(item.proposed_body) == "archived" else "confirmed"
-            new_text = set_page_status(item.proposed_body, leftover or settled, verified_by=actor, at=at)
-        elif action == "keep":
-            if current is None:
-                raise Conflict(f"page {item.page_path} no longer exists")
-            new_text = set_page_status(current, leftover or "confirmed", verified_by=actor, at=at)
-        else:  # reject / dismiss: drop it, clear this item's flag
-            if current is None:
-                new_text = None
-            else:
-                was = page_compile_status(current)
-                signed = was == "confirmed" or bool(split_page(current)[0].get("verified"))  # sign-off stays
-                new_text = set_page_status(current, leftover or ("confirmed" if signed else "compiled"))
-        if item.kind == "conflict" and new_text is not None:  # decided: the next pass does not raise it again
-            new_text = record_resolved_conflict(new_text, str(item.details.get("fingerprint") or ""))
-        state = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new",
-                 "keep": "resolved_keep", "dismiss": "dismissed"}[action]
-        leftover_dir = None
-        if new_text is not None and new_text != current:
-            # The decision travels with the generation (decision.json beside it): a crash between the
-            # swap and this transaction's commit is settled at start-up (review_recovery).
-            leftover_dir = publish_pages(
-                conn, item.workspace, item.base_id, {item.page_path: new_text},
-                author=f"review:{item.id}:{action}:{actor}", reason=f"review {action} of item {item.id}", now_us=now,
-                decision={"item": item.id, "state": state, "actor": actor, "at": now})
-        conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
-                     (state, now, actor, item.id))
+            raise
+        # The decision travels with the published pages (decision.json beside them): a crash between
+        # the promotion and this transaction's commit is settled at start-up (review_recovery).
+        leftover_dir = publish_decisions(conn, item.workspace, item.base_id, [decision], actor=actor, now_us=now)
     if leftover_dir is not None:
         import shutil  # noqa: PLC0415
 
@@ -286,5 +326,6 @@ def open_counts(ctx: ServiceContext) -> dict[tuple[str, str], int]:
     return {(r[0], r[1]): int(r[2]) for r in rows}
 
 
-__all__ = ["ReviewItem", "file_manifest", "list_items", "get_item", "show_item", "resolve", "open_counts",
+__all__ = ["ReviewItem", "Decision", "StaleRevision", "decide", "running_compile", "file_manifest", "list_items",
+           "get_item", "show_item", "resolve", "open_counts",
            "cited_source_lines", "os"]

@@ -1,70 +1,93 @@
-"""Publishing a person's review decision: a new generation = the live wiki with the decided pages
-replaced, validated and promoted atomically like any compile (`wiki/` has one writer: promotion)."""
+"""Publishing people's review decisions: only the pages they change are written into the live wiki,
+through the page-level promotion of `kctui.publish.pages` (validated, journaled, crash-safe; `wiki/`
+keeps its one writer: promotion). Every page written becomes the page's next immutable revision, in
+the caller's transaction. One call = one promotion, however many decisions it carries."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kctui import paths
-from kctui.publish.promote import PromotionError, cleanup_after_promotion, promote
-from kctui.publish.validate import InvalidOutput, validate_staged_tree
+from kctui.publish.pages import promote_pages
+from kctui.publish.promote import PromotionError
+from kctui.publish.validate import InvalidOutput
 from kctui.services.errors import Conflict, IOFailure
 from kctui.services.review_recovery import page_digest, write_decision
-from kctui.services.revisions import record_generation
+from kctui.services.revisions import record_pages
+
+if TYPE_CHECKING:
+    from kctui.services.review import Decision
+
+_sequence = itertools.count(1)
 
 
-def _copy_tree(src: Path, dst: Path) -> None:
-    for root, dirs, files in os.walk(src, followlinks=False):
-        rel = Path(root).relative_to(src)
-        (dst / rel).mkdir(parents=True, exist_ok=True)
-        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
-        for name in files:
-            p = os.path.join(root, name)
-            if not os.path.islink(p) and os.path.isfile(p):
-                shutil.copy2(p, dst / rel / name)
-
-
-def publish_pages(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: dict[str, str], *, author: str,
-                  reason: str, now_us: int, decision: dict | None = None) -> Path | None:
-    """Inside the caller's write transaction (so no claim can start meanwhile). With `decision` (a review
-    item's resolution) a `decision.json` is written beside the staged tree first and left in place:
-    the caller removes the returned folder once its transaction committed; a crash before that is
-    settled at start-up by `review_recovery` (the item resolved if the new generation is live)."""
+def publish_pages(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: dict[str, str | None], *,
+                  author: str, reason: str, now_us: int, decision: dict | None = None,
+                  notes: dict[str, tuple[str, str]] | None = None) -> Path | None:
+    """Inside the caller's write transaction (so no claim can start meanwhile): write `pages` (path ->
+    text, None = remove) into the live wiki in one page promotion and record their revisions. With
+    `decision` (what was decided: `item`/`state` for one item, or `items` for several) a
+    `decision.json` is written first and left in place: the caller removes the returned folder once its
+    transaction committed; a crash before that is settled at start-up by `review_recovery` (the items
+    resolved if the pages are live, left pending if not). `notes`: a page's own (author, reason) for
+    its revision, where it differs from the call's."""
     ws = Path(workspace)
     kb = paths.kb_path(ws, kb_id)
-    live = kb / "wiki"
-    if not live.is_dir():
+    if not (kb / "wiki").is_dir():
         raise Conflict(f"knowledge base {kb_id} has no promoted wiki yet")
-    gen_id = f"review-{now_us}-{abs(hash(author)) % 10**8}"
-    staged_root = paths.job_dir(ws, kb_id, gen_id)
-    staged = staged_root / "wiki"
+    if not pages:
+        return None
+    gen_id = f"review-{now_us}-{os.getpid()}-{next(_sequence)}"
+    folder = paths.job_dir(ws, kb_id, gen_id)
     try:
-        if staged_root.exists():
-            shutil.rmtree(staged_root)
-        _copy_tree(live, staged)
-        for rel, text in pages.items():
-            target = staged / rel
-            if staged.resolve() not in target.resolve().parents:
-                raise Conflict(f"page path {rel} escapes the wiki")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        validate_staged_tree(staged)
         if decision is not None:
-            write_decision(staged_root, {**decision, "author": author, "reason": reason, "pages": {
-                rel: page_digest(text) for rel, text in pages.items()}})
-        promote(kb, staged, gen_id)
+            write_decision(folder, {**decision, "author": author, "reason": reason, "pages": {
+                rel: None if text is None else page_digest(text) for rel, text in pages.items()}})
+        promote_pages(kb, pages, gen_id)
     except InvalidOutput as exc:
-        shutil.rmtree(staged_root, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
         raise Conflict(f"the reviewed page would not be valid: {exc}") from exc
     except (OSError, PromotionError) as exc:
-        shutil.rmtree(staged_root, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
         raise IOFailure(f"publishing the review decision failed; the wiki was kept: {exc}") from exc
-    try:
-        cleanup_after_promotion(kb)
-    finally:
-        shutil.rmtree(staged_root if decision is None else staged, ignore_errors=True)
-    record_generation(conn, workspace, kb_id, live, author=author, reason=reason, now_us=now_us)
-    return staged_root if decision is not None else None
+    notes = notes or {}
+    plain = {rel: text for rel, text in pages.items() if rel not in notes}
+    record_pages(conn, workspace, kb_id, plain, author=author, reason=reason, now_us=now_us)
+    for rel, (page_author, page_reason) in sorted(notes.items()):
+        if rel in pages:
+            record_pages(conn, workspace, kb_id, {rel: pages[rel]}, author=page_author, reason=page_reason,
+                         now_us=now_us)
+    return folder if decision is not None else None
+
+
+def publish_decisions(conn: sqlite3.Connection, workspace: str, kb_id: str, decisions: Sequence[Decision], *,
+                      actor: str, now_us: int) -> Path | None:
+    """Publish the pages of `decisions` (of one base, decided in `conn`'s transaction, in order: a later
+    decision's text of a page wins) as ONE promotion. Returns the decision folder to remove after the
+    commit (None when no page changes)."""
+    pages: dict[str, str | None] = {}
+    notes: dict[str, tuple[str, str]] = {}
+    for d in decisions:
+        pages.update(d.pages)
+        for rel in d.pages:
+            notes[rel] = (f"review:{d.item.id}:{d.action}:{actor}",
+                          f"review {d.action} of item {d.item.id} (one of {len(decisions)} in a bulk action)")
+    if not pages:
+        return None
+    if len(decisions) == 1:
+        d = decisions[0]
+        author, reason = f"review:{d.item.id}:{d.action}:{actor}", f"review {d.action} of item {d.item.id}"
+        record = {"item": d.item.id, "state": d.state, "actor": actor, "at": now_us}
+    else:
+        actions = sorted({d.action for d in decisions})
+        author = f"review:bulk:{'+'.join(actions)}:{actor}"
+        reason = f"review {'/'.join(actions)} of {len(decisions)} items (bulk)"
+        record = {"items": [{"item": d.item.id, "state": d.state, "actor": actor, "at": now_us} for d in decisions]}
+    return publish_pages(conn, workspace, kb_id, pages, author=author, reason=reason, now_us=now_us,
+                         decision=record, notes=notes if len(decisions) > 1 else None)

@@ -23,7 +23,7 @@ from typing import Any
 
 from kctui import paths
 from kctui.services.context import ServiceContext
-from kctui.services.revisions import record_generation
+from kctui.services.revisions import record_pages
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +53,24 @@ def write_decision(folder: Path, decision: dict[str, Any]) -> None:
         os.close(dfd)
 
 
-def _published(wiki: Path, pages: dict[str, str]) -> bool:
+def _published(wiki: Path, pages: dict[str, str | None]) -> bool:
     for rel, digest in pages.items():
         target = wiki / rel
+        if digest is None:  # a removed page
+            if os.path.lexists(target):
+                return False
+            continue
         try:
             if target.is_symlink() or page_digest(target.read_text(encoding="utf-8")) != digest:
                 return False
         except (OSError, UnicodeDecodeError):
             return False
     return bool(pages)
+
+
+def _live_pages(wiki: Path, pages: dict[str, str | None]) -> dict[str, str | None]:
+    return {rel: None if digest is None else (wiki / rel).read_text(encoding="utf-8")
+            for rel, digest in pages.items()}
 
 
 def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]:
@@ -78,25 +87,28 @@ def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]
                     continue
                 try:
                     decision = json.loads((folder / DECISION_NAME).read_text(encoding="utf-8"))
-                    item_id = int(decision["item"])
-                    pages = {str(k): str(v) for k, v in dict(decision["pages"]).items()}
+                    # one item ({"item", "state", "actor", "at"}) or a bulk action ({"items": [...]})
+                    decided = [dict(d) for d in decision["items"]] if "items" in decision else [decision]
+                    settled = [(int(d["item"]), str(d.get("state")), str(d.get("actor")), d.get("at"))
+                               for d in decided]
+                    pages = {str(k): None if v is None else str(v) for k, v in dict(decision["pages"]).items()}
                 except (OSError, ValueError, KeyError, TypeError):
                     shutil.rmtree(folder, ignore_errors=True)  # never got as far as promoting
                     continue
                 wiki = paths.wiki_path(Path(row["workspace"]), row["id"])
                 if _published(wiki, pages):
                     now = ctx.now()
-                    record_generation(conn, row["workspace"], row["id"], wiki, author=str(decision.get("author")),
-                                      reason=f"{decision.get('reason')} (published before a crash; recorded at restart)",
-                                      now_us=now)
-                    cur = conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? "
-                                       "WHERE id = ? AND state = 'open'",
-                                       (str(decision.get("state")), int(decision.get("at") or now),
-                                        str(decision.get("actor")), item_id))
-                    if cur.rowcount:
-                        resolved.append(item_id)
+                    record_pages(conn, row["workspace"], row["id"], _live_pages(wiki, pages),
+                                 author=str(decision.get("author")),
+                                 reason=f"{decision.get('reason')} (published before a crash; recorded at restart)",
+                                 now_us=now)
+                    for item_id, state, actor, at in settled:
+                        cur = conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? "
+                                           "WHERE id = ? AND state = 'open'", (state, int(at or now), actor, item_id))
+                        if cur.rowcount:
+                            resolved.append(item_id)
                 else:
-                    pending.append(item_id)
+                    pending.extend(item_id for item_id, *_ in settled)
                 shutil.rmtree(folder, ignore_errors=True)
     if resolved or pending:
         log.info("review decisions interrupted by a crash: %d resolved (published), %d left pending",

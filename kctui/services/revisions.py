@@ -101,6 +101,39 @@ def record_generation(conn: sqlite3.Connection, workspace: str, kb_id: str, wiki
     return written
 
 
+def record_pages(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: dict[str, str | None], *,
+                  author: str, reason: str, now_us: int) -> int:
+    """The page-level twin of `record_generation` for a page promotion: a revision for each page in
+    `pages` (path -> the text now live, None = removed) that differs from its latest revision, without
+    reading the rest of the wiki. Returns how many revisions were written."""
+    written = 0
+    for rel in sorted(pages):
+        body = pages[rel]
+        prev = conn.execute(
+            "SELECT number, body_digest, deleted FROM page_revisions WHERE workspace = ? AND base_id = ? "
+            "AND page_path = ? ORDER BY number DESC LIMIT 1", (workspace, kb_id, rel)).fetchone()
+        if body is None:
+            if prev is None or prev[2]:
+                continue
+            conn.execute(
+                "INSERT INTO page_revisions(workspace, base_id, page_path, slug, number, body, body_digest, deleted, "
+                "author, at, reason) VALUES (?, ?, ?, ?, ?, '', ?, 1, ?, ?, ?)",
+                (workspace, kb_id, rel, Path(rel).stem, prev[0] + 1, _digest(""), author, now_us,
+                 f"{reason}: page removed"))
+            written += 1
+            continue
+        digest = _digest(body)
+        if prev is not None and prev[1] == digest and not prev[2]:
+            continue
+        conn.execute(
+            "INSERT INTO page_revisions(workspace, base_id, page_path, slug, number, body, body_digest, deleted, "
+            "author, at, reason) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+            (workspace, kb_id, rel, Path(rel).stem, prev[0] + 1 if prev else 1, body, digest, author, now_us,
+             reason if prev else f"{reason}: page created"))
+        written += 1
+    return written
+
+
 def _resolve_page(ctx: ServiceContext, workspace: str, kb_id: str, slug: str) -> str:
     if not slug or "\0" in slug or slug.startswith("/") or ".." in slug.split("/"):
         raise InvalidInput(f"'{slug}' is not a page slug")

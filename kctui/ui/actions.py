@@ -17,6 +17,7 @@ from kctui.ui.screens.new_kb import NewKb, NewKbScreen
 from kctui.ui.screens.review_detail import ReviewDetailScreen
 from kctui.ui.screens.search import SearchScreen
 from kctui.ui.widgets.keyed_table import KeyedTable
+from kctui.ui.widgets.review_pane import ReviewPane
 
 if TYPE_CHECKING:
     from kctui.ui.screens.main import MainScreen
@@ -235,6 +236,93 @@ class MainActions:
     # -- the review queue ---------------------------------------------------------------------------
 
     def action_resolve(self: MainScreen, choice: str) -> None:
+        pane = self.query_one(ReviewPane)
+        marked = pane.marked_items(self.snapshot)
+        if marked and choice in ("approve", "reject"):  # a / r act on every marked row
+            held = [i for i in marked if i.kind == "held"]
+            self.confirm_bulk(choice, [i.id for i in held], {i.id: i.expected_revision for i in held},
+                              len({(i.workspace, i.base_id) for i in held}), len(marked) - len(held), "marked")
+            return
         item = self.selected_item()
         if item is not None:
             self.app.resolve_item(item.id, choice, item.expected_revision)  # type: ignore[attr-defined]
+
+    def action_mark(self: MainScreen) -> None:
+        item = self.selected_item()
+        if item is None:
+            return
+        self.query_one(ReviewPane).toggle_mark(item.id)
+        self.query_one(ReviewPane).items.action_cursor_down()
+        self.update_bindings()
+
+    def action_bulk(self: MainScreen, choice: str) -> None:
+        """A / R: every open held update matching the pane's filter — counted by the service over all
+        open items (not only the rows loaded), then confirmed."""
+        from kctui.services.review_bulk import select_items  # noqa: PLC0415
+
+        needle = self.needle["review"]
+
+        def counted(sel: Any) -> None:
+            self.confirm_bulk(choice, [i.id for i in sel.items], {i.id: i.expected_revision for i in sel.items},
+                              len(sel.bases()), len(sel.conflicts), f"matching “{needle}”" if needle else "open")
+
+        self.app.run_service("count", lambda ctx: select_items(ctx, everything=True, filter_text=needle or None),
+                             then=counted, quiet=True)  # type: ignore[attr-defined]
+
+    def confirm_bulk(self: MainScreen, choice: str, ids: list[int], seen: dict[int, int], bases: int,
+                     left_out: int, which: str) -> None:
+        verb = {"approve": "Approve", "reject": "Reject"}[choice]
+        if not ids:
+            self.app.notify(f"no {which} held update to {choice}" + (
+                f" ({left_out} conflict{'s' if left_out != 1 else ''}: resolve each with n, e or d)" if left_out else ""),
+                severity="warning", timeout=5)
+            return
+        n = len(ids)
+        lines = [f"{verb} {n} {which} held update{'s' if n != 1 else ''} in {bases} knowledge base"
+                 f"{'s' if bases != 1 else ''}?", "",
+                 ("Each proposed page is published as it was proposed" if choice == "approve"
+                  else "Each page keeps what it says; its needs-review flag is cleared")
+                 + ", in one promotion per knowledge base."]
+        if left_out:
+            lines.append(f"{left_out} conflict{'s are' if left_out != 1 else ' is'} left out: resolve each with "
+                         "n (use new), e (keep) or d (dismiss).")
+        lines.append("An item whose page changed since you saw it is skipped, not applied.")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_bulk(choice, ids, seen)
+
+        self.app.push_screen(ConfirmScreen(f"{verb} {n} held update{'s' if n != 1 else ''}", "\n".join(lines),
+                                           yes=f"{choice} {n}"), answered)
+
+    def run_bulk(self: MainScreen, choice: str, ids: list[int], seen: dict[int, int]) -> None:
+        """In a thread worker (the UI never waits): one bulk action, its progress on the pane's line."""
+        from kctui.services.review_bulk import bulk_resolve, select_items  # noqa: PLC0415
+
+        pane = self.query_one(ReviewPane)
+        verb = {"approve": "approving", "reject": "rejecting"}[choice]
+        app = self.app
+
+        def progress(phase: str, done: int, total: int) -> None:
+            app.call_from_thread(pane.show_progress, verb, phase, done, total)
+
+        def work(ctx: Any) -> Any:
+            chosen = select_items(ctx, item_ids=ids)
+            return bulk_resolve(ctx, chosen.items, choice, seen=seen, progress=progress)
+
+        def finished(outcome: Any) -> None:
+            pane.show_progress(verb, "done", 0, 0)
+            pane.clear_marks()
+
+        def words(outcome: Any) -> str:
+            done = {"approve": "approved", "reject": "rejected"}[choice]
+            text = f"{len(outcome.applied)} {done} in {outcome.promotions} promotion(s)"
+            if outcome.skipped:
+                text += f"; {len(outcome.skipped)} skipped ({outcome.skipped[0][1]})"
+            if outcome.failed:
+                text += f"; failed: {outcome.failed[0][1]}"
+            return text
+
+        pane.show_progress(verb, "deciding", 0, len(ids))
+        app.run_service(f"{choice} {len(ids)}", work, ok_text=words, then=finished,  # type: ignore[attr-defined]
+                        on_error=lambda: pane.show_progress(verb, "done", 0, 0))

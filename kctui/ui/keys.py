@@ -90,6 +90,14 @@ REGISTRY: tuple[KeyAction, ...] = (
               scopes=(MAIN, DETAIL)),
     KeyAction("dismiss", "d", "resolve('dismiss')", "Dismiss", "Dismiss the conflict without changing the page.",
               "Review", scopes=(MAIN, DETAIL)),
+    KeyAction("mark", "space", "mark", "Mark", "Mark or unmark the selected review row; a / r then approve or "
+              "reject every marked held update in one promotion (asks first, with the counts).", "Review"),
+    KeyAction("approve-matching", "A", "bulk('approve')", "Approve all",
+              "Approve every open held update matching the review pane's filter (asks first, with the counts).",
+              "Review", show=False),
+    KeyAction("reject-matching", "R", "bulk('reject')", "Reject all",
+              "Reject every open held update matching the review pane's filter (asks first, with the counts).",
+              "Review", show=False),
     # the app
     KeyAction("help", "question_mark", "help", "Help", "Show every key and whether it applies now.", "App",
               scopes=(APP,)),

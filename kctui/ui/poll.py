@@ -74,17 +74,19 @@ def read_jobs(ctx: ServiceContext, limit: int = JOB_LIMIT) -> tuple[JobView, ...
     return tuple(job_view(job_from_row(r)) for r in (*open_rows, *done_rows))
 
 
-def read_items(ctx: ServiceContext, limit: int = ITEM_LIMIT) -> tuple[tuple[ItemView, ...], int]:
-    """The open review items, oldest first, bounded (a read of the service's table, never a write)."""
+def read_items(ctx: ServiceContext, limit: int = ITEM_LIMIT) -> tuple[tuple[ItemView, ...], int, int]:
+    """The open review items, oldest first, bounded (a read of the service's table, never a write), and
+    how many open items are held updates and conflicts (the store's counts: they add up to the total)."""
     rows = ctx.store.query(
         "SELECT id, kind, workspace, base_id, job_id, page_path, title, reason, summary, expected_revision "
         "FROM review_items WHERE state = ? ORDER BY id LIMIT ?", (review.OPEN, int(limit)))
-    total_row = ctx.store.query_one("SELECT COUNT(*) FROM review_items WHERE state = ?", (review.OPEN,))
+    kinds = {r[0]: int(r[1]) for r in ctx.store.query(
+        "SELECT kind, COUNT(*) FROM review_items WHERE state = ? GROUP BY kind", (review.OPEN,))}
     items = tuple(ItemView(id=r["id"], kind=r["kind"], workspace=r["workspace"], base_id=r["base_id"],
                            job_id=r["job_id"], page=r["page_path"], title=r["title"], reason=r["reason"],
                            reason_words=REASON_WORDS.get(r["reason"], r["reason"]), summary=r["summary"],
                            expected_revision=r["expected_revision"]) for r in rows)
-    return items, int(total_row[0]) if total_row else len(items)
+    return items, kinds.get("held", 0), kinds.get("conflict", 0)
 
 
 def read_detail(ctx: ServiceContext, job_id: str, names: dict[str, str]) -> JobDetail | None:
@@ -136,7 +138,8 @@ def read_snapshot(ctx: ServiceContext, job_id: str | None) -> Snapshot:
     bases = [base_view(ctx, b, retry.get(f"{b.workspace}\0{b.id}"), counts_by_base.get((b.workspace, b.id), 0))
              for b in bases_svc.list_bases(ctx)]
     total = ctx.store.query_one("SELECT COUNT(*) FROM jobs")
-    items, items_total = read_items(ctx)
+    items, held, conflicts = read_items(ctx)
+    items_total = held + conflicts
     running = next((j.id for j in jobs if j.phase == "running"), None)
     names = {b.key: b.name for b in bases}
     detail = read_detail(ctx, job_id, names) if job_id else None
@@ -147,7 +150,8 @@ def read_snapshot(ctx: ServiceContext, job_id: str | None) -> Snapshot:
     return Snapshot(now_us=now, workspaces=tuple(workspaces_svc.list_workspaces(ctx)), bases=tuple(bases), jobs=jobs,
                     jobs_total=int(total[0]) if total else len(jobs), items=items, items_total=items_total,
                     detail=detail, running_job_id=running,
-                    counts={"queued": queued, "running": 1 if running else 0, "paused": phases.get("paused", 0)})
+                    counts={"queued": queued, "running": 1 if running else 0, "paused": phases.get("paused", 0),
+                            "held": held, "conflicts": conflicts})
 
 
 class Poller:

@@ -1,10 +1,11 @@
 """A kill -9 while an approval is being published (trust.md §4: an approved change reaches `wiki/` only
 through promotion). A forked child approves a held update with $KCTUI_TEST_PROMOTION_CRASH_AT set to a
-step of `kctui.publish.promote.STEPS` and dies there; the parent runs start-up recovery.
+step of the page-level promotion (`kctui.publish.pages.PAGE_STEPS`: an approval writes only the pages
+it changes) and dies there; the parent runs start-up recovery.
 
-- killed before the swap: the item is still pending and `wiki/` is exactly its previous generation;
+- killed before the first page is moved into place: the item is still pending and `wiki/` is exactly its previous generation;
   approving again then works;
-- killed after the swap (recovery finishes that generation): the item is resolved and the page's new
+- killed after it (recovery rolls the rest forward from the journal): the item is resolved and the page's new
   revision recorded — never pending with its body already published.
 """
 
@@ -18,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from kctui import paths
-from kctui.publish.promote import CRASH_ENV, STEPS, exchange_available
+from kctui.publish.pages import PAGE_STEPS
+from kctui.publish.promote import CRASH_ENV
 from kctui.services import jobs, review, revisions
 from kctui.services.local_transport import LocalTransport
 from kctui.services.recovery import recover_at_startup
@@ -27,9 +29,8 @@ from tests.helpers import make_base
 
 WIDGET = ("# Widget Server\n\n| cycle | eol | latest |\n| --- | --- | --- |\n"
           "| 1.10 | 2024-11-06 | 1.10.2 |\n| 2.1 | 2026-03-01 | 2.1.4 |\n")
-BEFORE = ("fsync_staged", "journal_temp_written", "journal_written")
-SWAP = "swapped" if exchange_available() else "renamed_staged_to_live"
-AFTER = (SWAP, "parent_fsynced", "old_deleted", "journal_deleted")
+BEFORE = ("pages_staged", "page_journal_temp_written", "page_journal_written")
+AFTER = ("page_renamed", "pages_renamed", "page_folders_fsynced", "page_staging_deleted", "page_journal_deleted")
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -73,7 +74,7 @@ def approve_in_child_killed_at(step: str, item_id: int) -> None:
 
 @pytest.mark.parametrize("step", BEFORE + AFTER)
 def test_kill_during_an_approval_leaves_one_consistent_outcome(svc, workspace, step) -> None:
-    assert step in STEPS
+    assert step in PAGE_STEPS
     base, item = held_item(svc, workspace)
     wiki = paths.wiki_path(workspace, base.id)
     before = snapshot(wiki)

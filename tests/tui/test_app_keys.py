@@ -183,10 +183,11 @@ async def test_p_toggles_the_compilation_policy(svc, clock, data):
         assert bases.get_base(svc, data["ws"], "inbox").policy == "manual"
 
 
-async def test_a_approves_a_held_update_into_a_new_wiki_generation(svc, clock, data):
+async def test_a_approves_a_held_update_publishing_only_its_page(svc, clock, data):
     ws = data["ws"]
     wiki = paths.wiki_path(ws, "langs")
     inode = os.stat(wiki).st_ino
+    page_inode = os.stat(wiki / "concepts/python.md").st_ino
     before = len(revisions.page_history(svc, ws, "langs", "python"))
     async with make_app(clock).run_test(size=SIZE) as pilot:
         await ready(pilot)
@@ -194,7 +195,8 @@ async def test_a_approves_a_held_update_into_a_new_wiki_generation(svc, clock, d
         await pilot.press("a")
         await settle(pilot)
     assert review.get_item(svc, item_id).state == "approved"
-    assert os.stat(wiki).st_ino != inode  # a new generation was promoted
+    # only the decided page was written (a page promotion), not a copy of the whole tree
+    assert os.stat(wiki).st_ino == inode and os.stat(wiki / "concepts/python.md").st_ino != page_inode
     hist = revisions.page_history(svc, ws, "langs", "python")
     assert len(hist) == before + 1 and hist[-1].author.startswith(f"review:{item_id}:approve")
     assert "2028-11-30" in (wiki / "concepts/python.md").read_text()

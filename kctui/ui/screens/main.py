@@ -33,7 +33,8 @@ PANE_KEY = {"queue": "1", "running": "2", "review": "3", "brief": "4"}
 # actions that only apply in some panes (elsewhere they are hidden from the footer)
 PANE_SCOPED = {"compile": ("queue",), "clear_pause": ("queue",), "toggle_policy": ("queue",),
                "search": ("queue",), "cancel": ("queue", "running"), "resolve": ("review",),
-               "filter": ("queue", "review"), "open": ("queue", "review")}
+               "filter": ("queue", "review"), "open": ("queue", "review"), "mark": ("review",),
+               "bulk": ("review",)}
 MOVE_KEYS = {"up", "down", "j", "k", "pageup", "pagedown", "home", "end"}
 HELD, CONFLICT = ("approve", "reject"), ("use_new", "keep", "dismiss")
 
@@ -280,11 +281,19 @@ class MainScreen(MainActions, Screen):
                 return "no job is selected" if self.active == "running" or self.current_stop() == "jobs" else (
                     "the selected base has no queued or running job")
             return None if job.open else f"job {job.short} already {job.phase}; nothing to cancel"
+        if action in ("mark", "bulk"):
+            if action == "mark" and self.selected_item() is None:
+                return "no review item is selected"
+            if action == "bulk" and not self.snapshot.counts.get("held"):
+                return "no held update is open"
+            return None
         if action == "resolve":
+            choice = parameters[0] if parameters else ""
+            if choice in HELD and self.query_one(ReviewPane).marked:
+                return None  # a / r act on the marked rows
             item = self.selected_item()
             if item is None:
                 return "no review item is selected"
-            choice = parameters[0] if parameters else ""
             if item.kind == "held" and choice not in HELD:
                 return f"item #{item.id} is a held update: a approves, r rejects"
             if item.kind == "conflict" and choice not in CONFLICT:

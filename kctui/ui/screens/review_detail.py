@@ -139,7 +139,9 @@ class ReviewDetailScreen(ModalScreen[None]):
 
     def action_resolve(self, choice: str) -> None:
         assert self.data is not None
-        self.app.resolve_item(self.item_id, choice, self.data.get("expectedRevision"), after=self._resolved)
+        # the revision the person saw: the screen shows (and diffs against) the page at currentRevision
+        seen = self.data.get("currentRevision", self.data.get("expectedRevision"))
+        self.app.resolve_item(self.item_id, choice, seen, after=self._resolved)
 
     def _resolved(self, ok: bool) -> None:
         if ok:

@@ -1,0 +1,177 @@
+"""Benchmark: review approvals on a 20,000-page wiki, against the same wiki's plain promotion.
+
+    python benchmarks/review.py                     # 20,000 pages, 40 single approvals, 1,000 in bulk
+    python benchmarks/review.py --pages 5000 --samples 30 --bulk 500
+
+Once, in a temporary state directory: create a manual knowledge base and promote a 20,000-page wiki
+through the normal compile path (request_compile, claim, a staged tree, report_result: validation,
+promotion, revisions). A second pass holds a revise of `samples + bulk` pages for review (review.json,
+as the built-in compiler files held updates). Then:
+  single approve   `review.resolve(…, "approve")` of one held item, `--samples` times: the whole use
+                   case (checks, page decision, page-level promotion with fsyncs, revision, commit)
+  bulk approve     `review_bulk.select_items(--all)` + `bulk_resolve(…, "approve")` of `--bulk` items:
+                   one transaction, one page promotion
+  anchor           the same wiki's plain promotion of an unchanged tree: validate + promote (fsync of
+                   every file, journal, RENAME_EXCHANGE) of a copy of the live wiki (copy not timed;
+                   the old tree's deletion reported apart), median of `--anchor-runs`
+Printed: p50/p95 of a single approval (goal p95 <= 200 ms), the bulk time (goal <= 5 s), the anchor,
+and each as a ratio of the anchor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# this folder holds `queue.py` (a benchmark), which must not shadow the standard library's `queue`
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(ROOT))
+
+PAGE = ("---\ntype: Concept\ntitle: Topic {n}\ncompile_status: {status}\nstatus: stable\n---\n\n# Topic {n}\n\n"
+        "Topic {n} is one of the synthetic pages of this benchmark.\n\n- version: {v} ^[topic{src}.md:L2-L2]\n")
+
+
+def page_path(n: int) -> str:
+    return f"concepts/group{n // 1000:02d}/topic{n:05d}.md"
+
+
+def page(n: int, v: str, status: str = "compiled") -> str:
+    return PAGE.format(n=n, v=v, status=status, src=n % 200)
+
+
+def pct(samples: list[float], q: float) -> float:
+    s = sorted(samples)
+    return s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]
+
+
+def write_tree(root: Path, texts: dict[str, str]) -> None:
+    made: set[Path] = set()
+    for rel, text in texts.items():
+        target = root / rel
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        target.write_text(text, encoding="utf-8")
+
+
+def compile_pass(ctx, ws: Path, kb_id: str, texts: dict[str, str], items: list[dict] | None = None) -> None:  # noqa: ANN001
+    from kctui import paths
+    from kctui.services import jobs, results
+
+    jobs.request_compile(ctx, ws, kb_id)
+    _, job = jobs.claim(ctx)
+    staged = paths.staged_wiki(ws, kb_id, job.id)
+    write_tree(staged, texts)
+    if items is not None:
+        (staged.parent / "review.json").write_text(json.dumps({"version": 1, "items": items}), encoding="utf-8")
+    ok, _base, done = results.report_result(ctx, ws, kb_id, job.id, "succeeded")
+    assert ok and done.phase == "succeeded", done
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pages", type=int, default=20_000)
+    ap.add_argument("--samples", type=int, default=40, help="single approvals timed (>= 30 for a p95)")
+    ap.add_argument("--bulk", type=int, default=1_000)
+    ap.add_argument("--anchor-runs", type=int, default=1, help="plain promotions timed (the median is the anchor)")
+    args = ap.parse_args()
+    held = args.samples + args.bulk
+    if held > args.pages:
+        raise SystemExit("--samples + --bulk must not exceed --pages")
+
+    tmp = Path(tempfile.mkdtemp(prefix="kctui-review-bench-"))
+    os.environ["KCTUI_STATE_DIR"] = str(tmp / "state")
+    os.environ["KCTUI_CONFIG_DIR"] = str(tmp / "config")
+    from kctui import paths
+    from kctui.core.page_status import set_page_status
+    from kctui.publish.promote import cleanup_after_promotion, promote
+    from kctui.publish.validate import validate_staged_tree
+    from kctui.services import bases, review
+    from kctui.services.context import ServiceContext
+    from kctui.services.review_bulk import bulk_resolve, select_items
+
+    try:
+        ctx = ServiceContext.open()
+        ws = tmp / "ws"
+        ws.mkdir()
+        _, base = bases.create_base(ctx, ws, "Bench", policy="manual")
+        src = paths.sources_path(ws, base.id)
+        for s in range(200):
+            (src / f"topic{s}.md").write_text(f"# Topic {s}\nversion: 1.{s}\n", encoding="utf-8")
+
+        t0 = time.perf_counter()
+        texts = {page_path(n): page(n, "1.0") for n in range(args.pages)}
+        texts["index.md"] = "# Bench\n"
+        compile_pass(ctx, ws, base.id, texts)
+        print(f"setup: promoted a {args.pages}-page wiki through the compile path in {time.perf_counter() - t0:.1f} s")
+
+        t0 = time.perf_counter()
+        (src / "extra.md").write_text("# extra\nmore\n", encoding="utf-8")
+        shown = dict(texts)
+        items = []
+        for n in range(held):
+            shown[page_path(n)] = set_page_status(texts[page_path(n)], "needs-review")
+            items.append({"kind": "held", "page": page_path(n), "title": f"Topic {n}", "updateKind": "revise",
+                          "reason": "autonomy_ceiling", "summary": f"version of topic {n} revised",
+                          "proposedBody": page(n, "2.0")})
+        compile_pass(ctx, ws, base.id, shown, items)
+        open_items = review.list_items(ctx)
+        assert len(open_items) == held, len(open_items)
+        print(f"setup: a second pass held {held} updates in {time.perf_counter() - t0:.1f} s")
+
+        live = paths.wiki_path(ws, base.id)
+        singles: list[float] = []
+        for item in open_items[:args.samples]:
+            t = time.perf_counter()
+            done = review.resolve(ctx, item.id, "approve", actor="human:bench")
+            singles.append(time.perf_counter() - t)
+            assert done.state == "approved"
+        assert "version: 2.0" in (live / open_items[0].page_path).read_text(encoding="utf-8")
+
+        t = time.perf_counter()
+        selection = select_items(ctx, everything=True)
+        outcome = bulk_resolve(ctx, selection.items, "approve", actor="human:bench")
+        bulk_s = time.perf_counter() - t
+        assert len(outcome.applied) == args.bulk and outcome.promotions == 1, outcome.json()
+        assert not review.list_items(ctx)
+
+        kb = paths.kb_path(ws, base.id)
+        anchors: list[float] = []
+        cleanups: list[float] = []
+        for r in range(max(1, args.anchor_runs)):
+            staged = paths.staged_wiki(ws, base.id, f"job-anchor-{r}")
+            shutil.copytree(live, staged, symlinks=True)
+            t = time.perf_counter()
+            validate_staged_tree(staged)
+            promote(kb, staged, f"job-anchor-{r}", cleanup=False)
+            anchors.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            cleanup_after_promotion(kb)
+            cleanups.append(time.perf_counter() - t)
+            shutil.rmtree(staged.parent, ignore_errors=True)
+        anchor = statistics.median(anchors)
+        ctx.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    p50, p95 = pct(singles, 0.5), pct(singles, 0.95)
+    print()
+    print(f"wiki: {args.pages} pages · single approvals: {len(singles)} samples · bulk: {args.bulk} items")
+    print(f"anchor  plain promotion of the unchanged tree (validate + promote): {anchor * 1000:8.1f} ms "
+          f"(old tree's deletion after it: {statistics.median(cleanups) * 1000:.0f} ms)")
+    print(f"single  approve one item   p50 {p50 * 1000:7.1f} ms   p95 {p95 * 1000:7.1f} ms   "
+          f"goal p95 <= 200 ms: {'met' if p95 <= 0.200 else 'MISSED'}   p95 / anchor = {p95 / anchor:.2g}")
+    print(f"bulk    approve {args.bulk} items   {bulk_s:7.2f} s ({outcome.pages} pages, one promotion)   "
+          f"goal <= 5 s: {'met' if bulk_s <= 5.0 else 'MISSED'}   bulk / anchor = {bulk_s / anchor:.2f}")
+
+
+if __name__ == "__main__":
+    main()
