@@ -17,15 +17,20 @@ def default_cache_dir(source_path: Path) -> Path:
 
 
 class ExtractionCache:
-    def __init__(self, folder: Path | None) -> None:
+    """`salt` names whatever else the extraction depends on (the digest of the base's profile), so an
+    entry made under other settings is a miss."""
+
+    def __init__(self, folder: Path | None, salt: str = "") -> None:
         self.folder = folder
+        self.salt = salt
         self.hits = 0
         self.misses = 0
 
     def _file(self, path: str, digest: str) -> Path | None:
         if self.folder is None:
             return None
-        key = hashlib.sha256(f"{EXTRACTOR_VERSION}\0{digest}\0{path}".encode("utf-8", "surrogateescape")).hexdigest()
+        salt = f"\0{self.salt}" if self.salt else ""  # no salt: the keys of earlier releases still hit
+        key = hashlib.sha256(f"{EXTRACTOR_VERSION}\0{digest}\0{path}{salt}".encode("utf-8", "surrogateescape")).hexdigest()
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, path: str, digest: str) -> Extraction | None:
