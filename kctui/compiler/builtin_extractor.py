@@ -147,7 +147,7 @@ class BuiltinExtractor:
                 misses.append(source)
         if self._workers > 1 and not self.crashed and (
                 self._pool is not None
-                or (len(misses) >= PARALLEL_MIN_FILES and sum(s.size for s in misses) >= PARALLEL_MIN_BYTES)):
+                or (len(misses) >= max(2, PARALLEL_MIN_FILES) and sum(s.size for s in misses) >= PARALLEL_MIN_BYTES)):
             if self._pool is None:
                 self._pool = self._new_pool(min(self._workers, len(misses)))
             for source in misses:
