@@ -13,6 +13,8 @@ taken in the order the pipeline asks for them, so a pooled pass is byte for byte
 - A worker that dies (a crash, the OOM killer) breaks the pool; the sources it left unanswered are
   then extracted one at a time in a fresh single-worker pool, so the one that kills its worker again
   becomes a `Skipped` ("unreadable": the extractor process crashed) and every other source compiles.
+  A pool that cannot run even a trivial task (workers that cannot start here) is never blamed on a
+  source: the pass, and every later one in this process, extracts in this process instead.
 """
 
 from __future__ import annotations
@@ -42,10 +44,13 @@ from kctui.compiler.runner import COMPILER_NAME, CompileCancelled
 log = logging.getLogger("kctui.compiler")
 
 VERSION = f"{COMPILER_NAME}/{__version__} builtin"
-PARALLEL_MIN_FILES = 24  # fewer uncached sources than this are extracted in this process
-PARALLEL_MIN_BYTES = 256 * 1024  # ... and so are fewer bytes than this
+# A pass with fewer uncached sources or bytes than this is extracted in this process: a forked pool
+# starts in about 15 ms, a forkserver one in 0.1-0.3 s, and extraction costs about 1.5 µs a byte.
+PARALLEL_MIN_FILES = 8
+PARALLEL_MIN_BYTES = 128 * 1024  # with `fork`; four times this with `forkserver` or `spawn`
 PROFILE_FILE = Path(".a3s") / "profile.toml"
 _POLL = 0.1  # seconds between stop checks while waiting for a worker
+_pool_unusable = False  # set once workers could not run at all in this process
 
 
 def worker_count() -> int:
@@ -145,15 +150,19 @@ class BuiltinExtractor:
             else:
                 self._sources[source.path] = source
                 misses.append(source)
-        if self._workers > 1 and not self.crashed and (
-                self._pool is not None
-                or (len(misses) >= max(2, PARALLEL_MIN_FILES) and sum(s.size for s in misses) >= PARALLEL_MIN_BYTES)):
+        if misses and self._workers > 1 and not self.crashed and not _pool_unusable and (
+                self._pool is not None or self._worth_a_pool(misses)):
             if self._pool is None:
                 self._pool = self._new_pool(min(self._workers, len(misses)))
             for source in misses:
                 # the pool pickles its copy later, from another thread: this one may drop its bytes now
-                self._waiting[source.path] = self._pool.submit(self._task, replace(source), self.profile,
-                                                               self._cache_folder, self._salt)
+                try:
+                    future = self._pool.submit(self._task, replace(source), self.profile, self._cache_folder,
+                                               self._salt)
+                except BrokenProcessPool as exc:  # a worker died already: `result` sorts it out
+                    future = Future()
+                    future.set_exception(exc)
+                self._waiting[source.path] = future
                 source.data = None
 
     def result(self, path: str) -> Extraction | Skipped:
@@ -162,17 +171,41 @@ class BuiltinExtractor:
         source = self._sources.pop(path)
         future = self._waiting.pop(path, None)
         if future is None:  # a small pass: extracted here
-            found = extract_source(source, self.profile)
+            found = self._here(source)
             source.data = None
-            if isinstance(found, Extraction):
-                self.cache.put(found)
             return found
         try:
             return self._wait(future)
         except BrokenProcessPool:
-            log.warning("an extractor process died; the rest of the pass is extracted one source at a time")
-            self.crashed = True
-            return self._isolated(source)
+            if not self.crashed:
+                self.crashed = True
+                if self._pool is not None:
+                    _stop(self._pool)
+                    self._pool = None
+                if not self._healthy():
+                    return self._here(source)
+                log.warning("an extractor process died; the rest of the pass is extracted one source at a time")
+            return self._here(source) if _pool_unusable else self._isolated(source)
+
+    def _here(self, source: g.SourceFile) -> Extraction | Skipped:
+        found = extract_source(source, self.profile)
+        if isinstance(found, Extraction):
+            self.cache.put(found)
+        return found
+
+    def _healthy(self) -> bool:
+        """Whether a fresh worker runs a trivial task; if not, workers are unusable in this process."""
+        global _pool_unusable
+        probe = self._new_pool(1)
+        try:
+            self._wait(probe.submit(_alive))
+            return True
+        except BrokenProcessPool:
+            _pool_unusable = True
+            log.warning("extractor worker processes cannot run here; extracting in this process")
+            return False
+        finally:
+            _stop(probe)
 
     def extract(self, source: g.SourceFile) -> Extraction | Skipped:
         self.submit([source])
@@ -200,6 +233,11 @@ class BuiltinExtractor:
         self._pool = self._single = None
 
     # -- the pool -------------------------------------------------------------------------------
+    def _worth_a_pool(self, misses: list[g.SourceFile]) -> bool:
+        cheap = (self._method or start_method()) == "fork"
+        floor = PARALLEL_MIN_BYTES if cheap else 4 * PARALLEL_MIN_BYTES
+        return len(misses) >= max(2, PARALLEL_MIN_FILES) and sum(s.size for s in misses) >= floor
+
     def _new_pool(self, workers: int) -> ProcessPoolExecutor:
         method = self._method or start_method()
         ctx = multiprocessing.get_context(method)
@@ -219,9 +257,6 @@ class BuiltinExtractor:
 
     def _isolated(self, source: g.SourceFile) -> Extraction | Skipped:
         """After a crash: this source alone in a one-worker pool; killing that worker too skips it."""
-        if self._pool is not None:
-            _stop(self._pool)
-            self._pool = None
         if self._single is None:
             self._single = self._new_pool(1)
         try:  # the worker reads the file itself, checked against its digest
@@ -230,6 +265,10 @@ class BuiltinExtractor:
             _stop(self._single)
             self._single = None
             return Skipped(source.path, "unreadable", "the extractor process crashed on this file")
+
+
+def _alive() -> bool:
+    return True
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

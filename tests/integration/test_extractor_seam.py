@@ -298,6 +298,26 @@ def test_a_worker_that_dies_skips_its_file_and_the_rest_compiles(tmp_path: Path,
     assert multiprocessing.active_children() == []
 
 
+def test_workers_that_cannot_start_are_never_blamed_on_a_source(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    src = make_bigger_kb(tmp_path, notes=6)
+    serial(monkeypatch)
+    plain = request(src, "job-1", out="plain")
+    compile_pass(plain, cache_dir=None)
+    pooled(monkeypatch)
+    monkeypatch.setattr(bx, "_pool_unusable", False)
+    dead = lambda self, n: ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork"),  # noqa: E731
+                                               initializer=os._exit, initargs=(1,))
+    monkeypatch.setattr(BuiltinExtractor, "_new_pool", dead)
+    broken = request(src, "job-1", out="broken")
+    result = compile_pass(broken, cache_dir=None)
+    assert result.skipped == [] and tree(broken.output_path) == tree(plain.output_path)
+    assert bx._pool_unusable  # and later passes do not try again
+    assert multiprocessing.active_children() == []
+
+
 def test_a_stop_is_noticed_while_a_worker_is_busy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pooled(monkeypatch)
     register_extractor("slow", _with_task(_slow_on_setup))
