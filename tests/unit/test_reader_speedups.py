@@ -1,4 +1,4 @@
-"""The libyaml speed-up of kctui.core.frontmatter changes nothing: the node trees (values, tags, line
+"""Speed-ups of the readers change nothing. libyaml in kctui.core.frontmatter: the node trees (values, tags, line
 marks), the loaded data, the errors and the dumped bytes are the pure-Python loader's and emitter's."""
 
 from __future__ import annotations
@@ -87,3 +87,23 @@ VALUES = [
 def test_dumping_writes_the_python_emitters_bytes(data: dict) -> None:
     assert fm.dump_yaml(data) == yaml.safe_dump(data, sort_keys=True, allow_unicode=True, default_flow_style=False,
                                                 width=10_000)
+
+
+def test_markdown_blocks_do_not_need_the_inline_parse() -> None:
+    """The reader parses block structure only; its blocks are those of a full CommonMark parse."""
+    from markdown_it import MarkdownIt
+
+    from kctui.compiler.readers import markdown
+
+    text = ("# Title *with* `code`\n\nA [link](x) and **bold** text\nover two lines.\n\n> quote `a|b`\n\n"
+            "- item one\n- item [two]\n\n| a | b |\n| --- | --- |\n| `x|y` | *z* |\n\n```\ncode\n```\n"
+            "Setext\n======\n\n1. first\n   lazy\n2. second\n")
+    lean = markdown._blocks(text, 2)
+    full = MarkdownIt("commonmark", {"maxNesting": 40}).enable("table")
+    old, markdown._MD = markdown._MD, full
+    try:
+        assert markdown._blocks(text, 2) == lean
+    finally:
+        markdown._MD = old
+    assert [b.kind for b in lean] == ["heading", "paragraph", "quote", "item", "item", "table", "code", "heading",
+                                      "item", "item"]
