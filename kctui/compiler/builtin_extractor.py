@@ -51,6 +51,10 @@ PARALLEL_MIN_BYTES = 128 * 1024  # with `fork`; four times this with `forkserver
 PROFILE_FILE = Path(".a3s") / "profile.toml"
 _POLL = 0.1  # seconds between stop checks while waiting for a worker
 _pool_unusable = False  # set once workers could not run at all in this process
+# what a worker imports to extract (a module missing here is skipped by the forkserver, not fatal)
+_PRELOAD = ["kctui.compiler.builtin_extractor", "kctui.compiler.facts", "kctui.compiler.prose",
+            "kctui.compiler.readers.markdown", "kctui.compiler.readers.html", "kctui.compiler.readers.text",
+            "kctui.compiler.readers.pdf"]
 
 
 def worker_count() -> int:
@@ -170,8 +174,10 @@ class BuiltinExtractor:
             return self._ready.pop(path)
         source = self._sources.pop(path)
         future = self._waiting.pop(path, None)
-        if future is None:  # a small pass: extracted here
-            found = self._here(source)
+        if future is None:
+            if self.crashed and not _pool_unusable:  # after a crash nothing new runs in this process
+                return self._isolated(source)
+            found = self._here(source)  # a small pass: extracted here
             source.data = None
             return found
         try:
@@ -241,8 +247,8 @@ class BuiltinExtractor:
     def _new_pool(self, workers: int) -> ProcessPoolExecutor:
         method = self._method or start_method()
         ctx = multiprocessing.get_context(method)
-        if method == "forkserver":
-            ctx.set_forkserver_preload(["kctui.compiler.builtin_extractor"])
+        if method == "forkserver":  # loaded once in the server, so every worker starts with them
+            ctx.set_forkserver_preload(_PRELOAD)
         return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx)
 
     def _wait(self, future: Future) -> Extraction | Skipped:
