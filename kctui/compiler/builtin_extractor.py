@@ -23,6 +23,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -249,7 +250,7 @@ class BuiltinExtractor:
         ctx = multiprocessing.get_context(method)
         if method == "forkserver":  # loaded once in the server, so every worker starts with them
             ctx.set_forkserver_preload(_PRELOAD)
-        return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx)
+        return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx, initializer=_worker_start)
 
     def _wait(self, future: Future) -> Extraction | Skipped:
         while True:
@@ -271,6 +272,15 @@ class BuiltinExtractor:
             _stop(self._single)
             self._single = None
             return Skipped(source.path, "unreadable", "the extractor process crashed on this file")
+
+
+def _worker_start() -> None:
+    """A worker leaves Ctrl-C and the host's signal handlers to the pass: it ignores SIGINT (the
+    terminal sends it to the whole process group) and ends on SIGTERM, which is how a pass stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _alive() -> bool:

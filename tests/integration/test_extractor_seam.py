@@ -347,3 +347,21 @@ def test_the_cache_form_is_the_extractions_own_json(tmp_path: Path) -> None:
             assert cache_form(ex) == ex.to_json()
             checked += bool(ex.claims)
     assert checked >= 4
+
+
+def _signals() -> tuple:  # runs in a worker
+    import signal
+
+    return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+
+
+def test_workers_leave_ctrl_c_to_the_pass_and_end_on_sigterm(tmp_path: Path) -> None:
+    import signal
+
+    ctx = ExtractorContext(request(make_kb(tmp_path), "job-1"), None, None, lambda: False)
+    extractor = BuiltinExtractor(ctx, method="fork")
+    pool = extractor._new_pool(1)
+    try:
+        assert pool.submit(_signals).result(timeout=30) == (signal.SIG_IGN, signal.SIG_DFL)
+    finally:
+        pool.shutdown(wait=True)
