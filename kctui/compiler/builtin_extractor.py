@@ -20,6 +20,7 @@ taken in the order the pipeline asks for them, so a pooled pass is byte for byte
 from __future__ import annotations
 
 import hashlib
+import importlib
 import logging
 import multiprocessing
 import os
@@ -80,8 +81,14 @@ def base_profile(kb_root: Path) -> tuple[Any, str]:
     the digest of its bytes, which keys the extraction cache (a changed profile is a cache miss).
 
     Returns (None, "") while the rules have no `load_profile` or the base has no profile; every
-    extraction then runs `extract_document(doc)` exactly as before."""
+    extraction then runs `extract_document(doc)` exactly as before. The loader is looked up in
+    `kctui.compiler.extract`, then in a `kctui.compiler.profile` module, whichever has it."""
     loader = getattr(extract_rules, "load_profile", None)
+    if loader is None:
+        try:
+            loader = getattr(importlib.import_module("kctui.compiler.profile"), "load_profile", None)
+        except ImportError:
+            loader = None
     target = Path(kb_root) / PROFILE_FILE
     if loader is None or not target.is_file() or target.is_symlink():
         return None, ""

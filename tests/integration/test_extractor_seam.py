@@ -365,3 +365,32 @@ def test_workers_leave_ctrl_c_to_the_pass_and_end_on_sigterm(tmp_path: Path) -> 
         assert pool.submit(_signals).result(timeout=30) == (signal.SIG_IGN, signal.SIG_DFL)
     finally:
         pool.shutdown(wait=True)
+
+
+def test_the_profile_hook_passes_a_base_profile_and_keys_the_cache_by_it(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12 point 2's hook: with a `load_profile` in the rules and `<kb>/.a3s/profile.toml` in the
+    base, every extraction gets `profile=` and a changed profile misses the cache."""
+    from kctui.compiler import extract as rules
+
+    src = make_kb(tmp_path)
+    seen: list[object] = []
+    real = rules.extract_document
+
+    def extract_document(doc, profile=None):  # noqa: ANN001, ANN202
+        seen.append(profile)
+        return real(doc)
+
+    monkeypatch.setattr(rules, "load_profile", lambda root: {"root": str(root)}, raising=False)
+    monkeypatch.setattr(bx, "extract_document", extract_document)
+    serial(monkeypatch)
+    compile_pass(request(src, "job-1", out="none"), cache_dir=tmp_path / "cache")
+    assert seen and all(p is None for p in seen)  # no profile file: exactly as before
+    (src.parent / ".a3s").mkdir(exist_ok=True)
+    (src.parent / ".a3s" / "profile.toml").write_text("[glossary]\n", encoding="utf-8")
+    seen.clear()
+    result = compile_pass(request(src, "job-1", out="one"), cache_dir=tmp_path / "cache")
+    assert result.cache_hits == 0 and seen and all(p == {"root": str(src.parent)} for p in seen)
+    assert compile_pass(request(src, "job-1", out="two"), cache_dir=tmp_path / "cache").cache_hits == 5
+    (src.parent / ".a3s" / "profile.toml").write_text("[glossary]\nnames = ['Acme']\n", encoding="utf-8")
+    assert compile_pass(request(src, "job-1", out="three"), cache_dir=tmp_path / "cache").cache_hits == 0
