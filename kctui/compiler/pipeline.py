@@ -9,14 +9,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kctui import __version__
 from kctui.compiler import gather as g
-from kctui.compiler.cache import ExtractionCache, default_cache_dir
-from kctui.compiler.extract import Extraction, extract_document
+from kctui.compiler.builtin_extractor import VERSION  # noqa: F401 - the built-in actor, re-exported
+from kctui.compiler.cache import default_cache_dir
+from kctui.compiler.extract import Extraction
+from kctui.compiler.extractors import Extractor, ExtractorContext, ExtractorFactory, extractor_factory
 from kctui.compiler.match import Registry, route, routing_matches
-from kctui.compiler.readers import Skipped, read_source, size_cap
+from kctui.compiler.readers import Skipped
 from kctui.compiler.runner import (
-    COMPILER_NAME,
     CompileCancelled,
     CompileFailure,
     CompileReport,
@@ -39,7 +39,6 @@ from kctui.compiler.stale import StaleReport, mark_stale
 from kctui.compiler.trust_step import TrustGate, archived_sources, manifest_extras, pending_sources, recheck_sources
 from kctui.compiler.wiki_state import PageMemo, PreviousWiki, load_previous
 
-VERSION = f"{COMPILER_NAME}/{__version__} builtin"
 _DEFAULT = object()
 
 
@@ -95,16 +94,18 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     ones are checked against what the previous wiki recorded and only count as changed if they differ)."""
     steps = _Steps(progress or (lambda e: None), should_stop or (lambda: False))
     cache_folder = default_cache_dir(request.source_path) if cache_dir is _DEFAULT else cache_dir
+    opener = extractor_factory(request.extractor)  # an unknown extractor fails before anything is read
+    opened: list[Extractor] = []
+    try:
+        return _pass(request, steps, cache_folder, full, opener, opened)
+    finally:
+        for extractor in opened:  # its threads and processes end with the pass, however it ends
+            extractor.close()
+
+
+def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, full: bool,
+          opener: ExtractorFactory, opened: list[Extractor]) -> PassResult:
     warnings: list[str] = []
-    # The actor of this pass (`generated.by`, the report, the brief): the built-in extractor or the model.
-    # A source whose page another version wrote is read again, so switching extractor or model
-    # recompiles every source once (the reply cache makes later passes free).
-    version = VERSION
-    if request.extractor == "llm":
-        from kctui.compiler.llm.extractor import pass_version
-
-        version = pass_version()
-
     # -- gather ---------------------------------------------------------------------------------
     steps.start("gather")
     if not request.source_path.is_dir():
@@ -132,6 +133,12 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     memo = PageMemo(cache_folder) if cache_folder else None
     prev = load_previous(request.previous_wiki_path, memo, steps.should_stop)
     warnings += prev.problems
+    # The actor of this pass (`generated.by`, the report, the brief): the built-in extractor or the model.
+    # A source whose page another version wrote is read again, so switching extractor or model
+    # recompiles every source once (the reply cache makes later passes free).
+    extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop))
+    opened.append(extractor)
+    version = extractor.version
     changes = g.classify({f.path: f.digest for f in readable}, prev.source_digests())
     _recompile_other_versions(prev, changes, version)
     steps.done(len(files), f"{len(changes.added)} added, {len(changes.modified)} modified, {len(changes.deleted)} deleted")
@@ -142,30 +149,20 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     recheck = list(reread)
     to_read = changes.added + changes.modified + (changes.unchanged if full else []) + reread
     steps.start("extract", len(to_read))
-    cache = ExtractionCache(cache_folder)
     extractions: dict[str, Extraction] = {}
-    llm = None  # issue 8: with extractor "llm" a model extracts each document; everything after is shared
-    if request.extractor == "llm":
-        from kctui.compiler.llm.extractor import LlmPass
-
-        llm = LlmPass(request, prev, cache_folder, steps.should_stop)
-        llm.submit([by_path[p] for p in to_read])
+    extractor.submit([by_path[p] for p in to_read])  # all at once: an extractor may work on them together
 
     def read(path: str) -> Extraction | Skipped:
-        if llm is not None and path not in submitted:
-            llm.submit([by_path[path]])
-            submitted.add(path)
-        return llm.result(path) if llm else _extract_one(by_path[path], cache)
+        return extractor.extract(by_path[path])
 
-    submitted = set(to_read)
     for i, path in enumerate(to_read, 1):
         steps.tick(i, len(to_read), path)
-        result = read(path)
+        result = extractor.result(path)
         if isinstance(result, Skipped):
             skipped.append(result)
         else:
             extractions[path] = result
-    steps.done(len(to_read), f"{len(extractions)} read, {cache.hits} from cache")
+    steps.done(len(to_read), f"{len(extractions)} read, {extractor.cache_hits()} from cache")
 
     # -- match ----------------------------------------------------------------------------------
     steps.start("match", len(extractions))
@@ -241,10 +238,11 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     steps.start("update", len(work))
     writer = output.PageWriter(request, prev, version)
     gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
-    if llm is not None and llm.lossy:
+    lossy = extractor.lossy()
+    if lossy:
         # issue 8 compile-loss guard: every page a lossy source feeds (its source page and the concept
         # and entity pages it contributes to) is proposed with the flag, so the gate holds it for review
-        for path, why in llm.lossy.items():
+        for path, why in lossy.items():
             if path in live:
                 for slug in [registry.source_slugs[path], *routed.get(path, {})]:
                     gate.lossy.setdefault(slug, f"{path}: {why}")
@@ -320,8 +318,8 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
         claim_changes=claim_changes,
         conflicts=conflicts,
         skipped=sorted(skipped, key=lambda s: s.path),
-        files_extracted=len(to_read) + len(reread) - len(recheck) - cache.hits,
-        cache_hits=cache.hits,
+        files_extracted=len(to_read) + len(reread) - len(recheck) - extractor.cache_hits(),
+        cache_hits=extractor.cache_hits(),
         held=list(gate.held),
         stale=stale,
         review_items=list(gate.items),
@@ -333,39 +331,12 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
         memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests)
     steps.done(len(final) + 2)
     brief = output.brief_data(request, version, result, live, dropped_links, warnings, steps.timings)
-    brief.model_usage = llm.usage_line() if llm else ""
+    brief.model_usage = extractor.usage()
     result.report.brief_markdown = output.write_brief(request.output_path, brief)
     result.report.pages_written = len(final) + 2
     result.report.files_read = result.files_extracted
     result.report.warnings = warnings
     return result
-
-
-def _extract_one(source: g.SourceFile, cache: ExtractionCache) -> Extraction | Skipped:
-    cached = cache.get(source.path, source.digest)
-    if cached is not None:
-        return cached
-    if source.size > size_cap(source.path):
-        return Skipped(source.path, "too_large", f"{source.size} bytes, over the {size_cap(source.path)}-byte cap")
-    if source.data is None:  # its digest came from the stat memo
-        try:
-            source.data = g.read_for_extraction(source)
-        except OSError as exc:
-            return Skipped(source.path, "unreadable", exc.strerror or str(exc))
-        if source.data is None:
-            return Skipped(source.path, "unreadable", "the file changed while the pass read it; the next pass takes it")
-    try:
-        doc = read_source(source.path, source.data, source.digest)
-        if isinstance(doc, Skipped):
-            return doc
-        ex = extract_document(doc)
-    except (MemoryError, RecursionError) as exc:
-        return Skipped(source.path, "unreadable", f"the extractor gave up ({type(exc).__name__})")
-    except (ValueError, UnicodeError, LookupError, OSError) as exc:
-        return Skipped(source.path, "unreadable", f"the extractor failed ({type(exc).__name__}: {str(exc)[:120]})")
-    source.data = None
-    cache.put(ex)
-    return ex
 
 
 def _recompile_other_versions(prev: PreviousWiki, changes: g.SourceChanges, version: str = VERSION) -> None:

@@ -160,22 +160,28 @@ def unescape_text(text: str) -> str:
 # -- claim lines ----------------------------------------------------------------------------------
 
 
+_SUBJECT_SPECIAL = re.compile(r"([\\*\[\]<&])")
+_SCOPE_SPECIAL = re.compile(r"([\\()\[\]<&*])")
+_ATTR_SPECIAL = re.compile(r"([\\:\[\]<&*])")
+_ESCAPED = re.compile(r"\\(.)")
+
+
 def _esc_subject(text: str) -> str:
-    return re.sub(r"([\\*\[\]<&])", r"\\\1", text)
+    return _SUBJECT_SPECIAL.sub(r"\\\1", text)
 
 
 def _esc_scope(text: str) -> str:
-    return re.sub(r"([\\()\[\]<&*])", r"\\\1", text)
+    return _SCOPE_SPECIAL.sub(r"\\\1", text)
 
 
 def _esc_attr(text: str) -> str:
-    return re.sub(r"([\\:\[\]<&*])", r"\\\1", text)
+    return _ATTR_SPECIAL.sub(r"\\\1", text)
 
 
 def _unesc(text: str) -> str:
     if "\\" not in text:
         return text
-    return re.sub(r"\\(.)", r"\1", text)
+    return _ESCAPED.sub(r"\1", text)
 
 
 def claim_line(claim: Claim) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from kctui import __version__
 from kctui.compiler import facts, prose
 from kctui.compiler import gather as g
 from kctui.compiler.extract import Concept, Entity, Extraction, _unreached
+from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.llm import prompt
 from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
 from kctui.compiler.llm.client import ChatClient, ModelError, Reply
@@ -381,3 +383,33 @@ def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
             keys.add(identity_key(x))
             out.append(x)
     return tuple(out)
+
+
+class LlmExtractor:
+    """The `Extractor` registered as "llm" (kctui.compiler.extractors): a model-backed pass."""
+
+    def __init__(self, ctx: ExtractorContext) -> None:
+        self._pass = LlmPass(ctx.request, ctx.previous, ctx.cache_folder, ctx.should_stop)
+        self.version = pass_version()
+
+    def submit(self, sources: Sequence[g.SourceFile]) -> None:
+        self._pass.submit(list(sources))
+
+    def result(self, path: str) -> Extraction | Skipped:
+        return self._pass.result(path)
+
+    def extract(self, source: g.SourceFile) -> Extraction | Skipped:
+        self._pass.submit([source])
+        return self._pass.result(source.path)
+
+    def lossy(self) -> dict[str, str]:
+        return dict(self._pass.lossy)
+
+    def usage(self) -> str:
+        return self._pass.usage_line()
+
+    def cache_hits(self) -> int:
+        return 0  # replies come from the model's reply cache; the usage line counts them
+
+    def close(self) -> None:
+        self._pass.close()

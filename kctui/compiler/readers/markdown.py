@@ -17,7 +17,9 @@ from kctui.core import frontmatter as fm
 
 _SECTION_NAMES = frozenset({"summary", "motivation", "abstract", "introduction", "overview", "background",
                             "detailed design", "design", "drawbacks", "alternatives", "unresolved questions", "contents"})
-_MD = MarkdownIt("commonmark", {"maxNesting": 40}).enable("table")
+# Blocks keep their inline source text (`inline.content`, set by the block parser); nothing reads the
+# inline tokens, so the core "inline" rule that builds them (half of the parse) is not run.
+_MD = MarkdownIt("commonmark", {"maxNesting": 40}).enable("table").disable("inline")
 
 
 def compose_frontmatter(header: str) -> yaml.MappingNode | None:
