@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from kctui.compiler.profile import EMPTY as EMPTY_PROFILE, Profile
 from kctui.compiler.readers import Document
 from kctui.compiler.values import cited_lines_contain, fact_tokens
 from kctui.core.claims import (  # noqa: F401 - the claim model lives in the core; re-exported here
@@ -21,8 +22,9 @@ from kctui.core.claims import (  # noqa: F401 - the claim model lives in the cor
     Evidence,
     Question,
 )
+from kctui.core.slugs import identity_key
 
-EXTRACTOR_VERSION = "builtin-extract/1"
+EXTRACTOR_VERSION = "builtin-extract/2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +110,14 @@ def cited_lines(doc: Document, evidence: Evidence) -> list[str]:
     return doc.lines[evidence.start - 1 : evidence.end]
 
 
-def extract_document(doc: Document) -> Extraction:
-    """Structured facts first (frontmatter, tables, definition lists, `key: value` lines), then prose."""
-    from kctui.compiler import facts, prose
+def extract_document(doc: Document, profile: Profile | None = None) -> Extraction:
+    """Structured facts first (frontmatter, tables, definition lists, `key: value` lines), then prose:
+    definitions, named things and what the text says about each, and the shapes of notes (checklists,
+    action items, decisions, runbook commands). `profile` is the base's optional profile (names it
+    knows, headings to ignore); without one only the text decides."""
+    from kctui.compiler import facts, names, prose, recognise, shapes
 
+    profile = profile or EMPTY_PROFILE
     ex = Extraction(
         path=doc.path,
         digest=doc.digest,
@@ -124,20 +130,37 @@ def extract_document(doc: Document) -> Extraction:
     )
     candidates: list[Claim] = []
     candidates += facts.frontmatter_claims(doc)
-    candidates += facts.table_claims(doc)
+    table_claims, structured = facts.table_claims(doc)
+    candidates += table_claims
     gloss_claims, gloss_concepts = facts.glossary(doc)
     candidates += gloss_claims
-    candidates += facts.key_value_claims(doc)
+    kv = facts.key_value_claims(doc)
+    candidates += kv
+    structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if names.person_shape(c.value)]
     ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
-    defined, definition_claims = prose.definitions(doc)
-    ex.concepts = gloss_concepts + defined
-    ex.entities = prose.entity_mentions(doc)
-    known = [ex.title] + [c.name for c in ex.concepts] + [a for c in ex.concepts for a in c.aliases]
-    known += [e.name for e in ex.entities] + [e.surface for e in ex.entities]
-    if ex.subject:
-        known.append(ex.subject.name)
+    units = prose.units(doc)
+    defined, definition_claims = prose.definitions(doc, units)
+    defined = [d for d in defined if not profile.ignores_heading(d.term)]
+    concepts = gloss_concepts + prose.concepts_of(defined)
+    found = recognise.recognise(doc, units, defined, profile, structured, [c.name for c in concepts])
+    ex.entities = found.entities
+    entity_keys = {identity_key(e.name) for e in ex.entities}
+    ex.concepts = [c for c in concepts if identity_key(c.name) not in entity_keys]
     candidates += definition_claims
-    candidates += prose.statement_claims(doc, known)
+    candidates += prose.follow_ups(doc, units, defined)
+    candidates += found.claims
+    names_here = dict(found.names)
+    for c in ex.concepts:
+        names_here.setdefault(identity_key(c.name), c.name)
+    item_claims, owners = shapes.items(doc, units, names_here)
+    for owner, etype, line in owners:
+        if identity_key(owner) not in entity_keys:
+            entity_keys.add(identity_key(owner))
+            ex.entities.append(Entity(owner, etype, owner, (), prose.ev(doc, line, line)))
+    candidates += item_claims
+    candidates += shapes.decisions(doc, units, names_here)
+    candidates += shapes.commands(doc, found.names)
+    candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
     ex.summary = prose.summary(doc)
     ex.questions = prose.questions(doc)
 

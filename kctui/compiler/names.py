@@ -1,0 +1,259 @@
+"""Named things from evidence in the text, not from lists.
+
+A name is a span the text marks as one: capitalised away from the start of a sentence ("Priya Raman",
+"Tomás Okafor"), an inner capital or digit (SQLite, PagerDuty, k8s), a link text, a name the text types
+with a noun ("the billing-api service", "Datadog, a monitoring vendor"), a `Name:` owner of an action
+item, the subject of "X is a/an Y". Common words are told apart by their frequency in English
+(`wordfreq`), never by a hand-written stop list: a single capitalised word that is frequent in lower
+case is a common word unless it shows an inner capital or digit, and a word the document also writes
+in lower case is not a name there.
+
+Only the closed-class grammar of English appears below (pronouns, determiners, name particles) and the
+generic nouns that say what kind of thing a name is (service, database, company, team, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+COMMON_ZIPF = 4.0  # a word at least this frequent (per billion words, log10) is an ordinary word
+RARE_ZIPF = 3.0  # a capitalised word rarer than this is name-like even alone
+
+# Closed-class words: never a name on their own, never the start of a defined term.
+FUNCTION_WORDS = frozenset(
+    "a an the this that these those it its they them their there here we our you your i my he she his her "
+    "what which who whom whose when where why how each every any some all both either neither no none one "
+    "such other another much many most more few several same so if then than as at by for from in into of "
+    "on onto or and but nor not to with without via per about after before over under between".split()
+)
+PARTICLES = frozenset({"de", "van", "von", "der", "den", "da", "del", "di", "du", "la", "le", "bin", "al", "of"})
+
+# The noun a text uses for a thing → the entity type it gives (generic English, not a corpus's words).
+TYPE_NOUNS = {
+    "service": "service", "services": "service", "api": "service", "microservice": "service", "server": "service",
+    "daemon": "service", "endpoint": "service", "backend": "service", "worker": "service", "job": "service",
+    "tool": "tool", "tools": "tool", "cli": "tool", "command": "tool", "utility": "tool", "binary": "tool",
+    "program": "tool", "app": "tool", "application": "tool", "editor": "tool", "compiler": "tool",
+    "database": "tool", "db": "tool", "queue": "tool", "broker": "tool", "cache": "tool", "engine": "tool",
+    "library": "library", "package": "library", "module": "library", "framework": "library", "sdk": "library",
+    "plugin": "library", "extension": "library",
+    "company": "company", "vendor": "company", "provider": "company", "startup": "company", "firm": "company",
+    "corporation": "company", "inc": "company", "ltd": "company", "llc": "company", "gmbh": "company",
+    "corp": "company", "foundation": "organisation", "organisation": "organisation", "organization": "organisation",
+    "team": "team", "squad": "team", "guild": "team",
+    "product": "product", "platform": "product", "feature": "product", "language": "product", "system": "product",
+    "person": "person", "engineer": "person", "manager": "person", "developer": "person", "designer": "person",
+}
+COMPANY_SUFFIX = re.compile(r"^(?:Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|SA|plc)\.?$")
+
+_WORD = re.compile(r"[^\W_](?:[\w'’.&+/-]*[^\W_])?")
+_TOKEN = re.compile(r"`[^`\n]{1,60}`|[^\W_](?:[\w'’.&+/-]*[^\W_])?|@[A-Za-z][\w-]{1,38}")
+_LINK_TEXT = re.compile(r"\[([^\]\n]{2,60})\]\((?:[^()\s]|\([^()\s]*\))*\)")
+_VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
+_IDENT = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$")  # billing-api, crates.io
+
+
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    from wordfreq import zipf_frequency  # loaded on first use: a pass that needs no names never pays for it
+
+    return zipf_frequency(word.casefold(), "en")
+
+
+@lru_cache(maxsize=65536)
+def shaped(token: str) -> bool:
+    """An inner capital or a digit inside letters: SQLite, PagerDuty, GitHub, k8s, S3, OAuth2."""
+    letters = [c for c in token if c.isalpha()]
+    if len(letters) < 2 and not any(c.isdigit() for c in token):
+        return False
+    inner_cap = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+    digit = any(c.isdigit() for c in token) and token[0].isalpha()
+    return inner_cap or digit
+
+
+def acronym(token: str) -> bool:
+    return len(token) >= 2 and token.isalpha() and token.isupper()
+
+
+@lru_cache(maxsize=65536)
+def common_word(token: str) -> bool:
+    """An ordinary English word (by frequency), not a name on its own."""
+    t = token.strip("`'’").removesuffix("'s").removesuffix("’s")
+    if not t or t.casefold() in FUNCTION_WORDS:
+        return True
+    if shaped(t):
+        return False
+    return zipf(t) >= COMMON_ZIPF
+
+
+def common_phrase(text: str) -> bool:
+    """A heading or title made only of ordinary words ("Action items", "Detailed design", "Context")."""
+    words = _WORD.findall(text)
+    return bool(words) and all(common_word(w) or w.isdigit() for w in words)
+
+
+def placeholder(text: str) -> bool:
+    """Single letters and throwaway words: too short, or no letters."""
+    t = text.strip("`")
+    return len(t) < 2 or not any(c.isalpha() for c in t) or (len(t) <= 3 and t.islower() and not shaped(t))
+
+
+def is_title_token(token: str) -> bool:
+    return token[:1].isupper() and not token.startswith("`")
+
+
+@dataclass
+class Span:
+    text: str  # the name as written (markup removed)
+    start: int  # character offset in the plain sentence
+    end: int
+    at_start: bool  # begins the sentence (capitalisation says nothing there)
+    kind: str  # caps | shaped | link | code | handle | ident
+    tokens: tuple[str, ...] = ()
+
+
+@dataclass
+class Candidate:
+    name: str
+    mentions: int = 0  # occurrences as a marked name
+    loose: int = 0  # occurrences at a sentence start / unmarked
+    strong: bool = False  # shape, rarity or a typing noun says it is a name
+    defined: bool = False
+    entity_type: str = ""
+    surfaces: set[str] = field(default_factory=set)
+    first_line: int = 0
+
+
+def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Span]:
+    """Candidate name spans of one sentence (inline links already reduced to their text)."""
+    toks = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(plain)]
+    out: list[Span] = []
+    i = 0
+    first_word = 0
+    while first_word < len(toks) and not toks[first_word][0][:1].isalnum() and not toks[first_word][0].startswith("`"):
+        first_word += 1
+    while i < len(toks):
+        tok, s, e = toks[i]
+        if tok.startswith("`"):
+            inner = tok.strip("`").strip()
+            if re.fullmatch(r"[A-Za-z][\w.+-]{1,40}", inner):
+                out.append(Span(inner, s, e, i == first_word, "code", (inner,)))
+            i += 1
+            continue
+        if tok.startswith("@"):
+            out.append(Span(tok[1:], s, e, False, "handle", (tok[1:],)))
+            i += 1
+            continue
+        if is_title_token(tok) or shaped(tok):
+            group = [toks[i]]
+            j = i
+            while j + 1 < len(toks):
+                nxt = toks[j + 1]
+                if plain[group[-1][2]:nxt[1]] != " " or nxt[0].startswith(("`", "@")):
+                    break
+                if is_title_token(nxt[0]) or shaped(nxt[0]):
+                    group.append(nxt)
+                    j += 1
+                    continue
+                if nxt[0].casefold() in PARTICLES and j + 2 < len(toks) and is_title_token(toks[j + 2][0]) \
+                        and plain[nxt[2]:toks[j + 2][1]] == " ":
+                    group += [nxt, toks[j + 2]]
+                    j += 2
+                    continue
+                break
+            at_start = i == first_word
+            k = 0
+            if at_start:  # at a sentence start, leading ordinary words are just capitalised words
+                while k < len(group) and common_word(group[k][0]):
+                    k += 1
+            else:
+                while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:
+                    k += 1
+            while len(group) > k and group[-1][0].casefold() in PARTICLES:
+                group.pop()
+            if k < len(group) and len(group) - k <= 4:
+                start, end = group[k][1], group[-1][2]
+                text = plain[start:end]
+                for suffix in ("'s", "’s"):
+                    if text.endswith(suffix):
+                        text = text[: -len(suffix)]
+                words = tuple(g[0] for g in group[k:])
+                kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
+                out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
+            i = j + 1
+            continue
+        if _IDENT.match(tok) and not _VERSIONISH.match(tok):
+            out.append(Span(tok, s, e, i == first_word, "ident", (tok,)))
+        i += 1
+    return out
+
+
+def link_texts(raw: str) -> frozenset[str]:
+    if "](" not in raw:
+        return frozenset()
+    return frozenset(" ".join(m.group(1).strip("`*_ ").split()) for m in _LINK_TEXT.finditer(raw))
+
+
+def name_like(span: Span, lower_words: frozenset[str]) -> tuple[bool, bool]:
+    """(is a candidate, is strong evidence on its own) for a span, given the words the document writes in
+    lower case."""
+    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
+    if not tokens or placeholder(span.text):
+        return False, False
+    if span.kind in ("code", "ident", "handle"):
+        return True, span.kind == "handle"
+    if any(shaped(t) for t in tokens):
+        return True, True
+    if len(tokens) == 1:
+        t = tokens[0]
+        if t.casefold() in lower_words:
+            return False, False  # the document writes it as an ordinary word too
+        if acronym(t):
+            return zipf(t) < COMMON_ZIPF - 0.5, False
+        z = zipf(t)
+        if z >= COMMON_ZIPF:
+            return False, False
+        return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
+    if all(common_word(t) for t in tokens):
+        phrase = " ".join(tokens).casefold()
+        return (not span.at_start and phrase not in lower_words), False
+    return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
+
+
+def person_shape(name: str) -> bool:
+    """Two or three capitalised alphabetic tokens that are not ordinary words: "Priya Raman"."""
+    tokens = [t for t in name.split() if t.casefold() not in PARTICLES]
+    if not 2 <= len(tokens) <= 3:
+        return False
+    return all(t[:1].isupper() and t.replace("-", "").replace("'", "").isalpha() and not shaped(t)
+               and not common_word(t) and t.casefold() not in TYPE_NOUNS for t in tokens)
+
+
+def type_from_noun(noun: str) -> str:
+    return TYPE_NOUNS.get(noun.casefold().strip(".,;:()"), "")
+
+
+def head_noun_type(phrase: str) -> str:
+    """The type a descriptive phrase gives ("a line-oriented search tool" → tool): its first type noun
+    among the first words, before any relative clause."""
+    words = _WORD.findall(phrase.split(" that ", 1)[0].split(" which ", 1)[0].split(" for ", 1)[0])
+    for w in words[:6]:
+        t = type_from_noun(w)
+        if t:
+            return t
+    return ""
+
+
+def lower_words(texts: list[str]) -> frozenset[str]:
+    """Every word and adjacent word pair the document writes in lower case (outside a sentence start)."""
+    out: set[str] = set()
+    for text in texts:
+        words = _WORD.findall(text)
+        for a, b in zip(words, words[1:] + [""]):
+            if a[:1].islower():
+                out.add(a)
+                if b[:1].islower():
+                    out.add(f"{a} {b}")
+    return frozenset(out)
