@@ -154,6 +154,9 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
         names_here.setdefault(identity_key(c.name), c.name)
     item_claims, owners = shapes.items(doc, units, names_here)
     for owner, etype, line in owners:
+        if etype:  # the owner of an action item is a person
+            ex.entities = [Entity(e.name, etype, e.surface, e.aliases, e.evidence)
+                           if identity_key(e.name) == identity_key(owner) and not e.entity_type else e for e in ex.entities]
         if identity_key(owner) not in entity_keys:
             entity_keys.add(identity_key(owner))
             ex.entities.append(Entity(owner, etype, owner, (), prose.ev(doc, line, line)))

@@ -106,7 +106,7 @@ def document_subject(doc: Document, *, has_facts: bool) -> Entity | None:
         line = _fm_line(doc, node.start_mark.line)
     else:
         h1 = doc.blocks[0] if doc.blocks and doc.blocks[0].kind == "heading" and doc.blocks[0].level == 1 else None
-        if h1 is None or " ".join(h1.text.split()) != doc.title:
+        if h1 is None or " ".join(h1.text.split()) != doc.title or not _names_a_thing(doc.title):
             return None
         line = h1.start
     etype = ""
@@ -122,6 +122,16 @@ def document_subject(doc: Document, *, has_facts: bool) -> Entity | None:
         aliases = tuple(sorted({clean_text(n.value).strip() for n in alias_node.value
                                 if isinstance(n, yaml.ScalarNode) and n.value.strip()}))
     return Entity(doc.title, etype, doc.title, aliases, _ev(doc, line))
+
+
+def _names_a_thing(title: str) -> bool:
+    """A heading that is a name ("Gizmo", "Apache Kafka"), not a document's title ("Vendors and contracts",
+    "Platform sync, 2 March 2026", "ADR 7: Kafka for billing events")."""
+    plain = strip_inline(title).strip("`* ")
+    words = plain.split()
+    if not words or len(words) > 4 or any(ch in plain for ch in ":,;!?()[]|/") or any(w[:1].isdigit() for w in words):
+        return False
+    return not names.common_phrase(plain) and (words[0][:1].isupper() or names.shaped(words[0]))
 
 
 # -- frontmatter ----------------------------------------------------------------------------------
@@ -241,11 +251,15 @@ def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
                 if len(cells) > 1 and _usable(cells[1]):
                     out.append(Claim(doc.title, cells[0], cells[1], heading, "fact", "table", _ev(doc, line)))
                 continue
-            for other in cells[1:]:
+            row_subject = cells[0].strip("`*_ ") if name_column and _row_name(cells[0]) else ""
+            for column, other in zip(header[1:], cells[1:]):
                 if names.person_shape(other.strip()):
                     found.append(Entity(other.strip(), "person", other.strip(), (), _ev(doc, line)))
-            if name_column and _row_name(cells[0]):
-                subject = cells[0].strip("`*_ ")
+                    if row_subject:  # the person's page says what the row says about them
+                        out.append(Claim(other.strip(), f"{column} of", row_subject, row_subject, "fact", "table",
+                                         _ev(doc, line)))
+            if row_subject:
+                subject = row_subject
                 found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
                 for attribute, value in zip(header[1:], cells[1:]):
                     if _usable(value):
@@ -329,6 +343,8 @@ def _kv(text: str) -> tuple[str, str] | None:
     value = strip_inline(m.group("value"))
     if key.lower() in _KV_STOP or len(key.split()) > 4 or not _usable(value):
         return None
+    if value[:1].islower() and names.person_shape(key):
+        return None  # "Priya Raman: write the consumer" is an action item, not a field
     if value.startswith("//") or key.endswith("."):
         return None
     return key, value

@@ -66,8 +66,8 @@ def zipf(word: str) -> float:
 def shaped(token: str) -> bool:
     """An inner capital or a digit inside letters: SQLite, PagerDuty, GitHub, k8s, S3, OAuth2."""
     letters = [c for c in token if c.isalpha()]
-    if len(letters) < 2 and not any(c.isdigit() for c in token):
-        return False
+    if len(letters) < 2:
+        return False  # Q3, H1, v2: a letter and a number
     inner_cap = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
     digit = any(c.isdigit() for c in token) and token[0].isalpha()
     return inner_cap or digit
@@ -242,7 +242,7 @@ def head_noun_type(phrase: str) -> str:
     for w in words[:6]:
         t = type_from_noun(w)
         if t:
-            return t
+            return "" if t == "person" else t  # "a secrets manager" is no person; people are typed by what they do
     return ""
 
 

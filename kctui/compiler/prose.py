@@ -134,7 +134,7 @@ def good_term(term: str) -> str | None:
 def marked_as_name(term: str, at_start: bool) -> bool:
     """Does the text mark a defined term as a name (→ an entity) rather than a common noun (→ a concept)?"""
     words = term.split()
-    if any(nm.shaped(w) for w in words):
+    if any(nm.shaped(w) for w in words) or len(words) == 1 and nm._IDENT.match(term):
         return True
     caps = [w for w in words if w[:1].isupper()]
     if len(words) > 1:
@@ -155,6 +155,7 @@ class Defined:
     entity_type: str
     evidence: Evidence
     unit: Unit | None
+    rest: str = ""  # what the definition says it is
 
 
 def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Claim]]:
@@ -200,8 +201,12 @@ def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: st
     if m and len(m.group("name")) >= 2:
         term, aliases = m.group("name").strip(), aliases + (m.group("alias"),)
     at_start = bare(u.plain).startswith(term) or bare(u.plain)[4:].startswith(term)
+    words = term.split()
+    noun_type = nm.type_from_noun(words[-1]) if len(words) > 1 else ""
+    if noun_type and noun_type != "person" and words[-1].islower() and marked_as_name(" ".join(words[:-1]), False):
+        return Defined(" ".join(words[:-1]), aliases, True, noun_type, e, u, rest)  # "the billing-api service is …"
     is_name = marked_as_name(term, at_start)
-    return Defined(term, aliases, is_name, nm.head_noun_type(rest) if is_name else "", e, u)
+    return Defined(term, aliases, is_name, nm.head_noun_type(rest) if is_name else "", e, u, rest)
 
 
 def follow_ups(doc: Document, us: list[Unit], defined: list[Defined]) -> list[Claim]:

@@ -38,7 +38,8 @@ _POSSESSIVE = re.compile(r"^(?P<subj>\S.{0,40}?)['’]s\s+(?P<attr>[a-z][\w-]*(?
 _APPOSITIVE = re.compile(r"^,\s+(?P<v>(?:a|an|the|our)\s+[^,;:()]{3,80}?)\s*(?:,|\.|;|\)|$)")
 _PERSON_BEFORE = re.compile(r"(?:\b(?:by|with|ask|asked|contact|thanks|thank|cc|ping|owner|owners|assignee|lead|from|and|to)\s*:?\s*)$", re.I)
 _PERSON_AFTER = re.compile(r"^\s+(?:will|said|says|agreed|proposed|owns|leads|asked|suggested|noted|presented|joined|reviewed|"
-                           r"wrote|approved|volunteered|is on call|is on-call|to follow up|takes|took|has|had|was|is)\b")
+                           r"wrote|approved|volunteered|runs|maintains|manages|built|fixed|shipped|met|walked|will|is on call|is on-call|to follow up|takes|took|has|had|was|is)\b")
+_PRONOUN = re.compile(r"^(?:It|Its|This|They|Their)\b")
 _COMPANY_TAIL = re.compile(r"^,?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
 
 
@@ -135,6 +136,12 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
         c.fact, c.strong = True, True
         c.entity_type = c.entity_type or e.entity_type
     concept_keys = {_key(t) for t in concept_terms}
+    for d in defined:  # a term defined at a sentence start that the text capitalises elsewhere is a name
+        c = cands.get(_key(d.term))
+        if not d.is_name and c is not None and c.marked >= 1 and d.term[:1].isupper():
+            c.defined, c.strong = True, True
+            c.entity_type = c.entity_type or nm.head_noun_type(d.rest)
+            concept_keys.discard(c.key)
 
     # a lone given name stands for the one person of the document it begins ("Lena" → Lena Vogel)
     people = [c for c in cands.values() if nm.person_shape(c.name)]
@@ -161,6 +168,10 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
         for span, key in spans_of[i]:
             if span.end <= pos and key in cands:
                 best = cands[key]
+        if best is None and i > 0 and _PRONOUN.match(us[i].plain) and us[i - 1].block == us[i].block:
+            for span, key in spans_of[i - 1]:  # "It is owned by Lena": what the sentence before is about
+                if key in cands:
+                    return cands[key]
         return best
 
     def fact(c: Candidate, attribute: str, value: str, scope: str, u: Unit, i: int) -> None:
@@ -232,7 +243,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             if notes >= MAX_NOTES:
                 break
             u = us[i]
-            if (c.key, i) in claimed or not 20 <= len(u.plain) <= MAX_STATEMENT_CHARS or u.plain.endswith(":"):
+            if (c.key, i) in claimed or not 20 <= len(u.plain) <= MAX_STATEMENT_CHARS:
                 continue
             claims.append(Claim(c.name, "note", u.plain, "", "fact", "statement", ev(doc, u.first, u.last)))
             claimed.add((c.key, i))

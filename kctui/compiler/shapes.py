@@ -61,6 +61,8 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
             continue
         owner = None
         m = _OWNER.match(task)
+        if m and not (m.group("task")[:1].islower() or m.group("task").startswith("[")):
+            m = None  # "Deciders: Priya Raman, Lena Vogel" lists names; an action item says what to do
         if m:
             who = m.group("handle") or m.group("name")
             if m.group("handle") or identity_key(who) in names or nm.person_shape(who) or (
