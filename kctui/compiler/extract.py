@@ -9,6 +9,7 @@ cache may store it under the file's digest and path without ever changing a resu
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 from kctui.compiler.profile import EMPTY as EMPTY_PROFILE, Profile
@@ -24,6 +25,7 @@ from kctui.core.claims import (  # noqa: F401 - the claim model lives in the cor
 )
 from kctui.core.slugs import identity_key
 
+_DIGIT = re.compile(r"\d")
 EXTRACTOR_VERSION = "builtin-extract/2"
 
 
@@ -165,7 +167,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates += shapes.commands(doc, found.names)
     candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
     ex.summary = prose.summary(doc)
-    ex.questions = prose.questions(doc)
+    ex.questions = prose.questions(doc, units)
 
     seen: set[tuple[str, int, int]] = set()
     for claim in candidates:
@@ -199,7 +201,7 @@ def _unreached(doc: Document, ex: Extraction) -> set[str]:
             if b.kind == "code":
                 code.update(range(b.start, b.end + 1))
         for number, line in enumerate(doc.lines, 1):
-            if number not in code and any(ch.isdigit() for ch in line):
+            if number not in code and _DIGIT.search(line):
                 present |= fact_tokens(line)
     return present - reached
 

@@ -126,44 +126,60 @@ class Candidate:
     first_line: int = 0
 
 
+_INTERESTING = re.compile(
+    r"`[^`\n]{1,60}`|@[A-Za-z][\w-]{1,38}|(?<![\w'’.&+/-])(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])"
+    r"[\w'’.&+/-]*"
+)
+_TRAIL = ".'’&+/-"
+_GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
+_FIRST = re.compile(r"[\w`@]")
+_CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
+
+
 def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Span]:
     """Candidate name spans of one sentence (inline links already reduced to their text)."""
-    toks = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(plain)]
+    toks = []
+    for m in _INTERESTING.finditer(plain):
+        tok = m.group(0)
+        if tok[-1] in _TRAIL and tok[0] != "`":
+            tok = tok.rstrip(_TRAIL)
+            if not tok:
+                continue
+        toks.append((tok, m.start(), m.start() + len(tok)))
+    if not toks:
+        return []
+    first = _FIRST.search(plain)
+    first_pos = first.start() if first else 0
     out: list[Span] = []
     i = 0
-    first_word = 0
-    while first_word < len(toks) and not toks[first_word][0][:1].isalnum() and not toks[first_word][0].startswith("`"):
-        first_word += 1
-    while i < len(toks):
+    n = len(toks)
+    while i < n:
         tok, s, e = toks[i]
-        if tok.startswith("`"):
+        c0 = tok[0]
+        if c0 == "`":
             inner = tok.strip("`").strip()
-            if re.fullmatch(r"[A-Za-z][\w.+-]{1,40}", inner):
-                out.append(Span(inner, s, e, i == first_word, "code", (inner,)))
+            if _CODE_NAME.fullmatch(inner):
+                out.append(Span(inner, s, e, s == first_pos, "code", (inner,)))
             i += 1
             continue
-        if tok.startswith("@"):
+        if c0 == "@":
             out.append(Span(tok[1:], s, e, False, "handle", (tok[1:],)))
             i += 1
             continue
-        if is_title_token(tok) or shaped(tok):
+        if c0.isupper() or shaped(tok):
             group = [toks[i]]
             j = i
-            while j + 1 < len(toks):
+            while j + 1 < n:
                 nxt = toks[j + 1]
-                if plain[group[-1][2]:nxt[1]] != " " or nxt[0].startswith(("`", "@")):
+                gap = plain[group[-1][2]:nxt[1]]
+                if nxt[0][0] in "`@" or not (nxt[0][0].isupper() or shaped(nxt[0])):
                     break
-                if is_title_token(nxt[0]) or shaped(nxt[0]):
+                if gap == " " or _GAP.match(gap):
                     group.append(nxt)
                     j += 1
                     continue
-                if nxt[0].casefold() in PARTICLES and j + 2 < len(toks) and is_title_token(toks[j + 2][0]) \
-                        and plain[nxt[2]:toks[j + 2][1]] == " ":
-                    group += [nxt, toks[j + 2]]
-                    j += 2
-                    continue
                 break
-            at_start = i == first_word
+            at_start = s == first_pos
             k = 0
             if at_start:  # at a sentence start, leading ordinary words are just capitalised words
                 while k < len(group) and common_word(group[k][0]):
@@ -171,21 +187,19 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
             else:
                 while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:
                     k += 1
-            while len(group) > k and group[-1][0].casefold() in PARTICLES:
-                group.pop()
             if k < len(group) and len(group) - k <= 4:
                 start, end = group[k][1], group[-1][2]
                 text = plain[start:end]
                 for suffix in ("'s", "’s"):
                     if text.endswith(suffix):
                         text = text[: -len(suffix)]
-                words = tuple(g[0] for g in group[k:])
+                words = tuple(text.split())
                 kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
                 out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
             i = j + 1
             continue
         if _IDENT.match(tok) and not _VERSIONISH.match(tok):
-            out.append(Span(tok, s, e, i == first_word, "ident", (tok,)))
+            out.append(Span(tok, s, e, s == first_pos, "ident", (tok,)))
         i += 1
     return out
 
@@ -196,7 +210,7 @@ def link_texts(raw: str) -> frozenset[str]:
     return frozenset(" ".join(m.group(1).strip("`*_ ").split()) for m in _LINK_TEXT.finditer(raw))
 
 
-def name_like(span: Span, lower_words: frozenset[str]) -> tuple[bool, bool]:
+def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, bool]:
     """(is a candidate, is strong evidence on its own) for a span, given the words the document writes in
     lower case."""
     tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
@@ -246,14 +260,21 @@ def head_noun_type(phrase: str) -> str:
     return ""
 
 
-def lower_words(texts: list[str]) -> frozenset[str]:
-    """Every word and adjacent word pair the document writes in lower case (outside a sentence start)."""
-    out: set[str] = set()
-    for text in texts:
-        words = _WORD.findall(text)
-        for a, b in zip(words, words[1:] + [""]):
-            if a[:1].islower():
-                out.add(a)
-                if b[:1].islower():
-                    out.add(f"{a} {b}")
-    return frozenset(out)
+_LOWER = re.compile(r"(?<![\w'’-])[a-z][\w'’-]*")
+
+
+class Lower:
+    """The words (and phrases) a document writes in lower case."""
+
+    __slots__ = ("text", "words")
+
+    def __init__(self, texts: list[str]) -> None:
+        self.text = " " + " ".join(" ".join(texts).split()) + " "
+        self.words = frozenset(_LOWER.findall(self.text))
+
+    def __contains__(self, item: str) -> bool:
+        return f" {item} " in self.text if " " in item else item in self.words
+
+
+def lower_words(texts: list[str]) -> Lower:
+    return Lower(texts)

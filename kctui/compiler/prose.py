@@ -27,6 +27,7 @@ _CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
 _TERM = r"(?P<art>(?:A|An|The)\s+)?(?P<term>[^\s,;:()][^,;:()]{0,58}?)(?:\s+\((?P<alias>[^()]{1,20})\))?"
 _DEF_IS = re.compile(_TERM + r"\s+(?P<verb>is|are)\s+(?P<rest>(?:a|an|the|one|any|some|our|your|when|where)\s.+?)\.?$", re.S)
 _DEF_MEANS = re.compile(_TERM + r"\s+(?P<verb>refers to|means|denotes|stands for)\s+(?P<rest>.+?)\.?$", re.S)
+_DEF_HINT = re.compile(r" (?:is|are|refers to|means|denotes|stands for) |called|known as|termed|we call|referred to|dubbed")
 _CALLED = re.compile(
     r"(?:\bcalled|\bknown as|\btermed|\bwe call(?: this| these| it| them)?|\breferred to as|\bdubbed)\s+"
     r"(?:an?\s+|the\s+)?(?P<m>\*\*|\*|_)(?P<term>[^*_\n]{2,60}?)(?P=m)"
@@ -42,6 +43,7 @@ class Unit:
 
     raw: str
     plain: str
+    text: str  # plain, emphasis and code marks dropped
     first: int
     last: int
     block: int  # index of its block in doc.blocks
@@ -97,7 +99,7 @@ def units(doc: Document) -> list[Unit]:
             plain = strip_inline(sentence)
             if index == 0 and block.kind == "item":
                 plain = _CHECKBOX.sub("", plain)
-            out.append(Unit(sentence, plain, first, last, position, index, block.kind))
+            out.append(Unit(sentence, plain, bare(plain), first, last, position, index, block.kind))
     return out
 
 
@@ -163,17 +165,20 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
     found: list[Defined] = []
     claims: list[Claim] = []
     for u in us:
-        e = ev(doc, u.first, u.last)
-        text = bare(u.plain)
-        if u.index == 0:
+        text = u.text
+        if u.index == 0 and u.plain[:1] in "*_":
             m = _BOLD_LEAD.match(u.plain)
             if m and (term := good_term(m.group("term"))):
+                e = ev(doc, u.first, u.last)
                 rest = bare(m.group("rest")).rstrip(".")
                 if rest and len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":"):
                     d = _defined(term, (), e, u, rest)
                     found.append(d)
                     claims.append(Claim(d.term, "definition", rest, "", "fact", "definition", e))
                     continue
+        if not _DEF_HINT.search(text):
+            continue
+        e = ev(doc, u.first, u.last)
         m = _DEF_IS.match(text) or _DEF_MEANS.match(text)
         if m and (term := good_term(m.group("term"))) and not (
                 m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1):
@@ -200,7 +205,7 @@ def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: st
     m = _PAREN_ALIAS.match(term)
     if m and len(m.group("name")) >= 2:
         term, aliases = m.group("name").strip(), aliases + (m.group("alias"),)
-    at_start = bare(u.plain).startswith(term) or bare(u.plain)[4:].startswith(term)
+    at_start = u.text.startswith(term) or u.text[4:].startswith(term)
     words = term.split()
     noun_type = nm.type_from_noun(words[-1]) if len(words) > 1 else ""
     if noun_type and noun_type != "person" and words[-1].islower() and marked_as_name(" ".join(words[:-1]), False):
@@ -294,13 +299,12 @@ def summary(doc: Document) -> tuple[str, Evidence] | None:
     return text, ev(doc, chosen.start, line_of(chosen, text))
 
 
-def questions(doc: Document) -> list[Question]:
+def questions(doc: Document, us: list[Unit] | None = None) -> list[Question]:
     out: list[Question] = []
-    for block in (b for b in doc.blocks if b.kind in PROSE_KINDS and b.text.strip()):
-        for sentence, first, last in sentences(block):
-            text = strip_inline(sentence)
-            if text.endswith("?") and 10 <= len(text) <= MAX_STATEMENT_CHARS:
-                out.append(Question(text, ev(doc, first, last)))
-                if len(out) >= MAX_QUESTIONS:
-                    return out
+    for u in us if us is not None else units(doc):
+        text = u.plain if u.index or u.kind != "item" else strip_inline(u.raw)
+        if text.endswith("?") and 10 <= len(text) <= MAX_STATEMENT_CHARS:
+            out.append(Question(text, ev(doc, u.first, u.last)))
+            if len(out) >= MAX_QUESTIONS:
+                return out
     return out

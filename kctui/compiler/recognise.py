@@ -39,6 +39,7 @@ _APPOSITIVE = re.compile(r"^,\s+(?P<v>(?:a|an|the|our)\s+[^,;:()]{3,80}?)\s*(?:,
 _PERSON_BEFORE = re.compile(r"(?:\b(?:by|with|ask|asked|contact|thanks|thank|cc|ping|owner|owners|assignee|lead|from|and|to)\s*:?\s*)$", re.I)
 _PERSON_AFTER = re.compile(r"^\s+(?:will|said|says|agreed|proposed|owns|leads|asked|suggested|noted|presented|joined|reviewed|"
                            r"wrote|approved|volunteered|runs|maintains|manages|built|fixed|shipped|met|walked|will|is on call|is on-call|to follow up|takes|took|has|had|was|is)\b")
+_FACT_HINT = re.compile(r"released|renew|expire|is due| ends |takes |[$€£]| by | runs |^(?:The|Our) | (?:is|are) (?:the|our) |['’]s ")
 _PRONOUN = re.compile(r"^(?:It|Its|This|They|Their)\b")
 _COMPANY_TAIL = re.compile(r"^,?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
 
@@ -180,8 +181,8 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
         claimed.add((c.key, i))
 
     for i, u in enumerate(us):
-        text = bare(u.plain)
-        if len(text) > MAX_STATEMENT_CHARS * 2:
+        text = u.text
+        if len(text) > MAX_STATEMENT_CHARS * 2 or not _FACT_HINT.search(text):
             continue
         for m in _RELEASE.finditer(text):
             if c := subject_before(i, m.start()):
@@ -199,12 +200,12 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
         for m in _BY.finditer(text):
             c = subject_before(i, m.start())
             who = m.group("who")
-            if c and _key(who) != c.key:
+            if c and _key(who) != c.key and not (len(who.split()) == 1 and nm.common_word(who)):
                 fact(c, f"{m.group('verb')} by", who, "", u, i)
                 p = cand(who, u.first, u.last)
                 p.fact, p.strong = True, True
                 p.kinds.add("caps")
-                p.entity_type = p.entity_type or ("person" if nm.person_shape(who) or len(who.split()) == 1 else "")
+                p.entity_type = p.entity_type or ("person" if nm.person_shape(who) else "")
                 p.units.append(i)
         for m in _RUNS.finditer(text):
             c = subject_before(i, m.start())
@@ -218,7 +219,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             c = cands.get(key)
             if c is None:
                 continue
-            text = bare(u.plain)
+            text = u.text
             if span.start <= 4 and (span.start == 0 or text[:span.start].strip() in ("The", "the")):
                 head_end = text.find(span.text) + len(span.text) if span.text in text else -1
                 m = _STATEMENT.match(text[head_end:]) if head_end > 0 else None

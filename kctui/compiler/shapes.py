@@ -29,6 +29,7 @@ _CHOSE = re.compile(r"\b(?:we|they|the team|I)\s+(?:have\s+)?(?P<verb>chose|choo
                     r"(?P<x>[^,.;]{1,60}?)(?:\s+(?:over|instead of|rather than)\s+(?P<y>[^,.;]{1,60}?))?(?:,?\s+(?:because|since|as)\s+(?P<why>[^.;]{3,200}))?\.?$", re.I)
 _DECIDED = re.compile(r"\b(?:we|they|the team)\s+(?:have\s+)?(?:decided|agreed)\s+(?:to|that)\s+(?P<what>.{3,200}?)\.?$", re.I)
 _DECISION_LEAD = re.compile(r"^(?:Decision|Decided|Resolution|Outcome)\s*:\s*(?P<what>\S.{2,250}?)\.?$", re.I)
+_DECISION_HINT = re.compile(r"chose|choose|picked|selected|decided|went with|going with|settled on|adopted|agreed|[Dd]ecision|[Rr]esolution|[Oo]utcome")
 _CMD = re.compile(r"^(?:\$\s+|#\s+)?(?P<cmd>(?:sudo\s+)?[a-z][\w.-]*(?:\s+\S+)+)\s*$")
 _NOT_SHELL = re.compile(r"[{};]\s*$|^\s*(?:fn|let|def|class|import|from|return|if|for|while|pub|use|struct|impl|const|var|function)\b|\s=\s|=>|::")
 
@@ -55,7 +56,7 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
             continue
         raw = strip_inline(doc.blocks[u.block].text.split("\n")[0])
         box = _BOX.match(raw)
-        task = bare(box.group("rest")) if box else bare(u.plain)
+        task = bare(box.group("rest")) if box else u.text
         e = ev(doc, u.first, u.last)
         if len(task) > MAX_STATEMENT_CHARS or len(task) < 3:
             continue
@@ -83,8 +84,8 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
 def decisions(doc: Document, us: list[Unit], names: dict[str, str]) -> list[Claim]:
     out: list[Claim] = []
     for u in us:
-        text = bare(u.plain)
-        if len(text) > MAX_STATEMENT_CHARS:
+        text = u.text
+        if len(text) > MAX_STATEMENT_CHARS or not _DECISION_HINT.search(text):
             continue
         e = ev(doc, u.first, u.last)
         m = _CHOSE.search(text)
