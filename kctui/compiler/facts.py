@@ -214,15 +214,23 @@ def _heading_context(doc: Document) -> dict[int, str]:
     return ctx
 
 
-def _row_name(cell: str) -> bool:
-    """A table cell that names a thing (the subject of its row): not a number, date or version."""
+def _row_name(cell: str, typed: bool = False) -> bool:
+    """A table cell that names a thing (the subject of its row): not a number, date or version. Under a
+    header that says what the column holds (Vendor, Service, Tool) any capitalised uncommon word will do;
+    otherwise the cell must look like a name on its own."""
     text = cell.strip().strip("`*_")
     if not text or text[0].isdigit() or VERSION.match(text) or len(text.split()) > 5 or len(text) > 60:
         return False
     words = text.split()
     if any(names.shaped(w) for w in words) or names._IDENT.match(text):
         return True
-    return text[0].isupper() and not names.common_phrase(text) and not names.placeholder(text)
+    if not text[0].isupper() or names.common_phrase(text) or names.placeholder(text) or names._ACRONYM.match(text):
+        return False
+    if typed:
+        return True
+    if len(words) > 1:  # untyped: a title-case name ("Dataset Project"), not a phrase ("Service logs")
+        return all(w[:1].isupper() or w.casefold() in names.PARTICLES for w in words)
+    return names.zipf(text) < names.RARE_ZIPF
 
 
 def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
@@ -240,9 +248,10 @@ def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
         heading = ctx.get(block.start, "")
         kv_mode = len(header) == 2 and header[1].lower() in {"value", "values", "description", "meaning", "definition"}
         firsts = [strip_inline(cells[0]) for _, cells in block.rows[1:] if cells]
-        named = [f for f in firsts if _row_name(f)]
-        name_column = not kv_mode and len(named) * 2 >= len(firsts) and not any(f[:1].isdigit() for f in firsts)
         row_type = names.type_from_noun(header[0].split()[-1]) if header[0].split() else ""
+        typed = bool(row_type) or header[0].casefold() in ("name", "names")
+        named = [f for f in firsts if _row_name(f, typed)]
+        name_column = not kv_mode and len(named) * 2 >= len(firsts) and not any(f[:1].isdigit() for f in firsts)
         for line, cells in block.rows[1:]:
             cells = tuple(strip_inline(c) for c in cells)
             if not cells or not cells[0]:
@@ -251,7 +260,7 @@ def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
                 if len(cells) > 1 and _usable(cells[1]):
                     out.append(Claim(doc.title, cells[0], cells[1], heading, "fact", "table", _ev(doc, line)))
                 continue
-            row_subject = cells[0].strip("`*_ ") if name_column and _row_name(cells[0]) else ""
+            row_subject = cells[0].strip("`*_ ") if name_column and _row_name(cells[0], typed) else ""
             for column, other in zip(header[1:], cells[1:]):
                 if names.person_shape(other.strip()):
                     found.append(Entity(other.strip(), "person", other.strip(), (), _ev(doc, line)))

@@ -26,7 +26,9 @@ FUNCTION_WORDS = frozenset(
     "a an the this that these those it its they them their there here we our you your i my he she his her "
     "what which who whom whose when where why how each every any some all both either neither no none one "
     "such other another much many most more few several same so if then than as at by for from in into of "
-    "on onto or and but nor not to with without via per about after before over under between".split()
+    "on onto or and but nor not to with without via per about after before over under between since because "
+    "although though while unless until once whether also only just even now then still yet however instead "
+    "rather very".split()
 )
 PARTICLES = frozenset({"de", "van", "von", "der", "den", "da", "del", "di", "du", "la", "le", "bin", "al", "of"})
 
@@ -48,6 +50,8 @@ TYPE_NOUNS = {
 }
 COMPANY_SUFFIX = re.compile(r"^(?:Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|SA|plc)\.?$")
 
+_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,6}s$")  # PRs, APIs: generic plurals, not names
+_DIGIT_SHAPE = re.compile(r"^[^\W\d_]+\d+[^\W\d_]+|^[^\W\d_]{3,}\d{1,2}$")  # k8s, e2e, OAuth2
 _WORD = re.compile(r"[^\W_](?:[\w'’.&+/-]*[^\W_])?")
 _TOKEN = re.compile(r"`[^`\n]{1,60}`|[^\W_](?:[\w'’.&+/-]*[^\W_])?|@[A-Za-z][\w-]{1,38}")
 _LINK_TEXT = re.compile(r"\[([^\]\n]{2,60})\]\((?:[^()\s]|\([^()\s]*\))*\)")
@@ -68,8 +72,8 @@ def shaped(token: str) -> bool:
     letters = [c for c in token if c.isalpha()]
     if len(letters) < 2:
         return False  # Q3, H1, v2: a letter and a number
-    inner_cap = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
-    digit = any(c.isdigit() for c in token) and token[0].isalpha()
+    inner_cap = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token) and not _PLURAL_ACRONYM.match(token)
+    digit = bool(_DIGIT_SHAPE.search(token))
     return inner_cap or digit
 
 
@@ -127,10 +131,13 @@ class Candidate:
 
 
 _INTERESTING = re.compile(
-    r"`[^`\n]{1,60}`|@[A-Za-z][\w-]{1,38}|(?<![\w'’.&+/-])(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])"
-    r"[\w'’.&+/-]*"
+    r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|(?<![\w'’.&+/@-])"
+    r"(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])[\w'’.+-]*"
 )
-_TRAIL = ".'’&+/-"
+_TRAIL = ".'’+-"
+_OPENERS = frozenset(":;—–-(\"“‘>|.!?*[")  # a capital after these says nothing: a new sentence, a label, a quote
+_JUNK_TOKEN = re.compile(r"_|\.(?:md|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d|^L\d+", re.I)
+_ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
 _GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
 _FIRST = re.compile(r"[\w`@]")
 _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
@@ -145,6 +152,8 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
             tok = tok.rstrip(_TRAIL)
             if not tok:
                 continue
+        if tok[0] != "`" and _JUNK_TOKEN.search(tok):
+            continue  # env_VARS, file names, line anchors: not names
         toks.append((tok, m.start(), m.start() + len(tok)))
     if not toks:
         return []
@@ -174,15 +183,19 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
                 gap = plain[group[-1][2]:nxt[1]]
                 if nxt[0][0] in "`@" or not (nxt[0][0].isupper() or shaped(nxt[0])):
                     break
+                if group[-1][0].endswith(("'s", "’s")):
+                    break  # "Sourcegraph's Cloudflare" is two names
                 if gap == " " or _GAP.match(gap):
                     group.append(nxt)
                     j += 1
                     continue
                 break
-            at_start = s == first_pos
+            before = plain[:s].rstrip()[-1:]
+            at_start = s == first_pos or (before != "" and before in _OPENERS)
             k = 0
             if at_start:  # at a sentence start, leading ordinary words are just capitalised words
-                while k < len(group) and common_word(group[k][0]):
+                while k < len(group) and (common_word(group[k][0]) or (
+                        not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
                     k += 1
             else:
                 while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:
@@ -224,15 +237,15 @@ def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, 
         t = tokens[0]
         if t.casefold() in lower_words:
             return False, False  # the document writes it as an ordinary word too
-        if acronym(t):
-            return zipf(t) < COMMON_ZIPF - 0.5, False
+        if _ACRONYM.match(t):
+            return False, False  # an acronym needs its expansion, a definition or a typing noun
         z = zipf(t)
         if z >= COMMON_ZIPF:
             return False, False
         return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
     if all(common_word(t) for t in tokens):
         phrase = " ".join(tokens).casefold()
-        return (not span.at_start and phrase not in lower_words), False
+        return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
     return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
 
 
@@ -278,3 +291,13 @@ class Lower:
 
 def lower_words(texts: list[str]) -> Lower:
     return Lower(texts)
+
+
+def clean_title(name: str) -> bool:
+    """Could this be the title of an entity page? Not a common word, a placeholder, or "<common word> team"."""
+    words = name.split()
+    if not words or placeholder(name):
+        return False
+    if len(words) == 1 and common_word(words[0]):
+        return False
+    return not (words[-1].casefold() == "team" and all(common_word(w) for w in words[:-1]))

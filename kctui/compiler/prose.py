@@ -32,7 +32,7 @@ _CALLED = re.compile(
     r"(?:\bcalled|\bknown as|\btermed|\bwe call(?: this| these| it| them)?|\breferred to as|\bdubbed)\s+"
     r"(?:an?\s+|the\s+)?(?P<m>\*\*|\*|_)(?P<term>[^*_\n]{2,60}?)(?P=m)"
 )
-_BOLD_LEAD = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_\n]{2,60}?)(?P=m)\s*(?::|—|–|-)?\s+(?P<rest>\S.*)$", re.S)
+_BOLD_LEAD = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_\n]{2,60}?)(?::(?P=m)|(?P=m)\s*(?::|—|–|-))\s+(?P<rest>\S.*)$", re.S)
 _PRONOUN_LEAD = re.compile(r"^(?:It|They|This|These|Its|Their|Each)\b")
 _SUMMARY_HEADINGS = frozenset({"summary", "abstract", "overview", "introduction", "tl;dr"})
 
@@ -168,7 +168,7 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
         text = u.text
         if u.index == 0 and u.plain[:1] in "*_":
             m = _BOLD_LEAD.match(u.plain)
-            if m and (term := good_term(m.group("term"))):
+            if m and (term := good_term(m.group("term"))) and not (len(term.split()) == 1 and nm.common_word(term)):
                 e = ev(doc, u.first, u.last)
                 rest = bare(m.group("rest")).rstrip(".")
                 if rest and len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":"):
@@ -192,7 +192,7 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
                               else Claim(d.term, "stands for", rest, "", "fact", "definition", e))
                 continue
         c = _CALLED.search(u.plain)
-        if c and (term := good_term(c.group("term"))):
+        if c and (term := good_term(c.group("term"))) and not (len(term.split()) == 1 and nm.common_word(term)):
             value = text.rstrip(".")
             if len(value) <= MAX_STATEMENT_CHARS:
                 d = _defined(term, (), e, u, "")

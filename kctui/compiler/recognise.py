@@ -66,6 +66,8 @@ class Candidate:
             return False  # code and identifiers need a definition, a fact or a typing noun
         if self.strong:
             return self.marked + self.loose >= 2 or self.marked >= 1 and "shaped" in self.kinds
+        if all(nm.common_word(w) for w in self.name.split()):
+            return self.marked >= 3  # "Batch Changes": ordinary words as a name need to recur more
         return self.marked >= 2
 
 
@@ -139,7 +141,8 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     concept_keys = {_key(t) for t in concept_terms}
     for d in defined:  # a term defined at a sentence start that the text capitalises elsewhere is a name
         c = cands.get(_key(d.term))
-        if not d.is_name and c is not None and c.marked >= 1 and d.term[:1].isupper():
+        if not d.is_name and c is not None and c.marked >= 2 and d.term[:1].isupper() and (
+                len(d.term.split()) > 1 or nm.zipf(d.term) < nm.COMMON_ZIPF):
             c.defined, c.strong = True, True
             c.entity_type = c.entity_type or nm.head_noun_type(d.rest)
             concept_keys.discard(c.key)
@@ -266,12 +269,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
 
 
 def _clean(name: str) -> bool:
-    words = name.split()
-    if not words or nm.placeholder(name):
-        return False
-    if len(words) == 1 and nm.common_word(words[0]):
-        return False
-    return not (words[-1].casefold() == "team" and all(nm.common_word(w) for w in words[:-1]))
+    return nm.clean_title(name)
 
 
 def _type_at(plain: str, span: nm.Span) -> str:
@@ -313,8 +311,9 @@ def _roles(text: str, u: Unit, i: int, cands: dict[str, Candidate], fact) -> Non
         c = _find_cand(m.group("subj"), cands)
         if c is None:
             subj = m.group("subj").strip().strip("`")
-            if not (nm.shaped(subj) or nm._IDENT.match(subj) or subj[:1].isupper() and not nm.common_phrase(subj)):
-                continue
+            spans = nm.plain_spans(subj)
+            if len(spans) != 1 or spans[0].text != subj or nm.common_phrase(subj):
+                continue  # the subject is one name, nothing more
             c = cands.setdefault(_key(subj), Candidate(subj, _key(subj), first=(u.first, u.last)))
             c.kinds.add("caps")
             c.units.append(i)

@@ -66,8 +66,7 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
             m = None  # "Deciders: Priya Raman, Lena Vogel" lists names; an action item says what to do
         if m:
             who = m.group("handle") or m.group("name")
-            if m.group("handle") or identity_key(who) in names or nm.person_shape(who) or (
-                    len(who.split()) == 1 and not nm.common_word(who) and who[:1].isupper()):
+            if m.group("handle") or identity_key(who) in names or nm.person_shape(who):
                 owner = names.get(identity_key(who), who)
                 if m.group("task").strip():
                     owners.append((owner, "person" if (m.group("handle") or nm.person_shape(who)
