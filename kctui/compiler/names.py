@@ -143,6 +143,17 @@ _FIRST = re.compile(r"[\w`@]")
 _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
 
 
+@lru_cache(maxsize=65536)
+def _compound(token: str) -> bool:
+    """An adjective compound ("DevOps-specific", "Cloud-like", "external-to-EPD"), not a name."""
+    parts = [p for p in token.split("-") if p]
+    if len(parts) < 2:
+        return False
+    if parts[0][:1].isupper() and parts[-1].islower():
+        return True
+    return any(p.casefold() in FUNCTION_WORDS for p in parts[1:-1]) or (parts[0].islower() and not parts[-1].islower())
+
+
 def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Span]:
     """Candidate name spans of one sentence (inline links already reduced to their text)."""
     toks = []
@@ -152,8 +163,8 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
             tok = tok.rstrip(_TRAIL)
             if not tok:
                 continue
-        if tok[0] != "`" and _JUNK_TOKEN.search(tok):
-            continue  # env_VARS, file names, line anchors: not names
+        if tok[0] != "`" and (_JUNK_TOKEN.search(tok) or "-" in tok and _compound(tok)):
+            continue  # env_VARS, file names, line anchors, "Cody-related": not names
         toks.append((tok, m.start(), m.start() + len(tok)))
     if not toks:
         return []

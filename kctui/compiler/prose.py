@@ -222,7 +222,10 @@ def follow_ups(doc: Document, us: list[Unit], defined: list[Defined]) -> list[Cl
         if d.unit is None:
             continue
         nxt = by_pos.get((d.unit.block, d.unit.index + 1))
-        if nxt and _PRONOUN_LEAD.match(nxt.plain) and 20 <= len(nxt.plain) <= MAX_STATEMENT_CHARS:
+        # the next sentence goes on about it when it says "it"/"they", or when the definition opens its
+        # paragraph or list item (whose topic the defined term then is)
+        if nxt and (_PRONOUN_LEAD.match(nxt.plain) or d.unit.index == 0) and 20 <= len(nxt.plain) <= MAX_STATEMENT_CHARS \
+                and not nxt.plain.endswith(":"):
             out.append(Claim(d.term, "context", nxt.plain, "", "fact", "statement", ev(doc, nxt.first, nxt.last)))
     return out
 

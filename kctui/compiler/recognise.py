@@ -40,6 +40,8 @@ _PERSON_BEFORE = re.compile(r"(?:\b(?:by|with|ask|asked|contact|thanks|thank|cc|
 _PERSON_AFTER = re.compile(r"^\s+(?:will|said|says|agreed|proposed|owns|leads|asked|suggested|noted|presented|joined|reviewed|"
                            r"wrote|approved|volunteered|runs|maintains|manages|built|fixed|shipped|met|walked|will|is on call|is on-call|to follow up|takes|took|has|had|was|is)\b")
 _FACT_HINT = re.compile(r"released|renew|expire|is due| ends |takes |[$€£]| by | runs |^(?:The|Our) | (?:is|are) (?:the|our) |['’]s ")
+_COPULA = re.compile(r"^\s+(is|are|was|were)\s+((?:a|an|the|our|one of the)\s[^,;:()]{3,150}?)(?:[,;:(]|\.?$)")
+_PAREN_DESC = re.compile(r"^\s*\(((?:a|an|the|our)\s[^()]{3,80})\)")
 _PRONOUN = re.compile(r"^(?:It|Its|This|They|Their)\b")
 _COMPANY_TAIL = re.compile(r"^,?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
 
@@ -58,6 +60,10 @@ class Candidate:
     units: list[int] = field(default_factory=list)
     first: tuple[int, int] = (0, 0)
     kinds: set[str] = field(default_factory=set)
+    marked_in: set[int] = field(default_factory=set)
+
+    def marked_units_has(self, i: int) -> bool:
+        return i in self.marked_in
 
     def accepted(self) -> bool:
         if self.defined or self.fact or (self.entity_type and ("caps" in self.kinds or self.kinds & {"ident", "code", "handle", "shaped", "link"})):
@@ -65,7 +71,7 @@ class Candidate:
         if self.kinds <= {"code", "ident"}:
             return False  # code and identifiers need a definition, a fact or a typing noun
         if self.strong:
-            return self.marked + self.loose >= 2 or self.marked >= 1 and "shaped" in self.kinds
+            return self.marked + self.loose >= 2
         if all(nm.common_word(w) for w in self.name.split()):
             return self.marked >= 3  # "Batch Changes": ordinary words as a name need to recur more
         return self.marked >= 2
@@ -114,10 +120,18 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                 etype = known.entity_type if known else _type_at(u.plain, span)
             c = cand(name, u.first, u.last)
             c.kinds.add(span.kind)
-            if span.at_start or span.kind == "code":
-                c.loose += 1
-            else:
+            marked = not (span.at_start or span.kind == "code")
+            seen_here = bool(c.units) and c.units[-1] == i
+            if not seen_here:  # recurrence counts sentences, not repetitions inside one
+                if marked:
+                    c.marked += 1
+                else:
+                    c.loose += 1
+            elif marked and c.loose and not c.marked_units_has(i):
+                c.loose -= 1
                 c.marked += 1
+            if marked:
+                c.marked_in.add(i)
             c.strong = c.strong or strong
             if etype and not c.entity_type:
                 c.entity_type = etype
@@ -230,6 +244,17 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                     claims.append(Claim(c.name, m.group(1), m.group(2).strip(), "", "statement", "statement",
                                         ev(doc, u.first, u.last)))
                     claimed.add((c.key, i))
+            if span.start > 4 and (c.key, i) not in claimed:
+                lead = text[:span.start].rstrip()
+                cm = _COPULA.match(u.plain[span.end:])
+                if cm and (lead.endswith((",", ";", " and", " but", ":")) or lead in ("The", "the")):
+                    claims.append(Claim(c.name, cm.group(1), cm.group(2).strip(), "", "statement", "statement",
+                                        ev(doc, u.first, u.last)))
+                    claimed.add((c.key, i))
+            pm = _PAREN_DESC.match(u.plain[span.end:])
+            if pm and (c.key, i) not in claimed:
+                claims.append(Claim(c.name, "is", pm.group(1).strip(), "", "statement", "statement", ev(doc, u.first, u.last)))
+                claimed.add((c.key, i))
             m = _APPOSITIVE.match(u.plain[span.end:])
             if m and (c.key, i) not in claimed and not m.group("v").split()[1].casefold() in nm.FUNCTION_WORDS:
                 etype = nm.head_noun_type(m.group("v"))
