@@ -128,7 +128,7 @@ def good_term(term: str) -> str | None:
     if not (term[0].isalnum() or term[0] == "#"):
         return None
     plain = sum(ch.isalnum() or ch.isspace() or ch in "-_'.+" for ch in term)
-    if plain < 0.85 * len(term) or any(ch in term for ch in "|;=/\\{}<>$"):
+    if plain < 0.85 * len(term) or any(ch in term for ch in "|;=/\\{}<>$\"“”[]"):
         return None
     return term
 
@@ -171,7 +171,8 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
             if m and (term := good_term(m.group("term"))) and not (len(term.split()) == 1 and nm.common_word(term)):
                 e = ev(doc, u.first, u.last)
                 rest = bare(m.group("rest")).rstrip(".")
-                if rest and len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":"):
+                if rest and len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":") and len(rest.split()) >= 3 \
+                        and not any(ch.isdigit() for ch in term):  # "Day 5: Monthly release" is a label
                     d = _defined(term, (), e, u, rest)
                     found.append(d)
                     claims.append(Claim(d.term, "definition", rest, "", "fact", "definition", e))
@@ -181,7 +182,8 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
         e = ev(doc, u.first, u.last)
         m = _DEF_IS.match(text) or _DEF_MEANS.match(text)
         if m and (term := good_term(m.group("term"))) and not (
-                m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1):
+                m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1) \
+                and not (m.group("art") == "The " and not marked_as_name(term, False)):  # "The main alternative is …"
             rest = m.group("rest").strip()
             alias = (m.group("alias") or "").strip()
             if len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":") and len(rest.split()) >= 2:

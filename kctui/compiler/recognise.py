@@ -66,8 +66,10 @@ class Candidate:
         return i in self.marked_in
 
     def accepted(self) -> bool:
-        if self.defined or self.fact or (self.entity_type and ("caps" in self.kinds or self.kinds & {"ident", "code", "handle", "shaped", "link"})):
+        if self.defined or self.fact:
             return True
+        if self.entity_type:  # typed by a noun ("the billing-api service") or as a person: and recurs
+            return self.marked + self.loose >= 2
         if self.kinds <= {"code", "ident"}:
             return False  # code and identifiers need a definition, a fact or a typing noun
         if self.strong:
@@ -86,6 +88,7 @@ class Recognised:
     entities: list[Entity]
     claims: list[Claim]
     names: dict[str, str]  # identity key of every spelling → entity name
+    weak: frozenset[str] = frozenset()  # entities only recurrence vouches for (identity keys)
 
 
 def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Profile,
@@ -272,9 +275,10 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             if notes >= MAX_NOTES:
                 break
             u = us[i]
-            if (c.key, i) in claimed or not 20 <= len(u.plain) <= MAX_STATEMENT_CHARS:
+            text = u.plain if len(u.plain) <= MAX_STATEMENT_CHARS else _clause(u.plain, c.surfaces)
+            if (c.key, i) in claimed or not 16 <= len(text) <= MAX_STATEMENT_CHARS:
                 continue
-            claims.append(Claim(c.name, "note", u.plain, "", "fact", "statement", ev(doc, u.first, u.last)))
+            claims.append(Claim(c.name, "note", text, "", "fact", "statement", ev(doc, u.first, u.last)))
             claimed.add((c.key, i))
             notes += 1
     entities: list[Entity] = []
@@ -290,7 +294,17 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             names[_key(s)] = c.name
     kept = {identity_key(e.name) for e in entities} | {k for k in names}
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
-    return Recognised(entities, claims, names)
+    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact))
+    return Recognised(entities, claims, names, weak)
+
+
+def _clause(sentence: str, surfaces: list[str]) -> str:
+    """The clause of a long sentence that mentions the name (a verbatim span of it)."""
+    parts = re.split(r"(?<=[,;:])\s+|\s+(?=\()", sentence)
+    for part in parts:
+        if any(s in part for s in surfaces):
+            return part.rstrip(",;:")
+    return ""
 
 
 def _clean(name: str) -> bool:

@@ -80,7 +80,7 @@ def test_tables_definition_lists_and_key_value_lines() -> None:
     text = (
         "# Gizmo\n\n- Start Date: 2014-03-20\n- Owner: Acme Ltd.\n\n"
         "| Version | Support | Minimum Java |\n| --- | --- | --- |\n| 10.1 | active | 21 |\n| 9.4 | - | 8 |\n\n"
-        "Sprocket\n: a toothed wheel\n"
+        "Sprocket\n: a toothed wheel\n\nThe gizmo ships from Acme Ltd. twice a year.\n"
     )
     ex = extract("notes/gizmo.md", text)
     assert _find(ex, "Start Date").value == "2014-03-20"
