@@ -110,12 +110,16 @@ def bare(text: str) -> str:
 
 _INNER_OK = frozenset({"of", "and", "for", "in", "on", "to", "as", "at", "by", "with"})
 _EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
+_AUTOLINK = re.compile(r"(<(?:https?|mailto):[^>\s]+>)")  # kept as written in a summary
 _PAREN_ALIAS = re.compile(r"^(?P<name>.+?)\s*\((?P<alias>[^()\s]{1,12})\)$")
 
 
 def good_term(term: str) -> str | None:
     """A defined term: a short noun phrase, not a pronoun, question or fragment of code."""
-    raw = bare(strip_inline(term))
+    inline = strip_inline(term).strip()
+    if "`" in inline and not (inline.startswith("`") and inline.endswith("`") and inline.count("`") == 2):
+        return None  # part code, part prose: not a term as the text writes it
+    raw = bare(inline)
     if raw.endswith("?"):
         return None
     term = raw.strip(" .,:;!\"'")
@@ -168,7 +172,8 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
         text = u.text
         if u.index == 0 and u.plain[:1] in "*_":
             m = _BOLD_LEAD.match(u.plain)
-            if m and (term := good_term(m.group("term"))) and not (len(term.split()) == 1 and nm.common_word(term)):
+            if m and (term := good_term(m.group("term"))) and not (len(term.split()) == 1 and nm.common_word(term)) \
+                    and "\\" not in u.plain:
                 e = ev(doc, u.first, u.last)
                 rest = bare(m.group("rest")).rstrip(".")
                 if rest and len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":") and len(rest.split()) >= 3 \
@@ -181,7 +186,7 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
             continue
         e = ev(doc, u.first, u.last)
         m = _DEF_IS.match(text) or _DEF_MEANS.match(text)
-        if m and (term := good_term(m.group("term"))) and not (
+        if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], u.plain) and not (
                 m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1) \
                 and not (m.group("art") == "The " and not marked_as_name(term, False)):  # "The main alternative is …"
             rest = m.group("rest").strip()
@@ -201,6 +206,11 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
                 found.append(d)
                 claims.append(Claim(d.term, "definition", value, "", "fact", "definition", e))
     return found, claims
+
+
+def _as_written(term: str, plain: str) -> bool:
+    """The term appears in the sentence as written, at most wrapped in one emphasis or code mark."""
+    return term in plain.replace("**", "").replace("__", "") and "\\" not in plain
 
 
 def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: str) -> Defined:
@@ -247,7 +257,7 @@ def concept_notes(doc: Document, us: list[Unit], concepts: list[Concept], claims
         for u in us:
             if n >= 3:
                 break
-            if (concept.name.casefold(), u.first) in used or not 20 <= len(u.plain) <= MAX_STATEMENT_CHARS:
+            if (concept.name.casefold(), u.first) in used or not 20 <= len(u.plain) <= MAX_STATEMENT_CHARS or "\\" in u.plain:
                 continue
             if u.plain.endswith(":") or not pattern.search(u.plain):
                 continue
@@ -289,9 +299,12 @@ def summary(doc: Document) -> tuple[str, Evidence] | None:
                 break
             if chosen is None:
                 chosen = block
+    if chosen is None:  # a list of links and nothing else: its first item says what the document holds
+        chosen = next((b for b in doc.blocks if b.kind == "item" and b.text.strip() and "\\" not in b.text), None)
     if chosen is None:
         return None
-    parts = split_plain(strip_inline(chosen.text))
+    protected = _AUTOLINK.sub(lambda m: "\x00" + m.group(1)[1:-1] + "\x01", chosen.text)
+    parts = split_plain(strip_inline(protected).replace("\x00", "<").replace("\x01", ">"))
     text = ""
     for part in parts:
         if len(text) + len(part) + 1 > 400 and text:

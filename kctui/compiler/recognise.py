@@ -276,7 +276,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                 break
             u = us[i]
             text = u.plain if len(u.plain) <= MAX_STATEMENT_CHARS else _clause(u.plain, c.surfaces)
-            if (c.key, i) in claimed or not 16 <= len(text) <= MAX_STATEMENT_CHARS:
+            if (c.key, i) in claimed or not 16 <= len(text) <= MAX_STATEMENT_CHARS or "\\" in text:
                 continue
             claims.append(Claim(c.name, "note", text, "", "fact", "statement", ev(doc, u.first, u.last)))
             claimed.add((c.key, i))
