@@ -113,8 +113,7 @@ def document_subject(doc: Document, *, has_facts: bool) -> Entity | None:
     for key in _ENTITY_TYPE_KEYS:
         declared = scalar_text(mapping_get(doc.frontmatter, key))
         if declared:
-            words = re.split(r"[\s_/-]+", declared.strip().lower())
-            etype = next((t for w in words if (t := type_from_noun(w))), "product")
+            etype = type_from_noun(declared.strip().lower()) or "product"  # a declared kind: a product unless it names one
             break
     aliases = ()
     alias_node = mapping_get(doc.frontmatter, "aliases")

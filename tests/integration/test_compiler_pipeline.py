@@ -173,7 +173,7 @@ def test_compile_writes_a_valid_linked_cited_wiki(tmp_path: Path) -> None:
     check_wiki(req.output_path, src)
     assert [e.step for e in events if e.state == "done"] == ["gather", "extract", "match", "update", "flag", "brief"]
     found = pages(req.output_path)
-    assert found["entities/widget-server.md"][0]["entity_type"] == "service"  # its category says server-app
+    assert found["entities/widget-server.md"][0]["entity_type"] == "product"
     assert {"sources/products-widget-md.md", "sources/papers-gizmo-report-pdf.md", "concepts/long-term-support.md",
             "concepts/sprocket.md", "concepts/gizmo.md", "concepts/facade-crate.md", "entities/acme.md"} <= set(found)
     assert found["entities/acme.md"][0]["entity_type"] == "company" and "Acme Ltd" in found["entities/acme.md"][0]["aliases"]

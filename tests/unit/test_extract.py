@@ -51,7 +51,7 @@ def test_frontmatter_releases_become_scoped_claims_citing_their_own_line() -> No
     assert _find(ex, "latest", "1.10").value == "1.10.2"  # 1.10 stays 1.10, not the float 1.1
     assert _find(ex, "eol", "2.1").value == "false" and _find(ex, "eol", "1.10").value == "2024-11-06"
     assert _find(ex, "category").value == "server-app"
-    assert ex.subject is not None and ex.subject.name == "Widget Server" and ex.subject.entity_type == "service"  # typed by the noun its category uses
+    assert ex.subject is not None and ex.subject.name == "Widget Server" and ex.subject.entity_type == "product"
     assert ex.tags == ("java-runtime", "web") and ex.source_type == "data"
     assert ex.summary and ex.summary[0].startswith("Widget Server is an open-source server")
 
