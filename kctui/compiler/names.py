@@ -140,7 +140,13 @@ _JUNK_TOKEN = re.compile(r"_|\.(?:md|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|to
 _ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
 _GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
 _FIRST = re.compile(r"[\w`@]")
+_NEXT = re.compile(r"\s+([A-Za-z]+)")
 _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
+
+
+@lru_cache(maxsize=65536)
+def _junk(token: str) -> bool:
+    return bool(_JUNK_TOKEN.search(token)) or ("-" in token and _compound(token))
 
 
 @lru_cache(maxsize=65536)
@@ -163,7 +169,7 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
             tok = tok.rstrip(_TRAIL)
             if not tok:
                 continue
-        if tok[0] != "`" and (_JUNK_TOKEN.search(tok) or "-" in tok and _compound(tok)):
+        if tok[0] != "`" and _junk(tok):
             continue  # env_VARS, file names, line anchors, "Cody-related": not names
         toks.append((tok, m.start(), m.start() + len(tok)))
     if not toks:
@@ -176,9 +182,11 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
     while i < n:
         tok, s, e = toks[i]
         c0 = tok[0]
-        if c0 == "`":
+        if c0 == "`":  # code names only what the text types or defines ("the `rg` tool", "`rg` is a …")
             inner = tok.strip("`").strip()
-            if _CODE_NAME.fullmatch(inner):
+            nxt = _NEXT.match(plain, e)
+            if nxt and (nxt.group(1).casefold() in TYPE_NOUNS or nxt.group(1) in ("is", "are")) \
+                    and _CODE_NAME.fullmatch(inner):
                 out.append(Span(inner, s, e, s == first_pos, "code", (inner,)))
             i += 1
             continue

@@ -10,6 +10,7 @@ concept. A heading never makes a concept by itself.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -27,7 +28,8 @@ _CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
 _TERM = r"(?P<art>(?:A|An|The)\s+)?(?P<term>[^\s,;:()][^,;:()]{0,58}?)(?:\s+\((?P<alias>[^()]{1,20})\))?"
 _DEF_IS = re.compile(_TERM + r"\s+(?P<verb>is|are)\s+(?P<rest>(?:a|an|the|one|any|some|our|your|when|where)\s.+?)\.?$", re.S)
 _DEF_MEANS = re.compile(_TERM + r"\s+(?P<verb>refers to|means|denotes|stands for)\s+(?P<rest>.+?)\.?$", re.S)
-_DEF_HINT = re.compile(r" (?:is|are|refers to|means|denotes|stands for) |called|known as|termed|we call|referred to|dubbed")
+_DEF_HINTS = (" is ", " are ", " refers to ", " means ", " denotes ", " stands for ", "called", "known as", "termed",
+              "we call", "referred to", "dubbed")
 _CALLED = re.compile(
     r"(?:\bcalled|\bknown as|\btermed|\bwe call(?: this| these| it| them)?|\breferred to as|\bdubbed)\s+"
     r"(?:an?\s+|the\s+)?(?P<m>\*\*|\*|_)(?P<term>[^*_\n]{2,60}?)(?P=m)"
@@ -68,12 +70,7 @@ def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
     flat = "\n".join(texts)
 
     def line_at(offset: int) -> int:
-        idx = 0
-        for i, s in enumerate(starts):
-            if s <= offset:
-                idx = i
-            else:
-                break
+        idx = max(bisect_right(starts, offset) - 1, 0)
         return block.lines[idx] if idx < len(block.lines) else block.end
 
     begin = 0
@@ -96,7 +93,8 @@ def units(doc: Document) -> list[Unit]:
         if block.kind not in PROSE_KINDS or not block.text.strip():
             continue
         for index, (sentence, first, last) in enumerate(sentences(block)):
-            plain = strip_inline(sentence)
+            plain = strip_inline(sentence) if ("](" in sentence or "][" in sentence or "<http" in sentence
+                                               or "<mailto" in sentence) else " ".join(sentence.split())
             if index == 0 and block.kind == "item":
                 plain = _CHECKBOX.sub("", plain)
             out.append(Unit(sentence, plain, bare(plain), first, last, position, index, block.kind))
@@ -105,11 +103,17 @@ def units(doc: Document) -> list[Unit]:
 
 def bare(text: str) -> str:
     """Plain text without emphasis and code marks."""
-    return " ".join(_EMPHASIS.sub("", text).split())
+    if "`" in text:
+        text = text.replace("`", "")
+    if "**" in text or "__" in text:
+        text = text.replace("**", "").replace("__", "")
+    if "*" in text or "_" in text:
+        text = _EMPHASIS.sub("", text)
+    return text if "  " not in text and "\n" not in text else " ".join(text.split())
 
 
 _INNER_OK = frozenset({"of", "and", "for", "in", "on", "to", "as", "at", "by", "with"})
-_EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
 _AUTOLINK = re.compile(r"(<(?:https?|mailto):[^>\s]+>)")  # kept as written in a summary
 _PAREN_ALIAS = re.compile(r"^(?P<name>.+?)\s*\((?P<alias>[^()\s]{1,12})\)$")
 
@@ -182,7 +186,7 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
                     found.append(d)
                     claims.append(Claim(d.term, "definition", rest, "", "fact", "definition", e))
                     continue
-        if not _DEF_HINT.search(text):
+        if not any(h in text for h in _DEF_HINTS):
             continue
         e = ev(doc, u.first, u.last)
         m = _DEF_IS.match(text) or _DEF_MEANS.match(text)

@@ -35,15 +35,18 @@ _ROLE = re.compile(r"^(?:The|Our)\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})
 _ROLE_REV = re.compile(r"^(?P<val>\S.{0,40}?)\s+(?:is|are|is now)\s+(?:the|our)\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+"
                        r"(?:for|of|on)\s+(?P<subj>\S.{0,40}?)\.?$")
 _POSSESSIVE = re.compile(r"^(?P<subj>\S.{0,40}?)['’]s\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are)\s+(?P<val>[^,;]{2,60}?)\.?$")
-_APPOSITIVE = re.compile(r"^,\s+(?P<v>(?:a|an|the|our)\s+[^,;:()]{3,80}?)\s*(?:,|\.|;|\)|$)")
+_APPOSITIVE = re.compile(r",\s+(?P<v>(?:a|an|the|our)\s+[^,;:()]{3,80}?)\s*(?:,|\.|;|\)|$)")
 _PERSON_BEFORE = re.compile(r"(?:\b(?:by|with|ask|asked|contact|thanks|thank|cc|ping|owner|owners|assignee|lead|from|and|to)\s*:?\s*)$", re.I)
-_PERSON_AFTER = re.compile(r"^\s+(?:will|said|says|agreed|proposed|owns|leads|asked|suggested|noted|presented|joined|reviewed|"
+_PERSON_AFTER = re.compile(r"\s+(?:will|said|says|agreed|proposed|owns|leads|asked|suggested|noted|presented|joined|reviewed|"
                            r"wrote|approved|volunteered|runs|maintains|manages|built|fixed|shipped|met|walked|will|is on call|is on-call|to follow up|takes|took|has|had|was|is)\b")
-_FACT_HINT = re.compile(r"released|renew|expire|is due| ends |takes |[$€£]| by | runs |^(?:The|Our) | (?:is|are) (?:the|our) |['’]s ")
-_COPULA = re.compile(r"^\s+(is|are|was|were)\s+((?:a|an|the|our|one of the)\s[^,;:()]{3,150}?)(?:[,;:(]|\.?$)")
-_PAREN_DESC = re.compile(r"^\s*\(((?:a|an|the|our)\s[^()]{3,80})\)")
+_FACT_HINTS = ("released", "renew", "expire", "is due", " ends ", "takes ", "$", "€", "£", " by ", " runs ", " is the ",
+               " are the ", " is our ", " are our ", "'s ", "’s ")
+_COPULA = re.compile(r"\s+(is|are|was|were)\s+((?:a|an|the|our|one of the)\s[^,;:()]{3,150}?)(?:[,;:(]|\.?$)")
+_PAREN_DESC = re.compile(r"\s*\(((?:a|an|the|our)\s[^()]{3,80})\)")
+_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)\b")
+_CODE = re.compile(r"`[^`]*`")
 _PRONOUN = re.compile(r"^(?:It|Its|This|They|Their)\b")
-_COMPANY_TAIL = re.compile(r"^,?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
+_COMPANY_TAIL = re.compile(r",?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
 
 
 @dataclass
@@ -93,7 +96,7 @@ class Recognised:
 
 def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Profile,
               structured: list[Entity], concept_terms: list[str]) -> Recognised:
-    lower = nm.lower_words([re.sub(r"`[^`]*`", " ", u.plain) for u in us])
+    lower = nm.lower_words([_CODE.sub(" ", u.plain) if "`" in u.plain else u.plain for u in us])
     cands: dict[str, Candidate] = {}
     spans_of: list[list[tuple[nm.Span, str]]] = []
 
@@ -112,12 +115,11 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             if not ok:
                 continue
             name = known.name if known else span.text
-            tail = u.plain[span.end:]
             if len(span.tokens) > 1 and nm.COMPANY_SUFFIX.match(span.tokens[-1]) and not known:
                 name = span.text[: span.text.rfind(span.tokens[-1])].rstrip(" ,")
                 etype = "company"
                 strong = True
-            elif _COMPANY_TAIL.match(tail) and not known:
+            elif _COMPANY_TAIL.match(u.plain, span.end) and not known:
                 etype = "company"
             else:
                 etype = known.entity_type if known else _type_at(u.plain, span)
@@ -202,7 +204,8 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
 
     for i, u in enumerate(us):
         text = u.text
-        if len(text) > MAX_STATEMENT_CHARS * 2 or not _FACT_HINT.search(text):
+        if len(text) > MAX_STATEMENT_CHARS * 2 or not (any(h in text for h in _FACT_HINTS)
+                                                       or text.startswith(("The ", "Our "))):
             continue
         for m in _RELEASE.finditer(text):
             if c := subject_before(i, m.start()):
@@ -249,16 +252,16 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                     claimed.add((c.key, i))
             if span.start > 4 and (c.key, i) not in claimed:
                 lead = text[:span.start].rstrip()
-                cm = _COPULA.match(u.plain[span.end:])
+                cm = _COPULA.match(u.plain, span.end)
                 if cm and (lead.endswith((",", ";", " and", " but", ":")) or lead in ("The", "the")):
                     claims.append(Claim(c.name, cm.group(1), cm.group(2).strip(), "", "statement", "statement",
                                         ev(doc, u.first, u.last)))
                     claimed.add((c.key, i))
-            pm = _PAREN_DESC.match(u.plain[span.end:])
+            pm = _PAREN_DESC.match(u.plain, span.end)
             if pm and (c.key, i) not in claimed:
                 claims.append(Claim(c.name, "is", pm.group(1).strip(), "", "statement", "statement", ev(doc, u.first, u.last)))
                 claimed.add((c.key, i))
-            m = _APPOSITIVE.match(u.plain[span.end:])
+            m = _APPOSITIVE.match(u.plain, span.end)
             if m and (c.key, i) not in claimed and not m.group("v").split()[1].casefold() in nm.FUNCTION_WORDS:
                 etype = nm.head_noun_type(m.group("v"))
                 if etype or c.strong:
@@ -315,14 +318,14 @@ def _type_at(plain: str, span: nm.Span) -> str:
     """The type the text gives a name right where it is: "the X service", "X, a database", "@x"."""
     if span.kind == "handle":
         return "person"
-    tail = plain[span.end:]
-    m = re.match(r"^\s+([A-Za-z]+)\b", tail)
+    m = _NEXT_WORD.match(plain, span.end)
     if m and (t := nm.type_from_noun(m.group(1))) and t not in ("team", "person"):
         return t
-    m = _APPOSITIVE.match(tail)
+    m = _APPOSITIVE.match(plain, span.end)
     if m and (t := nm.head_noun_type(m.group("v"))):
         return t
-    if nm.person_shape(span.text) and (_PERSON_BEFORE.search(plain[: span.start]) or _PERSON_AFTER.match(tail)):
+    if nm.person_shape(span.text) and (_PERSON_BEFORE.search(plain, max(0, span.start - 30), span.start)
+                                       or _PERSON_AFTER.match(plain, span.end)):
         return "person"
     return ""
 
@@ -330,7 +333,8 @@ def _type_at(plain: str, span: nm.Span) -> str:
 def _acts_as_person(c: Candidate, us: list[Unit], spans_of: list) -> bool:  # noqa: ANN001
     for i in c.units:
         for span, key in spans_of[i]:
-            if key == c.key and (_PERSON_BEFORE.search(us[i].plain[: span.start]) or _PERSON_AFTER.match(us[i].plain[span.end:])):
+            if key == c.key and (_PERSON_BEFORE.search(us[i].plain, max(0, span.start - 30), span.start)
+                                 or _PERSON_AFTER.match(us[i].plain, span.end)):
                 return True
     return False
 

@@ -14,6 +14,7 @@ Each claim's value is a span of its cited line, like every other claim.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kctui.compiler import names as nm
 from kctui.compiler.extract import Claim
@@ -29,22 +30,30 @@ _CHOSE = re.compile(r"\b(?:we|they|the team|I)\s+(?:have\s+)?(?P<verb>chose|choo
                     r"(?P<x>[^,.;]{1,60}?)(?:\s+(?:over|instead of|rather than)\s+(?P<y>[^,.;]{1,60}?))?(?:,?\s+(?:because|since|as)\s+(?P<why>[^.;]{3,200}))?\.?$", re.I)
 _DECIDED = re.compile(r"\b(?:we|they|the team)\s+(?:have\s+)?(?:decided|agreed)\s+(?:to|that)\s+(?P<what>.{3,200}?)\.?$", re.I)
 _DECISION_LEAD = re.compile(r"^(?:Decision|Decided|Resolution|Outcome)\s*:\s*(?P<what>\S.{2,250}?)\.?$", re.I)
-_DECISION_HINT = re.compile(r"chose|choose|picked|selected|decided|went with|going with|settled on|adopted|agreed|[Dd]ecision|[Rr]esolution|[Oo]utcome")
+_DECISION_HINTS = ("chose", "choose", "picked", "selected", "decided", "went with", "going with", "settled on", "adopted",
+                   "agreed", "ecision", "esolution", "utcome")
 _CMD = re.compile(r"^(?:\$\s+|#\s+)?(?P<cmd>(?:sudo\s+)?[a-z][\w.-]*(?:\s+\S+)+)\s*$")
 _NOT_SHELL = re.compile(r"[{};]\s*$|^\s*(?:fn|let|def|class|import|from|return|if|for|while|pub|use|struct|impl|const|var|function)\b|\s=\s|=>|::")
 
 
 def _subject(text: str, names: dict[str, str]) -> str | None:
     """The first named thing of this document that `text` mentions."""
-    best: tuple[int, str] | None = None
+    if not names:
+        return None
     low = text.casefold()
-    for key_name in sorted(set(names.values()), key=lambda n: (-len(n), n)):
-        pos = low.find(key_name.casefold())
+    best: tuple[int, str] | None = None
+    for name in _by_length(tuple(sorted(set(names.values())))):
+        pos = low.find(name.casefold())
         if pos >= 0 and (pos == 0 or not low[pos - 1].isalnum()) and \
-                (pos + len(key_name) >= len(low) or not low[pos + len(key_name)].isalnum()):
+                (pos + len(name) >= len(low) or not low[pos + len(name)].isalnum()):
             if best is None or pos < best[0]:
-                best = (pos, key_name)
+                best = (pos, name)
     return best[1] if best else None
+
+
+@lru_cache(maxsize=256)
+def _by_length(names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(names, key=lambda n: (-len(n), n)))
 
 
 def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Claim], list[tuple[str, str, int]]]:
@@ -84,7 +93,7 @@ def decisions(doc: Document, us: list[Unit], names: dict[str, str]) -> list[Clai
     out: list[Claim] = []
     for u in us:
         text = u.text
-        if len(text) > MAX_STATEMENT_CHARS or not _DECISION_HINT.search(text):
+        if len(text) > MAX_STATEMENT_CHARS or not any(h in text for h in _DECISION_HINTS):
             continue
         e = ev(doc, u.first, u.last)
         m = _CHOSE.search(text)
