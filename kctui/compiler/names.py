@@ -136,7 +136,7 @@ _INTERESTING = re.compile(
 )
 _TRAIL = ".'’+-"
 _OPENERS = frozenset(":;—–-(\"“‘>|.!?*[")  # a capital after these says nothing: a new sentence, a label, a quote
-_JUNK_TOKEN = re.compile(r"_|\.(?:md|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d|^L\d+", re.I)
+_JUNK_TOKEN = re.compile(r"_|\.(?:md|MD|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d")
 _ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
 _GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
 _FIRST = re.compile(r"[\w`@]")

@@ -64,12 +64,13 @@ class Candidate:
     first: tuple[int, int] = (0, 0)
     kinds: set[str] = field(default_factory=set)
     marked_in: set[int] = field(default_factory=set)
+    known: bool = False  # the base's profile names it
 
     def marked_units_has(self, i: int) -> bool:
         return i in self.marked_in
 
     def accepted(self) -> bool:
-        if self.defined or self.fact:
+        if self.defined or self.fact or self.known:
             return True
         if self.entity_type:  # typed by a noun ("the billing-api service") or as a person: and recurs
             return self.marked + self.loose >= 2
@@ -125,6 +126,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                 etype = known.entity_type if known else _type_at(u.plain, span)
             c = cand(name, u.first, u.last)
             c.kinds.add(span.kind)
+            c.known = c.known or known is not None
             marked = not (span.at_start or span.kind == "code")
             seen_here = bool(c.units) and c.units[-1] == i
             if not seen_here:  # recurrence counts sentences, not repetitions inside one
@@ -297,7 +299,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             names[_key(s)] = c.name
     kept = {identity_key(e.name) for e in entities} | {k for k in names}
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
-    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact))
+    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known))
     return Recognised(entities, claims, names, weak)
 
 

@@ -25,7 +25,7 @@ from kctui.core.slugs import identity_key
 
 MAX_COMMANDS = 12  # per code block
 _BOX = re.compile(r"^\[(?P<mark>[ xX])\]\s+(?P<rest>\S.*)$", re.S)
-_OWNER = re.compile(r"^(?:@(?P<handle>[A-Za-z][\w-]{1,38})|(?P<name>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}))\s*(?::|—|–|-|\bto\b|\bwill\b)\s*(?P<task>\S.*)$", re.S)
+_OWNER = re.compile(r"^(?:@(?P<handle>[A-Za-z][\w-]{1,38})\s*(?::|—|–|-|\bto\b|\bwill\b)?|(?P<name>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s*(?::|—|–|-|\bto\b|\bwill\b))\s*(?P<task>\S.*)$", re.S)
 _CHOSE = re.compile(r"\b(?:we|they|the team|I)\s+(?:have\s+)?(?P<verb>chose|choose|picked|selected|decided on|went with|are going with|settled on|adopted)\s+"
                     r"(?P<x>[^,.;]{1,60}?)(?:\s+(?:over|instead of|rather than)\s+(?P<y>[^,.;]{1,60}?))?(?:,?\s+(?:because|since|as)\s+(?P<why>[^.;]{3,200}))?\.?$", re.I)
 _DECIDED = re.compile(r"\b(?:we|they|the team)\s+(?:have\s+)?(?:decided|agreed)\s+(?:to|that)\s+(?P<what>.{3,200}?)\.?$", re.I)
