@@ -167,10 +167,12 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates += shapes.decisions(doc, units, names_here)
     candidates += shapes.commands(doc, found.names)
     candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
+    said: dict[str, int] = {}
+    for claim in candidates:
+        said[identity_key(claim.subject)] = said.get(identity_key(claim.subject), 0) + 1
+    # a `**Label**: …` item nothing else in the document uses is a label, not a term to give a page
+    ex.concepts = [c for c in ex.concepts if c.origin != "glossary" or said.get(identity_key(c.name), 0) >= 2]
     if found.weak:  # a name only its recurrence vouches for needs two things said about it, or no page
-        said: dict[str, int] = {}
-        for claim in candidates:
-            said[identity_key(claim.subject)] = said.get(identity_key(claim.subject), 0) + 1
         ex.entities = [e for e in ex.entities if identity_key(e.name) not in found.weak or said.get(identity_key(e.name), 0) >= 2]
     ex.summary = prose.summary(doc)
     ex.questions = prose.questions(doc, units)

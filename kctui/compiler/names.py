@@ -48,6 +48,9 @@ TYPE_NOUNS = {
     "product": "product", "platform": "product", "feature": "product", "language": "product", "system": "product",
     "person": "person", "engineer": "person", "manager": "person", "developer": "person", "designer": "person",
 }
+# Nouns for a role a person holds: "Head of Engineering", "Support Engineers" name a role, not someone.
+ROLE_NOUNS = frozenset("engineer manager owner admin administrator lead head director designer developer captain "
+                       "officer vp president member reviewer maintainer responder".split())
 COMPANY_SUFFIX = re.compile(r"^(?:Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|SA|plc)\.?$")
 
 _PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,6}s$")  # PRs, APIs: generic plurals, not names
@@ -262,10 +265,26 @@ def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, 
         if z >= COMMON_ZIPF:
             return False, False
         return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
+    if role_phrase(tokens):
+        return False, False
     if all(common_word(t) for t in tokens):
         phrase = " ".join(tokens).casefold()
         return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
     return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
+
+
+_CAMEL = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]+)+$")  # ownerRepos, webApp (but not macOS, gRPC, iPhone)
+
+
+def role_phrase(tokens: list[str] | tuple[str, ...]) -> bool:
+    """Ordinary words around a role noun: a job title, not a name."""
+    roles = [t for t in tokens if t.casefold().removesuffix("s") in ROLE_NOUNS]
+    return bool(roles) and all(t in roles or common_word(t) or t.casefold() in PARTICLES for t in tokens)
+
+
+def code_identifier(text: str) -> bool:
+    """`ownerRepos`, `app_version`: a variable of code, not a name of a thing."""
+    return "_" in text or bool(_CAMEL.match(text))
 
 
 def person_shape(name: str) -> bool:
@@ -315,7 +334,7 @@ def lower_words(texts: list[str]) -> Lower:
 def clean_title(name: str) -> bool:
     """Could this be the title of an entity page? Not a common word, a placeholder, or "<common word> team"."""
     words = name.split()
-    if not words or placeholder(name):
+    if not words or placeholder(name) or code_identifier(name) or role_phrase(words):
         return False
     if len(words) == 1 and common_word(words[0]):
         return False

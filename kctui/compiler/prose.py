@@ -166,6 +166,7 @@ class Defined:
     evidence: Evidence
     unit: Unit | None
     rest: str = ""  # what the definition says it is
+    origin: str = "definition"  # or "glossary": a `**Term**: …` item
 
 
 def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Claim]]:
@@ -182,7 +183,7 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
                 rest = bare(m.group("rest")).rstrip(".")
                 if rest and len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":") and len(rest.split()) >= 3 \
                         and not any(ch.isdigit() for ch in term):  # "Day 5: Monthly release" is a label
-                    d = _defined(term, (), e, u, rest)
+                    d = _defined(term, (), e, u, rest, "glossary")
                     found.append(d)
                     claims.append(Claim(d.term, "definition", rest, "", "fact", "definition", e))
                     continue
@@ -217,7 +218,7 @@ def _as_written(term: str, plain: str) -> bool:
     return term in plain.replace("**", "").replace("__", "") and "\\" not in plain
 
 
-def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: str) -> Defined:
+def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: str, origin: str = "definition") -> Defined:
     m = _PAREN_ALIAS.match(term)
     if m and len(m.group("name")) >= 2:
         term, aliases = m.group("name").strip(), aliases + (m.group("alias"),)
@@ -225,9 +226,9 @@ def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: st
     words = term.split()
     noun_type = nm.type_from_noun(words[-1]) if len(words) > 1 else ""
     if noun_type and noun_type != "person" and words[-1].islower() and marked_as_name(" ".join(words[:-1]), False):
-        return Defined(" ".join(words[:-1]), aliases, True, noun_type, e, u, rest)  # "the billing-api service is …"
+        return Defined(" ".join(words[:-1]), aliases, True, noun_type, e, u, rest, origin)  # "the billing-api service is …"
     is_name = marked_as_name(term, at_start)
-    return Defined(term, aliases, is_name, nm.head_noun_type(rest) if is_name else "", e, u, rest)
+    return Defined(term, aliases, is_name, nm.head_noun_type(rest) if is_name else "", e, u, rest, origin)
 
 
 def follow_ups(doc: Document, us: list[Unit], defined: list[Defined]) -> list[Claim]:
@@ -247,7 +248,7 @@ def follow_ups(doc: Document, us: list[Unit], defined: list[Defined]) -> list[Cl
 
 
 def concepts_of(defined: list[Defined]) -> list[Concept]:
-    return [Concept(d.term, d.aliases, d.evidence, "definition") for d in defined if not d.is_name]
+    return [Concept(d.term, d.aliases, d.evidence, d.origin) for d in defined if not d.is_name]
 
 
 def concept_notes(doc: Document, us: list[Unit], concepts: list[Concept], claims: list[Claim]) -> list[Claim]:
