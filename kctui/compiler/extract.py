@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 
 from kctui.compiler.profile import EMPTY as EMPTY_PROFILE, Profile
 from kctui.compiler.readers import Document
@@ -191,13 +192,19 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     return ex
 
 
+@lru_cache(maxsize=65536)
+def _tokens(text: str) -> frozenset[str]:
+    return frozenset(fact_tokens(text)) if _DIGIT.search(text) else frozenset()
+
+
 def _unreached(doc: Document, ex: Extraction) -> set[str]:
     """Compile-loss guard: the dates, versions and numbers of the source that reach no claim."""
     reached: set[str] = set()
     for claim in ex.claims:
-        reached |= fact_tokens(claim.value)
-        reached |= fact_tokens(claim.scope)
-        reached |= fact_tokens(claim.subject)
+        reached |= _tokens(claim.value)
+        if claim.scope:
+            reached |= _tokens(claim.scope)
+        reached |= _tokens(claim.subject)
     reached |= fact_tokens(ex.title)
     present: set[str] = set()
     if doc.citation_unit == "page":

@@ -71,7 +71,8 @@ def source_type(doc: Document) -> str:
     if doc.kind == "pdf":
         return "pdf"
     if isinstance(doc.frontmatter, yaml.MappingNode) and any(
-            _scope_field(v.value) for _, v in doc.frontmatter.value if isinstance(v, yaml.SequenceNode) and len(v.value) > 1):
+            isinstance(v, yaml.SequenceNode) and len(v.value) > 1 and all(isinstance(i, yaml.MappingNode) for i in v.value)
+            for _, v in doc.frontmatter.value):
         return "data"  # the header holds a list of records
     if doc.kind == "html":
         return "article"
