@@ -143,7 +143,9 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
     units = prose.units(doc)
     defined, definition_claims = prose.definitions(doc, units)
-    defined = [d for d in defined if not profile.ignores_heading(d.term)]
+    glossary_defined, glossary_claims = prose.heading_definitions(doc, units, defined)
+    defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
+    definition_claims += [c for c in glossary_claims if not profile.ignores_heading(c.subject)]
     concepts = gloss_concepts + prose.concepts_of(defined)
     found = recognise.recognise(doc, units, defined, profile, structured, [c.name for c in concepts])
     ex.entities = found.entities

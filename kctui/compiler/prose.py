@@ -194,9 +194,9 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
         if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], u.plain) and not (
                 m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1) \
                 and not (m.group("art") == "The " and not marked_as_name(term, False)):  # "The main alternative is …"
-            rest = m.group("rest").strip()
+            rest = m.group("rest").strip().rstrip(":").rstrip()
             alias = (m.group("alias") or "").strip()
-            if len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":") and len(rest.split()) >= 2:
+            if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
                 d = _defined(term, (alias,) if alias and good_term(alias) else (), e, u, rest)
                 found.append(d)
                 verb = m.group("verb")
@@ -229,6 +229,39 @@ def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: st
         return Defined(" ".join(words[:-1]), aliases, True, noun_type, e, u, rest, origin)  # "the billing-api service is …"
     is_name = marked_as_name(term, at_start)
     return Defined(term, aliases, is_name, nm.head_noun_type(rest) if is_name else "", e, u, rest, origin)
+
+
+_INDEFINITE = re.compile(r"^(?:A|An)\s+[a-z]")
+
+
+def heading_definitions(doc: Document, us: list[Unit], defined: list[Defined]) -> tuple[list[Defined], list[Claim]]:
+    """A glossary entry: a heading naming a term, and a section that opens by defining it — with the
+    term ("Auto-inference is an optional step …") or with an indefinite noun phrase ("A tool that is used
+    to transform code …"). A heading alone, or over any other opening, makes nothing."""
+    found: list[Defined] = []
+    claims: list[Claim] = []
+    opening: dict[int, Unit] = {}
+    for u in us:
+        if u.index == 0 and u.kind == "paragraph":
+            opening.setdefault(u.block, u)
+    taken = {(d.evidence.start, d.term.casefold()) for d in defined}
+    for position, block in enumerate(doc.blocks[:-1]):
+        if block.kind != "heading" or block.level < 2:
+            continue
+        u = opening.get(position + 1)
+        term = good_term(strip_inline(block.text).strip("`"))
+        if u is None or term is None or len(term.split()) > 4 or (u.first, term.casefold()) in taken:
+            continue
+        text = u.text
+        if text.casefold().startswith(term.casefold() + " "):
+            continue  # "X is …" under "## X": the sentence's own definition already holds
+        if _INDEFINITE.match(text) and not text.endswith(":") and 20 <= len(text) <= MAX_STATEMENT_CHARS:
+            e = ev(doc, u.first, u.last)
+            d = _defined(term, (), e, u, text)
+            found.append(Defined(d.term, d.aliases, d.is_name, d.entity_type, ev(doc, block.start, block.start), u,
+                                 d.rest, "glossary"))
+            claims.append(Claim(d.term, "definition", text.rstrip("."), "", "fact", "definition", e))
+    return found, claims
 
 
 def follow_ups(doc: Document, us: list[Unit], defined: list[Defined]) -> list[Claim]:
