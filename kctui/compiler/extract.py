@@ -170,6 +170,13 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates += shapes.decisions(doc, units, names_here)
     candidates += shapes.commands(doc, found.names)
     candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
+    # a sentence that already gives a thing a decision, a to-do or a command is not also a note on it
+    specific: dict[tuple[str, int], list[str]] = {}
+    for c in candidates:
+        if c.attribute != "note":
+            specific.setdefault((identity_key(c.subject), c.evidence.start), []).append(c.value)
+    candidates = [c for c in candidates if c.attribute != "note" or not any(
+        v in c.value for v in specific.get((identity_key(c.subject), c.evidence.start), ()))]
     said: dict[str, int] = {}
     for claim in candidates:
         said[identity_key(claim.subject)] = said.get(identity_key(claim.subject), 0) + 1

@@ -131,7 +131,9 @@ def _names_a_thing(title: str) -> bool:
     words = plain.split()
     if not words or len(words) > 4 or any(ch in plain for ch in ":,;!?()[]|/") or any(w[:1].isdigit() for w in words):
         return False
-    return not names.common_phrase(plain) and (words[0][:1].isupper() or names.shaped(words[0]))
+    if not all(w[:1].isupper() or names.shaped(w) or w.casefold() in names.PARTICLES for w in words):
+        return False  # "Vendors and contracts" is a title; a name capitalises every word
+    return not names.common_phrase(plain) and names.clean_title(plain)
 
 
 # -- frontmatter ----------------------------------------------------------------------------------
