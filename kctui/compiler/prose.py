@@ -252,12 +252,15 @@ def heading_definitions(doc: Document, us: list[Unit], defined: list[Defined]) -
         term = good_term(strip_inline(block.text).strip("`"))
         if u is None or term is None or len(term.split()) > 4 or (u.first, term.casefold()) in taken:
             continue
+        if not term[:1].islower() and not marked_as_name(term, True):
+            continue  # "Alternatives", "Drawbacks": a section every document has; a glossary writes "build system"
         text = u.text
         if text.casefold().startswith(term.casefold() + " "):
             continue  # "X is …" under "## X": the sentence's own definition already holds
         if _INDEFINITE.match(text) and not text.endswith(":") and 20 <= len(text) <= MAX_STATEMENT_CHARS:
             e = ev(doc, u.first, u.last)
             d = _defined(term, (), e, u, text)
+            d = Defined(d.term, d.aliases, marked_as_name(d.term, True), d.entity_type, d.evidence, u, d.rest)
             found.append(Defined(d.term, d.aliases, d.is_name, d.entity_type, ev(doc, block.start, block.start), u,
                                  d.rest, "glossary"))
             claims.append(Claim(d.term, "definition", text.rstrip("."), "", "fact", "definition", e))

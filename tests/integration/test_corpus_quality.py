@@ -1,5 +1,6 @@
 """Named things and definitions across real prose (the handbook and the RFCs of ../shared/corpus;
-skipped when absent): no entity page is titled by a common word or "<common word> team", and at most
+skipped when absent): no entity page is titled by a common word or "<common word> team", no page by a
+section name (a heading that recurs across documents, such as "Alternatives"), and at most
 20 % of concept and entity pages are stubs (fewer than two cited statements, or an empty first section).
 The numbers are printed (run with -s to see them)."""
 
@@ -18,12 +19,24 @@ from tests.integration.test_compiler_pipeline import check_wiki, pages, request
 MAX_STUB_SHARE = 0.20
 
 
+def _section_names(root: Path) -> set[str]:
+    """Headings that recur as a section in many documents (at least 5 %, and three): template sections."""
+    seen: dict[str, set[str]] = {}
+    for path in root.rglob("*.md"):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("#"):
+                seen.setdefault(line.lstrip("#").strip().casefold(), set()).add(path.name)
+    total = sum(1 for _ in root.rglob("*.md"))
+    return {heading for heading, files in seen.items() if len(files) >= max(3, total // 20) and heading}
+
+
 def _measure(root: Path, folder: str, tmp_path: Path) -> tuple[int, int, list[str], list[str]]:
     src = tmp_path / "kb" / "sources"
     shutil.copytree(root, src / folder)
     req = request(src, "job-quality")
     compile_pass(req, cache_dir=None)
     check_wiki(req.output_path, src)
+    templates = _section_names(root)
     topics = stubs = 0
     junk: list[str] = []
     stub_titles: list[str] = []
@@ -39,6 +52,8 @@ def _measure(root: Path, folder: str, tmp_path: Path) -> tuple[int, int, list[st
             stub_titles.append(data["title"])
         if kind == "entities" and not clean_title(data["title"]):
             junk.append(data["title"])
+        if data["title"].casefold() in templates:
+            junk.append(data["title"])  # "Alternatives", "Action items": a section of many documents, not a topic
     return topics, stubs, junk, stub_titles
 
 
