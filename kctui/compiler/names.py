@@ -143,6 +143,8 @@ _TRAIL = ".'’+-"
 _OPENERS = frozenset(":;—–-(\"“‘>|.!?*[")  # a capital after these says nothing: a new sentence, a label, a quote
 _JUNK_TOKEN = re.compile(r"_|\.(?:md|MD|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d")
 _ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
+_MARKED = re.compile(r"[^\W\d_a-z]|[`@]|[a-z][-_.][a-z0-9]|[a-z]\d|\d[a-z]")  # a capital, code, a handle, a-b, k8
+_FIRST_WORD = re.compile(r"\W*([^\W_][\w'’.+-]*)")
 _GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
 _FIRST = re.compile(r"[\w`@]")
 _NEXT = re.compile(r"\s+([A-Za-z]+)")
@@ -167,6 +169,10 @@ def _compound(token: str) -> bool:
 
 def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Span]:
     """Candidate name spans of one sentence (inline links already reduced to their text)."""
+    if not _MARKED.search(plain, 1):  # nothing past the first letter marks a name: only the first word can be one
+        m = _FIRST_WORD.match(plain)
+        if not m or not m.group(1)[:1].isupper() or common_word(m.group(1)) or _junk(m.group(1)):
+            return []
     toks = []
     for m in _INTERESTING.finditer(plain):
         tok = m.group(0)
