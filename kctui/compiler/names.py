@@ -106,7 +106,9 @@ def common_phrase(text: str) -> bool:
 def placeholder(text: str) -> bool:
     """Single letters and throwaway words: too short, or no letters."""
     t = text.strip("`")
-    return len(t) < 2 or not any(c.isalpha() for c in t) or (len(t) <= 3 and t.islower() and not shaped(t))
+    if len(t) < 2 or not any(c.isalpha() for c in t) or (len(t) <= 3 and t.islower() and not shaped(t)):
+        return True
+    return all(len(part) == 1 for part in re.split(r"[-_.]", t))  # x.y.z, a-b
 
 
 def is_title_token(token: str) -> bool:
@@ -213,7 +215,7 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
                 gap = plain[group[-1][2]:nxt[1]]
                 if nxt[0][0] in "`@" or not (nxt[0][0].isupper() or shaped(nxt[0])):
                     break
-                if group[-1][0].endswith(("'s", "’s")):
+                if group[-1][0].endswith(("'s", "’s")) or nxt[0] == group[-1][0]:
                     break  # "Sourcegraph's Cloudflare" is two names
                 if gap == " " or _GAP.match(gap):
                     group.append(nxt)
