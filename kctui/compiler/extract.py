@@ -9,8 +9,11 @@ cache may store it under the file's digest and path without ever changing a resu
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 
+from kctui.compiler.profile import EMPTY as EMPTY_PROFILE, Profile
 from kctui.compiler.readers import Document
 from kctui.compiler.values import cited_lines_contain, fact_tokens
 from kctui.core.claims import (  # noqa: F401 - the claim model lives in the core; re-exported here
@@ -21,8 +24,10 @@ from kctui.core.claims import (  # noqa: F401 - the claim model lives in the cor
     Evidence,
     Question,
 )
+from kctui.core.slugs import identity_key
 
-EXTRACTOR_VERSION = "builtin-extract/1"
+_DIGIT = re.compile(r"\d")
+EXTRACTOR_VERSION = "builtin-extract/2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +113,14 @@ def cited_lines(doc: Document, evidence: Evidence) -> list[str]:
     return doc.lines[evidence.start - 1 : evidence.end]
 
 
-def extract_document(doc: Document) -> Extraction:
-    """Structured facts first (frontmatter, tables, definition lists, `key: value` lines), then prose."""
-    from kctui.compiler import facts, prose
+def extract_document(doc: Document, profile: Profile | None = None) -> Extraction:
+    """Structured facts first (frontmatter, tables, definition lists, `key: value` lines), then prose:
+    definitions, named things and what the text says about each, and the shapes of notes (checklists,
+    action items, decisions, runbook commands). `profile` is the base's optional profile (names it
+    knows, headings to ignore); without one only the text decides."""
+    from kctui.compiler import facts, names, prose, recognise, shapes
 
+    profile = profile or EMPTY_PROFILE
     ex = Extraction(
         path=doc.path,
         digest=doc.digest,
@@ -124,22 +133,59 @@ def extract_document(doc: Document) -> Extraction:
     )
     candidates: list[Claim] = []
     candidates += facts.frontmatter_claims(doc)
-    candidates += facts.table_claims(doc)
+    table_claims, structured = facts.table_claims(doc)
+    candidates += table_claims
     gloss_claims, gloss_concepts = facts.glossary(doc)
     candidates += gloss_claims
-    candidates += facts.key_value_claims(doc)
+    kv = facts.key_value_claims(doc)
+    candidates += kv
+    structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if names.person_shape(c.value)]
     ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
-    defined, definition_claims = prose.definitions(doc)
-    ex.concepts = gloss_concepts + defined
-    ex.entities = prose.entity_mentions(doc)
-    known = [ex.title] + [c.name for c in ex.concepts] + [a for c in ex.concepts for a in c.aliases]
-    known += [e.name for e in ex.entities] + [e.surface for e in ex.entities]
-    if ex.subject:
-        known.append(ex.subject.name)
+    units = prose.units(doc)
+    defined, definition_claims = prose.definitions(doc, units)
+    glossary_defined, glossary_claims = prose.heading_definitions(doc, units, defined)
+    defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
+    definition_claims += [c for c in glossary_claims if not profile.ignores_heading(c.subject)]
+    concepts = gloss_concepts + prose.concepts_of(defined)
+    found = recognise.recognise(doc, units, defined, profile, structured, [c.name for c in concepts])
+    ex.entities = found.entities
+    entity_keys = {identity_key(e.name) for e in ex.entities}
+    ex.concepts = [c for c in concepts if identity_key(c.name) not in entity_keys]
     candidates += definition_claims
-    candidates += prose.statement_claims(doc, known)
+    candidates += prose.follow_ups(doc, units, defined)
+    candidates += found.claims
+    names_here = dict(found.names)
+    for c in ex.concepts:
+        names_here.setdefault(identity_key(c.name), c.name)
+    item_claims, owners = shapes.items(doc, units, names_here)
+    for owner, etype, line in owners:
+        if etype:  # the owner of an action item is a person
+            ex.entities = [Entity(e.name, etype, e.surface, e.aliases, e.evidence)
+                           if identity_key(e.name) == identity_key(owner) and not e.entity_type else e for e in ex.entities]
+        if identity_key(owner) not in entity_keys:
+            entity_keys.add(identity_key(owner))
+            ex.entities.append(Entity(owner, etype, owner, (), prose.ev(doc, line, line)))
+    ex.entities = [e for e in ex.entities if names.clean_title(e.name)]
+    candidates += item_claims
+    candidates += shapes.decisions(doc, units, names_here)
+    candidates += shapes.commands(doc, found.names)
+    candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
+    # a sentence that already gives a thing a decision, a to-do or a command is not also a note on it
+    specific: dict[tuple[str, int], list[str]] = {}
+    for c in candidates:
+        if c.attribute != "note":
+            specific.setdefault((identity_key(c.subject), c.evidence.start), []).append(c.value)
+    candidates = [c for c in candidates if c.attribute != "note" or not any(
+        v in c.value for v in specific.get((identity_key(c.subject), c.evidence.start), ()))]
+    said: dict[str, int] = {}
+    for claim in candidates:
+        said[identity_key(claim.subject)] = said.get(identity_key(claim.subject), 0) + 1
+    # a `**Label**: …` item nothing else in the document uses is a label, not a term to give a page
+    ex.concepts = [c for c in ex.concepts if c.origin != "glossary" or said.get(identity_key(c.name), 0) >= 2]
+    if found.weak:  # a name only its recurrence vouches for needs two things said about it, or no page
+        ex.entities = [e for e in ex.entities if identity_key(e.name) not in found.weak or said.get(identity_key(e.name), 0) >= 2]
     ex.summary = prose.summary(doc)
-    ex.questions = prose.questions(doc)
+    ex.questions = prose.questions(doc, units)
 
     seen: set[tuple[str, int, int]] = set()
     for claim in candidates:
@@ -155,13 +201,19 @@ def extract_document(doc: Document) -> Extraction:
     return ex
 
 
+@lru_cache(maxsize=65536)
+def _tokens(text: str) -> frozenset[str]:
+    return frozenset(fact_tokens(text)) if _DIGIT.search(text) else frozenset()
+
+
 def _unreached(doc: Document, ex: Extraction) -> set[str]:
     """Compile-loss guard: the dates, versions and numbers of the source that reach no claim."""
     reached: set[str] = set()
     for claim in ex.claims:
-        reached |= fact_tokens(claim.value)
-        reached |= fact_tokens(claim.scope)
-        reached |= fact_tokens(claim.subject)
+        reached |= _tokens(claim.value)
+        if claim.scope:
+            reached |= _tokens(claim.scope)
+        reached |= _tokens(claim.subject)
     reached |= fact_tokens(ex.title)
     present: set[str] = set()
     if doc.citation_unit == "page":
@@ -173,7 +225,7 @@ def _unreached(doc: Document, ex: Extraction) -> set[str]:
             if b.kind == "code":
                 code.update(range(b.start, b.end + 1))
         for number, line in enumerate(doc.lines, 1):
-            if number not in code and any(ch.isdigit() for ch in line):
+            if number not in code and _DIGIT.search(line):
                 present |= fact_tokens(line)
     return present - reached
 

@@ -11,33 +11,16 @@ import re
 import yaml
 
 from kctui.compiler.extract import Claim, Concept, Entity, Evidence
+from kctui.compiler import names
+from kctui.compiler.names import type_from_noun
 from kctui.compiler.readers import Document, clean_text
 from kctui.compiler.readers.markdown import mapping_get, scalar_text
-from kctui.compiler.values import strip_inline
+from kctui.compiler.values import VERSION, strip_inline
 
 MAX_VALUE_CHARS = 300
 # Keys that describe the document rather than state facts about its subject.
 _NON_FACT_KEYS = frozenset({"title", "aliases", "tags", "layout", "permalink_old"})
-_SCOPE_HINTS = ("cycle", "version", "release", "name", "id", "key", "label")
 _ENTITY_TYPE_KEYS = ("entity_type", "category", "kind")
-_CATEGORY_TYPES = {
-    "framework": "framework",
-    "lang": "technology",
-    "language": "technology",
-    "library": "library",
-    "os": "product",
-    "server-app": "product",
-    "app": "product",
-    "service": "product",
-    "device": "product",
-    "db": "product",
-    "database": "product",
-    "standard": "technology",
-    "runtime": "technology",
-    "tool": "tool",
-    "company": "company",
-    "person": "person",
-}
 _KV = re.compile(r"^(?P<key>[A-Za-z][A-Za-z0-9 ()'/._-]{0,40}?)\s*:\s+(?P<value>\S.*)$")
 _KV_STOP = frozenset(
     {
@@ -87,8 +70,10 @@ def source_type(doc: Document) -> str:
         return declared.strip().lower()
     if doc.kind == "pdf":
         return "pdf"
-    if doc.frontmatter is not None and mapping_get(doc.frontmatter, "releases") is not None:
-        return "data"
+    if isinstance(doc.frontmatter, yaml.MappingNode) and any(
+            isinstance(v, yaml.SequenceNode) and len(v.value) > 1 and all(isinstance(i, yaml.MappingNode) for i in v.value)
+            for _, v in doc.frontmatter.value):
+        return "data"  # the header holds a list of records
     if doc.kind == "html":
         return "article"
     return "note" if doc.size < 4096 else "article"
@@ -122,14 +107,14 @@ def document_subject(doc: Document, *, has_facts: bool) -> Entity | None:
         line = _fm_line(doc, node.start_mark.line)
     else:
         h1 = doc.blocks[0] if doc.blocks and doc.blocks[0].kind == "heading" and doc.blocks[0].level == 1 else None
-        if h1 is None or " ".join(h1.text.split()) != doc.title:
+        if h1 is None or " ".join(h1.text.split()) != doc.title or not _names_a_thing(doc.title):
             return None
         line = h1.start
     etype = ""
     for key in _ENTITY_TYPE_KEYS:
         declared = scalar_text(mapping_get(doc.frontmatter, key))
         if declared:
-            etype = _CATEGORY_TYPES.get(declared.strip().lower(), "product")
+            etype = type_from_noun(declared.strip().lower()) or "product"  # a declared kind: a product unless it names one
             break
     aliases = ()
     alias_node = mapping_get(doc.frontmatter, "aliases")
@@ -137,6 +122,18 @@ def document_subject(doc: Document, *, has_facts: bool) -> Entity | None:
         aliases = tuple(sorted({clean_text(n.value).strip() for n in alias_node.value
                                 if isinstance(n, yaml.ScalarNode) and n.value.strip()}))
     return Entity(doc.title, etype, doc.title, aliases, _ev(doc, line))
+
+
+def _names_a_thing(title: str) -> bool:
+    """A heading that is a name ("Gizmo", "Apache Kafka"), not a document's title ("Vendors and contracts",
+    "Platform sync, 2 March 2026", "ADR 7: Kafka for billing events")."""
+    plain = strip_inline(title).strip("`* ")
+    words = plain.split()
+    if not words or len(words) > 4 or any(ch in plain for ch in ":,;!?()[]|/") or any(w[:1].isdigit() for w in words):
+        return False
+    if not all(w[:1].isupper() or names.shaped(w) or w.casefold() in names.PARTICLES for w in words):
+        return False  # "Vendors and contracts" is a title; a name capitalises every word
+    return not names.common_phrase(plain) and names.clean_title(plain)
 
 
 # -- frontmatter ----------------------------------------------------------------------------------
@@ -191,19 +188,14 @@ def _node_claims(doc: Document, subject: str, attribute: str, node: yaml.Node, s
 
 
 def _scope_field(items: list[yaml.Node]) -> str | None:
-    """The key that identifies each mapping of a list: present in all, scalar, unique; preferring keys
-    that name a cycle/version/name, else the first key of the first item."""
+    """The key that identifies each mapping of a list of records: the first key of the first record that
+    every record has, with a short, unique scalar value."""
     maps = [i for i in items if isinstance(i, yaml.MappingNode)]
     if not maps or len(maps) != len(items):
         return None
-    first_keys = [scalar_text(k) for k, _ in maps[0].value]
-    candidates = [k for k in first_keys if k]
-    ranked = [(min(i for i, h in enumerate(_SCOPE_HINTS) if h in k.lower()), pos, k) for pos, k in enumerate(candidates)
-              if any(h in k.lower() for h in _SCOPE_HINTS)]
-    preferred = [k for _, _, k in sorted(ranked)]
-    for key in preferred + candidates:
+    for key in [k for k in (scalar_text(k) for k, _ in maps[0].value) if k]:
         values = [_scalar_value(mapping_get(m, key)) for m in maps]
-        if not all(values) or len(set(values)) != len(values) or (len(maps) == 1 and key not in preferred):
+        if not all(values) or len(set(values)) != len(values):
             continue
         if all(len(v) <= 40 and "://" not in v for v in values):  # type: ignore[arg-type]
             return key
@@ -224,8 +216,30 @@ def _heading_context(doc: Document) -> dict[int, str]:
     return ctx
 
 
-def table_claims(doc: Document) -> list[Claim]:
+def _row_name(cell: str, typed: bool = False) -> bool:
+    """A table cell that names a thing (the subject of its row): not a number, date or version. Under a
+    header that says what the column holds (Vendor, Service, Tool) any capitalised uncommon word will do;
+    otherwise the cell must look like a name on its own."""
+    text = cell.strip().strip("`*_")
+    if not text or text[0].isdigit() or VERSION.match(text) or len(text.split()) > 5 or len(text) > 60:
+        return False
+    words = text.split()
+    if any(names.shaped(w) for w in words) or names._IDENT.match(text):
+        return True
+    if not text[0].isupper() or names.common_phrase(text) or names.placeholder(text) or names._ACRONYM.match(text):
+        return False
+    if typed:
+        return True
+    if len(words) > 1:  # untyped: a title-case name ("Dataset Project"), not a phrase ("Service logs")
+        return all(w[:1].isupper() or w.casefold() in names.PARTICLES for w in words)
+    return names.zipf(text) < names.RARE_ZIPF
+
+
+def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
+    """Cells as claims. When the first column names things (a vendor list, an inventory), each row's name
+    is the subject of its cells; otherwise the document is, scoped by the row's first cell."""
     out: list[Claim] = []
+    found: list[Entity] = []
     ctx = _heading_context(doc)
     for block in doc.blocks:
         if block.kind != "table" or len(block.rows) < 2:
@@ -235,6 +249,11 @@ def table_claims(doc: Document) -> list[Claim]:
             continue
         heading = ctx.get(block.start, "")
         kv_mode = len(header) == 2 and header[1].lower() in {"value", "values", "description", "meaning", "definition"}
+        firsts = [strip_inline(cells[0]) for _, cells in block.rows[1:] if cells]
+        row_type = names.type_from_noun(header[0].split()[-1]) if header[0].split() else ""
+        typed = bool(row_type) or header[0].casefold() in ("name", "names")
+        named = [f for f in firsts if _row_name(f, typed)]
+        name_column = not kv_mode and len(named) * 2 >= len(firsts) and not any(f[:1].isdigit() for f in firsts)
         for line, cells in block.rows[1:]:
             cells = tuple(strip_inline(c) for c in cells)
             if not cells or not cells[0]:
@@ -243,11 +262,25 @@ def table_claims(doc: Document) -> list[Claim]:
                 if len(cells) > 1 and _usable(cells[1]):
                     out.append(Claim(doc.title, cells[0], cells[1], heading, "fact", "table", _ev(doc, line)))
                 continue
+            row_subject = cells[0].strip("`*_ ") if name_column and _row_name(cells[0], typed) else ""
+            for column, other in zip(header[1:], cells[1:]):
+                if names.person_shape(other.strip()):
+                    found.append(Entity(other.strip(), "person", other.strip(), (), _ev(doc, line)))
+                    if row_subject:  # the person's page says what the row says about them
+                        out.append(Claim(other.strip(), f"{column} of", row_subject, row_subject, "fact", "table",
+                                         _ev(doc, line)))
+            if row_subject:
+                subject = row_subject
+                found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
+                for attribute, value in zip(header[1:], cells[1:]):
+                    if _usable(value):
+                        out.append(Claim(subject, attribute, value, "", "fact", "table", _ev(doc, line)))
+                continue
             scope = f"{heading}: {cells[0]}" if heading else cells[0]
             for attribute, value in zip(header[1:], cells[1:]):
                 if _usable(value):
                     out.append(Claim(doc.title, attribute, value, scope, "fact", "table", _ev(doc, line)))
-    return out
+    return out, found
 
 
 def _usable(value: str) -> bool:
@@ -321,6 +354,8 @@ def _kv(text: str) -> tuple[str, str] | None:
     value = strip_inline(m.group("value"))
     if key.lower() in _KV_STOP or len(key.split()) > 4 or not _usable(value):
         return None
+    if value[:1].islower() and names.person_shape(key):
+        return None  # "Priya Raman: write the consumer" is an action item, not a field
     if value.startswith("//") or key.endswith("."):
         return None
     return key, value

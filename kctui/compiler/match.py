@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, field
 
 from kctui.compiler.extract import Claim, Extraction
-from kctui.compiler.lexicon import canonical
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.core.pages import Mention
 from kctui.core.slugs import IdentityIndex, identity_key, near_key, slugify, unique_slug
@@ -120,7 +119,7 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
         mention(slug, s.surface, s.evidence, s.aliases, s.entity_type)
         for name in (s.name, *s.aliases):
             local[identity_key(name)] = slug
-    # named things first: a known name (`libstd` → std) claims its spellings before a heading does
+    # named things first: a name claims its spellings before a defined term does
     for entity in ex.entities:
         slug = registry.resolve("entity", entity.name, entity.aliases, entity.entity_type, ex.domain)
         mention(slug, entity.surface, entity.evidence, entity.aliases, entity.entity_type)
@@ -135,10 +134,12 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
         key = identity_key(claim.subject)
         slug = local.get(key)
         if slug is None:
-            known = canonical(claim.subject)
-            slug = registry.find("entity", known.title if known else claim.subject)
+            slug = registry.find("entity", claim.subject)
         if slug is not None:
             fed.setdefault(slug, Contribution()).claims.append(claim)
+    for contribution in fed.values():
+        if contribution.claims:  # the cited sentences say what the source says; no bare mention line
+            contribution.mentions = []
     return fed
 
 

@@ -1,73 +1,59 @@
-"""Prose facts from simple statement patterns, defined terms, named entities, summary and questions.
+"""Prose: sentences with their lines, defined terms, summary and questions.
 
 Every claim is extractive: its value is a span of the sentence it came from, and its evidence is the
-line range that sentence occupies.
+line range that sentence occupies. A definition is a sentence whose grammar defines ("X is a …",
+"X refers to …", "… called *X*", "**X**: …"); the defined thing is an entity when the text marks it as
+a name (capitalised past the first word, an inner capital or digit, rare as an English word), else a
+concept. A heading never makes a concept by itself.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from dataclasses import dataclass
 from typing import Iterator
 
-from kctui.compiler import lexicon
-from kctui.compiler.extract import VERBS, Claim, Concept, Entity, Evidence, Question
+from kctui.compiler import names as nm
+from kctui.compiler.extract import Claim, Concept, Evidence, Question
 from kctui.compiler.readers import Block, Document
 from kctui.compiler.values import strip_inline
-from kctui.core.slugs import identity_key, near_key
 
 PROSE_KINDS = ("paragraph", "item", "quote")
 MAX_STATEMENT_CHARS = 300
 MAX_QUESTIONS = 8
-_VERB_RE = "|".join(re.escape(v) for v in VERBS)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])")
-_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Dr.", "St.", "No.")
-_EMPH_DEF = re.compile(
-    r"^(?:(?:A|An|The)\s+)?(?P<m>\*\*|\*|_|`)(?P<term>[^*_`\n]{2,60}?)(?P=m)\s+(?P<verb>is|are|refers to|means|denotes)\s+(?P<rest>.+?)\.?$",
-    re.S,
-)
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Dr.", "St.", "No.", "Inc.", "Ltd.")
+_CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
+_TERM = r"(?P<art>(?:A|An|The)\s+)?(?P<term>[^\s,;:()][^,;:()]{0,58}?)(?:\s+\((?P<alias>[^()]{1,20})\))?"
+_DEF_IS = re.compile(_TERM + r"\s+(?P<verb>is|are)\s+(?P<rest>(?:a|an|the|one|any|some|our|your|when|where)\s.+?)\.?$", re.S)
+_DEF_MEANS = re.compile(_TERM + r"\s+(?P<verb>refers to|means|denotes|stands for)\s+(?P<rest>.+?)\.?$", re.S)
+_DEF_HINTS = (" is ", " are ", " refers to ", " means ", " denotes ", " stands for ", "called", "known as", "termed",
+              "we call", "referred to", "dubbed")
 _CALLED = re.compile(
     r"(?:\bcalled|\bknown as|\btermed|\bwe call(?: this| these| it| them)?|\breferred to as|\bdubbed)\s+"
     r"(?:an?\s+|the\s+)?(?P<m>\*\*|\*|_)(?P<term>[^*_\n]{2,60}?)(?P=m)"
 )
-_PLAIN_DEF = re.compile(
-    r"^(?:A|An)\s+(?P<term>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3})\s+(?P<verb>is|are)\s+(?P<rest>(?:a|an|the|any|one|some)\s.+?)\.?$",
-    re.S,
-)
-_BOLD_ITEM = re.compile(r"^\*\*(?P<term>[^*\n]{2,60}?)\*\*\s*:?\s+(?P<rest>\S.*)$", re.S)
-_CRATE = re.compile(r"(?:\bthe\s+`(?P<a>[A-Za-z_][\w-]*)`\s+crate\b|`(?P<b>[A-Za-z_][\w-]*)`\s+crate\b|\bcrate\s+`(?P<c>[A-Za-z_][\w-]*)`)")
-_TEAM = re.compile(r"\b(?:the\s+)?(?P<name>[A-Za-z][\w-]{1,20})\s+[Tt]eam\b")
-_TOOL = re.compile(r"\bthe\s+`(?P<name>[A-Za-z_][\w.-]*)`\s+(?:tool|command|binary|utility|program|compiler)\b")
-_COMPANY = re.compile(
-    r"\b(?P<name>(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&-]*),?\s+(?P<suffix>Inc\.?|Ltd\.?|Limited|Corporation|Corp\.|GmbH|LLC|Foundation)(?![\w])"
-)
-_TEAM_STOP = frozenset(
-    {"the", "a", "an", "this", "that", "our", "each", "same", "every", "whole", "entire", "other", "one", "any",
-     "your", "their", "its", "his", "her", "which", "whose", "new", "small", "large", "and", "or", "of", "relevant",
-     "subteam", "sub", "respective", "appropriate"}
-)
-_TERM_STOP = frozenset(
-    {"note", "notes", "warning", "example", "examples", "update", "edit", "caveat", "important", "tip", "todo",
-     "nb", "n.b.", "this", "that", "it", "these", "those", "there", "here", "not", "yes", "no", "and", "or",
-     "canonical examples", "pros", "cons", "drawbacks", "question", "answer", "summary", "motivation"}
-)
-_BOILERPLATE = frozenset(
-    {"summary", "motivation", "detailed design", "design", "drawbacks", "alternatives", "unresolved questions",
-     "prior art", "rationale", "rationale and alternatives", "guide-level explanation", "reference-level explanation",
-     "future possibilities", "how we teach this", "examples", "example", "introduction", "overview", "background",
-     "conclusion", "references", "see also", "notes", "note", "faq", "appendix", "appendices", "contents",
-     "table of contents", "history", "ancient history", "recent history", "implementation", "naming", "phasing",
-     "variations", "status quo", "the proposal", "proposal", "proposed design", "current design", "future work",
-     "downsides", "do nothing", "acknowledgements", "acknowledgments", "api", "the rules", "design principles",
-     "updates since being accepted", "open questions", "outstanding questions", "questions", "details",
-     "discussion", "goals", "non-goals", "requirements", "usage", "changes", "changelog", "license", "credits",
-     "about", "misc", "miscellaneous", "other", "others", "todo", "tl;dr", "abstract", "scope", "terminology",
-     "definitions", "glossary", "support", "support policy", "release policy", "releases", "versions",
-     "unresolved questions and future work", "detailed explanation", "technical details", "semantics", "syntax"}
-)
+_BOLD_LEAD = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_\n]{2,60}?)(?::(?P=m)|(?P=m)\s*(?::|—|–|-))\s+(?P<rest>\S.*)$", re.S)
+_PRONOUN_LEAD = re.compile(r"^(?:It|They|This|These|Its|Their|Each)\b")
 _SUMMARY_HEADINGS = frozenset({"summary", "abstract", "overview", "introduction", "tl;dr"})
 
 
-def _ev(doc: Document, first: int, last: int) -> Evidence:
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One sentence of prose: as written (inline markup kept), plain (links to their text), its lines."""
+
+    raw: str
+    plain: str
+    text: str  # plain, emphasis and code marks dropped
+    first: int
+    last: int
+    block: int  # index of its block in doc.blocks
+    index: int  # its position in the block
+    kind: str  # paragraph | item | quote
+
+
+def ev(doc: Document, first: int, last: int) -> Evidence:
     if doc.citation_unit == "page":
         return Evidence(doc.path, first, first, doc.digest, "page")
     return Evidence(doc.path, first, last, doc.digest)
@@ -84,12 +70,7 @@ def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
     flat = "\n".join(texts)
 
     def line_at(offset: int) -> int:
-        idx = 0
-        for i, s in enumerate(starts):
-            if s <= offset:
-                idx = i
-            else:
-                break
+        idx = max(bisect_right(starts, offset) - 1, 0)
         return block.lines[idx] if idx < len(block.lines) else block.end
 
     begin = 0
@@ -106,148 +87,232 @@ def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
         yield tail, line_at(begin + lead), line_at(len(flat) - 1)
 
 
-def _prose_blocks(doc: Document) -> Iterator[Block]:
-    for block in doc.blocks:
-        if block.kind in PROSE_KINDS and block.text.strip():
-            yield block
+def units(doc: Document) -> list[Unit]:
+    out: list[Unit] = []
+    for position, block in enumerate(doc.blocks):
+        if block.kind not in PROSE_KINDS or not block.text.strip():
+            continue
+        for index, (sentence, first, last) in enumerate(sentences(block)):
+            plain = strip_inline(sentence) if ("](" in sentence or "][" in sentence or "<http" in sentence
+                                               or "<mailto" in sentence) else " ".join(sentence.split())
+            if index == 0 and block.kind == "item":
+                plain = _CHECKBOX.sub("", plain)
+            out.append(Unit(sentence, plain, bare(plain), first, last, position, index, block.kind))
+    return out
 
 
-_QUESTION_WORDS = frozenset({"what", "why", "how", "where", "when", "who", "which", "is", "are", "does", "do", "can",
-                             "should", "it's", "its", "we", "i", "you"})
+def bare(text: str) -> str:
+    """Plain text without emphasis and code marks."""
+    if "`" in text:
+        text = text.replace("`", "")
+    if "**" in text or "__" in text:
+        text = text.replace("**", "").replace("__", "")
+    if "*" in text or "_" in text:
+        text = _EMPHASIS.sub("", text)
+    return text if "  " not in text and "\n" not in text else " ".join(text.split())
+
+
+_INNER_OK = frozenset({"of", "and", "for", "in", "on", "to", "as", "at", "by", "with"})
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
+_AUTOLINK = re.compile(r"(<(?:https?|mailto):[^>\s]+>)")  # kept as written in a summary
 _PAREN_ALIAS = re.compile(r"^(?P<name>.+?)\s*\((?P<alias>[^()\s]{1,12})\)$")
 
 
-def _good_term(term: str) -> str | None:
-    raw = " ".join(strip_inline(term).split())
-    if raw.rstrip().endswith("?"):
+def good_term(term: str) -> str | None:
+    """A defined term: a short noun phrase, not a pronoun, question or fragment of code."""
+    inline = strip_inline(term).strip()
+    if "`" in inline and not (inline.startswith("`") and inline.endswith("`") and inline.count("`") == 2):
+        return None  # part code, part prose: not a term as the text writes it
+    raw = bare(inline)
+    if raw.endswith("?"):
         return None
     term = raw.strip(" .,:;!\"'")
-    if not (2 <= len(term) <= 60) or len(term.split()) > 6:
+    words = term.split()
+    if not (2 <= len(term) <= 60) or not words or len(words) > 6 or nm.placeholder(term):
         return None
-    if term.casefold() in _TERM_STOP or term.split()[0].casefold() in _QUESTION_WORDS:
-        return None
-    if any(w in ("example", "examples") for w in term.casefold().split()):
+    if any(w.casefold() in nm.FUNCTION_WORDS and (i in (0, len(words) - 1) or w.casefold() not in _INNER_OK)
+           for i, w in enumerate(words)):
         return None
     if not (term[0].isalnum() or term[0] == "#"):
         return None
-    plain = sum(ch.isalnum() or ch.isspace() or ch in "-_'" for ch in term)
-    if plain < 0.8 * len(term) or any(ch in term for ch in "|;=/\\{}"):
+    plain = sum(ch.isalnum() or ch.isspace() or ch in "-_'.+" for ch in term)
+    if plain < 0.85 * len(term) or any(ch in term for ch in "|;=/\\{}<>$\"“”[]"):
         return None
     return term
 
 
-def _concept(term: str, ev: Evidence, origin: str) -> Concept:
-    """`Long-Term Support (LTS)` → Long-Term Support with alias LTS."""
+def marked_as_name(term: str, at_start: bool) -> bool:
+    """Does the text mark a defined term as a name (→ an entity) rather than a common noun (→ a concept)?"""
+    words = term.split()
+    if any(nm.shaped(w) for w in words) or len(words) == 1 and nm._IDENT.match(term):
+        return True
+    caps = [w for w in words if w[:1].isupper()]
+    if len(words) > 1:
+        return len(caps) == len(words) or (len(caps) >= 2 and not at_start)
+    w = words[0]
+    if not w[:1].isupper():
+        return False
+    if nm.acronym(w):
+        return nm.zipf(w) < nm.COMMON_ZIPF - 0.5
+    return nm.zipf(w) < nm.RARE_ZIPF or not at_start and nm.zipf(w) < nm.COMMON_ZIPF
+
+
+@dataclass(frozen=True, slots=True)
+class Defined:
+    term: str
+    aliases: tuple[str, ...]
+    is_name: bool
+    entity_type: str
+    evidence: Evidence
+    unit: Unit | None
+    rest: str = ""  # what the definition says it is
+    origin: str = "definition"  # or "glossary": a `**Term**: …` item
+
+
+def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Claim]]:
+    """Defined terms and their definitional claims."""
+    found: list[Defined] = []
+    claims: list[Claim] = []
+    for u in us:
+        text = u.text
+        if u.index == 0 and u.plain[:1] in "*_":
+            m = _BOLD_LEAD.match(u.plain)
+            if m and (term := good_term(m.group("term"))) and not (len(term.split()) == 1 and nm.common_word(term)) \
+                    and "\\" not in u.plain:
+                e = ev(doc, u.first, u.last)
+                rest = bare(m.group("rest")).rstrip(".")
+                if rest and len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":") and len(rest.split()) >= 3 \
+                        and not any(ch.isdigit() for ch in term):  # "Day 5: Monthly release" is a label
+                    d = _defined(term, (), e, u, rest, "glossary")
+                    found.append(d)
+                    claims.append(Claim(d.term, "definition", rest, "", "fact", "definition", e))
+                    continue
+        if not any(h in text for h in _DEF_HINTS):
+            continue
+        e = ev(doc, u.first, u.last)
+        m = _DEF_IS.match(text) or _DEF_MEANS.match(text)
+        if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], u.plain) and not (
+                m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1) \
+                and not (m.group("art") == "The " and not marked_as_name(term, False)):  # "The main alternative is …"
+            rest = m.group("rest").strip().rstrip(":").rstrip()
+            alias = (m.group("alias") or "").strip()
+            if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
+                d = _defined(term, (alias,) if alias and good_term(alias) else (), e, u, rest)
+                found.append(d)
+                verb = m.group("verb")
+                claims.append(Claim(d.term, verb, rest, "", "statement", "definition", e) if verb in ("is", "are", "refers to", "means", "denotes")
+                              else Claim(d.term, "stands for", rest, "", "fact", "definition", e))
+                continue
+        c = _CALLED.search(u.plain)
+        if c and (term := good_term(c.group("term"))) and not (len(term.split()) == 1 and nm.common_word(term)):
+            value = text.rstrip(".")
+            if len(value) <= MAX_STATEMENT_CHARS:
+                d = _defined(term, (), e, u, "")
+                found.append(d)
+                claims.append(Claim(d.term, "definition", value, "", "fact", "definition", e))
+    return found, claims
+
+
+def _as_written(term: str, plain: str) -> bool:
+    """The term appears in the sentence as written, at most wrapped in one emphasis or code mark."""
+    return term in plain.replace("**", "").replace("__", "") and "\\" not in plain
+
+
+def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: str, origin: str = "definition") -> Defined:
     m = _PAREN_ALIAS.match(term)
     if m and len(m.group("name")) >= 2:
-        return Concept(m.group("name").strip(), (m.group("alias"),), ev, origin)
-    return Concept(term, (), ev, origin)
+        term, aliases = m.group("name").strip(), aliases + (m.group("alias"),)
+    at_start = u.text.startswith(term) or u.text[4:].startswith(term)
+    words = term.split()
+    noun_type = nm.type_from_noun(words[-1]) if len(words) > 1 else ""
+    if noun_type and noun_type != "person" and words[-1].islower() and marked_as_name(" ".join(words[:-1]), False):
+        return Defined(" ".join(words[:-1]), aliases, True, noun_type, e, u, rest, origin)  # "the billing-api service is …"
+    is_name = marked_as_name(term, at_start)
+    return Defined(term, aliases, is_name, nm.head_noun_type(rest) if is_name else "", e, u, rest, origin)
 
 
-# -- definitions ----------------------------------------------------------------------------------
+_INDEFINITE = re.compile(r"^(?:A|An)\s+[a-z]")
 
 
-def definitions(doc: Document) -> tuple[list[Concept], list[Claim]]:
-    """Defined terms: `*term* is …`, "… called a *term*", "A term is a …", `**Term**: …` list items, and a
-    heading whose first sentence defines it."""
-    concepts: list[Concept] = []
+def heading_definitions(doc: Document, us: list[Unit], defined: list[Defined]) -> tuple[list[Defined], list[Claim]]:
+    """A glossary entry: a heading naming a term, and a section that opens by defining it — with the
+    term ("Auto-inference is an optional step …") or with an indefinite noun phrase ("A tool that is used
+    to transform code …"). A heading alone, or over any other opening, makes nothing."""
+    found: list[Defined] = []
     claims: list[Claim] = []
-    heading: str | None = None
-    heading_fresh = False
-    for position, block in enumerate(doc.blocks):
-        if block.kind == "heading":
-            heading = _heading_term(block.text)
-            if position == 0 and block.level == 1 and " ".join(block.text.split()) == doc.title:
-                heading = None  # the document's own title is no concept
-            if heading:
-                concepts.append(_concept(heading, _ev(doc, block.start, block.start), "heading"))
-            heading_fresh = True
+    opening: dict[int, Unit] = {}
+    for u in us:
+        if u.index == 0 and u.kind == "paragraph":
+            opening.setdefault(u.block, u)
+    taken = {(d.evidence.start, d.term.casefold()) for d in defined}
+    for position, block in enumerate(doc.blocks[:-1]):
+        if block.kind != "heading" or block.level < 2:
             continue
-        if block.kind not in PROSE_KINDS:
+        u = opening.get(position + 1)
+        term = good_term(strip_inline(block.text).strip("`"))
+        if u is None or term is None or len(term.split()) > 4 or (u.first, term.casefold()) in taken:
             continue
-        first_in_section = heading_fresh
-        heading_fresh = False
-        if block.kind == "item":
-            m = _BOLD_ITEM.match(block.text.strip())
-            term = _good_term(m.group("term")) if m else None
-            if m and term:
-                rest = next(iter(_split_plain(m.group("rest"))), "").rstrip(".")
-                ev = _ev(doc, block.start, block.lines[0] if block.lines else block.start)
-                concepts.append(con := _concept(term, ev, "glossary"))
-                if rest and len(rest) <= MAX_STATEMENT_CHARS:
-                    claims.append(Claim(con.name, "definition", strip_inline(rest), "", "fact", "definition",
-                                        _ev(doc, block.start, _line_of(block, rest))))
+        if not term[:1].islower() and not marked_as_name(term, True):
+            continue  # "Alternatives", "Drawbacks": a section every document has; a glossary writes "build system"
+        text = u.text
+        if text.casefold().startswith(term.casefold() + " "):
+            continue  # "X is …" under "## X": the sentence's own definition already holds
+        if _INDEFINITE.match(text) and not text.endswith(":") and 20 <= len(text) <= MAX_STATEMENT_CHARS:
+            e = ev(doc, u.first, u.last)
+            d = _defined(term, (), e, u, text)
+            d = Defined(d.term, d.aliases, marked_as_name(d.term, True), d.entity_type, d.evidence, u, d.rest)
+            found.append(Defined(d.term, d.aliases, d.is_name, d.entity_type, ev(doc, block.start, block.start), u,
+                                 d.rest, "glossary"))
+            claims.append(Claim(d.term, "definition", text.rstrip("."), "", "fact", "definition", e))
+    return found, claims
+
+
+def follow_ups(doc: Document, us: list[Unit], defined: list[Defined]) -> list[Claim]:
+    """The sentence right after a definition, when it goes on about the same thing ("It …", "They …")."""
+    out: list[Claim] = []
+    by_pos = {(u.block, u.index): u for u in us}
+    for d in defined:
+        if d.unit is None:
+            continue
+        nxt = by_pos.get((d.unit.block, d.unit.index + 1))
+        # the next sentence goes on about it when it says "it"/"they", or when the definition opens its
+        # paragraph or list item (whose topic the defined term then is)
+        if nxt and (_PRONOUN_LEAD.match(nxt.plain) or d.unit.index == 0) and 20 <= len(nxt.plain) <= MAX_STATEMENT_CHARS \
+                and not nxt.plain.endswith(":"):
+            out.append(Claim(d.term, "context", nxt.plain, "", "fact", "statement", ev(doc, nxt.first, nxt.last)))
+    return out
+
+
+def concepts_of(defined: list[Defined]) -> list[Concept]:
+    return [Concept(d.term, d.aliases, d.evidence, d.origin) for d in defined if not d.is_name]
+
+
+def concept_notes(doc: Document, us: list[Unit], concepts: list[Concept], claims: list[Claim]) -> list[Claim]:
+    """The sentences that use a defined term, each cited (up to three per term per document)."""
+    out: list[Claim] = []
+    used = {(c.subject.casefold(), c.evidence.start) for c in claims}
+    for concept in concepts:
+        spellings = [concept.name, *concept.aliases]
+        pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in spellings) + r")(?:s|es)?(?![\w-])", re.I)
+        n = 0
+        for u in us:
+            if n >= 3:
+                break
+            if (concept.name.casefold(), u.first) in used or not 20 <= len(u.plain) <= MAX_STATEMENT_CHARS or "\\" in u.plain:
                 continue
-        for index, (sentence, first, last) in enumerate(sentences(block)):
-            ev = _ev(doc, first, last)
-            m = _EMPH_DEF.match(sentence) or _PLAIN_DEF.match(sentence)
-            if m and m.groupdict().get("m") == "`" and not re.match(r"(?:a|an|the|any|one|some)\s", m.group("rest")):
-                m = None  # `code` is … : only "is a/an/the …" defines a code term
-            if m and (term := _good_term(m.group("term"))):
-                rest = strip_inline(m.group("rest"))
-                concepts.append(con := _concept(term, ev, "definition"))
-                if len(rest) <= MAX_STATEMENT_CHARS:
-                    claims.append(Claim(con.name, m.group("verb"), rest, "", "statement", "definition", ev))
+            if u.plain.endswith(":") or not pattern.search(u.plain):
                 continue
-            c = _CALLED.search(sentence)
-            if c and (term := _good_term(c.group("term"))):
-                concepts.append(con := _concept(term, ev, "definition"))
-                value = strip_inline(sentence).rstrip(".")
-                if len(value) <= MAX_STATEMENT_CHARS:
-                    claims.append(Claim(con.name, "definition", value, "", "fact", "definition", ev))
-                continue
-            if heading and first_in_section and index == 0 and block.kind == "paragraph":
-                name = _concept(heading, ev, "heading").name
-                plain = strip_inline(sentence).replace("`", "")
-                hm = re.match(rf"^(?:(?:A|An|The)\s+)?{re.escape(name)}\s+({_VERB_RE})\s+(.+?)\.?$", plain, re.I | re.S)
-                rest = hm.group(2) if hm else ""
-                if hm and len(rest) <= MAX_STATEMENT_CHARS and rest in strip_inline(sentence):
-                    claims.append(Claim(name, hm.group(1).lower(), rest, "", "statement", "definition", ev))
-                elif 20 <= len(strip_inline(sentence)) <= MAX_STATEMENT_CHARS and not sentence.rstrip().endswith(":"):
-                    # the section's opening sentence says what the heading's topic is about
-                    claims.append(Claim(name, "context", strip_inline(sentence), "", "fact", "heading", ev))
-    return concepts, claims
+            out.append(Claim(concept.name, "note", u.plain, "", "fact", "statement", ev(doc, u.first, u.last)))
+            used.add((concept.name.casefold(), u.first))
+            n += 1
+    return out
 
 
-def _heading_term(text: str) -> str | None:
-    """A heading that names a topic (a short noun phrase), not a section of every document."""
-    plain = strip_inline(text).strip()
-    if plain.casefold() in _BOILERPLATE or plain.endswith((":", "?", ".", "!")) or "=>" in plain:
-        return None
-    if re.match(r"^(?:[A-Z]|\d+|[ivx]+)[.)]\s", plain) or len(plain.split()) > 5:
-        return None
-    words = plain.casefold().replace("`", "").split()
-    if not words or words[0] in _ACTION_WORDS or any(w.strip(",()") in _SECTION_WORDS for w in words) or "'s" in plain:
-        return None
-    return _good_term(plain.strip("`"))
-
-
-# Headings that start with these words name an action or a question, not a topic.
-_ACTION_WORDS = frozenset(
-    {"a", "an", "about", "add", "adding", "allow", "allowing", "avoid", "change", "changing", "choose", "choosing",
-     "disallow", "deprecate", "deprecating", "document", "don't", "dont", "do", "does", "how", "why", "what", "when",
-     "where", "which", "who", "is", "are", "should", "can", "use", "using", "make", "making", "remove", "removing",
-     "rename", "renaming", "introduce", "introducing", "keep", "keeping", "stabilize", "stabilizing", "move",
-     "moving", "replace", "replacing", "require", "requiring", "support", "supporting", "provide", "providing",
-     "extend", "extending", "implement", "implementing", "drop", "dropping", "fix", "fixing", "let", "leave",
-     "if", "in", "on", "for", "with", "without", "to", "from", "of", "by", "and", "or", "not", "no", "other",
-     "more", "some", "further", "possible", "potential", "proposed", "current", "new", "old", "our", "this", "that",
-     "these", "those", "step", "part", "phase", "option", "case", "appendix", "annex", "aside"}
-)
-_SECTION_WORDS = frozenset(
-    {"appendix", "alternative", "alternatives", "drawback", "drawbacks", "acknowledgement", "acknowledgements",
-     "acknowledgment", "acknowledgments", "amendment", "amendments", "discussion", "question", "questions",
-     "changes", "benefits", "history", "example", "examples", "motivation", "summary", "rationale", "conclusion",
-     "detailed", "overview", "introduction", "faq", "todo", "notes", "study", "proposal", "design", "future",
-     "status", "unresolved", "considerations", "problem", "problems", "solution", "solutions", "issue", "issues"}
-)
-
-
-def _split_plain(text: str) -> list[str]:
+def split_plain(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
 
 
-def _line_of(block: Block, fragment: str) -> int:
+def line_of(block: Block, fragment: str) -> int:
     """The last line of `block` needed to contain `fragment` (a prefix of the block's text)."""
     needed = len(" ".join(fragment.split()))
     seen = 0
@@ -256,92 +321,6 @@ def _line_of(block: Block, fragment: str) -> int:
         if seen >= needed:
             return block.lines[i] if i < len(block.lines) else block.end
     return block.end
-
-
-# -- statements about known names -----------------------------------------------------------------
-
-
-def statement_claims(doc: Document, known: list[str]) -> list[Claim]:
-    """"X is/was/has/costs Y" where X is a name this document defines or mentions."""
-    by_first: dict[str, list[str]] = {}
-    for name in {" ".join(strip_inline(n).strip("`").split()) for n in known if n}:
-        if len(name) >= 2 and name.split():
-            by_first.setdefault(name.split()[0].casefold(), []).append(name)
-    for names in by_first.values():
-        names.sort(key=lambda n: (-len(n), n))
-    out: list[Claim] = []
-    for block in _prose_blocks(doc):
-        for sentence, first, last in sentences(block):
-            plain = strip_inline(sentence).replace("`", "")
-            words = plain.split()
-            if len(words) < 3:
-                continue
-            offset = 4 if words[0] == "The" else 0
-            lead = plain[offset:].split(" ", 1)[0].casefold()
-            for name in by_first.get(lead, ()):
-                head = plain[offset : offset + len(name)]
-                if identity_key(head) != identity_key(name):
-                    continue
-                tail = plain[offset + len(name) :]
-                m = re.match(rf"^\s+({_VERB_RE})\s+(.+?)\.?$", tail, re.S)
-                if not m:
-                    continue
-                value = m.group(2).strip()
-                if 3 <= len(value) <= MAX_STATEMENT_CHARS and value in strip_inline(sentence):
-                    out.append(Claim(head, m.group(1), value, "", "statement", "statement", _ev(doc, first, last)))
-                break
-    return out
-
-
-# -- entities -------------------------------------------------------------------------------------
-
-
-def entity_mentions(doc: Document) -> list[Entity]:
-    """Named things: known tools/libraries, "the `x` crate", "the core team", "Acme Ltd.": first mention
-    per identity per document, typed by the noun the text uses."""
-    found: dict[str, Entity] = {}
-
-    def add(name: str, etype: str, surface: str, aliases: tuple[str, ...], line: int) -> None:
-        key = near_key(name)
-        if key not in found:
-            found[key] = Entity(name, etype, surface, aliases, _ev(doc, line, line))
-
-    for block in doc.blocks:
-        if block.kind not in PROSE_KINDS + ("heading",):
-            continue
-        for i, raw in enumerate(block.text.split("\n")):
-            line = block.lines[i] if i < len(block.lines) else block.start
-            text = strip_inline(raw)  # names inside link targets are not mentions
-            if "`" in text or "crate" in text:
-                for m in _CRATE.finditer(text):
-                    raw = m.group("a") or m.group("b") or m.group("c")
-                    known = lexicon.canonical(raw)
-                    if known:
-                        add(known.title, known.entity_type, raw, known.aliases, line)
-                    else:
-                        add(raw, "library", raw, (), line)
-                for m in _TOOL.finditer(text):
-                    known = lexicon.canonical(m.group("name"))
-                    if known:
-                        add(known.title, known.entity_type, m.group("name"), known.aliases, line)
-                    else:
-                        add(m.group("name"), "tool", m.group("name"), (), line)
-            for m in lexicon.KNOWN_PATTERN.finditer(text):
-                known = lexicon.KNOWN_BY_SURFACE[m.group(0)]
-                add(known.title, known.entity_type, m.group(0), known.aliases, line)
-            if "eam" in text:
-                for m in _TEAM.finditer(text):
-                    word = m.group("name")
-                    if word.casefold() in _TEAM_STOP:
-                        continue
-                    title = lexicon.TEAM_NAMES.get(word.casefold(), f"{word[:1].upper()}{word[1:]} team")
-                    add(title, "team", m.group(0).removeprefix("the ").strip(), (), line)
-            for m in _COMPANY.finditer(text):
-                suffix = m.group("suffix")
-                etype = "organisation" if suffix == "Foundation" else "company"
-                name = f"{m.group('name')} {suffix}".strip()
-                add(name, etype, m.group(0), (), line)
-    return sorted(found.values(), key=lambda e: (e.evidence.start, near_key(e.name)))
 
 
 # -- summary and questions ------------------------------------------------------------------------
@@ -361,9 +340,12 @@ def summary(doc: Document) -> tuple[str, Evidence] | None:
                 break
             if chosen is None:
                 chosen = block
+    if chosen is None:  # a list of links and nothing else: its first item says what the document holds
+        chosen = next((b for b in doc.blocks if b.kind == "item" and b.text.strip() and "\\" not in b.text), None)
     if chosen is None:
         return None
-    parts = _split_plain(strip_inline(chosen.text))
+    protected = _AUTOLINK.sub(lambda m: "\x00" + m.group(1)[1:-1] + "\x01", chosen.text)
+    parts = split_plain(strip_inline(protected).replace("\x00", "<").replace("\x01", ">"))
     text = ""
     for part in parts:
         if len(text) + len(part) + 1 > 400 and text:
@@ -373,16 +355,15 @@ def summary(doc: Document) -> tuple[str, Evidence] | None:
         text = text[:400].rsplit(" ", 1)[0]
     if not text:
         return None
-    return text, _ev(doc, chosen.start, _line_of(chosen, text))
+    return text, ev(doc, chosen.start, line_of(chosen, text))
 
 
-def questions(doc: Document) -> list[Question]:
+def questions(doc: Document, us: list[Unit] | None = None) -> list[Question]:
     out: list[Question] = []
-    for block in _prose_blocks(doc):
-        for sentence, first, last in sentences(block):
-            text = strip_inline(sentence)
-            if text.endswith("?") and 10 <= len(text) <= MAX_STATEMENT_CHARS:
-                out.append(Question(text, _ev(doc, first, last)))
-                if len(out) >= MAX_QUESTIONS:
-                    return out
+    for u in us if us is not None else units(doc):
+        text = u.plain if u.index or u.kind != "item" else strip_inline(u.raw)
+        if text.endswith("?") and 10 <= len(text) <= MAX_STATEMENT_CHARS:
+            out.append(Question(text, ev(doc, u.first, u.last)))
+            if len(out) >= MAX_QUESTIONS:
+                return out
     return out

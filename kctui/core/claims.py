@@ -32,7 +32,10 @@ VERBS = (
 )
 # Attributes whose values are descriptions, never single facts: different sources may hold different
 # ones without contradicting each other.
-DESCRIPTIVE_ATTRIBUTES = frozenset({"definition", "standsfor", "description", "summary", "note", "notes", "context"})
+DESCRIPTIVE_ATTRIBUTES = frozenset({"definition", "standsfor", "description", "summary", "note", "notes", "context",
+                                    # items of a list, never one value: to-dos, action items, decisions, commands
+                                    "todo", "done", "actionitem", "decision", "reason", "command", "takes", "runs",
+                                    "runson"})
 
 
 @dataclass(frozen=True, slots=True)

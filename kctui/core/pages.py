@@ -55,6 +55,7 @@ SECTIONS = {
 HISTORY = {"source": "Updates", "concept": "Evolving Notes", "entity": "Updates"}
 DESCRIPTIVE = frozenset({"definition", "standsfor", "is", "are", "was", "were", "means", "refersto", "denotes"})
 NONE_LINE = "_None yet._"
+LEAD_ATTRIBUTES = frozenset({"context", "note", "description", "summary"})
 STUB_KEY = "awaiting_review"
 MAX_FRONTMATTER_SOURCES = 200
 _KNOWN_KEYS = frozenset({"type", "title", "description", "tags", "sources", "generated", "status", "compile_status",
@@ -197,6 +198,11 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
         out += ["The compiler proposed this page; it has not been approved, so it holds nothing yet.", ""]
     descriptive = [c for c in page.claims if is_descriptive(c)]
     other = [c for c in page.claims if not is_descriptive(c)]
+    if page.kind != "source" and not descriptive and other:
+        # no source defines it: the first cited statement about it leads the page (shown as what it is)
+        leads = [c for c in other if attribute_key(c.attribute) in LEAD_ATTRIBUTES] or other
+        lead = next((c for c in leads if c.value.startswith((page.title, f"The {page.title}"))), leads[0])
+        descriptive, other = [lead], [c for c in other if c is not lead]
     mentions = [mention_line(m, source_link.get(m.evidence.path, escape_text(m.evidence.path))) for m in page.mentions]
     links = {name: [link(slug, title, kind, style) for kind, slug, title in page.links.get(name, [])]
              for name in SECTIONS[page.kind]}

@@ -38,7 +38,7 @@ Releases are supported for 18 months.
 
 *[LTS]: Long-Term Support
 """
-SETUP = "- Owner: Acme Ltd.\n- Port: 8080\n\nThe `regex` crate is used by the installer.\n"
+SETUP = "- Owner: Acme Ltd.\n- Port: 8080\n\nThe `regex` crate is used by the installer. Acme Ltd. signs every release.\n"
 ABOUT = ("<html><head><title>About widgets</title></head><body>\n<h1>About</h1>\n"
          "<p>A sprocket is a toothed wheel that drives a chain.</p>\n"
          "<table><tr><th>part</th><th>weight</th></tr>\n<tr><td>sprocket</td><td>12 g</td></tr></table>\n</body></html>\n")
@@ -175,7 +175,8 @@ def test_compile_writes_a_valid_linked_cited_wiki(tmp_path: Path) -> None:
     found = pages(req.output_path)
     assert found["entities/widget-server.md"][0]["entity_type"] == "product"
     assert {"sources/products-widget-md.md", "sources/papers-gizmo-report-pdf.md", "concepts/long-term-support.md",
-            "concepts/sprocket.md", "concepts/gizmo.md", "entities/std.md", "entities/acme-ltd.md"} <= set(found)
+            "concepts/sprocket.md", "concepts/gizmo.md", "concepts/facade-crate.md", "entities/acme.md"} <= set(found)
+    assert found["entities/acme.md"][0]["entity_type"] == "company" and "Acme Ltd" in found["entities/acme.md"][0]["aliases"]
     for rel, (data, _) in found.items():
         assert data["type"] in ("Source", "Concept", "Entity") and data["generated"]["at"] == req.created_at
         assert data["status"] == "stable" and data["compile_status"] == "compiled"
@@ -304,13 +305,14 @@ def test_deleting_a_source_retracts_its_claims_and_archives_orphans(tmp_path: Pa
     wiki = second.output_path
     check_wiki(wiki, src)
     assert not (wiki / "sources" / "guides-setup-txt.md").exists()
-    acme = parse_document((wiki / "entities" / "acme-ltd.md").read_text(encoding="utf-8"))
+    acme = parse_document((wiki / "entities" / "acme.md").read_text(encoding="utf-8"))
     assert acme[0]["compile_status"] == "archived" and acme[0]["status"] == "deprecated" and acme[0]["sources"] == []
     assert "guides/setup.txt" not in "".join(p.read_text(encoding="utf-8") for p in wiki.glob("*/*.md")
                                              if "Archived" not in p.read_text(encoding="utf-8"))
     kinds = {u.slug: u.kind for u in result.updates}
-    assert kinds["guides-setup-txt"] == "remove" and kinds["acme-ltd"] == "supersede"
-    assert {(c.change, c.attribute) for c in result.claim_changes} == {("retracted", "Owner"), ("retracted", "Port")}
+    assert kinds["guides-setup-txt"] == "remove" and kinds["acme"] == "supersede"
+    assert {(c.change, c.attribute) for c in result.claim_changes} == {("retracted", "Owner"), ("retracted", "Port"),
+                                                                        ("retracted", "note")}
 
 
 def test_two_sources_disagreeing_is_one_conflict_citing_both(tmp_path: Path) -> None:

@@ -1,0 +1,351 @@
+"""Named things from evidence in the text, not from lists.
+
+A name is a span the text marks as one: capitalised away from the start of a sentence ("Priya Raman",
+"Tomás Okafor"), an inner capital or digit (SQLite, PagerDuty, k8s), a link text, a name the text types
+with a noun ("the billing-api service", "Datadog, a monitoring vendor"), a `Name:` owner of an action
+item, the subject of "X is a/an Y". Common words are told apart by their frequency in English
+(`wordfreq`), never by a hand-written stop list: a single capitalised word that is frequent in lower
+case is a common word unless it shows an inner capital or digit, and a word the document also writes
+in lower case is not a name there.
+
+Only the closed-class grammar of English appears below (pronouns, determiners, name particles) and the
+generic nouns that say what kind of thing a name is (service, database, company, team, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+COMMON_ZIPF = 4.0  # a word at least this frequent (per billion words, log10) is an ordinary word
+RARE_ZIPF = 3.0  # a capitalised word rarer than this is name-like even alone
+
+# Closed-class words: never a name on their own, never the start of a defined term.
+FUNCTION_WORDS = frozenset(
+    "a an the this that these those it its they them their there here we our you your i my he she his her "
+    "what which who whom whose when where why how each every any some all both either neither no none one "
+    "such other another much many most more few several same so if then than as at by for from in into of "
+    "on onto or and but nor not to with without via per about after before over under between since because "
+    "although though while unless until once whether also only just even now then still yet however instead "
+    "rather very".split()
+)
+PARTICLES = frozenset({"de", "van", "von", "der", "den", "da", "del", "di", "du", "la", "le", "bin", "al", "of"})
+
+# The noun a text uses for a thing → the entity type it gives (generic English, not a corpus's words).
+TYPE_NOUNS = {
+    "service": "service", "services": "service", "api": "service", "microservice": "service", "server": "service",
+    "daemon": "service", "endpoint": "service", "backend": "service", "worker": "service", "job": "service",
+    "tool": "tool", "tools": "tool", "cli": "tool", "command": "tool", "utility": "tool", "binary": "tool",
+    "program": "tool", "app": "tool", "application": "tool", "editor": "tool", "compiler": "tool",
+    "database": "tool", "db": "tool", "queue": "tool", "broker": "tool", "cache": "tool", "engine": "tool",
+    "library": "library", "package": "library", "module": "library", "framework": "library", "sdk": "library",
+    "plugin": "library", "extension": "library",
+    "company": "company", "vendor": "company", "provider": "company", "startup": "company", "firm": "company",
+    "corporation": "company", "inc": "company", "ltd": "company", "llc": "company", "gmbh": "company",
+    "corp": "company", "foundation": "organisation", "organisation": "organisation", "organization": "organisation",
+    "team": "team", "squad": "team", "guild": "team",
+    "product": "product", "platform": "product", "feature": "product", "language": "product", "system": "product",
+    "person": "person", "engineer": "person", "manager": "person", "developer": "person", "designer": "person",
+}
+# Nouns for a role a person holds: "Head of Engineering", "Support Engineers" name a role, not someone.
+ROLE_NOUNS = frozenset("engineer manager owner admin administrator lead head director designer developer captain "
+                       "officer vp president member reviewer maintainer responder".split())
+COMPANY_SUFFIX = re.compile(r"^(?:Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|SA|plc)\.?$")
+
+_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,6}s$")  # PRs, APIs: generic plurals, not names
+_DIGIT_SHAPE = re.compile(r"^[^\W\d_]+\d+[^\W\d_]+|^[^\W\d_]{3,}\d{1,2}$")  # k8s, e2e, OAuth2
+_WORD = re.compile(r"[^\W_](?:[\w'’.&+/-]*[^\W_])?")
+_TOKEN = re.compile(r"`[^`\n]{1,60}`|[^\W_](?:[\w'’.&+/-]*[^\W_])?|@[A-Za-z][\w-]{1,38}")
+_LINK_TEXT = re.compile(r"\[([^\]\n]{2,60})\]\((?:[^()\s]|\([^()\s]*\))*\)")
+_VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
+_IDENT = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$")  # billing-api, crates.io
+
+
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    from wordfreq import zipf_frequency  # loaded on first use: a pass that needs no names never pays for it
+
+    # The small list holds every word at least as frequent as RARE_ZIPF (rarer ones read 0), which is all
+    # the thresholds here tell apart; it loads ten times faster than the large one in each worker process.
+    return zipf_frequency(word.casefold(), "en", wordlist="small")
+
+
+@lru_cache(maxsize=65536)
+def shaped(token: str) -> bool:
+    """An inner capital or a digit inside letters: SQLite, PagerDuty, GitHub, k8s, S3, OAuth2."""
+    letters = [c for c in token if c.isalpha()]
+    if len(letters) < 2:
+        return False  # Q3, H1, v2: a letter and a number
+    inner_cap = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token) and not _PLURAL_ACRONYM.match(token)
+    digit = bool(_DIGIT_SHAPE.search(token))
+    return inner_cap or digit
+
+
+def acronym(token: str) -> bool:
+    return len(token) >= 2 and token.isalpha() and token.isupper()
+
+
+@lru_cache(maxsize=65536)
+def common_word(token: str) -> bool:
+    """An ordinary English word (by frequency), not a name on its own."""
+    t = token.strip("`'’").removesuffix("'s").removesuffix("’s")
+    if not t or t.casefold() in FUNCTION_WORDS:
+        return True
+    if shaped(t):
+        return False
+    return zipf(t) >= COMMON_ZIPF
+
+
+def common_phrase(text: str) -> bool:
+    """A heading or title made only of ordinary words ("Action items", "Detailed design", "Context")."""
+    words = _WORD.findall(text)
+    return bool(words) and all(common_word(w) or w.isdigit() for w in words)
+
+
+def placeholder(text: str) -> bool:
+    """Single letters and throwaway words: too short, or no letters."""
+    t = text.strip("`")
+    if len(t) < 2 or not any(c.isalpha() for c in t) or (len(t) <= 3 and t.islower() and not shaped(t)):
+        return True
+    return all(len(part) == 1 for part in re.split(r"[-_.]", t))  # x.y.z, a-b
+
+
+def is_title_token(token: str) -> bool:
+    return token[:1].isupper() and not token.startswith("`")
+
+
+@dataclass
+class Span:
+    text: str  # the name as written (markup removed)
+    start: int  # character offset in the plain sentence
+    end: int
+    at_start: bool  # begins the sentence (capitalisation says nothing there)
+    kind: str  # caps | shaped | link | code | handle | ident
+    tokens: tuple[str, ...] = ()
+
+
+@dataclass
+class Candidate:
+    name: str
+    mentions: int = 0  # occurrences as a marked name
+    loose: int = 0  # occurrences at a sentence start / unmarked
+    strong: bool = False  # shape, rarity or a typing noun says it is a name
+    defined: bool = False
+    entity_type: str = ""
+    surfaces: set[str] = field(default_factory=set)
+    first_line: int = 0
+
+
+_INTERESTING = re.compile(
+    r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|(?<![\w'’.&+/@-])"
+    r"(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])[\w'’.+-]*"
+)
+_TRAIL = ".'’+-"
+_OPENERS = frozenset(":;—–-(\"“‘>|.!?*[")  # a capital after these says nothing: a new sentence, a label, a quote
+_JUNK_TOKEN = re.compile(r"_|\.(?:md|MD|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d")
+_ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
+_MARKED = re.compile(r"[^\W\d_a-z]|[`@]|[a-z][-_.][a-z0-9]|[a-z]\d|\d[a-z]")  # a capital, code, a handle, a-b, k8
+_FIRST_WORD = re.compile(r"\W*([^\W_][\w'’.+-]*)")
+_GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
+_FIRST = re.compile(r"[\w`@]")
+_NEXT = re.compile(r"\s+([A-Za-z]+)")
+_CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
+
+
+@lru_cache(maxsize=65536)
+def _junk(token: str) -> bool:
+    return bool(_JUNK_TOKEN.search(token)) or ("-" in token and _compound(token))
+
+
+@lru_cache(maxsize=65536)
+def _compound(token: str) -> bool:
+    """An adjective compound ("DevOps-specific", "Cloud-like", "external-to-EPD"), not a name."""
+    parts = [p for p in token.split("-") if p]
+    if len(parts) < 2:
+        return False
+    if parts[0][:1].isupper() and parts[-1].islower():
+        return True
+    return any(p.casefold() in FUNCTION_WORDS for p in parts[1:-1]) or (parts[0].islower() and not parts[-1].islower())
+
+
+def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Span]:
+    """Candidate name spans of one sentence (inline links already reduced to their text)."""
+    if not _MARKED.search(plain, 1):  # nothing past the first letter marks a name: only the first word can be one
+        m = _FIRST_WORD.match(plain)
+        if not m or not m.group(1)[:1].isupper() or common_word(m.group(1)) or _junk(m.group(1)):
+            return []
+    toks = []
+    for m in _INTERESTING.finditer(plain):
+        tok = m.group(0)
+        if tok[-1] in _TRAIL and tok[0] != "`":
+            tok = tok.rstrip(_TRAIL)
+            if not tok:
+                continue
+        if tok[0] != "`" and _junk(tok):
+            continue  # env_VARS, file names, line anchors, "Cody-related": not names
+        toks.append((tok, m.start(), m.start() + len(tok)))
+    if not toks:
+        return []
+    first = _FIRST.search(plain)
+    first_pos = first.start() if first else 0
+    out: list[Span] = []
+    i = 0
+    n = len(toks)
+    while i < n:
+        tok, s, e = toks[i]
+        c0 = tok[0]
+        if c0 == "`":  # code names only what the text types or defines ("the `rg` tool", "`rg` is a …")
+            inner = tok.strip("`").strip()
+            nxt = _NEXT.match(plain, e)
+            if nxt and (nxt.group(1).casefold() in TYPE_NOUNS or nxt.group(1) in ("is", "are")) \
+                    and _CODE_NAME.fullmatch(inner):
+                out.append(Span(inner, s, e, s == first_pos, "code", (inner,)))
+            i += 1
+            continue
+        if c0 == "@":
+            out.append(Span(tok[1:], s, e, False, "handle", (tok[1:],)))
+            i += 1
+            continue
+        if c0.isupper() or shaped(tok):
+            group = [toks[i]]
+            j = i
+            while j + 1 < n:
+                nxt = toks[j + 1]
+                gap = plain[group[-1][2]:nxt[1]]
+                if nxt[0][0] in "`@" or not (nxt[0][0].isupper() or shaped(nxt[0])):
+                    break
+                if group[-1][0].endswith(("'s", "’s")) or nxt[0] == group[-1][0]:
+                    break  # "Sourcegraph's Cloudflare" is two names
+                if gap == " " or _GAP.match(gap):
+                    group.append(nxt)
+                    j += 1
+                    continue
+                break
+            before = plain[:s].rstrip()[-1:]
+            at_start = s == first_pos or (before != "" and before in _OPENERS)
+            k = 0
+            if at_start:  # at a sentence start, leading ordinary words are just capitalised words
+                while k < len(group) and (common_word(group[k][0]) or (
+                        not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
+                    k += 1
+            else:
+                while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:
+                    k += 1
+            if k < len(group) and len(group) - k <= 4:
+                start, end = group[k][1], group[-1][2]
+                text = plain[start:end]
+                for suffix in ("'s", "’s"):
+                    if text.endswith(suffix):
+                        text = text[: -len(suffix)]
+                words = tuple(text.split())
+                kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
+                out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
+            i = j + 1
+            continue
+        if _IDENT.match(tok) and not _VERSIONISH.match(tok):
+            out.append(Span(tok, s, e, s == first_pos, "ident", (tok,)))
+        i += 1
+    return out
+
+
+def link_texts(raw: str) -> frozenset[str]:
+    if "](" not in raw:
+        return frozenset()
+    return frozenset(" ".join(m.group(1).strip("`*_ ").split()) for m in _LINK_TEXT.finditer(raw))
+
+
+def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, bool]:
+    """(is a candidate, is strong evidence on its own) for a span, given the words the document writes in
+    lower case."""
+    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
+    if not tokens or placeholder(span.text):
+        return False, False
+    if span.kind in ("code", "ident", "handle"):
+        return True, span.kind == "handle"
+    if any(shaped(t) for t in tokens):
+        return True, True
+    if len(tokens) == 1:
+        t = tokens[0]
+        if t.casefold() in lower_words:
+            return False, False  # the document writes it as an ordinary word too
+        if _ACRONYM.match(t):
+            return False, False  # an acronym needs its expansion, a definition or a typing noun
+        z = zipf(t)
+        if z >= COMMON_ZIPF:
+            return False, False
+        return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
+    if role_phrase(tokens):
+        return False, False
+    if all(common_word(t) for t in tokens):
+        phrase = " ".join(tokens).casefold()
+        return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
+    return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
+
+
+_CAMEL = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]+)+$")  # ownerRepos, webApp (but not macOS, gRPC, iPhone)
+
+
+def role_phrase(tokens: list[str] | tuple[str, ...]) -> bool:
+    """Ordinary words around a role noun: a job title, not a name."""
+    roles = [t for t in tokens if t.casefold().removesuffix("s") in ROLE_NOUNS]
+    return bool(roles) and all(t in roles or common_word(t) or t.casefold() in PARTICLES for t in tokens)
+
+
+def code_identifier(text: str) -> bool:
+    """`ownerRepos`, `app_version`: a variable of code, not a name of a thing."""
+    return "_" in text or bool(_CAMEL.match(text))
+
+
+def person_shape(name: str) -> bool:
+    """Two or three capitalised alphabetic tokens that are not ordinary words: "Priya Raman"."""
+    tokens = [t for t in name.split() if t.casefold() not in PARTICLES]
+    if not 2 <= len(tokens) <= 3:
+        return False
+    return all(t[:1].isupper() and t.replace("-", "").replace("'", "").isalpha() and not shaped(t)
+               and not common_word(t) and t.casefold() not in TYPE_NOUNS for t in tokens)
+
+
+def type_from_noun(noun: str) -> str:
+    return TYPE_NOUNS.get(noun.casefold().strip(".,;:()"), "")
+
+
+def head_noun_type(phrase: str) -> str:
+    """The type a descriptive phrase gives ("a line-oriented search tool" → tool): its first type noun
+    among the first words, before any relative clause."""
+    words = _WORD.findall(phrase.split(" that ", 1)[0].split(" which ", 1)[0].split(" for ", 1)[0])
+    for w in words[:6]:
+        t = type_from_noun(w)
+        if t:
+            return "" if t == "person" else t  # "a secrets manager" is no person; people are typed by what they do
+    return ""
+
+
+_LOWER = re.compile(r"(?<![\w'’-])[a-z][\w'’-]*")
+
+
+class Lower:
+    """The words (and phrases) a document writes in lower case."""
+
+    __slots__ = ("text", "words")
+
+    def __init__(self, texts: list[str]) -> None:
+        self.text = " " + " ".join(" ".join(texts).split()) + " "
+        self.words = frozenset(_LOWER.findall(self.text))
+
+    def __contains__(self, item: str) -> bool:
+        return f" {item} " in self.text if " " in item else item in self.words
+
+
+def lower_words(texts: list[str]) -> Lower:
+    return Lower(texts)
+
+
+def clean_title(name: str) -> bool:
+    """Could this be the title of an entity page? Not a common word, a placeholder, or "<common word> team"."""
+    words = name.split()
+    if not words or placeholder(name) or code_identifier(name) or role_phrase(words):
+        return False
+    if len(words) == 1 and common_word(words[0]):
+        return False
+    return not (words[-1].casefold() == "team" and all(common_word(w) for w in words[:-1]))

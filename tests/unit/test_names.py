@@ -1,0 +1,112 @@
+"""Named things from evidence: word frequency instead of stop lists, shapes, typing nouns, and the
+optional per-base profile (parsed fail-closed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kctui.compiler import names as nm
+from kctui.compiler.extract import extract_document
+from kctui.compiler.profile import EMPTY, ProfileError, load_profile, parse_profile
+from kctui.compiler.readers import read_source
+
+DIGEST = "sha256:" + "2" * 64
+
+
+def extract(text: str, profile=None):  # noqa: ANN001
+    return extract_document(read_source("n.md", text.encode("utf-8"), DIGEST), profile)
+
+
+@pytest.mark.parametrize("word,common", [("Context", True), ("Decision", True), ("team", True), ("Accurate", True),
+                                         ("SQLite", False), ("PagerDuty", False), ("k8s", False), ("Datadog", False),
+                                         ("Okafor", False)])
+def test_common_words_by_frequency_not_by_list(word: str, common: bool) -> None:
+    assert nm.common_word(word) is common
+
+
+def test_titles_that_are_no_names() -> None:
+    for title in ("Among team", "If team", "For team", "Accurate team", "A", "foo", "Consequences", "x"):
+        assert not nm.clean_title(title), title
+    for title in ("Priya Raman", "billing-api", "SQLite", "Cody team", "Batch Changes"):
+        assert nm.clean_title(title), title
+    assert nm.common_phrase("Action items") and nm.common_phrase("Detailed design") and not nm.common_phrase("Kafka topics")
+
+
+def test_spans_a_sentence_marks_as_names() -> None:
+    spans = {s.text: s for s in nm.plain_spans("Ask Priya Raman whether Tomás Okafor moved SQLite to k8s.")}
+    assert {"Priya Raman", "Tomás Okafor", "SQLite", "k8s"} <= set(spans)
+    assert "Ask" not in spans  # a capitalised first word is just a sentence start
+    assert all(not s.at_start for s in spans.values())
+    assert [s.text for s in nm.plain_spans("The Sourcegraph's Cloudflare account")] == ["Sourcegraph", "Cloudflare"]
+    assert [s.text for s in nm.plain_spans("Use cases: Deploying services")] == ["Deploying"]
+    assert nm.plain_spans("Use cases: Deploying services")[0].at_start  # after a label, a capital says nothing
+
+
+def test_a_once_mentioned_capitalised_word_is_no_entity_but_a_recurring_one_is() -> None:
+    once = extract("# Notes\n\nWe met Zorblat yesterday.\n")
+    assert not once.entities
+    twice = extract("# Notes\n\nWe met Zorblat yesterday. Later Zorblat sent the agenda.\n")
+    assert [e.name for e in twice.entities] == ["Zorblat"]
+    lowercase = extract("# Notes\n\nThe Handbook says so. The Handbook is old. Read the handbook first.\n")
+    assert not lowercase.entities  # the document writes it as an ordinary word too
+
+
+def test_typed_by_the_noun_the_text_uses() -> None:
+    ex = extract("# Ops\n\nThe billing-api service restarts nightly. Page the billing-api service owner.\n"
+                 "Datadog, a monitoring vendor, alerts us. Datadog renews on 2026-09-30.\n")
+    types = {e.name: e.entity_type for e in ex.entities}
+    assert types["billing-api"] == "service" and types["Datadog"] == "company"
+    renew = next(c for c in ex.claims if c.attribute == "renews on")
+    assert (renew.subject, renew.value) == ("Datadog", "2026-09-30")
+    described = next(c for c in ex.claims if c.subject == "Datadog" and c.attribute == "is")
+    assert described.value == "a monitoring vendor"
+
+
+def test_people_from_what_they_do_and_action_items() -> None:
+    ex = extract("# Sync\n\n- Priya Raman: write the consumer by Friday\n- [ ] @lena rotate the token\n\n"
+                 "Tomás Okafor said the cluster is full. Tomás Okafor will resize it.\n")
+    types = {e.name: e.entity_type for e in ex.entities}
+    assert types["Priya Raman"] == "person" and types["Tomás Okafor"] == "person" and types["lena"] == "person"
+    todo = next(c for c in ex.claims if c.attribute == "to do")
+    assert todo.subject == "lena" and todo.value == "@lena rotate the token"
+    action = next(c for c in ex.claims if c.attribute == "action item")
+    assert action.subject == "Priya Raman" and action.value.endswith("write the consumer by Friday")
+
+
+def test_profile_names_and_ignored_terms(tmp_path: Path) -> None:
+    profile = parse_profile('[[names]]\nname = "Billing API"\ntype = "service"\naliases = ["billing"]\n\n'
+                            '[headings]\nignore = ["Parking lot"]\n')
+    ex = extract("# Notes\n\nWe deploy Billing API on Fridays.\n\nA parking lot is a list of postponed topics.\n", profile)
+    assert [(e.name, e.entity_type) for e in ex.entities] == [("Billing API", "service")]
+    assert not ex.concepts
+    without = extract("# Notes\n\nWe deploy Billing API on Fridays.\n\nA parking lot is a list of postponed topics.\n")
+    assert [c.name for c in without.concepts] == ["parking lot"] and not without.entities
+    assert load_profile(tmp_path) == EMPTY  # no file: the empty profile
+    (tmp_path / ".a3s").mkdir()
+    (tmp_path / ".a3s" / "profile.toml").write_text('[[names]]\nname = "X1"\n', encoding="utf-8")
+    assert load_profile(tmp_path).names[0].name == "X1"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("names = [", "not valid TOML"),
+    ('colour = "red"', "unknown key 'colour'"),
+    ("[[names]]\ntype = 'tool'", "needs a non-empty string `name`"),
+    ("[[names]]\nname = 'a'\naliases = 'b'", "must be a list of strings"),
+    ("[headings]\nignore = [1]", "must be a list of strings"),
+    ("x" * (300 * 1024), "larger than"),
+])
+def test_a_bad_profile_is_one_clear_error(text: str, message: str) -> None:
+    with pytest.raises(ProfileError) as err:
+        parse_profile(text)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_profile_symlink_is_not_followed(tmp_path: Path) -> None:
+    (tmp_path / ".a3s").mkdir()
+    target = tmp_path / "elsewhere.toml"
+    target.write_text('[[names]]\nname = "X"\n', encoding="utf-8")
+    (tmp_path / ".a3s" / "profile.toml").symlink_to(target)
+    with pytest.raises(ProfileError, match="symbolic link"):
+        load_profile(tmp_path)
