@@ -20,7 +20,6 @@ taken in the order the pipeline asks for them, so a pooled pass is byte for byte
 from __future__ import annotations
 
 import hashlib
-import importlib
 import logging
 import multiprocessing
 import os
@@ -35,17 +34,18 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kctui import __version__
-from kctui.compiler import extract as extract_rules
 from kctui.compiler import gather as g
 from kctui.compiler.cache import ExtractionCache
-from kctui.compiler.extract import Extraction, extract_document
+from kctui.compiler.extract import EXTRACTOR_VERSION, Extraction, extract_document
 from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.readers import Skipped, read_source, size_cap
-from kctui.compiler.runner import COMPILER_NAME, CompileCancelled
+from kctui.compiler.profile import ProfileError, load_profile
+from kctui.compiler.runner import COMPILER_NAME, CompileCancelled, CompileFailure
 
 log = logging.getLogger("kctui.compiler")
 
-VERSION = f"{COMPILER_NAME}/{__version__} builtin"
+# the extraction rules' version is part of it: pages another version wrote are compiled again once
+VERSION = f"{COMPILER_NAME}/{__version__} {EXTRACTOR_VERSION.replace('builtin-', '')} builtin"
 # A pass with fewer uncached sources or bytes than this is extracted in this process: a forked pool
 # starts in about 15 ms, a forkserver one in 0.1-0.3 s, and extraction costs about 1.5 µs a byte.
 PARALLEL_MIN_FILES = 8
@@ -74,29 +74,30 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
-# -- the per-base profile hook -------------------------------------------------------------------
+# -- the per-base profile ------------------------------------------------------------------------
 def base_profile(kb_root: Path) -> tuple[Any, str]:
-    """PROFILE HOOK (issue 12 point 2): the base's optional `<kb>/.a3s/profile.toml` (a glossary of
-    known names, headings to ignore), as loaded by the extraction rules' `load_profile(kb_root)`, and
-    the digest of its bytes, which keys the extraction cache (a changed profile is a cache miss).
-
-    Returns (None, "") while the rules have no `load_profile` or the base has no profile; every
-    extraction then runs `extract_document(doc)` exactly as before. The loader is looked up in
-    `kctui.compiler.extract`, then in a `kctui.compiler.profile` module, whichever has it."""
-    loader = getattr(extract_rules, "load_profile", None)
-    if loader is None:
-        try:
-            loader = getattr(importlib.import_module("kctui.compiler.profile"), "load_profile", None)
-        except ImportError:
-            loader = None
+    """The base's optional `<kb>/.a3s/profile.toml` (a glossary of known names, headings to ignore;
+    see `kctui.compiler.profile`) and the digest of its bytes, which keys the extraction cache and
+    names the pass's version (a changed profile re-reads every source once). (None, "") without one.
+    A profile that is there but unusable fails the pass with its one-line reason: compiling as if it
+    were absent would silently publish pages the person's profile rules out."""
     target = Path(kb_root) / PROFILE_FILE
-    if loader is None or not target.is_file() or target.is_symlink():
+    if not target.exists() and not target.is_symlink():
         return None, ""
     try:
+        profile = load_profile(kb_root)
         key = hashlib.sha256(target.read_bytes()).hexdigest()
-    except OSError:
-        return None, ""
-    return loader(kb_root), key
+    except ProfileError as exc:
+        raise CompileFailure("compiler_reported", f"{PROFILE_FILE}: {exc}", transient=False) from None
+    except OSError as exc:
+        raise CompileFailure("source_unreadable", f"{PROFILE_FILE} cannot be read ({exc.strerror or exc})",
+                             transient=True) from None
+    return profile, key
+
+
+def pass_version(profile_key: str) -> str:
+    """`generated.by` of the pages: the package, the extraction rules' version and the profile in force."""
+    return VERSION if not profile_key else f"{COMPILER_NAME}/{__version__} profile-{profile_key[:12]} builtin"
 
 
 def extract_source(source: g.SourceFile, profile: Any = None) -> Extraction | Skipped:
@@ -135,9 +136,9 @@ class BuiltinExtractor:
 
     def __init__(self, ctx: ExtractorContext, *, workers: int | None = None, method: str | None = None,
                  task: Callable[..., Extraction | Skipped] = _pooled) -> None:
-        self.version = VERSION
         self.should_stop = ctx.should_stop
         self.profile, salt = base_profile(ctx.kb_root)
+        self.version = pass_version(salt)
         self.cache = ExtractionCache(ctx.cache_folder, salt=salt)
         self._cache_folder, self._salt = ctx.cache_folder, salt
         self._workers = worker_count() if workers is None else workers
@@ -302,4 +303,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.terminate()
     for process in processes:
-        process.join(timeout=1)
+        process.join(timeout=2)
+        if process.is_alive():  # SIGTERM not acted on in time (a loaded machine): no worker outlives its pass
+            process.kill()
+            process.join(timeout=5)

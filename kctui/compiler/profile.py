@@ -17,6 +17,9 @@ Empty by default. Parsed fail-closed: a file that is too large, not TOML, or of 
 
 from __future__ import annotations
 
+import functools
+import re
+
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,11 +53,26 @@ class Profile:
                 return entry
         return None
 
+    def spans(self, plain: str) -> list[tuple[int, int]]:
+        """Where a listed name or alias occurs in a sentence, word-bounded and case-insensitive: the
+        profile names things the text may spell in lower case (`billing-api`, `zorp`)."""
+        pattern = _surface_pattern(self.names)
+        return [(m.start(), m.end()) for m in pattern.finditer(plain)] if pattern is not None else []
+
     def ignores_heading(self, text: str) -> bool:
         return " ".join(text.split()).casefold() in self.ignore_headings
 
 
 EMPTY = Profile()
+
+
+@functools.lru_cache(maxsize=16)
+def _surface_pattern(names: tuple[KnownName, ...]) -> re.Pattern[str] | None:
+    surfaces = sorted({x for n in names for x in (n.name, *n.aliases) if x.strip()}, key=lambda x: (-len(x), x))
+    if not surfaces:
+        return None
+    alternation = "|".join(re.escape(x) for x in surfaces)
+    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.I)
 
 
 def _strings(value: object, where: str, limit: int = 200) -> tuple[str, ...]:

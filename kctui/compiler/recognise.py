@@ -95,6 +95,16 @@ class Recognised:
     weak: frozenset[str] = frozenset()  # entities only recurrence vouches for (identity keys)
 
 
+def _with_profile_spans(spans: list[nm.Span], plain: str, profile: Profile) -> list[nm.Span]:
+    """The sentence's name spans plus where the profile's names occur however they are spelled (a
+    listed name is a name by the owner's say-so, lower case included); found spans win on overlap."""
+    if not profile.names:
+        return spans
+    extra = [nm.Span(plain[a:b], a, b, a == 0, "caps", tuple(plain[a:b].split()))
+             for a, b in profile.spans(plain) if not any(s.start < b and a < s.end for s in spans)]
+    return sorted(spans + extra, key=lambda s: s.start) if extra else spans
+
+
 def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Profile,
               structured: list[Entity], concept_terms: list[str]) -> Recognised:
     lower = nm.lower_words([_CODE.sub(" ", u.plain) if "`" in u.plain else u.plain for u in us])
@@ -110,7 +120,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
 
     for i, u in enumerate(us):
         found: list[tuple[nm.Span, str]] = []
-        for span in nm.plain_spans(u.plain, nm.link_texts(u.raw)):
+        for span in _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile):
             known = profile.known(span.text)
             ok, strong = (True, True) if known else nm.name_like(span, lower)
             if not ok:

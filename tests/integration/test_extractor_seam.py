@@ -175,8 +175,8 @@ def test_a_lossy_source_reported_through_the_protocol_is_held(tmp_path: Path, fa
     result = compile_pass(req, cache_dir=None)
     held = {u.slug: u.reason for u in result.held}
     assert held.get("guides-setup-txt") == "compile_loss"  # its source page
-    assert held.get("acme-ltd") == "compile_loss"  # the entity page it feeds
-    assert {slug for slug, why in held.items() if why == "compile_loss"} <= {"guides-setup-txt", "acme-ltd", "regex"}
+    assert held.get("acme") == "compile_loss"  # the entity page it feeds (Acme Ltd.: a company)
+    assert {slug for slug, why in held.items() if why == "compile_loss"} <= {"guides-setup-txt", "acme", "regex"}
     by_page = {it["page"]: it for it in result.review_items}
     assert "the fake lost everything" in by_page["sources/guides-setup-txt.md"]["summary"]
 
@@ -367,30 +367,26 @@ def test_workers_leave_ctrl_c_to_the_pass_and_end_on_sigterm(tmp_path: Path) -> 
         pool.shutdown(wait=True)
 
 
-def test_the_profile_hook_passes_a_base_profile_and_keys_the_cache_by_it(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 12 point 2's hook: with a `load_profile` in the rules and `<kb>/.a3s/profile.toml` in the
-    base, every extraction gets `profile=` and a changed profile misses the cache."""
-    from kctui.compiler import extract as rules
-
+def test_a_base_profile_reaches_every_extraction_keys_the_cache_and_names_the_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`<kb>/.a3s/profile.toml` is data the extraction rules honour: a listed name gets its page; a
+    changed profile misses the cache and re-reads every source once (the pass's version names it);
+    an unusable profile fails the pass with its one-line reason and writes nothing."""
     src = make_kb(tmp_path)
-    seen: list[object] = []
-    real = rules.extract_document
-
-    def extract_document(doc, profile=None):  # noqa: ANN001, ANN202
-        seen.append(profile)
-        return real(doc)
-
-    monkeypatch.setattr(rules, "load_profile", lambda root: {"root": str(root)}, raising=False)
-    monkeypatch.setattr(bx, "extract_document", extract_document)
+    (src / "ops.md").write_text("# Ops\n\nWe deploy with zorp every morning.\n", encoding="utf-8")
     serial(monkeypatch)
-    compile_pass(request(src, "job-1", out="none"), cache_dir=tmp_path / "cache")
-    assert seen and all(p is None for p in seen)  # no profile file: exactly as before
+    first = compile_pass(request(src, "job-1", out="none"), cache_dir=tmp_path / "cache")
+    assert first.report.compiler_version == VERSION
+    assert not any(p.startswith("entities/zorp") for p in pages(request(src, "job-1", out="none").output_path))
     (src.parent / ".a3s").mkdir(exist_ok=True)
-    (src.parent / ".a3s" / "profile.toml").write_text("[glossary]\n", encoding="utf-8")
-    seen.clear()
-    result = compile_pass(request(src, "job-1", out="one"), cache_dir=tmp_path / "cache")
-    assert result.cache_hits == 0 and seen and all(p == {"root": str(src.parent)} for p in seen)
-    assert compile_pass(request(src, "job-1", out="two"), cache_dir=tmp_path / "cache").cache_hits == 5
-    (src.parent / ".a3s" / "profile.toml").write_text("[glossary]\nnames = ['Acme']\n", encoding="utf-8")
-    assert compile_pass(request(src, "job-1", out="three"), cache_dir=tmp_path / "cache").cache_hits == 0
+    profile = src.parent / ".a3s" / "profile.toml"
+    profile.write_text('[[names]]\nname = "Zorp"\ntype = "tool"\naliases = ["zorp"]\n', encoding="utf-8")
+    second = compile_pass(request(src, "job-1", out="one"), cache_dir=tmp_path / "cache")
+    assert second.cache_hits == 0 and second.report.compiler_version != VERSION
+    assert "profile-" in second.report.compiler_version
+    assert "entities/zorp.md" in pages(request(src, "job-1", out="one").output_path)
+    assert compile_pass(request(src, "job-1", out="two"), cache_dir=tmp_path / "cache").cache_hits >= 5
+    profile.write_text("[names]\nname = 3\n", encoding="utf-8")
+    with pytest.raises(CompileFailure) as bad:
+        compile_pass(request(src, "job-1", out="three"), cache_dir=tmp_path / "cache")
+    assert bad.value.code == "compiler_reported" and "profile.toml" in str(bad.value) and "\n" not in str(bad.value)
