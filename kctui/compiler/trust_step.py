@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kctui.compiler.disputes import Dispute, open_fingerprints, use_new_variant
+from kctui.compiler.kept import recheck as recheck_kept
 from kctui.compiler.update import ARCHIVED_SOURCE_KEY, ClaimChange, ConflictReport, PageUpdate, PassContext, claim_order
 from kctui.core.claims import Claim, citation, claim_line
 from kctui.core.clock import US, parse_rfc3339, rfc3339
@@ -114,7 +115,8 @@ class TrustGate:
         self.policy, self.warning = policy_of(getattr(request, "trust_policy", None))
         self.writer, self.ctx = writer, ctx
         self.source_root = Path(request.source_path)
-        self.items: list[dict[str, Any]] = []
+        self.filed: list[dict[str, Any]] = []  # one per page, in order; `items` groups them into change sets
+        self.causes: list[set[str]] = []  # per filed item: the source paths whose change it carries
         self.held: list[PageUpdate] = []
         self.conflicts: list[ConflictReport] = []
         self.fresh: set[str] = set()
@@ -145,6 +147,7 @@ class TrustGate:
             self.settled.add(page.rel_path)
             if page.compile_status == "needs-review":
                 page.compile_status = "confirmed" if previous.human_confirmed else "compiled"
+        recheck_kept(page, old, self.ctx.digests, self.source_root)
         now_open = open_fingerprints(page)
         self.closed |= {(page.rel_path, fp) for fp in open_fingerprints(previous) - now_open}
         fresh = update.kind in FRESH or (old is not None and _refs(page) != _refs(old))  # a source re-read
@@ -178,7 +181,13 @@ class TrustGate:
                 self._applied(page, update, text, fresh)
             else:
                 update.written = False
-                self.writer.put_text(page.slug, page.kind, self._contradicted_text(page, previous))
+                shown = self._contradicted_text(page, previous)
+                self.writer.put_text(page.slug, page.kind, shown)
+                if old is not None and not _same_content(text, shown):
+                    # the rest of the change waits for its own decision (never published by resolving
+                    # the dispute: issue 13 problem 2)
+                    update.reason = rest.reason
+                    self._file_held(page.rel_path, update, text, self._causes(page, update))
             self._conflicts(page, update, state)
         return update
 
@@ -207,7 +216,7 @@ class TrustGate:
         proposed = self.writer.render(archived, None, self.ctx) or ""
         update.written = False
         self.writer.put_text(slug, "source", self._held_text(previous, update))
-        self._file_held(previous.rel_path, update, proposed)
+        self._file_held(previous.rel_path, update, proposed, {path})
         return update
 
     # -- the three outcomes --------------------------------------------------------------------
@@ -228,15 +237,25 @@ class TrustGate:
             self.writer.keep(stub, self.writer.render(stub, previous, self.ctx))
         else:
             self.writer.put_text(page.slug, page.kind, self._held_text(previous, update))
-        self._file_held(page.rel_path, update, text)
+        self._file_held(page.rel_path, update, text, self._causes(page, update))
 
-    def _file_held(self, rel: str, update: PageUpdate, proposed: str) -> None:
+    def _causes(self, page: Page, update: PageUpdate) -> set[str]:
+        return {ch.path for ch in update.changes} | ({s.resource for s in page.sources} & self.ctx.changed)
+
+    def _file_held(self, rel: str, update: PageUpdate, proposed: str, causes: set[str]) -> None:
         self.held.append(update)
         summary = summary_of(update)
         if update.reason == "compile_loss" and update.slug in self.lossy:
             summary = f"{summary}; {self.lossy[update.slug]}"[:4000]
-        self.items.append({"kind": "held", "page": rel, "title": update.title, "updateKind": TRUST_KIND[update.kind],
+        self.filed.append({"kind": "held", "page": rel, "title": update.title, "updateKind": TRUST_KIND[update.kind],
                            "reason": update.reason, "summary": summary, "proposedBody": proposed})
+        self.causes.append(set(causes) or {rel})
+
+    @property
+    def items(self) -> list[dict[str, Any]]:
+        """What review.json lists: every conflict, and the held pages grouped into change sets — the pages
+        one source change (or one deleted folder) revises are one item, decided as a whole."""
+        return change_sets(self.filed, self.causes, self.source_root)
 
     def _held_text(self, previous: Page, update: PageUpdate) -> str:
         text = self.writer.current_text(previous.slug) or ""
@@ -273,7 +292,8 @@ class TrustGate:
             proposed = self.writer.render(variant, None, self.ctx) or ""
             scope = f" ({d.existing.scope})" if d.existing.scope else ""
             self.conflicts.append(report)
-            self.items.append({
+            self.causes.append(set())
+            self.filed.append({
                 "kind": "conflict", "page": page.rel_path, "title": page.title, "updateKind": TRUST_KIND[update.kind],
                 "reason": "contradiction", "fingerprint": d.fingerprint,
                 "summary": f"{d.existing.subject}{scope} {d.existing.attribute}: {d.existing.value} "
@@ -350,6 +370,77 @@ def archived_sources(prev: Any) -> dict[str, str]:
                 except (FrontmatterError, UnicodeDecodeError):
                     continue
     return out
+
+
+_RANK = {"create": 0, "append": 1, "revise": 2, "supersede": 3}
+
+
+def _gone_folder(source_root: Path, path: str) -> str | None:
+    """The top-most folder of `path` that no longer exists under `source_root` (None: its folder is there)."""
+    top = None
+    parent = Path(path).parent
+    while parent != Path("."):
+        if not (source_root / parent).exists():
+            top = parent.as_posix()
+        parent = parent.parent
+    return top
+
+
+def change_sets(filed: list[dict[str, Any]], causes: list[set[str]], source_root: Path) -> list[dict[str, Any]]:
+    """Held pages whose causes share a source path (or a deleted folder) become one held item with
+    `pages` (each page's proposal); conflicts stay one item each. Deterministic: first-filed order."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    keys: list[list[str]] = []
+    cause_of = {id(it): cause for it, cause in zip(filed, causes)}
+    for it, cause in zip(filed, causes):
+        if it["kind"] != "held":
+            keys.append([])
+            continue
+        k = [f"src:{c}" for c in sorted(cause)] or [f"page:{it['page']}"]
+        k += [f"dir:{d}" for c in sorted(cause) if (d := _gone_folder(source_root, c))]
+        for other in k[1:]:
+            union(k[0], other)
+        keys.append(k)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    out: list[dict[str, Any]] = []
+    for it, k in zip(filed, keys):
+        if not k:
+            out.append(it)
+            continue
+        root = find(k[0])
+        if root not in groups:
+            groups[root] = []
+            out.append({"_group": root})
+        if all(p["page"] != it["page"] for p in groups[root]):
+            groups[root].append(it)
+    result = []
+    for it in out:
+        if "_group" not in it:
+            result.append(it)
+            continue
+        pages = groups[it["_group"]]
+        head = pages[0]
+        kind = max((p["updateKind"] for p in pages), key=lambda k: _RANK.get(k, 0))
+        summary = head["summary"] if len(pages) == 1 else (
+            f"{len(pages)} pages change together: " + " | ".join(p["summary"] for p in pages))[:4000]
+        result.append({**head, "updateKind": kind, "summary": summary,
+                       "sources": sorted({c for p in pages for c in cause_of[id(p)]}),
+                       "pages": [{"page": p["page"], "title": p["title"], "updateKind": p["updateKind"],
+                                  "reason": p["reason"], "summary": p["summary"], "proposedBody": p["proposedBody"]}
+                                 for p in pages]})
+    return result
 
 
 def manifest_extras(gate: TrustGate) -> dict[str, Any]:
