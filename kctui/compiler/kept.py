@@ -76,35 +76,42 @@ def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str) 
         new_claims.setdefault(_key(c), []).append(c)
     entries = kept_entries(cur.extra)
     added: list[dict[str, Any]] = []
+    moved: dict[str, str] = {}
     for c in cur.claims:
         path = c.evidence.path
         if new_refs.get(path, "") == old_refs.get(path, "") and new is not None:
             continue  # its source did not change under this proposal
-        if any(kept_match(e, c) for e in entries):
-            continue
         alike = new_claims.get(_key(c), [])
-        if any(o.norm_value == c.norm_value for o in alike):
+        same = next((o for o in alike if o.norm_value == c.norm_value), None)
+        earlier = next((e for e in entries if kept_match(e, c)), None)
+        if earlier is not None:  # kept before: this decision replaces that one
+            entries.remove(earlier)
+        if same is not None:  # the proposal says the same: cite its lines (the flag, if any, goes away)
+            moved[claim_line(c)] = claim_line(same)
             continue
         added.append({"subject": c.subject, "attribute": c.attribute, "scope": c.scope, "value": c.value,
-                      "citation": citation(c.evidence)[2:-1], "source": path, "pinned": old_refs.get(path, ""),
+                      "citation": citation(c.evidence)[2:-1], "source": path,
+                      "pinned": str(earlier["pinned"]) if earlier else old_refs.get(path, ""),
                       "seen": new_refs.get(path, ""), "now": alike[0].value if alike else "", "by": by, "at": at})
     fm, body = split_page(current)
     if new_refs:
         for s in fm.get("sources") or []:
             if isinstance(s, dict) and str(s.get("resource")) in new_refs:
                 s["digest"] = new_refs[str(s.get("resource"))]
-    if not added:
-        return render_page(fm, body)
-    fm[KEPT_KEY] = entries + added
-    by_line = {claim_line(c): c for c in cur.claims}
+    if entries + added:
+        fm[KEPT_KEY] = entries + added
+    else:
+        fm.pop(KEPT_KEY, None)
+    for c in cur.claims:
+        entry = next((e for e in added if kept_match(e, c)), None)
+        if entry is not None:
+            line = claim_line(c)
+            cut = line.rindex(" ^[")
+            moved[line] = line[:cut] + kept_suffix(entry) + line[cut:]
     out = []
     for line in body.split("\n"):
-        c = by_line.get(strip_kept(line))
-        entry = next((e for e in added if c is not None and kept_match(e, c)), None)
-        if entry is not None:
-            cut = line.rindex(" ^[")
-            line = line[:cut] + kept_suffix(entry) + line[cut:]
-        out.append(line)
+        key = strip_kept(line)
+        out.append(moved[key] if not line.startswith(">") and key in moved else line)
     return render_page(fm, "\n".join(out))
 
 

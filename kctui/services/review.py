@@ -191,7 +191,21 @@ def file_manifest(conn: sqlite3.Connection, workspace: str, kb_id: str, job_id: 
                                 (workspace, kb_id, closed.page)).fetchall():
             if row[0] not in filed and json.loads(row[1] or "{}").get("fingerprint") == closed.fingerprint:
                 _supersede(conn, [int(row[0])], now_us, job_id)
+    follow_revisions(conn, workspace, kb_id)
     return len(manifest.items)
+
+
+def follow_revisions(conn: sqlite3.Connection, workspace: str, kb_id: str) -> None:
+    """Every open item of the base shows (and is checked against) its pages' current revisions. A pass
+    that wrote a page without proposing it again changed only its flags (stale, links): a page it
+    touches is proposed again in full and its items refreshed above."""
+    latest = ("(SELECT COALESCE(MAX(r.number), 0) FROM page_revisions r WHERE r.workspace = ? AND r.base_id = ? "
+              "AND r.page_path = {table}.page_path)")
+    conn.execute(f"UPDATE review_item_pages SET expected_revision = {latest.format(table='review_item_pages')} "
+                 "WHERE item_id IN (SELECT id FROM review_items WHERE workspace = ? AND base_id = ? AND state = 'open')",
+                 (workspace, kb_id, workspace, kb_id))
+    conn.execute(f"UPDATE review_items SET expected_revision = {latest.format(table='review_items')} "
+                 "WHERE workspace = ? AND base_id = ? AND state = 'open'", (workspace, kb_id, workspace, kb_id))
 
 
 def list_items(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
