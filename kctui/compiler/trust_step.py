@@ -30,6 +30,7 @@ from kctui.core.page_status import (
     conflict_note,
     page_compile_status,
     render_page,
+    same_content,
     set_page_status,
     split_page,
     strip_status_line,
@@ -43,7 +44,6 @@ TRUST_KIND = {"create": "create", "append": "append", "revise": "revise", "super
 FRESH = frozenset({"create", "append", "revise"})  # updates that bring new evidence
 _ARCHIVED = re.compile(rb"^archived_source: (.+)$", re.M)
 _STUB = re.compile(rb"^awaiting_review: create$", re.M)
-_FLAG_KEYS = frozenset({"status", "compile_status", "generated", "last_updated", "stale_after"})
 
 
 def policy_of(raw: Any) -> tuple[TrustPolicy | None, str | None]:
@@ -159,7 +159,7 @@ class TrustGate:
         if text is None:
             self.writer.keep(page, None)
             return None
-        if previous is not None and previous.compile_status == "needs-review" and old is not None and _same_content(
+        if previous is not None and previous.compile_status == "needs-review" and old is not None and same_content(
                 text, self.writer.current_text(page.slug) or ""):
             self.writer.keep(page, text)  # the proposal that waited is gone: only the page's flag changes
             return None
@@ -183,7 +183,7 @@ class TrustGate:
                 update.written = False
                 shown = self._contradicted_text(page, previous)
                 self.writer.put_text(page.slug, page.kind, shown)
-                if old is not None and not _same_content(text, shown):
+                if old is not None and not same_content(text, shown):
                     # the rest of the change waits for its own decision (never published by resolving
                     # the dispute: issue 13 problem 2)
                     update.reason = rest.reason
@@ -300,13 +300,6 @@ class TrustGate:
                            f"(`{d.existing.evidence.path}`) vs {d.incoming.value} (`{d.incoming.evidence.path}`)",
                 "proposedBody": proposed,
                 "existing": _side(self.source_root, d.existing), "incoming": _side(self.source_root, d.incoming)})
-
-
-def _same_content(a: str, b: str) -> bool:
-    """Two texts of a page say the same, whatever their status flags and timestamps."""
-    (fa, ba), (fb, bb) = split_page(a), split_page(b)
-    return (strip_status_line(ba) == strip_status_line(bb)
-            and {k: v for k, v in fa.items() if k not in _FLAG_KEYS} == {k: v for k, v in fb.items() if k not in _FLAG_KEYS})
 
 
 def _refs(page: Page) -> set[tuple[str, str]]:

@@ -165,3 +165,13 @@ def page_compile_status(text: str) -> str:
     fm, _ = split_page(text)
     value = fm.get("compile_status")
     return value if value in COMPILE_STATUSES else "compiled"
+
+
+FLAG_KEYS = frozenset({"status", "compile_status", "generated", "last_updated", "stale_after"})
+
+
+def same_content(a: str, b: str) -> bool:
+    """Two texts of a page say the same, whatever their status flags and timestamps."""
+    (fa, ba), (fb, bb) = split_page(a), split_page(b)
+    return (strip_status_line(ba) == strip_status_line(bb)
+            and {k: v for k, v in fa.items() if k not in FLAG_KEYS} == {k: v for k, v in fb.items() if k not in FLAG_KEYS})

@@ -15,6 +15,7 @@ from typing import Any
 
 from kctui import paths
 from kctui.core.clock import rfc3339
+from kctui.core.page_status import same_content
 from kctui.core.trust import REASON_WORDS
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, NotFound
@@ -196,16 +197,29 @@ def file_manifest(conn: sqlite3.Connection, workspace: str, kb_id: str, job_id: 
 
 
 def follow_revisions(conn: sqlite3.Connection, workspace: str, kb_id: str) -> None:
-    """Every open item of the base shows (and is checked against) its pages' current revisions. A pass
-    that wrote a page without proposing it again changed only its flags (stale, links): a page it
-    touches is proposed again in full and its items refreshed above."""
-    latest = ("(SELECT COALESCE(MAX(r.number), 0) FROM page_revisions r WHERE r.workspace = ? AND r.base_id = ? "
-              "AND r.page_path = {table}.page_path)")
-    conn.execute(f"UPDATE review_item_pages SET expected_revision = {latest.format(table='review_item_pages')} "
-                 "WHERE item_id IN (SELECT id FROM review_items WHERE workspace = ? AND base_id = ? AND state = 'open')",
-                 (workspace, kb_id, workspace, kb_id))
-    conn.execute(f"UPDATE review_items SET expected_revision = {latest.format(table='review_items')} "
-                 "WHERE workspace = ? AND base_id = ? AND state = 'open'", (workspace, kb_id, workspace, kb_id))
+    """Every open item of the base shows (and is checked against) its pages' current revisions where
+    that is safe: a conflict is decided against the page as it is, so it always follows; a held
+    proposal follows only if the page changed in its flags alone (stale, status). A page whose content
+    changed under a held proposal keeps the revision the proposal was made against, so approving it
+    is refused as a revision conflict, never applied over newer content."""
+    rows = conn.execute(
+        "SELECT p.item_id, p.page_path, p.expected_revision, i.kind, i.page_path FROM review_item_pages p "
+        "JOIN review_items i ON i.id = p.item_id WHERE i.workspace = ? AND i.base_id = ? AND i.state = 'open'",
+        (workspace, kb_id)).fetchall()
+    for item_id, page, seen, kind, head in rows:
+        now = current_revision_number(conn, workspace, kb_id, page)
+        if now == seen:
+            continue
+        if kind == "held":
+            bodies = dict(conn.execute(
+                "SELECT number, body FROM page_revisions WHERE workspace = ? AND base_id = ? AND page_path = ? "
+                "AND number IN (?, ?)", (workspace, kb_id, page, seen, now)).fetchall())
+            if seen not in bodies or now not in bodies or not same_content(bodies[seen], bodies[now]):
+                continue
+        conn.execute("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?",
+                     (now, item_id, page))
+        if page == head:
+            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (now, item_id))
 
 
 def list_items(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
