@@ -115,11 +115,15 @@ def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str) 
     return render_page(fm, "\n".join(out))
 
 
-def recheck(page: Page, old: Page | None, digests: dict[str, str], source_root: Path) -> None:
-    """A pass's proposal for a page with kept claims (see the module doc). Mutates `page`."""
+def recheck(page: Page, old: Page | None, digests: dict[str, str], source_root: Path,
+            changed: set[str] | frozenset[str] = frozenset()) -> bool:
+    """A pass's proposal for a page with kept claims (see the module doc). Mutates `page`. True when
+    the proposal is only the change a person already decided against (every changed source of the
+    page is the revision they saw, and with the kept claims restored it says what the page says):
+    the previous page stands as it is."""
     entries = kept_entries(old.extra) if old is not None else []
     if not entries and KEPT_KEY not in page.extra:
-        return
+        return False
     old_claims = old.claims if old is not None else []
     keep: list[dict[str, Any]] = []
     for e in entries:
@@ -143,6 +147,15 @@ def recheck(page: Page, old: Page | None, digests: dict[str, str], source_root: 
         page.extra[KEPT_KEY] = keep
     else:
         page.extra.pop(KEPT_KEY, None)
+    if not keep or old is None:
+        return False
+    covered = {str(e.get("source")) for e in keep}
+    touched = ({s.resource for s in page.sources} | {s.resource for s in old.sources}) & set(changed)
+    return touched <= covered and _claims_of(page) == _claims_of(old)
+
+
+def _claims_of(page: Page) -> list[tuple]:
+    return sorted((c.claim_id, c.value, citation(c.evidence)) for c in page.claims)
 
 
 __all__ = ["pin_kept", "recheck", "says"]

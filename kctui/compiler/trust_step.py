@@ -35,7 +35,7 @@ from kctui.core.page_status import (
     split_page,
     strip_status_line,
 )
-from kctui.core.pages import STUB_KEY, Page, claim_sig
+from kctui.core.pages import STUB_KEY, Page, claim_sig, kept_entries, kept_match
 from kctui.core.trust import REASON_WORDS, NeverAutoGuard, PageState, ProposedUpdate, TrustPolicy, classify_update
 
 PENDING = frozenset({"needs-review", "contradicted"})  # a page whose proposal waits for a person
@@ -147,7 +147,9 @@ class TrustGate:
             self.settled.add(page.rel_path)
             if page.compile_status == "needs-review":
                 page.compile_status = "confirmed" if previous.human_confirmed else "compiled"
-        recheck_kept(page, old, self.ctx.digests, self.source_root)
+        if recheck_kept(page, old, self.ctx.digests, self.source_root, self.ctx.changed) and old is not None:
+            self.writer.keep(old, None)  # only the change a person decided against: the page stands
+            return None
         now_open = open_fingerprints(page)
         self.closed |= {(page.rel_path, fp) for fp in open_fingerprints(previous) - now_open}
         fresh = update.kind in FRESH or (old is not None and _refs(page) != _refs(old))  # a source re-read
@@ -197,6 +199,10 @@ class TrustGate:
         path = previous.sources[0].resource if previous.sources else slug
         update = PageUpdate(slug, "source", previous.title, "remove", 0, 0, len(gone), gone)
         if self.policy is None:
+            return update
+        kept = kept_entries(previous.extra)
+        if previous.claims and all(any(kept_match(e, c) and not e.get("seen") for e in kept) for c in previous.claims):
+            update.written = False  # a person kept this page after its file was deleted: not asked again
             return update
         if previous.compile_status in PENDING:
             self.settled.add(previous.rel_path)
@@ -345,9 +351,30 @@ def recheck_sources(prev: Any, changes: Any) -> list[str]:
         path = info.sources[0][0]
         if path in unchanged and not _STUB.search(prev.raw.get(slug, b"").split(b"\n---\n", 1)[0]):
             out.append(path)
+    out += [p for p in kept_rechecks(prev, unchanged) if p not in set(out)]
     out.sort(key=lambda p: p.encode())
     changes.unchanged = [p for p in changes.unchanged if p not in set(out)]
     return out
+
+
+def kept_rechecks(prev: Any, unchanged: set[str]) -> list[str]:
+    """Unchanged sources a kept claim was decided against at another revision (a deleted file came back,
+    say): read again, so a source that says the kept value again clears the flag."""
+    digests = prev.source_digests()
+    out: set[str] = set()
+    for raw in prev.raw.values():
+        head = raw.split(b"\n---\n", 1)[0]
+        if b"\nkept_claims:" not in head:
+            continue
+        try:
+            data = safe_load_yaml(head[4:].decode("utf-8")) if head.startswith(b"---\n") else None
+        except (FrontmatterError, UnicodeDecodeError):
+            continue
+        for e in kept_entries(data if isinstance(data, dict) else {}):
+            path = str(e.get("source") or "")
+            if path in unchanged and str(e.get("seen") or "") != digests.get(path, ""):
+                out.add(path)
+    return sorted(out)
 
 
 def archived_sources(prev: Any) -> dict[str, str]:

@@ -220,3 +220,25 @@ def test_deleting_a_folder_is_one_decision(svc, workspace) -> None:
     review.resolve(svc, item.id, "approve")
     for i in range(4):
         assert b.page(f"sources/team-n{i}-md.md")[0]["compile_status"] == "archived"
+
+
+def test_rejecting_an_archive_keeps_the_page_flagged_and_is_not_asked_again(svc, workspace) -> None:
+    b = Base(svc, workspace, {"vendors.md": VENDORS.format(price="$2,400"), "other.md": "# Other\n\nOther is a thing.\n"})
+    b.compile()
+    (b.src / "vendors.md").unlink()
+    b.compile()
+    [item] = b.items()
+    assert {p.page_path for p in item.page_list} >= {SOURCE, ENTITY}
+    review.resolve(svc, item.id, "reject", actor="human:ada")
+    for rel in (SOURCE, ENTITY):
+        fm, body = b.page(rel)
+        [line] = price_lines(body)
+        assert "(⚑ kept by a person on " in line and "the source no longer says this" in line
+        assert fm["kept_claims"][0]["seen"] == "" and fm["compile_status"] != "archived"
+    b.compile()
+    b.compile()
+    assert b.items() == [], "the person's decision is not undone by the next compile"
+    assert "⚑ kept" in price_lines(b.page(ENTITY)[1])[0]
+    b.write("vendors.md", VENDORS.format(price="$2,400"))  # the file comes back saying the kept value
+    b.compile()
+    assert b.items() == [] and "kept_claims" not in b.page(ENTITY)[0]
