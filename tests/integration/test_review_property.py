@@ -49,6 +49,7 @@ edit = st.one_of(
     st.tuples(st.just("term"), st.sampled_from(TERMS)),
     st.tuples(st.just("extra"), st.booleans()),
     st.tuples(st.just("notes"), st.sampled_from(PRICES + [None])),
+    st.tuples(st.just("gone"), st.booleans()),  # vendors.md deleted (its pages archived) or back
 )
 decide = st.tuples(st.just("decide"), st.integers(0, 5), st.sampled_from(
     ["approve", "reject", "use_new", "keep", "dismiss"]))
@@ -68,7 +69,7 @@ class World:
         self.ws = root / f"ws{next(_n)}"
         self.ws.mkdir()
         self.ws = self.ws.resolve()
-        self.state = {"price": "$2,400", "term": "12", "extra": False, "notes": None}
+        self.state = {"price": "$2,400", "term": "12", "extra": False, "notes": None, "gone": False}
         self.kb = make_base(svc, self.ws, "Prop", files=self.files())
         self.src = paths.sources_path(self.ws, self.kb.id)
         self.wiki = paths.wiki_path(self.ws, self.kb.id)
@@ -77,7 +78,9 @@ class World:
         self.remember()
 
     def files(self) -> dict[str, str]:
-        out = {"vendors.md": vendor(self.state["price"], self.state["term"], self.state["extra"])}
+        out = {"other.md": "# Other\n\nOther is a thing that stays.\n"}
+        if not self.state["gone"]:
+            out["vendors.md"] = vendor(self.state["price"], self.state["term"], self.state["extra"])
         if self.state["notes"]:
             out["notes.md"] = notes(self.state["notes"])
         return out
@@ -108,7 +111,7 @@ class World:
                 pytest.fail(f"{action} of item {item.id} refused: {exc}")
         else:
             self.state[s[0]] = s[1]
-            for rel in ("vendors.md", "notes.md"):
+            for rel in ("vendors.md", "notes.md", "other.md"):
                 (self.src / rel).unlink(missing_ok=True)
             for rel, text in self.files().items():
                 (self.src / rel).write_text(text, encoding="utf-8")
@@ -152,7 +155,7 @@ class World:
                     assert (self.wiki / p.page_path).is_file() or p.update_kind == "create"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(steps=rounds)
 def test_review_stays_true_under_random_edits_and_decisions(svc, tmp_path, steps) -> None:
