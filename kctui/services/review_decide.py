@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from pathlib import Path
 
 from kctui.compiler.disputes import block_dispute_count, decide_dispute
 from kctui.compiler.kept import pin_kept
@@ -173,4 +172,4 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
     return get_item(ctx, item.id)
 
 
-__all__ = ["resolve", "actor_name", "STATES", "Path"]
+__all__ = ["resolve", "actor_name", "STATES"]
