@@ -197,3 +197,28 @@ def block_dispute_count(text: str, lines: list[str] | None = None) -> int:
         body = "> **Status: contradicted** — x\n>\n" + "\n".join(f"> {ln}" for ln in lines) + "\n"
     digests = {str(s.get("resource")): str(s.get("digest")) for s in fm.get("sources") or [] if isinstance(s, dict)}
     return len(_block_groups(body, digests))
+
+
+def swap_by_sides(text: str, existing: dict, incoming: dict) -> str | None:
+    """use-new for a conflict whose page lists no disagreement block (an external compiler's): the
+    claim line citing `existing` with its value takes the incoming value and citation. None when the
+    page has no such line."""
+    from kctui.core.page_status import render_page, split_page  # noqa: PLC0415
+
+    old_cite, new_cite = f"^[{existing.get('citation', '')}]", f"^[{incoming.get('citation', '')}]"
+    old_value, new_value = str(existing.get("value") or ""), str(incoming.get("value") or "")
+    if not old_value or not new_value or old_cite == "^[]" or new_cite == "^[]":
+        return None
+    fm, body = split_page(text)
+    lines = body.split("\n")
+    for i, ln in enumerate(lines):
+        if ln.startswith("* ") and ln.endswith(" " + old_cite) and old_value in ln:
+            head = ln[: -len(old_cite) - 1]
+            cut = head.rfind(old_value)
+            lines[i] = f"{head[:cut]}{new_value}{head[cut + len(old_value):]} {new_cite}"
+            src = str(incoming.get("source") or "")
+            known = {str(s.get("resource")) for s in fm.get("sources") or [] if isinstance(s, dict)}
+            if src and src not in known:
+                fm.setdefault("sources", []).append({"id": "", "resource": src, "digest": ""})
+            return render_page(fm, "\n".join(lines))
+    return None

@@ -307,9 +307,11 @@ def show_item(ctx: ServiceContext, item_id: int | str) -> dict[str, Any]:
         data["diff"] = "".join(diffs)
     else:
         if current is not None:  # what use-new would publish: this dispute decided, nothing else
-            from kctui.compiler.disputes import decide_dispute  # noqa: PLC0415
+            from kctui.compiler.disputes import block_dispute_count, decide_dispute  # noqa: PLC0415
 
-            data["proposedBody"] = decide_dispute(current, str(item.details.get("fingerprint") or ""), "use_new")[0]
+            decided, left = decide_dispute(current, str(item.details.get("fingerprint") or ""), "use_new")
+            if left < block_dispute_count(current):
+                data["proposedBody"] = decided
         for side in ("existing", "incoming"):
             s = item.details.get(side)
             if s:

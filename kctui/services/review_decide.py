@@ -20,7 +20,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
-from kctui.compiler.disputes import block_dispute_count, decide_dispute
+from kctui.compiler.disputes import block_dispute_count, decide_dispute, swap_by_sides
 from kctui.compiler.kept import pin_kept
 from kctui.core.clock import rfc3339
 from kctui.core.page_status import block_claim_lines, conflict_note, page_compile_status, set_page_status, split_page
@@ -133,7 +133,12 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
                     raise Conflict(f"page {item.page_path} no longer exists")
             else:
                 fp = str(item.details.get("fingerprint") or "")
-                decided, _ = decide_dispute(current, fp, action)
+                decided, left = decide_dispute(current, fp, action)
+                if action == "use_new" and left == block_dispute_count(current):
+                    # the page lists no block for this dispute (an external compiler's page): swap the
+                    # one claim by its two sides, else publish the compiler's own use-new page
+                    decided = (swap_by_sides(decided, item.details.get("existing") or {},
+                                             item.details.get("incoming") or {}) or item.proposed_body or decided)
                 others = _others_on(conn, item, item.page_path)
                 settled = "confirmed" if action in ("use_new", "keep") or _signed(current) else "compiled"
                 texts[item.page_path] = _with_status(decided, others, settled,
