@@ -332,11 +332,19 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
     return _resolve(ctx, item_id, action, expected_revision=expected_revision, actor=actor)
 
 
+def resolve_many(ctx: ServiceContext, item_ids: list[int], action: str, *,
+                 actor: str | None = None) -> tuple[list[int], list[tuple[int, str]]]:
+    """Many items of one base, one action, ONE promotion. See `review_decide.resolve_many`."""
+    from kctui.services.review_decide import resolve_many as _many  # noqa: PLC0415
+
+    return _many(ctx, item_ids, action, actor=actor)
+
+
 def open_counts(ctx: ServiceContext) -> dict[tuple[str, str], int]:
     rows = ctx.store.query("SELECT workspace, base_id, COUNT(*) FROM review_items WHERE state = 'open' "
                            "GROUP BY workspace, base_id")
     return {(r[0], r[1]): int(r[2]) for r in rows}
 
 
-__all__ = ["ReviewItem", "ItemPage", "file_manifest", "list_items", "get_item", "show_item", "resolve", "open_counts",
-           "cited_source_lines", "os"]
+__all__ = ["ReviewItem", "ItemPage", "file_manifest", "follow_revisions", "list_items", "get_item", "show_item",
+           "resolve", "resolve_many", "open_counts", "cited_source_lines", "os"]

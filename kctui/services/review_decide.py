@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from pathlib import Path
 
 from kctui.compiler.disputes import block_dispute_count, decide_dispute, swap_by_sides
 from kctui.compiler.kept import pin_kept
@@ -68,11 +69,169 @@ def _signed(text: str) -> bool:
     return page_compile_status(text) == "confirmed" or bool(split_page(text)[0].get("verified"))
 
 
+class _Batch:
+    """Decisions of one promotion: page texts and held proposals as the decisions so far leave them."""
+
+    def __init__(self, conn: sqlite3.Connection, actor: str, now: int) -> None:
+        self.conn, self.actor, self.now, self.at = conn, actor, now, rfc3339(now)
+        self.texts: dict[str, str] = {}
+        self.proposals: dict[tuple[int, str], str] = {}  # (held item, page) -> its proposal, rebased
+        self.live: dict[str, str | None] = {}
+        self.decided: list[tuple[ReviewItem, str]] = []  # (item, state)
+        self.base: tuple[str, str] | None = None
+
+    def text(self, item: ReviewItem, rel: str) -> str | None:
+        if rel in self.texts:
+            return self.texts[rel]
+        if rel not in self.live:
+            self.live[rel] = live_page_text(item, rel)
+        return self.live[rel]
+
+    def others(self, item: ReviewItem, rel: str) -> list[tuple[int, str]]:
+        done = {d.id for d, _ in self.decided}
+        return [(i, k) for i, k in _others_on(self.conn, item, rel) if i not in done]
+
+    def proposal(self, item_id: int, rel: str, stored: str | None) -> str | None:
+        return self.proposals.get((item_id, rel), stored)
+
+
+def _check(conn: sqlite3.Connection, item: ReviewItem, action: str, expected_revision: int | None) -> None:
+    """Valid action, still open, every page at the revision the reviewer saw (else the item is
+    refreshed — its stored revisions follow the pages — and Conflict is raised)."""
+    valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
+    if action not in valid:
+        raise InvalidInput(f"review item {item.id} is a {item.kind} item: use {' or '.join(valid)}")
+    row = conn.execute("SELECT state FROM review_items WHERE id = ?", (item.id,)).fetchone()
+    if row is None or row[0] != OPEN:
+        raise Conflict(f"review item {item.id} is already {row[0] if row else 'gone'}")
+    stale = []
+    for i, p in enumerate(item.page_list):
+        current_rev = current_revision_number(conn, item.workspace, item.base_id, p.page_path)
+        seen = int(expected_revision) if (i == 0 and expected_revision is not None) else p.expected_revision
+        if current_rev != seen:
+            stale.append((p.page_path, seen, current_rev))
+    for page, _, current_rev in stale:
+        conn.execute("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?",
+                     (current_rev, item.id, page))
+        if page == item.page_path:
+            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (current_rev, item.id))
+    if stale:
+        page, seen, current_rev = stale[0]
+        raise Conflict(f"page {page} changed since revision {seen} (it is now {current_rev}); "
+                       "the item was refreshed — review it again")
+
+
+def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
+    """Add one item's decision to the batch (texts of its pages; held proposals on them rebased)."""
+    actor, at = batch.actor, batch.at
+    texts: dict[str, str] = {}
+    if item.kind == "held":
+        for p in item.page_list:
+            current = batch.text(item, p.page_path)
+            others = batch.others(item, p.page_path)
+            fallback = block_claim_lines(split_page(current)[1]) if current else []
+            proposed = batch.proposal(item.id, p.page_path, p.proposed_body)
+            if action == "approve":
+                if not proposed:
+                    raise InvalidInput(f"review item {item.id} has no proposed body for {p.page_path}")
+                settled = "archived" if page_compile_status(proposed) == "archived" else "confirmed"
+                texts[p.page_path] = _with_status(proposed, others, settled, actor=actor, at=at,
+                                                  fallback_block=fallback)
+            elif current is not None:
+                kept = pin_kept(current, proposed, p.page_path, by=actor, at=at)
+                texts[p.page_path] = _with_status(kept, others, "confirmed" if _signed(current) else "compiled",
+                                                  actor=None, at=None, fallback_block=fallback)
+    else:
+        current = batch.text(item, item.page_path)
+        if current is None:
+            if action != "dismiss":
+                raise Conflict(f"page {item.page_path} no longer exists")
+        else:
+            fp = str(item.details.get("fingerprint") or "")
+            decided, left = decide_dispute(current, fp, action)
+            if action == "use_new" and left == block_dispute_count(current):
+                # the page lists no block for this dispute (an external compiler's page): swap the
+                # one claim by its two sides, else publish the compiler's own use-new page
+                decided = (swap_by_sides(decided, item.details.get("existing") or {},
+                                         item.details.get("incoming") or {}) or item.proposed_body or decided)
+            others = batch.others(item, item.page_path)
+            settled = "confirmed" if action in ("use_new", "keep") or _signed(current) else "compiled"
+            texts[item.page_path] = _with_status(decided, others, settled,
+                                                 actor=actor if action != "dismiss" else None, at=at)
+            for oid, kind in others:  # a held change on this page carries the same decision
+                if kind != "held":
+                    continue
+                r = batch.conn.execute("SELECT proposed_body FROM review_item_pages WHERE item_id = ? "
+                                       "AND page_path = ?", (oid, item.page_path)).fetchone()
+                body = batch.proposal(oid, item.page_path, r[0] if r else None)
+                if body:
+                    batch.proposals[(oid, item.page_path)] = decide_dispute(body, fp, action)[0]
+    batch.texts.update(texts)
+    batch.decided.append((item, STATES[action]))
+
+
+def _commit(batch: _Batch, workspace: str, kb_id: str) -> Path | None:
+    """Publish the batch's pages in one promotion and record every decision in the same transaction."""
+    from kctui.services.review_publish import publish_pages  # noqa: PLC0415
+
+    conn, actor, now = batch.conn, batch.actor, batch.now
+    live = {rel: batch.live.get(rel, None) for rel in batch.texts}
+    texts = {rel: t for rel, t in batch.texts.items() if t != live[rel]}
+    leftover_dir = None
+    if texts:
+        first = batch.decided[0][0]
+        what = f"review:{first.id}:{STATES_ACTION[batch.decided[0][1]]}:{actor}" if len(batch.decided) == 1 else (
+            f"review:{len(batch.decided)} items:{actor}")
+        # The decision travels with the generation (decision.json beside it): a crash between the swap
+        # and this transaction's commit is settled at start-up (review_recovery).
+        leftover_dir = publish_pages(
+            conn, workspace, kb_id, texts, author=what,
+            reason=(f"review {STATES_ACTION[batch.decided[0][1]]} of item {first.id}" if len(batch.decided) == 1
+                    else f"review of items {', '.join(str(i.id) for i, _ in batch.decided)}"), now_us=now,
+            decision={"item": first.id, "state": batch.decided[0][1], "actor": actor, "at": now,
+                      "items": [[i.id, st] for i, st in batch.decided],
+                      "rebased": [[oid, page, body] for (oid, page), body in batch.proposals.items()]})
+    for item, state in batch.decided:
+        conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
+                     (state, now, actor, item.id))
+    after_publish(conn, workspace, kb_id, list(texts), [(o, p, b) for (o, p), b in batch.proposals.items()])
+    return leftover_dir
+
+
+def after_publish(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: list[str],
+                  rebased: list[tuple[int, str, str]]) -> None:
+    """What a published decision does to the other open items (also run by crash recovery): held
+    proposals on its pages carry the decision, and every open item on them follows their new revision."""
+    for oid, page, body in rebased:
+        conn.execute("UPDATE review_item_pages SET proposed_body = ? WHERE item_id = ? AND page_path = ? AND item_id IN "
+                     "(SELECT id FROM review_items WHERE state = 'open')", (body, oid, page))
+        conn.execute("UPDATE review_items SET proposed_body = ? WHERE id = ? AND page_path = ? AND state = 'open'",
+                     (body, oid, page))
+    for page in pages:
+        rev = current_revision_number(conn, workspace, kb_id, page)
+        for (oid,) in conn.execute(
+                "SELECT DISTINCT i.id FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
+                "WHERE p.page_path = ? AND i.workspace = ? AND i.base_id = ? AND i.state = 'open'",
+                (page, workspace, kb_id)).fetchall():
+            conn.execute("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?",
+                         (rev, oid, page))
+            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ? AND page_path = ?",
+                         (rev, oid, page))
+
+
+STATES_ACTION = {v: k for k, v in STATES.items()}
+
+
+def _no_compile_running(conn: sqlite3.Connection, workspace: str, kb_id: str) -> None:
+    running = conn.execute("SELECT id FROM jobs WHERE workspace = ? AND base_id = ? AND phase = 'running'",
+                           (workspace, kb_id)).fetchone()
+    if running:
+        raise Conflict(f"a compile of {kb_id} is running ({running[0]}); resolve when it ends")
+
+
 def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_revision: int | None = None,
             actor: str | None = None) -> ReviewItem:
     """action: approve | reject (held) — use_new | keep | dismiss (conflict)."""
-    from kctui.services.review_publish import publish_pages  # noqa: PLC0415
-
     item = get_item(ctx, item_id)
     valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
     if action not in valid:
@@ -80,101 +239,50 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
     if item.state != OPEN:
         raise Conflict(f"review item {item.id} is already {item.state}")
     actor = actor or actor_name()
-    now = ctx.now()
-    at = rfc3339(now)
-    state = STATES[action]
     with ctx.store.write() as conn:
-        running = conn.execute("SELECT id FROM jobs WHERE workspace = ? AND base_id = ? AND phase = 'running'",
-                               (item.workspace, item.base_id)).fetchone()
-        if running:
-            raise Conflict(f"a compile of {item.base_id} is running ({running[0]}); resolve when it ends")
-        row = conn.execute("SELECT state FROM review_items WHERE id = ?", (item.id,)).fetchone()
-        if row[0] != OPEN:
-            raise Conflict(f"review item {item.id} is already {row[0]}")
-        pages = item.page_list
-        stale = []
-        for i, p in enumerate(pages):
-            current_rev = current_revision_number(conn, item.workspace, item.base_id, p.page_path)
-            seen = int(expected_revision) if (i == 0 and expected_revision is not None) else p.expected_revision
-            if current_rev != seen:
-                stale.append((p.page_path, seen, current_rev))
-        if stale:
-            for page, _, current_rev in stale:
-                conn.execute("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?",
-                             (current_rev, item.id, page))
-                if page == item.page_path:
-                    conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (current_rev, item.id))
-            conn.execute("COMMIT")
+        _no_compile_running(conn, item.workspace, item.base_id)
+        try:
+            _check(conn, item, action, expected_revision)
+        except Conflict:
+            conn.execute("COMMIT")  # the refreshed revisions are kept
             conn.execute("BEGIN IMMEDIATE")
-            page, seen, current_rev = stale[0]
-            raise Conflict(f"page {page} changed since revision {seen} (it is now {current_rev}); "
-                           "the item was refreshed — review it again")
-        texts: dict[str, str] = {}
-        rebased: list[tuple[int, str, str]] = []  # (item, page, proposal) of other held items
-        if item.kind == "held":
-            for p in pages:
-                current = live_page_text(item, p.page_path)
-                others = _others_on(conn, item, p.page_path)
-                fallback = block_claim_lines(split_page(current)[1]) if current else []
-                if action == "approve":
-                    if not p.proposed_body:
-                        raise InvalidInput(f"review item {item.id} has no proposed body for {p.page_path}")
-                    settled = "archived" if page_compile_status(p.proposed_body) == "archived" else "confirmed"
-                    texts[p.page_path] = _with_status(p.proposed_body, others, settled, actor=actor, at=at,
-                                                      fallback_block=fallback)
-                elif current is not None:
-                    kept = pin_kept(current, p.proposed_body, p.page_path, by=actor, at=at)
-                    texts[p.page_path] = _with_status(kept, others, "confirmed" if _signed(current) else "compiled",
-                                                      actor=None, at=None, fallback_block=fallback)
-        else:
-            current = live_page_text(item)
-            if current is None:
-                if action != "dismiss":
-                    raise Conflict(f"page {item.page_path} no longer exists")
-            else:
-                fp = str(item.details.get("fingerprint") or "")
-                decided, left = decide_dispute(current, fp, action)
-                if action == "use_new" and left == block_dispute_count(current):
-                    # the page lists no block for this dispute (an external compiler's page): swap the
-                    # one claim by its two sides, else publish the compiler's own use-new page
-                    decided = (swap_by_sides(decided, item.details.get("existing") or {},
-                                             item.details.get("incoming") or {}) or item.proposed_body or decided)
-                others = _others_on(conn, item, item.page_path)
-                settled = "confirmed" if action in ("use_new", "keep") or _signed(current) else "compiled"
-                texts[item.page_path] = _with_status(decided, others, settled,
-                                                     actor=actor if action != "dismiss" else None, at=at)
-                for oid, kind in others:  # a held change on this page carries the same decision
-                    if kind != "held":
-                        continue
-                    r = conn.execute("SELECT proposed_body FROM review_item_pages WHERE item_id = ? AND page_path = ?",
-                                     (oid, item.page_path)).fetchone()
-                    if r and r[0]:
-                        rebased.append((oid, item.page_path, decide_dispute(r[0], fp, action)[0]))
-        texts = {rel: t for rel, t in texts.items() if t != live_page_text(item, rel)}
-        leftover_dir = None
-        if texts:
-            # The decision travels with the generation (decision.json beside it): a crash between the
-            # swap and this transaction's commit is settled at start-up (review_recovery).
-            leftover_dir = publish_pages(
-                conn, item.workspace, item.base_id, texts,
-                author=f"review:{item.id}:{action}:{actor}", reason=f"review {action} of item {item.id}", now_us=now,
-                decision={"item": item.id, "state": state, "actor": actor, "at": now})
-        for oid, page, body in rebased:
-            conn.execute("UPDATE review_item_pages SET proposed_body = ? WHERE item_id = ? AND page_path = ?",
-                         (body, oid, page))
-            conn.execute("UPDATE review_items SET proposed_body = ? WHERE id = ? AND page_path = ?", (body, oid, page))
-        for page in texts:  # the other open items on a published page follow its new revision
-            rev = current_revision_number(conn, item.workspace, item.base_id, page)
-            for oid, _ in _others_on(conn, item, page):
-                conn.execute("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?",
-                             (rev, oid, page))
-                conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ? AND page_path = ?",
-                             (rev, oid, page))
-        conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
-                     (state, now, actor, item.id))
+            raise
+        batch = _Batch(conn, actor, ctx.now())
+        _plan(batch, item, action)
+        leftover_dir = _commit(batch, item.workspace, item.base_id)
     if leftover_dir is not None:
         shutil.rmtree(leftover_dir, ignore_errors=True)  # committed: the decision record is done
     return get_item(ctx, item.id)
 
 
-__all__ = ["resolve", "actor_name", "STATES"]
+def resolve_many(ctx: ServiceContext, item_ids: list[int], action: str, *,
+                 actor: str | None = None) -> tuple[list[int], list[tuple[int, str]]]:
+    """Decide many items of one base with one action (approve/reject for held items, use_new/keep/
+    dismiss for conflicts; an item of the other kind is skipped) through ONE promotion, each against
+    the revisions it shows. Returns (resolved ids, [(skipped id, why)]); a skipped item is left as it
+    was (or refreshed, when its page changed). All or nothing for what is published."""
+    actor = actor or actor_name()
+    items = [get_item(ctx, i) for i in dict.fromkeys(int(i) for i in item_ids)]
+    if not items:
+        return [], []
+    bases = {(i.workspace, i.base_id) for i in items}
+    if len(bases) != 1:
+        raise InvalidInput("a bulk review decision covers the items of one knowledge base")
+    workspace, kb_id = bases.pop()
+    skipped: list[tuple[int, str]] = []
+    with ctx.store.write() as conn:
+        _no_compile_running(conn, workspace, kb_id)
+        batch = _Batch(conn, actor, ctx.now())
+        for item in items:
+            try:
+                _check(conn, item, action, None)
+                _plan(batch, item, action)
+            except (Conflict, InvalidInput) as exc:
+                skipped.append((item.id, str(exc)))
+        leftover_dir = _commit(batch, workspace, kb_id) if batch.decided else None
+    if leftover_dir is not None:
+        shutil.rmtree(leftover_dir, ignore_errors=True)
+    return [i.id for i, _ in batch.decided], skipped
+
+
+__all__ = ["resolve", "resolve_many", "after_publish", "actor_name", "STATES"]

@@ -2,7 +2,7 @@
 promotion, so a kill can fall between the swap and the store's commit).
 
 Publishing a decision writes `decision.json` beside its staged generation before promoting: the review
-item, its new state, who decided, and the digest of every page it writes. The folder is removed only
+item(s) (`items`: every decision one promotion carries), its new state, who decided, and the digest of every page it writes. The folder is removed only
 after the store committed. At start-up, after the promotion journal was settled (the new generation
 finished, or the old one rolled back), each leftover decision is read against the live wiki:
 
@@ -80,6 +80,8 @@ def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]
                     decision = json.loads((folder / DECISION_NAME).read_text(encoding="utf-8"))
                     item_id = int(decision["item"])
                     pages = {str(k): str(v) for k, v in dict(decision["pages"]).items()}
+                    # one promotion may carry several decisions (`items`: [[id, state], …])
+                    decided = [(int(i), str(st)) for i, st in decision.get("items") or [[item_id, decision["state"]]]]
                 except (OSError, ValueError, KeyError, TypeError):
                     shutil.rmtree(folder, ignore_errors=True)  # never got as far as promoting
                     continue
@@ -89,14 +91,18 @@ def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]
                     record_generation(conn, row["workspace"], row["id"], wiki, author=str(decision.get("author")),
                                       reason=f"{decision.get('reason')} (published before a crash; recorded at restart)",
                                       now_us=now)
-                    cur = conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? "
-                                       "WHERE id = ? AND state = 'open'",
-                                       (str(decision.get("state")), int(decision.get("at") or now),
-                                        str(decision.get("actor")), item_id))
-                    if cur.rowcount:
-                        resolved.append(item_id)
+                    from kctui.services.review_decide import after_publish  # noqa: PLC0415
+
+                    after_publish(conn, row["workspace"], row["id"], list(pages),
+                                  [(int(o), str(p), str(b)) for o, p, b in decision.get("rebased") or []])
+                    for did, dstate in decided:
+                        cur = conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? "
+                                           "WHERE id = ? AND state = 'open'",
+                                           (dstate, int(decision.get("at") or now), str(decision.get("actor")), did))
+                        if cur.rowcount:
+                            resolved.append(did)
                 else:
-                    pending.append(item_id)
+                    pending += [did for did, _ in decided]
                 shutil.rmtree(folder, ignore_errors=True)
     if resolved or pending:
         log.info("review decisions interrupted by a crash: %d resolved (published), %d left pending",

@@ -99,6 +99,11 @@ class World:
             items = review.list_items(self.svc, self.ws, kb_id=self.kb.id)
             if not items:
                 return
+            if s[1] == 5:  # a bulk decision: every open item, one action, one promotion
+                done, skipped = review.resolve_many(self.svc, [i.id for i in items], s[2], actor="human:p")
+                assert all("item: use" in why for _, why in skipped), skipped  # only the other kind
+                assert len(done) + len(skipped) == len(items)
+                return
             item = items[s[1] % len(items)]
             action = s[2]
             if item.kind == "held":

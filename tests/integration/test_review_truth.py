@@ -242,3 +242,22 @@ def test_rejecting_an_archive_keeps_the_page_flagged_and_is_not_asked_again(svc,
     b.write("vendors.md", VENDORS.format(price="$2,400"))  # the file comes back saying the kept value
     b.compile()
     assert b.items() == [] and "kept_claims" not in b.page(ENTITY)[0]
+
+
+def test_resolve_many_is_one_promotion_and_skips_what_does_not_apply(svc, workspace) -> None:
+    b = widget_with_conflicts(svc, workspace)
+    b.write("widget.md", WIDGET.format(latest="2.1.5"))
+    b.compile()
+    ids = [i.id for i in b.items()]
+    [held] = [i for i in b.items() if i.kind == "held"]
+    before = len(revisions.page_history(svc, workspace, b.kb.id, "widget-server"))
+    done, skipped = review.resolve_many(svc, ids, "approve", actor="human:ada")
+    assert done == [held.id] and {i for i, _ in skipped} == set(ids) - {held.id}
+    assert all("is a conflict item" in why for _, why in skipped)
+    assert len(revisions.page_history(svc, workspace, b.kb.id, "widget-server")) == before + 1
+    fm, body = b.page(WS_ENTITY)
+    assert fm["compile_status"] == "contradicted" and "the sources disagree on 2 facts" in body  # still open
+    done, skipped = review.resolve_many(svc, [i for i, _ in skipped], "keep")
+    assert len(done) == 2 and skipped == []
+    fm, body = b.page(WS_ENTITY)
+    assert fm["compile_status"] == "confirmed" and "> **Status:" not in body and "2.1.5" in body
