@@ -75,6 +75,7 @@ def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str) 
     for c in new.claims if new is not None else []:
         new_claims.setdefault(_key(c), []).append(c)
     entries = kept_entries(cur.extra)
+    new_kept = kept_entries(new.extra) if new is not None else []
     added: list[dict[str, Any]] = []
     moved: dict[str, str] = {}
     for c in cur.claims:
@@ -84,9 +85,11 @@ def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str) 
         alike = new_claims.get(_key(c), [])
         same = next((o for o in alike if o.norm_value == c.norm_value), None)
         earlier = next((e for e in entries if kept_match(e, c)), None)
+        if same is not None and (any(kept_match(e, same) for e in new_kept) or not new_refs.get(path)):
+            continue  # the proposal only carries the kept value (its source does not say it): still kept
         if earlier is not None:  # kept before: this decision replaces that one
             entries.remove(earlier)
-        if same is not None:  # the proposal says the same: cite its lines (the flag, if any, goes away)
+        if same is not None:  # the source says the same: cite its lines (the flag, if any, goes away)
             moved[claim_line(c)] = claim_line(same)
             continue
         added.append({"subject": c.subject, "attribute": c.attribute, "scope": c.scope, "value": c.value,
