@@ -65,6 +65,12 @@ def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, acto
     return set_page_status(text, settled, verified_by=actor, at=at)
 
 
+def _archived(text: str) -> bool:
+    """An archived page held (needs-review) for a revive: it stays archived when that is rejected."""
+    fm = split_page(text)[0]
+    return bool(fm.get("archived_source")) or fm.get("status") == "deprecated"
+
+
 def _signed(text: str) -> bool:
     return page_compile_status(text) == "confirmed" or bool(split_page(text)[0].get("verified"))
 
@@ -78,7 +84,27 @@ class _Batch:
         self.proposals: dict[tuple[int, str], str] = {}  # (held item, page) -> its proposal, rebased
         self.live: dict[str, str | None] = {}
         self.decided: list[tuple[ReviewItem, str]] = []  # (item, state)
-        self.base: tuple[str, str] | None = None
+        self.withdrawn: dict[int, str] = {}  # item -> why (its proposal no longer matches its sources)
+        self.digests: dict[str, str] = {}
+
+    def stale_sources(self, item: ReviewItem, proposal: str) -> list[str]:
+        """Sources the proposal was made from that say something else now (or are gone, or came back
+        for an archive): approving it would publish what no source says."""
+        from kctui import paths  # noqa: PLC0415
+
+        fm = split_page(proposal)[0]
+        root = paths.sources_path(Path(item.workspace), item.base_id)
+        out = []
+        wanted = [(str(r.get("resource") or ""), str(r.get("digest") or "")) for r in fm.get("sources") or []
+                  if isinstance(r, dict) and r.get("digest")]  # a digest the compiler recorded
+        if fm.get("archived_source"):
+            wanted.append((str(fm["archived_source"]), ""))
+        for rel, want in wanted:
+            if rel not in self.digests:
+                self.digests[rel] = _file_digest(root, rel)
+            if self.digests[rel] != want:
+                out.append(rel)
+        return out
 
     def text(self, item: ReviewItem, rel: str) -> str | None:
         if rel in self.texts:
@@ -93,6 +119,27 @@ class _Batch:
 
     def proposal(self, item_id: int, rel: str, stored: str | None) -> str | None:
         return self.proposals.get((item_id, rel), stored)
+
+
+def _file_digest(root: Path, rel: str) -> str:
+    """sha256 of a source file ("" when missing, unreadable, outside `sources/` or behind a symlink)."""
+    import hashlib  # noqa: PLC0415
+
+    if not rel or rel.startswith("/") or ".." in rel.split("/"):
+        return ""
+    cur = root
+    for part in Path(rel).parts:
+        cur = cur / part
+        if cur.is_symlink():
+            return ""
+    try:
+        h = hashlib.sha256()
+        with open(cur, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                h.update(chunk)
+        return "sha256:" + h.hexdigest()
+    except OSError:
+        return ""
 
 
 def _check(conn: sqlite3.Connection, item: ReviewItem, action: str, expected_revision: int | None) -> None:
@@ -125,6 +172,16 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
     """Add one item's decision to the batch (texts of its pages; held proposals on them rebased)."""
     actor, at = batch.actor, batch.at
     texts: dict[str, str] = {}
+    state = STATES[action]
+    if item.kind == "held" and action == "approve":
+        stale = sorted({rel for p in item.page_list
+                        for rel in batch.stale_sources(item, batch.proposal(item.id, p.page_path, p.proposed_body) or "")})
+        if stale:
+            # its sources changed since the compile proposed it: withdrawn (what the pages say stays, its
+            # flags follow what is still open); the next compile proposes what the sources say now
+            batch.withdrawn[item.id] = (f"the sources of review item {item.id} changed since it was proposed "
+                                        f"({', '.join(stale)}); it was withdrawn — compile again")
+            action, state = "reject", "superseded"
     if item.kind == "held":
         for p in item.page_list:
             current = batch.text(item, p.page_path)
@@ -139,8 +196,9 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                                                   fallback_block=fallback)
             elif current is not None:
                 kept = pin_kept(current, proposed, p.page_path, by=actor, at=at)
-                texts[p.page_path] = _with_status(kept, others, "confirmed" if _signed(current) else "compiled",
-                                                  actor=None, at=None, fallback_block=fallback)
+                settled = ("archived" if page_compile_status(current) == "archived" or _archived(current)
+                           else "confirmed" if _signed(current) else "compiled")
+                texts[p.page_path] = _with_status(kept, others, settled, actor=None, at=None, fallback_block=fallback)
     else:
         current = batch.text(item, item.page_path)
         if current is None:
@@ -167,7 +225,7 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                 if body:
                     batch.proposals[(oid, item.page_path)] = decide_dispute(body, fp, action)[0]
     batch.texts.update(texts)
-    batch.decided.append((item, STATES[action]))
+    batch.decided.append((item, state))
 
 
 def _commit(batch: _Batch, workspace: str, kb_id: str) -> Path | None:
@@ -219,7 +277,7 @@ def after_publish(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: l
                          (rev, oid, page))
 
 
-STATES_ACTION = {v: k for k, v in STATES.items()}
+STATES_ACTION = {**{v: k for k, v in STATES.items()}, "superseded": "withdraw"}
 
 
 def _no_compile_running(conn: sqlite3.Connection, workspace: str, kb_id: str) -> None:
@@ -252,6 +310,8 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
         leftover_dir = _commit(batch, item.workspace, item.base_id)
     if leftover_dir is not None:
         shutil.rmtree(leftover_dir, ignore_errors=True)  # committed: the decision record is done
+    if item.id in batch.withdrawn:
+        raise Conflict(batch.withdrawn[item.id])
     return get_item(ctx, item.id)
 
 
@@ -282,7 +342,8 @@ def resolve_many(ctx: ServiceContext, item_ids: list[int], action: str, *,
         leftover_dir = _commit(batch, workspace, kb_id) if batch.decided else None
     if leftover_dir is not None:
         shutil.rmtree(leftover_dir, ignore_errors=True)
-    return [i.id for i, _ in batch.decided], skipped
+    skipped += [(i, why) for i, why in batch.withdrawn.items()]
+    return [i.id for i, _ in batch.decided if i.id not in batch.withdrawn], skipped
 
 
 __all__ = ["resolve", "resolve_many", "after_publish", "actor_name", "STATES"]

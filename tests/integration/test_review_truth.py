@@ -261,3 +261,21 @@ def test_resolve_many_is_one_promotion_and_skips_what_does_not_apply(svc, worksp
     assert len(done) == 2 and skipped == []
     fm, body = b.page(WS_ENTITY)
     assert fm["compile_status"] == "confirmed" and "> **Status:" not in body and "2.1.5" in body
+
+
+def test_approving_a_proposal_whose_source_changed_since_withdraws_it(vendors) -> None:
+    from kctui.services.errors import Conflict
+
+    [item] = vendors.items()
+    vendors.write("vendors.md", VENDORS.format(price="$3,000"))  # not compiled yet
+    with pytest.raises(Conflict, match=r"changed since it was proposed \(vendors.md\); it was withdrawn"):
+        review.resolve(vendors.svc, item.id, "approve", actor="human:ada")
+    assert review.get_item(vendors.svc, item.id).state == "superseded"
+    for rel in (ENTITY, SOURCE):  # $2,750 was never published: the pages keep $2,400, flagged as kept
+        line = price_lines(vendors.page(rel)[1])[0]
+        assert "$2,750 / month ^[" not in line and line.startswith("* **Vendors** — Price: $2,400 / month (⚑ kept")
+    vendors.compile()  # what the source says now is proposed
+    [again] = vendors.items()
+    assert "$3,000" in (again.page_list[0].proposed_body or "")
+    review.resolve(vendors.svc, again.id, "approve")
+    assert price_lines(vendors.page(ENTITY)[1]) == ["* **Vendors** — Price: $3,000 / month ^[vendors.md:L7-L7]"]
