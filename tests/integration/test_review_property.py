@@ -167,7 +167,7 @@ class World:
                     assert (self.wiki / p.page_path).is_file() or p.update_kind == "create"
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(steps=rounds)
 def test_review_stays_true_under_random_edits_and_decisions(svc, tmp_path, steps) -> None:
