@@ -68,7 +68,8 @@ def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, acto
 def _archived(text: str) -> bool:
     """An archived page held (needs-review) for a revive: it stays archived when that is rejected."""
     fm = split_page(text)[0]
-    return bool(fm.get("archived_source")) or fm.get("status") == "deprecated"
+    return bool(fm.get("archived_source")) or (not fm.get("sources") and not fm.get("awaiting_review")
+                                               and "(archived" in str(fm.get("description") or ""))
 
 
 def _signed(text: str) -> bool:
