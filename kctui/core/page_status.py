@@ -124,14 +124,16 @@ def set_page_status(
     at: str | None = None,
     stale_after: str | None = None,
     claim_lines: list[str] | None = None,
+    parsed: tuple[dict[str, Any], str] | None = None,
 ) -> str:
     """Return the page with `compile_status`, `status`, optional `verified` entry and status line set.
 
     A contradicted page keeps the claim lines under its status line unless `claim_lines` replaces
-    them; any other status drops them with the line."""
+    them; any other status drops them with the line. `parsed`: `split_page(text)` when the caller has
+    it already (its frontmatter dict is changed in place)."""
     if compile_status not in COMPILE_STATUSES:
         raise ValueError(f"unknown compile_status {compile_status!r}")
-    fm, body = split_page(text)
+    fm, body = parsed if parsed is not None else split_page(text)
     fm["compile_status"] = compile_status
     fm["status"] = okf_status(compile_status)
     if verified_by:

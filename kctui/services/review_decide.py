@@ -17,6 +17,7 @@ promotion, and nothing else.
 
 from __future__ import annotations
 
+import copy
 import shutil
 import sqlite3
 from pathlib import Path
@@ -53,7 +54,7 @@ def _others_on(conn: sqlite3.Connection, item: ReviewItem, page: str) -> list[tu
 
 
 def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, actor: str | None, at: str | None,
-                 fallback_block: list[str] | None = None) -> str:
+                 fallback_block: list[str] | None = None, parsed: tuple[dict, str] | None = None) -> str:
     """The page with the status what is still open on it gives (else `settled`)."""
     if any(k == "conflict" for _, k in others):
         lines = block_claim_lines(split_page(text)[1]) or list(fallback_block or [])
@@ -61,8 +62,8 @@ def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, acto
         return set_page_status(text, "contradicted", note=conflict_note(n) if n else None,
                                verified_by=actor, at=at, claim_lines=lines)
     if others:
-        return set_page_status(text, "needs-review", note=HELD_NOTE, verified_by=actor, at=at)
-    return set_page_status(text, settled, verified_by=actor, at=at)
+        return set_page_status(text, "needs-review", note=HELD_NOTE, verified_by=actor, at=at, parsed=parsed)
+    return set_page_status(text, settled, verified_by=actor, at=at, parsed=parsed)
 
 
 def _archived(text: str) -> bool:
@@ -87,13 +88,14 @@ class _Batch:
         self.decided: list[tuple[ReviewItem, str]] = []  # (item, state)
         self.withdrawn: dict[int, str] = {}  # item -> why (its proposal no longer matches its sources)
         self.digests: dict[str, str] = {}
+        self._front: dict[int, tuple[str, tuple[dict, str]]] = {}
 
     def stale_sources(self, item: ReviewItem, proposal: str) -> list[str]:
         """Sources the proposal was made from that say something else now (or are gone, or came back
         for an archive): approving it would publish what no source says."""
         from kctui import paths  # noqa: PLC0415
 
-        fm = split_page(proposal)[0]
+        fm = self.front(proposal)
         root = paths.sources_path(Path(item.workspace), item.base_id)
         out = []
         wanted = [(str(r.get("resource") or ""), str(r.get("digest") or "")) for r in fm.get("sources") or []
@@ -106,6 +108,18 @@ class _Batch:
             if self.digests[rel] != want:
                 out.append(rel)
         return out
+
+    def parsed(self, text: str) -> tuple[dict, str]:
+        """A proposal split once per batch (YAML is the cost of a large change set); a fresh copy of
+        its frontmatter each time."""
+        key = id(text)
+        if key not in self._front or self._front[key][0] is not text:
+            self._front[key] = (text, split_page(text))
+        fm, body = self._front[key][1]
+        return copy.deepcopy(fm), body
+
+    def front(self, text: str) -> dict:
+        return self.parsed(text)[0]
 
     def text(self, item: ReviewItem, rel: str) -> str | None:
         if rel in self.texts:
@@ -187,14 +201,16 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
         for p in item.page_list:
             current = batch.text(item, p.page_path)
             others = batch.others(item, p.page_path)
-            fallback = block_claim_lines(split_page(current)[1]) if current else []
+            conflicted = any(k == "conflict" for _, k in others)  # the current banner, if the proposal has none
+            fallback = block_claim_lines(split_page(current)[1]) if current and conflicted else []
             proposed = batch.proposal(item.id, p.page_path, p.proposed_body)
             if action == "approve":
                 if not proposed:
                     raise InvalidInput(f"review item {item.id} has no proposed body for {p.page_path}")
-                settled = "archived" if page_compile_status(proposed) == "archived" else "confirmed"
+                parsed = batch.parsed(proposed)
+                settled = "archived" if parsed[0].get("compile_status") == "archived" else "confirmed"
                 texts[p.page_path] = _with_status(proposed, others, settled, actor=actor, at=at,
-                                                  fallback_block=fallback)
+                                                  fallback_block=fallback, parsed=parsed)
             elif current is not None:
                 kept = pin_kept(current, proposed, p.page_path, by=actor, at=at)
                 settled = ("archived" if page_compile_status(current) == "archived" or _archived(current)
