@@ -118,3 +118,107 @@ def use_new_variant(page: Page, dispute: Dispute, at: str, digests: dict[str, st
         f"`{incoming.evidence.path}` says {escape_text(incoming.value)} where `{old_claim.evidence.path}` says "
         f"{escape_text(old_claim.value)}; the new value is used."]
     return new
+
+
+# -- a person's decision on one dispute, applied to a page's text (issue 13) ----------------------------
+
+def _block_groups(body: str, digests: dict[str, str]) -> list[list[tuple[str, Claim]]]:
+    """The status block's disagreement groups as (line, claim), the page's claim first."""
+    from kctui.core.claims import parse_claim_line  # noqa: PLC0415
+    from kctui.core.page_status import block_claim_lines  # noqa: PLC0415
+
+    groups: dict[tuple[str, str, str], list[tuple[str, Claim]]] = {}
+    for line in block_claim_lines(body):
+        c = parse_claim_line(line, digests)
+        if c is not None:
+            groups.setdefault(key3(c), []).append((line, c))
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]:
+    """The page `text` with one dispute decided — `use_new`: the incoming claim replaces the page's claim
+    of that key; `keep` / `dismiss`: the page's value stands — and only that: every other line of the
+    page (a held change, another dispute) is left as it is. The dispute leaves the status block and is
+    recorded in `resolved_conflicts`. Returns (text, disputes still open in the block); the caller sets
+    the page's status (a block with no dispute left is dropped by `set_page_status`)."""
+    from kctui.core.claims import claim_line  # noqa: PLC0415
+    from kctui.core.page_status import (  # noqa: PLC0415
+        conflict_note,
+        render_page,
+        set_page_status,
+        split_page,
+        strip_status_line,
+    )
+    from kctui.core.pages import strip_kept  # noqa: PLC0415
+
+    fm, body = split_page(text)
+    digests = {str(s.get("resource")): str(s.get("digest")) for s in fm.get("sources") or [] if isinstance(s, dict)}
+    groups = _block_groups(body, digests)
+    remaining: list[str] = []
+    head_line = new_line = None
+    for group in groups:
+        head = group[0][1]
+        rest = [(ln, c) for ln, c in group[1:]
+                if not (c.norm_value != head.norm_value
+                        and fingerprint(key3(head), head.norm_value, c.norm_value) == fingerprint_)]
+        if len(rest) != len(group) - 1:
+            incoming = next(c for _, c in group[1:] if (_, c) not in rest)
+            head_line, new_line = claim_line(head), claim_line(incoming)
+        if rest:
+            remaining += [group[0][0]] + [ln for ln, _ in rest]
+    main = strip_status_line(body)
+    if action == "use_new" and head_line is not None and new_line is not None:
+        lines = main.split("\n")
+        for i, ln in enumerate(lines):
+            if strip_kept(ln) == head_line:
+                lines[i] = new_line
+                break
+        main = "\n".join(lines)
+        src = new_line[new_line.rindex("^[") + 2: -1].rsplit(":", 1)[0]
+        if src not in digests:
+            fm.setdefault("sources", []).append({"id": "", "resource": src, "digest": ""})
+    if fingerprint_:
+        done = {str(f) for f in fm.get(RESOLVED_KEY) or []}
+        fm[RESOLVED_KEY] = sorted(done | {fingerprint_})
+    status = str(fm.get("compile_status") or "compiled")
+    out = render_page(fm, main)
+    n = sum(1 for g in groups if any(ln in remaining for ln, _ in g[1:]))
+    if status == "contradicted":
+        out = set_page_status(out, "contradicted", note=conflict_note(n), claim_lines=remaining) if n else out
+    return out, n
+
+
+def block_dispute_count(text: str, lines: list[str] | None = None) -> int:
+    """How many disagreements a page's status block (or the given block lines) lists."""
+    from kctui.core.page_status import split_page  # noqa: PLC0415
+
+    fm, body = split_page(text)
+    if lines is not None:
+        body = "> **Status: contradicted** — x\n>\n" + "\n".join(f"> {ln}" for ln in lines) + "\n"
+    digests = {str(s.get("resource")): str(s.get("digest")) for s in fm.get("sources") or [] if isinstance(s, dict)}
+    return len(_block_groups(body, digests))
+
+
+def swap_by_sides(text: str, existing: dict, incoming: dict) -> str | None:
+    """use-new for a conflict whose page lists no disagreement block (an external compiler's): the
+    claim line citing `existing` with its value takes the incoming value and citation. None when the
+    page has no such line."""
+    from kctui.core.page_status import render_page, split_page  # noqa: PLC0415
+
+    old_cite, new_cite = f"^[{existing.get('citation', '')}]", f"^[{incoming.get('citation', '')}]"
+    old_value, new_value = str(existing.get("value") or ""), str(incoming.get("value") or "")
+    if not old_value or not new_value or old_cite == "^[]" or new_cite == "^[]":
+        return None
+    fm, body = split_page(text)
+    lines = body.split("\n")
+    for i, ln in enumerate(lines):
+        if ln.startswith("* ") and ln.endswith(" " + old_cite) and old_value in ln:
+            head = ln[: -len(old_cite) - 1]
+            cut = head.rfind(old_value)
+            lines[i] = f"{head[:cut]}{new_value}{head[cut + len(old_value):]} {new_cite}"
+            src = str(incoming.get("source") or "")
+            known = {str(s.get("resource")) for s in fm.get("sources") or [] if isinstance(s, dict)}
+            if src and src not in known:
+                fm.setdefault("sources", []).append({"id": "", "resource": src, "digest": ""})
+            return render_page(fm, "\n".join(lines))
+    return None

@@ -20,7 +20,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from kctui.compiler.change_sets import change_sets, kept_rechecks
 from kctui.compiler.disputes import Dispute, open_fingerprints, use_new_variant
+from kctui.compiler.kept import recheck as recheck_kept
 from kctui.compiler.update import ARCHIVED_SOURCE_KEY, ClaimChange, ConflictReport, PageUpdate, PassContext, claim_order
 from kctui.core.claims import Claim, citation, claim_line
 from kctui.core.clock import US, parse_rfc3339, rfc3339
@@ -29,11 +31,11 @@ from kctui.core.page_status import (
     conflict_note,
     page_compile_status,
     render_page,
+    same_content,
     set_page_status,
     split_page,
-    strip_status_line,
 )
-from kctui.core.pages import STUB_KEY, Page, claim_sig
+from kctui.core.pages import STUB_KEY, Page, claim_sig, kept_entries, kept_match
 from kctui.core.trust import REASON_WORDS, NeverAutoGuard, PageState, ProposedUpdate, TrustPolicy, classify_update
 
 PENDING = frozenset({"needs-review", "contradicted"})  # a page whose proposal waits for a person
@@ -42,7 +44,6 @@ TRUST_KIND = {"create": "create", "append": "append", "revise": "revise", "super
 FRESH = frozenset({"create", "append", "revise"})  # updates that bring new evidence
 _ARCHIVED = re.compile(rb"^archived_source: (.+)$", re.M)
 _STUB = re.compile(rb"^awaiting_review: create$", re.M)
-_FLAG_KEYS = frozenset({"status", "compile_status", "generated", "last_updated", "stale_after"})
 
 
 def policy_of(raw: Any) -> tuple[TrustPolicy | None, str | None]:
@@ -114,7 +115,8 @@ class TrustGate:
         self.policy, self.warning = policy_of(getattr(request, "trust_policy", None))
         self.writer, self.ctx = writer, ctx
         self.source_root = Path(request.source_path)
-        self.items: list[dict[str, Any]] = []
+        self.filed: list[dict[str, Any]] = []  # one per page, in order; `items` groups them into change sets
+        self.causes: list[set[str]] = []  # per filed item: the source paths whose change it carries
         self.held: list[PageUpdate] = []
         self.conflicts: list[ConflictReport] = []
         self.fresh: set[str] = set()
@@ -145,6 +147,9 @@ class TrustGate:
             self.settled.add(page.rel_path)
             if page.compile_status == "needs-review":
                 page.compile_status = "confirmed" if previous.human_confirmed else "compiled"
+        if recheck_kept(page, old, self.ctx.digests, self.source_root, self.ctx.changed) and old is not None:
+            self.writer.keep(old, None)  # only the change a person decided against: the page stands
+            return None
         now_open = open_fingerprints(page)
         self.closed |= {(page.rel_path, fp) for fp in open_fingerprints(previous) - now_open}
         fresh = update.kind in FRESH or (old is not None and _refs(page) != _refs(old))  # a source re-read
@@ -156,7 +161,7 @@ class TrustGate:
         if text is None:
             self.writer.keep(page, None)
             return None
-        if previous is not None and previous.compile_status == "needs-review" and old is not None and _same_content(
+        if previous is not None and previous.compile_status == "needs-review" and old is not None and same_content(
                 text, self.writer.current_text(page.slug) or ""):
             self.writer.keep(page, text)  # the proposal that waited is gone: only the page's flag changes
             return None
@@ -178,7 +183,13 @@ class TrustGate:
                 self._applied(page, update, text, fresh)
             else:
                 update.written = False
-                self.writer.put_text(page.slug, page.kind, self._contradicted_text(page, previous))
+                shown = self._contradicted_text(page, previous)
+                self.writer.put_text(page.slug, page.kind, shown)
+                if old is not None and not same_content(text, shown):
+                    # the rest of the change waits for its own decision (never published by resolving
+                    # the dispute: issue 13 problem 2)
+                    update.reason = rest.reason
+                    self._file_held(page.rel_path, update, text, self._causes(page, update))
             self._conflicts(page, update, state)
         return update
 
@@ -188,6 +199,10 @@ class TrustGate:
         path = previous.sources[0].resource if previous.sources else slug
         update = PageUpdate(slug, "source", previous.title, "remove", 0, 0, len(gone), gone)
         if self.policy is None:
+            return update
+        kept = kept_entries(previous.extra)
+        if previous.claims and all(any(kept_match(e, c) and not e.get("seen") for e in kept) for c in previous.claims):
+            update.written = False  # a person kept this page after its file was deleted: not asked again
             return update
         if previous.compile_status in PENDING:
             self.settled.add(previous.rel_path)
@@ -207,7 +222,7 @@ class TrustGate:
         proposed = self.writer.render(archived, None, self.ctx) or ""
         update.written = False
         self.writer.put_text(slug, "source", self._held_text(previous, update))
-        self._file_held(previous.rel_path, update, proposed)
+        self._file_held(previous.rel_path, update, proposed, {path})
         return update
 
     # -- the three outcomes --------------------------------------------------------------------
@@ -228,15 +243,25 @@ class TrustGate:
             self.writer.keep(stub, self.writer.render(stub, previous, self.ctx))
         else:
             self.writer.put_text(page.slug, page.kind, self._held_text(previous, update))
-        self._file_held(page.rel_path, update, text)
+        self._file_held(page.rel_path, update, text, self._causes(page, update))
 
-    def _file_held(self, rel: str, update: PageUpdate, proposed: str) -> None:
+    def _causes(self, page: Page, update: PageUpdate) -> set[str]:
+        return {ch.path for ch in update.changes} | ({s.resource for s in page.sources} & self.ctx.changed)
+
+    def _file_held(self, rel: str, update: PageUpdate, proposed: str, causes: set[str]) -> None:
         self.held.append(update)
         summary = summary_of(update)
         if update.reason == "compile_loss" and update.slug in self.lossy:
             summary = f"{summary}; {self.lossy[update.slug]}"[:4000]
-        self.items.append({"kind": "held", "page": rel, "title": update.title, "updateKind": TRUST_KIND[update.kind],
+        self.filed.append({"kind": "held", "page": rel, "title": update.title, "updateKind": TRUST_KIND[update.kind],
                            "reason": update.reason, "summary": summary, "proposedBody": proposed})
+        self.causes.append(set(causes) or {rel})
+
+    @property
+    def items(self) -> list[dict[str, Any]]:
+        """What review.json lists: every conflict, and the held pages grouped into change sets — the pages
+        one source change (or one deleted folder) revises are one item, decided as a whole."""
+        return change_sets(self.filed, self.causes, self.source_root)
 
     def _held_text(self, previous: Page, update: PageUpdate) -> str:
         text = self.writer.current_text(previous.slug) or ""
@@ -273,20 +298,14 @@ class TrustGate:
             proposed = self.writer.render(variant, None, self.ctx) or ""
             scope = f" ({d.existing.scope})" if d.existing.scope else ""
             self.conflicts.append(report)
-            self.items.append({
+            self.causes.append(set())
+            self.filed.append({
                 "kind": "conflict", "page": page.rel_path, "title": page.title, "updateKind": TRUST_KIND[update.kind],
                 "reason": "contradiction", "fingerprint": d.fingerprint,
                 "summary": f"{d.existing.subject}{scope} {d.existing.attribute}: {d.existing.value} "
                            f"(`{d.existing.evidence.path}`) vs {d.incoming.value} (`{d.incoming.evidence.path}`)",
                 "proposedBody": proposed,
                 "existing": _side(self.source_root, d.existing), "incoming": _side(self.source_root, d.incoming)})
-
-
-def _same_content(a: str, b: str) -> bool:
-    """Two texts of a page say the same, whatever their status flags and timestamps."""
-    (fa, ba), (fb, bb) = split_page(a), split_page(b)
-    return (strip_status_line(ba) == strip_status_line(bb)
-            and {k: v for k, v in fa.items() if k not in _FLAG_KEYS} == {k: v for k, v in fb.items() if k not in _FLAG_KEYS})
 
 
 def _refs(page: Page) -> set[tuple[str, str]]:
@@ -332,6 +351,7 @@ def recheck_sources(prev: Any, changes: Any) -> list[str]:
         path = info.sources[0][0]
         if path in unchanged and not _STUB.search(prev.raw.get(slug, b"").split(b"\n---\n", 1)[0]):
             out.append(path)
+    out += [p for p in kept_rechecks(prev, unchanged) if p not in set(out)]
     out.sort(key=lambda p: p.encode())
     changes.unchanged = [p for p in changes.unchanged if p not in set(out)]
     return out

@@ -124,14 +124,16 @@ def set_page_status(
     at: str | None = None,
     stale_after: str | None = None,
     claim_lines: list[str] | None = None,
+    parsed: tuple[dict[str, Any], str] | None = None,
 ) -> str:
     """Return the page with `compile_status`, `status`, optional `verified` entry and status line set.
 
     A contradicted page keeps the claim lines under its status line unless `claim_lines` replaces
-    them; any other status drops them with the line."""
+    them; any other status drops them with the line. `parsed`: `split_page(text)` when the caller has
+    it already (its frontmatter dict is changed in place)."""
     if compile_status not in COMPILE_STATUSES:
         raise ValueError(f"unknown compile_status {compile_status!r}")
-    fm, body = split_page(text)
+    fm, body = parsed if parsed is not None else split_page(text)
     fm["compile_status"] = compile_status
     fm["status"] = okf_status(compile_status)
     if verified_by:
@@ -165,3 +167,13 @@ def page_compile_status(text: str) -> str:
     fm, _ = split_page(text)
     value = fm.get("compile_status")
     return value if value in COMPILE_STATUSES else "compiled"
+
+
+FLAG_KEYS = frozenset({"status", "compile_status", "generated", "last_updated", "stale_after"})
+
+
+def same_content(a: str, b: str) -> bool:
+    """Two texts of a page say the same, whatever their status flags and timestamps."""
+    (fa, ba), (fb, bb) = split_page(a), split_page(b)
+    return (strip_status_line(ba) == strip_status_line(bb)
+            and {k: v for k, v in fa.items() if k not in FLAG_KEYS} == {k: v for k, v in fb.items() if k not in FLAG_KEYS})

@@ -57,6 +57,12 @@ DESCRIPTIVE = frozenset({"definition", "standsfor", "is", "are", "was", "were", 
 NONE_LINE = "_None yet._"
 LEAD_ATTRIBUTES = frozenset({"context", "note", "description", "summary"})
 STUB_KEY = "awaiting_review"
+# Claims a person kept when the source changed (issue 13): frontmatter `kept_claims` lists each with the
+# digest of the source revision its value came from; the claim line carries a visible marker before
+# its citation: `* **Vendors** — Price: $2,400 / month (⚑ kept by a person on 2026-05-28: the source
+# now says $2,750 / month; this value is from vendors.md at sha256:f37f99cc5fbb) ^[vendors.md:L7-L7]`.
+KEPT_KEY = "kept_claims"
+KEPT_MARK = " (⚑ kept by a person"
 MAX_FRONTMATTER_SOURCES = 200
 _KNOWN_KEYS = frozenset({"type", "title", "description", "tags", "sources", "generated", "status", "compile_status",
                          "aliases", "domain", "last_updated", "date_ingested", "source_type", "entity_type", "verified",
@@ -146,6 +152,43 @@ def mention_line(mention: Mention, source_link: str) -> str:
     return f"* Mentioned as “{escape_text(mention.surface)}” in {source_link} {citation(mention.evidence)}"
 
 
+def kept_entries(extra: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in extra.get(KEPT_KEY) or [] if isinstance(e, dict)]
+
+
+def kept_match(entry: dict[str, Any], claim: Claim) -> bool:
+    return (str(entry.get("citation")) == citation(claim.evidence)[2:-1] and str(entry.get("value")) == claim.value
+            and str(entry.get("subject")) == claim.subject and str(entry.get("attribute")) == claim.attribute
+            and str(entry.get("scope") or "") == claim.scope)
+
+
+def kept_suffix(entry: dict[str, Any]) -> str:
+    now = entry.get("now")
+    what = f"the source now says {escape_text(str(now))}" if now else "the source no longer says this"
+    pinned = str(entry.get("pinned") or "")
+    origin = f"; this value is from {escape_text(str(entry.get('source') or ''))} at {pinned[:19]}" if pinned else ""
+    return f"{KEPT_MARK} on {str(entry.get('at') or '')[:10]}: {what}{origin})"
+
+
+def claim_line_kept(claim: Claim, kept: list[dict[str, Any]]) -> str:
+    """A claim line, with the kept marker before its citation when a person kept it."""
+    line = claim_line(claim)
+    for entry in kept:
+        if kept_match(entry, claim):
+            cut = line.rindex(" ^[")
+            return line[:cut] + kept_suffix(entry) + line[cut:]
+    return line
+
+
+def strip_kept(line: str) -> str:
+    """A claim line without its kept marker (the compiler reads the value, not the flag)."""
+    start = line.find(KEPT_MARK)
+    if start < 0:
+        return line
+    cut = line.rfind(" ^[")
+    return line[:start] + line[cut:] if cut > start else line
+
+
 def is_descriptive(claim: Claim) -> bool:
     return attribute_key(claim.attribute) in DESCRIPTIVE
 
@@ -194,6 +237,11 @@ def render_page(page: Page, source_link: dict[str, str], style: str, body: str |
 
 def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
     out: list[str] = _notice(page) + [f"# {page.title}", ""]
+    kept = kept_entries(page.extra)
+
+    def line_of(c: Claim) -> str:  # the page's claim lines carry their kept markers
+        return claim_line_kept(c, kept)
+
     if page.is_stub:
         out += ["The compiler proposed this page; it has not been approved, so it holds nothing yet.", ""]
     descriptive = [c for c in page.claims if is_descriptive(c)]
@@ -210,17 +258,17 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
     if page.kind == "source":
         if page.summary:
             bodies["Summary"] = [f"{escape_text(page.summary[0])} {citation(page.summary[1])}"]
-        bodies["Key Claims"] = [claim_line(c) for c in page.claims]
+        bodies["Key Claims"] = [line_of(c) for c in page.claims]
         bodies["Concepts Introduced or Reinforced"] = [f"* {x}" for x in links["Concepts Introduced or Reinforced"]]
         bodies["Entities Mentioned"] = [f"* {x}" for x in links["Entities Mentioned"]]
         bodies["Open Questions Raised"] = [f"* {escape_text(q.text)} {citation(q.evidence)}" for q in page.questions]
     elif page.kind == "concept":
-        bodies["Definition"] = [claim_line(c) for c in descriptive]
-        bodies["Why It Matters"] = [claim_line(c) for c in other] + mentions
+        bodies["Definition"] = [line_of(c) for c in descriptive]
+        bodies["Why It Matters"] = [line_of(c) for c in other] + mentions
     else:
-        bodies["Description"] = [claim_line(c) for c in descriptive]
+        bodies["Description"] = [line_of(c) for c in descriptive]
         bodies["Relevance"] = mentions
-        bodies["Key Positions/Products/Claims"] = [claim_line(c) for c in other]
+        bodies["Key Positions/Products/Claims"] = [line_of(c) for c in other]
     for name in ("Related Concepts", "Related Entities", "Sources"):
         if name in SECTIONS[page.kind]:
             bodies[name] = [f"* {x}" for x in links[name]]
@@ -302,7 +350,7 @@ def parse_page(text: str, slug: str) -> Page:
                       "entity": ("Description", "Key Positions/Products/Claims")}[kind]
     for name in claim_sections:
         for line in sections.get(name, []):
-            claim = parse_claim_line(line, digests)
+            claim = parse_claim_line(strip_kept(line), digests)
             if claim:
                 page.claims.append(claim)
     for name in ("Why It Matters", "Relevance"):

@@ -15,16 +15,32 @@ from typing import Any
 
 from kctui import paths
 from kctui.core.clock import rfc3339
-from kctui.core.page_status import page_compile_status, record_resolved_conflict, set_page_status, split_page
+from kctui.core.page_status import same_content
 from kctui.core.trust import REASON_WORDS
 from kctui.services.context import ServiceContext
-from kctui.services.errors import Conflict, InvalidInput, NotFound
+from kctui.services.errors import InvalidInput, NotFound
 from kctui.services.review_manifest import Manifest
 from kctui.services.revisions import current_revision_number
 
 OPEN = "open"
 ITEM_COLUMNS = ("id, workspace, base_id, job_id, kind, page_path, slug, title, update_kind, reason, summary, "
                 "proposed_body, details_json, expected_revision, state, created_at, resolved_at, resolved_by")
+
+
+@dataclass(frozen=True)
+class ItemPage:
+    """One page of an item (a held change set has one per page it revises; any other item has one)."""
+    page_path: str
+    title: str
+    update_kind: str | None
+    reason: str
+    summary: str
+    proposed_body: str | None
+    expected_revision: int
+
+    def json(self) -> dict[str, Any]:
+        return {"page": self.page_path, "kind": self.update_kind, "title": self.title, "reason": self.reason,
+                "summary": self.summary, "expectedRevision": self.expected_revision}
 
 
 @dataclass(frozen=True)
@@ -47,10 +63,16 @@ class ReviewItem:
     created_at: int
     resolved_at: int | None
     resolved_by: str | None
+    pages: tuple[ItemPage, ...] = ()
 
     @property
     def reason_words(self) -> str:
         return REASON_WORDS.get(self.reason, self.reason)
+
+    @property
+    def page_list(self) -> tuple[ItemPage, ...]:
+        return self.pages or (ItemPage(self.page_path, self.title, self.update_kind, self.reason, self.summary,
+                                       self.proposed_body, self.expected_revision),)
 
     def json(self) -> dict[str, Any]:
         return {
@@ -61,53 +83,143 @@ class ReviewItem:
             "createdAt": rfc3339(self.created_at), "resolvedAt": rfc3339(self.resolved_at),
             "resolvedBy": self.resolved_by, **({"existing": self.details.get("existing"),
                                                  "incoming": self.details.get("incoming")} if self.kind == "conflict" else {}),
+            "pages": [p.json() for p in self.page_list], "sources": list(self.details.get("sources") or []),
         }
 
 
-def _item(row: sqlite3.Row) -> ReviewItem:
+PAGE_COLUMNS = "item_id, page_path, title, update_kind, reason, summary, proposed_body, expected_revision"
+
+
+def _pages_of(rows: list[Any]) -> dict[int, tuple[ItemPage, ...]]:
+    out: dict[int, list[ItemPage]] = {}
+    for r in rows:
+        out.setdefault(int(r[0]), []).append(ItemPage(r[1], r[2], r[3], r[4], r[5], r[6], int(r[7])))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _load_pages(query: Any, ids: list[int]) -> dict[int, tuple[ItemPage, ...]]:
+    out: dict[int, tuple[ItemPage, ...]] = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
+        out.update(_pages_of(list(query(
+            f"SELECT {PAGE_COLUMNS} FROM review_item_pages WHERE item_id IN ({','.join('?' * len(chunk))}) "
+            "ORDER BY item_id, position", tuple(chunk)))))
+    return out
+
+
+def _item(row: sqlite3.Row, pages: tuple[ItemPage, ...] = ()) -> ReviewItem:
     d = dict(row)
     d["details"] = json.loads(d.pop("details_json") or "{}")
-    return ReviewItem(**d)
+    return ReviewItem(**d, pages=pages)
+
+
+def _open_items_on(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: list[str], kind: str) -> list[int]:
+    found: set[int] = set()
+    for i in range(0, len(pages), 500):
+        chunk = pages[i:i + 500]
+        found |= {int(r[0]) for r in conn.execute(
+            "SELECT DISTINCT i.id FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
+            f"WHERE p.page_path IN ({','.join('?' * len(chunk))}) AND i.workspace = ? AND i.base_id = ? "
+            "AND i.kind = ? AND i.state = 'open'", (*chunk, workspace, kb_id, kind))}
+    return sorted(found)
+
+
+def _supersede(conn: sqlite3.Connection, ids: list[int], now_us: int, job_id: str) -> None:
+    for iid in ids:
+        conn.execute("UPDATE review_items SET state = 'superseded', resolved_at = ?, resolved_by = ? "
+                     "WHERE id = ? AND state = 'open'", (now_us, job_id, iid))
 
 
 def file_manifest(conn: sqlite3.Connection, workspace: str, kb_id: str, job_id: str, manifest: Manifest | None,
                   now_us: int) -> int:
-    """Inside the promotion's transaction: supersede open items of pages this pass touched again, then
-    file the new items with the revision the reviewer will see."""
+    """Inside the promotion's transaction: file the pass's items with the revision the reviewer will
+    see. An item's identity is stable (issue 13): a held change set that shares a page with an open
+    one refreshes it in place (its id stays; its pages, proposals and expected revisions follow this
+    pass), a conflict with the same page and fingerprint likewise. Open held items of pages this pass
+    proposed again in full (`settled`) and not filed again are superseded, as are conflicts no longer
+    there (`closedConflicts`)."""
     if manifest is None:
         return 0
-    for page in manifest.settled:
-        conn.execute("UPDATE review_items SET state = 'superseded', resolved_at = ?, resolved_by = ? "
-                     "WHERE workspace = ? AND base_id = ? AND page_path = ? AND kind = 'held' AND state = 'open'",
-                     (now_us, job_id, workspace, kb_id, page))
-    for closed in manifest.closed_conflicts:
-        for row in conn.execute("SELECT id, details_json FROM review_items WHERE workspace = ? AND base_id = ? "
-                                "AND page_path = ? AND kind = 'conflict' AND state = 'open'",
-                                (workspace, kb_id, closed.page)).fetchall():
-            if json.loads(row[1] or "{}").get("fingerprint") == closed.fingerprint:
-                conn.execute("UPDATE review_items SET state = 'superseded', resolved_at = ?, resolved_by = ? "
-                             "WHERE id = ?", (now_us, job_id, row[0]))
+    filed: set[int] = set()
     for it in manifest.items:
-        conn.execute("UPDATE review_items SET state = 'superseded', resolved_at = ?, resolved_by = ? "
-                     "WHERE workspace = ? AND base_id = ? AND page_path = ? AND kind = ? AND state = 'open'",
-                     (now_us, job_id, workspace, kb_id, it.page, it.kind))
-    for it in manifest.items:
-        details = {}
+        pages = it.page_list()
+        paths = [p.page for p in pages]
+        if it.kind == "held":
+            same = [i for i in _open_items_on(conn, workspace, kb_id, paths, "held") if i not in filed]
+        else:
+            same = []
+            for row in conn.execute("SELECT id, details_json FROM review_items WHERE workspace = ? AND base_id = ? "
+                                    "AND page_path = ? AND kind = 'conflict' AND state = 'open' ORDER BY id",
+                                    (workspace, kb_id, it.page)).fetchall():
+                if row[0] not in filed and json.loads(row[1] or "{}").get("fingerprint") == it.fingerprint:
+                    same.append(int(row[0]))
+        details: dict[str, Any] = {}
         if it.existing:
             details["existing"] = it.existing.model_dump()
         if it.incoming:
             details["incoming"] = it.incoming.model_dump()
         if it.fingerprint:
             details["fingerprint"] = it.fingerprint
-        conn.execute(
-            "INSERT INTO review_items(workspace, base_id, job_id, kind, page_path, slug, title, update_kind, reason, "
-            "summary, proposed_body, details_json, expected_revision, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (workspace, kb_id, job_id, it.kind, it.page, Path(it.page).stem, it.title, it.update_kind, it.reason,
-             it.summary, it.proposed_body, json.dumps(details, sort_keys=True),
-             current_revision_number(conn, workspace, kb_id, it.page), now_us),
-        )
+        if it.sources:
+            details["sources"] = list(it.sources)
+        revs = [current_revision_number(conn, workspace, kb_id, p) for p in paths]
+        values = (it.page, Path(it.page).stem, it.title, it.update_kind, it.reason, it.summary, it.proposed_body,
+                  json.dumps(details, sort_keys=True), revs[0])
+        if same:
+            iid = same[0]
+            conn.execute("UPDATE review_items SET page_path = ?, slug = ?, title = ?, update_kind = ?, reason = ?, "
+                         "summary = ?, proposed_body = ?, details_json = ?, expected_revision = ?"
+                         + (", job_id = ?" if it.kind == "held" else "") + " WHERE id = ?",
+                         (*values, *((job_id,) if it.kind == "held" else ()), iid))
+            _supersede(conn, same[1:], now_us, job_id)
+            conn.execute("DELETE FROM review_item_pages WHERE item_id = ?", (iid,))
+        else:
+            cur = conn.execute(
+                "INSERT INTO review_items(workspace, base_id, job_id, kind, page_path, slug, title, update_kind, "
+                "reason, summary, proposed_body, details_json, expected_revision, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (workspace, kb_id, job_id, it.kind, *values, now_us))
+            iid = int(cur.lastrowid)
+        for pos, (p, rev) in enumerate(zip(pages, revs)):
+            conn.execute(f"INSERT INTO review_item_pages({PAGE_COLUMNS}, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (iid, p.page, p.title, p.update_kind, p.reason or it.reason, p.summary, p.proposed_body,
+                          rev, pos))
+        filed.add(iid)
+    _supersede(conn, [i for i in _open_items_on(conn, workspace, kb_id, list(manifest.settled), "held")
+                      if i not in filed], now_us, job_id)
+    for closed in manifest.closed_conflicts:
+        for row in conn.execute("SELECT id, details_json FROM review_items WHERE workspace = ? AND base_id = ? "
+                                "AND page_path = ? AND kind = 'conflict' AND state = 'open'",
+                                (workspace, kb_id, closed.page)).fetchall():
+            if row[0] not in filed and json.loads(row[1] or "{}").get("fingerprint") == closed.fingerprint:
+                _supersede(conn, [int(row[0])], now_us, job_id)
+    follow_revisions(conn, workspace, kb_id)
     return len(manifest.items)
+
+
+def follow_revisions(conn: sqlite3.Connection, workspace: str, kb_id: str) -> None:
+    """Every open item of the base shows (and is checked against) its pages' current revisions where
+    that is safe: a conflict is decided against the page as it is, so it always follows; a held
+    proposal follows only if the page changed in its flags alone (stale, status). A page whose content
+    changed under a held proposal keeps the revision the proposal was made against, so approving it
+    is refused as a revision conflict, never applied over newer content."""
+    rows = conn.execute(
+        "SELECT p.item_id, p.page_path, p.expected_revision, i.kind, i.page_path FROM review_item_pages p "
+        "JOIN review_items i ON i.id = p.item_id WHERE i.workspace = ? AND i.base_id = ? AND i.state = 'open'",
+        (workspace, kb_id)).fetchall()
+    for item_id, page, seen, kind, head in rows:
+        now = current_revision_number(conn, workspace, kb_id, page)
+        if now == seen:
+            continue
+        if kind == "held":
+            bodies = dict(conn.execute(
+                "SELECT number, body FROM page_revisions WHERE workspace = ? AND base_id = ? AND page_path = ? "
+                "AND number IN (?, ?)", (workspace, kb_id, page, seen, now)).fetchall())
+            if seen not in bodies or now not in bodies or not same_content(bodies[seen], bodies[now]):
+                continue
+        conn.execute("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?",
+                     (now, item_id, page))
+        if page == head:
+            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (now, item_id))
 
 
 def list_items(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
@@ -125,7 +237,9 @@ def list_items(ctx: ServiceContext, workspace: str | None = None, *, state: str 
         sql += " AND state = ?"
         params.append(state)
     sql += " ORDER BY id"
-    return [_item(r) for r in ctx.store.query(sql, tuple(params))]
+    rows = ctx.store.query(sql, tuple(params))
+    pages = _load_pages(ctx.store.query, [int(r["id"]) for r in rows])
+    return [_item(r, pages.get(int(r["id"]), ())) for r in rows]
 
 
 def get_item(ctx: ServiceContext, item_id: int | str) -> ReviewItem:
@@ -136,11 +250,11 @@ def get_item(ctx: ServiceContext, item_id: int | str) -> ReviewItem:
     row = ctx.store.query_one(f"SELECT {ITEM_COLUMNS} FROM review_items WHERE id = ?", (iid,))
     if row is None:
         raise NotFound(f"no review item {iid}")
-    return _item(row)
+    return _item(row, _load_pages(ctx.store.query, [iid]).get(iid, ()))
 
 
-def live_page_text(item: ReviewItem) -> str | None:
-    p = paths.wiki_path(Path(item.workspace), item.base_id) / item.page_path
+def live_page_text(item: ReviewItem, page_path: str | None = None) -> str | None:
+    p = paths.wiki_path(Path(item.workspace), item.base_id) / (page_path or item.page_path)
     try:
         return p.read_text(encoding="utf-8") if p.is_file() and not p.is_symlink() else None
     except (OSError, UnicodeDecodeError):
@@ -182,10 +296,22 @@ def show_item(ctx: ServiceContext, item_id: int | str) -> dict[str, Any]:
     data["currentBody"] = current
     data["proposedBody"] = item.proposed_body
     if item.kind == "held":
-        data["diff"] = "".join(difflib.unified_diff(
-            (current or "").splitlines(keepends=True), (item.proposed_body or "").splitlines(keepends=True),
-            fromfile=f"a/{item.page_path} (revision {item.expected_revision})", tofile=f"b/{item.page_path} (proposed)"))
+        diffs = []
+        for page, shown in zip(item.page_list, data["pages"]):
+            text = current if page.page_path == item.page_path else live_page_text(item, page.page_path)
+            shown["diff"] = "".join(difflib.unified_diff(
+                (text or "").splitlines(keepends=True), (page.proposed_body or "").splitlines(keepends=True),
+                fromfile=f"a/{page.page_path} (revision {page.expected_revision})",
+                tofile=f"b/{page.page_path} (proposed)"))
+            diffs.append(shown["diff"])
+        data["diff"] = "".join(diffs)
     else:
+        if current is not None:  # what use-new would publish: this dispute decided, nothing else
+            from kctui.compiler.disputes import block_dispute_count, decide_dispute  # noqa: PLC0415
+
+            decided, left = decide_dispute(current, str(item.details.get("fingerprint") or ""), "use_new")
+            if left < block_dispute_count(current):
+                data["proposedBody"] = decided
         for side in ("existing", "incoming"):
             s = item.details.get(side)
             if s:
@@ -198,126 +324,20 @@ def show_item(ctx: ServiceContext, item_id: int | str) -> dict[str, Any]:
 
 # -- resolutions --------------------------------------------------------------------------------------
 
-def _actor() -> str:
-    import getpass  # noqa: PLC0415
-
-    try:
-        return f"human:{getpass.getuser()}"
-    except Exception:  # noqa: BLE001
-        return "human:unknown"
-
-
-class StaleRevision(Conflict):
-    """The page moved on since the revision the reviewer saw; `current` is the revision it is at now."""
-
-    def __init__(self, message: str, current: int) -> None:
-        super().__init__(message)
-        self.current = current
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One item's resolution, decided inside the caller's write transaction (the item is already marked
-    resolved there): `pages` holds each page it changes (path -> new text, None = removed)."""
-
-    item: ReviewItem
-    action: str
-    state: str
-    pages: dict[str, str | None]
-
-
-def running_compile(conn: sqlite3.Connection, workspace: str, kb_id: str) -> str | None:
-    row = conn.execute("SELECT id FROM jobs WHERE workspace = ? AND base_id = ? AND phase = 'running'",
-                       (workspace, kb_id)).fetchone()
-    return row[0] if row else None
-
-
-def decide(conn: sqlite3.Connection, item: ReviewItem, action: str, *, seen: int | None, actor: str, now: int,
-           overlay: dict[str, str | None] | None = None) -> Decision:
-    """Decide the pages one resolution writes and mark the item resolved (inside the caller's write
-    transaction; nothing is published here). `seen`: the page revision the reviewer saw (default: the
-    item's). `overlay`: pages already decided earlier in the same transaction (a bulk action), read
-    instead of the live page. StaleRevision when the page moved on since `seen`."""
-    valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
-    if action not in valid:
-        raise InvalidInput(f"review item {item.id} is a {item.kind} item: use {' or '.join(valid)}")
-    at = rfc3339(now)
-    row = conn.execute("SELECT state FROM review_items WHERE id = ?", (item.id,)).fetchone()
-    if row[0] != OPEN:
-        raise Conflict(f"review item {item.id} is already {row[0]}")
-    current_rev = current_revision_number(conn, item.workspace, item.base_id, item.page_path)
-    seen = item.expected_revision if seen is None else int(seen)
-    if current_rev != seen:
-        raise StaleRevision(f"page {item.page_path} changed since revision {seen} (it is now {current_rev}); "
-                            "the item was refreshed — review it again", current_rev)
-    overlay = overlay if overlay is not None else {}
-    current = overlay[item.page_path] if item.page_path in overlay else live_page_text(item)
-    other_open = conn.execute(
-        "SELECT kind FROM review_items WHERE workspace = ? AND base_id = ? AND page_path = ? AND state = 'open' "
-        "AND id != ?", (item.workspace, item.base_id, item.page_path, item.id)).fetchall()
-    leftover = "contradicted" if any(r[0] == "conflict" for r in other_open) else (
-        "needs-review" if other_open else None)
-    if action in ("approve", "use_new"):
-        if not item.proposed_body:
-            raise InvalidInput(f"review item {item.id} has no proposed body to apply")
-        settled = "archived" if page_compile_status(item.proposed_body) == "archived" else "confirmed"
-        new_text = set_page_status(item.proposed_body, leftover or settled, verified_by=actor, at=at)
-    elif action == "keep":
-        if current is None:
-            raise Conflict(f"page {item.page_path} no longer exists")
-        new_text = set_page_status(current, leftover or "confirmed", verified_by=actor, at=at)
-    else:  # reject / dismiss: drop it, clear this item's flag
-        if current is None:
-            new_text = None
-        else:
-            was = page_compile_status(current)
-            signed = was == "confirmed" or bool(split_page(current)[0].get("verified"))  # sign-off stays
-            new_text = set_page_status(current, leftover or ("confirmed" if signed else "compiled"))
-    if item.kind == "conflict" and new_text is not None:  # decided: the next pass does not raise it again
-        new_text = record_resolved_conflict(new_text, str(item.details.get("fingerprint") or ""))
-    state = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new",
-             "keep": "resolved_keep", "dismiss": "dismissed"}[action]
-    pages: dict[str, str | None] = {}
-    if new_text is not None and new_text != current:
-        pages[item.page_path] = new_text
-    conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
-                 (state, now, actor, item.id))
-    return Decision(item, action, state, pages)
-
-
 def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_revision: int | None = None,
             actor: str | None = None) -> ReviewItem:
-    """action: approve | reject (held) — use_new | keep | dismiss (conflict)."""
-    from kctui.services.review_publish import publish_decisions  # noqa: PLC0415
+    """action: approve | reject (held) — use_new | keep | dismiss (conflict). See `review_decide`."""
+    from kctui.services.review_decide import resolve as _resolve  # noqa: PLC0415
 
-    item = get_item(ctx, item_id)
-    valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
-    if action not in valid:
-        raise InvalidInput(f"review item {item.id} is a {item.kind} item: use {' or '.join(valid)}")
-    if item.state != OPEN:
-        raise Conflict(f"review item {item.id} is already {item.state}")
-    actor = actor or _actor()
-    now = ctx.now()
-    leftover_dir = None
-    with ctx.store.write() as conn:
-        running = running_compile(conn, item.workspace, item.base_id)
-        if running:
-            raise Conflict(f"a compile of {item.base_id} is running ({running}); resolve when it ends")
-        try:
-            decision = decide(conn, item, action, seen=expected_revision, actor=actor, now=now)
-        except StaleRevision as exc:
-            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (exc.current, item.id))
-            conn.execute("COMMIT")
-            conn.execute("BEGIN IMMEDIATE")
-            raise
-        # The decision travels with the published pages (decision.json beside them): a crash between
-        # the promotion and this transaction's commit is settled at start-up (review_recovery).
-        leftover_dir = publish_decisions(conn, item.workspace, item.base_id, [decision], actor=actor, now_us=now)
-    if leftover_dir is not None:
-        import shutil  # noqa: PLC0415
+    return _resolve(ctx, item_id, action, expected_revision=expected_revision, actor=actor)
 
-        shutil.rmtree(leftover_dir, ignore_errors=True)  # committed: the decision record is done
-    return get_item(ctx, item.id)
+
+def resolve_many(ctx: ServiceContext, item_ids: list[int], action: str, *,
+                 actor: str | None = None) -> tuple[list[int], list[tuple[int, str]]]:
+    """Many items of one base, one action, ONE promotion. See `review_decide.resolve_many`."""
+    from kctui.services.review_decide import resolve_many as _many  # noqa: PLC0415
+
+    return _many(ctx, item_ids, action, actor=actor)
 
 
 def open_counts(ctx: ServiceContext) -> dict[tuple[str, str], int]:
@@ -326,6 +346,5 @@ def open_counts(ctx: ServiceContext) -> dict[tuple[str, str], int]:
     return {(r[0], r[1]): int(r[2]) for r in rows}
 
 
-__all__ = ["ReviewItem", "Decision", "StaleRevision", "decide", "running_compile", "file_manifest", "list_items",
-           "get_item", "show_item", "resolve", "open_counts",
-           "cited_source_lines", "os"]
+__all__ = ["ReviewItem", "ItemPage", "file_manifest", "follow_revisions", "list_items", "get_item", "show_item",
+           "resolve", "resolve_many", "open_counts", "cited_source_lines", "os"]

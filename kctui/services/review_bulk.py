@@ -1,10 +1,10 @@
 """Bulk review actions (issue 13): approve or reject many held updates at once — those of a job, of a
 source, or every open one, optionally narrowed by a filter — as ONE promotion per knowledge base.
 
-A bulk action is a loop over the same per-item resolution a single `approve ID` uses
-(`review.decide`, inside one write transaction), collecting each item's resulting pages; the pages
-are then published together (`review_publish.publish_decisions`) and the items marked resolved in the
-same transaction. A kill -9 anywhere leaves every item of a base either applied or pending
+A bulk action is the same per-item decision a single `approve ID` makes (`review_decide`), for
+every chosen item of a base inside one write transaction, each seeing the pages as the decisions
+before it left them; the pages are then published together in one page promotion and the items
+marked resolved in the same transaction. A kill -9 anywhere leaves every item of a base either applied or pending
 (`review_recovery` settles the decision record at start-up). Conflicts are never resolved in bulk:
 each needs its own choice (use new, keep, dismiss), so a selection counts them and leaves them out.
 An item whose page moved on since the revision the person saw is skipped (and refreshed), never
@@ -14,15 +14,15 @@ applied blindly.
 from __future__ import annotations
 
 import re
-import shutil
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from kctui.services.context import ServiceContext
-from kctui.services.errors import Conflict, InvalidInput, ServiceError
-from kctui.services.review import OPEN, ReviewItem, StaleRevision, _actor, decide, list_items, running_compile
+from kctui.services.errors import InvalidInput, ServiceError
+from kctui.services.review import OPEN, ReviewItem, list_items
+from kctui.services.review_decide import actor_name, resolve_batch
 
 BULK_ACTIONS = ("approve", "reject")
 KIND_WORDS = {"held": "held", "conflict": "conflict"}
@@ -129,11 +129,9 @@ def bulk_resolve(ctx: ServiceContext, items: Iterable[ReviewItem], action: str, 
     """Approve or reject `items` (held updates): per knowledge base one write transaction deciding each
     item, then ONE page promotion of every page they change. `seen`: item id -> the page revision the
     person saw (default: each item's own expected revision)."""
-    from kctui.services.review_publish import publish_decisions  # noqa: PLC0415
-
     if action not in BULK_ACTIONS:
         raise InvalidInput(f"a bulk action is one of {', '.join(BULK_ACTIONS)}, not {action!r}")
-    actor = actor or _actor()
+    actor = actor or actor_name()
     started = time.perf_counter()
     outcome = BulkOutcome(action)
     chosen = list(items)
@@ -146,48 +144,23 @@ def bulk_resolve(ctx: ServiceContext, items: Iterable[ReviewItem], action: str, 
         by_base.setdefault((item.workspace, item.base_id), []).append(item)
     done = len(outcome.skipped)
     for (workspace, kb_id), group in sorted(by_base.items()):
-        now = ctx.now()
-        applied: list[int] = []
-        skipped: list[tuple[int, str]] = []
-        leftover = None
+        base_done = done
+
+        def step(phase: str, n: int, _total: int) -> None:
+            if progress is not None:
+                progress(phase, base_done + n, total)
+
         try:
-            with ctx.store.write() as conn:
-                running = running_compile(conn, workspace, kb_id)
-                if running:
-                    raise Conflict(f"a compile of {kb_id} is running ({running}); act when it ends")
-                overlay: dict[str, str | None] = {}
-                decisions = []
-                for n, item in enumerate(group, 1):
-                    try:
-                        d = decide(conn, item, action, seen=None if seen is None else seen.get(item.id),
-                                   actor=actor, now=now, overlay=overlay)
-                    except StaleRevision as exc:
-                        conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?",
-                                     (exc.current, item.id))
-                        skipped.append((item.id, str(exc)))
-                    except (Conflict, InvalidInput) as exc:
-                        skipped.append((item.id, str(exc)))
-                    else:
-                        overlay.update(d.pages)
-                        decisions.append(d)
-                        applied.append(item.id)
-                    if progress is not None and (n % 100 == 0 or n == len(group)):
-                        progress("deciding", done + n, total)
-                if progress is not None:
-                    progress("publishing", done + len(group), total)
-                leftover = publish_decisions(conn, workspace, kb_id, decisions, actor=actor, now_us=now)
-                pages = len(overlay)
+            result = resolve_batch(ctx, [i.id for i in group], action, actor=actor, seen=seen, progress=step)
         except ServiceError as exc:
             outcome.failed.append((kb_id, str(exc)))
             outcome.skipped.extend((i.id, f"not applied: {exc}") for i in group)
             done += len(group)
             continue
-        if leftover is not None:
-            shutil.rmtree(leftover, ignore_errors=True)  # committed: the decision record is done
-            outcome.promotions += 1
-        outcome.applied.extend(applied)
-        outcome.skipped.extend(skipped)
-        outcome.pages += pages
+        outcome.promotions += int(result.promoted)
+        outcome.applied.extend(result.resolved)
+        outcome.skipped.extend(result.skipped)
+        outcome.pages += result.pages
         done += len(group)
     outcome.seconds = time.perf_counter() - started
     if progress is not None:

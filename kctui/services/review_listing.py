@@ -9,7 +9,7 @@ from typing import Any
 
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput
-from kctui.services.review import ITEM_COLUMNS, OPEN, ReviewItem, _item
+from kctui.services.review import ITEM_COLUMNS, OPEN, ReviewItem, _item, _load_pages
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 10_000
@@ -33,7 +33,7 @@ class Counts:
 
 
 @dataclass(frozen=True)
-class ItemPage:
+class ListingPage:
     items: tuple[ReviewItem, ...]
     total: int
     limit: int
@@ -75,7 +75,7 @@ def open_counts(ctx: ServiceContext, workspace: str | None = None, kb_id: str | 
 
 
 def list_page(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
-              kb_id: str | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0) -> ItemPage:
+              kb_id: str | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0) -> ListingPage:
     """One page of items (oldest first), the total matching, and the open counts."""
     if not 1 <= int(limit) <= MAX_LIMIT:
         raise InvalidInput(f"--limit must be between 1 and {MAX_LIMIT}, not {limit}")
@@ -85,8 +85,10 @@ def list_page(ctx: ServiceContext, workspace: str | None = None, *, state: str |
     total_row = ctx.store.query_one(f"SELECT COUNT(*) FROM review_items{where}", tuple(params))
     rows = ctx.store.query(f"SELECT {ITEM_COLUMNS} FROM review_items{where} ORDER BY id LIMIT ? OFFSET ?",
                            (*params, int(limit), int(offset)))
-    return ItemPage(tuple(_item(r) for r in rows), int(total_row[0]) if total_row else 0, int(limit), int(offset),
-                    open_counts(ctx, workspace, kb_id))
+    pages = _load_pages(ctx.store.query, [int(r["id"]) for r in rows])
+    items = tuple(_item(r, pages.get(int(r["id"]), ())) for r in rows)
+    return ListingPage(items, int(total_row[0]) if total_row else 0, int(limit), int(offset),
+                       open_counts(ctx, workspace, kb_id))
 
 
-__all__ = ["Counts", "ItemPage", "open_counts", "list_page", "DEFAULT_LIMIT"]
+__all__ = ["Counts", "ListingPage", "open_counts", "list_page", "DEFAULT_LIMIT"]

@@ -15,6 +15,9 @@ and files each item in the review queue in the same transaction that records the
    "fingerprint": "4c9b53ae5542f9c0"}
 ]}
 ```
+
+A held item may be a change set: `"pages": [{"page", "title", "updateKind", "reason", "summary",
+"proposedBody"}, …]` (its top-level fields then describe the first page) and `"sources"`.
 """
 
 from __future__ import annotations
@@ -39,6 +42,23 @@ class Side(BaseModel):
     line: str = Field(default="", max_length=4000)  # the cited source text, when the compiler gives it
 
 
+class ItemPage(BaseModel):
+    """One page of a held change set: its own proposal (the whole page text) and summary."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    page: str = Field(max_length=1024)
+    title: str = Field(default="", max_length=1000)
+    update_kind: Literal["create", "append", "revise", "supersede"] | None = Field(default=None, alias="updateKind")
+    reason: str = ""
+    summary: str = Field(default="", max_length=4000)
+    proposed_body: str | None = Field(default=None, alias="proposedBody", max_length=4_000_000)
+
+    @field_validator("page")
+    @classmethod
+    def _safe_page(cls, v: str) -> str:
+        return safe_page(v)
+
+
 class ManifestItem(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
     kind: Literal["held", "conflict"]
@@ -53,6 +73,16 @@ class ManifestItem(BaseModel):
     # A conflict's identity (the fact's key and both values): a person's decision is recorded on the page
     # under `resolved_conflicts`, so the compiler does not raise the same disagreement again.
     fingerprint: str | None = Field(default=None, max_length=200, pattern=r"^[0-9A-Za-z_.:-]*$")
+    # A held change set (issue 13): every page one source change revises, decided as one item. Absent:
+    # the item is its one page. `sources`: the source paths whose change it carries.
+    pages: list[ItemPage] = Field(default_factory=list, max_length=MAX_ITEMS)
+    sources: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+    def page_list(self) -> list[ItemPage]:
+        if self.pages and self.kind == "held":
+            return self.pages
+        return [ItemPage(page=self.page, title=self.title, updateKind=self.update_kind, reason=self.reason,
+                         summary=self.summary, proposedBody=self.proposed_body)]
 
     @field_validator("page")
     @classmethod

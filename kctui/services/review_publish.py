@@ -9,9 +9,7 @@ import itertools
 import os
 import shutil
 import sqlite3
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kctui import paths
 from kctui.publish.pages import promote_pages
@@ -20,9 +18,6 @@ from kctui.publish.validate import InvalidOutput
 from kctui.services.errors import Conflict, IOFailure
 from kctui.services.review_recovery import page_digest, write_decision
 from kctui.services.revisions import record_pages
-
-if TYPE_CHECKING:
-    from kctui.services.review import Decision
 
 _sequence = itertools.count(1)
 
@@ -64,30 +59,3 @@ def publish_pages(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: d
             record_pages(conn, workspace, kb_id, {rel: pages[rel]}, author=page_author, reason=page_reason,
                          now_us=now_us)
     return folder if decision is not None else None
-
-
-def publish_decisions(conn: sqlite3.Connection, workspace: str, kb_id: str, decisions: Sequence[Decision], *,
-                      actor: str, now_us: int) -> Path | None:
-    """Publish the pages of `decisions` (of one base, decided in `conn`'s transaction, in order: a later
-    decision's text of a page wins) as ONE promotion. Returns the decision folder to remove after the
-    commit (None when no page changes)."""
-    pages: dict[str, str | None] = {}
-    notes: dict[str, tuple[str, str]] = {}
-    for d in decisions:
-        pages.update(d.pages)
-        for rel in d.pages:
-            notes[rel] = (f"review:{d.item.id}:{d.action}:{actor}",
-                          f"review {d.action} of item {d.item.id} (one of {len(decisions)} in a bulk action)")
-    if not pages:
-        return None
-    if len(decisions) == 1:
-        d = decisions[0]
-        author, reason = f"review:{d.item.id}:{d.action}:{actor}", f"review {d.action} of item {d.item.id}"
-        record = {"item": d.item.id, "state": d.state, "actor": actor, "at": now_us}
-    else:
-        actions = sorted({d.action for d in decisions})
-        author = f"review:bulk:{'+'.join(actions)}:{actor}"
-        reason = f"review {'/'.join(actions)} of {len(decisions)} items (bulk)"
-        record = {"items": [{"item": d.item.id, "state": d.state, "actor": actor, "at": now_us} for d in decisions]}
-    return publish_pages(conn, workspace, kb_id, pages, author=author, reason=reason, now_us=now_us,
-                         decision=record, notes=notes if len(decisions) > 1 else None)

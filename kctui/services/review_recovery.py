@@ -2,7 +2,7 @@
 promotion, so a kill can fall between the swap and the store's commit).
 
 Publishing a decision writes `decision.json` beside its staged generation before promoting: the review
-item, its new state, who decided, and the digest of every page it writes. The folder is removed only
+item(s) (`items`: every decision one promotion carries), its new state, who decided, and the digest of every page it writes. The folder is removed only
 after the store committed. At start-up, after the promotion journal was settled (the new generation
 finished, or the old one rolled back), each leftover decision is read against the live wiki:
 
@@ -73,6 +73,21 @@ def _live_pages(wiki: Path, pages: dict[str, str | None]) -> dict[str, str | Non
             for rel, digest in pages.items()}
 
 
+def _decided(decision: dict[str, Any]) -> list[tuple[int, str, str, Any]]:
+    """(item, state, actor, at) of every decision a record carries."""
+    actor, at = str(decision.get("actor")), decision.get("at")
+    if "items" not in decision:
+        return [(int(decision["item"]), str(decision["state"]), actor, at)]
+    out = []
+    for d in decision["items"]:
+        if isinstance(d, dict):
+            out.append((int(d["item"]), str(d["state"]), str(d.get("actor", actor)), d.get("at", at)))
+        else:
+            item_id, state = d
+            out.append((int(item_id), str(state), actor, at))
+    return out
+
+
 def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]:
     """Settle leftover decisions of every base. Returns (items resolved now, items left pending)."""
     resolved: list[int] = []
@@ -87,10 +102,9 @@ def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]
                     continue
                 try:
                     decision = json.loads((folder / DECISION_NAME).read_text(encoding="utf-8"))
-                    # one item ({"item", "state", "actor", "at"}) or a bulk action ({"items": [...]})
-                    decided = [dict(d) for d in decision["items"]] if "items" in decision else [decision]
-                    settled = [(int(d["item"]), str(d.get("state")), str(d.get("actor")), d.get("at"))
-                               for d in decided]
+                    # one item ({"item", "state", "actor", "at"}); a promotion carrying several decisions
+                    # lists them all (`items`: [[id, state], …] or [{"item", "state", …}, …])
+                    decided = _decided(decision)
                     pages = {str(k): None if v is None else str(v) for k, v in dict(decision["pages"]).items()}
                 except (OSError, ValueError, KeyError, TypeError):
                     shutil.rmtree(folder, ignore_errors=True)  # never got as far as promoting
@@ -102,13 +116,17 @@ def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]
                                  author=str(decision.get("author")),
                                  reason=f"{decision.get('reason')} (published before a crash; recorded at restart)",
                                  now_us=now)
-                    for item_id, state, actor, at in settled:
+                    from kctui.services.review_decide import after_publish  # noqa: PLC0415
+
+                    after_publish(conn, row["workspace"], row["id"], [r for r, d in pages.items() if d is not None],
+                                  [(int(o), str(p), str(b)) for o, p, b in decision.get("rebased") or []])
+                    for item_id, state, actor, at in decided:
                         cur = conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? "
                                            "WHERE id = ? AND state = 'open'", (state, int(at or now), actor, item_id))
                         if cur.rowcount:
                             resolved.append(item_id)
                 else:
-                    pending.extend(item_id for item_id, *_ in settled)
+                    pending.extend(item_id for item_id, *_ in decided)
                 shutil.rmtree(folder, ignore_errors=True)
     if resolved or pending:
         log.info("review decisions interrupted by a crash: %d resolved (published), %d left pending",

@@ -155,8 +155,9 @@ def _rows(index: SearchIndex, key: str, ranked: list[tuple[int, float]], parsed:
 
 def _review_reasons(ctx: ServiceContext, base, page: str) -> list[dict[str, Any]]:
     rows = ctx.store.query(
-        "SELECT id, kind, reason, summary FROM review_items WHERE state = 'open' AND workspace = ? AND base_id = ? "
-        "AND page_path = ? ORDER BY id LIMIT 3", (base.workspace, base.id, page))
+        "SELECT i.id, i.kind, i.reason, i.summary FROM review_items i WHERE i.state = 'open' AND i.workspace = ? "
+        "AND i.base_id = ? AND (i.page_path = ? OR i.id IN (SELECT item_id FROM review_item_pages WHERE page_path = ?)) "
+        "ORDER BY i.id LIMIT 3", (base.workspace, base.id, page, page))
     from kctui.core.trust import REASON_WORDS
 
     return [{"id": r["id"], "kind": r["kind"], "reason": r["reason"],

@@ -209,3 +209,28 @@ _V6 = [
 ]
 
 MIGRATIONS.append(_V6)
+
+_V7 = [
+    # Held change sets (issue 13): the pages one review item revises, each with its own proposal and
+    # the revision the reviewer saw. A single-page item has one row.
+    """CREATE TABLE review_item_pages (
+        item_id INTEGER NOT NULL REFERENCES review_items(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        page_path TEXT NOT NULL,
+        title TEXT NOT NULL DEFAULT '',
+        update_kind TEXT,
+        reason TEXT NOT NULL DEFAULT '',
+        summary TEXT NOT NULL DEFAULT '',
+        proposed_body TEXT,
+        expected_revision INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (item_id, page_path)
+    )""",
+    "CREATE INDEX review_item_pages_page ON review_item_pages(page_path, item_id)",
+    # Existing items become one-page sets.
+    """INSERT INTO review_item_pages(item_id, position, page_path, title, update_kind, reason, summary,
+        proposed_body, expected_revision)
+        SELECT id, 0, page_path, title, update_kind, reason, summary, proposed_body, expected_revision
+        FROM review_items""",
+]
+
+MIGRATIONS.append(_V7)

@@ -724,7 +724,7 @@ def test_kctui_worker_compiles_under_the_bases_policy_not_the_default(state: Pat
         finally:
             ctx.close()
         assert items and {i.reason for i in items} == {"autonomy_ceiling"}
-        assert {i.page_path for i in items} >= {f"sources/{p.name}" for p in sources}
+        assert {p.page_path for i in items for p in i.page_list} >= {f"sources/{p.name}" for p in sources}
 
 
 def test_http_transport_compile_options_reads_the_claim_extension() -> None:

@@ -46,7 +46,7 @@ def test_a_reply_dropping_most_numbers_holds_the_pages_with_reason_compile_loss(
     held = {u.slug: u.reason for u in result.held}
     assert held.get("products-widget-md") == "compile_loss"  # the source page
     assert held.get("widget-server") == "compile_loss"  # the entity page it feeds
-    items = _review(req)["items"]
+    items = [{**it, **p} for it in _review(req)["items"] for p in it.get("pages") or [it]]  # change sets' pages
     by_page = {it["page"]: it for it in items}
     assert by_page["sources/products-widget-md.md"]["reason"] == "compile_loss"
     assert "compile-loss guard" in by_page["sources/products-widget-md.md"]["summary"]
@@ -57,7 +57,8 @@ def test_a_reply_dropping_most_numbers_holds_the_pages_with_reason_compile_loss(
     assert source_page[0]["compile_status"] == "needs-review"
     assert "Acme Ltd." not in source_page[1]
     # the manifest validates (its reason codes are HoldReason's) and the brief says it in words
-    assert [i.reason for i in read_manifest(req.output_path.parent).items].count("compile_loss") == len(items)
+    assert [p.reason for i in read_manifest(req.output_path.parent).items for p in i.page_list()].count(
+        "compile_loss") == len(items)
     brief = brief_of(req)
     assert "the model's extraction missed numbers, dates or versions of its source" in brief
     assert "compile-loss guard:" in brief
@@ -82,7 +83,7 @@ def test_switching_to_the_model_recompiles_every_source_once_and_pages_say_llm(t
     first = request(src, "job-1")  # builtin
     assert compile_pass(first).report.compiler_version == VERSION
     assert fake.requests == []
-    llm_v = f"{VERSION.rsplit(' ', 1)[0]} llm:{MODEL}"
+    llm_v = f"{VERSION.split(' ', 1)[0]} llm:{MODEL}"
     assert pass_version() == llm_v
     second = llm_request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z")
     result = compile_pass(second)

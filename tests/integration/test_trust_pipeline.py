@@ -45,6 +45,15 @@ def run(src: Path, job: str, prev: Path | None = None, at: str = T0, policy=None
     return result, req.output_path, items
 
 
+def per_page(items: list[dict]) -> list[dict]:
+    """The manifest's items one per page: a held change set (issue 13) lists its pages under `pages`."""
+    out = []
+    for it in items:
+        for p in it.get("pages") or [it]:
+            out.append({**it, **p, "kind": it["kind"]})
+    return out
+
+
 def page(wiki: Path, rel: str) -> tuple[dict, str]:
     data, body, _ = parse_document((wiki / rel).read_text(encoding="utf-8"))
     return data, body.lstrip("\n")
@@ -63,7 +72,8 @@ def approved(proposal: str, at: str) -> str:
 
 def test_suggest_base_writes_nothing_unattended(tmp_path: Path) -> None:
     src = make_src(tmp_path, note=True)
-    result, wiki, items = run(src, "job-1", policy={"autonomy": "suggest"})
+    result, wiki, sets = run(src, "job-1", policy={"autonomy": "suggest"})
+    items = per_page(sets)
     validate_staged_tree(wiki)
     assert_links_resolve(wiki) >= 0
     assert result.updates and not any(u.written for u in result.updates)
@@ -96,7 +106,7 @@ def test_suggest_base_writes_nothing_unattended(tmp_path: Path) -> None:
     r3, third, items3 = run(src, "job-3", prev=again, at="2026-01-03T00:00:00Z", policy={"autonomy": "suggest"})
     assert not any(u.written for u in r3.updates) and parse_page(
         (third / "sources/widget-md.md").read_text(encoding="utf-8"), "widget-md").is_stub
-    assert "2.1.5" in next(it for it in items3 if it["page"] == "sources/widget-md.md")["proposedBody"]
+    assert "2.1.5" in next(it for it in per_page(items3) if it["page"] == "sources/widget-md.md")["proposedBody"]
 
 
 def _confirmed_base(tmp_path: Path) -> tuple[Path, Path]:
@@ -111,7 +121,9 @@ def _confirmed_base(tmp_path: Path) -> tuple[Path, Path]:
 def test_human_confirmed_page_only_receives_appends_unattended(tmp_path: Path) -> None:
     src, wiki = _confirmed_base(tmp_path)
     (src / "widget.md").write_text(WIDGET.replace("2.1.4", "2.1.5"), encoding="utf-8")  # a revise
-    result, second, items = run(src, "job-2", prev=wiki, at="2026-02-01T00:00:00Z", policy={"autonomy": "auto"})
+    result, second, sets = run(src, "job-2", prev=wiki, at="2026-02-01T00:00:00Z", policy={"autonomy": "auto"})
+    assert len(sets) == 1, "archiving what one deleted file fed is one decision"
+    items = per_page(sets)
     decided = {u.slug: (u.kind, u.decision, u.reason) for u in result.updates}
     assert decided["widget-server"] == ("revise", "hold", "human_confirmed")
     assert decided["widget-md"] == ("revise", "apply", None)  # an unconfirmed page follows its source at auto
@@ -137,7 +149,9 @@ def test_supersede_is_held_even_at_auto(tmp_path: Path) -> None:
     src = make_src(tmp_path)
     _, wiki, _ = run(src, "job-1", policy={"autonomy": "auto"})
     (src / "gizmo.md").unlink()
-    result, second, items = run(src, "job-2", prev=wiki, at="2026-02-01T00:00:00Z", policy={"autonomy": "auto"})
+    result, second, sets = run(src, "job-2", prev=wiki, at="2026-02-01T00:00:00Z", policy={"autonomy": "auto"})
+    assert len(sets) == 1, "archiving what one deleted file fed is one decision"
+    items = per_page(sets)
     decided = {u.slug: (u.kind, u.decision, u.reason) for u in result.updates}
     assert decided["gizmo"] == ("supersede", "hold", "supersede")
     assert decided["gizmo-md"] == ("remove", "hold", "supersede")
@@ -161,7 +175,7 @@ def test_supersede_is_held_even_at_auto(tmp_path: Path) -> None:
     (src / "gizmo.md").write_text(GIZMO, encoding="utf-8")
     result4, _, items4 = run(src, "job-4", prev=third, at="2026-02-04T00:00:00Z", policy={"autonomy": "auto"})
     assert ("sources/gizmo-md.md", "revise", "human_confirmed") in {
-        (it["page"], it["updateKind"], it["reason"]) for it in items4}
+        (it["page"], it["updateKind"], it["reason"]) for it in per_page(items4)}
     assert not any(u.slug.startswith("gizmo-md-") for u in result4.updates)
 
 
@@ -299,7 +313,8 @@ def test_a_pass_that_proposes_a_page_again_replaces_what_waited(svc, workspace) 
     _host_compile(svc, workspace, base.id)
     (src / "widget.md").write_text(WIDGET.replace("2.1.4", "2.1.5"), encoding="utf-8")
     _host_compile(svc, workspace, base.id)
-    assert {i.page_path for i in review.list_items(svc)} == {"entities/widget-server.md", "sources/widget-md.md"}
+    [change] = review.list_items(svc)  # one source change, two pages: one decision (issue 13)
+    assert {p.page_path for p in change.page_list} == {"entities/widget-server.md", "sources/widget-md.md"}
     (src / "widget.md").write_text(WIDGET, encoding="utf-8")  # the source goes back: nothing waits any more
     _host_compile(svc, workspace, base.id)
     assert review.list_items(svc) == []
@@ -364,13 +379,13 @@ def test_endoflife_update_under_guarded_holds_revises_and_the_brief_matches_the_
     for rel in ("sources/products-devuan-md.md", "entities/devuan.md"):  # an append: written unattended
         data, body = page(wiki, rel)
         assert data["compile_status"] == "compiled" and "(6) — latest: 6.0.0 ^[products/devuan.md:L" in body
-    for i in revises:  # a held revise leaves the live page as it was, flagged
-        data, body = page(wiki, i.page_path)
+    for i in [p for i in revises for p in i.page_list if p.update_kind == "revise"]:  # a held revise leaves
+        data, body = page(wiki, i.page_path)  # the live page as it was, flagged
         assert data["compile_status"] == "needs-review" and body.startswith("> **Status: needs-review**")
     brief = find_brief(svc, workspace, base.id, job2)["markdown"]
-    held = [i for i in items if i.kind == "held"]
+    held = [p for i in items if i.kind == "held" for p in i.page_list]  # the brief counts held page updates
     conflicts = [i for i in items if i.kind == "conflict"]
-    assert (f"This pass filed {len(items)} review items: {len(held)} updates held and "
+    assert (f"This pass filed {len(held) + len(conflicts)} review items: {len(held)} updates held and "
             f"{len(conflicts)} conflicts opened.") in brief
     section = brief.split("## Updates held", 1)[1].split("## Conflicts opened", 1)[0]
     for i in held:

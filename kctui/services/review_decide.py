@@ -1,0 +1,399 @@
+"""Resolving one review item (trust.md §4, issue 13): one decision per item, published through one
+promotion, and nothing else.
+
+- A held change set is approved or rejected as a whole: every page it revises gets its proposal
+  (approve), or keeps what it says (reject) with each claim the proposal revised or retracted kept and
+  flagged against the source revision it came from (`kctui.compiler.kept`).
+- A conflict's decision (use the new value, keep, dismiss) is applied to the page as it is now and to
+  that one dispute only (`kctui.compiler.disputes.decide_dispute`): a held change on the same page is
+  never published as a side effect; its proposal gets the same decision, so approving it later does
+  not undo this one.
+- Each page is checked against the revision the reviewer saw. After publishing, the other open items
+  on the published pages follow the new revision (their content already reflects this decision), so
+  the next decision on the page does not fail for a change the person made themselves.
+- A page's status after a decision follows what is still open on it: a contradicted page lists only
+  the open disputes in its banner.
+"""
+
+from __future__ import annotations
+
+import copy
+import shutil
+import sqlite3
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kctui.compiler.disputes import block_dispute_count, decide_dispute, swap_by_sides
+from kctui.compiler.kept import pin_kept
+from kctui.core.clock import rfc3339
+from kctui.core.page_status import block_claim_lines, conflict_note, page_compile_status, set_page_status, split_page
+from kctui.services.context import ServiceContext
+from kctui.services.errors import Conflict, InvalidInput
+from kctui.services.review import OPEN, ReviewItem, get_item, live_page_text
+from kctui.services.revisions import current_revision_number
+
+STATES = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new", "keep": "resolved_keep",
+          "dismiss": "dismissed"}
+HELD_NOTE = "a change of this page waits for review"
+
+
+def actor_name() -> str:
+    import getpass  # noqa: PLC0415
+
+    try:
+        return f"human:{getpass.getuser()}"
+    except Exception:  # noqa: BLE001
+        return "human:unknown"
+
+
+def _others_on(conn: sqlite3.Connection, item: ReviewItem, page: str) -> list[tuple[int, str]]:
+    """(id, kind) of the other open items of the base touching `page`."""
+    return [(int(r[0]), str(r[1])) for r in conn.execute(
+        "SELECT DISTINCT i.id, i.kind FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
+        "WHERE p.page_path = ? AND i.workspace = ? AND i.base_id = ? AND i.state = 'open' AND i.id != ?",
+        (page, item.workspace, item.base_id, item.id))]
+
+
+def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, actor: str | None, at: str | None,
+                 fallback_block: list[str] | None = None, parsed: tuple[dict, str] | None = None) -> str:
+    """The page with the status what is still open on it gives (else `settled`)."""
+    if any(k == "conflict" for _, k in others):
+        lines = block_claim_lines(split_page(text)[1]) or list(fallback_block or [])
+        n = block_dispute_count(text, lines)
+        return set_page_status(text, "contradicted", note=conflict_note(n) if n else None,
+                               verified_by=actor, at=at, claim_lines=lines)
+    if others:
+        return set_page_status(text, "needs-review", note=HELD_NOTE, verified_by=actor, at=at, parsed=parsed)
+    return set_page_status(text, settled, verified_by=actor, at=at, parsed=parsed)
+
+
+def _archived(text: str) -> bool:
+    """An archived page held (needs-review) for a revive: it stays archived when that is rejected."""
+    fm = split_page(text)[0]
+    return bool(fm.get("archived_source")) or (not fm.get("sources") and not fm.get("awaiting_review")
+                                               and "(archived" in str(fm.get("description") or ""))
+
+
+def _signed(text: str) -> bool:
+    return page_compile_status(text) == "confirmed" or bool(split_page(text)[0].get("verified"))
+
+
+class _Batch:
+    """Decisions of one promotion: page texts and held proposals as the decisions so far leave them."""
+
+    def __init__(self, conn: sqlite3.Connection, actor: str, now: int) -> None:
+        self.conn, self.actor, self.now, self.at = conn, actor, now, rfc3339(now)
+        self.texts: dict[str, str] = {}
+        self.proposals: dict[tuple[int, str], str] = {}  # (held item, page) -> its proposal, rebased
+        self.live: dict[str, str | None] = {}
+        self.decided: list[tuple[ReviewItem, str]] = []  # (item, state)
+        self.decided_by: dict[str, tuple[int, str]] = {}  # page -> (item, action) of the last decision on it
+        self.withdrawn: dict[int, str] = {}  # item -> why (its proposal no longer matches its sources)
+        self.digests: dict[str, str] = {}
+        self._front: dict[int, tuple[str, tuple[dict, str]]] = {}
+
+    def stale_sources(self, item: ReviewItem, proposal: str) -> list[str]:
+        """Sources the proposal was made from that say something else now (or are gone, or came back
+        for an archive): approving it would publish what no source says."""
+        from kctui import paths  # noqa: PLC0415
+
+        fm = self.front(proposal)
+        root = paths.sources_path(Path(item.workspace), item.base_id)
+        out = []
+        wanted = [(str(r.get("resource") or ""), str(r.get("digest") or "")) for r in fm.get("sources") or []
+                  if isinstance(r, dict) and r.get("digest")]  # a digest the compiler recorded
+        if fm.get("archived_source"):
+            wanted.append((str(fm["archived_source"]), ""))
+        for rel, want in wanted:
+            if rel not in self.digests:
+                self.digests[rel] = _file_digest(root, rel)
+            if self.digests[rel] != want:
+                out.append(rel)
+        return out
+
+    def parsed(self, text: str) -> tuple[dict, str]:
+        """A proposal split once per batch (YAML is the cost of a large change set); a fresh copy of
+        its frontmatter each time."""
+        key = id(text)
+        if key not in self._front or self._front[key][0] is not text:
+            self._front[key] = (text, split_page(text))
+        fm, body = self._front[key][1]
+        return copy.deepcopy(fm), body
+
+    def front(self, text: str) -> dict:
+        return self.parsed(text)[0]
+
+    def text(self, item: ReviewItem, rel: str) -> str | None:
+        if rel in self.texts:
+            return self.texts[rel]
+        if rel not in self.live:
+            self.live[rel] = live_page_text(item, rel)
+        return self.live[rel]
+
+    def others(self, item: ReviewItem, rel: str) -> list[tuple[int, str]]:
+        done = {d.id for d, _ in self.decided}
+        return [(i, k) for i, k in _others_on(self.conn, item, rel) if i not in done]
+
+    def proposal(self, item_id: int, rel: str, stored: str | None) -> str | None:
+        return self.proposals.get((item_id, rel), stored)
+
+
+def _file_digest(root: Path, rel: str) -> str:
+    """sha256 of a source file ("" when missing, unreadable, outside `sources/` or behind a symlink)."""
+    import hashlib  # noqa: PLC0415
+
+    if not rel or rel.startswith("/") or ".." in rel.split("/"):
+        return ""
+    cur = root
+    for part in Path(rel).parts:
+        cur = cur / part
+        if cur.is_symlink():
+            return ""
+    try:
+        h = hashlib.sha256()
+        with open(cur, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                h.update(chunk)
+        return "sha256:" + h.hexdigest()
+    except OSError:
+        return ""
+
+
+def _check(conn: sqlite3.Connection, item: ReviewItem, action: str, expected_revision: int | None) -> None:
+    """Valid action, still open, every page at the revision the reviewer saw (else the item is
+    refreshed — its stored revisions follow the pages — and Conflict is raised)."""
+    valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
+    if action not in valid:
+        raise InvalidInput(f"review item {item.id} is a {item.kind} item: use {' or '.join(valid)}")
+    row = conn.execute("SELECT state FROM review_items WHERE id = ?", (item.id,)).fetchone()
+    if row is None or row[0] != OPEN:
+        raise Conflict(f"review item {item.id} is already {row[0] if row else 'gone'}")
+    stale = []
+    for i, p in enumerate(item.page_list):
+        current_rev = current_revision_number(conn, item.workspace, item.base_id, p.page_path)
+        seen = int(expected_revision) if (i == 0 and expected_revision is not None) else p.expected_revision
+        if current_rev != seen:
+            stale.append((p.page_path, seen, current_rev))
+    for page, _, current_rev in stale:
+        conn.execute("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?",
+                     (current_rev, item.id, page))
+        if page == item.page_path:
+            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (current_rev, item.id))
+    if stale:
+        page, seen, current_rev = stale[0]
+        raise Conflict(f"page {page} changed since revision {seen} (it is now {current_rev}); "
+                       "the item was refreshed — review it again")
+
+
+def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
+    """Add one item's decision to the batch (texts of its pages; held proposals on them rebased)."""
+    actor, at = batch.actor, batch.at
+    texts: dict[str, str] = {}
+    state = STATES[action]
+    if item.kind == "held" and action == "approve":
+        stale = sorted({rel for p in item.page_list
+                        for rel in batch.stale_sources(item, batch.proposal(item.id, p.page_path, p.proposed_body) or "")})
+        if stale:
+            # its sources changed since the compile proposed it: withdrawn (what the pages say stays, its
+            # flags follow what is still open); the next compile proposes what the sources say now
+            batch.withdrawn[item.id] = (f"the sources of review item {item.id} changed since it was proposed "
+                                        f"({', '.join(stale)}); it was withdrawn — compile again")
+            action, state = "reject", "superseded"
+    if item.kind == "held":
+        for p in item.page_list:
+            current = batch.text(item, p.page_path)
+            others = batch.others(item, p.page_path)
+            conflicted = any(k == "conflict" for _, k in others)  # the current banner, if the proposal has none
+            fallback = block_claim_lines(split_page(current)[1]) if current and conflicted else []
+            proposed = batch.proposal(item.id, p.page_path, p.proposed_body)
+            if action == "approve":
+                if not proposed:
+                    raise InvalidInput(f"review item {item.id} has no proposed body for {p.page_path}")
+                parsed = batch.parsed(proposed)
+                settled = "archived" if parsed[0].get("compile_status") == "archived" else "confirmed"
+                texts[p.page_path] = _with_status(proposed, others, settled, actor=actor, at=at,
+                                                  fallback_block=fallback, parsed=parsed)
+            elif current is not None:
+                kept = pin_kept(current, proposed, p.page_path, by=actor, at=at)
+                settled = ("archived" if page_compile_status(current) == "archived" or _archived(current)
+                           else "confirmed" if _signed(current) else "compiled")
+                texts[p.page_path] = _with_status(kept, others, settled, actor=None, at=None, fallback_block=fallback)
+    else:
+        current = batch.text(item, item.page_path)
+        if current is None:
+            if action != "dismiss":
+                raise Conflict(f"page {item.page_path} no longer exists")
+        else:
+            fp = str(item.details.get("fingerprint") or "")
+            decided, left = decide_dispute(current, fp, action)
+            if action == "use_new" and left == block_dispute_count(current):
+                # the page lists no block for this dispute (an external compiler's page): swap the
+                # one claim by its two sides, else publish the compiler's own use-new page
+                decided = (swap_by_sides(decided, item.details.get("existing") or {},
+                                         item.details.get("incoming") or {}) or item.proposed_body or decided)
+            others = batch.others(item, item.page_path)
+            settled = "confirmed" if action in ("use_new", "keep") or _signed(current) else "compiled"
+            texts[item.page_path] = _with_status(decided, others, settled,
+                                                 actor=actor if action != "dismiss" else None, at=at)
+            for oid, kind in others:  # a held change on this page carries the same decision
+                if kind != "held":
+                    continue
+                r = batch.conn.execute("SELECT proposed_body FROM review_item_pages WHERE item_id = ? "
+                                       "AND page_path = ?", (oid, item.page_path)).fetchone()
+                body = batch.proposal(oid, item.page_path, r[0] if r else None)
+                if body:
+                    batch.proposals[(oid, item.page_path)] = decide_dispute(body, fp, action)[0]
+    batch.texts.update(texts)
+    batch.decided.append((item, state))
+    batch.decided_by.update({rel: (item.id, STATES_ACTION[state]) for rel in texts})
+
+
+def _commit(batch: _Batch, workspace: str, kb_id: str) -> Path | None:
+    """Publish the batch's pages in one promotion and record every decision in the same transaction."""
+    from kctui.services.review_publish import publish_pages  # noqa: PLC0415
+
+    conn, actor, now = batch.conn, batch.actor, batch.now
+    live = {rel: batch.live.get(rel, None) for rel in batch.texts}
+    texts = {rel: t for rel, t in batch.texts.items() if t != live[rel]}
+    leftover_dir = None
+    if texts:
+        first = batch.decided[0][0]
+        what = f"review:{first.id}:{STATES_ACTION[batch.decided[0][1]]}:{actor}" if len(batch.decided) == 1 else (
+            f"review:bulk:{len(batch.decided)} items:{actor}")
+        # The decision travels with the generation (decision.json beside it): a crash between the swap
+        # and this transaction's commit is settled at start-up (review_recovery).
+        leftover_dir = publish_pages(
+            conn, workspace, kb_id, texts, author=what,
+            reason=(f"review {STATES_ACTION[batch.decided[0][1]]} of item {first.id}" if len(batch.decided) == 1
+                    else f"review of items {', '.join(str(i.id) for i, _ in batch.decided)}"), now_us=now,
+            decision={"item": first.id, "state": batch.decided[0][1], "actor": actor, "at": now,
+                      "items": [[i.id, st] for i, st in batch.decided],
+                      "rebased": [[oid, page, body] for (oid, page), body in batch.proposals.items()]},
+            # in a bulk action each page's revision names the decision that wrote it
+            notes=None if len(batch.decided) == 1 else {
+                rel: (f"review:{iid}:{act}:{actor}", f"review {act} of item {iid} (one of {len(batch.decided)} "
+                                                     "in a bulk action)")
+                for rel, (iid, act) in batch.decided_by.items() if rel in texts})
+    for item, state in batch.decided:
+        conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
+                     (state, now, actor, item.id))
+    after_publish(conn, workspace, kb_id, list(texts), [(o, p, b) for (o, p), b in batch.proposals.items()])
+    return leftover_dir
+
+
+def after_publish(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: list[str],
+                  rebased: list[tuple[int, str, str]]) -> None:
+    """What a published decision does to the other open items (also run by crash recovery): held
+    proposals on its pages carry the decision, and every open item on them follows their new revision."""
+    for oid, page, body in rebased:
+        conn.execute("UPDATE review_item_pages SET proposed_body = ? WHERE item_id = ? AND page_path = ? AND item_id IN "
+                     "(SELECT id FROM review_items WHERE state = 'open')", (body, oid, page))
+        conn.execute("UPDATE review_items SET proposed_body = ? WHERE id = ? AND page_path = ? AND state = 'open'",
+                     (body, oid, page))
+    for page in pages:
+        rev = current_revision_number(conn, workspace, kb_id, page)
+        for (oid,) in conn.execute(
+                "SELECT DISTINCT i.id FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
+                "WHERE p.page_path = ? AND i.workspace = ? AND i.base_id = ? AND i.state = 'open'",
+                (page, workspace, kb_id)).fetchall():
+            conn.execute("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?",
+                         (rev, oid, page))
+            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ? AND page_path = ?",
+                         (rev, oid, page))
+
+
+STATES_ACTION = {**{v: k for k, v in STATES.items()}, "superseded": "withdraw"}
+
+
+def _no_compile_running(conn: sqlite3.Connection, workspace: str, kb_id: str) -> None:
+    running = conn.execute("SELECT id FROM jobs WHERE workspace = ? AND base_id = ? AND phase = 'running'",
+                           (workspace, kb_id)).fetchone()
+    if running:
+        raise Conflict(f"a compile of {kb_id} is running ({running[0]}); resolve when it ends")
+
+
+def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_revision: int | None = None,
+            actor: str | None = None) -> ReviewItem:
+    """action: approve | reject (held) — use_new | keep | dismiss (conflict)."""
+    item = get_item(ctx, item_id)
+    valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
+    if action not in valid:
+        raise InvalidInput(f"review item {item.id} is a {item.kind} item: use {' or '.join(valid)}")
+    if item.state != OPEN:
+        raise Conflict(f"review item {item.id} is already {item.state}")
+    actor = actor or actor_name()
+    with ctx.store.write() as conn:
+        _no_compile_running(conn, item.workspace, item.base_id)
+        try:
+            _check(conn, item, action, expected_revision)
+        except Conflict:
+            conn.execute("COMMIT")  # the refreshed revisions are kept
+            conn.execute("BEGIN IMMEDIATE")
+            raise
+        batch = _Batch(conn, actor, ctx.now())
+        _plan(batch, item, action)
+        leftover_dir = _commit(batch, item.workspace, item.base_id)
+    if leftover_dir is not None:
+        shutil.rmtree(leftover_dir, ignore_errors=True)  # committed: the decision record is done
+    if item.id in batch.withdrawn:
+        raise Conflict(batch.withdrawn[item.id])
+    return get_item(ctx, item.id)
+
+
+@dataclass
+class BatchResult:
+    resolved: list[int] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    pages: int = 0  # pages the promotion wrote
+    promoted: bool = False
+
+
+def resolve_batch(ctx: ServiceContext, item_ids: list[int], action: str, *, actor: str | None = None,
+                  seen: Mapping[int, int] | None = None,
+                  progress: Callable[[str, int, int], None] | None = None) -> BatchResult:
+    """Decide many items of one base with one action (approve/reject for held items, use_new/keep/
+    dismiss for conflicts; an item of the other kind is skipped) through ONE promotion, each against
+    the revision the person saw (`seen`: item id -> revision of its first page; default: the revisions
+    the item shows). A skipped item is left as it was (or refreshed, when its page changed). All or
+    nothing for what is published. `progress(phase, done, total)`: phase "deciding" | "publishing"."""
+    actor = actor or actor_name()
+    items = [get_item(ctx, i) for i in dict.fromkeys(int(i) for i in item_ids)]
+    out = BatchResult()
+    if not items:
+        return out
+    bases = {(i.workspace, i.base_id) for i in items}
+    if len(bases) != 1:
+        raise InvalidInput("a bulk review decision covers the items of one knowledge base")
+    workspace, kb_id = bases.pop()
+    with ctx.store.write() as conn:
+        _no_compile_running(conn, workspace, kb_id)
+        batch = _Batch(conn, actor, ctx.now())
+        for n, item in enumerate(items, 1):
+            try:
+                _check(conn, item, action, None if seen is None else seen.get(item.id))
+                _plan(batch, item, action)
+            except (Conflict, InvalidInput) as exc:
+                out.skipped.append((item.id, str(exc)))
+            if progress is not None and (n % 100 == 0 or n == len(items)):
+                progress("deciding", n, len(items))
+        if progress is not None:
+            progress("publishing", len(items), len(items))
+        leftover_dir = _commit(batch, workspace, kb_id) if batch.decided else None
+        out.pages = sum(1 for rel, t in batch.texts.items() if t != batch.live.get(rel))
+    if leftover_dir is not None:
+        shutil.rmtree(leftover_dir, ignore_errors=True)
+        out.promoted = True
+    out.skipped += [(i, why) for i, why in batch.withdrawn.items()]
+    out.resolved = [i.id for i, _ in batch.decided if i.id not in batch.withdrawn]
+    return out
+
+
+def resolve_many(ctx: ServiceContext, item_ids: list[int], action: str, *,
+                 actor: str | None = None) -> tuple[list[int], list[tuple[int, str]]]:
+    """`resolve_batch` as (resolved ids, [(skipped id, why)])."""
+    result = resolve_batch(ctx, item_ids, action, actor=actor)
+    return result.resolved, result.skipped
+
+
+__all__ = ["BatchResult", "resolve", "resolve_batch", "resolve_many", "after_publish", "actor_name", "STATES"]
