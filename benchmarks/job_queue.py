@@ -1,9 +1,9 @@
 """Benchmark: request → claim → result cycles per second through the services vs raw sqlite3.
 
-    python benchmarks/queue.py                  # 3,000 timed cycles of each loop
-    python benchmarks/queue.py --cycles 500     # a quicker run
-    python benchmarks/queue.py --profile        # also print where the services spend their time
-    python benchmarks/queue.py --dir /dev/shm   # on tmpfs: no fsync cost, so only CPU overhead shows
+    python benchmarks/job_queue.py                  # 3,000 timed cycles of each loop
+    python benchmarks/job_queue.py --cycles 500     # a quicker run
+    python benchmarks/job_queue.py --profile        # also print where the services spend their time
+    python benchmarks/job_queue.py --dir /dev/shm   # on tmpfs: no fsync cost, so only CPU overhead shows
 
 The loops run in this process, in the same run, on a real database file in a temporary state
 directory with the same schema (the store's migrations) and the same pragmas (WAL,
