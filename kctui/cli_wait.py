@@ -56,7 +56,7 @@ def compile_and_wait(svc: ServiceContext, workspace: str, kb_id: str, *, quiet: 
         return changed, base, jobs_svc.get_job(svc, job.id)
     try:
         report = recover_at_startup(svc)
-        if not quiet and report.summary():
+        if not quiet and report.summary() != "nothing to recover":
             click.echo(f"  recovered first: {report.summary()}", err=True)
         changed, base, job = jobs_svc.request_compile(svc, workspace, kb_id)
         if job is None:
