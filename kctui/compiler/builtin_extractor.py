@@ -38,7 +38,8 @@ from kctui.compiler import gather as g
 from kctui.compiler.cache import ExtractionCache
 from kctui.compiler.extract import EXTRACTOR_VERSION, Extraction, extract_document
 from kctui.compiler.extractors import ExtractorContext
-from kctui.compiler.readers import Skipped, read_source, size_cap
+from kctui.compiler.readers import Skipped
+from kctui.compiler.source_read import read_document
 from kctui.compiler.profile import ProfileError, load_profile
 from kctui.compiler.runner import COMPILER_NAME, CompileCancelled, CompileFailure
 
@@ -102,20 +103,10 @@ def pass_version(profile_key: str) -> str:
 
 def extract_source(source: g.SourceFile, profile: Any = None) -> Extraction | Skipped:
     """One source read and extracted (no cache): size cap, memo-digest check, reader, rules."""
-    if source.size > size_cap(source.path):
-        return Skipped(source.path, "too_large", f"{source.size} bytes, over the {size_cap(source.path)}-byte cap")
-    data = source.data
-    if data is None:  # its digest came from the stat memo
-        try:
-            data = g.read_for_extraction(source)
-        except OSError as exc:
-            return Skipped(source.path, "unreadable", exc.strerror or str(exc))
-        if data is None:
-            return Skipped(source.path, "unreadable", "the file changed while the pass read it; the next pass takes it")
+    doc = read_document(source)
+    if isinstance(doc, Skipped):
+        return doc
     try:
-        doc = read_source(source.path, data, source.digest)
-        if isinstance(doc, Skipped):
-            return doc
         return extract_document(doc) if profile is None else extract_document(doc, profile=profile)
     except (MemoryError, RecursionError) as exc:
         return Skipped(source.path, "unreadable", f"the extractor gave up ({type(exc).__name__})")

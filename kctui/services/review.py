@@ -222,9 +222,9 @@ def follow_revisions(conn: sqlite3.Connection, workspace: str, kb_id: str) -> No
             conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (now, item_id))
 
 
-def list_items(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
-               kb_id: str | None = None) -> list[ReviewItem]:
-    sql, params = f"SELECT {ITEM_COLUMNS} FROM review_items WHERE 1 = 1", []
+def item_filter(workspace: str | None, kb_id: str | None, state: str | None) -> tuple[str, list[Any]]:
+    """The WHERE clause (and its parameters) choosing the items of a workspace, a base and a state."""
+    sql, params = " WHERE 1 = 1", []
     if workspace is not None:
         from kctui.services.workspaces import normalise_workspace  # noqa: PLC0415
 
@@ -236,8 +236,13 @@ def list_items(ctx: ServiceContext, workspace: str | None = None, *, state: str 
     if state is not None:
         sql += " AND state = ?"
         params.append(state)
-    sql += " ORDER BY id"
-    rows = ctx.store.query(sql, tuple(params))
+    return sql, params
+
+
+def list_items(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
+               kb_id: str | None = None) -> list[ReviewItem]:
+    where, params = item_filter(workspace, kb_id, state)
+    rows = ctx.store.query(f"SELECT {ITEM_COLUMNS} FROM review_items{where} ORDER BY id", tuple(params))
     pages = _load_pages(ctx.store.query, [int(r["id"]) for r in rows])
     return [_item(r, pages.get(int(r["id"]), ())) for r in rows]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput
-from kctui.services.review import ITEM_COLUMNS, OPEN, ReviewItem, _item, _load_pages
+from kctui.services.review import ITEM_COLUMNS, OPEN, ReviewItem, _item, _load_pages, item_filter
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 10_000
@@ -52,19 +52,7 @@ class ListingPage:
 
 
 def _where(ctx: ServiceContext, workspace: str | None, kb_id: str | None, state: str | None) -> tuple[str, list[Any]]:
-    sql, params = " WHERE 1 = 1", []
-    if workspace is not None:
-        from kctui.services.workspaces import normalise_workspace  # noqa: PLC0415
-
-        sql += " AND workspace = ?"
-        params.append(normalise_workspace(workspace, must_exist=False))
-    if kb_id is not None:
-        sql += " AND base_id = ?"
-        params.append(kb_id)
-    if state is not None:
-        sql += " AND state = ?"
-        params.append(state)
-    return sql, params
+    return item_filter(workspace, kb_id, state)
 
 
 def open_counts(ctx: ServiceContext, workspace: str | None = None, kb_id: str | None = None) -> Counts:

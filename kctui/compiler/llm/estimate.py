@@ -14,7 +14,7 @@ from typing import Any
 from kctui.compiler import gather as g
 from kctui.compiler.llm import prompt
 from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
-from kctui.compiler.llm.source import read_document
+from kctui.compiler.source_read import read_document
 from kctui.compiler.llm.settings import LlmSettings
 from kctui.compiler.readers import Skipped
 from kctui.compiler.wiki_state import PreviousWiki, load_previous

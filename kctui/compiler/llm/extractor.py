@@ -31,7 +31,7 @@ from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
 from kctui.compiler.llm.client import ChatClient, ModelError, Reply
 from kctui.compiler.llm.parse import ChunkParse, ReplyUnusable, parse_reply
 from kctui.compiler.llm.settings import LlmSettings, load_llm_settings
-from kctui.compiler.llm.source import read_document
+from kctui.compiler.source_read import read_document
 from kctui.compiler.readers import Document, Skipped
 from kctui.compiler.runner import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
 from kctui.compiler.values import fact_tokens

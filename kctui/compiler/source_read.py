@@ -1,5 +1,5 @@
-"""Reading one changed source for the model, exactly as the built-in extract step reads it (size cap,
-the digest check of a file whose digest came from the stat memo, the format's reader)."""
+"""Reading one changed source for extraction — the built-in rules and the model alike: the size cap,
+the digest check of a file whose digest came from the stat memo, the format's reader."""
 
 from __future__ import annotations
 
