@@ -65,6 +65,9 @@ class Candidate:
     kinds: set[str] = field(default_factory=set)
     marked_in: set[int] = field(default_factory=set)
     known: bool = False  # the base's profile names it
+    usage: int = 0  # only the document's usage vouches for it: the capitalised sentences it needs
+    vouched: bool = False  # some occurrence is name-like on its own
+    head_free: bool = False  # its first word is never written in lower case in the document
 
     def marked_units_has(self, i: int) -> bool:
         return i in self.marked_in
@@ -72,6 +75,8 @@ class Candidate:
     def accepted(self) -> bool:
         if self.defined or self.fact or self.known:
             return True
+        if self.usage and not self.vouched:  # "Google", "GCP": capitalised in enough sentences, never lower case
+            return self.marked >= self.usage
         if self.entity_type:  # typed by a noun ("the billing-api service") or as a person: and recurs
             return self.marked + self.loose >= 2
         if self.kinds <= {"code", "ident"}:
@@ -79,7 +84,9 @@ class Candidate:
         if self.strong:
             return self.marked + self.loose >= 2
         if all(nm.common_word(w) for w in self.name.split()):
-            return self.marked >= 3  # "Batch Changes": ordinary words as a name need to recur more
+            # "Batch Changes": ordinary words as a name need to recur more, unless the document never
+            # writes its first word in lower case ("Google Cloud": "Google" is a name there)
+            return self.marked >= (2 if self.head_free and len(self.name.split()) > 1 else 3)
         return self.marked >= 2
 
 
@@ -93,6 +100,7 @@ class Recognised:
     claims: list[Claim]
     names: dict[str, str]  # identity key of every spelling → entity name
     weak: frozenset[str] = frozenset()  # entities only recurrence vouches for (identity keys)
+    used: frozenset[str] = frozenset()  # frequent words the document's usage makes names ("Linear")
 
 
 def _with_profile_spans(spans: list[nm.Span], plain: str, profile: Profile) -> list[nm.Span]:
@@ -118,12 +126,14 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             c = cands[key] = Candidate(name, key, first=(line, end))
         return c
 
+    heads: list[tuple[nm.Span, int]] = []  # multiword names away from a sentence start, by sentence
     for i, u in enumerate(us):
         found: list[tuple[nm.Span, str]] = []
         for span in _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile):
             known = profile.known(span.text)
             ok, strong = (True, True) if known else nm.name_like(span, lower)
-            if not ok:
+            need = 0 if ok else nm.usage_need(span, lower)
+            if not ok and not need:
                 continue
             name = known.name if known else span.text
             if len(span.tokens) > 1 and nm.COMPANY_SUFFIX.match(span.tokens[-1]) and not known:
@@ -135,8 +145,16 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             else:
                 etype = known.entity_type if known else _type_at(u.plain, span)
             c = cand(name, u.first, u.last)
+            if len(span.tokens) > 1 and not c.head_free:
+                c.head_free = span.tokens[0].casefold() not in lower
+            if len(span.tokens) > 1 and not span.at_start and not known:
+                heads.append((span, i))
             c.kinds.add(span.kind)
             c.known = c.known or known is not None
+            if need:
+                c.usage = max(c.usage, need)
+            else:
+                c.vouched = True
             marked = not (span.at_start or span.kind == "code")
             seen_here = bool(c.units) and c.units[-1] == i
             if not seen_here:  # recurrence counts sentences, not repetitions inside one
@@ -158,6 +176,15 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                 c.units.append(i)
             found.append((span, c.key))
         spans_of.append(found)
+
+    # a frequent word the document uses as a name on its own also counts where it heads a longer name
+    # ("Google" in "Google Drive", "Google Calendar"): it must occur on its own too
+    for span, i in heads:
+        c = cands.get(_key(span.tokens[0]))
+        if c is not None and c.usage and not c.vouched and i not in c.marked_in:
+            c.marked += 1
+            c.marked_in.add(i)
+            c.units = sorted({*c.units, i})
 
     for d in defined:
         if d.is_name:
@@ -282,7 +309,8 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                     c.entity_type = c.entity_type or etype
                     c.defined = c.defined or bool(etype)
 
-    accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and _clean(c.name)}
+    used = {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
+    accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}
     # the sentences that say something about each named thing, each cited
     for c in {id(c): c for c in accepted.values()}.values():
         notes = 0
@@ -310,7 +338,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     kept = {identity_key(e.name) for e in entities} | {k for k in names}
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
     weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known))
-    return Recognised(entities, claims, names, weak)
+    return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted))
 
 
 def _clause(sentence: str, surfaces: list[str]) -> str:
