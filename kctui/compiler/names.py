@@ -344,6 +344,46 @@ def person_shape(name: str) -> bool:
                and not common_word(t) and t.casefold() not in TYPE_NOUNS for t in tokens)
 
 
+_NAME_PART = re.compile(r"^[A-Z][a-zà-ÿ]+(?:[-'’][A-Z][a-zà-ÿ]+)?$")
+
+
+def person_like(name: str) -> bool:
+    """Two or three words shaped like a person's name ("Eric Fritz", "Noah Santschi-Cooney"): each a
+    capital and lower-case letters, none a function, type or role word, at least one not an ordinary
+    English word. Weaker than person_shape (given names are frequent words): only a list of them types."""
+    tokens = name.split()
+    if not 2 <= len(tokens) <= 3 or not all(_NAME_PART.match(t) for t in tokens):
+        return False
+    if any(t.casefold() in FUNCTION_WORDS or t.casefold() in TYPE_NOUNS or t.casefold() in ROLE_NOUNS
+           or t.casefold() in CALENDAR for t in tokens):
+        return False
+    return any(zipf(t) < COMMON_ZIPF for t in tokens)
+
+
+_LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
+
+
+def people_list(plain: str, spans: list[Span]) -> set[int]:
+    """Indexes of the spans that are people because the sentence lists three or more person-like names
+    in a row ("Coury Clark, David Veszelovszki, Eric Fritz and Quinn Slack")."""
+    out: set[int] = set()
+    run: list[int] = []
+
+    def close() -> None:
+        people = [k for k in run if person_like(spans[k].text)]
+        if len(people) >= 3 and len(people) * 3 >= len(run) * 2:
+            out.update(people)
+
+    for k, sp in enumerate(spans):
+        if run and _LIST_GAP.match(plain[spans[run[-1]].end:sp.start]):
+            run.append(k)
+            continue
+        close()
+        run = [k]
+    close()
+    return out
+
+
 def type_from_noun(noun: str) -> str:
     return TYPE_NOUNS.get(noun.casefold().strip(".,;:()"), "")
 

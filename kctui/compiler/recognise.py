@@ -65,6 +65,7 @@ class Candidate:
     kinds: set[str] = field(default_factory=set)
     marked_in: set[int] = field(default_factory=set)
     known: bool = False  # the base's profile names it
+    listed: bool = False  # a list of people names it: a person on one mention
     usage: int = 0  # only the document's usage vouches for it: the capitalised sentences it needs
     vouched: bool = False  # some occurrence is name-like on its own
     head_free: bool = False  # its first word is never written in lower case in the document
@@ -73,7 +74,7 @@ class Candidate:
         return i in self.marked_in
 
     def accepted(self) -> bool:
-        if self.defined or self.fact or self.known:
+        if self.defined or self.fact or self.known or self.listed:
             return True
         if self.usage and not self.vouched:  # "Google", "GCP": capitalised in enough sentences, never lower case
             return self.marked >= self.usage
@@ -129,7 +130,9 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     heads: list[tuple[nm.Span, int]] = []  # multiword names away from a sentence start, by sentence
     for i, u in enumerate(us):
         found: list[tuple[nm.Span, str]] = []
-        for span in _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile):
+        sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
+        listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
+        for k, span in enumerate(sentence_spans):
             known = profile.known(span.text)
             ok, strong = (True, True) if known else nm.name_like(span, lower)
             need = 0 if ok else nm.usage_need(span, lower)
@@ -151,6 +154,9 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                 heads.append((span, i))
             c.kinds.add(span.kind)
             c.known = c.known or known is not None
+            if k in listed:
+                c.listed = True
+                etype = etype or "person"
             if need:
                 c.usage = max(c.usage, need)
             else:
@@ -337,7 +343,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             names[_key(s)] = c.name
     kept = {identity_key(e.name) for e in entities} | {k for k in names}
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
-    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known))
+    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or c.listed))
     return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted))
 
 
