@@ -400,7 +400,7 @@ def head_noun_type(phrase: str) -> str:
 
 
 # a lower-case word of prose; not a piece of a domain, path or address (cloud.google.com, /react/, x@linear)
-_LOWER = re.compile(r"(?<![\w'’./@:-])[a-z][\w'’-]*(?![\w'’-]*[./@:]\w)")
+_LOWER = re.compile(r"(?<![\w'’./@:-])[a-z][\w'’-]*+(?![./@:]\w)")
 _LABEL = re.compile(r"(?:^|[.!?*>|]\s*)([A-Z]{2,})\s*:")  # "NOTE:", "TODO:", "**WARNING**:" open a line or sentence
 
 

@@ -205,7 +205,9 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     concept_keys = {_key(t) for t in concept_terms}
     for d in defined:  # a term defined at a sentence start that the text capitalises elsewhere is a name
         c = cands.get(_key(d.term))
-        if not d.is_name and c is not None and c.marked >= 2 and d.term[:1].isupper() and (
+        # (once is enough when the definition types it: "Renovate is a tool for …")
+        if not d.is_name and c is not None and (c.marked >= 2 or c.marked and nm.head_noun_type(d.rest)) \
+                and d.term[:1].isupper() and (
                 len(d.term.split()) > 1 or nm.zipf(d.term) < nm.COMMON_ZIPF):
             c.defined, c.strong = True, True
             c.entity_type = c.entity_type or nm.head_noun_type(d.rest)
@@ -343,7 +345,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             names[_key(s)] = c.name
     kept = {identity_key(e.name) for e in entities} | {k for k in names}
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
-    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or c.listed))
+    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or (c.listed and (len(c.units) >= 2 or nm.person_shape(c.name)))))
     return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted))
 
 
