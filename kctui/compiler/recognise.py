@@ -20,6 +20,7 @@ from kctui.compiler.readers import Document
 from kctui.core.slugs import identity_key
 
 MAX_NOTES = 3  # sentences kept per named thing per document (besides its facts)
+_NEVER = 10 ** 6  # a usage count no document reaches: usage cannot make this a name
 _VERB_RE = "|".join(re.escape(v) for v in VERBS)
 _STATEMENT = re.compile(rf"^\s+({_VERB_RE})\s+(.+?)\.?$", re.S)
 _DATE = r"(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4})"
@@ -317,6 +318,11 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                     c.entity_type = c.entity_type or etype
                     c.defined = c.defined or bool(etype)
 
+    # a frequent word that is also a heading of the document is a reference to that section ("see Alternatives")
+    headings = {" ".join(b.text.strip("#` ").split()).casefold() for b in doc.blocks if b.kind == "heading"}
+    for c in cands.values():
+        if c.usage and not c.vouched and c.name.casefold() in headings:
+            c.usage = _NEVER
     used = {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
     accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}
     # the sentences that say something about each named thing, each cited
@@ -340,7 +346,10 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             etype = "person"
         aliases = tuple(sorted({s for s in c.surfaces if _key(s) != c.key}))
         surface = c.surfaces[0] if c.surfaces else c.name
-        entities.append(Entity(c.name, etype, surface, aliases, ev(doc, c.first[0], c.first[0])))
+        line, last = c.first
+        if surface not in doc.lines[line - 1] if 0 < line <= len(doc.lines) else False:
+            line = next((n for n in range(line, last + 1) if surface in doc.lines[n - 1]), line)
+        entities.append(Entity(c.name, etype, surface, aliases, ev(doc, line, line)))
         for s in (c.name, *c.surfaces):
             names[_key(s)] = c.name
     kept = {identity_key(e.name) for e in entities} | {k for k in names}
