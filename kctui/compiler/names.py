@@ -327,7 +327,12 @@ _CAMEL = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]+)+$")  # ownerRepos, webApp (but n
 def role_phrase(tokens: list[str] | tuple[str, ...]) -> bool:
     """Ordinary words around a role noun: a job title, not a name."""
     roles = [t for t in tokens if t.casefold().removesuffix("s") in ROLE_NOUNS]
-    return bool(roles) and all(t in roles or common_word(t) or t.casefold() in PARTICLES for t in tokens)
+    if not roles or not all(t in roles or common_word(t) or t.casefold() in PARTICLES for t in tokens):
+        return False
+    # the role noun heads the phrase: last ("Support Engineers") or before "of" ("Head of Engineering");
+    # "Developer Infrastructure" is named after a role, it is not one
+    heads = [k for k, t in enumerate(tokens) if t in roles and (k == len(tokens) - 1 or tokens[k + 1].casefold() == "of")]
+    return bool(heads)
 
 
 def code_identifier(text: str) -> bool:

@@ -184,6 +184,19 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             found.append((span, c.key))
         spans_of.append(found)
 
+    # a name of ordinary words the document marks elsewhere also counts where it opens a sentence (there
+    # plain_spans drops its capitals as saying nothing): "Language Platform aims to …"
+    multi = [c for c in cands.values() if c.marked and " " in c.name]
+    if multi:
+        for i, u in enumerate(us):
+            if u.index == 0 and u.kind != "paragraph":
+                continue  # a list item's or quote's opening words may be a label
+            for c in multi:
+                if i not in c.units and u.plain.startswith(c.name + " "):
+                    c.loose += 1
+                    c.units = sorted({*c.units, i})
+                    spans_of[i].append((nm.Span(c.name, 0, len(c.name), True, "caps", tuple(c.name.split())), c.key))
+
     # a frequent word the document uses as a name on its own also counts where it heads a longer name
     # ("Google" in "Google Drive", "Google Calendar"): it must occur on its own too
     for span, i in heads:
@@ -376,8 +389,10 @@ def _type_at(plain: str, span: nm.Span) -> str:
     if span.kind == "handle":
         return "person"
     m = _NEXT_WORD.match(plain, span.end)
-    if m and (t := nm.type_from_noun(m.group(1))) and t not in ("team", "person"):
-        return t
+    if m and (t := nm.type_from_noun(m.group(1))) and t != "person":
+        # "the Developer Infrastructure team" names a team; "Accurate team" at a sentence start does not
+        if t != "team" or (len(span.tokens) > 1 and not span.at_start):
+            return t
     m = _APPOSITIVE.match(plain, span.end)
     if m and (t := nm.head_noun_type(m.group("v"))):
         return t

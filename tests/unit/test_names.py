@@ -167,3 +167,20 @@ def test_list_of_people_and_glossary_opening():
     ex = extract("# Glossary\n\n## name resolution\n\nThe process of deriving information about definitions.\n\n"
                  "Name resolution runs after parsing, and name resolution is slow.\n")
     assert any(c.subject == "name resolution" and c.attribute == "definition" for c in ex.claims)
+
+
+@pytest.mark.parametrize("tokens,role,reason", [
+    (("Support", "Engineers"), True, "the role noun heads the phrase"),
+    (("Head", "of", "Engineering"), True, "a role of something"),
+    (("Developer", "Infrastructure"), False, "named after a role, not one"),
+])
+def test_role_phrase_needs_the_role_as_its_head(tokens, role, reason):  # noqa: ANN001
+    assert nm.role_phrase(tokens) is role, reason
+
+
+def test_a_multiword_name_before_team_is_a_team_and_counts_at_a_sentence_start():
+    ex = extract("# Teams\n\nWe work with the Language Platform team on parsers.\n\n"
+                 "Language Platform aims to serve two users.\n")
+    assert ("Language Platform", "team") in {(e.name, e.entity_type) for e in ex.entities}
+    ex = extract("# Notes\n\nAccurate team work matters.\n\nFor team events, ask first.\n")
+    assert not ex.entities  # "<word> team" at a sentence start names nothing
