@@ -406,7 +406,8 @@ def head_noun_type(phrase: str) -> str:
 
 # a lower-case word of prose; not a piece of a domain, path or address (cloud.google.com, /react/, x@linear)
 _LOWER = re.compile(r"(?<![\w'’./@:-])[a-z][\w'’-]*+(?![./@:]\w)")
-_LABEL = re.compile(r"(?:^|[.!?*>|]\s*)([A-Z]{2,})\s*:")  # "NOTE:", "TODO:", "**WARNING**:" open a line or sentence
+_LABEL = re.compile(r"\b([A-Z]{2,})\**\s*:")  # "NOTE:", "TODO:", "**WARNING**:" …
+_LABEL_BEFORE = frozenset(".!?*>|_")  # … at the start of a line or sentence
 
 
 class Lower:
@@ -417,7 +418,8 @@ class Lower:
     def __init__(self, texts: list[str]) -> None:
         self.text = " " + " ".join(" ".join(texts).split()) + " "
         self.words = frozenset(_LOWER.findall(self.text))
-        self.labels = frozenset(m.group(1) for t in texts if ":" in t for m in _LABEL.finditer(t))
+        self.labels = frozenset(m.group(1) for t in texts if ":" in t for m in _LABEL.finditer(t)
+                                if (t[: m.start()].rstrip()[-1:] or ".") in _LABEL_BEFORE)
 
     def __contains__(self, item: str) -> bool:
         return f" {item} " in self.text if " " in item else item in self.words

@@ -186,12 +186,15 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
 
     # a name of ordinary words the document marks elsewhere also counts where it opens a sentence (there
     # plain_spans drops its capitals as saying nothing): "Language Platform aims to …"
-    multi = [c for c in cands.values() if c.marked and " " in c.name]
+    multi: dict[str, list[Candidate]] = {}
+    for c in cands.values():
+        if c.marked and " " in c.name:
+            multi.setdefault(c.name.split(" ", 1)[0], []).append(c)
     if multi:
         for i, u in enumerate(us):
             if u.index == 0 and u.kind != "paragraph":
                 continue  # a list item's or quote's opening words may be a label
-            for c in multi:
+            for c in multi.get(u.plain.split(" ", 1)[0], ()):
                 if i not in c.units and u.plain.startswith(c.name + " "):
                     c.loose += 1
                     c.units = sorted({*c.units, i})
