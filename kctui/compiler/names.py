@@ -311,10 +311,14 @@ def usage_need(span: Span, lower_words: "Lower | frozenset[str]") -> int:
         if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or z >= COMMON_ZIPF:
             return 0  # PR, YYYY, XXX, NOTE
         labels = getattr(lower_words, "labels", frozenset())
-        return 0 if t in labels or t.casefold() in lower_words else 2
+        plurals = getattr(lower_words, "plurals", frozenset())
+        return 0 if t in labels or t in plurals or t.casefold() in lower_words else 2
     if not (t[:1].isupper() and t[1:].islower()):
         return 0
-    if t.casefold() in lower_words:
+    low = t.casefold()
+    if (low.endswith("s") and low[:-1] in lower_words) or low + "s" in lower_words:
+        return 0  # "destructor" in lower case: "Destructors" is a common noun there
+    if low in lower_words:
         return 2 if z < LOWER_OK_ZIPF else 0
     if COMMON_ZIPF <= z < USAGE_MAX_ZIPF:
         return 3 if z >= USAGE_ZIPF else 2
@@ -406,6 +410,8 @@ def head_noun_type(phrase: str) -> str:
 
 # a lower-case word of prose; not a piece of a domain, path or address (cloud.google.com, /react/, x@linear)
 _LOWER = re.compile(r"(?<![\w'’./@:-])[a-z][\w'’-]*+(?![./@:]\w)")
+_PLURAL_HINT = re.compile(r"[A-Z]s\b")
+_PLURAL_CAPS = re.compile(r"\b([A-Z]{2,6})s\b")  # APIs, URLs, PRs: the document counts them, a common noun
 _LABEL = re.compile(r"\b([A-Z]{2,})\**\s*:")  # "NOTE:", "TODO:", "**WARNING**:" …
 _LABEL_BEFORE = frozenset(".!?*>|_")  # … at the start of a line or sentence
 
@@ -413,11 +419,12 @@ _LABEL_BEFORE = frozenset(".!?*>|_")  # … at the start of a line or sentence
 class Lower:
     """The words (and phrases) a document writes in lower case, and the all-caps words it uses as labels."""
 
-    __slots__ = ("text", "words", "labels")
+    __slots__ = ("text", "words", "labels", "plurals")
 
     def __init__(self, texts: list[str]) -> None:
         self.text = " " + " ".join(" ".join(texts).split()) + " "
         self.words = frozenset(_LOWER.findall(self.text))
+        self.plurals = frozenset(_PLURAL_CAPS.findall(self.text)) if _PLURAL_HINT.search(self.text) else frozenset()
         self.labels = frozenset(m.group(1) for t in texts if ":" in t for m in _LABEL.finditer(t)
                                 if (t[: m.start()].rstrip()[-1:] or ".") in _LABEL_BEFORE)
 

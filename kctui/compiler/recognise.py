@@ -334,10 +334,11 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                     c.entity_type = c.entity_type or etype
                     c.defined = c.defined or bool(etype)
 
-    # a frequent word that is also a heading of the document is a reference to that section ("see Alternatives")
-    headings = {" ".join(b.text.strip("#` ").split()).casefold() for b in doc.blocks if b.kind == "heading"}
+    # a frequent word that is, or opens, a heading of the document is a reference to that section ("see
+    # Alternatives", "the Spotted a flake scenario")
+    openers = {" ".join(b.text.strip("#` ").split()).casefold().split(" ", 1)[0] for b in doc.blocks if b.kind == "heading"}
     for c in cands.values():
-        if c.usage and not c.vouched and c.name.casefold() in headings:
+        if c.usage and not c.vouched and c.name.casefold() in openers:
             c.usage = _NEVER
     used = {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
     accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}

@@ -184,3 +184,18 @@ def test_a_multiword_name_before_team_is_a_team_and_counts_at_a_sentence_start()
     assert ("Language Platform", "team") in {(e.name, e.entity_type) for e in ex.entities}
     ex = extract("# Notes\n\nAccurate team work matters.\n\nFor team events, ask first.\n")
     assert not ex.entities  # "<word> team" at a sentence start names nothing
+
+
+@pytest.mark.parametrize("text,lower,reason", [
+    ("API", "Most APIs are small.", "the document counts them (APIs): a common noun"),
+    ("Destructors", "a destructor runs", "the singular is written in lower case"),
+    ("Settings", "open the setting", "the singular is written in lower case"),
+])
+def test_usage_rejects_common_nouns_in_other_forms(text, lower, reason):  # noqa: ANN001
+    assert nm.usage_need(_span(text), nm.lower_words([lower])) == 0, reason
+
+
+def test_usage_word_opening_a_heading_or_link_text_is_no_name():
+    ex = extract("# Flakes\n\nSee the [Spotted a flake](#spotted-a-flake) part.\n\nThen read [Spotted a flake](#s) again.\n\n"
+                 "## Spotted a flake\n\nRetry the build.\n")
+    assert "Spotted" not in {e.name for e in ex.entities}
