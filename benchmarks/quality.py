@@ -144,8 +144,9 @@ def page_report(name: str, pages: list[dict], misses: int) -> dict:
 
     def common(title: str) -> bool:
         words = title.replace("`", "").split()
-        if len(words) == 1:
-            return zipf_frequency(words[0].lower(), "en") >= ZIPF_COMMON
+        if len(words) == 1:  # a hyphenated compound ("Drop-Check") is not one common word: wordfreq
+            # scores it from its parts, which says nothing about the compound
+            return "-" not in words[0].strip("-") and zipf_frequency(words[0].lower(), "en") >= ZIPF_COMMON
         if len(words) == 2 and words[1].lower() == "team":
             return zipf_frequency(words[0].lower(), "en") >= ZIPF_COMMON
         return False

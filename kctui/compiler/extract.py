@@ -27,7 +27,7 @@ from kctui.core.claims import (  # noqa: F401 - the claim model lives in the cor
 from kctui.core.slugs import identity_key
 
 _DIGIT = re.compile(r"\d")
-EXTRACTOR_VERSION = "builtin-extract/2"
+EXTRACTOR_VERSION = "builtin-extract/3"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +165,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
         if identity_key(owner) not in entity_keys:
             entity_keys.add(identity_key(owner))
             ex.entities.append(Entity(owner, etype, owner, (), prose.ev(doc, line, line)))
-    ex.entities = [e for e in ex.entities if names.clean_title(e.name)]
+    ex.entities = [e for e in ex.entities if names.clean_title(e.name) or identity_key(e.name) in found.used]
     candidates += item_claims
     candidates += shapes.decisions(doc, units, names_here)
     candidates += shapes.commands(doc, found.names)

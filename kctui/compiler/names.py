@@ -270,10 +270,10 @@ def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, 
         if t.casefold() in lower_words:
             return False, False  # the document writes it as an ordinary word too
         if _ACRONYM.match(t):
-            return False, False  # an acronym needs its expansion, a definition or a typing noun
+            return False, False  # an acronym needs its expansion, a definition or a typing noun (or usage)
         z = zipf(t)
         if z >= COMMON_ZIPF:
-            return False, False
+            return False, False  # a frequent word: only the document's usage can make it a name
         return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
     if role_phrase(tokens):
         return False, False
@@ -283,13 +283,60 @@ def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, 
     return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
 
 
+USAGE_ZIPF = 4.25  # a word at least this frequent needs three capitalised sentences, not two
+USAGE_MAX_ZIPF = 4.5  # at least this frequent, a word stays an ordinary word however a document writes it
+# English capitalises these by convention: their capital says nothing (closed class, like FUNCTION_WORDS)
+CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
+                     "june july august september october november december jan feb mar apr jun jul aug sep sept "
+                     "oct nov dec mon tue tues wed thu thur thurs fri sat sun".split())
+LOWER_OK_ZIPF = 3.5  # a rarer word written in lower case too is a command or a path there, still a name
+
+
+def usage_need(span: Span, lower_words: "Lower | frozenset[str]") -> int:
+    """For a one-word span name_like rejects on its own: the number of sentences of the document that
+    must write it capitalised away from a sentence start for the document's usage to make it a name
+    (0: usage cannot). A frequent word ("Google", "Linear") needs 2 such sentences (3 when very frequent)
+    and no lower-case use; an acronym ("GCP", "AWS") of 3+ letters needs 2, must not be an ordinary word
+    in lower case, a placeholder (YYYY, XXX) or a label ("NOTE:", "TODO:"); a rare word the document also
+    writes in lower case ("alertmanager" in a path) needs 2. Words English capitalises by convention (days,
+    months) and words at least USAGE_MAX_ZIPF frequent ("Engineering", "Product") never qualify."""
+    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
+    if span.at_start or span.kind not in ("caps", "link") or len(tokens) != 1 or placeholder(span.text):
+        return 0
+    t = tokens[0]
+    if not t.isalpha() or t.casefold() in FUNCTION_WORDS or t.casefold() in CALENDAR:
+        return 0
+    z = zipf(t)
+    if _ACRONYM.match(t):
+        if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or z >= COMMON_ZIPF:
+            return 0  # PR, YYYY, XXX, NOTE
+        labels = getattr(lower_words, "labels", frozenset())
+        plurals = getattr(lower_words, "plurals", frozenset())
+        return 0 if t in labels or t in plurals or t.casefold() in lower_words else 2
+    if not (t[:1].isupper() and t[1:].islower()):
+        return 0
+    low = t.casefold()
+    if (low.endswith("s") and low[:-1] in lower_words) or low + "s" in lower_words:
+        return 0  # "destructor" in lower case: "Destructors" is a common noun there
+    if low in lower_words:
+        return 2 if z < LOWER_OK_ZIPF else 0
+    if COMMON_ZIPF <= z < USAGE_MAX_ZIPF:
+        return 3 if z >= USAGE_ZIPF else 2
+    return 0
+
+
 _CAMEL = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]+)+$")  # ownerRepos, webApp (but not macOS, gRPC, iPhone)
 
 
 def role_phrase(tokens: list[str] | tuple[str, ...]) -> bool:
     """Ordinary words around a role noun: a job title, not a name."""
     roles = [t for t in tokens if t.casefold().removesuffix("s") in ROLE_NOUNS]
-    return bool(roles) and all(t in roles or common_word(t) or t.casefold() in PARTICLES for t in tokens)
+    if not roles or not all(t in roles or common_word(t) or t.casefold() in PARTICLES for t in tokens):
+        return False
+    # the role noun heads the phrase: last ("Support Engineers") or before "of" ("Head of Engineering");
+    # "Developer Infrastructure" is named after a role, it is not one
+    heads = [k for k, t in enumerate(tokens) if t in roles and (k == len(tokens) - 1 or tokens[k + 1].casefold() == "of")]
+    return bool(heads)
 
 
 def code_identifier(text: str) -> bool:
@@ -304,6 +351,46 @@ def person_shape(name: str) -> bool:
         return False
     return all(t[:1].isupper() and t.replace("-", "").replace("'", "").isalpha() and not shaped(t)
                and not common_word(t) and t.casefold() not in TYPE_NOUNS for t in tokens)
+
+
+_NAME_PART = re.compile(r"^[A-Z][a-zà-ÿ]+(?:[-'’][A-Z][a-zà-ÿ]+)?$")
+
+
+def person_like(name: str) -> bool:
+    """Two or three words shaped like a person's name ("Eric Fritz", "Noah Santschi-Cooney"): each a
+    capital and lower-case letters, none a function, type or role word, at least one not an ordinary
+    English word. Weaker than person_shape (given names are frequent words): only a list of them types."""
+    tokens = name.split()
+    if not 2 <= len(tokens) <= 3 or not all(_NAME_PART.match(t) for t in tokens):
+        return False
+    if any(t.casefold() in FUNCTION_WORDS or t.casefold() in TYPE_NOUNS or t.casefold() in ROLE_NOUNS
+           or t.casefold() in CALENDAR for t in tokens):
+        return False
+    return any(zipf(t) < COMMON_ZIPF for t in tokens)
+
+
+_LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
+
+
+def people_list(plain: str, spans: list[Span]) -> set[int]:
+    """Indexes of the spans that are people because the sentence lists three or more person-like names
+    in a row ("Coury Clark, David Veszelovszki, Eric Fritz and Quinn Slack")."""
+    out: set[int] = set()
+    run: list[int] = []
+
+    def close() -> None:
+        people = [k for k in run if person_like(spans[k].text)]
+        if len(people) >= 3 and len(people) * 3 >= len(run) * 2:
+            out.update(people)
+
+    for k, sp in enumerate(spans):
+        if run and _LIST_GAP.match(plain[spans[run[-1]].end:sp.start]):
+            run.append(k)
+            continue
+        close()
+        run = [k]
+    close()
+    return out
 
 
 def type_from_noun(noun: str) -> str:
@@ -321,17 +408,25 @@ def head_noun_type(phrase: str) -> str:
     return ""
 
 
-_LOWER = re.compile(r"(?<![\w'’-])[a-z][\w'’-]*")
+# a lower-case word of prose; not a piece of a domain, path or address (cloud.google.com, /react/, x@linear)
+_LOWER = re.compile(r"(?<![\w'’./@:-])[a-z][\w'’-]*+(?![./@:]\w)")
+_PLURAL_HINT = re.compile(r"[A-Z]s\b")
+_PLURAL_CAPS = re.compile(r"\b([A-Z]{2,6})s\b")  # APIs, URLs, PRs: the document counts them, a common noun
+_LABEL = re.compile(r"\b([A-Z]{2,})\**\s*:")  # "NOTE:", "TODO:", "**WARNING**:" …
+_LABEL_BEFORE = frozenset(".!?*>|_")  # … at the start of a line or sentence
 
 
 class Lower:
-    """The words (and phrases) a document writes in lower case."""
+    """The words (and phrases) a document writes in lower case, and the all-caps words it uses as labels."""
 
-    __slots__ = ("text", "words")
+    __slots__ = ("text", "words", "labels", "plurals")
 
     def __init__(self, texts: list[str]) -> None:
         self.text = " " + " ".join(" ".join(texts).split()) + " "
         self.words = frozenset(_LOWER.findall(self.text))
+        self.plurals = frozenset(_PLURAL_CAPS.findall(self.text)) if _PLURAL_HINT.search(self.text) else frozenset()
+        self.labels = frozenset(m.group(1) for t in texts if ":" in t for m in _LABEL.finditer(t)
+                                if (t[: m.start()].rstrip()[-1:] or ".") in _LABEL_BEFORE)
 
     def __contains__(self, item: str) -> bool:
         return f" {item} " in self.text if " " in item else item in self.words
@@ -341,11 +436,12 @@ def lower_words(texts: list[str]) -> Lower:
     return Lower(texts)
 
 
-def clean_title(name: str) -> bool:
-    """Could this be the title of an entity page? Not a common word, a placeholder, or "<common word> team"."""
+def clean_title(name: str, common_ok: bool = False) -> bool:
+    """Could this be the title of an entity page? Not a common word, a placeholder, or "<common word> team".
+    `common_ok`: the document's usage made this one frequent word a name (usage_need)."""
     words = name.split()
     if not words or placeholder(name) or code_identifier(name) or role_phrase(words):
         return False
-    if len(words) == 1 and common_word(words[0]):
+    if len(words) == 1 and common_word(words[0]) and not (common_ok and words[0].casefold() not in FUNCTION_WORDS):
         return False
     return not (words[-1].casefold() == "team" and all(common_word(w) for w in words[:-1]))

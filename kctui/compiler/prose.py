@@ -232,6 +232,9 @@ def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: st
 
 
 _INDEFINITE = re.compile(r"^(?:A|An)\s+[a-z]")
+# a glossary entry may open with a bare noun phrase instead: "The process of …", "Shorthand for …",
+# "Recursive acronym for …", "Data that describes …" (a noun, then a preposition or relative word)
+_GLOSS_OPEN = re.compile(r"^(?:The\s+[a-z]+\s+(?:of|for)\s|[A-Z][a-z]+(?:\s+[a-z]+)?\s+(?:for|of|that|which|used\s+to)\s)")
 
 
 def heading_definitions(doc: Document, us: list[Unit], defined: list[Defined]) -> tuple[list[Defined], list[Claim]]:
@@ -257,7 +260,9 @@ def heading_definitions(doc: Document, us: list[Unit], defined: list[Defined]) -
         text = u.text
         if text.casefold().startswith(term.casefold() + " "):
             continue  # "X is …" under "## X": the sentence's own definition already holds
-        if _INDEFINITE.match(text) and not text.endswith(":") and 20 <= len(text) <= MAX_STATEMENT_CHARS:
+        lead = re.match(rf"^[^,]{{1,30}},\s+(?:the\s+)?{re.escape(term)}\s+(?:is|are|means)\s", text, re.I)
+        if (_INDEFINITE.match(text) or _GLOSS_OPEN.match(text) or lead) and not text.endswith(":") \
+                and 20 <= len(text) <= MAX_STATEMENT_CHARS and not _GLOSS_OPEN.match(term + " "):
             e = ev(doc, u.first, u.last)
             d = _defined(term, (), e, u, text)
             d = Defined(d.term, d.aliases, marked_as_name(d.term, True), d.entity_type, d.evidence, u, d.rest)

@@ -20,6 +20,7 @@ from kctui.compiler.readers import Document
 from kctui.core.slugs import identity_key
 
 MAX_NOTES = 3  # sentences kept per named thing per document (besides its facts)
+_NEVER = 10 ** 6  # a usage count no document reaches: usage cannot make this a name
 _VERB_RE = "|".join(re.escape(v) for v in VERBS)
 _STATEMENT = re.compile(rf"^\s+({_VERB_RE})\s+(.+?)\.?$", re.S)
 _DATE = r"(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4})"
@@ -65,13 +66,19 @@ class Candidate:
     kinds: set[str] = field(default_factory=set)
     marked_in: set[int] = field(default_factory=set)
     known: bool = False  # the base's profile names it
+    listed: bool = False  # a list of people names it: a person on one mention
+    usage: int = 0  # only the document's usage vouches for it: the capitalised sentences it needs
+    vouched: bool = False  # some occurrence is name-like on its own
+    head_free: bool = False  # its first word is never written in lower case in the document
 
     def marked_units_has(self, i: int) -> bool:
         return i in self.marked_in
 
     def accepted(self) -> bool:
-        if self.defined or self.fact or self.known:
+        if self.defined or self.fact or self.known or self.listed:
             return True
+        if self.usage and not self.vouched:  # "Google", "GCP": capitalised in enough sentences, never lower case
+            return self.marked >= self.usage
         if self.entity_type:  # typed by a noun ("the billing-api service") or as a person: and recurs
             return self.marked + self.loose >= 2
         if self.kinds <= {"code", "ident"}:
@@ -79,7 +86,9 @@ class Candidate:
         if self.strong:
             return self.marked + self.loose >= 2
         if all(nm.common_word(w) for w in self.name.split()):
-            return self.marked >= 3  # "Batch Changes": ordinary words as a name need to recur more
+            # "Batch Changes": ordinary words as a name need to recur more, unless the document never
+            # writes its first word in lower case ("Google Cloud": "Google" is a name there)
+            return self.marked >= (2 if self.head_free and len(self.name.split()) > 1 else 3)
         return self.marked >= 2
 
 
@@ -93,6 +102,7 @@ class Recognised:
     claims: list[Claim]
     names: dict[str, str]  # identity key of every spelling → entity name
     weak: frozenset[str] = frozenset()  # entities only recurrence vouches for (identity keys)
+    used: frozenset[str] = frozenset()  # frequent words the document's usage makes names ("Linear")
 
 
 def _with_profile_spans(spans: list[nm.Span], plain: str, profile: Profile) -> list[nm.Span]:
@@ -118,12 +128,16 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             c = cands[key] = Candidate(name, key, first=(line, end))
         return c
 
+    heads: list[tuple[nm.Span, int]] = []  # multiword names away from a sentence start, by sentence
     for i, u in enumerate(us):
         found: list[tuple[nm.Span, str]] = []
-        for span in _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile):
+        sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
+        listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
+        for k, span in enumerate(sentence_spans):
             known = profile.known(span.text)
             ok, strong = (True, True) if known else nm.name_like(span, lower)
-            if not ok:
+            need = 0 if ok else nm.usage_need(span, lower)
+            if not ok and not need:
                 continue
             name = known.name if known else span.text
             if len(span.tokens) > 1 and nm.COMPANY_SUFFIX.match(span.tokens[-1]) and not known:
@@ -135,8 +149,19 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             else:
                 etype = known.entity_type if known else _type_at(u.plain, span)
             c = cand(name, u.first, u.last)
+            if len(span.tokens) > 1 and not c.head_free:
+                c.head_free = span.tokens[0].casefold() not in lower
+            if len(span.tokens) > 1 and not span.at_start and not known:
+                heads.append((span, i))
             c.kinds.add(span.kind)
             c.known = c.known or known is not None
+            if k in listed:
+                c.listed = True
+                etype = etype or "person"
+            if need:
+                c.usage = max(c.usage, need)
+            else:
+                c.vouched = True
             marked = not (span.at_start or span.kind == "code")
             seen_here = bool(c.units) and c.units[-1] == i
             if not seen_here:  # recurrence counts sentences, not repetitions inside one
@@ -159,6 +184,31 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             found.append((span, c.key))
         spans_of.append(found)
 
+    # a name of ordinary words the document marks elsewhere also counts where it opens a sentence (there
+    # plain_spans drops its capitals as saying nothing): "Language Platform aims to …"
+    multi: dict[str, list[Candidate]] = {}
+    for c in cands.values():
+        if c.marked and " " in c.name:
+            multi.setdefault(c.name.split(" ", 1)[0], []).append(c)
+    if multi:
+        for i, u in enumerate(us):
+            if u.index == 0 and u.kind != "paragraph":
+                continue  # a list item's or quote's opening words may be a label
+            for c in multi.get(u.plain.split(" ", 1)[0], ()):
+                if i not in c.units and u.plain.startswith(c.name + " "):
+                    c.loose += 1
+                    c.units = sorted({*c.units, i})
+                    spans_of[i].append((nm.Span(c.name, 0, len(c.name), True, "caps", tuple(c.name.split())), c.key))
+
+    # a frequent word the document uses as a name on its own also counts where it heads a longer name
+    # ("Google" in "Google Drive", "Google Calendar"): it must occur on its own too
+    for span, i in heads:
+        c = cands.get(_key(span.tokens[0]))
+        if c is not None and c.usage and not c.vouched and i not in c.marked_in:
+            c.marked += 1
+            c.marked_in.add(i)
+            c.units = sorted({*c.units, i})
+
     for d in defined:
         if d.is_name:
             c = cand(d.term, d.evidence.start, d.evidence.end)
@@ -172,7 +222,9 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     concept_keys = {_key(t) for t in concept_terms}
     for d in defined:  # a term defined at a sentence start that the text capitalises elsewhere is a name
         c = cands.get(_key(d.term))
-        if not d.is_name and c is not None and c.marked >= 2 and d.term[:1].isupper() and (
+        # (once is enough when the definition types it: "Renovate is a tool for …")
+        if not d.is_name and c is not None and (c.marked >= 2 or c.marked and nm.head_noun_type(d.rest)) \
+                and d.term[:1].isupper() and (
                 len(d.term.split()) > 1 or nm.zipf(d.term) < nm.COMMON_ZIPF):
             c.defined, c.strong = True, True
             c.entity_type = c.entity_type or nm.head_noun_type(d.rest)
@@ -282,7 +334,14 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                     c.entity_type = c.entity_type or etype
                     c.defined = c.defined or bool(etype)
 
-    accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and _clean(c.name)}
+    # a frequent word that is, or opens, a heading of the document is a reference to that section ("see
+    # Alternatives", "the Spotted a flake scenario")
+    openers = {" ".join(b.text.strip("#` ").split()).casefold().split(" ", 1)[0] for b in doc.blocks if b.kind == "heading"}
+    for c in cands.values():
+        if c.usage and not c.vouched and c.name.casefold() in openers:
+            c.usage = _NEVER
+    used = {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
+    accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}
     # the sentences that say something about each named thing, each cited
     for c in {id(c): c for c in accepted.values()}.values():
         notes = 0
@@ -304,13 +363,16 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             etype = "person"
         aliases = tuple(sorted({s for s in c.surfaces if _key(s) != c.key}))
         surface = c.surfaces[0] if c.surfaces else c.name
-        entities.append(Entity(c.name, etype, surface, aliases, ev(doc, c.first[0], c.first[0])))
+        line, last = c.first
+        if surface not in doc.lines[line - 1] if 0 < line <= len(doc.lines) else False:
+            line = next((n for n in range(line, last + 1) if surface in doc.lines[n - 1]), line)
+        entities.append(Entity(c.name, etype, surface, aliases, ev(doc, line, line)))
         for s in (c.name, *c.surfaces):
             names[_key(s)] = c.name
     kept = {identity_key(e.name) for e in entities} | {k for k in names}
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
-    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known))
-    return Recognised(entities, claims, names, weak)
+    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or (c.listed and (len(c.units) >= 2 or nm.person_shape(c.name)))))
+    return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted))
 
 
 def _clause(sentence: str, surfaces: list[str]) -> str:
@@ -331,8 +393,10 @@ def _type_at(plain: str, span: nm.Span) -> str:
     if span.kind == "handle":
         return "person"
     m = _NEXT_WORD.match(plain, span.end)
-    if m and (t := nm.type_from_noun(m.group(1))) and t not in ("team", "person"):
-        return t
+    if m and (t := nm.type_from_noun(m.group(1))) and t != "person":
+        # "the Developer Infrastructure team" names a team; "Accurate team" at a sentence start does not
+        if t != "team" or (len(span.tokens) > 1 and not span.at_start):
+            return t
     m = _APPOSITIVE.match(plain, span.end)
     if m and (t := nm.head_noun_type(m.group("v"))):
         return t

@@ -110,3 +110,92 @@ def test_profile_symlink_is_not_followed(tmp_path: Path) -> None:
     (tmp_path / ".a3s" / "profile.toml").symlink_to(target)
     with pytest.raises(ProfileError, match="symbolic link"):
         load_profile(tmp_path)
+
+
+# -- names from the document's own usage (recall rules) ----------------------------------------------
+
+
+def _span(text: str, at_start: bool = False, kind: str = "caps") -> nm.Span:
+    return nm.Span(text, 0, len(text), at_start, kind, tuple(text.split()))
+
+
+@pytest.mark.parametrize("text,lower,at_start,need,reason", [
+    ("Linear", "we use it", False, 2, "a frequent word capitalised mid-sentence: two sentences make it a name"),
+    ("React", "react to it", False, 0, "the document writes it in lower case: an ordinary word there"),
+    ("Linear", "", True, 0, "a sentence start says nothing"),
+    ("Engineering", "", False, 0, "very frequent (>= USAGE_MAX_ZIPF): stays an ordinary word"),
+    ("Friday", "", False, 0, "English capitalises days by convention"),
+    ("GCP", "", False, 2, "a recurring acronym, not an English word"),
+    ("YYYY", "", False, 0, "a placeholder: repeated letters"),
+    ("PR", "", False, 0, "two letters: a generic abbreviation"),
+    ("NOTE", "", False, 0, "an ordinary word in lower case"),
+    ("Kustomize", "run kustomize build", False, 2, "a rare word in lower case too is a command there"),
+])
+def test_usage_need(text, lower, at_start, need, reason):  # noqa: ANN001
+    assert nm.usage_need(_span(text, at_start), nm.lower_words([lower])) == need, reason
+
+
+def test_acronym_used_as_a_label_is_not_a_name():
+    assert nm.usage_need(_span("TODO"), nm.lower_words(["TODO: fix this.", "later"])) == 0
+    assert nm.usage_need(_span("TODO"), nm.lower_words(["see the list"])) == 2
+
+
+def test_domains_and_paths_are_not_lower_case_uses():
+    lower = nm.lower_words(["open cloud.google.com/run or /react/ now"])
+    assert "google" not in lower and "react" not in lower and "open" in lower
+
+
+@pytest.mark.parametrize("name,ok", [
+    ("Eric Fritz", True), ("Noah Santschi-Cooney", True), ("Google Cloud", False), ("Pull Request", False),
+    ("High Memory Usage", False), ("Support Engineer", False), ("the Team", False), ("MyType Foo", False),
+])
+def test_person_like(name, ok):  # noqa: ANN001
+    assert nm.person_like(name) is ok
+
+
+def test_usage_rules_end_to_end():
+    ex = extract("# Tools\n\nWe track work in Linear every week.\n\nThe roadmap lives in Linear too.\n\n"
+                 "Costs run on GCP here.\n\nThe backups are on GCP as well.\n\nTODO: check the Overview.\n")
+    names = {e.name for e in ex.entities}
+    assert {"Linear", "GCP"} <= names and not names & {"TODO", "Overview", "The"}
+
+
+def test_list_of_people_and_glossary_opening():
+    ex = extract("# Thanks\n\nThanks to Coury Zelinski, Ravindra Okonkwo, Yusuf Brandvold and Quilla Marsh for help.\n\n"
+                 "Later Yusuf Brandvold fixed it.\n")
+    assert {"Yusuf Brandvold"} <= {e.name for e in ex.entities if e.entity_type == "person"}
+    ex = extract("# Glossary\n\n## name resolution\n\nThe process of deriving information about definitions.\n\n"
+                 "Name resolution runs after parsing, and name resolution is slow.\n")
+    assert any(c.subject == "name resolution" and c.attribute == "definition" for c in ex.claims)
+
+
+@pytest.mark.parametrize("tokens,role,reason", [
+    (("Support", "Engineers"), True, "the role noun heads the phrase"),
+    (("Head", "of", "Engineering"), True, "a role of something"),
+    (("Developer", "Infrastructure"), False, "named after a role, not one"),
+])
+def test_role_phrase_needs_the_role_as_its_head(tokens, role, reason):  # noqa: ANN001
+    assert nm.role_phrase(tokens) is role, reason
+
+
+def test_a_multiword_name_before_team_is_a_team_and_counts_at_a_sentence_start():
+    ex = extract("# Teams\n\nWe work with the Language Platform team on parsers.\n\n"
+                 "Language Platform aims to serve two users.\n")
+    assert ("Language Platform", "team") in {(e.name, e.entity_type) for e in ex.entities}
+    ex = extract("# Notes\n\nAccurate team work matters.\n\nFor team events, ask first.\n")
+    assert not ex.entities  # "<word> team" at a sentence start names nothing
+
+
+@pytest.mark.parametrize("text,lower,reason", [
+    ("API", "Most APIs are small.", "the document counts them (APIs): a common noun"),
+    ("Destructors", "a destructor runs", "the singular is written in lower case"),
+    ("Settings", "open the setting", "the singular is written in lower case"),
+])
+def test_usage_rejects_common_nouns_in_other_forms(text, lower, reason):  # noqa: ANN001
+    assert nm.usage_need(_span(text), nm.lower_words([lower])) == 0, reason
+
+
+def test_usage_word_opening_a_heading_or_link_text_is_no_name():
+    ex = extract("# Flakes\n\nSee the [Spotted a flake](#spotted-a-flake) part.\n\nThen read [Spotted a flake](#s) again.\n\n"
+                 "## Spotted a flake\n\nRetry the build.\n")
+    assert "Spotted" not in {e.name for e in ex.entities}
