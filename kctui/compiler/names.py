@@ -20,6 +20,9 @@ from functools import lru_cache
 
 COMMON_ZIPF = 4.0  # a word at least this frequent (per billion words, log10) is an ordinary word
 RARE_ZIPF = 3.0  # a capitalised word rarer than this is name-like even alone
+# An acronym this frequent in English (API 3.7, URL 3.9, UTC 3.7, CI 3.5) is generic vocabulary, not the
+# name of one thing (AWS 3.2, GCP, GKE are rarer)
+ACRONYM_COMMON_ZIPF = 3.5
 
 # Closed-class words: never a name on their own, never the start of a defined term.
 FUNCTION_WORDS = frozenset(
@@ -308,8 +311,8 @@ def usage_need(span: Span, lower_words: "Lower | frozenset[str]") -> int:
         return 0
     z = zipf(t)
     if _ACRONYM.match(t):
-        if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or z >= COMMON_ZIPF:
-            return 0  # PR, YYYY, XXX, NOTE
+        if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or z >= ACRONYM_COMMON_ZIPF:
+            return 0  # PR, YYYY, XXX, NOTE, API
         labels = getattr(lower_words, "labels", frozenset())
         plurals = getattr(lower_words, "plurals", frozenset())
         return 0 if t in labels or t in plurals or t.casefold() in lower_words else 2
