@@ -22,7 +22,7 @@ from kctui.compiler.runner import CompileFailure
 from kctui.core.frontmatter import FrontmatterError, parse_document
 from kctui.core.pages import KIND_DIRS, TYPE_KINDS, outgoing_links
 
-MEMO_NAME = "wiki-pages-v3.json"
+MEMO_NAME = "wiki-pages-v3.txt"
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,8 @@ def page_info(text: str, slug: str) -> PageInfo:
 
 
 class PageMemo:
-    """What the last pass knew about the pages it wrote, stored as one JSON file in the cache folder:
+    """What the last pass knew about the pages it wrote, stored as one text file in the cache folder (a
+    header line, the JSON of `files`, then one `<digest> <JSON>` line per page of `infos`):
 
     - `infos`: the `PageInfo` of a page and whether its bytes hold each link style, by the page's
       digest (a pure function of the bytes, so a hit never changes a result);
@@ -112,31 +113,38 @@ class PageMemo:
 
     def __init__(self, folder: Path | None) -> None:
         self.path = folder / MEMO_NAME if folder else None
-        self.infos: dict[str, list] = {}
+        self.infos: dict[str, str] = {}  # digest -> its line's JSON text (parsed when asked for)
         self.files: dict[str, list] = {}
-        self._raw_text: str | None = None
+        self._text = ""
         if self.path and self.path.is_file():
             try:
-                loaded = json.loads(self.path.read_text(encoding="utf-8"))
-                if isinstance(loaded, dict) and isinstance(loaded.get("infos"), dict) and isinstance(loaded.get("files"), dict):
-                    self.infos, self.files = loaded["infos"], loaded["files"]
-            except (OSError, ValueError):
-                self.infos, self.files = {}, {}
+                self._text = self.path.read_text(encoding="utf-8")
+                self.files, self.infos = _parse_memo(self._text)
+            except (OSError, ValueError, TypeError, UnicodeDecodeError):
+                self.infos, self.files, self._text = {}, {}, ""
 
     def get(self, digest: str, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
         """The page's summary and (has `[[`, has `](/`) for these bytes, or None."""
-        entry = self.infos.get(digest)
-        if not entry:
+        text = self.infos.get(digest)
+        if not text:
             return None
         try:
-            kind, eslug, title, description, aliases, sources, status, links, by, wiki, md = entry
-            if eslug != slug:
-                return None
-            info = PageInfo(kind, slug, title, description, tuple(aliases), tuple(map(tuple, sources)), status,
-                            tuple(links), by)
-        except (TypeError, ValueError):
+            return _info_of(json.loads(text), slug)
+        except ValueError:
             return None
-        return info, (bool(wiki), bool(md))
+
+    def get_many(self, keys: list[tuple[str, str]]) -> list[tuple[PageInfo, tuple[bool, bool]] | None]:
+        """`get` for many (digest, slug) pairs, their lines decoded in one go."""
+        texts = [self.infos.get(digest) for digest, _ in keys]
+        if not all(texts):
+            return [self.get(digest, slug) for digest, slug in keys]
+        try:
+            entries = json.loads("[" + ",".join(texts) + "]")  # type: ignore[arg-type]
+        except ValueError:
+            return [self.get(digest, slug) for digest, slug in keys]
+        if len(entries) != len(keys):
+            return [self.get(digest, slug) for digest, slug in keys]
+        return [_info_of(entry, slug) for entry, (_, slug) in zip(entries, keys)]
 
     def trusted(self, slug: str, key: tuple[int, int, int, int, int]) -> str | None:
         """The digest recorded for a page file whose stat key is unchanged and not racily clean."""
@@ -156,26 +164,57 @@ class PageMemo:
 
     def save(self, infos: dict[str, PageInfo], digests: dict[str, str], files: dict[str, list] | None = None,
              styles: dict[str, tuple[bool, bool]] | None = None) -> None:
+        """Keep what describes the pages of the wiki just written (one line per page: an unchanged
+        page's line is written back as read); nothing is written when nothing changed."""
         if not self.path:
             return
-        data: dict[str, list] = {}
+        lines = [_MEMO_HEADER, json.dumps(files or {}, ensure_ascii=False, separators=(",", ":"))]
         for slug, info in infos.items():
             digest = digests.get(slug)
-            if digest:
-                old = self.infos.get(digest)
-                if old and old[1] == slug:
-                    data[digest] = old
-                else:
-                    wiki, md = (styles or {}).get(slug, (True, True))
-                    data[digest] = _info_list(info, wiki, md)
-        files = files or {}
-        if data.keys() == self.infos.keys() and files == self.files:
+            if not digest:
+                continue
+            text = self.infos.get(digest)
+            if text is None or not text.startswith(f'["{info.kind}",{json.dumps(slug, ensure_ascii=False)},'):
+                wiki, md = (styles or {}).get(slug, (True, True))
+                text = json.dumps(_info_list(info, wiki, md), ensure_ascii=False, separators=(",", ":"))
+            lines.append(f"{digest} {text}")
+        data = "\n".join(lines) + "\n"
+        if data == self._text:
             return
         try:
-            write_atomically(self.path, json.dumps({"infos": data, "files": files}, ensure_ascii=False,
-                                                   separators=(",", ":")), durable=False)
+            write_atomically(self.path, data, durable=False)
         except OSError:
             pass
+
+
+_MEMO_HEADER = "kctui page memo 3"
+
+
+def _info_of(entry: object, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
+    try:
+        kind, eslug, title, description, aliases, sources, status, links, by, wiki, md = entry  # type: ignore[misc]
+        if eslug != slug or kind not in KIND_DIRS:
+            return None
+        info = PageInfo(kind, slug, title, description, tuple(aliases), tuple(map(tuple, sources)), status,
+                        tuple(links), by)
+    except (TypeError, ValueError):
+        return None
+    return info, (bool(wiki), bool(md))
+
+
+def _parse_memo(text: str) -> tuple[dict[str, list], dict[str, str]]:
+    lines = text.split("\n")
+    if lines[0] != _MEMO_HEADER or len(lines) < 2:
+        raise ValueError("not a page memo")
+    files = json.loads(lines[1])
+    if not isinstance(files, dict):
+        raise ValueError("not a page memo")
+    infos: dict[str, str] = {}
+    for line in lines[2:]:
+        digest, sep, entry = line.partition(" ")
+        if sep:
+            infos[digest] = entry
+    return files, infos
 
 
 def _info_list(info: PageInfo, wiki: bool, md: bool) -> list:
@@ -250,51 +289,63 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
         except (OSError, UnicodeDecodeError) as exc:
             prev.problems.append(f"log.md could not be read ({exc}); a new log is started")
     margin = PageMemo.RACY_NS
+    listing: list[tuple[str, str, os.DirEntry, str]] = []
     for kind, folder in KIND_DIRS.items():
         directory = root / folder
         if not directory.is_dir():
             continue
         for entry in sorted(os.scandir(directory), key=lambda e: e.name.encode("utf-8", "surrogateescape")):
-            if should_stop():
-                return prev
-            if not entry.name.endswith(".md") or not entry.is_file(follow_symlinks=False):
-                continue
-            slug = entry.name[:-3]
-            raw = None
+            if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                listing.append((kind, folder, entry, entry.name[:-3]))
+    vouched: dict[str, tuple[os.stat_result, str, tuple[PageInfo, tuple[bool, bool]]]] = {}
+    if memo is not None:  # pages whose stat key the memo recorded: not read (their summaries decoded at once)
+        keyed: list[tuple[str, os.stat_result, str]] = []
+        for _, _, entry, slug in listing:
             try:
-                got = None
-                if memo is not None:
-                    st = entry.stat(follow_symlinks=False)
-                    digest = memo.trusted(slug, stat_key(st))
-                    if digest is not None and (got := memo.get(digest, slug)) is not None:
-                        identity: tuple | None = file_identity(st)
-                        stamp: tuple | None = (*stat_key(st), False)
-                if got is None:
-                    read_at = time.time_ns()
-                    raw, after = _read_stable(entry.path)
-                    digest = hashlib.sha256(raw).hexdigest()
-                    got = memo.get(digest, slug) if memo else None
-                    if got is None:
-                        got = page_info(raw.decode("utf-8"), slug), link_styles(raw)
-                    identity = file_identity(after) if after is not None else None
-                    stamp = (*stat_key(after), after.st_mtime_ns + margin >= read_at) if after is not None else None
-                info, styles = got
-            except (OSError, UnicodeDecodeError, FrontmatterError, ValueError) as exc:
-                prev.problems.append(f"{folder}/{entry.name}: previous page not readable ({exc}); dropped")
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
                 continue
-            if info.kind != kind or slug in prev.pages:
-                prev.problems.append(f"{folder}/{entry.name}: page class does not match its folder; dropped")
-                continue
-            prev.pages[slug] = info
-            if raw is None:
-                prev.raw.deferred(slug, entry.path)
+            digest = memo.trusted(slug, stat_key(st))
+            if digest is not None:
+                keyed.append((slug, st, digest))
+        for (slug, st, digest), got in zip(keyed, memo.get_many([(d, s) for s, _, d in keyed])):
+            if got is not None:
+                vouched[slug] = (st, digest, got)
+    for kind, folder, entry, slug in listing:
+        if should_stop():
+            return prev
+        raw = None
+        try:
+            if slug in vouched:
+                st, digest, got = vouched[slug]
+                identity: tuple | None = file_identity(st)
+                stamp: tuple | None = (*stat_key(st), False)
             else:
-                prev.raw.loaded(slug, raw)
-            prev.digests[slug] = digest
-            prev.styles[slug] = styles
-            if identity is not None:
-                prev.identities[slug] = identity
-                prev.stamps[slug] = stamp
+                read_at = time.time_ns()
+                raw, after = _read_stable(entry.path)
+                digest = hashlib.sha256(raw).hexdigest()
+                got = memo.get(digest, slug) if memo else None
+                if got is None:
+                    got = page_info(raw.decode("utf-8"), slug), link_styles(raw)
+                identity = file_identity(after) if after is not None else None
+                stamp = (*stat_key(after), after.st_mtime_ns + margin >= read_at) if after is not None else None
+            info, styles = got
+        except (OSError, UnicodeDecodeError, FrontmatterError, ValueError) as exc:
+            prev.problems.append(f"{folder}/{entry.name}: previous page not readable ({exc}); dropped")
+            continue
+        if info.kind != kind or slug in prev.pages:
+            prev.problems.append(f"{folder}/{entry.name}: page class does not match its folder; dropped")
+            continue
+        prev.pages[slug] = info
+        if raw is None:
+            prev.raw.deferred(slug, entry.path)
+        else:
+            prev.raw.loaded(slug, raw)
+        prev.digests[slug] = digest
+        prev.styles[slug] = styles
+        if identity is not None:
+            prev.identities[slug] = identity
+            prev.stamps[slug] = stamp
     return prev
 
 

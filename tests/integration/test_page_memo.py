@@ -43,6 +43,16 @@ def _third(src: Path, prev: Path, out: str = "job-3"):  # noqa: ANN202
     return request(src, "job-3", prev=prev, at="2026-09-02T00:00:00Z", out=out)
 
 
+def _memo_files(memo_file: Path) -> tuple[list[str], dict]:
+    lines = memo_file.read_text(encoding="utf-8").split("\n")
+    return lines, json.loads(lines[1])
+
+
+def _forge(memo_file: Path, lines: list[str], files: dict) -> None:
+    lines[1] = json.dumps(files)
+    memo_file.write_text("\n".join(lines), encoding="utf-8")
+
+
 def _reads(monkeypatch) -> list[str]:  # noqa: ANN001
     seen: list[str] = []
     real = wiki_state._read_stable
@@ -91,11 +101,11 @@ def test_a_racily_clean_entry_is_never_trusted(tmp_path: Path) -> None:
     page.write_text(text.replace("a toothed wheel", "a toothex wheel", 1), encoding="utf-8")
     os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
     memo_file = cache / MEMO_NAME
-    memo = json.loads(memo_file.read_text(encoding="utf-8"))
-    entry = memo["files"]["sprocket"]
+    lines, files = _memo_files(memo_file)
+    entry = files["sprocket"]
     assert entry[5] and tuple(entry[:4]) == stat_key(page.stat())[:4]
     entry[:5] = list(stat_key(page.stat()))  # as if the ctime had not moved either
-    memo_file.write_text(json.dumps(memo), encoding="utf-8")
+    _forge(memo_file, lines, files)
     again = request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z")
     compile_pass(again, cache_dir=cache)
     compile_pass(request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z", out="plain"), cache_dir=None)
@@ -110,10 +120,10 @@ def test_a_tampered_page_the_memo_vouches_for_fails_the_pass_and_the_retry_is_ri
     page = wiki2 / "sources" / "rfcs-0040-facade-md.md"
     page.write_text(page.read_text(encoding="utf-8") + "A line nobody compiled.\n", encoding="utf-8")
     memo_file = cache / MEMO_NAME
-    memo = json.loads(memo_file.read_text(encoding="utf-8"))
-    entry = memo["files"]["rfcs-0040-facade-md"]
+    lines, files = _memo_files(memo_file)
+    entry = files["rfcs-0040-facade-md"]
     entry[:6] = [*stat_key(page.stat()), False]  # the memo vouches for the old bytes under the new key
-    memo_file.write_text(json.dumps(memo), encoding="utf-8")
+    _forge(memo_file, lines, files)
     (src / "rfcs" / "0040-facade.md").write_text(
         (src / "rfcs" / "0040-facade.md").read_text(encoding="utf-8") + "\nA gear is a toothed wheel.\n", encoding="utf-8")
     with pytest.raises(CompileFailure) as failed:
