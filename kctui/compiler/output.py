@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
-from kctui.compiler.wiki_state import PageInfo, PageMemo, PreviousWiki, file_identity, link_styles, page_info, stat_key
+from kctui.compiler.wiki_state import (
+    PageInfo,
+    PreviousWiki,
+    file_identity,
+    link_styles,
+    page_info,
+    racily_clean,
+    stat_key,
+)
 from kctui.core.brief import (
     BriefClaimChange,
     BriefConflict,
@@ -160,7 +168,6 @@ class PageWriter:
         for folder in KIND_DIRS.values():
             (out / folder).mkdir(parents=True, exist_ok=True)
         entries: list[IndexEntry] = []
-        margin = PageMemo.RACY_NS
         prev_root = self.request.previous_wiki_path
         dirs: dict[str, int] = {}
         src_dirs: dict[str, int | None] = {}
@@ -185,7 +192,7 @@ class PageWriter:
                     self.styles[slug] = link_styles(data)
                     written_at = time.time_ns()
                     st = _write_at(dirs[kind], name, data)
-                    self.files[slug] = [*stat_key(st), st.st_mtime_ns + margin >= written_at, digest]
+                    self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
                 else:
                     info = self.prev.pages[slug]
                     digest = self.digests[slug] = self.prev.digests[slug]
@@ -231,7 +238,7 @@ class PageWriter:
                 self.link_unchanged = False  # another filesystem, or links not allowed: copy from now on
         written_at = time.time_ns()
         st = _write_at(dir_fd, name, self.prev.raw[slug])
-        self.files[slug] = [*stat_key(st), st.st_mtime_ns + PageMemo.RACY_NS >= written_at, digest]
+        self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
 
 
 def _write_at(dir_fd: int, name: str, data: bytes) -> os.stat_result:

@@ -109,7 +109,6 @@ class PageMemo:
       entry whose mtime was not older than the moment it was recorded (minus a margin for coarse
       clocks) is never trusted: the file is read and hashed again."""
 
-    RACY_NS = 2_000_000_000
 
     def __init__(self, folder: Path | None) -> None:
         self.path = folder / MEMO_NAME if folder else None
@@ -288,7 +287,6 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
             prev.log_text = log.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             prev.problems.append(f"log.md could not be read ({exc}); a new log is started")
-    margin = PageMemo.RACY_NS
     listing: list[tuple[str, str, os.DirEntry, str]] = []
     for kind, folder in KIND_DIRS.items():
         directory = root / folder
@@ -328,7 +326,7 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
                 if got is None:
                     got = page_info(raw.decode("utf-8"), slug), link_styles(raw)
                 identity = file_identity(after) if after is not None else None
-                stamp = (*stat_key(after), after.st_mtime_ns + margin >= read_at) if after is not None else None
+                stamp = (*stat_key(after), racily_clean(after.st_mtime_ns, read_at)) if after is not None else None
             info, styles = got
         except (OSError, UnicodeDecodeError, FrontmatterError, ValueError) as exc:
             prev.problems.append(f"{folder}/{entry.name}: previous page not readable ({exc}); dropped")
@@ -347,6 +345,22 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
             prev.identities[slug] = identity
             prev.stamps[slug] = stamp
     return prev
+
+
+COARSE_RACY_NS = 2_000_000_000  # a filesystem keeping whole seconds (FAT's 2 s, ext3, HFS+)
+FINE_RACY_NS = 100_000_000  # sub-second timestamps: the kernel's coarse clock tick (≤ 10 ms), with room
+
+
+def racily_clean(mtime_ns: int, recorded_ns: int) -> bool:
+    """Whether a file whose stat was recorded at `recorded_ns` (wall clock) could still be written
+    within the same timestamp tick, leaving its stat unchanged: its mtime is not older than that moment
+    minus the filesystem's granularity. An mtime without a sub-second part says the filesystem keeps
+    whole seconds (or it is a 1-in-10⁹ coincidence, which only costs a re-read): 2 s, as for sources
+    (kctui/sources/statcache.py); otherwise 100 ms covers the kernel's clock tick. (The residual case:
+    a network filesystem whose clock runs over 100 ms behind this host's, and a foreign write to a
+    page of the previous wiki inside the tick of the compiler's own write, with the same size.)"""
+    margin = COARSE_RACY_NS if mtime_ns % 1_000_000_000 == 0 else FINE_RACY_NS
+    return mtime_ns + margin >= recorded_ns
 
 
 def stat_key(st: os.stat_result) -> tuple[int, int, int, int, int]:

@@ -132,3 +132,22 @@ def test_a_tampered_page_the_memo_vouches_for_fails_the_pass_and_the_retry_is_ri
     compile_pass(_third(src, wiki2), cache_dir=cache)
     compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
     assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
+
+
+@pytest.mark.parametrize(("mtime_ns", "recorded_ns", "racy"), [
+    (10_500_000_000, 10_500_000_000, True),  # recorded in the tick of the write
+    (10_500_000_000, 10_590_000_000, True),  # within 100 ms: the kernel's clock may lag a tick
+    (10_500_000_000, 10_700_000_000, False),
+    (10_000_000_000, 11_500_000_000, True),  # whole seconds: a filesystem with coarse timestamps
+    (10_000_000_000, 12_000_000_001, False),
+])
+def test_racily_clean_rule(mtime_ns: int, recorded_ns: int, racy: bool) -> None:
+    assert wiki_state.racily_clean(mtime_ns, recorded_ns) is racy
+
+
+def test_an_unreadable_memo_is_only_slower(tmp_path: Path) -> None:
+    src, cache, wiki2 = _two_generations(tmp_path)
+    (cache / MEMO_NAME).write_text("kctui page memo 3\n{not json\n", encoding="utf-8")
+    compile_pass(_third(src, wiki2), cache_dir=cache)
+    compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
+    assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
