@@ -115,6 +115,7 @@ class PageMemo:
         self.infos: dict[str, str] = {}  # digest -> its line's JSON text (parsed when asked for)
         self.files: dict[str, list] = {}
         self._text = ""
+        self._slug_of: dict[str, str] = {}  # digest -> slug of the lines decoded (written back as read)
         if self.path and self.path.is_file():
             try:
                 self._text = self.path.read_text(encoding="utf-8")
@@ -128,9 +129,12 @@ class PageMemo:
         if not text:
             return None
         try:
-            return _info_of(json.loads(text), slug)
+            got = _info_of(json.loads(text), slug)
         except ValueError:
             return None
+        if got is not None:
+            self._slug_of[digest] = slug
+        return got
 
     def get_many(self, keys: list[tuple[str, str]]) -> list[tuple[PageInfo, tuple[bool, bool]] | None]:
         """`get` for many (digest, slug) pairs, their lines decoded in one go."""
@@ -143,7 +147,9 @@ class PageMemo:
             return [self.get(digest, slug) for digest, slug in keys]
         if len(entries) != len(keys):
             return [self.get(digest, slug) for digest, slug in keys]
-        return [_info_of(entry, slug) for entry, (_, slug) in zip(entries, keys)]
+        out = [_info_of(entry, slug) for entry, (_, slug) in zip(entries, keys)]
+        self._slug_of.update((digest, slug) for got, (digest, slug) in zip(out, keys) if got is not None)
+        return out
 
     def trusted(self, slug: str, key: tuple[int, int, int, int, int]) -> str | None:
         """The digest recorded for a page file whose stat key is unchanged and not racily clean."""
@@ -172,8 +178,8 @@ class PageMemo:
             digest = digests.get(slug)
             if not digest:
                 continue
-            text = self.infos.get(digest)
-            if text is None or not text.startswith(f'["{info.kind}",{json.dumps(slug, ensure_ascii=False)},'):
+            text = self.infos.get(digest) if self._slug_of.get(digest) == slug else None
+            if text is None:
                 wiki, md = (styles or {}).get(slug, (True, True))
                 text = json.dumps(_info_list(info, wiki, md), ensure_ascii=False, separators=(",", ":"))
             lines.append(f"{digest} {text}")
