@@ -153,8 +153,9 @@ class PageWriter:
             if slug in self.rendered:
                 targets = outgoing_links(self.rendered[slug])
             else:
-                targets = set(self.prev.pages[slug].links)
-            dangling += [f"{slug} → {t}" for t in sorted(targets) if t not in final]
+                targets = self.prev.pages[slug].links  # sorted and unique (page_info)
+            if not all(map(final.__contains__, targets)):
+                dangling += [f"{slug} → {t}" for t in sorted(set(targets)) if t not in final]
         return dangling
 
     def write_all(self, final: dict[str, str], updates: list[PageUpdate], conflicts: list[ConflictReport],
