@@ -28,7 +28,7 @@ class SourceLimitExceeded(Exception):
 @dataclass
 class SourceFile:
     path: str  # relative POSIX path
-    abs_path: Path
+    abs_path: Path | str  # the listing's own path string (a Path per file costs more than the scan)
     size: int
     digest: str = ""
     data: bytes | None = None  # kept when small enough to extract without a second read
@@ -80,7 +80,7 @@ def scan_sources(root: Path, should_stop) -> tuple[list[SourceFile], list[Skippe
             elif stat.S_ISDIR(st.st_mode):
                 stack.append((entry.path, rel + "/"))
             elif stat.S_ISREG(st.st_mode):
-                files.append(SourceFile(rel, Path(entry.path), st.st_size,
+                files.append(SourceFile(rel, entry.path, st.st_size,
                                         stamp=(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)))
                 total += st.st_size
                 if len(files) > MAX_FILES:
@@ -99,7 +99,8 @@ def digest_file(source: SourceFile, keep_limit: int | None = None) -> None:
     keep_limit = size_cap(source.path) if keep_limit is None else keep_limit
     h = hashlib.sha256()
     if source.size <= keep_limit:
-        data = source.abs_path.read_bytes()
+        with open(source.abs_path, "rb") as fh:
+            data = fh.read()
         h.update(data)
         source.data = data
         source.size = len(data)
@@ -144,16 +145,17 @@ class DigestMemo:
     def save(self, files: list[SourceFile]) -> None:
         if not self.path:
             return
-        data = {"written_ns": time.time_ns(), "files": {f.path: [*f.stamp, f.digest] for f in files}}
-        try:
-            write_atomically(self.path, json.dumps(data, sort_keys=True), durable=False)
+        data = {"files": {f.path: [*f.stamp, f.digest] for f in files}, "written_ns": time.time_ns()}
+        try:  # (the files are in byte order of their paths already)
+            write_atomically(self.path, json.dumps(data, separators=(",", ":")), durable=False)
         except OSError:
             pass
 
 
 def read_for_extraction(source: SourceFile) -> bytes | None:
     """The bytes of a file whose digest came from the memo; None when they no longer match it."""
-    data = source.abs_path.read_bytes()
+    with open(source.abs_path, "rb") as fh:
+        data = fh.read()
     if "sha256:" + hashlib.sha256(data).hexdigest() != source.digest:
         return None
     return data

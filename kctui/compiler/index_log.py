@@ -26,6 +26,12 @@ def _one_line(text: str, limit: int = 240) -> str:
     return text
 
 
+def _link_text(title: str) -> str:
+    if "\\" in title or "[" in title or "]" in title:
+        return title.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    return title
+
+
 def render_index(entries: list[IndexEntry]) -> str:
     counts = {kind: sum(1 for e in entries if e.kind == kind) for kind, _, _ in _CLASS_ORDER}
     out = ["---", f"okf_version: '{OKF_VERSION}'", "---", "", "# Index", ""]
@@ -37,9 +43,8 @@ def render_index(entries: list[IndexEntry]) -> str:
         rows = sorted((e for e in entries if e.kind == kind), key=lambda e: (e.title.casefold(), e.slug))
         if not rows:
             out.append("_None yet._")
-        for e in rows:
-            title = e.title.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-            out.append(f"* [{title}](/{folder}/{e.slug}.md) - {_one_line(e.description) or 'No description.'}")
+        out += [f"* [{_link_text(e.title)}](/{folder}/{e.slug}.md) - {_one_line(e.description) or 'No description.'}"
+                for e in rows]
     return "\n".join(out) + "\n"
 
 

@@ -7,12 +7,21 @@ import hashlib
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
-from kctui.compiler.wiki_state import PageInfo, PreviousWiki, file_identity, page_info
+from kctui.compiler.wiki_state import (
+    PageInfo,
+    PreviousWiki,
+    file_identity,
+    link_styles,
+    page_info,
+    racily_clean,
+    stat_key,
+)
 from kctui.core.brief import (
     BriefClaimChange,
     BriefConflict,
@@ -43,7 +52,8 @@ if TYPE_CHECKING:
 
 def wrong_style(raw: bytes, style: str) -> bool:
     """A previous page written with the other link style must be re-rendered."""
-    return (b"[[" in raw) if style == "markdown" else (b"](/" in raw)
+    wiki, md = link_styles(raw)
+    return wiki if style == "markdown" else md
 
 
 class PageWriter:
@@ -57,6 +67,8 @@ class PageWriter:
         self.text_kinds: dict[str, str] = {}  # slug -> class of pages written as text (held, flagged)
         self.infos: dict[str, PageInfo] = {}
         self.digests: dict[str, str] = {}
+        self.files: dict[str, list] = {}  # slug -> the page memo's record of the file written (PageMemo.files)
+        self.styles: dict[str, tuple[bool, bool]] = {}  # slug -> link_styles of the bytes written
         self._links: dict[str, str] | None = None
         self.link_unchanged = True
         self._parsed: dict[str, Page | None] = {}
@@ -141,8 +153,9 @@ class PageWriter:
             if slug in self.rendered:
                 targets = outgoing_links(self.rendered[slug])
             else:
-                targets = set(self.prev.pages[slug].links)
-            dangling += [f"{slug} → {t}" for t in sorted(targets) if t not in final]
+                targets = self.prev.pages[slug].links  # sorted and unique (page_info)
+            if not all(map(final.__contains__, targets)):
+                dangling += [f"{slug} → {t}" for t in sorted(set(targets)) if t not in final]
         return dangling
 
     def write_all(self, final: dict[str, str], updates: list[PageUpdate], conflicts: list[ConflictReport],
@@ -156,26 +169,44 @@ class PageWriter:
         for folder in KIND_DIRS.values():
             (out / folder).mkdir(parents=True, exist_ok=True)
         entries: list[IndexEntry] = []
-        base = str(out)
-        for n, slug in enumerate(sorted(final)):
-            if n % 200 == 0:
-                check_stop()
-                tick(n, len(final) + 2, f"{KIND_DIRS[final[slug]]}/{slug}.md")
-            kind = final[slug]
-            target = os.path.join(base, KIND_DIRS[kind], f"{slug}.md")
-            if slug in self.rendered:
-                data = self.rendered[slug].encode("utf-8")
-                info = page_info(self.rendered[slug], slug)
-                self.digests[slug] = hashlib.sha256(data).hexdigest()
-                _write(target, data)
-            else:
-                info = self.prev.pages[slug]
-                self.digests[slug] = self.prev.digests[slug]
-                self._carry(slug, kind, target)
-            self.infos[slug] = info
-            page = self.pages.get(slug)
-            entries.append(IndexEntry(kind, slug, page.title if page else info.title,
-                                      page.description if page else info.description))
+        prev_root = self.request.previous_wiki_path
+        dirs: dict[str, int] = {}
+        src_dirs: dict[str, int | None] = {}
+        try:
+            for kind, folder in KIND_DIRS.items():
+                dirs[kind] = os.open(out / folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                try:
+                    src_dirs[kind] = (os.open(os.path.join(prev_root, folder), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                                      if prev_root is not None else None)
+                except OSError:
+                    src_dirs[kind] = None
+            for n, slug in enumerate(sorted(final)):
+                if n % 200 == 0:
+                    check_stop()
+                    tick(n, len(final) + 2, f"{KIND_DIRS[final[slug]]}/{slug}.md")
+                kind = final[slug]
+                name = f"{slug}.md"
+                if slug in self.rendered:
+                    data = self.rendered[slug].encode("utf-8")
+                    info = page_info(self.rendered[slug], slug)
+                    digest = self.digests[slug] = hashlib.sha256(data).hexdigest()
+                    self.styles[slug] = link_styles(data)
+                    written_at = time.time_ns()
+                    st = _write_at(dirs[kind], name, data)
+                    self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
+                else:
+                    info = self.prev.pages[slug]
+                    digest = self.digests[slug] = self.prev.digests[slug]
+                    self.styles[slug] = self.prev.styles.get(slug) or link_styles(self.prev.raw[slug])
+                    self._carry(slug, dirs[kind], src_dirs[kind], name, digest)
+                self.infos[slug] = info
+                page = self.pages.get(slug)
+                entries.append(IndexEntry(kind, slug, page.title if page else info.title,
+                                          page.description if page else info.description))
+        finally:
+            for fd in [*dirs.values(), *src_dirs.values()]:
+                if fd is not None:
+                    os.close(fd)
         tick(len(final), len(final) + 2, "index.md")
         _write(out / "index.md", render_index(entries).encode("utf-8"))
         kinds = [u.kind for u in updates if u.written]
@@ -190,21 +221,37 @@ class PageWriter:
         _write(out / "log.md", log.encode("utf-8"))
 
 
-    def _carry(self, slug: str, kind: str, target: str) -> None:
+    def _carry(self, slug: str, dir_fd: int, src_fd: int | None, name: str, digest: str) -> None:
         """An unchanged page: a hard link to the previous generation's file when that file is still the
         one read (same inode, size and modification time; wiki/ has one writer, which only ever swaps
         whole trees), else a copy of the bytes read."""
         identity = self.prev.identities.get(slug)
-        if self.link_unchanged and identity is not None and self.request.previous_wiki_path is not None:
-            source = os.path.join(self.request.previous_wiki_path, KIND_DIRS[kind], f"{slug}.md")
+        if self.link_unchanged and identity is not None and src_fd is not None:
             try:
-                os.link(source, target, follow_symlinks=False)
-                if file_identity(os.stat(target, follow_symlinks=False)) == identity:
+                os.link(name, name, src_dir_fd=src_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+                st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+                if file_identity(st) == identity:
+                    # the link changes the ctime only: the file holds the bytes it held when recorded
+                    self.files[slug] = [*stat_key(st), self.prev.stamps[slug][5], digest]
                     return
-                os.unlink(target)
+                os.unlink(name, dir_fd=dir_fd)
             except OSError:
                 self.link_unchanged = False  # another filesystem, or links not allowed: copy from now on
-        _write(target, self.prev.raw[slug])
+        written_at = time.time_ns()
+        st = _write_at(dir_fd, name, self.prev.raw[slug])
+        self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
+
+
+def _write_at(dir_fd: int, name: str, data: bytes) -> os.stat_result:
+    """Write a new file `name` in the folder `dir_fd`; its stat once written."""
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666, dir_fd=dir_fd)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        return os.fstat(fd)
+    finally:
+        os.close(fd)
 
 
 def _write(path: Path | str, data: bytes) -> None:

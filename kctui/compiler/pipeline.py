@@ -212,7 +212,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             touched |= prev_fed.get(path, set()) | set(routed[path])
             touched |= {info.slug for info in prev.pages.values() if info.kind != "source"
                         and any(resource == path for resource, _ in info.sources)}
-    restyle = {slug for slug, raw in prev.raw.items() if output.wrong_style(raw, request.link_style)}
+    restyle = {slug for slug in prev.pages if prev.wrong_style(slug, request.link_style)}
     touched |= {slug for slug in restyle if prev.pages[slug].kind != "source"}
     removed = sorted({source_page_of[p] for p in changed | skipped_paths if p in source_page_of and p not in live})
     steps.done(len(touched), f"{len(touched)} concept and entity pages touched")
@@ -328,7 +328,8 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     writer.write_all(final, updates, conflicts, warnings, steps.check, held=len(gate.held), tick=steps.tick)
     output.write_manifest(request.output_path, gate.items if gate.gated else None, manifest_extras(gate))
     if memo is not None:
-        memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests)
+        memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests,
+                  writer.files, writer.styles)
     steps.done(len(final) + 2)
     brief = output.brief_data(request, version, result, live, dropped_links, warnings, steps.timings)
     brief.model_usage = extractor.usage()

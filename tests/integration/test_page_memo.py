@@ -1,0 +1,153 @@
+"""The page memo (kctui/compiler/wiki_state.py): a previous page whose stat key the memo recorded is not
+read again, yet the wiki a pass writes is exactly what a pass without caches writes, whatever was done
+to the previous wiki's files behind the compiler's back."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from kctui.compiler import wiki_state
+from kctui.compiler.pipeline import compile_pass
+from kctui.compiler.runner import CompileFailure
+from kctui.compiler.wiki_state import MEMO_NAME, stat_key
+from tests.integration.test_compiler_pipeline import SETUP, make_kb, request, tree
+
+HOUR_AGO_NS = time.time_ns() - 3600 * 10**9
+
+
+def _age(wiki: Path) -> None:
+    """Make every page older than any memo (so that a later record of it is not racily clean)."""
+    for p in wiki.glob("*/*.md"):
+        os.utime(p, ns=(HOUR_AGO_NS, HOUR_AGO_NS))
+
+
+def _two_generations(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """sources, the cache folder and a second generation whose pages the memo vouches for."""
+    src = make_kb(tmp_path)
+    cache = tmp_path / "cache"
+    first = request(src, "job-1")
+    compile_pass(first, cache_dir=cache)
+    _age(first.output_path)  # changes every ctime: the memo's keys no longer match, every page is read
+    (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
+    second = request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z")
+    compile_pass(second, cache_dir=cache)
+    return src, cache, second.output_path
+
+
+def _third(src: Path, prev: Path, out: str = "job-3"):  # noqa: ANN202
+    return request(src, "job-3", prev=prev, at="2026-09-02T00:00:00Z", out=out)
+
+
+def _memo_files(memo_file: Path) -> tuple[list[str], dict]:
+    lines = memo_file.read_text(encoding="utf-8").split("\n")
+    return lines, json.loads(lines[1])
+
+
+def _forge(memo_file: Path, lines: list[str], files: dict) -> None:
+    lines[1] = json.dumps(files)
+    memo_file.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _reads(monkeypatch) -> list[str]:  # noqa: ANN001
+    seen: list[str] = []
+    real = wiki_state._read_stable
+    monkeypatch.setattr(wiki_state, "_read_stable", lambda path: (seen.append(Path(path).name), real(path))[1])
+    return seen
+
+
+def test_unchanged_previous_pages_are_not_read_and_the_wiki_is_the_same(tmp_path: Path, monkeypatch) -> None:
+    src, cache, wiki2 = _two_generations(tmp_path)
+    total = len(list(wiki2.glob("*/*.md")))
+    (src / "rfcs" / "0040-facade.md").write_text(
+        (src / "rfcs" / "0040-facade.md").read_text(encoding="utf-8") + "\nA gear is a toothed wheel.\n", encoding="utf-8")
+    seen = _reads(monkeypatch)
+    cached = compile_pass(_third(src, wiki2), cache_dir=cache)
+    assert cached.changes.modified == ["rfcs/0040-facade.md"]
+    # pages written by job-2 itself are racily clean and read again; pages carried unchanged are not
+    assert 0 < len(seen) < total and "sprocket.md" not in seen and "papers-gizmo-report-pdf.md" not in seen
+    monkeypatch.undo()
+    compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
+    assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
+
+
+def test_a_page_edited_behind_the_compilers_back_is_read_again(tmp_path: Path) -> None:
+    src, cache, wiki2 = _two_generations(tmp_path)
+    page = wiki2 / "concepts" / "sprocket.md"
+    st = page.stat()
+    text = page.read_text(encoding="utf-8")
+    assert "description: sprocket is a toothed wheel" in text
+    page.write_text(text.replace("a toothed wheel", "a toothex wheel", 1), encoding="utf-8")  # same size
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))  # same mtime: only the ctime tells
+    compile_pass(_third(src, wiki2), cache_dir=cache)
+    compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
+    cached, plain = tree(_third(src, wiki2).output_path), tree(_third(src, wiki2, out="plain").output_path)
+    assert cached == plain and "a toothex wheel" in cached["index.md"].decode()
+
+
+def test_a_racily_clean_entry_is_never_trusted(tmp_path: Path) -> None:
+    """An edit inside the timestamp tick of the record (same size, mtime and, here, ctime) is read."""
+    src = make_kb(tmp_path)
+    cache = tmp_path / "cache"
+    first = request(src, "job-1")
+    compile_pass(first, cache_dir=cache)  # its pages are written now: racily clean in the memo
+    page = first.output_path / "concepts" / "sprocket.md"
+    st = page.stat()
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("a toothed wheel", "a toothex wheel", 1), encoding="utf-8")
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
+    memo_file = cache / MEMO_NAME
+    lines, files = _memo_files(memo_file)
+    entry = files["sprocket"]
+    assert entry[5] and tuple(entry[:4]) == stat_key(page.stat())[:4]
+    entry[:5] = list(stat_key(page.stat()))  # as if the ctime had not moved either
+    _forge(memo_file, lines, files)
+    again = request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z")
+    compile_pass(again, cache_dir=cache)
+    compile_pass(request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z", out="plain"), cache_dir=None)
+    cached, plain = tree(again.output_path), tree(request(src, "job-2", out="plain").output_path)
+    assert cached == plain and "a toothex wheel" in cached["index.md"].decode()
+
+
+def test_a_tampered_page_the_memo_vouches_for_fails_the_pass_and_the_retry_is_right(tmp_path: Path) -> None:
+    """The same stat key with other bytes (forged here in the memo): when the pass needs the page's
+    bytes they are checked against the recorded digest; the pass fails transiently, the memo is dropped."""
+    src, cache, wiki2 = _two_generations(tmp_path)
+    page = wiki2 / "sources" / "rfcs-0040-facade-md.md"
+    page.write_text(page.read_text(encoding="utf-8") + "A line nobody compiled.\n", encoding="utf-8")
+    memo_file = cache / MEMO_NAME
+    lines, files = _memo_files(memo_file)
+    entry = files["rfcs-0040-facade-md"]
+    entry[:6] = [*stat_key(page.stat()), False]  # the memo vouches for the old bytes under the new key
+    _forge(memo_file, lines, files)
+    (src / "rfcs" / "0040-facade.md").write_text(
+        (src / "rfcs" / "0040-facade.md").read_text(encoding="utf-8") + "\nA gear is a toothed wheel.\n", encoding="utf-8")
+    with pytest.raises(CompileFailure) as failed:
+        compile_pass(_third(src, wiki2), cache_dir=cache)
+    assert failed.value.transient and failed.value.code == "previous_wiki_changed" and not memo_file.exists()
+    compile_pass(_third(src, wiki2), cache_dir=cache)
+    compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
+    assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
+
+
+@pytest.mark.parametrize(("mtime_ns", "recorded_ns", "racy"), [
+    (10_500_000_000, 10_500_000_000, True),  # recorded in the tick of the write
+    (10_500_000_000, 10_590_000_000, True),  # within 100 ms: the kernel's clock may lag a tick
+    (10_500_000_000, 10_700_000_000, False),
+    (10_000_000_000, 11_500_000_000, True),  # whole seconds: a filesystem with coarse timestamps
+    (10_000_000_000, 12_000_000_001, False),
+])
+def test_racily_clean_rule(mtime_ns: int, recorded_ns: int, racy: bool) -> None:
+    assert wiki_state.racily_clean(mtime_ns, recorded_ns) is racy
+
+
+def test_an_unreadable_memo_is_only_slower(tmp_path: Path) -> None:
+    src, cache, wiki2 = _two_generations(tmp_path)
+    (cache / MEMO_NAME).write_text("kctui page memo 3\n{not json\n", encoding="utf-8")
+    compile_pass(_third(src, wiki2), cache_dir=cache)
+    compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
+    assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
