@@ -383,5 +383,9 @@ def _verify_unchanged(prev: PreviousWiki, registry: Registry, changes: g.SourceC
 
 
 def _claim_sig(claims) -> list:  # noqa: ANN001
-    return sorted((c.claim_id, c.subject, c.attribute, c.value, c.scope, c.form, c.evidence) for c in claims)
+    """Comparable whatever the claims: the same claim may stand twice, cited at two places (Evidence
+    itself has no order)."""
+    return sorted((c.claim_id, c.subject, c.attribute, c.value, c.scope, c.form,
+                   (c.evidence.path, c.evidence.start, c.evidence.end, c.evidence.digest, c.evidence.unit))
+                  for c in claims)
 

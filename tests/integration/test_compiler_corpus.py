@@ -208,3 +208,24 @@ def test_rust_rfcs_concepts_and_entities_once_links_resolve(tmp_path: Path) -> N
         template = {"Summary", "Motivation", "Detailed design", "Drawbacks", "Alternatives", "Unresolved questions"}
         assert d["title"] not in template
     assert sum(1 for rel in found if rel.startswith("sources/")) == len(chosen)
+
+
+def test_a_full_pass_over_an_unchanged_real_corpus_changes_nothing(shared_dir, tmp_path):
+    """`full=True` re-reads every source and checks it against what the previous wiki records; on the
+    endoflife corpus (claims cited at several places) it must neither crash nor rewrite a page."""
+    import shutil
+
+    from kctui.compiler.pipeline import compile_pass
+    from kctui.compiler.runner import CompileRequest
+
+    src = tmp_path / "kb" / "sources"
+    shutil.copytree(shared_dir / "corpus" / "endoflife" / "2026-08-22", src)
+
+    def req(job, prev=None):
+        return CompileRequest(job, "manual", "sha256:" + "0" * 64, "2026-08-22T00:00:00Z", src,
+                              prev, tmp_path / "kb" / job / "wiki")
+
+    first = req("one")
+    compile_pass(first, cache_dir=None)
+    again = compile_pass(req("two", first.output_path), cache_dir=None, full=True)
+    assert not again.changes.added and not again.changes.deleted and again.updates == []
