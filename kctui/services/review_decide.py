@@ -26,10 +26,11 @@ from pathlib import Path
 from kctui.compiler.disputes import block_dispute_count, decide_dispute, swap_by_sides
 from kctui.compiler.kept import pin_kept
 from kctui.core.clock import rfc3339
-from kctui.core.page_status import block_claim_lines, conflict_note, page_compile_status, set_page_status, split_page
+from kctui.core.page_status import (COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status,
+                                     split_page)
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput
-from kctui.services.review import OPEN, ReviewItem, get_item, live_page_text
+from kctui.services.review import OPEN, ReviewItem, get_item, read_live_page
 from kctui.services.revisions import current_revision_number
 
 STATES = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new", "keep": "resolved_keep",
@@ -46,11 +47,15 @@ def actor_name() -> str:
         return "human:unknown"
 
 
+# The queries on the open items of a page go page first (CROSS JOIN keeps SQLite's order): the page's
+# rows in review_item_pages by its index, then each item by id — not every open item of the base.
+
+
 def _others_on(conn: sqlite3.Connection, item: ReviewItem, page: str, *,
                exclude: bool = True) -> list[tuple[int, str]]:
     """(id, kind) of the other open items of the base touching `page` (`exclude=False`: `item` too)."""
     return [(int(r[0]), str(r[1])) for r in conn.execute(
-        "SELECT DISTINCT i.id, i.kind FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
+        "SELECT DISTINCT i.id, i.kind FROM review_item_pages p CROSS JOIN review_items i ON i.id = p.item_id "
         "WHERE p.page_path = ? AND i.workspace = ? AND i.base_id = ? AND i.state = 'open' AND i.id != ?",
         (page, item.workspace, item.base_id, item.id if exclude else -1))]
 
@@ -68,15 +73,20 @@ def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, acto
     return set_page_status(text, settled, verified_by=actor, at=at, parsed=parsed)
 
 
-def _archived(text: str) -> bool:
+def _status_of(fm: dict) -> str:
+    """`page_compile_status` of a page whose frontmatter is `fm`."""
+    value = fm.get("compile_status")
+    return value if value in COMPILE_STATUSES else "compiled"
+
+
+def _archived(fm: dict) -> bool:
     """An archived page held (needs-review) for a revive: it stays archived when that is rejected."""
-    fm = split_page(text)[0]
     return bool(fm.get("archived_source")) or (not fm.get("sources") and not fm.get("awaiting_review")
                                                and "(archived" in str(fm.get("description") or ""))
 
 
-def _signed(text: str) -> bool:
-    return page_compile_status(text) == "confirmed" or bool(split_page(text)[0].get("verified"))
+def _signed(fm: dict) -> bool:
+    return _status_of(fm) == "confirmed" or bool(fm.get("verified"))
 
 
 class _Batch:
@@ -96,7 +106,8 @@ class _Batch:
         # page -> (id, kind) of every open item of the base on it: the open items do not change while
         # a batch is planned (decisions are recorded in `_commit`), so one query serves the batch
         self._open_on: dict[str, list[tuple[int, str]]] = {}
-        self._roots: dict[tuple[str, str], Path] = {}
+        self._roots: dict[tuple[str, str], Path] = {}  # (workspace, base) -> its sources/
+        self._wikis: dict[tuple[str, str], Path] = {}  # (workspace, base) -> its live wiki/
 
     def prefetch(self, workspace: str, kb_id: str, pages: list[str]) -> None:
         """Load the open items on `pages` in a few queries (a bulk action's pages, before planning)."""
@@ -106,7 +117,7 @@ class _Batch:
         for at in range(0, len(wanted), 500):
             chunk = wanted[at:at + 500]
             rows = self.conn.execute(
-                "SELECT DISTINCT p.page_path, i.id, i.kind FROM review_item_pages p JOIN review_items i "
+                "SELECT DISTINCT p.page_path, i.id, i.kind FROM review_item_pages p CROSS JOIN review_items i "
                 f"ON i.id = p.item_id WHERE p.page_path IN ({','.join('?' * len(chunk))}) AND i.workspace = ? "
                 "AND i.base_id = ? AND i.state = 'open'", (*chunk, workspace, kb_id))
             for page, iid, kind in rows:
@@ -151,11 +162,19 @@ class _Batch:
         """The frontmatter, to read only (the batch's own parse)."""
         return self._split(text)[0]
 
+    def body(self, text: str) -> str:
+        return self._split(text)[1]
+
     def text(self, item: ReviewItem, rel: str) -> str | None:
         if rel in self.texts:
             return self.texts[rel]
         if rel not in self.live:
-            self.live[rel] = live_page_text(item, rel)
+            key = (item.workspace, item.base_id)
+            if key not in self._wikis:
+                from kctui import paths  # noqa: PLC0415
+
+                self._wikis[key] = paths.wiki_path(Path(item.workspace), item.base_id)
+            self.live[rel] = read_live_page(self._wikis[key], rel)
         return self.live[rel]
 
     def others(self, item: ReviewItem, rel: str) -> list[tuple[int, str]]:
@@ -234,7 +253,7 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
             current = batch.text(item, p.page_path)
             others = batch.others(item, p.page_path)
             conflicted = any(k == "conflict" for _, k in others)  # the current banner, if the proposal has none
-            fallback = block_claim_lines(split_page(current)[1]) if current and conflicted else []
+            fallback = block_claim_lines(batch.body(current)) if current and conflicted else []
             proposed = batch.proposal(item.id, p.page_path, p.proposed_body)
             if action == "approve":
                 if not proposed:
@@ -245,8 +264,9 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                                                   fallback_block=fallback, parsed=parsed)
             elif current is not None:
                 kept = pin_kept(current, proposed, p.page_path, by=actor, at=at)
-                settled = ("archived" if page_compile_status(current) == "archived" or _archived(current)
-                           else "confirmed" if _signed(current) else "compiled")
+                fm = batch.front(current)
+                settled = ("archived" if _status_of(fm) == "archived" or _archived(fm)
+                           else "confirmed" if _signed(fm) else "compiled")
                 texts[p.page_path] = _with_status(kept, others, settled, actor=None, at=None, fallback_block=fallback)
     else:
         current = batch.text(item, item.page_path)
@@ -262,7 +282,7 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                 decided = (swap_by_sides(decided, item.details.get("existing") or {},
                                          item.details.get("incoming") or {}) or item.proposed_body or decided)
             others = batch.others(item, item.page_path)
-            settled = "confirmed" if action in ("use_new", "keep") or _signed(current) else "compiled"
+            settled = "confirmed" if action in ("use_new", "keep") or _signed(batch.front(current)) else "compiled"
             texts[item.page_path] = _with_status(decided, others, settled,
                                                  actor=actor if action != "dismiss" else None, at=at)
             for oid, kind in others:  # a held change on this page carries the same decision
@@ -326,7 +346,7 @@ def after_publish(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: l
         chunk = wanted[at:at + 500]
         marks = ",".join("?" * len(chunk))
         for page, oid in conn.execute(
-                "SELECT DISTINCT p.page_path, i.id FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
+                "SELECT DISTINCT p.page_path, i.id FROM review_item_pages p CROSS JOIN review_items i ON i.id = p.item_id "
                 f"WHERE p.page_path IN ({marks}) AND i.workspace = ? AND i.base_id = ? AND i.state = 'open'",
                 (*chunk, workspace, kb_id)).fetchall():
             on.setdefault(str(page), []).append(int(oid))
