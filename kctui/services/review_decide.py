@@ -17,6 +17,7 @@ promotion, and nothing else.
 
 from __future__ import annotations
 
+import copy
 import shutil
 import sqlite3
 from collections.abc import Callable, Mapping
@@ -263,8 +264,9 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                 texts[p.page_path] = _with_status(proposed, others, settled, actor=actor, at=at,
                                                   fallback_block=fallback, parsed=parsed)
             elif current is not None:
-                kept = pin_kept(current, proposed, p.page_path, by=actor, at=at)
                 fm = batch.front(current)
+                kept = pin_kept(current, proposed, p.page_path, by=actor, at=at,
+                                split=(copy.deepcopy(fm), batch.body(current)))
                 settled = ("archived" if _status_of(fm) == "archived" or _archived(fm)
                            else "confirmed" if _signed(fm) else "compiled")
                 texts[p.page_path] = _with_status(kept, others, settled, actor=None, at=None, fallback_block=fallback)
