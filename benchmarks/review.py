@@ -2,15 +2,20 @@
 
     python benchmarks/review.py                     # 20,000 pages, 40 single approvals, 1,000 in bulk
     python benchmarks/review.py --pages 5000 --samples 30 --bulk 500
+    python benchmarks/review.py --item-pages 1      # one page per held item (the shape before change sets)
 
 Once, in a temporary state directory: create a manual knowledge base and promote a 20,000-page wiki
 through the normal compile path (request_compile, claim, a staged tree, report_result: validation,
-promotion, revisions). A second pass holds a revise of `samples + bulk` pages for review (review.json,
-as the built-in compiler files held updates). Then:
+promotion, revisions). Pages look like the built-in compiler's: frontmatter with the sources they cite
+and those sources' digests, sections of cited claims. A second pass holds `samples + bulk` items for
+review (review.json, as the built-in compiler files them): each a change set — one changed source
+(its own file, so the decision engine checks its digest) revising `--item-pages` pages (default 2).
+Then:
   single approve   `review.resolve(…, "approve")` of one held item, `--samples` times: the whole use
-                   case (checks, page decision, page-level promotion with fsyncs, revision, commit)
-  bulk approve     `review_bulk.select_items(--all)` + `bulk_resolve(…, "approve")` of `--bulk` items:
-                   one transaction, one page promotion
+                   case (checks, source digests, page decisions, page-level promotion with fsyncs,
+                   revisions, commit)
+  bulk approve     `review_bulk.select_items(--all)` + `bulk_resolve(…, "approve")` of `--bulk` items
+                   (`--bulk × --item-pages` pages): one transaction, one page promotion
   anchor           the same wiki's plain promotion of an unchanged tree: validate + promote (fsync of
                    every file, journal, RENAME_EXCHANGE) of a copy of the live wiki (copy not timed;
                    the old tree's deletion reported apart), median of `--anchor-runs`
