@@ -2,15 +2,20 @@
 
     python benchmarks/review.py                     # 20,000 pages, 40 single approvals, 1,000 in bulk
     python benchmarks/review.py --pages 5000 --samples 30 --bulk 500
+    python benchmarks/review.py --item-pages 1      # one page per held item (the shape before change sets)
 
 Once, in a temporary state directory: create a manual knowledge base and promote a 20,000-page wiki
 through the normal compile path (request_compile, claim, a staged tree, report_result: validation,
-promotion, revisions). A second pass holds a revise of `samples + bulk` pages for review (review.json,
-as the built-in compiler files held updates). Then:
+promotion, revisions). Pages look like the built-in compiler's: frontmatter with the sources they cite
+and those sources' digests, sections of cited claims. A second pass holds `samples + bulk` items for
+review (review.json, as the built-in compiler files them): each a change set — one changed source
+(its own file, so the decision engine checks its digest) revising `--item-pages` pages (default 2).
+Then:
   single approve   `review.resolve(…, "approve")` of one held item, `--samples` times: the whole use
-                   case (checks, page decision, page-level promotion with fsyncs, revision, commit)
-  bulk approve     `review_bulk.select_items(--all)` + `bulk_resolve(…, "approve")` of `--bulk` items:
-                   one transaction, one page promotion
+                   case (checks, source digests, page decisions, page-level promotion with fsyncs,
+                   revisions, commit)
+  bulk approve     `review_bulk.select_items(--all)` + `bulk_resolve(…, "approve")` of `--bulk` items
+                   (`--bulk × --item-pages` pages): one transaction, one page promotion
   anchor           the same wiki's plain promotion of an unchanged tree: validate + promote (fsync of
                    every file, journal, RENAME_EXCHANGE) of a copy of the live wiki (copy not timed;
                    the old tree's deletion reported apart), median of `--anchor-runs`
@@ -21,6 +26,7 @@ and each as a ratio of the anchor.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -35,16 +41,36 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(ROOT))
 
-PAGE = ("---\ntype: Concept\ntitle: Topic {n}\ncompile_status: {status}\nstatus: stable\n---\n\n# Topic {n}\n\n"
-        "Topic {n} is one of the synthetic pages of this benchmark.\n\n- version: {v} ^[topic{src}.md:L2-L2]\n")
+# A page as the built-in compiler writes it: frontmatter with the sources it cites (their digests),
+# generated/stale marks and tags; a body of sections with cited claims.
+PAGE = ("---\naliases: []\ncompile_status: {status}\ndescription: Topic {n}, a thing mentioned in {nsrc} source(s).\n"
+        "domain: general\nentity_type: thing\ngenerated:\n  at: '2026-12-01T10:12:42.552609Z'\n"
+        "  by: kctui/0.3.0 extract/2 builtin\nlast_updated: '2026-12-01T10:12:42.552609Z'\nsources:\n{sources}"
+        "stale_after: '2027-03-01T10:12:42.552609Z'\nstatus: stable\ntags:\n- thing\ntitle: Topic {n}\n"
+        "type: Concept\n---\n\n# Topic {n}\n\n## Description\n\n"
+        "* **Topic {n}** — note: Topic {n} is one of the synthetic pages of this benchmark. ^[topic{src}.md:L1-L1]\n\n"
+        "## Key Positions/Products/Claims\n\n* **Topic {n}** — version: {v} ^[{cite}:L2-L2]\n\n"
+        "## Related Concepts\n\n_None yet._\n\n## Related Entities\n\n* [[topic{next:05d}|Topic {next}]]\n\n"
+        "## Sources\n\n* [[topic{src}-md|Topic {src}]]\n\n## Updates\n\n"
+        "* 2026-12-01T10:12:42.552609Z: created from `topic{src}.md`.\n")
+SOURCE = "# Topic {s}\nversion: {v}\n"
+
+
+def digest(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def page_path(n: int) -> str:
     return f"concepts/group{n // 1000:02d}/topic{n:05d}.md"
 
 
-def page(n: int, v: str, status: str = "compiled") -> str:
-    return PAGE.format(n=n, v=v, status=status, src=n % 200)
+def page(n: int, v: str, status: str = "compiled", change: tuple[str, str] | None = None) -> str:
+    """Page n citing its topic source; `change` (source, its text): the held revision's own source."""
+    src = n % 200
+    refs = [(f"topic{src}.md", digest(SOURCE.format(s=src, v=f"1.{src}")))] + ([(change[0], digest(change[1]))] if change else [])
+    sources = "".join(f"- digest: {d}\n  id: {r.replace('.', '-')}\n  resource: {r}\n" for r, d in refs)
+    return PAGE.format(n=n, v=v, status=status, src=src, nsrc=len(refs), sources=sources, next=(n + 1) % 20000,
+                       cite=change[0] if change else f"topic{src}.md")
 
 
 def pct(samples: list[float], q: float) -> float:
@@ -81,11 +107,14 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=20_000)
     ap.add_argument("--samples", type=int, default=40, help="single approvals timed (>= 30 for a p95)")
     ap.add_argument("--bulk", type=int, default=1_000)
+    ap.add_argument("--item-pages", type=int, default=2,
+                    help="pages of each held item (a change set: one source change revising several pages)")
     ap.add_argument("--anchor-runs", type=int, default=1, help="plain promotions timed (the median is the anchor)")
     args = ap.parse_args()
     held = args.samples + args.bulk
-    if held > args.pages:
-        raise SystemExit("--samples + --bulk must not exceed --pages")
+    per = max(1, args.item_pages)
+    if held * per > args.pages:
+        raise SystemExit("(--samples + --bulk) * --item-pages must not exceed --pages")
 
     tmp = Path(tempfile.mkdtemp(prefix="kctui-review-bench-"))
     os.environ["KCTUI_STATE_DIR"] = str(tmp / "state")
@@ -105,7 +134,7 @@ def main() -> None:
         _, base = bases.create_base(ctx, ws, "Bench", policy="manual")
         src = paths.sources_path(ws, base.id)
         for s in range(200):
-            (src / f"topic{s}.md").write_text(f"# Topic {s}\nversion: 1.{s}\n", encoding="utf-8")
+            (src / f"topic{s}.md").write_text(SOURCE.format(s=s, v=f"1.{s}"), encoding="utf-8")
 
         t0 = time.perf_counter()
         texts = {page_path(n): page(n, "1.0") for n in range(args.pages)}
@@ -114,18 +143,24 @@ def main() -> None:
         print(f"setup: promoted a {args.pages}-page wiki through the compile path in {time.perf_counter() - t0:.1f} s")
 
         t0 = time.perf_counter()
-        (src / "extra.md").write_text("# extra\nmore\n", encoding="utf-8")
         shown = dict(texts)
         items = []
-        for n in range(held):
-            shown[page_path(n)] = set_page_status(texts[page_path(n)], "needs-review")
-            items.append({"kind": "held", "page": page_path(n), "title": f"Topic {n}", "updateKind": "revise",
-                          "reason": "autonomy_ceiling", "summary": f"version of topic {n} revised",
-                          "proposedBody": page(n, "2.0")})
+        for j in range(held):
+            # one source change (its own file) revises `per` pages: one held item, a change set
+            change = (f"changes/change{j:04d}.md", SOURCE.format(s=j, v="2.0"))
+            (src / change[0]).parent.mkdir(exist_ok=True)
+            (src / change[0]).write_text(change[1], encoding="utf-8")
+            pages = []
+            for n in range(j * per, (j + 1) * per):
+                shown[page_path(n)] = set_page_status(texts[page_path(n)], "needs-review")
+                pages.append({"page": page_path(n), "title": f"Topic {n}", "updateKind": "revise",
+                              "reason": "autonomy_ceiling", "summary": f"version of topic {n} revised",
+                              "proposedBody": page(n, "2.0", change=change)})
+            items.append({"kind": "held", **pages[0], "sources": [change[0]], "pages": pages if per > 1 else []})
         compile_pass(ctx, ws, base.id, shown, items)
         open_items = review.list_items(ctx)
         assert len(open_items) == held, len(open_items)
-        print(f"setup: a second pass held {held} updates in {time.perf_counter() - t0:.1f} s")
+        print(f"setup: a second pass held {held} updates of {per} page(s) each in {time.perf_counter() - t0:.1f} s")
 
         live = paths.wiki_path(ws, base.id)
         singles: list[float] = []
@@ -141,6 +176,7 @@ def main() -> None:
         outcome = bulk_resolve(ctx, selection.items, "approve", actor="human:bench")
         bulk_s = time.perf_counter() - t
         assert len(outcome.applied) == args.bulk and outcome.promotions == 1, outcome.json()
+        assert outcome.pages == args.bulk * per, outcome.pages
         assert not review.list_items(ctx)
 
         kb = paths.kb_path(ws, base.id)
@@ -164,7 +200,8 @@ def main() -> None:
 
     p50, p95 = pct(singles, 0.5), pct(singles, 0.95)
     print()
-    print(f"wiki: {args.pages} pages · single approvals: {len(singles)} samples · bulk: {args.bulk} items")
+    print(f"wiki: {args.pages} pages · single approvals: {len(singles)} samples · bulk: {args.bulk} items · "
+          f"{per} page(s) per item")
     print(f"anchor  plain promotion of the unchanged tree (validate + promote): {anchor * 1000:8.1f} ms "
           f"(old tree's deletion after it: {statistics.median(cleanups) * 1000:.0f} ms)")
     print(f"single  approve one item   p50 {p50 * 1000:7.1f} ms   p95 {p95 * 1000:7.1f} ms   "

@@ -61,10 +61,11 @@ def _norm(text: str) -> str:
     return " ".join(text.replace("\\", "").split()).casefold()
 
 
-def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str) -> str:
+def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str,
+             split: tuple[dict[str, Any], str] | None = None) -> str:
     """The current page text with every claim the proposal revises or retracts kept and flagged, and its
     sources' digests moved to the proposal's (the person decided against that revision: the next pass
-    does not propose it again)."""
+    does not propose it again). `split`: `split_page(current)` when the caller has it (changed here)."""
     cur = _parse(current, rel)
     new = _parse(proposed, rel) if proposed else None
     if cur is None or cur.is_stub:
@@ -96,7 +97,7 @@ def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str) 
                       "citation": citation(c.evidence)[2:-1], "source": path,
                       "pinned": str(earlier["pinned"]) if earlier else old_refs.get(path, ""),
                       "seen": new_refs.get(path, ""), "now": alike[0].value if alike else "", "by": by, "at": at})
-    fm, body = split_page(current)
+    fm, body = split if split is not None else split_page(current)
     if new_refs:
         for s in fm.get("sources") or []:
             if isinstance(s, dict) and str(s.get("resource")) in new_refs:

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import sqlite3
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -118,7 +119,7 @@ def _open_items_on(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: 
     for i in range(0, len(pages), 500):
         chunk = pages[i:i + 500]
         found |= {int(r[0]) for r in conn.execute(
-            "SELECT DISTINCT i.id FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
+            "SELECT DISTINCT i.id FROM review_item_pages p CROSS JOIN review_items i ON i.id = p.item_id "
             f"WHERE p.page_path IN ({','.join('?' * len(chunk))}) AND i.workspace = ? AND i.base_id = ? "
             "AND i.kind = ? AND i.state = 'open'", (*chunk, workspace, kb_id, kind))}
     return sorted(found)
@@ -206,8 +207,15 @@ def follow_revisions(conn: sqlite3.Connection, workspace: str, kb_id: str) -> No
         "SELECT p.item_id, p.page_path, p.expected_revision, i.kind, i.page_path FROM review_item_pages p "
         "JOIN review_items i ON i.id = p.item_id WHERE i.workspace = ? AND i.base_id = ? AND i.state = 'open'",
         (workspace, kb_id)).fetchall()
+    pages = list(dict.fromkeys(str(r[1]) for r in rows))
+    current: dict[str, int] = {}
+    for at in range(0, len(pages), 500):  # the pages' current revisions, a few queries for the base
+        chunk = pages[at:at + 500]
+        current.update((str(page), int(n or 0)) for page, n in conn.execute(
+            "SELECT page_path, MAX(number) FROM page_revisions WHERE workspace = ? AND base_id = ? AND "
+            f"page_path IN ({','.join('?' * len(chunk))}) GROUP BY page_path", (workspace, kb_id, *chunk)))
     for item_id, page, seen, kind, head in rows:
-        now = current_revision_number(conn, workspace, kb_id, page)
+        now = current.get(str(page), 0)
         if now == seen:
             continue
         if kind == "held":
@@ -259,9 +267,17 @@ def get_item(ctx: ServiceContext, item_id: int | str) -> ReviewItem:
 
 
 def live_page_text(item: ReviewItem, page_path: str | None = None) -> str | None:
-    p = paths.wiki_path(Path(item.workspace), item.base_id) / (page_path or item.page_path)
+    return read_live_page(paths.wiki_path(Path(item.workspace), item.base_id), page_path or item.page_path)
+
+
+def read_live_page(wiki: Path, rel: str) -> str | None:
+    """The text of `wiki/rel` when it is a regular file (not a symlink), else None."""
+    p = wiki / rel
     try:
-        return p.read_text(encoding="utf-8") if p.is_file() and not p.is_symlink() else None
+        if not stat.S_ISREG(os.lstat(p).st_mode):
+            return None
+        with open(p, encoding="utf-8") as fh:
+            return fh.read()
     except (OSError, UnicodeDecodeError):
         return None
 

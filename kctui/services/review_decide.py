@@ -27,10 +27,11 @@ from pathlib import Path
 from kctui.compiler.disputes import block_dispute_count, decide_dispute, swap_by_sides
 from kctui.compiler.kept import pin_kept
 from kctui.core.clock import rfc3339
-from kctui.core.page_status import block_claim_lines, conflict_note, page_compile_status, set_page_status, split_page
+from kctui.core.page_status import (COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status,
+                                     split_page)
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput
-from kctui.services.review import OPEN, ReviewItem, get_item, live_page_text
+from kctui.services.review import OPEN, ReviewItem, get_item, read_live_page
 from kctui.services.revisions import current_revision_number
 
 STATES = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new", "keep": "resolved_keep",
@@ -47,12 +48,17 @@ def actor_name() -> str:
         return "human:unknown"
 
 
-def _others_on(conn: sqlite3.Connection, item: ReviewItem, page: str) -> list[tuple[int, str]]:
-    """(id, kind) of the other open items of the base touching `page`."""
+# The queries on the open items of a page go page first (CROSS JOIN keeps SQLite's order): the page's
+# rows in review_item_pages by its index, then each item by id — not every open item of the base.
+
+
+def _others_on(conn: sqlite3.Connection, item: ReviewItem, page: str, *,
+               exclude: bool = True) -> list[tuple[int, str]]:
+    """(id, kind) of the other open items of the base touching `page` (`exclude=False`: `item` too)."""
     return [(int(r[0]), str(r[1])) for r in conn.execute(
-        "SELECT DISTINCT i.id, i.kind FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
+        "SELECT DISTINCT i.id, i.kind FROM review_item_pages p CROSS JOIN review_items i ON i.id = p.item_id "
         "WHERE p.page_path = ? AND i.workspace = ? AND i.base_id = ? AND i.state = 'open' AND i.id != ?",
-        (page, item.workspace, item.base_id, item.id))]
+        (page, item.workspace, item.base_id, item.id if exclude else -1))]
 
 
 def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, actor: str | None, at: str | None,
@@ -68,15 +74,20 @@ def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, acto
     return set_page_status(text, settled, verified_by=actor, at=at, parsed=parsed)
 
 
-def _archived(text: str) -> bool:
+def _status_of(fm: dict) -> str:
+    """`page_compile_status` of a page whose frontmatter is `fm`."""
+    value = fm.get("compile_status")
+    return value if value in COMPILE_STATUSES else "compiled"
+
+
+def _archived(fm: dict) -> bool:
     """An archived page held (needs-review) for a revive: it stays archived when that is rejected."""
-    fm = split_page(text)[0]
     return bool(fm.get("archived_source")) or (not fm.get("sources") and not fm.get("awaiting_review")
                                                and "(archived" in str(fm.get("description") or ""))
 
 
-def _signed(text: str) -> bool:
-    return page_compile_status(text) == "confirmed" or bool(split_page(text)[0].get("verified"))
+def _signed(fm: dict) -> bool:
+    return _status_of(fm) == "confirmed" or bool(fm.get("verified"))
 
 
 class _Batch:
@@ -88,10 +99,30 @@ class _Batch:
         self.proposals: dict[tuple[int, str], str] = {}  # (held item, page) -> its proposal, rebased
         self.live: dict[str, str | None] = {}
         self.decided: list[tuple[ReviewItem, str]] = []  # (item, state)
+        self.decided_ids: set[int] = set()
         self.decided_by: dict[str, tuple[int, str]] = {}  # page -> (item, action) of the last decision on it
         self.withdrawn: dict[int, str] = {}  # item -> why (its proposal no longer matches its sources)
         self.digests: dict[str, str] = {}
         self._front: dict[int, tuple[str, tuple[dict, str]]] = {}
+        # page -> (id, kind) of every open item of the base on it: the open items do not change while
+        # a batch is planned (decisions are recorded in `_commit`), so one query serves the batch
+        self._open_on: dict[str, list[tuple[int, str]]] = {}
+        self._roots: dict[tuple[str, str], Path] = {}  # (workspace, base) -> its sources/
+        self._wikis: dict[tuple[str, str], Path] = {}  # (workspace, base) -> its live wiki/
+
+    def prefetch(self, workspace: str, kb_id: str, pages: list[str]) -> None:
+        """Load the open items on `pages` in a few queries (a bulk action's pages, before planning)."""
+        wanted = [p for p in dict.fromkeys(pages) if p not in self._open_on]
+        for p in wanted:
+            self._open_on[p] = []
+        for at in range(0, len(wanted), 500):
+            chunk = wanted[at:at + 500]
+            rows = self.conn.execute(
+                "SELECT DISTINCT p.page_path, i.id, i.kind FROM review_item_pages p CROSS JOIN review_items i "
+                f"ON i.id = p.item_id WHERE p.page_path IN ({','.join('?' * len(chunk))}) AND i.workspace = ? "
+                "AND i.base_id = ? AND i.state = 'open'", (*chunk, workspace, kb_id))
+            for page, iid, kind in rows:
+                self._open_on[str(page)].append((int(iid), str(kind)))
 
     def stale_sources(self, item: ReviewItem, proposal: str) -> list[str]:
         """Sources the proposal was made from that say something else now (or are gone, or came back
@@ -99,7 +130,10 @@ class _Batch:
         from kctui import paths  # noqa: PLC0415
 
         fm = self.front(proposal)
-        root = paths.sources_path(Path(item.workspace), item.base_id)
+        key = (item.workspace, item.base_id)
+        if key not in self._roots:
+            self._roots[key] = paths.sources_path(Path(item.workspace), item.base_id)
+        root = self._roots[key]
         out = []
         wanted = [(str(r.get("resource") or ""), str(r.get("digest") or "")) for r in fm.get("sources") or []
                   if isinstance(r, dict) and r.get("digest")]  # a digest the compiler recorded
@@ -112,28 +146,43 @@ class _Batch:
                 out.append(rel)
         return out
 
-    def parsed(self, text: str) -> tuple[dict, str]:
-        """A proposal split once per batch (YAML is the cost of a large change set); a fresh copy of
-        its frontmatter each time."""
+    def _split(self, text: str) -> tuple[dict, str]:
+        """A proposal split once per batch (YAML is the cost of a large change set)."""
         key = id(text)
         if key not in self._front or self._front[key][0] is not text:
             self._front[key] = (text, split_page(text))
-        fm, body = self._front[key][1]
-        return copy.deepcopy(fm), body
+        return self._front[key][1]
+
+    def parsed(self, text: str) -> tuple[dict, str]:
+        """`split_page(text)`, parsed once per batch; a fresh top-level copy of its frontmatter each
+        time (`set_page_status` sets top-level keys only and builds a new `verified` list)."""
+        fm, body = self._split(text)
+        return dict(fm), body
 
     def front(self, text: str) -> dict:
-        return self.parsed(text)[0]
+        """The frontmatter, to read only (the batch's own parse)."""
+        return self._split(text)[0]
+
+    def body(self, text: str) -> str:
+        return self._split(text)[1]
 
     def text(self, item: ReviewItem, rel: str) -> str | None:
         if rel in self.texts:
             return self.texts[rel]
         if rel not in self.live:
-            self.live[rel] = live_page_text(item, rel)
+            key = (item.workspace, item.base_id)
+            if key not in self._wikis:
+                from kctui import paths  # noqa: PLC0415
+
+                self._wikis[key] = paths.wiki_path(Path(item.workspace), item.base_id)
+            self.live[rel] = read_live_page(self._wikis[key], rel)
         return self.live[rel]
 
     def others(self, item: ReviewItem, rel: str) -> list[tuple[int, str]]:
-        done = {d.id for d, _ in self.decided}
-        return [(i, k) for i, k in _others_on(self.conn, item, rel) if i not in done]
+        """(id, kind) of the other open items on `rel` not decided in this batch."""
+        if rel not in self._open_on:
+            self._open_on[rel] = [(i, k) for i, k in _others_on(self.conn, item, rel, exclude=False)]
+        return [(i, k) for i, k in self._open_on[rel] if i != item.id and i not in self.decided_ids]
 
     def proposal(self, item_id: int, rel: str, stored: str | None) -> str | None:
         return self.proposals.get((item_id, rel), stored)
@@ -205,7 +254,7 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
             current = batch.text(item, p.page_path)
             others = batch.others(item, p.page_path)
             conflicted = any(k == "conflict" for _, k in others)  # the current banner, if the proposal has none
-            fallback = block_claim_lines(split_page(current)[1]) if current and conflicted else []
+            fallback = block_claim_lines(batch.body(current)) if current and conflicted else []
             proposed = batch.proposal(item.id, p.page_path, p.proposed_body)
             if action == "approve":
                 if not proposed:
@@ -215,9 +264,11 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                 texts[p.page_path] = _with_status(proposed, others, settled, actor=actor, at=at,
                                                   fallback_block=fallback, parsed=parsed)
             elif current is not None:
-                kept = pin_kept(current, proposed, p.page_path, by=actor, at=at)
-                settled = ("archived" if page_compile_status(current) == "archived" or _archived(current)
-                           else "confirmed" if _signed(current) else "compiled")
+                fm = batch.front(current)
+                kept = pin_kept(current, proposed, p.page_path, by=actor, at=at,
+                                split=(copy.deepcopy(fm), batch.body(current)))
+                settled = ("archived" if _status_of(fm) == "archived" or _archived(fm)
+                           else "confirmed" if _signed(fm) else "compiled")
                 texts[p.page_path] = _with_status(kept, others, settled, actor=None, at=None, fallback_block=fallback)
     else:
         current = batch.text(item, item.page_path)
@@ -233,7 +284,7 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                 decided = (swap_by_sides(decided, item.details.get("existing") or {},
                                          item.details.get("incoming") or {}) or item.proposed_body or decided)
             others = batch.others(item, item.page_path)
-            settled = "confirmed" if action in ("use_new", "keep") or _signed(current) else "compiled"
+            settled = "confirmed" if action in ("use_new", "keep") or _signed(batch.front(current)) else "compiled"
             texts[item.page_path] = _with_status(decided, others, settled,
                                                  actor=actor if action != "dismiss" else None, at=at)
             for oid, kind in others:  # a held change on this page carries the same decision
@@ -246,6 +297,7 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                     batch.proposals[(oid, item.page_path)] = decide_dispute(body, fp, action)[0]
     batch.texts.update(texts)
     batch.decided.append((item, state))
+    batch.decided_ids.add(item.id)
     batch.decided_by.update({rel: (item.id, STATES_ACTION[state]) for rel in texts})
 
 
@@ -275,9 +327,8 @@ def _commit(batch: _Batch, workspace: str, kb_id: str) -> Path | None:
                 rel: (f"review:{iid}:{act}:{actor}", f"review {act} of item {iid} (one of {len(batch.decided)} "
                                                      "in a bulk action)")
                 for rel, (iid, act) in batch.decided_by.items() if rel in texts})
-    for item, state in batch.decided:
-        conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
-                     (state, now, actor, item.id))
+    conn.executemany("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
+                     [(state, now, actor, item.id) for item, state in batch.decided])
     after_publish(conn, workspace, kb_id, list(texts), [(o, p, b) for (o, p), b in batch.proposals.items()])
     return leftover_dir
 
@@ -286,21 +337,33 @@ def after_publish(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: l
                   rebased: list[tuple[int, str, str]]) -> None:
     """What a published decision does to the other open items (also run by crash recovery): held
     proposals on its pages carry the decision, and every open item on them follows their new revision."""
-    for oid, page, body in rebased:
-        conn.execute("UPDATE review_item_pages SET proposed_body = ? WHERE item_id = ? AND page_path = ? AND item_id IN "
-                     "(SELECT id FROM review_items WHERE state = 'open')", (body, oid, page))
-        conn.execute("UPDATE review_items SET proposed_body = ? WHERE id = ? AND page_path = ? AND state = 'open'",
-                     (body, oid, page))
-    for page in pages:
-        rev = current_revision_number(conn, workspace, kb_id, page)
-        for (oid,) in conn.execute(
-                "SELECT DISTINCT i.id FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
-                "WHERE p.page_path = ? AND i.workspace = ? AND i.base_id = ? AND i.state = 'open'",
-                (page, workspace, kb_id)).fetchall():
-            conn.execute("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?",
-                         (rev, oid, page))
-            conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ? AND page_path = ?",
-                         (rev, oid, page))
+    conn.executemany("UPDATE review_item_pages SET proposed_body = ? WHERE item_id = ? AND page_path = ? AND item_id IN "
+                     "(SELECT id FROM review_items WHERE state = 'open')", [(b, o, p) for o, p, b in rebased])
+    conn.executemany("UPDATE review_items SET proposed_body = ? WHERE id = ? AND page_path = ? AND state = 'open'",
+                     [(b, o, p) for o, p, b in rebased])
+    # the open items on the published pages and those pages' revisions: a few queries for the whole set
+    wanted = list(dict.fromkeys(pages))
+    on: dict[str, list[int]] = {}
+    for at in range(0, len(wanted), 500):
+        chunk = wanted[at:at + 500]
+        marks = ",".join("?" * len(chunk))
+        for page, oid in conn.execute(
+                "SELECT DISTINCT p.page_path, i.id FROM review_item_pages p CROSS JOIN review_items i ON i.id = p.item_id "
+                f"WHERE p.page_path IN ({marks}) AND i.workspace = ? AND i.base_id = ? AND i.state = 'open'",
+                (*chunk, workspace, kb_id)).fetchall():
+            on.setdefault(str(page), []).append(int(oid))
+    if not on:
+        return
+    revs: dict[str, int] = {}
+    followed = list(on)
+    for at in range(0, len(followed), 500):
+        chunk = followed[at:at + 500]
+        revs.update((str(page), int(n or 0)) for page, n in conn.execute(
+            "SELECT page_path, MAX(number) FROM page_revisions WHERE workspace = ? AND base_id = ? AND "
+            f"page_path IN ({','.join('?' * len(chunk))}) GROUP BY page_path", (workspace, kb_id, *chunk)))
+    rows = [(revs.get(page, 0), oid, page) for page in followed for oid in on[page]]
+    conn.executemany("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?", rows)
+    conn.executemany("UPDATE review_items SET expected_revision = ? WHERE id = ? AND page_path = ?", rows)
 
 
 STATES_ACTION = {**{v: k for k, v in STATES.items()}, "superseded": "withdraw"}
@@ -369,6 +432,7 @@ def resolve_batch(ctx: ServiceContext, item_ids: list[int], action: str, *, acto
     with ctx.store.write() as conn:
         _no_compile_running(conn, workspace, kb_id)
         batch = _Batch(conn, actor, ctx.now())
+        batch.prefetch(workspace, kb_id, [p.page_path for i in items for p in i.page_list] + [i.page_path for i in items])
         for n, item in enumerate(items, 1):
             try:
                 _check(conn, item, action, None if seen is None else seen.get(item.id))
