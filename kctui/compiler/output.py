@@ -314,6 +314,7 @@ def brief_data(request: CompileRequest, version: str, result: PassResult, live: 
         held=held,
         stale=[BriefStale(x.page_class, x.slug, x.title, x.stale_after) for x in result.stale],
         reread=len(result.reread),
+        held_items=sum(1 for it in result.review_items if it.get("kind") == "held"),
     )
 
 

@@ -89,6 +89,7 @@ class BriefData:
     held: list[BriefHeld] = field(default_factory=list)
     stale: list[BriefStale] = field(default_factory=list)
     reread: int = 0  # unchanged sources read again because a page of theirs waits for review
+    held_items: int | None = None  # review items the held pages were filed as (one per source change)
 
 
 def _code(path: str) -> str:
@@ -193,8 +194,10 @@ def _review_sections(b: BriefData) -> list[str]:
         out.append("None: this pass ran without a trust policy, so every update was written "
                    "(each is classified above as create, append, revise or supersede).")
     else:
-        out.append(f"Trust policy: {b.policy}. This pass filed {len(b.held) + len(b.conflicts)} review items: "
-                   f"{len(b.held)} updates held and {len(b.conflicts)} conflicts opened.")
+        sets = len(b.held) if b.held_items is None else b.held_items
+        pages = "" if sets == len(b.held) else f" ({len(b.held)} page updates, one decision per source change)"
+        out.append(f"Trust policy: {b.policy}. This pass filed {sets + len(b.conflicts)} review items: "
+                   f"{sets} held{pages} and {len(b.conflicts)} conflicts opened.")
         if b.held:
             counts = ", ".join(f"{sum(1 for h in b.held if h.kind == k)} {k}" for k in HELD_ORDER
                                if any(h.kind == k for h in b.held))
