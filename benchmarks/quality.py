@@ -10,8 +10,9 @@ Each corpus is copied into a fresh knowledge base in a temporary workspace and s
 compiled through the normal code path (a manual compile request, the built-in worker, promotion, the
 search index), so what is measured is what a person gets.
 
-Handbook (../shared/corpus/handbook/engineering, labels in tests/data/handbook_labels.json, written by
-reading the files):
+Labelled samples, written by reading the files, measured the same way on both corpora: the handbook
+(../shared/corpus/handbook/engineering, labels in tests/data/handbook_labels.json) and the RFCs
+(../shared/corpus/rust-rfcs/text, labels in tests/data/rfc_labels.json):
   entity precision  of the labelled candidates that have an entity page (wiki/entities/*.md title or
                     alias, casefolded, backticks ignored), the share labelled named things  (goal >= 95 %)
   entity recall     of the labelled named things, the share that have an entity page      (goal >= 80 %)
@@ -50,6 +51,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
 LABELS = ROOT / "tests" / "data" / "handbook_labels.json"
+RFC_LABELS = ROOT / "tests" / "data" / "rfc_labels.json"
 BUDGET = 2048
 ZIPF_COMMON = 4.5
 SPAN_WORDS = 8
@@ -161,10 +163,12 @@ def page_report(name: str, pages: list[dict], misses: int) -> dict:
     return {"entities": len(entities), "concepts": len(concepts), "stub_share": share, "common_titles": len(junk)}
 
 
-# -- the labelled handbook sample ------------------------------------------------------------------------
+# -- a labelled sample (the handbook, the RFCs) -----------------------------------------------------
 
 
-def label_report(pages: list[dict], labels: dict, misses: int) -> dict:
+def label_report(name: str, pages: list[dict], labels: dict, misses: int) -> dict:
+    """Entity precision and recall over the labelled candidates and the share of labelled definitions
+    found on the term's page, with the misses; the same measure for every corpus."""
     entity_names = set().union(*(p["names"] for p in pages if p["kind"] == "entities")) if pages else set()
     cands = labels["entities"]
     with_page = [c for c in cands if key(c["name"]) in entity_names]
@@ -182,7 +186,7 @@ def label_report(pages: list[dict], labels: dict, misses: int) -> dict:
                  for p in by_name.get(key(d["term"]), []) for path, a, b in p["cites"])
         (found if ok else missed).append(d)
     share = len(found) / len(labels["definitions"])
-    print("\n== handbook: the labelled sample "
+    print(f"\n== {name}: the labelled sample "
           f"({len(cands)} entity candidates, {len(named)} named things, {len(labels['definitions'])} definitions)")
     print(f"  entity precision  {precision:6.1%}  ({len(true_pos)} of {len(with_page)} candidates with a page)  goal >= 95 %: "
           f"{'yes' if precision >= 0.95 else 'NO'}")
@@ -393,6 +397,7 @@ def main() -> None:
             sys.exit(f"corpus folder not found: {folder}")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     labels = json.loads(LABELS.read_text(encoding="utf-8"))
+    rfc_labels = json.loads(RFC_LABELS.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="kctui-quality-") as tmp:
         os.environ["KCTUI_STATE_DIR"] = str(Path(tmp) / "state")
         os.environ["KCTUI_CONFIG_DIR"] = str(Path(tmp) / "config")
@@ -409,9 +414,10 @@ def main() -> None:
                 pages = read_pages(paths.wiki_path(workspace, base.id))
                 result = {"pages": page_report(name, pages, args.misses)}
                 if name == "handbook":
-                    result["labels"] = label_report(pages, labels, args.misses)
+                    result["labels"] = label_report(name, pages, labels, args.misses)
                     questions = labels["questions"]
                 else:
+                    result["labels"] = label_report(name, pages, rfc_labels, args.misses)
                     questions = rfc_questions(folder)
                 progress(f"{name}: indexing {folder} for the BM25 anchor")
                 anchor = BM25(folder)
