@@ -47,11 +47,7 @@ class Profile:
 
     def known(self, surface: str) -> KnownName | None:
         """The glossary entry a spelling stands for (name or alias, case-insensitive)."""
-        key = surface.strip("`").casefold()
-        for entry in self.names:
-            if entry.name.casefold() == key or any(a.casefold() == key for a in entry.aliases):
-                return entry
-        return None
+        return _by_spelling(self.names).get(surface.strip("`").casefold())
 
     def spans(self, plain: str) -> list[tuple[int, int]]:
         """Where a listed name or alias occurs in a sentence, word-bounded and case-insensitive: the
@@ -64,6 +60,16 @@ class Profile:
 
 
 EMPTY = Profile()
+
+
+@functools.lru_cache(maxsize=16)
+def _by_spelling(names: tuple[KnownName, ...]) -> dict[str, KnownName]:
+    """Each listed name and alias (case-folded) -> its entry; the first listed wins, as a scan would."""
+    out: dict[str, KnownName] = {}
+    for entry in names:
+        for spelling in (entry.name, *entry.aliases):
+            out.setdefault(spelling.casefold(), entry)
+    return out
 
 
 @functools.lru_cache(maxsize=16)

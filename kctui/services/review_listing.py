@@ -51,12 +51,8 @@ class ListingPage:
                 "counts": {"open": self.counts.open, "held": self.counts.held, "conflicts": self.counts.conflicts}}
 
 
-def _where(ctx: ServiceContext, workspace: str | None, kb_id: str | None, state: str | None) -> tuple[str, list[Any]]:
-    return item_filter(workspace, kb_id, state)
-
-
 def open_counts(ctx: ServiceContext, workspace: str | None = None, kb_id: str | None = None) -> Counts:
-    where, params = _where(ctx, workspace, kb_id, OPEN)
+    where, params = item_filter(workspace, kb_id, OPEN)
     rows = ctx.store.query(f"SELECT kind, COUNT(*) FROM review_items{where} GROUP BY kind", tuple(params))
     by_kind = {r[0]: int(r[1]) for r in rows}
     return Counts(held=by_kind.get("held", 0), conflicts=by_kind.get("conflict", 0))
@@ -69,7 +65,7 @@ def list_page(ctx: ServiceContext, workspace: str | None = None, *, state: str |
         raise InvalidInput(f"--limit must be between 1 and {MAX_LIMIT}, not {limit}")
     if int(offset) < 0:
         raise InvalidInput(f"--offset must be 0 or more, not {offset}")
-    where, params = _where(ctx, workspace, kb_id, state)
+    where, params = item_filter(workspace, kb_id, state)
     total_row = ctx.store.query_one(f"SELECT COUNT(*) FROM review_items{where}", tuple(params))
     rows = ctx.store.query(f"SELECT {ITEM_COLUMNS} FROM review_items{where} ORDER BY id LIMIT ? OFFSET ?",
                            (*params, int(limit), int(offset)))
