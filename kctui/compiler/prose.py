@@ -156,6 +156,18 @@ def good_term(term: str) -> str | None:
     return term
 
 
+def one_common_word(term: str) -> bool:
+    """A term that is one ordinary English word ("name", "read", "environment"): too general to title a
+    page of its own unless the text defines it as a term in so many words ("An incident is any …").
+    A hyphenated compound ("drop-flag") is not one word: wordfreq scores it by its parts."""
+    words = term.strip("`'").split()
+    return len(words) == 1 and "-" not in words[0].strip("-") and nm.common_word(words[0])
+
+
+# "is a more readable name than …", "is a better fit": a comparison, not what the thing is
+_COMPARISON = re.compile(r"^(?:(?:a|an|the|much|far|no)\s+)?(?:more|less|better|worse|clearer|simpler|nicer)\b")
+
+
 def marked_as_name(term: str, at_start: bool) -> bool:
     """Does the text mark a defined term as a name (→ an entity) rather than a common noun (→ a concept)?"""
     words = term.split()
@@ -207,7 +219,9 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
         m = _DEF_IS.match(plain) or _DEF_MEANS.match(plain)
         if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], plain) and not (
                 m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1) \
-                and not (m.group("art") == "The " and not marked_as_name(term, False)):  # "The main alternative is …"
+                and not (m.group("art") == "The " and not marked_as_name(term, False)) \
+                and not (m.group("verb") not in ("is", "are") and one_common_word(term)) \
+                and not _COMPARISON.match(m.group("rest")):  # "The main alternative is …", "`name` denotes …"
             rest = m.group("rest").strip().rstrip(":").rstrip()
             alias = (m.group("alias") or "").strip()
             if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
@@ -218,7 +232,10 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
                               else Claim(d.term, "stands for", rest, "", "fact", "definition", e))
                 continue
         m = _MARKED_MEANS.search(plain)
-        if m and (term := good_term(m.group("term"))):
+        # a code span or quotes around one ordinary word mark a literal ("`name` denotes the span's
+        # identifier"), not a term of the text; a comparison ("`peek` is a clearer name") defines nothing
+        if m and (term := good_term(m.group("term"))) and not one_common_word(term) \
+                and not _COMPARISON.match(m.group("rest")):
             rest = m.group("rest").strip().rstrip(":").rstrip()
             if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
                 d = _defined(term, (), e, u, rest)
@@ -249,9 +266,11 @@ def _glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
     m = (_CODE_LEAD if code else _BOLD_LEAD).match(u.plain)
     if not m or "\\" in u.plain:
         return None
+    if code and not _code_run(doc, u.block):
+        return None  # one `x`: … line is a label or an option; a glossary lists its terms in a row
     term = good_term(f"`{m.group('term')}`" if code else m.group("term"))
-    if not term or (not code and len(term.split()) == 1 and nm.common_word(term)):
-        return None
+    if not term or one_common_word(term):
+        return None  # "`read`: allowed to read …", "**Documentation**: confirm …": a value or a label
     rest = m.group("rest").strip().rstrip(".")
     if not code and (_DEF_IS.match(bare(rest)) or _DEF_MEANS.match(bare(rest))):
         return None  # "**Unsafe traits:** An *unsafe trait* is …": the sentence defines its own term
@@ -261,6 +280,18 @@ def _glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
     e = ev(doc, u.first, u.last)
     d = _defined(term, (), e, u, bare(rest), "glossary")
     return d, Claim(d.term, "definition", rest, "", "fact", "definition", e)
+
+
+def _code_run(doc: Document, position: int) -> bool:
+    """Is the block at `position` a list item in a run of at least two consecutive items that each open
+    with a code span and a colon?"""
+    def code_item(k: int) -> bool:
+        if not 0 <= k < len(doc.blocks):
+            return False
+        b = doc.blocks[k]
+        return b.kind == "item" and bool(_CODE_LEAD.match(_CHECKBOX.sub("", " ".join(b.text.split()))))
+
+    return code_item(position) and (code_item(position - 1) or code_item(position + 1))
 
 
 def _as_written(term: str, plain: str) -> bool:

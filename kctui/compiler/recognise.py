@@ -82,7 +82,9 @@ class Candidate:
         if self.entity_type:  # typed by a noun ("the billing-api service") or as a person: and recurs
             return self.marked + self.loose >= 2
         if self.kinds <= {"code", "ident"}:
-            return False  # code and identifiers need a definition, a fact or a typing noun
+            # code and identifiers need a definition, a fact or a typing noun; an identifier shaped as a
+            # name (a domain, a compound of no ordinary words: crates.io, pkg-config) may recur instead
+            return "ident" in self.kinds and nm.ident_name(self.name) and self.marked >= 2
         if self.strong:
             return self.marked + self.loose >= 2
         if all(nm.common_word(w) for w in self.name.split()):
