@@ -484,8 +484,8 @@ def _counted(m: re.Match) -> bool:
         return False
     if nxt is None or nxt in AUXILIARIES:
         return True
-    if det == "the" and not adj:
-        return False  # "the" goes with names too ("the NHS"): only punctuation or a verb after it counts
+    if det == "the":
+        return False  # "the" goes with names too ("the NHS", "the destination GHE as a remote")
     if nxt in FUNCTION_WORDS:
         return True
     # a singular determiner and a verb in -s: "this RFC proposes" (not "these AWS regions")

@@ -202,6 +202,20 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                     c.units = sorted({*c.units, i})
                     spans_of[i].append((nm.Span(c.name, 0, len(c.name), True, "caps", tuple(c.name.split())), c.key))
 
+    # a code name the text types once ("the `libgreen` package") is the same thing wherever the text
+    # writes that code span again
+    typed_code = {f"`{c.name}`": c for c in cands.values() if c.kinds == {"code"} and c.entity_type}
+    if typed_code:
+        for i, u in enumerate(us):
+            if "`" not in u.plain:
+                continue
+            for mark, c in typed_code.items():
+                if i not in c.units and (pos := u.plain.find(mark)) >= 0:
+                    c.loose += 1
+                    c.units = sorted({*c.units, i})
+                    spans_of[i].append((nm.Span(c.name, pos, pos + len(mark), pos == 0, "code", (c.name,)), c.key))
+                    spans_of[i].sort(key=lambda sk: sk[0].start)
+
     # a frequent word the document uses as a name on its own also counts where it heads a longer name
     # ("Google" in "Google Drive", "Google Calendar"): it must occur on its own too
     for span, i in heads:

@@ -181,3 +181,22 @@ def test_a_shaped_language_name_recurs_into_a_page() -> None:
 def test_one_word_as_word_frequency_reads_it(token: str, whole: bool) -> None:
     # a title's frequency is only checked when wordfreq scores that word itself, not its parts
     assert nm.one_word(token) is whole
+
+
+def test_a_code_name_typed_once_counts_wherever_the_code_span_recurs() -> None:
+    text = ("Searching moves to the `grepkit` library.\n\nWe pin `grepkit` in production.\n\n"
+            "Later `grepkit` gained a faster matcher.\n")
+    ex = extract(text)
+    found = {e.name: e.entity_type for e in ex.entities}
+    assert found.get("grepkit") == "library"
+    assert sum(1 for c in ex.claims if c.subject == "grepkit") >= 2  # what each sentence says, cited
+
+
+def test_an_untyped_code_span_stays_code_however_often_it_recurs() -> None:
+    text = "Call `grepkit` first.\n\nThen `grepkit` returns a list.\n\nAnd `grepkit` is cheap to call.\n"
+    assert "grepkit" not in titles(text)[1]
+
+
+def test_a_name_after_the_and_a_modifier_is_not_counted() -> None:
+    assert "GHE" not in nm.lower_words(["Errors talking to the destination GHE as a remote."]).kinds
+    assert "GHE" in nm.lower_words(["Feeds repositories into the destination GHE."]).kinds  # ends its phrase
