@@ -244,7 +244,7 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
             inner = tok.strip("`").strip()
             nxt = _NEXT.match(plain, e)
             if nxt and (nxt.group(1).casefold() in TYPE_NOUNS or nxt.group(1) in ("is", "are")) \
-                    and _CODE_NAME.fullmatch(inner):
+                    and _CODE_NAME.fullmatch(inner) and not _JUNK_TOKEN.search(inner):  # not `x.tar.gz`
                 out.append(Span(inner, s, e, s == first_pos, "code", (inner,)))
             i += 1
             continue
@@ -270,6 +270,12 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
             before = plain[:s].rstrip()[-1:]
             at_start = s == first_pos or (before != "" and before in _OPENERS)
             k = 0
+            if at_start and 2 <= len(group) <= 3 and zipf(group[-1][0]) < RARE_ZIPF \
+                    and person_like(whole := plain[group[0][1]:group[-1][2]]):
+                # a run shaped like a person's name whose surname is no English word may be one even
+                # where it opens the sentence ("Daniel Micay on June 24"); the words after the
+                # sentence's first are kept as their own span too ("Later Zorblat": "Zorblat")
+                out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
             if at_start:  # at a sentence start, leading ordinary words are just capitalised words
                 while k < len(group) and (common_word(group[k][0]) or (
                         not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):

@@ -87,6 +87,8 @@ class Candidate:
             return "ident" in self.kinds and nm.ident_name(self.name) and self.marked >= 2
         if self.strong:
             return self.marked + self.loose >= 2
+        if self.loose >= 3 and self.head_free and nm.person_like(self.name) and "caps" in self.kinds:
+            return True  # a person's name that opens its sentences or items, three times
         if all(nm.common_word(w) for w in self.name.split()):
             # "Batch Changes": ordinary words as a name need to recur more, unless the document never
             # writes its first word in lower case ("Google Cloud": "Google" is a name there)
@@ -263,6 +265,17 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             p.entity_type = p.entity_type or single.entity_type
             cands[key] = p
 
+    # a lone surname stands for the one person of the document it ends ("Micay" → Daniel Micay)
+    lasts: dict[str, list[Candidate]] = {}
+    for c in {id(c): c for c in cands.values()}.values():
+        if nm.person_like(c.name) and (c.entity_type == "person" or c.accepted()):  # "Later Zorblat" is nobody
+            lasts.setdefault(_key(c.name.split()[-1]), []).append(c)
+    for key, ps in lasts.items():
+        single = cands.get(key)
+        if single is not None and len(ps) == 1 and single is not ps[0] and not single.defined and not single.fact:
+            _fold(ps[0], single)
+            cands[key] = ps[0]
+
     claims: list[Claim] = []
     claimed: set[tuple[str, int]] = set()
 
@@ -389,6 +402,19 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
     weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or (c.listed and (len(c.units) >= 2 or nm.person_shape(c.name)))))
     return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted))
+
+
+def _fold(p: Candidate, single: Candidate) -> None:
+    """Count a one-word candidate's mentions as mentions of the person `p` it stands for."""
+    new_units = [i for i in single.units if i not in p.units]
+    p.marked += sum(1 for i in new_units if i in single.marked_in)
+    p.loose += sum(1 for i in new_units if i not in single.marked_in)
+    p.marked_in |= single.marked_in
+    p.fact = p.fact or single.fact
+    p.surfaces += [s for s in single.surfaces if s not in p.surfaces]
+    p.units = sorted(set(p.units) | set(single.units))
+    p.entity_type = p.entity_type or single.entity_type
+    p.kinds |= single.kinds
 
 
 def _clause(sentence: str, surfaces: list[str]) -> str:

@@ -200,3 +200,21 @@ def test_an_untyped_code_span_stays_code_however_often_it_recurs() -> None:
 def test_a_name_after_the_and_a_modifier_is_not_counted() -> None:
     assert "GHE" not in nm.lower_words(["Errors talking to the destination GHE as a remote."]).kinds
     assert "GHE" in nm.lower_words(["Feeds repositories into the destination GHE."]).kinds  # ends its phrase
+
+
+def test_a_person_who_only_opens_list_items_is_still_a_person() -> None:
+    text = ("Discussion:\n\n* [Daniel Okonkwo on June 24](https://example.com/a)\n"
+            "* [Daniel Okonkwo on June 23](https://example.com/b)\n* [Daniel Okonkwo on June 25](https://example.com/c)\n")
+    assert "Daniel Okonkwo" in titles(text)[1]
+
+
+def test_an_imperative_over_a_rare_name_is_no_person() -> None:
+    # "Install" is written in lower case too: at an item start it is just a capitalised verb
+    text = ("Steps:\n\n1. Install Velero on the cluster:\n\n2. Install Velero on the second cluster:\n\n"
+            "3. Install Velero on the third cluster:\n\nYou can install it with one command.\n")
+    assert "Install Velero" not in titles(text)[1]
+
+
+def test_a_code_file_name_is_no_name() -> None:
+    text = "Copy the `state.tar.gz` archive first.\n\nThen unpack `state.tar.gz` on the host.\n"
+    assert "state.tar.gz" not in titles(text)[1]
