@@ -6,7 +6,9 @@ with a noun ("the billing-api service", "Datadog, a monitoring vendor"), a `Name
 item, the subject of "X is a/an Y". Common words are told apart by their frequency in English
 (`wordfreq`), never by a hand-written stop list: a single capitalised word that is frequent in lower
 case is a common word unless it shows an inner capital or digit, and a word the document also writes
-in lower case is not a name there.
+in lower case is not a name there. An acronym the document counts like a common noun ("an RFC to …",
+"this PR proposes …", "RFCs") is a kind of thing, not a name; a lower-case identifier is a name by its
+shape only when it is a domain or a compound of no ordinary words (crates.io, pkg-config) and recurs.
 
 Only the closed-class grammar of English appears below (pronouns, determiners, name particles) and the
 generic nouns that say what kind of thing a name is (service, database, company, team, ...).
