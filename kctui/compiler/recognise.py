@@ -79,10 +79,14 @@ class Candidate:
         not a code span or identifier, not only ordinary words): a name if another source names it too."""
         if self.marked + self.loose != 1 or not self.vouched or self.usage or self.kinds <= {"code", "ident"}:
             return False
-        if self.strong or (self.marked == 1 and not all(nm.common_word(w) for w in self.name.split())):
+        words = self.name.split()
+        if any(w.casefold().removesuffix("s") in nm.CALENDAR for w in words):
+            return False  # "Fridays", "March": English capitalises them by convention
+        if self.strong:
             return True
-        # at a sentence start only a word that is no English word at all will do ("Opsgenie routes …")
-        return all(nm.zipf(w) < nm.RARE_ZIPF for w in self.name.split())
+        if len(words) == 1 and words[0].endswith("ing"):
+            return False  # a gerund heading a title or a link text ("Deploying a change"), not a name
+        return self.marked == 1 and not all(nm.common_word(w) for w in words)
 
     def accepted(self) -> bool:
         if self.defined or self.fact or self.known or self.listed:
@@ -356,8 +360,9 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             c.usage = _NEVER
     used = {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
     accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}
-    # a line's label ("Deciders: …") is not a name
-    passing = {k: c for k, c in cands.items() if k not in concept_keys and k not in accepted
+    # a line's label ("Deciders: …") and a section of the document ("see Unresolved Questions") are not names
+    headings = {_key(" ".join(b.text.strip("#` ").split())) for b in doc.blocks if b.kind == "heading"}
+    passing = {k: c for k, c in cands.items() if k not in concept_keys and k not in accepted and k not in headings
                and c.passing() and _clean(c.name) and not any(a is c for a in accepted.values())
                and not any(doc.lines[n - 1].lstrip("-*+ ").startswith(c.name + ":")
                            for n in range(us[c.units[0]].first, us[c.units[0]].last + 1) if 0 < n <= len(doc.lines))}

@@ -69,7 +69,10 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
         once |= p
         for k in own | p:
             sources[k] = sources.get(k, 0) + 1
-    return {k for k in once if sources.get(k, 0) >= 2}
+    # a lone word that begins a longer name some source gives ("Valery" of Valery Bugakov) stands for
+    # that name where it is written, not for a thing of its own
+    firsts = {k.split(" ", 1)[0] for k in sources if " " in k}
+    return {k for k in once if sources.get(k, 0) >= 2 and (" " in k or k not in firsts)}
 
 
 def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str]) -> tuple[list[str], set[str]]:
