@@ -34,7 +34,7 @@ from kctui.compiler.update import (
     build_topic_page,
     relink_source_page,
 )
-from kctui.compiler import output
+from kctui.compiler import output, recurrence
 from kctui.compiler.stale import StaleReport, mark_stale
 from kctui.compiler.trust_step import TrustGate, archived_sources, manifest_extras, pending_sources, recheck_sources
 from kctui.compiler.wiki_state import PageMemo, PreviousWiki, load_previous
@@ -162,6 +162,16 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             skipped.append(result)
         else:
             extractions[path] = result
+    # a name one source mentions once is an entity when another source names it too; an unchanged
+    # source whose passing mention turns into such a name, or stops being one, is read again
+    again, recurring = recurrence.to_read_again(prev, extractions, [] if full else changes.unchanged)
+    for path in again:
+        result = read(path)
+        if isinstance(result, Skipped):
+            skipped.append(result)
+        else:
+            extractions[path] = result
+    extractions = {p: recurrence.activate(ex, recurring) for p, ex in extractions.items()}
     steps.done(len(to_read), f"{len(extractions)} read, {extractor.cache_hits()} from cache")
 
     # -- match ----------------------------------------------------------------------------------
@@ -172,7 +182,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     skipped_paths = {s.path for s in skipped}
     live = {p: ex for p, ex in extractions.items() if p not in skipped_paths}
     source_page_of = prev.source_page_of()
-    changed = set(changes.added) | set(changes.modified) | set(changes.deleted) | set(reread)
+    changed = set(changes.added) | set(changes.modified) | set(changes.deleted) | set(reread) | set(again)
     changed |= {p for p in skipped_paths if p in source_page_of}  # compiled before, unreadable now
     for path, slug in archived_sources(prev).items():
         if path in by_path:  # the file came back: its archived source page is the one to revive
@@ -200,6 +210,8 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             steps.tick(len(live), len(live) + len(need), path)
             found = read(path)
             changed.add(path)
+            if not isinstance(found, Skipped):
+                found = recurrence.activate(found, recurring)
             if isinstance(found, Skipped):
                 skipped.append(found)
                 skipped_paths.add(path)
@@ -318,7 +330,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
         claim_changes=claim_changes,
         conflicts=conflicts,
         skipped=sorted(skipped, key=lambda s: s.path),
-        files_extracted=len(to_read) + len(reread) - len(recheck) - extractor.cache_hits(),
+        files_extracted=len(to_read) + len(reread) + len(again) - len(recheck) - extractor.cache_hits(),
         cache_hits=extractor.cache_hits(),
         held=list(gate.held),
         stale=stale,
