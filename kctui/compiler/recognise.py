@@ -286,7 +286,8 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     # a lone surname stands for the one person of the document it ends ("Micay" → Daniel Micay)
     lasts: dict[str, list[Candidate]] = {}
     for c in {id(c): c for c in cands.values()}.values():
-        if nm.person_like(c.name) and (c.entity_type == "person" or c.accepted()):  # "Later Zorblat" is nobody
+        # only a person: "Later Zorblat" is nobody, and "Linux" does not stand for Alpine Linux
+        if nm.person_like(c.name) and (c.entity_type == "person" or c.listed):
             lasts.setdefault(_key(c.name.split()[-1]), []).append(c)
     for key, ps in lasts.items():
         single = cands.get(key)
