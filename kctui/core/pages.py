@@ -250,8 +250,13 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
     other = [c for c in page.claims if not is_descriptive(c)]
     if page.kind != "source" and not descriptive and other:
         # no source defines it: the first cited statement about it leads the page (shown as what it is)
+        # a statement that opens with its name first; a note about something else that names it in
+        # passing ("Textual is a Python framework" on Python) only when nothing else is said
         leads = [c for c in other if attribute_key(c.attribute) in LEAD_ATTRIBUTES] or other
-        lead = next((c for c in leads if c.value.startswith((page.title, f"The {page.title}"))), leads[0])
+        lead = next((c for c in leads if c.value.startswith((page.title, f"The {page.title}"))), None)
+        if lead is None:
+            lead = next((c for c in leads if attribute_key(c.attribute) != "note"), None) or next(
+                (c for c in other if attribute_key(c.attribute) != "note"), leads[0])
         descriptive, other = [lead], [c for c in other if c is not lead]
     mentions = [mention_line(m, source_link.get(m.evidence.path, escape_text(m.evidence.path))) for m in page.mentions]
     links = {name: [link(slug, title, kind, style) for kind, slug, title in page.links.get(name, [])]
