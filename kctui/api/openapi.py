@@ -161,6 +161,7 @@ def _schemas() -> dict[str, Any]:
              "retryAttempts": {"type": "integer", "minimum": 0},
              "nextRetryAt": _timestamp(),
              "followUpRequested": {"type": "boolean"},
+             "nextScheduledCompileAt": _timestamp(),
              "lastScanAt": _timestamp(),
              "unstablePaths": {"type": "array", "items": _string()},
              "pendingChangeCounts": {"type": "object", "nullable": True},
