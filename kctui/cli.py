@@ -75,7 +75,7 @@ def kb_create(workspace: str, name: str, policy: str, description: str, from_pat
     """Create knowledge base NAME in WORKSPACE (reference layout .a3s/kb/bases/<id>/)."""
     svc = open_services()
     changed, base = bases_svc.create_base(svc, workspace, name, description=description, policy=policy,
-                                          from_paths=list(from_paths))
+                                          from_paths=list(from_paths), on_skip=lambda line: click.echo(line, err=True))
     if as_json:
         print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base)})
         return
@@ -307,4 +307,4 @@ def jobs_cmd(as_json: bool, limit: int) -> None:
     click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
 
 
-from kctui import cli_llm, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers demo, page, serve, resume, …)
+from kctui import cli_add, cli_llm, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers add, demo, page, serve, resume, …)
