@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kctui.api.openapi_ingest import ingest_paths_doc, ingest_schemas
 from kctui.core.ids import JOB_ID_RE, KB_ID_RE, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
 from kctui.core.models import CONTRACT_VERSION, BasePhase, FailureCode, JobPhase, Policy, Trigger
 
@@ -232,6 +233,7 @@ def _schemas() -> dict[str, Any]:
             description="trust.md §2"),
         "OpenApiDocument": {"type": "object", "required": ["openapi", "info", "paths"],
                             "description": f"this document (OpenAPI {OPENAPI_VERSION}), not wrapped"},
+        **ingest_schemas(_ref, _string, _obj, 1024),
     }
 
 
@@ -245,8 +247,10 @@ _ERROR_WORDS = {
     "400": "invalid request: a wrong type, a missing field, a malformed body or an unusable value "
            "(the field is named)",
     "401": "the bearer token is missing or wrong",
+    "403": "the route answers clients on this machine only (loopback)",
     "404": "unknown knowledge base, job or workspace",
-    "409": "conflict: the job is not running, no longer active, or was cancelled (nothing changed)",
+    "409": "conflict: the job is not running, no longer active, or was cancelled, or the source name exists "
+           "(nothing changed)",
     "413": "the request body is too large",
     "500": "an I/O or database error in the host",
 }
@@ -353,6 +357,7 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
                                                "failed one with transient true is retried (the fourth "
                                                "is final). 409 when the job is not the running one."),
             },
+            **ingest_paths_doc(one, kb, _operation, _ref),
             f"{prefix}/openapi.json": {
                 "get": {
                     "operationId": "getOpenApi",

@@ -32,6 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kctui.api.ingest_routes import make_ingest_routes
 from kctui.api.openapi import openapi_document
 from kctui.core.models import CLAIMED_BY_EXTERNAL
 from kctui.services import bases as bases_svc
@@ -438,6 +439,8 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         Route(f"{PREFIX}/compilations/claim", claim, methods=["POST"]),
         Route(f"{PREFIX}/bases/{{id}}/compilations/{{jobId}}/result", result, methods=["POST"]),
         Route(f"{PREFIX}/openapi.json", openapi_json, methods=["GET"]),
+        *make_ingest_routes(PREFIX, endpoint=endpoint, call=call, read_body=read_body, ok=ok, api_error=ApiError,
+                            absolute=_absolute),
     ]
 
     @contextlib.asynccontextmanager

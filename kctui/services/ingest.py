@@ -50,6 +50,11 @@ def ingest_paths(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: 
         if not os.path.lexists(os.path.expanduser(p)):
             raise InvalidInput(f"{p} does not exist")
     sources = _sources_of(ctx, workspace, kb_id)
+    kb_dir = sources.parent.resolve()
+    for p in from_paths:
+        src = Path(os.path.expanduser(p)).resolve()
+        if kb_dir == src or kb_dir.is_relative_to(src):
+            raise InvalidInput(f"{p} holds the knowledge base itself; name a folder outside it")
     return copy_paths_into(sources, from_paths, replace=replace, max_files=ctx.settings.max_files,
                            max_bytes=ctx.settings.max_bytes)
 
