@@ -345,7 +345,7 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
             f"{prefix}/compilations/claim": {
                 "post": _operation("claim", "Claim the next job (one runs at a time across workspaces)",
                                    _ref("Claim"), body="ClaimBody", body_required=False, errors=posts,
-                                   description="Manual before retry before smart_auto; a second claim "
+                                   description="Manual before retry before smart_auto and scheduled; a second claim "
                                                "while one runs answers claimed false."),
             },
             f"{one}/compilations/{{jobId}}/result": {
