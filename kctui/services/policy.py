@@ -94,6 +94,21 @@ def policy_json(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: s
             "scheduleAlways": always}
 
 
+def _cancel_queued_scheduled(conn, workspace: str, kb_id: str, now: int) -> None:  # noqa: ANN001
+    """`--schedule off` cancels a queued scheduled job, as switching to manual cancels a smart_auto one."""
+    from kctui.core.models import JobPhase, Trigger  # noqa: PLC0415
+    from kctui.core.queue import fallback_phase  # noqa: PLC0415
+    from kctui.store.records import load_base, open_job_of_base, update_base, update_job  # noqa: PLC0415
+
+    queued = open_job_of_base(conn, workspace, kb_id, JobPhase.QUEUED)
+    if queued is None or queued.trigger != Trigger.SCHEDULED:
+        return
+    update_job(conn, queued.id, phase=JobPhase.CANCELLED, completed_at=now,
+               error="cancelled: the schedule was switched off", error_code="cancelled")
+    base = load_base(conn, workspace, kb_id)
+    update_base(conn, workspace, kb_id, now, phase=fallback_phase(base.source_digest, base.last_compiled_digest).value)
+
+
 def update_policy(
     ctx: ServiceContext,
     workspace: str | os.PathLike[str],
@@ -169,6 +184,8 @@ def update_policy(
             if new_schedule != cur_schedule:
                 conn.execute("UPDATE bases SET last_scheduled_at = ? WHERE workspace = ? AND id = ?",
                              (ctx.now() if new_schedule else None, base.workspace, base.id))
+            if new_schedule is None and cur_schedule is not None:
+                _cancel_queued_scheduled(conn, base.workspace, base.id, ctx.now())
             conn.execute(
                 "INSERT INTO trust_policies(workspace, base_id, policy_json, updated_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(workspace, base_id) DO UPDATE SET policy_json = excluded.policy_json, "

@@ -178,3 +178,37 @@ def test_migration_keeps_jobs_and_what_references_them(tmp_path):
                           "created_at) VALUES ('j3', '/w', 'kb', 'nightly', 2, 'queued', 'd', 3)")
     finally:
         store.close()
+
+
+def test_schedule_off_cancels_a_queued_scheduled_job(host, workspace):
+    ctx, clock = host
+    base, _ = nightly_base(ctx, workspace)
+    go_to_next_slot(ctx, clock, base)
+    Scheduler(ctx, watcher=NoWatcher()).tick()
+    [job] = queued(ctx)
+    policy.update_policy(ctx, workspace, base.id, schedule="off")
+    assert queued(ctx) == []
+    assert jobs.get_job(ctx, job.id).phase == "cancelled"
+    assert bases.get_base(ctx, workspace, base.id).phase == "source_ready"
+
+
+def test_cli_kb_policy_schedule_and_status(workspace, monkeypatch):
+    import json
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+
+    def kctui(*args):
+        return subprocess.run([sys.executable, "-m", "kctui", *args], capture_output=True, text=True, timeout=60)
+
+    assert kctui("kb", "create", str(workspace), "Nightly").returncode == 0
+    out = kctui("kb", "policy", str(workspace), "nightly", "--schedule", "30 1 * * *", "--schedule-always", "--json")
+    data = json.loads(out.stdout)
+    assert (data["changed"], data["schedule"], data["scheduleAlways"]) == (True, "30 1 * * *", True)
+    bad = kctui("kb", "policy", str(workspace), "nightly", "--schedule", "nightly")
+    assert bad.returncode != 0 and len(bad.stderr.strip().splitlines()) == 1 and "cron" in bad.stderr
+    status = json.loads(kctui("status", "--json").stdout)
+    at = status["items"][0]["compilation"]["nextScheduledCompileAt"]
+    assert datetime.fromisoformat(at.replace("Z", "+00:00")).astimezone(BERLIN).strftime("%H:%M") == "01:30"
+    assert "next scheduled" in kctui("status").stdout
