@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from functools import lru_cache
 from datetime import datetime, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -24,8 +25,13 @@ from kctui.store.records import BaseRecord, update_base
 
 def local_zone() -> tzinfo:
     """The host's time zone with its daylight-saving rules: `$TZ`, else /etc/localtime's zone name,
-    else /etc/timezone; a fixed offset only when none of these names a zone."""
-    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    else /etc/timezone; a fixed offset only when none of these names a zone. Looked up once per `$TZ`."""
+    return _local_zone(os.environ.get("TZ", ""))
+
+
+@lru_cache(maxsize=8)
+def _local_zone(tz_env: str) -> tzinfo:
+    candidates = [tz_env.lstrip(":")]
     try:
         link = os.readlink("/etc/localtime")
         if "zoneinfo/" in link:
@@ -96,9 +102,11 @@ def next_scheduled_for(ctx: ServiceContext, base: BaseRecord) -> int | None:
     """When the base's next scheduled pass is due, or None without a schedule."""
     row = ctx.store.query_one("SELECT policy_json FROM trust_policies WHERE workspace = ? AND base_id = ?",
                               (base.workspace, base.id))
+    if row is None or '"schedule"' not in row[0]:
+        return None
     try:
-        data = json.loads(row[0]) if row else {}
+        data = json.loads(row[0])
     except ValueError:
-        data = {}
+        return None
     schedule = schedule_from_policy_json(data if isinstance(data, dict) else {}, local_zone())
     return cron.next_scheduled_at(schedule, base.last_scheduled_at, ctx.now())

@@ -9,20 +9,21 @@ The rules, the same for every caller:
 - an existing file is never overwritten unless `replace`; a file over `MAX_FILE_BYTES` is skipped; the
   whole request is refused, nothing copied, when it would take the base past its file-count or size
   limit (`KCTUI_MAX_FILES`, `KCTUI_MAX_BYTES`);
-- each file is written atomically (a temporary file beside it, fsynced, renamed into place), so a file
+- each file is written atomically (a temporary file beside it, synced, moved into place), so a file
   that vanishes or fails mid-copy leaves nothing behind;
 - every file skipped gets one line saying which and why; the others are still copied.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from kctui.atomic_write import write_atomically
-from kctui.services.errors import InvalidInput
+from kctui.atomic_write import place_staged, stage_beside, sync_all
+from kctui.services.errors import InvalidInput, IOFailure
 from kctui.sources.excludes import is_excluded_name
 
 MAX_FILE_BYTES = 64 << 20  # one source file
@@ -214,22 +215,53 @@ def read_source_file(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
 
 
 def write_all(sources: Path, planned: list[Planned], report: IngestReport, replace: bool,
-               contents: dict[str, bytes] | None = None) -> None:
-    for item in planned:
-        problem = target_problem(sources, item.relpath, replace)
-        if problem is not None:
-            report.skipped.append(Skipped(item.source or item.relpath, problem.reason, problem.kind))
-            continue
-        existed = os.path.lexists(sources / item.relpath)
-        try:
-            data = contents[item.relpath] if contents is not None else read_source_file(item.source)
-        except OSError as exc:
-            why = "it vanished while being copied" if isinstance(exc, FileNotFoundError) else (
-                f"cannot read it ({exc.strerror or exc})")
-            report.skipped.append(Skipped(item.source, why, "vanished"))
-            continue
-        write_atomically(sources / item.relpath, data)
-        (report.replaced if existed else report.copied).append(item.relpath)
+              contents: dict[str, bytes] | None = None) -> None:
+    """Stage every file beside its target, sync once, then move each into place and sync again: each
+    file is whole or absent after a crash, and a name that appeared meanwhile is still never overwritten
+    without `replace`."""
+    staged: list[tuple[Path, Planned, bool]] = []
+    try:
+        for item in planned:
+            problem = target_problem(sources, item.relpath, replace)
+            if problem is not None:
+                report.skipped.append(Skipped(item.source or item.relpath, problem.reason, problem.kind))
+                continue
+            try:
+                data = contents[item.relpath] if contents is not None else read_source_file(item.source)
+            except OSError as exc:
+                why = "it vanished while being copied" if isinstance(exc, FileNotFoundError) else (
+                    f"cannot read it ({exc.strerror or exc})")
+                report.skipped.append(Skipped(item.source, why, "vanished"))
+                continue
+            target = sources / item.relpath
+            try:
+                staged.append((stage_beside(target, data), item, os.path.lexists(target)))
+            except OSError as exc:
+                raise IOFailure(f"cannot write sources/{item.relpath}: {exc.strerror or exc}; nothing was added") from exc
+        if not staged:
+            return
+        sync_all()
+        while staged:
+            tmp, item, existed = staged[0]
+            problem = target_problem(sources, item.relpath, replace)
+            placed = problem is None and place_staged(tmp, sources / item.relpath, overwrite=replace)
+            staged.pop(0)
+            if not placed:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                report.skipped.append(Skipped(item.source or item.relpath,
+                                              f"sources/{item.relpath} appeared while copying; it was kept", "exists"))
+                continue
+            (report.replaced if existed else report.copied).append(item.relpath)
+        sync_all()
+    except OSError as exc:
+        done = len(report.copied) + len(report.replaced)
+        raise IOFailure(f"cannot add to sources/: {exc.strerror or exc}"
+                        + (f" ({done} file(s) were added before it)" if done else "; nothing was added")) from exc
+    finally:
+        for tmp, _, _ in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def copy_paths_into(sources: Path, from_paths: list[str], *, replace: bool = False,

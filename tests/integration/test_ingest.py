@@ -274,3 +274,20 @@ async def test_api_ingest_routes(make_ctx, svc, workspace, base, sources, outsid
         assert r.status_code == 401
     assert tree(sources) == before
     assert [j for j in jobs.list_jobs(svc) if j.phase == "queued"] == []  # ingest alone compiles nothing
+
+
+def test_a_name_that_appears_while_copying_is_kept(svc, workspace, base, sources, outside, monkeypatch):
+    calls = []
+
+    def someone_writes_first():
+        if not calls:
+            (sources / "a.md").write_text("written meanwhile\n")
+        calls.append(1)
+
+    monkeypatch.setattr(source_copy, "sync_all", someone_writes_first)
+    report = ingest_paths(svc, workspace, base.id, [str(outside)])
+    assert [s.line() for s in report.skipped] == [f"skipped {outside / 'a.md'}: sources/a.md appeared while "
+                                                  "copying; it was kept"]
+    assert (sources / "a.md").read_text() == "written meanwhile\n"
+    assert report.copied == ["sub/b.txt"] and len(calls) == 2
+    assert set(tree(sources)) == {"kept.md", "a.md", "sub", "sub/b.txt"}  # no temporary file left
