@@ -76,4 +76,6 @@ def ingest_content(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id
     check_limits(sources, planned, limit_files, ctx.settings.max_bytes)
     report = IngestReport()
     write_all(sources, planned, report, replace, contents={relpath: content})
+    if report.skipped:  # the name appeared while it was written: it was kept
+        raise Conflict(f"{report.skipped[0].reason}; nothing was written")
     return report
