@@ -108,7 +108,12 @@ def _schemas() -> dict[str, Any]:
              "paths": {"type": "array", "nullable": True, "items": _ref("AbsolutePath"),
                        "description": "files or folders copied into the new base's sources/ "
                                       "(symlinks are refused)"}}),
-        "PolicyBody": _obj({"workspace": _ref("AbsolutePath"), "policy": _enum(policy)}),
+        "PolicyBody": _obj({"workspace": _ref("AbsolutePath"), "policy": _enum(policy)},
+                           {"schedule": _string(nullable=True, description="ours: a five-field cron expression "
+                                                "(local time of the host) for scheduled compiles, or 'off'"),
+                            "scheduleAlways": {"type": "boolean", "nullable": True,
+                                               "description": "ours: a scheduled compile runs even when the "
+                                                              "sources are unchanged"}}),
         "ClaimBody": _obj({}, {"workspace": {**abs_path, "nullable": True,
                                              "description": "claim only from this workspace "
                                                             "(default: every monitored workspace)"}}),

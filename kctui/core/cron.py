@@ -48,6 +48,12 @@ def check_expression(expression: str) -> str | None:
     if not text or len(text) > MAX_EXPRESSION_CHARS or len(text.split()) != 5 or not croniter.is_valid(text):
         raise ValueError(f"schedule {expression!r} is not a cron expression of five fields "
                          "(minute hour day-of-month month day-of-week, e.g. '0 2 * * *') or 'off'")
+    try:  # valid syntax that names no time at all (30 February) is refused too
+        start = datetime(2001, 1, 1, tzinfo=timezone.utc)
+        croniter(text, start).get_next(datetime)
+        croniter(text, start).get_prev(datetime)
+    except Exception:  # noqa: BLE001 - croniter's errors have no common base worth naming
+        raise ValueError(f"schedule {expression!r} is not a cron expression that ever comes due") from None
     return text
 
 

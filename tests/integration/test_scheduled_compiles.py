@@ -212,3 +212,25 @@ def test_cli_kb_policy_schedule_and_status(workspace, monkeypatch):
     at = status["items"][0]["compilation"]["nextScheduledCompileAt"]
     assert datetime.fromisoformat(at.replace("Z", "+00:00")).astimezone(BERLIN).strftime("%H:%M") == "01:30"
     assert "next scheduled" in kctui("status").stdout
+
+
+async def test_api_policy_route_takes_the_schedule(host, workspace):
+    import httpx
+
+    from kctui.api.server import PREFIX, create_app
+
+    ctx, clock = host
+    _, base = bases.create_base(ctx, workspace, "Api")
+    token = "sched-token-" + "s" * 40
+    app = create_app(lambda: ServiceContext.open(clock=clock, settings=Settings()), token)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://kctui" + PREFIX,
+                                 headers={"Authorization": f"Bearer {token}"}) as c:
+        url = f"/bases/{base.id}/compilation-policy"
+        r = await c.patch(url, json={"workspace": str(workspace), "policy": "manual", "schedule": "0 2 * * *"})
+        assert r.status_code == 200 and r.json()["data"]["changed"] is True
+        at = r.json()["data"]["knowledgeBase"]["compilation"]["nextScheduledCompileAt"]
+        assert datetime.fromisoformat(at.replace("Z", "+00:00")).astimezone(BERLIN).strftime("%H:%M") == "02:00"
+        r = await c.patch(url, json={"workspace": str(workspace), "policy": "smart_auto", "schedule": "0 0 30 2 *"})
+        assert r.status_code == 400 and "ever comes due" in r.json()["message"]
+        assert bases.get_base(ctx, workspace, base.id).policy == "manual", "a bad schedule changes nothing"
+    assert policy.policy_json(ctx, workspace, base.id)["schedule"] == "0 2 * * *"

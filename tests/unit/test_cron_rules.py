@@ -127,7 +127,8 @@ def test_next_scheduled_at():
     assert wall(next_scheduled_at(NIGHTLY, at(2026, 5, 1, 2, 0), at(2026, 5, 5, 9, 0))) == "2026-05-05 02:00 CEST"
 
 
-@pytest.mark.parametrize("text", ["", "daily", "0 2 * *", "61 2 * * *", "0 2 * * * *", "0 2 * * mon extra"])
+@pytest.mark.parametrize("text", ["", "daily", "0 2 * *", "61 2 * * *", "0 2 * * * *", "0 2 * * mon extra",
+                                  "0 0 30 2 *", "0 0 31 4 *", "@daily"])
 def test_bad_expressions_are_one_clear_error(text):
     with pytest.raises(ValueError, match="not a cron expression"):
         check_expression(text)
