@@ -17,7 +17,6 @@ import pytest
 from kctui import paths
 from kctui.api.server import PREFIX, create_app
 from kctui.config import Settings
-from kctui.core.clock import FakeClock
 from kctui.services import bases, jobs, source_copy
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput
