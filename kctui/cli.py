@@ -75,7 +75,7 @@ def kb_create(workspace: str, name: str, policy: str, description: str, from_pat
     """Create knowledge base NAME in WORKSPACE (reference layout .a3s/kb/bases/<id>/)."""
     svc = open_services()
     changed, base = bases_svc.create_base(svc, workspace, name, description=description, policy=policy,
-                                          from_paths=list(from_paths))
+                                          from_paths=list(from_paths), on_skip=lambda line: click.echo(line, err=True))
     if as_json:
         print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base)})
         return
@@ -132,6 +132,8 @@ def _print_base(data: dict) -> None:
         click.echo(f"  next retry     {c['nextRetryAt']}")
     if c.get("nextAutoCompileAt"):
         click.echo(f"  next auto      {c['nextAutoCompileAt']}")
+    if c.get("nextScheduledCompileAt"):
+        click.echo(f"  next scheduled {c['nextScheduledCompileAt']}")
     if c["pausedReason"]:
         click.echo(f"  paused         {c['pausedReason']}")
     if c["lastError"]:
@@ -158,10 +160,16 @@ def _print_base(data: dict) -> None:
 @click.option("--link-style", type=click.Choice(["wikilink", "markdown"]),
               help="Write links as [[slug|Text]] or as OKF's [Text](/concepts/slug.md).")
 @click.option("--extractor", type=click.Choice(["builtin", "llm"]), help="Extraction: built-in (offline) or a model.")
+@click.option("--schedule", metavar="CRON", help="Queue a scheduled compile at these times (a cron expression "
+              "such as '0 2 * * *', in this machine's time zone), or 'off'.")
+@click.option("--schedule-always/--schedule-changed-only", "schedule_always", default=None,
+              help="A scheduled compile runs even when the sources did not change since the last success "
+                   "(default: only when they changed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole policy as JSON.")
 def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str | None,
               never_auto: tuple[str, ...], min_confidence: float | None, stale_days: int | None,
-              link_style: str | None, extractor: str | None, as_json: bool) -> None:
+              link_style: str | None, extractor: str | None, schedule: str | None, schedule_always: bool | None,
+              as_json: bool) -> None:
     """Show or change a knowledge base's compilation and trust policy."""
     from kctui.services import policy as policy_svc  # noqa: PLC0415
 
@@ -171,7 +179,7 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
     bases_svc.get_base(svc, workspace, kb_id)
     trust_changes = dict(autonomy=autonomy, never_auto=list(never_auto) if never_auto else None,
                          min_confidence=min_confidence, stale_days=stale_days, link_style=link_style,
-                         extractor=extractor)
+                         extractor=extractor, schedule=schedule, schedule_always=schedule_always)
     if any(v is not None for v in trust_changes.values()):
         changed, _ = policy_svc.update_policy(svc, workspace, kb_id, **trust_changes)
     if compilation:
@@ -185,7 +193,7 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
     for key, value in data.items():
         if isinstance(value, list):
             value = ", ".join(value) or "-"
-        click.echo(f"  {key:<15} {value}")
+        click.echo(f"  {key:<15} {'-' if value is None else value}")
 
 
 # -- jobs -----------------------------------------------------------------------------------------
@@ -299,4 +307,4 @@ def jobs_cmd(as_json: bool, limit: int) -> None:
     click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
 
 
-from kctui import cli_llm, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers demo, page, serve, resume, …)
+from kctui import cli_add, cli_llm, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers add, demo, page, serve, resume, …)

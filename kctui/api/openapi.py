@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kctui.api.openapi_ingest import ingest_paths_doc, ingest_schemas
 from kctui.core.ids import JOB_ID_RE, KB_ID_RE, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
 from kctui.core.models import CONTRACT_VERSION, BasePhase, FailureCode, JobPhase, Policy, Trigger
 
@@ -107,7 +108,12 @@ def _schemas() -> dict[str, Any]:
              "paths": {"type": "array", "nullable": True, "items": _ref("AbsolutePath"),
                        "description": "files or folders copied into the new base's sources/ "
                                       "(symlinks are refused)"}}),
-        "PolicyBody": _obj({"workspace": _ref("AbsolutePath"), "policy": _enum(policy)}),
+        "PolicyBody": _obj({"workspace": _ref("AbsolutePath"), "policy": _enum(policy)},
+                           {"schedule": _string(nullable=True, description="ours: a five-field cron expression "
+                                                "(local time of the host) for scheduled compiles, or 'off'"),
+                            "scheduleAlways": {"type": "boolean", "nullable": True,
+                                               "description": "ours: a scheduled compile runs even when the "
+                                                              "sources are unchanged"}}),
         "ClaimBody": _obj({}, {"workspace": {**abs_path, "nullable": True,
                                              "description": "claim only from this workspace "
                                                             "(default: every monitored workspace)"}}),
@@ -161,6 +167,7 @@ def _schemas() -> dict[str, Any]:
              "retryAttempts": {"type": "integer", "minimum": 0},
              "nextRetryAt": _timestamp(),
              "followUpRequested": {"type": "boolean"},
+             "nextScheduledCompileAt": _timestamp(),
              "lastScanAt": _timestamp(),
              "unstablePaths": {"type": "array", "items": _string()},
              "pendingChangeCounts": {"type": "object", "nullable": True},
@@ -231,6 +238,7 @@ def _schemas() -> dict[str, Any]:
             description="trust.md §2"),
         "OpenApiDocument": {"type": "object", "required": ["openapi", "info", "paths"],
                             "description": f"this document (OpenAPI {OPENAPI_VERSION}), not wrapped"},
+        **ingest_schemas(_ref, _string, _obj, 1024),
     }
 
 
@@ -244,8 +252,10 @@ _ERROR_WORDS = {
     "400": "invalid request: a wrong type, a missing field, a malformed body or an unusable value "
            "(the field is named)",
     "401": "the bearer token is missing or wrong",
+    "403": "the route answers clients on this machine only (loopback)",
     "404": "unknown knowledge base, job or workspace",
-    "409": "conflict: the job is not running, no longer active, or was cancelled (nothing changed)",
+    "409": "conflict: the job is not running, no longer active, or was cancelled, or the source name exists "
+           "(nothing changed)",
     "413": "the request body is too large",
     "500": "an I/O or database error in the host",
 }
@@ -340,7 +350,7 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
             f"{prefix}/compilations/claim": {
                 "post": _operation("claim", "Claim the next job (one runs at a time across workspaces)",
                                    _ref("Claim"), body="ClaimBody", body_required=False, errors=posts,
-                                   description="Manual before retry before smart_auto; a second claim "
+                                   description="Manual before retry before smart_auto and scheduled; a second claim "
                                                "while one runs answers claimed false."),
             },
             f"{one}/compilations/{{jobId}}/result": {
@@ -352,6 +362,7 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
                                                "failed one with transient true is retried (the fourth "
                                                "is final). 409 when the job is not the running one."),
             },
+            **ingest_paths_doc(one, kb, _operation, _ref),
             f"{prefix}/openapi.json": {
                 "get": {
                     "operationId": "getOpenApi",

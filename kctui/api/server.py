@@ -32,6 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kctui.api.ingest_routes import make_ingest_routes
 from kctui.api.openapi import openapi_document
 from kctui.core.models import CLAIMED_BY_EXTERNAL
 from kctui.services import bases as bases_svc
@@ -39,7 +40,8 @@ from kctui.services import jobs as jobs_svc
 from kctui.services import results as results_svc
 from kctui.services.context import ServiceContext
 from kctui.services.errors import NotFound, ServiceError
-from kctui.services.policy import compile_options_json
+from kctui.core.cron import check_expression
+from kctui.services.policy import compile_options_json, update_policy
 from kctui.services.shapes import claim_json, job_json
 from kctui.services.status import base_status_json
 from kctui.services.workspaces import add_workspace
@@ -333,9 +335,18 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         body = await read_body(request)
         ws = body.workspace()
         policy = body.get("policy", str, required=True)
+        schedule, schedule_always = body.get("schedule", str), body.get("scheduleAlways", bool)
+        if schedule is not None:
+            try:
+                check_expression(schedule)  # validated before anything changes
+            except ValueError as exc:
+                raise ApiError(400, str(exc)) from None
 
         def run(ctx: ServiceContext) -> dict[str, Any]:
             changed, base = bases_svc.set_compilation_policy(ctx, ws, kb_id, policy)
+            if schedule is not None or schedule_always is not None:
+                scheduled, _ = update_policy(ctx, ws, kb_id, schedule=schedule, schedule_always=schedule_always)
+                changed, base = changed or scheduled, bases_svc.get_base(ctx, ws, kb_id)
             return changed_base_job(changed, ctx, base, None)
 
         data = await call(run, monitor=ws)
@@ -438,6 +449,8 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         Route(f"{PREFIX}/compilations/claim", claim, methods=["POST"]),
         Route(f"{PREFIX}/bases/{{id}}/compilations/{{jobId}}/result", result, methods=["POST"]),
         Route(f"{PREFIX}/openapi.json", openapi_json, methods=["GET"]),
+        *make_ingest_routes(PREFIX, endpoint=endpoint, call=call, read_body=read_body, ok=ok, api_error=ApiError,
+                            absolute=_absolute),
     ]
 
     @contextlib.asynccontextmanager

@@ -17,6 +17,7 @@ from kctui.ui.format import (
     base_line,
     base_next,
     job_cells,
+    until,
 )
 from kctui.ui.messages import Snapshot
 from kctui.ui.widgets.key_bar import Line
@@ -72,7 +73,9 @@ class QueuePane(Vertical):
         self.query_one("#jobs-label", Line).set(f"Jobs ({shown})")
         ws = len(snap.workspaces)
         n = len(snap.bases)
-        self.border_subtitle = f"{n} base{'s' if n != 1 else ''} in {ws} workspace{'s' if ws != 1 else ''}"
+        sched = min((b.next_scheduled_us for b in snap.bases if b.next_scheduled_us is not None), default=None)
+        self.border_subtitle = f"{n} base{'s' if n != 1 else ''} in {ws} workspace{'s' if ws != 1 else ''}" + (
+            f" · next scheduled {until(now, sched)}" if sched is not None else "")
 
     def show_base_line(self, snap: Snapshot) -> None:
         b = snap.base(self.bases.cursor_key)
