@@ -199,9 +199,18 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
 @click.option("--json", "as_json", is_flag=True, help="Print {changed, knowledgeBase, job} as JSON.")
 @click.option("--estimate", is_flag=True, help="With a model-backed base: print the tokens and cost this pass "
               "would spend, and queue nothing.")
+@click.option("--dry-run", "dry_run", is_flag=True, help="Run a whole pass here and print its change brief "
+              "without promoting, filing review items, recording revisions or emitting events; the candidate "
+              "tree is kept under the base's .a3s/dry-run/ until the next dry run.")
 @click.pass_context
-def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_json: bool, estimate: bool) -> None:
+def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_json: bool, estimate: bool,
+                dry_run: bool) -> None:
     """Request a manual compile of KB now (ignores the smart-auto windows and clears a pause)."""
+    if dry_run:
+        from kctui.cli_dry_run import dry_run_cmd  # noqa: PLC0415
+
+        dry_run_cmd(open_services(), workspace, kb_id, as_json)
+        return
     if estimate:
         from kctui.cli_llm import compile_estimate_cmd  # noqa: PLC0415
 
