@@ -187,3 +187,30 @@ def test_kill_9_during_a_dry_run_leaves_nothing_to_recover(svc, workspace, step:
     run = dr.run_dry_run(svc, workspace, base.id)  # the next dry run replaces what the killed one left
     assert run.phase == "succeeded" and os.listdir(run.path.parent) == [run.path.name]
     assert dr.last_dry_run(svc, workspace, base.id)["id"] == run.id
+
+
+def test_the_api_runs_a_dry_run_and_returns_the_job_with_its_brief(svc, workspace, clock, emitted) -> None:
+    from starlette.testclient import TestClient
+
+    from kctui.api.server import PREFIX, create_app
+    from kctui.config import Settings
+    from kctui.services.context import ServiceContext
+
+    base = make_base(svc, workspace, files=demo_files())
+    token = "t" * 40
+    app = create_app(lambda: ServiceContext.open(clock=clock, settings=Settings()), token)
+    before = store_state(svc)
+    with TestClient(app) as client:
+        url = f"{PREFIX}/bases/{base.id}/compilations"
+        headers = {"Authorization": f"Bearer {token}"}
+        bad = client.post(url, json={"workspace": str(workspace), "dryRun": "yes"}, headers=headers)
+        assert bad.status_code == 400 and "dryRun" in bad.json()["message"]
+        got = client.post(url, json={"workspace": str(workspace), "dryRun": True}, headers=headers)
+    assert got.status_code == 200, got.text
+    job = got.json()["data"]["job"]
+    assert job["dryRun"] is True and job["trigger"] == "dry_run" and job["phase"] == "succeeded"
+    brief = job["result"]["brief"]
+    assert brief["counts"]["conflicts"] == 1 and brief["candidateWiki"].startswith(job["outputPath"])
+    assert got.json()["message"].startswith(f"dry run {job['id']}: would create {brief['counts']['created']}")
+    assert store_state(svc) == before and emitted == []
+    assert not paths.wiki_path(workspace, base.id).exists()
