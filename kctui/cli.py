@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -114,6 +115,9 @@ def kb_show(workspace: str, kb_id: str, as_json: bool) -> None:
         print_json(data)
         return
     _print_base(data)
+    from kctui.compiler.schema import load_schema  # noqa: PLC0415
+
+    click.echo(f"  schema         {load_schema(Path(data['knowledgeBasePath'])).describe()}")
 
 
 def _print_base(data: dict) -> None:

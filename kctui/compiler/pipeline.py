@@ -35,6 +35,7 @@ from kctui.compiler.update import (
     relink_source_page,
 )
 from kctui.compiler import output
+from kctui.compiler.schema import load_schema, schema_warning
 from kctui.compiler.stale import StaleReport, mark_stale
 from kctui.compiler.trust_step import TrustGate, archived_sources, manifest_extras, pending_sources, recheck_sources
 from kctui.compiler.wiki_state import PageMemo, PreviousWiki, load_previous
@@ -144,6 +145,9 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop))
     opened.append(extractor)
     version = extractor.version
+    schema_problem = schema_warning(load_schema(request.source_path.parent))  # the extractors fall back
+    if schema_problem:
+        warnings.append(schema_problem)
     changes = g.classify({f.path: f.digest for f in readable}, prev.source_digests())
     _recompile_other_versions(prev, changes, version)
     steps.done(len(files), f"{len(changes.added)} added, {len(changes.modified)} modified, {len(changes.deleted)} deleted")
