@@ -366,8 +366,11 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
                                   _ref("SourceChanges"), params=[kb, ws_required], errors=gets),
             },
             f"{one}/compilations/{{jobId}}": {
-                "get": _operation("getJob", "One job of a base (ours, beyond the reference)", _ref("Job"),
-                                  params=[kb, job, ws_required], errors=gets),
+                "get": _operation("getJob", "One job of a base (ours, beyond the reference)",
+                                  {"anyOf": [_ref("Job"), _ref("DryRunJob")]},
+                                  params=[kb, job, ws_required], errors=gets,
+                                  description="A `dry-run-…` id names the base's kept dry run (only the "
+                                              "last one is kept)."),
             },
             f"{one}/compilations/{{jobId}}/cancel": {
                 "post": _operation("cancelJob", "Cancel a queued or running job", _ref("ChangedBaseWithJob"),

@@ -373,6 +373,13 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
 
         def run(ctx: ServiceContext) -> dict[str, Any]:
             base = bases_svc.get_base(ctx, ws, kb_id)
+            if job_id.startswith("dry-run-"):  # the base's kept dry run (kctui.services.dry_run)
+                from kctui.services.dry_run import last_dry_run  # noqa: PLC0415
+
+                kept = last_dry_run(ctx, base.workspace, base.id)
+                if kept is None or kept.get("id") != job_id:
+                    raise NotFound(f"no dry run '{job_id}' kept for knowledge base {kb_id} (only the last one is)")
+                return kept
             job = jobs_svc.get_job(ctx, job_id)
             if job.workspace != base.workspace or job.base_id != base.id:
                 raise NotFound(f"no job '{job_id}' in knowledge base {kb_id}")

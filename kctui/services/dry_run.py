@@ -125,12 +125,17 @@ def _clear(root: Path) -> None:
             os.unlink(entry.path)
 
 
-def _wiki_identity(wiki: Path) -> tuple[int, int] | None:
-    try:
-        st = os.lstat(wiki)
-    except OSError:
-        return None
-    return st.st_ino, st.st_mtime_ns
+def _wiki_identity(wiki: Path) -> tuple[tuple[int, int] | None, ...]:
+    """What a promotion changes: the tree's inode (a whole generation swapped in) and its class
+    folders' mtimes (a review decision renames single pages into them)."""
+    out: list[tuple[int, int] | None] = []
+    for path in (wiki, wiki / "sources", wiki / "concepts", wiki / "entities"):
+        try:
+            st = os.lstat(path)
+            out.append((st.st_ino, st.st_mtime_ns))
+        except OSError:
+            out.append(None)
+    return tuple(out)
 
 
 def run_dry_run(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, *,
@@ -197,7 +202,8 @@ def brief_json(result: Any, run: DryRun, wiki_moved: bool = False) -> dict[str, 
     ch = result.changes
     warnings = list(result.report.warnings)
     if wiki_moved:
-        warnings.insert(0, "the wiki was promoted while this dry run read it; run it again for an exact brief")
+        warnings.insert(0, "the wiki changed (a promotion or a review decision) while this dry run read it; "
+                           "run it again for an exact brief")
     return {
         "compiler": result.report.compiler_version,
         "path": str(run.path),
@@ -238,7 +244,7 @@ def _note_brief(run: DryRun) -> None:
     head, _, rest = text.partition("\n")
     note = (f"\n**Dry run**: nothing was promoted, filed for review, recorded or announced. The candidate "
             f"wiki is `{run.candidate}` (kept until the next dry run of this base).\n")
-    if run.brief.get("warnings") and run.brief["warnings"][0].startswith("the wiki was promoted"):
+    if run.brief.get("warnings") and run.brief["warnings"][0].startswith("the wiki changed"):
         note += f"\n⚠ {run.brief['warnings'][0]}.\n"
     text = head + "\n" + note + rest
     write_atomically(target, text, durable=False)

@@ -206,8 +206,12 @@ def test_the_api_runs_a_dry_run_and_returns_the_job_with_its_brief(svc, workspac
         bad = client.post(url, json={"workspace": str(workspace), "dryRun": "yes"}, headers=headers)
         assert bad.status_code == 400 and "dryRun" in bad.json()["message"]
         got = client.post(url, json={"workspace": str(workspace), "dryRun": True}, headers=headers)
-    assert got.status_code == 200, got.text
-    job = got.json()["data"]["job"]
+        assert got.status_code == 200, got.text
+        job = got.json()["data"]["job"]
+        kept = client.get(f"{url}/{job['id']}", params={"workspace": str(workspace)}, headers=headers)
+        assert kept.status_code == 200 and kept.json()["data"] == job
+        gone = client.get(f"{url}/dry-run-1-abc", params={"workspace": str(workspace)}, headers=headers)
+        assert gone.status_code == 404
     assert job["dryRun"] is True and job["trigger"] == "dry_run" and job["phase"] == "succeeded"
     brief = job["result"]["brief"]
     assert brief["counts"]["conflicts"] == 1 and brief["candidateWiki"].startswith(job["outputPath"])
