@@ -11,7 +11,7 @@ import os
 
 from kctui.compiler.llm import prompt as prompt_mod
 from kctui.compiler.pipeline import compile_pass
-from kctui.compiler.schema import DEFAULT_SCHEMA, MAX_SCHEMA_BYTES, load_schema, parse_schema
+from kctui.compiler.schema import DEFAULT_SCHEMA, MAX_SCHEMA_BYTES, load_schema
 from tests.integration.test_compiler_pipeline import pages, request
 from tests.integration.test_llm_extractor import WIDGET, FakeModel, fake, llm_request, make_kb  # noqa: F401
 
@@ -113,23 +113,6 @@ def test_an_unusable_schema_fails_closed_with_one_line_in_the_brief(tmp_path, fa
     assert load_schema(src.parent).problem == "SCHEMA.md: not UTF-8"
 
 
-def test_the_parser_table() -> None:
-    s = parse_schema("Intro.\n\n## Concept pages\nSections: Definition, Sources\n\n## Rules\nR.\n"
-                     "## For `docs/**/*.md`\nDOCS\n```\n## Entities\n```\n")
-    assert s.classes == {"source", "concept"} and s.sections == {"concept": ("Definition", "Sources")}
-    assert s.text_for("docs/a/b.md").endswith("DOCS\n```\n## Entities\n```") and "DOCS" in s.text_for("docs/b.md")
-    assert "DOCS" not in s.text_for("notes/b.md") and "R." in s.text_for("notes/b.md")
-    assert parse_schema("no headings at all\n").classes == {"source", "concept", "entity"}
-    for bad, why in (("## Entities\n## entity pages\n", "described twice"), ("## Entities\nSections:\n", "empty"),
-                     ("## For ``\nx\n", "needs a glob")):
-        try:
-            parse_schema(bad)
-        except ValueError as exc:
-            assert why in str(exc) and "\n" not in str(exc)
-        else:
-            raise AssertionError(bad)
-
-
 def test_the_builtin_extractor_writes_only_the_classes_the_schema_lists(tmp_path) -> None:
     src = make_kb(tmp_path, {"notes/tools.md": "# Tools\n\nRipgrep is a search tool. Ripgrep 14.1 was released "
                                                "on 2024-01-06.\n\nA *write-ahead log* is a log of changes written "
@@ -143,3 +126,25 @@ def test_the_builtin_extractor_writes_only_the_classes_the_schema_lists(tmp_path
     got = {k.split("/")[0] for k in pages(only.output_path)}
     assert "entities" in kinds and "entities" not in got and "sources" in got
     assert got - {"entities"} == kinds - {"entities"}
+
+
+def test_a_dry_run_of_a_model_backed_base_pays_once_and_says_what_the_real_pass_does(
+        svc, workspace, fake: FakeModel) -> None:
+    """The reply cache is keyed by source bytes and the schema alone, so the real pass after a dry run
+    sends nothing; the dry run's brief is the real pass's."""
+    from kctui.services import dry_run as dr
+    from kctui.services.policy import update_policy
+    from tests.helpers import make_base
+    from tests.integration.test_dry_run import comparable, real_pass
+
+    base = make_base(svc, workspace, files={"products/widget.md": WIDGET, "runbooks/restart.md": RUNBOOK})
+    (workspace / ".a3s" / "kb" / "bases" / base.id / "SCHEMA.md").write_text(SCHEMA, encoding="utf-8")
+    update_policy(svc, workspace, base.id, extractor="llm")
+    run = dr.run_dry_run(svc, workspace, base.id)
+    assert run.phase == "succeeded", run.error
+    assert len(fake.requests) == 2 and all("GENERAL-RULE" in p for p in fake.prompts())
+    markdown, _ = real_pass(svc, base)
+    assert len(fake.requests) == 2  # every chunk answered from the reply cache the dry run filled
+    assert "schema-" in run.brief["compiler"]
+    dry = [ln for ln in comparable(run.brief["markdown"]) if "tokens in" not in ln]
+    assert dry == [ln for ln in comparable(markdown) if "tokens in" not in ln]
