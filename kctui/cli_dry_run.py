@@ -24,6 +24,8 @@ def dry_run_cmd(svc: ServiceContext, workspace: str, kb_id: str, as_json: bool) 
         click.echo(run.brief["markdown"], nl=False)
         click.echo(summary_line(run), err=True)
     else:
+        if run.brief:  # the pass ran; its candidate would be refused: the brief says what and why
+            click.echo(run.brief["markdown"], nl=False)
         click.echo(f"kctui: error: {summary_line(run)}", err=True)
     if run.phase != "succeeded":
         sys.exit(1)

@@ -153,7 +153,9 @@ def _schemas() -> dict[str, Any]:
              "error": _string(nullable=True),
              "dryRun": {"type": "boolean", "enum": [True]},
              "result": {"type": "object", "nullable": True,
-                        "description": "null when the pass failed; else `brief`: counts (created, appended, "
+                        "description": "null when the pass failed before its brief; else `brief` (also when "
+                                       "the candidate would be refused: phase failed, errorCode "
+                                       "invalid_output): counts (created, appended, "
                                        "revised, superseded, removed, refreshed, held, heldPages, conflicts, "
                                        "skipped, stale, reviewItems), the pages, held updates, conflicts and "
                                        "files skipped, warnings, and the Markdown brief",

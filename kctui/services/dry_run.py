@@ -76,7 +76,8 @@ class DryRun:
             "outputPath": str(self.path), "error": self.error, "workspaceRoot": self.workspace,
             "errorCode": self.error_code, "transient": None, "notBefore": None, "claimedBy": None,
             "compilerVersion": self.brief.get("compiler"), "dryRun": True,
-            "result": {"brief": self.brief} if self.phase == "succeeded" else None,
+            # a pass that ran but whose candidate would be refused keeps its brief (with the reason)
+            "result": {"brief": self.brief} if self.brief else None,
         }
 
 
@@ -185,13 +186,34 @@ def run_dry_run(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: s
             _crash("candidate_written")
             moved = _wiki_identity(wiki) != before
             run.brief = brief_json(result, run, moved)
-            run.phase = "succeeded"
+            rejected = _rejected(run)  # what the result route would refuse, it says now
+            run.phase = "failed" if rejected else "succeeded"
+            if rejected:
+                run.error_code, run.error = "invalid_output", rejected[:1000]
             _note_brief(run)
         run.completed_at = ctx.now()
         write_atomically(run.path / RESULT_FILE, json.dumps(run.to_json(), sort_keys=True, ensure_ascii=False,
                                                             indent=1) + "\n", durable=False)
         _crash("result_written")
     return run
+
+
+def _rejected(run: DryRun) -> str | None:
+    """The one-line reason the result route (kctui.services.results.report_result) would refuse this
+    candidate before promoting it, or None: the same checks, so a dry run cannot promise a pass that
+    would then fail."""
+    from kctui.publish.validate import InvalidOutput, validate_staged_tree  # noqa: PLC0415
+    from kctui.services.review_manifest import ManifestError, read_manifest  # noqa: PLC0415
+
+    try:
+        validate_staged_tree(run.candidate)
+        manifest = read_manifest(run.path)
+        for item in manifest.items if manifest else []:
+            if not (run.candidate / item.page).is_file():
+                raise ManifestError(f"review.json names page {item.page}, which the staged wiki does not have")
+    except (InvalidOutput, ManifestError) as exc:
+        return f"staged output rejected: {exc}"
+    return None
 
 
 def brief_json(result: Any, run: DryRun, wiki_moved: bool = False) -> dict[str, Any]:
@@ -244,6 +266,8 @@ def _note_brief(run: DryRun) -> None:
     head, _, rest = text.partition("\n")
     note = (f"\n**Dry run**: nothing was promoted, filed for review, recorded or announced. The candidate "
             f"wiki is `{run.candidate}` (kept until the next dry run of this base).\n")
+    if run.error:
+        note += f"\n⚠ A real pass would fail here: [{run.error_code}] {run.error}\n"
     if run.brief.get("warnings") and run.brief["warnings"][0].startswith("the wiki changed"):
         note += f"\n⚠ {run.brief['warnings'][0]}.\n"
     text = head + "\n" + note + rest
@@ -268,6 +292,8 @@ def last_dry_run(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: 
 
 
 def summary_line(run: DryRun) -> str:
+    if run.phase != "succeeded" and run.brief:
+        return f"dry run {run.id}: a real pass would fail: [{run.error_code}] {run.error}; brief at {run.path}"
     if run.phase != "succeeded":
         return f"dry run {run.id} failed: [{run.error_code}] {run.error}"
     c = run.brief["counts"]

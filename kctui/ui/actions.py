@@ -167,7 +167,7 @@ class MainActions:
         from kctui.ui.screens.dry_run import DryRunScreen  # noqa: PLC0415
 
         self.app.notify(text, severity="information" if ok else "error", timeout=5 if ok else 10)
-        if ok and run is not None:
+        if run is not None and run.brief:
             self.app.push_screen(DryRunScreen(f"Dry run of {name} · {run.id}", run.brief["markdown"]))
 
     def action_cancel(self: MainScreen) -> None:

@@ -218,3 +218,18 @@ def test_the_api_runs_a_dry_run_and_returns_the_job_with_its_brief(svc, workspac
     assert got.json()["message"].startswith(f"dry run {job['id']}: would create {brief['counts']['created']}")
     assert store_state(svc) == before and emitted == []
     assert not paths.wiki_path(workspace, base.id).exists()
+
+
+def test_a_candidate_the_result_route_would_refuse_fails_the_dry_run_as_it_fails_the_pass(
+        svc, workspace, monkeypatch, emitted) -> None:
+    from kctui.services import review_manifest
+
+    monkeypatch.setattr(review_manifest, "MAX_MANIFEST_BYTES", 100)  # the demo's one conflict is more
+    base = make_base(svc, workspace, files=demo_files())
+    run = dr.run_dry_run(svc, workspace, base.id)
+    assert (run.phase, run.error_code) == ("failed", "invalid_output")
+    assert run.error == "staged output rejected: review.json is larger than 32 MiB"
+    assert run.to_json()["result"]["brief"]["counts"]["conflicts"] == 1
+    assert "A real pass would fail here: [invalid_output]" in run.brief["markdown"]
+    _, _, job = compile_and_wait(svc, base.workspace, base.id, quiet=True)
+    assert (job.phase, job.error_code, job.error) == ("failed", run.error_code, run.error)
