@@ -110,14 +110,17 @@ def kb_list(workspace: str | None, as_json: bool) -> None:
 def kb_show(workspace: str, kb_id: str, as_json: bool) -> None:
     """Show one knowledge base and its compilation state."""
     svc = open_services()
-    data = base_status_json(svc, bases_svc.get_base(svc, workspace, kb_id))
-    if as_json:
-        print_json(data)
-        return
-    _print_base(data)
     from kctui.compiler.schema import load_schema  # noqa: PLC0415
 
-    click.echo(f"  schema         {load_schema(Path(data['knowledgeBasePath'])).describe()}")
+    data = base_status_json(svc, bases_svc.get_base(svc, workspace, kb_id))
+    schema = load_schema(Path(data["knowledgeBasePath"]))
+    if as_json:
+        print_json({**data, "schema": {"file": schema.name or None, "digest": f"sha256:{schema.digest}",
+                                       "classes": [c for c in ("source", "concept", "entity") if c in schema.classes],
+                                       "problem": schema.problem or None}})
+        return
+    _print_base(data)
+    click.echo(f"  schema         {schema.describe()}")
 
 
 def _print_base(data: dict) -> None:

@@ -29,6 +29,8 @@ def test_kb_show_says_which_schema_is_in_force(workspace: Path, kb: str) -> None
     (base / "CLAUDE.md").write_text("## Sources\n## Concepts\n", encoding="utf-8")
     shown = run("kb", "show", str(workspace), kb, check=True).stdout
     assert "  schema         CLAUDE.md (sha256 " in shown and "classes source, concept)" in shown
+    as_json = json.loads(run("kb", "show", str(workspace), kb, "--json", check=True).stdout)["schema"]
+    assert (as_json["file"], as_json["classes"], as_json["problem"]) == ("CLAUDE.md", ["source", "concept"], None)
     (base / "SCHEMA.md").write_text("## Entities\n## Entities\n", encoding="utf-8")
     shown = run("kb", "show", str(workspace), kb, check=True).stdout
     assert "embedded default (SCHEMA.md: line 2: the entity class is described twice)" in shown

@@ -1,15 +1,12 @@
 """Issue 16 point 1, dry runs: a dry run's brief is the brief of the real pass that follows (same counts,
 same sections); the wiki (bytes and file stats), the review queue, revisions, jobs, briefs and events
-are untouched by it; a real job is claimed while a dry run runs; a kill -9 at any point of a dry run
-leaves nothing to recover."""
+are untouched by it; a real job is claimed while a dry run runs (kill -9: tests/reliability/
+test_dry_run_crash.py)."""
 
 from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
 from importlib import resources
 from pathlib import Path
 
@@ -21,7 +18,6 @@ from kctui.services import dry_run as dr
 from kctui.services import events
 from kctui.services import jobs as jobs_svc
 from kctui.services.local_transport import LocalTransport
-from kctui.services.recovery import recover_at_startup
 from tests.helpers import make_base
 
 TABLES = ("jobs", "briefs", "page_revisions", "review_items", "review_item_pages", "job_steps", "bases")
@@ -168,25 +164,6 @@ def test_a_failing_dry_run_is_one_line_and_changes_nothing(svc, workspace, emitt
     run = dr.run_dry_run(svc, workspace, base.id)
     assert run.phase == "failed" and run.error_code == "source_unreadable" and "\n" not in run.error
     assert run.to_json()["result"] is None and store_state(svc) == before and emitted == []
-
-
-@pytest.mark.parametrize("step", ["cleared", "extract", "update", "candidate_written", "result_written"])
-def test_kill_9_during_a_dry_run_leaves_nothing_to_recover(svc, workspace, step: str) -> None:
-    base = make_base(svc, workspace, files=demo_files())
-    real_pass(svc, base)
-    (paths.sources_path(workspace, base.id) / "more.md").write_text("# Zed\n\nZed is an editor.\n", encoding="utf-8")
-    wiki = paths.wiki_path(workspace, base.id)
-    wiki_before, state_before = tree(wiki), store_state(svc)
-    env = {**os.environ, dr.CRASH_ENV: step, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    proc = subprocess.run([sys.executable, "-m", "kctui", "compile", str(workspace), base.id, "--dry-run"],
-                          env=env, capture_output=True, timeout=120)
-    assert proc.returncode == -signal.SIGKILL, proc.stderr
-    assert recover_at_startup(svc).summary() == "nothing to recover"
-    assert tree(wiki) == wiki_before and store_state(svc) == state_before
-    assert dr.last_dry_run(svc, workspace, base.id) is None or step == "result_written"
-    run = dr.run_dry_run(svc, workspace, base.id)  # the next dry run replaces what the killed one left
-    assert run.phase == "succeeded" and os.listdir(run.path.parent) == [run.path.name]
-    assert dr.last_dry_run(svc, workspace, base.id)["id"] == run.id
 
 
 def test_the_api_runs_a_dry_run_and_returns_the_job_with_its_brief(svc, workspace, clock, emitted) -> None:
