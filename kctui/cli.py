@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -109,11 +110,17 @@ def kb_list(workspace: str | None, as_json: bool) -> None:
 def kb_show(workspace: str, kb_id: str, as_json: bool) -> None:
     """Show one knowledge base and its compilation state."""
     svc = open_services()
+    from kctui.compiler.schema import load_schema  # noqa: PLC0415
+
     data = base_status_json(svc, bases_svc.get_base(svc, workspace, kb_id))
+    schema = load_schema(Path(data["knowledgeBasePath"]))
     if as_json:
-        print_json(data)
+        print_json({**data, "schema": {"file": schema.name or None, "digest": f"sha256:{schema.digest}",
+                                       "classes": [c for c in ("source", "concept", "entity") if c in schema.classes],
+                                       "problem": schema.problem or None}})
         return
     _print_base(data)
+    click.echo(f"  schema         {schema.describe()}")
 
 
 def _print_base(data: dict) -> None:
@@ -207,9 +214,18 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
 @click.option("--json", "as_json", is_flag=True, help="Print {changed, knowledgeBase, job} as JSON.")
 @click.option("--estimate", is_flag=True, help="With a model-backed base: print the tokens and cost this pass "
               "would spend, and queue nothing.")
+@click.option("--dry-run", "dry_run", is_flag=True, help="Run a whole pass here and print its change brief "
+              "without promoting, filing review items, recording revisions or emitting events; the candidate "
+              "tree is kept under the base's .a3s/dry-run/ until the next dry run.")
 @click.pass_context
-def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_json: bool, estimate: bool) -> None:
+def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_json: bool, estimate: bool,
+                dry_run: bool) -> None:
     """Request a manual compile of KB now (ignores the smart-auto windows and clears a pause)."""
+    if dry_run:
+        from kctui.cli_dry_run import dry_run_cmd  # noqa: PLC0415
+
+        dry_run_cmd(open_services(), workspace, kb_id, as_json)
+        return
     if estimate:
         from kctui.cli_llm import compile_estimate_cmd  # noqa: PLC0415
 

@@ -145,6 +145,39 @@ def _schemas() -> dict[str, Any]:
              "notBefore": _timestamp("a retry is not claimed before this time"),
              "claimedBy": _string(nullable=True),
              "compilerVersion": _string(nullable=True)}),
+        "DryRunJob": _obj(
+            {"id": _string(pattern=JOB_ID_RE.pattern),
+             "knowledgeBaseId": _string(pattern=KB_ID_RE.pattern),
+             "trigger": _enum(["dry_run"]),
+             "phase": _enum(["succeeded", "failed"]),
+             "sourceDigest": _string(nullable=True, pattern=DIGEST),
+             "createdAt": {**_timestamp(), "nullable": False},
+             "startedAt": _timestamp(),
+             "completedAt": _timestamp(),
+             "outputPath": _string(description="the dry run's folder, <base>/.a3s/dry-run/<id>/ (its candidate "
+                                               "wiki is wiki/ there), kept until the next dry run"),
+             "error": _string(nullable=True),
+             "dryRun": {"type": "boolean", "enum": [True]},
+             "result": {"type": "object", "nullable": True,
+                        "description": "null when the pass failed before its brief; else `brief` (also when "
+                                       "the candidate would be refused: phase failed, errorCode "
+                                       "invalid_output): counts (created, appended, "
+                                       "revised, superseded, removed, refreshed, held, heldPages, conflicts, "
+                                       "skipped, stale, reviewItems), the pages, held updates, conflicts and "
+                                       "files skipped, warnings, and the Markdown brief",
+                        "properties": {"brief": {"type": "object"}}}},
+            {"workspaceRoot": _string(),
+             "errorCode": _string(nullable=True),
+             "transient": {"type": "boolean", "nullable": True},
+             "notBefore": _timestamp(),
+             "claimedBy": _string(nullable=True),
+             "compilerVersion": _string(nullable=True)},
+            description="A dry run (ours): a whole pass run at once, outside the queue; nothing was promoted, "
+                        "filed for review, recorded or announced."),
+        "CompilationBody": _obj(
+            {"workspace": _ref("AbsolutePath")},
+            {"dryRun": {"type": "boolean", "nullable": True,
+                        "description": "run a dry run now instead of queueing a job (default false)"}}),
         "CompilationSummary": _obj(
             {"policy": _enum(policy),
              "phase": _enum(base_phase),
@@ -191,7 +224,7 @@ def _schemas() -> dict[str, Any]:
                           "total": {"type": "integer", "minimum": 0}}),
         "ChangedBase": _obj({"changed": {"type": "boolean"}, "knowledgeBase": _ref("KnowledgeBase")}),
         "ChangedBaseJob": _obj({"changed": {"type": "boolean"}, "knowledgeBase": _ref("KnowledgeBase"),
-                                "job": _nullable_ref("Job")}),
+                                "job": {"nullable": True, "anyOf": [_ref("Job"), _ref("DryRunJob")]}}),
         "ChangedBaseNoJob": _obj({"changed": {"type": "boolean"}, "knowledgeBase": _ref("KnowledgeBase"),
                                   "job": {"type": "object", "nullable": True, "enum": [None],
                                           "description": "always null"}}),
@@ -254,8 +287,8 @@ _ERROR_WORDS = {
     "401": "the bearer token is missing or wrong",
     "403": "the route answers clients on this machine only (loopback)",
     "404": "unknown knowledge base, job or workspace",
-    "409": "conflict: the job is not running, no longer active, or was cancelled, or the source name exists "
-           "(nothing changed)",
+    "409": "conflict: the job is not running, no longer active, or was cancelled, a dry run of the base "
+           "already runs, or the source name exists (nothing changed)",
     "413": "the request body is too large",
     "500": "an I/O or database error in the host",
 }
@@ -323,8 +356,12 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
             },
             f"{one}/compilations": {
                 "post": _operation("requestCompilation", "Ask for a compilation", _ref("ChangedBaseJob"),
-                                   params=[kb], body="WorkspaceBody", errors=posts,
-                                   description="`job` is null when nothing new was queued."),
+                                   params=[kb], body="CompilationBody", errors=posts,
+                                   description="`job` is null when nothing new was queued. With `dryRun: "
+                                               "true` a dry run runs at once (outside the queue: it never "
+                                               "blocks or delays a job) and `job` is its DryRunJob, whose "
+                                               "result carries the change brief; 409 while another dry "
+                                               "run of the base runs."),
             },
             f"{one}/compilation": {
                 "get": _operation("getCompilation", "The compilation summary", _ref("CompilationSummary"),
@@ -340,8 +377,11 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
                                   _ref("SourceChanges"), params=[kb, ws_required], errors=gets),
             },
             f"{one}/compilations/{{jobId}}": {
-                "get": _operation("getJob", "One job of a base (ours, beyond the reference)", _ref("Job"),
-                                  params=[kb, job, ws_required], errors=gets),
+                "get": _operation("getJob", "One job of a base (ours, beyond the reference)",
+                                  {"anyOf": [_ref("Job"), _ref("DryRunJob")]},
+                                  params=[kb, job, ws_required], errors=gets,
+                                  description="A `dry-run-…` id names the base's kept dry run (only the "
+                                              "last one is kept)."),
             },
             f"{one}/compilations/{{jobId}}/cancel": {
                 "post": _operation("cancelJob", "Cancel a queued or running job", _ref("ChangedBaseWithJob"),

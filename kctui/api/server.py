@@ -305,7 +305,10 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
     @endpoint
     async def request_compilation(request: Request) -> JSONResponse:
         kb_id = request.path_params["id"]
-        ws = (await read_body(request)).workspace()
+        body = await read_body(request)
+        ws = body.workspace()
+        if body.get("dryRun", bool):
+            return await dry_run(kb_id, ws)
 
         def run(ctx: ServiceContext) -> dict[str, Any]:
             changed, base, job = jobs_svc.request_compile(ctx, ws, kb_id)
@@ -319,6 +322,18 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
             words = f"compilation {job['id']} queued"
         else:
             words = "a compilation follows the running one"
+        return ok(data, words)
+
+    async def dry_run(kb_id: str, ws: str | None) -> JSONResponse:
+        from kctui.services.dry_run import run_dry_run, summary_line  # noqa: PLC0415
+
+        def run(ctx: ServiceContext) -> tuple[dict[str, Any], str]:
+            done = run_dry_run(ctx, ws, kb_id)
+            base = bases_svc.get_base(ctx, done.workspace, done.base_id)
+            return {"changed": False, "knowledgeBase": base_status_json(ctx, base), "job": done.to_json()}, \
+                summary_line(done)
+
+        data, words = await call(run, monitor=ws)
         return ok(data, words)
 
     @endpoint
@@ -369,6 +384,13 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
 
         def run(ctx: ServiceContext) -> dict[str, Any]:
             base = bases_svc.get_base(ctx, ws, kb_id)
+            if job_id.startswith("dry-run-"):  # the base's kept dry run (kctui.services.dry_run)
+                from kctui.services.dry_run import last_dry_run  # noqa: PLC0415
+
+                kept = last_dry_run(ctx, base.workspace, base.id)
+                if kept is None or kept.get("id") != job_id:
+                    raise NotFound(f"no dry run '{job_id}' kept for knowledge base {kb_id} (only the last one is)")
+                return kept
             job = jobs_svc.get_job(ctx, job_id)
             if job.workspace != base.workspace or job.base_id != base.id:
                 raise NotFound(f"no job '{job_id}' in knowledge base {kb_id}")

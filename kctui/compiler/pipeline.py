@@ -35,6 +35,7 @@ from kctui.compiler.update import (
     relink_source_page,
 )
 from kctui.compiler import output, recurrence
+from kctui.compiler.schema import load_schema, schema_warning
 from kctui.compiler.stale import StaleReport, mark_stale
 from kctui.compiler.trust_step import TrustGate, archived_sources, manifest_extras, pending_sources, recheck_sources
 from kctui.compiler.wiki_state import PageMemo, PreviousWiki, load_previous
@@ -89,22 +90,26 @@ class _Steps:
 
 
 def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None, should_stop: StopFn | None = None,
-                 cache_dir: Path | None | object = _DEFAULT, full: bool = False) -> PassResult:
+                 cache_dir: Path | None | object = _DEFAULT, full: bool = False, dry_run: bool = False) -> PassResult:
     """One pass. `cache_dir=None` disables the caches; `full=True` re-reads every source (unchanged
-    ones are checked against what the previous wiki recorded and only count as changed if they differ)."""
+    ones are checked against what the previous wiki recorded and only count as changed if they differ).
+    `dry_run=True` (kctui.services.dry_run): the caches are read but the wiki-derived ones (the page
+    memo, the source-digest memo) are not written, and unchanged pages are copied rather than
+    hard-linked from the live wiki (a link would change its files' ctime), so a real pass never reads
+    anything a dry run made; the extraction and reply caches, keyed by source bytes alone, are shared."""
     steps = _Steps(progress or (lambda e: None), should_stop or (lambda: False))
     cache_folder = default_cache_dir(request.source_path) if cache_dir is _DEFAULT else cache_dir
     opener = extractor_factory(request.extractor)  # an unknown extractor fails before anything is read
     opened: list[Extractor] = []
     try:
-        return _pass(request, steps, cache_folder, full, opener, opened)
+        return _pass(request, steps, cache_folder, full, opener, opened, dry_run)
     finally:
         for extractor in opened:  # its threads and processes end with the pass, however it ends
             extractor.close()
 
 
 def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, full: bool,
-          opener: ExtractorFactory, opened: list[Extractor]) -> PassResult:
+          opener: ExtractorFactory, opened: list[Extractor], dry_run: bool = False) -> PassResult:
     warnings: list[str] = []
     # -- gather ---------------------------------------------------------------------------------
     steps.start("gather")
@@ -128,7 +133,8 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             readable.append(f)
         except OSError as exc:
             skipped.append(Skipped(f.path, "unreadable", exc.strerror or str(exc)))
-    digests.save(readable)
+    if not dry_run:
+        digests.save(readable)
     by_path = {f.path: f for f in readable}
     memo = PageMemo(cache_folder) if cache_folder else None
     prev = load_previous(request.previous_wiki_path, memo, steps.should_stop)
@@ -139,6 +145,9 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop))
     opened.append(extractor)
     version = extractor.version
+    schema_problem = schema_warning(load_schema(request.source_path.parent))  # the extractors fall back
+    if schema_problem:
+        warnings.append(schema_problem)
     changes = g.classify({f.path: f.digest for f in readable}, prev.source_digests())
     _recompile_other_versions(prev, changes, version)
     steps.done(len(files), f"{len(changes.added)} added, {len(changes.modified)} modified, {len(changes.deleted)} deleted")
@@ -249,6 +258,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     work = sorted(touched) + [registry.source_slugs[p] for p in sorted(live, key=lambda p: p.encode())]
     steps.start("update", len(work))
     writer = output.PageWriter(request, prev, version)
+    writer.link_unchanged = not dry_run
     gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
     lossy = extractor.lossy()
     if lossy:
@@ -339,7 +349,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     )
     writer.write_all(final, updates, conflicts, warnings, steps.check, held=len(gate.held), tick=steps.tick)
     output.write_manifest(request.output_path, gate.items if gate.gated else None, manifest_extras(gate))
-    if memo is not None:
+    if memo is not None and not dry_run:
         memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests,
                   writer.files, writer.styles)
     steps.done(len(final) + 2)

@@ -68,6 +68,8 @@ REGISTRY: tuple[KeyAction, ...] = (
     KeyAction("filter", "slash", "filter", "Filter", "Filter the rows of the current pane by text.", "Panes"),
     # the queue
     KeyAction("compile", "c", "compile", "Compile", "Compile the selected knowledge base now.", "Queue"),
+    KeyAction("dry-run", "D", "dry_run", "Dry run", "Run a whole pass of the selected base and show its change "
+              "brief without promoting, filing review items or recording anything.", "Queue"),
     KeyAction("cancel", "x", "cancel", "Cancel", "Cancel the selected job (asks first).", "Queue"),
     KeyAction("clear-pause", "u", "clear_pause", "Unpause",
               "Clear the selected base's bulk-change pause (shows the change counts, asks first).", "Queue"),

@@ -31,7 +31,7 @@ STOPS = ("bases", "jobs", "running", "items", "brief")  # the focus stops tab cy
 STOP_PANE = {"bases": "queue", "jobs": "queue", "running": "running", "items": "review", "brief": "brief"}
 PANE_KEY = {"queue": "1", "running": "2", "review": "3", "brief": "4"}
 # actions that only apply in some panes (elsewhere they are hidden from the footer)
-PANE_SCOPED = {"compile": ("queue",), "clear_pause": ("queue",), "toggle_policy": ("queue",),
+PANE_SCOPED = {"compile": ("queue",), "dry_run": ("queue",), "clear_pause": ("queue",), "toggle_policy": ("queue",),
                "search": ("queue",), "cancel": ("queue", "running"), "resolve": ("review",),
                "filter": ("queue", "review"), "open": ("queue", "review"), "mark": ("review",),
                "bulk": ("review",)}
@@ -261,7 +261,7 @@ class MainScreen(MainActions, Screen):
         if panes is not None and self.active not in panes:
             where = " or ".join(f"{PANE_NAMES[p]} ({PANE_KEY[p]})" for p in panes)
             return f"this works in the {where} pane"
-        if action in ("compile", "clear_pause", "toggle_policy"):
+        if action in ("compile", "dry_run", "clear_pause", "toggle_policy"):
             base = self.selected_base()
             if base is None:
                 return "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)")
