@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
 from kctui.ui import keys
-from kctui.ui.format import JOB_PHASE, TRIGGER, age, duration, ws_label
+from kctui.ui.format import JOB_PHASE, TRIGGER, duration, ws_label
 from kctui.ui.widgets.key_bar import KeyBar, Line
 
 INTERVAL = 0.5  # seconds between reads while the screen is open (the main screen's poll interval)
@@ -37,22 +37,24 @@ def when(at: str | None) -> str:
 
 def pass_row(p: dict[str, Any], now_us: int, tones: dict[str, str]) -> Text:
     glyph, word, tone = JOB_PHASE.get(p["phase"], ("?", p["phase"], "muted"))
+    muted = tones.get("muted", "")
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"#{p['jobId'].rsplit('-', 1)[-1]:<4}", style="bold")
-    t.append(f" {when(p['createdAt'])}  {age(now_us, p['createdUs']):>4} ago  ", style=tones.get("muted", ""))
+    t.append(f" {when(p['createdAt'])} ", style=muted)
     t.append(f"{TRIGGER.get(p['trigger'], p['trigger']):<6} ")
-    t.append(f"{glyph} {word:<10}", style=tones.get(tone, ""))
-    if p["phase"] in ("succeeded", "failed", "cancelled", "running"):
-        took = (p["completedUs"] or now_us) - p["startedUs"] if p["startedUs"] else None
-        t.append(f" {duration(took):>6}  ")
-    else:
-        t.append("         ")
+    t.append(f"{glyph} {word:<9}", style=tones.get(tone, ""))
+    took = (p["completedUs"] or now_us) - p["startedUs"] if p["startedUs"] else None
+    t.append(f" {duration(took):>5} ")
+    t.append("▤ brief " if p["hasBrief"] else ("        " if p["phase"] in ("queued", "running") else "· none  "),
+             style="" if p["hasBrief"] else muted)
     if p["phase"] == "failed":
         t.append(p.get("errorWords") or p.get("error") or "failed", style=tones.get("error", ""))
         return t
-    t.append(f"{p['pagesWritten']} page{'s' if p['pagesWritten'] != 1 else ''} written · {p['held']} held · "
+    if p["phase"] in ("queued", "running"):
+        t.append("in progress" if p["phase"] == "running" else "waiting", style=muted)
+        return t
+    t.append(f"{p['pagesWritten']} page{'s' if p['pagesWritten'] != 1 else ''} · {p['held']} held · "
              f"{p['conflicts']} conflict{'s' if p['conflicts'] != 1 else ''}")
-    t.append(" · brief" if p["hasBrief"] else " · no brief", style="" if p["hasBrief"] else tones.get("muted", ""))
     return t
 
 
@@ -62,7 +64,7 @@ class BriefsScreen(ModalScreen[None]):
     BriefsScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
     BriefsScreen #briefs-count { padding: 0 1; color: $text-muted; }
     BriefsScreen #briefs-running { padding: 0 1; height: auto; max-height: 10; border-bottom: solid $panel-lighten-2; }
-    BriefsScreen #briefs-list { height: 1fr; margin: 0 1; border: none; background: $surface; }
+    BriefsScreen #briefs-list { height: 1fr; margin: 0 1; border: none; background: $surface; text-wrap: nowrap; text-overflow: ellipsis; }
     """
     KEY_SCOPES = (keys.BRIEFS,)
     BINDINGS = [*keys.bindings(keys.BRIEFS), Binding("down", "move(1)", show=False),
@@ -170,7 +172,7 @@ class BriefsScreen(ModalScreen[None]):
         self.query_one("#briefs-count", Line).set(
             "No pass yet: compile the base (c on the main screen)." if not total else
             f"{total} pass{'es' if total != 1 else ''}, newest first" + (f" (the newest {n} shown)" if n < total else "")
-            + " · enter opens the brief")
+            + " · enter opens the brief · esc back")
         box = self.query_one("#briefs-running", Static)
         self.detail = detail
         if detail is None:

@@ -83,7 +83,7 @@ class PageScreen(ModalScreen[None]):
     PageScreen #read-tabs { padding: 0 1; background: $panel; }
     PageScreen ContentSwitcher { height: 1fr; }
     PageScreen ContentSwitcher > * { height: 1fr; padding: 0 1; }
-    PageScreen #sec-links, PageScreen #sec-review { border: none; background: $surface; }
+    PageScreen #sec-links, PageScreen #sec-review { border: none; background: $surface; text-wrap: nowrap; text-overflow: ellipsis; }
     PageScreen #read-md { margin: 0; padding: 0; }
     """
     KEY_SCOPES = (keys.PAGE,)

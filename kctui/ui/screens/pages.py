@@ -61,7 +61,7 @@ class PagesScreen(ModalScreen[None]):
     PagesScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
     PagesScreen #pages-filter { margin: 0 1; }
     PagesScreen #pages-count { padding: 0 1; color: $text-muted; }
-    PagesScreen #pages-list { height: 1fr; margin: 0 1; border: none; background: $surface; }
+    PagesScreen #pages-list { height: 1fr; margin: 0 1; border: none; background: $surface; text-wrap: nowrap; text-overflow: ellipsis; }
     """
     KEY_SCOPES = (keys.PAGES,)
     BINDINGS = [*keys.bindings(keys.PAGES), Binding("down", "move(1)", show=False),

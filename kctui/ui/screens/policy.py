@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -22,18 +22,13 @@ from kctui.ui.widgets.key_bar import KeyBar, Line
 
 # field -> (label, what it does)
 FIELDS = {
-    "compilation": ("Compilation", "manual: compile only when asked; smart_auto: compile by itself once source "
-                    "changes settle (switching to manual cancels a queued automatic compile)."),
-    "autonomy": ("Autonomy", "What is written without a person: suggest = nothing, guarded = new pages and "
-                 "appends, auto = revisions too. Replacing a value always waits for a person."),
-    "never-auto": ("Never-auto guards", "Every change to a matching page is held for a person: class:entity, "
-                   "tag:NAME or title:REGEX. Enter adds the one typed; delete on the list removes one."),
-    "min-confidence": ("Min confidence", "An update whose confidence is below this (0 to 1) is held for review."),
-    "stale-days": ("Stale days", "A page with no new evidence or confirmation for this many days is marked stale."),
-    "extractor": ("Extractor", "builtin: offline, reads the text itself; llm: a model over an OpenAI-compatible "
-                  "API (KCTUI_LLM_URL). The next compile uses it."),
-    "link-style": ("Link style", "How the next compile writes links between pages: wikilinks or Markdown links "
-                   "to the page files."),
+    "compilation": ("Compilation", "manual: when asked · smart_auto: when changes settle"),
+    "autonomy": ("Autonomy", "suggest holds all; guarded adds pages; auto also revises"),
+    "never-auto": ("Never-auto guards", "a change to a matching page is always held (del removes)"),
+    "min-confidence": ("Min confidence", "an update less sure than this (0–1) is held for review"),
+    "stale-days": ("Stale days", "a page unconfirmed this many days is marked stale"),
+    "extractor": ("Extractor", "builtin: offline · llm: a model at KCTUI_LLM_URL"),
+    "link-style": ("Link style", "how the next compile writes links between pages"),
 }
 CHOICES = {
     "compilation": ("manual", "smart_auto"),
@@ -56,12 +51,19 @@ class PolicyScreen(ModalScreen[None]):
     PolicyScreen { background: $background; }
     PolicyScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
     PolicyScreen #pol-form { height: 1fr; padding: 0 1; }
-    PolicyScreen .pol-label { text-style: bold; height: 1; margin-top: 1; }
-    PolicyScreen .pol-help { color: $text-muted; height: auto; }
-    PolicyScreen .pol-error { color: $error; text-style: bold; height: auto; }
-    PolicyScreen Select { width: 60; }
-    PolicyScreen Input { width: 60; }
-    PolicyScreen #pol-guards { height: auto; max-height: 6; width: 60; border: round $panel-lighten-2; }
+    PolicyScreen .pol-row { height: auto; }
+    PolicyScreen .pol-label { text-style: bold; width: 19; height: 1; }
+    PolicyScreen .pol-help { color: $text-muted; height: auto; padding-left: 19; margin-bottom: 1; }
+    PolicyScreen .pol-error { color: $error; text-style: bold; height: auto; padding-left: 19; }
+    PolicyScreen Select { width: 1fr; max-width: 48; height: 1; }
+    PolicyScreen Select > SelectCurrent { border: none; height: 1; padding: 0 1; background: $boost; }
+    PolicyScreen Select:focus > SelectCurrent { border: none; background: $accent 40%; }
+    PolicyScreen Input { border: none; height: 1; width: 1fr; max-width: 48; padding: 0 1; background: $boost; }
+    PolicyScreen Input:focus { border: none; background: $accent 40%; }
+    PolicyScreen #pol-guards { height: auto; max-height: 5; width: 1fr; max-width: 48; border: none;
+                               background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
+    PolicyScreen #pol-guards:focus { background: $accent 25%; }
+    PolicyScreen .pol-guard-row { height: auto; padding-left: 19; }
     PolicyScreen #pol-status { padding: 0 1; background: $panel; }
     """
     KEY_SCOPES = (keys.POLICY,)
@@ -78,16 +80,18 @@ class PolicyScreen(ModalScreen[None]):
         with Vertical():
             with VerticalScroll(id="pol-form"):
                 for name, (label, help_text) in FIELDS.items():
-                    yield Static(label, classes="pol-label", markup=False)
-                    if name in CHOICES:
-                        yield Select([(Text(CHOICE_WORDS.get(v, v)), v) for v in CHOICES[name]], allow_blank=False,
-                                     value=CHOICES[name][0], id=field_id(name))
-                    elif name == "never-auto":
-                        yield OptionList(id="pol-guards")
-                        yield Input(placeholder="add a guard: class:entity · tag:NAME · title:REGEX",
-                                    id=field_id(name))
-                    else:
-                        yield Input(id=field_id(name), type="text")
+                    with Horizontal(classes="pol-row"):
+                        yield Static(label, classes="pol-label", markup=False)
+                        if name in CHOICES:
+                            yield Select([(Text(CHOICE_WORDS.get(v, v)), v) for v in CHOICES[name]],
+                                         allow_blank=False, value=CHOICES[name][0], id=field_id(name))
+                        elif name == "never-auto":
+                            yield Input(placeholder="add: class:entity · tag:NAME · title:REGEX", id=field_id(name))
+                        else:
+                            yield Input(id=field_id(name))
+                    if name == "never-auto":
+                        with Horizontal(classes="pol-guard-row"):
+                            yield OptionList(id="pol-guards")
                     yield Static(help_text, classes="pol-help", markup=False)
                     yield Static("", classes="pol-error", id=f"err-{name}", markup=False)
             yield Line("Loading the policy…", id="pol-status")
@@ -125,7 +129,7 @@ class PolicyScreen(ModalScreen[None]):
             listing.add_options([Option(Text(g), id=f"g{i}") for i, g in enumerate(self.guards)])
             listing.highlighted = min(at or 0, len(self.guards) - 1)
         else:
-            listing.add_option(Option(Text("(no guard: only autonomy and confidence decide)"), disabled=True))
+            listing.add_option(Option(Text("(none)"), disabled=True))
 
     def set_status(self, text: str) -> None:
         self.query_one("#pol-status", Line).set(text)
