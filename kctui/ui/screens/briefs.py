@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
@@ -58,7 +58,7 @@ def pass_row(p: dict[str, Any], now_us: int, tones: dict[str, str]) -> Text:
     return t
 
 
-class BriefsScreen(ModalScreen[None]):
+class BriefsScreen(Screen[None]):
     DEFAULT_CSS = """
     BriefsScreen { background: $background; }
     BriefsScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
@@ -223,7 +223,7 @@ class BriefsScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class BriefScreen(ModalScreen[None]):
+class BriefScreen(Screen[None]):
     """One pass's brief in full, as rendered Markdown; a pass that wrote none says why."""
 
     DEFAULT_CSS = """

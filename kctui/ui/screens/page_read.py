@@ -17,7 +17,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -75,7 +75,7 @@ def item_row(item: dict[str, Any], tones: dict[str, str]) -> Text:
     return t
 
 
-class PageScreen(ModalScreen[None]):
+class PageScreen(Screen[None]):
     DEFAULT_CSS = """
     PageScreen { background: $background; }
     PageScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
@@ -130,7 +130,9 @@ class PageScreen(ModalScreen[None]):
     def show_data(self, data: dict[str, Any]) -> None:
         self.data = data
         tones = self.app.tones()  # type: ignore[attr-defined]
-        self.query_one("#read-head", Static).update(render_head(data, tones))
+        head = render_head(data, tones)
+        head.rstrip()
+        self.query_one("#read-head", Static).update(head)
         self.query_one("#read-claims", Static).update(render_claims(data, tones))
         self.query_one("#read-revisions", Static).update(render_history(data, tones))
         links = self.query_one("#sec-links", OptionList)

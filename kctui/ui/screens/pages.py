@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.screen import Screen
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
@@ -55,7 +55,7 @@ def group_head(page_class: str, shown: int, total: int) -> Text:
     return t
 
 
-class PagesScreen(ModalScreen[None]):
+class PagesScreen(Screen[None]):
     DEFAULT_CSS = """
     PagesScreen { background: $background; }
     PagesScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }

@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import Screen
 from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -46,7 +46,7 @@ def field_id(name: str) -> str:
     return "pol-" + name
 
 
-class PolicyScreen(ModalScreen[None]):
+class PolicyScreen(Screen[None]):
     DEFAULT_CSS = """
     PolicyScreen { background: $background; }
     PolicyScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
