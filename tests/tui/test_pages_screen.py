@@ -160,3 +160,22 @@ def test_a_link_target_is_a_wiki_page_path():
     assert text.startswith("# X") and "title:" not in text
     assert "[Why \\[1\\]](entities/y.md)" in text and "Gone" in text and "[[gone" not in text
     assert "[Z](entities/z.md)" in text and linked == ["entities/y.md", "entities/z.md"]
+
+
+def test_the_cli_lists_the_same_pages(svc, clock, demo):
+    import json
+
+    from click.testing import CliRunner
+
+    import kctui.cli_pages  # noqa: F401 - registers `page`
+    from kctui.cli import main
+    from kctui.services.pages import list_pages
+
+    out = CliRunner().invoke(main, ["page", "list", str(demo["ws"]), "demo", "--json"])
+    assert out.exit_code == 0, out.output
+    # the CLI runs on the real clock (the app here on the fake one), so compare what does not age
+    same = ("page", "title", "pageClass", "openItems")
+    assert [{k: p[k] for k in same} for p in json.loads(out.output)["items"]] == \
+        [{k: p[k] for k in same} for p in list_pages(svc, demo["ws"], "demo")["items"]]
+    text = CliRunner().invoke(main, ["page", "list", str(demo["ws"]), "demo"])
+    assert "entities/python.md" in text.output and "contradicted" in text.output and "12 pages:" in text.output
