@@ -81,3 +81,21 @@ def test_briefs_screen(snap_compare, svc, clock, tmp_path, size):
         await calm(pilot)
 
     assert snap_compare(make_app(clock), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_brief_in_full(snap_compare, svc, clock, tmp_path, size):
+    world(svc, clock, tmp_path, running=True)
+
+    async def run_before(pilot) -> None:
+        await ready(pilot)
+        await select_base(pilot, "langs")
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(pilot.app.screen, BriefsScreen) and pilot.app.screen.passes is not None)
+        await pilot.press("enter")
+        await until(pilot, lambda: getattr(pilot.app.screen, "markdown", None))
+        md = pilot.app.screen.query_one("#brief-md")
+        await until(pilot, lambda: len(md.children) > 0)
+        await calm(pilot)
+
+    assert snap_compare(make_app(clock), terminal_size=size, run_before=run_before)

@@ -231,6 +231,10 @@ class BriefScreen(Screen[None]):
     BriefScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
     BriefScreen #brief-head { padding: 0 1; height: auto; }
     BriefScreen #brief-scroll { height: 1fr; padding: 0 1; }
+    BriefScreen #brief-md { margin: 0; padding: 0; }
+    BriefScreen #brief-md MarkdownH1, BriefScreen #brief-md MarkdownH2, BriefScreen #brief-md MarkdownH3 {
+        margin: 1 0 0 0; padding: 0; content-align: left middle; text-align: left; }
+    BriefScreen #brief-md MarkdownH1 { margin: 0; }
     """
     KEY_SCOPES = ()
     BINDINGS = [Binding("escape", "back", "Back", show=False, id="back"),

@@ -85,6 +85,10 @@ class PageScreen(Screen[None]):
     PageScreen ContentSwitcher > * { height: 1fr; padding: 0 1; }
     PageScreen #sec-links, PageScreen #sec-review { border: none; background: $surface; text-wrap: nowrap; text-overflow: ellipsis; }
     PageScreen #read-md { margin: 0; padding: 0; }
+    PageScreen #read-md MarkdownH1, PageScreen #read-md MarkdownH2, PageScreen #read-md MarkdownH3 {
+        margin: 1 0 0 0; padding: 0; content-align: left middle; text-align: left; }
+    PageScreen #read-md MarkdownH1 { margin: 0; }
+    PageScreen #read-md MarkdownBlockQuote { margin: 0 0 1 0; }
     """
     KEY_SCOPES = (keys.PAGE,)
     BINDINGS = keys.bindings(keys.PAGE)
