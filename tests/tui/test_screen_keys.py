@@ -94,3 +94,44 @@ async def test_the_screen_keys_do_not_apply_without_a_base(svc, clock):
         await pilot.press("o")
         await settle(pilot)
         assert isinstance(pilot.app.screen, MainScreen)
+
+
+async def test_names_in_brackets_are_shown_as_written_never_read_as_markup(svc, clock, tmp_path):
+    """An earlier crash came from a `[/]` label; the base's name (given to the screens as shown), its
+    page title and its claims here all hold brackets. (The base itself is named plainly: the main
+    screen's panes are not what this test is about.)"""
+    from tests.tui.fixtures import compile_pass, make_base, page
+
+    ws = tmp_path / "notes"
+    ws.mkdir()
+    ws = ws.resolve()
+    b = make_base(svc, ws, "Odd", {"a.md": "# A\nx: [/] 1\n"})
+    compile_pass(svc, ws, b.id, {"concepts/odd.md": page("Weird [/] [b]title", "x", "[/] 1", "a.md:L2-L2")})
+    name = "Odd [/] [bold]name"
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        for screen_type in (PagesScreen, PolicyScreen, BriefsScreen):
+            pilot.app.push_screen(screen_type(str(ws), b.id, name))
+            await until(pilot, lambda: isinstance(pilot.app.screen, screen_type))
+            await settle(pilot)
+            screen = pilot.app.screen
+            assert name in "\n".join(strip.text for strip in screen._compositor.render_strips())  # as written
+            if screen_type is PagesScreen:
+                await until(pilot, lambda: screen.pages)
+                assert "Weird [/] [b]title" in str(screen.query_one("#pages-list").get_option_at_index(1).prompt)
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(pilot.app.screen, PageScreen) and pilot.app.screen.data)
+                md = pilot.app.screen.query_one("#read-md")
+                await until(pilot, lambda: len(md.children) > 0)
+                await settle(pilot)
+                shown = "\n".join(strip.text for strip in pilot.app.screen._compositor.render_strips())
+                assert "Weird [/] [b]title" in shown and "[/] 1" in shown
+                await pilot.press("escape")
+                await until(pilot, lambda: pilot.app.screen is screen)
+                await pilot.press("tab")
+            await pilot.press("question_mark")
+            await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+            await pilot.press("escape")
+            await until(pilot, lambda: pilot.app.screen is screen)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(pilot.app.screen, MainScreen))

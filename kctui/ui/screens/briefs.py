@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -94,7 +95,7 @@ class BriefsScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(Vertical).border_title = f"Passes of {self.kb_name} ({ws_label(self.workspace)})"
+        self.query_one(Vertical).border_title = escape(f"Passes of {self.kb_name} ({ws_label(self.workspace)})")
         self.query_one("#briefs-running").display = False
         self.query_one(OptionList).focus()
         self.read()
@@ -214,7 +215,7 @@ class BriefsScreen(Screen[None]):
         job = self.selected_pass()
         if job is None:
             self.app.notify(f"enter (Open): {self.why_not('open') or 'no pass is chosen'}", severity="warning",
-                            timeout=4)
+                            timeout=4, markup=False)
             return
         p = next(x for x in self.passes or [] if x["jobId"] == job)
         self.app.push_screen(BriefScreen(self.workspace, self.kb_id, p))

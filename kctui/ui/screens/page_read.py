@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -115,7 +116,7 @@ class PageScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(Vertical).border_title = self.page
+        self.query_one(Vertical).border_title = escape(self.page)
         self.show_tabs()
         self.query_one("#sec-text").focus()
         self.load()
@@ -214,7 +215,7 @@ class PageScreen(Screen[None]):
     def action_open(self) -> None:
         reason = self.why_not("open")
         if reason is not None or self.data is None:
-            self.app.notify(f"enter (Open): {reason}", severity="warning", timeout=4)
+            self.app.notify(f"enter (Open): {reason}", severity="warning", timeout=4, markup=False)
             return
         w = self.query_one(f"#sec-{self.section}", OptionList)
         at = w.highlighted

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -84,7 +85,7 @@ class PagesScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(Vertical).border_title = f"Pages of {self.kb_name} ({ws_label(self.workspace)})"
+        self.query_one(Vertical).border_title = escape(f"Pages of {self.kb_name} ({ws_label(self.workspace)})")
         self.query_one(Input).focus()
         self.load()
 
@@ -194,7 +195,7 @@ class PagesScreen(Screen[None]):
 
         page = self.selected_page()
         if page is None:
-            self.app.notify(f"enter (Open): {self.why_not('open')}", severity="warning", timeout=4)
+            self.app.notify(f"enter (Open): {self.why_not('open')}", severity="warning", timeout=4, markup=False)
             return
         self.app.push_screen(PageScreen(self.workspace, self.kb_id, page))
 

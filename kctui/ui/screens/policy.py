@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -98,7 +99,7 @@ class PolicyScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(Vertical).border_title = f"Policy of {self.kb_name} ({ws_label(self.workspace)})"
+        self.query_one(Vertical).border_title = escape(f"Policy of {self.kb_name} ({ws_label(self.workspace)})")
         for name in FIELDS:
             self.query_one(f"#err-{name}").display = False
         self.query_one(f"#{field_id('compilation')}").focus()
@@ -257,16 +258,18 @@ class PolicyScreen(Screen[None]):
 
         self.saving = True
         self.set_status("saving…")
-        self.app.run_service("save policy", work, then=done, on_error=lambda: setattr(self, "saving", False),  # type: ignore[attr-defined]
-                             ok_text=lambda r: (f"{self.kb_name}: policy saved" if r[0] == "saved" and r[1] else ""))
+        self.app.run_service("save policy", work, then=done, on_error=lambda: setattr(self, "saving", False))  # type: ignore[attr-defined]
 
     def action_compile_now(self) -> None:
         from kctui.services import jobs as jobs_svc
         from kctui.ui.actions import compile_text
 
         ws, kb = self.workspace, self.kb_id
-        self.app.run_service("compile", lambda ctx: jobs_svc.request_compile(ctx, ws, kb),  # type: ignore[attr-defined]
-                             ok_text=compile_text, then=lambda r: self.set_status(compile_text(r)))
+        def done(result: Any) -> None:
+            self.set_status(compile_text(result))
+            self.app.notify(compile_text(result), timeout=5, markup=False)  # a base's name is not markup
+
+        self.app.run_service("compile", lambda ctx: jobs_svc.request_compile(ctx, ws, kb), then=done)  # type: ignore[attr-defined]
 
     def action_back(self) -> None:
         self.dismiss(None)
