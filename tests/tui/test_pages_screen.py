@@ -179,3 +179,29 @@ def test_the_cli_lists_the_same_pages(svc, clock, demo):
         [{k: p[k] for k in same} for p in list_pages(svc, demo["ws"], "demo")["items"]]
     text = CliRunner().invoke(main, ["page", "list", str(demo["ws"]), "demo"])
     assert "entities/python.md" in text.output and "contradicted" in text.output and "12 pages:" in text.output
+
+
+async def test_a_long_list_is_listed_in_batches_as_the_highlight_moves(svc, clock):
+    """Thousands of pages: the filter and count cover all of them; the rows are added 200 at a time."""
+    from kctui.ui.screens.pages import BATCH, MORE
+
+    items = [{"page": f"concepts/p{i:04d}.md", "slug": f"p{i:04d}", "title": f"Page {i}", "pageClass": "concept",
+              "status": "compiled", "why": "", "description": "", "openItems": 0} for i in range(1000)]
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        screen = PagesScreen("/nowhere", "kb", "KB")
+        screen.load = lambda: screen.show_pages({"items": items})  # no store: the rows are the point here
+        pilot.app.push_screen(screen)
+        await until(pilot, lambda: screen.pages is not None)
+        assert text_of(screen, "pages-count").startswith("showing 1000 / 1000 pages")
+        assert screen.shown[-1] == MORE and len([p for p in screen.shown if p not in (None, MORE)]) == BATCH
+        assert "800 more" in options(screen, "pages-list")[-1]
+        await pilot.press("tab", *["down"] * (BATCH + 5))
+        assert len([p for p in screen.shown if p not in (None, MORE)]) == 2 * BATCH
+        assert screen.selected_page() == f"concepts/p{BATCH + 5:04d}.md"  # no page skipped where a batch joins
+        assert [p for p in screen.shown if p not in (None, MORE)] == [p["page"] for p in items[:2 * BATCH]]
+        # the filter reaches every page, not only the rows listed
+        await pilot.press("slash", *"p0999")
+        await settle(pilot)
+        assert screen.selected_page() == "concepts/p0999.md"
+        assert text_of(screen, "pages-count").startswith("showing 1 / 1000 pages")

@@ -26,14 +26,19 @@ from kctui.ui.widgets.key_bar import KeyBar, Line
 
 CLASS_WORDS = {"source": "Sources", "concept": "Concepts", "entity": "Entities", "page": "Other pages"}
 STATUS_WIDTH = 16
+BATCH = 200  # rows added to the list at a time
+MORE = "\0more"  # the marker of the "… N more" row in `shown`
+
+
+def haystack(page: dict[str, Any]) -> str:
+    """What the filter looks in: the title, path, class and status word, lower-cased."""
+    _glyph, word, _tone = status_mark(page.get("status") or "", {"why": page["why"]} if page.get("why") else None)
+    return " ".join((page.get("title") or "", page["page"], page.get("pageClass") or "", word,
+                     CLASS_WORDS.get(page.get("pageClass") or "", ""))).lower()
 
 
 def matches(page: dict[str, Any], needle: str) -> bool:
-    if not needle:
-        return True
-    _glyph, word, _tone = status_mark(page.get("status") or "", {"why": page["why"]} if page.get("why") else None)
-    hay = " ".join((page.get("title") or "", page["page"], page.get("pageClass") or "", word,
-                    CLASS_WORDS.get(page.get("pageClass") or "", ""))).lower()
+    hay = haystack(page)
     return all(part in hay for part in needle.lower().split())
 
 
@@ -75,6 +80,12 @@ class PagesScreen(Screen[None]):
         self.shown: list[str | None] = []  # the option rows: a page path, or None for a group heading
         self.needle = ""
         self.error: str | None = None
+        self._rows: dict[str, Option] = {}
+        self._hay: list[tuple[dict[str, Any], str]] = []
+        self._totals: dict[str, int] = {}
+        self._shown_in: dict[str, int] = {}
+        self._chosen: list[dict[str, Any]] = []
+        self._group: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -102,6 +113,11 @@ class PagesScreen(Screen[None]):
 
     def show_pages(self, data: dict[str, Any]) -> None:
         self.pages = data["items"]
+        self._rows = {}
+        self._hay = [(p, haystack(p)) for p in self.pages]
+        self._totals = {}
+        for p in self.pages:
+            self._totals[p["pageClass"]] = self._totals.get(p["pageClass"], 0) + 1
         self.error = None
         self.render_list()
 
@@ -112,29 +128,25 @@ class PagesScreen(Screen[None]):
     # -- the list -------------------------------------------------------------------------------------
 
     def render_list(self) -> None:
+        """Show the pages the filter matches. Rows are added BATCH at a time (more as the highlight
+        nears the end), so a base of thousands of pages costs what a few hundred do per keystroke."""
         if self.pages is None:
             return
-        tones = self.app.tones()  # type: ignore[attr-defined]
         keep = self.selected_page()
-        chosen = [p for p in self.pages if matches(p, self.needle)]
-        totals: dict[str, int] = {}
-        for p in self.pages:
-            totals[p["pageClass"]] = totals.get(p["pageClass"], 0) + 1
-        options: list[Option] = []
-        self.shown = []
-        group = None
+        words = self.needle.lower().split()
+        chosen = [p for p, hay in self._hay if all(w in hay for w in words)] if words else list(self.pages)
+        self._shown_in = {}
         for p in chosen:
-            if p["pageClass"] != group:
-                group = p["pageClass"]
-                shown_in = sum(1 for q in chosen if q["pageClass"] == group)
-                options.append(Option(group_head(group, shown_in, totals[group]), disabled=True))
-                self.shown.append(None)
-            options.append(Option(page_row(p, tones), id=p["page"]))
-            self.shown.append(p["page"])
+            self._shown_in[p["pageClass"]] = self._shown_in.get(p["pageClass"], 0) + 1
+        self._chosen, self._group, self.shown = chosen, None, []
         listing = self.query_one("#pages-list", OptionList)
         listing.clear_options()
-        listing.add_options(options)
+        self.extend(BATCH)
         if chosen:
+            if keep is not None and keep not in self.shown:
+                paths = [p["page"] for p in chosen]
+                if keep in paths:  # keep the highlight on the page that was chosen
+                    self.extend(paths.index(keep) + 1 - sum(1 for x in self.shown if x is not None and x != MORE))
             at = self.shown.index(keep) if keep is not None and keep in self.shown else self.shown.index(chosen[0]["page"])
             listing.highlighted = at
         total = len(self.pages)
@@ -145,13 +157,53 @@ class PagesScreen(Screen[None]):
                 "" if chosen else " matches none: esc clears it")
         else:
             text = f"showing {total} / {total} pages · " + " · ".join(
-                f"{n} {CLASS_WORDS.get(c, c).lower()}" for c, n in totals.items())
+                f"{n} {CLASS_WORDS.get(c, c).lower()}" for c, n in self._totals.items())
         self.query_one("#pages-count", Line).set(text)
+
+    def extend(self, n: int) -> None:
+        """Add the next `n` chosen pages to the list (with their class headings)."""
+        listing = self.query_one("#pages-list", OptionList)
+        done = sum(1 for x in self.shown if x is not None and x != MORE)
+        batch = self._chosen[done:done + max(0, n)]
+        if not batch:
+            return
+        tones = self.app.tones()  # type: ignore[attr-defined]
+        if self.shown and self.shown[-1] == MORE:
+            listing.remove_option_at_index(len(self.shown) - 1)
+            self.shown.pop()
+        options: list[Option] = []
+        for p in batch:  # the service lists the pages by class, so each class is one run
+            if p["pageClass"] != self._group:
+                self._group = p["pageClass"]
+                options.append(Option(group_head(self._group, self._shown_in[self._group], self._totals[self._group]),
+                                      disabled=True))
+                self.shown.append(None)
+            options.append(self.option(p, tones))
+            self.shown.append(p["page"])
+        left = len(self._chosen) - done - len(batch)
+        if left > 0:
+            options.append(Option(Text(f"  … {left} more: move down to list them, or type to narrow",
+                                       style=tones.get("muted", "")), disabled=True))
+            self.shown.append(MORE)
+        listing.add_options(options)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.shown and self.shown[-1] == MORE and event.option_index >= len(self.shown) - 3:
+            self.extend(BATCH)
+
+    def option(self, page: dict[str, Any], tones: dict[str, str]) -> Option:
+        """A page's row, built once per load: filtering only chooses among them, and an Option keeps
+        its rendered form, so a keystroke does not lay the same rows out again."""
+        key = page["page"]
+        got = self._rows.get(key)
+        if got is None:
+            got = self._rows[key] = Option(page_row(page, tones), id=key)
+        return got
 
     def selected_page(self) -> str | None:
         listing = self.query_one("#pages-list", OptionList)
         at = listing.highlighted
-        if at is None or not 0 <= at < len(self.shown):
+        if at is None or not 0 <= at < len(self.shown) or self.shown[at] == MORE:
             return None
         return self.shown[at]
 
@@ -173,7 +225,7 @@ class PagesScreen(Screen[None]):
     def why_not(self, action: str, parameters: tuple[object, ...] = ()) -> str | None:
         if action == "open" and self.selected_page() is None:
             return "no page is chosen" + (": the filter matches none" if self.pages else "")
-        if action == "move" and not any(self.shown):
+        if action == "move" and not any(p for p in self.shown if p != MORE):
             return "no page is listed"
         return None
 
@@ -182,7 +234,7 @@ class PagesScreen(Screen[None]):
 
     def action_move(self, delta: int) -> None:
         listing = self.query_one("#pages-list", OptionList)
-        rows = [i for i, p in enumerate(self.shown) if p is not None]
+        rows = [i for i, p in enumerate(self.shown) if p is not None and p != MORE]
         if not rows:
             return
         cur = listing.highlighted if listing.highlighted is not None else rows[0]
