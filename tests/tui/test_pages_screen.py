@@ -205,3 +205,22 @@ async def test_a_long_list_is_listed_in_batches_as_the_highlight_moves(svc, cloc
         await settle(pilot)
         assert screen.selected_page() == "concepts/p0999.md"
         assert text_of(screen, "pages-count").startswith("showing 1 / 1000 pages")
+
+
+async def test_a_link_clicked_in_the_text_opens_the_linked_page(svc, clock, demo):
+    from textual.widgets import Markdown
+
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        page = await open_python(pilot)
+        md = page.query_one("#read-md", Markdown)
+        target = page.data["links"][-1]["page"]
+        assert f"]({target})" in page.data["markdown"]  # the rendered text links to it by its page path
+        md.post_message(Markdown.LinkClicked(md, "https://example.com/x.md"))  # not a page: nothing opens
+        await settle(pilot)
+        assert pilot.app.screen is page
+        md.post_message(Markdown.LinkClicked(md, target))
+        await until(pilot, lambda: isinstance(pilot.app.screen, PageScreen) and pilot.app.screen is not page
+                    and pilot.app.screen.data is not None)
+        assert pilot.app.screen.page == target
+        await pilot.press("escape")
+        await until(pilot, lambda: pilot.app.screen is page)

@@ -100,6 +100,10 @@ class BriefsScreen(Screen[None]):
         self.query_one(OptionList).focus()
         self.read()
 
+    def on_screen_resume(self) -> None:
+        if self.passes is not None and self._timer is None:
+            self.read()
+
     def on_unmount(self) -> None:
         self._closed = True
         if self._timer is not None:
@@ -121,6 +125,8 @@ class BriefsScreen(Screen[None]):
     def read(self) -> None:
         self._timer = None
         if self._closed or self._reading:
+            return
+        if self.app.screen is not self:  # a brief is open over the list: read again when it closes
             return
         self._reading = True
         self.run_worker(self._read_thread, thread=True, group="briefs", name="briefs", exit_on_error=False)
