@@ -83,7 +83,8 @@ REGISTRY: tuple[KeyAction, ...] = (
     KeyAction("clear-pause", "u", "clear_pause", "Unpause",
               "Clear the selected base's bulk-change pause (shows the change counts, asks first).", "Queue"),
     KeyAction("toggle-policy", "p", "toggle_policy", "Auto",
-              "Switch the selected base between smart_auto and manual compilation.", "Queue"),
+              "Switch the selected base between smart_auto and manual compilation.", "Queue",
+              show=False),  # the policy screen (o) shows it in the footer's place; p works as before
     KeyAction("search", "s", "search", "Search", "Search the selected base's compiled wiki and open a page: its "
               "status, claims with citations and revisions.", "Queue"),
     KeyAction("pages", "g", "pages", "Pages", "Browse every compiled page of the selected base by class, with "
