@@ -11,7 +11,7 @@ from kctui.services import briefs
 from kctui.services.progress import ProgressRecorder
 from kctui.ui.screens.briefs import BriefScreen, BriefsScreen
 from kctui.ui.screens.main import MainScreen
-from tests.tui.fixtures import make_app, ready, settle, world
+from tests.tui.fixtures import make_app, ready, world
 from tests.tui.test_search_screen import until
 
 

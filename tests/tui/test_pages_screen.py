@@ -6,8 +6,6 @@ review items); a link opens the linked page and esc comes back; a review item op
 
 from __future__ import annotations
 
-import pytest
-
 from kctui.ui.screens.main import MainScreen
 from kctui.ui.screens.page_read import PageScreen
 from kctui.ui.screens.pages import PagesScreen
