@@ -1,4 +1,4 @@
-"""`kctui page history|show`: a page's immutable revisions."""
+"""`kctui page list|history|show`: the compiled pages of a base and a page's immutable revisions."""
 
 from __future__ import annotations
 
@@ -11,7 +11,25 @@ from kctui.core.clock import rfc3339
 
 @main.group(cls=KctuiGroup)
 def page() -> None:
-    """A compiled page's revisions."""
+    """The compiled pages and their revisions."""
+
+
+@page.command("list")
+@click.argument("workspace", type=click.Path())
+@click.argument("kb_id", metavar="KB")
+@click.option("--json", "as_json", is_flag=True)
+def page_list_cmd(workspace: str, kb_id: str, as_json: bool) -> None:
+    """Every compiled page, by class (sources, concepts, entities): status, open review items, title."""
+    from kctui.services.pages import list_pages  # noqa: PLC0415
+
+    data = list_pages(open_services(), workspace, kb_id)
+    if as_json:
+        print_json(data)
+        return
+    rows = [[p["pageClass"], p["status"], str(p["openItems"] or "-"), p["page"], p["title"]] for p in data["items"]]
+    click.echo(table(rows, ["CLASS", "STATUS", "OPEN", "PAGE", "TITLE"]) if rows else "no compiled page yet")
+    click.echo(f"{data['total']} page{'s' if data['total'] != 1 else ''}: " +
+               ", ".join(f"{n} {c}" for c, n in data["counts"].items()))
 
 
 @page.command("history")

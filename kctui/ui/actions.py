@@ -240,6 +240,27 @@ class MainActions:
         if base is not None:
             self.app.push_screen(SearchScreen(base.workspace, base.id, base.name))
 
+    def action_pages(self: MainScreen) -> None:
+        from kctui.ui.screens.pages import PagesScreen
+
+        base = self.selected_base()
+        if base is not None:
+            self.app.push_screen(PagesScreen(base.workspace, base.id, base.name))
+
+    def action_policy(self: MainScreen) -> None:
+        from kctui.ui.screens.policy import PolicyScreen
+
+        base = self.selected_base()
+        if base is not None:
+            self.app.push_screen(PolicyScreen(base.workspace, base.id, base.name))
+
+    def action_briefs(self: MainScreen) -> None:
+        from kctui.ui.screens.briefs import BriefsScreen
+
+        base = self.selected_base()
+        if base is not None:
+            self.app.push_screen(BriefsScreen(base.workspace, base.id, base.name))
+
     def action_add_workspace(self: MainScreen) -> None:
         def added(ws: str | None) -> None:
             if ws:
