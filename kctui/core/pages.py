@@ -32,6 +32,7 @@ from kctui.core.claims import (  # noqa: F401 - the claim-line grammar is re-exp
     unescape_text,
 )
 from kctui.core.frontmatter import dump_yaml, parse_document
+from kctui.core.page_edits import edit_entries, section_lines
 from kctui.core.page_status import (
     ARCHIVED_NOTE,
     block_claim_lines,
@@ -277,6 +278,7 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
         out += [f"## {name}", ""]
         out += bodies.get(name) or [NONE_LINE]
         out.append("")
+    out += section_lines(edit_entries(page.extra))  # what people and agents wrote stays, last (issue 15)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
