@@ -14,6 +14,7 @@ from kctui.compiler.builtin_extractor import VERSION  # noqa: F401 - the built-i
 from kctui.compiler.cache import default_cache_dir
 from kctui.compiler.extract import Extraction
 from kctui.compiler.extractors import Extractor, ExtractorContext, ExtractorFactory, extractor_factory
+from kctui.compiler.page_edit_check import cited_by_edits
 from kctui.compiler.match import Registry, route, routing_matches
 from kctui.compiler.readers import Skipped
 from kctui.compiler.runner import (
@@ -214,6 +215,8 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
                         and any(resource == path for resource, _ in info.sources)}
     restyle = {slug for slug in prev.pages if prev.wrong_style(slug, request.link_style)}
     touched |= {slug for slug in restyle if prev.pages[slug].kind != "source"}
+    touched |= {slug for slug in cited_by_edits(prev.raw, changed)  # a cited statement to re-check (issue 15)
+                if slug in prev.pages and prev.pages[slug].kind != "source"}
     removed = sorted({source_page_of[p] for p in changed | skipped_paths if p in source_page_of and p not in live})
     steps.done(len(touched), f"{len(touched)} concept and entity pages touched")
 

@@ -31,6 +31,7 @@ SECTION = "Written by people and agents"
 EDIT_KINDS = ("statement", "note", "section")
 CITATION_RE = re.compile(r"^(?P<path>[^\s:][^:]*):L(?P<start>[0-9]{1,7})-L(?P<end>[0-9]{1,7})$")
 DISPUTE_PREFIX = "edit:"
+EDIT_DISPUTE_NOTE = "a source no longer says what a person or an agent wrote here; a person decides."
 
 
 def edit_entries(extra: dict[str, Any]) -> list[dict[str, Any]]:
