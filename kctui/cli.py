@@ -299,4 +299,4 @@ def jobs_cmd(as_json: bool, limit: int) -> None:
     click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
 
 
-from kctui import cli_llm, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers demo, page, serve, resume, …)
+from kctui import cli_llm, cli_mcp, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers demo, mcp, page, serve, …)

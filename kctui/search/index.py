@@ -211,6 +211,12 @@ class SearchIndex:
             return self.conn.execute(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND (path = ? OR slug = ?) "
                                      "ORDER BY path", (key, name, name)).fetchall()
 
+    def all_pages(self, key: str) -> list[sqlite3.Row]:
+        """Every indexed page of a base (path, slug, class, title, description, status), by path."""
+        with self._lock:
+            return self.conn.execute("SELECT path, slug, kind, title, description, compile_status, stale_after "
+                                     "FROM pages WHERE key = ? ORDER BY path", (key,)).fetchall()
+
     # -- refreshing ------------------------------------------------------------------------------
 
     def refresh(self, workspace: str, kb_id: str, wiki: Path | None, db_generation: str) -> RefreshStats:

@@ -118,6 +118,9 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
 
     if op not in OPS:
         raise InvalidInput(f"operation {op!r} must be append or revise (supersede is never a direct edit)")
+    if op == "supersede":  # the one kind classify_update holds at every level: a direct edit never asks
+        raise Refused("a direct edit never supersedes a page (replacing, merging, splitting or archiving it "
+                      "needs a person's review of a compile's proposal); append or revise instead", "supersede")
     kind = kind or ("section" if op == "revise" else "statement")
     if op == "append" and kind not in ("statement", "note"):
         raise InvalidInput(f"append adds a statement or a note (got {kind!r}); revise sets a section")
