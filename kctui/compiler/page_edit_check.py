@@ -161,22 +161,5 @@ def open_edit_disputes(text: str) -> int:
         return 0
 
 
-def cited_by_edits(prev_raw: dict[str, bytes], changed: set[str]) -> set[str]:
-    """Slugs of previous pages with a cited statement on a source this pass changed (re-checked even
-    when nothing else of theirs changed)."""
-    out = set()
-    for slug, raw in prev_raw.items():
-        head = raw.split(b"\n---\n", 1)[0]
-        if b"page_edits:" not in head:
-            continue
-        try:
-            fm, _ = split_page(raw.decode("utf-8"))
-        except (FrontmatterError, UnicodeDecodeError):
-            continue
-        if any(str(e.get("source") or "") in changed for e in edit_entries(fm)):
-            out.add(slug)
-    return out
-
-
-__all__ = ["recheck_edits", "conflict_item", "mark_disputed", "decide_edit", "open_edit_disputes", "cited_by_edits",
+__all__ = ["recheck_edits", "conflict_item", "mark_disputed", "decide_edit", "open_edit_disputes",
            "conflict_note"]

@@ -14,9 +14,8 @@ from kctui.compiler.builtin_extractor import VERSION  # noqa: F401 - the built-i
 from kctui.compiler.cache import default_cache_dir
 from kctui.compiler.extract import Extraction
 from kctui.compiler.extractors import Extractor, ExtractorContext, ExtractorFactory, extractor_factory
-from kctui.compiler.page_edit_check import cited_by_edits
-from kctui.compiler.policy_kinds import ALL_KINDS, MAINTAINED_KEY, compiled_kinds as _compiled_kinds
-from kctui.compiler.policy_kinds import recompile_for_kinds as _recompile_for_kinds
+from kctui.compiler.policy_kinds import ALL_KINDS, maintains_suffix
+from kctui.compiler.policy_kinds import compiled_kinds as _compiled_kinds
 from kctui.compiler.match import Registry, route, routing_matches
 from kctui.compiler.readers import Skipped
 from kctui.compiler.runner import (
@@ -147,10 +146,9 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     # recompiles every source once (the reply cache makes later passes free).
     extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop))
     opened.append(extractor)
-    version = extractor.version
+    version = extractor.version + maintains_suffix(request)  # fewer page classes: another version
     changes = g.classify({f.path: f.digest for f in readable}, prev.source_digests())
     _recompile_other_versions(prev, changes, version)
-    _recompile_for_kinds(request, prev, changes)
     steps.done(len(files), f"{len(changes.added)} added, {len(changes.modified)} modified, {len(changes.deleted)} deleted")
 
     # -- extract --------------------------------------------------------------------------------
@@ -233,8 +231,6 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
                         and any(resource == path for resource, _ in info.sources)}
     restyle = {slug for slug in prev.pages if prev.wrong_style(slug, request.link_style)}
     touched |= {slug for slug in restyle if prev.pages[slug].kind != "source"}
-    touched |= {slug for slug in cited_by_edits(prev.raw, changed)  # a cited statement to re-check (issue 15)
-                if slug in prev.pages and prev.pages[slug].kind != "source"}
     removed = sorted({source_page_of[p] for p in changed | skipped_paths if p in source_page_of and p not in live})
     steps.done(len(touched), f"{len(touched)} concept and entity pages touched")
 
@@ -297,10 +293,6 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
         previous = writer.previous_page(slug)
         old = None if previous is not None and previous.is_stub else previous
         page, update = build_source_page(slug, live[path], old, ctx, list(live[path].tags))
-        if maintained != set(ALL_KINDS):  # read again once the policy maintains more classes
-            page.extra[MAINTAINED_KEY] = sorted(maintained)
-        else:
-            page.extra.pop(MAINTAINED_KEY, None)
         settled = gate.settle(page, update, previous)
         if update.written:
             claim_changes += update.changes

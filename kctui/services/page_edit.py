@@ -60,6 +60,17 @@ def apply_entries(text: str, entries: list[dict[str, Any]]) -> str:
     return render_page(fm, with_section(body, entries))
 
 
+def _with_source(text: str, entry: dict[str, Any]) -> str:
+    """The page with the statement's cited source among its `sources`, so a pass that changes that
+    source re-checks the page (the compiler keeps it there while a statement cites it)."""
+    fm, body = split_page(text)
+    refs = [r for r in fm.get("sources") or [] if isinstance(r, dict)]
+    if any(str(r.get("resource")) == entry["source"] for r in refs):
+        return text
+    fm["sources"] = refs + [{"id": "", "resource": entry["source"], "digest": entry["digest"]}]
+    return render_page(fm, body)
+
+
 def _check_text(text: Any, what: str = "text") -> str:
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput(f"{what} must be non-empty text")
@@ -175,7 +186,10 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
                 entries.append(entry)
         else:
             entries.append(entry)
-        new_text = apply_entries(current, entries)
+        if entry.get("source"):
+            new_text = apply_entries(_with_source(current, entry), entries)
+        else:
+            new_text = apply_entries(current, entries)
         what = f"{op} {entry['id']} ({kind})"
         publish_pages(conn, ws, kb, {rel: new_text}, author=author, reason=f"{what} by {author}", now_us=now)
         rebased = []

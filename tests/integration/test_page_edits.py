@@ -186,3 +186,14 @@ def test_an_edit_during_a_running_compile_is_refused(base: Base) -> None:
     assert jobs.claim(base.svc) is not None  # the job runs: a promotion of its generation is coming
     with pytest.raises(Conflict):
         base.edit(op="append", kind="note", text="while it runs", author="human:lena")
+
+
+def test_a_statement_citing_another_source_is_rechecked_when_that_source_changes(base: Base) -> None:
+    base.edit(slug="lena-vogel", op="append", text="Lena chairs the team meeting", citation="team.md:L3-L3",
+              value="Mondays", author="human:lena")
+    base.compile()  # nothing changed: it stays, cited
+    assert "Lena chairs the team meeting" in base.text("entities/lena-vogel.md")
+    (base.src / "team.md").write_text("# Team\n\nThe team meets on Thursdays.\n", encoding="utf-8")
+    base.compile()
+    [item] = [i for i in base.open_items() if i.kind == "conflict"]
+    assert item.page_path == "entities/lena-vogel.md" and item.details["fingerprint"] == "edit:e1"
