@@ -197,3 +197,39 @@ def test_a_statement_citing_another_source_is_rechecked_when_that_source_changes
     base.compile()
     [item] = [i for i in base.open_items() if i.kind == "conflict"]
     assert item.page_path == "entities/lena-vogel.md" and item.details["fingerprint"] == "edit:e1"
+
+
+def test_the_api_route_edits_within_the_boundary(base: Base, clock) -> None:
+    import anyio
+    import httpx
+
+    from kctui.api.server import PREFIX, create_app
+    from kctui.config import Settings
+    from kctui.services.context import ServiceContext
+
+    token = "t" * 40
+    app = create_app(lambda: ServiceContext.open(clock=clock, settings=Settings()), token)
+    url = f"{PREFIX}/bases/{base.kb.id}/pages/billing-api/edits"
+
+    async def go() -> list[httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1",
+                                     headers={"Authorization": f"Bearer {token}"}) as c:
+            ws = str(base.ws)
+            return [await c.post(url, json={"workspace": ws, "operation": "append", "text": STATEMENT,
+                                            "citation": "oncall.md:L5-L5", "value": "Lena Vogel"}),
+                    await c.post(url, json={"workspace": ws, "operation": "supersede", "text": "all new"}),
+                    await c.post(url, json={"workspace": ws, "operation": "append", "text": "x",
+                                            "citation": "oncall.md:L5-L5", "value": "Sam"}),
+                    await c.post(url.replace("billing-api", "nope"), json={"workspace": ws, "operation": "append",
+                                                                          "text": "x"}),
+                    await c.post(url, json={"workspace": ws, "operation": "append", "text": "y",
+                                            "expectedRevision": "2"})]
+
+    added, superseded, uncited, missing, typed = anyio.run(go)
+    assert added.status_code == 200, added.text
+    data = added.json()["data"]
+    assert data["author"] == "agent:api" and data["edit"]["citation"] == "oncall.md:L5-L5"
+    assert revisions.page_history(base.svc, base.ws, base.kb.id, PAGE)[-1].author == "agent:api"
+    assert superseded.status_code == 409 and "supersede" in superseded.json()["message"]
+    assert uncited.status_code == 400 and missing.status_code == 404 and typed.status_code == 400
+    assert len(statement_lines(base.text())) == 1
