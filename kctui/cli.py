@@ -158,10 +158,16 @@ def _print_base(data: dict) -> None:
 @click.option("--link-style", type=click.Choice(["wikilink", "markdown"]),
               help="Write links as [[slug|Text]] or as OKF's [Text](/concepts/slug.md).")
 @click.option("--extractor", type=click.Choice(["builtin", "llm"]), help="Extraction: built-in (offline) or a model.")
+@click.option("--compile-sources", "compile_sources", metavar="KINDS",
+              help="Source kinds that are extracted, comma-separated (markdown,text,pdf,html); others are "
+                   "gathered but not extracted.")
+@click.option("--maintain-kinds", "maintain_kinds", metavar="CLASSES",
+              help="Page classes the compiler writes, comma-separated (source,concept,entity).")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole policy as JSON.")
 def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str | None,
               never_auto: tuple[str, ...], min_confidence: float | None, stale_days: int | None,
-              link_style: str | None, extractor: str | None, as_json: bool) -> None:
+              link_style: str | None, extractor: str | None, compile_sources: str | None,
+              maintain_kinds: str | None, as_json: bool) -> None:
     """Show or change a knowledge base's compilation and trust policy."""
     from kctui.services import policy as policy_svc  # noqa: PLC0415
 
@@ -171,7 +177,11 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
     bases_svc.get_base(svc, workspace, kb_id)
     trust_changes = dict(autonomy=autonomy, never_auto=list(never_auto) if never_auto else None,
                          min_confidence=min_confidence, stale_days=stale_days, link_style=link_style,
-                         extractor=extractor)
+                         extractor=extractor,
+                         compile_sources=[k.strip() for k in compile_sources.split(",") if k.strip()]
+                         if compile_sources is not None else None,
+                         maintain_kinds=[k.strip() for k in maintain_kinds.split(",") if k.strip()]
+                         if maintain_kinds is not None else None)
     if any(v is not None for v in trust_changes.values()):
         changed, _ = policy_svc.update_policy(svc, workspace, kb_id, **trust_changes)
     if compilation:
