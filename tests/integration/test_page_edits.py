@@ -233,3 +233,19 @@ def test_the_api_route_edits_within_the_boundary(base: Base, clock) -> None:
     assert superseded.status_code == 409 and "supersede" in superseded.json()["message"]
     assert uncited.status_code == 400 and missing.status_code == 404 and typed.status_code == 400
     assert len(statement_lines(base.text())) == 1
+
+
+def test_approving_a_held_proposal_later_keeps_what_a_person_wrote(base: Base) -> None:
+    update_policy(base.svc, base.ws, base.kb.id, autonomy="guarded")
+    (base.src / "oncall.md").write_text(ONCALL.format(who="Lena Vogel").replace("invoices", "refunds"),
+                                        encoding="utf-8")
+    base.compile()
+    [held] = [i for i in base.open_items() if i.kind == "held"]
+    assert PAGE in [p.page_path for p in held.page_list]
+    done = base.edit(op="append", kind="note", text="Refunds moved here in May", author="human:lena")
+    fresh = review.get_item(base.svc, held.id)
+    assert fresh.expected_revision == done["revision"] or any(
+        p.expected_revision == done["revision"] for p in fresh.page_list if p.page_path == PAGE)
+    resolve(base.svc, held.id, "approve", expected_revision=fresh.expected_revision)
+    text = base.text()
+    assert "refunds" in text and "Refunds moved here in May" in text  # the proposal and the person's note
