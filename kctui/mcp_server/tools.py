@@ -169,8 +169,8 @@ class Tools:
 
         def go(ctx: ServiceContext) -> tuple[m.ConflictList, str]:
             ws = self._ws(ctx, workspace, knowledge_base) if (workspace or knowledge_base or len(self.workspaces) == 1) else None
-            listing = list_page(ctx, ws, kb_id=knowledge_base, limit=limit, offset=offset)
-            items = [_item_out(i) for i in listing.items if kind is None or i.kind == kind]
+            listing = list_page(ctx, ws, kb_id=knowledge_base, limit=limit, offset=offset, kind=kind)
+            items = [_item_out(i) for i in listing.items]
             out = m.ConflictList(items=items, total=listing.total, limit=listing.limit, offset=listing.offset,
                                  next=listing.next, counts={"held": listing.counts.held,
                                                             "conflicts": listing.counts.conflicts})
