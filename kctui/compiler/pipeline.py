@@ -320,6 +320,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             removed_now.append(slug)
     steps.done(len(work))
 
+    warnings += gate.edit_notes
     # -- flag -----------------------------------------------------------------------------------
     final = writer.finish(removed_now, ctx)
     steps.start("flag", len(final))

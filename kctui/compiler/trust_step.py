@@ -128,6 +128,7 @@ class TrustGate:
         # compile-loss guard); their updates carry `compile_loss` and are held for review
         self.lossy: dict[str, str] = {}
         self.stale_after = ""
+        self.edit_notes: list[str] = []  # for the brief: statements people wrote that a source now disputes
         if self.policy is not None:
             self.stale_after = rfc3339(parse_rfc3339(ctx.created_at) + self.policy.stale_days * 86_400 * US) or ""
 
@@ -155,6 +156,9 @@ class TrustGate:
                 proposed = decide_edit(marked, f"{DISPUTE_PREFIX}{entry.get('id')}", "use_new") or marked
                 self.filed.append(conflict_item(page.rel_path, page.title, entry, proposed))
                 self.causes.append(set())
+                self.edit_notes.append(f"{page.rel_path}: `{entry.get('source')}` no longer says what "
+                                       f"{entry.get('by')} wrote (“{str(entry.get('text'))[:120]}”); "
+                                       "a conflict waits for a person")
         return result
 
     def _settle(self, page: Page, update: PageUpdate, previous: Page | None) -> PageUpdate | None:

@@ -107,6 +107,8 @@ def test_a_disagreeing_source_change_opens_one_conflict_until_a_person_decides(b
     [line] = statement_lines(base.text())
     assert "⚑ disputed: the cited source now says “The on-call engineer for billing-api is Priya Raman.”" in line
     assert "Ask before deploying on Fridays" in base.text()  # the note is not the source's business
+    from kctui.services.briefs import find_brief
+    assert "`oncall.md` no longer says what agent:bot wrote" in find_brief(base.svc, base.ws, base.kb.id)["markdown"]
 
     (base.src / "team.md").write_text("# Team\n\nThe team meets on Fridays.\n", encoding="utf-8")
     base.compile()  # still open, still one, same item
