@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -43,6 +44,9 @@ class Tools:
         self.workspaces = list(workspaces)
         self.agent = agent
         self.ctx_factory = ctx_factory
+        # one compile at a time from this server: run in process, a pass ends when its own job does, so a
+        # second concurrent call would wait on a job nobody runs
+        self._compiling = threading.Lock()
 
     # -- plumbing -------------------------------------------------------------------------------
 
@@ -88,7 +92,8 @@ class Tools:
             from kctui.services.errors import NotFound  # noqa: PLC0415
 
             ws = self._ws(ctx, workspace, knowledge_base)
-            changed, base, job = compile_and_wait(ctx, ws, knowledge_base, quiet=True)
+            with self._compiling:
+                changed, base, job = compile_and_wait(ctx, ws, knowledge_base, quiet=True)
             if job is not None and job.phase in TERMINAL_JOB_PHASES and job.phase != "succeeded":
                 code = job.error_code or ("cancelled" if job.phase == "cancelled" else "compiler_reported")
                 raise ToolFailure(code, f"compile {job.id} of {base.id} {job.phase}: {job.error or 'no reason given'}")
