@@ -63,18 +63,23 @@ def page_append_cmd(workspace: str, kb_id: str, slug: str, text: str | None, fil
 @click.argument("workspace", type=click.Path())
 @click.argument("kb_id", metavar="KB")
 @click.argument("slug")
-@click.option("--section", required=True, help="The section (of those people write on the page) to set.")
+@click.option("--section", help="The section (of those people write on the page) to set.")
+@click.option("--edit", "edit_id", metavar="ID", help="Rewrite this earlier statement or note instead (e.g. e2).")
 @click.option("--text", help="The section's new text.")
 @click.option("--file", "file", type=click.Path(dir_okay=False), help="Read the text from this file.")
 @click.option("--expected-revision", type=click.IntRange(min=1), help="Refuse if the page moved past this revision.")
 @click.option("--json", "as_json", is_flag=True)
-def page_revise_cmd(workspace: str, kb_id: str, slug: str, section: str, text: str | None, file: str | None,
-                    expected_revision: int | None, as_json: bool) -> None:
-    """Revise (set) a section people write on page SLUG; refused on a human-confirmed page."""
+def page_revise_cmd(workspace: str, kb_id: str, slug: str, section: str | None, edit_id: str | None,
+                    text: str | None, file: str | None, expected_revision: int | None, as_json: bool) -> None:
+    """Revise (set) a section people write on page SLUG, or rewrite an earlier statement or note
+    (--edit ID); refused on a human-confirmed page."""
     from kctui.services.page_edit import edit_page  # noqa: PLC0415
 
+    if (section is None) == (edit_id is None):
+        raise click.UsageError("give exactly one of --section NAME or --edit ID")
     data = edit_page(open_services(), workspace, kb_id, slug, op="revise", text=_edit_text(text, file),
-                     kind="section", section=section, expected_revision=expected_revision)
+                     kind="section" if section is not None else None, section=section, edit_id=edit_id,
+                     expected_revision=expected_revision)
     _print_edit(data, as_json)
 
 

@@ -116,6 +116,8 @@ def _schemas() -> dict[str, Any]:
              "citation": _string(nullable=True, description="PATH:Lstart-Lend in the base's sources/"),
              "value": _string(nullable=True, description="the words the cited lines must contain"),
              "section": _string(nullable=True, maxLength=200, description="revise: the section's name"),
+             "editId": _string(nullable=True, maxLength=20,
+                               description="revise: rewrite this earlier statement or note instead"),
              "expectedRevision": {"type": "integer", "minimum": 1, "nullable": True},
              "author": _string(nullable=True, pattern="^(human|agent):",
                                description="human:NAME or agent:NAME (default agent:api)")},

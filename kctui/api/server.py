@@ -351,6 +351,7 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         body = await read_body(request)
         ws = body.workspace()
         fields = {name: body.get(name, str) for name in ("kind", "citation", "value", "section")}
+        fields["edit_id"] = body.get("editId", str)
         op = body.get("operation", str, required=True)
         text = body.get("text", str, required=True)
         author = body.get("author", str) or "agent:api"

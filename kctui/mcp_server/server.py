@@ -78,7 +78,7 @@ def build_server(tools: Tools) -> MCPServer:
 
     @server.tool(description="Write on a page directly, within the trust boundary: append a statement (which may "
                              "cite source lines that must contain its value) or a note, or revise a section "
-                             "people write. Never supersede; a human-confirmed page takes appends only. "
+                             "people write, or rewrite an earlier statement or note. Never supersede; a human-confirmed page takes appends only. "
                              "Recorded as the agent's edit; survives later compiles.")
     async def update_knowledge_page(
             knowledge_base: Base,
@@ -94,10 +94,13 @@ def build_server(tools: Tools) -> MCPServer:
             value: Annotated[str | None, Field(description="the words the cited lines must contain "
                                                            "(default: the text)")] = None,
             section: Annotated[str | None, Field(description="revise: the section's name", max_length=200)] = None,
+            edit_id: Annotated[str | None, Field(description="revise: rewrite this earlier statement or note "
+                                                            "(its id, e.g. e2) instead of a section",
+                                                 max_length=20)] = None,
             expected_revision: Annotated[int | None, Field(ge=1, description="refuse if the page moved on")] = None,
     ) -> m.PageEdit:
         return await _call(tools.update_knowledge_page, workspace, knowledge_base, page, operation, text, kind,
-                           citation, value, section, expected_revision)
+                           citation, value, section, expected_revision, edit_id)
 
     @server.tool(description="What awaits a person's decision: held updates and conflicts, with both sides "
                              "and their citations, and the revision to pass to resolve_conflict.")

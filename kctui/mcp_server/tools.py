@@ -150,14 +150,14 @@ class Tools:
 
     def update_knowledge_page(self, workspace: str | None, knowledge_base: str, page: str, operation: str, text: str,
                               kind: str | None = None, citation: str | None = None, value: str | None = None,
-                              section: str | None = None,
-                              expected_revision: int | None = None) -> tuple[m.PageEdit, str]:
+                              section: str | None = None, expected_revision: int | None = None,
+                              edit_id: str | None = None) -> tuple[m.PageEdit, str]:
         from kctui.services.page_edit import edit_page  # noqa: PLC0415
 
         def go(ctx: ServiceContext) -> tuple[m.PageEdit, str]:
             data = edit_page(ctx, self._ws(ctx, workspace, knowledge_base), knowledge_base, page, op=operation,
                              text=text, kind=kind, citation=citation, value=value, section=section,
-                             author=self.agent, expected_revision=expected_revision)
+                             author=self.agent, expected_revision=expected_revision, edit_id=edit_id)
             e = data["edit"]
             return m.PageEdit.model_validate(data), (
                 f"{data['page']}: {operation} {e['id']} ({e['kind']}) recorded as {data['author']}; "

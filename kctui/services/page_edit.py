@@ -119,11 +119,12 @@ def _policy_for(ctx: ServiceContext, workspace: str, kb_id: str, author: str):
 
 def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, slug: str, *, op: str,
               text: str, kind: str | None = None, citation: str | None = None, value: str | None = None,
-              section: str | None = None, author: str | None = None,
+              section: str | None = None, author: str | None = None, edit_id: str | None = None,
               expected_revision: int | None = None) -> dict[str, Any]:
     """One direct edit of page `slug` (a slug or a page path). op `append` (kind `statement` — the
-    default — or `note`), `revise` (kind `section`: set the text of the section named `section`), or
-    `supersede` (always refused). Returns what was written: page, revision, the edit, its author."""
+    default — or `note`), `revise` (kind `section`: set the text of the section named `section`; or
+    `edit_id`: rewrite that earlier statement or note, a statement checked against its citation again),
+    or `supersede` (always refused). Returns what was written: page, revision, the edit, its author."""
     from kctui.services.review_decide import _no_compile_running, actor_name, after_publish  # noqa: PLC0415
     from kctui.services.review_publish import publish_pages  # noqa: PLC0415
 
@@ -132,11 +133,14 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
     if op == "supersede":  # the one kind classify_update holds at every level: a direct edit never asks
         raise Refused("a direct edit never supersedes a page (replacing, merging, splitting or archiving it "
                       "needs a person's review of a compile's proposal); append or revise instead", "supersede")
-    kind = kind or ("section" if op == "revise" else "statement")
+    if edit_id is not None and op != "revise":
+        raise InvalidInput("an earlier edit is rewritten with revise")
+    kind = kind or ("section" if op == "revise" and edit_id is None else "statement" if op == "append" else None)
     if op == "append" and kind not in ("statement", "note"):
         raise InvalidInput(f"append adds a statement or a note (got {kind!r}); revise sets a section")
-    if op == "revise" and kind != "section":
-        raise InvalidInput(f"revise sets the text of a section (got {kind!r}); append adds statements and notes")
+    if op == "revise" and edit_id is None and kind != "section":
+        raise InvalidInput(f"revise sets the text of a section (got {kind!r}) or rewrites an earlier edit "
+                           "(give its id); append adds statements and notes")
     body_text = _check_text(text)
     author = author or actor_name()
     if not author.startswith(("human:", "agent:")):
@@ -175,9 +179,27 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
         if not decision.applies:
             raise Refused(f"{op} of {rel} refused ({decision.reason}): {decision.words}", decision.reason or "refused")
         entries = copy.deepcopy(edit_entries(fm))
+        target = None
+        if edit_id is not None:
+            target = next((e for e in entries if str(e.get("id")) == str(edit_id)), None)
+            if target is None:
+                raise NotFound(f"page {rel} has no edit {edit_id!r} (its edits: "
+                               f"{', '.join(str(e.get('id')) for e in entries) or 'none'})")
+            if target.get("disputed"):
+                raise Conflict(f"edit {edit_id} of {rel} is disputed by its source; its conflict waits for a "
+                               "person's decision first")
+            if kind is not None and kind != target.get("kind"):
+                raise InvalidInput(f"edit {edit_id} is a {target.get('kind')}, not a {kind}")
+            kind, section = str(target.get("kind")), section or target.get("section")
+            if kind == "statement" and citation is None and target.get("citation"):
+                citation = str(target["citation"])
+                value = value if value is not None else target.get("value")
         entry = _entry(root, kind=kind, text=body_text, citation=citation, value=value, section=section,
                        author=author, at=at, entries=entries, title=state.title)
-        if kind == "section":
+        if target is not None:
+            entry["id"] = target.get("id")
+            entries[entries.index(target)] = entry
+        elif kind == "section":
             same = next((e for e in entries if e.get("kind") == "section" and e.get("section") == entry["section"]), None)
             if same is not None:
                 entry["id"] = same.get("id")
@@ -199,7 +221,8 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
                 (ws, kb, rel)).fetchall():
             if body:
                 try:
-                    rebased.append((int(item_id), rel, apply_entries(str(body), entries)))
+                    proposal = _with_source(str(body), entry) if entry.get("source") else str(body)
+                    rebased.append((int(item_id), rel, apply_entries(proposal, entries)))
                 except FrontmatterError:
                     continue
         after_publish(conn, ws, kb, [rel], rebased)

@@ -251,3 +251,23 @@ def test_approving_a_held_proposal_later_keeps_what_a_person_wrote(base: Base) -
     resolve(base.svc, held.id, "approve", expected_revision=fresh.expected_revision)
     text = base.text()
     assert "refunds" in text and "Refunds moved here in May" in text  # the proposal and the person's note
+
+
+def test_revising_an_earlier_statement_checks_it_again(base: Base) -> None:
+    first = base.edit(op="append", text=STATEMENT, citation="oncall.md:L5-L5", value="Lena Vogel",
+                      author="human:lena")
+    with pytest.raises(InvalidInput):  # the cited lines must still contain the value
+        base.edit(op="revise", edit_id="e1", text="Sam carries the pager", value="Sam", author="human:lena")
+    done = base.edit(op="revise", edit_id="e1", text="Lena Vogel carries the billing pager this week",
+                     author="human:lena")
+    assert done["edit"]["id"] == "e1" and done["edit"]["citation"] == "oncall.md:L5-L5"
+    assert done["revision"] == first["revision"] + 1
+    lines = [ln for ln in base.text().split("\n") if ln.startswith("* Statement by")]
+    assert lines == [f"* Statement by a person (lena) on {done['edit']['at'][:10]}: Lena Vogel carries the "
+                     "billing pager this week ^[oncall.md:L5-L5]"]
+    update_policy(base.svc, base.ws, base.kb.id, autonomy="guarded")
+    with pytest.raises(Refused) as exc:  # under guarded autonomy an agent appends but does not revise
+        base.edit(op="revise", edit_id="e1", text="Lena Vogel again", author="agent:bot")
+    assert exc.value.code == "autonomy_ceiling"
+    with pytest.raises(InvalidInput):
+        base.edit(op="revise", edit_id="e1", kind="note", text="Lena Vogel again", author="human:lena")
