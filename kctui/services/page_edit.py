@@ -50,9 +50,14 @@ def _digest(root: Path, rel: str) -> str:
     return _file_digest(root, rel)
 
 
-def apply_entries(text: str, entries: list[dict[str, Any]]) -> str:
-    """`text` (a page) with its edits set to `entries`: the frontmatter list and the section that shows it."""
-    fm, body = split_page(text)
+def apply_entries(text: str, entries: list[dict[str, Any]], *, split: tuple[dict, str] | None = None,
+                  source: dict[str, Any] | None = None) -> str:
+    """`text` (a page) with its edits set to `entries`: the frontmatter list and the section that shows it.
+    `split`: `split_page(text)` when the caller has it (changed here); `source`: an entry whose cited
+    source joins the page's `sources` (`_with_source`)."""
+    fm, body = split if split is not None else split_page(text)
+    if source is not None:
+        _add_source(fm, source)
     if entries:
         fm[EDITS_KEY] = entries
     else:
@@ -60,15 +65,12 @@ def apply_entries(text: str, entries: list[dict[str, Any]]) -> str:
     return render_page(fm, with_section(body, entries))
 
 
-def _with_source(text: str, entry: dict[str, Any]) -> str:
-    """The page with the statement's cited source among its `sources`, so a pass that changes that
-    source re-checks the page (the compiler keeps it there while a statement cites it)."""
-    fm, body = split_page(text)
+def _add_source(fm: dict[str, Any], entry: dict[str, Any]) -> None:
+    """The statement's cited source among the page's `sources`, so a pass that changes that source
+    re-checks the page (the compiler keeps it there while a statement cites it)."""
     refs = [r for r in fm.get("sources") or [] if isinstance(r, dict)]
-    if any(str(r.get("resource")) == entry["source"] for r in refs):
-        return text
-    fm["sources"] = refs + [{"id": "", "resource": entry["source"], "digest": entry["digest"]}]
-    return render_page(fm, body)
+    if not any(str(r.get("resource")) == entry["source"] for r in refs):
+        fm["sources"] = refs + [{"id": "", "resource": entry["source"], "digest": entry["digest"]}]
 
 
 def _check_text(text: Any, what: str = "text") -> str:
@@ -208,10 +210,8 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
                 entries.append(entry)
         else:
             entries.append(entry)
-        if entry.get("source"):
-            new_text = apply_entries(_with_source(current, entry), entries)
-        else:
-            new_text = apply_entries(current, entries)
+        cited = entry if entry.get("source") else None
+        new_text = apply_entries(current, entries, split=(fm, _body), source=cited)
         what = f"{op} {entry['id']} ({kind})"
         publish_pages(conn, ws, kb, {rel: new_text}, author=author, reason=f"{what} by {author}", now_us=now)
         rebased = []
@@ -221,8 +221,7 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
                 (ws, kb, rel)).fetchall():
             if body:
                 try:
-                    proposal = _with_source(str(body), entry) if entry.get("source") else str(body)
-                    rebased.append((int(item_id), rel, apply_entries(proposal, entries)))
+                    rebased.append((int(item_id), rel, apply_entries(str(body), entries, source=cited)))
                 except FrontmatterError:
                     continue
         after_publish(conn, ws, kb, [rel], rebased)
