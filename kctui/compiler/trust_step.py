@@ -8,6 +8,9 @@ through `classify_update` before anything is written to the staged wiki.
 - conflict: the page is `contradicted` and shows both values with their citations; `review.json`
   gets both sides and the page as it reads with the new value.
 
+Statements people and agents wrote on a page (issue 15, `kctui.compiler.page_edit_check`) are re-checked
+first: one its changed source no longer supports flags the page and files one conflict.
+
 Without a policy (`CompileRequest.trust_policy is None`: a bare compile outside any host) every change
 is written, as the compiler's own mechanics; every host path passes one (see `runner.CompileRequest`).
 """

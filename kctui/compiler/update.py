@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from kctui.compiler.disputes import Dispute, settle
 from kctui.compiler.extract import Claim, Extraction
-from kctui.core.page_edits import edit_entries
 from kctui.compiler.match import Contribution
+from kctui.core.page_edits import edit_entries
 from kctui.core.pages import Mention, Page, SourceRef, escape_text, is_descriptive
 from kctui.core.slugs import identity_key
 
