@@ -172,11 +172,16 @@ def _print_base(data: dict) -> None:
 @click.option("--schedule-always/--schedule-changed-only", "schedule_always", default=None,
               help="A scheduled compile runs even when the sources did not change since the last success "
                    "(default: only when they changed).")
+@click.option("--compile-sources", "compile_sources", metavar="KINDS",
+              help="Source kinds that are extracted, comma-separated (markdown,text,pdf,html); others are "
+                   "gathered but not extracted.")
+@click.option("--maintain-kinds", "maintain_kinds", metavar="CLASSES",
+              help="Page classes the compiler writes, comma-separated (source,concept,entity).")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole policy as JSON.")
 def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str | None,
               never_auto: tuple[str, ...], min_confidence: float | None, stale_days: int | None,
               link_style: str | None, extractor: str | None, schedule: str | None, schedule_always: bool | None,
-              as_json: bool) -> None:
+              compile_sources: str | None, maintain_kinds: str | None, as_json: bool) -> None:
     """Show or change a knowledge base's compilation and trust policy."""
     from kctui.services import policy as policy_svc  # noqa: PLC0415
 
@@ -186,7 +191,11 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
     bases_svc.get_base(svc, workspace, kb_id)
     trust_changes = dict(autonomy=autonomy, never_auto=list(never_auto) if never_auto else None,
                          min_confidence=min_confidence, stale_days=stale_days, link_style=link_style,
-                         extractor=extractor, schedule=schedule, schedule_always=schedule_always)
+                         extractor=extractor, schedule=schedule, schedule_always=schedule_always,
+                         compile_sources=[k.strip() for k in compile_sources.split(",") if k.strip()]
+                         if compile_sources is not None else None,
+                         maintain_kinds=[k.strip() for k in maintain_kinds.split(",") if k.strip()]
+                         if maintain_kinds is not None else None)
     if any(v is not None for v in trust_changes.values()):
         changed, _ = policy_svc.update_policy(svc, workspace, kb_id, **trust_changes)
     if compilation:
@@ -323,4 +332,4 @@ def jobs_cmd(as_json: bool, limit: int) -> None:
     click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
 
 
-from kctui import cli_add, cli_llm, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers add, demo, page, serve, resume, …)
+from kctui import cli_add, cli_llm, cli_mcp, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers add, demo, mcp, page, serve, resume, …)

@@ -108,6 +108,25 @@ def _schemas() -> dict[str, Any]:
              "paths": {"type": "array", "nullable": True, "items": _ref("AbsolutePath"),
                        "description": "files or folders copied into the new base's sources/ "
                                       "(symlinks are refused)"}}),
+        "PageEditBody": _obj(
+            {"workspace": _ref("AbsolutePath"),
+             "operation": _enum(["append", "revise", "supersede"], description="supersede is always refused"),
+             "text": _string(minLength=1, maxLength=8000)},
+            {"kind": _enum(["statement", "note", "section"], nullable=True,
+                           description="append: statement (default) or note; revise: section"),
+             "citation": _string(nullable=True, description="PATH:Lstart-Lend in the base's sources/"),
+             "value": _string(nullable=True, description="the words the cited lines must contain"),
+             "section": _string(nullable=True, maxLength=200, description="revise: the section's name"),
+             "editId": _string(nullable=True, maxLength=20,
+                               description="revise: rewrite this earlier statement or note instead"),
+             "expectedRevision": {"type": "integer", "minimum": 1, "nullable": True},
+             "author": _string(nullable=True, pattern="^(human|agent):",
+                               description="human:NAME or agent:NAME (default agent:api)")},
+            description="A direct page edit within the trust boundary (issue 15)."),
+        "PageEdit": _obj(
+            {"knowledgeBaseId": _string(), "page": _string(), "revision": {"type": "integer", "minimum": 1},
+             "operation": _enum(["append", "revise"]), "edit": {"type": "object"}, "author": _string(),
+             "decision": _enum(["apply"])}),
         "PolicyBody": _obj({"workspace": _ref("AbsolutePath"), "policy": _enum(policy)},
                            {"schedule": _string(nullable=True, description="ours: a five-field cron expression "
                                                 "(local time of the host) for scheduled compiles, or 'off'"),
@@ -329,6 +348,8 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
     kb = {"name": "id", "in": "path", "required": True, "description": "the knowledge base's id",
           "schema": _string(pattern=KB_ID_RE.pattern)}
     job = {"name": "jobId", "in": "path", "required": True, "schema": _string(pattern=JOB_ID_RE.pattern)}
+    slug = {"name": "slug", "in": "path", "required": True, "description": "the page's slug",
+            "schema": _string(minLength=1, maxLength=200)}
     gets = ("400", "401", "404", "413", "500")
     posts = ("400", "401", "404", "409", "413", "500")
     base = f"{prefix}/bases"
@@ -371,6 +392,14 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
                 "patch": _operation("setCompilationPolicy", "Set the compilation policy",
                                     _ref("ChangedBaseNoJob"), params=[kb], body="PolicyBody", errors=posts,
                                     description="Switching to manual cancels a queued automatic job."),
+            },
+            f"{one}/pages/{{slug}}/edits": {
+                "post": _operation("editPage", "Append to or revise a compiled page directly (ours)",
+                                   _ref("PageEdit"), params=[kb, slug], body="PageEditBody", errors=posts,
+                                   description="Through classify_update: supersede is refused, a human-confirmed "
+                                               "page takes appends only; a statement's citation must contain "
+                                               "its value. 409: refused by the trust boundary, a compile is "
+                                               "running, or the page moved past expectedRevision."),
             },
             f"{one}/source-changes": {
                 "get": _operation("getSourceChanges", "Changes since the accepted snapshot (read-only)",

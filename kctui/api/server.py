@@ -368,6 +368,30 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         return ok(data, f"compilation policy is {policy}")
 
     @endpoint
+    async def edit_page(request: Request) -> JSONResponse:
+        """A direct page edit (issue 15): append a statement or a note, or revise a section, through the
+        trust boundary; recorded as `author` (default `agent:api`: the boundary of an unattended writer)."""
+        from kctui.services.page_edit import edit_page as edit  # noqa: PLC0415
+
+        kb_id, slug = request.path_params["id"], request.path_params["slug"]
+        body = await read_body(request)
+        ws = body.workspace()
+        fields = {name: body.get(name, str) for name in ("kind", "citation", "value", "section")}
+        fields["edit_id"] = body.get("editId", str)
+        op = body.get("operation", str, required=True)
+        text = body.get("text", str, required=True)
+        author = body.get("author", str) or "agent:api"
+        expected = body.data.get("expectedRevision")
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool) or expected < 1):
+            raise ApiError(400, "field 'expectedRevision' must be a revision number (1 or more)")
+
+        def run(ctx: ServiceContext) -> dict[str, Any]:
+            return edit(ctx, ws, kb_id, slug, op=op, text=text, author=author, expected_revision=expected, **fields)
+
+        data = await call(run, monitor=ws)
+        return ok(data, f"{data['page']}: {data['operation']} {data['edit']['id']} is revision {data['revision']}")
+
+    @endpoint
     async def source_changes(request: Request) -> JSONResponse:
         kb_id = request.path_params["id"]
         ws = query_workspace(request)
@@ -466,6 +490,7 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         Route(f"{PREFIX}/bases/{{id}}/compilation", get_summary, methods=["GET"]),
         Route(f"{PREFIX}/bases/{{id}}/compilation-policy", set_policy, methods=["PATCH"]),
         Route(f"{PREFIX}/bases/{{id}}/source-changes", source_changes, methods=["GET"]),
+        Route(f"{PREFIX}/bases/{{id}}/pages/{{slug}}/edits", edit_page, methods=["POST"]),
         Route(f"{PREFIX}/bases/{{id}}/compilations/{{jobId}}", get_job, methods=["GET"]),
         Route(f"{PREFIX}/bases/{{id}}/compilations/{{jobId}}/cancel", cancel, methods=["POST"]),
         Route(f"{PREFIX}/compilations/claim", claim, methods=["POST"]),

@@ -14,6 +14,8 @@ from kctui.compiler.builtin_extractor import VERSION  # noqa: F401 - the built-i
 from kctui.compiler.cache import default_cache_dir
 from kctui.compiler.extract import Extraction
 from kctui.compiler.extractors import Extractor, ExtractorContext, ExtractorFactory, extractor_factory
+from kctui.compiler.policy_kinds import ALL_KINDS, maintains_suffix
+from kctui.compiler.policy_kinds import compiled_kinds as _compiled_kinds
 from kctui.compiler.match import Registry, route, routing_matches
 from kctui.compiler.readers import Skipped
 from kctui.compiler.runner import (
@@ -139,12 +141,18 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     memo = PageMemo(cache_folder) if cache_folder else None
     prev = load_previous(request.previous_wiki_path, memo, steps.should_stop)
     warnings += prev.problems
+    readable, not_extracted = _compiled_kinds(request, readable, prev)
+    by_path = {f.path: f for f in readable}
+    if not_extracted:
+        shown = ", ".join(not_extracted[:10]) + (f" and {len(not_extracted) - 10} more" if len(not_extracted) > 10 else "")
+        warnings.append(f"{len(not_extracted)} source(s) gathered but not extracted (their kind is not in the "
+                        f"policy's compile_sources): {shown}")
     # The actor of this pass (`generated.by`, the report, the brief): the built-in extractor or the model.
     # A source whose page another version wrote is read again, so switching extractor or model
     # recompiles every source once (the reply cache makes later passes free).
     extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop))
     opened.append(extractor)
-    version = extractor.version
+    version = extractor.version + maintains_suffix(request)  # fewer page classes: another version
     schema_problem = schema_warning(load_schema(request.source_path.parent))  # the extractors fall back
     if schema_problem:
         warnings.append(schema_problem)
@@ -155,8 +163,15 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     # -- extract --------------------------------------------------------------------------------
     # a held source page keeps its old digest: its file is read again to see whether the proposal still stands
     reread = recheck_sources(prev, changes) if request.trust_policy is not None else []
+    skip = set(not_extracted)  # not extracted: what their pages say stands (neither re-read nor archived)
+    if skip:
+        back = [p for p in reread + changes.modified if p in skip]
+        reread = [p for p in reread if p not in skip]
+        changes.modified = [p for p in changes.modified if p not in skip]
+        changes.unchanged = sorted(set(changes.unchanged) | set(back), key=lambda p: p.encode())
     recheck = list(reread)
     to_read = changes.added + changes.modified + (changes.unchanged if full else []) + reread
+    to_read = [p for p in to_read if p not in skip]
     steps.start("extract", len(to_read))
     extractions: dict[str, Extraction] = {}
     extractor.submit([by_path[p] for p in to_read])  # all at once: an extractor may work on them together
@@ -187,7 +202,9 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     steps.start("match", len(extractions))
     registry = Registry(prev)
     if full:
+        held_back = [p for p in changes.unchanged if p in skip]
         _verify_unchanged(prev, registry, changes, extractions)
+        changes.unchanged = sorted(set(changes.unchanged) | set(held_back), key=lambda p: p.encode())
     skipped_paths = {s.path for s in skipped}
     live = {p: ex for p, ex in extractions.items() if p not in skipped_paths}
     source_page_of = prev.source_page_of()
@@ -213,7 +230,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
                 and any(resource in changed for resource, _ in info.sources)}
     touched |= {slug for contributions in routed.values() for slug in contributions}
     while request.trust_policy is not None and (
-            need := pending_sources(prev, touched, set(live) | skipped_paths, set(by_path))):
+            need := pending_sources(prev, touched, set(live) | skipped_paths | skip, set(by_path))):
         # a touched page whose proposal waits for review is proposed again in full: read its sources
         for path in sorted(need, key=lambda p: p.encode()):
             steps.tick(len(live), len(live) + len(need), path)
@@ -272,8 +289,16 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
         warnings.append(gate.warning)
     updates: list[PageUpdate] = []
     claim_changes: list[ClaimChange] = []
+    maintained = set(gate.policy.maintain_kinds) if gate.policy is not None else set(ALL_KINDS)
+    unmaintained = sorted({s for s in touched if registry.kinds.get(s) not in maintained}
+                          | ({registry.source_slugs[p] for p in live} if "source" not in maintained else set()))
+    if unmaintained:  # the policy's maintain_kinds: the compiler never writes a page of another class
+        warnings.append(f"{len(unmaintained)} page(s) not written (their class is not in the policy's "
+                        f"maintain_kinds): {', '.join(unmaintained[:10])}{' …' if len(unmaintained) > 10 else ''}")
     for i, slug in enumerate(sorted(touched), 1):
         steps.tick(i, len(work), slug)
+        if registry.kinds.get(slug) not in maintained:
+            continue
         previous = writer.previous_page(slug)
         old = None if previous is not None and previous.is_stub else previous  # a held create: not a page yet
         contributions = {p: c[slug] for p, c in routed.items() if slug in c}
@@ -285,6 +310,8 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     for j, path in enumerate(sorted(live, key=lambda p: p.encode()), len(touched) + 1):
         steps.tick(j, len(work), path)
         slug = registry.source_slugs[path]
+        if "source" not in maintained:
+            continue
         previous = writer.previous_page(slug)
         old = None if previous is not None and previous.is_stub else previous
         page, update = build_source_page(slug, live[path], old, ctx, list(live[path].tags))
@@ -300,7 +327,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             if gate.settle(page, update, writer.previous_page_copy(slug)):
                 updates.append(update)
     removed_now: list[str] = []
-    for slug in removed:
+    for slug in removed if "source" in maintained else []:
         old = writer.previous_page(slug)
         path = prev.pages[slug].sources[0][0] if prev.pages[slug].sources else slug
         gone = [ClaimChange("retracted", path, c.subject, c.attribute, c.scope, c.value, "") for c in (old.claims if old else [])]
@@ -315,6 +342,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             removed_now.append(slug)
     steps.done(len(work))
 
+    warnings += gate.edit_notes
     # -- flag -----------------------------------------------------------------------------------
     final = writer.finish(removed_now, ctx)
     steps.start("flag", len(final))

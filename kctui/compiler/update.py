@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from kctui.compiler.disputes import Dispute, settle
 from kctui.compiler.extract import Claim, Extraction
 from kctui.compiler.match import Contribution
+from kctui.core.page_edits import edit_entries
 from kctui.core.pages import MENTIONED_ONCE_KEY, Mention, Page, SourceRef, escape_text, is_descriptive
 from kctui.core.slugs import identity_key
 
@@ -206,6 +207,8 @@ def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict
     old_mention_paths = {m.evidence.path for m in (old.mentions if old else [])}
     new_mention_paths = {m.evidence.path for m in mentions}
     paths = {c.evidence.path for c in claims + settled.disputed} | new_mention_paths
+    paths |= {str(e.get("source")) for e in edit_entries(old.extra if old else {})  # cited by a person (issue 15)
+              if str(e.get("source") or "") in ctx.digests and str(e.get("source")) in ctx.source_slugs}
     title = old.title if old else new_title
     aliases = set(old.aliases if old else [])
     for contribution in contributions.values():

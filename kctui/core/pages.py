@@ -32,6 +32,7 @@ from kctui.core.claims import (  # noqa: F401 - the claim-line grammar is re-exp
     unescape_text,
 )
 from kctui.core.frontmatter import dump_yaml, parse_document
+from kctui.core.page_edits import EDIT_DISPUTE_NOTE, disputed_ids, edit_entries, section_lines
 from kctui.core.page_status import (
     ARCHIVED_NOTE,
     block_claim_lines,
@@ -284,6 +285,7 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
         out += [f"## {name}", ""]
         out += bodies.get(name) or [NONE_LINE]
         out.append("")
+    out += section_lines(edit_entries(page.extra))  # what people and agents wrote stays, last (issue 15)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -293,7 +295,8 @@ def _notice(page: Page) -> list[str]:
     if status == "archived":
         note = ARCHIVED_NOTE
     elif status == "contradicted":
-        note = conflict_note(len(page.conflicts)) if page.conflicts else None
+        note = (conflict_note(len(page.conflicts)) if page.conflicts
+                else EDIT_DISPUTE_NOTE if disputed_ids(edit_entries(page.extra)) else None)
         claims = [claim_line(c) for group in page.conflicts for c in group]
     elif status == "stale":
         note = stale_note(str(page.extra.get("stale_after") or "") or None)
