@@ -116,8 +116,13 @@ def build_server(tools: Tools) -> MCPServer:
                              "was made on: if the page moved on, nothing is applied and the item is refreshed.")
     async def resolve_conflict(item_id: Annotated[int, Field(ge=1)],
                                decision: Literal["approve", "reject", "use-new", "keep", "dismiss"],
-                               expected_revision: Annotated[int, Field(ge=0)]) -> m.ReviewItemOut:
-        return await _call(tools.resolve_conflict, item_id, decision, expected_revision)
+                               expected_revision: Annotated[int, Field(ge=0)],
+                               reviewer: Annotated[str | None, Field(
+                                   pattern=r"^human:\S{1,64}$",
+                                   description="human:NAME when a person made this decision and the assistant "
+                                               "records it (it then confirms the page); left out, the decision "
+                                               "is the agent's own and confirms nothing")] = None) -> m.ReviewItemOut:
+        return await _call(tools.resolve_conflict, item_id, decision, expected_revision, reviewer)
 
     @server.tool(description="What a pass changed: the change brief of a job (default: the latest pass).")
     async def get_change_brief(knowledge_base: Base, workspace: Workspace = None,

@@ -186,16 +186,21 @@ class Tools:
 
         return self.run(go)
 
-    def resolve_conflict(self, item_id: int, decision: str, expected_revision: int) -> tuple[m.ReviewItemOut, str]:
+    def resolve_conflict(self, item_id: int, decision: str, expected_revision: int,
+                         reviewer: str | None = None) -> tuple[m.ReviewItemOut, str]:
+        """`reviewer` (`human:NAME`): the person whose decision the assistant records, which confirms the
+        page; without it the decision is the agent's and confirms nothing (trust.md: only a person does)."""
         from kctui.services.review_decide import resolve  # noqa: PLC0415
 
         if decision not in DECISIONS:
             raise ToolFailure("invalid_input", f"decision must be one of {', '.join(DECISIONS)}")
+        if reviewer is not None and not (reviewer.startswith("human:") and len(reviewer) > len("human:")):
+            raise ToolFailure("invalid_input", "reviewer must be human:NAME")
+        actor = reviewer or self.agent
 
         def go(ctx: ServiceContext) -> tuple[m.ReviewItemOut, str]:
-            item = resolve(ctx, item_id, DECISIONS[decision], expected_revision=expected_revision,
-                           actor=self.agent)
-            return _item_out(item), f"#{item.id} {item.state}: {item.page_path} (recorded as {self.agent})"
+            item = resolve(ctx, item_id, DECISIONS[decision], expected_revision=expected_revision, actor=actor)
+            return _item_out(item), f"#{item.id} {item.state}: {item.page_path} (recorded as {actor})"
 
         return self.run(go)
 

@@ -64,7 +64,12 @@ def _others_on(conn: sqlite3.Connection, item: ReviewItem, page: str, *,
 
 def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, actor: str | None, at: str | None,
                  fallback_block: list[str] | None = None, parsed: tuple[dict, str] | None = None) -> str:
-    """The page with the status what is still open on it gives (else `settled`)."""
+    """The page with the status what is still open on it gives (else `settled`). Only a person's
+    decision confirms a page (`verified`, `confirmed`); an agent's is recorded as the revision's author."""
+    if actor is not None and not actor.startswith("human:"):
+        actor = None
+        if settled == "confirmed" and not _signed((parsed or split_page(text))[0]):
+            settled = "compiled"
     if any(k == "conflict" for _, k in others):
         lines = block_claim_lines(split_page(text)[1]) or list(fallback_block or [])
         n = block_dispute_count(text, lines)

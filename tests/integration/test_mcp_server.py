@@ -104,8 +104,9 @@ async def _drive(env: dict[str, str], ws: Path, wiki: Path) -> None:
                       expected_revision=item["expectedRevision"] - 1 if item["expectedRevision"] > 1 else 99)
         assert (wiki / "entities" / "python.md").read_bytes() == before
         fresh = (await ok("list_conflicts", knowledge_base=KB, kind="conflict"))["items"][0]
+        # the agent records the person's decision: it confirms the page (the agent's own would not)
         decided = await ok("resolve_conflict", item_id=fresh["id"], decision="keep",
-                           expected_revision=fresh["expectedRevision"])
+                           expected_revision=fresh["expectedRevision"], reviewer="human:ada")
         assert decided["state"] == "resolved_keep"
         python = await ok("get_knowledge_page", knowledge_base=KB, page="python")
         assert python["humanConfirmed"] and python["compileStatus"] == "confirmed"
