@@ -74,7 +74,7 @@ class PassContext:
 
 
 def _natural(text: str) -> tuple:
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text.casefold()) if p)
+    return tuple((0, int(p), "") if p.isdecimal() else (1, 0, p) for p in re.split(r"(\d+)", text.casefold()) if p)
 
 
 def claim_order(c: Claim) -> tuple:
