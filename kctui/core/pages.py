@@ -7,6 +7,8 @@ renders and parses, so a compiler can rebuild its state from the previous wiki a
 Claim lines (each ends with its citation; the grammar is `kctui.core.claims`):
     * **Apache Kafka** (4.3) — latest: 4.3.1 ^[products/apache-kafka.md:L39-L39]      (a fact)
     * **Apache Kafka** is an open-source event streaming platform ^[products/apache-kafka.md:L270-L272]
+A list of records (claims of one subject and source, one row per scope) is written as one Markdown table
+instead, one cited row per record, read back into the same claims (`kctui.core.record_tables`).
 A page that is not plainly current opens with the status blockquote of `kctui.core.page_status`; on a
 contradicted page it lists each disagreement's claim lines (the page's own value first). Claims shown
 only there are the page's `disputed` claims: evidence that waits for a person, not part of the page.

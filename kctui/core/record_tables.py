@@ -6,7 +6,7 @@ record, instead of one claim line per value:
 
     | releaseCycle | eoes | eol | latest | Source |
     | --- | --- | --- | --- | --- |
-    | 4.3 | 2028-06-17 | false | 4.3.1 | ^[products/apache-kafka.md:L39-L45] |
+    | 4.3 | 2028-06-17 | false | 4.3.1 | ^[products/apache-kafka.md:L35-L41] |
 
 The claims stay one per value underneath; a table is only another way of writing their claim lines, and
 it is computed from the claims alone, so a page read back gives the same claims and renders the same
