@@ -186,8 +186,8 @@ def _node_claims(doc: Document, subject: str, attribute: str, node: yaml.Node, s
             elif isinstance(item, yaml.MappingNode) and scope_field:
                 item_scope = _scalar_value(mapping_get(item, scope_field)) or ""
                 full_scope = f"{scope} {item_scope}".strip()
-                record = _ev(doc, *_record_span(doc, item)) if not scope else None
-                if record is not None:  # one record of a list: its values cite the record (one table row)
+                record = _ev(doc, *_record_span(doc, item)) if not scope and len(items) > 1 else None
+                if record is not None:  # one record of a list of records: its values cite it (a table row)
                     out.append(Claim(subject, scope_field, item_scope, item_scope, "fact", "frontmatter", record))
                 for k, v in item.value:
                     sub = scalar_text(k)
