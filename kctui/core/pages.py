@@ -251,7 +251,7 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
         loose |= {claim_sig(c) for c in page.claims if any(kept_match(e, c) for e in kept)}
 
     def lines_of(claims: list[Claim], rest: tuple[str, ...] | list[str] = ()) -> list[str]:  # record lists as tables
-        return tabulate([(line_of(c), c) for c in claims] + [(ln, None) for ln in rest], loose)
+        return tabulate([*claims, *rest], line_of, loose)
 
     if page.is_stub:
         out += ["The compiler proposed this page; it has not been approved, so it holds nothing yet.", ""]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from kctui.core.claims import (
     Claim,
@@ -90,23 +90,30 @@ class _Table:
         return out
 
 
-def find_tables(claims: Sequence[Claim | None], loose: set[tuple] | frozenset[tuple] = frozenset()) -> tuple[list[_Table], dict[int, int]]:
-    """The record tables among `claims` (a section's claims in page order; None entries are other lines)
+def find_tables(claims: Sequence[Claim | str | None], loose: set[tuple] | frozenset[tuple] = frozenset()) -> tuple[list[_Table], dict[int, int]]:
+    """The record tables among `claims` (a section's claims in page order; other entries are other lines)
     and, for each claim index that is a cell, its table. `loose`: signatures of claims that keep their
     own line (flagged)."""
     rows: dict[tuple, list[int]] = {}
     odd: set[tuple] = set()  # rows with a value no cell can give back exactly: their claims keep their lines
+    names: dict[str, bool] = {}  # attributes and scopes recur: checked once
     for i, c in enumerate(claims):
-        if c is None or c.form != "fact" or not c.scope or c.evidence.unit != "line":
+        if not isinstance(c, Claim) or not c.scope or c.form != "fact" or c.evidence.unit != "line":
             continue
-        rk = (c.subject, c.scope, c.evidence.path, c.evidence.start, c.evidence.end)
+        ev = c.evidence
+        rk = (c.subject, c.scope, ev.path, ev.start, ev.end)
         rows.setdefault(rk, []).append(i)
-        if not (_cell_ok(c.value) and _cell_ok(c.attribute) and _cell_ok(c.scope)):
+        for name in (c.attribute, c.scope):
+            if name not in names:
+                names[name] = _cell_ok(name)
+        if not (_cell_ok(c.value) and names[c.attribute] and names[c.scope]):
             odd.add(rk)
     candidates: dict[tuple, list[str]] = {}
     for rk, idx in rows.items():
+        if len(idx) < 2:
+            continue
         attrs = [claims[i].attribute for i in idx]  # type: ignore[union-attr]
-        firm = [i for i in idx if claim_sig(claims[i]) not in loose]  # type: ignore[arg-type]
+        firm = [i for i in idx if claim_sig(claims[i]) not in loose] if loose else idx  # type: ignore[arg-type]
         if rk in odd or len(set(attrs)) != len(attrs) or len(firm) < 2:
             continue
         found = sorted({claims[i].attribute for i in firm if claims[i].value == rk[1]})  # type: ignore[union-attr]
@@ -130,7 +137,7 @@ def find_tables(claims: Sequence[Claim | None], loose: set[tuple] | frozenset[tu
             flagged: set[str] = set()
             for i in rows[rk]:
                 c = claims[i]
-                if claim_sig(c) in loose:  # type: ignore[arg-type]
+                if loose and claim_sig(c) in loose:  # type: ignore[arg-type]
                     flagged.add(c.attribute)  # type: ignore[union-attr]
                 else:
                     cells[c.attribute] = c  # type: ignore[union-attr,index]
@@ -142,16 +149,19 @@ def find_tables(claims: Sequence[Claim | None], loose: set[tuple] | frozenset[tu
     return tables, member
 
 
-def tabulate(items: Sequence[Item], loose: set[tuple] | frozenset[tuple] = frozenset()) -> list[str]:
-    """A section's lines with its record tables in place of their claims' lines (each table where its
-    first claim was, set off by blank lines). Lines that are no claim pass through."""
-    tables, member = find_tables([c for _, c in items], loose)
+def tabulate(entries: Sequence[Claim | str], line_of: Callable[[Claim], str] = claim_line,
+             loose: set[tuple] | frozenset[tuple] = frozenset()) -> list[str]:
+    """A section's lines — `entries` are its claims (written by `line_of`) and other lines (as they are) —
+    with its record tables in place of their claims' lines (each table where its first claim was, set off
+    by blank lines)."""
+    tables, member = find_tables(entries, loose)
     if not tables:
-        return [line for line, _ in items]
+        return [e if isinstance(e, str) else line_of(e) for e in entries]
     out: list[str] = []
-    for i, (line, _) in enumerate(items):
+    for i, entry in enumerate(entries):
         t = member.get(i)
         if t is None:
+            line = entry if isinstance(entry, str) else line_of(entry)
             if out and out[-1] == "" and not line:
                 continue
             out.append(line)
@@ -320,7 +330,8 @@ def implode(body: str, flagged_lines: Iterable[str] | None = None) -> str:
             tail -= 1
         flat, had = explode_lines(section[lead:tail])
         items, kept = section_items(flat)
-        new = tabulate(items, disputed | kept)
+        written = {id(c): ln for ln, c in items if c is not None}
+        new = tabulate([ln if c is None else c for ln, c in items], lambda c: written[id(c)], disputed | kept)
         out += lines[pos:first]
         out += section if new == [ln for ln, _ in items] and not had and "" not in flat else \
             section[:lead] + new + section[tail:]

@@ -92,7 +92,7 @@ def test_only_genuine_record_lists_become_tables() -> None:
              fact("latest", "1.0.9", "1.0", Evidence("notes.md", 7, 7, "")),
              fact("eol", "2025-12-01", "2.0", Evidence("notes.md", 8, 8, "")),
              fact("latest", "2.0.1", "2.0", Evidence("notes.md", 8, 8, ""))]
-    assert tabulate([(c.value, c) for c in cells]) == [c.value for c in cells]
+    assert tabulate(cells, lambda c: c.value) == [c.value for c in cells]
     # a value a cell cannot give back exactly (a backslash with a pipe): its record keeps its lines; one
     # record left is no table
     odd = records(r20_latest="a\\|b")
