@@ -27,7 +27,7 @@ from kctui.core.claims import (  # noqa: F401 - the claim model lives in the cor
 from kctui.core.slugs import identity_key
 
 _DIGIT = re.compile(r"\d")
-EXTRACTOR_VERSION = "builtin-extract/4"
+EXTRACTOR_VERSION = "builtin-extract/5"  # 5: a record of a list cites its lines (a table row), with its identifying claim; passing mentions
 
 
 @dataclass(frozen=True, slots=True)

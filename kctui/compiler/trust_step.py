@@ -41,6 +41,7 @@ from kctui.core.page_status import (
 )
 from kctui.core.page_edits import DISPUTE_PREFIX, disputed_ids, edit_entries
 from kctui.core.pages import STUB_KEY, Page, claim_sig, kept_entries, kept_match
+from kctui.core.record_tables import implode
 from kctui.core.trust import REASON_WORDS, NeverAutoGuard, PageState, ProposedUpdate, TrustPolicy, classify_update
 
 PENDING = frozenset({"needs-review", "contradicted"})  # a page whose proposal waits for a person
@@ -314,6 +315,7 @@ class TrustGate:
                                                      "resource": c.evidence.path,
                                                      "digest": self.ctx.digests.get(c.evidence.path, "")})
         lines = [claim_line(c) for group in page.conflicts for c in group]
+        body = implode(body, lines)  # a disputed value leaves its record table for its own line
         return set_page_status(render_page(fm, body), "contradicted", note=conflict_note(len(page.conflicts)),
                                claim_lines=lines)
 

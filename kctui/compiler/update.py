@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from kctui.compiler.disputes import Dispute, settle
 from kctui.compiler.extract import Claim, Extraction
@@ -74,8 +75,9 @@ class PassContext:
     fed: dict[str, set[str]]  # current path -> concept/entity slugs it feeds
 
 
-def _natural(text: str) -> tuple:
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text.casefold()) if p)
+@lru_cache(maxsize=65536)
+def _natural(text: str) -> tuple:  # scopes recur on every claim of a record: computed once each
+    return tuple((0, int(p), "") if p.isdecimal() else (1, 0, p) for p in re.split(r"(\d+)", text.casefold()) if p)
 
 
 def claim_order(c: Claim) -> tuple:

@@ -119,7 +119,9 @@ def test_endoflife_changed_facts_are_revises_of_exactly_that_claim(endoflife) ->
     text = next(body for data, body in pages(second.output_path).values()
                 if data["type"] == "Entity" and any(s["resource"] == path for s in data["sources"]))
     assert f"({cycle}) latest: {old_value} → {new_value}" in text.split("## Updates", 1)[1]
-    assert f"({cycle}) — latest: {new_value} ^[{path}:L" in text
+    # ... in its release table: the cycle's row holds the new value and cites that record's lines
+    [row] = [ln for ln in text.split("\n") if ln.startswith(f"| {cycle} | ")]
+    assert f" | {new_value} | " in row and f" | ^[{path}:L" in row and f" {old_value} " not in row
 
 
 @needs_corpus

@@ -42,12 +42,23 @@ def _find(ex: Extraction, attribute: str, scope: str = "") -> Claim:
     return next(c for c in ex.claims if c.attribute == attribute and c.scope == scope)
 
 
-def test_frontmatter_releases_become_scoped_claims_citing_their_own_line() -> None:
+def test_frontmatter_releases_become_scoped_claims_citing_their_record() -> None:
     ex = extract("products/widget.md", ENDOFLIFE)
     lines = ENDOFLIFE.split("\n")
     latest = _find(ex, "latest", "2.1")
     assert latest.subject == "Widget Server" and latest.value == "2.1.4" and latest.form == "fact"
-    assert lines[latest.evidence.start - 1] == '    latest: "2.1.4"'
+    # one record, one citation: its first key to its last value (a table row on the page)
+    ev = latest.evidence
+    assert lines[ev.start - 1] == '  - releaseCycle: "2.1"' and lines[ev.end - 1] == '    latest: "2.1.4"'
+    record = [c for c in ex.claims if c.scope == "2.1"]
+    assert {c.attribute for c in record} == {"releaseCycle", "releaseDate", "eol", "latest"}
+    assert {c.evidence for c in record} == {ev} and _find(ex, "releaseCycle", "2.1").value == "2.1"
+    # a list of one record is no record list: its values cite their own lines, as before
+    single = ENDOFLIFE.split('  - releaseCycle: "1.10"')[0] + "---\n"
+    one = extract("products/widget.md", single)
+    latest = _find(one, "latest", "2.1")
+    assert lines[latest.evidence.start - 1] == '    latest: "2.1.4"' == lines[latest.evidence.end - 1]
+    assert not [c for c in one.claims if c.attribute == "releaseCycle"]
     assert _find(ex, "latest", "1.10").value == "1.10.2"  # 1.10 stays 1.10, not the float 1.1
     assert _find(ex, "eol", "2.1").value == "false" and _find(ex, "eol", "1.10").value == "2024-11-06"
     assert _find(ex, "category").value == "server-app"
