@@ -42,7 +42,7 @@ def passing_keys(ex: Extraction) -> set[str]:
 
 def recorded(prev: PreviousWiki, slug: str) -> tuple[set[str], set[str], set[str]]:
     """From the previous source page `slug`: (keys of the entity pages it links to, keys of its passing
-    mentions, keys of those passing mentions that were linked — recurring names then)."""
+    mentions, keys of those that were recurring names then — frontmatter `mentioned_elsewhere`)."""
     info = prev.pages.get(slug)
     if info is None:
         return set(), set(), set()
@@ -52,7 +52,7 @@ def recorded(prev: PreviousWiki, slug: str) -> tuple[set[str], set[str], set[str
         if page is not None and page.kind == "entity":
             linked |= _keys([page.title, *page.aliases])
     once = _keys(info.passing)
-    return linked - once, once, once & linked
+    return linked - once, once, _keys(info.recurring)
 
 
 def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], set[str]]]) -> set[str]:

@@ -17,7 +17,7 @@ from kctui.compiler.disputes import Dispute, settle
 from kctui.compiler.extract import Claim, Extraction
 from kctui.compiler.match import Contribution
 from kctui.core.page_edits import edit_entries
-from kctui.core.pages import MENTIONED_ONCE_KEY, Mention, Page, SourceRef, escape_text, is_descriptive
+from kctui.core.pages import MENTIONED_ONCE_KEY, RECURRING_KEY, Mention, Page, SourceRef, escape_text, is_descriptive
 from kctui.core.slugs import identity_key
 
 MAX_RELATED = 12
@@ -322,7 +322,8 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
         date_ingested=old.date_ingested if old and old.date_ingested else ctx.created_at,
         source_type=ex.source_type,
         verified=list(old.verified) if old else [],
-        extra={k: v for k, v in old.extra.items() if k not in (ARCHIVED_SOURCE_KEY, MENTIONED_ONCE_KEY)} if old else {},
+        extra={k: v for k, v in old.extra.items() if k not in (ARCHIVED_SOURCE_KEY, MENTIONED_ONCE_KEY, RECURRING_KEY)}
+        if old else {},
         summary=ex.summary,
         claims=claims,
         questions=list(ex.questions),
@@ -331,6 +332,9 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
     page.description = _sentence(ex.summary[0]) if ex.summary else f"Source file {path} ({ex.kind})."
     if ex.passing:
         page.extra[MENTIONED_ONCE_KEY] = sorted({e.name for e in ex.passing})
+        named = {identity_key(e.name) for e in ex.entities}
+        if recurring := sorted({e.name for e in ex.passing if identity_key(e.name) in named}):
+            page.extra[RECURRING_KEY] = recurring
     page.links = _source_links(ctx, path)
     added = sum(1 for ch in changes if ch.change == "added")
     revised = sum(1 for ch in changes if ch.change == "revised")

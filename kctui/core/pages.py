@@ -69,6 +69,7 @@ STUB_KEY = "awaiting_review"
 KEPT_KEY = "kept_claims"
 # A source page lists the names its source mentions in one sentence only (kctui.compiler.recurrence).
 MENTIONED_ONCE_KEY = "mentioned_once"
+RECURRING_KEY = "mentioned_elsewhere"  # … those another source names too (they have pages)
 MAX_FRONTMATTER_SOURCES = 200
 _KNOWN_KEYS = frozenset({"type", "title", "description", "tags", "sources", "generated", "status", "compile_status",
                          "aliases", "domain", "last_updated", "date_ingested", "source_type", "entity_type", "verified",

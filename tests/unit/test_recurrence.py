@@ -52,8 +52,9 @@ def test_activate_moves_recurring_passing_mentions_with_their_claims() -> None:
 
 def _prev_with(source_slug: str, path: str, passing: tuple[str, ...], links: tuple[str, ...] = ()) -> PreviousWiki:
     prev = PreviousWiki()
+    recurring = passing if links else ()  # what the previous pass recorded as named elsewhere too
     prev.pages[source_slug] = PageInfo("source", source_slug, path, "", (), ((path, "sha256:1"),), "compiled", links,
-                                       "", passing)
+                                       "", passing, recurring)
     prev.pages["opsgenie"] = PageInfo("entity", "opsgenie", "Opsgenie", "", (), (), "compiled", ())
     return prev
 
@@ -68,3 +69,14 @@ def test_unchanged_sources_read_again(linked: tuple, live_once: list[str], again
     prev = _prev_with("a-md", "a.md", ("Opsgenie",), linked)
     live = {"b.md": _ex("b.md", once=live_once)}
     assert to_read_again(prev, live, ["a.md"])[0] == again
+
+
+def test_a_recurring_name_on_a_page_of_another_title_is_not_read_again_every_pass() -> None:
+    """The recorded state is what the pass decided, not which page titles the source links to: a passing
+    mention routed to a page with another title ("Postgres" on PostgreSQL) is settled."""
+    prev = PreviousWiki()
+    prev.pages["a-md"] = PageInfo("source", "a-md", "a.md", "", (), (("a.md", "sha256:1"),), "compiled",
+                                  ("postgresql",), "", ("Postgres",), ("Postgres",))
+    prev.pages["postgresql"] = PageInfo("entity", "postgresql", "PostgreSQL", "", (), (), "compiled", ())
+    live = {"b.md": _ex("b.md", once=["Postgres"])}
+    assert to_read_again(prev, live, ["a.md"])[0] == []
