@@ -51,7 +51,9 @@ def _open_app() -> None:
     except ImportError:
         click.echo("The terminal app is not part of this build yet; use `kctui --help` for the commands.")
         return
-    run_app()
+    code = run_app()
+    if code:
+        sys.exit(code)
 
 
 # -- knowledge bases --------------------------------------------------------------------------------

@@ -9,7 +9,10 @@ import asyncio
 import gc
 import logging
 import signal
+import sys
 import threading
+import time
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
@@ -85,6 +88,22 @@ class KctuiApp(App[None]):
             self._startup_notes.append(theme_note)
 
     # -- start and stop ---------------------------------------------------------------------------
+
+    # -- an unexpected exception: logged, one line, a non-zero exit -------------------------------------
+
+    crash_line: str | None = None
+
+    def _handle_exception(self, error: Exception) -> None:
+        if self.crash_line is None:
+            self.crash_line = record_crash(error)
+        super()._handle_exception(error)
+
+    def _print_error_renderables(self) -> None:
+        if self.crash_line is not None and "debug" not in self.features:
+            self._exit_renderables.clear()  # the traceback is in the crash log, not on the terminal
+            print(self.crash_line, file=sys.stderr)
+            return
+        super()._print_error_renderables()
 
     def get_default_screen(self) -> Screen:
         return MainScreen()
@@ -314,6 +333,25 @@ class KctuiApp(App[None]):
             self.notify(f"{k.description}: {reason}", severity="warning", timeout=4)
 
 
+CRASH_LOG = "crash.log"
+
+
+def record_crash(error: BaseException) -> str:
+    """Append the traceback of an unexpected exception to `crash.log` in the state directory; return
+    the one line a person sees on the terminal after the app closed."""
+    where = paths.state_dir() / CRASH_LOG
+    what = f"{type(error).__name__}: {error}".splitlines()[0][:200] if str(error) else type(error).__name__
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        with open(where, "a", encoding="utf-8") as f:
+            f.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S%z')} kctui app crashed\n")
+            f.write("".join(traceback.format_exception(type(error), error, error.__traceback__)))
+        log.error("the app crashed: %s (traceback in %s)", what, where)
+        return f"kctui: error: the app stopped on an unexpected error ({what}); the details are in {where}"
+    except OSError as exc:
+        return f"kctui: error: the app stopped on an unexpected error ({what}); the crash log could not be written: {exc}"
+
+
 def _settle_memory() -> None:
     """After the first snapshot: move what start-up built out of the garbage collector's reach and
     collect less often. Textual allocates many short-lived objects per frame; a full collection over
@@ -346,4 +384,6 @@ def run_app(workspaces: Sequence[str] | None = None) -> int:
         pass
     finally:
         app.shutdown()
+    if app.crash_line is not None:
+        return app.return_code or 1
     return app.return_code or 0
