@@ -67,6 +67,7 @@ class KctuiApp(App[None]):
         self.handle_signals = handle_signals
         self.snapshot: Snapshot = EMPTY
         self.pending_actions = 0
+        self.working: dict[str, int] = {}  # service calls of keys in flight, by label (the status line)
         self._poll_soon = False
         self.hung_up = False
         self._action_lock = threading.Lock()
@@ -196,8 +197,20 @@ class KctuiApp(App[None]):
         """Run `fn(ctx)` in a thread worker (one at a time, on the app's own store connection); report
         the outcome as a notification and call `then(result)` (or `on_error()`) back on the UI thread."""
         self.pending_actions += 1
+        if not quiet:
+            self.acknowledge(label, +1)
         self.run_worker(partial(self._service_thread, label, fn, ok_text, then, on_error, quiet), thread=True,
                         group="actions", name=label, exit_on_error=False)
+
+    def acknowledge(self, label: str, delta: int) -> None:
+        """A key's service call started (+1) or ended (-1): the status line says so at once."""
+        n = self.working.get(label, 0) + delta
+        if n > 0:
+            self.working[label] = n
+        else:
+            self.working.pop(label, None)
+        if self.is_mounted and self.screen_stack and self.main.is_mounted:
+            self.main.update_status()
 
     def _service_thread(self, label: str, fn: Callable[[ServiceContext], Any], ok_text: Any, then: Any,
                         on_error: Any, quiet: bool) -> None:
@@ -218,6 +231,8 @@ class KctuiApp(App[None]):
 
     def on_action_done(self, message: ActionDone) -> None:
         self.pending_actions = max(0, self.pending_actions - 1)
+        if message.action in self.working:
+            self.acknowledge(message.action, -1)
         if message.text and not (message.ok and message.quiet):
             self.notify(message.text, severity="information" if message.ok else "error",
                         timeout=5 if message.ok else 10)

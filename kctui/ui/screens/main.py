@@ -216,6 +216,9 @@ class MainScreen(MainActions, Screen):
         snap = self.snapshot
         c = snap.counts
         parts = [self.app.host_text]  # type: ignore[attr-defined]
+        working = getattr(self.app, "working", None)
+        if working:
+            parts.insert(0, "⋯ " + ", ".join(working) + "…")
         parts.append(f"{c.get('running', 0)} running · {c.get('queued', 0)} queued · {snap.items_total} to review"
                      + (f" · {c['paused']} paused" if c.get("paused") else ""))
         for pane, needle in self.needle.items():
