@@ -163,6 +163,7 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
 
     out: dict[str, list[float]] = {k: [] for k in NAV + ACT}
     scr = Screen(app)
+    samples_of = {k: (samples if not ONLY or k in ONLY else 0) for k in NAV + ACT}
     async with app.run_test(size=size) as pilot:
         await idle(app, pilot)
         main = app.main
@@ -174,14 +175,14 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
         # j in the bases table
         await pilot.press("1")
         await idle(app, pilot)
-        for i in range(samples):
+        for i in range(samples_of["j bases"]):
             before = main.queue.bases.cursor_row
             out["j bases"].append(await scr.timed(alternate(i), lambda b=before: main.queue.bases.cursor_row != b))
             await idle(app, pilot)
         # j in the jobs table: the cursor moves at once; the Running and Brief panes follow that job
         await pilot.press("tab")
         await idle(app, pilot)
-        for i in range(samples):
+        for i in range(samples_of["j jobs"]):
             before = main.queue.jobs.cursor_key
             out["j jobs"].append(await scr.timed(alternate(i), lambda b=before: main.queue.jobs.cursor_key != b))
             await idle(app, pilot)
@@ -189,27 +190,27 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
         # j in the review table
         await pilot.press("3")
         await idle(app, pilot)
-        for i in range(samples):
+        for i in range(samples_of["j items"]):
             before = items.cursor_row
             out["j items"].append(await scr.timed(alternate(i), lambda b=before: items.cursor_row != b))
             await idle(app, pilot)
         # pane switches and tab
         order = ["3", "2", "4", "1"]
-        for i in range(samples):
+        for i in range(samples_of["pane 1-4"]):
             key = order[i % 4]
             target = {"1": "queue", "2": "running", "3": "review", "4": "brief"}[key]
             out["pane 1-4"].append(await scr.timed(key, lambda t=target: main.active == t))
             await idle(app, pilot)
         await pilot.press("1")
         await idle(app, pilot)
-        for i in range(samples):
+        for i in range(samples_of["tab"]):
             before = main.current_stop()
             out["tab"].append(await scr.timed("tab", lambda b=before: main.current_stop() != b))
             await idle(app, pilot)
         # open a review item and go back
         await pilot.press("3")
         await idle(app, pilot)
-        for i in range(samples):
+        for i in range(samples_of["open"]):
             out["open"].append(await scr.timed("enter", lambda: isinstance(app.screen, ReviewDetailScreen)))
             await idle(app, pilot)
             out["back"].append(await scr.timed("escape", lambda: isinstance(app.screen, MainScreen)))
@@ -218,7 +219,7 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
         await pilot.press("slash")
         await idle(app, pilot)
         text = "page1"
-        for i in range(samples):
+        for i in range(samples_of["filter typing"]):
             if i % len(text) == 0 and i:
                 for _ in text:
                     await pilot.press("backspace")
@@ -239,7 +240,7 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
 
         await pilot.press("1")
         await idle(app, pilot)
-        for _ in range(samples):
+        for _ in range(samples_of["c compile"]):
             base = main.selected_base()
             out["c compile"].append(await scr.timed("c", acked("compile")))
             await idle(app, pilot)
@@ -248,11 +249,11 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
                     jobs.cancel(svc, ws, base.id, j.id)
             app.poller.poll_now()
             await idle(app, pilot)
-        for _ in range(samples):
+        for _ in range(samples_of["p policy"]):
             out["p policy"].append(await scr.timed("p", acked("policy")))
             await idle(app, pilot)
         # x asks first: the question is the acknowledgement
-        for _ in range(samples):
+        for _ in range(samples_of["x cancel"]):
             await pilot.press("c")
             await idle(app, pilot)
             out["x cancel"].append(await scr.timed("x", lambda: isinstance(app.screen, ConfirmScreen)))
@@ -262,13 +263,13 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
         # approve / reject held updates, mark a row
         await pilot.press("3")
         await idle(app, pilot)
-        for i in range(samples):
+        for i in range(samples_of["a/r resolve"]):
             while main.selected_item() is not None and main.selected_item().kind != "held":
                 await pilot.press("j")
             key = "a" if i % 2 == 0 else "r"
             out["a/r resolve"].append(await scr.timed(key, acked("resolve")))
             await idle(app, pilot)
-        for i in range(samples):
+        for i in range(samples_of["space mark"]):
             before = len(main.query_one("#review").marked)
             out["space mark"].append(await scr.timed("space", lambda b=before: len(main.query_one("#review").marked) != b))
             await idle(app, pilot)
@@ -309,6 +310,7 @@ async def measure_anchor(rows: list[list[str]], samples: int, size: tuple[int, i
     return out
 
 
+ONLY: set[str] = set()  # --keys: measure only these
 NAV = ["j bases", "j jobs", "j items", "pane 1-4", "tab", "open", "back", "filter typing"]
 ACT = ["c compile", "p policy", "x cancel", "a/r resolve", "space mark"]
 
@@ -350,13 +352,15 @@ def main() -> None:
     ap.add_argument("--items", type=int, default=5_000)
     ap.add_argument("--width", type=int, default=120)
     ap.add_argument("--height", type=int, default=36)
+    ap.add_argument("--keys", default="", help="comma-separated keys to measure (default: all), e.g. 'j jobs,tab'")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    ONLY.update(k.strip() for k in args.keys.split(",") if k.strip())
     if args.child:
         child(args)
         return
     cmd = [sys.executable, __file__, "--child", "--samples", str(args.samples), "--jobs", str(args.jobs),
-           "--items", str(args.items), "--width", str(args.width), "--height", str(args.height)]
+           "--items", str(args.items), "--width", str(args.width), "--height", str(args.height), "--keys", args.keys]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
     if proc.returncode:
         sys.exit(f"the benchmark failed:\n{proc.stderr[-3000:]}")

@@ -278,6 +278,8 @@ class KctuiApp(App[None]):
             fg, bg = Color.parse(v.get("foreground", "#dddddd")), Color.parse(v.get("background", "#000000"))
             self._tones = {name: hexof(name) for name in ("primary", "accent", "success", "warning", "error")}
             self._tones["muted"] = fg.blend(bg, 0.45).hex
+            for name in ("accent", "panel-lighten-2"):  # the pane borders (MainScreen.style_panes)
+                self._tones[name] = v.get(name, "")
         return self._tones
 
     def watch_theme(self, theme: str) -> None:

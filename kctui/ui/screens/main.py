@@ -5,12 +5,16 @@ key that does not apply is pressed. The key actions themselves are in `kctui.ui.
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.containers import Container
-from textual.reactive import reactive
+from textual.content import Content
+from textual.geometry import Region
+from textual.reactive import Reactive, reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
@@ -43,6 +47,9 @@ class MainScreen(MainActions, Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS = keys.bindings(keys.MAIN)
     active: reactive[str] = reactive("queue", repaint=False)
+    # Textual repaints the whole screen when focus moves; the widget gaining and the one losing focus
+    # repaint themselves, so the screen need not (a full repaint was most of a pane switch's cost)
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(self) -> None:
         super().__init__()
@@ -98,11 +105,12 @@ class MainScreen(MainActions, Screen):
 
     def style_panes(self) -> None:
         """Mark the active pane (border colour AND a ▶ in its title) and, in a narrow terminal, show only
-        it. Inline styles, not CSS classes: a class change would restyle every cell of the pane."""
+        it. The border's rules are set without Textual's refresh of the whole pane (which re-composes
+        every cell inside it) and only the border's own rows and columns are repainted."""
         if not self.is_mounted:
             return
-        v = self.app.get_css_variables()
-        muted = self.app.tones()["muted"]  # type: ignore[attr-defined]
+        v = self.app.tones()  # type: ignore[attr-defined]  (cached: get_css_variables() costs ms)
+        muted = v["muted"]
         narrow = self.has_class("-narrow")
         for pane in PANES:
             w = self.query_one(f"#{pane}")
@@ -110,13 +118,21 @@ class MainScreen(MainActions, Screen):
             look = (on, narrow, v["accent"], muted)
             if getattr(w, "_look", None) == look:
                 continue
+            first = getattr(w, "_look", None) is None
             w._look = look  # type: ignore[attr-defined]
-            w.styles.border = ("round", v["accent"] if on else v["panel-lighten-2"])
-            w.styles.border_title_color = v["accent"] if on else muted
-            w.styles.border_title_style = "bold" if on else "none"
             if w.display != (on or not narrow):
                 w.display = on or not narrow
-            w.border_title = ("▶ " if on else "") + w.TITLE  # type: ignore[attr-defined]
+            colour = Color.parse(v["accent"] if on else v["panel-lighten-2"])
+            styles = w.styles
+            for edge in ("border_top", "border_right", "border_bottom", "border_left"):
+                styles.set_rule(edge, ("round", colour))
+            styles.set_rule("border_title_color", Color.parse(v["accent"] if on else muted))
+            styles.set_rule("border_title_style", Style(bold=True) if on else Style())
+            w._border_title = Content(("▶ " if on else "") + w.TITLE)  # type: ignore[attr-defined]
+            if first or narrow:
+                w.refresh()
+            else:
+                repaint_border(w)
         tabs = Text(no_wrap=True)
         for p in PANES:
             tabs.append(f" {PANE_KEY[p]} {PANE_NAMES[p]} ", style="reverse bold" if p == self.active else "")
@@ -338,6 +354,14 @@ class MainScreen(MainActions, Screen):
         reason = self.why_not(name, params) or "it does not apply here"
         self.app.notify(f"{keys.display_key(event.key)} ({entry.description}): {reason}", severity="warning",
                         timeout=4)
+
+
+def repaint_border(w: Widget) -> None:
+    """Repaint only the border of `w` (its top and bottom rows, its left and right columns)."""
+    width, height = w.outer_size
+    ox, oy = w.content_offset  # refresh() takes regions relative to the content
+    w.refresh(Region(-ox, -oy, width, 1), Region(-ox, height - 1 - oy, width, 1),
+              Region(-ox, -oy, 1, height), Region(width - 1 - ox, -oy, 1, height))
 
 
 def _parsed(k: keys.KeyAction) -> tuple[str, tuple[object, ...]]:

@@ -18,6 +18,7 @@ from textual.widget import Widget
 
 from kctui.ui.format import FAILURE_HINT, ws_label
 from kctui.ui.messages import JobDetail
+from kctui.ui.widgets.quiet_focus import QuietFocus
 
 NO_JOB = "*No job selected.* Pick a job in the Queue pane (1, then tab to the jobs) to read its brief."
 
@@ -50,7 +51,7 @@ class Window:
                 yield Segment.line()
 
 
-class BriefPane(Widget, can_focus=True):
+class BriefPane(QuietFocus, Widget, can_focus=True):
     PANE = "brief"
     TITLE = "4 Brief"
     BINDINGS: ClassVar = [

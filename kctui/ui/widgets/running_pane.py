@@ -17,6 +17,7 @@ from kctui.ui.format import (
 )
 from kctui.ui.messages import JobDetail
 from kctui.ui.widgets.key_bar import Block
+from kctui.ui.widgets.quiet_focus import QuietFocus
 
 NO_JOB = "No job yet. Select a base in the Queue pane (1) and press c to compile it."
 
@@ -68,7 +69,7 @@ def current_file(detail: JobDetail) -> str:
     return "—"
 
 
-class RunningPane(VerticalScroll, can_focus=True):
+class RunningPane(QuietFocus, VerticalScroll, can_focus=True):
     """Fixed-height blocks (CSS in app.tcss), so a progress tick repaints them without a new layout."""
 
     PANE = "running"
