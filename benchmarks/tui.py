@@ -107,6 +107,8 @@ class Screen:
 
         self.app = app
         self.shown: list[float] = []
+        self.cpu_shown: list[float] = []
+        self.cpu: list[float] = []  # the UI thread's CPU time of each timed key (ms), beside its latency
         self.waiting: list = []
         original = app._display
 
@@ -117,6 +119,7 @@ class Screen:
                     renderable.render_segments(app.console)
                 if self.waiting and self.waiting[0]():
                     self.shown.append(time.perf_counter())
+                    self.cpu_shown.append(time.thread_time())
                     self.waiting.clear()
 
         app._display = display
@@ -132,11 +135,14 @@ class Screen:
 
     async def timed(self, key: str, done) -> float:
         self.shown.clear()
+        self.cpu_shown.clear()
         self.waiting[:] = [done]
+        c0 = time.thread_time()
         t0 = time.perf_counter()
         self.send(key)
         while time.perf_counter() < t0 + 10:
             if self.shown:
+                self.cpu.append((self.cpu_shown[0] - c0) * 1000)
                 return (self.shown[0] - t0) * 1000
             await asyncio.sleep(0.0005)
         raise RuntimeError(f"{key}: the screen never showed the change")
@@ -164,6 +170,11 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
     out: dict[str, list[float]] = {k: [] for k in NAV + ACT}
     scr = Screen(app)
     samples_of = {k: (samples if not ONLY or k in ONLY else 0) for k in NAV + ACT}
+    cpu: dict[str, list[float]] = {k: [] for k in NAV + ACT}
+
+    def rec(key: str, ms: float) -> None:
+        out[key].append(ms)
+        cpu[key].append(scr.cpu[-1])
     async with app.run_test(size=size) as pilot:
         await idle(app, pilot)
         main = app.main
@@ -177,14 +188,14 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
         await idle(app, pilot)
         for i in range(samples_of["j bases"]):
             before = main.queue.bases.cursor_row
-            out["j bases"].append(await scr.timed(alternate(i), lambda b=before: main.queue.bases.cursor_row != b))
+            rec("j bases", await scr.timed(alternate(i), lambda b=before: main.queue.bases.cursor_row != b))
             await idle(app, pilot)
         # j in the jobs table: the cursor moves at once; the Running and Brief panes follow that job
         await pilot.press("tab")
         await idle(app, pilot)
         for i in range(samples_of["j jobs"]):
             before = main.queue.jobs.cursor_key
-            out["j jobs"].append(await scr.timed(alternate(i), lambda b=before: main.queue.jobs.cursor_key != b))
+            rec("j jobs", await scr.timed(alternate(i), lambda b=before: main.queue.jobs.cursor_key != b))
             await idle(app, pilot)
             before = main.queue.jobs.cursor_key
         # j in the review table
@@ -192,28 +203,28 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
         await idle(app, pilot)
         for i in range(samples_of["j items"]):
             before = items.cursor_row
-            out["j items"].append(await scr.timed(alternate(i), lambda b=before: items.cursor_row != b))
+            rec("j items", await scr.timed(alternate(i), lambda b=before: items.cursor_row != b))
             await idle(app, pilot)
         # pane switches and tab
         order = ["3", "2", "4", "1"]
         for i in range(samples_of["pane 1-4"]):
             key = order[i % 4]
             target = {"1": "queue", "2": "running", "3": "review", "4": "brief"}[key]
-            out["pane 1-4"].append(await scr.timed(key, lambda t=target: main.active == t))
+            rec("pane 1-4", await scr.timed(key, lambda t=target: main.active == t))
             await idle(app, pilot)
         await pilot.press("1")
         await idle(app, pilot)
         for i in range(samples_of["tab"]):
             before = main.current_stop()
-            out["tab"].append(await scr.timed("tab", lambda b=before: main.current_stop() != b))
+            rec("tab", await scr.timed("tab", lambda b=before: main.current_stop() != b))
             await idle(app, pilot)
         # open a review item and go back
         await pilot.press("3")
         await idle(app, pilot)
         for i in range(samples_of["open"]):
-            out["open"].append(await scr.timed("enter", lambda: isinstance(app.screen, ReviewDetailScreen)))
+            rec("open", await scr.timed("enter", lambda: isinstance(app.screen, ReviewDetailScreen)))
             await idle(app, pilot)
-            out["back"].append(await scr.timed("escape", lambda: isinstance(app.screen, MainScreen)))
+            rec("back", await scr.timed("escape", lambda: isinstance(app.screen, MainScreen)))
             await idle(app, pilot)
         # filter typing in the review pane: each character narrows the rows
         await pilot.press("slash")
@@ -226,7 +237,7 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
                 await idle(app, pilot)
             ch = text[i % len(text)]
             want = main.needle["review"] + ch
-            out["filter typing"].append(await scr.timed(ch, lambda w=want: main.needle["review"] == w and (
+            rec("filter typing", await scr.timed(ch, lambda w=want: main.needle["review"] == w and (
                 items.row_count == 0 or all(w in "".join(c.plain for c in items.get_row(k)).lower()
                                             for k in items.keys()[:3]))))
             await idle(app, pilot)
@@ -242,7 +253,7 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
         await idle(app, pilot)
         for _ in range(samples_of["c compile"]):
             base = main.selected_base()
-            out["c compile"].append(await scr.timed("c", acked("compile")))
+            rec("c compile", await scr.timed("c", acked("compile")))
             await idle(app, pilot)
             for j in jobs.list_jobs(svc, kb_id=base.id, limit=5):
                 if j.phase == "queued":
@@ -250,13 +261,13 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
             app.poller.poll_now()
             await idle(app, pilot)
         for _ in range(samples_of["p policy"]):
-            out["p policy"].append(await scr.timed("p", acked("policy")))
+            rec("p policy", await scr.timed("p", acked("policy")))
             await idle(app, pilot)
         # x asks first: the question is the acknowledgement
         for _ in range(samples_of["x cancel"]):
             await pilot.press("c")
             await idle(app, pilot)
-            out["x cancel"].append(await scr.timed("x", lambda: isinstance(app.screen, ConfirmScreen)))
+            rec("x cancel", await scr.timed("x", lambda: isinstance(app.screen, ConfirmScreen)))
             await idle(app, pilot)
             await pilot.press("y")
             await idle(app, pilot)
@@ -267,13 +278,14 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
             while main.selected_item() is not None and main.selected_item().kind != "held":
                 await pilot.press("j")
             key = "a" if i % 2 == 0 else "r"
-            out["a/r resolve"].append(await scr.timed(key, acked("resolve")))
+            rec("a/r resolve", await scr.timed(key, acked("resolve")))
             await idle(app, pilot)
         for i in range(samples_of["space mark"]):
             before = len(main.query_one("#review").marked)
-            out["space mark"].append(await scr.timed("space", lambda b=before: len(main.query_one("#review").marked) != b))
+            rec("space mark", await scr.timed("space", lambda b=before: len(main.query_one("#review").marked) != b))
             await idle(app, pilot)
         jobs_table = main.queue.jobs
+        out["cpu"] = cpu  # type: ignore[assignment]
         out["rows"] = [[c.plain for c in jobs_table.get_row(k)] for k in jobs_table.keys()]  # type: ignore[assignment]
     return out
 
@@ -307,7 +319,7 @@ async def measure_anchor(rows: list[list[str]], samples: int, size: tuple[int, i
             before = table.cursor_row
             out.append(await scr.timed(key, lambda b=before: table.cursor_row != b))
             await pilot.pause()
-    return out
+    return out, scr.cpu
 
 
 ONLY: set[str] = set()  # --keys: measure only these
@@ -335,8 +347,9 @@ def child(args: argparse.Namespace) -> None:
     out = asyncio.run(measure(app, svc, ws, args.samples, size))
     rss, peak = rss_mb()
     rows = out.pop("rows")
-    anchor = asyncio.run(measure_anchor(rows, args.samples, size))
-    print(json.dumps({"latency": out, "anchor": anchor, "anchor_rows": len(rows), "rss": rss, "peak": peak,
+    cpu = out.pop("cpu")
+    anchor, anchor_cpu = asyncio.run(measure_anchor(rows, args.samples, size))
+    print(json.dumps({"latency": out, "cpu": cpu, "anchor": anchor, "anchor_cpu": anchor_cpu, "anchor_rows": len(rows), "rss": rss, "peak": peak,
                       "built": built}))
 
 
@@ -365,14 +378,17 @@ def main() -> None:
     if proc.returncode:
         sys.exit(f"the benchmark failed:\n{proc.stderr[-3000:]}")
     r = json.loads(proc.stdout.strip().splitlines()[-1])
-    lat, anchor = r["latency"], r["anchor"]
-    a95 = pct(anchor, 95)
+    lat, anchor, cpu, acpu = r["latency"], r["anchor"], r["cpu"], r["anchor_cpu"]
+    a95, ac95 = pct(anchor, 95), pct(acpu, 95)
     print(f"kctui app: keystroke → updated screen, {args.samples} samples per key, {args.width}×{args.height}, "
           "headless Pilot")
     print(f"store: {args.jobs:,} jobs and {args.items:,} open review items (built in {r['built']:.1f} s)")
     print(f"anchor: a bare Textual DataTable holding the jobs table's {r['anchor_rows']} rows, cursor down/up: "
-          f"p50 {statistics.median(anchor):.1f} ms, p95 {a95:.1f} ms\n")
-    print(f"{'key':<15} {'p50':>7} {'p95':>7} {'max':>7}   {'anchor p95':>10} {'p95/anchor':>10}   goal")
+          f"p50 {statistics.median(anchor):.1f} ms, p95 {a95:.1f} ms; UI-thread CPU p95 {ac95:.1f} ms")
+    print(f"machine load while measuring: {os.getloadavg()[0]:.1f} (1-min average) on {os.cpu_count()} CPUs — "
+          "latency is wall time, CPU is the work the UI thread did for the key\n")
+    print(f"{'key':<15} {'p50':>7} {'p95':>7} {'max':>7}   {'anchor p95':>10} {'p95/anchor':>10}   "
+          f"{'cpu p95':>7} {'/anchor':>7}   goal")
     missed = []
     for group, goal, keys in (("navigation", 16.0, NAV), ("action (acknowledged)", 50.0, ACT)):
         print(f"-- {group}: p95 ≤ {goal:.0f} ms")
@@ -385,8 +401,10 @@ def main() -> None:
             ok = p95 <= goal
             if not ok:
                 missed.append(f"{key} {p95:.1f} ms")
+            c95 = pct(cpu[key], 95)
             print(f"{key:<15} {statistics.median(xs):>7.1f} {p95:>7.1f} {max(xs):>7.1f}   {a95:>10.1f} "
-                  f"{p95 / a95 if a95 else 0:>10.2f}   {'met' if ok else 'MISSED'}")
+                  f"{p95 / a95 if a95 else 0:>10.2f}   {c95:>7.1f} {c95 / ac95 if ac95 else 0:>7.2f}   "
+                  f"{'met' if ok else 'MISSED'}")
     print(f"\nresident memory after the run: {r['rss']:.0f} MB (peak {r['peak']:.0f} MB)")
     print("goals: " + ("all met" if not missed else "MISSED: " + ", ".join(missed)))
 

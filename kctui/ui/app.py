@@ -187,7 +187,8 @@ class KctuiApp(App[None]):
 
     def is_idle(self) -> bool:
         """No key action and no poll in flight (tests and the benchmark wait for this)."""
-        return self.pending_actions == 0 and self.poller.idle and not self._poll_soon
+        waiting = bool(self.screen_stack) and getattr(self.main, "_detail_timer", None) is not None
+        return self.pending_actions == 0 and self.poller.idle and not self._poll_soon and not waiting
 
     # -- service calls from keys ------------------------------------------------------------------
 

@@ -41,6 +41,7 @@ PANE_SCOPED = {"compile": ("queue",), "clear_pause": ("queue",), "toggle_policy"
                "bulk": ("review",)}
 MOVE_KEYS = {"up", "down", "j", "k", "pageup", "pagedown", "home", "end"}
 HELD, CONFLICT = ("approve", "reject"), ("use_new", "keep", "dismiss")
+DETAIL_DELAY = 0.08  # seconds the jobs cursor rests before the selected job's detail is read
 
 
 class MainScreen(MainActions, Screen):
@@ -59,6 +60,8 @@ class MainScreen(MainActions, Screen):
         self.followed_job: str | None = None
         self.pending_follow: str | None = None  # queued by a key here; followed once it runs
         self._bindings_sig: tuple = ()
+        self._reshow = True  # the next apply() shows the tables even if the snapshot's rows are the same
+        self._detail_timer = None
 
     def compose(self) -> ComposeResult:
         yield Line("", id="tabs")
@@ -196,7 +199,7 @@ class MainScreen(MainActions, Screen):
     # -- the snapshot ------------------------------------------------------------------------------
 
     def apply(self, snap: Snapshot) -> None:
-        self.snapshot = snap
+        old, self.snapshot = self.snapshot, snap
         tones = self.app.tones()  # type: ignore[attr-defined]
         if self.follow and self.pending_follow:  # a job this app queued: shown once it has been claimed
             job = snap.job(self.pending_follow)
@@ -205,8 +208,11 @@ class MainScreen(MainActions, Screen):
                 self.pending_follow = None
         if self.follow:
             self.followed_job = self.wanted_job()
-        self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
-        self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
+        if not (snap.jobs is old.jobs and snap.items is old.items and snap.bases is old.bases and not self._reshow):
+            # (a poll that read only the shown job's detail leaves the tables as they are)
+            self._reshow = False
+            self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
+            self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
         wanted = self.wanted_job()
         detail = snap.detail if snap.detail is not None and snap.detail.job.id == wanted else None
         if wanted is not None and detail is None:
@@ -226,6 +232,7 @@ class MainScreen(MainActions, Screen):
 
     def rerender(self) -> None:
         """Show the last snapshot again (a filter or the theme changed)."""
+        self._reshow = True
         self.apply(self.snapshot)
 
     def update_status(self) -> None:
@@ -253,8 +260,15 @@ class MainScreen(MainActions, Screen):
         if event.table.id == "bases":
             self.queue.show_base_line(self.snapshot)
         if event.table.id == "jobs" and not self.follow:
-            self.app.poller.poll_now(full=False)  # type: ignore[attr-defined]
+            # the Running and Brief panes load the job once the cursor rests (a held j reads nothing)
+            if self._detail_timer is not None:
+                self._detail_timer.stop()
+            self._detail_timer = self.set_timer(DETAIL_DELAY, self._load_detail)
         self.update_bindings()
+
+    def _load_detail(self) -> None:
+        self._detail_timer = None
+        self.app.poller.poll_now(full=False)  # type: ignore[attr-defined]
 
     def on_keyed_table_refit(self, event: KeyedTable.Refit) -> None:
         self.rerender()
