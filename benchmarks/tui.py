@@ -205,7 +205,9 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
             before = items.cursor_row
             rec("j items", await scr.timed(alternate(i), lambda b=before: items.cursor_row != b))
             await idle(app, pilot)
-        # pane switches and tab
+        # pane switches and tab (from the queue pane, so every key changes the pane)
+        await pilot.press("1")
+        await idle(app, pilot)
         order = ["3", "2", "4", "1"]
         for i in range(samples_of["pane 1-4"]):
             key = order[i % 4]

@@ -107,9 +107,11 @@ class MainScreen(MainActions, Screen):
         self.update_bindings()
 
     def style_panes(self) -> None:
-        """Mark the active pane (border colour AND a ▶ in its title) and, in a narrow terminal, show only
-        it. The border's rules are set without Textual's refresh of the whole pane (which re-composes
-        every cell inside it) and only the border's own rows and columns are repainted."""
+        """Mark the active pane (its title row and bottom edge in the accent colour, a ▶ and bold in its
+        title) and, in a narrow terminal, show only it. The rules are set without Textual's refresh of
+        the whole pane and only those two rows are repainted: a screen update re-composes every line
+        it touches across the width of everything touched, so coloured side edges (a column on every
+        line) would re-compose the whole screen on each pane switch."""
         if not self.is_mounted:
             return
         v = self.app.tones()  # type: ignore[attr-defined]  (cached: get_css_variables() costs ms)
@@ -127,7 +129,7 @@ class MainScreen(MainActions, Screen):
                 w.display = on or not narrow
             colour = Color.parse(v["accent"] if on else v["panel-lighten-2"])
             styles = w.styles
-            for edge in ("border_top", "border_right", "border_bottom", "border_left"):
+            for edge in ("border_top", "border_bottom"):
                 styles.set_rule(edge, ("round", colour))
             styles.set_rule("border_title_color", Color.parse(v["accent"] if on else muted))
             styles.set_rule("border_title_style", Style(bold=True) if on else Style())
@@ -371,11 +373,10 @@ class MainScreen(MainActions, Screen):
 
 
 def repaint_border(w: Widget) -> None:
-    """Repaint only the border of `w` (its top and bottom rows, its left and right columns)."""
+    """Repaint only the top and bottom rows of `w`'s border."""
     width, height = w.outer_size
     ox, oy = w.content_offset  # refresh() takes regions relative to the content
-    w.refresh(Region(-ox, -oy, width, 1), Region(-ox, height - 1 - oy, width, 1),
-              Region(-ox, -oy, 1, height), Region(width - 1 - ox, -oy, 1, height))
+    w.refresh(Region(-ox, -oy, width, 1), Region(-ox, height - 1 - oy, width, 1))
 
 
 def _parsed(k: keys.KeyAction) -> tuple[str, tuple[object, ...]]:
