@@ -191,7 +191,7 @@ class MainActions:
             ask(None)
         else:
             self.app.run_service("change counts", lambda ctx: source_changes(ctx, base.workspace, base.id),  # type: ignore[attr-defined]
-                                 then=ask, quiet=True)
+                                 then=ask, quiet=True, reads_only=True)
 
     def action_toggle_policy(self: MainScreen) -> None:
         base = self.selected_base()
@@ -267,7 +267,7 @@ class MainActions:
                               len(sel.bases()), len(sel.conflicts), f"matching “{needle}”" if needle else "open")
 
         self.app.run_service("count", lambda ctx: select_items(ctx, everything=True, filter_text=needle or None),
-                             then=counted, quiet=True)  # type: ignore[attr-defined]
+                             then=counted, quiet=True, reads_only=True)  # type: ignore[attr-defined]
 
     def confirm_bulk(self: MainScreen, choice: str, ids: list[int], seen: dict[int, int], bases: int,
                      left_out: int, which: str) -> None:

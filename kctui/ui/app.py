@@ -90,6 +90,11 @@ class KctuiApp(App[None]):
 
     # -- start and stop ---------------------------------------------------------------------------
 
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Notifications quote names of bases, pages and files: plain text unless a caller asks."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     # -- an unexpected exception: logged, one line, a non-zero exit -------------------------------------
 
     crash_line: str | None = None
@@ -194,14 +199,20 @@ class KctuiApp(App[None]):
 
     def run_service(self, label: str, fn: Callable[[ServiceContext], Any], *, ok_text: Callable[[Any], str] | None = None,
                     then: Callable[[Any], None] | None = None, on_error: Callable[[], None] | None = None,
-                    quiet: bool = False) -> None:
+                    quiet: bool = False, reads_only: bool = False) -> None:
         """Run `fn(ctx)` in a thread worker (one at a time, on the app's own store connection); report
-        the outcome as a notification and call `then(result)` (or `on_error()`) back on the UI thread."""
+        the outcome as a notification and call `then(result)` (or `on_error()`) back on the UI thread.
+        A key's call is acknowledged on the status line first, and its thread starts once that is on
+        screen; `reads_only` calls (a detail, a count) change nothing, so no poll follows them."""
         self.pending_actions += 1
-        if not quiet:
+        start = partial(self.run_worker, partial(self._service_thread, label, fn, ok_text, then, on_error, quiet,
+                                                 reads_only), thread=True, group="actions", name=label,
+                        exit_on_error=False)
+        if quiet:
+            start()
+        else:
             self.acknowledge(label, +1)
-        self.run_worker(partial(self._service_thread, label, fn, ok_text, then, on_error, quiet), thread=True,
-                        group="actions", name=label, exit_on_error=False)
+            self.call_after_refresh(start)
 
     def acknowledge(self, label: str, delta: int) -> None:
         """A key's service call started (+1) or ended (-1): the status line says so at once."""
@@ -214,14 +225,14 @@ class KctuiApp(App[None]):
             self.main.update_status()
 
     def _service_thread(self, label: str, fn: Callable[[ServiceContext], Any], ok_text: Any, then: Any,
-                        on_error: Any, quiet: bool) -> None:
+                        on_error: Any, quiet: bool, reads_only: bool = False) -> None:
         try:
             with self._action_lock:
                 if self._action_ctx is None:
                     self._action_ctx = self.ctx_factory()
                 result = fn(self._action_ctx)
             text = ok_text(result) if ok_text else ""
-            self.post_message(ActionDone(label, True, text, result, then, quiet))
+            self.post_message(ActionDone(label, True, text, result, then, quiet, reads_only))
         except ServiceError as exc:
             self.post_message(ActionDone(label, False, f"{label}: {exc.message}", None,
                                          (lambda _r: on_error()) if on_error else None))
@@ -239,6 +250,8 @@ class KctuiApp(App[None]):
                         timeout=5 if message.ok else 10)
         if message.callback is not None:
             message.callback(message.result)
+        if message.reads_only:
+            return
         # the poll's thread starts once this update is on screen, so it does not compete with it
         self._poll_soon = True
         self.call_after_refresh(self._poll_after_action)
