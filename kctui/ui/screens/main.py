@@ -240,15 +240,17 @@ class MainScreen(MainActions, Screen):
     def update_status(self) -> None:
         snap = self.snapshot
         c = snap.counts
-        parts = [self.app.host_text]  # type: ignore[attr-defined]
+        # the counts first and the host last: a narrow terminal cuts the end of the line
+        parts = []
         working = getattr(self.app, "working", None)
         if working:
-            parts.insert(0, "⋯ " + ", ".join(working) + "…")
+            parts.append("⋯ " + ", ".join(working) + "…")
         parts.append(f"{c.get('running', 0)} running · {c.get('queued', 0)} queued · {snap.items_total} to review"
                      + (f" · {c['paused']} paused" if c.get("paused") else ""))
         for pane, needle in self.needle.items():
             if needle:
                 parts.append(f"filter {PANE_NAMES[pane]}: “{needle}”")
+        parts.append(self.app.host_text)  # type: ignore[attr-defined]
         self.query_one("#status", Line).set(" │ ".join(parts))
 
     def update_bindings(self) -> None:

@@ -33,12 +33,12 @@ def elapsed(detail: JobDetail, now_us: int) -> str:
 def render_head(detail: JobDetail, now_us: int, tones: dict[str, str]) -> Text:
     job = detail.job
     _, _, tone = JOB_PHASE.get(job.phase, ("?", job.phase, "muted"))
-    t = Text(no_wrap=False)
+    # line 1: what matters while it runs (the outcome and its time); line 2: which base, how it started
+    t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{job.short} ", style="bold")
-    t.append(f"{detail.base_name} ({ws_label(job.workspace)})")
-    t.append(f" · {TRIGGER.get(job.trigger, job.trigger)} · ")
     t.append(job_outcome(job, now_us), style=tones.get(tone, ""))
-    t.append(f" · {elapsed(detail, now_us)}")
+    t.append(f" · {elapsed(detail, now_us)}\n")
+    t.append(f"{detail.base_name} ({ws_label(job.workspace)}) · {TRIGGER.get(job.trigger, job.trigger)}")
     return t
 
 
