@@ -1,24 +1,28 @@
-"""Benchmark: the app's keystroke → updated-screen latency and resident memory, with a big store
-(10,000 jobs and 5,000 open review items, inserted directly with SQL for speed) beside the same
-measurements on an empty store (the same bases, no jobs, no review items).
+"""Benchmark: the app's keystroke → updated-screen latency with a big store (10,000 jobs and 5,000 open
+review items, inserted directly with SQL for speed), beside an anchor measured in the same run: a bare
+Textual DataTable holding the same rows as the app's jobs table, its cursor moved down and up.
 
-    python benchmarks/tui.py                    # 40 samples of each key in each store
-    python benchmarks/tui.py --samples 100
-    python benchmarks/tui.py --jobs 20000 --items 10000
+    python benchmarks/tui.py                    # 40 samples of each key
+    python benchmarks/tui.py --samples 100 --keys "j jobs,pane 1-4"
+    python benchmarks/tui.py --jobs 20000 --items 10000 --width 100 --height 30
 
-Each store runs in a fresh child process (so each RSS is that store's own). The app runs headless
-under Pilot at 120×36 with no embedded host and a fake clock. A keystroke's latency is the time from
-the press to the first screen update (the compositor's update, rendered to terminal segments) that
-shows its effect:
+The app runs headless under Pilot (120×36 by default) in a child process, with no embedded host and a
+fake clock. A keystroke's latency is the time from the driver delivering the key to the first screen
+update (the compositor's update, rendered to terminal segments) that shows its effect; beside it, the
+CPU time the UI thread spent on it (the work, independent of how loaded the machine is).
 
-  j         move the cursor in the bases table (the selected-base line follows)
-  j jobs    move the cursor in the jobs table; the Running and Brief panes load that job
-  pane      switch pane (1 → 3 → 2 → 4 → 1 …)
-  c         compile the selected base: the request runs in a thread worker, then the poll, then the
-            new queued job's row appears (each sample's job is cancelled afterwards, untimed)
+Navigation (goal p95 ≤ 16 ms, one frame at 60 Hz):
+  j bases / j jobs / j items   the cursor moves in that table (the jobs table's detail loads after)
+  pane 1-4 / tab               another pane is active
+  open / back                  enter on a review row shows its detail screen; esc shows the panes again
+  filter typing                each character typed in the review pane's filter narrows its rows
+Actions (goal p95 ≤ 50 ms to the acknowledgement):
+  c compile / p policy / a/r resolve   the status line says the call is under way (or its outcome shows)
+  x cancel                     the question is on screen
+  space mark                   the row is marked
 
-Printed: p50 / p95 / max in ms per key and store, the resident memory after the run and the peak (from
-/proc/self/status), and the big/empty ratios. Goals (issue 6): p95 ≤ 50 ms and RSS ≤ 200 MB.
+Printed: p50 / p95 / max in ms per key, the anchor's p95 and each key's ratio to it, the UI thread's
+CPU p95 and its ratio to the anchor's, the machine's load average, and the resident memory.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ The screens and keys are found by the test, not listed in it:
 
 - every bound key is read from the binding chain of the screen on top (the focused widget, the screen,
   the app — greyed-out and hidden ones too) and pressed once;
-- on the main screen that happens in every pane (and on the first two rows of the queue, so a compiled
-  and an uncompiled base are both selected); any screen a key pushes is recorded with the arguments it
+- on the main screen that happens in every pane (and on two rows of the queue: a base whose names are
+  full of markup characters, and the base with held updates and a conflict); any screen a key pushes is recorded with the arguments it
   was built with, and is then opened again on its own and gets every one of its keys pressed (a key
   that closes it opens a fresh copy for the next key); screens pushed from there are explored too;
 - every Screen subclass defined under `kctui.ui` must be reached this way (a screen no key opens is a
@@ -36,7 +36,7 @@ from textual.widgets import Input
 
 import kctui.ui
 from kctui.ui.screens.main import MainScreen
-from tests.tui.fixtures import make_app, make_base, ready, world
+from tests.tui.fixtures import compile_pass, make_app, make_base, page, ready, running_base, world
 
 SIZES = [(80, 24), (100, 30), (160, 50)]
 UNEXPECTED = re.compile(r" failed: [A-Z]\w*(Error|Exception)\b")
@@ -170,7 +170,7 @@ class Driver:
 
 
 PROBE = "python"  # the world's compiled wiki has a page on Python
-MAIN_CONTEXTS = [("1", 0), ("1", 1), ("2", 0), ("4", 0), ("3", 1), ("3", 0)]
+MAIN_CONTEXTS = [("1", 0), ("1", 2), ("2", 0), ("4", 0), ("3", 1), ("3", 0)]
 
 
 STOP_OF = {"1": "bases", "2": "running", "3": "items", "4": "brief"}
@@ -245,8 +245,12 @@ async def explore_screen(d: Driver, made: Made, cls: type) -> set[type]:
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 async def test_every_key_on_every_screen(svc, clock, tmp_path, monkeypatch, size):
-    data = world(svc, clock, tmp_path, running=True)
-    make_base(svc, data["ws"], "Odd [/] names [b]bold", {"a.md": "# [/] a [b]title\n"})
+    data = world(svc, clock, tmp_path, running=False)
+    # first in the queue (ids sort by name), compiled, with markup characters in every name it shows
+    odd = make_base(svc, data["ws"], "Aa [/] odd [b]names", {"a.md": "# [/] Python [b]title\neol: 2030\n"})
+    compile_pass(svc, data["ws"], odd.id, {"concepts/python-b.md": page("Python [/] [b]x", "eol", "2030",
+                                                                        "a.md:L2-L2")})
+    running_base(svc, clock, data["ws"])  # last: a job runs while the keys are pressed (q asks, x cancels)
     made = Made()
     made.spy(monkeypatch)
     d = Driver(clock, size)
