@@ -115,7 +115,7 @@ class MainActions:
         if event.input.id == "filter":
             pane = getattr(self, "_filter_pane", self.active)
             self.needle[pane] = event.value.strip().lower()
-            self.rerender()
+            self.reshow(pane)
 
     def on_input_submitted(self: MainScreen, event: Input.Submitted) -> None:
         if event.input.id == "filter":

@@ -237,6 +237,19 @@ class MainScreen(MainActions, Screen):
         self._reshow = True
         self.apply(self.snapshot)
 
+    def reshow(self, pane: str) -> None:
+        """Show one pane's rows again (its filter changed); the other panes stay as they are."""
+        snap, tones = self.snapshot, self.app.tones()  # type: ignore[attr-defined]
+        if pane == "review":
+            self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
+        elif pane == "queue":
+            self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
+        else:
+            self.rerender()
+            return
+        self.update_status()
+        self.update_bindings()
+
     def update_status(self) -> None:
         snap = self.snapshot
         c = snap.counts
