@@ -130,6 +130,15 @@ def read_pages(wiki: Path) -> list[dict]:
     return pages
 
 
+def one_word(word: str) -> bool:
+    """Is `word` one word as wordfreq reads it (its tokenizer keeps it whole)?"""
+    try:
+        from wordfreq import tokenize
+    except ImportError:  # pragma: no cover
+        return "-" not in word.strip("-")
+    return tokenize(word.lower(), "en") == [word.lower()]
+
+
 def page_report(name: str, pages: list[dict], misses: int) -> dict:
     try:
         from wordfreq import zipf_frequency
@@ -146,9 +155,10 @@ def page_report(name: str, pages: list[dict], misses: int) -> dict:
 
     def common(title: str) -> bool:
         words = title.replace("`", "").split()
-        if len(words) == 1:  # a hyphenated compound ("Drop-Check") is not one common word: wordfreq
-            # scores it from its parts, which says nothing about the compound
-            return "-" not in words[0].strip("-") and zipf_frequency(words[0].lower(), "en") >= ZIPF_COMMON
+        if len(words) == 1:  # a hyphenated compound ("Drop-Check") or "C++" is not one common word:
+            # wordfreq scores it from what its tokenizer keeps ("drop", "check"; "c"), which says nothing
+            # about the name
+            return one_word(words[0]) and zipf_frequency(words[0].lower(), "en") >= ZIPF_COMMON
         if len(words) == 2 and words[1].lower() == "team":
             return zipf_frequency(words[0].lower(), "en") >= ZIPF_COMMON
         return False

@@ -35,3 +35,48 @@ def write_atomically(target: Path, data: bytes | str, *, durable: bool = True) -
                 os.fsync(dir_fd)
             finally:
                 os.close(dir_fd)
+
+
+def stage_beside(target: Path, data: bytes) -> Path:
+    """Write `data` to a hidden temporary file beside `target` (not synced, not yet in place); the
+    caller syncs a batch of them (`sync_all`) and moves each with `place_staged`. Raises OSError
+    (nothing left behind)."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return Path(tmp)
+
+
+def sync_all() -> None:
+    """Make every written file and rename durable at once (one sync for a batch instead of an fsync
+    per file and folder: adding a folder of sources is bound by fsyncs otherwise)."""
+    os.sync()
+
+
+def place_staged(tmp: Path, target: Path, *, overwrite: bool) -> bool:
+    """Move a staged file into place in one step. Without `overwrite` an existing name is never
+    replaced (a hard link fails on it atomically) and False is returned, the staged file removed."""
+    try:
+        if overwrite:
+            os.replace(tmp, target)
+            return True
+        try:
+            os.link(tmp, target, follow_symlinks=False)
+        except FileExistsError:
+            return False
+        except OSError:  # no hard links on this file system: check, then rename
+            if os.path.lexists(target):
+                return False
+            os.replace(tmp, target)
+            return True
+        return True
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -77,7 +78,7 @@ def kb_create(workspace: str, name: str, policy: str, description: str, from_pat
     """Create knowledge base NAME in WORKSPACE (reference layout .a3s/kb/bases/<id>/)."""
     svc = open_services()
     changed, base = bases_svc.create_base(svc, workspace, name, description=description, policy=policy,
-                                          from_paths=list(from_paths))
+                                          from_paths=list(from_paths), on_skip=lambda line: click.echo(line, err=True))
     if as_json:
         print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base)})
         return
@@ -111,11 +112,17 @@ def kb_list(workspace: str | None, as_json: bool) -> None:
 def kb_show(workspace: str, kb_id: str, as_json: bool) -> None:
     """Show one knowledge base and its compilation state."""
     svc = open_services()
+    from kctui.compiler.schema import load_schema  # noqa: PLC0415
+
     data = base_status_json(svc, bases_svc.get_base(svc, workspace, kb_id))
+    schema = load_schema(Path(data["knowledgeBasePath"]))
     if as_json:
-        print_json(data)
+        print_json({**data, "schema": {"file": schema.name or None, "digest": f"sha256:{schema.digest}",
+                                       "classes": [c for c in ("source", "concept", "entity") if c in schema.classes],
+                                       "problem": schema.problem or None}})
         return
     _print_base(data)
+    click.echo(f"  schema         {schema.describe()}")
 
 
 def _print_base(data: dict) -> None:
@@ -134,6 +141,8 @@ def _print_base(data: dict) -> None:
         click.echo(f"  next retry     {c['nextRetryAt']}")
     if c.get("nextAutoCompileAt"):
         click.echo(f"  next auto      {c['nextAutoCompileAt']}")
+    if c.get("nextScheduledCompileAt"):
+        click.echo(f"  next scheduled {c['nextScheduledCompileAt']}")
     if c["pausedReason"]:
         click.echo(f"  paused         {c['pausedReason']}")
     if c["lastError"]:
@@ -160,10 +169,21 @@ def _print_base(data: dict) -> None:
 @click.option("--link-style", type=click.Choice(["wikilink", "markdown"]),
               help="Write links as [[slug|Text]] or as OKF's [Text](/concepts/slug.md).")
 @click.option("--extractor", type=click.Choice(["builtin", "llm"]), help="Extraction: built-in (offline) or a model.")
+@click.option("--schedule", metavar="CRON", help="Queue a scheduled compile at these times (a cron expression "
+              "such as '0 2 * * *', in this machine's time zone), or 'off'.")
+@click.option("--schedule-always/--schedule-changed-only", "schedule_always", default=None,
+              help="A scheduled compile runs even when the sources did not change since the last success "
+                   "(default: only when they changed).")
+@click.option("--compile-sources", "compile_sources", metavar="KINDS",
+              help="Source kinds that are extracted, comma-separated (markdown,text,pdf,html); others are "
+                   "gathered but not extracted.")
+@click.option("--maintain-kinds", "maintain_kinds", metavar="CLASSES",
+              help="Page classes the compiler writes, comma-separated (source,concept,entity).")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole policy as JSON.")
 def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str | None,
               never_auto: tuple[str, ...], min_confidence: float | None, stale_days: int | None,
-              link_style: str | None, extractor: str | None, as_json: bool) -> None:
+              link_style: str | None, extractor: str | None, schedule: str | None, schedule_always: bool | None,
+              compile_sources: str | None, maintain_kinds: str | None, as_json: bool) -> None:
     """Show or change a knowledge base's compilation and trust policy."""
     from kctui.services import policy as policy_svc  # noqa: PLC0415
 
@@ -173,7 +193,11 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
     bases_svc.get_base(svc, workspace, kb_id)
     trust_changes = dict(autonomy=autonomy, never_auto=list(never_auto) if never_auto else None,
                          min_confidence=min_confidence, stale_days=stale_days, link_style=link_style,
-                         extractor=extractor)
+                         extractor=extractor, schedule=schedule, schedule_always=schedule_always,
+                         compile_sources=[k.strip() for k in compile_sources.split(",") if k.strip()]
+                         if compile_sources is not None else None,
+                         maintain_kinds=[k.strip() for k in maintain_kinds.split(",") if k.strip()]
+                         if maintain_kinds is not None else None)
     if any(v is not None for v in trust_changes.values()):
         changed, _ = policy_svc.update_policy(svc, workspace, kb_id, **trust_changes)
     if compilation:
@@ -187,7 +211,7 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
     for key, value in data.items():
         if isinstance(value, list):
             value = ", ".join(value) or "-"
-        click.echo(f"  {key:<15} {value}")
+        click.echo(f"  {key:<15} {'-' if value is None else value}")
 
 
 # -- jobs -----------------------------------------------------------------------------------------
@@ -201,9 +225,18 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
 @click.option("--json", "as_json", is_flag=True, help="Print {changed, knowledgeBase, job} as JSON.")
 @click.option("--estimate", is_flag=True, help="With a model-backed base: print the tokens and cost this pass "
               "would spend, and queue nothing.")
+@click.option("--dry-run", "dry_run", is_flag=True, help="Run a whole pass here and print its change brief "
+              "without promoting, filing review items, recording revisions or emitting events; the candidate "
+              "tree is kept under the base's .a3s/dry-run/ until the next dry run.")
 @click.pass_context
-def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_json: bool, estimate: bool) -> None:
+def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_json: bool, estimate: bool,
+                dry_run: bool) -> None:
     """Request a manual compile of KB now (ignores the smart-auto windows and clears a pause)."""
+    if dry_run:
+        from kctui.cli_dry_run import dry_run_cmd  # noqa: PLC0415
+
+        dry_run_cmd(open_services(), workspace, kb_id, as_json)
+        return
     if estimate:
         from kctui.cli_llm import compile_estimate_cmd  # noqa: PLC0415
 
@@ -303,4 +336,4 @@ def jobs_cmd(as_json: bool, limit: int) -> None:
     click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
 
 
-from kctui import cli_llm, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers demo, page, serve, resume, …)
+from kctui import cli_add, cli_llm, cli_mcp, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers add, demo, mcp, page, serve, resume, …)

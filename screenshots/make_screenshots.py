@@ -1,6 +1,7 @@
 """Drive the app (Pilot, headless) into representative states and write SVG screenshots here.
 
     python screenshots/make_screenshots.py            # writes screenshots/*.svg
+    python screenshots/make_screenshots.py pages.svg  # only the named ones
 
 The data is the tests' deterministic world (tests/tui/fixtures.py): a workspace called `notes` with a
 base in every phase, a running compile with live progress, a held update, a conflict and a brief, on a
@@ -20,7 +21,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 SHOTS = [
-    # (file, terminal size, keys, theme)
+    # (file, terminal size, keys, theme[, data]); a key "type:TEXT" types TEXT; data is "world" (default) or
+    # "demo" (the bundled demo sources compiled by the built-in compiler: linked pages, a real conflict)
     ("queue.svg", (120, 36), ["1"], None),
     ("running.svg", (120, 36), ["2"], None),
     ("review-conflict.svg", (120, 36), ["3", "j", "enter"], None),
@@ -30,10 +32,35 @@ SHOTS = [
     ("clear-pause.svg", (120, 36), ["1", "j", "j", "j", "j", "u"], None),
     ("narrow-review.svg", (80, 24), ["3"], None),
     ("queue-light.svg", (120, 36), ["1"], "kctui-light"),
+    ("pages.svg", (100, 30), ["g"], None, "demo"),
+    ("page.svg", (100, 30), ["g", "type:entities/python", "enter"], None, "demo"),
+    ("page-claims.svg", (100, 30), ["g", "type:entities/python", "enter", "c"], None, "demo"),
+    ("policy.svg", (100, 30), ["o"], None, "demo"),
+    ("briefs.svg", (100, 30), ["1", "j", "v"], None),
+    ("briefs-running.svg", (100, 30), ["1", "j", "j", "v"], None),
+    ("brief-full.svg", (100, 30), ["1", "j", "v", "enter"], None),
 ]
 
 
-async def shoot(name: str, size: tuple[int, int], keys: list[str], theme: str | None) -> None:
+def demo(svc, clock, root: Path) -> None:
+    import threading
+
+    from kctui.services import jobs
+    from kctui.services.local_transport import LocalTransport
+    from kctui.services.worker import run_worker
+    from tests.tui.fixtures import make_base
+
+    ws = root / "notes"
+    ws.mkdir(parents=True, exist_ok=True)
+    ws = ws.resolve()
+    sources = ROOT / "kctui" / "demo_sources"
+    base = make_base(svc, ws, "Demo", {p.name: p.read_text(encoding="utf-8") for p in sorted(sources.iterdir())
+                                       if p.is_file()})
+    jobs.request_compile(svc, ws, base.id)
+    run_worker(LocalTransport(svc), stop_event=threading.Event(), once=True)
+
+
+async def shoot(name: str, size: tuple[int, int], keys: list[str], theme: str | None, data: str = "world") -> None:
     from kctui.config import Settings
     from kctui.core.clock import FakeClock
     from kctui.services.context import ServiceContext
@@ -44,16 +71,20 @@ async def shoot(name: str, size: tuple[int, int], keys: list[str], theme: str | 
     os.environ["KCTUI_CONFIG_DIR"] = str(tmp / "config")
     clock = FakeClock()
     svc = ServiceContext.open(clock=clock, settings=Settings())
-    world(svc, clock, tmp, running=True)
+    if data == "demo":
+        demo(svc, clock, tmp)
+    else:
+        world(svc, clock, tmp, running=True)
     app = make_app(clock)
     async with app.run_test(size=size) as pilot:
         if theme:
             app.theme = theme
         await ready(pilot)
         for key in keys:
-            await pilot.press(key)
+            await pilot.press(*(key[5:] if key.startswith("type:") else [key]))
             await settle(pilot)
-        await pilot.pause(0.1)
+        await pilot.pause(0.3)
+        await settle(pilot)
         app.save_screenshot(filename=name, path=str(HERE))
     svc.close()
     print(f"wrote screenshots/{name}")
@@ -62,8 +93,10 @@ async def shoot(name: str, size: tuple[int, int], keys: list[str], theme: str | 
 def main() -> None:
     for os_var in [v for v in os.environ if v.startswith("TEXTUAL") or v in ("NO_COLOR", "FORCE_COLOR")]:
         os.environ.pop(os_var)
-    for name, size, keys, theme in SHOTS:
-        asyncio.run(shoot(name, size, keys, theme))
+    only = set(sys.argv[1:])  # file names to shoot (default: all)
+    for name, size, keys, theme, *data in SHOTS:
+        if not only or name in only:
+            asyncio.run(shoot(name, size, keys, theme, *data))
 
 
 if __name__ == "__main__":

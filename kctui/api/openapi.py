@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kctui.api.openapi_ingest import ingest_paths_doc, ingest_schemas
 from kctui.core.ids import JOB_ID_RE, KB_ID_RE, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
 from kctui.core.models import CONTRACT_VERSION, BasePhase, FailureCode, JobPhase, Policy, Trigger
 
@@ -107,7 +108,31 @@ def _schemas() -> dict[str, Any]:
              "paths": {"type": "array", "nullable": True, "items": _ref("AbsolutePath"),
                        "description": "files or folders copied into the new base's sources/ "
                                       "(symlinks are refused)"}}),
-        "PolicyBody": _obj({"workspace": _ref("AbsolutePath"), "policy": _enum(policy)}),
+        "PageEditBody": _obj(
+            {"workspace": _ref("AbsolutePath"),
+             "operation": _enum(["append", "revise", "supersede"], description="supersede is always refused"),
+             "text": _string(minLength=1, maxLength=8000)},
+            {"kind": _enum(["statement", "note", "section"], nullable=True,
+                           description="append: statement (default) or note; revise: section"),
+             "citation": _string(nullable=True, description="PATH:Lstart-Lend in the base's sources/"),
+             "value": _string(nullable=True, description="the words the cited lines must contain"),
+             "section": _string(nullable=True, maxLength=200, description="revise: the section's name"),
+             "editId": _string(nullable=True, maxLength=20,
+                               description="revise: rewrite this earlier statement or note instead"),
+             "expectedRevision": {"type": "integer", "minimum": 1, "nullable": True},
+             "author": _string(nullable=True, pattern="^(human|agent):",
+                               description="human:NAME or agent:NAME (default agent:api)")},
+            description="A direct page edit within the trust boundary (issue 15)."),
+        "PageEdit": _obj(
+            {"knowledgeBaseId": _string(), "page": _string(), "revision": {"type": "integer", "minimum": 1},
+             "operation": _enum(["append", "revise"]), "edit": {"type": "object"}, "author": _string(),
+             "decision": _enum(["apply"])}),
+        "PolicyBody": _obj({"workspace": _ref("AbsolutePath"), "policy": _enum(policy)},
+                           {"schedule": _string(nullable=True, description="ours: a five-field cron expression "
+                                                "(local time of the host) for scheduled compiles, or 'off'"),
+                            "scheduleAlways": {"type": "boolean", "nullable": True,
+                                               "description": "ours: a scheduled compile runs even when the "
+                                                              "sources are unchanged"}}),
         "ClaimBody": _obj({}, {"workspace": {**abs_path, "nullable": True,
                                              "description": "claim only from this workspace "
                                                             "(default: every monitored workspace)"}}),
@@ -139,6 +164,39 @@ def _schemas() -> dict[str, Any]:
              "notBefore": _timestamp("a retry is not claimed before this time"),
              "claimedBy": _string(nullable=True),
              "compilerVersion": _string(nullable=True)}),
+        "DryRunJob": _obj(
+            {"id": _string(pattern=JOB_ID_RE.pattern),
+             "knowledgeBaseId": _string(pattern=KB_ID_RE.pattern),
+             "trigger": _enum(["dry_run"]),
+             "phase": _enum(["succeeded", "failed"]),
+             "sourceDigest": _string(nullable=True, pattern=DIGEST),
+             "createdAt": {**_timestamp(), "nullable": False},
+             "startedAt": _timestamp(),
+             "completedAt": _timestamp(),
+             "outputPath": _string(description="the dry run's folder, <base>/.a3s/dry-run/<id>/ (its candidate "
+                                               "wiki is wiki/ there), kept until the next dry run"),
+             "error": _string(nullable=True),
+             "dryRun": {"type": "boolean", "enum": [True]},
+             "result": {"type": "object", "nullable": True,
+                        "description": "null when the pass failed before its brief; else `brief` (also when "
+                                       "the candidate would be refused: phase failed, errorCode "
+                                       "invalid_output): counts (created, appended, "
+                                       "revised, superseded, removed, refreshed, held, heldPages, conflicts, "
+                                       "skipped, stale, reviewItems), the pages, held updates, conflicts and "
+                                       "files skipped, warnings, and the Markdown brief",
+                        "properties": {"brief": {"type": "object"}}}},
+            {"workspaceRoot": _string(),
+             "errorCode": _string(nullable=True),
+             "transient": {"type": "boolean", "nullable": True},
+             "notBefore": _timestamp(),
+             "claimedBy": _string(nullable=True),
+             "compilerVersion": _string(nullable=True)},
+            description="A dry run (ours): a whole pass run at once, outside the queue; nothing was promoted, "
+                        "filed for review, recorded or announced."),
+        "CompilationBody": _obj(
+            {"workspace": _ref("AbsolutePath")},
+            {"dryRun": {"type": "boolean", "nullable": True,
+                        "description": "run a dry run now instead of queueing a job (default false)"}}),
         "CompilationSummary": _obj(
             {"policy": _enum(policy),
              "phase": _enum(base_phase),
@@ -161,6 +219,7 @@ def _schemas() -> dict[str, Any]:
              "retryAttempts": {"type": "integer", "minimum": 0},
              "nextRetryAt": _timestamp(),
              "followUpRequested": {"type": "boolean"},
+             "nextScheduledCompileAt": _timestamp(),
              "lastScanAt": _timestamp(),
              "unstablePaths": {"type": "array", "items": _string()},
              "pendingChangeCounts": {"type": "object", "nullable": True},
@@ -184,7 +243,7 @@ def _schemas() -> dict[str, Any]:
                           "total": {"type": "integer", "minimum": 0}}),
         "ChangedBase": _obj({"changed": {"type": "boolean"}, "knowledgeBase": _ref("KnowledgeBase")}),
         "ChangedBaseJob": _obj({"changed": {"type": "boolean"}, "knowledgeBase": _ref("KnowledgeBase"),
-                                "job": _nullable_ref("Job")}),
+                                "job": {"nullable": True, "anyOf": [_ref("Job"), _ref("DryRunJob")]}}),
         "ChangedBaseNoJob": _obj({"changed": {"type": "boolean"}, "knowledgeBase": _ref("KnowledgeBase"),
                                   "job": {"type": "object", "nullable": True, "enum": [None],
                                           "description": "always null"}}),
@@ -231,6 +290,7 @@ def _schemas() -> dict[str, Any]:
             description="trust.md §2"),
         "OpenApiDocument": {"type": "object", "required": ["openapi", "info", "paths"],
                             "description": f"this document (OpenAPI {OPENAPI_VERSION}), not wrapped"},
+        **ingest_schemas(_ref, _string, _obj, 1024),
     }
 
 
@@ -244,8 +304,10 @@ _ERROR_WORDS = {
     "400": "invalid request: a wrong type, a missing field, a malformed body or an unusable value "
            "(the field is named)",
     "401": "the bearer token is missing or wrong",
+    "403": "the route answers clients on this machine only (loopback)",
     "404": "unknown knowledge base, job or workspace",
-    "409": "conflict: the job is not running, no longer active, or was cancelled (nothing changed)",
+    "409": "conflict: the job is not running, no longer active, or was cancelled, a dry run of the base "
+           "already runs, or the source name exists (nothing changed)",
     "413": "the request body is too large",
     "500": "an I/O or database error in the host",
 }
@@ -286,6 +348,8 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
     kb = {"name": "id", "in": "path", "required": True, "description": "the knowledge base's id",
           "schema": _string(pattern=KB_ID_RE.pattern)}
     job = {"name": "jobId", "in": "path", "required": True, "schema": _string(pattern=JOB_ID_RE.pattern)}
+    slug = {"name": "slug", "in": "path", "required": True, "description": "the page's slug",
+            "schema": _string(minLength=1, maxLength=200)}
     gets = ("400", "401", "404", "413", "500")
     posts = ("400", "401", "404", "409", "413", "500")
     base = f"{prefix}/bases"
@@ -313,8 +377,12 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
             },
             f"{one}/compilations": {
                 "post": _operation("requestCompilation", "Ask for a compilation", _ref("ChangedBaseJob"),
-                                   params=[kb], body="WorkspaceBody", errors=posts,
-                                   description="`job` is null when nothing new was queued."),
+                                   params=[kb], body="CompilationBody", errors=posts,
+                                   description="`job` is null when nothing new was queued. With `dryRun: "
+                                               "true` a dry run runs at once (outside the queue: it never "
+                                               "blocks or delays a job) and `job` is its DryRunJob, whose "
+                                               "result carries the change brief; 409 while another dry "
+                                               "run of the base runs."),
             },
             f"{one}/compilation": {
                 "get": _operation("getCompilation", "The compilation summary", _ref("CompilationSummary"),
@@ -325,13 +393,24 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
                                     _ref("ChangedBaseNoJob"), params=[kb], body="PolicyBody", errors=posts,
                                     description="Switching to manual cancels a queued automatic job."),
             },
+            f"{one}/pages/{{slug}}/edits": {
+                "post": _operation("editPage", "Append to or revise a compiled page directly (ours)",
+                                   _ref("PageEdit"), params=[kb, slug], body="PageEditBody", errors=posts,
+                                   description="Through classify_update: supersede is refused, a human-confirmed "
+                                               "page takes appends only; a statement's citation must contain "
+                                               "its value. 409: refused by the trust boundary, a compile is "
+                                               "running, or the page moved past expectedRevision."),
+            },
             f"{one}/source-changes": {
                 "get": _operation("getSourceChanges", "Changes since the accepted snapshot (read-only)",
                                   _ref("SourceChanges"), params=[kb, ws_required], errors=gets),
             },
             f"{one}/compilations/{{jobId}}": {
-                "get": _operation("getJob", "One job of a base (ours, beyond the reference)", _ref("Job"),
-                                  params=[kb, job, ws_required], errors=gets),
+                "get": _operation("getJob", "One job of a base (ours, beyond the reference)",
+                                  {"anyOf": [_ref("Job"), _ref("DryRunJob")]},
+                                  params=[kb, job, ws_required], errors=gets,
+                                  description="A `dry-run-…` id names the base's kept dry run (only the "
+                                              "last one is kept)."),
             },
             f"{one}/compilations/{{jobId}}/cancel": {
                 "post": _operation("cancelJob", "Cancel a queued or running job", _ref("ChangedBaseWithJob"),
@@ -340,7 +419,7 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
             f"{prefix}/compilations/claim": {
                 "post": _operation("claim", "Claim the next job (one runs at a time across workspaces)",
                                    _ref("Claim"), body="ClaimBody", body_required=False, errors=posts,
-                                   description="Manual before retry before smart_auto; a second claim "
+                                   description="Manual before retry before smart_auto and scheduled; a second claim "
                                                "while one runs answers claimed false."),
             },
             f"{one}/compilations/{{jobId}}/result": {
@@ -352,6 +431,7 @@ def openapi_document(prefix: str = DEFAULT_PREFIX, *, max_body: int = DEFAULT_MA
                                                "failed one with transient true is retried (the fourth "
                                                "is final). 409 when the job is not the running one."),
             },
+            **ingest_paths_doc(one, kb, _operation, _ref),
             f"{prefix}/openapi.json": {
                 "get": {
                     "operationId": "getOpenApi",

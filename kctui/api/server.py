@@ -32,6 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kctui.api.ingest_routes import make_ingest_routes
 from kctui.api.openapi import openapi_document
 from kctui.core.models import CLAIMED_BY_EXTERNAL
 from kctui.services import bases as bases_svc
@@ -39,7 +40,8 @@ from kctui.services import jobs as jobs_svc
 from kctui.services import results as results_svc
 from kctui.services.context import ServiceContext
 from kctui.services.errors import NotFound, ServiceError
-from kctui.services.policy import compile_options_json
+from kctui.core.cron import check_expression
+from kctui.services.policy import compile_options_json, update_policy
 from kctui.services.shapes import claim_json, job_json
 from kctui.services.status import base_status_json
 from kctui.services.workspaces import add_workspace
@@ -303,7 +305,10 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
     @endpoint
     async def request_compilation(request: Request) -> JSONResponse:
         kb_id = request.path_params["id"]
-        ws = (await read_body(request)).workspace()
+        body = await read_body(request)
+        ws = body.workspace()
+        if body.get("dryRun", bool):
+            return await dry_run(kb_id, ws)
 
         def run(ctx: ServiceContext) -> dict[str, Any]:
             changed, base, job = jobs_svc.request_compile(ctx, ws, kb_id)
@@ -317,6 +322,18 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
             words = f"compilation {job['id']} queued"
         else:
             words = "a compilation follows the running one"
+        return ok(data, words)
+
+    async def dry_run(kb_id: str, ws: str | None) -> JSONResponse:
+        from kctui.services.dry_run import run_dry_run, summary_line  # noqa: PLC0415
+
+        def run(ctx: ServiceContext) -> tuple[dict[str, Any], str]:
+            done = run_dry_run(ctx, ws, kb_id)
+            base = bases_svc.get_base(ctx, done.workspace, done.base_id)
+            return {"changed": False, "knowledgeBase": base_status_json(ctx, base), "job": done.to_json()}, \
+                summary_line(done)
+
+        data, words = await call(run, monitor=ws)
         return ok(data, words)
 
     @endpoint
@@ -333,13 +350,46 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         body = await read_body(request)
         ws = body.workspace()
         policy = body.get("policy", str, required=True)
+        schedule, schedule_always = body.get("schedule", str), body.get("scheduleAlways", bool)
+        if schedule is not None:
+            try:
+                check_expression(schedule)  # validated before anything changes
+            except ValueError as exc:
+                raise ApiError(400, str(exc)) from None
 
         def run(ctx: ServiceContext) -> dict[str, Any]:
             changed, base = bases_svc.set_compilation_policy(ctx, ws, kb_id, policy)
+            if schedule is not None or schedule_always is not None:
+                scheduled, _ = update_policy(ctx, ws, kb_id, schedule=schedule, schedule_always=schedule_always)
+                changed, base = changed or scheduled, bases_svc.get_base(ctx, ws, kb_id)
             return changed_base_job(changed, ctx, base, None)
 
         data = await call(run, monitor=ws)
         return ok(data, f"compilation policy is {policy}")
+
+    @endpoint
+    async def edit_page(request: Request) -> JSONResponse:
+        """A direct page edit (issue 15): append a statement or a note, or revise a section, through the
+        trust boundary; recorded as `author` (default `agent:api`: the boundary of an unattended writer)."""
+        from kctui.services.page_edit import edit_page as edit  # noqa: PLC0415
+
+        kb_id, slug = request.path_params["id"], request.path_params["slug"]
+        body = await read_body(request)
+        ws = body.workspace()
+        fields = {name: body.get(name, str) for name in ("kind", "citation", "value", "section")}
+        fields["edit_id"] = body.get("editId", str)
+        op = body.get("operation", str, required=True)
+        text = body.get("text", str, required=True)
+        author = body.get("author", str) or "agent:api"
+        expected = body.data.get("expectedRevision")
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool) or expected < 1):
+            raise ApiError(400, "field 'expectedRevision' must be a revision number (1 or more)")
+
+        def run(ctx: ServiceContext) -> dict[str, Any]:
+            return edit(ctx, ws, kb_id, slug, op=op, text=text, author=author, expected_revision=expected, **fields)
+
+        data = await call(run, monitor=ws)
+        return ok(data, f"{data['page']}: {data['operation']} {data['edit']['id']} is revision {data['revision']}")
 
     @endpoint
     async def source_changes(request: Request) -> JSONResponse:
@@ -358,6 +408,13 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
 
         def run(ctx: ServiceContext) -> dict[str, Any]:
             base = bases_svc.get_base(ctx, ws, kb_id)
+            if job_id.startswith("dry-run-"):  # the base's kept dry run (kctui.services.dry_run)
+                from kctui.services.dry_run import last_dry_run  # noqa: PLC0415
+
+                kept = last_dry_run(ctx, base.workspace, base.id)
+                if kept is None or kept.get("id") != job_id:
+                    raise NotFound(f"no dry run '{job_id}' kept for knowledge base {kb_id} (only the last one is)")
+                return kept
             job = jobs_svc.get_job(ctx, job_id)
             if job.workspace != base.workspace or job.base_id != base.id:
                 raise NotFound(f"no job '{job_id}' in knowledge base {kb_id}")
@@ -433,11 +490,14 @@ def create_app(ctx_factory: Callable[[], ServiceContext], token: str, *, max_bod
         Route(f"{PREFIX}/bases/{{id}}/compilation", get_summary, methods=["GET"]),
         Route(f"{PREFIX}/bases/{{id}}/compilation-policy", set_policy, methods=["PATCH"]),
         Route(f"{PREFIX}/bases/{{id}}/source-changes", source_changes, methods=["GET"]),
+        Route(f"{PREFIX}/bases/{{id}}/pages/{{slug}}/edits", edit_page, methods=["POST"]),
         Route(f"{PREFIX}/bases/{{id}}/compilations/{{jobId}}", get_job, methods=["GET"]),
         Route(f"{PREFIX}/bases/{{id}}/compilations/{{jobId}}/cancel", cancel, methods=["POST"]),
         Route(f"{PREFIX}/compilations/claim", claim, methods=["POST"]),
         Route(f"{PREFIX}/bases/{{id}}/compilations/{{jobId}}/result", result, methods=["POST"]),
         Route(f"{PREFIX}/openapi.json", openapi_json, methods=["GET"]),
+        *make_ingest_routes(PREFIX, endpoint=endpoint, call=call, read_body=read_body, ok=ok, api_error=ApiError,
+                            absolute=_absolute),
     ]
 
     @contextlib.asynccontextmanager

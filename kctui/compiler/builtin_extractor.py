@@ -41,6 +41,7 @@ from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.readers import Skipped
 from kctui.compiler.source_read import read_document
 from kctui.compiler.profile import ProfileError, load_profile
+from kctui.compiler.schema import classes_version, load_schema, restrict_classes
 from kctui.compiler.runner import COMPILER_NAME, CompileCancelled, CompileFailure
 
 log = logging.getLogger("kctui.compiler")
@@ -129,7 +130,9 @@ class BuiltinExtractor:
                  task: Callable[..., Extraction | Skipped] = _pooled) -> None:
         self.should_stop = ctx.should_stop
         self.profile, salt = base_profile(ctx.kb_root)
-        self.version = pass_version(salt)
+        # the schema file's page classes (kctui.compiler.schema): a class it leaves out is not written
+        self.schema = load_schema(ctx.kb_root)
+        self.version = classes_version(pass_version(salt), self.schema)
         self.cache = ExtractionCache(ctx.cache_folder, salt=salt)
         self._cache_folder, self._salt = ctx.cache_folder, salt
         self._workers = worker_count() if workers is None else workers
@@ -170,6 +173,9 @@ class BuiltinExtractor:
                 source.data = None
 
     def result(self, path: str) -> Extraction | Skipped:
+        return restrict_classes(self._result(path), self.schema)
+
+    def _result(self, path: str) -> Extraction | Skipped:
         if path in self._ready:
             return self._ready.pop(path)
         source = self._sources.pop(path)

@@ -16,8 +16,9 @@ from kctui.compiler.extract import EXTRACTOR_VERSION, Extraction
 def cache_form(ex: Extraction) -> dict:
     """`ex.to_json()`, without first walking every claim with `dataclasses.asdict` only to replace the
     result by the claims' own `to_json` (two thirds of the cost; the test suite checks they are equal)."""
-    data = replace(ex, claims=[]).to_json()
+    data = replace(ex, claims=[], passing_claims=[]).to_json()
     data["claims"] = [c.to_json() for c in ex.claims]
+    data["passing_claims"] = [c.to_json() for c in ex.passing_claims]
     return data
 
 

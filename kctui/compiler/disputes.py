@@ -150,6 +150,7 @@ def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]
         strip_status_line,
     )
     from kctui.core.pages import strip_kept  # noqa: PLC0415
+    from kctui.core.record_tables import explode, implode  # noqa: PLC0415
 
     fm, body = split_page(text)
     digests = {str(s.get("resource")): str(s.get("digest")) for s in fm.get("sources") or [] if isinstance(s, dict)}
@@ -166,7 +167,7 @@ def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]
             head_line, new_line = claim_line(head), claim_line(incoming)
         if rest:
             remaining += [group[0][0]] + [ln for ln, _ in rest]
-    main = strip_status_line(body)
+    main = explode(strip_status_line(body))  # a record table's claims as lines, to edit one of them
     if action == "use_new" and head_line is not None and new_line is not None:
         lines = main.split("\n")
         for i, ln in enumerate(lines):
@@ -181,7 +182,7 @@ def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]
         done = {str(f) for f in fm.get(RESOLVED_KEY) or []}
         fm[RESOLVED_KEY] = sorted(done | {fingerprint_})
     status = str(fm.get("compile_status") or "compiled")
-    out = render_page(fm, main)
+    out = render_page(fm, implode(main, remaining))
     n = sum(1 for g in groups if any(ln in remaining for ln, _ in g[1:]))
     if status == "contradicted":
         out = set_page_status(out, "contradicted", note=conflict_note(n), claim_lines=remaining) if n else out

@@ -27,7 +27,7 @@ from kctui.core.claims import (  # noqa: F401 - the claim model lives in the cor
 from kctui.core.slugs import identity_key
 
 _DIGIT = re.compile(r"\d")
-EXTRACTOR_VERSION = "builtin-extract/3"
+EXTRACTOR_VERSION = "builtin-extract/5"  # 5: a record of a list cites its lines (a table row), with its identifying claim; passing mentions
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +65,16 @@ class Extraction:
     unreached: tuple[str, ...] = ()  # compile-loss guard: dates/versions/numbers in no claim
     dropped: int = 0  # candidate claims whose cited lines did not contain the value
     warnings: list[str] = field(default_factory=list)
+    # names this source marks in one sentence only, and what it says about them (each cited): entities
+    # once another source names them too (kctui.compiler.recurrence), else only listed on its source page
+    passing: list[Entity] = field(default_factory=list)
+    passing_claims: list[Claim] = field(default_factory=list)
 
     # -- cache form ---------------------------------------------------------------------------
     def to_json(self) -> dict:
         data = asdict(self)
         data["claims"] = [c.to_json() for c in self.claims]
+        data["passing_claims"] = [c.to_json() for c in self.passing_claims]
         data["v"] = EXTRACTOR_VERSION
         return data
 
@@ -100,6 +105,8 @@ class Extraction:
             unreached=tuple(data.get("unreached", ())),
             dropped=int(data.get("dropped", 0)),
             warnings=list(data.get("warnings", ())),
+            passing=[_entity(e) for e in data.get("passing", ())],
+            passing_claims=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data.get("passing_claims", ())],
         )
 
 
@@ -197,6 +204,15 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
             ex.claims.append(claim)
         else:
             ex.dropped += 1
+    known = {identity_key(e.name) for e in ex.entities} | {identity_key(c.name) for c in ex.concepts}
+    if ex.subject is not None:
+        known.add(identity_key(ex.subject.name))
+    # a word of a longer name the document gives ("Whitfield" of Dana Whitfield) is not a name of its own
+    words = {identity_key(w) for e in ex.entities if len(e.name.split()) > 1 for w in e.name.split()}
+    ex.passing = [e for e in found.passing if identity_key(e.name) not in known | words]
+    once = {identity_key(e.name) for e in ex.passing}
+    ex.passing_claims = [c for c in found.passing_claims if identity_key(c.subject) in once
+                         and cited_lines_contain(cited_lines(doc, c.evidence), c.value)]
     ex.unreached = tuple(sorted(_unreached(doc, ex)))
     return ex
 

@@ -1,7 +1,10 @@
 """Structured facts: YAML frontmatter, tables, definition lists, abbreviations and `key: value` lines.
 
-Frontmatter scalars cite the line of the scalar itself; a list of mappings (endoflife's `releases:`)
-becomes scoped claims, the scope being each item's identifying key (`releaseCycle: "4.3"` → scope 4.3).
+Frontmatter scalars cite the line of the scalar itself; a list of records (mappings sharing an
+identifying key, like a product's release cycles) becomes scoped claims, the scope being each record's
+identifying value (`releaseCycle: "4.3"` → scope 4.3): the identifying claim itself and one claim per
+scalar value, all citing the record's lines, so a page shows the list as a table of cited rows
+(`kctui.core.record_tables`). Nested values of a record cite their own lines.
 """
 
 from __future__ import annotations
@@ -48,6 +51,13 @@ def _node_span(doc: Document, node: yaml.Node) -> tuple[int, int]:
     first = _fm_line(doc, node.start_mark.line)
     end_line = node.end_mark.line - (1 if node.end_mark.column == 0 and node.end_mark.line > node.start_mark.line else 0)
     return first, max(first, _fm_line(doc, end_line))
+
+
+def _record_span(doc: Document, node: yaml.MappingNode) -> tuple[int, int]:
+    """The lines of one record of a list: its first key to the end of its last value (not the next item's
+    dash, nor a comment or blank line after it)."""
+    first = _fm_line(doc, node.start_mark.line)
+    return first, max([first] + [_node_span(doc, v)[1] for _, v in node.value])
 
 
 def _scalar_value(node: yaml.Node) -> str | None:
@@ -176,9 +186,17 @@ def _node_claims(doc: Document, subject: str, attribute: str, node: yaml.Node, s
             elif isinstance(item, yaml.MappingNode) and scope_field:
                 item_scope = _scalar_value(mapping_get(item, scope_field)) or ""
                 full_scope = f"{scope} {item_scope}".strip()
+                record = _ev(doc, *_record_span(doc, item)) if not scope and len(items) > 1 else None
+                if record is not None:  # one record of a list of records: its values cite it (a table row)
+                    out.append(Claim(subject, scope_field, item_scope, item_scope, "fact", "frontmatter", record))
                 for k, v in item.value:
                     sub = scalar_text(k)
-                    if sub and sub != scope_field:
+                    if not sub or sub == scope_field:
+                        continue
+                    value = _scalar_value(v) if record is not None else None
+                    if value is not None:
+                        out.append(Claim(subject, sub, value, full_scope, "fact", "frontmatter", record))
+                    else:
                         _node_claims(doc, subject, sub, v, full_scope, out, depth + 1)
             elif isinstance(item, yaml.MappingNode):
                 for k, v in item.value:

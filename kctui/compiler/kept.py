@@ -16,6 +16,7 @@ the flag, so the change is classified (and held) like any other.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from kctui.core.claims import Claim, citation, claim_line
 from kctui.core.frontmatter import FrontmatterError
 from kctui.core.page_status import render_page, split_page
 from kctui.core.pages import KEPT_KEY, Page, kept_entries, kept_match, kept_suffix, parse_page, strip_kept
+from kctui.core.record_tables import explode, implode
 from kctui.core.values import normalise_value
 
 
@@ -38,7 +40,8 @@ def _parse(text: str, rel: str) -> Page | None:
 
 
 def says(source_root: Path, claim: Claim) -> bool:
-    """The claim's cited lines in the current source contain its value (case and spacing aside)."""
+    """The claim's cited lines in the current source contain its value (case and spacing aside); for one
+    value of a record citing the whole record, on a line that gives it under its key."""
     ev = claim.evidence
     if ev.unit != "line":
         return False
@@ -53,8 +56,19 @@ def says(source_root: Path, claim: Claim) -> bool:
         lines = target.read_text(encoding="utf-8", errors="replace").split("\n")
     except OSError:
         return False
-    cited = " ".join(lines[ev.start - 1: ev.end])
-    return _norm(claim.value) in _norm(cited) or normalise_value(claim.value) in _norm(cited)
+    span = lines[ev.start - 1: ev.end]
+    if not _holds(" ".join(span), claim.value):
+        return False
+    if claim.form != "fact" or not claim.scope or len(span) < 2:
+        return True
+    # one value of a record citing the record's lines: it must be this key's value there, not another's
+    holding = [ln for ln in span if _holds(ln, claim.value)]
+    key = re.compile(rf"(?:^|[\s\-{{,\"'|])[\"']?{re.escape(claim.attribute.rsplit('.', 1)[-1])}[\"']?\s*[:=]", re.I)
+    return not holding or any(key.search(ln) for ln in holding)
+
+
+def _holds(text: str, value: str) -> bool:
+    return _norm(value) in _norm(text) or normalise_value(value) in _norm(text)
 
 
 def _norm(text: str) -> str:
@@ -113,10 +127,10 @@ def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str,
             cut = line.rindex(" ^[")
             moved[line] = line[:cut] + kept_suffix(entry) + line[cut:]
     out = []
-    for line in body.split("\n"):
+    for line in explode(body).split("\n"):  # record tables as claim lines, edited, then tables again
         key = strip_kept(line)
         out.append(moved[key] if not line.startswith(">") and key in moved else line)
-    return render_page(fm, "\n".join(out))
+    return render_page(fm, implode("\n".join(out)))
 
 
 def recheck(page: Page, old: Page | None, digests: dict[str, str], source_root: Path,

@@ -6,7 +6,9 @@ with a noun ("the billing-api service", "Datadog, a monitoring vendor"), a `Name
 item, the subject of "X is a/an Y". Common words are told apart by their frequency in English
 (`wordfreq`), never by a hand-written stop list: a single capitalised word that is frequent in lower
 case is a common word unless it shows an inner capital or digit, and a word the document also writes
-in lower case is not a name there.
+in lower case is not a name there. An acronym the document counts like a common noun ("an RFC to …",
+"this PR proposes …", "RFCs") is a kind of thing, not a name; a lower-case identifier is a name by its
+shape only when it is a domain or a compound of no ordinary words (crates.io, pkg-config) and recurs.
 
 Only the closed-class grammar of English appears below (pronouns, determiners, name particles) and the
 generic nouns that say what kind of thing a name is (service, database, company, team, ...).
@@ -74,9 +76,25 @@ def zipf(word: str) -> float:
     return zipf_frequency(word.casefold(), "en", wordlist="small")
 
 
+_SUFFIX_SHAPE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,9}(?:\+\+|#)$")  # C++, C#, F#, Notepad++
+_DASH_DIGITS = re.compile(r"^[A-Z]{2,}-\d{1,4}$")  # UTF-8, UCS-2, ISO-8601, SHA-256
+
+
+@lru_cache(maxsize=4096)
+def one_word(token: str) -> bool:
+    """Is `token` one word as wordfreq reads it? A compound ("drop-check") is scored by its parts and "C++"
+    as "c": their frequency says nothing about the name."""
+    from wordfreq import tokenize
+
+    return tokenize(token.casefold(), "en") == [token.casefold()]
+
+
 @lru_cache(maxsize=65536)
 def shaped(token: str) -> bool:
-    """An inner capital or a digit inside letters: SQLite, PagerDuty, GitHub, k8s, S3, OAuth2."""
+    """An inner capital or a digit inside letters: SQLite, PagerDuty, GitHub, k8s, S3, OAuth2; letters
+    with a "++" or "#" suffix (C++, C#) or capitals, a hyphen and a number (UTF-8, SHA-256)."""
+    if _SUFFIX_SHAPE.match(token) or _DASH_DIGITS.match(token):
+        return True
     letters = [c for c in token if c.isalpha()]
     if len(letters) < 2:
         return False  # Q3, H1, v2: a letter and a number
@@ -112,6 +130,28 @@ def placeholder(text: str) -> bool:
     if len(t) < 2 or not any(c.isalpha() for c in t) or (len(t) <= 3 and t.islower() and not shaped(t)):
         return True
     return all(len(part) == 1 for part in re.split(r"[-_.]", t))  # x.y.z, a-b
+
+
+_DOMAIN = re.compile(r"^[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,6}$")  # crates.io, docs.example.org
+# English prefixes written with a hyphen ("non-lexical", "re-export", "self-describing"): a word, not a name
+PREFIXES = frozenset("non pre re un sub multi co anti semi de self post over under inter intra out mid cross "
+                     "auto bi tri pseudo quasi ultra micro macro".split())
+_WORD_SUFFIX = ("ing", "ed", "ly", "able", "ible", "less", "ful", "like", "wise", "ish")
+
+
+@lru_cache(maxsize=4096)
+def ident_name(token: str) -> bool:
+    """A lower-case identifier whose shape marks it as a name when it recurs: a domain (crates.io), or a
+    hyphenated compound none of whose parts is an ordinary English word or a prefix (pkg-config,
+    rust-dev, billing-api), unlike "drop-flag", "built-in", "non-lexical", "zero-cost"."""
+    if not _IDENT.match(token) or _VERSIONISH.match(token) or placeholder(token):
+        return False
+    if "." in token:
+        return bool(_DOMAIN.match(token)) and not any(len(p) == 1 for p in token.split("."))
+    parts = [p for p in re.split(r"[-_]", token) if p]
+    if len(parts) < 2 or "_" in token:
+        return False
+    return not any(p in FUNCTION_WORDS or p in PREFIXES or p.endswith(_WORD_SUFFIX) or common_word(p) for p in parts)
 
 
 def is_title_token(token: str) -> bool:
@@ -182,9 +222,13 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
     for m in _INTERESTING.finditer(plain):
         tok = m.group(0)
         if tok[-1] in _TRAIL and tok[0] != "`":
-            tok = tok.rstrip(_TRAIL)
+            core = tok.rstrip(".'’-")  # "C++." ends a sentence; "C++" keeps its suffix
+            tok = core if core.endswith("++") and _SUFFIX_SHAPE.match(core) else tok.rstrip(_TRAIL)
             if not tok:
                 continue
+        if plain[m.start() + len(tok): m.start() + len(tok) + 1] == "#" and tok.isalpha() and len(tok) <= 2 \
+                and not plain[m.start() + len(tok) + 1: m.start() + len(tok) + 2].isalnum():
+            tok += "#"  # C#, F#
         if tok[0] != "`" and _junk(tok):
             continue  # env_VARS, file names, line anchors, "Cody-related": not names
         toks.append((tok, m.start(), m.start() + len(tok)))
@@ -202,7 +246,7 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
             inner = tok.strip("`").strip()
             nxt = _NEXT.match(plain, e)
             if nxt and (nxt.group(1).casefold() in TYPE_NOUNS or nxt.group(1) in ("is", "are")) \
-                    and _CODE_NAME.fullmatch(inner):
+                    and _CODE_NAME.fullmatch(inner) and not _JUNK_TOKEN.search(inner):  # not `x.tar.gz`
                 out.append(Span(inner, s, e, s == first_pos, "code", (inner,)))
             i += 1
             continue
@@ -228,6 +272,12 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
             before = plain[:s].rstrip()[-1:]
             at_start = s == first_pos or (before != "" and before in _OPENERS)
             k = 0
+            if at_start and 2 <= len(group) <= 3 and zipf(group[-1][0]) < RARE_ZIPF \
+                    and person_like(whole := plain[group[0][1]:group[-1][2]]):
+                # a run shaped like a person's name whose surname is no English word may be one even
+                # where it opens the sentence ("Daniel Micay on June 24"); the words after the
+                # sentence's first are kept as their own span too ("Later Zorblat": "Zorblat")
+                out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
             if at_start:  # at a sentence start, leading ordinary words are just capitalised words
                 while k < len(group) and (common_word(group[k][0]) or (
                         not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
@@ -280,6 +330,11 @@ def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, 
         return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
     if role_phrase(tokens):
         return False, False
+    kinds = getattr(lower_words, "kinds", frozenset())
+    if kinds and any(t in kinds for t in tokens) and all(t in kinds or common_word(t) or generic_acronym(t) for t in tokens):
+        return False, False  # "RFC PR": kinds of document the text counts ("an RFC"), not a name
+    if all(_ACRONYM.match(t) for t in tokens) and generic_acronym(tokens[-1]):
+        return False, False  # "RFC PR", "AWS API": a generic acronym heads it, a kind of thing
     if all(common_word(t) for t in tokens):
         phrase = " ".join(tokens).casefold()
         return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
@@ -315,7 +370,8 @@ def usage_need(span: Span, lower_words: "Lower | frozenset[str]") -> int:
             return 0  # PR, YYYY, XXX, NOTE, API
         labels = getattr(lower_words, "labels", frozenset())
         plurals = getattr(lower_words, "plurals", frozenset())
-        return 0 if t in labels or t in plurals or t.casefold() in lower_words else 2
+        kinds = getattr(lower_words, "kinds", frozenset())
+        return 0 if t in labels or t in plurals or t in kinds or t.casefold() in lower_words else 2
     if not (t[:1].isupper() and t[1:].islower()):
         return 0
     low = t.casefold()
@@ -417,12 +473,43 @@ _PLURAL_HINT = re.compile(r"[A-Z]s\b")
 _PLURAL_CAPS = re.compile(r"\b([A-Z]{2,6})s\b")  # APIs, URLs, PRs: the document counts them, a common noun
 _LABEL = re.compile(r"\b([A-Z]{2,})\**\s*:")  # "NOTE:", "TODO:", "**WARNING**:" …
 _LABEL_BEFORE = frozenset(".!?*>|_")  # … at the start of a line or sentence
+# an acronym after a determiner no name takes ("an RFC to …", "each PR.", "this SLA is …"), heading its noun
+# phrase (then punctuation, the end, or a closed-class word): a kind of thing the text counts, not a name
+# ("an AWS account": the acronym modifies a noun, which says nothing)
+_COUNTED_CAPS = re.compile(
+    r"(?<![\w'’])(?P<det>[Aa]n?|[Tt]his|[Tt]hese|[Tt]hat|[Ee]ach|[Ee]very|[Aa]nother|[Aa]ny|[Tt]he) (?:(?P<adj>[a-z]{3,}) )?"
+    r"(?P<acr>[A-Z]{2,6})(?=[.,;:!?)]|$| (?P<next>[a-z]+)\b)")
+AUXILIARIES = frozenset("is are was were be been will would should could can may might must shall does do did "
+                        "has have had".split())
+
+
+def _counted(m: re.Match) -> bool:
+    """Does this determiner + acronym read as a common noun: "an RFC to …", "a separate RFC.", "this RFC
+    proposes …", "the RFC is …"? ("the AWS and GCP consoles", "this GKE cluster": the acronym is part of
+    a name or modifies a noun)"""
+    det, adj, nxt = m.group("det").casefold(), m.group("adj"), m.group("next")
+    if adj in FUNCTION_WORDS or adj in AUXILIARIES:
+        return False
+    if nxt is None or nxt in AUXILIARIES:
+        return True
+    if det == "the":
+        return False  # "the" goes with names too ("the NHS", "the destination GHE as a remote")
+    if nxt in FUNCTION_WORDS:
+        return True
+    # a singular determiner and a verb in -s: "this RFC proposes" (not "these AWS regions")
+    return det in ("this", "that", "each", "every", "another") and nxt.endswith("s") and not nxt.endswith(("ss", "us", "is"))
+
+
+def generic_acronym(token: str) -> bool:
+    """A two-letter or a frequent acronym (PR, API, URL): vocabulary, not the name of one thing."""
+    return bool(_ACRONYM.match(token)) and (len(token.rstrip("s")) <= 2 or zipf(token) >= ACRONYM_COMMON_ZIPF)
 
 
 class Lower:
-    """The words (and phrases) a document writes in lower case, and the all-caps words it uses as labels."""
+    """The words (and phrases) a document writes in lower case, the all-caps words it uses as labels and
+    the acronyms it uses as common nouns (plural or counted)."""
 
-    __slots__ = ("text", "words", "labels", "plurals")
+    __slots__ = ("text", "words", "labels", "plurals", "kinds")
 
     def __init__(self, texts: list[str]) -> None:
         self.text = " " + " ".join(" ".join(texts).split()) + " "
@@ -430,6 +517,7 @@ class Lower:
         self.plurals = frozenset(_PLURAL_CAPS.findall(self.text)) if _PLURAL_HINT.search(self.text) else frozenset()
         self.labels = frozenset(m.group(1) for t in texts if ":" in t for m in _LABEL.finditer(t)
                                 if (t[: m.start()].rstrip()[-1:] or ".") in _LABEL_BEFORE)
+        self.kinds = frozenset(m.group("acr") for m in _COUNTED_CAPS.finditer(self.text.strip()) if _counted(m))
 
     def __contains__(self, item: str) -> bool:
         return f" {item} " in self.text if " " in item else item in self.words

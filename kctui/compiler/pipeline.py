@@ -14,6 +14,8 @@ from kctui.compiler.builtin_extractor import VERSION  # noqa: F401 - the built-i
 from kctui.compiler.cache import default_cache_dir
 from kctui.compiler.extract import Extraction
 from kctui.compiler.extractors import Extractor, ExtractorContext, ExtractorFactory, extractor_factory
+from kctui.compiler.policy_kinds import ALL_KINDS, maintains_suffix
+from kctui.compiler.policy_kinds import compiled_kinds as _compiled_kinds
 from kctui.compiler.match import Registry, route, routing_matches
 from kctui.compiler.readers import Skipped
 from kctui.compiler.runner import (
@@ -34,7 +36,8 @@ from kctui.compiler.update import (
     build_topic_page,
     relink_source_page,
 )
-from kctui.compiler import output
+from kctui.compiler import output, recurrence
+from kctui.compiler.schema import load_schema, schema_warning
 from kctui.compiler.stale import StaleReport, mark_stale
 from kctui.compiler.trust_step import TrustGate, archived_sources, manifest_extras, pending_sources, recheck_sources
 from kctui.compiler.wiki_state import PageMemo, PreviousWiki, load_previous
@@ -89,22 +92,26 @@ class _Steps:
 
 
 def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None, should_stop: StopFn | None = None,
-                 cache_dir: Path | None | object = _DEFAULT, full: bool = False) -> PassResult:
+                 cache_dir: Path | None | object = _DEFAULT, full: bool = False, dry_run: bool = False) -> PassResult:
     """One pass. `cache_dir=None` disables the caches; `full=True` re-reads every source (unchanged
-    ones are checked against what the previous wiki recorded and only count as changed if they differ)."""
+    ones are checked against what the previous wiki recorded and only count as changed if they differ).
+    `dry_run=True` (kctui.services.dry_run): the caches are read but the wiki-derived ones (the page
+    memo, the source-digest memo) are not written, and unchanged pages are copied rather than
+    hard-linked from the live wiki (a link would change its files' ctime), so a real pass never reads
+    anything a dry run made; the extraction and reply caches, keyed by source bytes alone, are shared."""
     steps = _Steps(progress or (lambda e: None), should_stop or (lambda: False))
     cache_folder = default_cache_dir(request.source_path) if cache_dir is _DEFAULT else cache_dir
     opener = extractor_factory(request.extractor)  # an unknown extractor fails before anything is read
     opened: list[Extractor] = []
     try:
-        return _pass(request, steps, cache_folder, full, opener, opened)
+        return _pass(request, steps, cache_folder, full, opener, opened, dry_run)
     finally:
         for extractor in opened:  # its threads and processes end with the pass, however it ends
             extractor.close()
 
 
 def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, full: bool,
-          opener: ExtractorFactory, opened: list[Extractor]) -> PassResult:
+          opener: ExtractorFactory, opened: list[Extractor], dry_run: bool = False) -> PassResult:
     warnings: list[str] = []
     # -- gather ---------------------------------------------------------------------------------
     steps.start("gather")
@@ -128,17 +135,27 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             readable.append(f)
         except OSError as exc:
             skipped.append(Skipped(f.path, "unreadable", exc.strerror or str(exc)))
-    digests.save(readable)
+    if not dry_run:
+        digests.save(readable)
     by_path = {f.path: f for f in readable}
     memo = PageMemo(cache_folder) if cache_folder else None
     prev = load_previous(request.previous_wiki_path, memo, steps.should_stop)
     warnings += prev.problems
+    readable, not_extracted = _compiled_kinds(request, readable, prev)
+    by_path = {f.path: f for f in readable}
+    if not_extracted:
+        shown = ", ".join(not_extracted[:10]) + (f" and {len(not_extracted) - 10} more" if len(not_extracted) > 10 else "")
+        warnings.append(f"{len(not_extracted)} source(s) gathered but not extracted (their kind is not in the "
+                        f"policy's compile_sources): {shown}")
     # The actor of this pass (`generated.by`, the report, the brief): the built-in extractor or the model.
     # A source whose page another version wrote is read again, so switching extractor or model
     # recompiles every source once (the reply cache makes later passes free).
     extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop))
     opened.append(extractor)
-    version = extractor.version
+    version = extractor.version + maintains_suffix(request)  # fewer page classes: another version
+    schema_problem = schema_warning(load_schema(request.source_path.parent))  # the extractors fall back
+    if schema_problem:
+        warnings.append(schema_problem)
     changes = g.classify({f.path: f.digest for f in readable}, prev.source_digests())
     _recompile_other_versions(prev, changes, version)
     steps.done(len(files), f"{len(changes.added)} added, {len(changes.modified)} modified, {len(changes.deleted)} deleted")
@@ -146,8 +163,15 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     # -- extract --------------------------------------------------------------------------------
     # a held source page keeps its old digest: its file is read again to see whether the proposal still stands
     reread = recheck_sources(prev, changes) if request.trust_policy is not None else []
+    skip = set(not_extracted)  # not extracted: what their pages say stands (neither re-read nor archived)
+    if skip:
+        back = [p for p in reread + changes.modified if p in skip]
+        reread = [p for p in reread if p not in skip]
+        changes.modified = [p for p in changes.modified if p not in skip]
+        changes.unchanged = sorted(set(changes.unchanged) | set(back), key=lambda p: p.encode())
     recheck = list(reread)
     to_read = changes.added + changes.modified + (changes.unchanged if full else []) + reread
+    to_read = [p for p in to_read if p not in skip]
     steps.start("extract", len(to_read))
     extractions: dict[str, Extraction] = {}
     extractor.submit([by_path[p] for p in to_read])  # all at once: an extractor may work on them together
@@ -162,17 +186,29 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             skipped.append(result)
         else:
             extractions[path] = result
+    # a name one source mentions once is an entity when another source names it too; an unchanged
+    # source whose passing mention turns into such a name, or stops being one, is read again
+    again, recurring = recurrence.to_read_again(prev, extractions, [] if full else changes.unchanged)
+    for path in again:
+        result = read(path)
+        if isinstance(result, Skipped):
+            skipped.append(result)
+        else:
+            extractions[path] = result
+    extractions = {p: recurrence.activate(ex, recurring) for p, ex in extractions.items()}
     steps.done(len(to_read), f"{len(extractions)} read, {extractor.cache_hits()} from cache")
 
     # -- match ----------------------------------------------------------------------------------
     steps.start("match", len(extractions))
     registry = Registry(prev)
     if full:
+        held_back = [p for p in changes.unchanged if p in skip]
         _verify_unchanged(prev, registry, changes, extractions)
+        changes.unchanged = sorted(set(changes.unchanged) | set(held_back), key=lambda p: p.encode())
     skipped_paths = {s.path for s in skipped}
     live = {p: ex for p, ex in extractions.items() if p not in skipped_paths}
     source_page_of = prev.source_page_of()
-    changed = set(changes.added) | set(changes.modified) | set(changes.deleted) | set(reread)
+    changed = set(changes.added) | set(changes.modified) | set(changes.deleted) | set(reread) | set(again)
     changed |= {p for p in skipped_paths if p in source_page_of}  # compiled before, unreadable now
     for path, slug in archived_sources(prev).items():
         if path in by_path:  # the file came back: its archived source page is the one to revive
@@ -194,12 +230,14 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
                 and any(resource in changed for resource, _ in info.sources)}
     touched |= {slug for contributions in routed.values() for slug in contributions}
     while request.trust_policy is not None and (
-            need := pending_sources(prev, touched, set(live) | skipped_paths, set(by_path))):
+            need := pending_sources(prev, touched, set(live) | skipped_paths | skip, set(by_path))):
         # a touched page whose proposal waits for review is proposed again in full: read its sources
         for path in sorted(need, key=lambda p: p.encode()):
             steps.tick(len(live), len(live) + len(need), path)
             found = read(path)
             changed.add(path)
+            if not isinstance(found, Skipped):
+                found = recurrence.activate(found, recurring)
             if isinstance(found, Skipped):
                 skipped.append(found)
                 skipped_paths.add(path)
@@ -237,6 +275,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     work = sorted(touched) + [registry.source_slugs[p] for p in sorted(live, key=lambda p: p.encode())]
     steps.start("update", len(work))
     writer = output.PageWriter(request, prev, version)
+    writer.link_unchanged = not dry_run
     gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
     lossy = extractor.lossy()
     if lossy:
@@ -250,8 +289,16 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
         warnings.append(gate.warning)
     updates: list[PageUpdate] = []
     claim_changes: list[ClaimChange] = []
+    maintained = set(gate.policy.maintain_kinds) if gate.policy is not None else set(ALL_KINDS)
+    unmaintained = sorted({s for s in touched if registry.kinds.get(s) not in maintained}
+                          | ({registry.source_slugs[p] for p in live} if "source" not in maintained else set()))
+    if unmaintained:  # the policy's maintain_kinds: the compiler never writes a page of another class
+        warnings.append(f"{len(unmaintained)} page(s) not written (their class is not in the policy's "
+                        f"maintain_kinds): {', '.join(unmaintained[:10])}{' …' if len(unmaintained) > 10 else ''}")
     for i, slug in enumerate(sorted(touched), 1):
         steps.tick(i, len(work), slug)
+        if registry.kinds.get(slug) not in maintained:
+            continue
         previous = writer.previous_page(slug)
         old = None if previous is not None and previous.is_stub else previous  # a held create: not a page yet
         contributions = {p: c[slug] for p, c in routed.items() if slug in c}
@@ -263,6 +310,8 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     for j, path in enumerate(sorted(live, key=lambda p: p.encode()), len(touched) + 1):
         steps.tick(j, len(work), path)
         slug = registry.source_slugs[path]
+        if "source" not in maintained:
+            continue
         previous = writer.previous_page(slug)
         old = None if previous is not None and previous.is_stub else previous
         page, update = build_source_page(slug, live[path], old, ctx, list(live[path].tags))
@@ -278,7 +327,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             if gate.settle(page, update, writer.previous_page_copy(slug)):
                 updates.append(update)
     removed_now: list[str] = []
-    for slug in removed:
+    for slug in removed if "source" in maintained else []:
         old = writer.previous_page(slug)
         path = prev.pages[slug].sources[0][0] if prev.pages[slug].sources else slug
         gone = [ClaimChange("retracted", path, c.subject, c.attribute, c.scope, c.value, "") for c in (old.claims if old else [])]
@@ -293,6 +342,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
             removed_now.append(slug)
     steps.done(len(work))
 
+    warnings += gate.edit_notes
     # -- flag -----------------------------------------------------------------------------------
     final = writer.finish(removed_now, ctx)
     steps.start("flag", len(final))
@@ -318,7 +368,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
         claim_changes=claim_changes,
         conflicts=conflicts,
         skipped=sorted(skipped, key=lambda s: s.path),
-        files_extracted=len(to_read) + len(reread) - len(recheck) - extractor.cache_hits(),
+        files_extracted=len(to_read) + len(reread) + len(again) - len(recheck) - extractor.cache_hits(),
         cache_hits=extractor.cache_hits(),
         held=list(gate.held),
         stale=stale,
@@ -327,7 +377,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     )
     writer.write_all(final, updates, conflicts, warnings, steps.check, held=len(gate.held), tick=steps.tick)
     output.write_manifest(request.output_path, gate.items if gate.gated else None, manifest_extras(gate))
-    if memo is not None:
+    if memo is not None and not dry_run:
         memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests,
                   writer.files, writer.styles)
     steps.done(len(final) + 2)

@@ -32,9 +32,21 @@ _DEF_HINTS = (" is ", " are ", " refers to ", " means ", " denotes ", " stands f
               "we call", "referred to", "dubbed")
 _CALLED = re.compile(
     r"(?:\bcalled|\bknown as|\btermed|\bwe call(?: this| these| it| them)?|\breferred to as|\bdubbed)\s+"
-    r"(?:an?\s+|the\s+)?(?P<m>\*\*|\*|_)(?P<term>[^*_\n]{2,60}?)(?P=m)"
+    r"(?:an?\s+|the\s+)?(?:(?P<m>\*\*|\*|_)(?P<term>[^*_\n]{2,60}?)(?P=m)|[\"“](?P<quoted>[^\"“”\n]{2,60}?)[\"”])"
 )
 _BOLD_LEAD = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_\n]{2,60}?)(?::(?P=m)|(?P=m)\s*(?::|—|–|-))\s+(?P<rest>\S.*)$", re.S)
+# a list item that opens with a term in a code span and a colon: "- `matcher`: the left-hand side of …"
+_CODE_LEAD = re.compile(r"^`(?P<term>[^`\n]{1,60})`\s*:\s+(?P<rest>\S.*)$", re.S)
+# a marked term (code, emphasis or quotes) anywhere in the sentence, then a defining verb:
+# "… at this stage `CStr` is defined as a newtype …", "In this document, the "syntax environment" refers to …"
+_MARKED_MEANS = re.compile(
+    r"(?:^|[\s,(])(?:(?:the|an?)\s+)?(?P<m>`|\*\*|\*|\"|“)(?P<term>[^`*\"“”\n]{2,60}?)(?:`|\*\*|\*|\"|”)"
+    r"\s+(?P<verb>is|are|refers to|means|denotes)\s+(?P<rest>(?<=is |re )defined as\s\S.+?|(?<!is |re )\S.+?)[.:]?$", re.S)
+# an unmarked term named at the end of a sentence or a parenthesis: "… are called (by the author) view
+# items.", "(dubbed rlibs)"; lower-case words only, not an adverb or a participle ("is called often")
+_CALLED_BARE = re.compile(
+    r"(?:\bare|\bis|\bwere|\bwas|\()\s*(?:called|known as|termed|dubbed|referred to as)\s+(?:\([^()]{1,30}\)\s+)?"
+    r"(?P<term>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,2})(?:\)|\.?$)")
 _PRONOUN_LEAD = re.compile(r"^(?:It|They|This|These|Its|Their|Each)\b")
 _SUMMARY_HEADINGS = frozenset({"summary", "abstract", "overview", "introduction", "tl;dr"})
 
@@ -115,12 +127,15 @@ def bare(text: str) -> str:
 _INNER_OK = frozenset({"of", "and", "for", "in", "on", "to", "as", "at", "by", "with"})
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
 _AUTOLINK = re.compile(r"(<(?:https?|mailto):[^>\s]+>)")  # kept as written in a summary
+_GENERIC = re.compile(r"^`([A-Za-z_][\w:]*)<[^`<>]*>`$")
 _PAREN_ALIAS = re.compile(r"^(?P<name>.+?)\s*\((?P<alias>[^()\s]{1,12})\)$")
 
 
 def good_term(term: str) -> str | None:
     """A defined term: a short noun phrase, not a pronoun, question or fragment of code."""
     inline = strip_inline(term).strip()
+    if inline[:1] == "`" and (g := _GENERIC.match(inline)):
+        inline = f"`{g.group(1)}`"  # "`Searcher<'a>`": the type the parameters belong to
     if "`" in inline and not (inline.startswith("`") and inline.endswith("`") and inline.count("`") == 2):
         return None  # part code, part prose: not a term as the text writes it
     raw = bare(inline)
@@ -139,6 +154,18 @@ def good_term(term: str) -> str | None:
     if plain < 0.85 * len(term) or any(ch in term for ch in "|;=/\\{}<>$\"“”[]"):
         return None
     return term
+
+
+def one_common_word(term: str) -> bool:
+    """A term that is one ordinary English word ("name", "read", "environment"): too general to title a
+    page of its own unless the text defines it as a term in so many words ("An incident is any …").
+    A hyphenated compound ("drop-flag") is not one word: wordfreq scores it by its parts."""
+    words = term.strip("`'").split()
+    return len(words) == 1 and "-" not in words[0].strip("-") and nm.common_word(words[0])
+
+
+# "is a more readable name than …", "is a better fit": a comparison, not what the thing is
+_COMPARISON = re.compile(r"^(?:(?:a|an|the|much|far|no)\s+)?(?:more|less|better|worse|clearer|simpler|nicer)\b")
 
 
 def marked_as_name(term: str, at_start: bool) -> bool:
@@ -170,30 +197,31 @@ class Defined:
 
 
 def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Claim]]:
-    """Defined terms and their definitional claims."""
+    """Defined terms and their definitional claims. Values are spans of the sentence as written (code
+    and emphasis marks kept), so that they are found in the cited lines."""
     found: list[Defined] = []
     claims: list[Claim] = []
     for u in us:
-        text = u.text
-        if u.index == 0 and u.plain[:1] in "*_":
-            m = _BOLD_LEAD.match(u.plain)
-            if m and (term := good_term(m.group("term"))) and not (len(term.split()) == 1 and nm.common_word(term)) \
-                    and "\\" not in u.plain:
-                e = ev(doc, u.first, u.last)
-                rest = bare(m.group("rest")).rstrip(".")
-                if rest and len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":") and len(rest.split()) >= 3 \
-                        and not any(ch.isdigit() for ch in term):  # "Day 5: Monthly release" is a label
-                    d = _defined(term, (), e, u, rest, "glossary")
-                    found.append(d)
-                    claims.append(Claim(d.term, "definition", rest, "", "fact", "definition", e))
-                    continue
+        text, plain = u.text, u.plain
+        if u.index == 0 and plain[:1] in "*_`":
+            got = _glossary_lead(doc, u)
+            if got is not None:
+                found.append(got[0])
+                claims.append(got[1])
+                continue
+            m = _BOLD_LEAD.match(plain)
+            if m and (_DEF_IS.match(bare(m.group("rest"))) or _DEF_MEANS.match(bare(m.group("rest")))):
+                plain = m.group("rest")  # "**Unsafe traits:** An *unsafe trait* is a trait …": the inner definition
+                text = bare(plain)
         if not any(h in text for h in _DEF_HINTS):
             continue
         e = ev(doc, u.first, u.last)
-        m = _DEF_IS.match(text) or _DEF_MEANS.match(text)
-        if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], u.plain) and not (
+        m = _DEF_IS.match(plain) or _DEF_MEANS.match(plain)
+        if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], plain) and not (
                 m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1) \
-                and not (m.group("art") == "The " and not marked_as_name(term, False)):  # "The main alternative is …"
+                and not (m.group("art") == "The " and not marked_as_name(term, False)) \
+                and not (m.group("verb") not in ("is", "are") and one_common_word(term)) \
+                and not _COMPARISON.match(m.group("rest")):  # "The main alternative is …", "`name` denotes …"
             rest = m.group("rest").strip().rstrip(":").rstrip()
             alias = (m.group("alias") or "").strip()
             if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
@@ -203,14 +231,67 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
                 claims.append(Claim(d.term, verb, rest, "", "statement", "definition", e) if verb in ("is", "are", "refers to", "means", "denotes")
                               else Claim(d.term, "stands for", rest, "", "fact", "definition", e))
                 continue
-        c = _CALLED.search(u.plain)
-        if c and (term := good_term(c.group("term"))) and not (len(term.split()) == 1 and nm.common_word(term)):
-            value = text.rstrip(".")
+        m = _MARKED_MEANS.search(plain)
+        # a code span or quotes around one ordinary word mark a literal ("`name` denotes the span's
+        # identifier"), not a term of the text; a comparison ("`peek` is a clearer name") defines nothing
+        if m and (term := good_term(m.group("term"))) and not one_common_word(term) \
+                and not _COMPARISON.match(m.group("rest")):
+            rest = m.group("rest").strip().rstrip(":").rstrip()
+            if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
+                d = _defined(term, (), e, u, rest)
+                found.append(d)
+                claims.append(Claim(d.term, m.group("verb"), rest, "", "statement", "definition", e))
+                continue
+        c = _CALLED.search(plain)
+        term = c and good_term(c.group("term") or c.group("quoted"))
+        if not term:
+            c = _CALLED_BARE.search(plain)
+            term = c and good_term(c.group("term"))
+            if term and any(w.endswith(("ly", "ed", "ing")) for w in term.split()):
+                term = None  # "is called often", "is known as expected": not a name for anything
+        if term and not (len(term.split()) == 1 and "-" not in term.strip("-") and nm.common_word(term)):
+            value = plain.rstrip(".")  # wordfreq scores a compound ("drop-flag") by its parts: not one common word
             if len(value) <= MAX_STATEMENT_CHARS:
                 d = _defined(term, (), e, u, "")
                 found.append(d)
                 claims.append(Claim(d.term, "definition", value, "", "fact", "definition", e))
     return found, claims
+
+
+def _glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
+    """A list item or paragraph that opens with a term in bold or in a code span and a colon:
+    "**Term**: what it is", "- `matcher`: the left-hand side of a rule". A code span marks the term
+    itself, so a common word in one is a term too."""
+    code = u.plain[:1] == "`"
+    m = (_CODE_LEAD if code else _BOLD_LEAD).match(u.plain)
+    if not m or "\\" in u.plain:
+        return None
+    if code and not _code_run(doc, u.block):
+        return None  # one `x`: … line is a label or an option; a glossary lists its terms in a row
+    term = good_term(f"`{m.group('term')}`" if code else m.group("term"))
+    if not term or one_common_word(term):
+        return None  # "`read`: allowed to read …", "**Documentation**: confirm …": a value or a label
+    rest = m.group("rest").strip().rstrip(".")
+    if not code and (_DEF_IS.match(bare(rest)) or _DEF_MEANS.match(bare(rest))):
+        return None  # "**Unsafe traits:** An *unsafe trait* is …": the sentence defines its own term
+    if not rest or len(rest) > MAX_STATEMENT_CHARS or rest.endswith(":") or len(bare(rest).split()) < 3 \
+            or any(ch.isdigit() for ch in term):  # "Day 5: Monthly release" is a label
+        return None
+    e = ev(doc, u.first, u.last)
+    d = _defined(term, (), e, u, bare(rest), "glossary")
+    return d, Claim(d.term, "definition", rest, "", "fact", "definition", e)
+
+
+def _code_run(doc: Document, position: int) -> bool:
+    """Is the block at `position` a list item in a run of at least two consecutive items that each open
+    with a code span and a colon?"""
+    def code_item(k: int) -> bool:
+        if not 0 <= k < len(doc.blocks):
+            return False
+        b = doc.blocks[k]
+        return b.kind == "item" and bool(_CODE_LEAD.match(_CHECKBOX.sub("", " ".join(b.text.split()))))
+
+    return code_item(position) and (code_item(position - 1) or code_item(position + 1))
 
 
 def _as_written(term: str, plain: str) -> bool:

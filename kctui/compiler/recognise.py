@@ -74,6 +74,20 @@ class Candidate:
     def marked_units_has(self, i: int) -> bool:
         return i in self.marked_in
 
+    def passing(self) -> bool:
+        """Named in one sentence only, by a span name-like on its own (not only by the document's usage,
+        not a code span or identifier, not only ordinary words): a name if another source names it too."""
+        if self.marked + self.loose != 1 or not self.vouched or self.usage or self.kinds <= {"code", "ident"}:
+            return False
+        words = self.name.split()
+        if any(w.casefold().removesuffix("s") in nm.CALENDAR for w in words):
+            return False  # "Fridays", "March": English capitalises them by convention
+        if self.strong:
+            return True
+        if len(words) == 1 and words[0].endswith("ing"):
+            return False  # a gerund heading a title or a link text ("Deploying a change"), not a name
+        return self.marked == 1 and not all(nm.common_word(w) for w in words)
+
     def accepted(self) -> bool:
         if self.defined or self.fact or self.known or self.listed:
             return True
@@ -82,9 +96,13 @@ class Candidate:
         if self.entity_type:  # typed by a noun ("the billing-api service") or as a person: and recurs
             return self.marked + self.loose >= 2
         if self.kinds <= {"code", "ident"}:
-            return False  # code and identifiers need a definition, a fact or a typing noun
+            # code and identifiers need a definition, a fact or a typing noun; an identifier shaped as a
+            # name (a domain, a compound of no ordinary words: crates.io, pkg-config) may recur instead
+            return "ident" in self.kinds and nm.ident_name(self.name) and self.marked >= 2
         if self.strong:
             return self.marked + self.loose >= 2
+        if self.loose >= 3 and self.head_free and nm.person_like(self.name) and "caps" in self.kinds:
+            return True  # a person's name that opens its sentences or items, three times
         if all(nm.common_word(w) for w in self.name.split()):
             # "Batch Changes": ordinary words as a name need to recur more, unless the document never
             # writes its first word in lower case ("Google Cloud": "Google" is a name there)
@@ -103,6 +121,10 @@ class Recognised:
     names: dict[str, str]  # identity key of every spelling → entity name
     weak: frozenset[str] = frozenset()  # entities only recurrence vouches for (identity keys)
     used: frozenset[str] = frozenset()  # frequent words the document's usage makes names ("Linear")
+    # names the document marks as names in ONE sentence: an entity only when another source mentions
+    # them too (kctui.compiler.recurrence), with what this document says about them
+    passing: list[Entity] = field(default_factory=list)
+    passing_claims: list[Claim] = field(default_factory=list)
 
 
 def _with_profile_spans(spans: list[nm.Span], plain: str, profile: Profile) -> list[nm.Span]:
@@ -200,6 +222,20 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                     c.units = sorted({*c.units, i})
                     spans_of[i].append((nm.Span(c.name, 0, len(c.name), True, "caps", tuple(c.name.split())), c.key))
 
+    # a code name the text types once ("the `libgreen` package") is the same thing wherever the text
+    # writes that code span again
+    typed_code = {f"`{c.name}`": c for c in cands.values() if c.kinds == {"code"} and c.entity_type}
+    if typed_code:
+        for i, u in enumerate(us):
+            if "`" not in u.plain:
+                continue
+            for mark, c in typed_code.items():
+                if i not in c.units and (pos := u.plain.find(mark)) >= 0:
+                    c.loose += 1
+                    c.units = sorted({*c.units, i})
+                    spans_of[i].append((nm.Span(c.name, pos, pos + len(mark), pos == 0, "code", (c.name,)), c.key))
+                    spans_of[i].sort(key=lambda sk: sk[0].start)
+
     # a frequent word the document uses as a name on its own also counts where it heads a longer name
     # ("Google" in "Google Drive", "Google Calendar"): it must occur on its own too
     for span, i in heads:
@@ -246,6 +282,18 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             p.units = sorted(set(p.units) | set(single.units))
             p.entity_type = p.entity_type or single.entity_type
             cands[key] = p
+
+    # a lone surname stands for the one person of the document it ends ("Micay" → Daniel Micay)
+    lasts: dict[str, list[Candidate]] = {}
+    for c in {id(c): c for c in cands.values()}.values():
+        # only a person: "Later Zorblat" is nobody, and "Linux" does not stand for Alpine Linux
+        if nm.person_like(c.name) and (c.entity_type == "person" or c.listed):
+            lasts.setdefault(_key(c.name.split()[-1]), []).append(c)
+    for key, ps in lasts.items():
+        single = cands.get(key)
+        if single is not None and len(ps) == 1 and single is not ps[0] and not single.defined and not single.fact:
+            _fold(ps[0], single)
+            cands[key] = ps[0]
 
     claims: list[Claim] = []
     claimed: set[tuple[str, int]] = set()
@@ -342,8 +390,14 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             c.usage = _NEVER
     used = {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
     accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}
+    # a line's label ("Deciders: …") and a section of the document ("see Unresolved Questions") are not names
+    headings = {_key(" ".join(b.text.strip("#` ").split())) for b in doc.blocks if b.kind == "heading"}
+    passing = {k: c for k, c in cands.items() if k not in concept_keys and k not in accepted and k not in headings
+               and c.passing() and _clean(c.name) and not any(a is c for a in accepted.values())
+               and not any(doc.lines[n - 1].lstrip("-*+ ").startswith(c.name + ":")
+                           for n in range(us[c.units[0]].first, us[c.units[0]].last + 1) if 0 < n <= len(doc.lines))}
     # the sentences that say something about each named thing, each cited
-    for c in {id(c): c for c in accepted.values()}.values():
+    for c in {id(c): c for c in [*accepted.values(), *passing.values()]}.values():
         notes = 0
         for i in c.units:
             if notes >= MAX_NOTES:
@@ -370,9 +424,33 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
         for s in (c.name, *c.surfaces):
             names[_key(s)] = c.name
     kept = {identity_key(e.name) for e in entities} | {k for k in names}
+    once = {identity_key(c.name) for c in passing.values()} - kept
+    passing_claims = [cl for cl in claims if identity_key(cl.subject) in once]
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
     weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or (c.listed and (len(c.units) >= 2 or nm.person_shape(c.name)))))
-    return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted))
+    passing_entities = []
+    for c in sorted({id(c): c for c in passing.values()}.values(), key=lambda c: (c.first, c.key)):
+        if identity_key(c.name) not in once:
+            continue
+        surface = c.surfaces[0] if c.surfaces else c.name
+        line = next((n for n in range(c.first[0], c.first[1] + 1) if 0 < n <= len(doc.lines) and surface in doc.lines[n - 1]),
+                    c.first[0])
+        passing_entities.append(Entity(c.name, c.entity_type, surface, (), ev(doc, line, line)))
+    return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted),
+                      passing_entities, passing_claims)
+
+
+def _fold(p: Candidate, single: Candidate) -> None:
+    """Count a one-word candidate's mentions as mentions of the person `p` it stands for."""
+    new_units = [i for i in single.units if i not in p.units]
+    p.marked += sum(1 for i in new_units if i in single.marked_in)
+    p.loose += sum(1 for i in new_units if i not in single.marked_in)
+    p.marked_in |= single.marked_in
+    p.fact = p.fact or single.fact
+    p.surfaces += [s for s in single.surfaces if s not in p.surfaces]
+    p.units = sorted(set(p.units) | set(single.units))
+    p.entity_type = p.entity_type or single.entity_type
+    p.kinds |= single.kinds
 
 
 def _clause(sentence: str, surfaces: list[str]) -> str:

@@ -8,6 +8,9 @@ through `classify_update` before anything is written to the staged wiki.
 - conflict: the page is `contradicted` and shows both values with their citations; `review.json`
   gets both sides and the page as it reads with the new value.
 
+Statements people and agents wrote on a page (issue 15, `kctui.compiler.page_edit_check`) are re-checked
+first: one its changed source no longer supports flags the page and files one conflict.
+
 Without a policy (`CompileRequest.trust_policy is None`: a bare compile outside any host) every change
 is written, as the compiler's own mechanics; every host path passes one (see `runner.CompileRequest`).
 """
@@ -23,6 +26,7 @@ from typing import Any
 from kctui.compiler.change_sets import change_sets, kept_rechecks
 from kctui.compiler.disputes import Dispute, open_fingerprints, use_new_variant
 from kctui.compiler.kept import recheck as recheck_kept
+from kctui.compiler.page_edit_check import conflict_item, decide_edit, mark_disputed, recheck_edits
 from kctui.compiler.update import ARCHIVED_SOURCE_KEY, ClaimChange, ConflictReport, PageUpdate, PassContext, claim_order
 from kctui.core.claims import Claim, citation, claim_line
 from kctui.core.clock import US, parse_rfc3339, rfc3339
@@ -35,7 +39,9 @@ from kctui.core.page_status import (
     set_page_status,
     split_page,
 )
+from kctui.core.page_edits import DISPUTE_PREFIX, disputed_ids, edit_entries
 from kctui.core.pages import STUB_KEY, Page, claim_sig, kept_entries, kept_match
+from kctui.core.record_tables import implode
 from kctui.core.trust import REASON_WORDS, NeverAutoGuard, PageState, ProposedUpdate, TrustPolicy, classify_update
 
 PENDING = frozenset({"needs-review", "contradicted"})  # a page whose proposal waits for a person
@@ -126,6 +132,7 @@ class TrustGate:
         # compile-loss guard); their updates carry `compile_loss` and are held for review
         self.lossy: dict[str, str] = {}
         self.stale_after = ""
+        self.edit_notes: list[str] = []  # for the brief: statements people wrote that a source now disputes
         if self.policy is not None:
             self.stale_after = rfc3339(parse_rfc3339(ctx.created_at) + self.policy.stale_days * 86_400 * US) or ""
 
@@ -136,6 +143,29 @@ class TrustGate:
     # -- one proposed change -------------------------------------------------------------------
 
     def settle(self, page: Page, update: PageUpdate, previous: Page | None) -> PageUpdate | None:
+        """`_settle`, with the statements people and agents wrote on the page re-checked first (issue
+        15): one that its changed source no longer supports flags the page and opens a conflict."""
+        if self.policy is None or not edit_entries(page.extra):
+            return self._settle(page, update, previous)
+        disputed = recheck_edits(page, self.ctx.digests, self.source_root)
+        if disputed_ids(edit_entries(page.extra)) and page.compile_status != "archived":
+            page.compile_status = "contradicted"
+        result = self._settle(page, update, previous)
+        if disputed:
+            staged = self.writer.current_text(page.slug) or ""
+            marked = mark_disputed(staged, disputed)
+            if marked != staged:
+                self.writer.put_text(page.slug, page.kind, marked)
+            for entry in disputed:
+                proposed = decide_edit(marked, f"{DISPUTE_PREFIX}{entry.get('id')}", "use_new") or marked
+                self.filed.append(conflict_item(page.rel_path, page.title, entry, proposed))
+                self.causes.append(set())
+                self.edit_notes.append(f"{page.rel_path}: `{entry.get('source')}` no longer says what "
+                                       f"{entry.get('by')} wrote (“{str(entry.get('text'))[:120]}”); "
+                                       "a conflict waits for a person")
+        return result
+
+    def _settle(self, page: Page, update: PageUpdate, previous: Page | None) -> PageUpdate | None:
         """Decide and write one built page. `previous` is the page as the previous wiki has it (a stub
         included). Returns the update when the page changed (None: the previous bytes stand)."""
         old = None if previous is not None and previous.is_stub else previous
@@ -285,6 +315,7 @@ class TrustGate:
                                                      "resource": c.evidence.path,
                                                      "digest": self.ctx.digests.get(c.evidence.path, "")})
         lines = [claim_line(c) for group in page.conflicts for c in group]
+        body = implode(body, lines)  # a disputed value leaves its record table for its own line
         return set_page_status(render_page(fm, body), "contradicted", note=conflict_note(len(page.conflicts)),
                                claim_lines=lines)
 

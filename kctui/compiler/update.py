@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from kctui.compiler.disputes import Dispute, settle
 from kctui.compiler.extract import Claim, Extraction
 from kctui.compiler.match import Contribution
-from kctui.core.pages import Mention, Page, SourceRef, escape_text, is_descriptive
+from kctui.core.page_edits import edit_entries
+from kctui.core.pages import MENTIONED_ONCE_KEY, Mention, Page, SourceRef, escape_text, is_descriptive
 from kctui.core.slugs import identity_key
 
 MAX_RELATED = 12
@@ -73,8 +75,9 @@ class PassContext:
     fed: dict[str, set[str]]  # current path -> concept/entity slugs it feeds
 
 
-def _natural(text: str) -> tuple:
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text.casefold()) if p)
+@lru_cache(maxsize=65536)
+def _natural(text: str) -> tuple:  # scopes recur on every claim of a record: computed once each
+    return tuple((0, int(p), "") if p.isdecimal() else (1, 0, p) for p in re.split(r"(\d+)", text.casefold()) if p)
 
 
 def claim_order(c: Claim) -> tuple:
@@ -206,6 +209,8 @@ def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict
     old_mention_paths = {m.evidence.path for m in (old.mentions if old else [])}
     new_mention_paths = {m.evidence.path for m in mentions}
     paths = {c.evidence.path for c in claims + settled.disputed} | new_mention_paths
+    paths |= {str(e.get("source")) for e in edit_entries(old.extra if old else {})  # cited by a person (issue 15)
+              if str(e.get("source") or "") in ctx.digests and str(e.get("source")) in ctx.source_slugs}
     title = old.title if old else new_title
     aliases = set(old.aliases if old else [])
     for contribution in contributions.values():
@@ -317,13 +322,15 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
         date_ingested=old.date_ingested if old and old.date_ingested else ctx.created_at,
         source_type=ex.source_type,
         verified=list(old.verified) if old else [],
-        extra={k: v for k, v in old.extra.items() if k != ARCHIVED_SOURCE_KEY} if old else {},
+        extra={k: v for k, v in old.extra.items() if k not in (ARCHIVED_SOURCE_KEY, MENTIONED_ONCE_KEY)} if old else {},
         summary=ex.summary,
         claims=claims,
         questions=list(ex.questions),
         history=list(old.history) if old else [],
     )
     page.description = _sentence(ex.summary[0]) if ex.summary else f"Source file {path} ({ex.kind})."
+    if ex.passing:
+        page.extra[MENTIONED_ONCE_KEY] = sorted({e.name for e in ex.passing})
     page.links = _source_links(ctx, path)
     added = sum(1 for ch in changes if ch.change == "added")
     revised = sum(1 for ch in changes if ch.change == "revised")

@@ -20,9 +20,9 @@ from pathlib import Path
 from kctui.atomic_write import write_atomically
 from kctui.compiler.runner import CompileFailure
 from kctui.core.frontmatter import FrontmatterError, parse_document
-from kctui.core.pages import KIND_DIRS, TYPE_KINDS, outgoing_links
+from kctui.core.pages import KIND_DIRS, MENTIONED_ONCE_KEY, TYPE_KINDS, outgoing_links
 
-MEMO_NAME = "wiki-pages-v3.txt"
+MEMO_NAME = "wiki-pages-v4.txt"
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class PageInfo:
     compile_status: str
     links: tuple[str, ...]  # slugs the body links to
     generated_by: str = ""
+    passing: tuple[str, ...] = ()  # a source page: the names its source mentions once (frontmatter `mentioned_once`)
 
 
 @dataclass
@@ -93,6 +94,7 @@ def page_info(text: str, slug: str) -> PageInfo:
         compile_status=str(data.get("compile_status", "compiled")),
         links=tuple(sorted(outgoing_links(body))),
         generated_by=str((data.get("generated") or {}).get("by", "")) if isinstance(data.get("generated"), dict) else "",
+        passing=tuple(str(n) for n in once) if kind == "source" and isinstance(once := data.get(MENTIONED_ONCE_KEY), list) else (),
     )
 
 
@@ -192,16 +194,16 @@ class PageMemo:
             pass
 
 
-_MEMO_HEADER = "kctui page memo 3"
+_MEMO_HEADER = "kctui page memo 4"
 
 
 def _info_of(entry: object, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
     try:
-        kind, eslug, title, description, aliases, sources, status, links, by, wiki, md = entry  # type: ignore[misc]
+        kind, eslug, title, description, aliases, sources, status, links, by, passing, wiki, md = entry  # type: ignore[misc]
         if eslug != slug or kind not in KIND_DIRS:
             return None
         info = PageInfo(kind, slug, title, description, tuple(aliases), tuple(map(tuple, sources)), status,
-                        tuple(links), by)
+                        tuple(links), by, tuple(passing))
     except (TypeError, ValueError):
         return None
     return info, (bool(wiki), bool(md))
@@ -224,7 +226,7 @@ def _parse_memo(text: str) -> tuple[dict[str, list], dict[str, str]]:
 
 def _info_list(info: PageInfo, wiki: bool, md: bool) -> list:
     return [info.kind, info.slug, info.title, info.description, list(info.aliases), [list(s) for s in info.sources],
-            info.compile_status, list(info.links), info.generated_by, int(wiki), int(md)]
+            info.compile_status, list(info.links), info.generated_by, list(info.passing), int(wiki), int(md)]
 
 
 def link_styles(raw: bytes) -> tuple[bool, bool]:

@@ -91,6 +91,10 @@ class Claim:
                 "evidence": {"path": ev.path, "start": ev.start, "end": ev.end, "digest": ev.digest, "unit": ev.unit}}
 
 
+def claim_sig(c: Claim) -> tuple:
+    return (c.claim_id, c.evidence.path, c.evidence.start, c.evidence.end)
+
+
 @dataclass(frozen=True, slots=True)
 class Question:
     text: str

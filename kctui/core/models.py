@@ -31,6 +31,7 @@ class Trigger(StrEnum):
     MANUAL = "manual"
     RETRY = "retry"
     SMART_AUTO = "smart_auto"
+    SCHEDULED = "scheduled"
 
 
 class Policy(StrEnum):
@@ -68,8 +69,8 @@ FAILURE_WORDS: dict[str, str] = {
     FailureCode.COMPILER_REPORTED: "the compiler reported a failure",
 }
 
-# Priority used in the claim order: manual before retry before smart_auto.
-TRIGGER_PRIORITY: dict[str, int] = {Trigger.MANUAL: 0, Trigger.RETRY: 1, Trigger.SMART_AUTO: 2}
+# Priority used in the claim order: manual before retry before smart_auto and scheduled (equal).
+TRIGGER_PRIORITY: dict[str, int] = {Trigger.MANUAL: 0, Trigger.RETRY: 1, Trigger.SMART_AUTO: 2, Trigger.SCHEDULED: 2}
 
 # Claimants of a running job.
 CLAIMED_BY_BUILTIN = "builtin"

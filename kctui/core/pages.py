@@ -7,6 +7,8 @@ renders and parses, so a compiler can rebuild its state from the previous wiki a
 Claim lines (each ends with its citation; the grammar is `kctui.core.claims`):
     * **Apache Kafka** (4.3) — latest: 4.3.1 ^[products/apache-kafka.md:L39-L39]      (a fact)
     * **Apache Kafka** is an open-source event streaming platform ^[products/apache-kafka.md:L270-L272]
+A list of records (claims of one subject and source, one row per scope) is written as one Markdown table
+instead, one cited row per record, read back into the same claims (`kctui.core.record_tables`).
 A page that is not plainly current opens with the status blockquote of `kctui.core.page_status`; on a
 contradicted page it lists each disagreement's claim lines (the page's own value first). Claims shown
 only there are the page's `disputed` claims: evidence that waits for a person, not part of the page.
@@ -26,12 +28,14 @@ from kctui.core.claims import (  # noqa: F401 - the claim-line grammar is re-exp
     Question,
     citation,
     claim_line,
+    claim_sig,
     escape_text,
     parse_citation_suffix,
     parse_claim_line,
     unescape_text,
 )
 from kctui.core.frontmatter import dump_yaml, parse_document
+from kctui.core.page_edits import EDIT_DISPUTE_NOTE, disputed_ids, edit_entries, section_lines
 from kctui.core.page_status import (
     ARCHIVED_NOTE,
     block_claim_lines,
@@ -40,6 +44,7 @@ from kctui.core.page_status import (
     stale_note,
     status_block,
 )
+from kctui.core.record_tables import KEPT_MARK, explode_lines, tabulate
 from kctui.core.values import attribute_key
 
 KIND_DIRS = {"source": "sources", "concept": "concepts", "entity": "entities"}
@@ -62,7 +67,8 @@ STUB_KEY = "awaiting_review"
 # its citation: `* **Vendors** — Price: $2,400 / month (⚑ kept by a person on 2026-05-28: the source
 # now says $2,750 / month; this value is from vendors.md at sha256:f37f99cc5fbb) ^[vendors.md:L7-L7]`.
 KEPT_KEY = "kept_claims"
-KEPT_MARK = " (⚑ kept by a person"
+# A source page lists the names its source mentions in one sentence only (kctui.compiler.recurrence).
+MENTIONED_ONCE_KEY = "mentioned_once"
 MAX_FRONTMATTER_SOURCES = 200
 _KNOWN_KEYS = frozenset({"type", "title", "description", "tags", "sources", "generated", "status", "compile_status",
                          "aliases", "domain", "last_updated", "date_ingested", "source_type", "entity_type", "verified",
@@ -242,14 +248,27 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
     def line_of(c: Claim) -> str:  # the page's claim lines carry their kept markers
         return claim_line_kept(c, kept)
 
+    # a kept claim, or the page's side of an open disagreement, keeps its own (flagged) line: never a cell
+    loose = {claim_sig(c) for group in page.conflicts for c in group}
+    if kept:
+        loose |= {claim_sig(c) for c in page.claims if any(kept_match(e, c) for e in kept)}
+
+    def lines_of(claims: list[Claim], rest: tuple[str, ...] | list[str] = ()) -> list[str]:  # record lists as tables
+        return tabulate([*claims, *rest], line_of, loose)
+
     if page.is_stub:
         out += ["The compiler proposed this page; it has not been approved, so it holds nothing yet.", ""]
     descriptive = [c for c in page.claims if is_descriptive(c)]
     other = [c for c in page.claims if not is_descriptive(c)]
     if page.kind != "source" and not descriptive and other:
         # no source defines it: the first cited statement about it leads the page (shown as what it is)
+        # a statement that opens with its name first; a note about something else that names it in
+        # passing ("Textual is a Python framework" on Python) only when nothing else is said
         leads = [c for c in other if attribute_key(c.attribute) in LEAD_ATTRIBUTES] or other
-        lead = next((c for c in leads if c.value.startswith((page.title, f"The {page.title}"))), leads[0])
+        lead = next((c for c in leads if c.value.startswith((page.title, f"The {page.title}"))), None)
+        if lead is None:
+            lead = next((c for c in leads if attribute_key(c.attribute) != "note"), None) or next(
+                (c for c in other if attribute_key(c.attribute) != "note"), leads[0])
         descriptive, other = [lead], [c for c in other if c is not lead]
     mentions = [mention_line(m, source_link.get(m.evidence.path, escape_text(m.evidence.path))) for m in page.mentions]
     links = {name: [link(slug, title, kind, style) for kind, slug, title in page.links.get(name, [])]
@@ -258,17 +277,17 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
     if page.kind == "source":
         if page.summary:
             bodies["Summary"] = [f"{escape_text(page.summary[0])} {citation(page.summary[1])}"]
-        bodies["Key Claims"] = [line_of(c) for c in page.claims]
+        bodies["Key Claims"] = lines_of(page.claims)
         bodies["Concepts Introduced or Reinforced"] = [f"* {x}" for x in links["Concepts Introduced or Reinforced"]]
         bodies["Entities Mentioned"] = [f"* {x}" for x in links["Entities Mentioned"]]
         bodies["Open Questions Raised"] = [f"* {escape_text(q.text)} {citation(q.evidence)}" for q in page.questions]
     elif page.kind == "concept":
-        bodies["Definition"] = [line_of(c) for c in descriptive]
-        bodies["Why It Matters"] = [line_of(c) for c in other] + mentions
+        bodies["Definition"] = lines_of(descriptive)
+        bodies["Why It Matters"] = lines_of(other, mentions)
     else:
-        bodies["Description"] = [line_of(c) for c in descriptive]
+        bodies["Description"] = lines_of(descriptive)
         bodies["Relevance"] = mentions
-        bodies["Key Positions/Products/Claims"] = [line_of(c) for c in other]
+        bodies["Key Positions/Products/Claims"] = lines_of(other)
     for name in ("Related Concepts", "Related Entities", "Sources"):
         if name in SECTIONS[page.kind]:
             bodies[name] = [f"* {x}" for x in links[name]]
@@ -277,6 +296,7 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
         out += [f"## {name}", ""]
         out += bodies.get(name) or [NONE_LINE]
         out.append("")
+    out += section_lines(edit_entries(page.extra))  # what people and agents wrote stays, last (issue 15)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -286,7 +306,8 @@ def _notice(page: Page) -> list[str]:
     if status == "archived":
         note = ARCHIVED_NOTE
     elif status == "contradicted":
-        note = conflict_note(len(page.conflicts)) if page.conflicts else None
+        note = (conflict_note(len(page.conflicts)) if page.conflicts
+                else EDIT_DISPUTE_NOTE if disputed_ids(edit_entries(page.extra)) else None)
         claims = [claim_line(c) for group in page.conflicts for c in group]
     elif status == "stale":
         note = stale_note(str(page.extra.get("stale_after") or "") or None)
@@ -349,7 +370,8 @@ def parse_page(text: str, slug: str) -> Page:
     claim_sections = {"source": ("Key Claims",), "concept": ("Definition", "Why It Matters"),
                       "entity": ("Description", "Key Positions/Products/Claims")}[kind]
     for name in claim_sections:
-        for line in sections.get(name, []):
+        lines, _ = explode_lines(sections.get(name, []))  # a record table stands for its claim lines
+        for line in lines:
             claim = parse_claim_line(strip_kept(line), digests)
             if claim:
                 page.claims.append(claim)
@@ -370,10 +392,6 @@ def parse_page(text: str, slug: str) -> Page:
     page.history = [] if history == [NONE_LINE] else history
     _parse_disputes(page, block_claim_lines(body), digests)
     return page
-
-
-def claim_sig(c: Claim) -> tuple:
-    return (c.claim_id, c.evidence.path, c.evidence.start, c.evidence.end)
 
 
 def _parse_disputes(page: Page, lines: list[str], digests: dict[str, str]) -> None:

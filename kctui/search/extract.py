@@ -16,6 +16,7 @@ from typing import Any
 from kctui.core.clock import parse_rfc3339
 from kctui.core.frontmatter import FrontmatterError, parse_document
 from kctui.core.page_status import COMPILE_STATUSES, STATUS_WORDS
+from kctui.core.record_tables import explode
 from kctui.core.pages import (
     NONE_LINE,
     SECTIONS,
@@ -122,7 +123,7 @@ def extract_page(rel: str, text: str) -> PageDoc:
     seen_section = False
     body_lines: list[str] = []
     notice_claims: set[tuple[str, str]] = set()
-    for raw in body[:MAX_BODY_CHARS].split("\n"):
+    for raw in explode(body[:MAX_BODY_CHARS]).split("\n"):  # a record table's rows as their claim lines
         line = raw.rstrip("\r")
         if line.startswith("# ") and not h1 and not seen_section:
             h1 = line[2:].strip()

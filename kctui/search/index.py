@@ -206,6 +206,12 @@ class SearchIndex:
             return self.conn.execute(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND path = ?",
                                      (key, path)).fetchone()
 
+    def all_pages(self, key: str) -> list[sqlite3.Row]:
+        """Every indexed page of a base, by path: what a listing shows (no bodies, no claims)."""
+        with self._lock:
+            return self.conn.execute("SELECT id, path, slug, kind, title, description, compile_status, stale_after, "
+                                     "notice_json FROM pages WHERE key = ? ORDER BY path", (key,)).fetchall()
+
     def pages_named(self, key: str, name: str) -> list[sqlite3.Row]:
         with self._lock:
             return self.conn.execute(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND (path = ? OR slug = ?) "

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 from pathlib import Path
+from typing import Callable
 
 from kctui import paths
 from kctui.core.ids import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, is_valid_kb_id, kb_id_for_name
@@ -13,6 +13,7 @@ from kctui.core.models import BasePhase, JobPhase, Policy, Trigger
 from kctui.store.records import BASE_COLUMNS, BaseRecord, base_from_row, load_base, open_job_of_base, update_base, update_job
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput, IOFailure, NotFound
+from kctui.services.source_copy import copy_paths_into
 from kctui.services.workspaces import ensure_workspace, normalise_workspace, require_monitored
 
 
@@ -20,36 +21,6 @@ def check_kb_id(kb_id: str) -> str:
     if not isinstance(kb_id, str) or not is_valid_kb_id(kb_id):
         raise InvalidInput(f"'{kb_id}' is not a knowledge-base id (lowercase letters, digits and '-', at most 64)")
     return kb_id
-
-
-def _copy_into_sources(sources: Path, from_paths: list[str]) -> int:
-    """Copy files and folders into sources/, never following or copying a symlink."""
-    copied = 0
-    for raw in from_paths:
-        src = Path(raw).expanduser()
-        try:
-            st = os.lstat(src)
-        except OSError as exc:
-            raise InvalidInput(f"cannot read {src}: {exc.strerror or exc}") from exc
-        if stat.S_ISLNK(st.st_mode):
-            raise InvalidInput(f"{src} is a symlink; kctui copies real files only")
-        if stat.S_ISDIR(st.st_mode):
-            for root, dirs, files in os.walk(src, followlinks=False):
-                rel_root = Path(root).relative_to(src)
-                dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(root, d)))
-                (sources / rel_root).mkdir(parents=True, exist_ok=True)
-                for name in sorted(files):
-                    p = os.path.join(root, name)
-                    if os.path.islink(p) or not os.path.isfile(p):
-                        continue
-                    shutil.copy2(p, sources / rel_root / name, follow_symlinks=False)
-                    copied += 1
-        elif stat.S_ISREG(st.st_mode):
-            shutil.copy2(src, sources / src.name, follow_symlinks=False)
-            copied += 1
-        else:
-            raise InvalidInput(f"{src} is not a regular file or folder")
-    return copied
 
 
 def create_base(
@@ -60,7 +31,10 @@ def create_base(
     description: str = "",
     policy: str = Policy.MANUAL,
     from_paths: list[str] | None = None,
+    on_skip: Callable[[str], None] | None = None,
 ) -> tuple[bool, BaseRecord]:
+    """Create a base (empty, or with copies of `from_paths` under the rules of `source_copy`; each file
+    skipped is one line given to `on_skip`). A refused copy (a limit) leaves no new folder behind."""
     ws = normalise_workspace(workspace)
     name = (name or "").strip()
     if not name:
@@ -84,11 +58,20 @@ def create_base(
             raise InvalidInput(f"{p} does not exist")
     kb = paths.kb_path(Path(ws), kb_id)
     sources = kb / "sources"
+    kb_existed = os.path.lexists(kb)
     try:
         sources.mkdir(parents=True, exist_ok=True)
         if from_paths:
-            _copy_into_sources(sources, list(from_paths))
-    except OSError as exc:
+            report = copy_paths_into(sources, list(from_paths), max_files=ctx.settings.max_files,
+                                     max_bytes=ctx.settings.max_bytes)
+            for skipped in report.skipped:
+                if on_skip is not None:
+                    on_skip(skipped.line())
+    except (OSError, InvalidInput) as exc:
+        if not kb_existed:
+            shutil.rmtree(kb, ignore_errors=True)
+        if isinstance(exc, InvalidInput):
+            raise
         raise IOFailure(f"cannot create {sources}: {exc.strerror or exc}") from exc
     with ctx.store.write() as conn:
         ensure_workspace(conn, ws, now)

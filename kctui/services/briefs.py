@@ -34,3 +34,43 @@ def find_brief(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: st
 def brief_for_job(ctx: ServiceContext, job_id: str) -> str | None:
     row = ctx.store.query_one("SELECT markdown FROM briefs WHERE job_id = ?", (job_id,))
     return row["markdown"] if row else None
+
+
+def list_passes(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, *, limit: int = 200) -> dict[str, Any]:
+    """The passes (compile jobs) of a base, newest first: when, trigger, outcome, and what each did —
+    pages it wrote (its page revisions), review items it filed (held updates, conflicts) and whether
+    it wrote a brief. `{items, total}`; at most `limit` items."""
+    from kctui.core.models import FAILURE_WORDS
+
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 10_000:
+        raise InvalidInput("limit must be a whole number from 1 to 10000")
+    base = get_base(ctx, workspace, kb_id)
+    ws, kb = base.workspace, base.id
+    rows = ctx.store.query(
+        "SELECT id, trigger, phase, created_at, started_at, completed_at, error, error_code FROM jobs "
+        "WHERE workspace = ? AND base_id = ? ORDER BY created_at DESC, id DESC LIMIT ?", (ws, kb, limit))
+    total = ctx.store.query_one("SELECT COUNT(*) FROM jobs WHERE workspace = ? AND base_id = ?", (ws, kb))[0]
+    ids = [r["id"] for r in rows]
+    pages: dict[str, int] = {}
+    items: dict[str, dict[str, int]] = {}
+    briefed: set[str] = set()
+    if ids:
+        marks = ", ".join("?" for _ in ids)
+        pages = {r[0]: int(r[1]) for r in ctx.store.query(
+            f"SELECT author, COUNT(*) FROM page_revisions WHERE workspace = ? AND base_id = ? AND author IN ({marks}) "
+            "GROUP BY author", (ws, kb, *ids))}
+        for r in ctx.store.query(f"SELECT job_id, kind, COUNT(*) FROM review_items WHERE workspace = ? AND base_id = ? "
+                                 f"AND job_id IN ({marks}) GROUP BY job_id, kind", (ws, kb, *ids)):
+            items.setdefault(r[0], {})[r[1]] = int(r[2])
+        briefed = {r[0] for r in ctx.store.query(f"SELECT job_id FROM briefs WHERE job_id IN ({marks})", tuple(ids))}
+    out = []
+    for r in rows:
+        filed = items.get(r["id"], {})
+        out.append({"jobId": r["id"], "trigger": r["trigger"], "phase": r["phase"],
+                    "createdAt": rfc3339(r["created_at"]), "startedAt": rfc3339(r["started_at"]),
+                    "completedAt": rfc3339(r["completed_at"]), "createdUs": r["created_at"],
+                    "startedUs": r["started_at"], "completedUs": r["completed_at"],
+                    "error": r["error"], "errorWords": FAILURE_WORDS.get(r["error_code"] or "") if r["error_code"] else None,
+                    "pagesWritten": pages.get(r["id"], 0), "held": filed.get("held", 0),
+                    "conflicts": filed.get("conflict", 0), "hasBrief": r["id"] in briefed})
+    return {"knowledgeBaseId": kb, "workspaceRoot": ws, "items": out, "total": int(total)}

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from kctui.compiler.disputes import block_dispute_count, decide_dispute, swap_by_sides
 from kctui.compiler.kept import pin_kept
+from kctui.compiler.page_edit_check import decide_edit
 from kctui.core.clock import rfc3339
 from kctui.core.page_status import (COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status,
                                      split_page)
@@ -63,7 +64,12 @@ def _others_on(conn: sqlite3.Connection, item: ReviewItem, page: str, *,
 
 def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, actor: str | None, at: str | None,
                  fallback_block: list[str] | None = None, parsed: tuple[dict, str] | None = None) -> str:
-    """The page with the status what is still open on it gives (else `settled`)."""
+    """The page with the status what is still open on it gives (else `settled`). Only a person's
+    decision confirms a page (`verified`, `confirmed`); an agent's is recorded as the revision's author."""
+    if actor is not None and not actor.startswith("human:"):
+        actor = None
+        if settled == "confirmed" and not _signed((parsed or split_page(text))[0]):
+            settled = "compiled"
     if any(k == "conflict" for _, k in others):
         lines = block_claim_lines(split_page(text)[1]) or list(fallback_block or [])
         n = block_dispute_count(text, lines)
@@ -277,8 +283,9 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                 raise Conflict(f"page {item.page_path} no longer exists")
         else:
             fp = str(item.details.get("fingerprint") or "")
-            decided, left = decide_dispute(current, fp, action)
-            if action == "use_new" and left == block_dispute_count(current):
+            edited = decide_edit(current, fp, action)  # a person's or agent's statement (issue 15)
+            decided, left = (edited, 0) if edited is not None else decide_dispute(current, fp, action)
+            if edited is None and action == "use_new" and left == block_dispute_count(current):
                 # the page lists no block for this dispute (an external compiler's page): swap the
                 # one claim by its two sides, else publish the compiler's own use-new page
                 decided = (swap_by_sides(decided, item.details.get("existing") or {},
@@ -294,7 +301,8 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
                                        "AND page_path = ?", (oid, item.page_path)).fetchone()
                 body = batch.proposal(oid, item.page_path, r[0] if r else None)
                 if body:
-                    batch.proposals[(oid, item.page_path)] = decide_dispute(body, fp, action)[0]
+                    batch.proposals[(oid, item.page_path)] = (decide_edit(body, fp, action)
+                                                              or decide_dispute(body, fp, action)[0])
     batch.texts.update(texts)
     batch.decided.append((item, state))
     batch.decided_ids.add(item.id)

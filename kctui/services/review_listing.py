@@ -59,13 +59,19 @@ def open_counts(ctx: ServiceContext, workspace: str | None = None, kb_id: str | 
 
 
 def list_page(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
-              kb_id: str | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0) -> ListingPage:
-    """One page of items (oldest first), the total matching, and the open counts."""
+              kb_id: str | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0,
+              kind: str | None = None) -> ListingPage:
+    """One page of items (oldest first), the total matching, and the open counts. `kind`: only held
+    items or only conflicts."""
     if not 1 <= int(limit) <= MAX_LIMIT:
         raise InvalidInput(f"--limit must be between 1 and {MAX_LIMIT}, not {limit}")
     if int(offset) < 0:
         raise InvalidInput(f"--offset must be 0 or more, not {offset}")
     where, params = item_filter(workspace, kb_id, state)
+    if kind is not None:
+        if kind not in ("held", "conflict"):
+            raise InvalidInput(f"kind must be held or conflict, not {kind!r}")
+        where, params = (f"{where} AND kind = ?" if where else " WHERE kind = ?"), [*params, kind]
     total_row = ctx.store.query_one(f"SELECT COUNT(*) FROM review_items{where}", tuple(params))
     rows = ctx.store.query(f"SELECT {ITEM_COLUMNS} FROM review_items{where} ORDER BY id LIMIT ? OFFSET ?",
                            (*params, int(limit), int(offset)))

@@ -23,6 +23,7 @@ from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput
 from kctui.services.jobs import insert_job, request_compile
+from kctui.services.scheduled import load_schedule, settle_schedule
 from kctui.services.snapshots import accept_snapshot, load_accepted_snapshot, scan_base
 from kctui.sources.changes import SourceChanges, classify_changes
 from kctui.store.records import BaseRecord, JobRecord, base_from_row, load_base, open_job_of_base, update_base
@@ -201,7 +202,8 @@ class Scheduler:
                     update_base(conn, base.workspace, base.id, now, **values)
                 outcome.paused = values.get("paused_reason", base.paused_reason)
                 return outcome
-            if base.policy == Policy.SMART_AUTO:
+            schedule = load_schedule(conn, base)
+            if base.policy == Policy.SMART_AUTO or schedule is not None:
                 if reason:
                     update_base(conn, base.workspace, base.id, now, phase=BasePhase.PAUSED.value,
                                 paused_reason=reason, **values)
@@ -223,6 +225,12 @@ class Scheduler:
                 update_base(conn, base.workspace, base.id, now, phase=BasePhase.QUEUED.value,
                             last_auto_requested_at=now)
                 outcome.queued_job = job_id
+            if schedule is not None and result.root_ok and not result.limit_error and not has_unstable:
+                base = load_base(conn, base.workspace, base.id)
+                _, job_id = settle_schedule(conn, base, now, has_sources=bool(result.files), schedule=schedule)
+                if job_id:
+                    accept_snapshot(conn, base.workspace, base.id, result, now)
+                    outcome.queued_job = job_id
         return outcome
 
     def _cache_for(self, base: BaseRecord):

@@ -42,7 +42,8 @@ def job_json(job: JobRecord) -> dict[str, Any]:
 
 
 def summary_json(base: BaseRecord, settings: Settings, *, next_auto_us: int | None = None,
-                 next_retry_us: int | None = None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+                 next_retry_us: int | None = None, next_scheduled_us: int | None = None,
+                 extra: dict[str, Any] | None = None) -> dict[str, Any]:
     data = {
         "policy": base.policy,
         "phase": base.phase,
@@ -66,6 +67,7 @@ def summary_json(base: BaseRecord, settings: Settings, *, next_auto_us: int | No
         "retryAttempts": base.retry_attempts,
         "nextRetryAt": rfc3339(next_retry_us),
         "followUpRequested": bool(base.follow_up),
+        "nextScheduledCompileAt": rfc3339(next_scheduled_us),
     }
     if extra:
         data.update(extra)

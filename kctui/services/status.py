@@ -29,5 +29,8 @@ def base_status_json(ctx: ServiceContext, base: BaseRecord, extra: dict[str, Any
     from kctui.services.scheduler import scan_state_json  # noqa: PLC0415
 
     merged = {**scan_state_json(ctx, base), **(extra or {})}
+    from kctui.services.scheduled import next_scheduled_for  # noqa: PLC0415
+
     return knowledge_base_json(base, ctx.settings, next_auto_us=next_auto_at(ctx, base),
-                               next_retry_us=next_retry_at(ctx, base), extra=merged)
+                               next_retry_us=next_retry_at(ctx, base), next_scheduled_us=next_scheduled_for(ctx, base),
+                               extra=merged)

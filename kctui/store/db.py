@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from kctui.store.migrations import MIGRATIONS
+from kctui.store.migrations import FOREIGN_KEYS_OFF, MIGRATIONS
 
 
 @contextlib.contextmanager
@@ -120,13 +120,22 @@ class Store:
                 f"({len(MIGRATIONS)}); upgrade kctui"
             )
         for version in range(current + 1, len(MIGRATIONS) + 1):
-            with self.write() as conn:
-                # Re-check inside the write lock: another process may have migrated meanwhile.
-                if int(conn.execute("PRAGMA user_version").fetchone()[0]) >= version:
-                    continue
-                for statement in MIGRATIONS[version - 1]:
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {version}")
+            rebuild = version in FOREIGN_KEYS_OFF
+            if rebuild:  # a table rebuild: cascades must not fire on its DROP (outside a transaction only)
+                self.conn.execute("PRAGMA foreign_keys = OFF")
+            try:
+                with self.write() as conn:
+                    # Re-check inside the write lock: another process may have migrated meanwhile.
+                    if int(conn.execute("PRAGMA user_version").fetchone()[0]) >= version:
+                        continue
+                    for statement in MIGRATIONS[version - 1]:
+                        conn.execute(statement)
+                    if rebuild and conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                        raise StoreError(f"schema migration {version} broke a foreign key; nothing was changed")
+                    conn.execute(f"PRAGMA user_version = {version}")
+            finally:
+                if rebuild:
+                    self.conn.execute("PRAGMA foreign_keys = ON")
 
     def integrity_ok(self) -> bool:
         return self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

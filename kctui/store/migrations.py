@@ -234,3 +234,43 @@ _V7 = [
 ]
 
 MIGRATIONS.append(_V7)
+
+# Scheduled compiles (issue 16): a job may be `scheduled`, and a base remembers the last slot of its
+# schedule it settled. SQLite cannot widen a CHECK in place, so the jobs table is rebuilt (the documented
+# twelve-step way: foreign keys off around the transaction, checked before it commits).
+_V8 = [
+    """CREATE TABLE jobs_v8 (
+        id TEXT PRIMARY KEY,
+        workspace TEXT NOT NULL,
+        base_id TEXT NOT NULL,
+        trigger TEXT NOT NULL CHECK (trigger IN ('manual', 'retry', 'smart_auto', 'scheduled')),
+        priority INTEGER NOT NULL,
+        phase TEXT NOT NULL CHECK (phase IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+        source_digest TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        not_before INTEGER,
+        started_at INTEGER,
+        completed_at INTEGER,
+        error TEXT,
+        error_code TEXT,
+        transient INTEGER,
+        cancel_requested INTEGER NOT NULL DEFAULT 0,
+        claimed_by TEXT,
+        claim_pid INTEGER,
+        lease_expires_at INTEGER,
+        compiler_version TEXT,
+        FOREIGN KEY (workspace, base_id) REFERENCES bases(workspace, id) ON DELETE CASCADE
+    )""",
+    "INSERT INTO jobs_v8 SELECT * FROM jobs",
+    "DROP TABLE jobs",
+    "ALTER TABLE jobs_v8 RENAME TO jobs",
+    "CREATE UNIQUE INDEX jobs_one_running ON jobs(phase) WHERE phase = 'running'",
+    "CREATE UNIQUE INDEX jobs_one_queued_per_base ON jobs(workspace, base_id) WHERE phase = 'queued'",
+    "CREATE INDEX jobs_claim_order ON jobs(phase, priority, created_at, id)",
+    "CREATE INDEX jobs_by_base ON jobs(workspace, base_id, created_at)",
+    "ALTER TABLE bases ADD COLUMN last_scheduled_at INTEGER",
+]
+
+MIGRATIONS.append(_V8)
+# Migrations that rebuild a table others reference: run with foreign keys off (checked before commit).
+FOREIGN_KEYS_OFF: frozenset[int] = frozenset({8})

@@ -30,6 +30,7 @@ class BaseRecord:
     last_auto_requested_at: int | None
     created_at: int
     updated_at: int
+    last_scheduled_at: int | None = None  # the last slot of the base's schedule the host settled
 
     @property
     def pending_changes(self) -> bool:

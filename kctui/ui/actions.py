@@ -138,6 +138,38 @@ class MainActions:
         self.app.run_service("compile", lambda ctx: jobs_svc.request_compile(ctx, base.workspace, base.id),  # type: ignore[attr-defined]
                              ok_text=compile_text, then=then)
 
+    def action_dry_run(self: MainScreen) -> None:
+        """A dry run in its own thread and store connection: it never waits for, nor holds up, the
+        other actions or the host's worker."""
+        base = self.selected_base()
+        if base is None:
+            return
+        app = self.app
+        app.notify(f"{base.name}: dry run started", timeout=3)
+
+        def work() -> None:
+            from kctui.services.dry_run import run_dry_run, summary_line  # noqa: PLC0415
+            from kctui.services.errors import ServiceError  # noqa: PLC0415
+
+            ctx = app.ctx_factory()  # type: ignore[attr-defined]
+            try:
+                run = run_dry_run(ctx, base.workspace, base.id)
+                text, ok = f"{base.name}: {summary_line(run)}", run.phase == "succeeded"
+            except ServiceError as exc:
+                run, text, ok = None, f"dry run: {exc.message}", False
+            finally:
+                ctx.close()
+            app.call_from_thread(self.dry_run_done, base.name, run, text, ok)
+
+        app.run_worker(work, thread=True, group="dry-run", name="dry-run", exit_on_error=False)
+
+    def dry_run_done(self: MainScreen, name: str, run: Any, text: str, ok: bool) -> None:
+        from kctui.ui.screens.dry_run import DryRunScreen  # noqa: PLC0415
+
+        self.app.notify(text, severity="information" if ok else "error", timeout=5 if ok else 10)
+        if run is not None and run.brief:
+            self.app.push_screen(DryRunScreen(f"Dry run of {name} · {run.id}", run.brief["markdown"]))
+
     def action_cancel(self: MainScreen) -> None:
         job = self.cancel_target()
         if job is None:
@@ -207,6 +239,27 @@ class MainActions:
         base = self.selected_base()
         if base is not None:
             self.app.push_screen(SearchScreen(base.workspace, base.id, base.name))
+
+    def action_pages(self: MainScreen) -> None:
+        from kctui.ui.screens.pages import PagesScreen
+
+        base = self.selected_base()
+        if base is not None:
+            self.app.push_screen(PagesScreen(base.workspace, base.id, base.name))
+
+    def action_policy(self: MainScreen) -> None:
+        from kctui.ui.screens.policy import PolicyScreen
+
+        base = self.selected_base()
+        if base is not None:
+            self.app.push_screen(PolicyScreen(base.workspace, base.id, base.name))
+
+    def action_briefs(self: MainScreen) -> None:
+        from kctui.ui.screens.briefs import BriefsScreen
+
+        base = self.selected_base()
+        if base is not None:
+            self.app.push_screen(BriefsScreen(base.workspace, base.id, base.name))
 
     def action_add_workspace(self: MainScreen) -> None:
         def added(ws: str | None) -> None:

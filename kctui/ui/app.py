@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
+from rich.markup import escape
 from textual.app import App, SystemCommand
 from textual.color import Color
 from textual.screen import Screen
@@ -336,9 +337,12 @@ class KctuiApp(App[None]):
                 state = under.why_not(params[0]) if name == "resolve" and params else None
             elif keys.APP in k.scopes or (keys.READER in k.scopes and isinstance(under, (SearchScreen, PageViewScreen))):
                 state = None
+            elif set(k.scopes) & set(getattr(under, "KEY_SCOPES", ())):
+                why = getattr(under, "why_not", None)
+                _, name, params = _parse(k.action)
+                state = why(name, params) if why is not None else None
             else:
-                state = {keys.MAIN: "on the main screen", keys.DETAIL: "in a review item",
-                         keys.DIALOG: "in a yes/no question", keys.READER: "in search"}[k.scopes[0]]
+                state = keys.SCOPE_WORDS.get(k.scopes[0], "elsewhere")
             rows.append(HelpRow(k.group, keys.keys_text(k, self.user_keymap), k.help, k.id, state))
         where = "main screen" if isinstance(under, MainScreen) else under.__class__.__name__
         self.push_screen(HelpScreen(rows, where, f"{paths.config_file().name} [keys]", self.tones()["muted"]))
@@ -346,12 +350,30 @@ class KctuiApp(App[None]):
     # -- the command palette ----------------------------------------------------------------------
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        here = set(getattr(screen, "KEY_SCOPES", ()))
+        for k in keys.REGISTRY:  # the keys of a screen with its own scopes (pages, policy, briefs) first
+            if k.palette and here & set(k.scopes):
+                yield SystemCommand(escape(f"{k.description} ({keys.keys_text(k, self.user_keymap)})"), escape(k.help),
+                                    partial(self.run_screen_action, screen, k.id))
         for k in keys.REGISTRY:
             if k.palette and (keys.MAIN in k.scopes or keys.APP in k.scopes):
                 # the title is read as markup: a key label in brackets (`Filter [/]`) would be a closing tag
                 yield SystemCommand(f"{k.description} ({keys.keys_text(k, self.user_keymap)})", k.help,
                                     partial(self.run_registry_action, k.id))
         yield from super().get_system_commands(screen)
+
+    def run_screen_action(self, screen: Screen, binding_id: str) -> None:
+        """A palette command of the screen it was opened on (its own check says whether it applies)."""
+        k = keys.BY_ID[binding_id]
+        _, name, params = _parse(k.action)
+        if screen is not self.screen:
+            return
+        if screen.check_action(name, params) is True:
+            self.call_later(self.run_action, k.action, screen)
+        else:
+            why = getattr(screen, "why_not", None)
+            reason = (why(name, params) if why is not None else None) or "it does not apply now"
+            self.notify(f"{k.description}: {reason}", severity="warning", timeout=4)
 
     def run_registry_action(self, binding_id: str) -> None:
         k = keys.BY_ID[binding_id]

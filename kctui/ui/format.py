@@ -37,7 +37,7 @@ ITEM_KIND = {
     "held": ("✎", "held", "warning"),
     "conflict": ("⇄", "conflict", "error"),
 }
-TRIGGER = {"manual": "manual", "retry": "retry", "smart_auto": "auto"}
+TRIGGER = {"manual": "manual", "retry": "retry", "smart_auto": "auto", "scheduled": "sched"}
 
 
 def cell(text: str, style: str = "") -> Text:
@@ -91,6 +91,8 @@ def base_changes(b: BaseView) -> str:
 def base_next(b: BaseView, now_us: int) -> str:
     if b.next_retry_us is not None:
         return "retry " + until(now_us, b.next_retry_us)
+    if b.next_auto_us is None and b.next_scheduled_us is not None:
+        return "sched " + until(now_us, b.next_scheduled_us)
     if b.policy != "smart_auto":
         return "manual"
     return until(now_us, b.next_auto_us) if b.next_auto_us is not None else "—"

@@ -29,6 +29,15 @@ MAIN = "main"  # the main screen with the four panes
 DETAIL = "detail"  # the review detail screen
 DIALOG = "dialog"  # the yes/no confirm dialog
 READER = "reader"  # the search screen and the page view
+PAGES = "pages"  # the pages screen: every compiled page of a base
+PAGE = "page"  # one page opened from the pages screen
+POLICY = "policy"  # the policy screen (a form)
+BRIEFS = "briefs"  # the briefs screen: the passes of a base
+SCOPES = (APP, MAIN, DETAIL, DIALOG, READER, PAGES, PAGE, POLICY, BRIEFS)
+# where a scope's keys apply, in words (the help screen says why a key does not apply here)
+SCOPE_WORDS = {MAIN: "on the main screen", DETAIL: "in a review item", DIALOG: "in a yes/no question",
+               READER: "in search", PAGES: "in the pages screen", PAGE: "in a page opened from the pages screen",
+               POLICY: "in the policy screen", BRIEFS: "in the briefs screen"}
 
 
 @dataclass(frozen=True)
@@ -58,23 +67,35 @@ REGISTRY: tuple[KeyAction, ...] = (
     KeyAction("prev-pane", "shift+tab", "cycle(-1)", "Previous", "Move to the previous pane.", "Panes", show=False,
               palette=False),
     KeyAction("move-down", "j", "move(1)", "Down", "Move down (the arrow keys work too).", "Panes", show=False,
-              palette=False),
+              palette=False, scopes=(MAIN, PAGES, PAGE, BRIEFS)),
     KeyAction("move-up", "k", "move(-1)", "Up", "Move up (the arrow keys work too).", "Panes", show=False,
-              palette=False),
+              palette=False, scopes=(MAIN, PAGES, PAGE, BRIEFS)),
     KeyAction("open", "enter", "open", "Open", "Open the selected row: a review item's detail, a base's jobs, "
-              "a job's checklist.", "Panes", show=False, palette=False),
+              "a job's checklist, a page, a linked page, a pass's brief.", "Panes", show=False, palette=False,
+              scopes=(MAIN, PAGES, PAGE, BRIEFS)),
     KeyAction("back", "escape", "back", "Back", "Go back: close a screen, clear the filter, return to the queue.",
-              "Panes", scopes=(MAIN, DETAIL, READER), show=False, palette=False),
-    KeyAction("filter", "slash", "filter", "Filter", "Filter the rows of the current pane by text.", "Panes"),
+              "Panes", scopes=(MAIN, DETAIL, READER, PAGES, PAGE, POLICY, BRIEFS), show=False, palette=False),
+    KeyAction("filter", "slash", "filter", "Filter", "Filter the rows of the current pane by text.", "Panes",
+              scopes=(MAIN, PAGES)),
     # the queue
     KeyAction("compile", "c", "compile", "Compile", "Compile the selected knowledge base now.", "Queue"),
+    KeyAction("dry-run", "D", "dry_run", "Dry run", "Run a whole pass of the selected base and show its change "
+              "brief without promoting, filing review items or recording anything.", "Queue"),
     KeyAction("cancel", "x", "cancel", "Cancel", "Cancel the selected job (asks first).", "Queue"),
     KeyAction("clear-pause", "u", "clear_pause", "Unpause",
               "Clear the selected base's bulk-change pause (shows the change counts, asks first).", "Queue"),
     KeyAction("toggle-policy", "p", "toggle_policy", "Auto",
-              "Switch the selected base between smart_auto and manual compilation.", "Queue"),
+              "Switch the selected base between smart_auto and manual compilation.", "Queue",
+              show=False),  # the policy screen (o) shows it in the footer's place; p works as before
     KeyAction("search", "s", "search", "Search", "Search the selected base's compiled wiki and open a page: its "
               "status, claims with citations and revisions.", "Queue"),
+    KeyAction("pages", "g", "pages", "Pages", "Browse every compiled page of the selected base by class, with "
+              "its status; read one, follow its links, see its claims' cited lines, revisions and open review "
+              "items.", "Queue"),
+    KeyAction("policy", "o", "policy", "Policy", "See and change the selected base's compilation and trust policy "
+              "(autonomy, never-auto guards, min-confidence, stale days, extractor, link style).", "Queue"),
+    KeyAction("briefs", "v", "briefs", "Briefs", "The selected base's passes, newest first: open any brief in "
+              "full; the running pass's checklist, live.", "Queue"),
     KeyAction("add-workspace", "w", "add_workspace", "Workspace", "Add a workspace folder to the monitored set.",
               "Queue", show=False),
     KeyAction("new-kb", "b", "new_kb", "New base", "Create a new knowledge base in a workspace.", "Queue",
@@ -104,6 +125,25 @@ REGISTRY: tuple[KeyAction, ...] = (
     KeyAction("palette", "f2", "command_palette", "Commands", "Open the command palette.", "App", scopes=(APP,),
               show=False, palette=False),
     KeyAction("quit", "q", "quit", "Quit", "Quit the app (asks first while a job runs).", "App", scopes=(APP,)),
+    # a page opened from the pages screen: its sections
+    KeyAction("page-text", "t", "section('text')", "Text", "Show the page's text, rendered.", "Page",
+              scopes=(PAGE,)),
+    KeyAction("page-claims", "c", "section('claims')", "Claims", "Show the page's claims, each with the source "
+              "lines it cites.", "Page", scopes=(PAGE,)),
+    KeyAction("page-revisions", "v", "section('revisions')", "Revisions", "Show the page's revisions, newest first.",
+              "Page", scopes=(PAGE,)),
+    KeyAction("page-links", "l", "section('links')", "Links", "Show the pages this page links to; enter opens one.",
+              "Page", scopes=(PAGE,)),
+    KeyAction("page-review", "i", "section('review')", "Review items", "Show the page's open review items; enter "
+              "opens one to resolve it.", "Page", scopes=(PAGE,)),
+    # the policy screen
+    KeyAction("policy-save", "f5", "save", "Save", "Check every field with the rules of `kctui kb policy` and save "
+              "the policy (a bad value is named next to its field and nothing is saved).", "Policy",
+              scopes=(POLICY,)),
+    KeyAction("policy-compile", "f6", "compile_now", "Compile now", "Compile this knowledge base now (a manual "
+              "compile).", "Policy", scopes=(POLICY,)),
+    KeyAction("policy-remove-guard", "delete", "remove_guard", "Remove guard", "Remove the selected never-auto "
+              "guard from the form (saved with F5).", "Policy", scopes=(POLICY,)),
     # the confirm dialog
     KeyAction("confirm-yes", "y", "answer(True)", "Yes", "Confirm the question.", "Dialogs", scopes=(DIALOG,),
               palette=False),
@@ -190,7 +230,7 @@ def validate_keymap(table: object) -> dict[str, str]:
             raise KeymapError(f"[keys] {bid}: {exc}") from None
         out[bid] = ",".join(dict.fromkeys(keys))
     # no key may do two things on one screen
-    for scope in (APP, MAIN, DETAIL, DIALOG, READER):
+    for scope in SCOPES:
         seen: dict[str, str] = {}
         for k in REGISTRY:
             if scope not in k.scopes and not (scope != APP and APP in k.scopes):

@@ -27,6 +27,7 @@ class BaseView:
     last_error_words: str | None
     open_items: int
     compiled: bool = False  # it has a compiled wiki (the search screen needs one)
+    next_scheduled_us: int | None = None  # the next pass of its cron schedule (issue 16)
 
     @property
     def key(self) -> str:

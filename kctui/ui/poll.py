@@ -22,6 +22,7 @@ from kctui.services import jobs as jobs_svc
 from kctui.services import workspaces as workspaces_svc
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
+from kctui.services.scheduled import next_scheduled_for
 from kctui.store.records import JOB_COLUMNS, BaseRecord, JobRecord, job_from_row
 from kctui.ui.messages import (
     BaseView,
@@ -107,7 +108,7 @@ def base_view(ctx: ServiceContext, b: BaseRecord, next_retry_us: int | None, ope
         pending=b.pending_changes, pending_counts=_pending_counts(ctx, b), next_auto_us=auto,
         next_retry_us=next_retry_us, active_job_id=b.active_job_id, follow_up=bool(b.follow_up),
         last_error_words=(FAILURE_WORDS.get(b.last_error_code or "") or b.last_error) if b.phase == "failed" else None,
-        open_items=open_items, compiled=bool(b.last_compiled_digest))
+        open_items=open_items, compiled=bool(b.last_compiled_digest), next_scheduled_us=next_scheduled_for(ctx, b))
 
 
 def merge(snap: Snapshot, job: JobRecord | None = None, base: BaseRecord | None = None) -> Snapshot:

@@ -15,7 +15,7 @@ test varies what a schema cannot express:
 - **the wire**: no token, a wrong token, another scheme; a body that is not JSON, not UTF-8, not an
   object, or over the 1 MiB limit.
 
-Confinement: every absolute path a request names (workspace, `paths` to copy) is moved under the test's
+Confinement: every absolute path a request names (workspace, `paths` and `path` to copy) is moved under the test's
 sandbox folder when it points elsewhere, so no generated request can create `.a3s/` at `/` or copy a
 real tree; that changes where a path points, never whether it is valid.
 
@@ -268,6 +268,10 @@ def shape(case: Any, pins: dict[str, Any], w: World) -> None:
             body["workspace"] = aimed_ws
         elif "workspace" in body:
             body["workspace"] = confine(body["workspace"], w.sandbox)
+        if isinstance(body.get("path"), str):  # ingest-path: a file or folder to copy
+            body["path"] = confine(body["path"], w.sandbox)
+            if aimed_ws is not None and (pins["base"] or 0) % 3 == 0:
+                body["path"] = [str(w.sandbox / "inbox"), str(w.sandbox / "lone.md")][(pins["base"] or 0) % 2]
         if isinstance(body.get("paths"), list):
             body["paths"] = [confine(p, w.sandbox) for p in body["paths"]]
             if aimed_ws is not None and (pins["base"] or 0) % 3 == 0:

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler.names import USAGE_MAX_ZIPF, clean_title, zipf
+from kctui.compiler.names import USAGE_MAX_ZIPF, clean_title, one_word, zipf
 
 
 def _title_ok(title: str) -> bool:
     """A page title: no placeholder or \"<word> team\"; one frequent word only when a document's usage made it
     a name, and never a very frequent one (USAGE_MAX_ZIPF)."""
-    return clean_title(title, common_ok=True) and not (len(title.split()) == 1 and "-" not in title and zipf(title) >= USAGE_MAX_ZIPF)
+    return clean_title(title, common_ok=True) and not (len(title.split()) == 1 and one_word(title) and zipf(title) >= USAGE_MAX_ZIPF)
 from kctui.compiler.pipeline import compile_pass
 from kctui.core.frontmatter import parse_document
 from kctui.core.slugs import near_key
@@ -119,7 +119,9 @@ def test_endoflife_changed_facts_are_revises_of_exactly_that_claim(endoflife) ->
     text = next(body for data, body in pages(second.output_path).values()
                 if data["type"] == "Entity" and any(s["resource"] == path for s in data["sources"]))
     assert f"({cycle}) latest: {old_value} → {new_value}" in text.split("## Updates", 1)[1]
-    assert f"({cycle}) — latest: {new_value} ^[{path}:L" in text
+    # ... in its release table: the cycle's row holds the new value and cites that record's lines
+    [row] = [ln for ln in text.split("\n") if ln.startswith(f"| {cycle} | ")]
+    assert f" | {new_value} | " in row and f" | ^[{path}:L" in row and f" {old_value} " not in row
 
 
 @needs_corpus

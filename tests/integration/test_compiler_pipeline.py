@@ -122,12 +122,46 @@ def cited_text(sources: Path, path: str, a: str | None, b: str | None, page: str
     return "\n".join(lines[int(a) - 1 : int(b)])
 
 
+def _cells(row: str) -> list[str]:
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row.strip()[1:-1])]
+
+
+def _row_holds(sources: Path, rel: str, header: list[str], row: str, digests: dict) -> int:
+    """A record table's row: every value it shows is in its cited lines, on a line under its column's key
+    (when the value fits on one line), never another key's."""
+    cells = _cells(row)
+    assert len(cells) == len(header) and header[-1] == "Source", f"{rel}: malformed table row {row!r}"
+    m = _CITE.search(cells[-1])
+    assert m, f"{rel}: a table row without its citation: {row!r}"
+    path = re.sub(r"\\(.)", r"\1", m.group(1))
+    assert path in digests or digests == {}, f"{rel}: cites {path}, not among its sources"
+    lines = cited_text(sources, path, m.group(2), m.group(3), m.group(4)).split("\n")
+    checked = 0
+    for key, cell in zip(header[:-1], cells[:-1]):
+        if not cell or cell == "⚑":
+            continue
+        value = _plain(re.sub(r"\\([\\\[\]<&])", r"\1", cell)).strip("`")
+        assert value in _plain("\n".join(lines)), f"{rel}: {value!r} not in cited {path}"
+        holding = [ln for ln in lines if value in _plain(ln)]
+        assert not holding or any(key.casefold() in ln.casefold() for ln in holding), f"{rel}: {key}: {value!r}"
+        checked += 1
+    return checked
+
+
 def assert_citations_hold(wiki: Path, sources: Path) -> int:
-    """Every claim line's cited lines contain its value; every mention's contain the mentioned name."""
+    """Every claim line's cited lines contain its value; every mention's contain the mentioned name; every
+    value of a record table's row is in the lines its row cites."""
     checked = 0
     for rel, (data, body) in pages(wiki).items():
         digests = {s["resource"]: s["digest"] for s in data.get("sources") or []}
+        header: list[str] = []
         for line in body.split("\n"):
+            if line.startswith("| ") and line.endswith(" |"):
+                if line.endswith(" | Source |"):
+                    header = _cells(line)
+                elif not line.startswith("| ---"):
+                    checked += _row_holds(sources, rel, header, line, digests if not data.get("sources_omitted") else {})
+                continue
             line = line.removeprefix("> ")
             m = _CITE.search(line)
             if not m:
@@ -276,12 +310,15 @@ def test_incremental_equals_full_and_keeps_old_values(tmp_path: Path) -> None:
     revised = [c for c in result.claim_changes if c.change == "revised"]
     assert [(c.attribute, c.scope, c.old, c.new) for c in revised] == [("latest", "2.1", "2.1.4", "2.1.5")]
     added = {(c.attribute, c.scope) for c in result.claim_changes if c.change == "added" and c.path == "products/widget.md"}
-    assert added == {("releaseDate", "3.0"), ("eol", "3.0"), ("latest", "3.0")}
+    # the new record: its identifying value and its three values
+    assert added == {("releaseCycle", "3.0"), ("releaseDate", "3.0"), ("eol", "3.0"), ("latest", "3.0")}
     entity = (inc_wiki / "entities" / "widget-server.md").read_text(encoding="utf-8")
     updates = entity.split("## Updates", 1)[1]
     assert "* 2026-08-22T00:00:00Z: created from `products/widget.md`." in updates  # history is append-only
     assert "revised Widget Server (2.1) latest: 2.1.4 → 2.1.5" in updates
-    assert "**Widget Server** (2.1) — latest: 2.1.5 ^[" in entity and "— latest: 2.1.4 ^[" not in entity
+    # the release list is one table, a cited row per record, the revised value in its row
+    assert "| releaseCycle | eol | latest | releaseDate | Source |" in entity
+    assert "| 2.1 | false | 2.1.5 | 2025-03-18 | ^[products/widget.md:L9-L12] |" in entity and "2.1.4 |" not in entity
     kinds = {u.slug: u.kind for u in result.updates}
     assert kinds["widget-server"] == "revise" and kinds["guides-faq-md"] == "create"
     # pages no changed source touches are copied byte for byte

@@ -322,8 +322,8 @@ def _python_source(products: Path) -> str:
     return real.read_text(encoding="utf-8") if real.is_file() else PYTHON_MD
 
 
-def _cycle_eol(text: str, cycle: str) -> tuple[str, int]:
-    """The eol of `cycle` as written in the frontmatter, and its line number."""
+def _cycle_eol(text: str, cycle: str) -> tuple[str, int, int]:
+    """The eol of `cycle` as written in the frontmatter, its line number and that of its record's first line."""
     head = text.split("\n---", 1)[0]
     releases = yaml.safe_load(head.lstrip("-\n"))["releases"]
     eol = str(next(r for r in releases if str(r["releaseCycle"]) == cycle)["eol"])
@@ -331,7 +331,7 @@ def _cycle_eol(text: str, cycle: str) -> tuple[str, int]:
     start = next(i for i, ln in enumerate(lines) if re.search(rf"releaseCycle:\s*[\"']?{re.escape(cycle)}[\"']?\s*$", ln))
     n = next(i for i in range(start + 1, len(lines)) if re.match(r"\s*eol:", lines[i]))
     assert eol in lines[n]
-    return eol, n + 1
+    return eol, n + 1, start + 1
 
 
 def test_endoflife_wiki_answers_python_312_end_of_life(svc, workspace, shared_dir, tmp_path):
@@ -344,7 +344,7 @@ def test_endoflife_wiki_answers_python_312_end_of_life(svc, workspace, shared_di
         shutil.copy2(products / name, slice_dir / name)
     python_md = _python_source(products)
     (slice_dir / "python.md").write_text(python_md, encoding="utf-8")
-    eol, line = _cycle_eol(python_md, "3.12")
+    eol, line, record = _cycle_eol(python_md, "3.12")
     from kctui.services import bases
 
     _, base = bases.create_base(svc, workspace, "EOL", from_paths=[str(slice_dir)])
@@ -354,7 +354,9 @@ def test_endoflife_wiki_answers_python_312_end_of_life(svc, workspace, shared_di
     first = result["items"][0]
     assert first["title"] == "Python", [h["page"] for h in result["items"]]
     best = first["claims"][0]
-    assert (best["scope"], best["value"], best["citation"]) == ("3.12", eol, f"^[python.md:L{line}-L{line}]")
+    assert (best["scope"], best["value"]) == ("3.12", eol)
+    cited = re.fullmatch(r"\^\[python\.md:L(\d+)-L(\d+)\]", best["citation"])  # the row: its record's lines
+    assert cited and int(cited.group(1)) == record and record < line <= int(cited.group(2))
     pkt = packet(svc, workspace, base.id, "python 3.12 end of life", budget=4096)
     assert pkt["items"][0]["title"] == "Python" and pkt["items"][0]["claims"][0]["value"] == eol
     assert pkt["uncoveredTerms"] == []  # compiled pages cover every term: no raw evidence

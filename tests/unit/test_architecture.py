@@ -1,4 +1,4 @@
-"""The domain never depends on the UI: core, store, sources, publish, compiler, services, api and search
+"""The domain never depends on the UI: core, store, sources, publish, compiler, services, api, search and mcp_server
 never import textual — checked by importing every module of each package in a fresh interpreter."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["core", "store", "sources", "publish", "compiler", "services", "api", "search"]
+PACKAGES = ["core", "store", "sources", "publish", "compiler", "services", "api", "search", "mcp_server"]
 
 PROBE = """
 import importlib, pkgutil, sys

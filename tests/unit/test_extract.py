@@ -42,12 +42,23 @@ def _find(ex: Extraction, attribute: str, scope: str = "") -> Claim:
     return next(c for c in ex.claims if c.attribute == attribute and c.scope == scope)
 
 
-def test_frontmatter_releases_become_scoped_claims_citing_their_own_line() -> None:
+def test_frontmatter_releases_become_scoped_claims_citing_their_record() -> None:
     ex = extract("products/widget.md", ENDOFLIFE)
     lines = ENDOFLIFE.split("\n")
     latest = _find(ex, "latest", "2.1")
     assert latest.subject == "Widget Server" and latest.value == "2.1.4" and latest.form == "fact"
-    assert lines[latest.evidence.start - 1] == '    latest: "2.1.4"'
+    # one record, one citation: its first key to its last value (a table row on the page)
+    ev = latest.evidence
+    assert lines[ev.start - 1] == '  - releaseCycle: "2.1"' and lines[ev.end - 1] == '    latest: "2.1.4"'
+    record = [c for c in ex.claims if c.scope == "2.1"]
+    assert {c.attribute for c in record} == {"releaseCycle", "releaseDate", "eol", "latest"}
+    assert {c.evidence for c in record} == {ev} and _find(ex, "releaseCycle", "2.1").value == "2.1"
+    # a list of one record is no record list: its values cite their own lines, as before
+    single = ENDOFLIFE.split('  - releaseCycle: "1.10"')[0] + "---\n"
+    one = extract("products/widget.md", single)
+    latest = _find(one, "latest", "2.1")
+    assert lines[latest.evidence.start - 1] == '    latest: "2.1.4"' == lines[latest.evidence.end - 1]
+    assert not [c for c in one.claims if c.attribute == "releaseCycle"]
     assert _find(ex, "latest", "1.10").value == "1.10.2"  # 1.10 stays 1.10, not the float 1.1
     assert _find(ex, "eol", "2.1").value == "false" and _find(ex, "eol", "1.10").value == "2024-11-06"
     assert _find(ex, "category").value == "server-app"
@@ -147,3 +158,60 @@ def test_extraction_json_round_trip_is_exact() -> None:
 
 def test_extraction_is_deterministic() -> None:
     assert extract("products/widget.md", ENDOFLIFE).to_json() == extract("products/widget.md", ENDOFLIFE).to_json()
+
+
+import pytest  # noqa: E402
+
+from kctui.compiler import prose  # noqa: E402
+
+
+def _defined_terms(text: str) -> dict[str, str]:
+    """Defined term -> the value of its definitional claim, through the whole extractor's check that
+    the value is in the cited lines."""
+    ex = extract("notes/terms.md", text)
+    return {c.subject: c.value for c in ex.claims if c.origin == "definition"}
+
+
+@pytest.mark.parametrize("text, term, value_part", [
+    # a definition inside a bold lead: the inner term is the one defined
+    ("1. **Sealed traits:** A *sealed trait* is a trait that no other crate can implement.\n",
+     "sealed trait", "a trait that no other crate"),
+    # the defined value keeps its code marks, so it is found in the cited line
+    ("A thin pointer is a pointer `p as T` where `T` has a known size.\n", "thin pointer", "a pointer `p as T`"),
+    # a glossary item whose term is in a code span, a common word included
+    ("## Terms\n\n- `matcher`: the left-hand side of a rule in a grammar.\n- `token`: an atomic element of a matcher.\n",
+     "matcher", "the left-hand side of a rule"),
+    # a marked term anywhere in the sentence, then a defining verb
+    ("At this stage `Blob` is defined as a wrapper over a byte slice.\n", "Blob", "defined as a wrapper"),
+    ('In this document, the "tool environment" refers to the set of tools a job can call.\n',
+     "tool environment", "the set of tools"),
+    # a quoted term after "known as", an unmarked one after "are called" / "(dubbed …)"
+    ('The runtime keeps a hidden bit, known as the "drop-flag", in each value.\n', "drop-flag", "known as the"),
+    ("Declarations that only create aliases are called (by the author) view items.\n", "view items", "are called"),
+    ("Over time the compiler learned to build static archives (dubbed rlibs).\n", "rlibs", "dubbed rlibs"),
+])
+def test_definition_shapes_define_their_term(text: str, term: str, value_part: str) -> None:
+    found = _defined_terms(text)
+    assert term in found, found
+    assert value_part in found[term]
+
+
+@pytest.mark.parametrize("text", [
+    "This is a problem.\n",
+    "It is a trait that nobody implements.\n",
+    "## A sealed trait is a trait\n\nSome text under it.\n",
+    "```\nA widget is a thing that we draw.\n`x` means the input\n```\n",
+    "The callback is called asynchronously.\n",
+    "The hook is called often.\n",
+    "The value is known as expected.\n",
+    "- `see below`\n",
+    "- `x`: 1\n",
+])
+def test_shapes_that_do_not_define(text: str) -> None:
+    assert _defined_terms(text) == {}
+
+
+def test_a_bold_label_over_a_definition_is_not_itself_a_term() -> None:
+    found = _defined_terms("1. **Sealed traits:** A *sealed trait* is a trait that no other crate can implement.\n")
+    assert "Sealed traits" not in found
+    assert prose.good_term("`Walker<'a>`") == "Walker"

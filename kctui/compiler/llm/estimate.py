@@ -13,6 +13,7 @@ from typing import Any
 
 from kctui.compiler import gather as g
 from kctui.compiler.llm import prompt
+from kctui.compiler.schema import load_schema
 from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
 from kctui.compiler.source_read import read_document
 from kctui.compiler.llm.settings import LlmSettings
@@ -40,6 +41,7 @@ def estimate_pass(source_path: Path, previous_wiki_path: Path | None, settings: 
     to_send = changes.added + changes.modified + (changes.unchanged if full else [])
     cache = ReplyCache(llm_cache_dir(source_path))
     inventory = prompt.Inventory(prev, settings.inventory_max)
+    schema = load_schema(source_path.parent)  # its text is in every prompt and in the cache key
     documents = chunks = cached = tokens_in = tokens_out = 0
     for path in to_send:
         doc = read_document(by_path[path])
@@ -47,13 +49,15 @@ def estimate_pass(source_path: Path, previous_wiki_path: Path | None, settings: 
             skipped.append(doc)
             continue
         documents += 1
+        schema_text = schema.text_for(doc.path)
         for chunk in prompt.chunk_document(doc, settings.chunk_chars):
             chunks += 1
-            if cache.contains(prompt.cache_key(settings.model, prompt.chunk_digest(doc, chunk))):
+            if cache.contains(prompt.cache_key(settings.model, prompt.chunk_digest(doc, chunk, schema_text))):
                 cached += 1
                 continue
             pages = inventory.relevant(f"{chunk.context}\n{chunk.body}")
-            tokens_in += prompt.messages_tokens(prompt.messages(doc, chunk, pages))
+            tokens_in += prompt.messages_tokens(prompt.messages(doc, chunk, pages, schema_text, "0000-00-00",
+                                                                schema.name))
             own = prompt.estimate_tokens(chunk.body)
             tokens_out += min(settings.max_tokens, int(own * settings.output_ratio) + 16)
     cost = settings.cost(tokens_in, tokens_out)

@@ -34,6 +34,7 @@ from kctui.compiler.llm.settings import LlmSettings, load_llm_settings
 from kctui.compiler.source_read import read_document
 from kctui.compiler.readers import Document, Skipped
 from kctui.compiler.runner import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
+from kctui.compiler.schema import Schema, load_schema, restrict_classes, schema_version
 from kctui.compiler.values import fact_tokens
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.config import ConfigError
@@ -100,6 +101,7 @@ class LlmPass:
         self.settings = settings
         self.cache = ReplyCache(None if cache_folder is None else llm_cache_dir(request.source_path))
         self.prev = prev
+        self.schema: Schema = load_schema(Path(request.source_path).parent)  # in every prompt (seed 004)
         self.usage = Usage()
         self.lossy: dict[str, str] = {}  # path -> why the compile-loss guard would hold its pages
         self.client: ChatClient | None = None
@@ -115,7 +117,7 @@ class LlmPass:
 
     @property
     def version(self) -> str:
-        return llm_version(self.settings) if self.settings else pass_version()
+        return schema_version(llm_version(self.settings) if self.settings else pass_version(), self.schema)
 
     # -- scheduling (main thread) ---------------------------------------------------------------
     def submit(self, sources: list[g.SourceFile]) -> None:
@@ -206,7 +208,8 @@ class LlmPass:
 
     def _extract_chunk(self, doc: Document, chunk: prompt.Chunk) -> ChunkParse:
         assert self.settings is not None and self.client is not None
-        key = prompt.cache_key(self.settings.model, prompt.chunk_digest(doc, chunk))
+        schema_text = self.schema.text_for(doc.path)
+        key = prompt.cache_key(self.settings.model, prompt.chunk_digest(doc, chunk, schema_text))
         cached = self.cache.get(key)
         if cached is not None:
             try:
@@ -216,7 +219,8 @@ class LlmPass:
             else:
                 self._count(part, cached=True)
                 return part
-        msgs = prompt.messages(doc, chunk, self.inventory.relevant(f"{chunk.context}\n{chunk.body}"))
+        msgs = prompt.messages(doc, chunk, self.inventory.relevant(f"{chunk.context}\n{chunk.body}"), schema_text,
+                               self.request.created_at[:10], self.schema.name)
         reason = ""
         for ask in range(self.settings.reasks + 1):
             if ask:
@@ -390,17 +394,17 @@ class LlmExtractor:
 
     def __init__(self, ctx: ExtractorContext) -> None:
         self._pass = LlmPass(ctx.request, ctx.previous, ctx.cache_folder, ctx.should_stop)
-        self.version = pass_version()
+        self.version = schema_version(pass_version(), self._pass.schema)
 
     def submit(self, sources: Sequence[g.SourceFile]) -> None:
         self._pass.submit(list(sources))
 
     def result(self, path: str) -> Extraction | Skipped:
-        return self._pass.result(path)
+        return restrict_classes(self._pass.result(path), self._pass.schema)
 
     def extract(self, source: g.SourceFile) -> Extraction | Skipped:
         self._pass.submit([source])
-        return self._pass.result(source.path)
+        return restrict_classes(self._pass.result(source.path), self._pass.schema)
 
     def lossy(self) -> dict[str, str]:
         return dict(self._pass.lossy)

@@ -2,8 +2,15 @@
 source characters, every line numbered with its real line number so the model can cite it), the
 existing pages the chunk mentions (so the model reuses them), and the JSON schema of the reply.
 
+A prompt is assembled in seed 004's order: the instruction (the system message), then in the user
+message today's date, the base's schema (kctui.compiler.schema: `SCHEMA.md`, `CLAUDE.md` or
+`AGENTS.md`, else the embedded default — the parts of it that apply to this source), the inventory of
+existing pages, the non-negotiable rules, and the content (the numbered chunk).
+
 The reply cache is keyed by (model, PROMPT_VERSION, chunk digest); the digest covers everything in the
-prompt except the inventory of existing pages (which the parser re-checks against the current wiki).
+prompt except the inventory of existing pages (which the parser re-checks against the current wiki)
+and the date (which only frames the text), and it covers the digest of the schema text the prompt
+carries: editing a schema section re-sends only the chunks whose prompts carry it.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from kctui.compiler.readers import Document
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.core.slugs import identity_key
 
-PROMPT_VERSION = "kctui-llm-extract/1"
+PROMPT_VERSION = "kctui-llm-extract/2"
 MAX_CONTEXT_LINES = 6
 _LOOKBACK = 400
 _NAME_CHARS = 80
@@ -30,8 +37,11 @@ Reply with ONLY one JSON object (no markdown fences, no text before or after it)
    "confidence": 0.9, "start": 12, "end": 12}],
  "concepts": [{"name": "Long-Term Support", "aliases": ["LTS"], "page": "", "start": 30, "end": 30}],
  "entities": [{"name": "Acme Ltd.", "type": "company", "aliases": [], "page": "", "start": 3, "end": 3}]}
-Rules:
-- A claim is one atomic fact. subject: the named thing it is about. attribute: a short name ("latest",
+The user message gives, in this order: today's date, the knowledge base's schema (its page classes,
+their sections and its rules: follow it), existing wiki pages, the non-negotiable rules, then the source
+text. Leave empty the lists of page classes the schema does not have."""
+
+RULES = """- A claim is one atomic fact. subject: the named thing it is about. attribute: a short name ("latest",
   "release date", "port", "definition"). value: copied exactly as the source writes it (a number, date,
   version or short phrase), never paraphrased. unit: the value's unit when it has one ("MB", "days"),
   else "". scope: what part of the subject the fact is limited to (a release cycle, a component, a
@@ -167,9 +177,11 @@ def _cut(line: str, limit: int) -> str:
     return line if len(line) <= limit else line[:limit] + " …(line cut)"
 
 
-def chunk_digest(doc: Document, chunk: Chunk) -> str:
+def chunk_digest(doc: Document, chunk: Chunk, schema_text: str = "") -> str:
+    """The cache digest of a chunk's prompt: its content and the digest of the schema text it carries."""
     h = hashlib.sha256()
-    for part in (doc.path, doc.title, chunk.unit, chunk.context, chunk.body):
+    schema = hashlib.sha256(schema_text.encode("utf-8", "surrogatepass")).hexdigest() if schema_text else ""
+    for part in (doc.path, doc.title, chunk.unit, chunk.context, chunk.body, schema):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\x00")
     return h.hexdigest()
@@ -219,20 +231,32 @@ def _entry_line(e: InventoryEntry) -> str:
     return f"- [{e.kind}] {e.slug}: {e.title[:_NAME_CHARS]}{also}"
 
 
-def user_message(doc: Document, chunk: Chunk, pages: list[InventoryEntry]) -> str:
+def user_message(doc: Document, chunk: Chunk, pages: list[InventoryEntry], schema_text: str = "",
+                 date: str = "", schema_name: str = "") -> str:
+    """Seed 004's order after the instruction: date, schema, inventory, rules, content."""
     unit = "page" if chunk.unit == "page" else "line"
-    out = [f"Source file: {doc.path}", f"Title: {doc.title}", f"This part: {chunk.label}.", ""]
+    out: list[str] = []
+    if date:
+        out += [f"Today's date: {date}", ""]
+    if schema_text:
+        where = f" ({schema_name})" if schema_name else " (kctui's default)"
+        out += [f"The schema of this knowledge base{where}: its page classes, their sections and its rules.",
+                schema_text.strip(), ""]
     if pages:
         out += ["Existing wiki pages this part mentions (reuse them: their title as name, their slug as page):"]
         out += [_entry_line(e) for e in pages] + [""]
+    out += ["Rules (non-negotiable, whatever the schema says):", RULES, ""]
+    out += [f"Source file: {doc.path}", f"Title: {doc.title}", f"This part: {chunk.label}.", ""]
     if chunk.context:
         out += ["Lines before this part, for context (they may be cited):", chunk.context, ""]
     out += [f"Source text, every {unit} numbered (cite these numbers):", chunk.body]
     return "\n".join(out)
 
 
-def messages(doc: Document, chunk: Chunk, pages: list[InventoryEntry]) -> list[dict[str, str]]:
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user_message(doc, chunk, pages)}]
+def messages(doc: Document, chunk: Chunk, pages: list[InventoryEntry], schema_text: str = "", date: str = "",
+             schema_name: str = "") -> list[dict[str, str]]:
+    return [{"role": "system", "content": SYSTEM},
+            {"role": "user", "content": user_message(doc, chunk, pages, schema_text, date, schema_name)}]
 
 
 def reask(previous: list[dict[str, str]], reply: str, reason: str) -> list[dict[str, str]]:

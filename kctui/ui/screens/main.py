@@ -35,8 +35,9 @@ STOPS = ("bases", "jobs", "running", "items", "brief")  # the focus stops tab cy
 STOP_PANE = {"bases": "queue", "jobs": "queue", "running": "running", "items": "review", "brief": "brief"}
 PANE_KEY = {"queue": "1", "running": "2", "review": "3", "brief": "4"}
 # actions that only apply in some panes (elsewhere they are hidden from the footer)
-PANE_SCOPED = {"compile": ("queue",), "clear_pause": ("queue",), "toggle_policy": ("queue",),
-               "search": ("queue",), "cancel": ("queue", "running"), "resolve": ("review",),
+PANE_SCOPED = {"compile": ("queue",), "dry_run": ("queue",), "clear_pause": ("queue",), "toggle_policy": ("queue",),
+               "search": ("queue",), "pages": ("queue",), "policy": ("queue",), "briefs": ("queue",),
+               "cancel": ("queue", "running"), "resolve": ("review",),
                "filter": ("queue", "review"), "open": ("queue", "review"), "mark": ("review",),
                "bulk": ("review",)}
 MOVE_KEYS = {"up", "down", "j", "k", "pageup", "pagedown", "home", "end"}
@@ -311,14 +312,18 @@ class MainScreen(MainActions, Screen):
         if panes is not None and self.active not in panes:
             where = " or ".join(f"{PANE_NAMES[p]} ({PANE_KEY[p]})" for p in panes)
             return f"this works in the {where} pane"
-        if action in ("compile", "clear_pause", "toggle_policy"):
+        if action in ("compile", "dry_run", "clear_pause", "toggle_policy"):
             base = self.selected_base()
             if base is None:
                 return "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)")
             if action == "clear_pause" and base.phase != "paused":
                 return f"{base.name} is not paused"
             return None
-        if action == "search":
+        if action in ("policy", "briefs"):
+            base = self.selected_base()
+            return None if base is not None else (
+                "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)"))
+        if action in ("search", "pages"):
             base = self.selected_base()
             if base is None:
                 return "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)")

@@ -19,6 +19,7 @@ from kctui.ui.format import (
     base_line,
     base_next,
     job_cells,
+    until,
 )
 from kctui.ui.messages import Snapshot
 from kctui.ui.widgets.key_bar import Line
@@ -77,7 +78,9 @@ class QueuePane(Vertical):
         self.query_one("#jobs-label", Line).set(f"Jobs ({shown})")
         ws = len(snap.workspaces)
         n = len(snap.bases)
-        subtitle = f"{n} base{'s' if n != 1 else ''} in {ws} workspace{'s' if ws != 1 else ''}"
+        sched = min((b.next_scheduled_us for b in snap.bases if b.next_scheduled_us is not None), default=None)
+        subtitle = f"{n} base{'s' if n != 1 else ''} in {ws} workspace{'s' if ws != 1 else ''}" + (
+            f" · next scheduled {until(now, sched)}" if sched is not None else "")
         if needle:
             subtitle = (f"{FILTER_MARK} filter “{needle}”: {len(base_rows)} / {n} bases, "
                         f"{len(job_rows)} / {len(snap.jobs)} jobs shown · esc clears")

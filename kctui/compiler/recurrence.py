@@ -1,0 +1,96 @@
+"""Names that recur across sources: a name one source marks in a single sentence (a *passing mention*:
+"paged through Opsgenie") is not enough for a page of its own, but the same name in another source —
+as a passing mention there too, or as a name that source gives a page — is (wiki.md: a page is created
+when the thing is defined or recurs, ≥ 2 mentions or ≥ 2 sources).
+
+Extraction stays a pure function of one document (cached per file, run in parallel); this step looks
+across them. An incremental pass extracts only changed sources, so each source page records its passing
+mentions (frontmatter `mentioned_once`) and what the previous wiki says is enough to count the others
+(wiki.md §4: the state is rebuildable from the previous wiki and the sources). An unchanged source
+whose passing mention becomes — or stops being — a recurring name is read again (its extraction is
+cached), so an incremental pass gives the pages a full pass would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable
+
+from kctui.compiler.extract import Extraction
+from kctui.compiler.wiki_state import PreviousWiki
+from kctui.core.pages import MENTIONED_ONCE_KEY
+from kctui.core.slugs import identity_key
+
+__all__ = ["MENTIONED_ONCE_KEY", "activate", "recurring", "to_read_again"]
+
+
+def _keys(names: Iterable[str]) -> set[str]:
+    return {k for k in (identity_key(n) for n in names) if k}
+
+
+def own_keys(ex: Extraction) -> set[str]:
+    """The identity keys of the names an extraction gives pages of its own."""
+    names = [e.name for e in ex.entities] + [a for e in ex.entities for a in e.aliases]
+    if ex.subject is not None:
+        names.append(ex.subject.name)
+    return _keys(names)
+
+
+def passing_keys(ex: Extraction) -> set[str]:
+    return _keys(e.name for e in ex.passing)
+
+
+def recorded(prev: PreviousWiki, slug: str) -> tuple[set[str], set[str], set[str]]:
+    """From the previous source page `slug`: (keys of the entity pages it links to, keys of its passing
+    mentions, keys of those passing mentions that were linked — recurring names then)."""
+    info = prev.pages.get(slug)
+    if info is None:
+        return set(), set(), set()
+    linked: set[str] = set()
+    for target in info.links:
+        page = prev.pages.get(target)
+        if page is not None and page.kind == "entity":
+            linked |= _keys([page.title, *page.aliases])
+    once = _keys(info.passing)
+    return linked - once, once, once & linked
+
+
+def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], set[str]]]) -> set[str]:
+    """The passing mentions that two or more sources name: `live` are the extractions of this pass,
+    `unchanged` the (own keys, passing keys) recorded for the sources not read."""
+    sources: dict[str, int] = {}
+    once: set[str] = set()
+    for ex in live.values():
+        p = passing_keys(ex)
+        once |= p
+        for k in own_keys(ex) | p:
+            sources[k] = sources.get(k, 0) + 1
+    for own, p in unchanged.values():
+        once |= p
+        for k in own | p:
+            sources[k] = sources.get(k, 0) + 1
+    # a lone word that begins a longer name some source gives ("Valery" of Valery Bugakov) stands for
+    # that name where it is written, not for a thing of its own
+    firsts = {k.split(" ", 1)[0] for k in sources if " " in k}
+    return {k for k in once if sources.get(k, 0) >= 2 and (" " in k or k not in firsts)}
+
+
+def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str]) -> tuple[list[str], set[str]]:
+    """(unchanged sources to read again, the recurring names): those whose passing mention turns into a
+    recurring name, or stops being one, since the previous pass."""
+    page_of = prev.source_page_of()
+    state = {p: recorded(prev, page_of[p]) for p in unchanged if p in page_of and p not in live}
+    names = recurring(live, {p: (own, once) for p, (own, once, _) in state.items()})
+    again = [p for p, (_, once, was) in state.items() if (once & names) != was]
+    return sorted(again, key=lambda p: p.encode()), names
+
+
+def activate(ex: Extraction, names: set[str]) -> Extraction:
+    """The extraction with its passing mentions of recurring names as entities (with what it says about
+    them); the others stay passing mentions."""
+    if not ex.passing or not (passing_keys(ex) & names):
+        return ex
+    on = [e for e in ex.passing if identity_key(e.name) in names]
+    keys = _keys(e.name for e in on)
+    return replace(ex, entities=[*ex.entities, *on],
+                   claims=[*ex.claims, *(c for c in ex.passing_claims if identity_key(c.subject) in keys)])

@@ -1,0 +1,87 @@
+"""A name one source mentions in a single sentence gets a page once another source names it too, and an
+incremental pass gives the wiki a full pass gives (the unchanged source is read again)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kctui.compiler.pipeline import compile_pass
+from kctui.compiler.runner import CompileRequest
+from kctui.core.frontmatter import parse_document
+from kctui.publish.validate import validate_staged_tree
+
+POSTMORTEM = """# Postmortem: login errors
+
+Between 09:12 and 09:40 the login service failed for some users.
+At 09:12 the on-call engineer was paged through Opsgenie.
+Meet on Monday to review it.
+"""
+RUNBOOK = """# Runbook: login service
+
+Restart the login service with the deploy script.
+Escalate in Opsgenie if errors stay above 1% for ten minutes.
+Meet on Monday to review it.
+"""
+
+
+def _compile(root: Path, job: str, prev: str | None, *, full: bool = False, cache: Path | None = None) -> Path:
+    out = f"{job}-full" if full else job  # the same job id either way: the log line names it
+    req = CompileRequest(job, "manual", "sha256:" + "0" * 64, "2026-10-01T00:00:00Z", root / "sources",
+                         root / prev / "wiki" if prev else None, root / out / "wiki")
+    compile_pass(req, cache_dir=cache, full=full)
+    validate_staged_tree(req.output_path)  # raises on the first fault
+    return req.output_path
+
+
+def _tree(wiki: Path) -> dict[str, bytes]:
+    return {p.relative_to(wiki).as_posix(): p.read_bytes() for p in sorted(wiki.rglob("*.md"))}
+
+
+def _entities(wiki: Path) -> set[str]:
+    return {p.stem for p in (wiki / "entities").glob("*.md")}
+
+
+def test_one_passing_mention_is_listed_on_the_source_page_but_gets_no_page(tmp_path: Path) -> None:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "postmortem.md").write_text(POSTMORTEM, encoding="utf-8")
+    wiki = _compile(tmp_path, "job-1", None)
+    assert "opsgenie" not in _entities(wiki)
+    data, _, _ = parse_document((wiki / "sources" / "postmortem-md.md").read_text(encoding="utf-8"))
+    assert data["mentioned_once"] == ["Opsgenie"]
+
+
+def test_a_name_two_sources_mention_once_gets_a_page_citing_both(tmp_path: Path) -> None:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "postmortem.md").write_text(POSTMORTEM, encoding="utf-8")
+    (tmp_path / "sources" / "runbook.md").write_text(RUNBOOK, encoding="utf-8")
+    wiki = _compile(tmp_path, "job-1", None)
+    assert "opsgenie" in _entities(wiki)
+    assert "monday" not in _entities(wiki)  # a common word capitalised by convention is never a name
+    page = (wiki / "entities" / "opsgenie.md").read_text(encoding="utf-8")
+    assert "paged through Opsgenie. ^[postmortem.md:L4-L4]" in page
+    assert "Escalate in Opsgenie if errors stay above 1% for ten minutes. ^[runbook.md:L4-L4]" in page
+
+
+def test_incremental_passes_equal_full_passes_as_a_second_mention_comes_and_goes(tmp_path: Path) -> None:
+    src = tmp_path / "sources"
+    src.mkdir()
+    (src / "postmortem.md").write_text(POSTMORTEM, encoding="utf-8")
+    (src / "other.md").write_text("# Other\n\nNothing to see here.\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    _compile(tmp_path, "g1", None, cache=cache)
+    # a second source names it: the page appears, with the unchanged postmortem's sentence too
+    (src / "runbook.md").write_text(RUNBOOK, encoding="utf-8")
+    inc = _compile(tmp_path, "g2", "g1", cache=cache)
+    full = _compile(tmp_path, "g2", "g1", full=True)
+    assert "opsgenie" in _entities(inc)
+    assert "^[postmortem.md:L4-L4]" in (inc / "entities" / "opsgenie.md").read_text(encoding="utf-8")
+    assert _tree(inc) == _tree(full)
+    # the second mention goes: the name is a passing mention again, the page keeps no evidence
+    (src / "runbook.md").unlink()
+    inc3 = _compile(tmp_path, "g3", "g2", cache=cache)
+    full3 = _compile(tmp_path, "g3", "g2", full=True)
+    assert _tree(inc3) == _tree(full3)
+    page = inc3 / "entities" / "opsgenie.md"
+    if page.exists():  # proposed for archiving: no claim stays without its evidence
+        text = page.read_text(encoding="utf-8")
+        assert "compile_status: archived" in text and "^[postmortem.md" not in text.split("## Sources")[0]

@@ -1,0 +1,70 @@
+"""The recurrence rule as a table: which passing mentions two sources make names of, and which unchanged
+sources a pass must read again."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.extract import Claim, Entity, Evidence, Extraction
+from kctui.compiler.recurrence import activate, recurring, to_read_again
+from kctui.compiler.wiki_state import PageInfo, PreviousWiki
+
+
+def _ev(path: str) -> Evidence:
+    return Evidence(path, 1, 1, "sha256:" + "0" * 64)
+
+
+def _ex(path: str, own: list[str] = (), once: list[str] = ()) -> Extraction:  # type: ignore[assignment]
+    ex = Extraction(path, "sha256:" + "0" * 64, "markdown", path, "note", "general")
+    ex.entities = [Entity(n, "", n, (), _ev(path)) for n in own]
+    ex.passing = [Entity(n, "", n, (), _ev(path)) for n in once]
+    ex.passing_claims = [Claim(n, "note", f"We use {n} here.", "", "fact", "statement", _ev(path)) for n in once]
+    return ex
+
+
+@pytest.mark.parametrize("sources, expected", [
+    ({"a": ([], ["Opsgenie"])}, set()),                                   # one source, once: no page
+    ({"a": ([], ["Opsgenie"]), "b": ([], ["Opsgenie"])}, {"opsgenie"}),   # two sources, once each
+    ({"a": ([], ["Opsgenie"]), "b": (["Opsgenie"], [])}, {"opsgenie"}),   # once here, a page's name there
+    ({"a": (["Opsgenie"], []), "b": (["Opsgenie"], [])}, set()),          # names both give pages anyway
+    ({"a": ([], ["Valery"]), "b": (["Valery Bugakov"], ["Valery"])}, set()),  # a first name of a longer name
+    ({"a": ([], ["Sentry"]), "b": ([], ["Sentry DSN"])}, set()),          # different names
+])
+def test_recurring_names(sources: dict, expected: set[str]) -> None:
+    live = {p: _ex(p, own, once) for p, (own, once) in sources.items()}
+    assert recurring(live, {}) == expected
+
+
+def test_recorded_sources_count_as_the_live_ones_do() -> None:
+    live = {"b": _ex("b", once=["Opsgenie"])}
+    assert recurring(live, {"a": (set(), {"opsgenie"})}) == {"opsgenie"}
+    assert recurring(live, {"a": ({"grafana"}, set())}) == set()
+
+
+def test_activate_moves_recurring_passing_mentions_with_their_claims() -> None:
+    ex = _ex("a", own=["Grafana"], once=["Opsgenie", "Vault"])
+    on = activate(ex, {"opsgenie"})
+    assert [e.name for e in on.entities] == ["Grafana", "Opsgenie"]
+    assert [c.subject for c in on.claims] == ["Opsgenie"]
+    assert [e.name for e in on.passing] == ["Opsgenie", "Vault"]  # still recorded as the source's passing mentions
+    assert activate(ex, set()) is ex
+
+
+def _prev_with(source_slug: str, path: str, passing: tuple[str, ...], links: tuple[str, ...] = ()) -> PreviousWiki:
+    prev = PreviousWiki()
+    prev.pages[source_slug] = PageInfo("source", source_slug, path, "", (), ((path, "sha256:1"),), "compiled", links,
+                                       "", passing)
+    prev.pages["opsgenie"] = PageInfo("entity", "opsgenie", "Opsgenie", "", (), (), "compiled", ())
+    return prev
+
+
+@pytest.mark.parametrize("linked, live_once, again", [
+    ((), ["Opsgenie"], ["a.md"]),             # a second source names it now: read the first one again
+    (("opsgenie",), ["Opsgenie"], []),        # it was a page already, still is
+    (("opsgenie",), [], ["a.md"]),            # the second mention went: read again to withdraw it
+    ((), [], []),                             # nothing changed for it
+])
+def test_unchanged_sources_read_again(linked: tuple, live_once: list[str], again: list[str]) -> None:
+    prev = _prev_with("a-md", "a.md", ("Opsgenie",), linked)
+    live = {"b.md": _ex("b.md", once=live_once)}
+    assert to_read_again(prev, live, ["a.md"])[0] == again
