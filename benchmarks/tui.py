@@ -255,6 +255,19 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
             seen = len(app._notifications)
             return lambda: label in main.query_one("#status").plain or len(app._notifications) > seen
 
+        # approve / reject held updates, mark a row
+        await pilot.press("3")
+        await idle(app, pilot)
+        for i in range(samples_of["a/r resolve"]):
+            while main.selected_item() is not None and main.selected_item().kind != "held":
+                await pilot.press("j")
+            key = "a" if i % 2 == 0 else "r"
+            rec("a/r resolve", await scr.timed(key, acked("resolve")))
+            await idle(app, pilot)
+        for i in range(samples_of["space mark"]):
+            before = len(main.query_one("#review").marked)
+            rec("space mark", await scr.timed("space", lambda b=before: len(main.query_one("#review").marked) != b))
+            await idle(app, pilot)
         await pilot.press("1")
         await idle(app, pilot)
         for _ in range(samples_of["c compile"]):
@@ -276,19 +289,6 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
             rec("x cancel", await scr.timed("x", lambda: isinstance(app.screen, ConfirmScreen)))
             await idle(app, pilot)
             await pilot.press("y")
-            await idle(app, pilot)
-        # approve / reject held updates, mark a row
-        await pilot.press("3")
-        await idle(app, pilot)
-        for i in range(samples_of["a/r resolve"]):
-            while main.selected_item() is not None and main.selected_item().kind != "held":
-                await pilot.press("j")
-            key = "a" if i % 2 == 0 else "r"
-            rec("a/r resolve", await scr.timed(key, acked("resolve")))
-            await idle(app, pilot)
-        for i in range(samples_of["space mark"]):
-            before = len(main.query_one("#review").marked)
-            rec("space mark", await scr.timed("space", lambda b=before: len(main.query_one("#review").marked) != b))
             await idle(app, pilot)
         jobs_table = main.queue.jobs
         out["cpu"] = cpu  # type: ignore[assignment]
