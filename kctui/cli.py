@@ -52,7 +52,9 @@ def _open_app() -> None:
     except ImportError:
         click.echo("The terminal app is not part of this build yet; use `kctui --help` for the commands.")
         return
-    run_app()
+    code = run_app()
+    if code:
+        sys.exit(code)
 
 
 # -- knowledge bases --------------------------------------------------------------------------------
@@ -265,7 +267,9 @@ def _compile_and_wait(svc, workspace: str, kb_id: str, as_json: bool) -> None:  
         base = bases_svc.get_base(svc, base.workspace, base.id)
         print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base), "job": job_json(final)})
     else:
-        click.echo(f"{final.id}: {phase_text(final.phase)}" + (f" — [{final.error_code}] {final.error}" if final.error else ""))
+        from kctui.cli_wait import outcome_line  # noqa: PLC0415
+
+        click.echo(outcome_line(svc, final))
     if final.phase != "succeeded":
         sys.exit(1)
 

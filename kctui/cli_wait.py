@@ -102,3 +102,39 @@ def _run_here(svc: ServiceContext, job_id: str, quiet: bool) -> JobRecord:
     finally:
         stop.set()
     return jobs_svc.get_job(svc, job_id)
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def outcome_line(svc: ServiceContext, job: JobRecord) -> str:
+    """The one line `compile --wait` ends with: the outcome, the counts of the pass (pages changed,
+    held, conflicts, skipped files, warnings) and where to read more."""
+    from kctui.cli_common import phase_text
+    from kctui.core.brief import brief_counts
+    from kctui.services.briefs import brief_for_job
+
+    head = f"{job.id}: {phase_text(job.phase)}"
+    if job.phase != "succeeded":
+        error = f" — [{job.error_code}] {job.error}" if job.error else ""
+        return f"{head}{error}; read more: kctui jobs, kctui status {job.workspace}"
+    filed = {r[0]: int(r[1]) for r in svc.store.query(
+        "SELECT kind, COUNT(*) FROM review_items WHERE job_id = ? GROUP BY kind", (job.id,))}
+    markdown = brief_for_job(svc, job.id)
+    counts = brief_counts(markdown) if markdown else None
+    parts = []
+    if counts is not None:
+        parts.append(_plural(counts["pages"], "page") + " changed")
+    parts += [f"{filed.get('held', 0)} held", _plural(filed.get("conflict", 0), "conflict")]
+    if counts is not None:
+        parts += [_plural(counts["skipped"], "file") + " skipped", _plural(counts["warnings"], "warning")]
+        if counts["skipped"] or counts["warnings"]:
+            head = f"{job.id}: ⚠ succeeded with " + " and ".join(
+                x for x in (_plural(counts["skipped"], "file") + " skipped" if counts["skipped"] else "",
+                            _plural(counts["warnings"], "warning") if counts["warnings"] else "") if x)
+    more = f"kctui brief {job.workspace} {job.base_id} {job.id}" if markdown else f"kctui status {job.workspace}"
+    if filed:
+        more += ", kctui review list"
+    return f"{head} — {', '.join(parts)}" + ("" if counts is not None or not markdown else " (the brief has no counts)") \
+        + f"; read more: {more}"

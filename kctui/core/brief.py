@@ -218,3 +218,38 @@ def _review_sections(b: BriefData) -> list[str]:
         sides = " vs ".join(f"{_code(v)} {cite}" for v, cite in c.sides)
         out.append(f"* {_page_link(c.page_class, c.slug, c.title)}: {c.attribute}{scope}: {sides}")
     return out
+
+
+# -- reading the counts back (the one line `compile --wait` ends with) ------------------------------------
+
+_SECTION_COUNTED = {"## Files skipped": "skipped", "## Warnings": "warnings"}
+
+
+def brief_counts(markdown: str) -> dict[str, int] | None:
+    """The counts a brief written by `render_brief` states: pages changed (created, appended, revised,
+    superseded, removed), files skipped and warnings. None when the text is not such a brief (an
+    external compiler's own brief)."""
+    import re
+
+    pages = None
+    counts = {"skipped": 0, "warnings": 0}
+    section = None
+    words = "|".join(re.escape(UPDATE_WORDS[k]) for k in UPDATE_ORDER)
+    page_line = re.compile(rf"^(\d+) ({words})(?:, (\d+) ({words}))*")
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            section = _SECTION_COUNTED.get(line.strip())
+            if line.strip() == "## Pages":
+                section = "pages"
+            continue
+        if section == "pages" and pages is None and page_line.match(line):
+            pages = sum(int(n) for n, _w in re.findall(rf"(\d+) ({words})", line.split(";", 1)[0]))
+        elif section in counts:
+            more = re.match(r"^\s+\* … and (\d+) more$", line)
+            if more:
+                counts[section] += int(more.group(1))
+            elif line.startswith("* "):
+                counts[section] += 1
+    if pages is None:
+        return None
+    return {"pages": pages, **counts}

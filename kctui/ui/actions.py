@@ -115,7 +115,7 @@ class MainActions:
         if event.input.id == "filter":
             pane = getattr(self, "_filter_pane", self.active)
             self.needle[pane] = event.value.strip().lower()
-            self.rerender()
+            self.reshow(pane)
 
     def on_input_submitted(self: MainScreen, event: Input.Submitted) -> None:
         if event.input.id == "filter":
@@ -223,7 +223,7 @@ class MainActions:
             ask(None)
         else:
             self.app.run_service("change counts", lambda ctx: source_changes(ctx, base.workspace, base.id),  # type: ignore[attr-defined]
-                                 then=ask, quiet=True)
+                                 then=ask, quiet=True, reads_only=True)
 
     def action_toggle_policy(self: MainScreen) -> None:
         base = self.selected_base()
@@ -320,7 +320,7 @@ class MainActions:
                               len(sel.bases()), len(sel.conflicts), f"matching “{needle}”" if needle else "open")
 
         self.app.run_service("count", lambda ctx: select_items(ctx, everything=True, filter_text=needle or None),
-                             then=counted, quiet=True)  # type: ignore[attr-defined]
+                             then=counted, quiet=True, reads_only=True)  # type: ignore[attr-defined]
 
     def confirm_bulk(self: MainScreen, choice: str, ids: list[int], seen: dict[int, int], bases: int,
                      left_out: int, which: str) -> None:

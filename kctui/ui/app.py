@@ -9,7 +9,10 @@ import asyncio
 import gc
 import logging
 import signal
+import sys
 import threading
+import time
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
@@ -65,6 +68,7 @@ class KctuiApp(App[None]):
         self.handle_signals = handle_signals
         self.snapshot: Snapshot = EMPTY
         self.pending_actions = 0
+        self.working: dict[str, int] = {}  # service calls of keys in flight, by label (the status line)
         self._poll_soon = False
         self.hung_up = False
         self._action_lock = threading.Lock()
@@ -86,6 +90,27 @@ class KctuiApp(App[None]):
             self._startup_notes.append(theme_note)
 
     # -- start and stop ---------------------------------------------------------------------------
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Notifications quote names of bases, pages and files: plain text unless a caller asks."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    # -- an unexpected exception: logged, one line, a non-zero exit -------------------------------------
+
+    crash_line: str | None = None
+
+    def _handle_exception(self, error: Exception) -> None:
+        if self.crash_line is None:
+            self.crash_line = record_crash(error)
+        super()._handle_exception(error)
+
+    def _print_error_renderables(self) -> None:
+        if self.crash_line is not None and "debug" not in self.features:
+            self._exit_renderables.clear()  # the traceback is in the crash log, not on the terminal
+            print(self.crash_line, file=sys.stderr)
+            return
+        super()._print_error_renderables()
 
     def get_default_screen(self) -> Screen:
         return MainScreen()
@@ -168,28 +193,47 @@ class KctuiApp(App[None]):
 
     def is_idle(self) -> bool:
         """No key action and no poll in flight (tests and the benchmark wait for this)."""
-        return self.pending_actions == 0 and self.poller.idle and not self._poll_soon
+        waiting = bool(self.screen_stack) and getattr(self.main, "_detail_timer", None) is not None
+        return self.pending_actions == 0 and self.poller.idle and not self._poll_soon and not waiting
 
     # -- service calls from keys ------------------------------------------------------------------
 
     def run_service(self, label: str, fn: Callable[[ServiceContext], Any], *, ok_text: Callable[[Any], str] | None = None,
                     then: Callable[[Any], None] | None = None, on_error: Callable[[], None] | None = None,
-                    quiet: bool = False) -> None:
+                    quiet: bool = False, reads_only: bool = False) -> None:
         """Run `fn(ctx)` in a thread worker (one at a time, on the app's own store connection); report
-        the outcome as a notification and call `then(result)` (or `on_error()`) back on the UI thread."""
+        the outcome as a notification and call `then(result)` (or `on_error()`) back on the UI thread.
+        A key's call is acknowledged on the status line first, and its thread starts once that is on
+        screen; `reads_only` calls (a detail, a count) change nothing, so no poll follows them."""
         self.pending_actions += 1
-        self.run_worker(partial(self._service_thread, label, fn, ok_text, then, on_error, quiet), thread=True,
-                        group="actions", name=label, exit_on_error=False)
+        start = partial(self.run_worker, partial(self._service_thread, label, fn, ok_text, then, on_error, quiet,
+                                                 reads_only), thread=True, group="actions", name=label,
+                        exit_on_error=False)
+        if quiet:
+            start()
+        else:
+            self.acknowledge(label, +1)
+            self.call_after_refresh(start)
+
+    def acknowledge(self, label: str, delta: int) -> None:
+        """A key's service call started (+1) or ended (-1): the status line says so at once."""
+        n = self.working.get(label, 0) + delta
+        if n > 0:
+            self.working[label] = n
+        else:
+            self.working.pop(label, None)
+        if self.is_mounted and self.screen_stack and self.main.is_mounted:
+            self.main.update_status()
 
     def _service_thread(self, label: str, fn: Callable[[ServiceContext], Any], ok_text: Any, then: Any,
-                        on_error: Any, quiet: bool) -> None:
+                        on_error: Any, quiet: bool, reads_only: bool = False) -> None:
         try:
             with self._action_lock:
                 if self._action_ctx is None:
                     self._action_ctx = self.ctx_factory()
                 result = fn(self._action_ctx)
             text = ok_text(result) if ok_text else ""
-            self.post_message(ActionDone(label, True, text, result, then, quiet))
+            self.post_message(ActionDone(label, True, text, result, then, quiet, reads_only))
         except ServiceError as exc:
             self.post_message(ActionDone(label, False, f"{label}: {exc.message}", None,
                                          (lambda _r: on_error()) if on_error else None))
@@ -200,11 +244,15 @@ class KctuiApp(App[None]):
 
     def on_action_done(self, message: ActionDone) -> None:
         self.pending_actions = max(0, self.pending_actions - 1)
+        if message.action in self.working:
+            self.acknowledge(message.action, -1)
         if message.text and not (message.ok and message.quiet):
             self.notify(message.text, severity="information" if message.ok else "error",
                         timeout=5 if message.ok else 10)
         if message.callback is not None:
             message.callback(message.result)
+        if message.reads_only:
+            return
         # the poll's thread starts once this update is on screen, so it does not compete with it
         self._poll_soon = True
         self.call_after_refresh(self._poll_after_action)
@@ -245,6 +293,8 @@ class KctuiApp(App[None]):
             fg, bg = Color.parse(v.get("foreground", "#dddddd")), Color.parse(v.get("background", "#000000"))
             self._tones = {name: hexof(name) for name in ("primary", "accent", "success", "warning", "error")}
             self._tones["muted"] = fg.blend(bg, 0.45).hex
+            for name in ("accent", "panel-lighten-2"):  # the pane borders (MainScreen.style_panes)
+                self._tones[name] = v.get(name, "")
         return self._tones
 
     def watch_theme(self, theme: str) -> None:
@@ -336,6 +386,25 @@ class KctuiApp(App[None]):
             self.notify(f"{k.description}: {reason}", severity="warning", timeout=4)
 
 
+CRASH_LOG = "crash.log"
+
+
+def record_crash(error: BaseException) -> str:
+    """Append the traceback of an unexpected exception to `crash.log` in the state directory; return
+    the one line a person sees on the terminal after the app closed."""
+    where = paths.state_dir() / CRASH_LOG
+    what = f"{type(error).__name__}: {error}".splitlines()[0][:200] if str(error) else type(error).__name__
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        with open(where, "a", encoding="utf-8") as f:
+            f.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S%z')} kctui app crashed\n")
+            f.write("".join(traceback.format_exception(type(error), error, error.__traceback__)))
+        log.error("the app crashed: %s (traceback in %s)", what, where)
+        return f"kctui: error: the app stopped on an unexpected error ({what}); the details are in {where}"
+    except OSError as exc:
+        return f"kctui: error: the app stopped on an unexpected error ({what}); the crash log could not be written: {exc}"
+
+
 def _settle_memory() -> None:
     """After the first snapshot: move what start-up built out of the garbage collector's reach and
     collect less often. Textual allocates many short-lived objects per frame; a full collection over
@@ -368,4 +437,6 @@ def run_app(workspaces: Sequence[str] | None = None) -> int:
         pass
     finally:
         app.shutdown()
+    if app.crash_line is not None:
+        return app.return_code or 1
     return app.return_code or 0

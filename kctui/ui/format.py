@@ -111,8 +111,8 @@ def base_note(b: BaseView) -> str:
 def base_cells(b: BaseView, now_us: int, tones: dict[str, str], many_ws: bool = False) -> list[Text]:
     phase, tone = phase_words(BASE_PHASE, b.phase)
     name = f"{ws_label(b.workspace)}/{b.name}" if many_ws else b.name
-    return [cell(name, "bold"), cell(phase, tones.get(tone, "")),
-            cell("auto" if b.policy == "smart_auto" else "manual"), cell(base_changes(b)),
+    # (no Policy column: Next says "manual" for a manual base, so the review count fits at 100 columns)
+    return [cell(name, "bold"), cell(phase, tones.get(tone, "")), cell(base_changes(b)),
             cell(base_next(b, now_us)), cell(str(b.open_items) if b.open_items else "—"),
             cell(short_note(base_note(b)), tones.get("warning", "") if b.phase == "paused" else "")]
 
@@ -153,14 +153,19 @@ def job_cells(j: JobView, now_us: int, names: dict[str, str], tones: dict[str, s
             cell(age(now_us, j.created_at)), cell(duration(took)), cell(job_outcome(j, now_us), tones.get(tone, ""))]
 
 
+# the review table's Why column: the reason in a few words (the detail and the selected row's line say it in full)
+SHORT_REASON = {"contradiction": "contradiction", "never_auto": "never-auto guard", "human_confirmed": "confirmed page",
+                "low_confidence": "low confidence", "supersede": "replaces a page", "autonomy_ceiling": "above autonomy",
+                "compile_loss": "values missed"}
+
+
 def item_cells(i: ItemView, tones: dict[str, str]) -> list[Text]:
     glyph, word, tone = ITEM_KIND.get(i.kind, ("?", i.kind, "muted"))
     return [cell(f"#{i.id}"), cell(f"{glyph} {word}", tones.get(tone, "")), cell(i.base_id),
-            cell(i.title or i.page), cell(i.reason_words)]
+            cell(i.title or i.page), cell(SHORT_REASON.get(i.reason or "", i.reason_words))]
 
 
-BASE_COLUMNS = (("Base", 16), ("Phase", 14), ("Policy", 6), ("Changes", 10), ("Next", 7), ("Rev", 3),
-                ("Note", None))
+BASE_COLUMNS = (("Base", 16), ("Phase", 14), ("Changes", 10), ("Next", 9), ("Rev", 3), ("Note", None))
 JOB_COLUMNS = (("Job", 5), ("Base", 16), ("Trigger", 7), ("Age", 4), ("Took", 6), ("Outcome", None))
-ITEM_COLUMNS = (("Item", 5), ("Kind", 10), ("Base", 12), ("Page", 18), ("Why", None))
+ITEM_COLUMNS = (("Item", 5), ("Kind", 10), ("Base", 10), ("Page", 14), ("Why", None))
 FAILURE_HINT = "see its error"

@@ -154,7 +154,7 @@ class ActionDone(Message):
     any) runs on the UI thread with the result."""
 
     def __init__(self, action: str, ok: bool, text: str, result: object = None,
-                 callback: Callable[..., None] | None = None, quiet: bool = False) -> None:
+                 callback: Callable[..., None] | None = None, quiet: bool = False, reads_only: bool = False) -> None:
         super().__init__()
         self.action = action
         self.ok = ok
@@ -162,3 +162,4 @@ class ActionDone(Message):
         self.result = result
         self.callback = callback
         self.quiet = quiet
+        self.reads_only = reads_only  # the call changed nothing: no poll follows it

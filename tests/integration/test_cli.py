@@ -182,3 +182,20 @@ def test_compile_wait_after_a_host_died_mid_job_recovers_first_and_succeeds(work
     assert not [j for j in listed if j["phase"] in ("running", "queued")]
     assert [j["phase"] for j in listed if j["id"] == claimed[1].id] == ["failed"]
     assert "interrupted" not in run("status", check=True).stdout
+
+
+def test_compile_wait_ends_with_one_line_of_counts(workspace, kb):
+    """The last line says how the pass went in counts and where to read more; skipped files and
+    warnings are not hidden behind a plain `✔ succeeded`."""
+    src = workspace / ".a3s/kb/bases" / kb / "sources"
+    (src / "blob.bin").write_bytes(b"\x00\x01\x02binary\x00" * 50)
+    proc = run("compile", str(workspace), kb, "--wait")
+    assert proc.returncode == 0, proc.stderr
+    last = proc.stdout.strip().splitlines()[-1]
+    brief = run("brief", str(workspace), kb, check=True).stdout
+    skipped = brief.split("## Files skipped", 1)[1].split("##", 1)[0].count("\n* ")
+    assert skipped >= 1
+    assert " pages changed, 0 held, 0 conflicts, " in last, last
+    assert f"{skipped} file{'s' if skipped != 1 else ''} skipped" in last and "warning" in last
+    assert "⚠ succeeded with" in last
+    assert f"read more: kctui brief {workspace.resolve()} {kb} job-" in last or f"read more: kctui brief {workspace} {kb} job-" in last

@@ -95,8 +95,8 @@ def test_title_words_say_what_is_open_and_what_is_shown() -> None:
 
     snap = replace(EMPTY, items=tuple(range(500)), items_total=5999, counts={"held": 5499, "conflicts": 500})
     assert title_words(snap, 500, False, 0) == "5999 open: 5499 held, 500 conflicts · showing 500"
-    assert title_words(snap, 12, True, 3) == ("5999 open: 5499 held, 500 conflicts · showing 12 matching "
-                                             "(of the first 500) · 3 marked")
+    assert title_words(snap, 12, True, 3, "python") == (
+        "5999 open: 5499 held, 500 conflicts · ⧩ filter “python”: 12 / 500 shown (of the first 500) · 3 marked")
     assert title_words(replace(snap, items=(), counts={}), 0, False, 0) == ""
 
 

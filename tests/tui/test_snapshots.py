@@ -1,4 +1,4 @@
-"""Snapshot tests of the app's layout at explicit terminal sizes (120×36 and 80×24): each pane with
+"""Snapshot tests of the app's layout at explicit terminal sizes (120×36, 100×30 and 80×24): each pane with
 data, the help screen, a conflict and a held diff opened, and NO_COLOR. The data is deterministic: a
 fake clock and a workspace folder called `notes` (only its name is ever shown, never the tmp path).
 
@@ -11,7 +11,7 @@ import pytest
 
 from tests.tui.fixtures import make_app, ready, settle, world
 
-WIDE, NARROW = (120, 36), (80, 24)
+WIDE, MID, NARROW = (120, 36), (100, 30), (80, 24)
 
 
 @pytest.fixture
@@ -73,3 +73,31 @@ def test_no_color(snap_compare, svc, clock, tmp_path, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     world(svc, clock, tmp_path, running=True)
     assert snap_compare(make_app(clock), terminal_size=WIDE, run_before=keys_then_settle("1"))
+
+
+# 100×30: nothing essential is cut (the review pane's Why, the status counts, the running job's time)
+@pytest.mark.parametrize("pane", ["1", "2", "3", "4"])
+def test_mid_pane(snap_compare, app, pane):
+    assert snap_compare(app, terminal_size=MID, run_before=keys_then_settle(*PANE_KEYS[pane]))
+
+
+@pytest.mark.parametrize("size", [MID, NARROW], ids=["mid", "narrow"])
+def test_new_kb_dialog(snap_compare, app, size):
+    """Every field's label, the last field and the keys' hint are on screen (the fields scroll)."""
+    async def run_before(pilot) -> None:
+        await keys_then_settle("b")(pilot)
+        pilot.app.screen.query_one("#kb-workspace").value = "~/notes"  # not the test's tmp path
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [MID, NARROW], ids=["mid", "narrow"])
+def test_held_diff_skips_front_matter(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=keys_then_settle("3", "enter"))
+
+
+@pytest.mark.parametrize("size", [MID, NARROW], ids=["mid", "narrow"])
+def test_filtered_review_pane_says_so(snap_compare, app, size):
+    """A filter shows in the pane's subtitle with the rows shown / loaded."""
+    assert snap_compare(app, terminal_size=size, run_before=keys_then_settle("3", "slash", "p", "y", "enter"))

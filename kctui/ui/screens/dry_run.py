@@ -5,6 +5,7 @@ esc goes back."""
 from __future__ import annotations
 
 from rich.markdown import Markdown
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -36,7 +37,7 @@ class DryRunScreen(ModalScreen[None]):
                          markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(Vertical).border_title = self.title_text
+        self.query_one(Vertical).border_title = Text(self.title_text)  # a base's name is never read as markup
         self.query_one("#dry-run-body").focus()
 
     def action_scroll(self, delta: int) -> None:

@@ -5,12 +5,16 @@ key that does not apply is pressed. The key actions themselves are in `kctui.ui.
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.containers import Container
-from textual.reactive import reactive
+from textual.content import Content
+from textual.geometry import Region
+from textual.reactive import Reactive, reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
@@ -38,12 +42,16 @@ PANE_SCOPED = {"compile": ("queue",), "dry_run": ("queue",), "clear_pause": ("qu
                "bulk": ("review",)}
 MOVE_KEYS = {"up", "down", "j", "k", "pageup", "pagedown", "home", "end"}
 HELD, CONFLICT = ("approve", "reject"), ("use_new", "keep", "dismiss")
+DETAIL_DELAY = 0.08  # seconds the jobs cursor rests before the selected job's detail is read
 
 
 class MainScreen(MainActions, Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS = keys.bindings(keys.MAIN)
     active: reactive[str] = reactive("queue", repaint=False)
+    # Textual repaints the whole screen when focus moves; the widget gaining and the one losing focus
+    # repaint themselves, so the screen need not (a full repaint was most of a pane switch's cost)
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(self) -> None:
         super().__init__()
@@ -53,6 +61,8 @@ class MainScreen(MainActions, Screen):
         self.followed_job: str | None = None
         self.pending_follow: str | None = None  # queued by a key here; followed once it runs
         self._bindings_sig: tuple = ()
+        self._reshow = True  # the next apply() shows the tables even if the snapshot's rows are the same
+        self._detail_timer = None
 
     def compose(self) -> ComposeResult:
         yield Line("", id="tabs")
@@ -98,12 +108,15 @@ class MainScreen(MainActions, Screen):
         self.update_bindings()
 
     def style_panes(self) -> None:
-        """Mark the active pane (border colour AND a ▶ in its title) and, in a narrow terminal, show only
-        it. Inline styles, not CSS classes: a class change would restyle every cell of the pane."""
+        """Mark the active pane (its title row and bottom edge in the accent colour, a ▶ and bold in its
+        title) and, in a narrow terminal, show only it. The rules are set without Textual's refresh of
+        the whole pane and only those two rows are repainted: a screen update re-composes every line
+        it touches across the width of everything touched, so coloured side edges (a column on every
+        line) would re-compose the whole screen on each pane switch."""
         if not self.is_mounted:
             return
-        v = self.app.get_css_variables()
-        muted = self.app.tones()["muted"]  # type: ignore[attr-defined]
+        v = self.app.tones()  # type: ignore[attr-defined]  (cached: get_css_variables() costs ms)
+        muted = v["muted"]
         narrow = self.has_class("-narrow")
         for pane in PANES:
             w = self.query_one(f"#{pane}")
@@ -111,13 +124,21 @@ class MainScreen(MainActions, Screen):
             look = (on, narrow, v["accent"], muted)
             if getattr(w, "_look", None) == look:
                 continue
+            first = getattr(w, "_look", None) is None
             w._look = look  # type: ignore[attr-defined]
-            w.styles.border = ("round", v["accent"] if on else v["panel-lighten-2"])
-            w.styles.border_title_color = v["accent"] if on else muted
-            w.styles.border_title_style = "bold" if on else "none"
             if w.display != (on or not narrow):
                 w.display = on or not narrow
-            w.border_title = ("▶ " if on else "") + w.TITLE  # type: ignore[attr-defined]
+            colour = Color.parse(v["accent"] if on else v["panel-lighten-2"])
+            styles = w.styles
+            for edge in ("border_top", "border_bottom"):
+                styles.set_rule(edge, ("round", colour))
+            styles.set_rule("border_title_color", Color.parse(v["accent"] if on else muted))
+            styles.set_rule("border_title_style", Style(bold=True) if on else Style())
+            w._border_title = Content(("▶ " if on else "") + w.TITLE)  # type: ignore[attr-defined]
+            if first or narrow:
+                w.refresh()
+            else:
+                repaint_border(w)
         tabs = Text(no_wrap=True)
         for p in PANES:
             tabs.append(f" {PANE_KEY[p]} {PANE_NAMES[p]} ", style="reverse bold" if p == self.active else "")
@@ -181,7 +202,7 @@ class MainScreen(MainActions, Screen):
     # -- the snapshot ------------------------------------------------------------------------------
 
     def apply(self, snap: Snapshot) -> None:
-        self.snapshot = snap
+        old, self.snapshot = self.snapshot, snap
         tones = self.app.tones()  # type: ignore[attr-defined]
         if self.follow and self.pending_follow:  # a job this app queued: shown once it has been claimed
             job = snap.job(self.pending_follow)
@@ -190,8 +211,11 @@ class MainScreen(MainActions, Screen):
                 self.pending_follow = None
         if self.follow:
             self.followed_job = self.wanted_job()
-        self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
-        self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
+        if not (snap.jobs is old.jobs and snap.items is old.items and snap.bases is old.bases and not self._reshow):
+            # (a poll that read only the shown job's detail leaves the tables as they are)
+            self._reshow = False
+            self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
+            self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
         wanted = self.wanted_job()
         detail = snap.detail if snap.detail is not None and snap.detail.job.id == wanted else None
         if wanted is not None and detail is None:
@@ -211,17 +235,36 @@ class MainScreen(MainActions, Screen):
 
     def rerender(self) -> None:
         """Show the last snapshot again (a filter or the theme changed)."""
+        self._reshow = True
         self.apply(self.snapshot)
+
+    def reshow(self, pane: str) -> None:
+        """Show one pane's rows again (its filter changed); the other panes stay as they are."""
+        snap, tones = self.snapshot, self.app.tones()  # type: ignore[attr-defined]
+        if pane == "review":
+            self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
+        elif pane == "queue":
+            self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
+        else:
+            self.rerender()
+            return
+        self.update_status()
+        self.update_bindings()
 
     def update_status(self) -> None:
         snap = self.snapshot
         c = snap.counts
-        parts = [self.app.host_text]  # type: ignore[attr-defined]
+        # the counts first and the host last: a narrow terminal cuts the end of the line
+        parts = []
+        working = getattr(self.app, "working", None)
+        if working:
+            parts.append("⋯ " + ", ".join(working) + "…")
         parts.append(f"{c.get('running', 0)} running · {c.get('queued', 0)} queued · {snap.items_total} to review"
                      + (f" · {c['paused']} paused" if c.get("paused") else ""))
         for pane, needle in self.needle.items():
             if needle:
                 parts.append(f"filter {PANE_NAMES[pane]}: “{needle}”")
+        parts.append(self.app.host_text)  # type: ignore[attr-defined]
         self.query_one("#status", Line).set(" │ ".join(parts))
 
     def update_bindings(self) -> None:
@@ -235,8 +278,15 @@ class MainScreen(MainActions, Screen):
         if event.table.id == "bases":
             self.queue.show_base_line(self.snapshot)
         if event.table.id == "jobs" and not self.follow:
-            self.app.poller.poll_now(full=False)  # type: ignore[attr-defined]
+            # the Running and Brief panes load the job once the cursor rests (a held j reads nothing)
+            if self._detail_timer is not None:
+                self._detail_timer.stop()
+            self._detail_timer = self.set_timer(DETAIL_DELAY, self._load_detail)
         self.update_bindings()
+
+    def _load_detail(self) -> None:
+        self._detail_timer = None
+        self.app.poller.poll_now(full=False)  # type: ignore[attr-defined]
 
     def on_keyed_table_refit(self, event: KeyedTable.Refit) -> None:
         self.rerender()
@@ -340,6 +390,13 @@ class MainScreen(MainActions, Screen):
         reason = self.why_not(name, params) or "it does not apply here"
         self.app.notify(f"{keys.display_key(event.key)} ({entry.description}): {reason}", severity="warning",
                         timeout=4)
+
+
+def repaint_border(w: Widget) -> None:
+    """Repaint only the top and bottom rows of `w`'s border."""
+    width, height = w.outer_size
+    ox, oy = w.content_offset  # refresh() takes regions relative to the content
+    w.refresh(Region(-ox, -oy, width, 1), Region(-ox, height - 1 - oy, width, 1))
 
 
 def _parsed(k: keys.KeyAction) -> tuple[str, tuple[object, ...]]:

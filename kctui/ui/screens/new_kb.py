@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Select, Static
 
@@ -24,7 +24,15 @@ class NewKb:
 
 
 class NewKbScreen(ModalScreen[NewKb | None]):
-    DEFAULT_CSS = FORM_CSS.format(name="NewKbScreen")
+    # compact: the title and the keys' hint always show, the fields scroll when the terminal is short
+    DEFAULT_CSS = FORM_CSS.format(name="NewKbScreen") + """
+    NewKbScreen > Vertical { padding: 0 2; }
+    NewKbScreen .form-title { margin: 0; }
+    NewKbScreen .form-label { margin-top: 0; }
+    NewKbScreen .form-error { margin-top: 0; height: auto; }
+    NewKbScreen .form-hint { margin-top: 0; }
+    NewKbScreen #kb-fields { height: auto; max-height: 70vh; }
+    """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, workspaces: list[str], default_workspace: str | None = None) -> None:
@@ -35,20 +43,24 @@ class NewKbScreen(ModalScreen[NewKb | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("New knowledge base", classes="form-title")
-            yield Static("Workspace folder", classes="form-label")
-            yield Input(value=self.default_workspace, placeholder="~/projects/notes", id="kb-workspace")
-            yield Static("Name", classes="form-label")
-            yield Input(placeholder="Team notes", id="kb-name")
-            yield Static("Description (optional)", classes="form-label")
-            yield Input(placeholder="What the sources are about", id="kb-description")
-            yield Static("Compilation", classes="form-label")
-            yield Select([("manual: compile when I press c", "manual"),
-                          ("smart_auto: compile after source changes settle", "smart_auto")],
-                         value="manual", allow_blank=False, id="kb-policy")
-            yield Static("Copy sources from (optional, comma-separated files or folders)", classes="form-label")
-            yield Input(placeholder="~/notes/a.md, ~/papers", id="kb-from")
-            yield Static("", id="kb-error", classes="form-error")
+            with VerticalScroll(id="kb-fields"):
+                yield from self.fields()
+            yield Static("", id="kb-error", classes="form-error", markup=False)
             yield Static("tab = next field    enter = create    esc = cancel", classes="form-hint")
+
+    def fields(self) -> ComposeResult:
+        yield Static("Workspace folder", classes="form-label")
+        yield Input(value=self.default_workspace, placeholder="~/projects/notes", id="kb-workspace")
+        yield Static("Name", classes="form-label")
+        yield Input(placeholder="Team notes", id="kb-name")
+        yield Static("Description (optional)", classes="form-label")
+        yield Input(placeholder="What the sources are about", id="kb-description")
+        yield Static("Compilation", classes="form-label")
+        yield Select([("manual: compile when I press c", "manual"),
+                      ("smart_auto: compile after source changes settle", "smart_auto")],
+                     value="manual", allow_blank=False, id="kb-policy")
+        yield Static("Copy sources from (optional, comma-separated files or folders)", classes="form-label")
+        yield Input(placeholder="~/notes/a.md, ~/papers", id="kb-from")
 
     def on_mount(self) -> None:
         self.query_one("#kb-name" if self.default_workspace else "#kb-workspace", Input).focus()

@@ -112,7 +112,7 @@ class PageViewScreen(ModalScreen[None]):
             yield Static("j/k scroll · tab the revisions · esc back", id="page-keys", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(Vertical).border_title = self.page
+        self.query_one(Vertical).border_title = Text(self.page)
         self.query_one("#page-body").focus()
         self.load()
 
@@ -121,7 +121,8 @@ class PageViewScreen(ModalScreen[None]):
 
         ws, kb, page = self.workspace, self.kb_id, self.page
         self.app.run_service("open page", lambda ctx: search.page_view(ctx, ws, kb, page),  # type: ignore[attr-defined]
-                             then=self.show_data, on_error=self.show_error, quiet=True)
+                             then=self.show_data, on_error=self.show_error, quiet=True,
+                             reads_only=True)
 
     def show_data(self, data: dict[str, Any]) -> None:
         self.data = data

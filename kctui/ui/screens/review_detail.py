@@ -4,6 +4,7 @@ resolve it here (a r / n e d); esc goes back."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
@@ -20,8 +21,56 @@ from kctui.ui.widgets.key_bar import KeyBar
 VALID = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}
 
 
+HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+
+
+def skip_front_matter(diff: str) -> str:
+    """A unified diff of two pages without the front matter lines both sides share: the unchanged
+    lines between the opening and closing `---` become one note; a changed front-matter line (a
+    status, a title) stays, with the fences around it."""
+    out: list[str] = []
+    in_fm = False
+    fences = 0
+    skipped = 0
+    hunks = 0
+
+    def flush() -> None:
+        nonlocal skipped
+        if skipped:
+            out.append(f" … {skipped} unchanged front-matter line{'s' if skipped != 1 else ''}")
+            skipped = 0
+
+    for line in diff.splitlines():
+        m = HUNK.match(line)
+        if m:
+            hunks += 1
+            flush()
+            in_fm, fences = m.group(1) in ("0", "1") and m.group(2) in ("0", "1"), 0
+            out.append(line)
+            continue
+        if not hunks:
+            out.append(line)  # the file headers
+            continue
+        body = line[1:] if line[:1] in (" ", "+", "-") else line
+        if in_fm and body.rstrip() == "---":
+            fences += 1
+            if fences >= 2 and line[:1] == " ":
+                flush()
+                out.append(line)
+                in_fm = False
+                continue
+        if in_fm and line[:1] == " " and body.rstrip() != "---":
+            skipped += 1
+            continue
+        flush()
+        out.append(line)
+    flush()
+    return "\n".join(out) + ("\n" if diff.endswith("\n") else "")
+
+
 def render_diff(diff: str, tones: dict[str, str]) -> Text:
     t = Text(no_wrap=True, overflow="ellipsis")
+    diff = skip_front_matter(diff) if diff else diff
     for line in (diff or "(no difference: the proposed body equals the current page)\n").splitlines():
         style = ""
         if line.startswith(("+++", "---")):
@@ -100,7 +149,7 @@ class ReviewDetailScreen(ModalScreen[None]):
         from kctui.services import review
 
         self.app.run_service("show", lambda ctx: review.show_item(ctx, self.item_id), then=self.show_data,
-                             quiet=True)
+                             quiet=True, reads_only=True)
 
     def show_data(self, data: dict[str, Any]) -> None:
         self.data = data

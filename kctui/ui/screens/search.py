@@ -97,7 +97,7 @@ class SearchScreen(ModalScreen[None]):
                          markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(Vertical).border_title = f"Search {self.kb_name} ({ws_label(self.workspace)})"
+        self.query_one(Vertical).border_title = Text(f"Search {self.kb_name} ({ws_label(self.workspace)})")
         self.query_one(Input).focus()
 
     def on_unmount(self) -> None:

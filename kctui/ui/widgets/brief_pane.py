@@ -8,16 +8,20 @@ tens of milliseconds each time a job is selected.)"""
 
 from __future__ import annotations
 
+import re
+
 from typing import ClassVar
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import Markdown
 from rich.segment import Segment
+from rich.text import Text
 from textual.binding import Binding
 from textual.widget import Widget
 
 from kctui.ui.format import FAILURE_HINT, ws_label
 from kctui.ui.messages import JobDetail
+from kctui.ui.widgets.quiet_focus import QuietFocus
 
 NO_JOB = "*No job selected.* Pick a job in the Queue pane (1, then tab to the jobs) to read its brief."
 
@@ -27,7 +31,7 @@ def brief_text(detail: JobDetail | None) -> str:
         return NO_JOB
     job = detail.job
     if detail.brief:
-        return detail.brief
+        return short_digests(detail.brief)
     if job.phase in ("queued", "running"):
         return f"*The brief of {job.short} is written when the compile finishes.*"
     if job.phase == "failed":
@@ -35,6 +39,15 @@ def brief_text(detail: JobDetail | None) -> str:
     if job.phase == "cancelled":
         return f"*{job.short} was cancelled; it wrote no brief.*"
     return f"*{job.short} has no brief (its compiler did not write one).*"
+
+
+DIGEST = re.compile(r"\b(sha256:)([0-9a-f]{12})[0-9a-f]{52}\b")
+
+
+def short_digests(text: str) -> str:
+    """A pane 40 columns wide shows a source digest as its first 12 hex digits (as git shows a
+    commit); the whole digest is in `kctui brief`."""
+    return DIGEST.sub(r"\1\2…", text)
 
 
 class Window:
@@ -50,7 +63,7 @@ class Window:
                 yield Segment.line()
 
 
-class BriefPane(Widget, can_focus=True):
+class BriefPane(QuietFocus, Widget, can_focus=True):
     PANE = "brief"
     TITLE = "4 Brief"
     BINDINGS: ClassVar = [
@@ -103,7 +116,7 @@ class BriefPane(Widget, can_focus=True):
         height = max(1, self.content_size.height)
         more = (f" · lines {self._top + 1}–{min(len(self._lines), self._top + height)} of {len(self._lines)}"
                 if len(self._lines) > height else "")
-        self.border_subtitle = self._label + more
+        self.border_subtitle = Text(self._label + more)  # a base's name is never read as markup
 
     def show(self, detail: JobDetail | None) -> None:
         text = brief_text(detail)

@@ -21,16 +21,18 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from kctui.ui.widgets.quiet_focus import QuietFocus
 
 Row = tuple[str, list[Text]]
 PAD = 1  # a space either side of every cell
 
 
-class KeyedTable(ScrollView, can_focus=True):
+class KeyedTable(QuietFocus, ScrollView, can_focus=True):
     DEFAULT_CSS = """
     KeyedTable { height: 1fr; background: $surface; overflow-x: hidden; }
     KeyedTable > .keyed-table--header { text-style: bold; color: $text-muted; }
@@ -285,8 +287,8 @@ class KeyedTable(ScrollView, can_focus=True):
             self._strips[key] = strip
         return strip
 
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
+    def focus_changed(self) -> None:
+        """Only the cursor's row shows focus (its colour)."""
+        y = self.cursor_row - int(self.scroll_offset.y) + 1
+        if 1 <= y <= self.body_height:
+            self.refresh(Region(0, y, self.size.width, 1))

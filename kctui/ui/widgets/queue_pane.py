@@ -3,6 +3,8 @@ compile, pause reason) and the newest jobs (trigger, age, outcome), both keyed b
 
 from __future__ import annotations
 
+from rich.text import Text
+
 from functools import partial
 
 from textual.app import ComposeResult
@@ -25,6 +27,9 @@ from kctui.ui.widgets.keyed_table import KeyedTable
 
 EMPTY_HINT = ("No knowledge bases yet. Press [b]w[/b] to add a workspace folder or [b]b[/b] to create a "
               "knowledge base (or run `kctui demo`).")
+
+
+FILTER_MARK = "⧩"  # a filter is on: the pane's subtitle says which and how many rows it shows
 
 
 def matches(needle: str, cells) -> bool:
@@ -68,14 +73,20 @@ class QueuePane(Vertical):
         if empty.display != (not snap.bases):
             empty.display = not snap.bases
         self.show_base_line(snap)
-        shown = f"{len(job_rows)} shown" if needle else (
+        shown = f"{len(job_rows)} / {len(snap.jobs)} shown" if needle else (
             f"newest {len(snap.jobs)} of {snap.jobs_total}" if snap.jobs_total > len(snap.jobs) else f"{snap.jobs_total}")
         self.query_one("#jobs-label", Line).set(f"Jobs ({shown})")
         ws = len(snap.workspaces)
         n = len(snap.bases)
         sched = min((b.next_scheduled_us for b in snap.bases if b.next_scheduled_us is not None), default=None)
-        self.border_subtitle = f"{n} base{'s' if n != 1 else ''} in {ws} workspace{'s' if ws != 1 else ''}" + (
+        subtitle = f"{n} base{'s' if n != 1 else ''} in {ws} workspace{'s' if ws != 1 else ''}" + (
             f" · next scheduled {until(now, sched)}" if sched is not None else "")
+        if needle:
+            subtitle = (f"{FILTER_MARK} filter “{needle}”: {len(base_rows)} / {n} bases, "
+                        f"{len(job_rows)} / {len(snap.jobs)} jobs shown · esc clears")
+        if subtitle != getattr(self, "_subtitle", None):
+            self._subtitle = subtitle
+            self.border_subtitle = Text(subtitle)
 
     def show_base_line(self, snap: Snapshot) -> None:
         b = snap.base(self.bases.cursor_key)

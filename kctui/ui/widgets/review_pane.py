@@ -15,14 +15,14 @@ from textual.widgets import Static
 from kctui.ui.format import ITEM_COLUMNS, item_cells
 from kctui.ui.messages import ItemView, Snapshot
 from kctui.ui.widgets.keyed_table import KeyedTable
-from kctui.ui.widgets.queue_pane import matches
+from kctui.ui.widgets.queue_pane import FILTER_MARK, matches
 
 EMPTY_HINT = "Nothing to review. Held updates and conflicts from compiles appear here."
 MARK = "●"
 PHASE_WORDS = {"deciding": "deciding", "publishing": "publishing the pages", "done": "done"}
 
 
-def title_words(snap: Snapshot, shown: int, filtered: bool, marked: int) -> str:
+def title_words(snap: Snapshot, shown: int, filtered: bool, marked: int, needle: str = "") -> str:
     """The pane's subtitle: open = held + conflicts (the store's counts), then what is shown."""
     held, conflicts = snap.counts.get("held", 0), snap.counts.get("conflicts", 0)
     total = held + conflicts
@@ -30,8 +30,8 @@ def title_words(snap: Snapshot, shown: int, filtered: bool, marked: int) -> str:
         return ""
     text = f"{total} open: {held} held, {conflicts} conflict{'s' if conflicts != 1 else ''}"
     if filtered:
-        text += f" · showing {shown} matching" + (f" (of the first {len(snap.items)})"
-                                                  if len(snap.items) < total else "")
+        text += (f" · {FILTER_MARK} filter “{needle}”: {shown} / {len(snap.items)} shown"
+                 + (f" (of the first {len(snap.items)})" if len(snap.items) < total else ""))
     elif shown < total:
         text += f" · showing {shown}"
     if marked:
@@ -56,8 +56,8 @@ class ReviewPane(Vertical):
         self._last: tuple[Snapshot, str, dict[str, str]] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(EMPTY_HINT, id="review-empty", classes="hint")
-        yield Static("", id="review-progress", classes="hint")
+        yield Static(EMPTY_HINT, id="review-empty", classes="hint", markup=False)
+        yield Static("", id="review-progress", classes="hint", markup=False)
         yield KeyedTable(ITEM_COLUMNS, id="items")
 
     def on_mount(self) -> None:
@@ -80,7 +80,10 @@ class ReviewPane(Vertical):
         empty = self.query_one("#review-empty")
         if empty.display != (not snap.items):
             empty.display = not snap.items
-        self.border_subtitle = title_words(snap, len(rows), bool(needle), len(self.marked))
+        subtitle = title_words(snap, len(rows), bool(needle), len(self.marked), needle)
+        if subtitle != getattr(self, "_subtitle", None):
+            self._subtitle = subtitle
+            self.border_subtitle = Text(subtitle)
 
     def toggle_mark(self, item_id: int) -> bool:
         """Mark or unmark a row; True when it is marked now."""

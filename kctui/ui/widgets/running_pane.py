@@ -17,6 +17,7 @@ from kctui.ui.format import (
 )
 from kctui.ui.messages import JobDetail
 from kctui.ui.widgets.key_bar import Block
+from kctui.ui.widgets.quiet_focus import QuietFocus
 
 NO_JOB = "No job yet. Select a base in the Queue pane (1) and press c to compile it."
 
@@ -32,12 +33,12 @@ def elapsed(detail: JobDetail, now_us: int) -> str:
 def render_head(detail: JobDetail, now_us: int, tones: dict[str, str]) -> Text:
     job = detail.job
     _, _, tone = JOB_PHASE.get(job.phase, ("?", job.phase, "muted"))
-    t = Text(no_wrap=False)
+    # line 1: what matters while it runs (the outcome and its time); line 2: which base, how it started
+    t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{job.short} ", style="bold")
-    t.append(f"{detail.base_name} ({ws_label(job.workspace)})")
-    t.append(f" · {TRIGGER.get(job.trigger, job.trigger)} · ")
     t.append(job_outcome(job, now_us), style=tones.get(tone, ""))
-    t.append(f" · {elapsed(detail, now_us)}")
+    t.append(f" · {elapsed(detail, now_us)}\n")
+    t.append(f"{detail.base_name} ({ws_label(job.workspace)}) · {TRIGGER.get(job.trigger, job.trigger)}")
     return t
 
 
@@ -68,7 +69,7 @@ def current_file(detail: JobDetail) -> str:
     return "—"
 
 
-class RunningPane(VerticalScroll, can_focus=True):
+class RunningPane(QuietFocus, VerticalScroll, can_focus=True):
     """Fixed-height blocks (CSS in app.tcss), so a progress tick repaints them without a new layout."""
 
     PANE = "running"
