@@ -87,6 +87,8 @@ class Reply:
     cut: bool = False  # stopped here at the reply's output cap (reported truncated)
     tokens_per_s: float | None = None  # streamed replies: output tokens per second
     seconds: float = 0.0  # from sending the request to the last token
+    first_token: float | None = None  # streamed replies: seconds from sending the request to the first token
+    counted: int | None = None  # streamed replies: output tokens as counted here (when the server gave no usage)
 
 
 def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
@@ -307,7 +309,7 @@ class ChatClient:
 
         try:
             got = read_stream(resp.iter_bytes(), cap=cap, idle=s.idle_timeout, deadline=t0 + s.timeout,
-                              clock=self._clock, live=counted)
+                              clock=self._clock, live=counted, sent=t0)
         except httpx.TimeoutException:
             what = f"after {seen[0]} tokens" if seen[0] else "before the first token"
             return None, f"no token for {self._first_wait:g} s {what}", None, False
@@ -322,9 +324,8 @@ class ChatClient:
             return None, exc.message, wait, False
         if got.cut:
             log.warning("model reply cut at its cap of %d output tokens", cap)
-        return Reply(got.content, got.finish_reason, got.prompt_tokens,
-                     got.completion_tokens if got.completion_tokens is not None else None, mode, got.cut,
-                     got.rate, self._clock() - t0), "", None, False
+        return Reply(got.content, got.finish_reason, got.prompt_tokens, got.completion_tokens, mode, got.cut,
+                     got.rate, self._clock() - t0, got.first - t0, got.tokens), "", None, False
 
     def _reply(self, resp: httpx.Response, mode: str, cap: int) -> tuple[Reply | None, str]:
         try:

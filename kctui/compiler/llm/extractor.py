@@ -264,6 +264,10 @@ class LlmPass:
             with self._lock:
                 self._reserved -= need
         t_in, t_out = reply.prompt_tokens, reply.completion_tokens
+        if t_out is None and reply.counted is not None:  # a streamed reply without usage: as counted live
+            with self._lock:
+                self.usage.estimated = True
+            t_out = reply.counted
         with self._lock:
             self.usage.estimated |= t_in is None or t_out is None
             self.usage.tokens_in += need if t_in is None else t_in

@@ -1,14 +1,19 @@
 """The replies being streamed right now, shown live: worker threads record each reply's tokens and
 tokens/s as they come (`tracker`), and the pass's own thread (`show`, called while it waits) hands a
 one-line summary to the extract step's progress — the running pane's current line and what
-`kctui compile --wait` prints — only when something changed."""
+`kctui compile --wait` prints — when something changed, and again every `HEARTBEAT` seconds (the store
+and the printer throttle what they are given)."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 
 from kctui.compiler.llm.stream import LiveFn
+
+
+HEARTBEAT = 0.6  # seconds: the line is given again this often, so a throttled reader shows it too
 
 
 class LiveReplies:
@@ -18,6 +23,7 @@ class LiveReplies:
         self._replies: dict[str, tuple[int, float, int]] = {}  # label -> (tokens, tokens/s, update number)
         self._seq = 0
         self._shown = 0
+        self._shown_at = 0.0
 
     def tracker(self, label: str) -> LiveFn:
         def update(tokens: int, rate: float) -> None:
@@ -44,10 +50,11 @@ class LiveReplies:
     def show(self) -> None:
         if self._progress is None:
             return
+        now = time.monotonic()
         with self._lock:
-            if self._seq == self._shown:
+            if not self._replies or (self._seq == self._shown and now - self._shown_at < HEARTBEAT):
                 return
-            self._shown = self._seq
+            self._shown, self._shown_at = self._seq, now
         text = self.line()
         if text:
             try:

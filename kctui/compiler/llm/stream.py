@@ -107,10 +107,23 @@ class Streamed:
     tokens: int  # as counted here, live
     seconds: float  # from the first token to the last
     cut: bool  # stopped here at the output cap
+    first: float  # the clock's time of the first token
+    sent: float  # the clock's time the request was sent
 
     @property
     def rate(self) -> float:
-        return self.tokens / self.seconds if self.seconds > 0 else 0.0
+        return rate(self.tokens, self.sent, self.first, self.first + self.seconds)
+
+
+RATE_SPAN = 1.0  # tokens/s over less than this since the first token is counted from the request instead
+
+
+def rate(tokens: int, sent: float, first: float, now: float) -> float:
+    """Tokens per second: since the first token once a second has passed, else since the request was
+    sent (a burst of a few tokens within microseconds is no speed)."""
+    if now - first >= RATE_SPAN:
+        return tokens / (now - first)
+    return tokens / (now - sent) if now > sent else 0.0
 
 
 def count_tokens(deltas: int, chars: int) -> int:
@@ -118,7 +131,7 @@ def count_tokens(deltas: int, chars: int) -> int:
 
 
 def read_stream(chunks: Iterable[bytes], *, cap: int, idle: float, deadline: float, clock: Callable[[], float],
-                live: LiveFn | None = None, header_wait: float | None = None) -> Streamed:
+                live: LiveFn | None = None, sent: float | None = None) -> Streamed:
     """Read one reply from the raw byte chunks of a streamed response (see the module doc)."""
     dec = SseDecoder()
     parts: list[str] = []
@@ -127,6 +140,7 @@ def read_stream(chunks: Iterable[bytes], *, cap: int, idle: float, deadline: flo
     p_tok: int | None = None
     c_tok: int | None = None
     first = last_token = clock()
+    sent = first if sent is None else sent
     started = False
     cut = False
 
@@ -168,7 +182,7 @@ def read_stream(chunks: Iterable[bytes], *, cap: int, idle: float, deadline: flo
             last_token = now
             tokens = count_tokens(deltas, chars)
             if live is not None:
-                live(tokens, tokens / (now - first) if now > first else 0.0)
+                live(tokens, rate(tokens, sent, first, now))
             if tokens >= cap:
                 cut = True
                 return True
@@ -199,7 +213,7 @@ def read_stream(chunks: Iterable[bytes], *, cap: int, idle: float, deadline: flo
         raise StreamError("the stream ended without a reply", retry=True)
     tokens = count_tokens(deltas, chars)
     return Streamed("".join(parts), "length" if cut else (finish or "stop"), p_tok, c_tok, tokens,
-                    max(0.0, last_token - first), cut)
+                    max(0.0, last_token - first), cut, first, sent)
 
 
 def _int(value: Any, default: int | None) -> int | None:
