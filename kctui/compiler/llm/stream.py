@@ -222,7 +222,7 @@ def _int(value: Any, default: int | None) -> int | None:
 
 def _error_event(err: Any) -> StreamError:
     if not isinstance(err, dict):
-        return StreamError(f"the server reported an error in the stream: {str(err)[:200]}", retry=True)
+        return StreamError(f"the server reported an error in the middle of the stream: {str(err)[:200]}", retry=True)
     code = err.get("code", err.get("status"))
     try:
         status = int(code)
