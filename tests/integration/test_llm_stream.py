@@ -405,7 +405,9 @@ def test_live_tokens_per_second_reach_the_extract_steps_progress(tmp_path: Path,
     assert seen.is_set() and re.fullmatch(r"products/widget\.md lines 1-17: \d+ tokens, \d+\.\d tokens/s", lines[0])
 
 
-def test_compile_wait_prints_the_live_tokens_per_second(svc, workspace: Path, sse: SseModel) -> None:
+def test_compile_wait_prints_the_live_tokens_per_second(svc, workspace: Path, sse: SseModel,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import click
     from click.testing import CliRunner
 
     from kctui.cli import main
@@ -413,13 +415,21 @@ def test_compile_wait_prints_the_live_tokens_per_second(svc, workspace: Path, ss
     from tests.integration.test_llm_extractor import WIDGET
 
     base = make_base(svc, workspace, "Products", files={"products/widget.md": WIDGET})
+    printed = threading.Event()
+    echo = click.echo
 
-    def shown() -> None:  # the stream goes on once the store (what the running pane reads) shows the line
-        for _ in range(100):
-            rows = svc.store.query("SELECT current FROM job_steps WHERE step = 'extract'")
-            if any("tokens/s" in r["current"] for r in rows):
-                return
-            threading.Event().wait(0.05)
+    def spy(message: Any = None, *args: Any, **kwargs: Any) -> None:
+        if "tokens/s" in str(message):
+            printed.set()
+        echo(message, *args, **kwargs)
+
+    monkeypatch.setattr(click, "echo", spy)
+
+    stored: list[str] = []
+
+    def shown() -> None:  # the stream goes on once the line was printed; the store has it too by then
+        printed.wait(5)
+        stored.extend(r["current"] for r in svc.store.query("SELECT current FROM job_steps WHERE step = 'extract'"))
 
     def answer(body: dict[str, Any], n: int) -> Any:
         frames = sse_reply(json.dumps(good_json(sse.prompt(body))))
@@ -430,4 +440,7 @@ def test_compile_wait_prints_the_live_tokens_per_second(svc, workspace: Path, ss
     assert runner.invoke(main, ["kb", "policy", str(workspace), base.id, "--extractor", "llm"]).exit_code == 0
     result = runner.invoke(main, ["compile", str(workspace), base.id, "--wait"])
     assert result.exit_code == 0, result.output
+    assert printed.is_set()
     assert re.search(r"extract 1/1 products/widget\.md lines 1-17: \d+ tokens, \d+\.\d tokens/s", result.stderr)
+    # what the running pane reads (kctui.ui.poll: the store's step rows), written by the same callback
+    assert len(stored) == 1 and re.fullmatch(r"products/widget\.md lines 1-17: \d+ tokens, \d+\.\d tokens/s", stored[0])
