@@ -104,6 +104,13 @@ def test_error_events_in_the_middle_of_a_stream(error: Any, retry: bool, wait: f
     assert (info.value.retry, info.value.wait) == (retry, wait) and "in the middle of the stream" in info.value.message
 
 
+def test_a_stopped_pass_ends_the_stream_at_once() -> None:
+    calls = iter([False, False, True])
+    with pytest.raises(StreamError) as info:
+        read_stream([tok("a")] * 10, cap=100, idle=5, deadline=1e9, clock=Clock(), stopped=lambda: next(calls))
+    assert info.value.final and "the pass stopped" in info.value.message
+
+
 def test_a_stream_with_no_reply_is_retryable() -> None:
     with pytest.raises(StreamError) as info:
         read_stream([b": ping\n\n", b"data: [DONE]\n\n"], cap=100, idle=5, deadline=1e9, clock=Clock())

@@ -309,11 +309,13 @@ class ChatClient:
 
         try:
             got = read_stream(resp.iter_bytes(), cap=cap, idle=s.idle_timeout, deadline=t0 + s.timeout,
-                              clock=self._clock, live=counted, sent=t0)
+                              clock=self._clock, live=counted, sent=t0, stopped=self._stopped)
         except httpx.TimeoutException:
             what = f"after {seen[0]} tokens" if seen[0] else "before the first token"
             return None, f"no token for {self._first_wait:g} s {what}", None, False
         except StreamError as exc:
+            if exc.final and self._stopped():
+                raise ModelError(exc.message, transient=True) from None
             if exc.final:
                 raise ModelError(self._clean(f"the model at {self._where}: {exc.message}; raise KCTUI_LLM_TIMEOUT "
                                              f"(now {s.timeout:g} s) or lower KCTUI_LLM_CHUNK_CHARS"),

@@ -131,7 +131,8 @@ def count_tokens(deltas: int, chars: int) -> int:
 
 
 def read_stream(chunks: Iterable[bytes], *, cap: int, idle: float, deadline: float, clock: Callable[[], float],
-                live: LiveFn | None = None, sent: float | None = None) -> Streamed:
+                live: LiveFn | None = None, sent: float | None = None,
+                stopped: Callable[[], bool] = lambda: False) -> Streamed:
     """Read one reply from the raw byte chunks of a streamed response (see the module doc)."""
     dec = SseDecoder()
     parts: list[str] = []
@@ -192,6 +193,8 @@ def read_stream(chunks: Iterable[bytes], *, cap: int, idle: float, deadline: flo
 
     done = False
     for raw in chunks:
+        if stopped():
+            raise StreamError("the pass stopped while the model was answering", retry=False, final=True)
         now = clock()
         if now > deadline:
             raise StreamError(f"the reply was not complete when the whole-request time ran out "
