@@ -153,7 +153,8 @@ def test_the_schema_is_the_parsers_model_self_contained() -> None:
                          "name": "x", "confidence": 0.9, "start": 3, "end": 3}], "concepts": [], "entities": []}
     assert ReplyIn.model_validate(reply).claims[0].value == "8080"
     assert response_format("json_schema")["json_schema"]["schema"] == schema
-    assert response_format("json_object") == {"type": "json_object"} and response_format("prompt") is None
+    assert response_format("json_object") == {"type": "json_object", "schema": schema}
+    assert response_format("prompt") is None
 
 
 def test_the_output_cap_follows_the_chunk_size() -> None:

@@ -6,7 +6,9 @@ Output modes, tried in this order until a server accepts one (the pass remembers
 server URL and model):
   json_schema — `response_format: {"type": "json_schema", "json_schema": {...}}` (llama.cpp, Ollama,
                 vLLM, LM Studio and hosted APIs constrain decoding to it)
-  json_object — `response_format: {"type": "json_object"}`: any JSON object
+  json_object — `response_format: {"type": "json_object", "schema": {...}}`: a JSON object; servers that
+                know the `schema` key (llama.cpp's llama-server, llama-cpp-python's server) constrain
+                decoding to it, the others take any JSON object
   prompt      — no `response_format`: the prompt alone asks for the JSON object
 Whatever the mode, the reply is parsed fail-closed by `parse.parse_reply`.
 """
@@ -76,7 +78,7 @@ def response_format(mode: str) -> dict[str, Any] | None:
     if mode == "json_schema":
         return {"type": "json_schema", "json_schema": {"name": SCHEMA_NAME, "schema": reply_schema()}}
     if mode == "json_object":
-        return {"type": "json_object"}
+        return {"type": "json_object", "schema": reply_schema()}
     return None
 
 
