@@ -111,6 +111,14 @@ def test_a_stopped_pass_ends_the_stream_at_once() -> None:
     assert info.value.final and "the pass stopped" in info.value.message
 
 
+def test_a_stream_that_breaks_off_is_retryable_not_a_short_reply() -> None:
+    with pytest.raises(StreamError) as info:
+        read_stream([tok('{"claims": [{"a": 1}'), tok(", ")], cap=100, idle=5, deadline=1e9, clock=Clock())
+    assert info.value.retry and "broke off after 6 tokens, before the reply ended" in info.value.message
+    ended = read_stream([tok('{"claims": []}'), tok("", "stop")], cap=100, idle=5, deadline=1e9, clock=Clock())
+    assert ended.content == '{"claims": []}'  # a finish_reason ends a reply without [DONE]
+
+
 def test_a_stream_with_no_reply_is_retryable() -> None:
     with pytest.raises(StreamError) as info:
         read_stream([b": ping\n\n", b"data: [DONE]\n\n"], cap=100, idle=5, deadline=1e9, clock=Clock())

@@ -313,6 +313,8 @@ class ChatClient:
         except httpx.TimeoutException:
             what = f"after {seen[0]} tokens" if seen[0] else "before the first token"
             return None, f"no token for {self._first_wait:g} s {what}", None, False
+        except httpx.TransportError as exc:
+            return None, f"the connection dropped after {seen[0]} tokens ({type(exc).__name__})", None, False
         except StreamError as exc:
             if exc.final and self._stopped():
                 raise ModelError(exc.message, transient=True) from None

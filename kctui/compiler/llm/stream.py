@@ -145,9 +145,12 @@ def read_stream(chunks: Iterable[bytes], *, cap: int, idle: float, deadline: flo
     started = False
     cut = False
 
+    ended = False
+
     def handle(event: str, data: str) -> bool:
-        nonlocal chars, deltas, finish, p_tok, c_tok, started, first, last_token, cut
+        nonlocal chars, deltas, finish, p_tok, c_tok, started, first, last_token, cut, ended
         if data.strip() == "[DONE]":
+            ended = True
             return True
         try:
             obj: Any = json.loads(data)
@@ -214,6 +217,9 @@ def read_stream(chunks: Iterable[bytes], *, cap: int, idle: float, deadline: flo
                 break
     if not started and not finish and not cut:
         raise StreamError("the stream ended without a reply", retry=True)
+    if not finish and not cut and not ended:
+        raise StreamError(f"the stream broke off after {count_tokens(deltas, chars)} tokens, before the reply ended",
+                          retry=True)
     tokens = count_tokens(deltas, chars)
     return Streamed("".join(parts), "length" if cut else (finish or "stop"), p_tok, c_tok, tokens,
                     max(0.0, last_token - first), cut, first, sent)
