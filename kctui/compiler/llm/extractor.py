@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Callable
 from pathlib import Path
+from typing import Callable
 
 from kctui import __version__
 from kctui.compiler import facts, prose
@@ -28,11 +28,11 @@ from kctui.compiler import gather as g
 from kctui.compiler.extract import Concept, Entity, Extraction, _unreached
 from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.llm import prompt
-from kctui.compiler.llm.schema import reply_cap
 from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
 from kctui.compiler.llm.client import ChatClient, ModelError, Reply
 from kctui.compiler.llm.live import LiveReplies
 from kctui.compiler.llm.parse import ChunkParse, ReplyUnusable, parse_reply
+from kctui.compiler.llm.schema import reply_cap
 from kctui.compiler.llm.settings import LlmSettings, load_llm_settings
 from kctui.compiler.source_read import read_document
 from kctui.compiler.readers import Document, Skipped
@@ -272,9 +272,9 @@ class LlmPass:
             self.usage.estimated |= t_in is None or t_out is None
             self.usage.tokens_in += need if t_in is None else t_in
             self.usage.tokens_out += prompt.estimate_tokens(reply.content) if t_out is None else t_out
-            if reply.tokens_per_s is not None and reply.tokens_per_s > 0:
-                self.usage.streamed_tokens += t_out if t_out is not None else prompt.estimate_tokens(reply.content)
-                self.usage.streamed_seconds += (t_out or prompt.estimate_tokens(reply.content)) / reply.tokens_per_s
+            if reply.counted and reply.tokens_per_s:
+                self.usage.streamed_tokens += reply.counted
+                self.usage.streamed_seconds += reply.counted / reply.tokens_per_s
         return reply
 
     def _budget_text(self, spent: int, need: int) -> str:
