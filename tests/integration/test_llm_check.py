@@ -55,7 +55,7 @@ def test_prompt_only_passes_when_the_reply_is_json_and_fails_when_it_is_prose(ss
     assert ok.exit_code == 0 and "output mode: prompt (refused: json_schema, json_object)" in ok.output
     assert "verdict: ok — compiling works with the prompt alone" in ok.output
     sse.answer = lambda body, n: (refuse(body) if "response_format" in body
-                                  else (200, {}, sse_reply("Sure! The document says the port is 8080.")))
+                                  else (200, {}, sse_reply("Sure! The document says the port is 7411.")))
     bad = check()
     assert bad.exit_code == 1
     assert ("verdict: FAILS — the server refused json_schema and json_object, and the model's prompt-only reply is "

@@ -155,7 +155,7 @@ def test_the_schema_is_the_parsers_model_self_contained() -> None:
         if obj.get("type") == "object":
             assert obj["additionalProperties"] is False
         assert "anyOf" not in obj and "title" not in obj
-    assert schema["properties"]["claims"]["maxItems"] == 400
+    assert "maxItems" not in schema["properties"]["claims"]  # the parser caps lists; a grammar would not cope
     # a reply that follows the schema is one the parser's model takes
     reply = {"claims": [{"subject": "W", "attribute": "port", "value": "8080", "unit": "", "scope": "",
                          "name": "x", "confidence": 0.9, "start": 3, "end": 3}], "concepts": [], "entities": []}

@@ -28,8 +28,9 @@ from kctui.compiler.llm.settings import LlmSettings
 from kctui.compiler.readers import Document, read_source
 
 PROBE_PATH = "kctui-check.md"
-PROBE_TEXT = "# Widget Server\n\nWidget Server listens on port 8080.\n"
-PROBE_VALUE = "8080"
+# a name and number the prompt's example does not use: a model that copies the example cites nothing
+PROBE_TEXT = "# Harbor Gateway\n\nHarbor Gateway listens on port 7411.\n"
+PROBE_VALUE = "7411"
 
 
 @dataclass

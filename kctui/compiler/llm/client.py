@@ -275,23 +275,32 @@ class ChatClient:
             if resp.status_code == 200:
                 return self._read(resp, mode, cap, t0, live)
             resp.read()
+            detail = _detail(resp)
+            if resp.status_code == 500 and "response_format" in body and "response_format" in detail.casefold():
+                # llama-cpp-python's server answers a response_format it cannot validate with a 500
+                return self._fall_back(resp, mode, detail)
             if _retryable(resp.status_code):
                 return None, f"HTTP {resp.status_code}", retry_after_seconds(resp.headers.get("retry-after")), False
-            detail = _detail(resp)
             if resp.status_code in (400, 422) and "stream_options" in detail and "stream_options" in body:
                 self._stream_options = False
                 log.warning("the model server at %s refused stream_options; asking without it", self._where)
                 return None, "", None, True
             if resp.status_code in (400, 422) and "response_format" in body and names_field(detail, mode):
-                nxt = self.modes.refuse(self.key, mode, self._clean(detail[:200]))
-                if nxt is not None:
-                    log.warning("the model server at %s refused response_format %s (HTTP %d); asking in %s",
-                                self._where, mode, resp.status_code, nxt)
-                    return None, "", None, True
-                if self.modes.fixed:
-                    raise ModelError(self._refusal(resp) + f"; it does not take output mode {mode} "
-                                     "(set KCTUI_LLM_OUTPUT_MODE=auto to fall back)", transient=False)
+                return self._fall_back(resp, mode, detail)
             raise ModelError(self._refusal(resp), transient=False)
+
+    def _fall_back(self, resp: httpx.Response, mode: str,
+                   detail: str) -> tuple[Reply | None, str, float | None, bool]:
+        """The server refused the output mode: ask again at once in the next one, or fail with what to do."""
+        nxt = self.modes.refuse(self.key, mode, self._clean(detail[:200]))
+        if nxt is not None:
+            log.warning("the model server at %s refused response_format %s (HTTP %d); asking in %s",
+                        self._where, mode, resp.status_code, nxt)
+            return None, "", None, True
+        if self.modes.fixed:
+            raise ModelError(self._refusal(resp) + f"; it does not take output mode {mode} "
+                             "(set KCTUI_LLM_OUTPUT_MODE=auto to fall back)", transient=False)
+        raise ModelError(self._refusal(resp), transient=False)
 
     def _read(self, resp: httpx.Response, mode: str, cap: int, t0: float,
               live: LiveFn | None) -> tuple[Reply | None, str, float | None, bool]:

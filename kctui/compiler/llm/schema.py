@@ -29,7 +29,9 @@ SCHEMA_NAME = "kctui_extraction"
 # what the fact is, then where it stands.
 _ORDER = ("subject", "attribute", "value", "unit", "scope", "name", "type", "aliases", "page", "confidence",
           "start", "end")
-_DROP = ("title", "default", "description")
+# not sent: names and defaults say nothing a model needs, and a list's `maxItems` (400) would make
+# grammar-constrained servers build a 400-fold repetition (the parser caps the lists itself)
+_DROP = ("title", "default", "description", "maxItems")
 
 # the cap: a reply never needs more than this per numbered line plus this per token of source text
 CAP_BASE = 256
@@ -70,7 +72,7 @@ def _schema() -> dict[str, Any]:
 
 def reply_schema() -> dict[str, Any]:
     """The reply's JSON schema: self-contained (no `$ref`), every field required and in writing order,
-    no other fields allowed, the same limits the parser checks."""
+    no other fields allowed, the limits the parser checks on each field (list lengths it caps itself)."""
     return copy.deepcopy(_schema())
 
 
