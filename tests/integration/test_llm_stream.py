@@ -341,6 +341,25 @@ def test_a_stream_that_never_ends_is_cut_at_the_cap_and_keeps_the_complete_items
     assert f"{cap:,} out (partly estimated" in brief  # counted live: exactly the cap
 
 
+def test_a_reply_cut_before_its_first_item_fails_closed_saying_so(tmp_path: Path, sse: SseModel) -> None:
+    def answer(body: dict[str, Any], n: int) -> Any:
+        def forever() -> Iterable[bytes]:
+            yield delta('{"claims": [{"subject": "Widget Server", "attribute": "aliases", "value": "')
+            for _ in range(200_000):  # a string without end
+                yield delta("x")
+        return 200, {}, forever()
+
+    sse.answer = answer
+    src = make_kb(tmp_path)
+    req = llm_request(src, "job-1")
+    with pytest.raises(CompileFailure) as info:
+        compile_pass(req)
+    assert info.value.code == "model_output_invalid" and not info.value.transient
+    assert ("could not be used after 3 tries: the reply was cut off before one item was complete (cut at its cap of "
+            in info.value.message) and len(sse.requests) == 3
+    assert not req.output_path.exists()
+
+
 def test_frames_split_across_reads_give_the_same_wiki(tmp_path: Path, sse: SseModel) -> None:
     files = {"notes/office.md": "Office: Zürich — Bahnhofstraße 3\n\nThe gateway listens on port 8443.\n"}
     src = make_kb(tmp_path, files)

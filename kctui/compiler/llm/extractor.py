@@ -236,8 +236,12 @@ class LlmPass:
                 if reply.cut and not part.truncated:  # cut at the cap right after an item: still cut
                     part.truncated = True
                     part.kept_after_cut = len(part.claims) + len(part.concepts) + len(part.entities)
+                if part.truncated and not (part.kept_after_cut or part.dropped or part.unplaced or part.invalid):
+                    raise ReplyUnusable("the reply was cut off before one item was complete")
             except ReplyUnusable as exc:
                 reason = exc.reason
+                if reply.cut:
+                    reason += f" (cut at its cap of {reply_cap(chunk, self.settings.max_tokens):,} output tokens)"
                 log.warning("model reply for %s %s unusable: %s", doc.path, chunk.label, reason)
                 msgs = prompt.reask(msgs, reply.content, reason)
                 continue
