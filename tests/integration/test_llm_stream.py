@@ -471,3 +471,17 @@ def test_compile_wait_prints_the_live_tokens_per_second(svc, workspace: Path, ss
     assert re.search(r"extract 1/1 products/widget\.md lines 1-17: \d+ tokens, \d+\.\d tokens/s", result.stderr)
     # what the running pane reads (kctui.ui.poll: the store's step rows), written by the same callback
     assert len(stored) == 1 and re.fullmatch(r"products/widget\.md lines 1-17: \d+ tokens, \d+\.\d tokens/s", stored[0])
+
+
+def test_streaming_can_be_turned_off(tmp_path: Path, sse: SseModel, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.integration.test_llm_extractor import completion
+
+    monkeypatch.setenv("KCTUI_LLM_STREAM", "false")
+    sse.answer = lambda body, n: (200, {}, completion(json.dumps(good_json(sse.prompt(body)))))
+    src = make_kb(tmp_path)
+    req = llm_request(src, "job-1")
+    result = compile_pass(req)
+    check_wiki(req.output_path, src)
+    assert sse.requests[0]["stream"] is False and "stream_options" not in sse.requests[0]
+    assert "output mode: response_format json_schema" in result.report.brief_markdown
+    assert "streamed at" not in result.report.brief_markdown
