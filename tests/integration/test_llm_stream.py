@@ -358,6 +358,12 @@ def test_a_reply_cut_before_its_first_item_fails_closed_saying_so(tmp_path: Path
     assert ("could not be used after 3 tries: the reply was cut off before one item was complete (cut at its cap of "
             in info.value.message) and len(sse.requests) == 3
     assert not req.output_path.exists()
+    # a server that stops at max_tokens itself (finish_reason "length") mid-object: the same reason
+    sse.answer = lambda body, n: (200, {}, [delta('{"claims": [{"subject": "Wid'), delta("", "length"),
+                                            b"data: [DONE]\n\n"])
+    with pytest.raises(CompileFailure) as info:
+        compile_pass(llm_request(src, "job-2", out="second"))
+    assert "the reply was cut off before one item was complete (cut at its cap of " in info.value.message
 
 
 def test_frames_split_across_reads_give_the_same_wiki(tmp_path: Path, sse: SseModel) -> None:

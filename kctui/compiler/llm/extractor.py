@@ -240,7 +240,7 @@ class LlmPass:
                     raise ReplyUnusable("the reply was cut off before one item was complete")
             except ReplyUnusable as exc:
                 reason = exc.reason
-                if reply.cut:
+                if reply.cut or reply.finish_reason == "length":  # cut here, or by the server at max_tokens
                     reason += f" (cut at its cap of {reply_cap(chunk, self.settings.max_tokens):,} output tokens)"
                 log.warning("model reply for %s %s unusable: %s", doc.path, chunk.label, reason)
                 msgs = prompt.reask(msgs, reply.content, reason)
