@@ -366,6 +366,15 @@ def test_a_reply_cut_before_its_first_item_fails_closed_saying_so(tmp_path: Path
     assert "the reply was cut off before one item was complete (cut at its cap of " in info.value.message
 
 
+def test_the_failure_names_every_reason_the_tries_gave(tmp_path: Path, sse: SseModel) -> None:
+    replies = iter(['{"claims": "none"}', "I cannot do that.", '{"claims": "none"}'])
+    sse.answer = lambda body, n: (200, {}, sse_reply(next(replies)))
+    with pytest.raises(CompileFailure) as info:
+        compile_pass(llm_request(make_kb(tmp_path), "job-1"))
+    assert info.value.message.endswith("could not be used after 3 tries: claims is not a list "
+                                       "(before that: the reply is not a JSON object)")
+
+
 def test_frames_split_across_reads_give_the_same_wiki(tmp_path: Path, sse: SseModel) -> None:
     files = {"notes/office.md": "Office: Zürich — Bahnhofstraße 3\n\nThe gateway listens on port 8443.\n"}
     src = make_kb(tmp_path, files)

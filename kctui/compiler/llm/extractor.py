@@ -226,6 +226,7 @@ class LlmPass:
                 return part
         msgs = prompt.messages(doc, chunk, self.inventory.relevant(f"{chunk.context}\n{chunk.body}"))
         reason = ""
+        reasons: list[str] = []
         for ask in range(self.settings.reasks + 1):
             if ask:
                 with self._lock:
@@ -242,6 +243,7 @@ class LlmPass:
                 reason = exc.reason
                 if reply.cut or reply.finish_reason == "length":  # cut here, or by the server at max_tokens
                     reason += f" (cut at its cap of {reply_cap(chunk, self.settings.max_tokens):,} output tokens)"
+                reasons.append(reason)
                 log.warning("model reply for %s %s unusable: %s", doc.path, chunk.label, reason)
                 msgs = prompt.reask(msgs, reply.content, reason)
                 continue
@@ -249,8 +251,11 @@ class LlmPass:
             self._count(part, cached=False)
             return part
         tries = self.settings.reasks + 1
+        earlier = list(dict.fromkeys(r for r in reasons[:-1] if r != reason))
+        before = f" (before that: {'; '.join(earlier)})" if earlier else ""
         raise ModelError(f"the model's replies for {doc.path} ({chunk.label}) could not be used after {tries} "
-                         f"{'try' if tries == 1 else 'tries'}: {reason}", transient=False, code="model_output_invalid")
+                         f"{'try' if tries == 1 else 'tries'}: {reason}{before}", transient=False,
+                         code="model_output_invalid")
 
     def _ask(self, msgs: list[dict[str, str]], label: str, cap: int) -> Reply:
         assert self.settings is not None and self.client is not None
