@@ -1,4 +1,5 @@
-"""`kctui compile-estimate`: the cost of a model-backed pass before spending anything (issue 8).
+"""`kctui compile-estimate`: the cost of a model-backed pass before spending anything (issue 8), and
+`kctui llm check`: whether the configured model server would work for a compile (issue 17).
 
 Registered on the main group when this module is imported (as cli_more, cli_pages and cli_review are).
 """
@@ -43,3 +44,30 @@ def compile_estimate_cmd(workspace: str, kb_id: str, full: bool, as_json: bool) 
         print_json(result)
     else:
         click.echo(estimate_text(result))
+
+
+@main.group("llm")
+def llm_group() -> None:
+    """The model-backed extractor's server: check it before compiling with it."""
+
+
+@llm_group.command("check")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def llm_check_cmd(as_json: bool) -> None:
+    """Probe the configured model server: its models, one tiny structured request, the output mode it
+    takes, latency and tokens/s, and a one-line verdict. Exits 1 when compiling would fail."""
+    from kctui.compiler.llm.check import run_check  # noqa: PLC0415
+    from kctui.compiler.llm.settings import load_llm_settings  # noqa: PLC0415
+    from kctui.config import ConfigError  # noqa: PLC0415
+
+    try:
+        settings = load_llm_settings()
+    except ConfigError as exc:
+        fail(str(exc))
+    result = run_check(settings)
+    if as_json:
+        print_json(result.to_json())
+    else:
+        click.echo(result.text())
+    if not result.ok:
+        raise SystemExit(1)

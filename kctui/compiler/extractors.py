@@ -38,6 +38,9 @@ class ExtractorContext:
     previous: PreviousWiki | None  # the previous wiki as compiler state (the model's inventory)
     cache_folder: Path | None  # the base's compiler cache folder; None: caches disabled
     should_stop: StopFn  # checked at least every tenth of a second while waiting
+    # a live line for the current step (the running pane, `compile --wait`), e.g. a reply's tokens/s;
+    # call it from the thread that runs the pass
+    progress: Callable[[str], None] | None = None
 
     @property
     def kb_root(self) -> Path:

@@ -69,16 +69,23 @@ class _Steps:
         self._step = ""
         self._t0 = 0.0
         self._ticked = False
+        self._done = self._total = 0
 
     def start(self, step: str, total: int = 0) -> None:
         self.check()
         self._step, self._t0, self._ticked = step, time.perf_counter(), False
+        self._done, self._total = 0, total
         self.progress(ProgressEvent(step, "started", 0, total))
 
     def tick(self, done: int, total: int, current: str = "") -> None:
         self.check()
         self._ticked = True
+        self._done, self._total = done, total
         self.progress(ProgressEvent(self._step, "progress", done, total, current=current))
+
+    def note(self, current: str) -> None:
+        """A live line within the running step (a streamed reply's tokens/s): its counts stay as they are."""
+        self.progress(ProgressEvent(self._step, "progress", self._done, self._total, current=current))
 
     def done(self, total: int = 0, message: str = "") -> None:
         if not self._ticked:  # every step reports started, progress and done, even with nothing to do
@@ -150,7 +157,7 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     # The actor of this pass (`generated.by`, the report, the brief): the built-in extractor or the model.
     # A source whose page another version wrote is read again, so switching extractor or model
     # recompiles every source once (the reply cache makes later passes free).
-    extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop))
+    extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop, steps.note))
     opened.append(extractor)
     version = extractor.version + maintains_suffix(request)  # fewer page classes: another version
     schema_problem = schema_warning(load_schema(request.source_path.parent))  # the extractors fall back

@@ -181,7 +181,10 @@ def test_good_reply_compiles_a_valid_cited_wiki_and_counts_tokens(tmp_path: Path
     check_wiki(req.output_path, src)
     assert len(fake.requests) == 1 and fake.auth == [f"Bearer {KEY}"]
     sent = fake.requests[0]
-    assert sent["model"] == MODEL and sent["temperature"] == 0.2 and sent["max_tokens"] == 4096
+    assert sent["model"] == MODEL and sent["temperature"] == 0.2 and sent["stream"] is True
+    # the output cap comes from the chunk's size (18 short lines), not the flat 4,096 ceiling
+    assert 256 <= sent["max_tokens"] < 1500
+    assert sent["response_format"]["type"] == "json_schema"
     assert "L7|     eol: false" in sent["messages"][1]["content"]  # real line numbers
     lines = claim_lines(req.output_path)
     assert "* **Widget Server** (1.10) — eol: 2024-11-06 ^[products/widget.md:L11-L11]" in lines

@@ -1,7 +1,11 @@
-"""Model-backed extraction over an OpenAI-compatible API (issue 8).
+"""Model-backed extraction over an OpenAI-compatible API (issues 8 and 17).
 
 settings  — `[llm]` in config.toml and `KCTUI_LLM_*` (the key is a SecretStr)
-client    — httpx chat completions: retries, Retry-After, concurrency limit, key scrubbing
+client    — httpx chat completions: streamed, output modes with fallback, retries, Retry-After, key scrubbing
+stream    — server-sent events: the decoder, live token counts, idle timeout, the output cap
+schema    — the reply's JSON schema (from parse.ReplyIn), response_format per mode, the per-chunk output cap
+live      — the replies in flight, as the extract step's live progress line
+check     — `kctui llm check`: models, one tiny structured request, the verdict
 prompt    — PROMPT_VERSION, paragraph chunking with real line numbers, the wiki inventory
 parse     — fail-closed reply parsing into Claim/Concept/Entity
 cache     — replies on disk by (model, prompt version, chunk digest)

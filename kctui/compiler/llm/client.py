@@ -1,6 +1,9 @@
-"""An OpenAI-compatible chat-completions client (httpx): retries with bounded exponential backoff on
-429, 5xx, timeouts and dropped connections, honouring `Retry-After` (seconds or an HTTP date); a
-semaphore bounds the requests in flight. The key is only ever put in the `Authorization` header: every
+"""An OpenAI-compatible chat-completions client (httpx): streamed replies (server-sent events, read by
+`stream.read_stream`: live token counts, an idle timeout, the output cap), the output mode each server
+takes (`response_format` json_schema → json_object → prompt only, remembered for the pass), retries
+with bounded exponential backoff on 429 (before or in the middle of a stream), 5xx, timeouts and
+dropped connections, honouring `Retry-After` (seconds or an HTTP date); a semaphore bounds the
+requests in flight. The key is only ever put in the `Authorization` header: every
 message this module produces or logs is scrubbed of it (and of any long run of its characters)."""
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ from urllib.parse import urlsplit
 import httpx
 
 from kctui import __version__
+from kctui.compiler.llm.schema import MODES, names_field, response_format
 from kctui.compiler.llm.settings import LlmSettings
+from kctui.compiler.llm.stream import LiveFn, StreamError, read_stream
 
 log = logging.getLogger("kctui.llm")
 
@@ -78,6 +83,12 @@ class Reply:
     finish_reason: str
     prompt_tokens: int | None
     completion_tokens: int | None
+    mode: str = "prompt"  # the output mode the server answered in (schema.MODES)
+    cut: bool = False  # stopped here at the reply's output cap (reported truncated)
+    tokens_per_s: float | None = None  # streamed replies: output tokens per second
+    seconds: float = 0.0  # from sending the request to the last token
+    first_token: float | None = None  # streamed replies: seconds from sending the request to the first token
+    counted: int | None = None  # streamed replies: output tokens as counted here (when the server gave no usage)
 
 
 def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
@@ -106,18 +117,71 @@ def _retryable(status: int) -> bool:
     return status in (408, 425, 429) or status >= 500
 
 
+def pause(seconds: float) -> None:
+    """The wait between retries (tests replace it to record the waits instead of sleeping)."""
+    time.sleep(seconds)
+
+
+class OutputModes:
+    """Which output mode each (server URL, model) takes, for the rest of the pass: `auto` starts at
+    json_schema and falls back once per refusal (json_schema → json_object → prompt); a fixed setting
+    never falls back. `refused` keeps (mode, why) per server for the brief and `kctui llm check`."""
+
+    def __init__(self, setting: str = "auto") -> None:
+        self.fixed = setting if setting in MODES else None
+        self._current: dict[tuple[str, str], str] = {}
+        self.accepted: dict[tuple[str, str], str] = {}
+        self.refused: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._lock = threading.Lock()
+
+    def current(self, key: tuple[str, str]) -> str:
+        with self._lock:
+            return self.fixed or self._current.get(key, MODES[0])
+
+    def refuse(self, key: tuple[str, str], mode: str, why: str) -> str | None:
+        """The mode to ask in next after the server refused `mode`; None when there is none to try."""
+        with self._lock:
+            if self.fixed:
+                return None
+            now = self._current.get(key, MODES[0])
+            if now != mode:  # another request already fell back
+                return now
+            i = MODES.index(mode)
+            if i + 1 >= len(MODES):
+                return None
+            self._current[key] = MODES[i + 1]
+            self.refused.setdefault(key, []).append((mode, why))
+            return MODES[i + 1]
+
+    def accept(self, key: tuple[str, str], mode: str) -> None:
+        with self._lock:
+            self.accepted[key] = mode
+
+    def describe(self, key: tuple[str, str]) -> str:
+        """The brief's words: which mode was used and what the server refused."""
+        with self._lock:
+            used = self.accepted.get(key) or self.fixed or self._current.get(key, MODES[0])
+            refused = [m for m, _ in self.refused.get(key, [])]
+        mode = "prompt only (no response_format)" if used == "prompt" else f"response_format {used}"
+        return mode + (f" (the server refused {' and '.join(refused)})" if refused else "")
+
+
 class ChatClient:
-    def __init__(self, settings: LlmSettings, *, sleep: Callable[[float], None] = time.sleep,
-                 stopped: Callable[[], bool] = lambda: False) -> None:
+    def __init__(self, settings: LlmSettings, *, sleep: Callable[[float], None] | None = None,
+                 stopped: Callable[[], bool] = lambda: False, clock: Callable[[], float] = time.monotonic,
+                 modes: OutputModes | None = None) -> None:
         self.settings = settings
         self._secret = settings.secret
         self._sleep = sleep
         self._stopped = stopped
+        self._clock = clock
         self._slots = threading.BoundedSemaphore(settings.concurrency)
         self._lock = threading.Lock()
-        self.requests = 0  # HTTP requests sent, retries included
+        self.requests = 0  # HTTP requests sent, retries and output-mode fallbacks included
         self.retries = 0
-        headers = {"Accept": "application/json", "User-Agent": f"kctui/{__version__}"}
+        self.modes = modes or OutputModes(settings.output_mode)
+        self._stream_options = True  # `stream_options.include_usage`, dropped when a server refuses it
+        headers = {"Accept": "application/json, text/event-stream", "User-Agent": f"kctui/{__version__}"}
         if self._secret:
             headers["Authorization"] = f"Bearer {self._secret}"
         self._http = httpx.Client(
@@ -127,6 +191,7 @@ class ChatClient:
             follow_redirects=False,
         )
         self._where = safe_url(settings.endpoint)
+        self.key = (self._where, settings.model)
 
     def close(self) -> None:
         self._http.close()
@@ -134,46 +199,64 @@ class ChatClient:
     def _clean(self, text: str) -> str:
         return scrub(_CONTROL.sub(" ", text), self._secret)
 
-    def chat(self, messages: list[dict[str, str]], label: str = "") -> Reply:
-        """One completion. Raises `ModelError`: transient when the server could not be reached or kept
-        failing within the retry bounds, permanent when it refused the request (4xx)."""
+    @property
+    def _first_wait(self) -> float:
+        """How long a request waits for the server's first answer (a streamed one: its first byte)."""
         s = self.settings
-        body = {"model": s.model, "messages": messages, "temperature": s.temperature, "max_tokens": s.max_tokens,
-                "stream": False}
-        started = time.monotonic()
+        return min(s.idle_timeout, s.timeout) if s.stream else s.timeout
+
+    def _timeout(self) -> httpx.Timeout:
+        s = self.settings
+        return httpx.Timeout(connect=min(s.timeout, 30.0), read=self._first_wait, write=s.timeout, pool=s.timeout)
+
+    def _body(self, messages: list[dict[str, str]], mode: str, max_tokens: int) -> dict[str, Any]:
+        s = self.settings
+        body: dict[str, Any] = {"model": s.model, "messages": messages, "temperature": s.temperature,
+                                "max_tokens": max_tokens, "stream": s.stream}
+        if s.stream and self._stream_options:
+            body["stream_options"] = {"include_usage": True}
+        fmt = response_format(mode)
+        if fmt is not None:
+            body["response_format"] = fmt
+        return body
+
+    def chat(self, messages: list[dict[str, str]], label: str = "", *, max_tokens: int | None = None,
+             live: LiveFn | None = None) -> Reply:
+        """One completion, streamed when the settings say so. Raises `ModelError`: transient when the
+        server could not be reached, stalled or kept failing within the retry bounds, permanent when it
+        refused the request (4xx) in every output mode it may fall back to."""
+        s = self.settings
+        cap = min(max_tokens or s.max_tokens, s.max_tokens)
+        started = self._clock()
         attempt = 0
         while True:
-            attempt += 1
             if self._stopped():
                 raise ModelError("the pass stopped before the model answered", transient=True)
+            mode = self.modes.current(self.key)
+            body = self._body(messages, mode, cap)
             wait: float | None = None
             with self._slots:
                 with self._lock:
                     self.requests += 1
-                log.info("model request %s (attempt %d) to %s", label, attempt, self._where)
+                log.info("model request %s (attempt %d, %s) to %s", label, attempt + 1, mode, self._where)
                 try:
-                    resp = self._http.post(s.endpoint, json=body)
+                    reply, cause, wait, again = self._send(body, mode, cap, live)
                 except httpx.TimeoutException:
-                    cause = f"no answer within {s.timeout:g} s"
+                    reply, cause, again = None, f"no answer within {self._first_wait:g} s", False
                 except httpx.TransportError as exc:
-                    cause = f"could not reach {self._where} ({type(exc).__name__})"
+                    reply, cause, again = None, f"could not reach {self._where} ({type(exc).__name__})", False
                 except httpx.HTTPError as exc:  # invalid URL and the like: no retry helps
                     raise ModelError(self._clean(f"cannot send to {self._where}: {type(exc).__name__}: {exc}"),
                                      transient=False) from None
-                else:
-                    if resp.status_code == 200:
-                        reply, problem = self._reply(resp)
-                        if reply is not None:
-                            return reply
-                        cause = problem
-                    elif _retryable(resp.status_code):
-                        cause = f"HTTP {resp.status_code}"
-                        wait = retry_after_seconds(resp.headers.get("retry-after"))
-                    else:
-                        raise ModelError(self._refusal(resp), transient=False)
+            if reply is not None:
+                self.modes.accept(self.key, mode)
+                return reply
+            if again:  # the server refused an optional field: asked again without it, at once
+                continue
+            attempt += 1
             cause = self._clean(cause)
             delay = wait if wait is not None else min(s.backoff_max, s.backoff_base * 2 ** (attempt - 1))
-            spent = time.monotonic() - started
+            spent = self._clock() - started
             if attempt > s.max_retries or delay > s.backoff_max or spent + delay > s.retry_total:
                 why = f"asked to wait {delay:g} s" if wait is not None and delay > s.backoff_max else f"{attempt} attempts"
                 raise ModelError(f"the model at {self._where} did not answer ({cause}; gave up after {why})",
@@ -181,9 +264,83 @@ class ChatClient:
             with self._lock:
                 self.retries += 1
             log.warning("model request %s failed (%s); retrying in %.2f s", label, cause, delay)
-            self._sleep(delay)
+            (self._sleep or pause)(delay)
 
-    def _reply(self, resp: httpx.Response) -> tuple[Reply | None, str]:
+    def _send(self, body: dict[str, Any], mode: str, cap: int,
+              live: LiveFn | None) -> tuple[Reply | None, str, float | None, bool]:
+        """One HTTP request: (reply, why not, the server's Retry-After, ask again at once)."""
+        s = self.settings
+        t0 = self._clock()
+        with self._http.stream("POST", s.endpoint, json=body, timeout=self._timeout()) as resp:
+            if resp.status_code == 200:
+                return self._read(resp, mode, cap, t0, live)
+            resp.read()
+            detail = _detail(resp)
+            if resp.status_code == 500 and "response_format" in body and "response_format" in detail.casefold():
+                # llama-cpp-python's server answers a response_format it cannot validate with a 500
+                return self._fall_back(resp, mode, detail)
+            if _retryable(resp.status_code):
+                return None, f"HTTP {resp.status_code}", retry_after_seconds(resp.headers.get("retry-after")), False
+            if resp.status_code in (400, 422) and "stream_options" in detail and "stream_options" in body:
+                self._stream_options = False
+                log.warning("the model server at %s refused stream_options; asking without it", self._where)
+                return None, "", None, True
+            if resp.status_code in (400, 422) and "response_format" in body and names_field(detail, mode):
+                return self._fall_back(resp, mode, detail)
+            raise ModelError(self._refusal(resp), transient=False)
+
+    def _fall_back(self, resp: httpx.Response, mode: str,
+                   detail: str) -> tuple[Reply | None, str, float | None, bool]:
+        """The server refused the output mode: ask again at once in the next one, or fail with what to do."""
+        nxt = self.modes.refuse(self.key, mode, self._clean(detail[:200]))
+        if nxt is not None:
+            log.warning("the model server at %s refused response_format %s (HTTP %d); asking in %s",
+                        self._where, mode, resp.status_code, nxt)
+            return None, "", None, True
+        if self.modes.fixed:
+            raise ModelError(self._refusal(resp) + f"; it does not take output mode {mode} "
+                             "(set KCTUI_LLM_OUTPUT_MODE=auto to fall back)", transient=False)
+        raise ModelError(self._refusal(resp), transient=False)
+
+    def _read(self, resp: httpx.Response, mode: str, cap: int, t0: float,
+              live: LiveFn | None) -> tuple[Reply | None, str, float | None, bool]:
+        s = self.settings
+        if "text/event-stream" not in resp.headers.get("content-type", "").lower():
+            resp.read()  # a server that does not stream answers with the whole completion
+            reply, problem = self._reply(resp, mode, cap)
+            return reply, problem, None, False
+        seen = [0]
+
+        def counted(tokens: int, rate: float) -> None:
+            seen[0] = tokens
+            if live is not None:
+                live(tokens, rate)
+
+        try:
+            got = read_stream(resp.iter_bytes(), cap=cap, idle=s.idle_timeout, deadline=t0 + s.timeout,
+                              clock=self._clock, live=counted, sent=t0, stopped=self._stopped)
+        except httpx.TimeoutException:
+            what = f"after {seen[0]} tokens" if seen[0] else "before the first token"
+            return None, f"no token for {self._first_wait:g} s {what}", None, False
+        except httpx.TransportError as exc:
+            return None, f"the connection dropped after {seen[0]} tokens ({type(exc).__name__})", None, False
+        except StreamError as exc:
+            if exc.final and self._stopped():
+                raise ModelError(exc.message, transient=True) from None
+            if exc.final:
+                raise ModelError(self._clean(f"the model at {self._where}: {exc.message}; raise KCTUI_LLM_TIMEOUT "
+                                             f"(now {s.timeout:g} s) or lower KCTUI_LLM_CHUNK_CHARS"),
+                                 transient=True) from None
+            if not exc.retry:
+                raise ModelError(self._clean(f"the model at {self._where}: {exc.message}"), transient=False) from None
+            wait = exc.wait if exc.wait is not None else retry_after_seconds(resp.headers.get("retry-after"))
+            return None, exc.message, wait, False
+        if got.cut:
+            log.warning("model reply cut at its cap of %d output tokens", cap)
+        return Reply(got.content, got.finish_reason, got.prompt_tokens, got.completion_tokens, mode, got.cut,
+                     got.rate, self._clock() - t0, got.first - t0, got.tokens), "", None, False
+
+    def _reply(self, resp: httpx.Response, mode: str, cap: int) -> tuple[Reply | None, str]:
         try:
             data: Any = resp.json()
             choice = data["choices"][0]
@@ -196,7 +353,7 @@ class ChatClient:
             content = ""
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         return Reply(content, str(choice.get("finish_reason") or ""), _int(usage.get("prompt_tokens")),
-                     _int(usage.get("completion_tokens"))), ""
+                     _int(usage.get("completion_tokens")), mode), ""
 
     def _refusal(self, resp: httpx.Response) -> str:
         status = resp.status_code
@@ -204,12 +361,16 @@ class ChatClient:
             return f"the model server at {self._where} refused the key (HTTP {status}); check KCTUI_LLM_KEY"
         if status == 404:
             return f"no chat-completions endpoint or model {self.settings.model!r} at {self._where} (HTTP 404)"
-        try:
-            detail = " ".join(resp.text.split())[:200]
-        except (UnicodeDecodeError, httpx.HTTPError):
-            detail = ""
+        detail = _detail(resp)[:200]
         return self._clean(f"the model server at {self._where} refused the request (HTTP {status})"
                            + (f": {detail}" if detail else ""))
+
+
+def _detail(resp: httpx.Response) -> str:
+    try:
+        return " ".join(resp.text.split())
+    except (UnicodeDecodeError, httpx.HTTPError):
+        return ""
 
 
 def _int(value: Any) -> int | None:

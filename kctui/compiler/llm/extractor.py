@@ -20,6 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from kctui import __version__
 from kctui.compiler import facts, prose
@@ -29,7 +30,9 @@ from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.llm import prompt
 from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
 from kctui.compiler.llm.client import ChatClient, ModelError, Reply
+from kctui.compiler.llm.live import LiveReplies
 from kctui.compiler.llm.parse import ChunkParse, ReplyUnusable, parse_reply
+from kctui.compiler.llm.schema import reply_cap
 from kctui.compiler.llm.settings import LlmSettings, load_llm_settings
 from kctui.compiler.source_read import read_document
 from kctui.compiler.readers import Document, Skipped
@@ -79,6 +82,8 @@ class Usage:
     tokens_out: int = 0
     estimated: bool = False  # some counts were estimated at ~4 characters per token
     truncated: int = 0  # replies cut off at the token limit (complete items kept)
+    streamed_tokens: int = 0  # output tokens of streamed replies, counted as they came
+    streamed_seconds: float = 0.0  # the time those tokens took (first token to last)
 
 
 @dataclass
@@ -95,9 +100,11 @@ class LlmPass:
     sources in order, then take each one's `result` in the same order."""
 
     def __init__(self, request: CompileRequest, prev: PreviousWiki | None, cache_folder: Path | None,
-                 should_stop: StopFn, settings: LlmSettings | None = None) -> None:
+                 should_stop: StopFn, settings: LlmSettings | None = None,
+                 progress: Callable[[str], None] | None = None) -> None:
         self.request = request
         self.should_stop = should_stop
+        self.live = LiveReplies(progress)
         self.settings = settings
         self.cache = ReplyCache(None if cache_folder is None else llm_cache_dir(request.source_path))
         self.prev = prev
@@ -171,6 +178,7 @@ class LlmPass:
                         raise self._failure
                     if self.should_stop():
                         raise CompileCancelled()
+                    self.live.show()
                     try:
                         part = fut.result(timeout=_POLL)
                         break
@@ -222,15 +230,24 @@ class LlmPass:
         msgs = prompt.messages(doc, chunk, self.inventory.relevant(f"{chunk.context}\n{chunk.body}"), schema_text,
                                self.request.created_at[:10], self.schema.name)
         reason = ""
+        reasons: list[str] = []
         for ask in range(self.settings.reasks + 1):
             if ask:
                 with self._lock:
                     self.usage.reasks += 1
-            reply = self._ask(msgs, f"{doc.path} {chunk.label}")
+            reply = self._ask(msgs, f"{doc.path} {chunk.label}", reply_cap(chunk, self.settings.max_tokens))
             try:
                 part = parse_reply(reply.content, doc, chunk, self.inventory)
+                if reply.cut and not part.truncated:  # cut at the cap right after an item: still cut
+                    part.truncated = True
+                    part.kept_after_cut = len(part.claims) + len(part.concepts) + len(part.entities)
+                if part.truncated and not (part.kept_after_cut or part.dropped or part.unplaced or part.invalid):
+                    raise ReplyUnusable("the reply was cut off before one item was complete")
             except ReplyUnusable as exc:
                 reason = exc.reason
+                if reply.cut or reply.finish_reason == "length":  # cut here, or by the server at max_tokens
+                    reason += f" (cut at its cap of {reply_cap(chunk, self.settings.max_tokens):,} output tokens)"
+                reasons.append(reason)
                 log.warning("model reply for %s %s unusable: %s", doc.path, chunk.label, reason)
                 msgs = prompt.reask(msgs, reply.content, reason)
                 continue
@@ -238,10 +255,13 @@ class LlmPass:
             self._count(part, cached=False)
             return part
         tries = self.settings.reasks + 1
+        earlier = list(dict.fromkeys(r for r in reasons[:-1] if r != reason))
+        before = f" (before that: {'; '.join(earlier)})" if earlier else ""
         raise ModelError(f"the model's replies for {doc.path} ({chunk.label}) could not be used after {tries} "
-                         f"{'try' if tries == 1 else 'tries'}: {reason}", transient=False, code="model_output_invalid")
+                         f"{'try' if tries == 1 else 'tries'}: {reason}{before}", transient=False,
+                         code="model_output_invalid")
 
-    def _ask(self, msgs: list[dict[str, str]], label: str) -> Reply:
+    def _ask(self, msgs: list[dict[str, str]], label: str, cap: int) -> Reply:
         assert self.settings is not None and self.client is not None
         need = prompt.messages_tokens(msgs)
         budget = self.settings.budget_tokens
@@ -251,15 +271,23 @@ class LlmPass:
                 raise ModelError(self._budget_text(spent, need), transient=True, code="budget_exhausted")
             self._reserved += need
         try:
-            reply = self.client.chat(msgs, label)
+            reply = self.client.chat(msgs, label, max_tokens=cap, live=self.live.tracker(label))
         finally:
+            self.live.end(label)
             with self._lock:
                 self._reserved -= need
         t_in, t_out = reply.prompt_tokens, reply.completion_tokens
+        if t_out is None and reply.counted is not None:  # a streamed reply without usage: as counted live
+            with self._lock:
+                self.usage.estimated = True
+            t_out = reply.counted
         with self._lock:
             self.usage.estimated |= t_in is None or t_out is None
             self.usage.tokens_in += need if t_in is None else t_in
             self.usage.tokens_out += prompt.estimate_tokens(reply.content) if t_out is None else t_out
+            if reply.counted and reply.tokens_per_s:
+                self.usage.streamed_tokens += reply.counted
+                self.usage.streamed_seconds += reply.counted / reply.tokens_per_s
         return reply
 
     def _budget_text(self, spent: int, need: int) -> str:
@@ -316,10 +344,15 @@ class LlmPass:
 
     def _part_warnings(self, chunks: list[prompt.Chunk], parts: list[ChunkParse]) -> list[str]:
         out: list[str] = []
+        max_tokens = self.settings.max_tokens if self.settings else 0
         for chunk, part in zip(chunks, parts):
             if part.truncated:
+                cap = reply_cap(chunk, max_tokens) if max_tokens else 0
+                hint = ("raise [llm] max_tokens or lower chunk_chars" if not cap or cap >= max_tokens else
+                        f"its cap was {cap:,} output tokens, more than the schema needs for this chunk: the model "
+                        "ran on (a smaller chunk_chars or another model may help)")
                 out.append(f"the model's reply for {chunk.label} was cut off at the token limit; its "
-                           f"{part.kept_after_cut} complete items were kept (raise [llm] max_tokens or lower chunk_chars)")
+                           f"{part.kept_after_cut} complete items were kept ({hint})")
         refused = [r for p in parts for r in p.refused]
         if refused:
             shown = ", ".join(ascii(r[:60]) for r in refused[:5])
@@ -367,9 +400,12 @@ class LlmPass:
         requests = self.client.requests if self.client else 0
         retries = self.client.retries if self.client else 0
         cut = f"; {u.truncated} replies cut off at the token limit" if u.truncated else ""
+        mode = f"; output mode: {self.client.modes.describe(self.client.key)}" if self.client and requests else ""
+        rate = (f"; streamed at {u.streamed_tokens / u.streamed_seconds:.1f} tokens/s"
+                if u.streamed_seconds > 0 else "")
         line = (f"model {s.model}: {u.tokens_in:,} tokens in, {u.tokens_out:,} out{approx}; {money}; "
                 f"{requests} requests ({retries} retries, {u.reasks} re-asks) for {u.chunks} chunks, "
-                f"{u.cached_chunks} answered from the reply cache{cut}")
+                f"{u.cached_chunks} answered from the reply cache{cut}{mode}{rate}")
         log.info("model pass %s: %s", self.request.job_id, line)
         return line
 
@@ -393,7 +429,8 @@ class LlmExtractor:
     """The `Extractor` registered as "llm" (kctui.compiler.extractors): a model-backed pass."""
 
     def __init__(self, ctx: ExtractorContext) -> None:
-        self._pass = LlmPass(ctx.request, ctx.previous, ctx.cache_folder, ctx.should_stop)
+        self._pass = LlmPass(ctx.request, ctx.previous, ctx.cache_folder, ctx.should_stop,
+                             progress=getattr(ctx, "progress", None))
         self.version = schema_version(pass_version(), self._pass.schema)
 
     def submit(self, sources: Sequence[g.SourceFile]) -> None:

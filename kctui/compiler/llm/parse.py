@@ -175,6 +175,17 @@ class NamedIn(_Item):
         return [a for a in (_text(x) for x in v) if isinstance(a, str) and a and len(a) <= 120]
 
 
+class ReplyIn(BaseModel):
+    """The whole reply. Its JSON schema is what the server is asked to follow (`schema.reply_schema`);
+    parsing still goes item by item below, so one bad item is dropped, not the whole reply."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    claims: list[ClaimIn] = Field(default_factory=list, max_length=MAX_ITEMS)
+    concepts: list[NamedIn] = Field(default_factory=list, max_length=MAX_ITEMS)
+    entities: list[NamedIn] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
 @dataclass
 class ChunkParse:
     claims: list[Claim] = field(default_factory=list)

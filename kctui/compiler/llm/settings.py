@@ -4,8 +4,11 @@
     [llm]
     url = "http://127.0.0.1:8080/v1"      # OpenAI-compatible base URL (…/v1) or the full …/chat/completions
     model = "qwen2.5-7b-instruct"
-    timeout = 120                          # seconds per request
-    max_tokens = 4096
+    timeout = 600                          # seconds one request may take in all (a streamed reply included)
+    idle_timeout = 60                      # seconds without a token (or any answer) before a request gives up
+    max_tokens = 4096                      # the most output tokens one chunk's reply may use (capped lower by its size)
+    output_mode = "auto"                   # auto | json_schema | json_object | prompt
+    stream = true                          # stream replies (server-sent events) and show tokens/s
     concurrency = 4
     chunk_chars = 6000
     budget_tokens = 0                      # per pass; 0 = no budget
@@ -22,7 +25,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
@@ -43,8 +46,11 @@ class LlmSettings(BaseModel):
     url: str = ""
     model: str = ""
     key: SecretStr = SecretStr("")
-    timeout: float = Field(120.0, gt=0, le=3600)
-    max_tokens: int = Field(4096, gt=0, le=1_000_000)
+    timeout: float = Field(600.0, gt=0, le=86_400)  # a whole request, streamed reply included
+    idle_timeout: float = Field(60.0, gt=0, le=86_400)  # no token (or no answer) for this long: the request gives up
+    max_tokens: int = Field(4096, gt=0, le=1_000_000)  # the most output tokens of one reply; a chunk's size caps it lower
+    output_mode: Literal["auto", "json_schema", "json_object", "prompt"] = "auto"
+    stream: bool = True
     temperature: float = Field(0.2, ge=0, le=2)
     concurrency: int = Field(4, ge=1, le=64)
     chunk_chars: int = Field(6000, ge=200, le=1_000_000)
@@ -95,6 +101,9 @@ ENV_VARS: dict[str, str] = {
     "KCTUI_LLM_MODEL": "model",
     "KCTUI_LLM_KEY": "key",
     "KCTUI_LLM_TIMEOUT": "timeout",
+    "KCTUI_LLM_IDLE_TIMEOUT": "idle_timeout",
+    "KCTUI_LLM_OUTPUT_MODE": "output_mode",
+    "KCTUI_LLM_STREAM": "stream",
     "KCTUI_LLM_MAX_TOKENS": "max_tokens",
     "KCTUI_LLM_CONCURRENCY": "concurrency",
     "KCTUI_LLM_CHUNK_CHARS": "chunk_chars",
