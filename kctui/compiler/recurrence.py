@@ -40,24 +40,11 @@ def passing_keys(ex: Extraction) -> set[str]:
     return _keys(e.name for e in ex.passing)
 
 
-def recorded(prev: PreviousWiki, slug: str) -> tuple[set[str], set[str], set[str]]:
-    """From the previous source page `slug`: (keys of the entity pages it links to, keys of its passing
-    mentions, keys of those that were recurring names then — frontmatter `mentioned_elsewhere`)."""
-    info = prev.pages.get(slug)
-    if info is None:
-        return set(), set(), set()
-    linked: set[str] = set()
-    for target in info.links:
-        page = prev.pages.get(target)
-        if page is not None and page.kind == "entity":
-            linked |= _keys([page.title, *page.aliases])
-    once = _keys(info.passing)
-    return linked - once, once, _keys(info.recurring)
-
-
-def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], set[str]]]) -> set[str]:
+def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], set[str]]],
+              named: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
     """The passing mentions that two or more sources name: `live` are the extractions of this pass,
-    `unchanged` the (own keys, passing keys) recorded for the sources not read."""
+    `unchanged` the (own keys, passing keys) recorded for the sources not read; `named`: the names of
+    the previous wiki's entity pages (for the first-word rule below)."""
     sources: dict[str, int] = {}
     once: set[str] = set()
     for ex in live.values():
@@ -71,17 +58,37 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
             sources[k] = sources.get(k, 0) + 1
     # a lone word that begins a longer name some source gives ("Valery" of Valery Bugakov) stands for
     # that name where it is written, not for a thing of its own
-    firsts = {k.split(" ", 1)[0] for k in sources if " " in k}
+    firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k}
     return {k for k in once if sources.get(k, 0) >= 2 and (" " in k or k not in firsts)}
 
 
 def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str]) -> tuple[list[str], set[str]]:
     """(unchanged sources to read again, the recurring names): those whose passing mention turns into a
-    recurring name, or stops being one, since the previous pass."""
+    recurring name, or stops being one, since the previous pass. An unchanged source counts for a name
+    when its page records the name as a passing mention (`mentioned_once`) or an entity page of that
+    name lists the source among its sources; what it decided is its `mentioned_elsewhere`."""
     page_of = prev.source_page_of()
-    state = {p: recorded(prev, page_of[p]) for p in unchanged if p in page_of and p not in live}
-    names = recurring(live, {p: (own, once) for p, (own, once, _) in state.items()})
-    again = [p for p, (_, once, was) in state.items() if (once & names) != was]
+    rest = {p: prev.pages[page_of[p]] for p in unchanged if p in page_of and p not in live}
+    once = {p: _keys(info.passing) for p, info in rest.items() if info.passing}
+    wanted = set().union(*once.values(), *(passing_keys(ex) for ex in live.values()))
+    if not wanted:
+        return [], set()
+    holders: dict[str, set[str]] = {}
+    named: set[str] = set()
+    for info in prev.pages.values():
+        if info.kind == "entity":
+            for k in _keys([info.title, *info.aliases]):
+                if " " in k:
+                    named.add(k)
+                if k in wanted:
+                    holders.setdefault(k, set()).update(r for r, _ in info.sources if r in rest)
+    own: dict[str, set[str]] = {}
+    for k, paths in holders.items():
+        for path in paths:
+            own.setdefault(path, set()).add(k)
+    state = {p: (own.get(p, set()) - once.get(p, set()), once.get(p, set())) for p in set(own) | set(once)}
+    names = recurring(live, state, named)
+    again = [p for p, keys in once.items() if (keys & names) != _keys(rest[p].recurring)]
     return sorted(again, key=lambda p: p.encode()), names
 
 
