@@ -49,8 +49,8 @@ async def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
 def build_server(tools: Tools) -> MCPServer:
     server = MCPServer("kctui", instructions=INSTRUCTIONS, log_level="WARNING")
 
-    @server.tool(description="Run a compile pass of a knowledge base and return its change brief. dry_run is "
-                             "refused until kctui has a dry-run compile.")
+    @server.tool(description="Run a compile pass of a knowledge base and return its change brief. dry_run: "
+                             "run the whole pass and return the brief it would give, publishing nothing.")
     async def compile_knowledge_base(knowledge_base: Base, workspace: Workspace = None,
                                      dry_run: Annotated[bool, Field(description="preview without publishing")] = False
                                      ) -> m.CompileResult:

@@ -25,7 +25,7 @@ FAILURE_CODES = tuple(CODES) + tuple(r.value for r in HoldReason) + tuple(c.valu
 DECISIONS = {"approve": "approve", "reject": "reject", "use-new": "use_new", "keep": "keep", "dismiss": "dismiss"}
 DRY_RUN_REFUSED = ("dry_run is not available yet: kctui has no dry-run compile (it previews a pass without "
                    "publishing); run without dry_run, or look at list_conflicts after a pass")
-DRY_RUN_SUPPORTED = False  # one line to change once the dry-run compile lands (see compile_knowledge_base)
+DRY_RUN_SUPPORTED = True  # kctui.services.dry_run (issue 16)
 
 T = TypeVar("T")
 
@@ -85,6 +85,8 @@ class Tools:
                                dry_run: bool = False) -> tuple[m.CompileResult, str]:
         if dry_run and not DRY_RUN_SUPPORTED:
             raise ToolFailure("invalid_input", DRY_RUN_REFUSED)
+        if dry_run:
+            return self._dry_run(workspace, knowledge_base)
 
         def go(ctx: ServiceContext) -> tuple[m.CompileResult, str]:
             from kctui.cli_wait import compile_and_wait  # noqa: PLC0415 - a running host does it, else this process
@@ -108,6 +110,24 @@ class Tools:
             head = (f"compile {job.id} of {base.id}: {job.phase}" if job else
                     f"{base.id}: nothing new to compile (the latest brief follows)")
             return out, head + ("\n\n" + brief["markdown"] if brief else "")
+
+        return self.run(go)
+
+    def _dry_run(self, workspace: str | None, knowledge_base: str) -> tuple[m.CompileResult, str]:
+        """A whole pass whose brief says what a compile would change, publishing and recording nothing
+        (kctui.services.dry_run): `changed` is false, `jobId` the dry run's id."""
+        from kctui.services.dry_run import run_dry_run  # noqa: PLC0415
+
+        def go(ctx: ServiceContext) -> tuple[m.CompileResult, str]:
+            ws = self._ws(ctx, workspace, knowledge_base)
+            run = run_dry_run(ctx, ws, knowledge_base)
+            if run.phase != "succeeded":
+                raise ToolFailure(run.error_code or "compiler_reported",
+                                  f"dry run {run.id} of {run.base_id} {run.phase}: {run.error or 'no reason given'}")
+            brief = run.brief.get("markdown")
+            out = m.CompileResult(knowledgeBaseId=run.base_id, jobId=run.id, phase=run.phase, changed=False,
+                                  brief=brief, briefJobId=run.id)
+            return out, f"dry run {run.id} of {run.base_id}: nothing published" + ("\n\n" + brief if brief else "")
 
         return self.run(go)
 

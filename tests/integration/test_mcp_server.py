@@ -77,8 +77,9 @@ async def _drive(env: dict[str, str], ws: Path, wiki: Path) -> None:
             assert r.is_error and f"[{code}]" in r.content[0].text, r.content[0].text
             return r.content[0].text
 
-        # dry runs are refused with a clear message until they exist; a real pass returns its brief
-        assert "dry_run" in await refused("compile_knowledge_base", "invalid_input", knowledge_base=KB, dry_run=True)
+        # a dry run previews the pass and publishes nothing; a real pass returns its brief
+        preview = await ok("compile_knowledge_base", knowledge_base=KB, dry_run=True)
+        assert preview["changed"] is False and preview["jobId"].startswith("dry-run-") and "billing.md" in preview["brief"]
         done = await ok("compile_knowledge_base", knowledge_base=KB)
         assert done["phase"] == "succeeded" and done["jobId"] and "billing.md" in done["brief"]
 

@@ -54,7 +54,6 @@ def test_without_a_host_it_compiles_in_process(tools) -> None:
 
 
 @pytest.mark.parametrize("call, code", [
-    (lambda t: t.compile_knowledge_base(None, "notes", dry_run=True), "invalid_input"),
     (lambda t: t.get_change_brief(None, "nope"), "not_found"),
     (lambda t: t.list_knowledge_pages(None, "notes", page_class="chapter"), "invalid_input"),
     (lambda t: t.resolve_conflict(999, "keep", 1), "not_found"),
@@ -80,3 +79,13 @@ def test_a_workspace_is_needed_when_several_are_served(svc, workspace, tmp_path,
     with pytest.raises(ToolFailure) as exc:
         tools.list_knowledge_pages(None, "notes")
     assert exc.value.code == "invalid_input" and "name the workspace" in exc.value.message
+
+
+def test_a_dry_run_says_what_a_compile_would_change_and_publishes_nothing(tools, workspace) -> None:
+    out, text = tools.compile_knowledge_base(None, "notes", dry_run=True)
+    assert out.phase == "succeeded" and out.changed is False and out.job_id.startswith("dry-run-")
+    assert "a.md" in (out.brief or "") and text.startswith(f"dry run {out.job_id} of notes: nothing published")
+    wiki = next(workspace.glob(".a3s/kb/bases/notes/wiki"), None)
+    assert wiki is None or not any(wiki.glob("*/*.md"))  # nothing promoted
+    real, _ = tools.compile_knowledge_base(None, "notes")
+    assert real.phase == "succeeded" and real.changed  # the real pass still has everything to do
