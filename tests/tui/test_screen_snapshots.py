@@ -21,7 +21,14 @@ IDS = ["100x30", "80x24"]
 
 
 async def calm(pilot) -> None:
+    from textual.widgets import Input
+
+    for box in pilot.app.screen.query(Input):  # a blinking cursor would make the picture depend on timing
+        box.cursor_blink = False
     await pilot.pause(0.05)
+    await settle(pilot)
+    pilot.app.screen.refresh_bindings()  # the footer as the focus now leaves it, whatever came first
+    await pilot.pause(0.1)
     await settle(pilot)
 
 
