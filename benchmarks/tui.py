@@ -149,7 +149,7 @@ class Screen:
                 self.cpu.append((self.cpu_shown[0] - c0) * 1000)
                 return (self.shown[0] - t0) * 1000
             await asyncio.sleep(0.0005)
-        raise RuntimeError(f"{key}: the screen never showed the change")
+        raise RuntimeError(f"{key}: the screen never showed the change (status: {self.app.main.query_one('#status').plain!r})")
 
 
 async def idle(app, pilot) -> None:
