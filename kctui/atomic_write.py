@@ -10,19 +10,30 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomically(target: Path, data: bytes | str, *, durable: bool = True) -> None:
-    """Raises OSError (the temporary file is removed). `durable` fsyncs the data before the rename;
-    caches that only make the next run faster may skip it."""
-    target = Path(target)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+def _stage(target: Path, payload: bytes, *, fsync: bool) -> Path:
+    """A hidden temporary file beside `target` holding `payload` (fsynced when asked); nothing is left
+    behind on an error."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(payload)
-            if durable:
+            if fsync:
                 f.flush()
                 os.fsync(f.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return Path(tmp)
+
+
+def write_atomically(target: Path, data: bytes | str, *, durable: bool = True) -> None:
+    """Raises OSError (the temporary file is removed). `durable` fsyncs the data before the rename;
+    caches that only make the next run faster may skip it."""
+    target = Path(target)
+    tmp = _stage(target, data.encode("utf-8") if isinstance(data, str) else data, fsync=durable)
+    try:
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -41,17 +52,7 @@ def stage_beside(target: Path, data: bytes) -> Path:
     """Write `data` to a hidden temporary file beside `target` (not synced, not yet in place); the
     caller syncs a batch of them (`sync_all`) and moves each with `place_staged`. Raises OSError
     (nothing left behind)."""
-    target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return Path(tmp)
+    return _stage(Path(target), data, fsync=False)
 
 
 def sync_all() -> None:

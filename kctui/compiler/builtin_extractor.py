@@ -41,7 +41,7 @@ from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.readers import Skipped
 from kctui.compiler.source_read import read_document
 from kctui.compiler.profile import ProfileError, load_profile
-from kctui.compiler.schema import classes_version, load_schema, restrict_classes
+from kctui.compiler.schema import classes_version, restrict_classes
 from kctui.compiler.runner import COMPILER_NAME, CompileCancelled, CompileFailure
 
 log = logging.getLogger("kctui.compiler")
@@ -131,7 +131,7 @@ class BuiltinExtractor:
         self.should_stop = ctx.should_stop
         self.profile, salt = base_profile(ctx.kb_root)
         # the schema file's page classes (kctui.compiler.schema): a class it leaves out is not written
-        self.schema = load_schema(ctx.kb_root)
+        self.schema = ctx.base_schema()
         self.version = classes_version(pass_version(salt), self.schema)
         self.cache = ExtractionCache(ctx.cache_folder, salt=salt)
         self._cache_folder, self._salt = ctx.cache_folder, salt

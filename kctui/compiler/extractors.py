@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from kctui.compiler.runner import CompileFailure, CompileRequest, StopFn
+from kctui.compiler.schema import Schema, load_schema
 
 if TYPE_CHECKING:
     from kctui.compiler.extract import Extraction
@@ -41,11 +42,16 @@ class ExtractorContext:
     # a live line for the current step (the running pane, `compile --wait`), e.g. a reply's tokens/s;
     # call it from the thread that runs the pass
     progress: Callable[[str], None] | None = None
+    schema: Schema | None = None  # the base's schema file as the pass read it (None: read it here)
 
     @property
     def kb_root(self) -> Path:
         """The knowledge base's folder (the parent of `sources/`), where `.a3s/` lives."""
         return Path(self.request.source_path).parent
+
+    def base_schema(self) -> Schema:
+        """The schema in force for this pass: read once by the pass, shared by its extractor."""
+        return self.schema if self.schema is not None else load_schema(self.kb_root)
 
 
 @runtime_checkable

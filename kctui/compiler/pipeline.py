@@ -157,10 +157,11 @@ def _pass(request: CompileRequest, steps: _Steps, cache_folder: Path | None, ful
     # The actor of this pass (`generated.by`, the report, the brief): the built-in extractor or the model.
     # A source whose page another version wrote is read again, so switching extractor or model
     # recompiles every source once (the reply cache makes later passes free).
-    extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop, steps.note))
+    schema = load_schema(request.source_path.parent)  # read once: the extractor gets this copy
+    extractor = opener(ExtractorContext(request, prev, cache_folder, steps.should_stop, steps.note, schema))
     opened.append(extractor)
     version = extractor.version + maintains_suffix(request)  # fewer page classes: another version
-    schema_problem = schema_warning(load_schema(request.source_path.parent))  # the extractors fall back
+    schema_problem = schema_warning(schema)  # the extractors fall back to the embedded default
     if schema_problem:
         warnings.append(schema_problem)
     changes = g.classify({f.path: f.digest for f in readable}, prev.source_digests())

@@ -101,14 +101,15 @@ class LlmPass:
 
     def __init__(self, request: CompileRequest, prev: PreviousWiki | None, cache_folder: Path | None,
                  should_stop: StopFn, settings: LlmSettings | None = None,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None, schema: Schema | None = None) -> None:
         self.request = request
         self.should_stop = should_stop
         self.live = LiveReplies(progress)
         self.settings = settings
         self.cache = ReplyCache(None if cache_folder is None else llm_cache_dir(request.source_path))
         self.prev = prev
-        self.schema: Schema = load_schema(Path(request.source_path).parent)  # in every prompt (seed 004)
+        # in every prompt (seed 004); the pass has read it already when it opens the extractor
+        self.schema: Schema = schema if schema is not None else load_schema(Path(request.source_path).parent)
         self.usage = Usage()
         self.lossy: dict[str, str] = {}  # path -> why the compile-loss guard would hold its pages
         self.client: ChatClient | None = None
@@ -430,7 +431,7 @@ class LlmExtractor:
 
     def __init__(self, ctx: ExtractorContext) -> None:
         self._pass = LlmPass(ctx.request, ctx.previous, ctx.cache_folder, ctx.should_stop,
-                             progress=getattr(ctx, "progress", None))
+                             progress=ctx.progress, schema=ctx.base_schema())
         self.version = schema_version(pass_version(), self._pass.schema)
 
     def submit(self, sources: Sequence[g.SourceFile]) -> None:
