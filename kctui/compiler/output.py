@@ -31,8 +31,12 @@ from kctui.core.brief import (
     BriefStale,
     render_brief,
 )
+from kctui.core.frontmatter import MAX_FRONTMATTER_BYTES, split_frontmatter
 from kctui.core.pages import (
     KIND_DIRS,
+    MAX_FRONTMATTER_SOURCES,
+    MENTIONED_ONCE_KEY,
+    RECURRING_KEY,
     Page,
     citation,
     link,
@@ -72,6 +76,7 @@ class PageWriter:
         self._links: dict[str, str] | None = None
         self.link_unchanged = True
         self._parsed: dict[str, Page | None] = {}
+        self._infos_of: dict[str, PageInfo] = {}  # a text `render` wrote -> its PageInfo (as page_info reads it)
 
     def previous_page(self, slug: str) -> Page | None:
         if slug not in self._parsed:
@@ -111,7 +116,11 @@ class PageWriter:
                 return None
         page.generated_by = self.version
         page.generated_at = page.last_updated = self.request.created_at
-        return render_page(page, {}, self.style, body)
+        text = render_page(page, {}, self.style, body)
+        info = info_of_rendered(page, body, text)
+        if info is not None:
+            self._infos_of[text] = info
+        return text
 
     def keep(self, page: Page, text: str | None) -> None:
         """Write `page` as built (`text` from `render`; None: the previous bytes stand)."""
@@ -188,7 +197,7 @@ class PageWriter:
                 name = f"{slug}.md"
                 if slug in self.rendered:
                     data = self.rendered[slug].encode("utf-8")
-                    info = page_info(self.rendered[slug], slug)
+                    info = self._infos_of.get(self.rendered[slug]) or page_info(self.rendered[slug], slug)
                     digest = self.digests[slug] = hashlib.sha256(data).hexdigest()
                     self.styles[slug] = link_styles(data)
                     written_at = time.time_ns()
@@ -240,6 +249,35 @@ class PageWriter:
         written_at = time.time_ns()
         st = _write_at(dir_fd, name, self.prev.raw[slug])
         self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
+
+
+def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
+    """`page_info(text, page.slug)` for `text = render_page(page, …, body)`, taken from the page instead of
+    read back from the YAML it wrote; None when the text might read back otherwise — a value that is not a
+    plain printable string, YAML the capped loader would refuse (too large, an alias), or a header that
+    does not end where it was written — and then the text is parsed as any page is."""
+    header, rest, _ = split_frontmatter(text)
+    if header is None or rest != "\n" + body or len(header.encode("utf-8")) > MAX_FRONTMATTER_BYTES:
+        return None
+    if "&id" in header or "*id" in header:  # the emitter's anchors: the loader refuses aliases
+        return None
+    sources = tuple((s.resource, s.digest) for s in page.sources[:MAX_FRONTMATTER_SOURCES])
+    passing: tuple[str, ...] = ()
+    recurring: tuple[str, ...] = ()
+    if page.kind == "source":
+        once, elsewhere = page.extra.get(MENTIONED_ONCE_KEY), page.extra.get(RECURRING_KEY)
+        passing = tuple(once) if isinstance(once, list) else ()
+        recurring = tuple(elsewhere) if isinstance(elsewhere, list) else ()
+        if (once is not None and not isinstance(once, list)) or (elsewhere is not None and not isinstance(elsewhere, list)):
+            return None
+    texts = [page.title, page.description, page.compile_status, page.generated_by, *page.aliases, *passing,
+             *recurring, *(r for pair in sources for r in pair)]
+    if page.kind not in KIND_DIRS or not all(isinstance(t, str) and t.isprintable() for t in texts):
+        return None
+    return PageInfo(kind=page.kind, slug=page.slug, title=page.title, description=page.description,
+                    aliases=tuple(page.aliases), sources=sources, compile_status=page.compile_status,
+                    links=tuple(sorted(outgoing_links(rest))), generated_by=page.generated_by,
+                    passing=passing, recurring=recurring)
 
 
 def _write_at(dir_fd: int, name: str, data: bytes) -> os.stat_result:

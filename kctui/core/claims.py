@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from kctui.core.slugs import identity_key
 from kctui.core.values import attribute_key, normalise_value, scope_key, split_unit
@@ -47,6 +48,17 @@ class Evidence:
     unit: str = "line"  # "line" | "page"
 
 
+@lru_cache(maxsize=65536)
+def _derived(subject: str, attribute: str, value: str, scope: str) -> tuple[str, str, tuple[str, str, str, str], str]:
+    """A claim's normalised value, unit, identity key and stable id: a pure function of its four texts
+    (one pass builds the same claim several times: read, routed, compared with the previous page)."""
+    norm = normalise_value(value)
+    unit = split_unit(value)[1].casefold()
+    key = (identity_key(subject), attribute_key(attribute), scope_key(scope), unit)
+    digest = hashlib.sha256("\x1f".join((key[0], key[1], key[2], norm)).encode("utf-8", "surrogatepass"))
+    return norm, unit, key, digest.hexdigest()[:16]
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     """One atomic statement. `form` is "fact" (subject · scope · attribute: value) or "statement"
@@ -66,14 +78,11 @@ class Claim:
     claim_id: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        norm = normalise_value(self.value)
-        unit = split_unit(self.value)[1].casefold()
-        key = (identity_key(self.subject), attribute_key(self.attribute), scope_key(self.scope), unit)
-        digest = hashlib.sha256("\x1f".join((key[0], key[1], key[2], norm)).encode("utf-8", "surrogatepass"))
+        norm, unit, key, claim_id = _derived(self.subject, self.attribute, self.value, self.scope)
         object.__setattr__(self, "norm_value", norm)
         object.__setattr__(self, "unit", unit)
         object.__setattr__(self, "key", key)
-        object.__setattr__(self, "claim_id", digest.hexdigest()[:16])
+        object.__setattr__(self, "claim_id", claim_id)
 
     @property
     def confidence(self) -> float:

@@ -44,7 +44,7 @@ from kctui.core.page_status import (
     stale_note,
     status_block,
 )
-from kctui.core.record_tables import KEPT_MARK, explode_lines, tabulate
+from kctui.core.record_tables import KEPT_MARK, read_entries, tabulate
 from kctui.core.values import attribute_key
 
 KIND_DIRS = {"source": "sources", "concept": "concepts", "entity": "entities"}
@@ -371,9 +371,9 @@ def parse_page(text: str, slug: str) -> Page:
     claim_sections = {"source": ("Key Claims",), "concept": ("Definition", "Why It Matters"),
                       "entity": ("Description", "Key Positions/Products/Claims")}[kind]
     for name in claim_sections:
-        lines, _ = explode_lines(sections.get(name, []))  # a record table stands for its claim lines
-        for line in lines:
-            claim = parse_claim_line(strip_kept(line), digests)
+        entries, _ = read_entries(sections.get(name, []), digests)  # a record table stands for its claims
+        for entry in entries:
+            claim = parse_claim_line(strip_kept(entry), digests) if isinstance(entry, str) else entry
             if claim:
                 page.claims.append(claim)
     for name in ("Why It Matters", "Relevance"):

@@ -44,6 +44,7 @@ CLAIM_SECTIONS = frozenset({"Key Claims", "Definition", "Why It Matters", "Descr
 SOURCE_COLUMN = "Source"
 FLAG_CELL = "⚑"
 KEPT_MARK = " (⚑ kept by a person"  # kctui.core.pages.KEPT_MARK (that module imports this one)
+_CAPTION_START = "**"  # every caption's first characters (a claim line starts "* **")
 _CAPTION = re.compile(r"^\*\*(?P<subject>(?:\\.|[^*\\])+)\*\* — one row per .+:$")
 _SEPARATOR = re.compile(r"^:?-{3,}:?$")
 _CITATION_CELL = re.compile(r"^\^\[.*\]$")
@@ -182,6 +183,8 @@ def _split_row(line: str) -> list[str] | None:
     text = line.strip()
     if len(text) < 2 or not (text.startswith("|") and text.endswith("|")):
         return None
+    if "\\" not in text:  # no escapes: every pipe ends a cell (the text ends with one)
+        return [cell.strip() for cell in text[1:-1].split("|")]
     cells: list[str] = []
     cur: list[str] = []
     i, n = 1, len(text)
@@ -200,8 +203,10 @@ def _split_row(line: str) -> list[str] | None:
     return None if "".join(cur).strip() else cells
 
 
-def _read_table(lines: list[str], start: int, subject: str) -> tuple[list[Claim], int] | None:
-    """The claims of the table whose header row is `lines[start]`, and the index after its last row."""
+def _read_table(lines: list[str], start: int, subject: str,
+                digests: dict[str, str] | None = None) -> tuple[list[Claim], int] | None:
+    """The claims of the table whose header row is `lines[start]`, and the index after its last row (each
+    citation's digest from `digests`, the page's sources, as a claim line's is)."""
     if start + 1 >= len(lines):
         return None
     header = _split_row(lines[start])
@@ -217,7 +222,7 @@ def _read_table(lines: list[str], start: int, subject: str) -> tuple[list[Claim]
         cells = _split_row(lines[i])
         if cells is None or len(cells) != len(header) or not _CITATION_CELL.match(cells[-1]):
             break
-        split = parse_citation_suffix(" " + cells[-1], {})
+        split = parse_citation_suffix(" " + cells[-1], digests or {})
         if split is None or split[0] or not cells[0]:
             break
         ev = split[1]
@@ -233,7 +238,17 @@ def _read_table(lines: list[str], start: int, subject: str) -> tuple[list[Claim]
 def explode_lines(lines: list[str]) -> tuple[list[str], bool]:
     """Lines with every record table (caption, header, rows) written as the claim lines it stands for,
     in row order; True when there was one."""
-    out: list[str] = []
+    entries, found = read_entries(lines)
+    return [e if isinstance(e, str) else claim_line(e) for e in entries], found
+
+
+def read_entries(lines: list[str], digests: dict[str, str] | None = None) -> tuple[list[str | Claim], bool]:
+    """`explode_lines` without writing the tables' claims out: the lines, with each record table's
+    claims in its place (a table row is read straight into the claims its line would parse to); True
+    when there was a table."""
+    if not any(line.startswith(_CAPTION_START) for line in lines):
+        return list(lines), False
+    out: list[str | Claim] = []
     found = False
     i = 0
     while i < len(lines):
@@ -242,10 +257,10 @@ def explode_lines(lines: list[str]) -> tuple[list[str], bool]:
             j = i + 1
             while j < len(lines) and not lines[j].strip():
                 j += 1
-            read = _read_table(lines, j, _unesc(m.group("subject")))
+            read = _read_table(lines, j, _unesc(m.group("subject")), digests)
             if read is not None:
                 claims, i = read
-                out += [claim_line(c) for c in claims]
+                out += claims
                 found = True
                 continue
         out.append(lines[i])
@@ -340,4 +355,4 @@ def implode(body: str, flagged_lines: Iterable[str] | None = None) -> str:
 
 
 __all__ = ["CLAIM_SECTIONS", "FLAG_CELL", "SOURCE_COLUMN", "explode", "explode_lines", "find_tables", "implode",
-           "section_items", "tabulate"]
+           "read_entries", "section_items", "tabulate"]
