@@ -21,7 +21,7 @@ def _title_ok(title: str) -> bool:
 
 from kctui.compiler.pipeline import compile_pass
 from kctui.core.pages import NONE_LINE, parse_claim_line, split_sections
-from tests.integration.test_compiler_pipeline import check_wiki, pages, request
+from tests.helpers.wiki import check_wiki, pages, request
 
 MAX_STUB_SHARE = 0.20
 

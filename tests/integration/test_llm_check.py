@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.integration.test_llm_extractor import KEY
-from tests.integration.test_llm_stream import STALL, SseModel, delta, error, frame, good_json, pieces, sse_reply
-from tests.integration.test_llm_stream import sse, waits  # noqa: F401  (the loopback server and recorded waits)
+from tests.helpers.model import KEY
+from tests.helpers.sse import STALL, SseModel, delta, error, frame, good_json, pieces, sse_reply
 
 
 def check(*args: str) -> Result:

@@ -13,15 +13,14 @@ from kctui.compiler.llm.extractor import pass_version
 from kctui.compiler.pipeline import VERSION, compile_pass
 from kctui.core.trust import TrustPolicy
 from kctui.services.review_manifest import read_manifest
-from tests.integration.test_compiler_pipeline import pages, request
-from tests.integration.test_llm_extractor import (
+from tests.helpers.wiki import pages, request
+from tests.helpers.model import (
     MODEL,
     WIDGET,
     FakeModel,
     brief_of,
     completion,
     derive,
-    fake,  # noqa: F401  (a fixture)
     llm_request,
     make_kb,
 )

@@ -18,7 +18,7 @@ from kctui.core.frontmatter import parse_document
 from kctui.core.page_status import record_resolved_conflict, set_page_status, split_page
 from kctui.core.pages import parse_page
 from kctui.publish.validate import validate_staged_tree
-from tests.integration.test_compiler_pipeline import assert_links_resolve, tree
+from tests.helpers.wiki import assert_links_resolve, tree
 
 WIDGET = ("# Widget Server\n\n| cycle | eol | latest |\n| --- | --- | --- |\n"
           "| 1.10 | 2024-11-06 | 1.10.2 |\n| 2.1 | 2026-03-01 | 2.1.4 |\n")
@@ -260,12 +260,12 @@ def test_gated_output_is_byte_identical_for_the_same_inputs(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("autonomy", ["suggest", "guarded", "auto"])
 def test_gated_incremental_pass_equals_full_pass(tmp_path: Path, autonomy: str) -> None:
-    from tests.integration.test_compiler_pipeline import CONFLICT_NOTE, _generation_two, make_kb
+    from tests.helpers.wiki import CONFLICT_NOTE, generation_two, make_kb
 
     src = make_kb(tmp_path)
     policy = {"autonomy": autonomy}
     _, first, _ = run(src, "job-1", policy=policy)
-    _generation_two(src)  # a revise, an added and a deleted source
+    generation_two(src)  # a revise, an added and a deleted source
     (src / "notes").mkdir()
     (src / "notes" / "widget support.md").write_text(CONFLICT_NOTE, encoding="utf-8")  # and a conflict
     outs = []
