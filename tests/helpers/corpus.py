@@ -9,7 +9,6 @@ from pathlib import Path
 
 from kctui.core.frontmatter import parse_document
 
-
 SHARED = Path(__file__).parents[2].parent / "shared"
 EOL = SHARED / "corpus" / "endoflife"
 RFCS = SHARED / "corpus" / "rust-rfcs" / "text"

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from kctui.cli_wait import compile_and_wait
 
-
 TABLES = ("jobs", "briefs", "page_revisions", "review_items", "review_item_pages", "job_steps", "bases")
 
 

@@ -22,7 +22,7 @@ Resolution:
 from __future__ import annotations
 
 import ast
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -18,7 +18,6 @@ import pytest
 
 from tests.helpers.wiki import request
 
-
 KEY = "sk-test-0123456789abcdefSECRETSECRET"
 MODEL = "fake-extractor-1"
 WIDGET = """---

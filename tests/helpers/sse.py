@@ -18,7 +18,6 @@ import pytest
 from kctui.compiler.llm import client as client_mod
 from tests.helpers.model import KEY, MODEL, derive
 
-
 STALL = object()  # in a scripted stream: stop sending (keep the connection open) until the test ends
 _PORT = re.compile(r"^L(\d+)\| .*\bport (\d+)", re.M)
 

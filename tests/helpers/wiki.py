@@ -15,7 +15,6 @@ from kctui.core.pages import parse_claim_line
 from kctui.publish.validate import validate_staged_tree
 from tests.helpers.pdf import make_pdf
 
-
 WIDGET = """---
 title: Widget Server
 category: server-app

@@ -17,13 +17,11 @@ from pathlib import Path
 import pytest
 
 from kctui.compiler.names import USAGE_MAX_ZIPF, clean_title, one_word, zipf
-
 from kctui.compiler.pipeline import compile_pass
 from kctui.core.frontmatter import parse_document
 from kctui.core.slugs import near_key
-from tests.helpers.wiki import check_wiki, pages, request, tree
 from tests.helpers.corpus import EOL, RFCS, SHARED, copy_generation, releases
-
+from tests.helpers.wiki import check_wiki, pages, request, tree
 
 needs_corpus = pytest.mark.skipif(not (EOL.is_dir() and RFCS.is_dir()),
                                   reason=f"the shared corpora are not present at {SHARED / 'corpus'}")

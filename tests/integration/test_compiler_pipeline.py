@@ -11,7 +11,17 @@ import pytest
 from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileCancelled, CompileRequest, compile_job
 from kctui.core.frontmatter import parse_document
-from tests.helpers.wiki import CODE_SPAN, CONFLICT_NOTE, SETUP, check_wiki, generation_two, make_kb, pages, request, tree
+from tests.helpers.wiki import (
+    CODE_SPAN,
+    CONFLICT_NOTE,
+    SETUP,
+    check_wiki,
+    generation_two,
+    make_kb,
+    pages,
+    request,
+    tree,
+)
 
 
 def test_compile_writes_a_valid_linked_cited_wiki(tmp_path: Path) -> None:

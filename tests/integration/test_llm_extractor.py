@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,19 @@ import pytest
 
 from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileFailure
+from tests.helpers.model import (
+    KEY,
+    MODEL,
+    PROMPT_LINE,
+    WIDGET,
+    FakeModel,
+    claim_lines,
+    completion,
+    derive,
+    llm_request,
+    make_kb,
+)
 from tests.helpers.wiki import check_wiki, pages, tree
-from tests.helpers.model import KEY, MODEL, PROMPT_LINE, WIDGET, FakeModel, claim_lines, completion, derive, llm_request, make_kb
-
 
 # -- replies --------------------------------------------------------------------------------------
 
@@ -228,12 +239,12 @@ def test_small_chunks_keep_real_line_numbers_and_give_the_same_wiki(tmp_path: Pa
 
 
 def test_retry_after_dates_and_key_scrubbing() -> None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from kctui.compiler.llm.client import retry_after_seconds, scrub
     from kctui.compiler.llm.settings import LlmSettings
 
-    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
     assert retry_after_seconds("Thu, 01 Jan 2026 00:00:30 GMT", now) == 30.0
     assert retry_after_seconds("7", now) == 7.0 and retry_after_seconds("soon", now) is None
     assert retry_after_seconds("Wed, 31 Dec 2025 00:00:00 GMT", now) == 0.0

@@ -20,8 +20,8 @@ from kctui.services.local_transport import LocalTransport
 from kctui.services.worker import run_worker
 from tests.helpers import make_base
 from tests.helpers.corpus import EOL, copy_generation, releases
-from tests.helpers.wiki import check_wiki, pages, tree
 from tests.helpers.model import KEY, WIDGET, llm_request
+from tests.helpers.wiki import check_wiki, pages, tree
 
 SLICE = ["alpine-linux", "angular", "apache-kafka", "centos", "django", "go", "isc-dhcp", "jquery", "kubernetes"]
 
@@ -35,7 +35,7 @@ def _cli(*args: str) -> str:
     return result.output
 
 
-def test_key_never_reaches_logs_store_briefs_or_errors(svc, workspace: Path, fake, caplog, state_dir: Path) -> None:  # noqa: F811
+def test_key_never_reaches_logs_store_briefs_or_errors(svc, workspace: Path, fake, caplog, state_dir: Path) -> None:
     caplog.set_level(logging.DEBUG)
     base = make_base(svc, workspace, "Products", files={"products/widget.md": WIDGET})
     assert "extractor" in _cli("kb", "policy", str(workspace), base.id, "--extractor", "llm")
@@ -76,7 +76,7 @@ def test_key_never_reaches_logs_store_briefs_or_errors(svc, workspace: Path, fak
 
 
 @pytest.mark.skipif(not EOL.is_dir(), reason=f"the shared endoflife corpus is not present at {EOL}")
-def test_endoflife_next_generation_by_the_model_is_valid(tmp_path: Path, fake) -> None:  # noqa: F811
+def test_endoflife_next_generation_by_the_model_is_valid(tmp_path: Path, fake) -> None:
     src = tmp_path / "kb" / "sources"
     copy_generation("2025-08-22", SLICE + ["apache-activemq-artemis"], src)
     first = llm_request(src, "job-2025", at="2025-08-22T00:00:00Z")

@@ -19,10 +19,9 @@ import pytest
 
 from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileFailure
-from tests.helpers.wiki import check_wiki, tree
 from tests.helpers.model import claim_lines, llm_request, make_kb
 from tests.helpers.sse import STALL, SseModel, delta, error, frame, good_json, pieces, sse_reply
-
+from tests.helpers.wiki import check_wiki, tree
 
 THREE = {"notes/a.md": "Port: 8080\n", "notes/b.md": "Region: eu-west\n", "notes/c.md": "Owner: Lena Vogel\n"}
 

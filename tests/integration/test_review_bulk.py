@@ -15,7 +15,6 @@ from kctui.publish import pages as pages_module
 from kctui.services import review, revisions
 from kctui.services.review_bulk import bulk_resolve, item_sources, select_items
 from kctui.services.review_listing import list_page, open_counts
-
 from tests.helpers.review import N, make_held
 
 
@@ -111,9 +110,8 @@ def test_paged_list_and_counts_add_up(svc, workspace, held) -> None:
 
 
 def test_cli_bulk_asks_first_and_yes_skips_the_question(svc, workspace, held) -> None:
-    from kctui.cli import main
-
     import kctui.cli_review  # noqa: F401  (registers the review group)
+    from kctui.cli import main
 
     b, _ = held
     runner = CliRunner()

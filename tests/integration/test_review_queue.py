@@ -3,7 +3,6 @@ promotion with expected_revision."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from kctui import paths

@@ -12,7 +12,6 @@ service), and the behaviour that replaces it.
 
 from __future__ import annotations
 
-
 import pytest
 
 from kctui.services import review, revisions

@@ -12,8 +12,8 @@ import os
 from kctui.compiler.llm import prompt as prompt_mod
 from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.schema import DEFAULT_SCHEMA, MAX_SCHEMA_BYTES, load_schema
-from tests.helpers.wiki import pages, request
 from tests.helpers.model import WIDGET, FakeModel, llm_request, make_kb
+from tests.helpers.wiki import pages, request
 
 RUNBOOK = "# Restarting\n\nRestart Widget Server with the restart command.\n\nPort: 8443\n"
 SCHEMA = """# Our wiki

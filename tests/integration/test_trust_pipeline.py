@@ -75,7 +75,7 @@ def test_suggest_base_writes_nothing_unattended(tmp_path: Path) -> None:
     result, wiki, sets = run(src, "job-1", policy={"autonomy": "suggest"})
     items = per_page(sets)
     validate_staged_tree(wiki)
-    assert_links_resolve(wiki) >= 0
+    assert_links_resolve(wiki)  # asserts every link resolves (a base that holds everything may link nothing)
     assert result.updates and not any(u.written for u in result.updates)
     assert {u.decision for u in result.updates} == {"hold", "conflict"}
     rels = sorted(p.relative_to(wiki).as_posix() for p in wiki.glob("*/*.md"))
@@ -381,8 +381,8 @@ def test_endoflife_update_under_guarded_holds_revises_and_the_brief_matches_the_
         assert data["compile_status"] == "compiled"
         assert any(ln.startswith("| 6 | ") and "| 6.0.0 |" in ln and "| ^[products/devuan.md:L" in ln
                    for ln in body.split("\n"))  # the new release cycle: a cited row of the release table
-    for i in [p for i in revises for p in i.page_list if p.update_kind == "revise"]:  # a held revise leaves
-        data, body = page(wiki, i.page_path)  # the live page as it was, flagged
+    for update in [p for item in revises for p in item.page_list if p.update_kind == "revise"]:  # a held
+        data, body = page(wiki, update.page_path)  # revise leaves the live page as it was, flagged
         assert data["compile_status"] == "needs-review" and body.startswith("> **Status: needs-review**")
     brief = find_brief(svc, workspace, base.id, job2)["markdown"]
     held = [p for i in items if i.kind == "held" for p in i.page_list]  # the held page updates
