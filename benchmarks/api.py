@@ -47,8 +47,9 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 PREFIX = "/api/v1/knowledge"
 TOKEN_ENV = "KCTUI_BENCH_TOKEN"

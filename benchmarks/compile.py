@@ -61,7 +61,6 @@ def _child(args: argparse.Namespace) -> None:
         c1 = os.times()
     else:
         from kctui.compiler import facts, names, prose  # noqa: F401 - a worker has them loaded
-
         from kctui.compiler.extract import extract_document
         from kctui.compiler.readers import read_source
 

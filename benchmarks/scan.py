@@ -22,8 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from kctui.sources.scan import ScanResult, scan_sources
 from kctui.sources.statcache import StatCache

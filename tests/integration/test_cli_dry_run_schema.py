@@ -6,10 +6,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.integration.test_cli import assert_one_line_error, kb, run  # noqa: F401
+import pytest
+
+from tests.helpers.cli import assert_one_line_error, create_notes_kb, run
 
 
-def test_compile_dry_run_prints_the_brief_and_queues_nothing(workspace: Path, kb: str) -> None:  # noqa: F811
+@pytest.fixture
+def kb(workspace: Path) -> str:
+    return create_notes_kb(workspace)
+
+
+def test_compile_dry_run_prints_the_brief_and_queues_nothing(workspace: Path, kb: str) -> None:
     proc = run("compile", str(workspace), kb, "--dry-run", check=True)
     assert proc.stdout.startswith("# Change brief: job `dry-run-") and "**Dry run**: nothing was promoted" in proc.stdout
     assert "would create" in proc.stderr and "/.a3s/dry-run/dry-run-" in proc.stderr
@@ -23,7 +30,7 @@ def test_compile_dry_run_prints_the_brief_and_queues_nothing(workspace: Path, kb
     assert_one_line_error(run("compile", str(workspace), "nope", "--dry-run"), "nope")
 
 
-def test_kb_show_says_which_schema_is_in_force(workspace: Path, kb: str) -> None:  # noqa: F811
+def test_kb_show_says_which_schema_is_in_force(workspace: Path, kb: str) -> None:
     base = workspace / ".a3s" / "kb" / "bases" / kb
     assert "  schema         embedded default" in run("kb", "show", str(workspace), kb, check=True).stdout
     (base / "CLAUDE.md").write_text("## Sources\n## Concepts\n", encoding="utf-8")

@@ -17,20 +17,11 @@ from pathlib import Path
 import pytest
 
 from kctui.compiler.names import USAGE_MAX_ZIPF, clean_title, one_word, zipf
-
-
-def _title_ok(title: str) -> bool:
-    """A page title: no placeholder or \"<word> team\"; one frequent word only when a document's usage made it
-    a name, and never a very frequent one (USAGE_MAX_ZIPF)."""
-    return clean_title(title, common_ok=True) and not (len(title.split()) == 1 and one_word(title) and zipf(title) >= USAGE_MAX_ZIPF)
 from kctui.compiler.pipeline import compile_pass
 from kctui.core.frontmatter import parse_document
 from kctui.core.slugs import near_key
-from tests.integration.test_compiler_pipeline import check_wiki, pages, request, tree
-
-SHARED = Path(__file__).parents[2].parent / "shared"
-EOL = SHARED / "corpus" / "endoflife"
-RFCS = SHARED / "corpus" / "rust-rfcs" / "text"
+from tests.helpers.corpus import EOL, RFCS, SHARED, copy_generation, releases
+from tests.helpers.wiki import check_wiki, pages, request, tree
 
 needs_corpus = pytest.mark.skipif(not (EOL.is_dir() and RFCS.is_dir()),
                                   reason=f"the shared corpora are not present at {SHARED / 'corpus'}")
@@ -42,29 +33,10 @@ ONLY_2026 = ["apache-artemis", "authentik", "cilium", "duckdb", "jruby"]
 RFC_SLICE = 40
 
 
-def _copy_generation(folder: str, names: list[str], dest: Path) -> None:
-    if dest.exists():
-        shutil.rmtree(dest)
-    (dest / "products").mkdir(parents=True)
-    for name in names:
-        shutil.copyfile(EOL / folder / "products" / f"{name}.md", dest / "products" / f"{name}.md")
-
-
-def _plain(value) -> str:  # noqa: ANN001 - YAML scalars as the source writes them
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, datetime.date):
-        return value.isoformat()
-    return str(value)
-
-
-def _releases(path: Path) -> dict[str, dict[str, str]]:
-    data, _, _ = parse_document(path.read_text(encoding="utf-8"))
-    out: dict[str, dict[str, str]] = {}
-    for item in data.get("releases") or []:
-        cycle = _plain(item["releaseCycle"])
-        out[cycle] = {k: _plain(v) for k, v in item.items() if k != "releaseCycle" and not isinstance(v, (list, dict))}
-    return out
+def _title_ok(title: str) -> bool:
+    """A page title: no placeholder or \"<word> team\"; one frequent word only when a document's usage made it
+    a name, and never a very frequent one (USAGE_MAX_ZIPF)."""
+    return clean_title(title, common_ok=True) and not (len(title.split()) == 1 and one_word(title) and zipf(title) >= USAGE_MAX_ZIPF)
 
 
 @pytest.fixture(scope="module")
@@ -73,12 +45,12 @@ def endoflife(tmp_path_factory: pytest.TempPathFactory):
         pytest.skip(f"the shared corpora are not present at {SHARED / 'corpus'}")
     root = tmp_path_factory.mktemp("eol")
     src = root / "kb" / "sources"
-    _copy_generation("2025-08-22", COMMON + ONLY_2025, src)
+    copy_generation("2025-08-22", COMMON + ONLY_2025, src)
     first = request(src, "job-2025", at="2025-08-22T00:00:00Z")
     r1 = compile_pass(first, cache_dir=root / "cache")
     check_wiki(first.output_path, src)
     gen1 = tree(first.output_path)
-    _copy_generation("2026-08-22", COMMON + ONLY_2026, src)
+    copy_generation("2026-08-22", COMMON + ONLY_2026, src)
     second = request(src, "job-2026", prev=first.output_path, at="2026-08-22T00:00:00Z")
     r2 = compile_pass(second, cache_dir=root / "cache")
     return src, first, second, r1, r2, gen1
@@ -98,8 +70,8 @@ def test_endoflife_changed_facts_are_revises_of_exactly_that_claim(endoflife) ->
     expected: set[tuple[str, str, str, str, str]] = set()
     unchanged: set[tuple[str, str, str]] = set()
     for name in COMMON:
-        old = _releases(EOL / "2025-08-22" / "products" / f"{name}.md")
-        new = _releases(EOL / "2026-08-22" / "products" / f"{name}.md")
+        old = releases(EOL / "2025-08-22" / "products" / f"{name}.md")
+        new = releases(EOL / "2026-08-22" / "products" / f"{name}.md")
         for cycle in old.keys() & new.keys():
             for field in ("latest", "eol", "latestReleaseDate"):
                 a, b = old[cycle].get(field), new[cycle].get(field)
@@ -160,7 +132,7 @@ def test_endoflife_one_entity_page_per_product(endoflife) -> None:
 @needs_corpus
 def test_endoflife_disagreeing_note_is_exactly_one_conflict(endoflife, tmp_path: Path) -> None:
     src, first, second, r1, r2, gen1 = endoflife
-    kafka = _releases(src / "products" / "apache-kafka.md")
+    kafka = releases(src / "products" / "apache-kafka.md")
     cycle = next(c for c, fields in kafka.items() if fields.get("eol", "false") not in ("false", "true"))
     claimed = kafka[cycle]["eol"]
     other = (datetime.date.fromisoformat(claimed) + datetime.timedelta(days=30)).isoformat()

@@ -12,18 +12,17 @@ from pathlib import Path
 import pytest
 
 from kctui.compiler.names import USAGE_MAX_ZIPF, clean_title, one_word, zipf
+from kctui.compiler.pipeline import compile_pass
+from kctui.core.pages import NONE_LINE, parse_claim_line, split_sections
+from tests.helpers.wiki import check_wiki, pages, request
+
+MAX_STUB_SHARE = 0.20
 
 
 def _title_ok(title: str) -> bool:
     """A page title: no placeholder or \"<word> team\"; one frequent word only when a document's usage made it
     a name, and never a very frequent one (USAGE_MAX_ZIPF)."""
     return clean_title(title, common_ok=True) and not (len(title.split()) == 1 and one_word(title) and zipf(title) >= USAGE_MAX_ZIPF)
-
-from kctui.compiler.pipeline import compile_pass
-from kctui.core.pages import NONE_LINE, parse_claim_line, split_sections
-from tests.integration.test_compiler_pipeline import check_wiki, pages, request
-
-MAX_STUB_SHARE = 0.20
 
 
 def _section_names(root: Path) -> set[str]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -19,34 +18,7 @@ from kctui.services import events
 from kctui.services import jobs as jobs_svc
 from kctui.services.local_transport import LocalTransport
 from tests.helpers import make_base
-
-TABLES = ("jobs", "briefs", "page_revisions", "review_items", "review_item_pages", "job_steps", "bases")
-
-
-def demo_files() -> dict[str, str]:
-    root = resources.files("kctui") / "demo_sources"
-    return {p.name: p.read_text(encoding="utf-8") for p in root.iterdir() if p.is_file()}
-
-
-def tree(root: Path) -> dict[str, tuple]:
-    """Every file under `root`: bytes and the stat fields a reader or the page memo relies on."""
-    out = {}
-    for p in sorted(root.rglob("*")) if root.exists() else ():
-        if p.is_file():
-            st = p.lstat()
-            out[p.relative_to(root).as_posix()] = (p.read_bytes(), st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
-    return out
-
-
-def store_state(svc) -> dict[str, list]:
-    return {t: [tuple(r) for r in svc.store.query(f"SELECT * FROM {t} ORDER BY rowid")] for t in TABLES}
-
-
-def comparable(markdown: str) -> list[str]:
-    """A brief without what names the job and its moment: its header lines and the timings."""
-    lines = markdown.split("\n")
-    lines = lines[: lines.index("## Time")] if "## Time" in lines else lines
-    return [ln for ln in lines if ln and not ln.startswith(("# Change brief", "Compiled at", "**Dry run**"))]
+from tests.helpers.dry_run import comparable, demo_files, real_pass, store_state, tree
 
 
 @pytest.fixture
@@ -54,19 +26,6 @@ def emitted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict]]:
     seen: list[tuple[str, dict]] = []
     monkeypatch.setattr(events, "emit", lambda name, data, **kw: seen.append((name, data)))
     return seen
-
-
-def real_pass(svc, base) -> tuple[str, list]:
-    _, _, job = compile_and_wait(svc, base.workspace, base.id, quiet=True)
-    assert job is not None and job.phase == "succeeded", job
-    items = svc.store.query("SELECT kind FROM review_items WHERE job_id = ?", (job.id,))
-    return _brief(svc, job.id), items
-
-
-def _brief(svc, job_id: str) -> str:
-    from kctui.services.results import get_brief
-
-    return get_brief(svc, job_id) or ""
 
 
 def check_same(svc, base, run: dr.DryRun, emitted) -> None:

@@ -28,7 +28,7 @@ from kctui.compiler.gather import digest_file, scan_sources
 from kctui.compiler.pipeline import VERSION, compile_pass
 from kctui.compiler.runner import CompileCancelled, CompileFailure
 from kctui.core.trust import TrustPolicy
-from tests.integration.test_compiler_pipeline import check_wiki, make_kb, pages, request, tree
+from tests.helpers.wiki import check_wiki, make_kb, pages, request, tree
 
 NOTE = """# Service {n}
 

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.integration.test_llm_extractor import KEY
-from tests.integration.test_llm_stream import STALL, SseModel, delta, error, frame, good_json, pieces, sse_reply
-from tests.integration.test_llm_stream import sse, waits  # noqa: F401  (the loopback server and recorded waits)
+from tests.helpers.model import KEY
+from tests.helpers.sse import STALL, SseModel, delta, error, frame, good_json, pieces, sse_reply
 
 
 def check(*args: str) -> Result:
@@ -24,7 +23,7 @@ def check(*args: str) -> Result:
     return CliRunner().invoke(main, ["llm", "check", *args])
 
 
-def test_a_server_that_takes_the_schema_passes(sse: SseModel) -> None:  # noqa: F811
+def test_a_server_that_takes_the_schema_passes(sse: SseModel) -> None:
     sse.answer = lambda body, n: (sse.good(body) if (body.get("response_format") or {}).get("type") == "json_schema"
                                   else (200, {}, sse_reply("I would be glad to help you with that document.")))
     result = check()
@@ -37,7 +36,7 @@ def test_a_server_that_takes_the_schema_passes(sse: SseModel) -> None:  # noqa: 
     assert sse.requests[0]["response_format"]["type"] == "json_schema" and sse.requests[0]["stream"] is True
 
 
-def test_a_server_refusing_json_schema_passes_in_json_object_mode(sse: SseModel) -> None:  # noqa: F811
+def test_a_server_refusing_json_schema_passes_in_json_object_mode(sse: SseModel) -> None:
     sse.answer = lambda body, n: (error(400, "response_format: json_schema is not supported")
                                   if (body.get("response_format") or {}).get("type") == "json_schema" else sse.good(body))
     result = check("--json")
@@ -48,7 +47,7 @@ def test_a_server_refusing_json_schema_passes_in_json_object_mode(sse: SseModel)
     assert data["tokens_out"] > 0 and data["latency_s"] is not None
 
 
-def test_prompt_only_passes_when_the_reply_is_json_and_fails_when_it_is_prose(sse: SseModel) -> None:  # noqa: F811
+def test_prompt_only_passes_when_the_reply_is_json_and_fails_when_it_is_prose(sse: SseModel) -> None:
     refuse = lambda body: error(422, "Unrecognized request argument supplied: response_format")  # noqa: E731
     sse.answer = lambda body, n: refuse(body) if "response_format" in body else sse.good(body)
     ok = check()
@@ -63,8 +62,8 @@ def test_prompt_only_passes_when_the_reply_is_json_and_fails_when_it_is_prose(ss
     assert "use a server that takes response_format json_schema" in bad.output
 
 
-def test_a_stalling_stream_fails_with_the_idle_timeout_to_change(sse: SseModel, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
-                                                                 waits: list[float]) -> None:  # noqa: F811
+def test_a_stalling_stream_fails_with_the_idle_timeout_to_change(sse: SseModel, monkeypatch: pytest.MonkeyPatch,
+                                                                 waits: list[float]) -> None:
     monkeypatch.setenv("KCTUI_LLM_IDLE_TIMEOUT", "0.2")
     sse.answer = lambda body, n: (200, {}, [delta('{"claims": ['), STALL])
     result = check()
@@ -73,7 +72,7 @@ def test_a_stalling_stream_fails_with_the_idle_timeout_to_change(sse: SseModel, 
     assert "no token for 0.2 s after 3 tokens" in result.output and "raise KCTUI_LLM_IDLE_TIMEOUT (now 0.2 s)" in result.output
 
 
-def test_an_endless_stream_is_cut_and_reported_but_compiling_works(sse: SseModel) -> None:  # noqa: F811
+def test_an_endless_stream_is_cut_and_reported_but_compiling_works(sse: SseModel) -> None:
     def answer(body: dict[str, Any], n: int) -> Any:
         claims = good_json(sse.prompt(body))["claims"]
         start = '{"claims": [' + ", ".join(json.dumps(c) for c in claims) + ", "
@@ -92,7 +91,7 @@ def test_an_endless_stream_is_cut_and_reported_but_compiling_works(sse: SseModel
     assert "the reply ran past its cap of " in data["verdict"] and "was cut" in data["verdict"]
 
 
-def test_split_frames_and_a_mid_stream_429_still_pass(sse: SseModel, waits: list[float]) -> None:  # noqa: F811
+def test_split_frames_and_a_mid_stream_429_still_pass(sse: SseModel, waits: list[float]) -> None:
     def answer(body: dict[str, Any], n: int) -> Any:
         if n == 1:
             return 200, {"Retry-After": "2"}, [delta('{"cla'), frame({"error": {"code": 429, "message": "busy"}})]
@@ -106,7 +105,7 @@ def test_split_frames_and_a_mid_stream_429_still_pass(sse: SseModel, waits: list
     assert "verdict: ok" in result.output
 
 
-def test_a_model_the_server_does_not_have_fails_naming_the_ones_it_has(sse: SseModel, monkeypatch) -> None:  # noqa: F811
+def test_a_model_the_server_does_not_have_fails_naming_the_ones_it_has(sse: SseModel, monkeypatch) -> None:
     monkeypatch.setenv("KCTUI_LLM_MODEL", "qwen2.5-7b-instruct")
     sse.answer = lambda body, n: error(404, f"model '{body['model']}' not found")
     result = check()
@@ -115,7 +114,7 @@ def test_a_model_the_server_does_not_have_fails_naming_the_ones_it_has(sse: SseM
     assert "set KCTUI_LLM_MODEL to a model the server serves; the server has: fake-extractor-1, other-model" in result.output
 
 
-def test_a_server_serving_one_model_under_any_name_passes_with_a_note(sse: SseModel, monkeypatch) -> None:  # noqa: F811
+def test_a_server_serving_one_model_under_any_name_passes_with_a_note(sse: SseModel, monkeypatch) -> None:
     sse.models = ["/models/smollm2-135m-instruct-q4_1.gguf"]
     result = check()
     assert result.exit_code == 0, result.output

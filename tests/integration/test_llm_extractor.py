@@ -4,172 +4,29 @@ the internet: the only URL used is 127.0.0.1 on a port the OS picked."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import re
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from datetime import UTC
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileFailure
-from tests.integration.test_compiler_pipeline import check_wiki, pages, request, tree
-
-KEY = "sk-test-0123456789abcdefSECRETSECRET"
-MODEL = "fake-extractor-1"
-WIDGET = """---
-title: Widget Server
-category: server-app
-releases:
-  - releaseCycle: "2.1"
-    releaseDate: 2025-03-18
-    eol: false
-    latest: "2.1.4"
-  - releaseCycle: "1.10"
-    releaseDate: 2023-06-13
-    eol: 2024-11-06
-    latest: "1.10.2"
----
-
-> Widget Server is an open-source server for widgets.
-
-Owner: Acme Ltd.
-"""
-_LINE = re.compile(r"^[LP](\d+)\| (.*)$")
-_KV = re.compile(r"^(\s*)(- )?([A-Za-z][\w]*):\s+(\S.*?)\s*$")
-_NON_FACT = {"title", "tags", "permalink", "iconSlug", "aliases"}
-
-
-# -- the fake model -------------------------------------------------------------------------------
-
-
-def derive(prompt: str) -> dict[str, Any]:
-    """What a good model answers: the `key: value` facts of the numbered lines (release items scoped by
-    their releaseCycle, using the context lines), cited on their own line, plus the titled product."""
-    title = re.search(r"^Title: (.*)$", prompt, re.M).group(1)
-    context, body = prompt.split("Source text, every", 1)
-    claims, entities = [], []
-    section, cycle = None, ""
-    for part, emit in ((context, False), (body, True)):
-        for raw in part.split("\n"):
-            m = _LINE.match(raw)
-            if not m:
-                continue
-            n, text = int(m.group(1)), m.group(2)
-            if text.strip() == "---" or (text and not text[0].isspace() and text.rstrip().endswith(":")):
-                section, cycle = text.strip().rstrip(":"), ""
-                continue
-            kv = _KV.match(text.split(" #", 1)[0])
-            if not kv:
-                continue
-            indent, item, key, value = kv.groups()
-            value = value.strip().strip('"').strip("'")
-            if section == "releases" and key == "releaseCycle":
-                cycle = value
-                continue
-            if key == "title" and emit:
-                entities.append({"name": value, "type": "product", "aliases": [], "page": "", "start": n, "end": n})
-            if not emit or key in _NON_FACT:
-                continue
-            if not indent and not item:
-                section = None
-                claims.append({"subject": title, "attribute": key, "value": value, "unit": "", "scope": "",
-                               "confidence": 0.9, "start": n, "end": n})
-            elif section == "releases" and cycle:
-                claims.append({"subject": title, "attribute": key, "value": value, "unit": "", "scope": cycle,
-                               "confidence": 0.9, "start": n, "end": n})
-    return {"claims": claims, "concepts": [], "entities": entities}
-
-
-def completion(content: str, finish: str = "stop", usage: bool = True) -> bytes:
-    data: dict[str, Any] = {"id": "c1", "object": "chat.completion", "model": MODEL, "choices": [
-        {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}]}
-    if usage:
-        data["usage"] = {"prompt_tokens": 1000, "completion_tokens": 200}
-    return json.dumps(data).encode()
-
-
-class FakeModel:
-    """`answer(prompt, n)` returns (status, headers, body) or a float: hang that many seconds."""
-
-    def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-        self.auth: list[str] = []
-        self.lock = threading.Lock()
-        self.answer: Callable[[str, int], Any] = lambda prompt, n: (200, {}, completion(json.dumps(derive(prompt))))
-
-    def prompts(self) -> list[str]:
-        return [r["messages"][1]["content"] for r in self.requests]
-
-
-@pytest.fixture
-def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    model = FakeModel()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-            with model.lock:
-                model.requests.append(body)
-                model.auth.append(self.headers.get("Authorization", ""))
-                n = len(model.requests)
-            out = model.answer(body["messages"][-1]["content"], n)
-            if isinstance(out, float):
-                time.sleep(out)
-                return
-            status, headers, payload = out
-            try:
-                self.send_response(status)
-                for k, v in {"Content-Type": "application/json", **headers}.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-            except OSError:
-                pass
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.block_on_close = False
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    monkeypatch.setenv("KCTUI_LLM_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
-    monkeypatch.setenv("KCTUI_LLM_MODEL", MODEL)
-    monkeypatch.setenv("KCTUI_LLM_KEY", KEY)
-    config = tmp_path / "config" / "config.toml"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(f'[llm]\nmax_retries = 2\nbackoff_base = 0.01\nbackoff_max = 3\nretry_total = 10\ntimeout = 5\n'
-                      f'[llm.prices."{MODEL}"]\ninput_per_mtok = 1.0\noutput_per_mtok = 2.0\n', encoding="utf-8")
-    yield model
-    server.shutdown()
-    server.server_close()
-
-
-def make_kb(root: Path, files: dict[str, str] | None = None) -> Path:
-    src = root / "kb" / "sources"
-    for rel, text in (files or {"products/widget.md": WIDGET}).items():
-        (src / rel).parent.mkdir(parents=True, exist_ok=True)
-        (src / rel).write_text(text, encoding="utf-8")
-    return src
-
-
-def llm_request(src: Path, job: str, **kw: Any):
-    return dataclasses.replace(request(src, job, **kw), extractor="llm")
-
-
-def brief_of(req) -> str:  # noqa: ANN001
-    return (req.output_path.parent / "brief.md").read_text(encoding="utf-8")
-
-
-def claim_lines(wiki: Path, rel: str = "sources/products-widget-md.md") -> list[str]:
-    return [ln for ln in (wiki / rel).read_text(encoding="utf-8").split("\n") if ln.startswith("* **")]
-
+from tests.helpers.model import (
+    KEY,
+    MODEL,
+    PROMPT_LINE,
+    WIDGET,
+    FakeModel,
+    claim_lines,
+    completion,
+    derive,
+    llm_request,
+    make_kb,
+)
+from tests.helpers.wiki import check_wiki, pages, tree
 
 # -- replies --------------------------------------------------------------------------------------
 
@@ -369,7 +226,7 @@ def test_small_chunks_keep_real_line_numbers_and_give_the_same_wiki(tmp_path: Pa
         assert sum(len(doc.lines[n - 1]) + 1 for n in range(c.first, c.last + 1)) <= 300
         assert c.first == 1 or doc.lines[c.first - 2] == ""  # starts at a paragraph
         for line in c.body.split("\n"):
-            number, shown = _LINE.match(line).groups()
+            number, shown = PROMPT_LINE.match(line).groups()
             assert doc.lines[int(number) - 1] == shown
     src = make_kb(tmp_path)
     whole = llm_request(src, "job-1", out="whole")
@@ -382,12 +239,12 @@ def test_small_chunks_keep_real_line_numbers_and_give_the_same_wiki(tmp_path: Pa
 
 
 def test_retry_after_dates_and_key_scrubbing() -> None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from kctui.compiler.llm.client import retry_after_seconds, scrub
     from kctui.compiler.llm.settings import LlmSettings
 
-    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
     assert retry_after_seconds("Thu, 01 Jan 2026 00:00:30 GMT", now) == 30.0
     assert retry_after_seconds("7", now) == 7.0 and retry_after_seconds("soon", now) is None
     assert retry_after_seconds("Wed, 31 Dec 2025 00:00:00 GMT", now) == 0.0

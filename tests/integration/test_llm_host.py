@@ -19,10 +19,9 @@ from kctui.services import jobs, results
 from kctui.services.local_transport import LocalTransport
 from kctui.services.worker import run_worker
 from tests.helpers import make_base
-from tests.integration.test_compiler_corpus import EOL, _copy_generation, _releases
-from tests.integration.test_compiler_pipeline import check_wiki, pages, tree
-from tests.integration.test_llm_extractor import KEY, WIDGET, llm_request
-from tests.integration.test_llm_extractor import fake  # noqa: F401  (the loopback model server fixture)
+from tests.helpers.corpus import EOL, copy_generation, releases
+from tests.helpers.model import KEY, WIDGET, llm_request
+from tests.helpers.wiki import check_wiki, pages, tree
 
 SLICE = ["alpine-linux", "angular", "apache-kafka", "centos", "django", "go", "isc-dhcp", "jquery", "kubernetes"]
 
@@ -36,7 +35,7 @@ def _cli(*args: str) -> str:
     return result.output
 
 
-def test_key_never_reaches_logs_store_briefs_or_errors(svc, workspace: Path, fake, caplog, state_dir: Path) -> None:  # noqa: F811
+def test_key_never_reaches_logs_store_briefs_or_errors(svc, workspace: Path, fake, caplog, state_dir: Path) -> None:
     caplog.set_level(logging.DEBUG)
     base = make_base(svc, workspace, "Products", files={"products/widget.md": WIDGET})
     assert "extractor" in _cli("kb", "policy", str(workspace), base.id, "--extractor", "llm")
@@ -77,14 +76,14 @@ def test_key_never_reaches_logs_store_briefs_or_errors(svc, workspace: Path, fak
 
 
 @pytest.mark.skipif(not EOL.is_dir(), reason=f"the shared endoflife corpus is not present at {EOL}")
-def test_endoflife_next_generation_by_the_model_is_valid(tmp_path: Path, fake) -> None:  # noqa: F811
+def test_endoflife_next_generation_by_the_model_is_valid(tmp_path: Path, fake) -> None:
     src = tmp_path / "kb" / "sources"
-    _copy_generation("2025-08-22", SLICE + ["apache-activemq-artemis"], src)
+    copy_generation("2025-08-22", SLICE + ["apache-activemq-artemis"], src)
     first = llm_request(src, "job-2025", at="2025-08-22T00:00:00Z")
     r1 = compile_pass(first)
     check_wiki(first.output_path, src)
     sent_first = len(fake.requests)
-    _copy_generation("2026-08-22", SLICE + ["cilium", "duckdb"], src)
+    copy_generation("2026-08-22", SLICE + ["cilium", "duckdb"], src)
     second = llm_request(src, "job-2026", prev=first.output_path, at="2026-08-22T00:00:00Z")
     r2 = compile_pass(second)
     check_wiki(second.output_path, src)
@@ -99,8 +98,8 @@ def test_endoflife_next_generation_by_the_model_is_valid(tmp_path: Path, fake) -
     # every changed release fact is a revise of exactly that claim
     expected = set()
     for name in SLICE:
-        old = _releases(EOL / "2025-08-22" / "products" / f"{name}.md")
-        new = _releases(EOL / "2026-08-22" / "products" / f"{name}.md")
+        old = releases(EOL / "2025-08-22" / "products" / f"{name}.md")
+        new = releases(EOL / "2026-08-22" / "products" / f"{name}.md")
         for cycle in old.keys() & new.keys():
             for f in ("latest", "eol", "latestReleaseDate"):
                 a, b = old[cycle].get(f), new[cycle].get(f)

@@ -13,18 +13,17 @@ from kctui.compiler.llm.extractor import pass_version
 from kctui.compiler.pipeline import VERSION, compile_pass
 from kctui.core.trust import TrustPolicy
 from kctui.services.review_manifest import read_manifest
-from tests.integration.test_compiler_pipeline import pages, request
-from tests.integration.test_llm_extractor import (
+from tests.helpers.model import (
     MODEL,
     WIDGET,
     FakeModel,
     brief_of,
     completion,
     derive,
-    fake,  # noqa: F401  (a fixture)
     llm_request,
     make_kb,
 )
+from tests.helpers.wiki import pages, request
 
 
 def _lossy(prompt: str, n: int):
@@ -38,7 +37,7 @@ def _review(req) -> dict:
     return json.loads((req.output_path.parent / "review.json").read_text(encoding="utf-8"))
 
 
-def test_a_reply_dropping_most_numbers_holds_the_pages_with_reason_compile_loss(tmp_path: Path, fake: FakeModel) -> None:  # noqa: F811
+def test_a_reply_dropping_most_numbers_holds_the_pages_with_reason_compile_loss(tmp_path: Path, fake: FakeModel) -> None:
     src = make_kb(tmp_path)
     fake.answer = _lossy
     req = dataclasses.replace(llm_request(src, "job-1"), trust_policy=TrustPolicy())  # guarded: creates apply
@@ -64,7 +63,7 @@ def test_a_reply_dropping_most_numbers_holds_the_pages_with_reason_compile_loss(
     assert "compile-loss guard:" in brief
 
 
-def test_a_good_reply_under_the_same_policy_applies_and_an_unguarded_compile_writes(tmp_path: Path, fake: FakeModel) -> None:  # noqa: F811
+def test_a_good_reply_under_the_same_policy_applies_and_an_unguarded_compile_writes(tmp_path: Path, fake: FakeModel) -> None:
     src = make_kb(tmp_path)
     req = dataclasses.replace(llm_request(src, "job-1"), trust_policy=TrustPolicy())
     result = compile_pass(req)
@@ -77,7 +76,7 @@ def test_a_good_reply_under_the_same_policy_applies_and_an_unguarded_compile_wri
     assert "compile-loss guard:" in brief_of(bare)
 
 
-def test_switching_to_the_model_recompiles_every_source_once_and_pages_say_llm(tmp_path: Path, fake: FakeModel,  # noqa: F811
+def test_switching_to_the_model_recompiles_every_source_once_and_pages_say_llm(tmp_path: Path, fake: FakeModel,
                                                                                monkeypatch) -> None:
     src = make_kb(tmp_path, {"products/widget.md": WIDGET, "notes/a.md": "Port: 8080\n", "notes/b.md": "Region: eu\n"})
     first = request(src, "job-1")  # builtin

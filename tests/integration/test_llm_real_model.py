@@ -109,7 +109,7 @@ def test_a_small_local_model_compiles_a_three_file_base_or_fails_closed(
     from kctui.cli import main
     from kctui.services import jobs, results
     from tests.helpers import make_base
-    from tests.integration.test_compiler_pipeline import check_wiki
+    from tests.helpers.wiki import check_wiki
 
     url, model = server
     monkeypatch.setenv("KCTUI_LLM_URL", url)

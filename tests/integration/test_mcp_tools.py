@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from kctui.mcp_server.tools import FAILURE_CODES, Tools, ToolFailure
+from kctui.mcp_server.tools import FAILURE_CODES, ToolFailure, Tools
 from kctui.services.hostlock import HostLock
 from kctui.services.local_transport import LocalTransport
 from kctui.services.worker import run_worker

@@ -14,7 +14,7 @@ import pytest
 from kctui.compiler.names import common_phrase
 from kctui.compiler.pipeline import compile_pass
 from kctui.core.pages import parse_claim_line
-from tests.integration.test_compiler_pipeline import check_wiki, pages, request
+from tests.helpers.wiki import check_wiki, pages, request
 
 NOTES = Path(__file__).parents[1] / "fixtures" / "notes"
 PEOPLE = {"Priya Raman", "Tomás Okafor", "Lena Vogel"}

@@ -15,7 +15,7 @@ from kctui.compiler import wiki_state
 from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileFailure
 from kctui.compiler.wiki_state import MEMO_NAME, stat_key
-from tests.integration.test_compiler_pipeline import SETUP, make_kb, request, tree
+from tests.helpers.wiki import SETUP, make_kb, request, tree
 
 HOUR_AGO_NS = time.time_ns() - 3600 * 10**9
 

@@ -10,7 +10,7 @@ import re
 from kctui.core.pages import parse_page
 from kctui.services import review
 from kctui.services import search as svc_search
-from tests.integration.test_review_truth import Base
+from tests.helpers.review import Base
 
 GADGET = """---
 title: Gadget Daemon

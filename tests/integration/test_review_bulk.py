@@ -11,39 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from kctui import paths
-from kctui.core.page_status import set_page_status
 from kctui.publish import pages as pages_module
 from kctui.services import review, revisions
 from kctui.services.review_bulk import bulk_resolve, item_sources, select_items
 from kctui.services.review_listing import list_page, open_counts
-from tests.integration.test_review_queue import compile_pass
-from tests.helpers import make_base
-
-N = 6
-PAGE = ("---\ntype: Concept\ntitle: Lang {n}\ncompile_status: compiled\nstatus: stable\n---\n\n# Lang {n}\n\n"
-        "- eol: {v} ^[lang{n}.md:L2-L2]\n")
-
-
-def page(n: int, v: str) -> str:
-    return PAGE.format(n=n, v=v)
-
-
-def make_held(svc, workspace, name="Langs"):
-    """A base of N+2 pages; a second pass holds a revise of pages 0..N-1 and raises one conflict."""
-    b = make_base(svc, workspace, name, files={f"lang{n}.md": f"# Lang {n}\neol: 2028\n" for n in range(N + 2)})
-    compile_pass(svc, workspace, b.id, {f"concepts/lang{n}.md": page(n, "2028") for n in range(N + 2)})
-    (paths.sources_path(workspace, b.id) / "extra.md").write_text("# extra\n")
-    shown = {f"concepts/lang{n}.md": set_page_status(page(n, "2028"), "needs-review") for n in range(N + 2)}
-    items = [{"kind": "held", "page": f"concepts/lang{n}.md", "title": f"Lang {n}", "updateKind": "revise",
-              "reason": "autonomy_ceiling", "summary": f"eol of lang {n} revised", "proposedBody": page(n, "2029")}
-             for n in range(N)]
-    items.append({"kind": "conflict", "page": f"concepts/lang{N}.md", "title": f"Lang {N}", "reason": "contradiction",
-                  "summary": "eol", "proposedBody": page(N, "2030"),
-                  "existing": {"value": "2028", "citation": f"lang{N}.md:L2-L2", "source": f"lang{N}.md"},
-                  "incoming": {"value": "2030", "citation": "extra.md:L1-L1", "source": "extra.md"},
-                  "fingerprint": "f1"})
-    compile_pass(svc, workspace, b.id, shown, items)
-    return b
+from tests.helpers.review import N, make_held
 
 
 @pytest.fixture
@@ -138,9 +110,8 @@ def test_paged_list_and_counts_add_up(svc, workspace, held) -> None:
 
 
 def test_cli_bulk_asks_first_and_yes_skips_the_question(svc, workspace, held) -> None:
-    from kctui.cli import main
-
     import kctui.cli_review  # noqa: F401  (registers the review group)
+    from kctui.cli import main
 
     b, _ = held
     runner = CliRunner()

@@ -17,7 +17,6 @@ import itertools
 import threading
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 

@@ -3,29 +3,16 @@ promotion with expected_revision."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from kctui import paths
 from kctui.core.page_status import set_page_status, split_page
-from kctui.services import jobs, results, review, revisions
+from kctui.services import jobs, review, revisions
 from kctui.services.errors import Conflict, InvalidInput
 from tests.helpers import make_base
+from tests.helpers.review import compile_pass
 
 PAGE = "---\ntype: Concept\ntitle: Python\ncompile_status: compiled\nstatus: stable\n---\n\n# Python\n\n- eol (3.12): {v} ^[python.md:L2-L2]\n"
-
-
-def compile_pass(svc, ws, kb_id, pages: dict[str, str], items: list[dict] | None = None):
-    jobs.request_compile(svc, ws, kb_id)
-    _, job = jobs.claim(svc)
-    staged = paths.staged_wiki(ws, kb_id, job.id)
-    for rel, text in pages.items():
-        (staged / rel).parent.mkdir(parents=True, exist_ok=True)
-        (staged / rel).write_text(text)
-    if items is not None:
-        (staged.parent / "review.json").write_text(json.dumps({"version": 1, "items": items}))
-    return results.report_result(svc, ws, kb_id, job.id, "succeeded")
 
 
 @pytest.fixture

@@ -12,47 +12,14 @@ service), and the behaviour that replaces it.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
-from kctui import paths
-from kctui.core.frontmatter import parse_document
-from kctui.services import jobs, review, revisions
+from kctui.services import review, revisions
 from kctui.services import search as svc_search
-from kctui.services.local_transport import LocalTransport
-from kctui.services.worker import run_worker
-from tests.helpers import make_base
+from tests.helpers.review import NOTE, WIDGET, WS_ENTITY, Base
 
 VENDORS = "# Vendors\n\n## Acme Hosting\n\nAcme Hosting is a hosting vendor.\n\nPrice: {price} / month\n\nContract term: 12 months\n"
-WIDGET = ("# Widget Server\n\n| cycle | eol | latest |\n| --- | --- | --- |\n"
-          "| 1.10 | 2024-11-06 | 1.10.2 |\n| 2.1 | 2026-03-01 | {latest} |\n")
-NOTE = "# Widget Server\n\nOur support desk says:\n\n| cycle | eol | latest |\n| --- | --- | --- |\n| 1.10 | 2024-12-01 | 1.10.3 |\n"
 ENTITY, SOURCE = "entities/vendors.md", "sources/vendors-md.md"
-WS_ENTITY = "entities/widget-server.md"
-
-
-class Base:
-    def __init__(self, svc, workspace, files: dict[str, str]) -> None:
-        self.svc, self.ws = svc, workspace
-        self.kb = make_base(svc, workspace, "Trust", files=files)
-        self.src = paths.sources_path(workspace, self.kb.id)
-        self.wiki = paths.wiki_path(workspace, self.kb.id)
-
-    def compile(self) -> None:
-        jobs.request_compile(self.svc, self.ws, self.kb.id)
-        [outcome] = run_worker(LocalTransport(self.svc), stop_event=threading.Event(), once=True)
-        assert outcome.result == "succeeded", outcome
-
-    def write(self, rel: str, text: str) -> None:
-        (self.src / rel).write_text(text, encoding="utf-8")
-
-    def page(self, rel: str) -> tuple[dict, str]:
-        data, body, _ = parse_document((self.wiki / rel).read_text(encoding="utf-8"))
-        return data, body
-
-    def items(self) -> list[review.ReviewItem]:
-        return review.list_items(self.svc, kb_id=self.kb.id)
 
 
 def price_lines(body: str) -> list[str]:

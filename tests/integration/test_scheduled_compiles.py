@@ -20,8 +20,7 @@ from kctui.services.scheduled import next_scheduled_for
 from kctui.services.scheduler import Scheduler
 from kctui.store.db import Store
 from kctui.store.migrations import MIGRATIONS
-from tests.helpers import write_staged_page
-from tests.integration.test_scheduler import NoWatcher
+from tests.helpers import NoWatcher, write_staged_page
 
 BERLIN = ZoneInfo("Europe/Berlin")
 

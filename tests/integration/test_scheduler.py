@@ -13,18 +13,7 @@ from kctui.services import bases, jobs, results
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput
 from kctui.services.scheduler import Scheduler, resume_base, source_changes
-from tests.helpers import write_staged_page
-
-
-class NoWatcher:
-    mode = "live"
-    status_message = None
-
-    def watch(self, key, path): ...
-    def unwatch(self, key): ...
-    watched_keys = ()
-    def start(self): ...
-    def stop(self): ...
+from tests.helpers import NoWatcher, write_staged_page
 
 
 @pytest.fixture

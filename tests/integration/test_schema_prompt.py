@@ -12,8 +12,8 @@ import os
 from kctui.compiler.llm import prompt as prompt_mod
 from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.schema import DEFAULT_SCHEMA, MAX_SCHEMA_BYTES, load_schema
-from tests.integration.test_compiler_pipeline import pages, request
-from tests.integration.test_llm_extractor import WIDGET, FakeModel, fake, llm_request, make_kb  # noqa: F401
+from tests.helpers.model import WIDGET, FakeModel, llm_request, make_kb
+from tests.helpers.wiki import pages, request
 
 RUNBOOK = "# Restarting\n\nRestart Widget Server with the restart command.\n\nPort: 8443\n"
 SCHEMA = """# Our wiki
@@ -135,7 +135,7 @@ def test_a_dry_run_of_a_model_backed_base_pays_once_and_says_what_the_real_pass_
     from kctui.services import dry_run as dr
     from kctui.services.policy import update_policy
     from tests.helpers import make_base
-    from tests.integration.test_dry_run import comparable, real_pass
+    from tests.helpers.dry_run import comparable, real_pass
 
     base = make_base(svc, workspace, files={"products/widget.md": WIDGET, "runbooks/restart.md": RUNBOOK})
     (workspace / ".a3s" / "kb" / "bases" / base.id / "SCHEMA.md").write_text(SCHEMA, encoding="utf-8")

@@ -18,7 +18,7 @@ from kctui.core.frontmatter import parse_document
 from kctui.core.page_status import record_resolved_conflict, set_page_status, split_page
 from kctui.core.pages import parse_page
 from kctui.publish.validate import validate_staged_tree
-from tests.integration.test_compiler_pipeline import assert_links_resolve, tree
+from tests.helpers.wiki import assert_links_resolve, tree
 
 WIDGET = ("# Widget Server\n\n| cycle | eol | latest |\n| --- | --- | --- |\n"
           "| 1.10 | 2024-11-06 | 1.10.2 |\n| 2.1 | 2026-03-01 | 2.1.4 |\n")
@@ -75,7 +75,7 @@ def test_suggest_base_writes_nothing_unattended(tmp_path: Path) -> None:
     result, wiki, sets = run(src, "job-1", policy={"autonomy": "suggest"})
     items = per_page(sets)
     validate_staged_tree(wiki)
-    assert_links_resolve(wiki) >= 0
+    assert_links_resolve(wiki)  # asserts every link resolves (a base that holds everything may link nothing)
     assert result.updates and not any(u.written for u in result.updates)
     assert {u.decision for u in result.updates} == {"hold", "conflict"}
     rels = sorted(p.relative_to(wiki).as_posix() for p in wiki.glob("*/*.md"))
@@ -260,12 +260,12 @@ def test_gated_output_is_byte_identical_for_the_same_inputs(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("autonomy", ["suggest", "guarded", "auto"])
 def test_gated_incremental_pass_equals_full_pass(tmp_path: Path, autonomy: str) -> None:
-    from tests.integration.test_compiler_pipeline import CONFLICT_NOTE, _generation_two, make_kb
+    from tests.helpers.wiki import CONFLICT_NOTE, generation_two, make_kb
 
     src = make_kb(tmp_path)
     policy = {"autonomy": autonomy}
     _, first, _ = run(src, "job-1", policy=policy)
-    _generation_two(src)  # a revise, an added and a deleted source
+    generation_two(src)  # a revise, an added and a deleted source
     (src / "notes").mkdir()
     (src / "notes" / "widget support.md").write_text(CONFLICT_NOTE, encoding="utf-8")  # and a conflict
     outs = []
@@ -381,8 +381,8 @@ def test_endoflife_update_under_guarded_holds_revises_and_the_brief_matches_the_
         assert data["compile_status"] == "compiled"
         assert any(ln.startswith("| 6 | ") and "| 6.0.0 |" in ln and "| ^[products/devuan.md:L" in ln
                    for ln in body.split("\n"))  # the new release cycle: a cited row of the release table
-    for i in [p for i in revises for p in i.page_list if p.update_kind == "revise"]:  # a held revise leaves
-        data, body = page(wiki, i.page_path)  # the live page as it was, flagged
+    for update in [p for item in revises for p in item.page_list if p.update_kind == "revise"]:  # a held
+        data, body = page(wiki, update.page_path)  # revise leaves the live page as it was, flagged
         assert data["compile_status"] == "needs-review" and body.startswith("> **Status: needs-review**")
     brief = find_brief(svc, workspace, base.id, job2)["markdown"]
     held = [p for i in items if i.kind == "held" for p in i.page_list]  # the held page updates

@@ -24,9 +24,9 @@ from watchdog.events import (
 from watchdog.observers import Observer
 
 from kctui.sources import watcher as watcher_module
+from kctui.sources.mounts import filesystem_type
 from kctui.sources.scan import scan_sources
 from kctui.sources.statcache import StatCache
-from kctui.sources.mounts import filesystem_type
 from kctui.sources.watcher import DirtyKeys, SourceWatcher, _SourcesHandler
 
 DEADLINE_S = 5.0

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -26,15 +25,12 @@ from kctui.services.local_transport import LocalTransport
 from kctui.services.recovery import recover_at_startup
 from kctui.services.worker import run_worker
 from tests.helpers import make_base
+from tests.helpers.wiki import tree as snapshot
 
 WIDGET = ("# Widget Server\n\n| cycle | eol | latest |\n| --- | --- | --- |\n"
           "| 1.10 | 2024-11-06 | 1.10.2 |\n| 2.1 | 2026-03-01 | 2.1.4 |\n")
 BEFORE = ("pages_staged", "page_journal_temp_written", "page_journal_written")
 AFTER = ("page_renamed", "pages_renamed", "page_folders_fsynced", "page_staging_deleted", "page_journal_deleted")
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def held_item(svc, workspace):  # noqa: ANN001

@@ -21,9 +21,14 @@ from kctui.publish.validate import validate_staged_tree
 from kctui.services import review, revisions
 from kctui.services.recovery import recover_at_startup
 from kctui.services.review_bulk import bulk_resolve, select_items
-from tests.integration.test_review_bulk import N, held  # noqa: F401  (the fixture)
+from tests.helpers.review import N, make_held
 
 ROLLED_BACK = ("pages_staged", "page_journal_temp_written", "page_journal_written")
+
+
+@pytest.fixture
+def held(svc, workspace):
+    return make_held(svc, workspace), None
 
 
 def bulk_in_child_killed_at(step: str) -> None:
@@ -51,7 +56,7 @@ def texts(wiki):
 
 
 @pytest.mark.parametrize("step", PAGE_STEPS)
-def test_kill_during_a_bulk_approval_leaves_all_applied_or_all_pending(svc, workspace, held, step) -> None:  # noqa: F811
+def test_kill_during_a_bulk_approval_leaves_all_applied_or_all_pending(svc, workspace, held, step) -> None:
     b, _ = held
     kb, wiki = paths.kb_path(workspace, b.id), paths.wiki_path(workspace, b.id)
     before = texts(wiki)

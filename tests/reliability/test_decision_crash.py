@@ -13,8 +13,8 @@ import pytest
 from kctui.publish.promote import CRASH_ENV
 from kctui.services import review, revisions
 from kctui.services.recovery import recover_at_startup
-from tests.integration.test_review_truth import NOTE, WIDGET, WS_ENTITY, Base
-from tests.reliability.test_approval_crash import snapshot
+from tests.helpers.review import NOTE, WIDGET, WS_ENTITY, Base
+from tests.helpers.wiki import tree as snapshot
 
 # a decision is published by the page promotion: killed before its journal is written (rolled back) /
 # after the first page was renamed into place (recovery rolls every page forward)

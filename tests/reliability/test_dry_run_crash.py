@@ -17,7 +17,7 @@ from kctui import paths
 from kctui.services import dry_run as dr
 from kctui.services.recovery import recover_at_startup
 from tests.helpers import make_base
-from tests.integration.test_dry_run import demo_files, real_pass, store_state, tree
+from tests.helpers.dry_run import demo_files, real_pass, store_state, tree
 
 
 @pytest.mark.parametrize("step", ["cleared", "extract", "update", "candidate_written", "result_written"])

@@ -17,10 +17,11 @@ PATH = "products/gadget.md"
 DIGEST = "sha256:" + "c" * 64
 R20 = Evidence(PATH, 5, 8, DIGEST)  # the record of cycle 2.0
 R10 = Evidence(PATH, 9, 13, DIGEST)  # the record of cycle 1.0
+L3 = Evidence(PATH, 3, 3, DIGEST)
 SUBJECT = "Gadget Daemon"
 
 
-def fact(attribute: str, value: str, scope: str = "", ev: Evidence = Evidence(PATH, 3, 3, DIGEST), subject: str = SUBJECT) -> Claim:
+def fact(attribute: str, value: str, scope: str = "", ev: Evidence = L3, subject: str = SUBJECT) -> Claim:
     return Claim(subject, attribute, value, scope, "fact", "frontmatter", ev)
 
 

@@ -70,8 +70,8 @@ SMALL_TREE = {
     "B.md": b"capitals sort first\n",
     "empty.txt": b"",
     "deep/er/and/deeper.txt": b"deep\n",
-    "caf\u00e9/na\u00efve.md": "utf-8 names\n".encode(),
-    "\u65e5\u672c/\u8a9e.md": "cjk\n".encode(),
+    "caf\u00e9/na\u00efve.md": b"utf-8 names\n",
+    "\u65e5\u672c/\u8a9e.md": b"cjk\n",
     "big.bin": bytes(range(256)) * 9000,  # 2.3 MB: several read chunks
 }
 LEFTOVERS = {

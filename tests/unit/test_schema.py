@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from kctui.compiler.extract import Entity, Extraction
 from kctui.compiler.schema import (
     DEFAULT,
     SchemaError,
@@ -13,7 +14,6 @@ from kctui.compiler.schema import (
     restrict_classes,
     schema_version,
 )
-from kctui.compiler.extract import Entity, Extraction
 
 ALL = {"source", "concept", "entity"}
 

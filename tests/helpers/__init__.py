@@ -1,4 +1,6 @@
-"""Small helpers for tests: knowledge bases with real files, staged pages, claim-and-report."""
+"""Small helpers for tests: knowledge bases with real files, staged pages, a watcher that watches nothing.
+The modules beside this one hold the helpers of one area each (wiki checks, the fake model servers, review
+bases, dry runs, the CLI, the corpora, the import graph); their fixtures are registered in tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -26,3 +28,16 @@ def write_staged_page(workspace: Path, kb_id: str, job_id: str, name: str = "pag
     p = staged / name
     p.write_text(f"---\ntype: Source\ntitle: {title or job_id}\n---\n\n{body}\n", encoding="utf-8")
     return p
+
+
+class NoWatcher:
+    """A source watcher that watches nothing: the scheduler's reconcile scan is all there is."""
+
+    mode = "live"
+    status_message = None
+    watched_keys = ()
+
+    def watch(self, key, path): ...
+    def unwatch(self, key): ...
+    def start(self): ...
+    def stop(self): ...
