@@ -18,7 +18,6 @@ from tests.integration.test_llm_stream import sse, waits  # noqa: F401  (the loo
 
 
 def check(*args: str) -> Result:
-    from kctui import cli_llm  # noqa: F401  (registers `kctui llm`)
     from kctui.cli import main
 
     return CliRunner().invoke(main, ["llm", "check", *args])

@@ -140,8 +140,6 @@ def test_paged_list_and_counts_add_up(svc, workspace, held) -> None:
 def test_cli_bulk_asks_first_and_yes_skips_the_question(svc, workspace, held) -> None:
     from kctui.cli import main
 
-    import kctui.cli_review  # noqa: F401  (registers the review group)
-
     b, _ = held
     runner = CliRunner()
     res = runner.invoke(main, ["review", "approve", "--all"], input="n\n")
