@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from kctui.cli.common import open_services, phase_text, print_json, table
-from kctui.cli.dry_run import dry_run_cmd
 from kctui.cli.kb import print_base
 from kctui.cli.llm import compile_estimate_cmd
 from kctui.services import bases as bases_svc
@@ -30,6 +29,8 @@ def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_j
                 dry_run: bool) -> None:
     """Request a manual compile of KB now (ignores the smart-auto windows and clears a pause)."""
     if dry_run:
+        from kctui.cli.dry_run import dry_run_cmd  # noqa: PLC0415 - the compiler loads only to compile here
+
         dry_run_cmd(open_services(), workspace, kb_id, as_json)
         return
     if estimate:
