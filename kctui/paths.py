@@ -25,6 +25,15 @@ def config_dir() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
+def builtin_themes_dir() -> Path:
+    """The built-in themes: `kctui/themes/` inside an installed wheel (pyproject maps the repository's
+    top-level `themes/` there), else that top-level `themes/` itself (a source checkout: an editable
+    install or PYTHONPATH)."""
+    package = Path(__file__).resolve().parent
+    installed = package / "themes"
+    return installed if installed.is_dir() else package.parent / "themes"
+
+
 def config_file() -> Path:
     return config_dir() / "config.toml"
 

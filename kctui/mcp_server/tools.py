@@ -89,13 +89,13 @@ class Tools:
             return self._dry_run(workspace, knowledge_base)
 
         def go(ctx: ServiceContext) -> tuple[m.CompileResult, str]:
-            from kctui.cli_wait import compile_and_wait  # noqa: PLC0415 - a running host does it, else this process
             from kctui.services.briefs import find_brief  # noqa: PLC0415
+            from kctui.services.compile_wait import compile_and_wait  # noqa: PLC0415 - a running host does it, else this process
             from kctui.services.errors import NotFound  # noqa: PLC0415
 
             ws = self._ws(ctx, workspace, knowledge_base)
             with self._compiling:
-                changed, base, job = compile_and_wait(ctx, ws, knowledge_base, quiet=True)
+                changed, base, job = compile_and_wait(ctx, ws, knowledge_base)
             if job is not None and job.phase in TERMINAL_JOB_PHASES and job.phase != "succeeded":
                 code = job.error_code or ("cancelled" if job.phase == "cancelled" else "compiler_reported")
                 raise ToolFailure(code, f"compile {job.id} of {base.id} {job.phase}: {job.error or 'no reason given'}")

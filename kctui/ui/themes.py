@@ -1,4 +1,4 @@
-"""Themes as files (Posting): the built-in ones in `kctui/themes/*.toml` and the user's in
+"""Themes as files (Posting): the built-in ones in `themes/*.toml` and the user's in
 `<config dir>/themes/*.toml`, the same format, validated with pydantic, every colour parsed. A bad file
 is skipped; the app falls back to the default theme and says so in ONE notification.
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import tomllib
-from importlib import resources
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -109,8 +108,7 @@ def parse_theme_file(path: Path) -> Theme:
 
 
 def builtin_theme_files() -> list[Path]:
-    root = resources.files("kctui") / "themes"
-    return sorted(Path(str(p)) for p in root.iterdir() if str(p).endswith(".toml"))
+    return sorted(p for p in paths.builtin_themes_dir().iterdir() if p.name.endswith(".toml"))
 
 
 def user_theme_dir() -> Path:

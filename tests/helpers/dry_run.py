@@ -6,7 +6,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from kctui.cli_wait import compile_and_wait
+from kctui.services.compile_wait import compile_and_wait
 
 TABLES = ("jobs", "briefs", "page_revisions", "review_items", "review_item_pages", "job_steps", "bases")
 
@@ -38,7 +38,7 @@ def comparable(markdown: str) -> list[str]:
 
 
 def real_pass(svc, base) -> tuple[str, list]:
-    _, _, job = compile_and_wait(svc, base.workspace, base.id, quiet=True)
+    _, _, job = compile_and_wait(svc, base.workspace, base.id)
     assert job is not None and job.phase == "succeeded", job
     items = svc.store.query("SELECT kind FROM review_items WHERE job_id = ?", (job.id,))
     return _brief(svc, job.id), items

@@ -285,8 +285,6 @@ LAYER_OF = [
 
 
 def layer_of(module: str) -> str | None:
-    if module.startswith("kctui.cli_"):  # the flat cli_*.py files, until kctui/cli/ replaces them
-        return "cli"
     for prefix, layer in LAYER_OF:
         if module == prefix or module.startswith(prefix + "."):
             return layer

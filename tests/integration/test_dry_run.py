@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from kctui import paths
-from kctui.cli_wait import compile_and_wait
 from kctui.services import dry_run as dr
 from kctui.services import events
 from kctui.services import jobs as jobs_svc
+from kctui.services.compile_wait import compile_and_wait
 from kctui.services.local_transport import LocalTransport
 from tests.helpers import make_base
 from tests.helpers.dry_run import comparable, demo_files, real_pass, store_state, tree
@@ -167,5 +167,5 @@ def test_a_candidate_the_result_route_would_refuse_fails_the_dry_run_as_it_fails
     assert run.error == "staged output rejected: review.json is larger than 32 MiB"
     assert run.to_json()["result"]["brief"]["counts"]["conflicts"] == 1
     assert "A real pass would fail here: [invalid_output]" in run.brief["markdown"]
-    _, _, job = compile_and_wait(svc, base.workspace, base.id, quiet=True)
+    _, _, job = compile_and_wait(svc, base.workspace, base.id)
     assert (job.phase, job.error_code, job.error) == ("failed", run.error_code, run.error)

@@ -17,7 +17,6 @@ from tests.helpers.sse import STALL, SseModel, delta, error, frame, good_json, p
 
 
 def check(*args: str) -> Result:
-    from kctui import cli_llm  # noqa: F401  (registers `kctui llm`)
     from kctui.cli import main
 
     return CliRunner().invoke(main, ["llm", "check", *args])

@@ -27,7 +27,6 @@ SLICE = ["alpine-linux", "angular", "apache-kafka", "centos", "django", "go", "i
 
 
 def _cli(*args: str) -> str:
-    from kctui import cli_llm  # noqa: F401  (registers compile-estimate)
     from kctui.cli import main
 
     result = CliRunner().invoke(main, list(args))

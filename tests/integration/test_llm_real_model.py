@@ -105,7 +105,7 @@ def server(model_file: Path, tmp_path_factory: pytest.TempPathFactory):
 
 def test_a_small_local_model_compiles_a_three_file_base_or_fails_closed(
         server, svc, workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kctui import cli_llm, paths  # noqa: F401  (registers `kctui llm`)
+    from kctui import paths
     from kctui.cli import main
     from kctui.services import jobs, results
     from tests.helpers import make_base

@@ -110,7 +110,6 @@ def test_paged_list_and_counts_add_up(svc, workspace, held) -> None:
 
 
 def test_cli_bulk_asks_first_and_yes_skips_the_question(svc, workspace, held) -> None:
-    import kctui.cli_review  # noqa: F401  (registers the review group)
     from kctui.cli import main
 
     b, _ = held

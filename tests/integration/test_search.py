@@ -287,7 +287,6 @@ def test_empty_result_says_what_to_do_next(svc, workspace, demo_kb):
     pkt = packet(svc, workspace, demo_kb, "xylophonic")
     assert pkt["items"] == [] and pkt["nextActions"] and not pkt["truncated"]
     runner = CliRunner()
-    import kctui.cli_search  # noqa: F401  (registers search/context)
     from kctui.cli import main
 
     out = runner.invoke(main, ["search", str(workspace), demo_kb, "xylophonic"])
@@ -301,7 +300,6 @@ def test_bounds_are_one_clear_line(svc, workspace, demo_kb):
         svc_search.search(svc, workspace, demo_kb, " ".join(["w"] * 33))
     with pytest.raises(InvalidInput, match="budget must be from 1,024 to 131,072"):
         svc_search.context(svc, workspace, demo_kb, "python", budget=1023)
-    import kctui.cli_search  # noqa: F401
     from kctui.cli import main
 
     runner = CliRunner()

@@ -165,7 +165,6 @@ def test_the_cli_lists_the_same_pages(svc, clock, demo):
 
     from click.testing import CliRunner
 
-    import kctui.cli_pages  # noqa: F401 - registers `page`
     from kctui.cli import main
     from kctui.services.pages import list_pages
 

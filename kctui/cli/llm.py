@@ -1,8 +1,5 @@
 """`kctui compile-estimate`: the cost of a model-backed pass before spending anything (issue 8), and
-`kctui llm check`: whether the configured model server would work for a compile (issue 17).
-
-Registered on the main group when this module is imported (as cli_more, cli_pages and cli_review are).
-"""
+`kctui llm check`: whether the configured model server would work for a compile (issue 17)."""
 
 from __future__ import annotations
 
@@ -11,12 +8,11 @@ from pathlib import Path
 import click
 
 from kctui import paths
-from kctui.cli import main
-from kctui.cli_common import fail, open_services, print_json
+from kctui.cli.common import fail, open_services, print_json
 from kctui.services import bases as bases_svc
 
 
-@main.command("compile-estimate")
+@click.command("compile-estimate")
 @click.argument("workspace", type=click.Path())
 @click.argument("kb_id", metavar="KB")
 @click.option("--full", is_flag=True, help="Estimate re-reading every source, not only the changed ones.")
@@ -46,7 +42,7 @@ def compile_estimate_cmd(workspace: str, kb_id: str, full: bool, as_json: bool) 
         click.echo(estimate_text(result))
 
 
-@main.group("llm")
+@click.group("llm")
 def llm_group() -> None:
     """The model-backed extractor's server: check it before compiling with it."""
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import click
 
-from kctui.cli import main
-from kctui.cli_common import KctuiGroup, open_services, print_json, table
+from kctui.cli.common import KctuiGroup, open_services, print_json, table
 from kctui.core.clock import rfc3339
 
 
-@main.group(cls=KctuiGroup)
+@click.group(cls=KctuiGroup)
 def page() -> None:
     """The compiled pages, their revisions, and a person's direct edits."""
 
@@ -136,7 +135,7 @@ def page_show_cmd(workspace: str, kb_id: str, slug: str, number: int | None, as_
     click.echo(rev.body, nl=not rev.body.endswith("\n"))
 
 
-@main.command("brief")
+@click.command("brief")
 @click.argument("workspace", type=click.Path())
 @click.argument("kb_id", metavar="KB")
 @click.argument("job_id", metavar="[JOB]", required=False)

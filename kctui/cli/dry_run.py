@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from kctui.cli_common import print_json
+from kctui.cli.common import print_json
 from kctui.services.context import ServiceContext
 from kctui.services.dry_run import run_dry_run, summary_line
 from kctui.services.status import base_status_json

@@ -1,14 +1,10 @@
-"""`kctui search` and `kctui context`: query a knowledge base's promoted wiki.
-
-Registered on the main command by importing this module (`from kctui import cli_search` in cli.py).
-"""
+"""`kctui search` and `kctui context`: query a knowledge base's promoted wiki."""
 
 from __future__ import annotations
 
 import click
 
-from kctui.cli import main
-from kctui.cli_common import open_services, print_json
+from kctui.cli.common import open_services, print_json
 from kctui.search.context import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from kctui.services.search import DEFAULT_LIMIT, MAX_LIMIT
 
@@ -28,7 +24,7 @@ def _print_hit(hit: dict) -> None:
         click.echo(f"    * {c['text']} {c['citation']}")
 
 
-@main.command("search")
+@click.command("search")
 @click.argument("workspace", type=click.Path())
 @click.argument("kb_id", metavar="KB")
 @click.argument("query")
@@ -63,7 +59,7 @@ def search_cmd(workspace: str, kb_id: str, query: str, limit: int, as_json: bool
         click.echo(f"next: {action}")
 
 
-@main.command("context")
+@click.command("context")
 @click.argument("workspace", type=click.Path())
 @click.argument("kb_id", metavar="KB")
 @click.argument("query")

@@ -6,11 +6,10 @@ import os
 
 import click
 
-from kctui.cli import main
-from kctui.cli_common import fail, open_services
+from kctui.cli.common import fail, open_services
 
 
-@main.command("mcp")
+@click.command("mcp")
 @click.argument("workspaces", nargs=-1, type=click.Path())
 @click.option("--agent", default=None,
               help="Who the agent's edits and decisions are recorded as (default: $KCTUI_AGENT, else 'mcp').")

@@ -1,4 +1,4 @@
-"""Shared plumbing of the CLI: one-line errors, opening the services, JSON and table output."""
+"""Shared plumbing of the CLI: one-line errors, opening the services, JSON and table output, the app."""
 
 from __future__ import annotations
 
@@ -52,6 +52,18 @@ class KctuiGroup(click.Group):
 
 def open_services() -> ServiceContext:
     return ServiceContext.open()
+
+
+def open_app() -> None:
+    """Run the terminal app in this process (a bare `kctui`, `kctui demo`); exit with its code."""
+    try:
+        from kctui.ui.app import run_app  # noqa: PLC0415 - Textual loads only when the app opens
+    except ImportError:
+        click.echo("The terminal app is not part of this build yet; use `kctui --help` for the commands.")
+        return
+    code = run_app()
+    if code:
+        sys.exit(code)
 
 
 def print_json(data: Any) -> None:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import click
 
-from kctui.cli import main
-from kctui.cli_common import KctuiGroup, open_services, print_json, table
+from kctui.cli.common import KctuiGroup, open_services, print_json, table
 
 
-@main.group(cls=KctuiGroup)
+@click.group(cls=KctuiGroup)
 def review() -> None:
     """Held updates and conflicts waiting for a person."""
 

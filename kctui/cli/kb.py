@@ -1,66 +1,17 @@
-"""The `kctui` command. A bare `kctui [WORKSPACE …]` opens the app; subcommands drive the host."""
+"""`kctui kb create|list|show|policy`: create, list and configure knowledge bases."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from kctui import __version__
-from kctui.cli_common import KctuiGroup, fail, open_services, phase_text, print_json, table
+from kctui.cli.common import KctuiGroup, open_services, phase_text, print_json, table
 from kctui.services import bases as bases_svc
-from kctui.services import jobs as jobs_svc
-from kctui.services.shapes import job_json
 from kctui.services.status import base_status_json
 
 
-class MainGroup(KctuiGroup):
-    """`kctui [WORKSPACE …]`: arguments that are not a command name are workspaces for the app."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and not args[0].startswith("-") and args[0] not in self.commands:
-            ctx.meta["kctui.workspaces"] = list(args)
-            args = []
-        return super().parse_args(ctx, args)
-
-
-@click.group(cls=MainGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="kctui")
-@click.pass_context
-def main(ctx: click.Context) -> None:
-    """kctui keeps knowledge bases compiled.
-
-    Run `kctui [WORKSPACE …]` with no command to open the terminal app (named workspace folders are
-    added to the monitored set). State lives in $KCTUI_STATE_DIR (default: the platform state dir).
-    """
-    if ctx.invoked_subcommand is not None:
-        return
-    workspaces = ctx.meta.get("kctui.workspaces", [])
-    from kctui.services.workspaces import add_workspace  # noqa: PLC0415
-
-    svc = open_services()
-    for ws in workspaces:
-        add_workspace(svc, ws)
-    svc.close()
-    _open_app()
-
-
-def _open_app() -> None:
-    try:
-        from kctui.ui.app import run_app  # noqa: PLC0415
-    except ImportError:
-        click.echo("The terminal app is not part of this build yet; use `kctui --help` for the commands.")
-        return
-    code = run_app()
-    if code:
-        sys.exit(code)
-
-
-# -- knowledge bases --------------------------------------------------------------------------------
-
-
-@main.group(cls=KctuiGroup)
+@click.group(cls=KctuiGroup)
 def kb() -> None:
     """Create, list and configure knowledge bases."""
 
@@ -121,11 +72,11 @@ def kb_show(workspace: str, kb_id: str, as_json: bool) -> None:
                                        "classes": [c for c in ("source", "concept", "entity") if c in schema.classes],
                                        "problem": schema.problem or None}})
         return
-    _print_base(data)
+    print_base(data)
     click.echo(f"  schema         {schema.describe()}")
 
 
-def _print_base(data: dict) -> None:
+def print_base(data: dict) -> None:
     c = data["compilation"]
     click.echo(f"{data['id']}  {data['name']}")
     click.echo(f"  workspace      {data['workspaceRoot']}")
@@ -212,128 +163,3 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
         if isinstance(value, list):
             value = ", ".join(value) or "-"
         click.echo(f"  {key:<15} {'-' if value is None else value}")
-
-
-# -- jobs -----------------------------------------------------------------------------------------
-
-
-@main.command("compile")
-@click.argument("workspace", type=click.Path())
-@click.argument("kb_id", metavar="KB")
-@click.option("--wait", is_flag=True, help="Wait for the job to end (running the built-in compiler here "
-              "when no host is running); exit non-zero if it failed.")
-@click.option("--json", "as_json", is_flag=True, help="Print {changed, knowledgeBase, job} as JSON.")
-@click.option("--estimate", is_flag=True, help="With a model-backed base: print the tokens and cost this pass "
-              "would spend, and queue nothing.")
-@click.option("--dry-run", "dry_run", is_flag=True, help="Run a whole pass here and print its change brief "
-              "without promoting, filing review items, recording revisions or emitting events; the candidate "
-              "tree is kept under the base's .a3s/dry-run/ until the next dry run.")
-@click.pass_context
-def compile_cmd(ctx: click.Context, workspace: str, kb_id: str, wait: bool, as_json: bool, estimate: bool,
-                dry_run: bool) -> None:
-    """Request a manual compile of KB now (ignores the smart-auto windows and clears a pause)."""
-    if dry_run:
-        from kctui.cli_dry_run import dry_run_cmd  # noqa: PLC0415
-
-        dry_run_cmd(open_services(), workspace, kb_id, as_json)
-        return
-    if estimate:
-        from kctui.cli_llm import compile_estimate_cmd  # noqa: PLC0415
-
-        ctx.invoke(compile_estimate_cmd, workspace=workspace, kb_id=kb_id, full=False, as_json=as_json)
-        return
-    svc = open_services()
-    if wait:
-        _compile_and_wait(svc, workspace, kb_id, as_json)
-        return
-    changed, base, job = jobs_svc.request_compile(svc, workspace, kb_id)
-    if not wait:
-        if as_json:
-            print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base),
-                        "job": job_json(job) if job else None})
-        else:
-            what = "queued" if job and job.phase == "queued" else "follow-up requested" if base.follow_up else "already compiling"
-            click.echo(f"{what}: {job.id if job else '-'} ({base.id})")
-        return
-
-
-def _compile_and_wait(svc, workspace: str, kb_id: str, as_json: bool) -> None:  # noqa: ANN001
-    from kctui.cli_wait import compile_and_wait  # noqa: PLC0415
-
-    changed, base, final = compile_and_wait(svc, workspace, kb_id, quiet=as_json)
-    if final is None:
-        fail("nothing to wait for: no job was queued")
-    if as_json:
-        base = bases_svc.get_base(svc, base.workspace, base.id)
-        print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base), "job": job_json(final)})
-    else:
-        from kctui.cli_wait import outcome_line  # noqa: PLC0415
-
-        click.echo(outcome_line(svc, final))
-    if final.phase != "succeeded":
-        sys.exit(1)
-
-
-@main.command("cancel")
-@click.argument("workspace", type=click.Path())
-@click.argument("kb_id", metavar="KB")
-@click.argument("job_id", metavar="[JOB]", required=False)
-@click.option("--json", "as_json", is_flag=True)
-def cancel_cmd(workspace: str, kb_id: str, job_id: str | None, as_json: bool) -> None:
-    """Cancel KB's queued or running job (or the given JOB)."""
-    svc = open_services()
-    changed, base, job = jobs_svc.cancel(svc, workspace, kb_id, job_id)
-    if as_json:
-        print_json({"changed": changed, "knowledgeBase": base_status_json(svc, base), "job": job_json(job) if job else None})
-    elif job is None:
-        click.echo(f"{base.id}: nothing queued or running")
-    elif changed:
-        click.echo(f"cancelled {job.id}; {base.id} is now {phase_text(base.phase)}")
-    else:
-        click.echo(f"{job.id} had already ended ({job.phase})")
-
-
-@main.command("status")
-@click.argument("workspace", required=False, type=click.Path())
-@click.option("--json", "as_json", is_flag=True)
-def status_cmd(workspace: str | None, as_json: bool) -> None:
-    """Show every knowledge base's compilation state."""
-    from kctui.services.hoststatus import host_status  # noqa: PLC0415
-
-    svc = open_services()
-    data = host_status(svc, workspace)
-    if as_json:
-        print_json(data)
-        return
-    host = data["host"]
-    click.echo(f"host: {host['state']}" + (f" ({host['detail']})" if host.get('detail') else ""))
-    if host["state"] == "running":
-        click.echo(f"watcher: {host.get('watcher') or 'unknown'}" + (f" — {host['watcherMessage']}" if host.get("watcherMessage") else ""))
-    else:
-        click.echo("watcher: not running (no host; start one with `kctui` or `kctui serve`)")
-    if not data["items"]:
-        click.echo("no knowledge bases yet — create one with `kctui kb create WORKSPACE NAME`")
-    for item in data["items"]:
-        click.echo("")
-        _print_base(item)
-
-
-@main.command("jobs")
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
-def jobs_cmd(as_json: bool, limit: int) -> None:
-    """List running, queued and recent jobs."""
-    svc = open_services()
-    items = [job_json(j) for j in jobs_svc.list_jobs(svc, limit=limit)]
-    if as_json:
-        print_json({"items": items, "total": len(items)})
-        return
-    if not items:
-        click.echo("no jobs yet")
-        return
-    rows = [[j["id"], j["knowledgeBaseId"], j["trigger"], phase_text(j["phase"]), j["createdAt"] or "",
-             (f"[{j['errorCode']}] " if j["errorCode"] else "") + (j["error"] or "")[:60]] for j in items]
-    click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
-
-
-from kctui import cli_add, cli_llm, cli_mcp, cli_more, cli_pages, cli_review, cli_search  # noqa: E402,F401  (registers add, demo, mcp, page, serve, resume, …)

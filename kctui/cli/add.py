@@ -1,7 +1,4 @@
-"""`kctui add`: copy files or folders (or standard input) into a knowledge base's sources/ (issue 16).
-
-Registered on the main command by importing this module (see the end of cli.py).
-"""
+"""`kctui add`: copy files or folders (or standard input) into a knowledge base's sources/ (issue 16)."""
 
 from __future__ import annotations
 
@@ -9,8 +6,7 @@ import sys
 
 import click
 
-from kctui.cli import _compile_and_wait, main
-from kctui.cli_common import fail, open_services, print_json
+from kctui.cli.common import fail, open_services, print_json
 from kctui.services import jobs as jobs_svc
 from kctui.services.ingest import MAX_FILE_BYTES, ingest_content, ingest_paths
 from kctui.services.shapes import job_json
@@ -23,7 +19,7 @@ def _read_stdin() -> bytes:
     return data
 
 
-@main.command("add")
+@click.command("add")
 @click.argument("workspace", type=click.Path())
 @click.argument("kb_id", metavar="KB")
 @click.argument("sources", metavar="PATH…", nargs=-1, required=True)
@@ -55,9 +51,11 @@ def add_cmd(workspace: str, kb_id: str, sources: tuple[str, ...], name: str | No
     job = None
     if compile_after and added:
         if wait:
+            from kctui.cli.wait import compile_and_report  # noqa: PLC0415 - the compiler loads only to compile here
+
             if not as_json:
                 click.echo(f"added {added} file(s) to {kb_id}")
-            _compile_and_wait(svc, workspace, kb_id, as_json)
+            compile_and_report(svc, workspace, kb_id, as_json)
             return
         _, _, job = jobs_svc.request_compile(svc, workspace, kb_id)
     if as_json:
