@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 from types import UnionType
-from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Self, TypeVar, Union, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
@@ -63,7 +63,7 @@ class RequestBody(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", alias_generator=to_camel, frozen=True)
 
     @classmethod
-    def parse(cls: type[B], data: dict[str, Any]) -> B:
+    def parse(cls, data: dict[str, Any]) -> Self:
         given = {k: v for k, v in data.items() if v is not None}  # null counts as absent
         try:
             return cls.model_validate(given)

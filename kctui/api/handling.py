@@ -9,7 +9,8 @@ import logging
 import os
 import sqlite3
 import threading
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -21,7 +22,7 @@ from kctui.services.errors import ServiceError
 from kctui.services.workspaces import add_workspace
 from kctui.store.db import StoreError
 
-log = logging.getLogger("kctui.api.server")
+log = logging.getLogger(__name__)
 
 Handler = Callable[[Request], Awaitable[JSONResponse]]
 

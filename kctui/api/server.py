@@ -16,7 +16,7 @@ ServiceContext (one SQLite connection per thread; kctui.api.handling). `create_a
 from __future__ import annotations
 
 import contextlib
-from typing import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
