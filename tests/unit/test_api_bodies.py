@@ -22,6 +22,8 @@ from kctui.api.envelope import ApiError
 from kctui.api.openapi import openapi_schema
 
 EDIT = {"workspace": "/ws", "operation": "append", "text": "t"}
+BASE = {"workspace": "/ws", "name": "x"}
+REVISION = "field 'expectedRevision' must be a revision number (1 or more)"
 
 
 @pytest.mark.parametrize(
@@ -33,11 +35,11 @@ EDIT = {"workspace": "/ws", "operation": "append", "text": "t"}
         (WorkspaceBody, {"workspace": "rel/dir"}, "field 'workspace' must be an absolute path"),
         (CreateBaseBody, {"workspace": "rel", "name": 7}, "field 'workspace' must be an absolute path"),
         (CreateBaseBody, {"workspace": "/ws"}, "field 'name' is required"),
-        (CreateBaseBody, {"workspace": "/ws", "name": "x", "description": ["d"]}, "field 'description' must be a string"),
-        (CreateBaseBody, {"workspace": "/ws", "name": "x", "paths": "one"}, "field 'paths' must be a list of strings"),
-        (CreateBaseBody, {"workspace": "/ws", "name": "x", "paths": [1]}, "field 'paths' must be a list of strings"),
-        (CreateBaseBody, {"workspace": "/ws", "name": "x", "paths": ["rel", 1]}, "field 'paths' must be a list of strings"),
-        (CreateBaseBody, {"workspace": "/ws", "name": "x", "paths": ["/a", "rel"]}, "field 'paths[1]' must be an absolute path"),
+        (CreateBaseBody, {**BASE, "description": ["d"]}, "field 'description' must be a string"),
+        (CreateBaseBody, {**BASE, "paths": "one"}, "field 'paths' must be a list of strings"),
+        (CreateBaseBody, {**BASE, "paths": [1]}, "field 'paths' must be a list of strings"),
+        (CreateBaseBody, {**BASE, "paths": ["rel", 1]}, "field 'paths' must be a list of strings"),
+        (CreateBaseBody, {**BASE, "paths": ["/a", "rel"]}, "field 'paths[1]' must be an absolute path"),
         (PolicyBody, {"workspace": "/ws", "policy": 1}, "field 'policy' must be a string"),
         (PolicyBody, {"workspace": "/ws", "policy": "manual", "scheduleAlways": "yes"},
          "field 'scheduleAlways' must be a boolean (true or false)"),
@@ -45,9 +47,9 @@ EDIT = {"workspace": "/ws", "operation": "append", "text": "t"}
         (ResultBody, {"workspace": "/ws", "outcome": "failed", "transient": 1},
          "field 'transient' must be a boolean (true or false)"),
         (ResultBody, {"workspace": "/ws", "outcome": "failed", "errorCode": 2}, "field 'errorCode' must be a string"),
-        (PageEditBody, {**EDIT, "expectedRevision": 0}, "field 'expectedRevision' must be a revision number (1 or more)"),
-        (PageEditBody, {**EDIT, "expectedRevision": True}, "field 'expectedRevision' must be a revision number (1 or more)"),
-        (PageEditBody, {**EDIT, "expectedRevision": 1.0}, "field 'expectedRevision' must be a revision number (1 or more)"),
+        (PageEditBody, {**EDIT, "expectedRevision": 0}, REVISION),
+        (PageEditBody, {**EDIT, "expectedRevision": True}, REVISION),
+        (PageEditBody, {**EDIT, "expectedRevision": 1.0}, REVISION),
         (PageEditBody, {"workspace": "/ws", "kind": 3}, "field 'kind' must be a string"),  # before the missing ones
         (IngestBody, {"workspace": "/ws", "name": "a.md"}, "field 'content' is required"),
         (IngestPathBody, {"workspace": "/ws", "path": "rel", "replace": "no"}, "field 'path' must be an absolute path"),
@@ -61,7 +63,7 @@ def test_a_bad_body_is_a_400_naming_the_first_bad_field(model: type[RequestBody]
 
 
 def test_unknown_fields_are_ignored_null_is_absent_and_nothing_is_coerced() -> None:
-    made = CreateBaseBody.parse({"workspace": "/ws", "name": "x", "description": None, "color": "blue",
+    made = CreateBaseBody.parse({**BASE, "description": None, "color": "blue",
                                  "compilationPolicy": "smart_auto", "paths": ["/a"]})
     assert (made.description, made.compilation_policy, made.paths) == (None, "smart_auto", ["/a"])
     assert ClaimBody.parse({}).workspace is None
@@ -83,7 +85,8 @@ def test_unknown_fields_are_ignored_null_is_absent_and_nothing_is_coerced() -> N
          {"anyOf": [{"$ref": "#/a"}, {"$ref": "#/b"}], "nullable": True}),
         ({"type": "null", "description": "always null"},
          {"type": "object", "enum": [None], "description": "always null", "nullable": True}),
-        ({"$ref": "#/components/schemas/CompileOptions", "default": None}, {"$ref": "#/components/schemas/CompileOptions"}),
+        ({"$ref": "#/components/schemas/CompileOptions", "default": None},
+         {"$ref": "#/components/schemas/CompileOptions"}),
         ({"$ref": "#/a", "description": "d"}, {"description": "d", "allOf": [{"$ref": "#/a"}]}),
         ({"const": "1", "type": "string"}, {"enum": ["1"], "type": "string"}),
         ({"type": "object", "properties": {"title": {"type": "string", "title": "Title"}}},

@@ -28,7 +28,6 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "state"
 
 
-
 @pytest.fixture
 def make_ctx(state: Path, clock: FakeClock):
     made: list[ServiceContext] = []
@@ -41,7 +40,6 @@ def make_ctx(state: Path, clock: FakeClock):
     yield factory
     for ctx in made:
         ctx.close()
-
 
 
 @pytest.fixture
@@ -62,4 +60,3 @@ def ws(tmp_path: Path) -> str:
     path = tmp_path / "workspace"
     path.mkdir()
     return str(path.resolve())
-

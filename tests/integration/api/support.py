@@ -55,7 +55,6 @@ def run_uvicorn(app) -> Iterator[str]:
         thread.join(5)
 
 
-
 # -- helpers ----------------------------------------------------------------------------------------
 
 
@@ -123,7 +122,6 @@ def queued_jobs(make_ctx) -> list[Any]:
     return [j for j in jobs_svc.list_jobs(make_ctx()) if j.phase == "queued"]
 
 
-
 def already_set() -> threading.Event:
     event = threading.Event()
     event.set()
@@ -164,4 +162,3 @@ def wait_phase(c: httpx.Client, ws: str, kb_id: str, phases: set[str], deadline:
         if s["phase"] in phases or time.monotonic() > end:
             return s
         time.sleep(0.05)
-

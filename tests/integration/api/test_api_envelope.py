@@ -173,5 +173,3 @@ async def test_envelope_in_process(make_ctx, ws, monkeypatch) -> None:
             assert "secret" not in error(r, 500)
     finally:
         app.state.contexts.close_all()
-
-

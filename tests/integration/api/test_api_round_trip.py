@@ -191,5 +191,3 @@ def test_staged_symlink_fails_the_job_permanently_with_the_reason(api, ws, tmp_p
     assert "symlink" in job["error"]
     assert done["knowledgeBase"]["hasWiki"] is False and not (Path(kb["knowledgeBasePath"]) / "wiki").exists()
     assert claim(api)["claimed"] is False  # the queue is free and nothing is retried
-
-

@@ -68,9 +68,6 @@ def test_token_file_is_0600_and_refused_when_others_can_read_it(state: Path, tmp
         read_token(tmp_path / "absent")
 
 
-
-
-
 def test_serve_with_builtin_worker_compiles_and_holds_the_lock(state: Path, ws: str) -> None:
     with serving(worker=True) as (url, c):
         kb = new_base(c, ws, "Built in", {"one.md": "# One\n", "two.txt": "two\n"})
@@ -223,5 +220,3 @@ def test_serve_stops_on_sigterm_within_two_seconds(state: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-
-

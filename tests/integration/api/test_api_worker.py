@@ -207,5 +207,3 @@ def test_send_result_never_resends_before_the_state_is_read() -> None:
 
     assert send_result(Flaky(), {}, {"outcome": "succeeded"}, sleep=lambda s: None) == "sent"
     assert calls == ["report", "state", "state", "state", "report"]
-
-

@@ -78,4 +78,3 @@ def schema(live: str) -> Any:
                                            headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
     loaded.validate()
     return loaded
-

@@ -96,5 +96,3 @@ def test_fuzzed_requests_in_concurrent_bursts(schema: Any, live: str, world: Wor
         for s in sessions:
             s.close()
     print("\nconcurrent fuzz:", tally.report(), "; jobs by phase afterwards:", assert_store_consistent())
-
-

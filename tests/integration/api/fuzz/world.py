@@ -294,4 +294,3 @@ def assert_store_consistent() -> dict[str, int]:
         return dict(conn.execute("SELECT phase, count(*) FROM jobs GROUP BY phase ORDER BY phase").fetchall())
     finally:
         conn.close()
-
