@@ -3,8 +3,8 @@ answers in the generated OpenAPI document (kctui.api.openapi) and are not used t
 services make the answers, and the fuzz tests check every answer against these shapes.
 
 The contract's fields are required (a field that may be null is required and nullable); kctui's own
-extra fields are optional (clients ignore what they do not know). Objects are open: a client may find
-fields not listed. Every constraint is a description (`doc(...)`); nothing here validates at run time.
+extra fields are optional (clients ignore what they do not know); an optional field typed `str = None`
+is absent or a string, never null. Objects are open: a client may find fields not listed. Every constraint is a description (`doc(...)`); nothing here validates at run time.
 """
 
 from __future__ import annotations
