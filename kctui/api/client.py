@@ -18,8 +18,9 @@ import ipaddress
 import logging
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 
@@ -76,7 +77,7 @@ class HttpTransport:
     def close(self) -> None:
         self.client.close()
 
-    def __enter__(self) -> "HttpTransport":
+    def __enter__(self) -> HttpTransport:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -17,13 +17,14 @@ import socket
 import sys
 import threading
 import time
-from typing import Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import uvicorn
 
-from kctui.api.signals import install_stop_signals
 from kctui import paths
 from kctui.api.server import create_app
+from kctui.api.signals import install_stop_signals
 from kctui.api.token import TokenError, load_or_create_token
 from kctui.config import ConfigError, Settings, load_settings
 from kctui.services import recovery

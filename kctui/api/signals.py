@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 
 def install_stop_signals(stop: threading.Event, *, second_interrupts: bool = False) -> Callable[[], None]:

@@ -4,8 +4,8 @@ and a workspace folder (`ws`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 import pytest

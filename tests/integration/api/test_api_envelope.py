@@ -5,8 +5,9 @@ through `httpx.ASGITransport`)."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -14,9 +15,17 @@ import pytest
 from kctui.api.server import PREFIX, create_app
 from kctui.services import bases as bases_svc
 from tests.integration.api.support import (
-    TOKEN, claim, compile_base, data, error, new_base, queued_jobs, report, stage, summary,
+    TOKEN,
+    claim,
+    compile_base,
+    data,
+    error,
+    new_base,
+    queued_jobs,
+    report,
+    stage,
+    summary,
 )
-
 
 # -- envelope, auth, limits, types ------------------------------------------------------------------
 

@@ -13,7 +13,6 @@ from kctui.services import bases as bases_svc
 from kctui.services import jobs as jobs_svc
 from tests.integration.api.support import claim, compile_base, new_base
 
-
 # -- fuzzing ----------------------------------------------------------------------------------------
 
 _json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),

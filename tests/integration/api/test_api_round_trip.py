@@ -14,10 +14,20 @@ from kctui.services import bases as bases_svc
 from kctui.services import jobs as jobs_svc
 from kctui.store.records import update_base
 from tests.integration.api.support import (
-    CLAIM_FIELDS, JOB_FIELDS, PAGE, RFC3339_UTC, SUMMARY_FIELDS, claim, compile_base, data, error, new_base, report,
-    stage, summary,
+    CLAIM_FIELDS,
+    JOB_FIELDS,
+    PAGE,
+    RFC3339_UTC,
+    SUMMARY_FIELDS,
+    claim,
+    compile_base,
+    data,
+    error,
+    new_base,
+    report,
+    stage,
+    summary,
 )
-
 
 # -- the round trip ---------------------------------------------------------------------------------
 

@@ -26,7 +26,6 @@ from kctui.services import jobs as jobs_svc
 from kctui.services.context import ServiceContext
 from tests.integration.api.support import already_set, compile_base, data, new_base, serving, summary, wait_phase
 
-
 # -- serving: loopback only, token file, lifecycle --------------------------------------------------
 
 

@@ -26,9 +26,16 @@ from kctui.services import jobs as jobs_svc
 from kctui.services import recovery
 from kctui.services.worker import run_worker
 from tests.integration.api.support import (
-    TOKEN, compile_base, data, error, new_base, report, run_uvicorn, summary, token_file_for,
+    TOKEN,
+    compile_base,
+    data,
+    error,
+    new_base,
+    report,
+    run_uvicorn,
+    summary,
+    token_file_for,
 )
-
 
 # -- the worker against other hosts and faults ------------------------------------------------------
 

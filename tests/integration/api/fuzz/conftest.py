@@ -4,8 +4,9 @@ real app under uvicorn (`live`) and the document it serves, loaded by schemathes
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import schemathesis
@@ -16,7 +17,7 @@ from kctui.core.models import CLAIMED_BY_EXTERNAL
 from kctui.services import bases as bases_svc
 from kctui.services import jobs as jobs_svc
 from kctui.services import results as results_svc
-from tests.integration.api.fuzz.world import INDEX, PAGE, TOKEN, open_ctx, World, write_text
+from tests.integration.api.fuzz.world import INDEX, PAGE, TOKEN, World, open_ctx, write_text
 from tests.integration.api.support import run_uvicorn
 
 

@@ -5,8 +5,9 @@ served (with the same path parameters), and served with the token only."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import schemathesis
@@ -14,8 +15,7 @@ from starlette.routing import Route
 
 from kctui.api.openapi import openapi_document
 from kctui.api.server import MAX_BODY, PREFIX, create_app
-from tests.integration.api.fuzz.world import TOKEN, open_ctx, World
-
+from tests.integration.api.fuzz.world import TOKEN, World, open_ctx
 
 # -- the document itself ------------------------------------------------------------------------------
 

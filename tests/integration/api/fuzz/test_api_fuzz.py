@@ -36,10 +36,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.integration.api.fuzz.world import (
-    CLIENT_TIMEOUT, CONCURRENT_EXAMPLES, FUZZ_SETTINGS, SEQUENTIAL_EXAMPLES, assert_store_consistent, cases, reach,
-    send, Tally, World,
+    CLIENT_TIMEOUT,
+    CONCURRENT_EXAMPLES,
+    FUZZ_SETTINGS,
+    SEQUENTIAL_EXAMPLES,
+    Tally,
+    World,
+    assert_store_consistent,
+    cases,
+    reach,
+    send,
 )
-
 
 # -- the tests ---------------------------------------------------------------------------------------
 
