@@ -13,7 +13,8 @@ import re
 
 import yaml
 
-from kctui.compiler.extract import Claim, Concept, Entity, Evidence
+from kctui.compiler.extraction import Concept, Entity
+from kctui.core.claims import Claim, Evidence
 from kctui.compiler import names
 from kctui.compiler.names import type_from_noun
 from kctui.compiler.readers import Document, clean_text

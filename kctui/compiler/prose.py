@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from kctui.compiler import names as nm
-from kctui.compiler.extract import Claim, Concept, Evidence, Question
+from kctui.compiler.extraction import Concept
+from kctui.core.claims import Claim, Evidence, Question
 from kctui.compiler.readers import Block, Document
 from kctui.compiler.values import strip_inline
 

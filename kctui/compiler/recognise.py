@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass, field
 
 from kctui.compiler import names as nm
-from kctui.compiler.extract import VERBS, Claim, Entity, Evidence
+from kctui.compiler.extraction import Entity
+from kctui.core.claims import VERBS, Claim
 from kctui.compiler.profile import Profile
-from kctui.compiler.prose import MAX_STATEMENT_CHARS, Defined, Unit, bare, ev
+from kctui.compiler.prose import MAX_STATEMENT_CHARS, Defined, Unit, ev
 from kctui.compiler.readers import Document
 from kctui.core.slugs import identity_key
 

@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 
 from kctui.compiler import names as nm
-from kctui.compiler.extract import Claim
+from kctui.core.claims import Claim
 from kctui.compiler.prose import MAX_STATEMENT_CHARS, Unit, bare, ev
 from kctui.compiler.readers import Document
 from kctui.compiler.values import strip_inline

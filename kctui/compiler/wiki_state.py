@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kctui.atomic_write import write_atomically
-from kctui.compiler.runner import CompileFailure
+from kctui.compiler.contract import CompileFailure
 from kctui.core.frontmatter import FrontmatterError, parse_document
 from kctui.core.pages import KIND_DIRS, MENTIONED_ONCE_KEY, RECURRING_KEY, TYPE_KINDS, outgoing_links
 

@@ -25,7 +25,8 @@ from typing import Callable
 from kctui import __version__
 from kctui.compiler import facts, prose
 from kctui.compiler import gather as g
-from kctui.compiler.extract import Concept, Entity, Extraction, _unreached
+from kctui.compiler.extract import unreached_facts
+from kctui.compiler.extraction import Concept, Entity, Extraction
 from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.llm import prompt
 from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
@@ -36,7 +37,7 @@ from kctui.compiler.llm.schema import reply_cap
 from kctui.compiler.llm.settings import LlmSettings, load_llm_settings
 from kctui.compiler.source_read import read_document
 from kctui.compiler.readers import Document, Skipped
-from kctui.compiler.runner import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
+from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
 from kctui.compiler.schema import Schema, load_schema, restrict_classes, schema_version
 from kctui.compiler.values import fact_tokens
 from kctui.compiler.wiki_state import PreviousWiki
@@ -338,7 +339,7 @@ class LlmPass:
         ex.summary = prose.summary(doc)
         ex.questions = prose.questions(doc)
         ex.dropped = sum(p.dropped for p in parts)
-        ex.unreached = tuple(sorted(_unreached(doc, ex)))
+        ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
         ex.warnings += self._part_warnings(chunks, parts)
         ex.warnings += self._loss_guard(doc, ex, chunks)
         return ex
