@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 
 from kctui.compiler import facts, names, prose, recognise, shapes
+from kctui.compiler import name_types as nt
 from kctui.compiler.extraction import (  # noqa: F401 - the data model, re-exported for tests and benchmarks
     EXTRACTOR_VERSION,
     Concept,
@@ -56,7 +57,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates += gloss_claims
     kv = facts.key_value_claims(doc)
     candidates += kv
-    structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if names.person_shape(c.value)]
+    structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if nt.person_shape(c.value)]
     ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
     units = prose.units(doc)
     defined, definition_claims = prose.definitions(doc, units)

@@ -14,7 +14,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterator
 
-from kctui.compiler import names as nm
+from kctui.compiler import name_types as nt
+from kctui.compiler import words as wd
 from kctui.compiler.extraction import Concept
 from kctui.core.claims import Claim, Evidence, Question
 from kctui.compiler.readers import Block, Document
@@ -144,9 +145,9 @@ def good_term(term: str) -> str | None:
         return None
     term = raw.strip(" .,:;!\"'")
     words = term.split()
-    if not (2 <= len(term) <= 60) or not words or len(words) > 6 or nm.placeholder(term):
+    if not (2 <= len(term) <= 60) or not words or len(words) > 6 or wd.placeholder(term):
         return None
-    if any(w.casefold() in nm.FUNCTION_WORDS and (i in (0, len(words) - 1) or w.casefold() not in _INNER_OK)
+    if any(w.casefold() in wd.FUNCTION_WORDS and (i in (0, len(words) - 1) or w.casefold() not in _INNER_OK)
            for i, w in enumerate(words)):
         return None
     if not (term[0].isalnum() or term[0] == "#"):
@@ -162,7 +163,7 @@ def one_common_word(term: str) -> bool:
     page of its own unless the text defines it as a term in so many words ("An incident is any …").
     A hyphenated compound ("drop-flag") is not one word: wordfreq scores it by its parts."""
     words = term.strip("`'").split()
-    return len(words) == 1 and "-" not in words[0].strip("-") and nm.common_word(words[0])
+    return len(words) == 1 and "-" not in words[0].strip("-") and wd.common_word(words[0])
 
 
 # "is a more readable name than …", "is a better fit": a comparison, not what the thing is
@@ -172,7 +173,7 @@ _COMPARISON = re.compile(r"^(?:(?:a|an|the|much|far|no)\s+)?(?:more|less|better|
 def marked_as_name(term: str, at_start: bool) -> bool:
     """Does the text mark a defined term as a name (→ an entity) rather than a common noun (→ a concept)?"""
     words = term.split()
-    if any(nm.shaped(w) for w in words) or len(words) == 1 and nm._IDENT.match(term):
+    if any(wd.shaped(w) for w in words) or len(words) == 1 and wd.IDENT.match(term):
         return True
     caps = [w for w in words if w[:1].isupper()]
     if len(words) > 1:
@@ -180,9 +181,9 @@ def marked_as_name(term: str, at_start: bool) -> bool:
     w = words[0]
     if not w[:1].isupper():
         return False
-    if nm.acronym(w):
-        return nm.zipf(w) < nm.COMMON_ZIPF - 0.5
-    return nm.zipf(w) < nm.RARE_ZIPF or not at_start and nm.zipf(w) < nm.COMMON_ZIPF
+    if wd.acronym(w):
+        return wd.zipf(w) < wd.COMMON_ZIPF - 0.5
+    return wd.zipf(w) < wd.RARE_ZIPF or not at_start and wd.zipf(w) < wd.COMMON_ZIPF
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +220,7 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
         e = ev(doc, u.first, u.last)
         m = _DEF_IS.match(plain) or _DEF_MEANS.match(plain)
         if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], plain) and not (
-                m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1) \
+                m.group("art") != "A " and m.group("art") != "An " and wd.common_phrase(term) and len(term.split()) == 1) \
                 and not (m.group("art") == "The " and not marked_as_name(term, False)) \
                 and not (m.group("verb") not in ("is", "are") and one_common_word(term)) \
                 and not _COMPARISON.match(m.group("rest")):  # "The main alternative is …", "`name` denotes …"
@@ -250,7 +251,7 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
             term = c and good_term(c.group("term"))
             if term and any(w.endswith(("ly", "ed", "ing")) for w in term.split()):
                 term = None  # "is called often", "is known as expected": not a name for anything
-        if term and not (len(term.split()) == 1 and "-" not in term.strip("-") and nm.common_word(term)):
+        if term and not (len(term.split()) == 1 and "-" not in term.strip("-") and wd.common_word(term)):
             value = plain.rstrip(".")  # wordfreq scores a compound ("drop-flag") by its parts: not one common word
             if len(value) <= MAX_STATEMENT_CHARS:
                 d = _defined(term, (), e, u, "")
@@ -306,11 +307,11 @@ def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: st
         term, aliases = m.group("name").strip(), aliases + (m.group("alias"),)
     at_start = u.text.startswith(term) or u.text[4:].startswith(term)
     words = term.split()
-    noun_type = nm.type_from_noun(words[-1]) if len(words) > 1 else ""
+    noun_type = nt.type_from_noun(words[-1]) if len(words) > 1 else ""
     if noun_type and noun_type != "person" and words[-1].islower() and marked_as_name(" ".join(words[:-1]), False):
         return Defined(" ".join(words[:-1]), aliases, True, noun_type, e, u, rest, origin)  # "the billing-api service is …"
     is_name = marked_as_name(term, at_start)
-    return Defined(term, aliases, is_name, nm.head_noun_type(rest) if is_name else "", e, u, rest, origin)
+    return Defined(term, aliases, is_name, nt.head_noun_type(rest) if is_name else "", e, u, rest, origin)
 
 
 _INDEFINITE = re.compile(r"^(?:A|An)\s+[a-z]")

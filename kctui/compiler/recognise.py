@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kctui.compiler import name_types as nt
 from kctui.compiler import names as nm
+from kctui.compiler import words as wd
 from kctui.compiler.extraction import Entity
 from kctui.core.claims import VERBS, Claim
 from kctui.compiler.profile import Profile
@@ -81,13 +83,13 @@ class Candidate:
         if self.marked + self.loose != 1 or not self.vouched or self.usage or self.kinds <= {"code", "ident"}:
             return False
         words = self.name.split()
-        if any(w.casefold().removesuffix("s") in nm.CALENDAR for w in words):
+        if any(w.casefold().removesuffix("s") in wd.CALENDAR for w in words):
             return False  # "Fridays", "March": English capitalises them by convention
         if self.strong:
             return True
         if len(words) == 1 and words[0].endswith("ing"):
             return False  # a gerund heading a title or a link text ("Deploying a change"), not a name
-        return self.marked == 1 and not all(nm.common_word(w) for w in words)
+        return self.marked == 1 and not all(wd.common_word(w) for w in words)
 
     def accepted(self) -> bool:
         if self.defined or self.fact or self.known or self.listed:
@@ -99,12 +101,12 @@ class Candidate:
         if self.kinds <= {"code", "ident"}:
             # code and identifiers need a definition, a fact or a typing noun; an identifier shaped as a
             # name (a domain, a compound of no ordinary words: crates.io, pkg-config) may recur instead
-            return "ident" in self.kinds and nm.ident_name(self.name) and self.marked >= 2
+            return "ident" in self.kinds and wd.ident_name(self.name) and self.marked >= 2
         if self.strong:
             return self.marked + self.loose >= 2
-        if self.loose >= 3 and self.head_free and nm.person_like(self.name) and "caps" in self.kinds:
+        if self.loose >= 3 and self.head_free and nt.person_like(self.name) and "caps" in self.kinds:
             return True  # a person's name that opens its sentences or items, three times
-        if all(nm.common_word(w) for w in self.name.split()):
+        if all(wd.common_word(w) for w in self.name.split()):
             # "Batch Changes": ordinary words as a name need to recur more, unless the document never
             # writes its first word in lower case ("Google Cloud": "Google" is a name there)
             return self.marked >= (2 if self.head_free and len(self.name.split()) > 1 else 3)
@@ -163,7 +165,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
             if not ok and not need:
                 continue
             name = known.name if known else span.text
-            if len(span.tokens) > 1 and nm.COMPANY_SUFFIX.match(span.tokens[-1]) and not known:
+            if len(span.tokens) > 1 and nt.COMPANY_SUFFIX.match(span.tokens[-1]) and not known:
                 name = span.text[: span.text.rfind(span.tokens[-1])].rstrip(" ,")
                 etype = "company"
                 strong = True
@@ -260,15 +262,15 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     for d in defined:  # a term defined at a sentence start that the text capitalises elsewhere is a name
         c = cands.get(_key(d.term))
         # (once is enough when the definition types it: "Renovate is a tool for …")
-        if not d.is_name and c is not None and (c.marked >= 2 or c.marked and nm.head_noun_type(d.rest)) \
+        if not d.is_name and c is not None and (c.marked >= 2 or c.marked and nt.head_noun_type(d.rest)) \
                 and d.term[:1].isupper() and (
-                len(d.term.split()) > 1 or nm.zipf(d.term) < nm.COMMON_ZIPF):
+                len(d.term.split()) > 1 or wd.zipf(d.term) < wd.COMMON_ZIPF):
             c.defined, c.strong = True, True
-            c.entity_type = c.entity_type or nm.head_noun_type(d.rest)
+            c.entity_type = c.entity_type or nt.head_noun_type(d.rest)
             concept_keys.discard(c.key)
 
     # a lone given name stands for the one person of the document it begins ("Lena" → Lena Vogel)
-    people = [c for c in cands.values() if nm.person_shape(c.name)]
+    people = [c for c in cands.values() if nt.person_shape(c.name)]
     firsts: dict[str, list[Candidate]] = {}
     for p in people:
         firsts.setdefault(_key(p.name.split()[0]), []).append(p)
@@ -288,7 +290,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     lasts: dict[str, list[Candidate]] = {}
     for c in {id(c): c for c in cands.values()}.values():
         # only a person: "Later Zorblat" is nobody, and "Linux" does not stand for Alpine Linux
-        if nm.person_like(c.name) and (c.entity_type == "person" or c.listed):
+        if nt.person_like(c.name) and (c.entity_type == "person" or c.listed):
             lasts.setdefault(_key(c.name.split()[-1]), []).append(c)
     for key, ps in lasts.items():
         single = cands.get(key)
@@ -336,16 +338,16 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
         for m in _BY.finditer(text):
             c = subject_before(i, m.start())
             who = m.group("who")
-            if c and _key(who) != c.key and not (len(who.split()) == 1 and nm.common_word(who)):
+            if c and _key(who) != c.key and not (len(who.split()) == 1 and wd.common_word(who)):
                 fact(c, f"{m.group('verb')} by", who, "", u, i)
                 p = cand(who, u.first, u.last)
                 p.fact, p.strong = True, True
                 p.kinds.add("caps")
-                p.entity_type = p.entity_type or ("person" if nm.person_shape(who) else "")
+                p.entity_type = p.entity_type or ("person" if nt.person_shape(who) else "")
                 p.units.append(i)
         for m in _RUNS.finditer(text):
             c = subject_before(i, m.start())
-            if c and m.group("v").split()[0].casefold() not in nm.FUNCTION_WORDS:
+            if c and m.group("v").split()[0].casefold() not in wd.FUNCTION_WORDS:
                 fact(c, "runs on" if m.group("on") else "runs", m.group("v"), "", u, i)
         _roles(text, u, i, cands, fact)
 
@@ -375,8 +377,8 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                 claims.append(Claim(c.name, "is", pm.group(1).strip(), "", "statement", "statement", ev(doc, u.first, u.last)))
                 claimed.add((c.key, i))
             m = _APPOSITIVE.match(u.plain, span.end)
-            if m and (c.key, i) not in claimed and not m.group("v").split()[1].casefold() in nm.FUNCTION_WORDS:
-                etype = nm.head_noun_type(m.group("v"))
+            if m and (c.key, i) not in claimed and not m.group("v").split()[1].casefold() in wd.FUNCTION_WORDS:
+                etype = nt.head_noun_type(m.group("v"))
                 if etype or c.strong:
                     claims.append(Claim(c.name, "is", m.group("v").strip(), "", "statement", "statement", ev(doc, u.first, u.last)))
                     claimed.add((c.key, i))
@@ -414,7 +416,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     names: dict[str, str] = {}
     for c in sorted({id(c): c for c in accepted.values()}.values(), key=lambda c: (c.first, c.key)):
         etype = c.entity_type
-        if not etype and nm.person_shape(c.name) and _acts_as_person(c, us, spans_of):
+        if not etype and nt.person_shape(c.name) and _acts_as_person(c, us, spans_of):
             etype = "person"
         aliases = tuple(sorted({s for s in c.surfaces if _key(s) != c.key}))
         surface = c.surfaces[0] if c.surfaces else c.name
@@ -428,7 +430,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     once = {identity_key(c.name) for c in passing.values()} - kept
     passing_claims = [cl for cl in claims if identity_key(cl.subject) in once]
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
-    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or (c.listed and (len(c.units) >= 2 or nm.person_shape(c.name)))))
+    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or (c.listed and (len(c.units) >= 2 or nt.person_shape(c.name)))))
     passing_entities = []
     for c in sorted({id(c): c for c in passing.values()}.values(), key=lambda c: (c.first, c.key)):
         if identity_key(c.name) not in once:
@@ -472,14 +474,14 @@ def _type_at(plain: str, span: nm.Span) -> str:
     if span.kind == "handle":
         return "person"
     m = _NEXT_WORD.match(plain, span.end)
-    if m and (t := nm.type_from_noun(m.group(1))) and t != "person":
+    if m and (t := nt.type_from_noun(m.group(1))) and t != "person":
         # "the Developer Infrastructure team" names a team; "Accurate team" at a sentence start does not
         if t != "team" or (len(span.tokens) > 1 and not span.at_start):
             return t
     m = _APPOSITIVE.match(plain, span.end)
-    if m and (t := nm.head_noun_type(m.group("v"))):
+    if m and (t := nt.head_noun_type(m.group("v"))):
         return t
-    if nm.person_shape(span.text) and (_PERSON_BEFORE.search(plain, max(0, span.start - 30), span.start)
+    if nt.person_shape(span.text) and (_PERSON_BEFORE.search(plain, max(0, span.start - 30), span.start)
                                        or _PERSON_AFTER.match(plain, span.end)):
         return "person"
     return ""
@@ -510,19 +512,19 @@ def _roles(text: str, u: Unit, i: int, cands: dict[str, Candidate], fact) -> Non
         if c is None:
             subj = m.group("subj").strip().strip("`")
             spans = nm.plain_spans(subj)
-            if len(spans) != 1 or spans[0].text != subj or nm.common_phrase(subj):
+            if len(spans) != 1 or spans[0].text != subj or wd.common_phrase(subj):
                 continue  # the subject is one name, nothing more
             c = cands.setdefault(_key(subj), Candidate(subj, _key(subj), first=(u.first, u.last)))
             c.kinds.add("caps")
             c.units.append(i)
         value = m.group("val").strip()
-        if len(value.split()) > 6 or value.casefold() in nm.FUNCTION_WORDS:
+        if len(value.split()) > 6 or value.casefold() in wd.FUNCTION_WORDS:
             continue
         attribute = " ".join(m.group("attr").split()).casefold()
-        if attribute in nm.FUNCTION_WORDS:
+        if attribute in wd.FUNCTION_WORDS:
             continue
         fact(c, attribute, value, "", u, i)
-        if nm.person_shape(value):
+        if nt.person_shape(value):
             p = cands.setdefault(_key(value), Candidate(value, _key(value), first=(u.first, u.last)))
             p.fact, p.strong = True, True
             p.kinds.add("caps")
