@@ -15,7 +15,8 @@ from kctui.compiler import names as nm
 from kctui.compiler import words as wd
 from kctui.compiler.extraction import Entity
 from kctui.compiler.profile import Profile
-from kctui.compiler.prose import Defined, Unit
+from kctui.compiler.prose import Defined
+from kctui.compiler.sentences import Unit
 from kctui.core.slugs import identity_key
 
 APPOSITIVE = re.compile(r",\s+(?P<v>(?:a|an|the|our)\s+[^,;:()]{3,80}?)\s*(?:,|\.|;|\)|$)")

@@ -13,7 +13,7 @@ from kctui.compiler import name_types as nt
 from kctui.compiler import names as nm
 from kctui.compiler import words as wd
 from kctui.compiler.candidates import APPOSITIVE, Candidate, SpansOf, candidate, key_of
-from kctui.compiler.prose import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.compiler.readers import Document
 from kctui.core.claims import VERBS, Claim
 

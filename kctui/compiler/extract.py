@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from kctui.compiler import facts, names, prose, recognise, shapes
+from kctui.compiler import facts, names, prose, recognise, sentences, shapes
 from kctui.compiler import name_types as nt
 from kctui.compiler.extraction import (  # noqa: F401 - the data model, re-exported for tests and benchmarks
     EXTRACTOR_VERSION,
@@ -59,7 +59,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates += kv
     structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if nt.person_shape(c.value)]
     ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
-    units = prose.units(doc)
+    units = sentences.units(doc)
     defined, definition_claims = prose.definitions(doc, units)
     glossary_defined, glossary_claims = prose.heading_definitions(doc, units, defined)
     defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
@@ -82,7 +82,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
                            if identity_key(e.name) == identity_key(owner) and not e.entity_type else e for e in ex.entities]
         if identity_key(owner) not in entity_keys:
             entity_keys.add(identity_key(owner))
-            ex.entities.append(Entity(owner, etype, owner, (), prose.ev(doc, line, line)))
+            ex.entities.append(Entity(owner, etype, owner, (), sentences.ev(doc, line, line)))
     ex.entities = [e for e in ex.entities if names.clean_title(e.name) or identity_key(e.name) in found.used]
     candidates += item_claims
     candidates += shapes.decisions(doc, units, names_here)

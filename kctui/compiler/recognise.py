@@ -21,7 +21,8 @@ from kctui.compiler.candidates import acts_as_person, find_candidates, key_of
 from kctui.compiler.entity_facts import statements
 from kctui.compiler.extraction import Entity
 from kctui.compiler.profile import Profile
-from kctui.compiler.prose import MAX_STATEMENT_CHARS, Defined, Unit, ev
+from kctui.compiler.prose import Defined
+from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key

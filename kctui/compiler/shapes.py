@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from kctui.compiler import name_types as nt
 from kctui.core.claims import Claim
-from kctui.compiler.prose import MAX_STATEMENT_CHARS, Unit, bare, ev
+from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, bare, ev
 from kctui.compiler.readers import Document
 from kctui.compiler.values import strip_inline
 from kctui.core.slugs import identity_key
