@@ -14,12 +14,10 @@ from typing import TYPE_CHECKING
 from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
 from kctui.compiler.trust_policy import policy_of
+from kctui.compiler.page_info import PageInfo, link_styles, page_info
 from kctui.compiler.wiki_state import (
-    PageInfo,
     PreviousWiki,
     file_identity,
-    link_styles,
-    page_info,
     racily_clean,
     stat_key,
 )

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from kctui.compiler.step_reporter import StepReporter
     from kctui.compiler.trust_step import TrustGate
     from kctui.compiler.update import ClaimChange, ConflictReport, PageUpdate, PassContext
-    from kctui.compiler.wiki_state import PageMemo, PreviousWiki
+    from kctui.compiler.page_memo import PageMemo
+    from kctui.compiler.wiki_state import PreviousWiki
 
 
 @dataclass(repr=False, eq=False)

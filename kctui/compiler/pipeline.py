@@ -30,7 +30,8 @@ from kctui.compiler.step_reporter import StepReporter
 from kctui.compiler.trust_sources import archived_sources, pending_sources, recheck_sources
 from kctui.compiler.trust_step import manifest_extras
 from kctui.compiler.update_step import update
-from kctui.compiler.wiki_state import PageMemo, load_previous
+from kctui.compiler.page_memo import PageMemo
+from kctui.compiler.wiki_state import load_previous
 
 _DEFAULT = object()
 
