@@ -20,6 +20,7 @@ from kctui.compiler.extraction import Extraction
 from kctui.compiler.extractors import ExtractorContext, extractor_factory
 from kctui.compiler.full_pass import recompile_other_versions, verify_unchanged
 from kctui.compiler.match import Registry, route
+from kctui.compiler.page_memo import PageMemo
 from kctui.compiler.pass_result import PassResult
 from kctui.compiler.pass_state import PassState
 from kctui.compiler.policy_kinds import compiled_kinds, maintains_suffix
@@ -30,7 +31,6 @@ from kctui.compiler.step_reporter import StepReporter
 from kctui.compiler.trust_sources import archived_sources, pending_sources, recheck_sources
 from kctui.compiler.trust_step import manifest_extras
 from kctui.compiler.update_step import update
-from kctui.compiler.page_memo import PageMemo
 from kctui.compiler.wiki_state import load_previous
 
 _DEFAULT = object()
