@@ -26,7 +26,7 @@ import httpx
 
 from kctui.api.signals import install_stop_signals
 from kctui.api.token import TokenError, read_token
-from kctui.compiler.runner import ProgressEvent
+from kctui.compiler.contract import ProgressEvent
 from kctui.services.worker import JobOutcome, ResultRefused, TransportError, UnsupportedContract, run_worker
 
 log = logging.getLogger(__name__)

@@ -36,13 +36,14 @@ from typing import Any, Callable
 from kctui import __version__
 from kctui.compiler import gather as g
 from kctui.compiler.cache import ExtractionCache
-from kctui.compiler.extract import EXTRACTOR_VERSION, Extraction, extract_document
+from kctui.compiler.extract import extract_document
+from kctui.compiler.extraction import EXTRACTOR_VERSION, Extraction
 from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.readers import Skipped
 from kctui.compiler.source_read import read_document
 from kctui.compiler.profile import ProfileError, load_profile
 from kctui.compiler.schema import classes_version, restrict_classes
-from kctui.compiler.runner import COMPILER_NAME, CompileCancelled, CompileFailure
+from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure
 
 log = logging.getLogger("kctui.compiler")
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from kctui.atomic_write import write_atomically
-from kctui.compiler.extract import EXTRACTOR_VERSION, Extraction
+from kctui.compiler.extraction import EXTRACTOR_VERSION, Extraction
 
 
 def cache_form(ex: Extraction) -> dict:

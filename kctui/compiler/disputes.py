@@ -14,8 +14,17 @@ import copy
 import hashlib
 from dataclasses import dataclass, field
 
-from kctui.core.claims import Claim
-from kctui.core.pages import Page, SourceRef, claim_sig, escape_text
+from kctui.core.claims import Claim, claim_line, parse_claim_line
+from kctui.core.page_status import (
+    block_claim_lines,
+    conflict_note,
+    render_page,
+    set_page_status,
+    split_page,
+    strip_status_line,
+)
+from kctui.core.pages import Page, SourceRef, claim_sig, escape_text, strip_kept
+from kctui.core.record_tables import explode, implode
 
 RESOLVED_KEY = "resolved_conflicts"
 
@@ -124,9 +133,6 @@ def use_new_variant(page: Page, dispute: Dispute, at: str, digests: dict[str, st
 
 def _block_groups(body: str, digests: dict[str, str]) -> list[list[tuple[str, Claim]]]:
     """The status block's disagreement groups as (line, claim), the page's claim first."""
-    from kctui.core.claims import parse_claim_line  # noqa: PLC0415
-    from kctui.core.page_status import block_claim_lines  # noqa: PLC0415
-
     groups: dict[tuple[str, str, str], list[tuple[str, Claim]]] = {}
     for line in block_claim_lines(body):
         c = parse_claim_line(line, digests)
@@ -141,17 +147,6 @@ def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]
     page (a held change, another dispute) is left as it is. The dispute leaves the status block and is
     recorded in `resolved_conflicts`. Returns (text, disputes still open in the block); the caller sets
     the page's status (a block with no dispute left is dropped by `set_page_status`)."""
-    from kctui.core.claims import claim_line  # noqa: PLC0415
-    from kctui.core.page_status import (  # noqa: PLC0415
-        conflict_note,
-        render_page,
-        set_page_status,
-        split_page,
-        strip_status_line,
-    )
-    from kctui.core.pages import strip_kept  # noqa: PLC0415
-    from kctui.core.record_tables import explode, implode  # noqa: PLC0415
-
     fm, body = split_page(text)
     digests = {str(s.get("resource")): str(s.get("digest")) for s in fm.get("sources") or [] if isinstance(s, dict)}
     groups = _block_groups(body, digests)
@@ -191,8 +186,6 @@ def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]
 
 def block_dispute_count(text: str, lines: list[str] | None = None) -> int:
     """How many disagreements a page's status block (or the given block lines) lists."""
-    from kctui.core.page_status import split_page  # noqa: PLC0415
-
     fm, body = split_page(text)
     if lines is not None:
         body = "> **Status: contradicted** — x\n>\n" + "\n".join(f"> {ln}" for ln in lines) + "\n"
@@ -204,8 +197,6 @@ def swap_by_sides(text: str, existing: dict, incoming: dict) -> str | None:
     """use-new for a conflict whose page lists no disagreement block (an external compiler's): the
     claim line citing `existing` with its value takes the incoming value and citation. None when the
     page has no such line."""
-    from kctui.core.page_status import render_page, split_page  # noqa: PLC0415
-
     old_cite, new_cite = f"^[{existing.get('citation', '')}]", f"^[{incoming.get('citation', '')}]"
     old_value, new_value = str(existing.get("value") or ""), str(incoming.get("value") or "")
     if not old_value or not new_value or old_cite == "^[]" or new_cite == "^[]":

@@ -1,20 +1,24 @@
-"""The typed intermediate form of extraction and the extraction step itself.
-
-`extract_document(doc)` turns one read `Document` into an `Extraction`: claims (subject, attribute,
-value with unit, scope, confidence, evidence = path + line range + source digest), concepts (defined
-terms, glossary entries, abbreviations), entities (named things, typed where the text says), a summary,
-open questions, and the compile-loss count. It is a pure function of the document: the extraction
+"""The built-in extraction step: `extract_document(doc)` turns one read `Document` into an `Extraction`
+(the data model of `kctui.compiler.extraction`). It is a pure function of the document: the extraction
 cache may store it under the file's digest and path without ever changing a result.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
+from kctui.compiler import facts, names, prose, recognise, sentences, shapes
+from kctui.compiler import name_types as nt
+from kctui.compiler.extraction import (  # noqa: F401 - the data model, re-exported for tests and benchmarks
+    EXTRACTOR_VERSION,
+    Concept,
+    Entity,
+    Extraction,
+    cited_lines,
+)
 from kctui.compiler.profile import EMPTY as EMPTY_PROFILE, Profile
-from kctui.compiler.readers import Document
+from kctui.compiler.readers.base import Document
 from kctui.compiler.values import cited_lines_contain, fact_tokens
 from kctui.core.claims import (  # noqa: F401 - the claim model lives in the core; re-exported here
     CONFIDENCE,
@@ -27,97 +31,6 @@ from kctui.core.claims import (  # noqa: F401 - the claim model lives in the cor
 from kctui.core.slugs import identity_key
 
 _DIGIT = re.compile(r"\d")
-EXTRACTOR_VERSION = "builtin-extract/5"  # 5: a record of a list cites its lines (a table row), with its identifying claim; passing mentions
-
-
-@dataclass(frozen=True, slots=True)
-class Concept:
-    name: str
-    aliases: tuple[str, ...]
-    evidence: Evidence
-    origin: str  # definition | deflist | abbreviation | heading | glossary
-
-
-@dataclass(frozen=True, slots=True)
-class Entity:
-    name: str  # canonical name
-    entity_type: str  # person, company, tool, library, team, product, ... or "" when the text does not say
-    surface: str  # the spelling the source uses at `evidence`
-    aliases: tuple[str, ...]
-    evidence: Evidence
-
-
-@dataclass
-class Extraction:
-    path: str
-    digest: str
-    kind: str  # markdown | text | html | pdf
-    title: str
-    source_type: str  # article | pdf | note | data | ...
-    domain: str
-    tags: tuple[str, ...] = ()
-    summary: tuple[str, Evidence] | None = None
-    subject: Entity | None = None  # what the whole document is about, when it says so
-    claims: list[Claim] = field(default_factory=list)
-    concepts: list[Concept] = field(default_factory=list)
-    entities: list[Entity] = field(default_factory=list)
-    questions: list[Question] = field(default_factory=list)
-    unreached: tuple[str, ...] = ()  # compile-loss guard: dates/versions/numbers in no claim
-    dropped: int = 0  # candidate claims whose cited lines did not contain the value
-    warnings: list[str] = field(default_factory=list)
-    # names this source marks in one sentence only, and what it says about them (each cited): entities
-    # once another source names them too (kctui.compiler.recurrence), else only listed on its source page
-    passing: list[Entity] = field(default_factory=list)
-    passing_claims: list[Claim] = field(default_factory=list)
-
-    # -- cache form ---------------------------------------------------------------------------
-    def to_json(self) -> dict:
-        data = asdict(self)
-        data["claims"] = [c.to_json() for c in self.claims]
-        data["passing_claims"] = [c.to_json() for c in self.passing_claims]
-        data["v"] = EXTRACTOR_VERSION
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict) -> Extraction:
-        if data.get("v") != EXTRACTOR_VERSION:
-            raise ValueError("extraction cache entry from another extractor version")
-
-        def ev(d: dict) -> Evidence:
-            return Evidence(**d)
-
-        summary = data.get("summary")
-        subject = data.get("subject")
-        return cls(
-            path=data["path"],
-            digest=data["digest"],
-            kind=data["kind"],
-            title=data["title"],
-            source_type=data["source_type"],
-            domain=data["domain"],
-            tags=tuple(data.get("tags", ())),
-            summary=(summary[0], ev(summary[1])) if summary else None,
-            subject=_entity(subject) if subject else None,
-            claims=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data["claims"]],
-            concepts=[Concept(c["name"], tuple(c["aliases"]), ev(c["evidence"]), c["origin"]) for c in data["concepts"]],
-            entities=[_entity(e) for e in data["entities"]],
-            questions=[Question(q["text"], ev(q["evidence"])) for q in data["questions"]],
-            unreached=tuple(data.get("unreached", ())),
-            dropped=int(data.get("dropped", 0)),
-            warnings=list(data.get("warnings", ())),
-            passing=[_entity(e) for e in data.get("passing", ())],
-            passing_claims=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data.get("passing_claims", ())],
-        )
-
-
-def _entity(d: dict) -> Entity:
-    return Entity(d["name"], d["entity_type"], d["surface"], tuple(d["aliases"]), Evidence(**d["evidence"]))
-
-
-def cited_lines(doc: Document, evidence: Evidence) -> list[str]:
-    if evidence.unit == "page":
-        return doc.lines[evidence.start - 1 : evidence.start]
-    return doc.lines[evidence.start - 1 : evidence.end]
 
 
 def extract_document(doc: Document, profile: Profile | None = None) -> Extraction:
@@ -125,8 +38,6 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     definitions, named things and what the text says about each, and the shapes of notes (checklists,
     action items, decisions, runbook commands). `profile` is the base's optional profile (names it
     knows, headings to ignore); without one only the text decides."""
-    from kctui.compiler import facts, names, prose, recognise, shapes
-
     profile = profile or EMPTY_PROFILE
     ex = Extraction(
         path=doc.path,
@@ -146,9 +57,9 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates += gloss_claims
     kv = facts.key_value_claims(doc)
     candidates += kv
-    structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if names.person_shape(c.value)]
+    structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if nt.person_shape(c.value)]
     ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
-    units = prose.units(doc)
+    units = sentences.units(doc)
     defined, definition_claims = prose.definitions(doc, units)
     glossary_defined, glossary_claims = prose.heading_definitions(doc, units, defined)
     defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
@@ -171,7 +82,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
                            if identity_key(e.name) == identity_key(owner) and not e.entity_type else e for e in ex.entities]
         if identity_key(owner) not in entity_keys:
             entity_keys.add(identity_key(owner))
-            ex.entities.append(Entity(owner, etype, owner, (), prose.ev(doc, line, line)))
+            ex.entities.append(Entity(owner, etype, owner, (), sentences.ev(doc, line, line)))
     ex.entities = [e for e in ex.entities if names.clean_title(e.name) or identity_key(e.name) in found.used]
     candidates += item_claims
     candidates += shapes.decisions(doc, units, names_here)
@@ -213,7 +124,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     once = {identity_key(e.name) for e in ex.passing}
     ex.passing_claims = [c for c in found.passing_claims if identity_key(c.subject) in once
                          and cited_lines_contain(cited_lines(doc, c.evidence), c.value)]
-    ex.unreached = tuple(sorted(_unreached(doc, ex)))
+    ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
     return ex
 
 
@@ -222,7 +133,7 @@ def _tokens(text: str) -> frozenset[str]:
     return frozenset(fact_tokens(text)) if _DIGIT.search(text) else frozenset()
 
 
-def _unreached(doc: Document, ex: Extraction) -> set[str]:
+def unreached_facts(doc: Document, ex: Extraction) -> set[str]:
     """Compile-loss guard: the dates, versions and numbers of the source that reach no claim."""
     reached: set[str] = set()
     for claim in ex.claims:

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from kctui.compiler.runner import CompileFailure, CompileRequest, StopFn
+from kctui.compiler.contract import CompileFailure, CompileRequest, StopFn
 from kctui.compiler.schema import Schema, load_schema
 
 if TYPE_CHECKING:
-    from kctui.compiler.extract import Extraction
+    from kctui.compiler.extraction import Extraction
     from kctui.compiler.gather import SourceFile
     from kctui.compiler.readers import Skipped
     from kctui.compiler.wiki_state import PreviousWiki

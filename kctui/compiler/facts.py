@@ -13,9 +13,12 @@ import re
 
 import yaml
 
-from kctui.compiler.extract import Claim, Concept, Entity, Evidence
+from kctui.compiler.extraction import Concept, Entity
+from kctui.core.claims import Claim, Evidence
+from kctui.compiler import name_types as nt
 from kctui.compiler import names
-from kctui.compiler.names import type_from_noun
+from kctui.compiler import words as wd
+from kctui.compiler.name_types import type_from_noun
 from kctui.compiler.readers import Document, clean_text
 from kctui.compiler.readers.markdown import mapping_get, scalar_text
 from kctui.compiler.values import VERSION, strip_inline
@@ -141,9 +144,9 @@ def _names_a_thing(title: str) -> bool:
     words = plain.split()
     if not words or len(words) > 4 or any(ch in plain for ch in ":,;!?()[]|/") or any(w[:1].isdigit() for w in words):
         return False
-    if not all(w[:1].isupper() or names.shaped(w) or w.casefold() in names.PARTICLES for w in words):
+    if not all(w[:1].isupper() or wd.shaped(w) or w.casefold() in wd.PARTICLES for w in words):
         return False  # "Vendors and contracts" is a title; a name capitalises every word
-    return not names.common_phrase(plain) and names.clean_title(plain)
+    return not wd.common_phrase(plain) and names.clean_title(plain)
 
 
 # -- frontmatter ----------------------------------------------------------------------------------
@@ -242,15 +245,15 @@ def _row_name(cell: str, typed: bool = False) -> bool:
     if not text or text[0].isdigit() or VERSION.match(text) or len(text.split()) > 5 or len(text) > 60:
         return False
     words = text.split()
-    if any(names.shaped(w) for w in words) or names._IDENT.match(text):
+    if any(wd.shaped(w) for w in words) or wd.IDENT.match(text):
         return True
-    if not text[0].isupper() or names.common_phrase(text) or names.placeholder(text) or names._ACRONYM.match(text):
+    if not text[0].isupper() or wd.common_phrase(text) or wd.placeholder(text) or wd.ACRONYM.match(text):
         return False
     if typed:
         return True
     if len(words) > 1:  # untyped: a title-case name ("Dataset Project"), not a phrase ("Service logs")
-        return all(w[:1].isupper() or w.casefold() in names.PARTICLES for w in words)
-    return names.zipf(text) < names.RARE_ZIPF
+        return all(w[:1].isupper() or w.casefold() in wd.PARTICLES for w in words)
+    return wd.zipf(text) < wd.RARE_ZIPF
 
 
 def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
@@ -268,7 +271,7 @@ def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
         heading = ctx.get(block.start, "")
         kv_mode = len(header) == 2 and header[1].lower() in {"value", "values", "description", "meaning", "definition"}
         firsts = [strip_inline(cells[0]) for _, cells in block.rows[1:] if cells]
-        row_type = names.type_from_noun(header[0].split()[-1]) if header[0].split() else ""
+        row_type = nt.type_from_noun(header[0].split()[-1]) if header[0].split() else ""
         typed = bool(row_type) or header[0].casefold() in ("name", "names")
         named = [f for f in firsts if _row_name(f, typed)]
         name_column = not kv_mode and len(named) * 2 >= len(firsts) and not any(f[:1].isdigit() for f in firsts)
@@ -282,7 +285,7 @@ def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
                 continue
             row_subject = cells[0].strip("`*_ ") if name_column and _row_name(cells[0], typed) else ""
             for column, other in zip(header[1:], cells[1:]):
-                if names.person_shape(other.strip()):
+                if nt.person_shape(other.strip()):
                     found.append(Entity(other.strip(), "person", other.strip(), (), _ev(doc, line)))
                     if row_subject:  # the person's page says what the row says about them
                         out.append(Claim(other.strip(), f"{column} of", row_subject, row_subject, "fact", "table",
@@ -372,7 +375,7 @@ def _kv(text: str) -> tuple[str, str] | None:
     value = strip_inline(m.group("value"))
     if key.lower() in _KV_STOP or len(key.split()) > 4 or not _usable(value):
         return None
-    if value[:1].islower() and names.person_shape(key):
+    if value[:1].islower() and nt.person_shape(key):
         return None  # "Priya Raman: write the consumer" is an action item, not a field
     if value.startswith("//") or key.endswith("."):
         return None

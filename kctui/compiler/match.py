@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kctui.compiler.extract import Claim, Extraction
+from kctui.compiler.extraction import Extraction
+from kctui.core.claims import Claim
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.core.pages import Mention
 from kctui.core.slugs import IdentityIndex, identity_key, near_key, slugify, unique_slug

@@ -10,152 +10,45 @@ in lower case is not a name there. An acronym the document counts like a common 
 "this PR proposes …", "RFCs") is a kind of thing, not a name; a lower-case identifier is a name by its
 shape only when it is a domain or a compound of no ordinary words (crates.io, pkg-config) and recurs.
 
-Only the closed-class grammar of English appears below (pronouns, determiners, name particles) and the
-generic nouns that say what kind of thing a name is (service, database, company, team, ...).
+This module finds the candidate spans of a sentence and judges them (`name_like`, `usage_need`,
+`clean_title`); the word-level tests are in `kctui.compiler.words` (frequency, shape, the closed-class
+grammar of English) and the generic nouns that say what kind of thing a name is, and who is a person,
+in `kctui.compiler.name_types`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
-COMMON_ZIPF = 4.0  # a word at least this frequent (per billion words, log10) is an ordinary word
-RARE_ZIPF = 3.0  # a capitalised word rarer than this is name-like even alone
-# An acronym this frequent in English (API 3.7, URL 3.9, UTC 3.7, CI 3.5) is generic vocabulary, not the
-# name of one thing (AWS 3.2, GCP, GKE are rarer)
-ACRONYM_COMMON_ZIPF = 3.5
-
-# Closed-class words: never a name on their own, never the start of a defined term.
-FUNCTION_WORDS = frozenset(
-    "a an the this that these those it its they them their there here we our you your i my he she his her "
-    "what which who whom whose when where why how each every any some all both either neither no none one "
-    "such other another much many most more few several same so if then than as at by for from in into of "
-    "on onto or and but nor not to with without via per about after before over under between since because "
-    "although though while unless until once whether also only just even now then still yet however instead "
-    "rather very".split()
+from kctui.compiler.name_types import (
+    TYPE_NOUNS,
+    person_like,
+    role_phrase,
 )
-PARTICLES = frozenset({"de", "van", "von", "der", "den", "da", "del", "di", "du", "la", "le", "bin", "al", "of"})
+from kctui.compiler.words import (
+    ACRONYM,
+    ACRONYM_COMMON_ZIPF,
+    CALENDAR,
+    COMMON_ZIPF,
+    FUNCTION_WORDS,
+    IDENT,
+    PARTICLES,
+    RARE_ZIPF,
+    SUFFIX_SHAPE,
+    VERSIONISH,
+    code_identifier,
+    common_word,
+    generic_acronym,
+    placeholder,
+    shaped,
+    zipf,
+)
+from kctui.compiler.words import common_phrase, ident_name, one_word  # noqa: F401 - re-exported for the tests
 
-# The noun a text uses for a thing → the entity type it gives (generic English, not a corpus's words).
-TYPE_NOUNS = {
-    "service": "service", "services": "service", "api": "service", "microservice": "service", "server": "service",
-    "daemon": "service", "endpoint": "service", "backend": "service", "worker": "service", "job": "service",
-    "tool": "tool", "tools": "tool", "cli": "tool", "command": "tool", "utility": "tool", "binary": "tool",
-    "program": "tool", "app": "tool", "application": "tool", "editor": "tool", "compiler": "tool",
-    "database": "tool", "db": "tool", "queue": "tool", "broker": "tool", "cache": "tool", "engine": "tool",
-    "library": "library", "package": "library", "module": "library", "framework": "library", "sdk": "library",
-    "plugin": "library", "extension": "library",
-    "company": "company", "vendor": "company", "provider": "company", "startup": "company", "firm": "company",
-    "corporation": "company", "inc": "company", "ltd": "company", "llc": "company", "gmbh": "company",
-    "corp": "company", "foundation": "organisation", "organisation": "organisation", "organization": "organisation",
-    "team": "team", "squad": "team", "guild": "team",
-    "product": "product", "platform": "product", "feature": "product", "language": "product", "system": "product",
-    "person": "person", "engineer": "person", "manager": "person", "developer": "person", "designer": "person",
-}
-# Nouns for a role a person holds: "Head of Engineering", "Support Engineers" name a role, not someone.
-ROLE_NOUNS = frozenset("engineer manager owner admin administrator lead head director designer developer captain "
-                       "officer vp president member reviewer maintainer responder".split())
-COMPANY_SUFFIX = re.compile(r"^(?:Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|SA|plc)\.?$")
 
-_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,6}s$")  # PRs, APIs: generic plurals, not names
-_DIGIT_SHAPE = re.compile(r"^[^\W\d_]+\d+[^\W\d_]+|^[^\W\d_]{3,}\d{1,2}$")  # k8s, e2e, OAuth2
-_WORD = re.compile(r"[^\W_](?:[\w'’.&+/-]*[^\W_])?")
-_TOKEN = re.compile(r"`[^`\n]{1,60}`|[^\W_](?:[\w'’.&+/-]*[^\W_])?|@[A-Za-z][\w-]{1,38}")
 _LINK_TEXT = re.compile(r"\[([^\]\n]{2,60})\]\((?:[^()\s]|\([^()\s]*\))*\)")
-_VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
-_IDENT = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$")  # billing-api, crates.io
-
-
-@lru_cache(maxsize=65536)
-def zipf(word: str) -> float:
-    from wordfreq import zipf_frequency  # loaded on first use: a pass that needs no names never pays for it
-
-    # The small list holds every word at least as frequent as RARE_ZIPF (rarer ones read 0), which is all
-    # the thresholds here tell apart; it loads ten times faster than the large one in each worker process.
-    return zipf_frequency(word.casefold(), "en", wordlist="small")
-
-
-_SUFFIX_SHAPE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,9}(?:\+\+|#)$")  # C++, C#, F#, Notepad++
-_DASH_DIGITS = re.compile(r"^[A-Z]{2,}-\d{1,4}$")  # UTF-8, UCS-2, ISO-8601, SHA-256
-
-
-@lru_cache(maxsize=4096)
-def one_word(token: str) -> bool:
-    """Is `token` one word as wordfreq reads it? A compound ("drop-check") is scored by its parts and "C++"
-    as "c": their frequency says nothing about the name."""
-    from wordfreq import tokenize
-
-    return tokenize(token.casefold(), "en") == [token.casefold()]
-
-
-@lru_cache(maxsize=65536)
-def shaped(token: str) -> bool:
-    """An inner capital or a digit inside letters: SQLite, PagerDuty, GitHub, k8s, S3, OAuth2; letters
-    with a "++" or "#" suffix (C++, C#) or capitals, a hyphen and a number (UTF-8, SHA-256)."""
-    if _SUFFIX_SHAPE.match(token) or _DASH_DIGITS.match(token):
-        return True
-    letters = [c for c in token if c.isalpha()]
-    if len(letters) < 2:
-        return False  # Q3, H1, v2: a letter and a number
-    inner_cap = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token) and not _PLURAL_ACRONYM.match(token)
-    digit = bool(_DIGIT_SHAPE.search(token))
-    return inner_cap or digit
-
-
-def acronym(token: str) -> bool:
-    return len(token) >= 2 and token.isalpha() and token.isupper()
-
-
-@lru_cache(maxsize=65536)
-def common_word(token: str) -> bool:
-    """An ordinary English word (by frequency), not a name on its own."""
-    t = token.strip("`'’").removesuffix("'s").removesuffix("’s")
-    if not t or t.casefold() in FUNCTION_WORDS:
-        return True
-    if shaped(t):
-        return False
-    return zipf(t) >= COMMON_ZIPF
-
-
-def common_phrase(text: str) -> bool:
-    """A heading or title made only of ordinary words ("Action items", "Detailed design", "Context")."""
-    words = _WORD.findall(text)
-    return bool(words) and all(common_word(w) or w.isdigit() for w in words)
-
-
-def placeholder(text: str) -> bool:
-    """Single letters and throwaway words: too short, or no letters."""
-    t = text.strip("`")
-    if len(t) < 2 or not any(c.isalpha() for c in t) or (len(t) <= 3 and t.islower() and not shaped(t)):
-        return True
-    return all(len(part) == 1 for part in re.split(r"[-_.]", t))  # x.y.z, a-b
-
-
-_DOMAIN = re.compile(r"^[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,6}$")  # crates.io, docs.example.org
-# English prefixes written with a hyphen ("non-lexical", "re-export", "self-describing"): a word, not a name
-PREFIXES = frozenset("non pre re un sub multi co anti semi de self post over under inter intra out mid cross "
-                     "auto bi tri pseudo quasi ultra micro macro".split())
-_WORD_SUFFIX = ("ing", "ed", "ly", "able", "ible", "less", "ful", "like", "wise", "ish")
-
-
-@lru_cache(maxsize=4096)
-def ident_name(token: str) -> bool:
-    """A lower-case identifier whose shape marks it as a name when it recurs: a domain (crates.io), or a
-    hyphenated compound none of whose parts is an ordinary English word or a prefix (pkg-config,
-    rust-dev, billing-api), unlike "drop-flag", "built-in", "non-lexical", "zero-cost"."""
-    if not _IDENT.match(token) or _VERSIONISH.match(token) or placeholder(token):
-        return False
-    if "." in token:
-        return bool(_DOMAIN.match(token)) and not any(len(p) == 1 for p in token.split("."))
-    parts = [p for p in re.split(r"[-_]", token) if p]
-    if len(parts) < 2 or "_" in token:
-        return False
-    return not any(p in FUNCTION_WORDS or p in PREFIXES or p.endswith(_WORD_SUFFIX) or common_word(p) for p in parts)
-
-
-def is_title_token(token: str) -> bool:
-    return token[:1].isupper() and not token.startswith("`")
 
 
 @dataclass
@@ -168,18 +61,6 @@ class Span:
     tokens: tuple[str, ...] = ()
 
 
-@dataclass
-class Candidate:
-    name: str
-    mentions: int = 0  # occurrences as a marked name
-    loose: int = 0  # occurrences at a sentence start / unmarked
-    strong: bool = False  # shape, rarity or a typing noun says it is a name
-    defined: bool = False
-    entity_type: str = ""
-    surfaces: set[str] = field(default_factory=set)
-    first_line: int = 0
-
-
 _INTERESTING = re.compile(
     r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|(?<![\w'’.&+/@-])"
     r"(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])[\w'’.+-]*"
@@ -187,7 +68,6 @@ _INTERESTING = re.compile(
 _TRAIL = ".'’+-"
 _OPENERS = frozenset(":;—–-(\"“‘>|.!?*[")  # a capital after these says nothing: a new sentence, a label, a quote
 _JUNK_TOKEN = re.compile(r"_|\.(?:md|MD|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d")
-_ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
 _MARKED = re.compile(r"[^\W\d_a-z]|[`@]|[a-z][-_.][a-z0-9]|[a-z]\d|\d[a-z]")  # a capital, code, a handle, a-b, k8
 _FIRST_WORD = re.compile(r"\W*([^\W_][\w'’.+-]*)")
 _GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
@@ -223,7 +103,7 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
         tok = m.group(0)
         if tok[-1] in _TRAIL and tok[0] != "`":
             core = tok.rstrip(".'’-")  # "C++." ends a sentence; "C++" keeps its suffix
-            tok = core if core.endswith("++") and _SUFFIX_SHAPE.match(core) else tok.rstrip(_TRAIL)
+            tok = core if core.endswith("++") and SUFFIX_SHAPE.match(core) else tok.rstrip(_TRAIL)
             if not tok:
                 continue
         if plain[m.start() + len(tok): m.start() + len(tok) + 1] == "#" and tok.isalpha() and len(tok) <= 2 \
@@ -296,136 +176,10 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
                 out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
             i = j + 1
             continue
-        if _IDENT.match(tok) and not _VERSIONISH.match(tok):
+        if IDENT.match(tok) and not VERSIONISH.match(tok):
             out.append(Span(tok, s, e, s == first_pos, "ident", (tok,)))
         i += 1
     return out
-
-
-def link_texts(raw: str) -> frozenset[str]:
-    if "](" not in raw:
-        return frozenset()
-    return frozenset(" ".join(m.group(1).strip("`*_ ").split()) for m in _LINK_TEXT.finditer(raw))
-
-
-def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, bool]:
-    """(is a candidate, is strong evidence on its own) for a span, given the words the document writes in
-    lower case."""
-    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
-    if not tokens or placeholder(span.text):
-        return False, False
-    if span.kind in ("code", "ident", "handle"):
-        return True, span.kind == "handle"
-    if any(shaped(t) for t in tokens):
-        return True, True
-    if len(tokens) == 1:
-        t = tokens[0]
-        if t.casefold() in lower_words:
-            return False, False  # the document writes it as an ordinary word too
-        if _ACRONYM.match(t):
-            return False, False  # an acronym needs its expansion, a definition or a typing noun (or usage)
-        z = zipf(t)
-        if z >= COMMON_ZIPF:
-            return False, False  # a frequent word: only the document's usage can make it a name
-        return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
-    if role_phrase(tokens):
-        return False, False
-    kinds = getattr(lower_words, "kinds", frozenset())
-    if kinds and any(t in kinds for t in tokens) and all(t in kinds or common_word(t) or generic_acronym(t) for t in tokens):
-        return False, False  # "RFC PR": kinds of document the text counts ("an RFC"), not a name
-    if all(_ACRONYM.match(t) for t in tokens) and generic_acronym(tokens[-1]):
-        return False, False  # "RFC PR", "AWS API": a generic acronym heads it, a kind of thing
-    if all(common_word(t) for t in tokens):
-        phrase = " ".join(tokens).casefold()
-        return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
-    return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
-
-
-USAGE_ZIPF = 4.25  # a word at least this frequent needs three capitalised sentences, not two
-USAGE_MAX_ZIPF = 4.5  # at least this frequent, a word stays an ordinary word however a document writes it
-# English capitalises these by convention: their capital says nothing (closed class, like FUNCTION_WORDS)
-CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
-                     "june july august september october november december jan feb mar apr jun jul aug sep sept "
-                     "oct nov dec mon tue tues wed thu thur thurs fri sat sun".split())
-LOWER_OK_ZIPF = 3.5  # a rarer word written in lower case too is a command or a path there, still a name
-
-
-def usage_need(span: Span, lower_words: "Lower | frozenset[str]") -> int:
-    """For a one-word span name_like rejects on its own: the number of sentences of the document that
-    must write it capitalised away from a sentence start for the document's usage to make it a name
-    (0: usage cannot). A frequent word ("Google", "Linear") needs 2 such sentences (3 when very frequent)
-    and no lower-case use; an acronym ("GCP", "AWS") of 3+ letters needs 2, must not be an ordinary word
-    in lower case, a placeholder (YYYY, XXX) or a label ("NOTE:", "TODO:"); a rare word the document also
-    writes in lower case ("alertmanager" in a path) needs 2. Words English capitalises by convention (days,
-    months) and words at least USAGE_MAX_ZIPF frequent ("Engineering", "Product") never qualify."""
-    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
-    if span.at_start or span.kind not in ("caps", "link") or len(tokens) != 1 or placeholder(span.text):
-        return 0
-    t = tokens[0]
-    if not t.isalpha() or t.casefold() in FUNCTION_WORDS or t.casefold() in CALENDAR:
-        return 0
-    z = zipf(t)
-    if _ACRONYM.match(t):
-        if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or z >= ACRONYM_COMMON_ZIPF:
-            return 0  # PR, YYYY, XXX, NOTE, API
-        labels = getattr(lower_words, "labels", frozenset())
-        plurals = getattr(lower_words, "plurals", frozenset())
-        kinds = getattr(lower_words, "kinds", frozenset())
-        return 0 if t in labels or t in plurals or t in kinds or t.casefold() in lower_words else 2
-    if not (t[:1].isupper() and t[1:].islower()):
-        return 0
-    low = t.casefold()
-    if (low.endswith("s") and low[:-1] in lower_words) or low + "s" in lower_words:
-        return 0  # "destructor" in lower case: "Destructors" is a common noun there
-    if low in lower_words:
-        return 2 if z < LOWER_OK_ZIPF else 0
-    if COMMON_ZIPF <= z < USAGE_MAX_ZIPF:
-        return 3 if z >= USAGE_ZIPF else 2
-    return 0
-
-
-_CAMEL = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]+)+$")  # ownerRepos, webApp (but not macOS, gRPC, iPhone)
-
-
-def role_phrase(tokens: list[str] | tuple[str, ...]) -> bool:
-    """Ordinary words around a role noun: a job title, not a name."""
-    roles = [t for t in tokens if t.casefold().removesuffix("s") in ROLE_NOUNS]
-    if not roles or not all(t in roles or common_word(t) or t.casefold() in PARTICLES for t in tokens):
-        return False
-    # the role noun heads the phrase: last ("Support Engineers") or before "of" ("Head of Engineering");
-    # "Developer Infrastructure" is named after a role, it is not one
-    heads = [k for k, t in enumerate(tokens) if t in roles and (k == len(tokens) - 1 or tokens[k + 1].casefold() == "of")]
-    return bool(heads)
-
-
-def code_identifier(text: str) -> bool:
-    """`ownerRepos`, `app_version`: a variable of code, not a name of a thing."""
-    return "_" in text or bool(_CAMEL.match(text))
-
-
-def person_shape(name: str) -> bool:
-    """Two or three capitalised alphabetic tokens that are not ordinary words: "Priya Raman"."""
-    tokens = [t for t in name.split() if t.casefold() not in PARTICLES]
-    if not 2 <= len(tokens) <= 3:
-        return False
-    return all(t[:1].isupper() and t.replace("-", "").replace("'", "").isalpha() and not shaped(t)
-               and not common_word(t) and t.casefold() not in TYPE_NOUNS for t in tokens)
-
-
-_NAME_PART = re.compile(r"^[A-Z][a-zà-ÿ]+(?:[-'’][A-Z][a-zà-ÿ]+)?$")
-
-
-def person_like(name: str) -> bool:
-    """Two or three words shaped like a person's name ("Eric Fritz", "Noah Santschi-Cooney"): each a
-    capital and lower-case letters, none a function, type or role word, at least one not an ordinary
-    English word. Weaker than person_shape (given names are frequent words): only a list of them types."""
-    tokens = name.split()
-    if not 2 <= len(tokens) <= 3 or not all(_NAME_PART.match(t) for t in tokens):
-        return False
-    if any(t.casefold() in FUNCTION_WORDS or t.casefold() in TYPE_NOUNS or t.casefold() in ROLE_NOUNS
-           or t.casefold() in CALENDAR for t in tokens):
-        return False
-    return any(zipf(t) < COMMON_ZIPF for t in tokens)
 
 
 _LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
@@ -452,19 +206,82 @@ def people_list(plain: str, spans: list[Span]) -> set[int]:
     return out
 
 
-def type_from_noun(noun: str) -> str:
-    return TYPE_NOUNS.get(noun.casefold().strip(".,;:()"), "")
+def link_texts(raw: str) -> frozenset[str]:
+    if "](" not in raw:
+        return frozenset()
+    return frozenset(" ".join(m.group(1).strip("`*_ ").split()) for m in _LINK_TEXT.finditer(raw))
 
 
-def head_noun_type(phrase: str) -> str:
-    """The type a descriptive phrase gives ("a line-oriented search tool" → tool): its first type noun
-    among the first words, before any relative clause."""
-    words = _WORD.findall(phrase.split(" that ", 1)[0].split(" which ", 1)[0].split(" for ", 1)[0])
-    for w in words[:6]:
-        t = type_from_noun(w)
-        if t:
-            return "" if t == "person" else t  # "a secrets manager" is no person; people are typed by what they do
-    return ""
+def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, bool]:
+    """(is a candidate, is strong evidence on its own) for a span, given the words the document writes in
+    lower case."""
+    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
+    if not tokens or placeholder(span.text):
+        return False, False
+    if span.kind in ("code", "ident", "handle"):
+        return True, span.kind == "handle"
+    if any(shaped(t) for t in tokens):
+        return True, True
+    if len(tokens) == 1:
+        t = tokens[0]
+        if t.casefold() in lower_words:
+            return False, False  # the document writes it as an ordinary word too
+        if ACRONYM.match(t):
+            return False, False  # an acronym needs its expansion, a definition or a typing noun (or usage)
+        z = zipf(t)
+        if z >= COMMON_ZIPF:
+            return False, False  # a frequent word: only the document's usage can make it a name
+        return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
+    if role_phrase(tokens):
+        return False, False
+    kinds = getattr(lower_words, "kinds", frozenset())
+    if kinds and any(t in kinds for t in tokens) and all(t in kinds or common_word(t) or generic_acronym(t) for t in tokens):
+        return False, False  # "RFC PR": kinds of document the text counts ("an RFC"), not a name
+    if all(ACRONYM.match(t) for t in tokens) and generic_acronym(tokens[-1]):
+        return False, False  # "RFC PR", "AWS API": a generic acronym heads it, a kind of thing
+    if all(common_word(t) for t in tokens):
+        phrase = " ".join(tokens).casefold()
+        return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
+    return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
+
+
+USAGE_ZIPF = 4.25  # a word at least this frequent needs three capitalised sentences, not two
+USAGE_MAX_ZIPF = 4.5  # at least this frequent, a word stays an ordinary word however a document writes it
+LOWER_OK_ZIPF = 3.5  # a rarer word written in lower case too is a command or a path there, still a name
+
+
+def usage_need(span: Span, lower_words: "Lower | frozenset[str]") -> int:
+    """For a one-word span name_like rejects on its own: the number of sentences of the document that
+    must write it capitalised away from a sentence start for the document's usage to make it a name
+    (0: usage cannot). A frequent word ("Google", "Linear") needs 2 such sentences (3 when very frequent)
+    and no lower-case use; an acronym ("GCP", "AWS") of 3+ letters needs 2, must not be an ordinary word
+    in lower case, a placeholder (YYYY, XXX) or a label ("NOTE:", "TODO:"); a rare word the document also
+    writes in lower case ("alertmanager" in a path) needs 2. Words English capitalises by convention (days,
+    months) and words at least USAGE_MAX_ZIPF frequent ("Engineering", "Product") never qualify."""
+    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
+    if span.at_start or span.kind not in ("caps", "link") or len(tokens) != 1 or placeholder(span.text):
+        return 0
+    t = tokens[0]
+    if not t.isalpha() or t.casefold() in FUNCTION_WORDS or t.casefold() in CALENDAR:
+        return 0
+    z = zipf(t)
+    if ACRONYM.match(t):
+        if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or z >= ACRONYM_COMMON_ZIPF:
+            return 0  # PR, YYYY, XXX, NOTE, API
+        labels = getattr(lower_words, "labels", frozenset())
+        plurals = getattr(lower_words, "plurals", frozenset())
+        kinds = getattr(lower_words, "kinds", frozenset())
+        return 0 if t in labels or t in plurals or t in kinds or t.casefold() in lower_words else 2
+    if not (t[:1].isupper() and t[1:].islower()):
+        return 0
+    low = t.casefold()
+    if (low.endswith("s") and low[:-1] in lower_words) or low + "s" in lower_words:
+        return 0  # "destructor" in lower case: "Destructors" is a common noun there
+    if low in lower_words:
+        return 2 if z < LOWER_OK_ZIPF else 0
+    if COMMON_ZIPF <= z < USAGE_MAX_ZIPF:
+        return 3 if z >= USAGE_ZIPF else 2
+    return 0
 
 
 # a lower-case word of prose; not a piece of a domain, path or address (cloud.google.com, /react/, x@linear)
@@ -498,11 +315,6 @@ def _counted(m: re.Match) -> bool:
         return True
     # a singular determiner and a verb in -s: "this RFC proposes" (not "these AWS regions")
     return det in ("this", "that", "each", "every", "another") and nxt.endswith("s") and not nxt.endswith(("ss", "us", "is"))
-
-
-def generic_acronym(token: str) -> bool:
-    """A two-letter or a frequent acronym (PR, API, URL): vocabulary, not the name of one thing."""
-    return bool(_ACRONYM.match(token)) and (len(token.rstrip("s")) <= 2 or zipf(token) >= ACRONYM_COMMON_ZIPF)
 
 
 class Lower:

@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
+from kctui.compiler.trust_policy import policy_of
+from kctui.compiler.page_info import PageInfo, link_styles, page_info
 from kctui.compiler.wiki_state import (
-    PageInfo,
     PreviousWiki,
     file_identity,
-    link_styles,
-    page_info,
     racily_clean,
     stat_key,
 )
@@ -48,9 +47,9 @@ from kctui.core.pages import (
 from kctui.core.trust import REASON_WORDS
 
 if TYPE_CHECKING:
-    from kctui.compiler.extract import Extraction
-    from kctui.compiler.pipeline import PassResult
-    from kctui.compiler.runner import CompileRequest
+    from kctui.compiler.extraction import Extraction
+    from kctui.compiler.pass_result import PassResult
+    from kctui.compiler.contract import CompileRequest
     from kctui.compiler.update import ConflictReport, PageUpdate, PassContext
 
 
@@ -357,8 +356,6 @@ def brief_data(request: CompileRequest, version: str, result: PassResult, live: 
 
 
 def _policy_words(request: CompileRequest) -> str | None:
-    from kctui.compiler.trust_step import policy_of  # noqa: PLC0415
-
     policy, _ = policy_of(getattr(request, "trust_policy", None))
     if policy is None:
         return None

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from kctui.compiler import gather as g
 from kctui.compiler.readers import source_kind
-from kctui.compiler.runner import CompileRequest
-from kctui.compiler.trust_step import policy_of
+from kctui.compiler.contract import CompileRequest
+from kctui.compiler.trust_policy import policy_of
 from kctui.compiler.wiki_state import PreviousWiki
 
 ALL_KINDS = ("source", "concept", "entity")

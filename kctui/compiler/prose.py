@@ -1,4 +1,4 @@
-"""Prose: sentences with their lines, defined terms, summary and questions.
+"""Prose: defined terms, the summary and the questions, from the sentences of kctui.compiler.sentences.
 
 Every claim is extractive: its value is a span of the sentence it came from, and its evidence is the
 line range that sentence occupies. A definition is a sentence whose grammar defines ("X is a …",
@@ -10,21 +10,26 @@ concept. A heading never makes a concept by itself.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Iterator
 
-from kctui.compiler import names as nm
-from kctui.compiler.extract import Claim, Concept, Evidence, Question
+from kctui.compiler import name_types as nt
+from kctui.compiler import words as wd
+from kctui.compiler.extraction import Concept
+from kctui.core.claims import Claim, Evidence, Question
 from kctui.compiler.readers import Block, Document
+from kctui.compiler.sentences import (
+    CHECKBOX,
+    MAX_STATEMENT_CHARS,
+    Unit,
+    bare,
+    ev,
+    line_of,
+    split_plain,
+    units,
+)
 from kctui.compiler.values import strip_inline
 
-PROSE_KINDS = ("paragraph", "item", "quote")
-MAX_STATEMENT_CHARS = 300
 MAX_QUESTIONS = 8
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])")
-_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Dr.", "St.", "No.", "Inc.", "Ltd.")
-_CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
 _TERM = r"(?P<art>(?:A|An|The)\s+)?(?P<term>[^\s,;:()][^,;:()]{0,58}?)(?:\s+\((?P<alias>[^()]{1,20})\))?"
 _DEF_IS = re.compile(_TERM + r"\s+(?P<verb>is|are)\s+(?P<rest>(?:a|an|the|one|any|some|our|your|when|where)\s.+?)\.?$", re.S)
 _DEF_MEANS = re.compile(_TERM + r"\s+(?P<verb>refers to|means|denotes|stands for)\s+(?P<rest>.+?)\.?$", re.S)
@@ -51,81 +56,7 @@ _PRONOUN_LEAD = re.compile(r"^(?:It|They|This|These|Its|Their|Each)\b")
 _SUMMARY_HEADINGS = frozenset({"summary", "abstract", "overview", "introduction", "tl;dr"})
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
-    """One sentence of prose: as written (inline markup kept), plain (links to their text), its lines."""
-
-    raw: str
-    plain: str
-    text: str  # plain, emphasis and code marks dropped
-    first: int
-    last: int
-    block: int  # index of its block in doc.blocks
-    index: int  # its position in the block
-    kind: str  # paragraph | item | quote
-
-
-def ev(doc: Document, first: int, last: int) -> Evidence:
-    if doc.citation_unit == "page":
-        return Evidence(doc.path, first, first, doc.digest, "page")
-    return Evidence(doc.path, first, last, doc.digest)
-
-
-def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
-    """(sentence, first line, last line) of a prose block, in order."""
-    texts = block.text.split("\n")
-    starts: list[int] = []
-    pos = 0
-    for t in texts:
-        starts.append(pos)
-        pos += len(t) + 1
-    flat = "\n".join(texts)
-
-    def line_at(offset: int) -> int:
-        idx = max(bisect_right(starts, offset) - 1, 0)
-        return block.lines[idx] if idx < len(block.lines) else block.end
-
-    begin = 0
-    for m in _SENTENCE_END.finditer(flat):
-        head = flat[begin : m.start()].rstrip()
-        if head.endswith(_ABBREVIATIONS):
-            continue
-        if head.strip():
-            yield head.strip(), line_at(begin + (len(flat[begin:]) - len(flat[begin:].lstrip()))), line_at(m.start() - 1)
-        begin = m.end()
-    tail = flat[begin:].strip()
-    if tail:
-        lead = len(flat[begin:]) - len(flat[begin:].lstrip())
-        yield tail, line_at(begin + lead), line_at(len(flat) - 1)
-
-
-def units(doc: Document) -> list[Unit]:
-    out: list[Unit] = []
-    for position, block in enumerate(doc.blocks):
-        if block.kind not in PROSE_KINDS or not block.text.strip():
-            continue
-        for index, (sentence, first, last) in enumerate(sentences(block)):
-            plain = strip_inline(sentence) if ("](" in sentence or "][" in sentence or "<http" in sentence
-                                               or "<mailto" in sentence) else " ".join(sentence.split())
-            if index == 0 and block.kind == "item":
-                plain = _CHECKBOX.sub("", plain)
-            out.append(Unit(sentence, plain, bare(plain), first, last, position, index, block.kind))
-    return out
-
-
-def bare(text: str) -> str:
-    """Plain text without emphasis and code marks."""
-    if "`" in text:
-        text = text.replace("`", "")
-    if "**" in text or "__" in text:
-        text = text.replace("**", "").replace("__", "")
-    if "*" in text or "_" in text:
-        text = _EMPHASIS.sub("", text)
-    return text if "  " not in text and "\n" not in text else " ".join(text.split())
-
-
 _INNER_OK = frozenset({"of", "and", "for", "in", "on", "to", "as", "at", "by", "with"})
-_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
 _AUTOLINK = re.compile(r"(<(?:https?|mailto):[^>\s]+>)")  # kept as written in a summary
 _GENERIC = re.compile(r"^`([A-Za-z_][\w:]*)<[^`<>]*>`$")
 _PAREN_ALIAS = re.compile(r"^(?P<name>.+?)\s*\((?P<alias>[^()\s]{1,12})\)$")
@@ -143,9 +74,9 @@ def good_term(term: str) -> str | None:
         return None
     term = raw.strip(" .,:;!\"'")
     words = term.split()
-    if not (2 <= len(term) <= 60) or not words or len(words) > 6 or nm.placeholder(term):
+    if not (2 <= len(term) <= 60) or not words or len(words) > 6 or wd.placeholder(term):
         return None
-    if any(w.casefold() in nm.FUNCTION_WORDS and (i in (0, len(words) - 1) or w.casefold() not in _INNER_OK)
+    if any(w.casefold() in wd.FUNCTION_WORDS and (i in (0, len(words) - 1) or w.casefold() not in _INNER_OK)
            for i, w in enumerate(words)):
         return None
     if not (term[0].isalnum() or term[0] == "#"):
@@ -161,7 +92,7 @@ def one_common_word(term: str) -> bool:
     page of its own unless the text defines it as a term in so many words ("An incident is any …").
     A hyphenated compound ("drop-flag") is not one word: wordfreq scores it by its parts."""
     words = term.strip("`'").split()
-    return len(words) == 1 and "-" not in words[0].strip("-") and nm.common_word(words[0])
+    return len(words) == 1 and "-" not in words[0].strip("-") and wd.common_word(words[0])
 
 
 # "is a more readable name than …", "is a better fit": a comparison, not what the thing is
@@ -171,7 +102,7 @@ _COMPARISON = re.compile(r"^(?:(?:a|an|the|much|far|no)\s+)?(?:more|less|better|
 def marked_as_name(term: str, at_start: bool) -> bool:
     """Does the text mark a defined term as a name (→ an entity) rather than a common noun (→ a concept)?"""
     words = term.split()
-    if any(nm.shaped(w) for w in words) or len(words) == 1 and nm._IDENT.match(term):
+    if any(wd.shaped(w) for w in words) or len(words) == 1 and wd.IDENT.match(term):
         return True
     caps = [w for w in words if w[:1].isupper()]
     if len(words) > 1:
@@ -179,9 +110,9 @@ def marked_as_name(term: str, at_start: bool) -> bool:
     w = words[0]
     if not w[:1].isupper():
         return False
-    if nm.acronym(w):
-        return nm.zipf(w) < nm.COMMON_ZIPF - 0.5
-    return nm.zipf(w) < nm.RARE_ZIPF or not at_start and nm.zipf(w) < nm.COMMON_ZIPF
+    if wd.acronym(w):
+        return wd.zipf(w) < wd.COMMON_ZIPF - 0.5
+    return wd.zipf(w) < wd.RARE_ZIPF or not at_start and wd.zipf(w) < wd.COMMON_ZIPF
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +149,7 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
         e = ev(doc, u.first, u.last)
         m = _DEF_IS.match(plain) or _DEF_MEANS.match(plain)
         if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], plain) and not (
-                m.group("art") != "A " and m.group("art") != "An " and nm.common_phrase(term) and len(term.split()) == 1) \
+                m.group("art") != "A " and m.group("art") != "An " and wd.common_phrase(term) and len(term.split()) == 1) \
                 and not (m.group("art") == "The " and not marked_as_name(term, False)) \
                 and not (m.group("verb") not in ("is", "are") and one_common_word(term)) \
                 and not _COMPARISON.match(m.group("rest")):  # "The main alternative is …", "`name` denotes …"
@@ -249,7 +180,7 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
             term = c and good_term(c.group("term"))
             if term and any(w.endswith(("ly", "ed", "ing")) for w in term.split()):
                 term = None  # "is called often", "is known as expected": not a name for anything
-        if term and not (len(term.split()) == 1 and "-" not in term.strip("-") and nm.common_word(term)):
+        if term and not (len(term.split()) == 1 and "-" not in term.strip("-") and wd.common_word(term)):
             value = plain.rstrip(".")  # wordfreq scores a compound ("drop-flag") by its parts: not one common word
             if len(value) <= MAX_STATEMENT_CHARS:
                 d = _defined(term, (), e, u, "")
@@ -289,7 +220,7 @@ def _code_run(doc: Document, position: int) -> bool:
         if not 0 <= k < len(doc.blocks):
             return False
         b = doc.blocks[k]
-        return b.kind == "item" and bool(_CODE_LEAD.match(_CHECKBOX.sub("", " ".join(b.text.split()))))
+        return b.kind == "item" and bool(_CODE_LEAD.match(CHECKBOX.sub("", " ".join(b.text.split()))))
 
     return code_item(position) and (code_item(position - 1) or code_item(position + 1))
 
@@ -305,11 +236,11 @@ def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: st
         term, aliases = m.group("name").strip(), aliases + (m.group("alias"),)
     at_start = u.text.startswith(term) or u.text[4:].startswith(term)
     words = term.split()
-    noun_type = nm.type_from_noun(words[-1]) if len(words) > 1 else ""
+    noun_type = nt.type_from_noun(words[-1]) if len(words) > 1 else ""
     if noun_type and noun_type != "person" and words[-1].islower() and marked_as_name(" ".join(words[:-1]), False):
         return Defined(" ".join(words[:-1]), aliases, True, noun_type, e, u, rest, origin)  # "the billing-api service is …"
     is_name = marked_as_name(term, at_start)
-    return Defined(term, aliases, is_name, nm.head_noun_type(rest) if is_name else "", e, u, rest, origin)
+    return Defined(term, aliases, is_name, nt.head_noun_type(rest) if is_name else "", e, u, rest, origin)
 
 
 _INDEFINITE = re.compile(r"^(?:A|An)\s+[a-z]")
@@ -392,21 +323,6 @@ def concept_notes(doc: Document, us: list[Unit], concepts: list[Concept], claims
             used.add((concept.name.casefold(), u.first))
             n += 1
     return out
-
-
-def split_plain(text: str) -> list[str]:
-    return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
-
-
-def line_of(block: Block, fragment: str) -> int:
-    """The last line of `block` needed to contain `fragment` (a prefix of the block's text)."""
-    needed = len(" ".join(fragment.split()))
-    seen = 0
-    for i, text in enumerate(block.text.split("\n")):
-        seen += len(strip_inline(text)) + 1
-        if seen >= needed:
-            return block.lines[i] if i < len(block.lines) else block.end
-    return block.end
 
 
 # -- summary and questions ------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
-from kctui.compiler.extract import Extraction
+from kctui.compiler.extraction import Extraction
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.core.pages import MENTIONED_ONCE_KEY
 from kctui.core.slugs import identity_key

@@ -3,69 +3,22 @@
 Everything that compiles (the app's built-in worker, `kctui compile --wait`, `kctui worker`) calls
 `compile_job`. It reads only `source_path` (and `previous_wiki_path` as reference), writes only under
 `output_path`, and reports progress through a callback. Failures are `CompileFailure` with a code from
-the closed set of `kctui.core.failures`; a stop request raises `CompileCancelled`.
+the closed set of `kctui.core.failures`; a stop request raises `CompileCancelled`. The contract types
+live in `kctui.compiler.contract`; they are re-exported here for the hosts that call `compile_job`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable
-
-COMPILER_NAME = "kctui"
-
-
-@dataclass(frozen=True)
-class CompileRequest:
-    job_id: str
-    trigger: str
-    source_digest: str
-    created_at: str  # RFC 3339 UTC: the job's own timestamp, the only time written into pages
-    source_path: Path
-    previous_wiki_path: Path | None
-    output_path: Path
-    link_style: str = "wikilink"  # or "markdown"
-    extractor: str = "builtin"
-    # The knowledge base's trust policy (trust.md §2): the JSON of `kctui kb policy --json` (or a
-    # `kctui.core.trust.TrustPolicy`). Every host path passes one — the worker falls back to the default
-    # policy (guarded) when its transport gives none. None means no trust boundary at all: a bare
-    # compile outside any host (tests of the compiler's mechanics, benchmarks) writes every change.
-    trust_policy: Any = None
-
-
-@dataclass(frozen=True)
-class ProgressEvent:
-    step: str  # gather | extract | match | update | flag | brief
-    state: str  # started | progress | done
-    done: int = 0
-    total: int = 0
-    current: str = ""
-    message: str = ""
-
-
-@dataclass
-class CompileReport:
-    compiler_version: str
-    pages_written: int = 0
-    files_read: int = 0
-    warnings: list[str] = field(default_factory=list)
-    brief_markdown: str | None = None
-
-
-class CompileFailure(Exception):
-    def __init__(self, code: str, message: str, *, transient: bool) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.transient = transient
-
-
-class CompileCancelled(Exception):
-    """The host asked this job to stop; nothing is reported as a result by the compiler itself."""
-
-
-ProgressFn = Callable[[ProgressEvent], None]
-StopFn = Callable[[], bool]
+from kctui.compiler.contract import (  # noqa: F401 - re-exported: the seam's request, report and errors
+    COMPILER_NAME,
+    CompileCancelled,
+    CompileFailure,
+    CompileReport,
+    CompileRequest,
+    ProgressEvent,
+    ProgressFn,
+    StopFn,
+)
 
 
 def compile_job(
@@ -74,7 +27,9 @@ def compile_job(
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
 ) -> CompileReport:
-    from kctui.compiler import pipeline
+    # loaded on the first compile, not when a host imports the seam: the pipeline (readers, extractors,
+    # the trust step) costs a few hundred milliseconds to import, and nothing in it imports this module
+    from kctui.compiler import pipeline  # noqa: PLC0415
 
     result = pipeline.compile_pass(request, progress=progress or (lambda e: None), should_stop=should_stop or (lambda: False))
     return result.report

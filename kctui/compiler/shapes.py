@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from kctui.compiler import names as nm
-from kctui.compiler.extract import Claim
-from kctui.compiler.prose import MAX_STATEMENT_CHARS, Unit, bare, ev
+from kctui.compiler import name_types as nt
+from kctui.core.claims import Claim
+from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, bare, ev
 from kctui.compiler.readers import Document
 from kctui.compiler.values import strip_inline
 from kctui.core.slugs import identity_key
@@ -75,10 +75,10 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
             m = None  # "Deciders: Priya Raman, Lena Vogel" lists names; an action item says what to do
         if m:
             who = m.group("handle") or m.group("name")
-            if m.group("handle") or identity_key(who) in names or nm.person_shape(who):
+            if m.group("handle") or identity_key(who) in names or nt.person_shape(who):
                 owner = names.get(identity_key(who), who)
                 if m.group("task").strip():
-                    owners.append((owner, "person" if (m.group("handle") or nm.person_shape(who)
+                    owners.append((owner, "person" if (m.group("handle") or nt.person_shape(who)
                                                        or identity_key(who) not in names) else "", u.first))
         subject = owner or _subject(task, names) or doc.title
         if box:

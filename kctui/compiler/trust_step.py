@@ -18,19 +18,19 @@ is written, as the compiler's own mechanics; every host path passes one (see `ru
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from kctui.compiler.change_sets import change_sets, kept_rechecks
+from kctui.compiler.change_sets import change_sets
 from kctui.compiler.disputes import Dispute, open_fingerprints, use_new_variant
 from kctui.compiler.kept import recheck as recheck_kept
 from kctui.compiler.page_edit_check import conflict_item, decide_edit, mark_disputed, recheck_edits
+from kctui.compiler.trust_policy import policy_of
+from kctui.compiler.trust_sources import PENDING
 from kctui.compiler.update import ARCHIVED_SOURCE_KEY, ClaimChange, ConflictReport, PageUpdate, PassContext, claim_order
 from kctui.core.claims import Claim, citation, claim_line
 from kctui.core.clock import US, parse_rfc3339, rfc3339
-from kctui.core.frontmatter import FrontmatterError, safe_load_yaml
 from kctui.core.page_status import (
     conflict_note,
     page_compile_status,
@@ -42,43 +42,11 @@ from kctui.core.page_status import (
 from kctui.core.page_edits import DISPUTE_PREFIX, disputed_ids, edit_entries
 from kctui.core.pages import STUB_KEY, Page, claim_sig, kept_entries, kept_match
 from kctui.core.record_tables import implode
-from kctui.core.trust import REASON_WORDS, NeverAutoGuard, PageState, ProposedUpdate, TrustPolicy, classify_update
+from kctui.core.trust import REASON_WORDS, PageState, ProposedUpdate, classify_update
 
-PENDING = frozenset({"needs-review", "contradicted"})  # a page whose proposal waits for a person
 TRUST_KIND = {"create": "create", "append": "append", "revise": "revise", "supersede": "supersede",
               "refresh": "append", "remove": "supersede"}  # refresh: links or citations moved, nothing removed
 FRESH = frozenset({"create", "append", "revise"})  # updates that bring new evidence
-_ARCHIVED = re.compile(rb"^archived_source: (.+)$", re.M)
-_STUB = re.compile(rb"^awaiting_review: create$", re.M)
-
-
-def policy_of(raw: Any) -> tuple[TrustPolicy | None, str | None]:
-    """The request's policy: None (no boundary), a TrustPolicy, or the JSON of `kb policy --json`.
-    A policy that cannot be read fails closed: every update is held (with a warning)."""
-    if raw is None or isinstance(raw, TrustPolicy):
-        return raw, None
-    try:
-        if not isinstance(raw, dict):
-            raise TypeError("not a JSON object")
-        d = TrustPolicy()
-
-        def get(camel: str, snake: str, default: Any) -> Any:
-            return raw.get(camel, raw.get(snake, default))
-
-        policy = TrustPolicy(
-            enabled=bool(get("enabled", "enabled", d.enabled)),
-            autonomy=str(get("autonomy", "autonomy", d.autonomy)),
-            compile_sources=tuple(str(k) for k in get("compileSources", "compile_sources", d.compile_sources)),
-            maintain_kinds=tuple(str(k) for k in get("maintainKinds", "maintain_kinds", d.maintain_kinds)),
-            never_auto=tuple(NeverAutoGuard.parse(str(g)) for g in get("neverAuto", "never_auto", [])),
-            min_confidence=float(get("minConfidence", "min_confidence", d.min_confidence)),
-            stale_days=int(get("staleDays", "stale_days", d.stale_days)),
-        )
-        if policy.autonomy not in ("suggest", "guarded", "auto") or policy.stale_days < 1:
-            raise ValueError(f"autonomy {policy.autonomy!r} / stale days {policy.stale_days}")
-        return policy, None
-    except (TypeError, ValueError) as exc:
-        return TrustPolicy(autonomy="suggest"), f"the trust policy could not be read ({exc}); every update is held"
 
 
 def cited_text(source_root: Path, claim: Claim, limit: int = 4000) -> str:
@@ -359,53 +327,9 @@ def _stub(page: Page) -> Page:
                 entity_type=page.entity_type, extra={STUB_KEY: "create"})
 
 
-def pending_sources(prev: Any, touched: set[str], have: set[str], current: set[str]) -> set[str]:
-    """Sources to re-read so a touched page with a proposal waiting for review is proposed again in
-    full (not only with this pass's changes): every current source it cites that was not read."""
-    need: set[str] = set()
-    for slug in touched:
-        info = prev.pages.get(slug)
-        if info is not None and info.compile_status in PENDING:
-            need |= {resource for resource, _ in info.sources if resource in current and resource not in have}
-    return need
-
-
-def recheck_sources(prev: Any, changes: Any) -> list[str]:
-    """Unchanged sources whose source page holds a proposal (not a held create): a held page keeps the
-    digest it had, so a file changed back to it would otherwise never withdraw the proposal. They move
-    from `changes.unchanged` to the returned list (read again, as changed, in every kind of pass)."""
-    unchanged = set(changes.unchanged)
-    out = []
-    for slug, info in prev.pages.items():
-        if info.kind != "source" or info.compile_status != "needs-review" or not info.sources:
-            continue
-        path = info.sources[0][0]
-        if path in unchanged and not _STUB.search(prev.raw.get(slug, b"").split(b"\n---\n", 1)[0]):
-            out.append(path)
-    out += [p for p in kept_rechecks(prev, unchanged) if p not in set(out)]
-    out.sort(key=lambda p: p.encode())
-    changes.unchanged = [p for p in changes.unchanged if p not in set(out)]
-    return out
-
-
-def archived_sources(prev: Any) -> dict[str, str]:
-    """source path -> slug of the archived source pages (their file was deleted; a source page that
-    comes back is revived in place rather than created beside them)."""
-    out: dict[str, str] = {}
-    for slug, info in prev.pages.items():
-        if info.kind == "source" and info.compile_status == "archived":
-            m = _ARCHIVED.search(prev.raw.get(slug, b"").split(b"\n---\n", 1)[0])
-            if m:
-                try:
-                    out[str(safe_load_yaml(m.group(1).decode("utf-8")))] = slug
-                except (FrontmatterError, UnicodeDecodeError):
-                    continue
-    return out
-
-
 def manifest_extras(gate: TrustGate) -> dict[str, Any]:
     return {"settled": sorted(gate.settled),
             "closedConflicts": [{"page": p, "fingerprint": f} for p, f in sorted(gate.closed)]}
 
 
-__all__ = ["TrustGate", "policy_of", "pending_sources", "PENDING", "cited_text"]
+__all__ = ["TrustGate", "cited_text", "manifest_extras"]

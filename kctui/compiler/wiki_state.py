@@ -4,40 +4,23 @@ Every page is summarised as a `PageInfo` (class, title, aliases, sources with di
 and its bytes are available (to copy it unchanged when nothing touches it). The summaries may come from
 a memo keyed by the page's own digest — a pure function of the bytes, so it never changes a result —
 and a page file whose stat key the memo recorded (and which was not racily clean then) is not read at
-all until the pass needs its bytes (`PageMemo`, `PageBytes`).
+all until the pass needs its bytes (`PageMemo` in kctui.compiler.page_memo, `PageBytes`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kctui.atomic_write import write_atomically
-from kctui.compiler.runner import CompileFailure
-from kctui.core.frontmatter import FrontmatterError, parse_document
-from kctui.core.pages import KIND_DIRS, MENTIONED_ONCE_KEY, RECURRING_KEY, TYPE_KINDS, outgoing_links
-
-MEMO_NAME = "wiki-pages-v5.txt"
-
-
-@dataclass(frozen=True)
-class PageInfo:
-    kind: str
-    slug: str
-    title: str
-    description: str
-    aliases: tuple[str, ...]
-    sources: tuple[tuple[str, str], ...]  # (resource, digest)
-    compile_status: str
-    links: tuple[str, ...]  # slugs the body links to
-    generated_by: str = ""
-    passing: tuple[str, ...] = ()  # a source page: the names its source mentions once (frontmatter `mentioned_once`)
-    recurring: tuple[str, ...] = ()  # … and those of them another source names too (`mentioned_elsewhere`)
+from kctui.compiler.contract import CompileFailure
+from kctui.compiler.page_info import PageInfo, link_styles, page_info
+from kctui.compiler.page_memo import MEMO_NAME, PageMemo  # noqa: F401 - MEMO_NAME re-exported for the tests
+from kctui.core.frontmatter import FrontmatterError
+from kctui.core.pages import KIND_DIRS
 
 
 @dataclass
@@ -72,172 +55,6 @@ class PreviousWiki:
         """A previous page written with the other link style must be re-rendered."""
         wiki, md = self.styles.get(slug) or link_styles(self.raw[slug])
         return wiki if style == "markdown" else md
-
-
-def _names(value: object) -> tuple[str, ...]:
-    return tuple(str(n) for n in value) if isinstance(value, list) else ()
-
-
-def page_info(text: str, slug: str) -> PageInfo:
-    data, body, _ = parse_document(text)
-    data = data or {}
-    kind = TYPE_KINDS.get(str(data.get("type")))
-    if not kind:
-        raise ValueError(f"not a compiled page (type {data.get('type')!r})")
-    sources = tuple(
-        (str(s.get("resource", "")), str(s.get("digest", "")))
-        for s in data.get("sources") or []
-        if isinstance(s, dict)
-    )
-    return PageInfo(
-        kind=kind,
-        slug=slug,
-        title=str(data.get("title", slug)),
-        description=str(data.get("description", "")),
-        aliases=tuple(str(a) for a in data.get("aliases") or []),
-        sources=sources,
-        compile_status=str(data.get("compile_status", "compiled")),
-        links=tuple(sorted(outgoing_links(body))),
-        generated_by=str((data.get("generated") or {}).get("by", "")) if isinstance(data.get("generated"), dict) else "",
-        passing=_names(data.get(MENTIONED_ONCE_KEY)) if kind == "source" else (),
-        recurring=_names(data.get(RECURRING_KEY)) if kind == "source" else (),
-    )
-
-
-class PageMemo:
-    """What the last pass knew about the pages it wrote, stored as one text file in the cache folder (a
-    header line, the JSON of `files`, then one `<digest> <JSON>` line per page of `infos`):
-
-    - `infos`: the `PageInfo` of a page and whether its bytes hold each link style, by the page's
-      digest (a pure function of the bytes, so a hit never changes a result);
-    - `files`: by slug, the page file's stat key (dev, inode, size, mtime_ns, ctime_ns), whether the
-      entry is *racily clean* and the digest of the bytes the file held. A previous page whose stat
-      key is unchanged is neither read nor hashed (its bytes are read when the pass needs them and then
-      checked against the digest). As in the sources' stat cache (kctui/sources/statcache.py), an
-      entry whose mtime was not older than the moment it was recorded (minus a margin for coarse
-      clocks) is never trusted: the file is read and hashed again."""
-
-
-    def __init__(self, folder: Path | None) -> None:
-        self.path = folder / MEMO_NAME if folder else None
-        self.infos: dict[str, str] = {}  # digest -> its line's JSON text (parsed when asked for)
-        self.files: dict[str, list] = {}
-        self._text = ""
-        self._slug_of: dict[str, str] = {}  # digest -> slug of the lines decoded (written back as read)
-        if self.path and self.path.is_file():
-            try:
-                self._text = self.path.read_text(encoding="utf-8")
-                self.files, self.infos = _parse_memo(self._text)
-            except (OSError, ValueError, TypeError, UnicodeDecodeError):
-                self.infos, self.files, self._text = {}, {}, ""
-
-    def get(self, digest: str, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
-        """The page's summary and (has `[[`, has `](/`) for these bytes, or None."""
-        text = self.infos.get(digest)
-        if not text:
-            return None
-        try:
-            got = _info_of(json.loads(text), slug)
-        except ValueError:
-            return None
-        if got is not None:
-            self._slug_of[digest] = slug
-        return got
-
-    def get_many(self, keys: list[tuple[str, str]]) -> list[tuple[PageInfo, tuple[bool, bool]] | None]:
-        """`get` for many (digest, slug) pairs, their lines decoded in one go."""
-        texts = [self.infos.get(digest) for digest, _ in keys]
-        if not all(texts):
-            return [self.get(digest, slug) for digest, slug in keys]
-        try:
-            entries = json.loads("[" + ",".join(texts) + "]")  # type: ignore[arg-type]
-        except ValueError:
-            return [self.get(digest, slug) for digest, slug in keys]
-        if len(entries) != len(keys):
-            return [self.get(digest, slug) for digest, slug in keys]
-        out = [_info_of(entry, slug) for entry, (_, slug) in zip(entries, keys)]
-        self._slug_of.update((digest, slug) for got, (digest, slug) in zip(out, keys) if got is not None)
-        return out
-
-    def trusted(self, slug: str, key: tuple[int, int, int, int, int]) -> str | None:
-        """The digest recorded for a page file whose stat key is unchanged and not racily clean."""
-        entry = self.files.get(slug)
-        if not entry or len(entry) != 7 or entry[5] or tuple(entry[:5]) != key:
-            return None
-        return entry[6] if isinstance(entry[6], str) else None
-
-    def forget(self) -> None:
-        """Drop the memo (it vouched for bytes a page file no longer holds)."""
-        self.infos, self.files = {}, {}
-        if self.path:
-            try:
-                self.path.unlink()
-            except OSError:
-                pass
-
-    def save(self, infos: dict[str, PageInfo], digests: dict[str, str], files: dict[str, list] | None = None,
-             styles: dict[str, tuple[bool, bool]] | None = None) -> None:
-        """Keep what describes the pages of the wiki just written (one line per page: an unchanged
-        page's line is written back as read); nothing is written when nothing changed."""
-        if not self.path:
-            return
-        lines = [_MEMO_HEADER, json.dumps(files or {}, ensure_ascii=False, separators=(",", ":"))]
-        for slug, info in infos.items():
-            digest = digests.get(slug)
-            if not digest:
-                continue
-            text = self.infos.get(digest) if self._slug_of.get(digest) == slug else None
-            if text is None:
-                wiki, md = (styles or {}).get(slug, (True, True))
-                text = json.dumps(_info_list(info, wiki, md), ensure_ascii=False, separators=(",", ":"))
-            lines.append(f"{digest} {text}")
-        data = "\n".join(lines) + "\n"
-        if data == self._text:
-            return
-        try:
-            write_atomically(self.path, data, durable=False)
-        except OSError:
-            pass
-
-
-_MEMO_HEADER = "kctui page memo 5"
-
-
-def _info_of(entry: object, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
-    try:
-        kind, eslug, title, description, aliases, sources, status, links, by, passing, recurring, wiki, md = entry  # type: ignore[misc]
-        if eslug != slug or kind not in KIND_DIRS:
-            return None
-        info = PageInfo(kind, slug, title, description, tuple(aliases), tuple(map(tuple, sources)), status,
-                        tuple(links), by, tuple(passing), tuple(recurring))
-    except (TypeError, ValueError):
-        return None
-    return info, (bool(wiki), bool(md))
-
-
-def _parse_memo(text: str) -> tuple[dict[str, list], dict[str, str]]:
-    lines = text.split("\n")
-    if lines[0] != _MEMO_HEADER or len(lines) < 2:
-        raise ValueError("not a page memo")
-    files = json.loads(lines[1])
-    if not isinstance(files, dict):
-        raise ValueError("not a page memo")
-    infos: dict[str, str] = {}
-    for line in lines[2:]:
-        digest, sep, entry = line.partition(" ")
-        if sep:
-            infos[digest] = entry
-    return files, infos
-
-
-def _info_list(info: PageInfo, wiki: bool, md: bool) -> list:
-    return [info.kind, info.slug, info.title, info.description, list(info.aliases), [list(s) for s in info.sources],
-            info.compile_status, list(info.links), info.generated_by, list(info.passing), list(info.recurring), int(wiki), int(md)]
-
-
-def link_styles(raw: bytes) -> tuple[bool, bool]:
-    """Whether the bytes hold a wikilink (`[[`) and a Markdown site link (`](/`)."""
-    return b"[[" in raw, b"](/" in raw
 
 
 class PreviousWikiChanged(CompileFailure):

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from kctui import paths
 from kctui.atomic_write import write_atomically
-from kctui.compiler.runner import CompileCancelled, CompileFailure, CompileRequest, ProgressEvent
+from kctui.compiler.contract import CompileCancelled, CompileFailure, CompileRequest, ProgressEvent
 from kctui.core.clock import rfc3339
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext

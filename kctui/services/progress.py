@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from kctui.compiler.runner import ProgressEvent
+from kctui.compiler.contract import ProgressEvent
 from kctui.core.clock import rfc3339
 from kctui.services.context import ServiceContext
 

@@ -9,7 +9,9 @@ check     — `kctui llm check`: models, one tiny structured request, the verdic
 prompt    — PROMPT_VERSION, paragraph chunking with real line numbers, the wiki inventory
 parse     — fail-closed reply parsing into Claim/Concept/Entity
 cache     — replies on disk by (model, prompt version, chunk digest)
-extractor — LlmPass: the pipeline's extract step for `extractor = "llm"`; tokens, budget, loss guard
+extractor — LlmPass: the pipeline's extract step for `extractor = "llm"`: chunks in flight, re-asks, the budget
+merge     — a document's chunk replies as one Extraction, and the compile-loss guard
+usage     — tokens and requests a pass spends, the budget message, the brief's usage line
 estimate  — `estimate_pass`: a pass's cost before spending
 source    — reading a changed source as the built-in extract step does
 """

@@ -1,7 +1,8 @@
 """Model-backed extraction for one pass: each changed document is chunked, each chunk answered from the
 reply cache or by the model (with bounded re-asks when a reply is unusable), parsed fail-closed, and the
-chunks merged into one `Extraction` — the same intermediate form `extract_document` produces, so match,
-update, flag and brief are shared with the built-in compiler.
+chunks merged into one `Extraction` (kctui.compiler.llm.merge) — the same intermediate form
+`extract_document` produces, so match, update, flag and brief are shared with the built-in compiler.
+What the pass spends is counted in kctui.compiler.llm.usage.
 
 Document descriptors (title, type, domain, tags, the extractive summary, open questions and the
 subject a data file is about) come from the reader, as in the built-in extractor: they are read, not
@@ -23,29 +24,27 @@ from pathlib import Path
 from typing import Callable
 
 from kctui import __version__
-from kctui.compiler import facts, prose
 from kctui.compiler import gather as g
-from kctui.compiler.extract import Concept, Entity, Extraction, _unreached
+from kctui.compiler.extraction import Extraction
 from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.llm import prompt
 from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
 from kctui.compiler.llm.client import ChatClient, ModelError, Reply
 from kctui.compiler.llm.live import LiveReplies
+from kctui.compiler.llm.merge import merge
 from kctui.compiler.llm.parse import ChunkParse, ReplyUnusable, parse_reply
 from kctui.compiler.llm.schema import reply_cap
 from kctui.compiler.llm.settings import LlmSettings, load_llm_settings
+from kctui.compiler.llm.usage import Usage, brief_line, budget_text
 from kctui.compiler.source_read import read_document
 from kctui.compiler.readers import Document, Skipped
-from kctui.compiler.runner import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
+from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
 from kctui.compiler.schema import Schema, load_schema, restrict_classes, schema_version
-from kctui.compiler.values import fact_tokens
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.config import ConfigError
-from kctui.core.slugs import identity_key
 
 log = logging.getLogger("kctui.llm")
 
-LOSS_MIN_FACTS = 3  # the loss guard judges a chunk with at least this many dates, versions and numbers
 _POLL = 0.1
 
 
@@ -71,19 +70,6 @@ def configured_settings() -> LlmSettings:
         raise CompileFailure("model_unavailable", "no model is configured: set KCTUI_LLM_URL and KCTUI_LLM_MODEL "
                              "(or url and model under [llm] in config.toml)", transient=False)
     return settings
-
-
-@dataclass
-class Usage:
-    chunks: int = 0
-    cached_chunks: int = 0
-    reasks: int = 0
-    tokens_in: int = 0
-    tokens_out: int = 0
-    estimated: bool = False  # some counts were estimated at ~4 characters per token
-    truncated: int = 0  # replies cut off at the token limit (complete items kept)
-    streamed_tokens: int = 0  # output tokens of streamed replies, counted as they came
-    streamed_seconds: float = 0.0  # the time those tokens took (first token to last)
 
 
 @dataclass
@@ -190,7 +176,10 @@ class LlmPass:
                 parts.append(part)
             self._check_budget()
             assert work.doc is not None
-            ex = self._merge(work.doc, work.chunks, parts)
+            ex, lossy = merge(work.doc, work.chunks, parts, self.settings.max_tokens if self.settings else 0,
+                              self.settings.loss_threshold if self.settings else 0.5)
+            for why in lossy:
+                self.lossy.setdefault(work.doc.path, why)
         except BaseException:
             self.close()
             raise
@@ -269,7 +258,7 @@ class LlmPass:
         with self._lock:
             spent = self.usage.tokens_in + self.usage.tokens_out
             if budget and spent + self._reserved + need > budget:
-                raise ModelError(self._budget_text(spent, need), transient=True, code="budget_exhausted")
+                raise ModelError(budget_text(budget, spent, need), transient=True, code="budget_exhausted")
             self._reserved += need
         try:
             reply = self.client.chat(msgs, label, max_tokens=cap, live=self.live.tracker(label))
@@ -291,17 +280,11 @@ class LlmPass:
                 self.usage.streamed_seconds += reply.counted / reply.tokens_per_s
         return reply
 
-    def _budget_text(self, spent: int, need: int) -> str:
-        budget = self.settings.budget_tokens if self.settings else 0
-        return (f"the per-pass token budget of {budget:,} is spent ({spent:,} used, about {need:,} more needed); "
-                "nothing was written, and the replies received so far are cached, so the next pass continues "
-                "from here (raise [llm] budget_tokens or KCTUI_LLM_BUDGET_TOKENS to do more per pass)")
-
     def _check_budget(self) -> None:
         budget = self.settings.budget_tokens if self.settings else 0
         spent = self.usage.tokens_in + self.usage.tokens_out
         if budget and spent > budget:
-            raise CompileFailure("budget_exhausted", self._budget_text(spent, 0), transient=True)
+            raise CompileFailure("budget_exhausted", budget_text(budget, spent, 0), transient=True)
 
     def _count(self, part: ChunkParse, *, cached: bool) -> None:
         with self._lock:
@@ -309,121 +292,17 @@ class LlmPass:
             self.usage.cached_chunks += 1 if cached else 0
             self.usage.truncated += 1 if part.truncated else 0
 
-    # -- merge (main thread) --------------------------------------------------------------------
-    def _merge(self, doc: Document, chunks: list[prompt.Chunk], parts: list[ChunkParse]) -> Extraction:
-        ex = Extraction(path=doc.path, digest=doc.digest, kind=doc.kind, title=doc.title,
-                        source_type=facts.source_type(doc), domain=facts.domain(doc), tags=facts.tags(doc),
-                        warnings=list(doc.warnings))
-        seen: set[tuple[str, int, int]] = set()
-        concepts: dict[str, Concept] = {}
-        entities: dict[str, Entity] = {}
-        for part in parts:
-            for c in part.claims:
-                ident = (c.claim_id, c.evidence.start, c.evidence.end)
-                if ident not in seen:
-                    seen.add(ident)
-                    ex.claims.append(c)
-            for k in part.concepts:
-                old = concepts.get(identity_key(k.name))
-                concepts[identity_key(k.name)] = k if old is None else Concept(
-                    old.name, _union(old.aliases, k.aliases), old.evidence, old.origin)
-            for e in part.entities:
-                prior = entities.get(identity_key(e.name))
-                entities[identity_key(e.name)] = e if prior is None else Entity(
-                    prior.name, prior.entity_type or e.entity_type, prior.surface, _union(prior.aliases, e.aliases),
-                    prior.evidence)
-        ex.concepts = list(concepts.values())
-        ex.entities = list(entities.values())
-        ex.subject = facts.document_subject(doc, has_facts=bool(ex.claims))
-        ex.summary = prose.summary(doc)
-        ex.questions = prose.questions(doc)
-        ex.dropped = sum(p.dropped for p in parts)
-        ex.unreached = tuple(sorted(_unreached(doc, ex)))
-        ex.warnings += self._part_warnings(chunks, parts)
-        ex.warnings += self._loss_guard(doc, ex, chunks)
-        return ex
-
-    def _part_warnings(self, chunks: list[prompt.Chunk], parts: list[ChunkParse]) -> list[str]:
-        out: list[str] = []
-        max_tokens = self.settings.max_tokens if self.settings else 0
-        for chunk, part in zip(chunks, parts):
-            if part.truncated:
-                cap = reply_cap(chunk, max_tokens) if max_tokens else 0
-                hint = ("raise [llm] max_tokens or lower chunk_chars" if not cap or cap >= max_tokens else
-                        f"its cap was {cap:,} output tokens, more than the schema needs for this chunk: the model "
-                        "ran on (a smaller chunk_chars or another model may help)")
-                out.append(f"the model's reply for {chunk.label} was cut off at the token limit; its "
-                           f"{part.kept_after_cut} complete items were kept ({hint})")
-        refused = [r for p in parts for r in p.refused]
-        if refused:
-            shown = ", ".join(ascii(r[:60]) for r in refused[:5])
-            out.append(f"refused {len(refused)} items whose path, slug or name would escape the wiki: {shown}")
-        invalid = sum(p.invalid for p in parts)
-        if invalid:
-            out.append(f"{invalid} items of the model's replies failed validation and were dropped")
-        unplaced = sum(p.unplaced for p in parts)
-        if unplaced:
-            out.append(f"{unplaced} concepts or entities were dropped: their cited lines do not contain the name")
-        return out
-
-    def _loss_guard(self, doc: Document, ex: Extraction, chunks: list[prompt.Chunk]) -> list[str]:
-        """Per chunk: the dates, versions and numbers that reach no claim; past the threshold the source
-        is recorded in `lossy` (its pages should be held for review) and the brief says so."""
-        reached: set[str] = set(fact_tokens(ex.title))
-        for c in ex.claims:
-            reached |= fact_tokens(c.value) | fact_tokens(c.scope) | fact_tokens(c.subject)
-        code = {n for b in doc.blocks if b.kind == "code" for n in range(b.start, b.end + 1)}
-        threshold = self.settings.loss_threshold if self.settings else 0.5
-        out: list[str] = []
-        for chunk in chunks:
-            present: set[str] = set()
-            for n in range(chunk.first, chunk.last + 1):
-                if n not in code and n <= len(doc.lines):
-                    present |= fact_tokens(doc.lines[n - 1])
-            lost = present - reached
-            if len(present) >= LOSS_MIN_FACTS and len(lost) / len(present) > threshold:
-                why = (f"compile-loss guard: {len(lost)} of {len(present)} dates, versions and numbers of "
-                       f"{chunk.label} reached no claim (over the {threshold:.0%} threshold), e.g. "
-                       f"{', '.join(sorted(lost)[:5])}; the pages this source feeds need a review")
-                self.lossy.setdefault(doc.path, why)
-                out.append(why)
-        return out
-
     # -- the brief's line -----------------------------------------------------------------------
     def usage_line(self) -> str:
-        u = self.usage
-        s = self.settings
-        if s is None:
-            return "none (no document needed the model this pass)"
-        cost = s.cost(u.tokens_in, u.tokens_out)
-        money = f"estimated cost ${cost:.4f}" if cost is not None else f"cost not estimated (no price for {s.model} under [llm.prices])"
-        approx = " (partly estimated at ~4 characters per token)" if u.estimated else ""
-        requests = self.client.requests if self.client else 0
-        retries = self.client.retries if self.client else 0
-        cut = f"; {u.truncated} replies cut off at the token limit" if u.truncated else ""
-        mode = f"; output mode: {self.client.modes.describe(self.client.key)}" if self.client and requests else ""
-        rate = (f"; streamed at {u.streamed_tokens / u.streamed_seconds:.1f} tokens/s"
-                if u.streamed_seconds > 0 else "")
-        line = (f"model {s.model}: {u.tokens_in:,} tokens in, {u.tokens_out:,} out{approx}; {money}; "
-                f"{requests} requests ({retries} retries, {u.reasks} re-asks) for {u.chunks} chunks, "
-                f"{u.cached_chunks} answered from the reply cache{cut}{mode}{rate}")
-        log.info("model pass %s: %s", self.request.job_id, line)
+        line = brief_line(self.usage, self.settings, self.client)
+        if self.settings is not None:
+            log.info("model pass %s: %s", self.request.job_id, line)
         return line
 
 
 def _release(pool: ThreadPoolExecutor, client: ChatClient) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     client.close()
-
-
-def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
-    out = list(a)
-    keys = {identity_key(x) for x in a}
-    for x in b:
-        if identity_key(x) not in keys:
-            keys.add(identity_key(x))
-            out.append(x)
-    return tuple(out)
 
 
 class LlmExtractor:

@@ -1,4 +1,4 @@
-"""Fail-closed parsing of one model reply into the intermediate form of `kctui.compiler.extract`.
+"""Fail-closed parsing of one model reply into the intermediate form of `kctui.compiler.extraction`.
 
 - ``` fences are stripped; the reply must then be one JSON object (prose is unusable).
 - A reply cut off mid-array (the token limit) keeps the complete objects before the cut and says so.
@@ -17,7 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from kctui.compiler.extract import Claim, Concept, Entity, Evidence, cited_lines
+from kctui.compiler.extraction import Concept, Entity, cited_lines
+from kctui.core.claims import Claim, Evidence
 from kctui.compiler.llm.prompt import Chunk, Inventory
 from kctui.compiler.readers import Document
 from kctui.compiler.values import cited_lines_contain

@@ -10,107 +10,26 @@ Common rules for every format (issue 4, item 1):
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from pathlib import PurePosixPath
-from typing import Any
-
-MAX_SOURCE_BYTES = 8 * 1024 * 1024  # text formats: a larger file is skipped and reported
-MAX_PDF_BYTES = 32 * 1024 * 1024
-SNIFF_BYTES = 8 * 1024
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
-HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
-PDF_SUFFIXES = frozenset({".pdf"})
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """One structural unit of a document.
-
-    `text` is the inline text with container markers removed, one entry per source line joined by
-    "\\n"; `lines[i]` is the source line (or PDF page) of the i-th text line.
-    kinds: heading, paragraph, item, quote, table, deflist, code.
-    Tables and definition lists carry `rows`: ((line, (cell, ...)), ...), a table's first row its header.
-    """
-
-    kind: str
-    start: int
-    end: int
-    text: str = ""
-    lines: tuple[int, ...] = ()
-    level: int = 0
-    rows: tuple[tuple[int, tuple[str, ...]], ...] = ()
-
-
-@dataclass
-class Document:
-    path: str  # relative POSIX path under sources/
-    digest: str
-    size: int
-    kind: str  # markdown | text | html | pdf
-    title: str
-    citation_unit: str = "line"  # or "page"
-    lines: list[str] = field(default_factory=list)  # source lines, or page texts for a PDF
-    blocks: list[Block] = field(default_factory=list)
-    frontmatter: Any = None  # a composed YAML MappingNode (positions kept) or None
-    frontmatter_offset: int = 0  # file line number of the frontmatter's first line minus one
-    frontmatter_lines: tuple[int, int] | None = None  # (first, last) file lines of the header block
-    warnings: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Skipped:
-    path: str
-    reason: str  # binary | too_large | empty | unreadable | symlink | bad_name
-    detail: str = ""
-
-
-def clean_text(text: str) -> str:
-    """Text safe to write as UTF-8: lone surrogates (from YAML `\\ud800` escapes or a PDF's text layer)
-    become U+FFFD."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-
-
-def humanise_stem(path: str) -> str:
-    stem = PurePosixPath(path).stem
-    text = " ".join(stem.replace("_", " ").replace("-", " ").split())
-    return text or path
-
-
-def decode_text(data: bytes) -> tuple[str, list[str]]:
-    """UTF-8 (BOM stripped); undecodable bytes become U+FFFD and are reported."""
-    warnings: list[str] = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        text = data.decode("utf-8", errors="replace")
-        warnings.append(f"not valid UTF-8 (first bad byte at offset {exc.start}); decoded with replacement characters")
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text, warnings
-
-
-def source_kind(path: str) -> str:
-    suffix = PurePosixPath(path).suffix.lower()
-    if suffix in MARKDOWN_SUFFIXES:
-        return "markdown"
-    if suffix in HTML_SUFFIXES:
-        return "html"
-    if suffix in PDF_SUFFIXES:
-        return "pdf"
-    return "text"
-
-
-def size_cap(path: str) -> int:
-    return MAX_PDF_BYTES if source_kind(path) == "pdf" else MAX_SOURCE_BYTES
+from kctui.compiler.readers.base import (  # noqa: F401 - the reader model, re-exported as the package's face
+    HTML_SUFFIXES,
+    MARKDOWN_SUFFIXES,
+    MAX_PDF_BYTES,
+    MAX_SOURCE_BYTES,
+    PDF_SUFFIXES,
+    SNIFF_BYTES,
+    Block,
+    Document,
+    Skipped,
+    clean_text,
+    decode_text,
+    humanise_stem,
+    size_cap,
+    source_kind,
+)
+from kctui.compiler.readers.html import read_html
+from kctui.compiler.readers.markdown import read_markdown
+from kctui.compiler.readers.pdf import read_pdf
+from kctui.compiler.readers.text import read_text
 
 
 def read_source(path: str, data: bytes, digest: str, *, max_bytes: int | None = None) -> Document | Skipped:
@@ -122,24 +41,16 @@ def read_source(path: str, data: bytes, digest: str, *, max_bytes: int | None = 
         return Skipped(path, "empty", "the file has no content")
     kind = source_kind(path)
     if kind == "pdf":
-        from kctui.compiler.readers.pdf import read_pdf
-
         return read_pdf(path, data, digest)
     if b"\x00" in data[:SNIFF_BYTES]:
         return Skipped(path, "binary", "a NUL byte in the first 8 KiB")
     text, warnings = decode_text(data)
     try:
         if kind == "markdown":
-            from kctui.compiler.readers.markdown import read_markdown
-
             doc = read_markdown(path, text, digest, len(data))
         elif kind == "html":
-            from kctui.compiler.readers.html import read_html
-
             doc = read_html(path, text, digest, len(data))
         else:
-            from kctui.compiler.readers.text import read_text
-
             doc = read_text(path, text, digest, len(data))
     except RecursionError:
         return Skipped(path, "unreadable", "the document is nested too deeply to parse")

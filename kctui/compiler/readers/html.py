@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from kctui.compiler.readers import Block, Document, humanise_stem
+from kctui.compiler.readers.base import Block, Document, humanise_stem
 
 _BLOCK_TAGS = {
     "p": "paragraph",

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from markdown_it import MarkdownIt
 
-from kctui.compiler.readers import Block, Document, clean_text, humanise_stem
+from kctui.compiler.readers.base import Block, Document, clean_text, humanise_stem
 from kctui.core import frontmatter as fm
 
 _SECTION_NAMES = frozenset({"summary", "motivation", "abstract", "introduction", "overview", "background",

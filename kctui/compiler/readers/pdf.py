@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import logging
 
-from kctui.compiler.readers import Block, Document, Skipped, clean_text, humanise_stem
+from kctui.compiler.readers.base import Block, Document, Skipped, clean_text, humanise_stem
 from kctui.compiler.readers.text import paragraph_blocks
 
 MAX_PAGES = 2000

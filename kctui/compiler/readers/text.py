@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.readers import Block, Document, humanise_stem
+from kctui.compiler.readers.base import Block, Document, humanise_stem
 
 _ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
 

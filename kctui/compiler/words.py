@@ -1,0 +1,142 @@
+"""Ordinary English words told apart from marked tokens, by frequency and shape — never by a
+hand-written stop list: a word's frequency in English (`wordfreq`'s zipf scale), an inner capital or a
+digit (SQLite, k8s), an acronym, a lower-case identifier shaped like a name (crates.io, pkg-config).
+
+Only the closed-class grammar of English appears here (pronouns, determiners, name particles, the
+names of days and months English capitalises by convention).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+COMMON_ZIPF = 4.0  # a word at least this frequent (per billion words, log10) is an ordinary word
+RARE_ZIPF = 3.0  # a capitalised word rarer than this is name-like even alone
+# An acronym this frequent in English (API 3.7, URL 3.9, UTC 3.7, CI 3.5) is generic vocabulary, not the
+# name of one thing (AWS 3.2, GCP, GKE are rarer)
+ACRONYM_COMMON_ZIPF = 3.5
+# Closed-class words: never a name on their own, never the start of a defined term.
+FUNCTION_WORDS = frozenset(
+    "a an the this that these those it its they them their there here we our you your i my he she his her "
+    "what which who whom whose when where why how each every any some all both either neither no none one "
+    "such other another much many most more few several same so if then than as at by for from in into of "
+    "on onto or and but nor not to with without via per about after before over under between since because "
+    "although though while unless until once whether also only just even now then still yet however instead "
+    "rather very".split()
+)
+PARTICLES = frozenset({"de", "van", "von", "der", "den", "da", "del", "di", "du", "la", "le", "bin", "al", "of"})
+_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,6}s$")  # PRs, APIs: generic plurals, not names
+_DIGIT_SHAPE = re.compile(r"^[^\W\d_]+\d+[^\W\d_]+|^[^\W\d_]{3,}\d{1,2}$")  # k8s, e2e, OAuth2
+WORD = re.compile(r"[^\W_](?:[\w'’.&+/-]*[^\W_])?")
+VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
+IDENT = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$")  # billing-api, crates.io
+
+
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    from wordfreq import zipf_frequency  # loaded on first use: a pass that needs no names never pays for it
+
+    # The small list holds every word at least as frequent as RARE_ZIPF (rarer ones read 0), which is all
+    # the thresholds here tell apart; it loads ten times faster than the large one in each worker process.
+    return zipf_frequency(word.casefold(), "en", wordlist="small")
+
+
+SUFFIX_SHAPE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,9}(?:\+\+|#)$")  # C++, C#, F#, Notepad++
+_DASH_DIGITS = re.compile(r"^[A-Z]{2,}-\d{1,4}$")  # UTF-8, UCS-2, ISO-8601, SHA-256
+
+
+@lru_cache(maxsize=4096)
+def one_word(token: str) -> bool:
+    """Is `token` one word as wordfreq reads it? A compound ("drop-check") is scored by its parts and "C++"
+    as "c": their frequency says nothing about the name."""
+    from wordfreq import tokenize
+
+    return tokenize(token.casefold(), "en") == [token.casefold()]
+
+
+@lru_cache(maxsize=65536)
+def shaped(token: str) -> bool:
+    """An inner capital or a digit inside letters: SQLite, PagerDuty, GitHub, k8s, S3, OAuth2; letters
+    with a "++" or "#" suffix (C++, C#) or capitals, a hyphen and a number (UTF-8, SHA-256)."""
+    if SUFFIX_SHAPE.match(token) or _DASH_DIGITS.match(token):
+        return True
+    letters = [c for c in token if c.isalpha()]
+    if len(letters) < 2:
+        return False  # Q3, H1, v2: a letter and a number
+    inner_cap = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token) and not _PLURAL_ACRONYM.match(token)
+    digit = bool(_DIGIT_SHAPE.search(token))
+    return inner_cap or digit
+
+
+def acronym(token: str) -> bool:
+    return len(token) >= 2 and token.isalpha() and token.isupper()
+
+
+@lru_cache(maxsize=65536)
+def common_word(token: str) -> bool:
+    """An ordinary English word (by frequency), not a name on its own."""
+    t = token.strip("`'’").removesuffix("'s").removesuffix("’s")
+    if not t or t.casefold() in FUNCTION_WORDS:
+        return True
+    if shaped(t):
+        return False
+    return zipf(t) >= COMMON_ZIPF
+
+
+def common_phrase(text: str) -> bool:
+    """A heading or title made only of ordinary words ("Action items", "Detailed design", "Context")."""
+    words = WORD.findall(text)
+    return bool(words) and all(common_word(w) or w.isdigit() for w in words)
+
+
+def placeholder(text: str) -> bool:
+    """Single letters and throwaway words: too short, or no letters."""
+    t = text.strip("`")
+    if len(t) < 2 or not any(c.isalpha() for c in t) or (len(t) <= 3 and t.islower() and not shaped(t)):
+        return True
+    return all(len(part) == 1 for part in re.split(r"[-_.]", t))  # x.y.z, a-b
+
+
+_DOMAIN = re.compile(r"^[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,6}$")  # crates.io, docs.example.org
+# English prefixes written with a hyphen ("non-lexical", "re-export", "self-describing"): a word, not a name
+PREFIXES = frozenset("non pre re un sub multi co anti semi de self post over under inter intra out mid cross "
+                     "auto bi tri pseudo quasi ultra micro macro".split())
+_WORD_SUFFIX = ("ing", "ed", "ly", "able", "ible", "less", "ful", "like", "wise", "ish")
+
+
+@lru_cache(maxsize=4096)
+def ident_name(token: str) -> bool:
+    """A lower-case identifier whose shape marks it as a name when it recurs: a domain (crates.io), or a
+    hyphenated compound none of whose parts is an ordinary English word or a prefix (pkg-config,
+    rust-dev, billing-api), unlike "drop-flag", "built-in", "non-lexical", "zero-cost"."""
+    if not IDENT.match(token) or VERSIONISH.match(token) or placeholder(token):
+        return False
+    if "." in token:
+        return bool(_DOMAIN.match(token)) and not any(len(p) == 1 for p in token.split("."))
+    parts = [p for p in re.split(r"[-_]", token) if p]
+    if len(parts) < 2 or "_" in token:
+        return False
+    return not any(p in FUNCTION_WORDS or p in PREFIXES or p.endswith(_WORD_SUFFIX) or common_word(p) for p in parts)
+
+
+def is_title_token(token: str) -> bool:
+    return token[:1].isupper() and not token.startswith("`")
+
+
+ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
+# English capitalises these by convention: their capital says nothing (closed class, like FUNCTION_WORDS)
+CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
+                     "june july august september october november december jan feb mar apr jun jul aug sep sept "
+                     "oct nov dec mon tue tues wed thu thur thurs fri sat sun".split())
+_CAMEL = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]+)+$")  # ownerRepos, webApp (but not macOS, gRPC, iPhone)
+
+
+def code_identifier(text: str) -> bool:
+    """`ownerRepos`, `app_version`: a variable of code, not a name of a thing."""
+    return "_" in text or bool(_CAMEL.match(text))
+
+
+def generic_acronym(token: str) -> bool:
+    """A two-letter or a frequent acronym (PR, API, URL): vocabulary, not the name of one thing."""
+    return bool(ACRONYM.match(token)) and (len(token.rstrip("s")) <= 2 or zipf(token) >= ACRONYM_COMMON_ZIPF)
