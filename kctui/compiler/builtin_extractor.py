@@ -25,25 +25,25 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kctui import __version__
 from kctui.compiler import gather as g
 from kctui.compiler.cache import ExtractionCache
+from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure
 from kctui.compiler.extract import extract_document
 from kctui.compiler.extraction import EXTRACTOR_VERSION, Extraction
 from kctui.compiler.extractors import ExtractorContext
-from kctui.compiler.readers import Skipped
-from kctui.compiler.source_read import read_document
 from kctui.compiler.profile import ProfileError, load_profile
+from kctui.compiler.readers import Skipped
 from kctui.compiler.schema import classes_version, restrict_classes
-from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure
+from kctui.compiler.source_read import read_document
 
 log = logging.getLogger("kctui.compiler")
 

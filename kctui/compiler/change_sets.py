@@ -10,7 +10,6 @@ from typing import Any
 from kctui.core.frontmatter import FrontmatterError, safe_load_yaml
 from kctui.core.pages import kept_entries
 
-
 _RANK = {"create": 0, "append": 1, "revise": 2, "supersede": 3}
 
 

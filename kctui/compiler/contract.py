@@ -6,9 +6,10 @@ the host asked it to stop). A leaf: every compiler module and every host may imp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 COMPILER_NAME = "kctui"
 

@@ -13,8 +13,8 @@ from kctui.compiler import name_types as nt
 from kctui.compiler import names as nm
 from kctui.compiler import words as wd
 from kctui.compiler.candidates import APPOSITIVE, Candidate, SpansOf, candidate, key_of
-from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.compiler.readers import Document
+from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.core.claims import VERBS, Claim
 
 _VERB_RE = "|".join(re.escape(v) for v in VERBS)
@@ -122,7 +122,7 @@ def statements(doc: Document, us: list[Unit], cands: dict[str, Candidate],
                 claims.append(Claim(c.name, "is", pm.group(1).strip(), "", "statement", "statement", ev(doc, u.first, u.last)))
                 claimed.add((c.key, i))
             m = APPOSITIVE.match(u.plain, span.end)
-            if m and (c.key, i) not in claimed and not m.group("v").split()[1].casefold() in wd.FUNCTION_WORDS:
+            if m and (c.key, i) not in claimed and m.group("v").split()[1].casefold() not in wd.FUNCTION_WORDS:
                 etype = nt.head_noun_type(m.group("v"))
                 if etype or c.strong:
                     claims.append(Claim(c.name, "is", m.group("v").strip(), "", "statement", "statement", ev(doc, u.first, u.last)))

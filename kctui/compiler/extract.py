@@ -17,7 +17,8 @@ from kctui.compiler.extraction import (  # noqa: F401 - the data model, re-expor
     Extraction,
     cited_lines,
 )
-from kctui.compiler.profile import EMPTY as EMPTY_PROFILE, Profile
+from kctui.compiler.profile import EMPTY as EMPTY_PROFILE
+from kctui.compiler.profile import Profile
 from kctui.compiler.readers.base import Document
 from kctui.compiler.values import cited_lines_contain, fact_tokens
 from kctui.core.claims import (  # noqa: F401 - the claim model lives in the core; re-exported here

@@ -13,15 +13,15 @@ import re
 
 import yaml
 
-from kctui.compiler.extraction import Concept, Entity
-from kctui.core.claims import Claim, Evidence
 from kctui.compiler import name_types as nt
 from kctui.compiler import names
 from kctui.compiler import words as wd
+from kctui.compiler.extraction import Concept, Entity
 from kctui.compiler.name_types import type_from_noun
 from kctui.compiler.readers import Document, clean_text
 from kctui.compiler.readers.markdown import mapping_get, scalar_text
 from kctui.compiler.values import VERSION, strip_inline
+from kctui.core.claims import Claim, Evidence
 
 MAX_VALUE_CHARS = 300
 # Keys that describe the document rather than state facts about its subject.

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 
 from kctui.compiler.extraction import Extraction
-from kctui.core.claims import Claim
 from kctui.compiler.wiki_state import PreviousWiki
+from kctui.core.claims import Claim
 from kctui.core.pages import Mention
 from kctui.core.slugs import IdentityIndex, identity_key, near_key, slugify, unique_slug
 

@@ -27,7 +27,7 @@ from kctui.compiler.name_types import (
     person_like,
     role_phrase,
 )
-from kctui.compiler.words import (
+from kctui.compiler.words import (  # noqa: F401 - re-exported for the tests
     ACRONYM,
     ACRONYM_COMMON_ZIPF,
     CALENDAR,
@@ -39,14 +39,15 @@ from kctui.compiler.words import (
     SUFFIX_SHAPE,
     VERSIONISH,
     code_identifier,
+    common_phrase,
     common_word,
     generic_acronym,
+    ident_name,
+    one_word,
     placeholder,
     shaped,
     zipf,
 )
-from kctui.compiler.words import common_phrase, ident_name, one_word  # noqa: F401 - re-exported for the tests
-
 
 _LINK_TEXT = re.compile(r"\[([^\]\n]{2,60})\]\((?:[^()\s]|\([^()\s]*\))*\)")
 
@@ -212,7 +213,7 @@ def link_texts(raw: str) -> frozenset[str]:
     return frozenset(" ".join(m.group(1).strip("`*_ ").split()) for m in _LINK_TEXT.finditer(raw))
 
 
-def name_like(span: Span, lower_words: "Lower | frozenset[str]") -> tuple[bool, bool]:
+def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
     """(is a candidate, is strong evidence on its own) for a span, given the words the document writes in
     lower case."""
     tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
@@ -250,7 +251,7 @@ USAGE_MAX_ZIPF = 4.5  # at least this frequent, a word stays an ordinary word ho
 LOWER_OK_ZIPF = 3.5  # a rarer word written in lower case too is a command or a path there, still a name
 
 
-def usage_need(span: Span, lower_words: "Lower | frozenset[str]") -> int:
+def usage_need(span: Span, lower_words: Lower | frozenset[str]) -> int:
     """For a one-word span name_like rejects on its own: the number of sentences of the document that
     must write it capitalised away from a sentence start for the document's usage to make it a name
     (0: usage cannot). A frequent word ("Google", "Linear") needs 2 such sentences (3 when very frequent)

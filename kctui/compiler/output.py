@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
-from kctui.compiler.trust_policy import policy_of
 from kctui.compiler.page_info import PageInfo, link_styles, page_info
+from kctui.compiler.trust_policy import policy_of
 from kctui.compiler.wiki_state import (
     PreviousWiki,
     file_identity,
@@ -47,9 +47,9 @@ from kctui.core.pages import (
 from kctui.core.trust import REASON_WORDS
 
 if TYPE_CHECKING:
+    from kctui.compiler.contract import CompileRequest
     from kctui.compiler.extraction import Extraction
     from kctui.compiler.pass_result import PassResult
-    from kctui.compiler.contract import CompileRequest
     from kctui.compiler.update import ConflictReport, PageUpdate, PassContext
 
 

@@ -24,7 +24,6 @@ from kctui.core.page_status import conflict_note, render_page, set_page_status, 
 from kctui.core.pages import Page
 
 
-
 def _claim(entry: dict[str, Any], title: str, digest: str) -> Claim | None:
     try:
         cite = str(entry.get("citation") or "")

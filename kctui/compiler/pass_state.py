@@ -20,12 +20,12 @@ if TYPE_CHECKING:
     from kctui.compiler.gather import SourceChanges, SourceFile
     from kctui.compiler.match import Registry
     from kctui.compiler.output import PageWriter
+    from kctui.compiler.page_memo import PageMemo
     from kctui.compiler.readers.base import Skipped
     from kctui.compiler.stale import StaleReport
     from kctui.compiler.step_reporter import StepReporter
     from kctui.compiler.trust_step import TrustGate
     from kctui.compiler.update import ClaimChange, ConflictReport, PageUpdate, PassContext
-    from kctui.compiler.page_memo import PageMemo
     from kctui.compiler.wiki_state import PreviousWiki
 
 

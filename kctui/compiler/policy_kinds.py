@@ -5,8 +5,8 @@ pipeline skips it), and the pass's version says which classes it maintained (`ma
 from __future__ import annotations
 
 from kctui.compiler import gather as g
-from kctui.compiler.readers import source_kind
 from kctui.compiler.contract import CompileRequest
+from kctui.compiler.readers import source_kind
 from kctui.compiler.trust_policy import policy_of
 from kctui.compiler.wiki_state import PreviousWiki
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import re
-
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path

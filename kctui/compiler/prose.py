@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from kctui.compiler import name_types as nt
 from kctui.compiler import words as wd
 from kctui.compiler.extraction import Concept
-from kctui.core.claims import Claim, Evidence, Question
 from kctui.compiler.readers import Block, Document
 from kctui.compiler.sentences import (
     CHECKBOX,
@@ -28,6 +27,7 @@ from kctui.compiler.sentences import (
     units,
 )
 from kctui.compiler.values import strip_inline
+from kctui.core.claims import Claim, Evidence, Question
 
 MAX_QUESTIONS = 8
 _TERM = r"(?P<art>(?:A|An|The)\s+)?(?P<term>[^\s,;:()][^,;:()]{0,58}?)(?:\s+\((?P<alias>[^()]{1,20})\))?"

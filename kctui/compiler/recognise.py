@@ -22,8 +22,8 @@ from kctui.compiler.entity_facts import statements
 from kctui.compiler.extraction import Entity
 from kctui.compiler.profile import Profile
 from kctui.compiler.prose import Defined
-from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.compiler.readers import Document
+from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
 

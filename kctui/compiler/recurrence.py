@@ -13,8 +13,8 @@ cached), so an incremental pass gives the pages a full pass would.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Iterable
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.wiki_state import PreviousWiki

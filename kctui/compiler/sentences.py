@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from kctui.compiler.readers import Block, Document
 from kctui.compiler.values import strip_inline

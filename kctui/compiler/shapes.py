@@ -17,10 +17,10 @@ import re
 from functools import lru_cache
 
 from kctui.compiler import name_types as nt
-from kctui.core.claims import Claim
-from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, bare, ev
 from kctui.compiler.readers import Document
+from kctui.compiler.sentences import MAX_STATEMENT_CHARS, Unit, bare, ev
 from kctui.compiler.values import strip_inline
+from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
 
 MAX_COMMANDS = 12  # per code block

@@ -11,8 +11,9 @@ visible status line; new evidence makes it current again.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from kctui.core.clock import US, parse_rfc3339, rfc3339
 from kctui.core.frontmatter import FrontmatterError

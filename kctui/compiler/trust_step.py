@@ -31,6 +31,7 @@ from kctui.compiler.trust_sources import PENDING
 from kctui.compiler.update import ARCHIVED_SOURCE_KEY, ClaimChange, ConflictReport, PageUpdate, PassContext, claim_order
 from kctui.core.claims import Claim, citation, claim_line
 from kctui.core.clock import US, parse_rfc3339, rfc3339
+from kctui.core.page_edits import DISPUTE_PREFIX, disputed_ids, edit_entries
 from kctui.core.page_status import (
     conflict_note,
     page_compile_status,
@@ -39,7 +40,6 @@ from kctui.core.page_status import (
     set_page_status,
     split_page,
 )
-from kctui.core.page_edits import DISPUTE_PREFIX, disputed_ids, edit_entries
 from kctui.core.pages import STUB_KEY, Page, claim_sig, kept_entries, kept_match
 from kctui.core.record_tables import implode
 from kctui.core.trust import REASON_WORDS, PageState, ProposedUpdate, classify_update

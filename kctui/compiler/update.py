@@ -15,8 +15,8 @@ from functools import lru_cache
 
 from kctui.compiler.disputes import Dispute, settle
 from kctui.compiler.extraction import Extraction
-from kctui.core.claims import Claim
 from kctui.compiler.match import Contribution
+from kctui.core.claims import Claim
 from kctui.core.page_edits import edit_entries
 from kctui.core.pages import MENTIONED_ONCE_KEY, RECURRING_KEY, Mention, Page, SourceRef, escape_text, is_descriptive
 from kctui.core.slugs import identity_key

@@ -21,14 +21,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # own branches (issue 18). Each entry must still exist (test_known_today_entries_still_exist), so an entry
 # is deleted once its fix is merged; nothing new may be added here. Empty both when the last fix lands.
 KNOWN_CYCLES: list[frozenset[str]] = [
-    frozenset({"kctui.compiler.builtin_extractor", "kctui.compiler.extractors", "kctui.compiler.match",
-               "kctui.compiler.output", "kctui.compiler.pipeline", "kctui.compiler.policy_kinds",
-               "kctui.compiler.recurrence", "kctui.compiler.runner", "kctui.compiler.trust_step",
-               "kctui.compiler.update", "kctui.compiler.wiki_state"}),
-    frozenset({"kctui.compiler.extract", "kctui.compiler.facts", "kctui.compiler.prose", "kctui.compiler.recognise",
-               "kctui.compiler.shapes"}),
-    frozenset({"kctui.compiler.readers", "kctui.compiler.readers.html", "kctui.compiler.readers.markdown",
-               "kctui.compiler.readers.pdf", "kctui.compiler.readers.text"}),
     frozenset({"kctui.publish.pages", "kctui.publish.promote"}),
     frozenset({"kctui.services.review", "kctui.services.review_decide", "kctui.services.review_publish",
                "kctui.services.review_recovery"}),

@@ -3,7 +3,7 @@ read back into the very claims it was rendered from; flagged values keep their o
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kctui.compiler.extract import Claim, Evidence
@@ -174,6 +174,7 @@ _cell = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl", "
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(_cell, st.dictionaries(st.sampled_from(["eol", "latest", "lts", "a|b", "x [y]"]), _cell,
                                                   min_size=1)), min_size=2, max_size=4, unique_by=lambda r: r[0]))
+@example([("(⚑ kept by a person", {"eol": "x"}), ("b", {"eol": "y"})])  # a cell that reads like a kept mark
 def test_any_record_list_reads_back_as_the_claims_it_shows(rows) -> None:  # noqa: ANN001
     claims = []
     for i, (scope, values) in enumerate(rows):

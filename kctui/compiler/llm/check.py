@@ -14,8 +14,9 @@ at its cap is a warning (a compile keeps the complete items), not a failure.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 

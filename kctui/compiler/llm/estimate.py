@@ -13,11 +13,11 @@ from typing import Any
 
 from kctui.compiler import gather as g
 from kctui.compiler.llm import prompt
-from kctui.compiler.schema import load_schema
 from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
-from kctui.compiler.source_read import read_document
 from kctui.compiler.llm.settings import LlmSettings
 from kctui.compiler.readers import Skipped
+from kctui.compiler.schema import load_schema
+from kctui.compiler.source_read import read_document
 from kctui.compiler.wiki_state import PreviousWiki, load_previous
 
 

@@ -16,15 +16,15 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from kctui import __version__
 from kctui.compiler import gather as g
+from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.llm import prompt
@@ -36,10 +36,9 @@ from kctui.compiler.llm.parse import ChunkParse, ReplyUnusable, parse_reply
 from kctui.compiler.llm.schema import reply_cap
 from kctui.compiler.llm.settings import LlmSettings, load_llm_settings
 from kctui.compiler.llm.usage import Usage, brief_line, budget_text
-from kctui.compiler.source_read import read_document
 from kctui.compiler.readers import Document, Skipped
-from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
 from kctui.compiler.schema import Schema, load_schema, restrict_classes, schema_version
+from kctui.compiler.source_read import read_document
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.config import ConfigError
 

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from kctui.compiler.llm.stream import LiveFn
 
-
 HEARTBEAT = 0.6  # seconds: the line is given again this often, so a throttled reader shows it too
 
 

@@ -18,10 +18,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from kctui.compiler.extraction import Concept, Entity, cited_lines
-from kctui.core.claims import Claim, Evidence
 from kctui.compiler.llm.prompt import Chunk, Inventory
 from kctui.compiler.readers import Document
 from kctui.compiler.values import cited_lines_contain
+from kctui.core.claims import Claim, Evidence
 from kctui.core.slugs import identity_key
 
 MAX_SPAN = 25  # lines one claim may cite
