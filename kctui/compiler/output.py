@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
 from kctui.compiler.page_info import PageInfo, link_styles, page_info
+from kctui.compiler.prelink import Prelink, clear_output, prune
 from kctui.compiler.trust_policy import policy_of
 from kctui.compiler.wiki_state import (
     PreviousWiki,
@@ -74,6 +76,7 @@ class PageWriter:
         self.styles: dict[str, tuple[bool, bool]] = {}  # slug -> link_styles of the bytes written
         self._links: dict[str, str] | None = None
         self.link_unchanged = True
+        self.prelink: Prelink | None = None  # the staged page folders linked ahead (kctui.compiler.prelink)
         self._parsed: dict[str, Page | None] = {}
         self._infos_of: dict[str, PageInfo] = {}  # a text `render` wrote -> its PageInfo (as page_info reads it)
 
@@ -170,10 +173,9 @@ class PageWriter:
                   warnings: list[str], check_stop=lambda: None, held: int = 0,  # noqa: ANN001
                   tick=lambda done, total, current: None) -> None:  # noqa: ANN001
         out = Path(self.request.output_path)
-        if out.is_symlink():
-            out.unlink()
-        elif out.exists():
-            shutil.rmtree(out)
+        prelinked = self.prelink is not None and self.link_unchanged and self.prelink.wait()
+        if not prelinked:
+            clear_output(out)
         for folder in KIND_DIRS.values():
             (out / folder).mkdir(parents=True, exist_ok=True)
         entries: list[IndexEntry] = []
@@ -199,6 +201,8 @@ class PageWriter:
                     info = self._infos_of.get(self.rendered[slug]) or page_info(self.rendered[slug], slug)
                     digest = self.digests[slug] = hashlib.sha256(data).hexdigest()
                     self.styles[slug] = link_styles(data)
+                    if prelinked:
+                        _clear_name(dirs[kind], name)  # a link to the previous page: never written through
                     written_at = time.time_ns()
                     st = _write_at(dirs[kind], name, data)
                     self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
@@ -206,11 +210,15 @@ class PageWriter:
                     info = self.prev.pages[slug]
                     digest = self.digests[slug] = self.prev.digests[slug]
                     self.styles[slug] = self.prev.styles.get(slug) or link_styles(self.prev.raw[slug])
-                    self._carry(slug, dirs[kind], src_dirs[kind], name, digest)
+                    if not (prelinked and self._carried(slug, dirs[kind], name, digest)):
+                        self._carry(slug, dirs[kind], src_dirs[kind], name, digest)
                 self.infos[slug] = info
                 page = self.pages.get(slug)
                 entries.append(IndexEntry(kind, slug, page.title if page else info.title,
                                           page.description if page else info.description))
+            if prelinked:  # what the previous generation had and this one does not
+                for kind, fd in dirs.items():
+                    prune(fd, {f"{slug}.md" for slug, k in final.items() if k == kind})
         finally:
             for fd in [*dirs.values(), *src_dirs.values()]:
                 if fd is not None:
@@ -229,6 +237,21 @@ class PageWriter:
         _write(out / "log.md", log.encode("utf-8"))
 
 
+    def _carried(self, slug: str, dir_fd: int, name: str, digest: str) -> bool:
+        """An unchanged page the prelink linked (kctui.compiler.prelink): True when the staged file is the
+        previous generation's file as read (same inode, size and modification time); else whatever stands
+        at its name is removed and False (the page is then carried one by one)."""
+        identity = self.prev.identities.get(slug)
+        try:
+            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return False
+        if identity is not None and stat.S_ISREG(st.st_mode) and file_identity(st) == identity:
+            self.files[slug] = [*stat_key(st), self.prev.stamps[slug][5], digest]
+            return True
+        _clear_name(dir_fd, name)
+        return False
+
     def _carry(self, slug: str, dir_fd: int, src_fd: int | None, name: str, digest: str) -> None:
         """An unchanged page: a hard link to the previous generation's file when that file is still the
         one read (same inode, size and modification time; wiki/ has one writer, which only ever swaps
@@ -245,6 +268,7 @@ class PageWriter:
                 os.unlink(name, dir_fd=dir_fd)
             except OSError:
                 self.link_unchanged = False  # another filesystem, or links not allowed: copy from now on
+                _clear_name(dir_fd, name)
         written_at = time.time_ns()
         st = _write_at(dir_fd, name, self.prev.raw[slug])
         self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
@@ -279,9 +303,22 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
                     passing=passing, recurring=recurring)
 
 
+def _clear_name(dir_fd: int, name: str) -> None:
+    """Remove whatever stands at `name` in the folder `dir_fd` (a folder with what it holds)."""
+    try:
+        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        shutil.rmtree(name, dir_fd=dir_fd)
+    else:
+        os.unlink(name, dir_fd=dir_fd)
+
+
 def _write_at(dir_fd: int, name: str, data: bytes) -> os.stat_result:
-    """Write a new file `name` in the folder `dir_fd`; its stat once written."""
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666, dir_fd=dir_fd)
+    """Write a new file `name` in the folder `dir_fd` (it must not exist: a file standing there could be
+    a link to the live wiki's); its stat once written."""
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666, dir_fd=dir_fd)
     try:
         view = memoryview(data)
         while view:

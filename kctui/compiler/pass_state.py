@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from kctui.compiler.match import Registry
     from kctui.compiler.output import PageWriter
     from kctui.compiler.page_memo import PageMemo
+    from kctui.compiler.prelink import Prelink
     from kctui.compiler.readers.base import Skipped
     from kctui.compiler.stale import StaleReport
     from kctui.compiler.step_reporter import StepReporter
@@ -41,6 +42,7 @@ class PassState:
     opened: list[Extractor]  # every extractor the pass opened: closed when it ends, however it ends
     warnings: list[str] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    prelink: Prelink | None = None  # the staged page folders being linked ahead (kctui.compiler.prelink)
 
     # -- gather ---------------------------------------------------------------------------------
     by_path: dict[str, SourceFile] = field(init=False)  # the readable sources of a compiled kind

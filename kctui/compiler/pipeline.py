@@ -24,6 +24,7 @@ from kctui.compiler.page_memo import PageMemo
 from kctui.compiler.pass_result import PassResult
 from kctui.compiler.pass_state import PassState
 from kctui.compiler.policy_kinds import compiled_kinds, maintains_suffix
+from kctui.compiler.prelink import Prelink
 from kctui.compiler.readers.base import Skipped
 from kctui.compiler.schema import load_schema, schema_warning
 from kctui.compiler.stale import mark_stale
@@ -55,7 +56,13 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
         update(state)
         flag(state)
         return brief(state)
+    except BaseException:
+        if state.prelink is not None:
+            state.prelink.discard()  # a failed pass leaves no links to the live wiki behind
+        raise
     finally:
+        if state.prelink is not None:
+            state.prelink.close()
         for extractor in state.opened:  # its threads and processes end with the pass, however it ends
             extractor.close()
 
@@ -90,6 +97,10 @@ def gather(state: PassState) -> None:
         digests.save(readable)
     state.memo = PageMemo(state.cache_folder) if state.cache_folder else None
     prev = state.prev = load_previous(request.previous_wiki_path, state.memo, steps.should_stop)
+    # the unchanged pages are linked into the staged wiki by a process of its own while the pass works
+    # (only now: a link changes a file's ctime, which the page memo's stat keys just checked)
+    if not state.dry_run:
+        state.prelink = Prelink.start(request.previous_wiki_path, Path(request.output_path))
     state.warnings += prev.problems
     readable, state.not_extracted = compiled_kinds(request, readable, prev)
     state.by_path = {f.path: f for f in readable}

@@ -43,6 +43,7 @@ def update(state: PassState) -> None:
     state.steps.start("update", len(work))
     state.writer = output.PageWriter(request, state.prev, state.version)
     state.writer.link_unchanged = not state.dry_run
+    state.writer.prelink = state.prelink
     gate = state.gate = TrustGate(request, state.writer, state.ctx)  # every page change below passes classify_update (trust.md §3)
     lossy = state.extractor.lossy()
     if lossy:
