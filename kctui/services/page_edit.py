@@ -45,9 +45,9 @@ MAX_TEXT = 8_000
 
 
 def _digest(root: Path, rel: str) -> str:
-    from kctui.services.review_decide import _file_digest  # noqa: PLC0415
+    from kctui.services.review_batch import file_digest  # noqa: PLC0415
 
-    return _file_digest(root, rel)
+    return file_digest(root, rel)
 
 
 def apply_entries(text: str, entries: list[dict[str, Any]], *, split: tuple[dict, str] | None = None,
