@@ -29,7 +29,6 @@ from kctui.search.index import (
     SearchIndex,
     SearchIndexError,
     base_key,
-    ensure_fresh,
     index_file,
 )
 from kctui.search.query import (
@@ -45,6 +44,7 @@ from kctui.search.query import (
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure, NotFound
+from kctui.services.search_refresh import ensure_fresh
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
