@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kctui import paths
+from kctui.compiler.disputes import block_dispute_count, decide_dispute
 from kctui.core.page_status import same_content
 from kctui.services.context import ServiceContext
 from kctui.services.review_decide import resolve, resolve_many
@@ -197,8 +198,6 @@ def show_item(ctx: ServiceContext, item_id: int | str) -> dict[str, Any]:
         data["diff"] = "".join(diffs)
     else:
         if current is not None:  # what use-new would publish: this dispute decided, nothing else
-            from kctui.compiler.disputes import block_dispute_count, decide_dispute  # noqa: PLC0415
-
             decided, left = decide_dispute(current, str(item.details.get("fingerprint") or ""), "use_new")
             if left < block_dispute_count(current):
                 data["proposedBody"] = decided
