@@ -31,13 +31,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from kctui import paths
 from kctui.search.extract import PageDoc, extract_page
 from kctui.store.db import immediate_transaction
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,14 @@ def _create_tables(db: sqlite_utils.Database) -> None:
     db["pages"].create({"id": int, "key": str, "path": str, **dict.fromkeys(_TEXT_COLUMNS, str)}, pk="id",
                        not_null={"key", "path", *_TEXT_COLUMNS})
     db["pages"].create_index(["key", "path"], unique=True)
+
+
+def _database(conn: sqlite3.Connection) -> sqlite_utils.Database:
+    # imported here: sqlite-utils and what it pulls in (dateutil, pluggy) cost every CLI command ~0.1 s
+    # of start-up, and only a search opens the index
+    import sqlite_utils  # noqa: PLC0415
+
+    return sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
 
 
 class SearchIndexError(Exception):
@@ -101,7 +110,7 @@ class SearchIndex:
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
         self.path = path
-        self.db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
+        self.db = _database(conn)
         self._lock = threading.RLock()
 
     @classmethod
