@@ -18,7 +18,7 @@ from kctui.services.review_items import ReviewItem, read_live_page
 
 
 def others_on(conn: sqlite3.Connection, item: ReviewItem, page: str, *,
-               exclude: bool = True) -> list[tuple[int, str]]:
+              exclude: bool = True) -> list[tuple[int, str]]:
     """(id, kind) of the other open items of the base touching `page` (`exclude=False`: `item` too)."""
     return [(int(r[0]), str(r[1])) for r in conn.execute(
         "SELECT DISTINCT i.id, i.kind FROM review_item_pages p CROSS JOIN review_items i ON i.id = p.item_id "
