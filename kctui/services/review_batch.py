@@ -106,7 +106,7 @@ class Batch:
         if rel not in self.live:
             key = (item.workspace, item.base_id)
             if key not in self._wikis:
-                        self._wikis[key] = paths.wiki_path(Path(item.workspace), item.base_id)
+                self._wikis[key] = paths.wiki_path(Path(item.workspace), item.base_id)
             self.live[rel] = read_live_page(self._wikis[key], rel)
         return self.live[rel]
 
@@ -118,25 +118,6 @@ class Batch:
 
     def proposal(self, item_id: int, rel: str, stored: str | None) -> str | None:
         return self.proposals.get((item_id, rel), stored)
-
-
-def _file_digest(root: Path, rel: str) -> str:
-    """sha256 of a source file ("" when missing, unreadable, outside `sources/` or behind a symlink)."""
-    if not rel or rel.startswith("/") or ".." in rel.split("/"):
-        return ""
-    cur = root
-    for part in Path(rel).parts:
-        cur = cur / part
-        if cur.is_symlink():
-            return ""
-    try:
-        h = hashlib.sha256()
-        with open(cur, "rb") as fh:
-            while chunk := fh.read(1 << 20):
-                h.update(chunk)
-        return "sha256:" + h.hexdigest()
-    except OSError:
-        return ""
 
 
 def file_digest(root: Path, rel: str) -> str:
