@@ -31,11 +31,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kctui.store.db import immediate_transaction
 from kctui import paths
 from kctui.search.extract import PageDoc, extract_page
+from kctui.store.db import immediate_transaction
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 log = logging.getLogger(__name__)
 
@@ -49,16 +52,26 @@ MAX_DEPTH = 32
 BUSY_TIMEOUT_S = 30.0
 PAGE_COLUMNS = "id, path, digest, slug, kind, title, description, compile_status, stale_after, notice_json, claims_json"
 
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS bases (
-        key TEXT PRIMARY KEY, workspace TEXT NOT NULL, base_id TEXT NOT NULL,
-        signature TEXT NOT NULL, pages INTEGER NOT NULL DEFAULT 0, refreshed_at REAL NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS pages (
-        id INTEGER PRIMARY KEY, key TEXT NOT NULL, path TEXT NOT NULL, digest TEXT NOT NULL,
-        slug TEXT NOT NULL, kind TEXT NOT NULL, title TEXT NOT NULL, description TEXT NOT NULL,
-        compile_status TEXT NOT NULL, stale_after TEXT NOT NULL, notice_json TEXT NOT NULL,
-        claims_json TEXT NOT NULL, UNIQUE (key, path))""",
-)
+_TEXT_COLUMNS = ("digest", "slug", "kind", "title", "description", "compile_status", "stale_after", "notice_json",
+                 "claims_json")
+
+
+def _create_tables(db: sqlite_utils.Database) -> None:
+    """The two plain tables (a base's FTS5 table is made by its first refresh, `_apply`)."""
+    db["bases"].create({"key": str, "workspace": str, "base_id": str, "signature": str, "pages": int,
+                        "refreshed_at": float}, pk="key", defaults={"pages": 0},
+                       not_null={"workspace", "base_id", "signature", "pages", "refreshed_at"})
+    db["pages"].create({"id": int, "key": str, "path": str, **dict.fromkeys(_TEXT_COLUMNS, str)}, pk="id",
+                       not_null={"key", "path", *_TEXT_COLUMNS})
+    db["pages"].create_index(["key", "path"], unique=True)
+
+
+def _database(conn: sqlite3.Connection) -> sqlite_utils.Database:
+    # imported here: sqlite-utils and what it pulls in (dateutil, pluggy) cost every CLI command ~0.1 s
+    # of start-up, and only a search opens the index
+    import sqlite_utils  # noqa: PLC0415
+
+    return sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
 
 
 class SearchIndexError(Exception):
@@ -90,11 +103,14 @@ def _fts(key: str) -> str:
 
 
 class SearchIndex:
-    """A connection to the index database. One per thread."""
+    """A connection to the index database. One per thread. `db` (sqlite-utils) over the same connection
+    sets up tables, inserts in bulk, introspects and lists; inside `write()` it joins the open
+    `BEGIN IMMEDIATE` transaction (savepoints, never a BEGIN or COMMIT of its own)."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
         self.path = path
+        self.db = _database(conn)
         self._lock = threading.RLock()
 
     @classmethod
@@ -147,13 +163,11 @@ class SearchIndex:
             with self.write() as conn:
                 if int(conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION:
                     # Derived data: start afresh rather than convert.
-                    names = [r[0] for r in conn.execute(
-                        "SELECT name FROM sqlite_master WHERE type = 'table' AND (name IN ('bases', 'pages') "
-                        "OR (name LIKE 'fts\\_%' ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%'))")]
+                    names = [n for n in ("bases", "pages") if self.db[n].exists()]
+                    names += [n for n in self.db.table_names(fts5=True) if n.startswith("fts_")]
                     for name in names:
                         conn.execute(f'DROP TABLE IF EXISTS "{name}"')
-                    for ddl in _SCHEMA:
-                        conn.execute(ddl)
+                    _create_tables(self.db)
                     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self.conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts5_probe USING fts5(x)")
         self.conn.execute("DROP TABLE temp.fts5_probe")
@@ -165,8 +179,7 @@ class SearchIndex:
             return self.conn.execute("SELECT signature, pages FROM bases WHERE key = ?", (key,)).fetchone()
 
     def _has_table(self, key: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                 (_fts(key),)).fetchone() is not None
+        return self.db[_fts(key)].exists()
 
     def rank(self, key: str, expression: str, limit: int) -> list[sqlite3.Row]:
         """(id, path, title, description, score) of the pages matching the FTS5 expression, best
@@ -201,21 +214,21 @@ class SearchIndex:
                 return 0
             return int(self.conn.execute(f"SELECT count(*) FROM {t} WHERE {t} MATCH ?", (expression,)).fetchone()[0])
 
-    def page(self, key: str, path: str) -> sqlite3.Row | None:
+    def page(self, key: str, path: str) -> dict[str, Any] | None:
         with self._lock:
-            return self.conn.execute(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND path = ?",
-                                     (key, path)).fetchone()
+            return next(self.db["pages"].rows_where("key = ? AND path = ?", [key, path], select=PAGE_COLUMNS), None)
 
-    def all_pages(self, key: str) -> list[sqlite3.Row]:
+    def all_pages(self, key: str) -> list[dict[str, Any]]:
         """Every indexed page of a base, by path: what a listing shows (no bodies, no claims)."""
         with self._lock:
-            return self.conn.execute("SELECT id, path, slug, kind, title, description, compile_status, stale_after, "
-                                     "notice_json FROM pages WHERE key = ? ORDER BY path", (key,)).fetchall()
+            return list(self.db["pages"].rows_where(
+                "key = ?", [key], order_by="path",
+                select="id, path, slug, kind, title, description, compile_status, stale_after, notice_json"))
 
-    def pages_named(self, key: str, name: str) -> list[sqlite3.Row]:
+    def pages_named(self, key: str, name: str) -> list[dict[str, Any]]:
         with self._lock:
-            return self.conn.execute(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND (path = ? OR slug = ?) "
-                                     "ORDER BY path", (key, name, name)).fetchall()
+            return list(self.db["pages"].rows_where("key = ? AND (path = ? OR slug = ?)", [key, name, name],
+                                                    order_by="path", select=PAGE_COLUMNS))
 
     # -- refreshing ------------------------------------------------------------------------------
 
@@ -238,7 +251,7 @@ class SearchIndex:
                 if row is not None and row["signature"] == signature:  # another process just did it
                     return RefreshStats(signature, False, unchanged=row["pages"], pages=row["pages"])
                 files = dict(_walk(fd)) if fd is not None else {}
-                stats = _apply(conn, key, files)
+                stats = _apply(self.db, key, files)
                 conn.execute(
                     "INSERT INTO bases(key, workspace, base_id, signature, pages, refreshed_at) VALUES (?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT(key) DO UPDATE SET signature = excluded.signature, pages = excluded.pages, "
@@ -290,12 +303,19 @@ def _walk(top_fd: int) -> Iterator[tuple[str, bytes]]:
                 return
 
 
-def _apply(conn: sqlite3.Connection, key: str, files: dict[str, bytes]) -> tuple[int, int, int, int]:
-    t = _fts(key)
+def _apply(db: sqlite_utils.Database, key: str, files: dict[str, bytes]) -> tuple[int, int, int, int]:
+    """Inside the caller's write transaction: bring the base's rows in line with `files`. New pages are
+    inserted in bulk, changed ones updated in place, and every new or changed page's text is indexed
+    again in one bulk insert into the base's FTS5 table (rowid = the page's id)."""
+    conn, t = db.conn, _fts(key)
+    # FTS5 setup stays SQL: sqlite-utils' enable_fts indexes an existing table's columns and has no
+    # `prefix` option; this table holds the text the pages table does not, with prefix indexes.
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {t} USING fts5(title, aliases, tags, body, "
                  "tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')")
     existing = {r[0]: (r[1], r[2]) for r in conn.execute("SELECT path, id, digest FROM pages WHERE key = ?", (key,))}
-    added = updated = unchanged = 0
+    unchanged = 0
+    new: list[tuple[str, PageDoc, tuple[Any, ...]]] = []
+    texts: list[tuple[int, PageDoc]] = []  # (page id, its text) to index
     for rel, data in files.items():
         digest = "sha256:" + hashlib.sha256(data).hexdigest()
         prev = existing.get(rel)
@@ -305,75 +325,30 @@ def _apply(conn: sqlite3.Connection, key: str, files: dict[str, bytes]) -> tuple
         doc = extract_page(rel, data.decode("utf-8", errors="replace"))
         values = _row(doc, digest)
         if prev is None:
-            cur = conn.execute(
-                "INSERT INTO pages(key, path, digest, slug, kind, title, description, compile_status, stale_after, "
-                "notice_json, claims_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (key, rel, *values))
-            page_id = cur.lastrowid
-            added += 1
-        else:
-            page_id = prev[0]
-            conn.execute(
-                "UPDATE pages SET digest = ?, slug = ?, kind = ?, title = ?, description = ?, compile_status = ?, "
-                "stale_after = ?, notice_json = ?, claims_json = ? WHERE id = ?", (*values, page_id))
-            conn.execute(f"DELETE FROM {t} WHERE rowid = ?", (page_id,))
-            updated += 1
-        conn.execute(f"INSERT INTO {t}(rowid, title, aliases, tags, body) VALUES (?, ?, ?, ?, ?)",
-                     (page_id, doc.title, "\n".join(doc.aliases), "\n".join(doc.tags), doc.body_text))
+            new.append((rel, doc, values))
+            continue
+        conn.execute(
+            "UPDATE pages SET digest = ?, slug = ?, kind = ?, title = ?, description = ?, compile_status = ?, "
+            "stale_after = ?, notice_json = ?, claims_json = ? WHERE id = ?", (*values, prev[0]))
+        conn.execute(f"DELETE FROM {t} WHERE rowid = ?", (prev[0],))
+        texts.append((prev[0], doc))
+    updated = len(texts)
+    if new:
+        db["pages"].insert_all([("key", "path", *_TEXT_COLUMNS), *((key, rel, *values) for rel, _doc, values in new)])
+        ids = dict(conn.execute("SELECT path, id FROM pages WHERE key = ?", (key,)).fetchall())
+        texts += [(ids[rel], doc) for rel, doc, _values in new]
+    db[t].insert_all([("rowid", "title", "aliases", "tags", "body"),
+                      *((page_id, doc.title, "\n".join(doc.aliases), "\n".join(doc.tags), doc.body_text)
+                        for page_id, doc in texts)])
     removed = 0
     for rel, (page_id, _digest) in existing.items():
         if rel not in files:
             conn.execute(f"DELETE FROM {t} WHERE rowid = ?", (page_id,))
             conn.execute("DELETE FROM pages WHERE id = ?", (page_id,))
             removed += 1
-    return added, updated, removed, unchanged
+    return len(new), updated, removed, unchanged
 
 
 def _row(doc: PageDoc, digest: str) -> tuple[Any, ...]:
     return (digest, doc.slug, doc.kind, doc.title, doc.description, doc.compile_status, doc.stale_after,
             json.dumps(doc.notice, ensure_ascii=False), json.dumps(doc.claims, ensure_ascii=False))
-
-
-# -- the host's side: which generation is live, and the promotion hook ---------------------------
-
-
-def db_generation(ctx: Any, base: Any) -> str:
-    """The host's part of the signature: the last successful compile and the latest page revision."""
-    row = ctx.store.query_one("SELECT MAX(rowid) FROM page_revisions WHERE workspace = ? AND base_id = ?",
-                              (base.workspace, base.id))
-    return f"{base.last_compiled_digest}|{row[0] if row else None}"
-
-
-def compiled_wiki(base: Any) -> Path | None:
-    """The wiki to index, or None for a base without a successful compile."""
-    if not base.last_compiled_digest:
-        return None
-    return paths.wiki_path(Path(base.workspace), base.id)
-
-
-def ensure_fresh(ctx: Any, base: Any, index: SearchIndex) -> RefreshStats:
-    """Refresh the base's pages when its generation moved since the index last looked."""
-    return index.refresh(base.workspace, base.id, compiled_wiki(base), db_generation(ctx, base))
-
-
-def refresh_base_index(workspace: str | os.PathLike[str], kb_id: str, ctx: Any = None) -> RefreshStats | None:
-    """The promotion hook: call after a promotion's transaction has committed. Never raises (search
-    heals itself at the next query anyway); returns None when the refresh could not run."""
-    own = ctx is None
-    try:
-        from kctui.services.bases import get_base
-        from kctui.services.context import ServiceContext
-
-        if own:
-            ctx = ServiceContext.open()
-        base = get_base(ctx, workspace, kb_id)
-        index = SearchIndex.open(index_file(Path(ctx.store.path).parent))
-        try:
-            return ensure_fresh(ctx, base, index)
-        finally:
-            index.close()
-    except Exception as exc:  # noqa: BLE001 - the hook must never break a promotion
-        log.warning("search index refresh of %s in %s failed: %s", kb_id, workspace, exc)
-        return None
-    finally:
-        if own and ctx is not None:
-            ctx.close()

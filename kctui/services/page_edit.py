@@ -37,7 +37,11 @@ from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput, NotFound, Refused
 from kctui.services.policy import PAGE_CLASSES, load_policy
-from kctui.services.review import read_live_page
+from kctui.services.review_batch import file_digest
+from kctui.services.review_decide import _no_compile_running, actor_name
+from kctui.services.review_follow import after_publish
+from kctui.services.review_items import read_live_page
+from kctui.services.review_publish import publish_pages
 from kctui.services.revisions import _resolve_page, current_revision_number
 
 OPS = ("append", "revise", "supersede")
@@ -45,9 +49,7 @@ MAX_TEXT = 8_000
 
 
 def _digest(root: Path, rel: str) -> str:
-    from kctui.services.review_decide import _file_digest  # noqa: PLC0415
-
-    return _file_digest(root, rel)
+    return file_digest(root, rel)
 
 
 def apply_entries(text: str, entries: list[dict[str, Any]], *, split: tuple[dict, str] | None = None,
@@ -127,9 +129,6 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
     default — or `note`), `revise` (kind `section`: set the text of the section named `section`; or
     `edit_id`: rewrite that earlier statement or note, a statement checked against its citation again),
     or `supersede` (always refused). Returns what was written: page, revision, the edit, its author."""
-    from kctui.services.review_decide import _no_compile_running, actor_name, after_publish  # noqa: PLC0415
-    from kctui.services.review_publish import publish_pages  # noqa: PLC0415
-
     if op not in OPS:
         raise InvalidInput(f"operation {op!r} must be append or revise (supersede is never a direct edit)")
     if op == "supersede":  # the one kind classify_update holds at every level: a direct edit never asks

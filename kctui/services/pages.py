@@ -22,6 +22,8 @@ from kctui.core.frontmatter import FrontmatterError, split_frontmatter
 from kctui.core.trust import REASON_WORDS
 from kctui.search.extract import flag_of
 from kctui.services.context import ServiceContext
+from kctui.services.review import cited_source_lines
+from kctui.services.search import page_view, prepare
 
 CLASS_ORDER = ("source", "concept", "entity", "page")
 CITED_CLAIMS = 200  # claims whose cited lines are read (a page rarely has more)
@@ -43,9 +45,7 @@ def _open_counts(ctx: ServiceContext, workspace: str, kb_id: str) -> dict[str, i
 def list_pages(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str) -> dict[str, Any]:
     """Every compiled page, grouped by class (sources, concepts, entities, then anything else) and
     by path within a class, each with its status (a flag wins over the compile status) and why."""
-    from kctui.services.search import _prepare
-
-    base, index, key, _stats = _prepare(ctx, workspace, kb_id)
+    base, index, key, _stats = prepare(ctx, workspace, kb_id)
     open_items = _open_counts(ctx, base.workspace, base.id)
     now = ctx.now()
     items = []
@@ -139,11 +139,8 @@ def _open_items(ctx: ServiceContext, workspace: str, kb_id: str, page: str) -> l
 
 def page_detail(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, page: str) -> dict[str, Any]:
     """One page to read (see the module docstring). `page` is a path or a slug."""
-    from kctui.services.review import cited_source_lines
-    from kctui.services.search import _prepare, page_view
-
     data = page_view(ctx, workspace, kb_id, page)
-    base, index, key, _stats = _prepare(ctx, workspace, kb_id)
+    base, index, key, _stats = prepare(ctx, workspace, kb_id)
     rows = index.all_pages(key)
     by_path = {r["path"]: r for r in rows}
     resolve: dict[str, str] = {}

@@ -11,6 +11,7 @@ from kctui.core.page_status import COMPILE_STATUSES
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput
 from kctui.services.policy import PAGE_CLASSES
+from kctui.services.search import prepare
 
 MAX_LIMIT = 1000
 
@@ -19,8 +20,6 @@ def list_pages(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: st
                status: str | None = None, archived: bool = False, limit: int = 100, offset: int = 0) -> dict[str, Any]:
     """`{items, total, limit, offset, next}`: pages by path; `status` filters on the page's
     `compile_status` (asking for `archived` includes archived pages)."""
-    from kctui.services.search import _prepare  # noqa: PLC0415
-
     if page_class is not None and page_class not in PAGE_CLASSES:
         raise InvalidInput(f"page class {page_class!r} must be one of {', '.join(PAGE_CLASSES)}")
     if status is not None and status not in COMPILE_STATUSES:
@@ -29,7 +28,7 @@ def list_pages(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: st
         raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}, not {limit}")
     if int(offset) < 0:
         raise InvalidInput(f"offset must be 0 or more, not {offset}")
-    base, index, key, _stats = _prepare(ctx, workspace, kb_id)
+    base, index, key, _stats = prepare(ctx, workspace, kb_id)
     rows = [r for r in index.all_pages(key)
             if (archived or status == "archived" or r["compile_status"] != "archived")
             and (page_class is None or r["kind"] == page_class)

@@ -9,109 +9,27 @@ import json
 import os
 import re
 import sqlite3
-import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kctui import paths
-from kctui.core.clock import rfc3339
+from kctui.compiler.disputes import block_dispute_count, decide_dispute
 from kctui.core.page_status import same_content
-from kctui.core.trust import REASON_WORDS
 from kctui.services.context import ServiceContext
-from kctui.services.errors import InvalidInput, NotFound
+from kctui.services.review_decide import resolve, resolve_many
+from kctui.services.review_items import (
+    ITEM_COLUMNS,
+    OPEN,
+    PAGE_COLUMNS,
+    ItemPage,
+    ReviewItem,
+    get_item,
+    item_filter,
+    list_items,
+    read_live_page,
+)
 from kctui.services.review_manifest import Manifest
 from kctui.services.revisions import current_revision_number
-
-OPEN = "open"
-ITEM_COLUMNS = ("id, workspace, base_id, job_id, kind, page_path, slug, title, update_kind, reason, summary, "
-                "proposed_body, details_json, expected_revision, state, created_at, resolved_at, resolved_by")
-
-
-@dataclass(frozen=True)
-class ItemPage:
-    """One page of an item (a held change set has one per page it revises; any other item has one)."""
-    page_path: str
-    title: str
-    update_kind: str | None
-    reason: str
-    summary: str
-    proposed_body: str | None
-    expected_revision: int
-
-    def json(self) -> dict[str, Any]:
-        return {"page": self.page_path, "kind": self.update_kind, "title": self.title, "reason": self.reason,
-                "summary": self.summary, "expectedRevision": self.expected_revision}
-
-
-@dataclass(frozen=True)
-class ReviewItem:
-    id: int
-    workspace: str
-    base_id: str
-    job_id: str
-    kind: str
-    page_path: str
-    slug: str
-    title: str
-    update_kind: str | None
-    reason: str
-    summary: str
-    proposed_body: str | None
-    details: dict[str, Any]
-    expected_revision: int
-    state: str
-    created_at: int
-    resolved_at: int | None
-    resolved_by: str | None
-    pages: tuple[ItemPage, ...] = ()
-
-    @property
-    def reason_words(self) -> str:
-        return REASON_WORDS.get(self.reason, self.reason)
-
-    @property
-    def page_list(self) -> tuple[ItemPage, ...]:
-        return self.pages or (ItemPage(self.page_path, self.title, self.update_kind, self.reason, self.summary,
-                                       self.proposed_body, self.expected_revision),)
-
-    def json(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "workspaceRoot": self.workspace, "knowledgeBaseId": self.base_id, "jobId": self.job_id,
-            "kind": self.kind, "page": self.page_path, "slug": self.slug, "title": self.title,
-            "updateKind": self.update_kind, "reason": self.reason, "reasonWords": self.reason_words,
-            "summary": self.summary, "expectedRevision": self.expected_revision, "state": self.state,
-            "createdAt": rfc3339(self.created_at), "resolvedAt": rfc3339(self.resolved_at),
-            "resolvedBy": self.resolved_by, **({"existing": self.details.get("existing"),
-                                                 "incoming": self.details.get("incoming")} if self.kind == "conflict" else {}),
-            "pages": [p.json() for p in self.page_list], "sources": list(self.details.get("sources") or []),
-        }
-
-
-PAGE_COLUMNS = "item_id, page_path, title, update_kind, reason, summary, proposed_body, expected_revision"
-
-
-def _pages_of(rows: list[Any]) -> dict[int, tuple[ItemPage, ...]]:
-    out: dict[int, list[ItemPage]] = {}
-    for r in rows:
-        out.setdefault(int(r[0]), []).append(ItemPage(r[1], r[2], r[3], r[4], r[5], r[6], int(r[7])))
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def _load_pages(query: Any, ids: list[int]) -> dict[int, tuple[ItemPage, ...]]:
-    out: dict[int, tuple[ItemPage, ...]] = {}
-    for i in range(0, len(ids), 500):
-        chunk = ids[i:i + 500]
-        out.update(_pages_of(list(query(
-            f"SELECT {PAGE_COLUMNS} FROM review_item_pages WHERE item_id IN ({','.join('?' * len(chunk))}) "
-            "ORDER BY item_id, position", tuple(chunk)))))
-    return out
-
-
-def _item(row: sqlite3.Row, pages: tuple[ItemPage, ...] = ()) -> ReviewItem:
-    d = dict(row)
-    d["details"] = json.loads(d.pop("details_json") or "{}")
-    return ReviewItem(**d, pages=pages)
 
 
 def _open_items_on(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: list[str], kind: str) -> list[int]:
@@ -230,56 +148,8 @@ def follow_revisions(conn: sqlite3.Connection, workspace: str, kb_id: str) -> No
             conn.execute("UPDATE review_items SET expected_revision = ? WHERE id = ?", (now, item_id))
 
 
-def item_filter(workspace: str | None, kb_id: str | None, state: str | None) -> tuple[str, list[Any]]:
-    """The WHERE clause (and its parameters) choosing the items of a workspace, a base and a state."""
-    sql, params = " WHERE 1 = 1", []
-    if workspace is not None:
-        from kctui.services.workspaces import normalise_workspace  # noqa: PLC0415
-
-        sql += " AND workspace = ?"
-        params.append(normalise_workspace(workspace, must_exist=False))
-    if kb_id is not None:
-        sql += " AND base_id = ?"
-        params.append(kb_id)
-    if state is not None:
-        sql += " AND state = ?"
-        params.append(state)
-    return sql, params
-
-
-def list_items(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
-               kb_id: str | None = None) -> list[ReviewItem]:
-    where, params = item_filter(workspace, kb_id, state)
-    rows = ctx.store.query(f"SELECT {ITEM_COLUMNS} FROM review_items{where} ORDER BY id", tuple(params))
-    pages = _load_pages(ctx.store.query, [int(r["id"]) for r in rows])
-    return [_item(r, pages.get(int(r["id"]), ())) for r in rows]
-
-
-def get_item(ctx: ServiceContext, item_id: int | str) -> ReviewItem:
-    try:
-        iid = int(item_id)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"'{item_id}' is not a review item id (a number)") from None
-    row = ctx.store.query_one(f"SELECT {ITEM_COLUMNS} FROM review_items WHERE id = ?", (iid,))
-    if row is None:
-        raise NotFound(f"no review item {iid}")
-    return _item(row, _load_pages(ctx.store.query, [iid]).get(iid, ()))
-
-
 def live_page_text(item: ReviewItem, page_path: str | None = None) -> str | None:
     return read_live_page(paths.wiki_path(Path(item.workspace), item.base_id), page_path or item.page_path)
-
-
-def read_live_page(wiki: Path, rel: str) -> str | None:
-    """The text of `wiki/rel` when it is a regular file (not a symlink), else None."""
-    p = wiki / rel
-    try:
-        if not stat.S_ISREG(os.lstat(p).st_mode):
-            return None
-        with open(p, encoding="utf-8") as fh:
-            return fh.read()
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 _CITATION = re.compile(r"^(?P<path>.+?):(?:L(?P<start>\d+)(?:-L(?P<end>\d+))?|p(?P<page>\d+))$")
@@ -328,8 +198,6 @@ def show_item(ctx: ServiceContext, item_id: int | str) -> dict[str, Any]:
         data["diff"] = "".join(diffs)
     else:
         if current is not None:  # what use-new would publish: this dispute decided, nothing else
-            from kctui.compiler.disputes import block_dispute_count, decide_dispute  # noqa: PLC0415
-
             decided, left = decide_dispute(current, str(item.details.get("fingerprint") or ""), "use_new")
             if left < block_dispute_count(current):
                 data["proposedBody"] = decided
@@ -343,29 +211,12 @@ def show_item(ctx: ServiceContext, item_id: int | str) -> dict[str, Any]:
     return data
 
 
-# -- resolutions --------------------------------------------------------------------------------------
-
-def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_revision: int | None = None,
-            actor: str | None = None) -> ReviewItem:
-    """action: approve | reject (held) — use_new | keep | dismiss (conflict). See `review_decide`."""
-    from kctui.services.review_decide import resolve as _resolve  # noqa: PLC0415
-
-    return _resolve(ctx, item_id, action, expected_revision=expected_revision, actor=actor)
-
-
-def resolve_many(ctx: ServiceContext, item_ids: list[int], action: str, *,
-                 actor: str | None = None) -> tuple[list[int], list[tuple[int, str]]]:
-    """Many items of one base, one action, ONE promotion. See `review_decide.resolve_many`."""
-    from kctui.services.review_decide import resolve_many as _many  # noqa: PLC0415
-
-    return _many(ctx, item_ids, action, actor=actor)
-
-
 def open_counts(ctx: ServiceContext) -> dict[tuple[str, str], int]:
     rows = ctx.store.query("SELECT workspace, base_id, COUNT(*) FROM review_items WHERE state = 'open' "
                            "GROUP BY workspace, base_id")
     return {(r[0], r[1]): int(r[2]) for r in rows}
 
 
-__all__ = ["ReviewItem", "ItemPage", "file_manifest", "follow_revisions", "list_items", "get_item", "show_item",
+__all__ = ["ITEM_COLUMNS", "OPEN", "PAGE_COLUMNS", "ReviewItem", "ItemPage", "file_manifest", "item_filter",
+           "read_live_page", "follow_revisions", "list_items", "get_item", "show_item",
            "resolve", "resolve_many", "open_counts", "cited_source_lines", "os"]

@@ -27,12 +27,14 @@ from pathlib import Path
 from kctui.compiler.disputes import block_dispute_count, decide_dispute, swap_by_sides
 from kctui.compiler.kept import pin_kept
 from kctui.compiler.page_edit_check import decide_edit
-from kctui.core.clock import rfc3339
 from kctui.core.page_status import (COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status,
                                      split_page)
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput
-from kctui.services.review import OPEN, ReviewItem, get_item, read_live_page
+from kctui.services.review_batch import Batch
+from kctui.services.review_follow import after_publish
+from kctui.services.review_items import OPEN, ReviewItem, get_item
+from kctui.services.review_publish import publish_pages
 from kctui.services.revisions import current_revision_number
 
 STATES = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new", "keep": "resolved_keep",
@@ -47,19 +49,6 @@ def actor_name() -> str:
         return f"human:{getpass.getuser()}"
     except Exception:  # noqa: BLE001
         return "human:unknown"
-
-
-# The queries on the open items of a page go page first (CROSS JOIN keeps SQLite's order): the page's
-# rows in review_item_pages by its index, then each item by id — not every open item of the base.
-
-
-def _others_on(conn: sqlite3.Connection, item: ReviewItem, page: str, *,
-               exclude: bool = True) -> list[tuple[int, str]]:
-    """(id, kind) of the other open items of the base touching `page` (`exclude=False`: `item` too)."""
-    return [(int(r[0]), str(r[1])) for r in conn.execute(
-        "SELECT DISTINCT i.id, i.kind FROM review_item_pages p CROSS JOIN review_items i ON i.id = p.item_id "
-        "WHERE p.page_path = ? AND i.workspace = ? AND i.base_id = ? AND i.state = 'open' AND i.id != ?",
-        (page, item.workspace, item.base_id, item.id if exclude else -1))]
 
 
 def _with_status(text: str, others: list[tuple[int, str]], settled: str, *, actor: str | None, at: str | None,
@@ -96,125 +85,6 @@ def _signed(fm: dict) -> bool:
     return _status_of(fm) == "confirmed" or bool(fm.get("verified"))
 
 
-class _Batch:
-    """Decisions of one promotion: page texts and held proposals as the decisions so far leave them."""
-
-    def __init__(self, conn: sqlite3.Connection, actor: str, now: int) -> None:
-        self.conn, self.actor, self.now, self.at = conn, actor, now, rfc3339(now)
-        self.texts: dict[str, str] = {}
-        self.proposals: dict[tuple[int, str], str] = {}  # (held item, page) -> its proposal, rebased
-        self.live: dict[str, str | None] = {}
-        self.decided: list[tuple[ReviewItem, str]] = []  # (item, state)
-        self.decided_ids: set[int] = set()
-        self.decided_by: dict[str, tuple[int, str]] = {}  # page -> (item, action) of the last decision on it
-        self.withdrawn: dict[int, str] = {}  # item -> why (its proposal no longer matches its sources)
-        self.digests: dict[str, str] = {}
-        self._front: dict[int, tuple[str, tuple[dict, str]]] = {}
-        # page -> (id, kind) of every open item of the base on it: the open items do not change while
-        # a batch is planned (decisions are recorded in `_commit`), so one query serves the batch
-        self._open_on: dict[str, list[tuple[int, str]]] = {}
-        self._roots: dict[tuple[str, str], Path] = {}  # (workspace, base) -> its sources/
-        self._wikis: dict[tuple[str, str], Path] = {}  # (workspace, base) -> its live wiki/
-
-    def prefetch(self, workspace: str, kb_id: str, pages: list[str]) -> None:
-        """Load the open items on `pages` in a few queries (a bulk action's pages, before planning)."""
-        wanted = [p for p in dict.fromkeys(pages) if p not in self._open_on]
-        for p in wanted:
-            self._open_on[p] = []
-        for at in range(0, len(wanted), 500):
-            chunk = wanted[at:at + 500]
-            rows = self.conn.execute(
-                "SELECT DISTINCT p.page_path, i.id, i.kind FROM review_item_pages p CROSS JOIN review_items i "
-                f"ON i.id = p.item_id WHERE p.page_path IN ({','.join('?' * len(chunk))}) AND i.workspace = ? "
-                "AND i.base_id = ? AND i.state = 'open'", (*chunk, workspace, kb_id))
-            for page, iid, kind in rows:
-                self._open_on[str(page)].append((int(iid), str(kind)))
-
-    def stale_sources(self, item: ReviewItem, proposal: str) -> list[str]:
-        """Sources the proposal was made from that say something else now (or are gone, or came back
-        for an archive): approving it would publish what no source says."""
-        from kctui import paths  # noqa: PLC0415
-
-        fm = self.front(proposal)
-        key = (item.workspace, item.base_id)
-        if key not in self._roots:
-            self._roots[key] = paths.sources_path(Path(item.workspace), item.base_id)
-        root = self._roots[key]
-        out = []
-        wanted = [(str(r.get("resource") or ""), str(r.get("digest") or "")) for r in fm.get("sources") or []
-                  if isinstance(r, dict) and r.get("digest")]  # a digest the compiler recorded
-        if fm.get("archived_source"):
-            wanted.append((str(fm["archived_source"]), ""))
-        for rel, want in wanted:
-            if rel not in self.digests:
-                self.digests[rel] = _file_digest(root, rel)
-            if self.digests[rel] != want:
-                out.append(rel)
-        return out
-
-    def _split(self, text: str) -> tuple[dict, str]:
-        """A proposal split once per batch (YAML is the cost of a large change set)."""
-        key = id(text)
-        if key not in self._front or self._front[key][0] is not text:
-            self._front[key] = (text, split_page(text))
-        return self._front[key][1]
-
-    def parsed(self, text: str) -> tuple[dict, str]:
-        """`split_page(text)`, parsed once per batch; a fresh top-level copy of its frontmatter each
-        time (`set_page_status` sets top-level keys only and builds a new `verified` list)."""
-        fm, body = self._split(text)
-        return dict(fm), body
-
-    def front(self, text: str) -> dict:
-        """The frontmatter, to read only (the batch's own parse)."""
-        return self._split(text)[0]
-
-    def body(self, text: str) -> str:
-        return self._split(text)[1]
-
-    def text(self, item: ReviewItem, rel: str) -> str | None:
-        if rel in self.texts:
-            return self.texts[rel]
-        if rel not in self.live:
-            key = (item.workspace, item.base_id)
-            if key not in self._wikis:
-                from kctui import paths  # noqa: PLC0415
-
-                self._wikis[key] = paths.wiki_path(Path(item.workspace), item.base_id)
-            self.live[rel] = read_live_page(self._wikis[key], rel)
-        return self.live[rel]
-
-    def others(self, item: ReviewItem, rel: str) -> list[tuple[int, str]]:
-        """(id, kind) of the other open items on `rel` not decided in this batch."""
-        if rel not in self._open_on:
-            self._open_on[rel] = [(i, k) for i, k in _others_on(self.conn, item, rel, exclude=False)]
-        return [(i, k) for i, k in self._open_on[rel] if i != item.id and i not in self.decided_ids]
-
-    def proposal(self, item_id: int, rel: str, stored: str | None) -> str | None:
-        return self.proposals.get((item_id, rel), stored)
-
-
-def _file_digest(root: Path, rel: str) -> str:
-    """sha256 of a source file ("" when missing, unreadable, outside `sources/` or behind a symlink)."""
-    import hashlib  # noqa: PLC0415
-
-    if not rel or rel.startswith("/") or ".." in rel.split("/"):
-        return ""
-    cur = root
-    for part in Path(rel).parts:
-        cur = cur / part
-        if cur.is_symlink():
-            return ""
-    try:
-        h = hashlib.sha256()
-        with open(cur, "rb") as fh:
-            while chunk := fh.read(1 << 20):
-                h.update(chunk)
-        return "sha256:" + h.hexdigest()
-    except OSError:
-        return ""
-
-
 def _check(conn: sqlite3.Connection, item: ReviewItem, action: str, expected_revision: int | None) -> None:
     """Valid action, still open, every page at the revision the reviewer saw (else the item is
     refreshed — its stored revisions follow the pages — and Conflict is raised)."""
@@ -241,7 +111,7 @@ def _check(conn: sqlite3.Connection, item: ReviewItem, action: str, expected_rev
                        "the item was refreshed — review it again")
 
 
-def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
+def _plan(batch: Batch, item: ReviewItem, action: str) -> None:
     """Add one item's decision to the batch (texts of its pages; held proposals on them rebased)."""
     actor, at = batch.actor, batch.at
     texts: dict[str, str] = {}
@@ -309,10 +179,8 @@ def _plan(batch: _Batch, item: ReviewItem, action: str) -> None:
     batch.decided_by.update({rel: (item.id, STATES_ACTION[state]) for rel in texts})
 
 
-def _commit(batch: _Batch, workspace: str, kb_id: str) -> Path | None:
+def _commit(batch: Batch, workspace: str, kb_id: str) -> Path | None:
     """Publish the batch's pages in one promotion and record every decision in the same transaction."""
-    from kctui.services.review_publish import publish_pages  # noqa: PLC0415
-
     conn, actor, now = batch.conn, batch.actor, batch.now
     live = {rel: batch.live.get(rel, None) for rel in batch.texts}
     texts = {rel: t for rel, t in batch.texts.items() if t != live[rel]}
@@ -339,39 +207,6 @@ def _commit(batch: _Batch, workspace: str, kb_id: str) -> Path | None:
                      [(state, now, actor, item.id) for item, state in batch.decided])
     after_publish(conn, workspace, kb_id, list(texts), [(o, p, b) for (o, p), b in batch.proposals.items()])
     return leftover_dir
-
-
-def after_publish(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: list[str],
-                  rebased: list[tuple[int, str, str]]) -> None:
-    """What a published decision does to the other open items (also run by crash recovery): held
-    proposals on its pages carry the decision, and every open item on them follows their new revision."""
-    conn.executemany("UPDATE review_item_pages SET proposed_body = ? WHERE item_id = ? AND page_path = ? AND item_id IN "
-                     "(SELECT id FROM review_items WHERE state = 'open')", [(b, o, p) for o, p, b in rebased])
-    conn.executemany("UPDATE review_items SET proposed_body = ? WHERE id = ? AND page_path = ? AND state = 'open'",
-                     [(b, o, p) for o, p, b in rebased])
-    # the open items on the published pages and those pages' revisions: a few queries for the whole set
-    wanted = list(dict.fromkeys(pages))
-    on: dict[str, list[int]] = {}
-    for at in range(0, len(wanted), 500):
-        chunk = wanted[at:at + 500]
-        marks = ",".join("?" * len(chunk))
-        for page, oid in conn.execute(
-                "SELECT DISTINCT p.page_path, i.id FROM review_item_pages p CROSS JOIN review_items i ON i.id = p.item_id "
-                f"WHERE p.page_path IN ({marks}) AND i.workspace = ? AND i.base_id = ? AND i.state = 'open'",
-                (*chunk, workspace, kb_id)).fetchall():
-            on.setdefault(str(page), []).append(int(oid))
-    if not on:
-        return
-    revs: dict[str, int] = {}
-    followed = list(on)
-    for at in range(0, len(followed), 500):
-        chunk = followed[at:at + 500]
-        revs.update((str(page), int(n or 0)) for page, n in conn.execute(
-            "SELECT page_path, MAX(number) FROM page_revisions WHERE workspace = ? AND base_id = ? AND "
-            f"page_path IN ({','.join('?' * len(chunk))}) GROUP BY page_path", (workspace, kb_id, *chunk)))
-    rows = [(revs.get(page, 0), oid, page) for page in followed for oid in on[page]]
-    conn.executemany("UPDATE review_item_pages SET expected_revision = ? WHERE item_id = ? AND page_path = ?", rows)
-    conn.executemany("UPDATE review_items SET expected_revision = ? WHERE id = ? AND page_path = ?", rows)
 
 
 STATES_ACTION = {**{v: k for k, v in STATES.items()}, "superseded": "withdraw"}
@@ -402,7 +237,7 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
             conn.execute("COMMIT")  # the refreshed revisions are kept
             conn.execute("BEGIN IMMEDIATE")
             raise
-        batch = _Batch(conn, actor, ctx.now())
+        batch = Batch(conn, actor, ctx.now())
         _plan(batch, item, action)
         leftover_dir = _commit(batch, item.workspace, item.base_id)
     if leftover_dir is not None:
@@ -439,7 +274,7 @@ def resolve_batch(ctx: ServiceContext, item_ids: list[int], action: str, *, acto
     workspace, kb_id = bases.pop()
     with ctx.store.write() as conn:
         _no_compile_running(conn, workspace, kb_id)
-        batch = _Batch(conn, actor, ctx.now())
+        batch = Batch(conn, actor, ctx.now())
         batch.prefetch(workspace, kb_id, [p.page_path for i in items for p in i.page_list] + [i.page_path for i in items])
         for n, item in enumerate(items, 1):
             try:

@@ -9,7 +9,8 @@ from typing import Any
 
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput
-from kctui.services.review import ITEM_COLUMNS, OPEN, ReviewItem, _item, _load_pages, item_filter
+from kctui.services.review_items import ITEM_COLUMNS, OPEN, ReviewItem, item_filter, load_pages
+from kctui.services.review_items import item_from_row as _item
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 10_000
@@ -75,7 +76,7 @@ def list_page(ctx: ServiceContext, workspace: str | None = None, *, state: str |
     total_row = ctx.store.query_one(f"SELECT COUNT(*) FROM review_items{where}", tuple(params))
     rows = ctx.store.query(f"SELECT {ITEM_COLUMNS} FROM review_items{where} ORDER BY id LIMIT ? OFFSET ?",
                            (*params, int(limit), int(offset)))
-    pages = _load_pages(ctx.store.query, [int(r["id"]) for r in rows])
+    pages = load_pages(ctx.store.query, [int(r["id"]) for r in rows])
     items = tuple(_item(r, pages.get(int(r["id"]), ())) for r in rows)
     return ListingPage(items, int(total_row[0]) if total_row else 0, int(limit), int(offset),
                        open_counts(ctx, workspace, kb_id))

@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from kctui import paths
+from kctui.atomic_write import write_atomically
 from kctui.services.context import ServiceContext
+from kctui.services.review_follow import after_publish
 from kctui.services.revisions import record_pages
 
 log = logging.getLogger(__name__)
@@ -36,16 +38,18 @@ def page_digest(text: str) -> str:
 
 
 def write_decision(folder: Path, decision: dict[str, Any]) -> None:
-    """Durably: the decision must be on disk before the generation it explains can be live."""
+    """Durably: the decision must be on disk before the generation it explains can be live. Written
+    whole or not at all (a temporary file renamed into place, `atomic_write`): a kill mid-write leaves
+    no half record, and recovery reads a missing record as a decision that never reached promotion."""
+    created = not folder.is_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / DECISION_NAME
-    data = json.dumps(decision, sort_keys=True).encode("utf-8")
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_atomically(folder / DECISION_NAME, json.dumps(decision, sort_keys=True))
+    _fsync_dir(folder)  # the rename, surely on disk (write_atomically forgives a failed folder fsync)
+    if created:
+        _fsync_dir(folder.parent)  # and the new folder's name
+
+
+def _fsync_dir(folder: Path) -> None:
     dfd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(dfd)
@@ -116,8 +120,6 @@ def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]
                                  author=str(decision.get("author")),
                                  reason=f"{decision.get('reason')} (published before a crash; recorded at restart)",
                                  now_us=now)
-                    from kctui.services.review_decide import after_publish  # noqa: PLC0415
-
                     after_publish(conn, row["workspace"], row["id"], [r for r, d in pages.items() if d is not None],
                                   [(int(o), str(p), str(b)) for o, p, b in decision.get("rebased") or []])
                     for item_id, state, actor, at in decided:

@@ -29,7 +29,6 @@ from kctui.search.index import (
     SearchIndex,
     SearchIndexError,
     base_key,
-    ensure_fresh,
     index_file,
 )
 from kctui.search.query import (
@@ -45,6 +44,7 @@ from kctui.search.query import (
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure, NotFound
+from kctui.services.search_refresh import ensure_fresh
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -80,7 +80,9 @@ def open_index(ctx: ServiceContext) -> SearchIndex:
     return index
 
 
-def _prepare(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str):
+def prepare(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str):
+    """(base, this thread's index, the base's key in it, RefreshStats): the index brought up to date
+    with the base's promoted generation first (what every read of the index starts with)."""
     base = get_base(ctx, workspace, kb_id)
     index = open_index(ctx)
     try:
@@ -91,7 +93,7 @@ def _prepare(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str)
 
 
 def refresh(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str) -> RefreshStats:
-    return _prepare(ctx, workspace, kb_id)[3]
+    return prepare(ctx, workspace, kb_id)[3]
 
 
 def _parse(query: str, as_you_type: bool = False) -> ParsedQuery:
@@ -279,7 +281,7 @@ def search(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, q
     citations) that name the query's terms. `as_you_type` treats the last word as a prefix."""
     _check_limit(limit)
     parsed = _parse(query, as_you_type)
-    base, index, key, stats = _prepare(ctx, workspace, kb_id)
+    base, index, key, stats = prepare(ctx, workspace, kb_id)
     mode, ranked, total = _ranked(index, key, parsed, limit)
     items = [_hit(ctx, base, r, parsed, n, HIT_CLAIMS) for n, r in enumerate(_rows(index, key, ranked, parsed), 1)]
     return {"workspaceRoot": base.workspace, "knowledgeBaseId": base.id, "query": parsed.text,
@@ -302,7 +304,7 @@ def page_view(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
 
     if not isinstance(page, str) or not page or "\0" in page or page.startswith("/") or ".." in page.split("/"):
         raise InvalidInput(f"'{page}' is not a page path or slug")
-    base, index, key, _stats = _prepare(ctx, workspace, kb_id)
+    base, index, key, _stats = prepare(ctx, workspace, kb_id)
     rows = index.pages_named(key, page)
     if not rows:
         raise NotFound(f"no compiled page '{page}' in knowledge base {base.id}")
@@ -347,7 +349,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     if fmt not in ("json", "text"):
         raise InvalidInput("format must be 'json' or 'text'")
     parsed = _parse(query)
-    base, index, key, _stats = _prepare(ctx, workspace, kb_id)
+    base, index, key, _stats = prepare(ctx, workspace, kb_id)
     mode, ranked, total = _ranked(index, key, parsed, PACKET_PAGES)
     items: list[dict[str, Any]] = []
     size = 0

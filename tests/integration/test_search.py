@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from kctui import paths
 from kctui.core.page_status import set_page_status
 from kctui.search.context import MAX_BUDGET, MIN_BUDGET
-from kctui.search.index import refresh_base_index
+from kctui.services.search_refresh import refresh_base_index
 from kctui.search.query import QueryError, parse_query, tokens
 from kctui.services import jobs, results
 from kctui.services import search as svc_search

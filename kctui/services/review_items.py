@@ -1,0 +1,156 @@
+"""A review item as the store keeps it (trust.md §4): a held update or a conflict, its pages, how it is
+read back, and the live page it is decided against. The leaf of the review services: `review` (filing,
+showing), `review_decide` (resolving) and the listings build on it, and it imports none of them."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kctui.core.clock import rfc3339
+from kctui.core.trust import REASON_WORDS
+from kctui.services.context import ServiceContext
+from kctui.services.errors import InvalidInput, NotFound
+
+OPEN = "open"
+ITEM_COLUMNS = ("id, workspace, base_id, job_id, kind, page_path, slug, title, update_kind, reason, summary, "
+                "proposed_body, details_json, expected_revision, state, created_at, resolved_at, resolved_by")
+
+
+@dataclass(frozen=True)
+class ItemPage:
+    """One page of an item (a held change set has one per page it revises; any other item has one)."""
+    page_path: str
+    title: str
+    update_kind: str | None
+    reason: str
+    summary: str
+    proposed_body: str | None
+    expected_revision: int
+
+    def json(self) -> dict[str, Any]:
+        return {"page": self.page_path, "kind": self.update_kind, "title": self.title, "reason": self.reason,
+                "summary": self.summary, "expectedRevision": self.expected_revision}
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    id: int
+    workspace: str
+    base_id: str
+    job_id: str
+    kind: str
+    page_path: str
+    slug: str
+    title: str
+    update_kind: str | None
+    reason: str
+    summary: str
+    proposed_body: str | None
+    details: dict[str, Any]
+    expected_revision: int
+    state: str
+    created_at: int
+    resolved_at: int | None
+    resolved_by: str | None
+    pages: tuple[ItemPage, ...] = ()
+
+    @property
+    def reason_words(self) -> str:
+        return REASON_WORDS.get(self.reason, self.reason)
+
+    @property
+    def page_list(self) -> tuple[ItemPage, ...]:
+        return self.pages or (ItemPage(self.page_path, self.title, self.update_kind, self.reason, self.summary,
+                                       self.proposed_body, self.expected_revision),)
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "workspaceRoot": self.workspace, "knowledgeBaseId": self.base_id, "jobId": self.job_id,
+            "kind": self.kind, "page": self.page_path, "slug": self.slug, "title": self.title,
+            "updateKind": self.update_kind, "reason": self.reason, "reasonWords": self.reason_words,
+            "summary": self.summary, "expectedRevision": self.expected_revision, "state": self.state,
+            "createdAt": rfc3339(self.created_at), "resolvedAt": rfc3339(self.resolved_at),
+            "resolvedBy": self.resolved_by, **({"existing": self.details.get("existing"),
+                                                 "incoming": self.details.get("incoming")} if self.kind == "conflict" else {}),
+            "pages": [p.json() for p in self.page_list], "sources": list(self.details.get("sources") or []),
+        }
+
+
+PAGE_COLUMNS = "item_id, page_path, title, update_kind, reason, summary, proposed_body, expected_revision"
+
+
+def pages_of(rows: list[Any]) -> dict[int, tuple[ItemPage, ...]]:
+    out: dict[int, list[ItemPage]] = {}
+    for r in rows:
+        out.setdefault(int(r[0]), []).append(ItemPage(r[1], r[2], r[3], r[4], r[5], r[6], int(r[7])))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def load_pages(query: Any, ids: list[int]) -> dict[int, tuple[ItemPage, ...]]:
+    out: dict[int, tuple[ItemPage, ...]] = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
+        out.update(pages_of(list(query(
+            f"SELECT {PAGE_COLUMNS} FROM review_item_pages WHERE item_id IN ({','.join('?' * len(chunk))}) "
+            "ORDER BY item_id, position", tuple(chunk)))))
+    return out
+
+
+def item_from_row(row: sqlite3.Row, pages: tuple[ItemPage, ...] = ()) -> ReviewItem:
+    d = dict(row)
+    d["details"] = json.loads(d.pop("details_json") or "{}")
+    return ReviewItem(**d, pages=pages)
+
+
+def item_filter(workspace: str | None, kb_id: str | None, state: str | None) -> tuple[str, list[Any]]:
+    """The WHERE clause (and its parameters) choosing the items of a workspace, a base and a state."""
+    sql, params = " WHERE 1 = 1", []
+    if workspace is not None:
+        from kctui.services.workspaces import normalise_workspace  # noqa: PLC0415
+
+        sql += " AND workspace = ?"
+        params.append(normalise_workspace(workspace, must_exist=False))
+    if kb_id is not None:
+        sql += " AND base_id = ?"
+        params.append(kb_id)
+    if state is not None:
+        sql += " AND state = ?"
+        params.append(state)
+    return sql, params
+
+
+def list_items(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
+               kb_id: str | None = None) -> list[ReviewItem]:
+    where, params = item_filter(workspace, kb_id, state)
+    rows = ctx.store.query(f"SELECT {ITEM_COLUMNS} FROM review_items{where} ORDER BY id", tuple(params))
+    pages = load_pages(ctx.store.query, [int(r["id"]) for r in rows])
+    return [item_from_row(r, pages.get(int(r["id"]), ())) for r in rows]
+
+
+def get_item(ctx: ServiceContext, item_id: int | str) -> ReviewItem:
+    try:
+        iid = int(item_id)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"'{item_id}' is not a review item id (a number)") from None
+    row = ctx.store.query_one(f"SELECT {ITEM_COLUMNS} FROM review_items WHERE id = ?", (iid,))
+    if row is None:
+        raise NotFound(f"no review item {iid}")
+    return item_from_row(row, load_pages(ctx.store.query, [iid]).get(iid, ()))
+
+
+def read_live_page(wiki: Path, rel: str) -> str | None:
+    """The text of `wiki/rel` when it is a regular file (not a symlink), else None."""
+    p = wiki / rel
+    try:
+        if not stat.S_ISREG(os.lstat(p).st_mode):
+            return None
+        with open(p, encoding="utf-8") as fh:
+            return fh.read()
+    except (OSError, UnicodeDecodeError):
+        return None
