@@ -16,7 +16,6 @@ from typing import Any
 from kctui.core.clock import parse_rfc3339
 from kctui.core.frontmatter import FrontmatterError, parse_document
 from kctui.core.page_status import COMPILE_STATUSES, STATUS_WORDS
-from kctui.core.record_tables import explode
 from kctui.core.pages import (
     NONE_LINE,
     SECTIONS,
@@ -24,6 +23,7 @@ from kctui.core.pages import (
     parse_citation_suffix,
     parse_claim_line,
 )
+from kctui.core.record_tables import explode
 
 MAX_CLAIMS = 2000
 MAX_LIST = 100

@@ -4,17 +4,25 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from kctui import paths
 from kctui.core.ids import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, is_valid_kb_id, kb_id_for_name
 from kctui.core.models import BasePhase, JobPhase, Policy, Trigger
-from kctui.store.records import BASE_COLUMNS, BaseRecord, base_from_row, load_base, open_job_of_base, update_base, update_job
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput, IOFailure, NotFound
 from kctui.services.source_copy import copy_paths_into
 from kctui.services.workspaces import ensure_workspace, normalise_workspace, require_monitored
+from kctui.store.records import (
+    BASE_COLUMNS,
+    BaseRecord,
+    base_from_row,
+    load_base,
+    open_job_of_base,
+    update_base,
+    update_job,
+)
 
 
 def check_kb_id(kb_id: str) -> str:

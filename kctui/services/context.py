@@ -26,7 +26,7 @@ class ServiceContext:
         return self.clock.now_us()
 
     @classmethod
-    def open(cls, clock: Clock | None = None, settings: Settings | None = None, db_path: Path | None = None) -> "ServiceContext":
+    def open(cls, clock: Clock | None = None, settings: Settings | None = None, db_path: Path | None = None) -> ServiceContext:
         store = Store.open(db_path or paths.database_file())
         return cls(store=store, clock=clock or SystemClock(), settings=settings or load_settings())
 

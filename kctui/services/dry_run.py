@@ -22,9 +22,10 @@ import secrets
 import shutil
 import signal
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kctui import paths
 from kctui.atomic_write import write_atomically
@@ -88,7 +89,7 @@ class _BaseLock:
         self.path = path
         self.fd: int | None = None
 
-    def __enter__(self) -> "_BaseLock":
+    def __enter__(self) -> _BaseLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:

@@ -19,7 +19,7 @@ class HostLock:
         self.role = role
         self._fd: int | None = None
 
-    def acquire(self) -> "HostLock":
+    def acquire(self) -> HostLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
@@ -63,7 +63,7 @@ class HostLock:
     def held(self) -> bool:
         return self._fd is not None
 
-    def __enter__(self) -> "HostLock":
+    def __enter__(self) -> HostLock:
         return self.acquire()
 
     def __exit__(self, *exc: object) -> None:

@@ -34,9 +34,8 @@ def host_process() -> dict[str, Any]:
 
 
 def host_status(ctx: ServiceContext, workspace: str | None = None) -> dict[str, Any]:
-    from kctui.services.scheduler import watcher_state  # noqa: PLC0415
-
     from kctui.services.review import open_counts  # noqa: PLC0415
+    from kctui.services.scheduler import watcher_state  # noqa: PLC0415
 
     host = host_process()
     review_open = open_counts(ctx)

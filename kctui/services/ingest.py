@@ -15,13 +15,13 @@ from kctui.services.errors import Conflict, InvalidInput
 from kctui.services.source_copy import (
     MAX_FILE_BYTES,
     IngestReport,
+    Planned,
     TooLarge,
     check_limits,
-    Planned,
-    target_problem,
-    write_all,
     check_name,
     copy_paths_into,
+    target_problem,
+    write_all,
 )
 
 __all__ = ["IngestReport", "TooLarge", "ingest_content", "ingest_paths", "MAX_FILE_BYTES"]

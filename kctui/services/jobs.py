@@ -8,8 +8,14 @@ from pathlib import Path
 
 from kctui import paths
 from kctui.core import queue
-from kctui.core.ids import is_valid_job_id, job_id as make_job_id
+from kctui.core.ids import is_valid_job_id
+from kctui.core.ids import job_id as make_job_id
 from kctui.core.models import CLAIMED_BY_BUILTIN, BasePhase, JobPhase, Trigger
+from kctui.services.bases import check_kb_id, get_base
+from kctui.services.context import ServiceContext
+from kctui.services.errors import InvalidInput, IOFailure, NotFound
+from kctui.services.snapshots import accept_snapshot, scan_base
+from kctui.services.workspaces import ensure_workspace, normalise_workspace
 from kctui.store.records import (
     JOB_COLUMNS,
     BaseRecord,
@@ -22,11 +28,6 @@ from kctui.store.records import (
     update_base,
     update_job,
 )
-from kctui.services.bases import check_kb_id, get_base
-from kctui.services.context import ServiceContext
-from kctui.services.errors import InvalidInput, IOFailure, NotFound
-from kctui.services.snapshots import accept_snapshot, scan_base
-from kctui.services.workspaces import ensure_workspace, normalise_workspace
 
 
 def insert_job(conn, base: BaseRecord, trigger: str, digest: str, now_us: int, not_before: int | None = None) -> str:

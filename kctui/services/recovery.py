@@ -15,12 +15,12 @@ from kctui import paths
 from kctui.core import queue
 from kctui.core.models import CLAIMED_BY_BUILTIN, CLAIMED_BY_EXTERNAL, FailureCode, JobPhase
 from kctui.publish.promote import promotion_pending, recover_promotion
-from kctui.store.records import JOB_COLUMNS, job_from_row, load_base, load_job
 from kctui.services.context import ServiceContext
+from kctui.services.results import complete_failure, complete_success
 from kctui.services.review import file_manifest
 from kctui.services.review_manifest import ManifestError, read_manifest
 from kctui.services.revisions import record_generation
-from kctui.services.results import complete_failure, complete_success
+from kctui.store.records import JOB_COLUMNS, job_from_row, load_base, load_job
 
 log = logging.getLogger(__name__)
 

@@ -16,13 +16,13 @@ from kctui.core.ids import is_valid_job_id
 from kctui.core.models import BasePhase, FailureCode, JobPhase, Trigger
 from kctui.publish.promote import PromotionError, cleanup_after_promotion, promote
 from kctui.publish.validate import InvalidOutput, validate_staged_tree
-from kctui.store.records import BaseRecord, JobRecord, load_base, load_job, open_job_of_base, update_base, update_job
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
+from kctui.services.errors import Conflict, InvalidInput, NotFound
 from kctui.services.review import file_manifest
 from kctui.services.review_manifest import ManifestError, read_manifest
 from kctui.services.revisions import record_generation
-from kctui.services.errors import Conflict, InvalidInput, NotFound
+from kctui.store.records import BaseRecord, JobRecord, load_base, load_job, open_job_of_base, update_base, update_job
 
 log = logging.getLogger(__name__)
 

@@ -146,7 +146,7 @@ def bulk_resolve(ctx: ServiceContext, items: Iterable[ReviewItem], action: str, 
     for (workspace, kb_id), group in sorted(by_base.items()):
         base_done = done
 
-        def step(phase: str, n: int, _total: int) -> None:
+        def step(phase: str, n: int, _total: int, base_done: int = base_done) -> None:  # this base's offset
             if progress is not None:
                 progress(phase, base_done + n, total)
 

@@ -27,8 +27,7 @@ from pathlib import Path
 from kctui.compiler.disputes import block_dispute_count, decide_dispute, swap_by_sides
 from kctui.compiler.kept import pin_kept
 from kctui.compiler.page_edit_check import decide_edit
-from kctui.core.page_status import (COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status,
-                                     split_page)
+from kctui.core.page_status import COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status, split_page
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput
 from kctui.services.review_batch import Batch

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from functools import lru_cache
 from datetime import datetime, tzinfo
+from functools import lru_cache
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 

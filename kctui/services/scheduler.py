@@ -12,9 +12,10 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kctui import paths
 from kctui.core import schedule as rules
@@ -26,8 +27,15 @@ from kctui.services.jobs import insert_job, request_compile
 from kctui.services.scheduled import load_schedule, settle_schedule
 from kctui.services.snapshots import accept_snapshot, load_accepted_snapshot, scan_base
 from kctui.sources.changes import SourceChanges, classify_changes
-from kctui.store.records import BaseRecord, JobRecord, base_from_row, load_base, open_job_of_base, update_base
-from kctui.store.records import BASE_COLUMNS
+from kctui.store.records import (
+    BASE_COLUMNS,
+    BaseRecord,
+    JobRecord,
+    base_from_row,
+    load_base,
+    open_job_of_base,
+    update_base,
+)
 
 log = logging.getLogger(__name__)
 

@@ -12,9 +12,10 @@ import logging
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from kctui.compiler.runner import CompileCancelled, CompileFailure, CompileRequest, ProgressEvent, compile_job
 from kctui.core.models import CONTRACT_VERSION, FailureCode

@@ -11,7 +11,6 @@ from kctui.core.ids import is_valid_kb_id
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, NotFound
 
-
 _RESOLVED: dict[str, str] = {}
 
 

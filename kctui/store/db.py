@@ -11,8 +11,8 @@ import contextlib
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from kctui.store.migrations import FOREIGN_KEYS_OFF, MIGRATIONS
 
@@ -50,7 +50,7 @@ class Store:
         self._lock = threading.RLock()
 
     @classmethod
-    def open(cls, path: Path) -> "Store":
+    def open(cls, path: Path) -> Store:
         path = Path(path)
         state = path.parent
         try:

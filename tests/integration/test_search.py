@@ -29,13 +29,13 @@ from hypothesis import strategies as st
 from kctui import paths
 from kctui.core.page_status import set_page_status
 from kctui.search.context import MAX_BUDGET, MIN_BUDGET
-from kctui.services.search_refresh import refresh_base_index
 from kctui.search.query import QueryError, parse_query, tokens
 from kctui.services import jobs, results
 from kctui.services import search as svc_search
 from kctui.services.errors import InvalidInput
 from kctui.services.local_transport import LocalTransport
 from kctui.services.review_publish import publish_pages
+from kctui.services.search_refresh import refresh_base_index
 from kctui.services.worker import run_worker
 from tests.helpers import make_base, write_staged_page
 
