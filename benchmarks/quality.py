@@ -1,3 +1,4 @@
+# size: one self-contained script (labelled sample, questions, the BM25 anchor and the report), run without the test suite.
 """Benchmark: what the built-in compiler understands, measured on the compiled wiki, and whether a
 2 KB context packet holds the answer, against plain BM25 over the raw source paragraphs (the anchor).
 

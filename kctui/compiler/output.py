@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
-from kctui.compiler.page_info import PageInfo, link_styles, page_info
+from kctui.compiler.page_info import PageInfo, info_of_rendered, link_styles, page_info
 from kctui.compiler.prelink import Prelink, clear_output, prune
 from kctui.compiler.trust_policy import policy_of
 from kctui.compiler.wiki_state import (
@@ -32,12 +32,8 @@ from kctui.core.brief import (
     BriefStale,
     render_brief,
 )
-from kctui.core.frontmatter import MAX_FRONTMATTER_BYTES, split_frontmatter
 from kctui.core.pages import (
     KIND_DIRS,
-    MAX_FRONTMATTER_SOURCES,
-    MENTIONED_ONCE_KEY,
-    RECURRING_KEY,
     Page,
     citation,
     link,
@@ -272,35 +268,6 @@ class PageWriter:
         written_at = time.time_ns()
         st = _write_at(dir_fd, name, self.prev.raw[slug])
         self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
-
-
-def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
-    """`page_info(text, page.slug)` for `text = render_page(page, …, body)`, taken from the page instead of
-    read back from the YAML it wrote; None when the text might read back otherwise — a value that is not a
-    plain printable string, YAML the capped loader would refuse (too large, an alias), or a header that
-    does not end where it was written — and then the text is parsed as any page is."""
-    header, rest, _ = split_frontmatter(text)
-    if header is None or rest != "\n" + body or len(header.encode("utf-8")) > MAX_FRONTMATTER_BYTES:
-        return None
-    if "&id" in header or "*id" in header:  # the emitter's anchors: the loader refuses aliases
-        return None
-    sources = tuple((s.resource, s.digest) for s in page.sources[:MAX_FRONTMATTER_SOURCES])
-    passing: tuple[str, ...] = ()
-    recurring: tuple[str, ...] = ()
-    if page.kind == "source":
-        once, elsewhere = page.extra.get(MENTIONED_ONCE_KEY), page.extra.get(RECURRING_KEY)
-        passing = tuple(once) if isinstance(once, list) else ()
-        recurring = tuple(elsewhere) if isinstance(elsewhere, list) else ()
-        if (once is not None and not isinstance(once, list)) or (elsewhere is not None and not isinstance(elsewhere, list)):
-            return None
-    texts = [page.title, page.description, page.compile_status, page.generated_by, *page.aliases, *passing,
-             *recurring, *(r for pair in sources for r in pair)]
-    if page.kind not in KIND_DIRS or not all(isinstance(t, str) and t.isprintable() for t in texts):
-        return None
-    return PageInfo(kind=page.kind, slug=page.slug, title=page.title, description=page.description,
-                    aliases=tuple(page.aliases), sources=sources, compile_status=page.compile_status,
-                    links=tuple(sorted(outgoing_links(rest))), generated_by=page.generated_by,
-                    passing=passing, recurring=recurring)
 
 
 def _clear_name(dir_fd: int, name: str) -> None:

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kctui.core.frontmatter import parse_document
-from kctui.core.pages import MENTIONED_ONCE_KEY, RECURRING_KEY, TYPE_KINDS, outgoing_links
+from kctui.core.frontmatter import MAX_FRONTMATTER_BYTES, parse_document, split_frontmatter
+from kctui.core.pages import (
+    KIND_DIRS,
+    MAX_FRONTMATTER_SOURCES,
+    MENTIONED_ONCE_KEY,
+    RECURRING_KEY,
+    TYPE_KINDS,
+    Page,
+    outgoing_links,
+)
 
 
 @dataclass(frozen=True)
@@ -57,3 +65,32 @@ def page_info(text: str, slug: str) -> PageInfo:
 def link_styles(raw: bytes) -> tuple[bool, bool]:
     """Whether the bytes hold a wikilink (`[[`) and a Markdown site link (`](/`)."""
     return b"[[" in raw, b"](/" in raw
+
+
+def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
+    """`page_info(text, page.slug)` for `text = render_page(page, …, body)`, taken from the page instead of
+    read back from the YAML it wrote; None when the text might read back otherwise — a value that is not a
+    plain printable string, YAML the capped loader would refuse (too large, an alias), or a header that
+    does not end where it was written — and then the text is parsed as any page is."""
+    header, rest, _ = split_frontmatter(text)
+    if header is None or rest != "\n" + body or len(header.encode("utf-8")) > MAX_FRONTMATTER_BYTES:
+        return None
+    if "&id" in header or "*id" in header:  # the emitter's anchors: the loader refuses aliases
+        return None
+    sources = tuple((s.resource, s.digest) for s in page.sources[:MAX_FRONTMATTER_SOURCES])
+    passing: tuple[str, ...] = ()
+    recurring: tuple[str, ...] = ()
+    if page.kind == "source":
+        once, elsewhere = page.extra.get(MENTIONED_ONCE_KEY), page.extra.get(RECURRING_KEY)
+        passing = tuple(once) if isinstance(once, list) else ()
+        recurring = tuple(elsewhere) if isinstance(elsewhere, list) else ()
+        if (once is not None and not isinstance(once, list)) or (elsewhere is not None and not isinstance(elsewhere, list)):
+            return None
+    texts = [page.title, page.description, page.compile_status, page.generated_by, *page.aliases, *passing,
+             *recurring, *(r for pair in sources for r in pair)]
+    if page.kind not in KIND_DIRS or not all(isinstance(t, str) and t.isprintable() for t in texts):
+        return None
+    return PageInfo(kind=page.kind, slug=page.slug, title=page.title, description=page.description,
+                    aliases=tuple(page.aliases), sources=sources, compile_status=page.compile_status,
+                    links=tuple(sorted(outgoing_links(rest))), generated_by=page.generated_by,
+                    passing=passing, recurring=recurring)

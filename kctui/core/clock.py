@@ -7,7 +7,7 @@ tests pass a `FakeClock` they move by hand.
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 US = 1_000_000
 
@@ -33,7 +33,7 @@ def rfc3339(us: int | None) -> str | None:
     """`2026-07-26T00:00:01Z` (microseconds shown only when non-zero)."""
     if us is None:
         return None
-    dt = datetime.fromtimestamp(us / US, tz=timezone.utc)
+    dt = datetime.fromtimestamp(us / US, tz=UTC)
     if us % US:
         return dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -42,5 +42,5 @@ def rfc3339(us: int | None) -> str | None:
 def parse_rfc3339(text: str) -> int:
     dt = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
     return int(round(dt.timestamp() * US))

@@ -16,7 +16,7 @@ whether the sources changed since it, and `now_us`. Nothing reads a clock, a fil
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone, tzinfo
+from datetime import UTC, datetime, tzinfo
 
 from croniter import croniter
 
@@ -29,7 +29,7 @@ MAX_EXPRESSION_CHARS = 200
 class SchedulePolicy:
     expression: str
     always: bool = False
-    tz: tzinfo = timezone.utc
+    tz: tzinfo = UTC
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def check_expression(expression: str) -> str | None:
         raise ValueError(f"schedule {expression!r} is not a cron expression of five fields "
                          "(minute hour day-of-month month day-of-week, e.g. '0 2 * * *') or 'off'")
     try:  # valid syntax that names no time at all (30 February) is refused too
-        start = datetime(2001, 1, 1, tzinfo=timezone.utc)
+        start = datetime(2001, 1, 1, tzinfo=UTC)
         croniter(text, start).get_next(datetime)
         croniter(text, start).get_prev(datetime)
     except Exception:  # noqa: BLE001 - croniter's errors have no common base worth naming

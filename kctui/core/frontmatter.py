@@ -28,8 +28,8 @@ class FrontmatterError(ValueError):
 
 
 try:  # PyYAML built with libyaml
-    from yaml._yaml import CParser as _CParser  # type: ignore[import-not-found]
     from yaml import CSafeDumper as _CSafeDumper
+    from yaml._yaml import CParser as _CParser  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - a PyYAML without its C extension
     _CParser = _CSafeDumper = None
 
@@ -120,7 +120,7 @@ def safe_load_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> Any:
     return _guarded(text, max_bytes, lambda loader: loader.get_single_data())
 
 
-def compose_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> "yaml.Node | None":
+def compose_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> yaml.Node | None:
     """Compose one YAML document into a node tree (with line positions) under the same guards as
     `safe_load_yaml`: size cap, aliases refused, nesting capped. Raises FrontmatterError."""
     return _guarded(text, max_bytes, lambda loader: loader.get_single_node())

@@ -1,3 +1,4 @@
+# size: the page grammar's renderer and its parser stay in one module, so that the two cannot drift apart.
 """The three page classes of wiki.md §2: render them to OKF Markdown and parse them back.
 
 A page is the compiler's state: everything the next pass needs (claims with their evidence, mentions,

@@ -346,7 +346,7 @@ def implode(body: str, flagged_lines: Iterable[str] | None = None) -> str:
         flat, had = explode_lines(section[lead:tail])
         items, kept = section_items(flat)
         written = {id(c): ln for ln, c in items if c is not None}
-        new = tabulate([ln if c is None else c for ln, c in items], lambda c: written[id(c)], disputed | kept)
+        new = tabulate([ln if c is None else c for ln, c in items], lambda c, written=written: written[id(c)], disputed | kept)
         out += lines[pos:first]
         out += section if new == [ln for ln, _ in items] and not had and "" not in flat else \
             section[:lead] + new + section[tail:]

@@ -8,8 +8,8 @@ Manual compilation ignores all of this: none of these rules is consulted for a m
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 US = 1_000_000
 STABILITY_WINDOW_S = 5.0

@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 MAX_SLUG_BYTES = 120  # well under NAME_MAX (255) once ".md" and a clash suffix are added
 HASH_CHARS = 8

@@ -76,7 +76,7 @@ class NeverAutoGuard:
         return False
 
     @classmethod
-    def parse(cls, text: str) -> "NeverAutoGuard":
+    def parse(cls, text: str) -> NeverAutoGuard:
         """`class:concept`, `tag:finance`, `title:^Pricing` (the CLI's --never-auto values)."""
         kind, sep, value = text.partition(":")
         if not sep or not value.strip():

@@ -18,7 +18,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from kctui.mcp_server import models as m
-from kctui.mcp_server.tools import Tools, ToolFailure
+from kctui.mcp_server.tools import ToolFailure, Tools
 
 INSTRUCTIONS = (
     "kctui keeps knowledge bases compiled: pages whose every claim cites the source lines it came from. "

@@ -12,8 +12,9 @@
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 FileStates = Mapping[str, tuple[str, int]]  # path -> (digest, size): an accepted snapshot
 

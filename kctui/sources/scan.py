@@ -19,10 +19,10 @@ import os
 import stat as stat_mod
 import struct
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
-from typing import Iterable
 
 from kctui.sources.excludes import is_excluded_name, is_excluded_relpath
 from kctui.sources.statcache import FileEntry, StatCache

@@ -19,9 +19,9 @@ import logging
 import os
 import stat
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from watchdog import events as wd_events
 from watchdog.events import FileSystemEvent, FileSystemEventHandler

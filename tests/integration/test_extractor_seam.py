@@ -1,3 +1,4 @@
+# size: the extractor protocol and the process pool share their fakes (a slow, a dying and a cancelled worker).
 """Issue 12 points 1 and 8: the extractor seam (one protocol, a registry by name) and the built-in
 extractor's process pool (a pooled pass is byte for byte a serial one; a stop is noticed while a
 worker is busy; a worker that dies skips its file, not the pass)."""

@@ -1,3 +1,4 @@
+# size: every trust rule of the compiler over one small base, one test each; the fixtures are shared by all of them.
 """The trust boundary inside the built-in compiler (trust.md §3–§5, issue 5): every page change passes
 `classify_update`; held updates keep the page's current body and park the exact proposal in
 `review.json`; conflicts show both values; confirmations and decided disputes stick; pages go stale on
