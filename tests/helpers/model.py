@@ -134,7 +134,20 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = serve(Handler, tmp_path, monkeypatch, f'[llm.prices."{MODEL}"]\ninput_per_mtok = 1.0\noutput_per_mtok = 2.0\n')
+    yield model
+    server.shutdown()
+    server.server_close()
+
+
+LLM_CONFIG = "[llm]\nmax_retries = 2\nbackoff_base = 0.01\nbackoff_max = 3\nretry_total = 10\ntimeout = 5\n"
+
+
+def serve(handler: type[BaseHTTPRequestHandler], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+          extra_config: str = "") -> ThreadingHTTPServer:
+    """A fake model server on loopback with `handler`, and the environment and config file pointing the
+    model client at it (fast retries); the caller shuts it down."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     server.block_on_close = False
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
@@ -143,11 +156,8 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("KCTUI_LLM_KEY", KEY)
     config = tmp_path / "config" / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(f'[llm]\nmax_retries = 2\nbackoff_base = 0.01\nbackoff_max = 3\nretry_total = 10\ntimeout = 5\n'
-                      f'[llm.prices."{MODEL}"]\ninput_per_mtok = 1.0\noutput_per_mtok = 2.0\n', encoding="utf-8")
-    yield model
-    server.shutdown()
-    server.server_close()
+    config.write_text(LLM_CONFIG + extra_config, encoding="utf-8")
+    return server
 
 
 def make_kb(root: Path, files: dict[str, str] | None = None) -> Path:

@@ -9,14 +9,14 @@ import re
 import socket
 import threading
 from collections.abc import Callable, Iterable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kctui.compiler.llm import client as client_mod
-from tests.helpers.model import KEY, MODEL, derive
+from tests.helpers.model import MODEL, derive, serve
 
 STALL = object()  # in a scripted stream: stop sending (keep the connection open) until the test ends
 _PORT = re.compile(r"^L(\d+)\| .*\bport (\d+)", re.M)
@@ -153,17 +153,7 @@ def sse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.block_on_close = False
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    monkeypatch.setenv("KCTUI_LLM_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
-    monkeypatch.setenv("KCTUI_LLM_MODEL", MODEL)
-    monkeypatch.setenv("KCTUI_LLM_KEY", KEY)
-    config = tmp_path / "config" / "config.toml"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text("[llm]\nmax_retries = 2\nbackoff_base = 0.01\nbackoff_max = 3\nretry_total = 10\ntimeout = 5\n",
-                      encoding="utf-8")
+    server = serve(Handler, tmp_path, monkeypatch)
     yield model
     model.release.set()
     server.shutdown()
