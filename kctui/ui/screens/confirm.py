@@ -6,13 +6,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from kctui.ui import keys
+from kctui.ui.screens.dimmed import DimmedModal
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(DimmedModal[bool]):
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
     ConfirmScreen > Vertical {
