@@ -14,7 +14,7 @@ from kctui.services import workspaces as workspaces_svc
 from kctui.ui.screens.add_workspace import AddWorkspaceScreen
 from kctui.ui.screens.confirm import ConfirmScreen
 from kctui.ui.screens.new_kb import NewKb, NewKbScreen
-from kctui.ui.screens.review_detail import ReviewDetailScreen
+from kctui.ui.screens.review_detail import open_item
 from kctui.ui.screens.search import SearchScreen
 from kctui.ui.widgets.keyed_table import KeyedTable
 from kctui.ui.widgets.review_pane import ReviewPane
@@ -88,7 +88,7 @@ class MainActions:
         elif stop == "items":
             item = self.selected_item()
             if item is not None:
-                self.app.push_screen(ReviewDetailScreen(item.id))
+                open_item(self.app, item.id)
 
     def action_back(self: MainScreen) -> None:
         f = self.query_one("#filter", Input)

@@ -193,7 +193,8 @@ class KctuiApp(App[None]):
 
     def is_idle(self) -> bool:
         """No key action and no poll in flight (tests and the benchmark wait for this)."""
-        waiting = bool(self.screen_stack) and getattr(self.main, "_detail_timer", None) is not None
+        waiting = bool(self.screen_stack) and (getattr(self.main, "_detail_timer", None) is not None
+                                               or getattr(self.screen, "load_pending", False))
         return self.pending_actions == 0 and self.poller.idle and not self._poll_soon and not waiting
 
     # -- service calls from keys ------------------------------------------------------------------

@@ -9,7 +9,7 @@ from kctui.services import review
 from kctui.ui.screens.confirm import ConfirmScreen
 from kctui.ui.widgets.review_pane import ReviewPane, title_words
 from tests.tui.fixtures import make_app, ready, settle, world
-from tests.tui.test_app_keys import SIZE, notes, select_item
+from tests.tui.fixtures import SIZE, notes, select_item
 
 import pytest
 
