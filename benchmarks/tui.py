@@ -251,9 +251,12 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
         await idle(app, pilot)
         # actions: each shows its acknowledgement on the status line at once (the outcome follows)
         def acked(label: str):
-            """The status line names the call in flight, or (a quick one) its outcome is already shown."""
-            seen = len(app._notifications)
-            return lambda: label in main.query_one("#status").plain or len(app._notifications) > seen
+            """The status line names the call in flight, or (a quick one) its outcome is already shown.
+            A new notification is told by its identity: adding one drops the expired ones, so the count
+            can stay the same."""
+            seen = {n.identity for n in app._notifications}
+            return lambda: label in main.query_one("#status").plain or any(
+                n.identity not in seen for n in app._notifications)
 
         # approve / reject held updates, mark a row
         await pilot.press("3")
