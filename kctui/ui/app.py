@@ -6,7 +6,6 @@ fake clock, and drive the services directly."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import signal
 import sys
@@ -25,7 +24,7 @@ from textual.screen import Screen
 from kctui import paths
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
-from kctui.ui import keys
+from kctui.ui import keys, memory
 from kctui.ui.host import HostController, RuntimeFactory, default_runtime
 from kctui.ui.messages import (
     EMPTY,
@@ -178,13 +177,18 @@ class KctuiApp(App[None]):
                 self.host.start()  # after the first poll: the UI is up before the host's imports run
             if message.snapshot is not None and not self._closing:
                 if self.snapshot is EMPTY:
-                    self.call_after_refresh(_settle_memory)
+                    self.call_after_refresh(memory.settle)
+                    self.set_interval(memory.IDLE_EVERY, self._collect_when_idle)
                 self.snapshot = message.snapshot
                 self._last_poll_error = None
                 if self.main.is_mounted:  # else MainScreen.on_mount applies it
                     self.main.apply(message.snapshot)
         finally:
             self.poller.done(message.seq)
+
+    def _collect_when_idle(self) -> None:
+        if self.is_idle():
+            memory.collect_idle()
 
     def on_poll_failed(self, message: PollFailed) -> None:
         if message.error != self._last_poll_error:
@@ -404,15 +408,6 @@ def record_crash(error: BaseException) -> str:
         return f"kctui: error: the app stopped on an unexpected error ({what}); the details are in {where}"
     except OSError as exc:
         return f"kctui: error: the app stopped on an unexpected error ({what}); the crash log could not be written: {exc}"
-
-
-def _settle_memory() -> None:
-    """After the first snapshot: move what start-up built out of the garbage collector's reach and
-    collect less often. Textual allocates many short-lived objects per frame; a full collection over
-    everything the app holds took up to ~90 ms and showed as keystroke latency."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 100)
 
 
 def _parse(action: str) -> tuple[str, str, tuple[object, ...]]:

@@ -66,7 +66,7 @@ class DimmedScreen(RichVisual):
 class DimmedModal(ModalScreen[ResultType]):
     """A ModalScreen whose translucent background shows the screen beneath through DimmedScreen."""
 
-    def render(self):  # noqa: ANN201 - a Visual or what Screen.render returns
+    def render(self):  # a Visual, or what Screen.render returns
         stack = visible_screen_stack.get(None)
         if stack and self.styles.background.a < 1 and stack[-1] is not self:
             return DimmedScreen(self, stack.pop(), self.styles.background)
