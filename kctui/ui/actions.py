@@ -1,6 +1,6 @@
 """The key actions of the main screen. Each service call runs in a thread worker through
 `app.run_service` (never on the UI thread) and reports its outcome, or its error in words, as a
-notification. Destructive ones ask first (ConfirmScreen)."""
+notification. Destructive ones ask first (kctui.ui.screens.confirm.ask)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from kctui.services import bases as bases_svc
 from kctui.services import jobs as jobs_svc
 from kctui.services import workspaces as workspaces_svc
 from kctui.ui.screens.add_workspace import AddWorkspaceScreen
-from kctui.ui.screens.confirm import ConfirmScreen
+from kctui.ui.screens.confirm import ask
 from kctui.ui.screens.main_state import MainState
 from kctui.ui.screens.new_kb import NewKb, NewKbScreen
 from kctui.ui.screens.review_detail import open_item
@@ -155,7 +155,7 @@ class MainActions(MainState):
                     "cancel", lambda ctx: jobs_svc.cancel(ctx, job.workspace, job.base_id, job.id),
                     ok_text=lambda r: f"job {job.short} cancelled" if r[0] else f"job {job.short} had already ended")
 
-        self.app.push_screen(ConfirmScreen(f"Cancel job {job.short}?", body, yes="cancel the job"), answer)
+        ask(self.app, f"Cancel job {job.short}?", body, "cancel the job", answer)
 
     def action_clear_pause(self) -> None:
         base = self.selected_base()
@@ -184,16 +184,15 @@ class MainActions(MainState):
 
                 self.app.run_service("clear pause", resume, ok_text=resumed_text, then=then)  # type: ignore[attr-defined]
 
-        def ask(counts: dict[str, Any] | None) -> None:
-            self.app.push_screen(ConfirmScreen(f"Clear the pause of {base.name}?",
-                                               changes_body(base.name, base.paused_reason, counts),
-                                               yes="clear the pause and compile"), answer)
+        def ask_to_clear(counts: dict[str, Any] | None) -> None:
+            ask(self.app, f"Clear the pause of {base.name}?", changes_body(base.name, base.paused_reason, counts),
+                "clear the pause and compile", answer)
 
         if source_changes is None:
-            ask(None)
+            ask_to_clear(None)
         else:
             self.app.run_service("change counts", lambda ctx: source_changes(ctx, base.workspace, base.id),  # type: ignore[attr-defined]
-                                 then=ask, quiet=True, reads_only=True)
+                                 then=ask_to_clear, quiet=True, reads_only=True)
 
     def action_toggle_policy(self) -> None:
         base = self.selected_base()
@@ -315,8 +314,7 @@ class MainActions(MainState):
             if yes:
                 self.run_bulk(choice, ids, seen)
 
-        self.app.push_screen(ConfirmScreen(f"{verb} {n} held update{'s' if n != 1 else ''}", "\n".join(lines),
-                                           yes=f"{choice} {n}"), answered)
+        ask(self.app, f"{verb} {n} held update{'s' if n != 1 else ''}", "\n".join(lines), f"{choice} {n}", answered)
 
     def run_bulk(self, choice: str, ids: list[int], seen: dict[int, int]) -> None:
         """In a thread worker (the UI never waits): one bulk action, its progress on the pane's line."""

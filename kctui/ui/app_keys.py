@@ -14,7 +14,7 @@ from textual.screen import Screen
 
 from kctui import paths
 from kctui.ui import keys
-from kctui.ui.screens.confirm import ConfirmScreen
+from kctui.ui.screens.confirm import ConfirmScreen, ask
 from kctui.ui.screens.help import HelpRow, HelpScreen
 from kctui.ui.screens.main import MainScreen
 from kctui.ui.screens.page_view import PageViewScreen
@@ -39,8 +39,7 @@ class AppKeys(App[None]):
                 ("Quitting stops it and hands it back: it is reported as interrupted, nothing is left running, "
                  "and the wiki stays as it was." if here else
                  "It goes on in the kctui host that runs it."))
-        self.push_screen(ConfirmScreen("Quit while a compile runs?", body, yes="quit"),
-                         lambda yes: self.exit() if yes else None)
+        ask(self, "Quit while a compile runs?", body, "quit", lambda yes: self.exit() if yes else None)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

@@ -1,5 +1,6 @@
-"""A dialog over the main screen shows it dimmed exactly as Textual's ModalScreen draws it (kctui draws
-the dimmed copy itself, faster: kctui.ui.screens.dimmed)."""
+"""Dialogs: one over the main screen shows it dimmed exactly as Textual's ModalScreen draws it (kctui
+draws the dimmed copy itself, faster: kctui.ui.screens.dimmed); the one question screen asks each
+question with its own words and hands each answer to that question's callback."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from textual._context import visible_screen_stack
 from textual.renderables.background_screen import BackgroundScreen
 from textual.visual import RenderOptions, RichVisual
 
-from kctui.ui.screens.confirm import ConfirmScreen
+from kctui.ui.screens.confirm import ConfirmScreen, ask
 from kctui.ui.screens.dimmed import DimmedScreen
 from tests.tui.fixtures import make_app, ready, settle, world
 
@@ -46,3 +47,35 @@ async def test_the_dimmed_main_screen_is_textuals_to_the_segment(svc, clock, tmp
         await settle(pilot)
         ours, theirs = both(dialog, app.main, 120, 36)
         assert ours == theirs
+
+
+async def test_each_question_has_its_own_words_and_its_own_answer(svc, clock, tmp_path):
+    from textual.widgets import Static
+
+    world(svc, clock, tmp_path, running=True)
+    app = make_app(clock)
+    answers: list[tuple[str, bool | None]] = []
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+
+        def words(screen) -> list[str]:
+            return [str(screen.query_one(f"#confirm-{part}", Static).render()) for part in ("title", "body", "hint")]
+
+        ask(app, "Cancel job #2?", "The queued compile is removed.", "cancel the job",
+            lambda yes: answers.append(("cancel", yes)))
+        await settle(pilot)
+        first = app.screen
+        assert words(first) == ["⚠ Cancel job #2?", "The queued compile is removed.",
+                                "y = cancel the job    n or esc = no"]
+        await pilot.press("n")
+        await settle(pilot)
+        ask(app, "Quit while a compile runs?", "It goes on in the host that runs it.", "quit",
+            lambda yes: answers.append(("quit", yes)))
+        await settle(pilot)
+        assert app.screen is first  # the same screen, asking the second question
+        assert words(first) == ["⚠ Quit while a compile runs?", "It goes on in the host that runs it.",
+                                "y = quit    n or esc = no"]
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.screen is app.main
+    assert answers == [("cancel", False), ("quit", True)]
