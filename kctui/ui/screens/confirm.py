@@ -14,9 +14,10 @@ from textual.widgets import Static
 
 from kctui.ui import keys
 from kctui.ui.screens.dimmed import DimmedModal
+from kctui.ui.screens.resume import KeepStylesOnResume
 
 
-class ConfirmScreen(DimmedModal[bool]):
+class ConfirmScreen(KeepStylesOnResume, DimmedModal[bool]):
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
     ConfirmScreen > Vertical {

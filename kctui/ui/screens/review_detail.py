@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from kctui.ui import keys
 from kctui.ui.format import ITEM_KIND, ws_label
+from kctui.ui.screens.resume import KeepStylesOnResume
 from kctui.ui.widgets.key_bar import KeyBar
 
 VALID = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}
@@ -140,7 +141,7 @@ def open_item(app: App, item_id: int) -> None:
     app.push_screen(screen)
 
 
-class ReviewDetailScreen(ModalScreen[None]):
+class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     DEFAULT_CSS = """
     ReviewDetailScreen { background: $background; }
     ReviewDetailScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
