@@ -21,6 +21,8 @@ Actions (goal p95 ≤ 50 ms to the acknowledgement):
   x cancel                     the question is on screen
   space mark                   the row is marked
 
+The store is built by benchmarks/tui_store.py; the timing probe and the anchor are in benchmarks/tui_probe.py.
+
 Printed: p50 / p95 / max in ms per key, the anchor's p95 and each key's ratio to it, the UI thread's
 CPU p95 and its ratio to the anchor's, the machine's load average, and the resident memory.
 """
@@ -31,7 +33,6 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -40,9 +41,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-US = 1_000_000
-# benchmarks/queue.py would shadow the standard library's `queue` (Textual's writer thread imports it)
+# benchmarks/queue.py would shadow the standard library's `queue` (Textual's writer thread imports it):
+# this folder leaves the path and the project root takes its place (benchmarks.tui_store and tui_probe)
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.tui_probe import Probe, idle, measure_anchor  # noqa: E402
+from benchmarks.tui_store import build_store  # noqa: E402
 
 
 def rss_mb() -> tuple[float, float]:
@@ -52,113 +57,6 @@ def rss_mb() -> tuple[float, float]:
             k, _, v = line.partition(":")
             fields[k] = v.strip()
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
-
-
-def build_store(svc, clock, root: Path, n_jobs: int, n_items: int) -> Path:
-    from kctui import paths
-    from kctui.services import bases
-
-    ws = root / "ws"
-    ws.mkdir()
-    ids = []
-    for i in range(12):
-        _, b = bases.create_base(svc, ws, f"Base {i:02d}")
-        src = paths.sources_path(ws, b.id)
-        for k in range(5):
-            (src / f"note{k}.md").write_text(f"# Note {k}\n\nline {i} {k}\n", encoding="utf-8")
-        ids.append(b.id)
-    wss = str(ws.resolve())
-    rnd = random.Random(6)
-    now = clock.now_us()
-    with svc.store.write() as conn:
-        rows = []
-        for n in range(n_jobs):
-            created = now - (n_jobs - n) * 60 * US
-            phase = rnd.choices(["succeeded", "failed", "cancelled"], [85, 10, 5])[0]
-            rows.append((f"job-{created}-{n + 1}", wss, ids[n % len(ids)], rnd.choice(["manual", "smart_auto"]), 0,
-                         phase, "sha256:" + "0" * 64, created, created + US, created + 9 * US,
-                         "the compiler reported a failure" if phase == "failed" else None,
-                         "compiler_reported" if phase == "failed" else None))
-        conn.executemany("INSERT INTO jobs(id, workspace, base_id, trigger, priority, phase, source_digest, created_at, "
-                         "started_at, completed_at, error, error_code) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-        conn.execute("INSERT OR REPLACE INTO sequences(name, value) VALUES ('job', ?)", (n_jobs + 1,))
-        body = "---\ntitle: Page\n---\n\n# Page\n\n" + "- a fact about something: 42 ^[a.md:L1-L1]\n" * 20
-        items = []
-        for n in range(n_items):
-            kind = "held" if n % 2 else "conflict"
-            details = {} if kind == "held" else {
-                "existing": {"value": "1000", "citation": "note1.md:L3-L3", "source": "note1.md"},
-                "incoming": {"value": "500", "citation": "note2.md:L3-L3", "source": "note2.md"}}
-            items.append((wss, ids[n % len(ids)], rows[n % max(1, len(rows))][0] if rows else "job-0-0", kind,
-                          f"concepts/page{n}.md", f"page{n}", f"Page {n}", "revise" if kind == "held" else None,
-                          "autonomy_ceiling" if kind == "held" else "contradiction", f"summary {n}", body,
-                          json.dumps(details), 1, now))
-        conn.executemany("INSERT INTO review_items(workspace, base_id, job_id, kind, page_path, slug, title, "
-                         "update_kind, reason, summary, proposed_body, details_json, expected_revision, created_at) "
-                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", items)
-        for r in rows[-200:]:
-            conn.execute("INSERT INTO briefs(job_id, workspace, base_id, markdown, created_at) VALUES (?,?,?,?,?)",
-                         (r[0], wss, r[2], f"# Brief {r[0]}\n\n" + "- page updated\n" * 30, r[7]))
-    return ws
-
-
-class Screen:
-    """Times a keystroke from the moment the driver delivers it to the first screen update (the
-    compositor's update, rendered to terminal segments) after which `done()` holds."""
-
-    def __init__(self, app) -> None:
-        from textual._compositor import CompositorUpdate
-
-        self.app = app
-        self.shown: list[float] = []
-        self.cpu_shown: list[float] = []
-        self.cpu: list[float] = []  # the UI thread's CPU time of each timed key (ms), beside its latency
-        self.waiting: list = []
-        original = app._display
-
-        def display(screen, renderable):
-            original(screen, renderable)
-            if renderable is not None:
-                if isinstance(renderable, CompositorUpdate):
-                    renderable.render_segments(app.console)
-                if self.waiting and self.waiting[0]():
-                    self.shown.append(time.perf_counter())
-                    self.cpu_shown.append(time.thread_time())
-                    self.waiting.clear()
-
-        app._display = display
-
-    def send(self, key: str) -> None:
-        """The key as the terminal driver delivers it (what Pilot.press does, without its idle waits,
-        which sleep until the process looks idle and would dominate the measurement)."""
-        from textual import events
-
-        event = events.Key(key, key if len(key) == 1 else None)
-        event.set_sender(self.app)
-        self.app._driver.send_message(event)
-
-    async def timed(self, key: str, done) -> float:
-        self.shown.clear()
-        self.cpu_shown.clear()
-        self.waiting[:] = [done]
-        c0 = time.thread_time()
-        t0 = time.perf_counter()
-        self.send(key)
-        while time.perf_counter() < t0 + 10:
-            if self.shown:
-                self.cpu.append((self.cpu_shown[0] - c0) * 1000)
-                return (self.shown[0] - t0) * 1000
-            await asyncio.sleep(0.0005)
-        raise RuntimeError(f"{key}: the screen never showed the change (status: {self.app.main.query_one('#status').plain!r})")
-
-
-async def idle(app, pilot) -> None:
-    for _ in range(4000):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.is_idle():
-            return
-    raise RuntimeError("the app did not settle")
 
 
 def alternate(i: int) -> str:
@@ -172,7 +70,7 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
     from kctui.ui.screens.review_detail import ReviewDetailScreen
 
     out: dict[str, list[float]] = {k: [] for k in NAV + ACT}
-    scr = Screen(app)
+    scr = Probe(app)
     samples_of = {k: (samples if not ONLY or k in ONLY else 0) for k in NAV + ACT}
     cpu: dict[str, list[float]] = {k: [] for k in NAV + ACT}
 
@@ -251,9 +149,12 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
         await idle(app, pilot)
         # actions: each shows its acknowledgement on the status line at once (the outcome follows)
         def acked(label: str):
-            """The status line names the call in flight, or (a quick one) its outcome is already shown."""
-            seen = len(app._notifications)
-            return lambda: label in main.query_one("#status").plain or len(app._notifications) > seen
+            """The status line names the call in flight, or (a quick one) its outcome is already shown.
+            A new notification is told by its identity: adding one drops the expired ones, so the count
+            can stay the same."""
+            seen = {n.identity for n in app._notifications}
+            return lambda: label in main.query_one("#status").plain or any(
+                n.identity not in seen for n in app._notifications)
 
         # approve / reject held updates, mark a row
         await pilot.press("3")
@@ -296,45 +197,12 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
     return out
 
 
-async def measure_anchor(rows: list[list[str]], samples: int, size: tuple[int, int]) -> list[float]:
-    """A bare Textual DataTable holding the same rows as the jobs table: a cursor move."""
-    from textual.app import App
-    from textual.widgets import DataTable
-
-    class Bare(App):
-        def compose(self):
-            yield DataTable(cursor_type="row")
-
-        def on_mount(self) -> None:
-            t = self.query_one(DataTable)
-            t.add_columns(*[f"c{i}" for i in range(len(rows[0]))])
-            t.add_rows(rows)
-            t.focus()
-
-        def is_idle(self) -> bool:
-            return True
-
-    app = Bare()
-    scr = Screen(app)
-    out = []
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.2)
-        table = app.query_one(DataTable)
-        for i in range(samples):
-            key = "down" if (i // 10) % 2 == 0 else "up"
-            before = table.cursor_row
-            out.append(await scr.timed(key, lambda b=before: table.cursor_row != b))
-            await pilot.pause()
-    return out, scr.cpu
-
-
 ONLY: set[str] = set()  # --keys: measure only these
 NAV = ["j bases", "j jobs", "j items", "pane 1-4", "tab", "open", "back", "filter typing"]
 ACT = ["c compile", "p policy", "x cancel", "a/r resolve", "space mark"]
 
 
 def child(args: argparse.Namespace) -> None:
-    sys.path.insert(0, str(ROOT))
     tmp = Path(tempfile.mkdtemp(prefix="kctui-tui-bench-"))
     os.environ["KCTUI_STATE_DIR"] = str(tmp / "state")
     os.environ["KCTUI_CONFIG_DIR"] = str(tmp / "config")

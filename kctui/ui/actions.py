@@ -1,10 +1,10 @@
 """The key actions of the main screen. Each service call runs in a thread worker through
 `app.run_service` (never on the UI thread) and reports its outcome, or its error in words, as a
-notification. Destructive ones ask first (ConfirmScreen)."""
+notification. Destructive ones ask first (kctui.ui.screens.confirm.ask)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.widgets import Input
 
@@ -12,67 +12,37 @@ from kctui.services import bases as bases_svc
 from kctui.services import jobs as jobs_svc
 from kctui.services import workspaces as workspaces_svc
 from kctui.ui.screens.add_workspace import AddWorkspaceScreen
-from kctui.ui.screens.confirm import ConfirmScreen
+from kctui.ui.screens.confirm import ask
+from kctui.ui.screens.main_state import MainState
 from kctui.ui.screens.new_kb import NewKb, NewKbScreen
-from kctui.ui.screens.review_detail import ReviewDetailScreen
+from kctui.ui.screens.review_detail import open_item
 from kctui.ui.screens.search import SearchScreen
+from kctui.ui.stops import PANE_STOP, STOPS
 from kctui.ui.widgets.keyed_table import KeyedTable
 from kctui.ui.widgets.review_pane import ReviewPane
-
-if TYPE_CHECKING:
-    from kctui.ui.screens.main import MainScreen
-
-PANE_STOP = {"queue": "bases", "running": "running", "review": "items", "brief": "brief"}
+from kctui.ui.words import changes_body, compile_text
 
 
-def compile_text(result: Any) -> str:
-    changed, base, job = result
-    if job is None:
-        return f"{base.name}: nothing to compile"
-    if not changed:
-        return f"{base.name}: these sources are already being compiled (#{job.id.rsplit('-', 1)[-1]})"
-    if job.phase == "running":
-        return f"{base.name}: another compile follows the running one"
-    return f"{base.name}: compile #{job.id.rsplit('-', 1)[-1]} queued"
-
-
-def changes_body(base_name: str, reason: str | None, counts: dict[str, Any] | None) -> str:
-    lines = [f"{base_name} is paused: {reason or 'a bulk change was detected'}.", ""]
-    if counts is None:
-        lines.append("The change counts are not available in this build.")
-    else:
-        lines.append(f"Since the last accepted snapshot: {counts.get('added', 0)} added, "
-                     f"{counts.get('modified', 0)} modified, {counts.get('deleted', 0)} deleted, "
-                     f"{counts.get('renamed', 0)} renamed — {counts.get('totalChanged', 0)} of "
-                     f"{counts.get('previousFiles', 0)} files changed; {counts.get('currentFiles', 0)} files now.")
-        if counts.get("unstablePaths"):
-            lines.append(f"{len(counts['unstablePaths'])} file(s) are still being written.")
-    lines += ["", "Clearing the pause accepts the sources as they are now and queues a compile."]
-    return "\n".join(lines)
-
-
-class MainActions:
-    """Mixed into MainScreen."""
+class MainActions(MainState):
+    """The key actions of the main screen (MainScreen adds its layout and which keys apply)."""
 
     # -- moving around ------------------------------------------------------------------------------
 
-    def action_focus_pane(self: MainScreen, pane: str) -> None:
+    def action_focus_pane(self, pane: str) -> None:
         self.focus_stop(PANE_STOP[pane])
 
-    def action_cycle(self: MainScreen, delta: int) -> None:
-        from kctui.ui.screens.main import STOPS
-
+    def action_cycle(self, delta: int) -> None:
         cur = self.current_stop() or "bases"
         self.focus_stop(STOPS[(STOPS.index(cur) + delta) % len(STOPS)])
 
-    def action_move(self: MainScreen, delta: int) -> None:
+    def action_move(self, delta: int) -> None:
         w = self.focused
         if isinstance(w, KeyedTable):
             (w.action_cursor_down if delta > 0 else w.action_cursor_up)()
         elif w is not None:
             w.scroll_relative(y=delta, animate=False)
 
-    def action_open(self: MainScreen) -> None:
+    def action_open(self) -> None:
         stop = self.current_stop()
         if stop == "bases":
             base = self.selected_base()
@@ -88,9 +58,9 @@ class MainActions:
         elif stop == "items":
             item = self.selected_item()
             if item is not None:
-                self.app.push_screen(ReviewDetailScreen(item.id))
+                open_item(self.app, item.id)
 
-    def action_back(self: MainScreen) -> None:
+    def action_back(self) -> None:
         f = self.query_one("#filter", Input)
         pane = getattr(self, "_filter_pane", self.active)
         if f.display or self.needle.get(pane):
@@ -104,27 +74,27 @@ class MainActions:
         self.focus_stop("bases")
         self.app.poller.poll_now()  # type: ignore[attr-defined]
 
-    def action_filter(self: MainScreen) -> None:
+    def action_filter(self) -> None:
         self._filter_pane = self.active
         f = self.query_one("#filter", Input)
         f.value = self.needle.get(self.active, "")
         f.display = True
         f.focus()
 
-    def on_input_changed(self: MainScreen, event: Input.Changed) -> None:
+    def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "filter":
             pane = getattr(self, "_filter_pane", self.active)
             self.needle[pane] = event.value.strip().lower()
             self.reshow(pane)
 
-    def on_input_submitted(self: MainScreen, event: Input.Submitted) -> None:
+    def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "filter":
             event.input.display = False
             self.focus_stop(PANE_STOP[getattr(self, "_filter_pane", self.active)])
 
     # -- the queue ----------------------------------------------------------------------------------
 
-    def action_compile(self: MainScreen) -> None:
+    def action_compile(self) -> None:
         base = self.selected_base()
         if base is None:
             return
@@ -138,7 +108,7 @@ class MainActions:
         self.app.run_service("compile", lambda ctx: jobs_svc.request_compile(ctx, base.workspace, base.id),  # type: ignore[attr-defined]
                              ok_text=compile_text, then=then)
 
-    def action_dry_run(self: MainScreen) -> None:
+    def action_dry_run(self) -> None:
         """A dry run in its own thread and store connection: it never waits for, nor holds up, the
         other actions or the host's worker."""
         base = self.selected_base()
@@ -163,14 +133,14 @@ class MainActions:
 
         app.run_worker(work, thread=True, group="dry-run", name="dry-run", exit_on_error=False)
 
-    def dry_run_done(self: MainScreen, name: str, run: Any, text: str, ok: bool) -> None:
+    def dry_run_done(self, name: str, run: Any, text: str, ok: bool) -> None:
         from kctui.ui.screens.dry_run import DryRunScreen  # noqa: PLC0415
 
         self.app.notify(text, severity="information" if ok else "error", timeout=5 if ok else 10)
         if run is not None and run.brief:
             self.app.push_screen(DryRunScreen(f"Dry run of {name} · {run.id}", run.brief["markdown"]))
 
-    def action_cancel(self: MainScreen) -> None:
+    def action_cancel(self) -> None:
         job = self.cancel_target()
         if job is None:
             return
@@ -185,9 +155,9 @@ class MainActions:
                     "cancel", lambda ctx: jobs_svc.cancel(ctx, job.workspace, job.base_id, job.id),
                     ok_text=lambda r: f"job {job.short} cancelled" if r[0] else f"job {job.short} had already ended")
 
-        self.app.push_screen(ConfirmScreen(f"Cancel job {job.short}?", body, yes="cancel the job"), answer)
+        ask(self.app, f"Cancel job {job.short}?", body, "cancel the job", answer)
 
-    def action_clear_pause(self: MainScreen) -> None:
+    def action_clear_pause(self) -> None:
         base = self.selected_base()
         if base is None:
             return
@@ -214,18 +184,17 @@ class MainActions:
 
                 self.app.run_service("clear pause", resume, ok_text=resumed_text, then=then)  # type: ignore[attr-defined]
 
-        def ask(counts: dict[str, Any] | None) -> None:
-            self.app.push_screen(ConfirmScreen(f"Clear the pause of {base.name}?",
-                                               changes_body(base.name, base.paused_reason, counts),
-                                               yes="clear the pause and compile"), answer)
+        def ask_to_clear(counts: dict[str, Any] | None) -> None:
+            ask(self.app, f"Clear the pause of {base.name}?", changes_body(base.name, base.paused_reason, counts),
+                "clear the pause and compile", answer)
 
         if source_changes is None:
-            ask(None)
+            ask_to_clear(None)
         else:
             self.app.run_service("change counts", lambda ctx: source_changes(ctx, base.workspace, base.id),  # type: ignore[attr-defined]
-                                 then=ask, quiet=True, reads_only=True)
+                                 then=ask_to_clear, quiet=True, reads_only=True)
 
-    def action_toggle_policy(self: MainScreen) -> None:
+    def action_toggle_policy(self) -> None:
         base = self.selected_base()
         if base is None:
             return
@@ -235,33 +204,33 @@ class MainActions:
             "policy", lambda ctx: bases_svc.set_compilation_policy(ctx, base.workspace, base.id, new),
             ok_text=lambda r: f"{base.name} is now {new}{note}")
 
-    def action_search(self: MainScreen) -> None:
+    def action_search(self) -> None:
         base = self.selected_base()
         if base is not None:
             self.app.push_screen(SearchScreen(base.workspace, base.id, base.name))
 
-    def action_pages(self: MainScreen) -> None:
+    def action_pages(self) -> None:
         from kctui.ui.screens.pages import PagesScreen
 
         base = self.selected_base()
         if base is not None:
             self.app.push_screen(PagesScreen(base.workspace, base.id, base.name))
 
-    def action_policy(self: MainScreen) -> None:
+    def action_policy(self) -> None:
         from kctui.ui.screens.policy import PolicyScreen
 
         base = self.selected_base()
         if base is not None:
             self.app.push_screen(PolicyScreen(base.workspace, base.id, base.name))
 
-    def action_briefs(self: MainScreen) -> None:
+    def action_briefs(self) -> None:
         from kctui.ui.screens.briefs import BriefsScreen
 
         base = self.selected_base()
         if base is not None:
             self.app.push_screen(BriefsScreen(base.workspace, base.id, base.name))
 
-    def action_add_workspace(self: MainScreen) -> None:
+    def action_add_workspace(self) -> None:
         def added(ws: str | None) -> None:
             if ws:
                 self.app.run_service(  # type: ignore[attr-defined]
@@ -270,7 +239,7 @@ class MainActions:
 
         self.app.push_screen(AddWorkspaceScreen(), added)
 
-    def action_new_kb(self: MainScreen) -> None:
+    def action_new_kb(self) -> None:
         base = self.selected_base()
 
         def create(req: NewKb | None) -> None:
@@ -288,7 +257,7 @@ class MainActions:
 
     # -- the review queue ---------------------------------------------------------------------------
 
-    def action_resolve(self: MainScreen, choice: str) -> None:
+    def action_resolve(self, choice: str) -> None:
         pane = self.query_one(ReviewPane)
         marked = pane.marked_items(self.snapshot)
         if marked and choice in ("approve", "reject"):  # a / r act on every marked row
@@ -300,7 +269,7 @@ class MainActions:
         if item is not None:
             self.app.resolve_item(item.id, choice, item.expected_revision)  # type: ignore[attr-defined]
 
-    def action_mark(self: MainScreen) -> None:
+    def action_mark(self) -> None:
         item = self.selected_item()
         if item is None:
             return
@@ -308,7 +277,7 @@ class MainActions:
         self.query_one(ReviewPane).items.action_cursor_down()
         self.update_bindings()
 
-    def action_bulk(self: MainScreen, choice: str) -> None:
+    def action_bulk(self, choice: str) -> None:
         """A / R: every open held update matching the pane's filter — counted by the service over all
         open items (not only the rows loaded), then confirmed."""
         from kctui.services.review_bulk import select_items  # noqa: PLC0415
@@ -322,7 +291,7 @@ class MainActions:
         self.app.run_service("count", lambda ctx: select_items(ctx, everything=True, filter_text=needle or None),
                              then=counted, quiet=True, reads_only=True)  # type: ignore[attr-defined]
 
-    def confirm_bulk(self: MainScreen, choice: str, ids: list[int], seen: dict[int, int], bases: int,
+    def confirm_bulk(self, choice: str, ids: list[int], seen: dict[int, int], bases: int,
                      left_out: int, which: str) -> None:
         verb = {"approve": "Approve", "reject": "Reject"}[choice]
         if not ids:
@@ -345,10 +314,9 @@ class MainActions:
             if yes:
                 self.run_bulk(choice, ids, seen)
 
-        self.app.push_screen(ConfirmScreen(f"{verb} {n} held update{'s' if n != 1 else ''}", "\n".join(lines),
-                                           yes=f"{choice} {n}"), answered)
+        ask(self.app, f"{verb} {n} held update{'s' if n != 1 else ''}", "\n".join(lines), f"{choice} {n}", answered)
 
-    def run_bulk(self: MainScreen, choice: str, ids: list[int], seen: dict[int, int]) -> None:
+    def run_bulk(self, choice: str, ids: list[int], seen: dict[int, int]) -> None:
         """In a thread worker (the UI never waits): one bulk action, its progress on the pane's line."""
         from kctui.services.review_bulk import bulk_resolve, select_items  # noqa: PLC0415
 

@@ -6,26 +6,23 @@ fake clock, and drive the services directly."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import signal
 import sys
 import threading
-import time
-import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from rich.markup import escape
-from textual.app import App, SystemCommand
 from textual.color import Color
 from textual.screen import Screen
 
 from kctui import paths
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
-from kctui.ui import keys
+from kctui.ui import keys, memory
+from kctui.ui.app_keys import AppKeys
+from kctui.ui.crash import CRASH_LOG, record_crash  # noqa: F401 - CRASH_LOG: where tests find the log
 from kctui.ui.host import HostController, RuntimeFactory, default_runtime
 from kctui.ui.messages import (
     EMPTY,
@@ -36,12 +33,7 @@ from kctui.ui.messages import (
     SnapshotReady,
 )
 from kctui.ui.poll import INTERVAL, Poller
-from kctui.ui.screens.confirm import ConfirmScreen
-from kctui.ui.screens.help import HelpRow, HelpScreen
 from kctui.ui.screens.main import MainScreen
-from kctui.ui.screens.page_view import PageViewScreen
-from kctui.ui.screens.review_detail import ReviewDetailScreen
-from kctui.ui.screens.search import SearchScreen
 from kctui.ui.themes import configured_theme, load_themes, theme_problems
 
 log = logging.getLogger(__name__)
@@ -51,7 +43,7 @@ RESOLVED_WORDS = {"approve": "approved: the proposed page is live", "reject": "r
                   "dismiss": "dismissed"}
 
 
-class KctuiApp(App[None]):
+class KctuiApp(AppKeys):
     CSS_PATH = "app.tcss"
     TITLE = "kctui"
     BINDINGS = keys.bindings(keys.APP)
@@ -178,13 +170,18 @@ class KctuiApp(App[None]):
                 self.host.start()  # after the first poll: the UI is up before the host's imports run
             if message.snapshot is not None and not self._closing:
                 if self.snapshot is EMPTY:
-                    self.call_after_refresh(_settle_memory)
+                    self.call_after_refresh(memory.settle)
+                    self.set_interval(memory.IDLE_EVERY, self._collect_when_idle)
                 self.snapshot = message.snapshot
                 self._last_poll_error = None
                 if self.main.is_mounted:  # else MainScreen.on_mount applies it
                     self.main.apply(message.snapshot)
         finally:
             self.poller.done(message.seq)
+
+    def _collect_when_idle(self) -> None:
+        if self.is_idle():
+            memory.collect_idle()
 
     def on_poll_failed(self, message: PollFailed) -> None:
         if message.error != self._last_poll_error:
@@ -193,7 +190,8 @@ class KctuiApp(App[None]):
 
     def is_idle(self) -> bool:
         """No key action and no poll in flight (tests and the benchmark wait for this)."""
-        waiting = bool(self.screen_stack) and getattr(self.main, "_detail_timer", None) is not None
+        waiting = bool(self.screen_stack) and (getattr(self.main, "_detail_timer", None) is not None
+                                               or getattr(self.screen, "load_pending", False))
         return self.pending_actions == 0 and self.poller.idle and not self._poll_soon and not waiting
 
     # -- service calls from keys ------------------------------------------------------------------
@@ -301,123 +299,6 @@ class KctuiApp(App[None]):
         self._tones = None
         if self.is_mounted and self.screen_stack:
             self.call_after_refresh(self.main.restyle)
-
-    # -- app-wide keys ----------------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "quit" and isinstance(self.screen, ConfirmScreen):
-            return False
-        return True
-
-    def action_quit(self) -> None:  # type: ignore[override]
-        snap = self.snapshot
-        job = snap.job(snap.running_job_id)
-        if job is None:
-            self.exit()
-            return
-        here = self.host is not None and self.host.owns_worker
-        body = (f"Job {job.short} of {job.base_id} is compiling. " +
-                ("Quitting stops it and hands it back: it is reported as interrupted, nothing is left running, "
-                 "and the wiki stays as it was." if here else
-                 "It goes on in the kctui host that runs it."))
-        self.push_screen(ConfirmScreen("Quit while a compile runs?", body, yes="quit"),
-                         lambda yes: self.exit() if yes else None)
-
-    def action_help(self) -> None:
-        if isinstance(self.screen, HelpScreen):
-            self.pop_screen()
-            return
-        under = self.screen
-        rows = []
-        for k in keys.REGISTRY:
-            _, name, params = _parse(k.action)
-            if isinstance(under, MainScreen) and keys.MAIN in k.scopes:
-                state = under.why_not(name, params)
-            elif isinstance(under, ReviewDetailScreen) and keys.DETAIL in k.scopes:
-                state = under.why_not(params[0]) if name == "resolve" and params else None
-            elif keys.APP in k.scopes or (keys.READER in k.scopes and isinstance(under, (SearchScreen, PageViewScreen))):
-                state = None
-            elif set(k.scopes) & set(getattr(under, "KEY_SCOPES", ())):
-                why = getattr(under, "why_not", None)
-                _, name, params = _parse(k.action)
-                state = why(name, params) if why is not None else None
-            else:
-                state = keys.SCOPE_WORDS.get(k.scopes[0], "elsewhere")
-            rows.append(HelpRow(k.group, keys.keys_text(k, self.user_keymap), k.help, k.id, state))
-        where = "main screen" if isinstance(under, MainScreen) else under.__class__.__name__
-        self.push_screen(HelpScreen(rows, where, f"{paths.config_file().name} [keys]", self.tones()["muted"]))
-
-    # -- the command palette ----------------------------------------------------------------------
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        here = set(getattr(screen, "KEY_SCOPES", ()))
-        for k in keys.REGISTRY:  # the keys of a screen with its own scopes (pages, policy, briefs) first
-            if k.palette and here & set(k.scopes):
-                yield SystemCommand(escape(f"{k.description} ({keys.keys_text(k, self.user_keymap)})"), escape(k.help),
-                                    partial(self.run_screen_action, screen, k.id))
-        for k in keys.REGISTRY:
-            if k.palette and (keys.MAIN in k.scopes or keys.APP in k.scopes):
-                # the title is read as markup: a key label in brackets (`Filter [/]`) would be a closing tag
-                yield SystemCommand(f"{k.description} ({keys.keys_text(k, self.user_keymap)})", k.help,
-                                    partial(self.run_registry_action, k.id))
-        yield from super().get_system_commands(screen)
-
-    def run_screen_action(self, screen: Screen, binding_id: str) -> None:
-        """A palette command of the screen it was opened on (its own check says whether it applies)."""
-        k = keys.BY_ID[binding_id]
-        _, name, params = _parse(k.action)
-        if screen is not self.screen:
-            return
-        if screen.check_action(name, params) is True:
-            self.call_later(self.run_action, k.action, screen)
-        else:
-            why = getattr(screen, "why_not", None)
-            reason = (why(name, params) if why is not None else None) or "it does not apply now"
-            self.notify(f"{k.description}: {reason}", severity="warning", timeout=4)
-
-    def run_registry_action(self, binding_id: str) -> None:
-        k = keys.BY_ID[binding_id]
-        target: Any = self if keys.APP in k.scopes else self.main
-        _, name, params = _parse(k.action)
-        if target.check_action(name, params) is True:
-            self.call_later(self.run_action, k.action, target)
-        else:
-            reason = target.why_not(name, params) if target is self.main else "it does not apply now"
-            self.notify(f"{k.description}: {reason}", severity="warning", timeout=4)
-
-
-CRASH_LOG = "crash.log"
-
-
-def record_crash(error: BaseException) -> str:
-    """Append the traceback of an unexpected exception to `crash.log` in the state directory; return
-    the one line a person sees on the terminal after the app closed."""
-    where = paths.state_dir() / CRASH_LOG
-    what = f"{type(error).__name__}: {error}".splitlines()[0][:200] if str(error) else type(error).__name__
-    try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        with open(where, "a", encoding="utf-8") as f:
-            f.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S%z')} kctui app crashed\n")
-            f.write("".join(traceback.format_exception(type(error), error, error.__traceback__)))
-        log.error("the app crashed: %s (traceback in %s)", what, where)
-        return f"kctui: error: the app stopped on an unexpected error ({what}); the details are in {where}"
-    except OSError as exc:
-        return f"kctui: error: the app stopped on an unexpected error ({what}); the crash log could not be written: {exc}"
-
-
-def _settle_memory() -> None:
-    """After the first snapshot: move what start-up built out of the garbage collector's reach and
-    collect less often. Textual allocates many short-lived objects per frame; a full collection over
-    everything the app holds took up to ~90 ms and showed as keystroke latency."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 100)
-
-
-def _parse(action: str) -> tuple[str, str, tuple[object, ...]]:
-    from textual.actions import parse
-
-    return parse(action)
 
 
 def run_app(workspaces: Sequence[str] | None = None) -> int:

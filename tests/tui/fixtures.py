@@ -192,3 +192,33 @@ async def ready(pilot) -> None:
             return
         await pilot.pause(0.02)
     raise AssertionError("no snapshot reached the screen")
+
+
+# -- driving the main screen in key tests ------------------------------------------------------------
+
+SIZE = (120, 36)  # the wide layout the key tests run at
+
+
+async def select_base(pilot, kb_id: str) -> None:
+    main = pilot.app.main
+    await pilot.press("1")
+    for _ in range(12):
+        if main.selected_base() is not None and main.selected_base().id == kb_id:
+            return
+        await pilot.press("j")
+    raise AssertionError(f"{kb_id} is not in the queue")
+
+
+async def select_item(pilot, kind: str) -> int:
+    main = pilot.app.main
+    await pilot.press("3")
+    for _ in range(10):
+        item = main.selected_item()
+        if item is not None and item.kind == kind:
+            return item.id
+        await pilot.press("down")
+    raise AssertionError(f"no {kind} item")
+
+
+def notes(app) -> str:
+    return " | ".join(n.message for n in app._notifications)

@@ -1,51 +1,30 @@
 """Pilot tests for every key of the app, asserting on the store: the app runs with no embedded host,
-a fake clock and no watcher; the data is made through the services (tests/tui/fixtures.py)."""
+a fake clock and no watcher; the data is made through the services (tests/tui/fixtures.py). The keys
+of the review pane and the review detail are in test_review_keys.py."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from kctui import paths
-from kctui.services import bases, jobs, review, revisions, workspaces
+from kctui.services import bases, jobs, workspaces
 from kctui.ui.screens.confirm import ConfirmScreen
 from kctui.ui.screens.help import HelpScreen
 from kctui.ui.screens.main import MainScreen
-from kctui.ui.screens.review_detail import ReviewDetailScreen
-from tests.tui.fixtures import make_app, make_base, ready, settle, world
-
-SIZE = (120, 36)
+from tests.tui.fixtures import (
+    SIZE,
+    make_app,
+    make_base,
+    notes,
+    ready,
+    select_base,
+    settle,
+    world,
+)
 
 
 @pytest.fixture
 def data(svc, clock, tmp_path):
     return world(svc, clock, tmp_path, running=False)
-
-
-async def select_base(pilot, kb_id: str) -> None:
-    main = pilot.app.main
-    await pilot.press("1")
-    for _ in range(12):
-        if main.selected_base() is not None and main.selected_base().id == kb_id:
-            return
-        await pilot.press("j")
-    raise AssertionError(f"{kb_id} is not in the queue")
-
-
-async def select_item(pilot, kind: str) -> int:
-    main = pilot.app.main
-    await pilot.press("3")
-    for _ in range(10):
-        item = main.selected_item()
-        if item is not None and item.kind == kind:
-            return item.id
-        await pilot.press("down")
-    raise AssertionError(f"no {kind} item")
-
-
-def notes(app) -> str:
-    return " | ".join(n.message for n in app._notifications)
 
 
 async def test_number_keys_and_tab_move_between_panes(svc, clock, data):
@@ -181,81 +160,6 @@ async def test_p_toggles_the_compilation_policy(svc, clock, data):
         await pilot.press("p")
         await settle(pilot)
         assert bases.get_base(svc, data["ws"], "inbox").policy == "manual"
-
-
-async def test_a_approves_a_held_update_publishing_only_its_page(svc, clock, data):
-    ws = data["ws"]
-    wiki = paths.wiki_path(ws, "langs")
-    inode = os.stat(wiki).st_ino
-    page_inode = os.stat(wiki / "concepts/python.md").st_ino
-    before = len(revisions.page_history(svc, ws, "langs", "python"))
-    async with make_app(clock).run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        item_id = await select_item(pilot, "held")
-        await pilot.press("a")
-        await settle(pilot)
-    assert review.get_item(svc, item_id).state == "approved"
-    # only the decided page was written (a page promotion), not a copy of the whole tree
-    assert os.stat(wiki).st_ino == inode and os.stat(wiki / "concepts/python.md").st_ino != page_inode
-    hist = revisions.page_history(svc, ws, "langs", "python")
-    assert len(hist) == before + 1 and hist[-1].author.startswith(f"review:{item_id}:approve")
-    assert "2028-11-30" in (wiki / "concepts/python.md").read_text()
-
-
-async def test_r_rejects_a_held_update(svc, clock, data):
-    async with make_app(clock).run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        item_id = await select_item(pilot, "held")
-        await pilot.press("r")
-        await settle(pilot)
-        assert review.get_item(svc, item_id).state == "rejected"
-        assert str(item_id) not in pilot.app.main.query_one("#items").keys()  # the row left in place
-
-
-@pytest.mark.parametrize("key,state,value", [("n", "resolved_new", "500"), ("e", "resolved_keep", "1000"),
-                                             ("d", "dismissed", "1000")])
-async def test_n_e_d_resolve_a_conflict(svc, clock, data, key, state, value):
-    async with make_app(clock).run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        item_id = await select_item(pilot, "conflict")
-        await pilot.press("a")  # a held-only key on a conflict: refused, in words
-        await pilot.press(key)
-        await settle(pilot)
-        assert "is a conflict" in notes(pilot.app)
-    assert review.get_item(svc, item_id).state == state
-    page = (paths.wiki_path(data["ws"], "langs") / "concepts/sqlite.md").read_text()
-    assert f"wal_autocheckpoint: {value}" in page
-
-
-async def test_enter_opens_a_conflict_with_both_sides_and_esc_goes_back(svc, clock, data):
-    async with make_app(clock).run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        item_id = await select_item(pilot, "conflict")
-        await pilot.press("enter")
-        await settle(pilot)
-        detail = pilot.app.screen
-        assert isinstance(detail, ReviewDetailScreen) and detail.data is not None
-        assert detail.data["existing"]["value"] == "1000" and "wal_autocheckpoint: 500" in \
-            detail.data["incoming"]["citedLines"]
-        assert detail.check_action("resolve", ("approve",)) is None and detail.check_action("resolve", ("keep",))
-        await pilot.press("escape")
-        assert isinstance(pilot.app.screen, MainScreen)
-        await pilot.press("enter")
-        await settle(pilot)
-        await pilot.press("n")  # resolve from the detail
-        await settle(pilot)
-        assert isinstance(pilot.app.screen, MainScreen)
-    assert review.get_item(svc, item_id).state == "resolved_new"
-
-
-async def test_enter_on_a_held_item_shows_the_diff(svc, clock, data):
-    async with make_app(clock).run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        await select_item(pilot, "held")
-        await pilot.press("enter")
-        await settle(pilot)
-        diff = pilot.app.screen.data["diff"]
-        assert "-- eol (3.12): 2028-10-31" in diff and "+- eol (3.12): 2028-11-30" in diff
 
 
 async def test_enter_on_a_base_then_a_job_shows_its_checklist_and_brief(svc, clock, data):

@@ -10,8 +10,7 @@ from kctui.services import jobs
 from kctui.ui import keys
 from kctui.ui.screens.dry_run import DryRunScreen
 from kctui.ui.screens.main import MainScreen
-from tests.tui.fixtures import make_app, ready, settle, world
-from tests.tui.test_app_keys import notes, select_base
+from tests.tui.fixtures import make_app, notes, ready, select_base, settle, world
 
 SIZE = (120, 36)
 

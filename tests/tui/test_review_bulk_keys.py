@@ -4,14 +4,13 @@ pane's title counts add up; the detail screen resolves against the revision it s
 
 from __future__ import annotations
 
+import pytest
+
 from kctui import paths
 from kctui.services import review
 from kctui.ui.screens.confirm import ConfirmScreen
 from kctui.ui.widgets.review_pane import ReviewPane, title_words
-from tests.tui.fixtures import make_app, ready, settle, world
-from tests.tui.test_app_keys import SIZE, notes, select_item
-
-import pytest
+from tests.tui.fixtures import SIZE, make_app, notes, ready, select_item, settle, world
 
 
 @pytest.fixture
@@ -90,8 +89,9 @@ async def test_mark_applies_only_in_the_review_pane_and_says_why(svc, clock, dat
 
 
 def test_title_words_say_what_is_open_and_what_is_shown() -> None:
-    from kctui.ui.messages import EMPTY
     from dataclasses import replace
+
+    from kctui.ui.messages import EMPTY
 
     snap = replace(EMPTY, items=tuple(range(500)), items_total=5999, counts={"held": 5499, "conflicts": 500})
     assert title_words(snap, 500, False, 0) == "5999 open: 5499 held, 500 conflicts · showing 500"

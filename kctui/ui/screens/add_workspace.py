@@ -5,11 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from kctui.services.errors import ServiceError
 from kctui.services.workspaces import normalise_workspace
+from kctui.ui.screens.dimmed import DimmedModal
 
 FORM_CSS = """
 {name} {{ align: center middle; }}
@@ -24,7 +24,7 @@ FORM_CSS = """
 """
 
 
-class AddWorkspaceScreen(ModalScreen[str | None]):
+class AddWorkspaceScreen(DimmedModal[str | None]):
     DEFAULT_CSS = FORM_CSS.format(name="AddWorkspaceScreen")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 

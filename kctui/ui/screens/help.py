@@ -10,8 +10,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from kctui.ui.screens.dimmed import DimmedModal
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class HelpRow:
     state: str | None  # None: applies now; else why not
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(DimmedModal[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > Vertical {

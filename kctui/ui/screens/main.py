@@ -1,27 +1,36 @@
 """The main screen: four panes (Queue, Running, Review, Brief) in a 2×2 grid when the terminal is at
-least 100 columns wide, one pane at a time below that. Holds the selection, decides which keys apply
-(`check_action`: False = not this pane, hidden from the footer; None = greyed out) and says why when a
-key that does not apply is pressed. The key actions themselves are in `kctui.ui.actions`."""
+least 100 columns wide, one pane at a time below that. Decides which keys apply (`check_action`:
+False = not this pane, hidden from the footer; None = greyed out) and says why when a key that does
+not apply is pressed. The selection and the snapshot shown are in `kctui.ui.screens.main_state`, the
+key actions in `kctui.ui.actions`, the panes and stops in `kctui.ui.stops`."""
 
 from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.color import Color
 from textual.containers import Container
 from textual.content import Content
 from textual.geometry import Region
-from textual.reactive import Reactive, reactive
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
 from kctui.ui import keys
 from kctui.ui.actions import MainActions
-from kctui.ui.messages import EMPTY, BaseView, ItemView, JobView, Snapshot
+from kctui.ui.messages import EMPTY
+from kctui.ui.screens.main_state import parsed_action
+from kctui.ui.stops import (
+    CONFLICT,
+    HELD,
+    MOVE_KEYS,
+    PANE_KEY,
+    PANE_NAMES,
+    PANE_SCOPED,
+    PANES,
+    STOP_PANE,
+)
 from kctui.ui.widgets.brief_pane import BriefPane
 from kctui.ui.widgets.key_bar import KeyBar, Line
 from kctui.ui.widgets.keyed_table import KeyedTable
@@ -29,40 +38,12 @@ from kctui.ui.widgets.queue_pane import QueuePane
 from kctui.ui.widgets.review_pane import ReviewPane
 from kctui.ui.widgets.running_pane import RunningPane
 
-PANES = ("queue", "running", "review", "brief")
-PANE_NAMES = {"queue": "Queue", "running": "Running", "review": "Review", "brief": "Brief"}
-STOPS = ("bases", "jobs", "running", "items", "brief")  # the focus stops tab cycles through
-STOP_PANE = {"bases": "queue", "jobs": "queue", "running": "running", "items": "review", "brief": "brief"}
-PANE_KEY = {"queue": "1", "running": "2", "review": "3", "brief": "4"}
-# actions that only apply in some panes (elsewhere they are hidden from the footer)
-PANE_SCOPED = {"compile": ("queue",), "dry_run": ("queue",), "clear_pause": ("queue",), "toggle_policy": ("queue",),
-               "search": ("queue",), "pages": ("queue",), "policy": ("queue",), "briefs": ("queue",),
-               "cancel": ("queue", "running"), "resolve": ("review",),
-               "filter": ("queue", "review"), "open": ("queue", "review"), "mark": ("review",),
-               "bulk": ("review",)}
-MOVE_KEYS = {"up", "down", "j", "k", "pageup", "pagedown", "home", "end"}
-HELD, CONFLICT = ("approve", "reject"), ("use_new", "keep", "dismiss")
 DETAIL_DELAY = 0.08  # seconds the jobs cursor rests before the selected job's detail is read
 
 
-class MainScreen(MainActions, Screen):
+class MainScreen(MainActions):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS = keys.bindings(keys.MAIN)
-    active: reactive[str] = reactive("queue", repaint=False)
-    # Textual repaints the whole screen when focus moves; the widget gaining and the one losing focus
-    # repaint themselves, so the screen need not (a full repaint was most of a pane switch's cost)
-    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.snapshot: Snapshot = EMPTY
-        self.needle = {"queue": "", "review": ""}
-        self.follow = True  # the Running and Brief panes follow the running (or newest) job
-        self.followed_job: str | None = None
-        self.pending_follow: str | None = None  # queued by a key here; followed once it runs
-        self._bindings_sig: tuple = ()
-        self._reshow = True  # the next apply() shows the tables even if the snapshot's rows are the same
-        self._detail_timer = None
 
     def compose(self) -> ComposeResult:
         yield Line("", id="tabs")
@@ -84,24 +65,8 @@ class MainScreen(MainActions, Screen):
         if snap is not EMPTY:
             self.apply(snap)
 
-    # -- the parts ---------------------------------------------------------------------------------
 
-    @property
-    def queue(self) -> QueuePane:
-        return self.query_one(QueuePane)
-
-    def stop_widget(self, stop: str) -> Widget:
-        return self.query_one(f"#{stop}")
-
-    def current_stop(self) -> str | None:
-        node = self.focused
-        while node is not None and node is not self:
-            if node.id in STOPS:
-                return node.id
-            if node.id in PANES:
-                return {"queue": "bases", "review": "items"}.get(node.id, node.id)
-            node = node.parent  # type: ignore[assignment]
-        return None
+    # -- the look ----------------------------------------------------------------------------------
 
     def watch_active(self, active: str) -> None:
         self.style_panes()
@@ -153,79 +118,6 @@ class MainScreen(MainActions, Screen):
         if stop is not None:
             self.active = STOP_PANE[stop]
 
-    def focus_stop(self, stop: str) -> None:
-        self.active = STOP_PANE[stop]
-        widget = self.stop_widget(stop)
-        if widget.focusable:
-            widget.focus()
-        else:  # a narrow terminal shows the pane only after this refresh
-            self.call_after_refresh(widget.focus)
-
-    # -- the selection -----------------------------------------------------------------------------
-
-    def selected_base(self) -> BaseView | None:
-        return self.snapshot.base(self.queue.bases.cursor_key)
-
-    def selected_job(self) -> JobView | None:
-        return self.snapshot.job(self.queue.jobs.cursor_key)
-
-    def selected_item(self) -> ItemView | None:
-        key = self.query_one(ReviewPane).items.cursor_key
-        return self.snapshot.item(int(key)) if key else None
-
-    def shown_job(self) -> JobView | None:
-        d = self.snapshot.detail
-        return d.job if d is not None and d.job.id == self.wanted_job() else None
-
-    def wanted_job(self) -> str | None:
-        """The job the Running and Brief panes show."""
-        if not self.follow:
-            return self.queue.jobs.cursor_key
-        snap = self.snapshot
-        if snap.running_job_id:
-            return snap.running_job_id
-        if self.followed_job and (snap.job(self.followed_job) or not snap.jobs):
-            return self.followed_job
-        return snap.jobs[0].id if snap.jobs else None
-
-    def cancel_target(self) -> JobView | None:
-        if self.active == "running":
-            return self.shown_job()
-        if self.current_stop() == "jobs":
-            return self.selected_job()
-        base = self.selected_base()
-        if base is None:
-            return None
-        mine = [j for j in self.snapshot.jobs if j.base_key == base.key and j.open]
-        return next((j for j in mine if j.phase == "running"), mine[0] if mine else None)
-
-    # -- the snapshot ------------------------------------------------------------------------------
-
-    def apply(self, snap: Snapshot) -> None:
-        old, self.snapshot = self.snapshot, snap
-        tones = self.app.tones()  # type: ignore[attr-defined]
-        if self.follow and self.pending_follow:  # a job this app queued: shown once it has been claimed
-            job = snap.job(self.pending_follow)
-            if job is None or job.phase != "queued":
-                self.followed_job = job.id if job is not None else self.followed_job
-                self.pending_follow = None
-        if self.follow:
-            self.followed_job = self.wanted_job()
-        if not (snap.jobs is old.jobs and snap.items is old.items and snap.bases is old.bases and not self._reshow):
-            # (a poll that read only the shown job's detail leaves the tables as they are)
-            self._reshow = False
-            self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
-            self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
-        wanted = self.wanted_job()
-        detail = snap.detail if snap.detail is not None and snap.detail.job.id == wanted else None
-        if wanted is not None and detail is None:
-            self.app.poller.poll_now(full=False)  # type: ignore[attr-defined]
-        if detail is not None or wanted is None:
-            self.query_one(RunningPane).show(detail, snap.now_us, tones)
-            self.query_one(BriefPane).show(detail)
-        self.update_status()
-        self.update_bindings()
-
     def restyle(self) -> None:
         """The theme changed: colours of every cell and border."""
         for table in self.query(KeyedTable):
@@ -233,46 +125,8 @@ class MainScreen(MainActions, Screen):
         self.style_panes()
         self.rerender()
 
-    def rerender(self) -> None:
-        """Show the last snapshot again (a filter or the theme changed)."""
-        self._reshow = True
-        self.apply(self.snapshot)
 
-    def reshow(self, pane: str) -> None:
-        """Show one pane's rows again (its filter changed); the other panes stay as they are."""
-        snap, tones = self.snapshot, self.app.tones()  # type: ignore[attr-defined]
-        if pane == "review":
-            self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
-        elif pane == "queue":
-            self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
-        else:
-            self.rerender()
-            return
-        self.update_status()
-        self.update_bindings()
-
-    def update_status(self) -> None:
-        snap = self.snapshot
-        c = snap.counts
-        # the counts first and the host last: a narrow terminal cuts the end of the line
-        parts = []
-        working = getattr(self.app, "working", None)
-        if working:
-            parts.append("⋯ " + ", ".join(working) + "…")
-        parts.append(f"{c.get('running', 0)} running · {c.get('queued', 0)} queued · {snap.items_total} to review"
-                     + (f" · {c['paused']} paused" if c.get("paused") else ""))
-        for pane, needle in self.needle.items():
-            if needle:
-                parts.append(f"filter {PANE_NAMES[pane]}: “{needle}”")
-        parts.append(self.app.host_text)  # type: ignore[attr-defined]
-        self.query_one("#status", Line).set(" │ ".join(parts))
-
-    def update_bindings(self) -> None:
-        sig = tuple(self.check_action(*_parsed(k)) for k in keys.REGISTRY if keys.MAIN in k.scopes)
-        sig += (self.active,)
-        if sig != self._bindings_sig:
-            self._bindings_sig = sig
-            self.refresh_bindings()
+    # -- the tables' events ------------------------------------------------------------------------
 
     def on_keyed_table_highlighted(self, event: KeyedTable.Highlighted) -> None:
         if event.table.id == "bases":
@@ -283,10 +137,6 @@ class MainScreen(MainActions, Screen):
                 self._detail_timer.stop()
             self._detail_timer = self.set_timer(DETAIL_DELAY, self._load_detail)
         self.update_bindings()
-
-    def _load_detail(self) -> None:
-        self._detail_timer = None
-        self.app.poller.poll_now(full=False)  # type: ignore[attr-defined]
 
     def on_keyed_table_refit(self, event: KeyedTable.Refit) -> None:
         self.rerender()
@@ -382,7 +232,7 @@ class MainScreen(MainActions, Screen):
         entry = keys.key_to_id(keys.MAIN, self.app.user_keymap).get(event.key)  # type: ignore[attr-defined]
         if entry is None:
             return
-        name, params = _parsed(entry)
+        name, params = parsed_action(entry)
         if self.check_action(name, params) is True:
             return
         event.stop()
@@ -398,7 +248,3 @@ def repaint_border(w: Widget) -> None:
     ox, oy = w.content_offset  # refresh() takes regions relative to the content
     w.refresh(Region(-ox, -oy, width, 1), Region(-ox, height - 1 - oy, width, 1))
 
-
-def _parsed(k: keys.KeyAction) -> tuple[str, tuple[object, ...]]:
-    _, name, params = parse_action(k.action)
-    return name, params

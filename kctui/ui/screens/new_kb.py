@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Input, Select, Static
 
 from kctui.ui.screens.add_workspace import FORM_CSS
+from kctui.ui.screens.dimmed import DimmedModal
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class NewKb:
     from_paths: list[str] = field(default_factory=list)
 
 
-class NewKbScreen(ModalScreen[NewKb | None]):
+class NewKbScreen(DimmedModal[NewKb | None]):
     # compact: the title and the keys' hint always show, the fields scroll when the terminal is short
     DEFAULT_CSS = FORM_CSS.format(name="NewKbScreen") + """
     NewKbScreen > Vertical { padding: 0 2; }

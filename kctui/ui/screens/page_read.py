@@ -224,9 +224,9 @@ class PageScreen(Screen[None]):
         if self.section == "links":
             self.follow(self.data["links"][at]["page"])
         else:
-            from kctui.ui.screens.review_detail import ReviewDetailScreen
+            from kctui.ui.screens.review_detail import open_item
 
-            self.app.push_screen(ReviewDetailScreen(int(self.data["openItems"][at]["id"])))
+            open_item(self.app, int(self.data["openItems"][at]["id"]))
 
     def action_back(self) -> None:
         self.dismiss(None)

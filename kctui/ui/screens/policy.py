@@ -262,7 +262,7 @@ class PolicyScreen(Screen[None]):
 
     def action_compile_now(self) -> None:
         from kctui.services import jobs as jobs_svc
-        from kctui.ui.actions import compile_text
+        from kctui.ui.words import compile_text
 
         ws, kb = self.workspace, self.kb_id
         def done(result: Any) -> None:

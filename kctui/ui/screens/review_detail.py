@@ -8,14 +8,17 @@ import re
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from kctui.ui import keys
 from kctui.ui.format import ITEM_KIND, ws_label
+from kctui.ui.screens.resume import KeepStylesOnResume
 from kctui.ui.widgets.key_bar import KeyBar
 
 VALID = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}
@@ -116,7 +119,29 @@ def render_head(data: dict[str, Any], tones: dict[str, str]) -> Text:
     return t
 
 
-class ReviewDetailScreen(ModalScreen[None]):
+def loading_text(item_id: int) -> str:
+    return f"Loading review item #{item_id}…"
+
+
+DETAIL = "review-detail"
+
+
+def open_item(app: App, item_id: int) -> None:
+    """Show review item `item_id`. One detail screen serves every open: built on the first, emptied
+    and filled again after (composing and styling a new screen cost more than a frame)."""
+    if not app.is_screen_installed(DETAIL):
+        app.install_screen(ReviewDetailScreen(item_id), DETAIL)
+        app.push_screen(DETAIL)
+        return
+    screen = app.get_screen(DETAIL)
+    if screen in app.screen_stack:  # opened again from a screen above it: one of its own
+        app.push_screen(ReviewDetailScreen(item_id))
+        return
+    screen.show_item(item_id)
+    app.push_screen(screen)
+
+
+class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     DEFAULT_CSS = """
     ReviewDetailScreen { background: $background; }
     ReviewDetailScreen > Vertical { border: round $accent; background: $surface; height: 1fr; }
@@ -131,10 +156,11 @@ class ReviewDetailScreen(ModalScreen[None]):
         super().__init__()
         self.item_id = item_id
         self.data: dict[str, Any] | None = None
+        self.load_pending = True  # the item is read once the screen is on screen (app.is_idle waits)
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Loading review item #{self.item_id}…", id="detail-head")
+            yield Static(loading_text(self.item_id), id="detail-head")
             with VerticalScroll(id="detail-body", can_focus=True):
                 yield Static("", id="detail-content")
             yield Static("", id="detail-keys")
@@ -143,7 +169,34 @@ class ReviewDetailScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one(Vertical).border_title = f"Review item #{self.item_id}"
         self.query_one("#detail-body").focus()
-        self.load()
+
+    def on_screen_resume(self) -> None:
+        # the first frame shows the screen; the item's thread starts after it, so it does not compete
+        if self.data is None:
+            self.load_pending = True
+            self.call_after_refresh(self._load_after_frame)
+
+    def _load_after_frame(self) -> None:
+        self.load_pending = False
+        if self.is_current and self.data is None:
+            self.load()
+
+    def show_item(self, item_id: int) -> None:
+        """Make this (popped) screen the one of `item_id` before it is pushed again: empty, loading."""
+        self.item_id, self.data, self.load_pending = item_id, None, True
+        frame = self.query_one(Vertical)  # its title changes: only the top row is drawn again
+        frame._border_title = Content(f"Review item #{item_id}")
+        width, _ = frame.outer_size
+        ox, oy = frame.content_offset
+        frame.refresh(Region(-ox, -oy, width, 1))
+        self.query_one("#detail-head", Static).update(loading_text(item_id))
+        self.query_one("#detail-content", Static).update("")
+        self.query_one("#detail-keys", Static).update("")
+        body = self.query_one("#detail-body", VerticalScroll)
+        if body.scroll_y:
+            body.scroll_home(animate=False, immediate=True)
+        if self.focused is not body:
+            body.focus()
 
     def load(self) -> None:
         from kctui.services import review
@@ -152,6 +205,8 @@ class ReviewDetailScreen(ModalScreen[None]):
                              quiet=True, reads_only=True)
 
     def show_data(self, data: dict[str, Any]) -> None:
+        if data.get("id") != self.item_id:  # read for the item this screen showed before
+            return
         self.data = data
         tones = self.app.tones()
         self.query_one("#detail-head", Static).update(render_head(data, tones))
