@@ -4,6 +4,7 @@ services (a staged wiki plus `review.json`, reported as a success, like the revi
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from kctui.compiler.runner import ProgressEvent
 from kctui.core.page_status import set_page_status
 from kctui.services import bases, jobs, results
 from kctui.services.progress import ProgressRecorder
+from kctui.ui.screens.page_read import PageScreen
+from kctui.ui.screens.pages import PagesScreen
 
 PAGE = ("---\ntype: Concept\ntitle: {title}\ncompile_status: compiled\nstatus: stable\n---\n\n# {title}\n\n"
         "- {fact}: {value} ^[{cite}]\n")
@@ -222,3 +225,44 @@ async def select_item(pilot, kind: str) -> int:
 
 def notes(app) -> str:
     return " | ".join(n.message for n in app._notifications)
+
+
+async def select_base_from_top(pilot, kb_id: str) -> None:
+    main = pilot.app.main
+    await pilot.press("1", *["k"] * 8)
+    for _ in range(12):
+        if main.selected_base() is not None and main.selected_base().id == kb_id:
+            return
+        await pilot.press("j")
+    raise AssertionError(f"{kb_id} is not in the queue")
+
+
+async def until(pilot, pred, timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.05)):
+        await settle(pilot)
+        if pred():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the screen did not get there")
+
+
+# -- the pages screen ---------------------------------------------------------------------------
+
+PYTHON = "entities/python.md"
+
+
+async def open_pages(pilot) -> PagesScreen:
+    await ready(pilot)
+    await select_base(pilot, "demo")
+    await pilot.press("g")
+    await until(pilot, lambda: isinstance(pilot.app.screen, PagesScreen) and pilot.app.screen.pages is not None)
+    return pilot.app.screen  # type: ignore[return-value]
+
+
+async def open_python(pilot) -> PageScreen:
+    pages = await open_pages(pilot)
+    await pilot.press(*"entities/python")
+    await until(pilot, lambda: pages.selected_page() == PYTHON)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, PageScreen) and pilot.app.screen.data is not None)
+    return pilot.app.screen  # type: ignore[return-value]

@@ -11,18 +11,8 @@ from kctui.services import briefs
 from kctui.services.progress import ProgressRecorder
 from kctui.ui.screens.briefs import BriefScreen, BriefsScreen
 from kctui.ui.screens.main import MainScreen
-from tests.tui.fixtures import make_app, ready, world
-from tests.tui.test_search_screen import until
-
-
-async def select_base(pilot, kb_id: str) -> None:
-    main = pilot.app.main
-    await pilot.press("1", *["k"] * 8)
-    for _ in range(12):
-        if main.selected_base() is not None and main.selected_base().id == kb_id:
-            return
-        await pilot.press("j")
-    raise AssertionError(f"{kb_id} is not in the queue")
+from tests.tui.fixtures import make_app, ready, until, world
+from tests.tui.fixtures import select_base_from_top as select_base
 
 SIZE = (100, 30)
 

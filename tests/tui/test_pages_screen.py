@@ -10,11 +10,9 @@ from kctui.ui.screens.main import MainScreen
 from kctui.ui.screens.page_read import PageScreen
 from kctui.ui.screens.pages import PagesScreen
 from kctui.ui.screens.review_detail import ReviewDetailScreen
-from tests.tui.fixtures import make_app, ready, settle
-from tests.tui.test_search_screen import demo, select_base, until  # noqa: F401 - demo is a fixture
+from tests.tui.fixtures import PYTHON, make_app, open_pages, open_python, ready, select_base, settle, until
 
 SIZE = (100, 30)
-PYTHON = "entities/python.md"
 
 
 def text_of(screen, wid: str) -> str:
@@ -25,23 +23,6 @@ def text_of(screen, wid: str) -> str:
 def options(screen, wid: str) -> list[str]:
     listing = screen.query_one(f"#{wid}")
     return [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
-
-
-async def open_pages(pilot) -> PagesScreen:
-    await ready(pilot)
-    await select_base(pilot, "demo")
-    await pilot.press("g")
-    await until(pilot, lambda: isinstance(pilot.app.screen, PagesScreen) and pilot.app.screen.pages is not None)
-    return pilot.app.screen  # type: ignore[return-value]
-
-
-async def open_python(pilot) -> PageScreen:
-    pages = await open_pages(pilot)
-    await pilot.press(*"entities/python")
-    await until(pilot, lambda: pages.selected_page() == PYTHON)
-    await pilot.press("enter")
-    await until(pilot, lambda: isinstance(pilot.app.screen, PageScreen) and pilot.app.screen.data is not None)
-    return pilot.app.screen  # type: ignore[return-value]
 
 
 async def test_pages_are_grouped_by_class_with_status_glyph_and_word_and_filter_counts(svc, clock, demo):

@@ -12,8 +12,7 @@ from kctui.services import bases, jobs
 from kctui.services import policy as policy_svc
 from kctui.ui.screens.main import MainScreen
 from kctui.ui.screens.policy import PolicyScreen, field_id
-from tests.tui.fixtures import make_app, make_base, ready, settle
-from tests.tui.test_search_screen import select_base, until
+from tests.tui.fixtures import make_app, make_base, ready, select_base, settle, until
 
 SIZE = (100, 30)
 

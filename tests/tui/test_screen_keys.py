@@ -15,9 +15,7 @@ from kctui.ui.screens.page_read import PageScreen
 from kctui.ui.screens.pages import PagesScreen
 from kctui.ui.screens.policy import PolicyScreen
 from kctui.ui.widgets.key_bar import KeyBar
-from tests.tui.fixtures import make_app, ready, settle
-from tests.tui.test_pages_screen import open_python
-from tests.tui.test_search_screen import demo, select_base, until  # noqa: F401 - demo is a fixture
+from tests.tui.fixtures import make_app, open_python, ready, select_base, settle, until
 
 SIZE = (100, 30)
 SCREENS = {"pages": PagesScreen, "policy": PolicyScreen, "briefs": BriefsScreen}
@@ -112,26 +110,26 @@ async def test_names_in_brackets_are_shown_as_written_never_read_as_markup(svc, 
         await ready(pilot)
         for screen_type in (PagesScreen, PolicyScreen, BriefsScreen):
             pilot.app.push_screen(screen_type(str(ws), b.id, name))
-            await until(pilot, lambda: isinstance(pilot.app.screen, screen_type))
+            await until(pilot, lambda t=screen_type: isinstance(pilot.app.screen, t))
             await settle(pilot)
             screen = pilot.app.screen
             assert name in "\n".join(strip.text for strip in screen._compositor.render_strips())  # as written
             if screen_type is PagesScreen:
-                await until(pilot, lambda: screen.pages)
+                await until(pilot, lambda s=screen: s.pages)
                 assert "Weird [/] [b]title" in str(screen.query_one("#pages-list").get_option_at_index(1).prompt)
                 await pilot.press("enter")
                 await until(pilot, lambda: isinstance(pilot.app.screen, PageScreen) and pilot.app.screen.data)
                 md = pilot.app.screen.query_one("#read-md")
-                await until(pilot, lambda: len(md.children) > 0)
+                await until(pilot, lambda m=md: len(m.children) > 0)
                 await settle(pilot)
                 shown = "\n".join(strip.text for strip in pilot.app.screen._compositor.render_strips())
                 assert "Weird [/] [b]title" in shown and "[/] 1" in shown
                 await pilot.press("escape")
-                await until(pilot, lambda: pilot.app.screen is screen)
+                await until(pilot, lambda s=screen: pilot.app.screen is s)
                 await pilot.press("tab")
             await pilot.press("question_mark")
             await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
             await pilot.press("escape")
-            await until(pilot, lambda: pilot.app.screen is screen)
+            await until(pilot, lambda s=screen: pilot.app.screen is s)
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(pilot.app.screen, MainScreen))

@@ -11,10 +11,8 @@ import pytest
 
 from kctui.ui.screens.briefs import BriefsScreen
 from kctui.ui.screens.policy import PolicyScreen
-from tests.tui.fixtures import make_app, ready, settle, world
-from tests.tui.test_briefs_screen import select_base
-from tests.tui.test_pages_screen import open_pages, open_python
-from tests.tui.test_search_screen import demo, until  # noqa: F401 - demo is a fixture
+from tests.tui.fixtures import make_app, open_pages, open_python, ready, settle, until, world
+from tests.tui.fixtures import select_base_from_top as select_base
 
 SIZES = [(100, 30), (80, 24)]
 IDS = ["100x30", "80x24"]

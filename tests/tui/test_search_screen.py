@@ -6,69 +6,15 @@ on a base with no compiled wiki."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from pathlib import Path
-
 import pytest
 
-from kctui import paths
-from kctui.services import jobs
-from kctui.services.local_transport import LocalTransport
-from kctui.services.worker import run_worker
 from kctui.ui.screens.main import MainScreen
 from kctui.ui.screens.page_view import PageViewScreen
 from kctui.ui.screens.search import SearchScreen
-from tests.tui.fixtures import make_app, make_base, ready, settle
+from tests.tui.fixtures import make_app, ready, select_base, settle, until
 
-DEMO = Path(__file__).resolve().parents[2] / "kctui" / "demo_sources"
 SIZE = (120, 36)
 PYTHON = "entities/python.md"
-
-
-def compile_now(svc, ws: Path, kb_id: str) -> None:
-    jobs.request_compile(svc, ws, kb_id)
-    outcomes = run_worker(LocalTransport(svc), stop_event=threading.Event(), once=True)
-    assert [o.result for o in outcomes] == ["succeeded"], outcomes
-
-
-@pytest.fixture
-def demo(svc, clock, tmp_path):
-    ws = tmp_path / "notes"
-    ws.mkdir()
-    ws = ws.resolve()
-    files = {p.name: p.read_text(encoding="utf-8") for p in sorted(DEMO.iterdir()) if p.is_file()}
-    base = make_base(svc, ws, "Demo", files)
-    compile_now(svc, ws, base.id)
-    clock.advance(3600)
-    cycle = paths.sources_path(ws, base.id) / "python-release-cycle.md"
-    text = cycle.read_text(encoding="utf-8")
-    assert "| 2029-10-31  |\n" in text
-    cycle.write_text(text.replace("| 2029-10-31  |\n", "| 2029-10-31  |\n| 3.14  | 2025-10-07   | 2030-10-31  |\n"),
-                     encoding="utf-8")
-    compile_now(svc, ws, base.id)
-    clock.advance(60)
-    make_base(svc, ws, "Inbox", {"todo.md": "# Todo\n"})  # never compiled: no wiki
-    return {"ws": ws, "demo": base.id}
-
-
-async def select_base(pilot, kb_id: str) -> None:
-    main = pilot.app.main
-    await pilot.press("1")
-    for _ in range(12):
-        if main.selected_base() is not None and main.selected_base().id == kb_id:
-            return
-        await pilot.press("j")
-    raise AssertionError(f"{kb_id} is not in the queue")
-
-
-async def until(pilot, pred, timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.05)):
-        await settle(pilot)
-        if pred():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the screen did not get there")
 
 
 async def open_python_page(pilot) -> PageViewScreen:

@@ -9,7 +9,6 @@ tens of milliseconds each time a job is selected.)"""
 from __future__ import annotations
 
 import re
-
 from typing import ClassVar
 
 from rich.console import Console, ConsoleOptions, RenderResult

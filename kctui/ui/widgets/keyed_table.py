@@ -13,7 +13,8 @@ view object and any time-derived text) is unchanged."""
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style

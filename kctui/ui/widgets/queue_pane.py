@@ -3,10 +3,9 @@ compile, pause reason) and the newest jobs (trigger, age, outcome), both keyed b
 
 from __future__ import annotations
 
-from rich.text import Text
-
 from functools import partial
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
