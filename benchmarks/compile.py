@@ -8,11 +8,7 @@ For each corpus, in fresh child processes (so each peak RSS is that phase's own)
   full         first compile: no previous wiki, empty extraction cache (--full-runs times, each from an
                empty cache); extraction uses every core (the built-in extractor's process pool)
   incremental  one source file changed (a release cycle added, or a sentence appended), previous wiki
-               and cache from the full pass; --rounds passes, each on its own file, two ways:
-               - one worker: one long-lived process compiles them one after another, as the host's worker
-                 does (kctui.services.worker runs each job in the host's process); its first pass on the
-                 base is not timed (a running host has compiled the base before) — the goal is read here
-               - a fresh process each: a worker's first pass on this base (as `kctui compile` without a host)
+               and cache from the full pass; --rounds passes, each on its own file
   anchor       read every source file and parse it with markdown-it-py (CommonMark + tables): the
                floor any Markdown compiler pays, to put the full time in proportion
 
@@ -77,9 +73,6 @@ def _child(args: argparse.Namespace) -> None:
         from kctui.compiler.runner import CompileRequest
 
         _warm_up(compile_pass, CompileRequest)
-        if args.phase == "worker":
-            _worker_rounds(args, kb, compile_pass, CompileRequest)
-            return
         prev = kb / args.prev / "wiki" if args.prev else None
         request = CompileRequest(args.job, "manual", "sha256:" + "0" * 64, args.at, kb / "sources", prev,
                                  kb / args.job / "wiki")
@@ -92,28 +85,6 @@ def _child(args: argparse.Namespace) -> None:
     cpu = sum(getattr(c1, k) - getattr(c0, k) for k in ("user", "system", "children_user", "children_system"))
     rss_mb = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
     print(json.dumps({"seconds": seconds, "cpu": cpu, "rss_mb": rss_mb, "total": total}))
-
-
-def _worker_rounds(args: argparse.Namespace, kb: Path, compile_pass, CompileRequest) -> None:  # noqa: ANN001, N803
-    """The host's way: one long-lived worker compiles one job after another (kctui.services.worker runs
-    `compile_job` in the host's process), so a pass after the first finds what earlier passes of this
-    base left in the process (the word list, the rules' caches). The first pass of this process — the
-    previous generation's, made by the fresh process of the last round before — is not timed."""
-    rounds = []
-    prev = args.prev
-    first, count = (int(x) for x in args.job.split(":"))
-    for i in range(first - 1, first + count):
-        changed = _change_one(kb, i)
-        job = f"w{i}"
-        request = CompileRequest(job, "manual", "sha256:" + "0" * 64, f"2026-09-{1 + i % 28:02d}T00:00:00Z",
-                                 kb / "sources", kb / prev / "wiki", kb / job / "wiki")
-        t0 = time.perf_counter()
-        compile_pass(request)
-        if i >= first:
-            rounds.append({"seconds": time.perf_counter() - t0, "changed": changed})
-        prev = job
-    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"rounds": rounds, "rss_mb": rss_mb}))
 
 
 def _warm_up(compile_pass, CompileRequest) -> None:  # noqa: ANN001, N803
@@ -176,14 +147,9 @@ def bench(name: str, source: Path, rounds: int, work: Path, full_runs: int = 3) 
         incs.append(r)
         prev = job
     inc_seconds = statistics.median(r["seconds"] for r in incs)
-    # the same kind of change, compiled by one long-lived worker one after another (as the host does);
-    # its first pass (untimed) is the process's first on this base, like each fresh round above
-    worker = _run(kb, "worker", job=f"{rounds + 1}:{rounds}", prev=prev)
     return {
         "name": name, "files": len(files), "mb": size_mb, "anchor": anchor, "full": full, "incs": incs,
         "inc_seconds": inc_seconds, "inc_min": min(r["seconds"] for r in incs), "inc_rss": max(r["rss_mb"] for r in incs),
-        "worker": worker["rounds"], "worker_seconds": statistics.median(r["seconds"] for r in worker["rounds"]),
-        "worker_rss": worker["rss_mb"],
     }
 
 
@@ -199,11 +165,7 @@ def report(r: dict) -> None:
     samples = ", ".join(f"{x['seconds']:.3f}" for x in r["incs"])
     print(f"  incremental (1 file, median of {len(r['incs'])}) {r['inc_seconds']:8.3f} s"
           f"  peak RSS {r['inc_rss']:6.1f} MB  min {r['inc_min']:.3f} s  ({samples})")
-    samples = ", ".join(f"{x['seconds']:.3f}" for x in r["worker"])
-    print(f"  incremental, one worker      {r['worker_seconds']:8.3f} s  peak RSS {r['worker_rss']:6.1f} MB"
-          f"  min {min(x['seconds'] for x in r['worker']):.3f} s  ({samples})  (as the host runs them, median of {len(r['worker'])})")
-    print(f"  ratios: full/incremental {full['seconds'] / r['worker_seconds']:.1f}x one worker, "
-          f"{full['seconds'] / r['inc_seconds']:.1f}x a fresh process each   full/anchor {full['seconds'] / anchor['seconds']:.1f}x")
+    print(f"  ratios: full/incremental {full['seconds'] / r['inc_seconds']:.1f}x   full/anchor {full['seconds'] / anchor['seconds']:.1f}x")
 
 
 def main() -> None:
@@ -237,12 +199,11 @@ def main() -> None:
     def yes(ok: bool) -> str:
         return "yes" if ok else "NO"
 
-    ok_rss = max(max(r["full"]["rss_mb"], r["inc_rss"], r["worker_rss"]) for r in results) <= 300
+    ok_rss = max(max(r["full"]["rss_mb"], r["inc_rss"]) for r in results) <= 300
     print(f"\ngoals: endoflife 2026 full <= 3.5 s: {yes(eol_r['full']['min'] <= 3.5)} (min), "
           f"{yes(eol_r['full']['seconds'] <= 3.5)} (median); rust-rfcs full <= 2.5 s: "
           f"{yes(rfc_r['full']['min'] <= 2.5)} (min), {yes(rfc_r['full']['seconds'] <= 2.5)} (median); "
-          f"incremental >= 50x faster on endoflife: {yes(eol_r['full']['seconds'] / eol_r['worker_seconds'] >= 50)} "
-          f"(one worker), {yes(eol_r['full']['seconds'] / eol_r['inc_seconds'] >= 50)} (a fresh process each); "
+          f"incremental >= 50x faster on endoflife: {yes(eol_r['full']['seconds'] / eol_r['inc_seconds'] >= 50)}; "
           f"peak RSS <= 300 MB: {yes(ok_rss)}")
 
 
