@@ -14,7 +14,8 @@ For each corpus, in fresh child processes (so each peak RSS is that phase's own)
 
 The child has the modules a running worker has loaded imported, one tiny document extracted (the word
 list loaded, the rules' patterns compiled) and two passes over a tiny base of its own run (as the
-host's long-lived worker has done before any pass it runs) before the clock starts. Printed:
+host's long-lived worker has done before any pass it runs), then what that worker does after each job
+(collect once, freeze the survivors: kctui.services.heap), before the clock starts. Printed:
 seconds (min and median), CPU seconds of the pass including its worker processes, files/s, MB/s, peak
 RSS, and the ratios full/incremental (medians) and full/anchor. The machine is shared: read the min.
 Goals (issue 12): full ≤ 3.5 s on the 2026 folder and ≤ 2.5 s on the RFCs, incremental ≥ 50 × faster
@@ -73,6 +74,9 @@ def _child(args: argparse.Namespace) -> None:
         from kctui.compiler.runner import CompileRequest
 
         _warm_up(compile_pass, CompileRequest)
+        from kctui.services.heap import HeapSettler
+
+        HeapSettler()()  # what the headless host's worker does after each job (kctui.services.heap)
         prev = kb / args.prev / "wiki" if args.prev else None
         request = CompileRequest(args.job, "manual", "sha256:" + "0" * 64, args.at, kb / "sources", prev,
                                  kb / args.job / "wiki")

@@ -27,6 +27,7 @@ import httpx
 from kctui.api.signals import install_stop_signals
 from kctui.api.token import TokenError, read_token
 from kctui.compiler.contract import ProgressEvent
+from kctui.services.heap import HeapSettler
 from kctui.services.worker import JobOutcome, ResultRefused, TransportError, UnsupportedContract, run_worker
 
 log = logging.getLogger(__name__)
@@ -227,7 +228,7 @@ def run_worker_cli(url: str, token_file: str | Path | None, once: bool, *,
             if not once:
                 _stderr(f"kctui worker polling {url}")
             outcomes = run_worker(http, stop_event=stop, once=once, progress=_progress_printer(),
-                                  on_outcome=lambda o: _stderr(_describe(o)))
+                                  on_outcome=lambda o: _stderr(_describe(o)), after_job=HeapSettler())
     except UnsupportedContract as exc:
         _stderr(f"kctui: error: {exc}; refusing to compile")
         return 1

@@ -29,6 +29,7 @@ from kctui.api.token import TokenError, load_or_create_token
 from kctui.config import ConfigError, Settings, load_settings
 from kctui.services import recovery
 from kctui.services.context import ServiceContext
+from kctui.services.heap import HeapSettler
 from kctui.services.hostlock import HostLock, HostLockHeld
 from kctui.services.local_transport import LocalTransport
 from kctui.services.progress import ProgressRecorder
@@ -131,8 +132,11 @@ class HostRuntime:
     def __init__(self, host: str = "127.0.0.1", port: int = 8765, *, api: bool = True, worker: bool = True,
                  extra_services: Sequence[BackgroundService] = (), settings: Settings | None = None,
                  ctx_factory: Callable[[], ServiceContext] | None = None, lease_check_interval: float | None = None,
-                 max_body: int = 1 << 20, worker_poll_max: float = 1.0, worker_join_timeout: float = 1.5) -> None:
+                 max_body: int = 1 << 20, worker_poll_max: float = 1.0, worker_join_timeout: float = 1.5,
+                 settle_heap: bool = False) -> None:
         self.host, self.port, self.api, self.worker = host, port, api, worker
+        # a process with no UI freezes what survives each job out of the collector's walks (services/heap.py)
+        self.settle_heap = settle_heap
         self.worker_poll_max = worker_poll_max  # an idle worker asks for work at least this often
         self.worker_join_timeout = worker_join_timeout
         self.settings = settings
@@ -204,11 +208,12 @@ class HostRuntime:
     def _run_builtin_worker(self, stop: threading.Event) -> None:
         assert self.ctx_factory is not None
         ctx = self.ctx_factory()
+        settler = HeapSettler() if self.settle_heap else None
         try:
             while not stop.is_set():
                 try:
                     run_worker(LocalTransport(ctx), stop_event=stop, progress=ProgressRecorder(ctx),
-                               poll_max=self.worker_poll_max)
+                               poll_max=self.worker_poll_max, after_job=settler)
                 except Exception:  # noqa: BLE001 - keep the host's worker alive; the job recovers
                     log.exception("the built-in worker stopped on an error; restarting it")
                     stop.wait(1.0)
@@ -265,7 +270,7 @@ def serve(host: str, port: int, *, worker: bool = True, extra_services: Sequence
     say = echo or (lambda text: print(text, flush=True))
     fail = echo or (lambda text: print(text, file=sys.stderr, flush=True))
     stop = stop_event or threading.Event()
-    runtime = HostRuntime(host, port, worker=worker, extra_services=extra_services)
+    runtime = HostRuntime(host, port, worker=worker, extra_services=extra_services, settle_heap=True)  # headless
     try:
         runtime.start()
     except NotLoopback as exc:

@@ -24,8 +24,9 @@ _ARTICLES = ("the ", "a ", "an ")
 _COMPANY_SUFFIXES = frozenset(
     {"ltd", "limited", "inc", "incorporated", "corp", "corporation", "co", "llc", "plc", "gmbh", "ag", "sa", "oy", "bv"}
 )
-# Characters that carry identity in technical names (C++, C#, .NET, F#) and survive `near_key`.
-_SIGNIFICANT = frozenset("+#")
+# What a near key drops: everything but letters and digits (`str.isalnum`; `\w` is that plus `_`) and the
+# characters that carry identity in technical names (C++, C#, .NET, F#).
+_NOT_KEPT = re.compile(r"[^\w+#]|_")
 
 
 def nfc(text: str) -> str:
@@ -59,13 +60,7 @@ def near_key(name: str) -> str:
         if text.startswith(article) and len(text) > len(article):
             text = text[len(article) :]
             break
-    chars = []
-    for ch in text:
-        if ch.isalnum() or ch in _SIGNIFICANT:
-            chars.append(ch)
-        else:
-            chars.append(" ")
-    words = "".join(chars).split()
+    words = _NOT_KEPT.sub(" ", text).split()
     while len(words) > 1 and words[-1] in _COMPANY_SUFFIXES:
         words.pop()
     if words:

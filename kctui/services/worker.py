@@ -162,8 +162,10 @@ def run_worker(transport: Transport, *, stop_event: threading.Event, once: bool 
                progress: Callable[[str, ProgressEvent], None] | None = None,
                on_outcome: Callable[[JobOutcome], None] | None = None,
                options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-               jitter: Callable[[], float] | None = None) -> list[JobOutcome]:
-    """Poll `claim` with bounded, jittered backoff; run each claim; stop on `stop_event` or `until()`."""
+               jitter: Callable[[], float] | None = None,
+               after_job: Callable[[], None] | None = None) -> list[JobOutcome]:
+    """Poll `claim` with bounded, jittered backoff; run each claim; stop on `stop_event` or `until()`.
+    `after_job` runs once a job's result is sent (the worker is idle then: kctui.services.heap)."""
     import random  # noqa: PLC0415
 
     jitter = jitter or random.random
@@ -181,6 +183,8 @@ def run_worker(transport: Transport, *, stop_event: threading.Event, once: bool 
             outcomes.append(outcome)
             if on_outcome:
                 on_outcome(outcome)
+            if after_job:
+                after_job()
             if once:
                 break
             continue
