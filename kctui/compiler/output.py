@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import stat
 import time
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING
 from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
 from kctui.compiler.page_info import PageInfo, info_of_rendered, link_styles, page_info
-from kctui.compiler.prelink import Prelink, clear_output, prune
+from kctui.compiler.prelink import Prelink, clear_output, prune, remove_entry
 from kctui.compiler.trust_policy import policy_of
 from kctui.compiler.wiki_state import (
     PreviousWiki,
@@ -198,7 +197,7 @@ class PageWriter:
                     digest = self.digests[slug] = hashlib.sha256(data).hexdigest()
                     self.styles[slug] = link_styles(data)
                     if prelinked:
-                        _clear_name(dirs[kind], name)  # a link to the previous page: never written through
+                        remove_entry(name, dirs[kind])  # a link to the previous page: never written through
                     written_at = time.time_ns()
                     st = _write_at(dirs[kind], name, data)
                     self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
@@ -245,7 +244,7 @@ class PageWriter:
         if identity is not None and stat.S_ISREG(st.st_mode) and file_identity(st) == identity:
             self.files[slug] = [*stat_key(st), self.prev.stamps[slug][5], digest]
             return True
-        _clear_name(dir_fd, name)
+        remove_entry(name, dir_fd)
         return False
 
     def _carry(self, slug: str, dir_fd: int, src_fd: int | None, name: str, digest: str) -> None:
@@ -264,22 +263,10 @@ class PageWriter:
                 os.unlink(name, dir_fd=dir_fd)
             except OSError:
                 self.link_unchanged = False  # another filesystem, or links not allowed: copy from now on
-                _clear_name(dir_fd, name)
+                remove_entry(name, dir_fd)
         written_at = time.time_ns()
         st = _write_at(dir_fd, name, self.prev.raw[slug])
         self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
-
-
-def _clear_name(dir_fd: int, name: str) -> None:
-    """Remove whatever stands at `name` in the folder `dir_fd` (a folder with what it holds)."""
-    try:
-        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
-    except FileNotFoundError:
-        return
-    if stat.S_ISDIR(mode):
-        shutil.rmtree(name, dir_fd=dir_fd)
-    else:
-        os.unlink(name, dir_fd=dir_fd)
 
 
 def _write_at(dir_fd: int, name: str, data: bytes) -> os.stat_result:

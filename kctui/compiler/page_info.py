@@ -82,10 +82,9 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
     recurring: tuple[str, ...] = ()
     if page.kind == "source":
         once, elsewhere = page.extra.get(MENTIONED_ONCE_KEY), page.extra.get(RECURRING_KEY)
-        passing = tuple(once) if isinstance(once, list) else ()
-        recurring = tuple(elsewhere) if isinstance(elsewhere, list) else ()
-        if (once is not None and not isinstance(once, list)) or (elsewhere is not None and not isinstance(elsewhere, list)):
+        if not all(v is None or isinstance(v, list) for v in (once, elsewhere)):
             return None
+        passing, recurring = tuple(once or ()), tuple(elsewhere or ())
     texts = [page.title, page.description, page.compile_status, page.generated_by, *page.aliases, *passing,
              *recurring, *(r for pair in sources for r in pair)]
     if page.kind not in KIND_DIRS or not all(isinstance(t, str) and t.isprintable() for t in texts):

@@ -69,14 +69,14 @@ class Prelink:
             self._ok = code == 0 and all(_real_dir_or_absent(self.out / f) for f in KIND_DIRS.values())
             if not self._ok:
                 for folder in KIND_DIRS.values():
-                    _remove(self.out / folder)
+                    remove_entry(self.out / folder)
         return self._ok
 
     def discard(self) -> None:
         """End the `cp` and remove the staged output it was linking into (the pass failed or was
         cancelled: as without a prelink, a failed pass leaves no staged wiki)."""
         self.close()
-        _remove(self.out)
+        remove_entry(self.out)
 
     def close(self) -> None:
         """End the `cp` if it still runs (a pass that failed or was cancelled)."""
@@ -95,23 +95,21 @@ def _real_dir_or_absent(path: Path) -> bool:
         return True
 
 
-def _remove(path: Path) -> None:
+def remove_entry(name: str | Path, dir_fd: int | None = None) -> None:
+    """Remove whatever stands at `name` (in the folder `dir_fd`, if given): a folder with what it holds,
+    a file, a symlink (never followed); nothing there is nothing to do."""
     try:
-        mode = os.lstat(path).st_mode
+        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
     except FileNotFoundError:
         return
     if stat.S_ISDIR(mode):
-        shutil.rmtree(path)
+        shutil.rmtree(name, dir_fd=dir_fd)
     else:
-        os.unlink(path)
+        os.unlink(name, dir_fd=dir_fd)
 
 
 def prune(dir_fd: int, keep: set[str]) -> None:
     """Remove from a staged page folder every entry whose name is not in `keep` (folders included)."""
     for entry in os.scandir(dir_fd):
-        if entry.name in keep:
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            shutil.rmtree(entry.name, dir_fd=dir_fd)
-        else:
-            os.unlink(entry.name, dir_fd=dir_fd)
+        if entry.name not in keep:
+            remove_entry(entry.name, dir_fd)

@@ -120,16 +120,7 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
             if isinstance(out, float):
                 time.sleep(out)
                 return
-            status, headers, payload = out
-            try:
-                self.send_response(status)
-                for k, v in {"Content-Type": "application/json", **headers}.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-            except OSError:
-                pass
+            reply(self, *out)
 
         def log_message(self, *args: Any) -> None:
             pass
@@ -138,6 +129,19 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     yield model
     server.shutdown()
     server.server_close()
+
+
+def reply(handler: BaseHTTPRequestHandler, status: int, headers: dict, payload: bytes) -> None:
+    """A whole JSON reply (a client that hung up is no error of the fake's)."""
+    try:
+        handler.send_response(status)
+        for k, v in {"Content-Type": "application/json", **headers}.items():
+            handler.send_header(k, v)
+        handler.send_header("Content-Length", str(len(payload)))
+        handler.end_headers()
+        handler.wfile.write(payload)
+    except OSError:
+        pass
 
 
 LLM_CONFIG = "[llm]\nmax_retries = 2\nbackoff_base = 0.01\nbackoff_max = 3\nretry_total = 10\ntimeout = 5\n"

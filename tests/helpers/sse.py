@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from kctui.compiler.llm import client as client_mod
-from tests.helpers.model import MODEL, derive, serve
+from tests.helpers.model import MODEL, derive, reply, serve
 
 STALL = object()  # in a scripted stream: stop sending (keep the connection open) until the test ends
 _PORT = re.compile(r"^L(\d+)\| .*\bport (\d+)", re.M)
@@ -98,9 +98,9 @@ def sse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
         def do_GET(self) -> None:  # noqa: N802
             if self.path.rstrip("/") != "/v1/models" or model.models is None:
-                self._plain(404, {}, b'{"error": "not found"}')
+                reply(self, 404, {}, b'{"error": "not found"}')
                 return
-            self._plain(200, {}, json.dumps({"object": "list", "data": [{"id": m, "object": "model"}
+            reply(self, 200, {}, json.dumps({"object": "list", "data": [{"id": m, "object": "model"}
                                                                          for m in model.models]}).encode())
 
         def do_POST(self) -> None:  # noqa: N802
@@ -110,20 +110,9 @@ def sse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
                 n = len(model.requests)
             status, headers, payload = model.answer(body, n)
             if isinstance(payload, bytes):
-                self._plain(status, headers, payload)
+                reply(self, status, headers, payload)
             else:
                 self._stream(status, headers, payload)
-
-        def _plain(self, status: int, headers: dict, payload: bytes) -> None:
-            try:
-                self.send_response(status)
-                for k, v in {"Content-Type": "application/json", **headers}.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-            except OSError:
-                pass
 
         def _stream(self, status: int, headers: dict, payload: Iterable[Any]) -> None:
             written = 0
