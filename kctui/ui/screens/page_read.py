@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from kctui.ui import keys
 from kctui.ui.format import ITEM_KIND
-from kctui.ui.screens.page_view import render_head, render_history, status_mark
+from kctui.ui.screens.page_view import append_claims, render_head, render_history, status_mark
 from kctui.ui.widgets.key_bar import KeyBar, Line
 
 SECTIONS = ("text", "claims", "revisions", "links", "review")
@@ -39,20 +39,7 @@ def render_claims(data: dict[str, Any], tones: dict[str, str]) -> Text:
     t = Text()
     if not claims:
         t.append("This page states no claims.\n", style=muted)
-    for c in claims:
-        disputed = bool(c.get("conflict"))
-        t.append("⇄ " if disputed else "• ", style=tones.get("error", "") if disputed else "")
-        t.append(str(c.get("text") or c.get("value") or ""))
-        if disputed:
-            t.append("  (disputed)", style=f"bold {tones.get('error', '')}".strip())
-        t.append("\n")
-        t.append(f"    cites {c.get('citation') or '(no citation)'}\n", style=muted)
-        lines = c.get("citedLines")
-        if lines:
-            for line in str(lines).splitlines():
-                t.append(f"    │{line}\n", style=tones.get("accent", ""))
-        elif "citedLines" in c:
-            t.append("    (the cited lines cannot be read from sources/)\n", style=muted)
+    append_claims(t, claims, tones, cited_lines=True)
     return t
 
 

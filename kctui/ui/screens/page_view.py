@@ -53,19 +53,35 @@ def render_claims(data: dict[str, Any], tones: dict[str, str]) -> Text:
     t.append(f"Claims ({len(claims)})\n", style="bold underline")
     if not claims:
         t.append("  (this page states no claims)\n", style=tones.get("muted", ""))
-    for c in claims:
-        disputed = bool(c.get("conflict"))
-        t.append("  ⇄ " if disputed else "  • ", style=tones.get("error", "") if disputed else "")
-        t.append(str(c.get("text") or c.get("value") or ""))
-        if disputed:
-            t.append("  (disputed)", style=f"bold {tones.get('error', '')}".strip())
-        t.append("\n")
-        t.append(f"      {c.get('citation') or '(no citation)'}\n", style=tones.get("muted", ""))
+    append_claims(t, claims, tones, indent="  ", cite="      ")
     body = (data.get("body") or "").strip()
     if body:
         t.append("\nPage text\n", style="bold underline")
         t.append(body + "\n", style=tones.get("muted", ""))
     return t
+
+
+def append_claims(t: Text, claims: list[dict[str, Any]], tones: dict[str, str], *, indent: str = "",
+                  cite: str = "    cites ", cited_lines: bool = False) -> None:
+    """Each claim (⇄ when disputed) and its citation under it; with `cited_lines`, the source lines it
+    cites too (the pages screen's reader)."""
+    muted = tones.get("muted", "")
+    for c in claims:
+        disputed = bool(c.get("conflict"))
+        t.append(indent + ("⇄ " if disputed else "• "), style=tones.get("error", "") if disputed else "")
+        t.append(str(c.get("text") or c.get("value") or ""))
+        if disputed:
+            t.append("  (disputed)", style=f"bold {tones.get('error', '')}".strip())
+        t.append("\n")
+        t.append(f"{cite}{c.get('citation') or '(no citation)'}\n", style=muted)
+        if not cited_lines:
+            continue
+        lines = c.get("citedLines")
+        if lines:
+            for line in str(lines).splitlines():
+                t.append(f"    │{line}\n", style=tones.get("accent", ""))
+        elif "citedLines" in c:
+            t.append("    (the cited lines cannot be read from sources/)\n", style=muted)
 
 
 def render_history(data: dict[str, Any], tones: dict[str, str]) -> Text:
