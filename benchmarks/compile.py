@@ -8,9 +8,15 @@ For each corpus, in fresh child processes (so each peak RSS is that phase's own)
   full         first compile: no previous wiki, empty extraction cache (--full-runs times, each from an
                empty cache); extraction uses every core (the built-in extractor's process pool)
   incremental  one source file changed (a release cycle added, or a sentence appended), previous wiki
-               and cache from the full pass; --rounds passes, each on its own file
+               and cache from the full pass; --rounds passes, each on its own file. As in the host, the
+               generation a pass read is deleted once the next one stands (promotion deletes the old
+               tree, which changes the ctime of every page carried into the new one by a hard link)
   anchor       read every source file and parse it with markdown-it-py (CommonMark + tables): the
                floor any Markdown compiler pays, to put the full time in proportion
+
+Every pass gets the trust policy a new knowledge base has (`TrustPolicy()`: guarded autonomy, stale
+pages flagged after 90 days), as the host's worker passes it; `--no-policy` compiles without a trust
+boundary, as the compiler's own tests do.
 
 The child has the modules a running worker has loaded imported, one tiny document extracted (the word
 list loaded, the rules' patterns compiled) and two passes over a tiny base of its own run (as the
@@ -38,6 +44,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
+NO_POLICY = False
 
 
 def _child(args: argparse.Namespace) -> None:
@@ -78,8 +85,10 @@ def _child(args: argparse.Namespace) -> None:
 
         HeapSettler()()  # what the headless host's worker does after each job (kctui.services.heap)
         prev = kb / args.prev / "wiki" if args.prev else None
+        from kctui.core.trust import TrustPolicy
+
         request = CompileRequest(args.job, "manual", "sha256:" + "0" * 64, args.at, kb / "sources", prev,
-                                 kb / args.job / "wiki")
+                                 kb / args.job / "wiki", trust_policy=None if args.no_policy else TrustPolicy())
         c0 = os.times()
         t0 = time.perf_counter()
         result = compile_pass(request)
@@ -112,6 +121,7 @@ def _warm_up(compile_pass, CompileRequest) -> None:  # noqa: ANN001, N803
 
 def _run(kb: Path, phase: str, job: str = "", prev: str = "", at: str = "2026-08-22T00:00:00Z") -> dict:
     cmd = [sys.executable, __file__, "--child", phase, "--kb", str(kb), "--job", job, "--prev", prev, "--at", at]
+    cmd += ["--no-policy"] if NO_POLICY else []
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -149,6 +159,7 @@ def bench(name: str, source: Path, rounds: int, work: Path, full_runs: int = 3) 
         r = _run(kb, "compile", job=job, prev=prev, at=f"2026-08-{23 + i:02d}T00:00:00Z")
         r["changed"] = changed
         incs.append(r)
+        shutil.rmtree(kb / prev)  # what promotion does to the generation this pass replaced
         prev = job
     inc_seconds = statistics.median(r["seconds"] for r in incs)
     return {
@@ -177,12 +188,15 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--full-runs", type=int, default=3)
+    parser.add_argument("--no-policy", action="store_true", help="compile without a trust policy (no review boundary)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--kb", help=argparse.SUPPRESS)
     parser.add_argument("--job", default="", help=argparse.SUPPRESS)
     parser.add_argument("--prev", default="", help=argparse.SUPPRESS)
     parser.add_argument("--at", default="2026-08-22T00:00:00Z", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global NO_POLICY
+    NO_POLICY = args.no_policy
     if args.child:
         args.phase = args.child
         _child(args)

@@ -7,9 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kctui.core.frontmatter import FrontmatterError, safe_load_yaml
-from kctui.core.pages import kept_entries
-
 _RANK = {"create": 0, "append": 1, "revise": 2, "supersede": 3}
 
 
@@ -84,18 +81,8 @@ def change_sets(filed: list[dict[str, Any]], causes: list[set[str]], source_root
 def kept_rechecks(prev: Any, unchanged: set[str]) -> list[str]:
     """Unchanged sources a kept claim was decided against at another revision (a deleted file came back,
     say): read again, so a source that says the kept value again clears the flag."""
+    kept = [pair for info in prev.pages.values() for pair in info.kept]  # PageInfo.kept: no page is read
+    if not kept:
+        return []
     digests = prev.source_digests()
-    out: set[str] = set()
-    for raw in prev.raw.values():
-        head = raw.split(b"\n---\n", 1)[0]
-        if b"\nkept_claims:" not in head:
-            continue
-        try:
-            data = safe_load_yaml(head[4:].decode("utf-8")) if head.startswith(b"---\n") else None
-        except (FrontmatterError, UnicodeDecodeError):
-            continue
-        for e in kept_entries(data if isinstance(data, dict) else {}):
-            path = str(e.get("source") or "")
-            if path in unchanged and str(e.get("seen") or "") != digests.get(path, ""):
-                out.add(path)
-    return sorted(out)
+    return sorted({path for path, seen in kept if path in unchanged and seen != digests.get(path, "")})

@@ -242,7 +242,7 @@ class PageWriter:
         except FileNotFoundError:
             return False
         if identity is not None and stat.S_ISREG(st.st_mode) and file_identity(st) == identity:
-            self.files[slug] = [*stat_key(st), self.prev.stamps[slug][5], digest]
+            self.files[slug] = [*stat_key(st), self.prev.stamps[slug][4], digest]
             return True
         remove_entry(name, dir_fd)
         return False
@@ -257,8 +257,8 @@ class PageWriter:
                 os.link(name, name, src_dir_fd=src_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
                 st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
                 if file_identity(st) == identity:
-                    # the link changes the ctime only: the file holds the bytes it held when recorded
-                    self.files[slug] = [*stat_key(st), self.prev.stamps[slug][5], digest]
+                    # the link changes the ctime only (not part of the key): the file holds the bytes it held
+                    self.files[slug] = [*stat_key(st), self.prev.stamps[slug][4], digest]
                     return
                 os.unlink(name, dir_fd=dir_fd)
             except OSError:

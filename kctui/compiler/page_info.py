@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kctui.compiler.stale import Clock, staleness
 from kctui.core.frontmatter import MAX_FRONTMATTER_BYTES, parse_document, split_frontmatter
 from kctui.core.pages import (
+    KEPT_KEY,
     KIND_DIRS,
     MAX_FRONTMATTER_SOURCES,
     MENTIONED_ONCE_KEY,
     RECURRING_KEY,
     TYPE_KINDS,
     Page,
+    frontmatter_of,
+    kept_entries,
     outgoing_links,
 )
 
@@ -30,6 +34,8 @@ class PageInfo:
     generated_by: str = ""
     passing: tuple[str, ...] = ()  # a source page: the names its source mentions once (frontmatter `mentioned_once`)
     recurring: tuple[str, ...] = ()  # … and those of them another source names too (`mentioned_elsewhere`)
+    kept: tuple[tuple[str, str], ...] = ()  # (source, seen digest) of each claim a person kept (`kept_claims`)
+    stale: Clock | None = None  # what decides when the page goes stale (kctui.compiler.stale.staleness)
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -59,6 +65,8 @@ def page_info(text: str, slug: str) -> PageInfo:
         generated_by=str((data.get("generated") or {}).get("by", "")) if isinstance(data.get("generated"), dict) else "",
         passing=_names(data.get(MENTIONED_ONCE_KEY)) if kind == "source" else (),
         recurring=_names(data.get(RECURRING_KEY)) if kind == "source" else (),
+        kept=tuple((str(e.get("source") or ""), str(e.get("seen") or "")) for e in kept_entries(data)),
+        stale=staleness(text, data),
     )
 
 
@@ -72,6 +80,8 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
     read back from the YAML it wrote; None when the text might read back otherwise — a value that is not a
     plain printable string, YAML the capped loader would refuse (too large, an alias), or a header that
     does not end where it was written — and then the text is parsed as any page is."""
+    if KEPT_KEY in page.extra:  # rare (a person kept a claim): read back as any page is
+        return None
     header, rest, _ = split_frontmatter(text)
     if header is None or rest != "\n" + body or len(header.encode("utf-8")) > MAX_FRONTMATTER_BYTES:
         return None
@@ -92,4 +102,4 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
     return PageInfo(kind=page.kind, slug=page.slug, title=page.title, description=page.description,
                     aliases=tuple(page.aliases), sources=sources, compile_status=page.compile_status,
                     links=tuple(sorted(outgoing_links(rest))), generated_by=page.generated_by,
-                    passing=passing, recurring=recurring)
+                    passing=passing, recurring=recurring, stale=staleness(text, frontmatter_of(page)))

@@ -10,7 +10,7 @@ from kctui.atomic_write import write_atomically
 from kctui.compiler.page_info import PageInfo
 from kctui.core.pages import KIND_DIRS
 
-MEMO_NAME = "wiki-pages-v5.txt"
+MEMO_NAME = "wiki-pages-v6.txt"
 
 
 class PageMemo:
@@ -19,8 +19,8 @@ class PageMemo:
 
     - `infos`: the `PageInfo` of a page and whether its bytes hold each link style, by the page's
       digest (a pure function of the bytes, so a hit never changes a result);
-    - `files`: by slug, the page file's stat key (dev, inode, size, mtime_ns, ctime_ns), whether the
-      entry is *racily clean* and the digest of the bytes the file held. A previous page whose stat
+    - `files`: by slug, the page file's stat key (dev, inode, size, mtime_ns), whether the entry is
+      *racily clean* and the digest of the bytes the file held. A previous page whose stat
       key is unchanged is neither read nor hashed (its bytes are read when the pass needs them and then
       checked against the digest). As in the sources' stat cache (kctui/sources/statcache.py), an
       entry whose mtime was not older than the moment it was recorded (minus a margin for coarse
@@ -68,12 +68,12 @@ class PageMemo:
         self._slug_of.update((digest, slug) for got, (digest, slug) in zip(out, keys) if got is not None)
         return out
 
-    def trusted(self, slug: str, key: tuple[int, int, int, int, int]) -> str | None:
+    def trusted(self, slug: str, key: tuple[int, int, int, int]) -> str | None:
         """The digest recorded for a page file whose stat key is unchanged and not racily clean."""
         entry = self.files.get(slug)
-        if not entry or len(entry) != 7 or entry[5] or tuple(entry[:5]) != key:
+        if not entry or len(entry) != 6 or entry[4] or tuple(entry[:4]) != key:
             return None
-        return entry[6] if isinstance(entry[6], str) else None
+        return entry[5] if isinstance(entry[5], str) else None
 
     def forget(self) -> None:
         """Drop the memo (it vouched for bytes a page file no longer holds)."""
@@ -109,16 +109,17 @@ class PageMemo:
             pass
 
 
-_MEMO_HEADER = "kctui page memo 5"
+_MEMO_HEADER = "kctui page memo 6"
 
 
 def _info_of(entry: object, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
     try:
-        kind, eslug, title, description, aliases, sources, status, links, by, passing, recurring, wiki, md = entry  # type: ignore[misc]
-        if eslug != slug or kind not in KIND_DIRS:
+        kind, eslug, title, description, aliases, sources, status, links, by, passing, recurring, kept, stale, wiki, md = entry  # type: ignore[misc]
+        if eslug != slug or kind not in KIND_DIRS or not (stale is None or len(stale) == 3):
             return None
         info = PageInfo(kind, slug, title, description, tuple(aliases), tuple(map(tuple, sources)), status,
-                        tuple(links), by, tuple(passing), tuple(recurring))
+                        tuple(links), by, tuple(passing), tuple(recurring), tuple(map(tuple, kept)),
+                        None if stale is None else tuple(stale))
     except (TypeError, ValueError):
         return None
     return info, (bool(wiki), bool(md))
@@ -141,4 +142,5 @@ def _parse_memo(text: str) -> tuple[dict[str, list], dict[str, str]]:
 
 def _info_list(info: PageInfo, wiki: bool, md: bool) -> list:
     return [info.kind, info.slug, info.title, info.description, list(info.aliases), [list(s) for s in info.sources],
-            info.compile_status, list(info.links), info.generated_by, list(info.passing), list(info.recurring), int(wiki), int(md)]
+            info.compile_status, list(info.links), info.generated_by, list(info.passing), list(info.recurring),
+            [list(k) for k in info.kept], None if info.stale is None else list(info.stale), int(wiki), int(md)]

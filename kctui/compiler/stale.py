@@ -39,23 +39,44 @@ def _instant(value: Any) -> int | None:
         return None
 
 
+Clock = tuple[int | None, int | None, int | None]  # (stale_after, last update, latest confirmation), µs
+
+
+def freshness_clock(fm: dict[str, Any]) -> Clock:
+    """The times a page's freshness depends on, from its frontmatter (None where absent)."""
+    generated = fm.get("generated") if isinstance(fm.get("generated"), dict) else {}
+    verified = fm.get("verified") or []
+    confirmed = [at for at in (_instant(e.get("at")) for e in verified if isinstance(e, dict)) if at is not None] \
+        if isinstance(verified, (list, tuple, str, dict)) else []
+    return (_instant(fm.get("stale_after")), _instant(fm.get("last_updated")) or _instant(generated.get("at")),
+            max(confirmed) if confirmed else None)
+
+
+def deadline_of(clock: Clock, stale_days: int) -> int | None:
+    """When a page with this clock goes stale (microseconds), or None when it carries no time at all."""
+    explicit, base, confirmed = clock
+    span = stale_days * 86_400 * US
+    times = [explicit] if explicit is not None else [base + span] if base is not None else []
+    if confirmed is not None:
+        times.append(confirmed + span)
+    return max(times) if times else None
+
+
 def freshness_deadline(fm: dict[str, Any], stale_days: int) -> int | None:
     """When the page goes stale (microseconds), or None when it carries no time at all."""
-    span = stale_days * 86_400 * US
-    times: list[int] = []
-    explicit = _instant(fm.get("stale_after"))
-    if explicit is not None:
-        times.append(explicit)
-    else:
-        generated = fm.get("generated") if isinstance(fm.get("generated"), dict) else {}
-        base = _instant(fm.get("last_updated")) or _instant(generated.get("at"))
-        if base is not None:
-            times.append(base + span)
-    for entry in fm.get("verified") or []:
-        at = _instant(entry.get("at")) if isinstance(entry, dict) else None
-        if at is not None:
-            times.append(at + span)
-    return max(times) if times else None
+    return deadline_of(freshness_clock(fm), stale_days)
+
+
+def staleness(text: str, fm: dict[str, Any]) -> Clock | None:
+    """What decides whether the page with this text and frontmatter goes stale, read once with the page
+    (`PageInfo.stale`, so a pass need not read an unchanged page to know it is not stale yet): None for
+    a page that never does here (its status is not compiled or confirmed, or it is a stub), else its
+    clock. The same reading as `mark_stale` makes of the text."""
+    end = text.find("\n---\n", 3)
+    status = _STATUS.search(text[:end] if end > 0 else "")
+    if status is None or status.group(1) not in ("compiled", "confirmed") or fm.get(STUB_KEY):
+        return None
+    return freshness_clock(fm)
 
 
 def mark_stale(writer: Any, final: dict[str, str], skip: set[str], created_at: str, stale_days: int,
@@ -69,6 +90,11 @@ def mark_stale(writer: Any, final: dict[str, str], skip: set[str], created_at: s
             tick(n, len(final), slug)
         if slug in skip:
             continue
+        info = writer.prev.pages.get(slug) if slug not in writer.rendered else None
+        if info is not None:  # an unchanged previous page: its summary says whether it can be stale yet
+            deadline = deadline_of(info.stale, stale_days) if info.stale is not None else None
+            if deadline is None or deadline > now:
+                continue
         text = writer.current_text(slug)
         if not text:
             continue

@@ -194,9 +194,14 @@ def racily_clean(mtime_ns: int, recorded_ns: int) -> bool:
     return mtime_ns + margin >= recorded_ns
 
 
-def stat_key(st: os.stat_result) -> tuple[int, int, int, int, int]:
-    """A page file's stat key in the memo: device, inode, size, mtime and ctime."""
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+def stat_key(st: os.stat_result) -> tuple[int, int, int, int]:
+    """A page file's stat key in the memo: device, inode, size and mtime — the file identity the carry
+    of an unchanged page relies on. Not the ctime: every promotion changes it (deleting the old
+    generation drops the link count of each page carried into the new one by a hard link), so a key
+    with it vouched for no page after a promotion and every pass read the whole wiki again. What is
+    given up: an edit in place that keeps the size and then sets the mtime back (`touch -d`), which no
+    editor does; a page the pass needs is still checked against its digest (`PageBytes`)."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def file_identity(st: os.stat_result) -> tuple[int, int, int, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -32,7 +33,7 @@ def _two_generations(tmp_path: Path) -> tuple[Path, Path, Path]:
     cache = tmp_path / "cache"
     first = request(src, "job-1")
     compile_pass(first, cache_dir=cache)
-    _age(first.output_path)  # changes every ctime: the memo's keys no longer match, every page is read
+    _age(first.output_path)  # changes every mtime: the memo's keys no longer match, every page is read
     (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
     second = request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z")
     compile_pass(second, cache_dir=cache)
@@ -63,8 +64,7 @@ def _reads(monkeypatch) -> list[str]:  # noqa: ANN001
 def test_unchanged_previous_pages_are_not_read_and_the_wiki_is_the_same(tmp_path: Path, monkeypatch) -> None:
     src, cache, wiki2 = _two_generations(tmp_path)
     total = len(list(wiki2.glob("*/*.md")))
-    (src / "rfcs" / "0040-facade.md").write_text(
-        (src / "rfcs" / "0040-facade.md").read_text(encoding="utf-8") + "\nA gear is a toothed wheel.\n", encoding="utf-8")
+    _edit_facade(src)
     seen = _reads(monkeypatch)
     cached = compile_pass(_third(src, wiki2), cache_dir=cache)
     assert cached.changes.modified == ["rfcs/0040-facade.md"]
@@ -75,6 +75,30 @@ def test_unchanged_previous_pages_are_not_read_and_the_wiki_is_the_same(tmp_path
     assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
 
 
+def test_the_memo_still_vouches_for_pages_once_the_old_generation_is_deleted(tmp_path: Path, monkeypatch) -> None:
+    """Promotion deletes the generation a pass linked its unchanged pages from: each carried page's link
+    count drops, which moves its ctime. The memo's key leaves the ctime out, so the next pass still
+    reads only the pages the last pass wrote (a key with it read the whole wiki on every pass)."""
+    src, cache, wiki2 = _two_generations(tmp_path)
+    total = len(list(wiki2.glob("*/*.md")))
+    before = (wiki2 / "concepts" / "sprocket.md").stat()
+    shutil.rmtree(wiki2.parent.parent / "job-1")  # what promotion does to the old tree
+    after = (wiki2 / "concepts" / "sprocket.md").stat()
+    assert after.st_nlink < before.st_nlink and after.st_ctime_ns != before.st_ctime_ns
+    _edit_facade(src)
+    seen = _reads(monkeypatch)
+    compile_pass(_third(src, wiki2), cache_dir=cache)
+    assert 0 < len(seen) < total / 2 and "sprocket.md" not in seen and "papers-gizmo-report-pdf.md" not in seen
+    monkeypatch.undo()
+    compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
+    assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
+
+
+def _edit_facade(src: Path) -> None:
+    (src / "rfcs" / "0040-facade.md").write_text(
+        (src / "rfcs" / "0040-facade.md").read_text(encoding="utf-8") + "\nA gear is a toothed wheel.\n", encoding="utf-8")
+
+
 def test_a_page_edited_behind_the_compilers_back_is_read_again(tmp_path: Path) -> None:
     src, cache, wiki2 = _two_generations(tmp_path)
     page = wiki2 / "concepts" / "sprocket.md"
@@ -82,7 +106,7 @@ def test_a_page_edited_behind_the_compilers_back_is_read_again(tmp_path: Path) -
     text = page.read_text(encoding="utf-8")
     assert "description: sprocket is a toothed wheel" in text
     page.write_text(text.replace("a toothed wheel", "a toothex wheel", 1), encoding="utf-8")  # same size
-    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))  # same mtime: only the ctime tells
+    assert page.stat().st_ino == st.st_ino and page.stat().st_size == st.st_size  # in place: the mtime tells
     compile_pass(_third(src, wiki2), cache_dir=cache)
     compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
     cached, plain = tree(_third(src, wiki2).output_path), tree(_third(src, wiki2, out="plain").output_path)
@@ -90,7 +114,7 @@ def test_a_page_edited_behind_the_compilers_back_is_read_again(tmp_path: Path) -
 
 
 def test_a_racily_clean_entry_is_never_trusted(tmp_path: Path) -> None:
-    """An edit inside the timestamp tick of the record (same size, mtime and, here, ctime) is read."""
+    """An edit inside the timestamp tick of the record (same inode, size and mtime) is read."""
     src = make_kb(tmp_path)
     cache = tmp_path / "cache"
     first = request(src, "job-1")
@@ -102,10 +126,7 @@ def test_a_racily_clean_entry_is_never_trusted(tmp_path: Path) -> None:
     os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
     memo_file = cache / MEMO_NAME
     lines, files = _memo_files(memo_file)
-    entry = files["sprocket"]
-    assert entry[5] and tuple(entry[:4]) == stat_key(page.stat())[:4]
-    entry[:5] = list(stat_key(page.stat()))  # as if the ctime had not moved either
-    _forge(memo_file, lines, files)
+    assert files["sprocket"][4] and tuple(files["sprocket"][:4]) == stat_key(page.stat())  # only racy tells
     again = request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z")
     compile_pass(again, cache_dir=cache)
     compile_pass(request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z", out="plain"), cache_dir=None)
@@ -122,7 +143,7 @@ def test_a_tampered_page_the_memo_vouches_for_fails_the_pass_and_the_retry_is_ri
     memo_file = cache / MEMO_NAME
     lines, files = _memo_files(memo_file)
     entry = files["rfcs-0040-facade-md"]
-    entry[:6] = [*stat_key(page.stat()), False]  # the memo vouches for the old bytes under the new key
+    entry[:5] = [*stat_key(page.stat()), False]  # the memo vouches for the old bytes under the new key
     _forge(memo_file, lines, files)
     (src / "rfcs" / "0040-facade.md").write_text(
         (src / "rfcs" / "0040-facade.md").read_text(encoding="utf-8") + "\nA gear is a toothed wheel.\n", encoding="utf-8")
