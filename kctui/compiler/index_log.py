@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 OKF_VERSION = "0.2"
 LOG_TITLE = "# Knowledge Base Log"
@@ -11,8 +12,7 @@ _DAY = re.compile(r"^## (\d{4}-\d{2}-\d{2})\s*$")
 _CLASS_ORDER = (("source", "Sources", "sources"), ("concept", "Concepts", "concepts"), ("entity", "Entities", "entities"))
 
 
-@dataclass(frozen=True)
-class IndexEntry:
+class IndexEntry(NamedTuple):  # one per page of every pass
     kind: str
     slug: str
     title: str
@@ -32,6 +32,11 @@ def _link_text(title: str) -> str:
     return title
 
 
+@lru_cache(maxsize=1 << 16)  # a long-lived worker renders the same lines pass after pass
+def _index_line(folder: str, title: str, slug: str, description: str) -> str:
+    return f"* [{_link_text(title)}](/{folder}/{slug}.md) - {_one_line(description) or 'No description.'}"
+
+
 def render_index(entries: list[IndexEntry]) -> str:
     counts = {kind: sum(1 for e in entries if e.kind == kind) for kind, _, _ in _CLASS_ORDER}
     out = ["---", f"okf_version: '{OKF_VERSION}'", "---", "", "# Index", ""]
@@ -43,8 +48,7 @@ def render_index(entries: list[IndexEntry]) -> str:
         rows = sorted((e for e in entries if e.kind == kind), key=lambda e: (e.title.casefold(), e.slug))
         if not rows:
             out.append("_None yet._")
-        out += [f"* [{_link_text(e.title)}](/{folder}/{e.slug}.md) - {_one_line(e.description) or 'No description.'}"
-                for e in rows]
+        out += [_index_line(folder, e.title, e.slug, e.description) for e in rows]
     return "\n".join(out) + "\n"
 
 

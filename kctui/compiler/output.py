@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING
 from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
 from kctui.compiler.page_info import PageInfo, info_of_rendered, link_styles, page_info
-from kctui.compiler.prelink import Prelink, clear_output, prune, remove_entry
+from kctui.compiler.prelink import Prelink, clear_output, remove_entry
 from kctui.compiler.trust_policy import policy_of
 from kctui.compiler.wiki_state import (
     PreviousWiki,
@@ -185,6 +184,9 @@ class PageWriter:
                                       if prev_root is not None else None)
                 except OSError:
                     src_dirs[kind] = None
+            prev_pages, prev_digests, prev_styles = self.prev.pages, self.prev.digests, self.prev.styles
+            # what the prelink made, listed once: a carried page is checked by its entry, without a stat
+            staged = {kind: {e.name: e for e in os.scandir(fd)} for kind, fd in dirs.items()} if prelinked else {}
             for n, slug in enumerate(sorted(final)):
                 if n % 200 == 0:
                     check_stop()
@@ -202,10 +204,10 @@ class PageWriter:
                     st = _write_at(dirs[kind], name, data)
                     self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
                 else:
-                    info = self.prev.pages[slug]
-                    digest = self.digests[slug] = self.prev.digests[slug]
-                    self.styles[slug] = self.prev.styles.get(slug) or link_styles(self.prev.raw[slug])
-                    if not (prelinked and self._carried(slug, dirs[kind], name, digest)):
+                    info = prev_pages[slug]
+                    digest = self.digests[slug] = prev_digests[slug]
+                    self.styles[slug] = prev_styles.get(slug) or link_styles(self.prev.raw[slug])
+                    if not (prelinked and self._carried(slug, dirs[kind], staged[kind].get(name), name, digest)):
                         self._carry(slug, dirs[kind], src_dirs[kind], name, digest)
                 self.infos[slug] = info
                 page = self.pages.get(slug)
@@ -213,7 +215,10 @@ class PageWriter:
                                           page.description if page else info.description))
             if prelinked:  # what the previous generation had and this one does not
                 for kind, fd in dirs.items():
-                    prune(fd, {f"{slug}.md" for slug, k in final.items() if k == kind})
+                    keep = {f"{slug}.md" for slug, k in final.items() if k == kind}
+                    for name in staged[kind]:
+                        if name not in keep:
+                            remove_entry(name, fd)
         finally:
             for fd in [*dirs.values(), *src_dirs.values()]:
                 if fd is not None:
@@ -232,17 +237,17 @@ class PageWriter:
         _write(out / "log.md", log.encode("utf-8"))
 
 
-    def _carried(self, slug: str, dir_fd: int, name: str, digest: str) -> bool:
-        """An unchanged page the prelink linked (kctui.compiler.prelink): True when the staged file is the
-        previous generation's file as read (same inode, size and modification time); else whatever stands
-        at its name is removed and False (the page is then carried one by one)."""
+    def _carried(self, slug: str, dir_fd: int, entry: os.DirEntry | None, name: str, digest: str) -> bool:
+        """An unchanged page the prelink linked (kctui.compiler.prelink), as its staged folder lists it:
+        True when the entry is a regular file and the very file the pass read (the inode it recorded, whose
+        size and modification time the pass checked when it read the previous wiki); else whatever stands at
+        its name is removed and False (the page is then carried one by one). The entry's inode comes with
+        the folder's listing: no page is stat'ed again here."""
         identity = self.prev.identities.get(slug)
-        try:
-            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-        except FileNotFoundError:
+        if entry is None:
             return False
-        if identity is not None and stat.S_ISREG(st.st_mode) and file_identity(st) == identity:
-            self.files[slug] = [*stat_key(st), self.prev.stamps[slug][4], digest]
+        if identity is not None and entry.is_file(follow_symlinks=False) and entry.inode() == identity[1]:
+            self.files[slug] = [*identity, self.prev.stamps[slug][4], digest]
             return True
         remove_entry(name, dir_fd)
         return False

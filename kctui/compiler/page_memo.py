@@ -4,6 +4,7 @@ that an unchanged previous page is neither read nor parsed again (kctui.compiler
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from kctui.atomic_write import write_atomically
@@ -11,74 +12,97 @@ from kctui.compiler.page_info import PageInfo
 from kctui.core.pages import KIND_DIRS
 
 MEMO_NAME = "wiki-pages-v6.txt"
+_MEMO_HEADER = "kctui page memo 6"
+# One JSON array per line, a line per page:
+#   [slug, dev, inode, size, mtime_ns, racily clean, digest, has [[, has ](/,
+#    kind, title, description, aliases, sources, compile_status, links, generated_by, passing, recurring, kept, stale]
+_FIELDS = 21
+_SLUG, _RACY, _DIGEST, _WIKI, _MD, _KIND = 0, 5, 6, 7, 8, 9
 
 
 class PageMemo:
-    """What the last pass knew about the pages it wrote, stored as one text file in the cache folder (a
-    header line, the JSON of `files`, then one `<digest> <JSON>` line per page of `infos`):
+    """What the last passes knew about the pages they wrote, stored as one text file in the cache folder
+    (a header line, then one JSON array per page record):
 
-    - `infos`: the `PageInfo` of a page and whether its bytes hold each link style, by the page's
-      digest (a pure function of the bytes, so a hit never changes a result);
-    - `files`: by slug, the page file's stat key (dev, inode, size, mtime_ns), whether the entry is
-      *racily clean* and the digest of the bytes the file held. A previous page whose stat
-      key is unchanged is neither read nor hashed (its bytes are read when the pass needs them and then
-      checked against the digest). As in the sources' stat cache (kctui/sources/statcache.py), an
-      entry whose mtime was not older than the moment it was recorded (minus a margin for coarse
-      clocks) is never trusted: the file is read and hashed again."""
+    - the page file's stat key (dev, inode, size, mtime_ns), whether the record is *racily clean* and the
+      digest of the bytes the file held. A previous page whose stat key is unchanged is neither read
+      nor hashed (its bytes are read when the pass needs them and then checked against the digest). As
+      in the sources' stat cache (kctui/sources/statcache.py), a record whose mtime was not older than
+      the moment it was recorded (minus a margin for coarse clocks) is never trusted: the file is read
+      and hashed again;
+    - the page's `PageInfo` and whether its bytes hold each link style: a pure function of the bytes
+      (the digest), so using it never changes a result.
 
+    The file is a journal: a pass appends the records of the pages it changed (a later record of a
+    slug replaces an earlier one; a record of a page no longer listed is never consulted), and the file
+    is rewritten whole once it holds more than twice the records it needs. An append cut short by a
+    kill leaves a last line without its newline, which is dropped; any other damage drops the memo (the
+    next pass reads the pages). Every line is read with one `json.loads` (joined into one array: a JSON
+    line holds no raw newline).
+
+    A long-lived process (the host's worker) keeps the memo it last saved in memory (`_RESIDENT`, by
+    the file's path): the next pass of the same base takes the records and summaries from there
+    instead of reading and decoding the file, when the file is still the one it left (same device,
+    inode, size and modification time). A memo another process wrote is read as usual."""
 
     def __init__(self, folder: Path | None) -> None:
         self.path = folder / MEMO_NAME if folder else None
-        self.infos: dict[str, str] = {}  # digest -> its line's JSON text (parsed when asked for)
-        self.files: dict[str, list] = {}
-        self._text = ""
-        self._slug_of: dict[str, str] = {}  # digest -> slug of the lines decoded (written back as read)
-        if self.path and self.path.is_file():
-            try:
-                self._text = self.path.read_text(encoding="utf-8")
-                self.files, self.infos = _parse_memo(self._text)
-            except (OSError, ValueError, TypeError, UnicodeDecodeError):
-                self.infos, self.files, self._text = {}, {}, ""
+        self._entries: dict[str, list] = {}  # slug -> its record
+        self._decoded: dict[str, PageInfo] = {}  # slug -> the info decoded from its record
+        self._records = 0  # records the file holds (with the ones later records replaced)
+        self._stat: tuple | None = None  # the file's stat key when read
+        if self.path is None:
+            return
+        try:
+            st = self.path.stat()
+        except OSError:
+            return
+        key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        resident = _RESIDENT.get(self.path)
+        if resident is not None and resident[0] == key:
+            _, self._records, entries, decoded = resident
+            self._entries, self._decoded, self._stat = dict(entries), dict(decoded), key
+            return
+        try:
+            text = self.path.read_text(encoding="utf-8")
+            self._entries, self._records = _parse_memo(text)
+            self._stat = key if text.endswith("\n") else None  # after an append cut short: rewritten whole
+        except (OSError, ValueError, TypeError, UnicodeDecodeError, RecursionError):
+            self._entries, self._records = {}, 0
+
+    def vouched(self, slug: str, key: tuple[int, int, int, int]) -> tuple[str, PageInfo, tuple[bool, bool]] | None:
+        """(digest, summary, link styles) of a page file whose stat key is the one recorded, in a record
+        that was not racily clean; else None (the file is read)."""
+        e = self._entries.get(slug)
+        if e is None or e[_RACY] or e[1] != key[0] or e[2] != key[1] or e[3] != key[2] or e[4] != key[3]:
+            return None
+        info = self._decoded.get(slug)
+        if info is not None:  # decoded before (a resident memo): the same record, the same summary
+            return e[_DIGEST], info, (bool(e[_WIKI]), bool(e[_MD]))
+        got = self._info(e, slug)
+        return None if got is None else (e[_DIGEST], *got)
 
     def get(self, digest: str, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
-        """The page's summary and (has `[[`, has `](/`) for these bytes, or None."""
-        text = self.infos.get(digest)
-        if not text:
+        """The page's summary and (has `[[`, has `](/`) for these bytes of this page, or None."""
+        e = self._entries.get(slug)
+        if e is None or e[_DIGEST] != digest:
             return None
-        try:
-            got = _info_of(json.loads(text), slug)
-        except ValueError:
-            return None
+        info = self._decoded.get(slug)
+        if info is not None:
+            return info, (bool(e[_WIKI]), bool(e[_MD]))
+        return self._info(e, slug)
+
+    def _info(self, e: list, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
+        got = _info_of(e, slug)
         if got is not None:
-            self._slug_of[digest] = slug
+            self._decoded[slug] = got[0]
         return got
-
-    def get_many(self, keys: list[tuple[str, str]]) -> list[tuple[PageInfo, tuple[bool, bool]] | None]:
-        """`get` for many (digest, slug) pairs, their lines decoded in one go."""
-        texts = [self.infos.get(digest) for digest, _ in keys]
-        if not all(texts):
-            return [self.get(digest, slug) for digest, slug in keys]
-        try:
-            entries = json.loads("[" + ",".join(texts) + "]")  # type: ignore[arg-type]
-        except ValueError:
-            return [self.get(digest, slug) for digest, slug in keys]
-        if len(entries) != len(keys):
-            return [self.get(digest, slug) for digest, slug in keys]
-        out = [_info_of(entry, slug) for entry, (_, slug) in zip(entries, keys)]
-        self._slug_of.update((digest, slug) for got, (digest, slug) in zip(out, keys) if got is not None)
-        return out
-
-    def trusted(self, slug: str, key: tuple[int, int, int, int]) -> str | None:
-        """The digest recorded for a page file whose stat key is unchanged and not racily clean."""
-        entry = self.files.get(slug)
-        if not entry or len(entry) != 6 or entry[4] or tuple(entry[:4]) != key:
-            return None
-        return entry[5] if isinstance(entry[5], str) else None
 
     def forget(self) -> None:
         """Drop the memo (it vouched for bytes a page file no longer holds)."""
-        self.infos, self.files = {}, {}
+        self._entries, self._decoded, self._records = {}, {}, 0
         if self.path:
+            _RESIDENT.pop(self.path, None)
             try:
                 self.path.unlink()
             except OSError:
@@ -86,61 +110,104 @@ class PageMemo:
 
     def save(self, infos: dict[str, PageInfo], digests: dict[str, str], files: dict[str, list] | None = None,
              styles: dict[str, tuple[bool, bool]] | None = None) -> None:
-        """Keep what describes the pages of the wiki just written (one line per page: an unchanged
-        page's line is written back as read); nothing is written when nothing changed."""
+        """Keep what describes the pages of the wiki just written: `infos` and `digests` by slug, `files`
+        the record of each page file (dev, inode, size, mtime_ns, racily clean, digest; a page without
+        one is kept as racily clean, so only its summary is used). Only the records that changed are
+        appended; nothing is written when nothing changed."""
         if not self.path:
             return
-        lines = [_MEMO_HEADER, json.dumps(files or {}, ensure_ascii=False, separators=(",", ":"))]
+        files, styles = files or {}, styles or {}
+        entries: dict[str, list] = {}
+        decoded: dict[str, PageInfo] = {}
+        added: list[str] = []
         for slug, info in infos.items():
             digest = digests.get(slug)
             if not digest:
                 continue
-            text = self.infos.get(digest) if self._slug_of.get(digest) == slug else None
-            if text is None:
-                wiki, md = (styles or {}).get(slug, (True, True))
-                text = json.dumps(_info_list(info, wiki, md), ensure_ascii=False, separators=(",", ":"))
-            lines.append(f"{digest} {text}")
-        data = "\n".join(lines) + "\n"
-        if data == self._text:
+            f = files.get(slug)
+            stamp = f[:5] if f and len(f) == 6 and f[5] == digest else [0, 0, 0, 0, True]
+            old = self._entries.get(slug)
+            if old is not None and info is self._decoded.get(slug) and old[_DIGEST] == digest and old[1:6] == stamp:
+                entry = old
+            else:
+                wiki, md = styles.get(slug, (True, True))
+                entry = [slug, *stamp, digest, int(wiki), int(md), *_info_list(info)]
+                added.append(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+            entries[slug], decoded[slug] = entry, info
+        if not added and self._stat is not None:
             return
+        _RESIDENT.pop(self.path, None)
         try:
-            write_atomically(self.path, data, durable=False)
+            records = self._append(added, len(entries)) if added and self._stat is not None else None
+            if records is None:  # no memo yet, one another process changed, or one to compact
+                lines = [json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in entries.values()]
+                write_atomically(self.path, "\n".join([_MEMO_HEADER, *lines]) + "\n", durable=False)
+                records = len(lines)
+            st = self.path.stat()
         except OSError:
-            pass
+            return
+        # what this process left, for its next pass (a record's summary is the info it was made of)
+        _RESIDENT[self.path] = ((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns), records, entries, decoded)
+        while len(_RESIDENT) > RESIDENT_BASES:  # the bases compiled least recently are read from disk again
+            del _RESIDENT[next(iter(_RESIDENT))]
 
-
-_MEMO_HEADER = "kctui page memo 6"
-
-
-def _info_of(entry: object, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
-    try:
-        kind, eslug, title, description, aliases, sources, status, links, by, passing, recurring, kept, stale, wiki, md = entry  # type: ignore[misc]
-        if eslug != slug or kind not in KIND_DIRS or not (stale is None or len(stale) == 3):
+    def _append(self, lines: list[str], needed: int) -> int | None:
+        """Append the records to the file read (the number of records it then holds), or None when it
+        must be rewritten whole instead: it changed since it was read, or it would hold more than twice
+        the records the wiki needs."""
+        if self._records + len(lines) > 2 * needed + 64:
             return None
-        info = PageInfo(kind, slug, title, description, tuple(aliases), tuple(map(tuple, sources)), status,
-                        tuple(links), by, tuple(passing), tuple(recurring), tuple(map(tuple, kept)),
-                        None if stale is None else tuple(stale))
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != self._stat:
+                return None
+            os.write(fd, ("\n".join(lines) + "\n").encode("utf-8"))
+        finally:
+            os.close(fd)
+        return self._records + len(lines)
+
+
+# memo file -> (its stat key when left, records it holds, latest records, summaries): this process's last save
+_RESIDENT: dict[Path, tuple] = {}  # (insertion order: the most recent save last)
+RESIDENT_BASES = 8
+
+_tuple_new = tuple.__new__  # PageInfo's own __new__ without its Python frame (a pass decodes hundreds)
+
+
+def _info_of(e: list, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
+    try:
+        (kind, title, description, aliases, sources, status, links, by, passing, recurring, kept,
+         stale) = e[_KIND:]
+        if e[_SLUG] != slug or kind not in KIND_DIRS or not (stale is None or len(stale) == 3):
+            return None
+        info = _tuple_new(PageInfo, (kind, slug, title, description, tuple(aliases) if aliases else (),
+                                     tuple(map(tuple, sources)), status, tuple(links) if links else (), by,
+                                     tuple(passing) if passing else (), tuple(recurring) if recurring else (),
+                                     tuple(map(tuple, kept)) if kept else (), None if stale is None else tuple(stale)))
     except (TypeError, ValueError):
         return None
-    return info, (bool(wiki), bool(md))
+    return info, (bool(e[_WIKI]), bool(e[_MD]))
 
 
-def _parse_memo(text: str) -> tuple[dict[str, list], dict[str, str]]:
+def _parse_memo(text: str) -> tuple[dict[str, list], int]:
+    """slug -> its latest record, and the number of records the text holds."""
     lines = text.split("\n")
-    if lines[0] != _MEMO_HEADER or len(lines) < 2:
+    if lines[0] != _MEMO_HEADER:
         raise ValueError("not a page memo")
-    files = json.loads(lines[1])
-    if not isinstance(files, dict):
+    lines = lines[1:-1]  # the last line has no newline after it: empty, or an append cut short
+    entries = json.loads("[" + ",".join(lines) + "]") if lines else []
+    if not isinstance(entries, list) or len(entries) != len(lines):  # a line holding more than one value
         raise ValueError("not a page memo")
-    infos: dict[str, str] = {}
-    for line in lines[2:]:
-        digest, sep, entry = line.partition(" ")
-        if sep:
-            infos[digest] = entry
-    return files, infos
+    by_slug: dict[str, list] = {}
+    for e in entries:
+        if not isinstance(e, list) or len(e) != _FIELDS or not isinstance(e[_SLUG], str):
+            raise ValueError("not a page memo")
+        by_slug[e[_SLUG]] = e
+    return by_slug, len(entries)
 
 
-def _info_list(info: PageInfo, wiki: bool, md: bool) -> list:
-    return [info.kind, info.slug, info.title, info.description, list(info.aliases), [list(s) for s in info.sources],
+def _info_list(info: PageInfo) -> list:
+    return [info.kind, info.title, info.description, list(info.aliases), [list(s) for s in info.sources],
             info.compile_status, list(info.links), info.generated_by, list(info.passing), list(info.recurring),
-            [list(k) for k in info.kept], None if info.stale is None else list(info.stale), int(wiki), int(md)]
+            [list(k) for k in info.kept], None if info.stale is None else list(info.stale)]

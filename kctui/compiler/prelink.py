@@ -4,7 +4,9 @@ builds (linking the files of a large wiki one by one is a tenth of an incrementa
 nothing the pass computes).
 
 `PageWriter.write_all` then treats the folders as a proposal, never as truth: each carried page's link
-must be the very file the pass recorded (same device, inode, size and modification time), a page it
+must be the very file the pass read (its staged entry a regular file with the inode the pass recorded,
+whose size and modification time the pass checked when it read the previous wiki; a page replaced since
+is another inode), a page it
 rewrites has its link removed first (a linked file is never written through: it is the live wiki's),
 and whatever the new wiki does not hold — a page removed, a page the previous wiki had but this pass
 dropped, anything that is not a regular `.md` file — is deleted. A previous page folder that is a
@@ -107,9 +109,3 @@ def remove_entry(name: str | Path, dir_fd: int | None = None) -> None:
     else:
         os.unlink(name, dir_fd=dir_fd)
 
-
-def prune(dir_fd: int, keep: set[str]) -> None:
-    """Remove from a staged page folder every entry whose name is not in `keep` (folders included)."""
-    for entry in os.scandir(dir_fd):
-        if entry.name not in keep:
-            remove_entry(entry.name, dir_fd)

@@ -67,7 +67,14 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
     recurring name, or stops being one, since the previous pass. An unchanged source counts for a name
     when its page records the name as a passing mention (`mentioned_once`) or an entity page of that
     name lists the source among its sources; what it decided is its `mentioned_elsewhere`."""
-    page_of = prev.source_page_of()
+    page_of: dict[str, str] = {}
+    entities = []
+    for info in prev.pages.values():  # one walk over the previous wiki (hundreds of pages, every pass)
+        if info.kind == "source":
+            for resource, _ in info.sources:
+                page_of[resource] = info.slug
+        elif info.kind == "entity":
+            entities.append(info)
     rest = {p: prev.pages[page_of[p]] for p in unchanged if p in page_of and p not in live}
     once = {p: _keys(info.passing) for p, info in rest.items() if info.passing}
     wanted = set().union(*once.values(), *(passing_keys(ex) for ex in live.values()))
@@ -75,13 +82,15 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
         return [], set()
     holders: dict[str, set[str]] = {}
     named: set[str] = set()
-    for info in prev.pages.values():
-        if info.kind == "entity":
-            for k in _keys([info.title, *info.aliases]):
-                if " " in k:
-                    named.add(k)
-                if k in wanted:
-                    holders.setdefault(k, set()).update(r for r, _ in info.sources if r in rest)
+    for info in entities:
+        for name in (info.title, *info.aliases) if info.aliases else (info.title,):
+            k = identity_key(name)
+            if not k:
+                continue
+            if " " in k:
+                named.add(k)
+            if k in wanted:
+                holders.setdefault(k, set()).update(r for r, _ in info.sources if r in rest)
     own: dict[str, set[str]] = {}
     for k, paths in holders.items():
         for path in paths:

@@ -120,35 +120,46 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
             prev.problems.append(f"log.md could not be read ({exc}); a new log is started")
     listing: list[tuple[str, str, os.DirEntry, str]] = []
     for kind, folder in KIND_DIRS.items():
-        directory = root / folder
-        if not directory.is_dir():
+        try:
+            entries = [e for e in os.scandir(root / folder) if e.name.endswith(".md")]
+        except (FileNotFoundError, NotADirectoryError):
             continue
-        for entry in sorted(os.scandir(directory), key=lambda e: e.name.encode("utf-8", "surrogateescape")):
-            if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                listing.append((kind, folder, entry, entry.name[:-3]))
-    vouched: dict[str, tuple[os.stat_result, str, tuple[PageInfo, tuple[bool, bool]]]] = {}
-    if memo is not None:  # pages whose stat key the memo recorded: not read (their summaries decoded at once)
-        keyed: list[tuple[str, os.stat_result, str]] = []
-        for _, _, entry, slug in listing:
+        # bytewise order: a str's code point order is its UTF-8 order, but not for an undecodable name
+        entries.sort(key=(lambda e: e.name) if all(e.name.isascii() for e in entries)
+                     else (lambda e: e.name.encode("utf-8", "surrogateescape")))
+        listing += [(kind, folder, e, e.name[:-3]) for e in entries if e.is_file(follow_symlinks=False)]
+    pages, digests, styles, identities, stamps = prev.pages, prev.digests, prev.styles, prev.identities, prev.stamps
+    vouched = memo.vouched if memo is not None else None
+    for n, (kind, folder, entry, slug) in enumerate(listing):
+        if n % 64 == 0 and should_stop():
+            return prev
+        hit = None
+        if vouched is not None:  # a page whose stat key the memo recorded is not read
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
+                st = None
+            if st is not None:
+                key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)  # stat_key
+                got = vouched(slug, key)
+                if got is not None:
+                    hit = (key, got[0], got[1:])
+        if hit is not None:  # the common case, kept short: hundreds of pages per pass
+            key, digest, (info, style) = hit
+            if info.kind == kind and slug not in pages:
+                pages[slug] = info
+                prev.raw.deferred(slug, entry.path)
+                digests[slug] = digest
+                styles[slug] = style
+                identities[slug] = key
+                stamps[slug] = (*key, False)
                 continue
-            digest = memo.trusted(slug, stat_key(st))
-            if digest is not None:
-                keyed.append((slug, st, digest))
-        for (slug, st, digest), got in zip(keyed, memo.get_many([(d, s) for s, _, d in keyed])):
-            if got is not None:
-                vouched[slug] = (st, digest, got)
-    for kind, folder, entry, slug in listing:
-        if should_stop():
-            return prev
         raw = None
         try:
-            if slug in vouched:
-                st, digest, got = vouched[slug]
-                identity: tuple | None = file_identity(st)
-                stamp: tuple | None = (*stat_key(st), False)
+            if hit is not None:
+                key, digest, got = hit
+                identity: tuple | None = key
+                stamp: tuple | None = (*key, False)
             else:
                 read_at = time.time_ns()
                 raw, after = _read_stable(entry.path)
@@ -158,7 +169,7 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
                     got = page_info(raw.decode("utf-8"), slug), link_styles(raw)
                 identity = file_identity(after) if after is not None else None
                 stamp = (*stat_key(after), racily_clean(after.st_mtime_ns, read_at)) if after is not None else None
-            info, styles = got
+            info, style = got
         except (OSError, UnicodeDecodeError, FrontmatterError, ValueError) as exc:
             prev.problems.append(f"{folder}/{entry.name}: previous page not readable ({exc}); dropped")
             continue
@@ -171,7 +182,7 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
         else:
             prev.raw.loaded(slug, raw)
         prev.digests[slug] = digest
-        prev.styles[slug] = styles
+        prev.styles[slug] = style
         if identity is not None:
             prev.identities[slug] = identity
             prev.stamps[slug] = stamp

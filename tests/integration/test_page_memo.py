@@ -45,13 +45,13 @@ def _third(src: Path, prev: Path, out: str = "job-3"):  # noqa: ANN202
 
 
 def _memo_files(memo_file: Path) -> tuple[list[str], dict]:
+    """The memo's header line and its records by slug ([slug, dev, inode, size, mtime_ns, racy, digest, …])."""
     lines = memo_file.read_text(encoding="utf-8").split("\n")
-    return lines, json.loads(lines[1])
+    return lines[:1], {e[0]: e for e in map(json.loads, filter(None, lines[1:]))}
 
 
 def _forge(memo_file: Path, lines: list[str], files: dict) -> None:
-    lines[1] = json.dumps(files)
-    memo_file.write_text("\n".join(lines), encoding="utf-8")
+    memo_file.write_text("\n".join([*lines, *map(json.dumps, files.values())]) + "\n", encoding="utf-8")
 
 
 def _reads(monkeypatch) -> list[str]:  # noqa: ANN001
@@ -126,7 +126,7 @@ def test_a_racily_clean_entry_is_never_trusted(tmp_path: Path) -> None:
     os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
     memo_file = cache / MEMO_NAME
     lines, files = _memo_files(memo_file)
-    assert files["sprocket"][4] and tuple(files["sprocket"][:4]) == stat_key(page.stat())  # only racy tells
+    assert files["sprocket"][5] and tuple(files["sprocket"][1:5]) == stat_key(page.stat())  # only racy tells
     again = request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z")
     compile_pass(again, cache_dir=cache)
     compile_pass(request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z", out="plain"), cache_dir=None)
@@ -143,7 +143,7 @@ def test_a_tampered_page_the_memo_vouches_for_fails_the_pass_and_the_retry_is_ri
     memo_file = cache / MEMO_NAME
     lines, files = _memo_files(memo_file)
     entry = files["rfcs-0040-facade-md"]
-    entry[:5] = [*stat_key(page.stat()), False]  # the memo vouches for the old bytes under the new key
+    entry[1:6] = [*stat_key(page.stat()), False]  # the memo vouches for the old bytes under the new key
     _forge(memo_file, lines, files)
     (src / "rfcs" / "0040-facade.md").write_text(
         (src / "rfcs" / "0040-facade.md").read_text(encoding="utf-8") + "\nA gear is a toothed wheel.\n", encoding="utf-8")

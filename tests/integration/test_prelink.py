@@ -116,3 +116,33 @@ def test_a_failing_cp_falls_back_to_linking_page_by_page(tmp_path: Path, monkeyp
     assert tree(job.output_path).keys() == tree(prev).keys()
     page = next(p for p in (prev / "sources").glob("*.md"))
     assert os.stat(job.output_path / "sources" / page.name).st_ino == os.stat(page).st_ino
+
+
+def test_a_page_replaced_while_the_pass_runs_is_never_carried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A previous page replaced after the pass read the previous wiki (another file renamed over it, as an
+    editor saves) is not the file the pass read: its link is not carried, and the pass either writes the
+    bytes it read or fails to be retried — it never publishes bytes it did not read."""
+    src, prev = _first(tmp_path)
+    page = prev / "concepts" / "sprocket.md"
+    read = page.read_bytes()
+    (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
+    from kctui.compiler import pipeline
+
+    real = pipeline.Prelink.start
+
+    def replace_then_link(previous, out):  # noqa: ANN001, ANN202 - after the read, before the links are made
+        other = page.with_name("sprocket.md.new")
+        other.write_bytes(read.replace(b"toothed", b"toothex"))
+        os.replace(other, page)
+        return real(previous, out)
+
+    monkeypatch.setattr(pipeline.Prelink, "start", replace_then_link)
+    job = _second(src, prev)
+    try:
+        compile_pass(job, cache_dir=tmp_path / "cache")
+    except pipeline.CompileFailure as failed:
+        assert failed.transient and failed.code == "previous_wiki_changed"
+        assert not job.output_path.exists()
+    else:
+        staged = job.output_path / "concepts" / "sprocket.md"
+        assert staged.read_bytes() == read and os.stat(staged).st_ino != os.stat(page).st_ino
