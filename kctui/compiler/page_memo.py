@@ -35,7 +35,8 @@ class PageMemo:
 
     The file is a journal: a pass appends the records of the pages it changed (a later record of a
     slug replaces an earlier one; a record of a page no longer listed is never consulted), and the file
-    is rewritten whole once it holds more than twice the records it needs. An append cut short by a
+    is rewritten whole before it holds a quarter more records than it needs (a restarted process reads
+    them all). An append cut short by a
     kill leaves a last line without its newline, which is dropped; any other damage drops the memo (the
     next pass reads the pages). Every line is read with one `json.loads` (joined into one array: a JSON
     line holds no raw newline).
@@ -153,9 +154,9 @@ class PageMemo:
 
     def _append(self, lines: list[str], needed: int) -> int | None:
         """Append the records to the file read (the number of records it then holds), or None when it
-        must be rewritten whole instead: it changed since it was read, or it would hold more than twice
-        the records the wiki needs."""
-        if self._records + len(lines) > 2 * needed + 64:
+        must be rewritten whole instead: it changed since it was read, or it would hold a quarter more
+        records than the wiki needs (and 64)."""
+        if self._records + len(lines) > needed + needed // 4 + 64:
             return None
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
         try:

@@ -234,9 +234,9 @@ def _propose_pending_in_full(state: PassState) -> None:
             state.registry.source_slug(path, found.title)
             routed = state.routed[path] = route(found, state.registry)
             state.fed[path] = set(routed)
-            touched |= state.prev_fed.get(path, set()) | set(routed)
-            touched |= {info.slug for info in prev.pages.values() if info.kind != "source"
-                        and any(resource == path for resource, _ in info.sources)}
+            # the source is unchanged: the pages it fed and still feeds hold what it says already; only
+            # a page it now feeds, or no longer feeds, is rebuilt beside the pages waiting for review
+            touched |= state.prev_fed.get(path, set()) ^ set(routed)
 
 
 # -- flag ---------------------------------------------------------------------------------------
