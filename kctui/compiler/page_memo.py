@@ -83,6 +83,11 @@ class PageMemo:
         got = self._info(e, slug)
         return None if got is None else (e[_DIGEST], *got)
 
+    def records(self) -> tuple[dict[str, list], dict[str, PageInfo]]:
+        """(slug -> record, slug -> the summary decoded from it so far), for a caller that checks
+        hundreds of stat keys in a loop of its own (`vouched` says what a record vouches for)."""
+        return self._entries, self._decoded
+
     def get(self, digest: str, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
         """The page's summary and (has `[[`, has `](/`) for these bytes of this page, or None."""
         e = self._entries.get(slug)

@@ -129,31 +129,35 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
                      else (lambda e: e.name.encode("utf-8", "surrogateescape")))
         listing += [(kind, folder, e, e.name[:-3]) for e in entries if e.is_file(follow_symlinks=False)]
     pages, digests, styles, identities, stamps = prev.pages, prev.digests, prev.styles, prev.identities, prev.stamps
-    vouched = memo.vouched if memo is not None else None
+    paths, order = prev.raw._paths, prev.raw._order
+    records, summaries = memo.records() if memo is not None else ({}, {})
     for n, (kind, folder, entry, slug) in enumerate(listing):
         if n % 64 == 0 and should_stop():
             return prev
         hit = None
-        if vouched is not None:  # a page whose stat key the memo recorded is not read
+        record = records.get(slug)
+        if record is not None:  # a page whose stat key the memo recorded is not read
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 st = None
-            if st is not None:
+            # the record's stat key (PageMemo.vouched, inlined: hundreds of pages per pass)
+            if (st is not None and not record[5] and record[2] == st.st_ino and record[4] == st.st_mtime_ns
+                    and record[3] == st.st_size and record[1] == st.st_dev):
                 key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)  # stat_key
-                got = vouched(slug, key)
+                info = summaries.get(slug)
+                if info is not None and info.kind == kind and slug not in pages:  # the common case, kept short
+                    pages[slug] = info
+                    paths[slug] = entry.path  # PageBytes.deferred
+                    order[slug] = None
+                    digests[slug] = record[6]
+                    styles[slug] = (bool(record[7]), bool(record[8]))
+                    identities[slug] = key
+                    stamps[slug] = (*key, False)
+                    continue
+                got = memo.vouched(slug, key)
                 if got is not None:
                     hit = (key, got[0], got[1:])
-        if hit is not None:  # the common case, kept short: hundreds of pages per pass
-            key, digest, (info, style) = hit
-            if info.kind == kind and slug not in pages:
-                pages[slug] = info
-                prev.raw.deferred(slug, entry.path)
-                digests[slug] = digest
-                styles[slug] = style
-                identities[slug] = key
-                stamps[slug] = (*key, False)
-                continue
         raw = None
         try:
             if hit is not None:
