@@ -8,7 +8,7 @@ whether the evidence makes it an entity; kctui.compiler.recognise decides and ci
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kctui.compiler import name_types as nt
 from kctui.compiler import names as nm
@@ -24,6 +24,9 @@ PERSON_BEFORE = re.compile(r"(?:\b(?:by|with|ask|asked|contact|thanks|thank|cc|p
 PERSON_AFTER = re.compile(r"\s+(?:will|said|says|agreed|proposed|owns|leads|asked|suggested|noted|presented|joined|reviewed|"
                           r"wrote|approved|volunteered|runs|maintains|manages|built|fixed|shipped|met|walked|will|is on call|is on-call|to follow up|takes|took|has|had|was|is)\b")
 _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)\b")
+# a release number right after a name marks it even where it opens a sentence ("Unleash 5.12 was
+# released …"): a rare word the sentence's capital says nothing about, a dotted version says a lot
+_VERSION_AFTER = re.compile(r"\s+(?:version\s+)?v?\d+(?:\.\d+)+\b")
 _COMPANY_TAIL = re.compile(r",?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
 
 
@@ -128,6 +131,8 @@ def _mentions(us: list[Unit], profile: Profile, lower: nm.Lower) -> tuple[dict[s
         sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
         listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
         for k, span in enumerate(sentence_spans):
+            if span.at_start and span.kind != "code" and _VERSION_AFTER.match(u.plain, span.end):
+                span = replace(span, at_start=False)  # the version marks it where the capital cannot
             known = profile.known(span.text)
             ok, strong = (True, True) if known else nm.name_like(span, lower)
             need = 0 if ok else nm.usage_need(span, lower)

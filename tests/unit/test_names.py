@@ -53,6 +53,17 @@ def test_a_once_mentioned_capitalised_word_is_no_entity_but_a_recurring_one_is()
     assert not lowercase.entities  # the document writes it as an ordinary word too
 
 
+def test_a_release_number_marks_a_name_where_it_opens_a_sentence() -> None:
+    """"Unleash" is an English word and opens the sentence, so its capital says nothing; the dotted
+    version after it does (the fact then lands on its page). Ordinary words before a number do not."""
+    notes = extract("# Vendors\n\nUnleash 5.12 was released on 2024-05-02.\n")
+    assert [e.name for e in notes.entities] == ["Unleash"]
+    assert [(c.subject, c.attribute, c.value, c.scope) for c in notes.claims if c.attribute == "release date"] == [
+        ("Unleash", "release date", "2024-05-02", "5.12")]
+    plain = extract("# Layout\n\nSection 2.1 explains the layout. Figure 3.2 shows it. Version 2.0 adds more.\n")
+    assert not plain.entities and not plain.passing
+
+
 def test_typed_by_the_noun_the_text_uses() -> None:
     ex = extract("# Ops\n\nThe billing-api service restarts nightly. Page the billing-api service owner.\n"
                  "Datadog, a monitoring vendor, alerts us. Datadog renews on 2026-09-30.\n")
