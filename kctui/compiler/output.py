@@ -247,7 +247,7 @@ class PageWriter:
         if entry is None:
             return False
         if identity is not None and entry.is_file(follow_symlinks=False) and entry.inode() == identity[1]:
-            self.files[slug] = [*identity, self.prev.stamps[slug][4], digest]
+            self.files[slug] = [*identity, self.prev.racy[slug], digest]
             return True
         remove_entry(name, dir_fd)
         return False
@@ -263,7 +263,7 @@ class PageWriter:
                 st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
                 if file_identity(st) == identity:
                     # the link changes the ctime only (not part of the key): the file holds the bytes it held
-                    self.files[slug] = [*stat_key(st), self.prev.stamps[slug][4], digest]
+                    self.files[slug] = [*stat_key(st), self.prev.racy[slug], digest]
                     return
                 os.unlink(name, dir_fd=dir_fd)
             except OSError:

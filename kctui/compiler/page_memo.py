@@ -17,7 +17,9 @@ _MEMO_HEADER = "kctui page memo 6"
 #   [slug, dev, inode, size, mtime_ns, racily clean, digest, has [[, has ](/,
 #    kind, title, description, aliases, sources, compile_status, links, generated_by, passing, recurring, kept, stale]
 _FIELDS = 21
-_SLUG, _RACY, _DIGEST, _WIKI, _MD, _KIND = 0, 5, 6, 7, 8, 9
+_SLUG, _KIND = 0, 9
+R_DEV, R_INO, R_SIZE, R_MTIME, R_RACY, R_DIGEST, R_WIKI, R_MD = 1, 2, 3, 4, 5, 6, 7, 8  # a record's stat fields
+_RACY, _DIGEST, _WIKI, _MD = R_RACY, R_DIGEST, R_WIKI, R_MD
 
 
 class PageMemo:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kctui.compiler.contract import CompileFailure
 from kctui.compiler.page_info import PageInfo, link_styles, page_info
-from kctui.compiler.page_memo import MEMO_NAME, PageMemo  # noqa: F401 - MEMO_NAME re-exported for the tests
+from kctui.compiler.page_memo import MEMO_NAME, R_DEV, R_DIGEST, R_INO, R_MD, R_MTIME, R_RACY, R_SIZE, R_WIKI, PageMemo  # noqa: F401 - MEMO_NAME re-exported for the tests
 from kctui.core.frontmatter import FrontmatterError
 from kctui.core.pages import KIND_DIRS
 
@@ -28,8 +28,8 @@ class PreviousWiki:
     pages: dict[str, PageInfo] = field(default_factory=dict)  # slug -> info
     raw: Mapping[str, bytes] = field(default_factory=dict)  # slug -> bytes of the page file (PageBytes: lazy)
     digests: dict[str, str] = field(default_factory=dict)  # slug -> sha256 of the bytes
-    identities: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)  # slug -> file_identity
-    stamps: dict[str, tuple] = field(default_factory=dict)  # slug -> (*stat_key, racily clean) when read
+    identities: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)  # slug -> stat_key when read
+    racy: dict[str, bool] = field(default_factory=dict)  # slug -> whether that stat key was racily clean
     styles: dict[str, tuple[bool, bool]] = field(default_factory=dict)  # slug -> link_styles(bytes)
     log_text: str | None = None
     problems: list[str] = field(default_factory=list)
@@ -128,7 +128,7 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
         entries.sort(key=(lambda e: e.name) if all(e.name.isascii() for e in entries)
                      else (lambda e: e.name.encode("utf-8", "surrogateescape")))
         listing += [(kind, folder, e, e.name[:-3]) for e in entries if e.is_file(follow_symlinks=False)]
-    pages, digests, styles, identities, stamps = prev.pages, prev.digests, prev.styles, prev.identities, prev.stamps
+    pages, digests, styles, identities, racy = prev.pages, prev.digests, prev.styles, prev.identities, prev.racy
     paths, order = prev.raw._paths, prev.raw._order
     records, summaries = memo.records() if memo is not None else ({}, {})
     for n, (kind, folder, entry, slug) in enumerate(listing):
@@ -142,18 +142,18 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
             except OSError:
                 st = None
             # the record's stat key (PageMemo.vouched, inlined: hundreds of pages per pass)
-            if (st is not None and not record[5] and record[2] == st.st_ino and record[4] == st.st_mtime_ns
-                    and record[3] == st.st_size and record[1] == st.st_dev):
+            if (st is not None and not record[R_RACY] and record[R_INO] == st.st_ino and record[R_MTIME] == st.st_mtime_ns
+                    and record[R_SIZE] == st.st_size and record[R_DEV] == st.st_dev):
                 key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)  # stat_key
                 info = summaries.get(slug)
                 if info is not None and info.kind == kind and slug not in pages:  # the common case, kept short
                     pages[slug] = info
                     paths[slug] = entry.path  # PageBytes.deferred
                     order[slug] = None
-                    digests[slug] = record[6]
-                    styles[slug] = (bool(record[7]), bool(record[8]))
+                    digests[slug] = record[R_DIGEST]
+                    styles[slug] = (bool(record[R_WIKI]), bool(record[R_MD]))
                     identities[slug] = key
-                    stamps[slug] = (*key, False)
+                    racy[slug] = False
                     continue
                 got = memo.vouched(slug, key)
                 if got is not None:
@@ -163,7 +163,7 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
             if hit is not None:
                 key, digest, got = hit
                 identity: tuple | None = key
-                stamp: tuple | None = (*key, False)
+                was_racy = False
             else:
                 read_at = time.time_ns()
                 raw, after = _read_stable(entry.path)
@@ -171,8 +171,8 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
                 got = memo.get(digest, slug) if memo else None
                 if got is None:
                     got = page_info(raw.decode("utf-8"), slug), link_styles(raw)
-                identity = file_identity(after) if after is not None else None
-                stamp = (*stat_key(after), racily_clean(after.st_mtime_ns, read_at)) if after is not None else None
+                identity = stat_key(after) if after is not None else None
+                was_racy = after is not None and racily_clean(after.st_mtime_ns, read_at)
             info, style = got
         except (OSError, UnicodeDecodeError, FrontmatterError, ValueError) as exc:
             prev.problems.append(f"{folder}/{entry.name}: previous page not readable ({exc}); dropped")
@@ -189,7 +189,7 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
         prev.styles[slug] = style
         if identity is not None:
             prev.identities[slug] = identity
-            prev.stamps[slug] = stamp
+            prev.racy[slug] = was_racy
     return prev
 
 
@@ -209,19 +209,18 @@ def racily_clean(mtime_ns: int, recorded_ns: int) -> bool:
     return mtime_ns + margin >= recorded_ns
 
 
-def stat_key(st: os.stat_result) -> tuple[int, int, int, int]:
+def file_identity(st: os.stat_result) -> tuple[int, int, int, int]:
     """A page file's stat key in the memo: device, inode, size and mtime — the file identity the carry
     of an unchanged page relies on. Not the ctime: every promotion changes it (deleting the old
     generation drops the link count of each page carried into the new one by a hard link), so a key
     with it vouched for no page after a promotion and every pass read the whole wiki again. What is
     given up: an edit in place that keeps the size and then sets the mtime back (`touch -d`), which no
-    editor does; a page the pass needs is still checked against its digest (`PageBytes`)."""
+    editor does; a page the pass needs is still checked against its digest (`PageBytes`). The same
+    key says a file still holds the bytes read from it (`_read_stable`, the carry of a page)."""
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def file_identity(st: os.stat_result) -> tuple[int, int, int, int]:
-    """What says a file still holds the bytes read from it: same inode, size and modification time."""
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+stat_key = file_identity  # the name the memo's records use
 
 
 def _read_stable(path: str) -> tuple[bytes, os.stat_result | None]:

@@ -16,24 +16,11 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.wiki import request
+from tests.helpers.wiki import WIDGET_FRONTMATTER, request
 
 KEY = "sk-test-0123456789abcdefSECRETSECRET"
 MODEL = "fake-extractor-1"
-WIDGET = """---
-title: Widget Server
-category: server-app
-releases:
-  - releaseCycle: "2.1"
-    releaseDate: 2025-03-18
-    eol: false
-    latest: "2.1.4"
-  - releaseCycle: "1.10"
-    releaseDate: 2023-06-13
-    eol: 2024-11-06
-    latest: "1.10.2"
----
-
+WIDGET = WIDGET_FRONTMATTER + """
 > Widget Server is an open-source server for widgets.
 
 Owner: Acme Ltd.

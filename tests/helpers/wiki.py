@@ -15,7 +15,7 @@ from kctui.core.pages import parse_claim_line
 from kctui.publish.validate import validate_staged_tree
 from tests.helpers.pdf import make_pdf
 
-WIDGET = """---
+WIDGET_FRONTMATTER = """---
 title: Widget Server
 category: server-app
 releases:
@@ -28,7 +28,8 @@ releases:
     eol: 2024-11-06
     latest: "1.10.2"
 ---
-
+"""  # a product with two release cycles (shared by the fake model's tests)
+WIDGET = WIDGET_FRONTMATTER + """
 > [Widget Server](https://example.org/) is an open-source server for widgets.
 
 Releases are supported for 18 months.
