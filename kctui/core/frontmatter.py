@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from kctui.core.yaml_block import NOT_READ, read_block
+
 MAX_FRONTMATTER_BYTES = 64 * 1024
 MAX_DEPTH = 64
 
@@ -116,7 +118,14 @@ def _guarded(text: str, max_bytes: int, use):  # type: ignore[no-untyped-def]
 
 
 def safe_load_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> Any:
-    """Load one YAML document safely; raise FrontmatterError on anything suspicious."""
+    """Load one YAML document safely; raise FrontmatterError on anything suspicious. The block style
+    `dump_yaml` writes is read by kctui.core.yaml_block first (the same answer, several times faster);
+    whatever it does not read goes through the guarded loader."""
+    if (isinstance(text, str) and len(text) <= max_bytes and not _PYTHON_ONLY.search(text)
+            and len(text.encode("utf-8")) <= max_bytes):
+        got = read_block(text, MAX_DEPTH)
+        if got is not NOT_READ:
+            return got
     return _guarded(text, max_bytes, lambda loader: loader.get_single_data())
 
 
