@@ -153,6 +153,13 @@ class PageWriter:
         return final
 
     def check_links(self, final: dict[str, str]) -> list[str]:
+        rendered, pages = self.rendered, self.prev.pages
+        # the common case, checked at once: every target of every page is a page of the new wiki
+        targets: set[str] = set()
+        for slug in final:
+            targets.update(outgoing_links(rendered[slug]) if slug in rendered else pages[slug].links)
+        if targets.issubset(final):
+            return []
         dangling: list[str] = []
         for slug in sorted(final):
             if slug in self.rendered:
@@ -187,12 +194,31 @@ class PageWriter:
             prev_pages, prev_digests, prev_styles = self.prev.pages, self.prev.digests, self.prev.styles
             # what the prelink made, listed once: a carried page is checked by its entry, without a stat
             staged = {kind: {e.name: e for e in os.scandir(fd)} for kind, fd in dirs.items()} if prelinked else {}
+            rendered, pages, infos, files, digests, styles = (self.rendered, self.pages, self.infos, self.files,
+                                                              self.digests, self.styles)
+            identities, racy = self.prev.identities, self.prev.racy
             for n, slug in enumerate(sorted(final)):
                 if n % 200 == 0:
                     check_stop()
                     tick(n, len(final) + 2, f"{KIND_DIRS[final[slug]]}/{slug}.md")
                 kind = final[slug]
                 name = f"{slug}.md"
+                if slug not in rendered and slug not in pages and prelinked:
+                    # a carried page the prelink linked (`_carried`, inlined: hundreds per pass): its staged
+                    # entry a regular file with the inode the pass read
+                    info = prev_pages[slug]
+                    digest = digests[slug] = prev_digests[slug]
+                    styles[slug] = prev_styles.get(slug) or link_styles(self.prev.raw[slug])
+                    entry = staged[kind].get(name)
+                    identity = identities.get(slug)
+                    if (entry is not None and identity is not None and entry.inode() == identity[1]
+                            and entry.is_file(follow_symlinks=False)):
+                        files[slug] = [*identity, racy[slug], digest]
+                    elif not self._carried(slug, dirs[kind], entry, name, digest):
+                        self._carry(slug, dirs[kind], src_dirs[kind], name, digest)
+                    infos[slug] = info
+                    entries.append(_tuple_new(IndexEntry, (kind, slug, info.title, info.description)))
+                    continue
                 if slug in self.rendered:
                     data = self.rendered[slug].encode("utf-8")
                     info = self._infos_of.get(self.rendered[slug]) or page_info(self.rendered[slug], slug)
@@ -272,6 +298,9 @@ class PageWriter:
         written_at = time.time_ns()
         st = _write_at(dir_fd, name, self.prev.raw[slug])
         self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
+
+
+_tuple_new = tuple.__new__  # IndexEntry's own __new__ without its Python frame (hundreds per pass)
 
 
 def _write_at(dir_fd: int, name: str, data: bytes) -> os.stat_result:

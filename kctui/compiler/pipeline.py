@@ -85,11 +85,13 @@ def gather(state: PassState) -> None:
     readable: list[g.SourceFile] = []
     digests = g.DigestMemo(state.cache_folder if state.cache_folder else None)
     for i, f in enumerate(files, 1):
-        steps.tick(i, len(files), f.path)
         try:
             f.digest = digests.lookup(f) or ""
-            if not f.digest:
+            if not f.digest:  # a file read and digested: progress (and a stop request) checked per file
+                steps.tick(i, len(files), f.path)
                 g.digest_file(f)
+            elif i % 64 == 0 or i == len(files):  # the memo's digests: every 64th file
+                steps.tick(i, len(files), f.path)
             readable.append(f)
         except OSError as exc:
             state.skipped.append(Skipped(f.path, "unreadable", exc.strerror or str(exc)))

@@ -49,7 +49,7 @@ class Prelink:
         """Start linking, or None when nothing can be prelinked here (then `out` is untouched)."""
         if previous is None or os.name != "posix" or not previous.is_dir() or previous.is_symlink():
             return None
-        cp = shutil.which("cp")
+        cp = _cp()
         folders = [previous / f for f in KIND_DIRS.values() if (previous / f).is_dir() and not (previous / f).is_symlink()]
         if cp is None or not folders:
             return None
@@ -88,6 +88,16 @@ class Prelink:
             self._process.wait()
             self._process = None
             self._ok = False
+
+
+_CP: list[str | None] = []
+
+
+def _cp() -> str | None:
+    """`cp` on the PATH, looked up once per process (a lookup stats every PATH folder: every pass)."""
+    if not _CP:
+        _CP.append(shutil.which("cp"))
+    return _CP[0]
 
 
 def _real_dir_or_absent(path: Path) -> bool:

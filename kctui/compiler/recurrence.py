@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import lru_cache
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.wiki_state import PreviousWiki
@@ -26,6 +27,17 @@ __all__ = ["MENTIONED_ONCE_KEY", "activate", "recurring", "to_read_again"]
 
 def _keys(names: Iterable[str]) -> set[str]:
     return {k for k in (identity_key(n) for n in names) if k}
+
+
+@lru_cache(maxsize=1 << 16)  # a page's recorded names: the same tuples pass after pass in a long-lived worker
+def _recorded_keys(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_keys(names))
+
+
+@lru_cache(maxsize=1 << 16)
+def _title_keys(title: str, aliases: tuple[str, ...]) -> tuple[str, ...]:
+    """The identity keys an entity page answers to (its title and aliases), empty ones left out."""
+    return tuple(k for k in (identity_key(n) for n in (title, *aliases)) if k)
 
 
 def own_keys(ex: Extraction) -> set[str]:
@@ -76,17 +88,14 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
         elif info.kind == "entity":
             entities.append(info)
     rest = {p: prev.pages[page_of[p]] for p in unchanged if p in page_of and p not in live}
-    once = {p: _keys(info.passing) for p, info in rest.items() if info.passing}
+    once = {p: _recorded_keys(info.passing) for p, info in rest.items() if info.passing}
     wanted = set().union(*once.values(), *(passing_keys(ex) for ex in live.values()))
     if not wanted:
         return [], set()
     holders: dict[str, set[str]] = {}
     named: set[str] = set()
     for info in entities:
-        for name in (info.title, *info.aliases) if info.aliases else (info.title,):
-            k = identity_key(name)
-            if not k:
-                continue
+        for k in _title_keys(info.title, info.aliases):
             if " " in k:
                 named.add(k)
             if k in wanted:
@@ -97,7 +106,7 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
             own.setdefault(path, set()).add(k)
     state = {p: (own.get(p, set()) - once.get(p, set()), once.get(p, set())) for p in set(own) | set(once)}
     names = recurring(live, state, named)
-    again = [p for p, keys in once.items() if (keys & names) != _keys(rest[p].recurring)]
+    again = [p for p, keys in once.items() if (keys & names) != _recorded_keys(rest[p].recurring)]
     return sorted(again, key=lambda p: p.encode()), names
 
 

@@ -35,7 +35,7 @@ def test_prelinked_pass_writes_what_a_page_by_page_pass_writes(tmp_path: Path, m
     (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
     linked = _second(src, prev, "linked")
     compile_pass(linked, cache_dir=None)
-    monkeypatch.setattr(prelink_mod.shutil, "which", lambda name: None)  # no cp: pages carried one by one
+    monkeypatch.setattr(prelink_mod, "_cp", lambda: None)  # no cp: pages carried one by one
     one_by_one = _second(src, prev, "one-by-one")
     compile_pass(one_by_one, cache_dir=None)
     assert tree(linked.output_path) == tree(one_by_one.output_path)
@@ -110,7 +110,7 @@ def test_a_failing_cp_falls_back_to_linking_page_by_page(tmp_path: Path, monkeyp
     fake.parent.mkdir()
     fake.write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
     fake.chmod(0o755)
-    monkeypatch.setattr(prelink_mod.shutil, "which", lambda name: str(fake))
+    monkeypatch.setattr(prelink_mod, "_cp", lambda: str(fake))
     job = _second(src, prev)
     compile_pass(job, cache_dir=None)
     assert tree(job.output_path).keys() == tree(prev).keys()
