@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.page_info import PageInfo
@@ -54,6 +55,7 @@ class PageMemo:
         self._decoded: dict[str, PageInfo] = {}  # slug -> the info decoded from its record
         self._records = 0  # records the file holds (with the ones later records replaced)
         self._stat: tuple | None = None  # the file's stat key when read
+        self.generation: Generation | None = None  # the wiki this process's last save described (resident only)
         if self.path is None:
             return
         try:
@@ -63,7 +65,7 @@ class PageMemo:
         key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
         resident = _RESIDENT.get(self.path)
         if resident is not None and resident[0] == key:
-            _, self._records, entries, decoded = resident
+            _, self._records, entries, decoded, self.generation = resident
             self._entries, self._decoded, self._stat = dict(entries), dict(decoded), key
             return
         try:
@@ -108,7 +110,7 @@ class PageMemo:
 
     def forget(self) -> None:
         """Drop the memo (it vouched for bytes a page file no longer holds)."""
-        self._entries, self._decoded, self._records = {}, {}, 0
+        self._entries, self._decoded, self._records, self.generation = {}, {}, 0, None
         if self.path:
             _RESIDENT.pop(self.path, None)
             try:
@@ -142,7 +144,8 @@ class PageMemo:
                 entry = [slug, *stamp, digest, int(wiki), int(md), *_info_list(info)]
                 added.append(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
             entries[slug], decoded[slug] = entry, info
-        if not added and self._stat is not None:
+        if not added and self._stat is not None:  # the file stands as read: what it holds, kept in memory
+            _keep_resident(self.path, (self._stat, self._records, entries, decoded, Generation.of(entries, decoded)))
             return
         _RESIDENT.pop(self.path, None)
         try:
@@ -155,9 +158,8 @@ class PageMemo:
         except OSError:
             return
         # what this process left, for its next pass (a record's summary is the info it was made of)
-        _RESIDENT[self.path] = ((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns), records, entries, decoded)
-        while len(_RESIDENT) > RESIDENT_BASES:  # the bases compiled least recently are read from disk again
-            del _RESIDENT[next(iter(_RESIDENT))]
+        _keep_resident(self.path, ((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns), records, entries, decoded,
+                                   Generation.of(entries, decoded)))
 
     def _append(self, lines: list[str], needed: int) -> int | None:
         """Append the records to the file read (the number of records it then holds), or None when it
@@ -176,7 +178,54 @@ class PageMemo:
         return self._records + len(lines)
 
 
-# memo file -> (its stat key when left, records it holds, latest records, summaries): this process's last save
+class Generation(NamedTuple):
+    """The wiki a pass of this process wrote, page by page, as `load_previous` would list it (its class
+    folders in order, each by name): what the next pass takes whole when every page file is still the
+    one written (kctui.compiler.wiki_state; a racily clean one is read and checked against its digest,
+    as always). Only for a wiki whose every page has its file's record; otherwise there is none and
+    the pages are checked one by one."""
+
+    pages: dict[str, PageInfo]  # slug -> summary, in listing order
+    files: dict[str, list]  # slug -> [dev, inode, size, mtime_ns, racily clean, digest]
+    styles: dict[str, tuple[bool, bool]]  # slug -> (has [[, has ](/)
+    expected: dict[str, dict[str, tuple]]  # folder -> file name -> (inode, size, mtime_ns, dev, racily clean)
+
+    @classmethod
+    def of(cls, entries: dict[str, list], infos: dict[str, PageInfo]) -> Generation | None:
+        """From the records a save keeps (`entries`) and their summaries, by slug."""
+        by_kind: dict[str, list[str]] = {kind: [] for kind in KIND_DIRS}
+        files: dict[str, list] = {}
+        styles: dict[str, tuple[bool, bool]] = {}
+        for slug, info in infos.items():
+            e = entries.get(slug)
+            if e is None or not e[R_INO] or info.kind not in by_kind:  # no stat key: the file was not recorded
+                return None
+            files[slug] = [e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME], bool(e[_RACY]), e[_DIGEST]]
+            styles[slug] = (bool(e[_WIKI]), bool(e[_MD]))
+            by_kind[info.kind].append(slug)
+        pages: dict[str, PageInfo] = {}
+        expected: dict[str, dict[str, tuple[int, int, int, int]]] = {}
+        for kind, folder in KIND_DIRS.items():
+            slugs = by_kind[kind]
+            # load_previous's order: the names bytewise (a str's order is its UTF-8 order)
+            slugs.sort(key=(lambda x: x + ".md") if all(x.isascii() for x in slugs)
+                       else (lambda x: (x + ".md").encode("utf-8", "surrogateescape")))
+            for slug in slugs:
+                pages[slug] = infos[slug]
+            expected[folder] = {f"{slug}.md": (files[slug][1], files[slug][2], files[slug][3], files[slug][0],
+                                               files[slug][4]) for slug in slugs}
+        return cls(pages, {slug: files[slug] for slug in pages}, styles, expected)
+
+
+def _keep_resident(path: Path, kept: tuple) -> None:
+    _RESIDENT.pop(path, None)
+    _RESIDENT[path] = kept  # the most recent last
+    while len(_RESIDENT) > RESIDENT_BASES:  # the bases compiled least recently are read from disk again
+        del _RESIDENT[next(iter(_RESIDENT))]
+
+
+# memo file -> (its stat key when left, records it holds, latest records, summaries, the generation it
+# describes): this process's last save
 _RESIDENT: dict[Path, tuple] = {}  # (insertion order: the most recent save last)
 RESIDENT_BASES = 8
 

@@ -15,10 +15,23 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 
 from kctui.compiler.contract import CompileFailure
 from kctui.compiler.page_info import PageInfo, link_styles, page_info
-from kctui.compiler.page_memo import MEMO_NAME, R_DEV, R_DIGEST, R_INO, R_MD, R_MTIME, R_RACY, R_SIZE, R_WIKI, PageMemo  # noqa: F401 - MEMO_NAME re-exported for the tests
+from kctui.compiler.page_memo import (  # noqa: F401 - MEMO_NAME re-exported for the tests
+    MEMO_NAME,
+    R_DEV,
+    R_DIGEST,
+    R_INO,
+    R_MD,
+    R_MTIME,
+    R_RACY,
+    R_SIZE,
+    R_WIKI,
+    Generation,
+    PageMemo,
+)
 from kctui.core.frontmatter import FrontmatterError
 from kctui.core.pages import KIND_DIRS
 
@@ -72,6 +85,7 @@ class PageBytes(Mapping):
         self._order: dict[str, None] = {}
         self._digests = digests
         self._memo = memo
+        self._root, self._kinds = "", None  # a generation found as written (`written`): its pages' paths
 
     def loaded(self, slug: str, data: bytes) -> None:
         self._data[slug] = data
@@ -81,11 +95,24 @@ class PageBytes(Mapping):
         self._paths[slug] = path
         self._order[slug] = None
 
+    def written(self, root: Path, pages: dict[str, PageInfo]) -> None:
+        """Every page of a generation found as written: each file is read on first use, as `deferred`."""
+        self._order.update(dict.fromkeys(pages))
+        self._root, self._kinds = str(root), pages
+
+    def _path(self, slug: str) -> str:
+        path = self._paths.get(slug)
+        if path is None and self._kinds is not None and slug in self._kinds:  # the scandir path of the page
+            path = os.path.join(os.path.join(self._root, KIND_DIRS[self._kinds[slug].kind]), f"{slug}.md")
+        if path is None:
+            raise KeyError(slug)
+        return path
+
     def __getitem__(self, slug: str) -> bytes:
         data = self._data.get(slug)
         if data is not None:
             return data
-        path = self._paths[slug]
+        path = self._path(slug)
         try:
             data, _ = _read_stable(path)
         except OSError as exc:
@@ -118,6 +145,9 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
             prev.log_text = log.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             prev.problems.append(f"log.md could not be read ({exc}); a new log is started")
+    generation = memo.generation if memo is not None else None
+    if generation is not None and _as_written(root, generation, prev):
+        return prev
     listing: list[tuple[str, str, os.DirEntry, str]] = []
     for kind, folder in KIND_DIRS.items():
         try:
@@ -191,6 +221,65 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
             prev.identities[slug] = identity
             prev.racy[slug] = was_racy
     return prev
+
+
+def _as_written(root: Path, generation: Generation, prev: PreviousWiki) -> bool:
+    """The previous wiki is the generation this process wrote (the page memo's, kept in memory) when its
+    class folders list exactly that generation's page files, each a regular file with the stat key
+    written (device, inode, size, mtime) and, where that key was racily clean, the bytes written (read
+    and hashed, as any racily clean page is): then `prev` takes its summaries, digests and stat keys
+    whole, reading no other page, and True. Otherwise nothing is filled and False: the pages are
+    checked one by one."""
+    racy: list[tuple[str, str]] = []  # (slug, path) of the pages whose stat key cannot vouch for them
+    for folder, expected in generation.expected.items():
+        try:
+            entries = os.scandir(root / folder)
+        except (FileNotFoundError, NotADirectoryError):
+            if expected:
+                return False
+            continue
+        with entries:
+            seen = 0
+            for entry in entries:
+                name = entry.name
+                if not name.endswith(".md"):
+                    continue
+                want = expected.get(name)
+                if want is None:
+                    return False
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    return False
+                if (st.st_ino != want[0] or st.st_mtime_ns != want[2] or st.st_size != want[1] or st.st_dev != want[3]
+                        or not S_ISREG(st.st_mode)):
+                    return False
+                if want[4]:
+                    racy.append((name[:-3], entry.path))
+                seen += 1
+        if seen != len(expected):
+            return False
+    files = generation.files
+    reread: list[tuple[str, bytes, tuple[int, int, int, int], bool]] = []
+    for slug, path in racy:
+        try:
+            read_at = time.time_ns()
+            raw, after = _read_stable(path)
+        except OSError:
+            return False
+        if after is None or hashlib.sha256(raw).hexdigest() != files[slug][5]:
+            return False
+        reread.append((slug, raw, stat_key(after), racily_clean(after.st_mtime_ns, read_at)))
+    prev.pages.update(generation.pages)
+    prev.digests.update((slug, f[5]) for slug, f in files.items())
+    prev.identities.update((slug, (f[0], f[1], f[2], f[3])) for slug, f in files.items())
+    prev.racy.update(dict.fromkeys(files, False))
+    prev.styles.update(generation.styles)
+    prev.raw.written(root, generation.pages)
+    for slug, raw, identity, was_racy in reread:
+        prev.raw.loaded(slug, raw)
+        prev.identities[slug], prev.racy[slug] = identity, was_racy
+    return True
 
 
 COARSE_RACY_NS = 2_000_000_000  # a filesystem keeping whole seconds (FAT's 2 s, ext3, HFS+)

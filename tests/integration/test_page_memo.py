@@ -172,3 +172,50 @@ def test_an_unreadable_memo_is_only_slower(tmp_path: Path) -> None:
     compile_pass(_third(src, wiki2), cache_dir=cache)
     compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
     assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
+
+
+def _taken_whole(monkeypatch) -> list[bool]:  # noqa: ANN001
+    """Whether each pass took the previous wiki whole, as the generation this process wrote."""
+    hits: list[bool] = []
+    real = wiki_state._as_written
+    monkeypatch.setattr(wiki_state, "_as_written", lambda *a: hits.append(real(*a)) or hits[-1])
+    return hits
+
+
+@pytest.mark.parametrize("change", ["none", "added", "removed", "replaced", "edited", "symlink"])
+def test_the_generation_this_process_wrote_is_taken_whole_unless_a_file_of_it_changed(
+        tmp_path: Path, monkeypatch, change: str) -> None:
+    """A long-lived worker's next pass takes the wiki it wrote last from memory, reading only the pages
+    that were racily clean; a page file added, removed, replaced (another inode, the same bytes), edited
+    or turned into a symlink since is seen, and the pages are then checked one by one. Either way the
+    wiki written is the one a pass without caches writes."""
+    src, cache, wiki2 = _two_generations(tmp_path)
+    page = wiki2 / "concepts" / "sprocket.md"
+    if change == "added":
+        shutil.copy(page, wiki2 / "concepts" / "sprocket-copy.md")
+    elif change == "removed":
+        page.unlink()
+    elif change == "replaced":
+        data = page.read_bytes()
+        st = page.stat()
+        page.unlink()
+        page.write_bytes(data)
+        os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
+    elif change == "edited":
+        page.write_text(page.read_text(encoding="utf-8").replace("a toothed wheel", "a toothex wheel", 1),
+                        encoding="utf-8")
+    elif change == "symlink":
+        data = page.read_bytes()
+        page.unlink()
+        (tmp_path / "elsewhere.md").write_bytes(data)
+        page.symlink_to(tmp_path / "elsewhere.md")
+    _edit_facade(src)
+    hits = _taken_whole(monkeypatch)
+    seen = _reads(monkeypatch)
+    compile_pass(_third(src, wiki2), cache_dir=cache)
+    assert hits == [change == "none"]
+    if change == "none":
+        assert seen and "sprocket.md" not in seen  # the pages job-2 wrote are read (racily clean), no other
+    monkeypatch.undo()
+    compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
+    assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
