@@ -8,7 +8,9 @@ For each corpus, in child processes:
   full         first compile: no previous wiki, empty extraction cache (--full-runs times, each from an
                empty cache, each in a fresh process); extraction uses every core (the process pool)
   incremental  one source file changed (a release cycle added, or a sentence appended), then a pass over
-               the previous wiki, --rounds times, each on its own file. Measured as the host runs them:
+               the previous wiki, --rounds times, each on its own file, after each full run (the two
+               take turns, so a slower stretch of the machine weighs on both; the median of all rounds
+               is the one compared). Measured as the host runs them:
                in one long-lived worker process (`kctui serve`, the app) that compiled this base before
                (one untimed pass first), each generation replacing the last as promotion does (the old
                tree is deleted, which moves the ctime of every page carried into the new one by a hard
@@ -209,22 +211,27 @@ def bench(name: str, source: Path, rounds: int, work: Path, full_runs: int = 3, 
     shutil.copytree(source, kb / "sources")
     size_mb = sum(p.stat().st_size for p in files) / 1e6
     anchor = _run(kb, "anchor")
-    fulls = []
-    for _ in range(max(1, full_runs)):
-        shutil.rmtree(kb / ".a3s", ignore_errors=True)  # an empty extraction cache every time
+    fulls, batches, cold = [], [], []
+    # each full run is followed by the worker's rounds on the wiki it wrote: the two kinds of sample take
+    # turns, so a stretch of a slower (or faster) machine weighs on both sides of the ratio alike
+    for n in range(max(1, full_runs)):
+        for old in kb.iterdir():
+            if old.name != "sources":
+                shutil.rmtree(old)  # an empty extraction cache every time, and no generation left over
         fulls.append(_run(kb, "compile", job="full"))
+        if n == 0:
+            cold = _rounds(kb, rounds)
+        batches.append(_run(kb, "worker", prev=f"inc{rounds - 1}" if n == 0 else "full", rounds=rounds))
     full = {"seconds": statistics.median(r["seconds"] for r in fulls), "min": min(r["seconds"] for r in fulls),
             "cpu": statistics.median(r["cpu"] for r in fulls), "rss_mb": max(r["rss_mb"] for r in fulls),
             "samples": [r["seconds"] for r in fulls]}
-    cold = _rounds(kb, rounds)
-    worker = _run(kb, "worker", prev=f"inc{rounds - 1}", rounds=rounds)
-    incs = [{"seconds": s} for s in worker["samples"]]
-    inc_seconds = statistics.median(worker["samples"])
+    samples = [s for b in batches for s in b["samples"]]
     return {
-        "name": name, "files": len(files), "mb": size_mb, "anchor": anchor, "full": full, "incs": incs,
+        "name": name, "files": len(files), "mb": size_mb, "anchor": anchor, "full": full,
+        "incs": [{"seconds": s} for s in samples], "batches": [statistics.median(b["samples"]) for b in batches],
         "cold": cold, "cold_seconds": statistics.median(r["seconds"] for r in cold),
-        "inc_seconds": inc_seconds, "inc_min": min(worker["samples"]),
-        "inc_rss": max(worker["rss_mb"], *(r["rss_mb"] for r in cold)),
+        "inc_seconds": statistics.median(samples), "inc_min": min(samples),
+        "inc_rss": max(*(b["rss_mb"] for b in batches), *(r["rss_mb"] for r in cold)),
         "policy": _with_policy(source, rounds, work / name.replace(" ", "-")) if policy else None,
     }
 
@@ -238,9 +245,10 @@ def report(r: dict) -> None:
     print(f"  full compile (median of {len(full['samples'])})        {full['seconds']:8.3f} s  {r['files'] / full['seconds']:8.0f} files/s"
           f"  {r['mb'] / full['seconds']:6.2f} MB/s  peak RSS {full['rss_mb']:6.1f} MB  min {full['min']:.3f} s"
           f"  CPU {full['cpu']:.2f} s  ({fulls})")
-    samples = ", ".join(f"{x['seconds']:.3f}" for x in r["incs"])
+    batches = ", ".join(f"{x:.3f}" for x in r["batches"])
     print(f"  incremental (1 file, median of {len(r['incs'])}) {r['inc_seconds']:8.3f} s"
-          f"  peak RSS {r['inc_rss']:6.1f} MB  min {r['inc_min']:.3f} s  ({samples})  long-lived worker")
+          f"  peak RSS {r['inc_rss']:6.1f} MB  min {r['inc_min']:.3f} s  long-lived worker, {len(r['batches'])} runs of "
+          f"{len(r['incs']) // len(r['batches'])} rounds, one after each full run (medians {batches})")
     cold = ", ".join(f"{x['seconds']:.3f}" for x in r["cold"])
     print(f"  incremental, a restarted worker's first pass (fresh process each, median of {len(r['cold'])})"
           f" {r['cold_seconds']:.3f} s  ({cold})")

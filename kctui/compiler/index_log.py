@@ -32,20 +32,31 @@ def _link_text(title: str) -> str:
     return title
 
 
+def _index_order(e: IndexEntry) -> tuple[str, str]:
+    return (_casefold(e.title), e.slug)
+
+
+_casefold = lru_cache(maxsize=1 << 16)(str.casefold)
+
+
 @lru_cache(maxsize=1 << 16)  # a long-lived worker renders the same lines pass after pass
 def _index_line(folder: str, title: str, slug: str, description: str) -> str:
     return f"* [{_link_text(title)}](/{folder}/{slug}.md) - {_one_line(description) or 'No description.'}"
 
 
 def render_index(entries: list[IndexEntry]) -> str:
-    counts = {kind: sum(1 for e in entries if e.kind == kind) for kind, _, _ in _CLASS_ORDER}
+    by_kind: dict[str, list[IndexEntry]] = {kind: [] for kind, _, _ in _CLASS_ORDER}
+    for e in entries:
+        if e.kind in by_kind:
+            by_kind[e.kind].append(e)
+    counts = {kind: len(rows) for kind, rows in by_kind.items()}
     out = ["---", f"okf_version: '{OKF_VERSION}'", "---", "", "# Index", ""]
     out.append(
         f"{len(entries)} pages: {counts['source']} sources, {counts['concept']} concepts, {counts['entity']} entities."
     )
     for kind, heading, folder in _CLASS_ORDER:
         out += ["", f"## {heading}", ""]
-        rows = sorted((e for e in entries if e.kind == kind), key=lambda e: (e.title.casefold(), e.slug))
+        rows = sorted(by_kind[kind], key=_index_order)
         if not rows:
             out.append("_None yet._")
         out += [_index_line(folder, e.title, e.slug, e.description) for e in rows]

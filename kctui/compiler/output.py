@@ -1,51 +1,35 @@
-"""Writing a pass's result: pages (unchanged ones copied byte for byte), `index.md`, `log.md`, the
-link check, and the change brief beside the staged wiki (`<job>/brief.md`)."""
+"""Writing a pass's result: pages (unchanged ones carried byte for byte), `index.md`, `log.md` and the
+link check (the review manifest and the change brief beside the staged wiki: kctui.compiler.pass_files)."""
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kctui.atomic_write import write_atomically
 from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
 from kctui.compiler.page_info import PageInfo, info_of_rendered, link_styles, page_info
 from kctui.compiler.prelink import Prelink, clear_output, remove_entry
-from kctui.compiler.trust_policy import policy_of
 from kctui.compiler.wiki_state import (
     PreviousWiki,
     file_identity,
     racily_clean,
     stat_key,
 )
-from kctui.core.brief import (
-    BriefClaimChange,
-    BriefConflict,
-    BriefData,
-    BriefHeld,
-    BriefPage,
-    BriefStale,
-    render_brief,
-)
 from kctui.core.pages import (
     KIND_DIRS,
     Page,
-    citation,
     link,
     outgoing_links,
     parse_page,
     render_body,
     render_page,
 )
-from kctui.core.trust import REASON_WORDS
 
 if TYPE_CHECKING:
     from kctui.compiler.contract import CompileRequest
-    from kctui.compiler.extraction import Extraction
-    from kctui.compiler.pass_result import PassResult
     from kctui.compiler.update import ConflictReport, PageUpdate, PassContext
 
 
@@ -197,29 +181,33 @@ class PageWriter:
             rendered, pages, infos, files, digests, styles = (self.rendered, self.pages, self.infos, self.files,
                                                               self.digests, self.styles)
             identities, racy = self.prev.identities, self.prev.racy
-            for n, slug in enumerate(sorted(final)):
+            order = sorted(final)
+            carried: set[str] = set()
+            if prelinked:
+                # the pages carried as the prelink linked them, at once (hundreds per pass): each staged entry
+                # a regular file with the inode the pass read (`_carried`); any other is carried page by page
+                carried = {slug for slug in order if slug not in rendered and slug not in pages
+                           and (entry := staged[final[slug]].get(f"{slug}.md")) is not None
+                           and (identity := identities.get(slug)) is not None and entry.inode() == identity[1]
+                           and entry.is_file(follow_symlinks=False)}
+                if all(slug in prev_styles for slug in carried):
+                    digests.update({slug: prev_digests[slug] for slug in carried})
+                    styles.update({slug: prev_styles[slug] for slug in carried})
+                    files.update({slug: [*identities[slug], racy[slug], prev_digests[slug]] for slug in carried})
+                    infos.update({slug: prev_pages[slug] for slug in carried})
+                    entries += [_tuple_new(IndexEntry, (final[slug], slug, prev_pages[slug].title,
+                                                        prev_pages[slug].description)) for slug in carried]
+                else:  # a page without its link styles recorded: carried one by one below
+                    carried = set()
+            for n, slug in enumerate(order):
                 if n % 200 == 0:
                     check_stop()
                     tick(n, len(final) + 2, f"{KIND_DIRS[final[slug]]}/{slug}.md")
+                if slug in carried:
+                    continue
                 kind = final[slug]
                 name = f"{slug}.md"
-                if slug not in rendered and slug not in pages and prelinked:
-                    # a carried page the prelink linked (`_carried`, inlined: hundreds per pass): its staged
-                    # entry a regular file with the inode the pass read
-                    info = prev_pages[slug]
-                    digest = digests[slug] = prev_digests[slug]
-                    styles[slug] = prev_styles.get(slug) or link_styles(self.prev.raw[slug])
-                    entry = staged[kind].get(name)
-                    identity = identities.get(slug)
-                    if (entry is not None and identity is not None and entry.inode() == identity[1]
-                            and entry.is_file(follow_symlinks=False)):
-                        files[slug] = [*identity, racy[slug], digest]
-                    elif not self._carried(slug, dirs[kind], entry, name, digest):
-                        self._carry(slug, dirs[kind], src_dirs[kind], name, digest)
-                    infos[slug] = info
-                    entries.append(_tuple_new(IndexEntry, (kind, slug, info.title, info.description)))
-                    continue
-                if slug in self.rendered:
+                if slug in rendered:
                     data = self.rendered[slug].encode("utf-8")
                     info = self._infos_of.get(self.rendered[slug]) or page_info(self.rendered[slug], slug)
                     digest = self.digests[slug] = hashlib.sha256(data).hexdigest()
@@ -241,9 +229,8 @@ class PageWriter:
                                           page.description if page else info.description))
             if prelinked:  # what the previous generation had and this one does not
                 for kind, fd in dirs.items():
-                    keep = {f"{slug}.md" for slug, k in final.items() if k == kind}
                     for name in staged[kind]:
-                        if name not in keep:
+                        if not (name.endswith(".md") and final.get(name[:-3]) == kind):
                             remove_entry(name, fd)
         finally:
             for fd in [*dirs.values(), *src_dirs.values()]:
@@ -319,81 +306,3 @@ def _write_at(dir_fd: int, name: str, data: bytes) -> os.stat_result:
 def _write(path: Path | str, data: bytes) -> None:
     with open(path, "wb") as fh:
         fh.write(data)
-
-
-def write_manifest(output_path: Path, items: list[dict] | None, extras: dict | None = None) -> None:
-    """`<job>/review.json` beside the staged wiki (kctui.services.review_manifest): the held updates
-    and conflicts of a pass under a trust policy, sorted, with `extras` (settled pages, closed
-    conflicts); None (no policy) removes a stale one."""
-    target = Path(output_path).parent / "review.json"
-    if items is None:
-        if target.is_file() and not target.is_symlink():
-            target.unlink()
-        return
-    ordered = sorted(items, key=lambda it: (it["page"], it["kind"], it.get("fingerprint", "")))
-    data = json.dumps({"version": 1, "items": ordered, **(extras or {})}, sort_keys=True, ensure_ascii=False,
-                      indent=1) + "\n"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.is_symlink():
-        target.unlink()
-    _write(target, data.encode("utf-8"))
-
-
-def brief_data(request: CompileRequest, version: str, result: PassResult, live: dict[str, Extraction],
-               dropped_links: list[str], warnings: list[str], timings: list[tuple[str, float]]) -> BriefData:
-    ch = result.changes
-    pages = [BriefPage(u.page_class, u.slug, u.title, u.kind, u.added, u.revised, u.retracted)
-             for u in result.updates if u.kind != "refresh" and u.written]
-    trust_kind = {"refresh": "append", "remove": "supersede"}
-    held = [BriefHeld(u.page_class, u.slug, u.title, trust_kind.get(u.kind, u.kind), u.reason or "",
-                      REASON_WORDS.get(u.reason or "", u.reason or "")) for u in result.held]
-    conflicts = [BriefConflict(c.page_class, c.slug, c.title, c.attribute, c.scope,
-                               tuple((x.value, citation(x.evidence)) for x in c.claims)) for c in result.conflicts]
-    return BriefData(
-        job_id=request.job_id,
-        trigger=request.trigger,
-        created_at=request.created_at,
-        source_digest=request.source_digest,
-        compiler=version,
-        added=list(ch.added),
-        modified=list(ch.modified),
-        deleted=list(ch.deleted),
-        renamed=list(ch.renamed),
-        unchanged=len(ch.unchanged),
-        pages=pages,
-        refreshed=sum(1 for u in result.updates if u.kind == "refresh" and u.written),
-        claim_changes=[BriefClaimChange(c.change, c.path, c.subject, c.attribute, c.scope, c.old, c.new)
-                       for c in result.claim_changes],
-        conflicts=conflicts,
-        skipped=[(s.path, s.reason, s.detail) for s in result.skipped],
-        warnings=[w for w in warnings if ": skipped (" not in w],
-        links_dropped=dropped_links,
-        unreached=[(p, len(ex.unreached), ex.unreached[:5]) for p, ex in sorted(live.items()) if ex.unreached],
-        dropped_claims=sum(ex.dropped for ex in live.values()),
-        timings=timings,
-        cache_hits=result.cache_hits,
-        policy=_policy_words(request),
-        held=held,
-        stale=[BriefStale(x.page_class, x.slug, x.title, x.stale_after) for x in result.stale],
-        reread=len(result.reread),
-        held_items=sum(1 for it in result.review_items if it.get("kind") == "held"),
-    )
-
-
-def _policy_words(request: CompileRequest) -> str | None:
-    policy, _ = policy_of(getattr(request, "trust_policy", None))
-    if policy is None:
-        return None
-    guards = f", never-auto {', '.join(g.text() for g in policy.never_auto)}" if policy.never_auto else ""
-    return (f"autonomy `{policy.autonomy}`{'' if policy.enabled else ' (compilation disabled)'}, "
-            f"min confidence {policy.min_confidence:g}, stale after {policy.stale_days} days{guards}")
-
-
-def write_brief(output_path: Path, brief: BriefData) -> str:
-    text = render_brief(brief)
-    target = Path(output_path).parent / "brief.md"
-    try:
-        write_atomically(target, text, durable=False)
-    except OSError:
-        pass  # the brief is also returned in the report
-    return text

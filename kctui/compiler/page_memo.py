@@ -130,11 +130,19 @@ class PageMemo:
         entries: dict[str, list] = {}
         decoded: dict[str, PageInfo] = {}
         added: list[str] = []
+        changed: list[str] = []  # the slugs whose record is not the one read
+        old_entries, old_decoded = self._entries, self._decoded
         for slug, info in infos.items():
             digest = digests.get(slug)
             if not digest:
                 continue
             f = files.get(slug)
+            old = old_entries.get(slug)
+            if (old is not None and f is not None and info is old_decoded.get(slug) and len(f) == 6 and f[5] == digest
+                    and old[_DIGEST] == digest and old[1] == f[0] and old[2] == f[1] and old[3] == f[2]
+                    and old[4] == f[3] and old[5] == f[4]):  # the record stands (the common case, kept short)
+                entries[slug], decoded[slug] = old, info
+                continue
             stamp = f[:5] if f and len(f) == 6 and f[5] == digest else [0, 0, 0, 0, True]
             old = self._entries.get(slug)
             if old is not None and info is self._decoded.get(slug) and old[_DIGEST] == digest and old[1:6] == stamp:
@@ -144,8 +152,10 @@ class PageMemo:
                 entry = [slug, *stamp, digest, int(wiki), int(md), *_info_list(info)]
                 added.append(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
             entries[slug], decoded[slug] = entry, info
+            changed.append(slug)
+        generation = Generation.after(self.generation, entries, decoded, changed)
         if not added and self._stat is not None:  # the file stands as read: what it holds, kept in memory
-            _keep_resident(self.path, (self._stat, self._records, entries, decoded, Generation.of(entries, decoded)))
+            _keep_resident(self.path, (self._stat, self._records, entries, decoded, generation))
             return
         _RESIDENT.pop(self.path, None)
         try:
@@ -159,7 +169,7 @@ class PageMemo:
             return
         # what this process left, for its next pass (a record's summary is the info it was made of)
         _keep_resident(self.path, ((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns), records, entries, decoded,
-                                   Generation.of(entries, decoded)))
+                                   generation))
 
     def _append(self, lines: list[str], needed: int) -> int | None:
         """Append the records to the file read (the number of records it then holds), or None when it
@@ -215,6 +225,27 @@ class Generation(NamedTuple):
             expected[folder] = {f"{slug}.md": (files[slug][1], files[slug][2], files[slug][3], files[slug][0],
                                                files[slug][4]) for slug in slugs}
         return cls(pages, {slug: files[slug] for slug in pages}, styles, expected)
+
+    @classmethod
+    def after(cls, before: Generation | None, entries: dict[str, list], infos: dict[str, PageInfo],
+              changed: list[str]) -> Generation | None:
+        """`of(entries, infos)`, from the generation the last save described when the pages are the same
+        (by slug and class) and only the records of `changed` are new: its listing order stands."""
+        if before is None or len(infos) != len(before.pages):
+            return cls.of(entries, infos)
+        for slug in changed:
+            old = before.pages.get(slug)
+            if old is None or old.kind != infos[slug].kind or not entries[slug][R_INO]:
+                return cls.of(entries, infos)
+        pages, files, styles = dict(before.pages), dict(before.files), dict(before.styles)
+        expected = {folder: dict(names) for folder, names in before.expected.items()}
+        for slug in changed:
+            e = entries[slug]
+            pages[slug] = infos[slug]
+            files[slug] = [e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME], bool(e[_RACY]), e[_DIGEST]]
+            styles[slug] = (bool(e[_WIKI]), bool(e[_MD]))
+            expected[KIND_DIRS[infos[slug].kind]][f"{slug}.md"] = (e[R_INO], e[R_SIZE], e[R_MTIME], e[R_DEV], bool(e[_RACY]))
+        return cls(pages, files, styles, expected)
 
 
 def _keep_resident(path: Path, kept: tuple) -> None:

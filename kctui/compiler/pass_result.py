@@ -1,6 +1,6 @@
 """What one compile pass hands back (`kctui.compiler.pipeline.compile_pass`): the host's report, the
 source changes it saw, every page update and claim change, what it held, skipped and flagged. The
-brief (`kctui.compiler.output.brief_data`) and the dry run read it."""
+brief (`kctui.compiler.pass_files.brief_data`) and the dry run read it."""
 
 from __future__ import annotations
 

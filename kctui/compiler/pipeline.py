@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kctui.compiler import gather as g
-from kctui.compiler import output, recurrence
+from kctui.compiler import pass_files, recurrence
 from kctui.compiler.builtin_extractor import VERSION  # noqa: F401 - the built-in actor, re-exported
 from kctui.compiler.cache import default_cache_dir
 from kctui.compiler.contract import CompileFailure, CompileReport, CompileRequest, ProgressFn, StopFn
@@ -285,14 +285,14 @@ def brief(state: PassState) -> PassResult:
         reread=sorted(state.reread, key=lambda p: p.encode()),
     )
     writer.write_all(final, state.updates, state.conflicts, warnings, steps.check, held=len(gate.held), tick=steps.tick)
-    output.write_manifest(request.output_path, gate.items if gate.gated else None, manifest_extras(gate))
+    pass_files.write_manifest(request.output_path, gate.items if gate.gated else None, manifest_extras(gate))
     if state.memo is not None and not state.dry_run:
         state.memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests,
                         writer.files, writer.styles)
     steps.done(len(final) + 2)
-    data = output.brief_data(request, state.version, result, state.live, state.dropped_links, warnings, steps.timings)
+    data = pass_files.brief_data(request, state.version, result, state.live, state.dropped_links, warnings, steps.timings)
     data.model_usage = extractor.usage()
-    result.report.brief_markdown = output.write_brief(request.output_path, data)
+    result.report.brief_markdown = pass_files.write_brief(request.output_path, data)
     result.report.pages_written = len(final) + 2
     result.report.files_read = result.files_extracted
     result.report.warnings = warnings

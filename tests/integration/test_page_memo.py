@@ -219,3 +219,30 @@ def test_the_generation_this_process_wrote_is_taken_whole_unless_a_file_of_it_ch
     monkeypatch.undo()
     compile_pass(_third(src, wiki2, out="plain"), cache_dir=None)
     assert tree(_third(src, wiki2).output_path) == tree(_third(src, wiki2, out="plain").output_path)
+
+
+def test_the_generation_kept_in_memory_is_the_one_its_records_describe(tmp_path: Path) -> None:
+    """Pass after pass (a source edited, one added, one deleted, nothing changed), the generation the
+    memo keeps in memory — carried forward from the last one where the pages stand — is the one its
+    records describe, in the order the wiki lists its pages."""
+    from kctui.compiler import page_memo
+
+    src = make_kb(tmp_path)
+    cache = tmp_path / "cache"
+    prev = None
+    steps = [lambda: None, lambda: _edit_facade(src),
+             lambda: (src / "guides" / "new.txt").write_text("Gizmo Works is a vendor.\n", encoding="utf-8"),
+             lambda: (src / "guides" / "new.txt").unlink(), lambda: None, lambda: _edit_facade(src)]
+    for i, step in enumerate(steps):
+        step()
+        job = request(src, f"job-{i}", prev=prev, at=f"2026-09-{i + 1:02d}T00:00:00Z")
+        compile_pass(job, cache_dir=cache)
+        _, _, entries, decoded, kept = page_memo._RESIDENT[cache / MEMO_NAME]
+        fresh = page_memo.Generation.of(entries, decoded)
+        assert kept is not None and kept == fresh and list(kept.pages) == list(fresh.pages)
+        assert all(list(kept.expected[f]) == list(fresh.expected[f]) or kept.expected[f] == fresh.expected[f]
+                   for f in fresh.expected)
+        listed = [p.stem for folder in ("sources", "concepts", "entities")
+                  for p in sorted((job.output_path / folder).glob("*.md"), key=lambda p: p.name)]
+        assert list(kept.pages) == listed
+        prev = job.output_path
