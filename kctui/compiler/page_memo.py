@@ -198,6 +198,8 @@ class Generation(NamedTuple):
     pages: dict[str, PageInfo]  # slug -> summary, in listing order
     files: dict[str, list]  # slug -> [dev, inode, size, mtime_ns, racily clean, digest]
     styles: dict[str, tuple[bool, bool]]  # slug -> (has [[, has ](/)
+    digests: dict[str, str]  # slug -> sha256 of the bytes written
+    identities: dict[str, tuple[int, int, int, int]]  # slug -> stat key (dev, inode, size, mtime_ns)
     expected: dict[str, dict[str, tuple]]  # folder -> file name -> (inode, size, mtime_ns, dev, racily clean)
 
     @classmethod
@@ -224,7 +226,9 @@ class Generation(NamedTuple):
                 pages[slug] = infos[slug]
             expected[folder] = {f"{slug}.md": (files[slug][1], files[slug][2], files[slug][3], files[slug][0],
                                                files[slug][4]) for slug in slugs}
-        return cls(pages, {slug: files[slug] for slug in pages}, styles, expected)
+        files = {slug: files[slug] for slug in pages}
+        return cls(pages, files, styles, {slug: f[5] for slug, f in files.items()},
+                   {slug: (f[0], f[1], f[2], f[3]) for slug, f in files.items()}, expected)
 
     @classmethod
     def after(cls, before: Generation | None, entries: dict[str, list], infos: dict[str, PageInfo],
@@ -238,14 +242,16 @@ class Generation(NamedTuple):
             if old is None or old.kind != infos[slug].kind or not entries[slug][R_INO]:
                 return cls.of(entries, infos)
         pages, files, styles = dict(before.pages), dict(before.files), dict(before.styles)
+        digests, identities = dict(before.digests), dict(before.identities)
         expected = {folder: dict(names) for folder, names in before.expected.items()}
         for slug in changed:
             e = entries[slug]
             pages[slug] = infos[slug]
             files[slug] = [e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME], bool(e[_RACY]), e[_DIGEST]]
             styles[slug] = (bool(e[_WIKI]), bool(e[_MD]))
+            digests[slug], identities[slug] = e[_DIGEST], (e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME])
             expected[KIND_DIRS[infos[slug].kind]][f"{slug}.md"] = (e[R_INO], e[R_SIZE], e[R_MTIME], e[R_DEV], bool(e[_RACY]))
-        return cls(pages, files, styles, expected)
+        return cls(pages, files, styles, digests, identities, expected)
 
 
 def _keep_resident(path: Path, kept: tuple) -> None:

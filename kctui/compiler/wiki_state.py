@@ -271,8 +271,8 @@ def _as_written(root: Path, generation: Generation, prev: PreviousWiki) -> bool:
             return False
         reread.append((slug, raw, stat_key(after), racily_clean(after.st_mtime_ns, read_at)))
     prev.pages.update(generation.pages)
-    prev.digests.update((slug, f[5]) for slug, f in files.items())
-    prev.identities.update((slug, (f[0], f[1], f[2], f[3])) for slug, f in files.items())
+    prev.digests.update(generation.digests)
+    prev.identities.update(generation.identities)
     prev.racy.update(dict.fromkeys(files, False))
     prev.styles.update(generation.styles)
     prev.raw.written(root, generation.pages)
