@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from kctui.compiler.extraction import Extraction
+from kctui.compiler.page_info import PageInfo
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.core.claims import Claim
 from kctui.core.pages import Mention
@@ -38,26 +39,79 @@ def page_identity(kind: str, name: str) -> str:
     return f"{kind}:{near_key(name)}"
 
 
-class Registry:
-    """Every page of this pass: the previous wiki's plus the ones created so far (in a fixed order)."""
+class _Base:
+    """What a registry knows of the previous wiki's pages alone (built from them in their order)."""
 
-    def __init__(self, prev: PreviousWiki) -> None:
+    def __init__(self, pages: dict[str, PageInfo]) -> None:
         self.kinds: dict[str, str] = {}
         self.titles: dict[str, str] = {}
         self.taken: dict[str, str] = {}
         self.index = {kind: IdentityIndex() for kind in TOPIC_KINDS}
-        self.new: dict[str, NewPage] = {}
         self.source_slugs: dict[str, str] = {}
-        for info in prev.pages.values():
+        for info in pages.values():
             self.kinds[info.slug] = info.kind
             self.titles[info.slug] = info.title
             if info.kind == "source":
-                path = info.sources[0][0] if info.sources else info.slug
+                path = _path_of(info)
                 self.taken[info.slug] = f"source:{path}"
                 self.source_slugs[path] = info.slug
             else:
                 self.taken[info.slug] = page_identity(info.kind, info.title)
                 self.index[info.kind].add(info.slug, [info.title, *info.aliases])
+
+    def patch(self, before: dict[str, PageInfo], after: dict[str, PageInfo], changed: list[str]) -> bool:
+        """Turn the base of `before` into the base of `after` — the same slugs, in the same order, of the
+        same classes, only `changed` different — and True; False (nothing changed) when a source page's
+        source moved, which the order of the pages decides."""
+        for slug in changed:
+            old, new = before[slug], after[slug]
+            if old.kind != new.kind or (old.kind == "source" and _path_of(old) != _path_of(new)):
+                return False
+        for slug in changed:
+            old, new = before[slug], after[slug]
+            self.titles[slug] = new.title
+            if new.kind != "source":
+                self.taken[slug] = page_identity(new.kind, new.title)
+                self.index[new.kind].discard(slug, [old.title, *old.aliases])
+        for slug in changed:  # every name taken off first: a name two changed pages swap is kept
+            new = after[slug]
+            if new.kind != "source":
+                self.index[new.kind].add(slug, [new.title, *new.aliases])
+        return True
+
+
+def _path_of(info: PageInfo) -> str:
+    """The source a source page is the page of."""
+    return info.sources[0][0] if info.sources else info.slug
+
+
+def _base_of(prev: PreviousWiki) -> _Base:
+    """The base of the previous wiki: when it is the generation this process wrote (kept in memory),
+    the one made for it, or the last generation's carried forward with the pages that changed."""
+    generation = prev.generation
+    if generation is None:
+        return _Base(prev.pages)
+    kept = generation.derived
+    base = kept.get("registry")
+    if base is None:
+        parent, changed = kept.pop("parent", None), kept.pop("changed", ())
+        last = parent.derived.pop("registry", None) if parent is not None else None
+        base = last if last is not None and last.patch(parent.pages, generation.pages, changed) else _Base(prev.pages)
+        kept["registry"] = base
+    return base
+
+
+class Registry:
+    """Every page of this pass: the previous wiki's plus the ones created so far (in a fixed order)."""
+
+    def __init__(self, prev: PreviousWiki) -> None:
+        base = _base_of(prev)  # never changed here: the pass works on copies
+        self.kinds: dict[str, str] = dict(base.kinds)
+        self.titles: dict[str, str] = dict(base.titles)
+        self.taken: dict[str, str] = dict(base.taken)
+        self.index = {kind: index.copy() for kind, index in base.index.items()}
+        self.new: dict[str, NewPage] = {}
+        self.source_slugs: dict[str, str] = dict(base.source_slugs)
 
     def find(self, kind: str, name: str) -> str | None:
         """Same class first (identity, alias, near-duplicate), then the other class."""

@@ -201,6 +201,9 @@ class Generation(NamedTuple):
     digests: dict[str, str]  # slug -> sha256 of the bytes written
     identities: dict[str, tuple[int, int, int, int]]  # slug -> stat key (dev, inode, size, mtime_ns)
     expected: dict[str, dict[str, tuple]]  # folder -> file name -> (inode, size, mtime_ns, dev, racily clean)
+    # what the passes made from these pages and may carry forward (kctui.compiler.match: the registry's
+    # base), and until then the generation this one follows with the slugs that changed since
+    derived: dict
 
     @classmethod
     def of(cls, entries: dict[str, list], infos: dict[str, PageInfo]) -> Generation | None:
@@ -228,7 +231,7 @@ class Generation(NamedTuple):
                                                files[slug][4]) for slug in slugs}
         files = {slug: files[slug] for slug in pages}
         return cls(pages, files, styles, {slug: f[5] for slug, f in files.items()},
-                   {slug: (f[0], f[1], f[2], f[3]) for slug, f in files.items()}, expected)
+                   {slug: (f[0], f[1], f[2], f[3]) for slug, f in files.items()}, expected, {})
 
     @classmethod
     def after(cls, before: Generation | None, entries: dict[str, list], infos: dict[str, PageInfo],
@@ -251,7 +254,9 @@ class Generation(NamedTuple):
             styles[slug] = (bool(e[_WIKI]), bool(e[_MD]))
             digests[slug], identities[slug] = e[_DIGEST], (e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME])
             expected[KIND_DIRS[infos[slug].kind]][f"{slug}.md"] = (e[R_INO], e[R_SIZE], e[R_MTIME], e[R_DEV], bool(e[_RACY]))
-        return cls(pages, files, styles, digests, identities, expected)
+        before.derived.pop("parent", None)  # one generation back at most
+        before.derived.pop("changed", None)
+        return cls(pages, files, styles, digests, identities, expected, {"parent": before, "changed": list(changed)})
 
 
 def _keep_resident(path: Path, kept: tuple) -> None:

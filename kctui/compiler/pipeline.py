@@ -152,8 +152,12 @@ def extract(state: PassState) -> None:
         _keep(state, path, state.extractor.result(path))
     # a name one source mentions once is an entity when another source names it too; an unchanged
     # source whose passing mention turns into such a name, or stops being one, is read again
+    # the registry of the previous wiki's pages (the match step's), made here: its entity index answers
+    # which entity pages a recurring name has
+    state.registry = Registry(state.prev)
     state.again, state.recurring = recurrence.to_read_again(state.prev, state.extractions,
-                                                            [] if state.full else changes.unchanged)
+                                                            [] if state.full else changes.unchanged,
+                                                            state.registry.index["entity"].exact)
     for path in state.again:
         _keep(state, path, _read(state, path))
     state.extractions = {p: recurrence.activate(ex, state.recurring) for p, ex in state.extractions.items()}
@@ -177,7 +181,7 @@ def match(state: PassState) -> None:
     """Each extraction routed to the pages it feeds, and the concept and entity pages this pass touches."""
     request, prev, changes, steps = state.request, state.prev, state.changes, state.steps
     steps.start("match", len(state.extractions))
-    registry = state.registry = Registry(prev)
+    registry = state.registry  # made by the extract step, from the previous wiki alone
     if state.full:
         held_back = [p for p in changes.unchanged if p in state.skip]
         verify_unchanged(prev, registry, changes, state.extractions)

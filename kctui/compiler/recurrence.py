@@ -13,7 +13,7 @@ cached), so an incremental pass gives the pages a full pass would.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
@@ -74,18 +74,21 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
     return {k for k in once if sources.get(k, 0) >= 2 and (" " in k or k not in firsts)}
 
 
-def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str]) -> tuple[list[str], set[str]]:
+def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str],
+                  entity_keys: Mapping[str, set[str]] | None = None) -> tuple[list[str], set[str]]:
     """(unchanged sources to read again, the recurring names): those whose passing mention turns into a
     recurring name, or stops being one, since the previous pass. An unchanged source counts for a name
     when its page records the name as a passing mention (`mentioned_once`) or an entity page of that
-    name lists the source among its sources; what it decided is its `mentioned_elsewhere`."""
+    name lists the source among its sources; what it decided is its `mentioned_elsewhere`.
+    `entity_keys`, when given, is the previous wiki's entity pages by the identity key of each title
+    and alias (the match step's registry index): the same answer without a walk over every entity page."""
     page_of: dict[str, str] = {}
     entities = []
     for info in prev.pages.values():  # one walk over the previous wiki (hundreds of pages, every pass)
         if info.kind == "source":
             for resource, _ in info.sources:
                 page_of[resource] = info.slug
-        elif info.kind == "entity":
+        elif info.kind == "entity" and entity_keys is None:
             entities.append(info)
     rest = {p: prev.pages[page_of[p]] for p in unchanged if p in page_of and p not in live}
     once = {p: _recorded_keys(info.passing) for p, info in rest.items() if info.passing}
@@ -94,6 +97,11 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
         return [], set()
     holders: dict[str, set[str]] = {}
     named: set[str] = set()
+    if entity_keys is not None:
+        named = {k for k in entity_keys if " " in k}
+        for k in wanted:
+            for slug in entity_keys.get(k, ()):
+                holders.setdefault(k, set()).update(r for r, _ in prev.pages[slug].sources if r in rest)
     for info in entities:
         for k in _title_keys(info.title, info.aliases):
             if " " in k:

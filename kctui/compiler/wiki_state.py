@@ -46,6 +46,7 @@ class PreviousWiki:
     styles: dict[str, tuple[bool, bool]] = field(default_factory=dict)  # slug -> link_styles(bytes)
     log_text: str | None = None
     problems: list[str] = field(default_factory=list)
+    generation: Generation | None = None  # the generation this process wrote, when the files are it
 
     def source_digests(self) -> dict[str, str]:
         """resource -> digest, from the source pages (what the previous pass compiled)."""
@@ -276,6 +277,7 @@ def _as_written(root: Path, generation: Generation, prev: PreviousWiki) -> bool:
     prev.racy.update(dict.fromkeys(files, False))
     prev.styles.update(generation.styles)
     prev.raw.written(root, generation.pages)
+    prev.generation = generation
     for slug, raw, identity, was_racy in reread:
         prev.raw.loaded(slug, raw)
         prev.identities[slug], prev.racy[slug] = identity, was_racy

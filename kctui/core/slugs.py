@@ -131,13 +131,40 @@ class IdentityIndex:
 
     exact: dict[str, set[str]] = field(default_factory=dict)
     near: dict[str, set[str]] = field(default_factory=dict)
+    # keys whose sets another index shares (a `copy`): copied before this one changes them
+    _shared: set[str] = field(default_factory=set, repr=False, compare=False)
+    _shared_near: set[str] = field(default_factory=set, repr=False, compare=False)
 
     def add(self, slug: str, names: list[str] | tuple[str, ...]) -> None:
         for name in names:
             if not name or not name.strip():
                 continue
-            self.exact.setdefault(identity_key(name), set()).add(slug)
-            self.near.setdefault(near_key(name), set()).add(slug)
+            for keys, key, shared in ((self.exact, identity_key(name), self._shared),
+                                      (self.near, near_key(name), self._shared_near)):
+                held = keys.get(key)
+                if held is None:
+                    keys[key] = {slug}
+                elif slug not in held:
+                    if key in shared:
+                        held = keys[key] = set(held)
+                        shared.discard(key)
+                    held.add(slug)
+
+    def discard(self, slug: str, names: list[str] | tuple[str, ...]) -> None:
+        """Undo `add(slug, names)` (an index that shares nothing: not a `copy`)."""
+        for name in names:
+            if not name or not name.strip():
+                continue
+            for keys, key in ((self.exact, identity_key(name)), (self.near, near_key(name))):
+                held = keys.get(key)
+                if held is not None:
+                    held.discard(slug)
+                    if not held:
+                        del keys[key]
+
+    def copy(self) -> IdentityIndex:
+        """An index that finds what this one finds, sharing its sets until it changes one."""
+        return IdentityIndex(dict(self.exact), dict(self.near), set(self.exact), set(self.near))
 
     def find(self, name: str) -> str | None:
         hit = self.exact.get(identity_key(name))

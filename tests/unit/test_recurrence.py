@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.compiler.extract import Claim, Entity, Evidence, Extraction
+from kctui.compiler.match import Registry
 from kctui.compiler.recurrence import activate, recurring, to_read_again
 from kctui.compiler.wiki_state import PageInfo, PreviousWiki
 
@@ -69,6 +70,8 @@ def test_unchanged_sources_read_again(linked: tuple, live_once: list[str], again
     prev = _prev_with("a-md", "a.md", ("Opsgenie",), linked)
     live = {"b.md": _ex("b.md", once=live_once)}
     assert to_read_again(prev, live, ["a.md"])[0] == again
+    # the same answer from the registry's entity index, as the pipeline asks it
+    assert to_read_again(prev, live, ["a.md"], Registry(prev).index["entity"].exact) == to_read_again(prev, live, ["a.md"])
 
 
 def test_a_recurring_name_on_a_page_of_another_title_is_not_read_again_every_pass() -> None:
