@@ -224,7 +224,13 @@ async def explore_screen(d: Driver, made: Made, cls: type) -> set[type]:
         await d.ensure_running()
         if not isinstance(d.top(), cls):
             await d.back_to(1)
-            await d.app.push_screen(cls(*args, **kw))
+            screen = cls(*args, **kw)
+            # a screen with a fixed id (the command palette) taken off just now may not be removed yet
+            deadline = time.monotonic() + 10
+            while screen.id and any(n.id == screen.id for n in d.app._nodes) and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+                await d.settle()
+            await d.app.push_screen(screen)
             await d.settle()
             if isinstance(d.top().focused, Input) and not d.top().focused.value:
                 await d.type(PROBE, cls.__name__)  # a text field: something to find first
