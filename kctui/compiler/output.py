@@ -187,9 +187,7 @@ class PageWriter:
                 # the pages carried as the prelink linked them, at once (hundreds per pass): each staged entry
                 # a regular file with the inode the pass read (`_carried`); any other is carried page by page
                 carried = {slug for slug in order if slug not in rendered and slug not in pages
-                           and (entry := staged[final[slug]].get(f"{slug}.md")) is not None
-                           and (identity := identities.get(slug)) is not None and entry.inode() == identity[1]
-                           and entry.is_file(follow_symlinks=False)}
+                           and _is_read_file(staged[final[slug]].get(f"{slug}.md"), identities.get(slug))}
                 if all(slug in prev_styles for slug in carried):
                     digests.update({slug: prev_digests[slug] for slug in carried})
                     styles.update({slug: prev_styles[slug] for slug in carried})
@@ -237,7 +235,7 @@ class PageWriter:
                 if fd is not None:
                     os.close(fd)
         tick(len(final), len(final) + 2, "index.md")
-        _write(out / "index.md", render_index(entries).encode("utf-8"))
+        write_file(out / "index.md", render_index(entries).encode("utf-8"))
         kinds = [u.kind for u in updates if u.written]
         entry = log_entry(
             at=self.request.created_at, job_id=self.request.job_id, trigger=self.request.trigger,
@@ -247,7 +245,7 @@ class PageWriter:
         )
         tick(len(final) + 1, len(final) + 2, "log.md")
         log = render_log(self.prev.log_text, self.request.created_at[:10], entry)
-        _write(out / "log.md", log.encode("utf-8"))
+        write_file(out / "log.md", log.encode("utf-8"))
 
 
     def _carried(self, slug: str, dir_fd: int, entry: os.DirEntry | None, name: str, digest: str) -> bool:
@@ -259,7 +257,7 @@ class PageWriter:
         identity = self.prev.identities.get(slug)
         if entry is None:
             return False
-        if identity is not None and entry.is_file(follow_symlinks=False) and entry.inode() == identity[1]:
+        if _is_read_file(entry, identity):
             self.files[slug] = [*identity, self.prev.racy[slug], digest]
             return True
         remove_entry(name, dir_fd)
@@ -287,6 +285,12 @@ class PageWriter:
         self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
 
 
+def _is_read_file(entry: os.DirEntry | None, identity: tuple | None) -> bool:
+    """A staged entry is the very page file the pass read: a regular file with the inode it recorded."""
+    return (entry is not None and identity is not None and entry.inode() == identity[1]
+            and entry.is_file(follow_symlinks=False))
+
+
 _tuple_new = tuple.__new__  # IndexEntry's own __new__ without its Python frame (hundreds per pass)
 
 
@@ -303,6 +307,7 @@ def _write_at(dir_fd: int, name: str, data: bytes) -> os.stat_result:
         os.close(fd)
 
 
-def _write(path: Path | str, data: bytes) -> None:
+def write_file(path: Path | str, data: bytes) -> None:
+    """Write a new file of the staged output (not atomic: the staged tree is swapped in whole)."""
     with open(path, "wb") as fh:
         fh.write(data)

@@ -144,8 +144,7 @@ class PageMemo:
                 entries[slug], decoded[slug] = old, info
                 continue
             stamp = f[:5] if f and len(f) == 6 and f[5] == digest else [0, 0, 0, 0, True]
-            old = self._entries.get(slug)
-            if old is not None and info is self._decoded.get(slug) and old[_DIGEST] == digest and old[1:6] == stamp:
+            if old is not None and info is old_decoded.get(slug) and old[_DIGEST] == digest and old[1:6] == stamp:
                 entry = old
             else:
                 wiki, md = styles.get(slug, (True, True))
@@ -215,8 +214,7 @@ class Generation(NamedTuple):
             e = entries.get(slug)
             if e is None or not e[R_INO] or info.kind not in by_kind:  # no stat key: the file was not recorded
                 return None
-            files[slug] = [e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME], bool(e[_RACY]), e[_DIGEST]]
-            styles[slug] = (bool(e[_WIKI]), bool(e[_MD]))
+            files[slug], styles[slug] = _file_of(e), _styles_of(e)
             by_kind[info.kind].append(slug)
         pages: dict[str, PageInfo] = {}
         expected: dict[str, dict[str, tuple[int, int, int, int]]] = {}
@@ -227,8 +225,7 @@ class Generation(NamedTuple):
                        else (lambda x: (x + ".md").encode("utf-8", "surrogateescape")))
             for slug in slugs:
                 pages[slug] = infos[slug]
-            expected[folder] = {f"{slug}.md": (files[slug][1], files[slug][2], files[slug][3], files[slug][0],
-                                               files[slug][4]) for slug in slugs}
+            expected[folder] = {f"{slug}.md": _expected_of(files[slug]) for slug in slugs}
         files = {slug: files[slug] for slug in pages}
         return cls(pages, files, styles, {slug: f[5] for slug, f in files.items()},
                    {slug: (f[0], f[1], f[2], f[3]) for slug, f in files.items()}, expected, {})
@@ -250,13 +247,27 @@ class Generation(NamedTuple):
         for slug in changed:
             e = entries[slug]
             pages[slug] = infos[slug]
-            files[slug] = [e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME], bool(e[_RACY]), e[_DIGEST]]
-            styles[slug] = (bool(e[_WIKI]), bool(e[_MD]))
-            digests[slug], identities[slug] = e[_DIGEST], (e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME])
-            expected[KIND_DIRS[infos[slug].kind]][f"{slug}.md"] = (e[R_INO], e[R_SIZE], e[R_MTIME], e[R_DEV], bool(e[_RACY]))
+            f = files[slug] = _file_of(e)
+            styles[slug] = _styles_of(e)
+            digests[slug], identities[slug] = f[5], (f[0], f[1], f[2], f[3])
+            expected[KIND_DIRS[infos[slug].kind]][f"{slug}.md"] = _expected_of(f)
         before.derived.pop("parent", None)  # one generation back at most
         before.derived.pop("changed", None)
         return cls(pages, files, styles, digests, identities, expected, {"parent": before, "changed": list(changed)})
+
+
+def _file_of(e: list) -> list:
+    """A record's page file: [dev, inode, size, mtime_ns, racily clean, digest]."""
+    return [e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME], bool(e[_RACY]), e[_DIGEST]]
+
+
+def _styles_of(e: list) -> tuple[bool, bool]:
+    return bool(e[_WIKI]), bool(e[_MD])
+
+
+def _expected_of(f: list) -> tuple:
+    """What the listing of a page file must show: (inode, size, mtime_ns, dev, racily clean)."""
+    return f[1], f[2], f[3], f[0], f[4]
 
 
 def _keep_resident(path: Path, kept: tuple) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kctui.atomic_write import write_atomically
+from kctui.compiler.output import write_file
 from kctui.compiler.trust_policy import policy_of
 from kctui.core.brief import (
     BriefClaimChange,
@@ -27,11 +28,6 @@ if TYPE_CHECKING:
     from kctui.compiler.pass_result import PassResult
 
 
-def _write(path: Path | str, data: bytes) -> None:
-    with open(path, "wb") as fh:
-        fh.write(data)
-
-
 def write_manifest(output_path: Path, items: list[dict] | None, extras: dict | None = None) -> None:
     """`<job>/review.json` beside the staged wiki (kctui.services.review_manifest): the held updates
     and conflicts of a pass under a trust policy, sorted, with `extras` (settled pages, closed
@@ -47,7 +43,7 @@ def write_manifest(output_path: Path, items: list[dict] | None, extras: dict | N
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.is_symlink():
         target.unlink()
-    _write(target, data.encode("utf-8"))
+    write_file(target, data.encode("utf-8"))
 
 
 def brief_data(request: CompileRequest, version: str, result: PassResult, live: dict[str, Extraction],

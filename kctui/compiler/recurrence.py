@@ -18,6 +18,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from kctui.compiler.extraction import Extraction
+from kctui.compiler.match import Registry
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.core.pages import MENTIONED_ONCE_KEY
 from kctui.core.slugs import identity_key
@@ -32,12 +33,6 @@ def _keys(names: Iterable[str]) -> set[str]:
 @lru_cache(maxsize=1 << 16)  # a page's recorded names: the same tuples pass after pass in a long-lived worker
 def _recorded_keys(names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(_keys(names))
-
-
-@lru_cache(maxsize=1 << 16)
-def _title_keys(title: str, aliases: tuple[str, ...]) -> tuple[str, ...]:
-    """The identity keys an entity page answers to (its title and aliases), empty ones left out."""
-    return tuple(k for k in (identity_key(n) for n in (title, *aliases)) if k)
 
 
 def own_keys(ex: Extraction) -> set[str]:
@@ -80,34 +75,25 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
     recurring name, or stops being one, since the previous pass. An unchanged source counts for a name
     when its page records the name as a passing mention (`mentioned_once`) or an entity page of that
     name lists the source among its sources; what it decided is its `mentioned_elsewhere`.
-    `entity_keys`, when given, is the previous wiki's entity pages by the identity key of each title
-    and alias (the match step's registry index): the same answer without a walk over every entity page."""
+    `entity_keys` is the previous wiki's entity pages by the identity key of each title and alias: the
+    match step's registry index (made here when not given)."""
     page_of: dict[str, str] = {}
-    entities = []
     for info in prev.pages.values():  # one walk over the previous wiki (hundreds of pages, every pass)
         if info.kind == "source":
             for resource, _ in info.sources:
                 page_of[resource] = info.slug
-        elif info.kind == "entity" and entity_keys is None:
-            entities.append(info)
     rest = {p: prev.pages[page_of[p]] for p in unchanged if p in page_of and p not in live}
     once = {p: _recorded_keys(info.passing) for p, info in rest.items() if info.passing}
     wanted = set().union(*once.values(), *(passing_keys(ex) for ex in live.values()))
     if not wanted:
         return [], set()
+    if entity_keys is None:
+        entity_keys = Registry(prev).index["entity"].exact
+    named = {k for k in entity_keys if " " in k}
     holders: dict[str, set[str]] = {}
-    named: set[str] = set()
-    if entity_keys is not None:
-        named = {k for k in entity_keys if " " in k}
-        for k in wanted:
-            for slug in entity_keys.get(k, ()):
-                holders.setdefault(k, set()).update(r for r, _ in prev.pages[slug].sources if r in rest)
-    for info in entities:
-        for k in _title_keys(info.title, info.aliases):
-            if " " in k:
-                named.add(k)
-            if k in wanted:
-                holders.setdefault(k, set()).update(r for r, _ in info.sources if r in rest)
+    for k in wanted:
+        for slug in entity_keys.get(k, ()):
+            holders.setdefault(k, set()).update(r for r, _ in prev.pages[slug].sources if r in rest)
     own: dict[str, set[str]] = {}
     for k, paths in holders.items():
         for path in paths:
