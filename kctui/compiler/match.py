@@ -91,14 +91,8 @@ def _base_of(prev: PreviousWiki) -> _Base:
     generation = prev.generation
     if generation is None:
         return _Base(prev.pages)
-    kept = generation.derived
-    base = kept.get("registry")
-    if base is None:
-        parent, changed = kept.pop("parent", None), kept.pop("changed", ())
-        last = parent.derived.pop("registry", None) if parent is not None else None
-        base = last if last is not None and last.patch(parent.pages, generation.pages, changed) else _Base(prev.pages)
-        kept["registry"] = base
-    return base
+    return generation.carried("registry", lambda: _Base(generation.pages),
+                              lambda last, parent, this, changed: last.patch(parent.pages, this.pages, changed))
 
 
 class Registry:

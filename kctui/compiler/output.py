@@ -57,6 +57,7 @@ class PageWriter:
         self.prelink: Prelink | None = None  # the staged page folders linked ahead (kctui.compiler.prelink)
         self._parsed: dict[str, Page | None] = {}
         self._infos_of: dict[str, PageInfo] = {}  # a text `render` wrote -> its PageInfo (as page_info reads it)
+        self._links_of: dict[str, tuple[str, ...]] = {}  # … -> outgoing_links(text), when its body's are all
 
     def previous_page(self, slug: str) -> Page | None:
         if slug not in self._parsed:
@@ -100,6 +101,10 @@ class PageWriter:
         info = info_of_rendered(page, body, text)
         if info is not None:
             self._infos_of[text] = info
+            head = text[:len(text) - len(body)]
+            if "[[" not in head and "](" not in head and "`" not in head and head[-1:] not in ("[", "]"):
+                # no link or code span starts before the body: the text links where its body does
+                self._links_of[text] = info.links
         return text
 
     def keep(self, page: Page, text: str | None) -> None:
@@ -137,9 +142,22 @@ class PageWriter:
         return final
 
     def check_links(self, final: dict[str, str]) -> list[str]:
+        """`page → target` for every link of the new wiki to a page it does not have (sorted)."""
         rendered, pages = self.rendered, self.prev.pages
-        # the common case, checked at once: every target of every page is a page of the new wiki
         targets: set[str] = set()
+        generation = self.prev.generation
+        if generation is not None and generation.derived.get("links_resolve") and final.keys() >= pages.keys():
+            # the previous wiki is a generation whose every link resolved, and every one of its pages is
+            # still a page: only the links of the pages written anew can point nowhere
+            links_of = self._links_of
+            for slug, text in rendered.items():
+                if slug in final:
+                    links = links_of.get(text)
+                    targets.update(outgoing_links(text) if links is None else links)
+            if targets.issubset(final):
+                return []
+            targets.clear()
+        # the common case, checked at once: every target of every page is a page of the new wiki
         for slug in final:
             targets.update(outgoing_links(rendered[slug]) if slug in rendered else pages[slug].links)
         if targets.issubset(final):

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.page_info import PageInfo
 from kctui.core.pages import KIND_DIRS
+
+T = TypeVar("T")
 
 MEMO_NAME = "wiki-pages-v6.txt"
 _MEMO_HEADER = "kctui page memo 6"
@@ -119,11 +122,12 @@ class PageMemo:
                 pass
 
     def save(self, infos: dict[str, PageInfo], digests: dict[str, str], files: dict[str, list] | None = None,
-             styles: dict[str, tuple[bool, bool]] | None = None) -> None:
+             styles: dict[str, tuple[bool, bool]] | None = None, links_resolve: bool = False) -> None:
         """Keep what describes the pages of the wiki just written: `infos` and `digests` by slug, `files`
         the record of each page file (dev, inode, size, mtime_ns, racily clean, digest; a page without
         one is kept as racily clean, so only its summary is used). Only the records that changed are
-        appended; nothing is written when nothing changed."""
+        appended; nothing is written when nothing changed. `links_resolve`: `infos` is the whole wiki
+        and every link of it resolved (the next pass's link check then looks at its new pages only)."""
         if not self.path:
             return
         files, styles = files or {}, styles or {}
@@ -153,6 +157,8 @@ class PageMemo:
             entries[slug], decoded[slug] = entry, info
             changed.append(slug)
         generation = Generation.after(self.generation, entries, decoded, changed)
+        if generation is not None and links_resolve and len(decoded) == len(infos):
+            generation.derived["links_resolve"] = True
         if not added and self._stat is not None:  # the file stands as read: what it holds, kept in memory
             _keep_resident(self.path, (self._stat, self._records, entries, decoded, generation))
             return
@@ -203,6 +209,20 @@ class Generation(NamedTuple):
     # what the passes made from these pages and may carry forward (kctui.compiler.match: the registry's
     # base), and until then the generation this one follows with the slugs that changed since
     derived: dict
+
+    def carried(self, name: str, make: Callable[[], T],
+                patch: Callable[[T, Generation, Generation, list[str]], bool]) -> T:
+        """What `make()` gives for this generation's pages, kept under `name`: the one the generation
+        before it had (this process's last pass made it), turned into this one's by `patch(value, before,
+        this, changed)` when that says True; else made. The value is shared: never changed by its user."""
+        kept = self.derived
+        value = kept.get(name)
+        if value is None:
+            parent = kept.get("parent")
+            last = parent.derived.pop(name, None) if parent is not None else None
+            value = last if last is not None and patch(last, parent, self, kept.get("changed", [])) else make()
+            kept[name] = value
+        return value
 
     @classmethod
     def of(cls, entries: dict[str, list], infos: dict[str, PageInfo]) -> Generation | None:

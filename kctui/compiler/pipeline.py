@@ -203,19 +203,22 @@ def match(state: PassState) -> None:
         routed[path] = route(live[path], registry)
     state.routed = routed
     # What each source fed last time is what its source page links to (concept and entity pages).
+    tables = prev.tables
+    fed_of, outside = tables.fed, tables.outside  # a link to no page of the previous wiki: one made now?
     prev_fed = state.prev_fed = {
-        path: {s for s in prev.pages[slug].links if registry.kinds.get(s) in ("concept", "entity")}
+        path: ({s for s in prev.pages[slug].links if registry.kinds.get(s) in ("concept", "entity")}
+               if slug in outside else fed_of[slug])
         for path, slug in source_page_of.items()}
     fed = state.fed = {p: prev_fed[p] for p in changes.unchanged if p in prev_fed}
     for path, contributions in routed.items():
         fed[path] = set(contributions)
     touched = state.touched = {slug for path in changed for slug in prev_fed.get(path, ())}
-    touched |= {info.slug for info in prev.pages.values() if info.kind != "source"
-                and any(resource in changed for resource, _ in info.sources)}
+    citing = tables.citing
+    touched |= {slug for resource in changed if resource in citing for slug in citing[resource]}
     touched |= {slug for contributions in routed.values() for slug in contributions}
     if request.trust_policy is not None:
         _propose_pending_in_full(state)
-    state.restyle = {slug for slug in prev.pages if prev.wrong_style(slug, request.link_style)}
+    state.restyle = prev.restyle(request.link_style)
     touched |= {slug for slug in state.restyle if prev.pages[slug].kind != "source"}
     state.removed = sorted({source_page_of[p] for p in changed | skipped_paths if p in source_page_of and p not in live})
     steps.done(len(touched), f"{len(touched)} concept and entity pages touched")
@@ -291,8 +294,9 @@ def brief(state: PassState) -> PassResult:
     writer.write_all(final, state.updates, state.conflicts, warnings, steps.check, held=len(gate.held), tick=steps.tick)
     pass_files.write_manifest(request.output_path, gate.items if gate.gated else None, manifest_extras(gate))
     if state.memo is not None and not state.dry_run:
-        state.memo.save({slug: writer.infos[slug] for slug in final if slug in writer.infos}, writer.digests,
-                        writer.files, writer.styles)
+        infos = {slug: writer.infos[slug] for slug in final if slug in writer.infos}
+        state.memo.save(infos, writer.digests, writer.files, writer.styles,
+                        links_resolve=not state.dropped_links and len(infos) == len(final))
     steps.done(len(final) + 2)
     data = pass_files.brief_data(request, state.version, result, state.live, state.dropped_links, warnings, steps.timings)
     data.model_usage = extractor.usage()

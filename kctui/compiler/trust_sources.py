@@ -48,12 +48,11 @@ def archived_sources(prev: Any) -> dict[str, str]:
     """source path -> slug of the archived source pages (their file was deleted; a source page that
     comes back is revived in place rather than created beside them)."""
     out: dict[str, str] = {}
-    for slug, info in prev.pages.items():
-        if info.kind == "source" and info.compile_status == "archived":
-            m = _ARCHIVED.search(prev.raw.get(slug, b"").split(b"\n---\n", 1)[0])
-            if m:
-                try:
-                    out[str(safe_load_yaml(m.group(1).decode("utf-8")))] = slug
-                except (FrontmatterError, UnicodeDecodeError):
-                    continue
+    for slug in prev.archived_pages():
+        m = _ARCHIVED.search(prev.raw.get(slug, b"").split(b"\n---\n", 1)[0])
+        if m:
+            try:
+                out[str(safe_load_yaml(m.group(1).decode("utf-8")))] = slug
+            except (FrontmatterError, UnicodeDecodeError):
+                continue
     return out

@@ -32,6 +32,7 @@ from kctui.compiler.page_memo import (  # noqa: F401 - MEMO_NAME re-exported for
     Generation,
     PageMemo,
 )
+from kctui.compiler.wiki_tables import WikiTables
 from kctui.core.frontmatter import FrontmatterError
 from kctui.core.pages import KIND_DIRS
 
@@ -47,23 +48,37 @@ class PreviousWiki:
     log_text: str | None = None
     problems: list[str] = field(default_factory=list)
     generation: Generation | None = None  # the generation this process wrote, when the files are it
+    _tables: WikiTables | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tables(self) -> WikiTables:
+        """The pages' lookups by source (made once; a generation's carried forward: kctui.compiler.wiki_tables)."""
+        if self._tables is None:
+            generation = self.generation
+            if generation is None:
+                self._tables = WikiTables(self.pages)
+            else:
+                self._tables = generation.carried("tables", lambda: WikiTables(generation.pages, generation.styles),
+                                                  WikiTables.patch)
+        return self._tables
 
     def source_digests(self) -> dict[str, str]:
         """resource -> digest, from the source pages (what the previous pass compiled)."""
-        out: dict[str, str] = {}
-        for info in self.pages.values():
-            if info.kind == "source":
-                for resource, digest in info.sources:
-                    out[resource] = digest
-        return out
+        return dict(self.tables.digest_of)
 
     def source_page_of(self) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for info in self.pages.values():
-            if info.kind == "source":
-                for resource, _ in info.sources:
-                    out[resource] = info.slug
-        return out
+        """resource -> the slug of its source page."""
+        return dict(self.tables.page_of)
+
+    def archived_pages(self) -> list[str]:
+        """The archived source pages, in listing order."""
+        archived = self.tables.archived
+        return [slug for slug in self.pages if slug in archived] if archived else []
+
+    def restyle(self, style: str) -> set[str]:
+        """The pages written in the other link style than `style`: re-rendered."""
+        found = self.tables.restyle(style)
+        return found if found is not None else {slug for slug in self.pages if self.wrong_style(slug, style)}
 
     def wrong_style(self, slug: str, style: str) -> bool:
         """A previous page written with the other link style must be re-rendered."""

@@ -16,6 +16,7 @@ from kctui.compiler import wiki_state
 from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileFailure
 from kctui.compiler.wiki_state import MEMO_NAME, stat_key
+from kctui.compiler.wiki_tables import WikiTables
 from tests.helpers.wiki import SETUP, make_kb, request, tree
 
 HOUR_AGO_NS = time.time_ns() - 3600 * 10**9
@@ -233,6 +234,10 @@ def test_the_generation_kept_in_memory_is_the_one_its_records_describe(tmp_path:
     patched: list[bool] = []
     real_patch = match._Base.patch
     monkeypatch.setattr(match._Base, "patch", lambda self, *a: patched.append(real_patch(self, *a)) or patched[-1])
+    tables_patched: list[bool] = []
+    real_tables_patch = WikiTables.patch
+    monkeypatch.setattr(WikiTables, "patch",
+                        lambda self, *a: tables_patched.append(real_tables_patch(self, *a)) or tables_patched[-1])
     steps = [lambda: None, lambda: _edit_facade(src),
              lambda: (src / "guides" / "new.txt").write_text("Gizmo Works is a vendor.\n", encoding="utf-8"),
              lambda: (src / "guides" / "new.txt").unlink(), lambda: None, lambda: _edit_facade(src)]
@@ -256,5 +261,8 @@ def test_the_generation_kept_in_memory_is_the_one_its_records_describe(tmp_path:
         for name in ("kinds", "titles", "taken", "source_slugs"):
             assert list(getattr(base, name).items()) == list(getattr(fresh, name).items()), name
         assert {k: (i.exact, i.near) for k, i in base.index.items()} == {k: (i.exact, i.near) for k, i in fresh.index.items()}
+        # so are the lookups by source (kctui.compiler.wiki_tables)
+        assert loaded.tables.same_as(WikiTables(loaded.pages, loaded.styles))
         prev = job.output_path
     assert True in patched  # a carried-forward base was checked, not only fresh ones
+    assert True in tables_patched
