@@ -77,11 +77,7 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
     name lists the source among its sources; what it decided is its `mentioned_elsewhere`.
     `entity_keys` is the previous wiki's entity pages by the identity key of each title and alias: the
     match step's registry index (made here when not given)."""
-    page_of: dict[str, str] = {}
-    for info in prev.pages.values():  # one walk over the previous wiki (hundreds of pages, every pass)
-        if info.kind == "source":
-            for resource, _ in info.sources:
-                page_of[resource] = info.slug
+    page_of = prev.tables.page_of  # resource -> its source page (kctui.compiler.wiki_tables)
     rest = {p: prev.pages[page_of[p]] for p in unchanged if p in page_of and p not in live}
     once = {p: _recorded_keys(info.passing) for p, info in rest.items() if info.passing}
     wanted = set().union(*once.values(), *(passing_keys(ex) for ex in live.values()))

@@ -39,13 +39,24 @@ DESCRIPTIVE_ATTRIBUTES = frozenset({"definition", "standsfor", "description", "s
                                     "runson"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Evidence:
     path: str  # relative to sources/
     start: int  # first line, or page for a PDF
     end: int  # last line (inclusive), or the same page
     digest: str  # the source file's digest when this was read
     unit: str = "line"  # "line" | "page"
+
+    def __init__(self, path: str, start: int, end: int, digest: str, unit: str = "line") -> None:
+        _EV_PATH(self, path)  # each slot set directly, as Claim's (below)
+        _EV_START(self, start)
+        _EV_END(self, end)
+        _EV_DIGEST(self, digest)
+        _EV_UNIT(self, unit)
+
+
+_EV_PATH, _EV_START, _EV_END, _EV_DIGEST, _EV_UNIT = (Evidence.__dict__[name].__set__
+                                                     for name in ("path", "start", "end", "digest", "unit"))
 
 
 @lru_cache(maxsize=65536)
@@ -59,11 +70,13 @@ def _derived(subject: str, attribute: str, value: str, scope: str) -> tuple[str,
     return norm, unit, key, digest.hexdigest()[:16]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Claim:
     """One atomic statement. `form` is "fact" (subject · scope · attribute: value) or "statement"
     (subject verb value, extractive prose); `value` is as the source writes it (inline links dropped).
-    The normalised forms and the stable id are computed once, on creation."""
+    The normalised forms and the stable id are computed once, on creation (`__init__` below: a pass
+    makes tens of thousands, so each field is set through its slot directly, not through the frozen
+    class's `__setattr__` guard; `dataclasses.replace` calls it as any constructor)."""
 
     subject: str
     attribute: str
@@ -77,12 +90,20 @@ class Claim:
     key: tuple[str, str, str, str] = field(init=False, compare=False, repr=False)
     claim_id: str = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        norm, unit, key, claim_id = _derived(self.subject, self.attribute, self.value, self.scope)
-        object.__setattr__(self, "norm_value", norm)
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "key", key)
-        object.__setattr__(self, "claim_id", claim_id)
+    def __init__(self, subject: str, attribute: str, value: str, scope: str, form: str, origin: str,
+                 evidence: Evidence) -> None:
+        _SET_SUBJECT(self, subject)
+        _SET_ATTRIBUTE(self, attribute)
+        _SET_VALUE(self, value)
+        _SET_SCOPE(self, scope)
+        _SET_FORM(self, form)
+        _SET_ORIGIN(self, origin)
+        _SET_EVIDENCE(self, evidence)
+        norm, unit, key, claim_id = _derived(subject, attribute, value, scope)
+        _SET_NORM(self, norm)
+        _SET_UNIT(self, unit)
+        _SET_KEY(self, key)
+        _SET_ID(self, claim_id)
 
     @property
     def confidence(self) -> float:
@@ -98,6 +119,11 @@ class Claim:
         return {"subject": self.subject, "attribute": self.attribute, "value": self.value, "scope": self.scope,
                 "form": self.form, "origin": self.origin,
                 "evidence": {"path": ev.path, "start": ev.start, "end": ev.end, "digest": ev.digest, "unit": ev.unit}}
+
+
+(_SET_SUBJECT, _SET_ATTRIBUTE, _SET_VALUE, _SET_SCOPE, _SET_FORM, _SET_ORIGIN, _SET_EVIDENCE, _SET_NORM, _SET_UNIT,
+ _SET_KEY, _SET_ID) = (Claim.__dict__[name].__set__ for name in (
+    "subject", "attribute", "value", "scope", "form", "origin", "evidence", "norm_value", "unit", "key", "claim_id"))
 
 
 def claim_sig(c: Claim) -> tuple:
@@ -135,12 +161,14 @@ def parse_citation_suffix(line: str, digests: dict[str, str]) -> tuple[str, Evid
     m = _CITE.search(line)
     if not m:
         return None
-    path = re.sub(r"\\(.)", r"\1", m.group("path"))
+    path, a, b, p = m.groups()
+    if "\\" in path:
+        path = _ESCAPED.sub(r"\1", path)
     digest = digests.get(path, "")
-    if m.group("p"):
-        ev = Evidence(path, int(m.group("p")), int(m.group("p")), digest, "page")
+    if p:
+        ev = Evidence(path, int(p), int(p), digest, "page")
     else:
-        ev = Evidence(path, int(m.group("a")), int(m.group("b")), digest)
+        ev = Evidence(path, int(a), int(b), digest)
     return line[: m.start()], ev
 
 

@@ -398,6 +398,8 @@ def parse_page(text: str, slug: str) -> Page:
 
 def _parse_disputes(page: Page, lines: list[str], digests: dict[str, str]) -> None:
     """The status block of a contradicted page: groups of one key, the page's claim first."""
+    if not lines:  # (the common case: no status block)
+        return
     accepted = {claim_sig(c) for c in page.claims}
     groups: dict[tuple, list[Claim]] = {}
     for line in lines:

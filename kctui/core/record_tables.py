@@ -63,7 +63,7 @@ def _cell(text: str) -> str:
 
 
 def _uncell(text: str) -> str:
-    return unescape_text(text.replace("\\|", "|"))
+    return unescape_text(text.replace("\\|", "|")) if "\\" in text else text
 
 
 class _Table:
