@@ -5,14 +5,12 @@ digest every file, and classify what changed since the previous wiki (added, mod
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kctui.atomic_write import write_atomically
+from kctui.compiler.digest_memo import DigestMemo  # noqa: F401 - the pass's memo of source digests
 from kctui.compiler.readers import Skipped, size_cap
 from kctui.sources.excludes import is_excluded_name
 
@@ -112,44 +110,6 @@ def digest_file(source: SourceFile, keep_limit: int | None = None) -> None:
                 size += len(chunk)
         source.size = size
     source.digest = "sha256:" + h.hexdigest()
-
-
-class DigestMemo:
-    """Digests of the last pass by path and stat (size, mtime, ctime, inode), as the host's stat cache:
-    a file whose stat is unchanged keeps its digest without being read, unless its mtime is not older
-    than the memo itself ("racily clean", as git). Stored as one JSON file in the cache folder."""
-
-    NAME = "source-digests-v1.json"
-    RACY_NS = 2_000_000_000
-
-    def __init__(self, folder: Path | None) -> None:
-        self.path = folder / self.NAME if folder else None
-        self.written_ns = 0
-        self.files: dict[str, list] = {}
-        if self.path and self.path.is_file():
-            try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
-                self.written_ns = int(data["written_ns"])
-                self.files = dict(data["files"])
-            except (OSError, ValueError, KeyError, TypeError):
-                self.files = {}
-
-    def lookup(self, source: SourceFile) -> str | None:
-        entry = self.files.get(source.path)
-        if not entry or tuple(entry[:4]) != source.stamp:
-            return None
-        if source.stamp[1] >= self.written_ns - self.RACY_NS:
-            return None
-        return str(entry[4])
-
-    def save(self, files: list[SourceFile]) -> None:
-        if not self.path:
-            return
-        data = {"files": {f.path: [*f.stamp, f.digest] for f in files}, "written_ns": time.time_ns()}
-        try:  # (the files are in byte order of their paths already)
-            write_atomically(self.path, json.dumps(data, separators=(",", ":")), durable=False)
-        except OSError:
-            pass
 
 
 def read_for_extraction(source: SourceFile) -> bytes | None:
