@@ -63,6 +63,21 @@ def render_index(entries: list[IndexEntry]) -> str:
     return "\n".join(out) + "\n"
 
 
+_LAST_INDEX: list[tuple[frozenset[IndexEntry], str]] = []  # the last index this process rendered
+
+
+def index_text(entries: list[IndexEntry]) -> str:
+    """`render_index(entries)`, remembered for the last set of entries (one per page, so the set is the
+    list in any order, which the index does not depend on): a long-lived worker's passes mostly keep
+    every title and description, and the index stands as it was."""
+    key = frozenset(entries)
+    if _LAST_INDEX and len(key) == len(entries) and _LAST_INDEX[0][0] == key:
+        return _LAST_INDEX[0][1]
+    text = render_index(entries)
+    _LAST_INDEX[:] = [(key, text)] if len(key) == len(entries) else []
+    return text
+
+
 def render_log(previous: str | None, day: str, entry: str) -> str:
     """Add `entry` (one bullet line) under `## day`, newest day first and newest entry first within a
     day. Everything already in the log is kept byte for byte."""

@@ -7,9 +7,10 @@ import hashlib
 import os
 import time
 from pathlib import Path
+from stat import S_ISREG
 from typing import TYPE_CHECKING
 
-from kctui.compiler.index_log import IndexEntry, log_entry, render_index, render_log
+from kctui.compiler.index_log import IndexEntry, index_text, log_entry, render_log
 from kctui.compiler.page_info import PageInfo, info_of_rendered, link_styles, page_info
 from kctui.compiler.prelink import Prelink, clear_output, remove_entry
 from kctui.compiler.wiki_state import (
@@ -253,7 +254,11 @@ class PageWriter:
                 if fd is not None:
                     os.close(fd)
         tick(len(final), len(final) + 2, "index.md")
-        write_file(out / "index.md", render_index(entries).encode("utf-8"))
+        index = index_text(entries).encode("utf-8")
+        # an index that stands is the previous one's file, linked as carried pages are (not in a dry run)
+        if not (self.link_unchanged and prev_root is not None
+                and link_same(Path(prev_root) / "index.md", out / "index.md", index)):
+            write_file(out / "index.md", index)
         kinds = [u.kind for u in updates if u.written]
         entry = log_entry(
             at=self.request.created_at, job_id=self.request.job_id, trigger=self.request.trigger,
@@ -323,6 +328,36 @@ def _write_at(dir_fd: int, name: str, data: bytes) -> os.stat_result:
         return os.fstat(fd)
     finally:
         os.close(fd)
+
+
+def link_same(previous: Path, target: Path, data: bytes) -> bool:
+    """Give `target` (which must not exist) the previous generation's file when it holds exactly `data`:
+    a hard link, as a carried page's (a file that stands needs no new inode); True when done. The link
+    must be the very file whose bytes were compared (same inode, size and modification time), else it
+    is removed and False (then the caller writes `data`)."""
+    try:
+        fd = os.open(previous, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if not S_ISREG(st.st_mode) or st.st_size != len(data) or os.read(fd, len(data) + 1) != data:
+            return False
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    try:
+        os.link(previous, target, follow_symlinks=False)
+    except OSError:
+        return False
+    try:
+        if file_identity(os.stat(target, follow_symlinks=False)) == file_identity(st):
+            return True
+    except OSError:
+        pass
+    remove_entry(target)
+    return False
 
 
 def write_file(path: Path | str, data: bytes) -> None:
