@@ -75,6 +75,11 @@ def gather(state: PassState) -> None:
     steps.start("gather")
     if not request.source_path.is_dir():
         raise CompileFailure("source_unreadable", f"sources folder {request.source_path} is missing or unreadable", transient=True)
+    # the unchanged pages are linked into the staged wiki by a process of its own while the pass works
+    # (from the start: a link changes a file's ctime only, which no stat key the pass checks holds; a
+    # page replaced meanwhile is another inode, which the writer does not carry)
+    if not state.dry_run:
+        state.prelink = Prelink.start(request.previous_wiki_path, Path(request.output_path))
     try:
         files, state.skipped = g.scan_sources(request.source_path, steps.should_stop)
     except g.SourceLimitExceeded as exc:
@@ -99,10 +104,6 @@ def gather(state: PassState) -> None:
         digests.save(readable)
     state.memo = PageMemo(state.cache_folder) if state.cache_folder else None
     prev = state.prev = load_previous(request.previous_wiki_path, state.memo, steps.should_stop)
-    # the unchanged pages are linked into the staged wiki by a process of its own while the pass works
-    # (only now: a link changes a file's ctime, which the page memo's stat keys just checked)
-    if not state.dry_run:
-        state.prelink = Prelink.start(request.previous_wiki_path, Path(request.output_path))
     state.warnings += prev.problems
     readable, state.not_extracted = compiled_kinds(request, readable, prev)
     state.by_path = {f.path: f for f in readable}

@@ -118,7 +118,9 @@ def test_a_failing_cp_falls_back_to_linking_page_by_page(tmp_path: Path, monkeyp
     assert os.stat(job.output_path / "sources" / page.name).st_ino == os.stat(page).st_ino
 
 
-def test_a_page_replaced_while_the_pass_runs_is_never_carried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("linked_first", [False, True])
+def test_a_page_replaced_while_the_pass_runs_is_never_carried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               linked_first: bool) -> None:
     """A previous page replaced after the pass read the previous wiki (another file renamed over it, as an
     editor saves) is not the file the pass read: its link is not carried, and the pass either writes the
     bytes it read or fails to be retried — it never publishes bytes it did not read."""
@@ -128,15 +130,20 @@ def test_a_page_replaced_while_the_pass_runs_is_never_carried(tmp_path: Path, mo
     (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
     from kctui.compiler import pipeline
 
-    real = pipeline.Prelink.start
+    real, real_start = pipeline.load_previous, pipeline.Prelink.start
+    started = []
+    monkeypatch.setattr(pipeline.Prelink, "start", lambda *a: started.append(real_start(*a)) or started[-1])
 
-    def replace_then_link(previous, out):  # noqa: ANN001, ANN202 - after the read, before the links are made
+    def read_then_replace(*args):  # noqa: ANN002, ANN202 - after the read, while (or after) the links are made
+        found = real(*args)
+        if linked_first:  # the staged link is the file the pass read: carried as it is
+            assert started[0] is not None and started[0].wait()
         other = page.with_name("sprocket.md.new")
         other.write_bytes(read.replace(b"toothed", b"toothex"))
         os.replace(other, page)
-        return real(previous, out)
+        return found
 
-    monkeypatch.setattr(pipeline.Prelink, "start", replace_then_link)
+    monkeypatch.setattr(pipeline, "load_previous", read_then_replace)
     job = _second(src, prev)
     try:
         compile_pass(job, cache_dir=tmp_path / "cache")
@@ -146,3 +153,32 @@ def test_a_page_replaced_while_the_pass_runs_is_never_carried(tmp_path: Path, mo
     else:
         staged = job.output_path / "concepts" / "sprocket.md"
         assert staged.read_bytes() == read and os.stat(staged).st_ino != os.stat(page).st_ino
+
+
+def test_a_page_replaced_after_it_was_linked_and_before_it_was_read_is_not_carried(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The links are made from the start of the pass: a page replaced after its link was made and before
+    the pass read it is another inode than the one linked, so the staged wiki holds what the pass read."""
+    src, prev = _first(tmp_path)
+    page = prev / "concepts" / "sprocket.md"
+    before, old_inode = page.read_bytes(), page.stat().st_ino
+    (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
+    from kctui.compiler import pipeline
+
+    real, real_start = pipeline.load_previous, pipeline.Prelink.start
+    started = []
+    monkeypatch.setattr(pipeline.Prelink, "start", lambda *a: started.append(real_start(*a)) or started[-1])
+
+    def link_replace_then_read(*args):  # noqa: ANN002, ANN202
+        assert started[0] is not None and started[0].wait()  # the link to the old file is made
+        other = page.with_name("sprocket.md.new")
+        other.write_bytes(before.replace(b"toothed", b"toothex"))
+        os.replace(other, page)
+        return real(*args)
+
+    monkeypatch.setattr(pipeline, "load_previous", link_replace_then_read)
+    job = _second(src, prev)
+    compile_pass(job, cache_dir=tmp_path / "cache")
+    staged = job.output_path / "concepts" / "sprocket.md"
+    assert os.stat(staged).st_ino != old_inode and staged.read_bytes() != before  # not the file it did not read
+    assert b"toothex" in staged.read_bytes()  # (what it read, carried or rebuilt)
