@@ -175,7 +175,10 @@ def dump_yaml(data: Any) -> str:
         text = yaml.dump(data, Dumper=_CSafeDumper, **_DUMP)
         # libyaml escapes what Python writes as is (characters beyond the BMP): any escape, or a line
         # long enough to fold, and the Python emitter writes the text instead
-        if "\\" not in text and not any(len(x) > _LONG_LINE for x in text.split("\n")):
+        if "\\" not in text and not any(len(x) > _LONG_LINE for x in text.split("\n")) and "\x85" not in text:
             return text
-    return yaml.safe_dump(data, **_DUMP)
+    text = yaml.safe_dump(data, **_DUMP)
+    if "\x85" in text:  # a NEL the emitter left raw in a scalar reads back as a line break: every scalar escaped
+        return yaml.safe_dump(data, **_DUMP, default_style='"')
+    return text
 

@@ -44,6 +44,8 @@ def read_block(text: str, max_depth: int) -> Any:
     the size cap and the check for characters the Python reader refuses."""
     if "\t" in text or "\r" in text or "\ufeff" in text or not text:
         return NOT_READ
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:  # YAML's other line breaks (NEL, LS, PS)
+        return NOT_READ
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -102,7 +102,10 @@ def test_schedule_always_runs_unchanged_sources(host, workspace):
 def test_missed_nights_collapse_to_one_job_at_the_next_start(host, workspace):
     ctx, clock = host
     base, _ = nightly_base(ctx, workspace, schedule_always=True)  # even unchanged sources would run
-    clock.advance(4 * 24 * 3600)  # no host ran for four nights
+    # no host ran for four nights; it starts at noon (a start just before the 02:00 slot would see that
+    # slot come due a minute later, as it should: the clock starts at the real time of day)
+    noon = (datetime.fromtimestamp(clock.t / 1e6, BERLIN) + timedelta(days=4)).replace(hour=12, minute=0)
+    clock.t = int(noon.timestamp() * 1_000_000)
     sched = Scheduler(ctx, watcher=NoWatcher())  # a host starts
     sched.tick()
     assert [j.trigger for j in queued(ctx)] == ["scheduled"]

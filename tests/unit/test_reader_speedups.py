@@ -89,6 +89,13 @@ def test_dumping_writes_the_python_emitters_bytes(data: dict) -> None:
                                                 width=10_000)
 
 
+@pytest.mark.parametrize("value", ["x\x85y", "é\x85", "\x85  ", "a\u2028b\x85"])
+def test_a_next_line_character_reads_back_as_written(value: str) -> None:
+    """NEL (U+0085) is a line break to YAML: left raw in a scalar it would read back as a space."""
+    data = {"title": value, "list": [value], "n": 1}
+    assert fm.safe_load_yaml(fm.dump_yaml(data)) == data
+
+
 def test_markdown_blocks_do_not_need_the_inline_parse() -> None:
     """The reader parses block structure only; its blocks are those of a full CommonMark parse."""
     from markdown_it import MarkdownIt

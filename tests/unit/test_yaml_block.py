@@ -85,7 +85,7 @@ def test_hand_written_yaml_in_the_subset(text: str, expected: dict) -> None:
     "--- \na: 1\n", "a: 1\n...\n", "a: 1\n--- b: 2\n", "a: plain\n  continued\n", "- a\n- b\n", "just text\n",
     "a: 2026-08-22\n", "<<: x\n", "1: one\n", "no: x\n", "a: 'open\n", "a: ''x'\n", "a:  two spaces\n",
     "a: b: c\n", "a: x:\n", "a:b\n", "a: -\n", "a: - b\n", "-\n- x\n", "a:\n  - x\n - y\n", "%YAML 1.1\na: 1\n",
-    "a: \ufeffx\n", "a: 1 \n", "?\n",
+    "a: \ufeffx\n", "a: 1 \n", "?\n", "a: '\x85  '\n", "a: x\x85y\n", "a: '\u2028x'\n", "a: x\u2029\n",
 ])
 def test_what_lies_outside_the_subset_is_left_to_the_loader(text: str) -> None:
     assert read_block(text, fm.MAX_DEPTH) is NOT_READ
