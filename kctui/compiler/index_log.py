@@ -1,4 +1,4 @@
-"""`index.md` (rebuilt every pass) and `log.md` (append-only: entries are never rewritten), wiki.md §5."""
+"""`index.md` (made anew every pass, its text remembered while the entries stand) and `log.md` (append-only: entries are never rewritten), wiki.md §5."""
 
 from __future__ import annotations
 
