@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from kctui.atomic_write import write_atomically
+from kctui.compiler.resident import keep_resident
 
 
 class SourceFile(Protocol):  # kctui.compiler.gather.SourceFile, as listed and digested
@@ -36,7 +37,6 @@ _STAMP, _DIGEST, _RECORDED = slice(0, 4), 4, 5
 
 # memo file -> (its stat key when left, records it holds, path -> [size, mtime, ctime, inode, digest, recorded])
 _RESIDENT: dict[Path, tuple[tuple[int, int, int, int], int, dict[str, list]]] = {}
-RESIDENT_BASES = 8
 
 
 def _key(st: os.stat_result) -> tuple[int, int, int, int]:
@@ -107,7 +107,7 @@ class DigestMemo:
                 added.append([f.path, *e])
         try:
             if not added and self._stat is not None:
-                _keep(self.path, (self._stat, self._records, new))
+                keep_resident(_RESIDENT, self.path, (self._stat, self._records, new))
                 return
             records = self._append(added, len(new)) if self._stat is not None else None
             if records is None:  # no memo yet, one another process changed, or one to compact
@@ -122,7 +122,7 @@ class DigestMemo:
         except OSError:
             _RESIDENT.pop(self.path, None)
             return  # a memo that cannot be written is only slower
-        _keep(self.path, (key, records, new))
+        keep_resident(_RESIDENT, self.path, (key, records, new))
         self.files, self._records, self._stat = new, records, key
 
     def _append(self, records: list[list], needed: int) -> int | None:
@@ -141,10 +141,3 @@ class DigestMemo:
         finally:
             os.close(fd)
         return self._records + len(records)
-
-
-def _keep(path: Path, kept: tuple) -> None:
-    _RESIDENT.pop(path, None)
-    _RESIDENT[path] = kept  # the most recent last
-    while len(_RESIDENT) > RESIDENT_BASES:
-        del _RESIDENT[next(iter(_RESIDENT))]

@@ -10,7 +10,6 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kctui.compiler.digest_memo import DigestMemo  # noqa: F401 - the pass's memo of source digests
 from kctui.compiler.readers import Skipped, size_cap
 from kctui.sources.excludes import is_excluded_name
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.page_info import PageInfo
+from kctui.compiler.page_memo import Generation
 from kctui.compiler.wiki_state import PreviousWiki
 from kctui.core.claims import Claim
 from kctui.core.pages import Mention
@@ -59,10 +60,11 @@ class _Base:
                 self.taken[info.slug] = page_identity(info.kind, info.title)
                 self.index[info.kind].add(info.slug, [info.title, *info.aliases])
 
-    def patch(self, before: dict[str, PageInfo], after: dict[str, PageInfo], changed: list[str]) -> bool:
+    def patch(self, before_generation: Generation, after_generation: Generation, changed: list[str]) -> bool:
         """Turn the base of `before` into the base of `after` — the same slugs, in the same order, of the
         same classes, only `changed` different — and True; False (nothing changed) when a source page's
         source moved, which the order of the pages decides."""
+        before, after = before_generation.pages, after_generation.pages
         for slug in changed:
             old, new = before[slug], after[slug]
             if old.kind != new.kind or (old.kind == "source" and _path_of(old) != _path_of(new)):
@@ -88,11 +90,7 @@ def _path_of(info: PageInfo) -> str:
 def _base_of(prev: PreviousWiki) -> _Base:
     """The base of the previous wiki: when it is the generation this process wrote (kept in memory),
     the one made for it, or the last generation's carried forward with the pages that changed."""
-    generation = prev.generation
-    if generation is None:
-        return _Base(prev.pages)
-    return generation.carried("registry", lambda: _Base(generation.pages),
-                              lambda last, parent, this, changed: last.patch(parent.pages, this.pages, changed))
+    return prev.carried("registry", lambda pages, _: _Base(pages), _Base.patch)
 
 
 class Registry:

@@ -11,6 +11,7 @@ from typing import NamedTuple, TypeVar
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.page_info import PageInfo
+from kctui.compiler.resident import keep_resident
 from kctui.core.pages import KIND_DIRS
 
 T = TypeVar("T")
@@ -291,16 +292,12 @@ def _expected_of(f: list) -> tuple:
 
 
 def _keep_resident(path: Path, kept: tuple) -> None:
-    _RESIDENT.pop(path, None)
-    _RESIDENT[path] = kept  # the most recent last
-    while len(_RESIDENT) > RESIDENT_BASES:  # the bases compiled least recently are read from disk again
-        del _RESIDENT[next(iter(_RESIDENT))]
+    keep_resident(_RESIDENT, path, kept)
 
 
 # memo file -> (its stat key when left, records it holds, latest records, summaries, the generation it
 # describes): this process's last save
 _RESIDENT: dict[Path, tuple] = {}  # (insertion order: the most recent save last)
-RESIDENT_BASES = 8
 
 _tuple_new = tuple.__new__  # PageInfo's own __new__ without its Python frame (a pass decodes hundreds)
 

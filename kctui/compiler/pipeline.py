@@ -16,6 +16,7 @@ from kctui.compiler import pass_files, recurrence
 from kctui.compiler.builtin_extractor import VERSION  # noqa: F401 - the built-in actor, re-exported
 from kctui.compiler.cache import default_cache_dir
 from kctui.compiler.contract import CompileFailure, CompileReport, CompileRequest, ProgressFn, StopFn
+from kctui.compiler.digest_memo import DigestMemo
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.extractors import ExtractorContext, extractor_factory
 from kctui.compiler.full_pass import recompile_other_versions, verify_unchanged
@@ -88,7 +89,7 @@ def gather(state: PassState) -> None:
     if not files and not state.skipped:
         raise CompileFailure("source_unreadable", "the knowledge base has no source files to compile", transient=False)
     readable: list[g.SourceFile] = []
-    digests = g.DigestMemo(state.cache_folder if state.cache_folder else None)
+    digests = DigestMemo(state.cache_folder if state.cache_folder else None)
     for i, f in enumerate(files, 1):
         try:
             f.digest = digests.lookup(f) or ""

@@ -12,10 +12,11 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISREG
+from typing import TypeVar
 
 from kctui.compiler.contract import CompileFailure
 from kctui.compiler.page_info import PageInfo, link_styles, page_info
@@ -36,6 +37,8 @@ from kctui.compiler.wiki_tables import WikiTables
 from kctui.core.frontmatter import FrontmatterError
 from kctui.core.pages import KIND_DIRS
 
+T = TypeVar("T")
+
 
 @dataclass
 class PreviousWiki:
@@ -50,16 +53,21 @@ class PreviousWiki:
     generation: Generation | None = None  # the generation this process wrote, when the files are it
     _tables: WikiTables | None = field(default=None, repr=False, compare=False)
 
+    def carried(self, name: str, make: Callable[[dict[str, PageInfo], dict | None], T],
+                patch: Callable[[T, Generation, Generation, list[str]], bool]) -> T:
+        """`make(pages, styles)` for these pages: when they are the generation this process wrote, the
+        value kept with it, carried forward from the last one (`Generation.carried`); else made here
+        (`styles` None: not every page's link styles are known)."""
+        generation = self.generation
+        if generation is None:
+            return make(self.pages, None)
+        return generation.carried(name, lambda: make(generation.pages, generation.styles), patch)
+
     @property
     def tables(self) -> WikiTables:
-        """The pages' lookups by source (made once; a generation's carried forward: kctui.compiler.wiki_tables)."""
+        """The pages' lookups by source (kctui.compiler.wiki_tables), made once."""
         if self._tables is None:
-            generation = self.generation
-            if generation is None:
-                self._tables = WikiTables(self.pages)
-            else:
-                self._tables = generation.carried("tables", lambda: WikiTables(generation.pages, generation.styles),
-                                                  WikiTables.patch)
+            self._tables = self.carried("tables", WikiTables, WikiTables.patch)
         return self._tables
 
     def source_digests(self) -> dict[str, str]:
