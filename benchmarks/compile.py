@@ -75,17 +75,17 @@ def _child(args: argparse.Namespace) -> None:
         seconds = time.perf_counter() - t0
         c1 = os.times()
     else:
-        from kctui.compiler import facts, names, prose  # noqa: F401 - a worker has them loaded
-        from kctui.compiler.extract import extract_document
+        from kctui.compiler.builtin import facts, names, prose  # noqa: F401 - a worker has them loaded
+        from kctui.compiler.builtin.document import extract_document
         from kctui.compiler.readers import read_source
 
         # a running worker has also extracted before: its word list is loaded and the patterns the rules
         # build are in `re`'s cache (a one-time cost of a process, not of a pass)
         names.zipf("warm")
         extract_document(read_source("warm.md", b"# Warm\n\nWarm Tool is a tool. Ada Lovelace owns it.\n", "sha256:" + "0" * 64))
-        from kctui.compiler.pipeline import compile_pass
         from kctui.compiler.readers import html, markdown, pdf, text  # noqa: F401
         from kctui.compiler.runner import CompileRequest
+        from kctui.compiler.steps.pipeline import compile_pass
 
         _warm_up(compile_pass, CompileRequest)
         from kctui.services.heap import HeapSettler

@@ -19,8 +19,8 @@ from kctui.services import bases as bases_svc
 @click.option("--json", "as_json", is_flag=True, help="Print the estimate as JSON.")
 def compile_estimate_cmd(workspace: str, kb_id: str, full: bool, as_json: bool) -> None:
     """Estimate the tokens and cost of compiling KB with the model; nothing is sent."""
-    from kctui.compiler.llm.estimate import estimate_pass, estimate_text  # noqa: PLC0415
     from kctui.compiler.llm.settings import load_llm_settings  # noqa: PLC0415
+    from kctui.compiler.steps.estimate import estimate_pass, estimate_text  # noqa: PLC0415
 
     svc = open_services()
     try:

@@ -56,7 +56,7 @@ class Extraction:
     dropped: int = 0  # candidate claims whose cited lines did not contain the value
     warnings: list[str] = field(default_factory=list)
     # names this source marks in one sentence only, and what it says about them (each cited): entities
-    # once another source names them too (kctui.compiler.recurrence), else only listed on its source page
+    # once another source names them too (kctui.compiler.steps.recurrence), else only listed on its source page
     passing: list[Entity] = field(default_factory=list)
     passing_claims: list[Claim] = field(default_factory=list)
 

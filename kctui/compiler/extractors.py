@@ -8,7 +8,7 @@ the brief) is the same whichever extractor ran. An extractor also says which act
 (`lossy`), the brief's model-usage line (`usage`) and how many results came from its cache.
 
 Extractors are registered by the name a base's policy stores (`kctui kb policy --extractor NAME`):
-"builtin" (offline, `kctui.compiler.builtin_extractor`) and "llm" (a model over an OpenAI-compatible
+"builtin" (offline, `kctui.compiler.builtin.extractor`) and "llm" (a model over an OpenAI-compatible
 API, `kctui.compiler.llm.extractor`). `register_extractor` adds one (tests register a fake); an unknown
 name is a clear, permanent `CompileFailure` before anything is read.
 """
@@ -26,9 +26,9 @@ from kctui.compiler.schema import Schema, load_schema
 
 if TYPE_CHECKING:
     from kctui.compiler.extraction import Extraction
-    from kctui.compiler.gather import SourceFile
+    from kctui.compiler.previous.wiki import PreviousWiki
     from kctui.compiler.readers import Skipped
-    from kctui.compiler.wiki_state import PreviousWiki
+    from kctui.compiler.steps.gather import SourceFile
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ ExtractorFactory = Callable[[ExtractorContext], Extractor]
 
 # name -> "module:callable" (imported on first use, so the model client loads only for "llm") or a factory
 _REGISTRY: dict[str, str | ExtractorFactory] = {
-    "builtin": "kctui.compiler.builtin_extractor:BuiltinExtractor",
+    "builtin": "kctui.compiler.builtin.extractor:BuiltinExtractor",
     "llm": "kctui.compiler.llm.extractor:LlmExtractor",
 }
 

@@ -29,7 +29,7 @@ def compile_job(
 ) -> CompileReport:
     # loaded on the first compile, not when a host imports the seam: the pipeline (readers, extractors,
     # the trust step) costs a few hundred milliseconds to import, and nothing in it imports this module
-    from kctui.compiler import pipeline  # noqa: PLC0415
+    from kctui.compiler.steps import pipeline  # noqa: PLC0415
 
     result = pipeline.compile_pass(request, progress=progress or (lambda e: None), should_stop=should_stop or (lambda: False))
     return result.report

@@ -68,7 +68,7 @@ STUB_KEY = "awaiting_review"
 # its citation: `* **Vendors** — Price: $2,400 / month (⚑ kept by a person on 2026-05-28: the source
 # now says $2,750 / month; this value is from vendors.md at sha256:f37f99cc5fbb) ^[vendors.md:L7-L7]`.
 KEPT_KEY = "kept_claims"
-# A source page lists the names its source mentions in one sentence only (kctui.compiler.recurrence).
+# A source page lists the names its source mentions in one sentence only (kctui.compiler.steps.recurrence).
 MENTIONED_ONCE_KEY = "mentioned_once"
 RECURRING_KEY = "mentioned_elsewhere"  # … those another source names too (they have pages)
 MAX_FRONTMATTER_SOURCES = 200

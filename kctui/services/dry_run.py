@@ -145,7 +145,7 @@ def run_dry_run(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: s
                 should_stop: Callable[[], bool] | None = None) -> DryRun:
     """Run one dry run of the base now, in this thread. A pass that fails gives a `failed` DryRun with
     its code and one-line error (nothing else changes); `Conflict` when one already runs for the base."""
-    from kctui.compiler.pipeline import compile_pass  # noqa: PLC0415 - the compiler only when asked
+    from kctui.compiler.steps.pipeline import compile_pass  # noqa: PLC0415 - the compiler only when asked
     from kctui.services.policy import _to_json, load_policy  # noqa: PLC0415
 
     base = get_base(ctx, workspace, kb_id)

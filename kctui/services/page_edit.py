@@ -9,8 +9,8 @@ no way around the trust boundary:
 - what the boundary would hold is refused with its reason code (`Refused`), and nothing changes.
 
 A statement may cite a source line range; the lines must contain its value (the compiler's own check,
-`kctui.compiler.kept.says`), and the source revision it was checked against is recorded, so a later
-source change that disagrees opens a conflict (`kctui.compiler.page_edit_check`). Every edit is the
+`kctui.compiler.trust.kept.says`), and the source revision it was checked against is recorded, so a later
+source change that disagrees opens a conflict (`kctui.compiler.trust.page_edits`). Every edit is the
 page's next immutable revision with its author, published through the page-level promotion (the one
 writer of `wiki/`), in one transaction with its revision record; an open held proposal on the page is
 rebased onto the edit, so approving it later does not drop what the person wrote.
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kctui import paths
-from kctui.compiler.kept import says
+from kctui.compiler.trust.kept import says
 from kctui.core.claims import Claim, Evidence
 from kctui.core.clock import rfc3339
 from kctui.core.frontmatter import FrontmatterError

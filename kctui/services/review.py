@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kctui import paths
-from kctui.compiler.disputes import block_dispute_count, decide_dispute
+from kctui.compiler.trust.disputes import block_dispute_count, decide_dispute
 from kctui.core.page_status import same_content
 from kctui.services.context import ServiceContext
 from kctui.services.review_decide import resolve, resolve_many

@@ -3,9 +3,9 @@ promotion, and nothing else.
 
 - A held change set is approved or rejected as a whole: every page it revises gets its proposal
   (approve), or keeps what it says (reject) with each claim the proposal revised or retracted kept and
-  flagged against the source revision it came from (`kctui.compiler.kept`).
+  flagged against the source revision it came from (`kctui.compiler.trust.kept`).
 - A conflict's decision (use the new value, keep, dismiss) is applied to the page as it is now and to
-  that one dispute only (`kctui.compiler.disputes.decide_dispute`): a held change on the same page is
+  that one dispute only (`kctui.compiler.trust.disputes.decide_dispute`): a held change on the same page is
   never published as a side effect; its proposal gets the same decision, so approving it later does
   not undo this one.
 - Each page is checked against the revision the reviewer saw. After publishing, the other open items
@@ -24,9 +24,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kctui.compiler.disputes import block_dispute_count, decide_dispute, swap_by_sides
-from kctui.compiler.kept import pin_kept
-from kctui.compiler.page_edit_check import decide_edit
+from kctui.compiler.trust.disputes import block_dispute_count, decide_dispute, swap_by_sides
+from kctui.compiler.trust.kept import pin_kept
+from kctui.compiler.trust.page_edits import decide_edit
 from kctui.core.page_status import COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status, split_page
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput

@@ -71,8 +71,8 @@ def _job_digests(job_folder: Path) -> dict[str, str]:
 def run_corpus(source: Path, work: Path, *, previous_store: bool = True) -> list[dict]:
     """The full pass and the incremental rounds on a copy of `source` under `work`: one record per pass
     (every file's digest for the first, what changed against the pass before for the others)."""
-    from kctui.compiler.pipeline import compile_pass
     from kctui.compiler.runner import CompileRequest
+    from kctui.compiler.steps.pipeline import compile_pass
     from kctui.core.trust import TrustPolicy
 
     src = work / "kb" / "sources"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler.names import USAGE_MAX_ZIPF, clean_title, one_word, zipf
-from kctui.compiler.pipeline import compile_pass
+from kctui.compiler.builtin.names import USAGE_MAX_ZIPF, clean_title, one_word, zipf
+from kctui.compiler.steps.pipeline import compile_pass
 from kctui.core.frontmatter import parse_document
 from kctui.core.slugs import near_key
 from tests.helpers.corpus import EOL, RFCS, SHARED, copy_generation, releases
@@ -189,8 +189,8 @@ def test_a_full_pass_over_an_unchanged_real_corpus_changes_nothing(shared_dir, t
     endoflife corpus (claims cited at several places) it must neither crash nor rewrite a page."""
     import shutil
 
-    from kctui.compiler.pipeline import compile_pass
     from kctui.compiler.runner import CompileRequest
+    from kctui.compiler.steps.pipeline import compile_pass
 
     src = tmp_path / "kb" / "sources"
     shutil.copytree(shared_dir / "corpus" / "endoflife" / "2026-08-22", src)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileCancelled, CompileRequest, compile_job
+from kctui.compiler.steps.pipeline import compile_pass
 from kctui.core.frontmatter import parse_document
 from tests.helpers.wiki import (
     CODE_SPAN,
@@ -67,7 +67,7 @@ def test_output_does_not_depend_on_the_process_hash_seed(tmp_path: Path) -> None
     src = make_kb(tmp_path)
     code = (
         "import sys; from pathlib import Path; from kctui.compiler.runner import CompileRequest; "
-        "from kctui.compiler.pipeline import compile_pass; src = Path(sys.argv[1]); "
+        "from kctui.compiler.steps.pipeline import compile_pass; src = Path(sys.argv[1]); "
         "compile_pass(CompileRequest('job-1', 'manual', 'sha256:x', '2026-08-22T00:00:00Z', src, None, "
         "src.parent / sys.argv[2] / 'wiki'), cache_dir=None)"
     )
@@ -81,7 +81,7 @@ def test_unchanged_sources_are_not_even_read_once_their_digests_are_known(tmp_pa
     import os
     import time as _time
 
-    from kctui.compiler import gather
+    from kctui.compiler.steps import gather
 
     src = make_kb(tmp_path)
     hour_ago = _time.time() - 3600

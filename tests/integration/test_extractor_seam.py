@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler import builtin_extractor as bx
-from kctui.compiler.builtin_extractor import BuiltinExtractor, extract_source
-from kctui.compiler.cache import cache_form
-from kctui.compiler.extract import Extraction
+from kctui.compiler.builtin import extractor as bx
+from kctui.compiler.builtin.cache import cache_form
+from kctui.compiler.builtin.document import Extraction
+from kctui.compiler.builtin.extractor import BuiltinExtractor, extract_source
 from kctui.compiler.extractors import (
     Extractor,
     ExtractorContext,
@@ -25,9 +25,9 @@ from kctui.compiler.extractors import (
     register_extractor,
     unregister_extractor,
 )
-from kctui.compiler.gather import digest_file, scan_sources
-from kctui.compiler.pipeline import VERSION, compile_pass
 from kctui.compiler.runner import CompileCancelled, CompileFailure
+from kctui.compiler.steps.gather import digest_file, scan_sources
+from kctui.compiler.steps.pipeline import VERSION, compile_pass
 from kctui.core.trust import TrustPolicy
 from tests.helpers.wiki import check_wiki, make_kb, pages, request, tree
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kctui.compiler import index_log
-from kctui.compiler.index_log import IndexEntry, index_text, render_index
-from kctui.compiler.output import link_same
-from kctui.compiler.pipeline import compile_pass
+from kctui.compiler.steps import index_log
+from kctui.compiler.steps.index_log import IndexEntry, index_text, render_index
+from kctui.compiler.steps.output import link_same
+from kctui.compiler.steps.pipeline import compile_pass
 from tests.helpers.wiki import make_kb, request
 
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileFailure
+from kctui.compiler.steps.pipeline import compile_pass
 from tests.helpers.model import (
     KEY,
     MODEL,
@@ -194,8 +194,8 @@ def test_unchanged_sources_cost_zero_requests_the_next_pass(tmp_path: Path, fake
 
 
 def test_the_token_budget_stops_the_pass_before_anything_is_written(tmp_path: Path, fake: FakeModel, monkeypatch) -> None:
-    from kctui.compiler.llm.estimate import estimate_pass
     from kctui.compiler.llm.settings import load_llm_settings
+    from kctui.compiler.steps.estimate import estimate_pass
 
     src = make_kb(tmp_path, {f"notes/n{i}.md": f"Port: {8000 + i}\n" for i in range(6)})
     monkeypatch.setenv("KCTUI_LLM_BUDGET_TOKENS", "2500")

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from kctui import paths
-from kctui.compiler.pipeline import compile_pass
+from kctui.compiler.steps.pipeline import compile_pass
 from kctui.core.slugs import near_key
 from kctui.services import jobs, results
 from kctui.services.local_transport import LocalTransport

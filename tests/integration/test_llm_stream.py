@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileFailure
+from kctui.compiler.steps.pipeline import compile_pass
 from tests.helpers.model import claim_lines, llm_request, make_kb
 from tests.helpers.sse import STALL, SseModel, delta, error, frame, good_json, pieces, sse_reply
 from tests.helpers.wiki import check_wiki, tree

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler.names import common_phrase
-from kctui.compiler.pipeline import compile_pass
+from kctui.compiler.builtin.names import common_phrase
+from kctui.compiler.steps.pipeline import compile_pass
 from kctui.core.pages import parse_claim_line
 from tests.helpers.wiki import check_wiki, pages, request
 

@@ -1,4 +1,4 @@
-"""The page memo (kctui/compiler/wiki_state.py): a previous page whose stat key the memo recorded is not
+"""The page memo (kctui/compiler/previous/wiki.py): a previous page whose stat key the memo recorded is not
 read again, yet the wiki a pass writes is exactly what a pass without caches writes, whatever was done
 to the previous wiki's files behind the compiler's back."""
 
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler import wiki_state
-from kctui.compiler.pipeline import compile_pass
+from kctui.compiler.previous import wiki as wiki_state
+from kctui.compiler.previous.tables import WikiTables
+from kctui.compiler.previous.wiki import MEMO_NAME, stat_key
 from kctui.compiler.runner import CompileFailure
-from kctui.compiler.wiki_state import MEMO_NAME, stat_key
-from kctui.compiler.wiki_tables import WikiTables
+from kctui.compiler.steps.pipeline import compile_pass
 from tests.helpers.wiki import SETUP, make_kb, request, tree
 
 HOUR_AGO_NS = time.time_ns() - 3600 * 10**9
@@ -226,7 +226,8 @@ def test_the_generation_kept_in_memory_is_the_one_its_records_describe(tmp_path:
     """Pass after pass (a source edited, one added, one deleted, nothing changed), the generation the
     memo keeps in memory — carried forward from the last one where the pages stand — is the one its
     records describe, in the order the wiki lists its pages."""
-    from kctui.compiler import match, page_memo
+    from kctui.compiler.previous import page_memo
+    from kctui.compiler.steps import match
 
     src = make_kb(tmp_path)
     cache = tmp_path / "cache"
@@ -261,7 +262,7 @@ def test_the_generation_kept_in_memory_is_the_one_its_records_describe(tmp_path:
         for name in ("kinds", "titles", "taken", "source_slugs"):
             assert list(getattr(base, name).items()) == list(getattr(fresh, name).items()), name
         assert {k: (i.exact, i.near) for k, i in base.index.items()} == {k: (i.exact, i.near) for k, i in fresh.index.items()}
-        # so are the lookups by source (kctui.compiler.wiki_tables)
+        # so are the lookups by source (kctui.compiler.previous.tables)
         assert loaded.tables.same_as(WikiTables(loaded.pages, loaded.styles))
         prev = job.output_path
     assert True in patched  # a carried-forward base was checked, not only fresh ones

@@ -1,4 +1,4 @@
-"""The staged wiki's unchanged pages linked ahead of time by `cp -al` (kctui.compiler.prelink): the same bytes
+"""The staged wiki's unchanged pages linked ahead of time by `cp -al` (kctui.compiler.previous.prelink): the same bytes
 as a pass that links page by page, the live wiki never written through, nothing of the previous generation
 kept that the new one does not hold, and a failed pass leaves no links behind."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler import prelink as prelink_mod
 from kctui.compiler.contract import CompileCancelled
-from kctui.compiler.pipeline import compile_pass
+from kctui.compiler.previous import prelink as prelink_mod
+from kctui.compiler.steps.pipeline import compile_pass
 from tests.helpers.wiki import SETUP, make_kb, request, tree
 
 pytestmark = pytest.mark.skipif(os.name != "posix" or shutil.which("cp") is None, reason="needs a POSIX cp")
@@ -128,7 +128,7 @@ def test_a_page_replaced_while_the_pass_runs_is_never_carried(tmp_path: Path, mo
     page = prev / "concepts" / "sprocket.md"
     read = page.read_bytes()
     (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
-    from kctui.compiler import pipeline
+    from kctui.compiler.steps import pipeline
 
     real, real_start = pipeline.load_previous, pipeline.Prelink.start
     started = []
@@ -163,7 +163,7 @@ def test_a_page_replaced_after_it_was_linked_and_before_it_was_read_is_not_carri
     page = prev / "concepts" / "sprocket.md"
     before, old_inode = page.read_bytes(), page.stat().st_ino
     (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
-    from kctui.compiler import pipeline
+    from kctui.compiler.steps import pipeline
 
     real, real_start = pipeline.load_previous, pipeline.Prelink.start
     started = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileRequest
+from kctui.compiler.steps.pipeline import compile_pass
 from kctui.core.frontmatter import parse_document
 from kctui.publish.validate import validate_staged_tree
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 
 from kctui.compiler.llm import prompt as prompt_mod
-from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.schema import DEFAULT_SCHEMA, MAX_SCHEMA_BYTES, load_schema
+from kctui.compiler.steps.pipeline import compile_pass
 from tests.helpers.model import WIDGET, FakeModel, llm_request, make_kb
 from tests.helpers.wiki import pages, request
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler.pipeline import compile_pass
 from kctui.compiler.runner import CompileRequest
+from kctui.compiler.steps.pipeline import compile_pass
 from kctui.core.frontmatter import parse_document
 from kctui.core.page_status import record_resolved_conflict, set_page_status, split_page
 from kctui.core.pages import parse_page

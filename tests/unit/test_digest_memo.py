@@ -1,4 +1,4 @@
-"""The memo of source digests (kctui.compiler.digest_memo): a file whose stat is the one recorded, and
+"""The memo of source digests (kctui.compiler.previous.digest_memo): a file whose stat is the one recorded, and
 was not racily clean then, keeps its digest unread; the journal keeps every record a pass changed, and
 whatever damages it costs only a re-read."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler import digest_memo
-from kctui.compiler.digest_memo import NAME, DigestMemo
-from kctui.compiler.gather import digest_file, scan_sources
+from kctui.compiler.previous import digest_memo
+from kctui.compiler.previous.digest_memo import NAME, DigestMemo
+from kctui.compiler.steps.gather import digest_file, scan_sources
 
 OLD = time.time_ns() - 3600 * 10**9  # an mtime an hour old: not racily clean
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kctui.compiler.extract import Claim, Evidence, Extraction, cited_lines, extract_document
+from kctui.compiler.builtin.document import Claim, Evidence, Extraction, cited_lines, extract_document
 from kctui.compiler.readers import read_source
-from kctui.compiler.values import cited_lines_contain, normalise_value
+from kctui.core.values import cited_lines_contain, normalise_value
 
 DIGEST = "sha256:" + "1" * 64
 
@@ -162,7 +162,7 @@ def test_extraction_is_deterministic() -> None:
 
 import pytest  # noqa: E402
 
-from kctui.compiler import prose  # noqa: E402
+from kctui.compiler.builtin import prose  # noqa: E402
 
 
 def _defined_terms(text: str) -> dict[str, str]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler import names as nm
-from kctui.compiler.extract import extract_document
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.readers import read_source
 
 DIGEST = "sha256:" + "3" * 64

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from kctui.compiler.output import PageWriter
-from kctui.compiler.page_info import PageInfo
-from kctui.compiler.wiki_state import PreviousWiki
+from kctui.compiler.previous.page_info import PageInfo
+from kctui.compiler.previous.wiki import PreviousWiki
+from kctui.compiler.steps.output import PageWriter
 from kctui.core.pages import Page
 
 _CTX = SimpleNamespace(source_slugs={}, titles={}, kinds={})

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler import names as nm
-from kctui.compiler.extract import extract_document
-from kctui.compiler.profile import EMPTY, ProfileError, load_profile, parse_profile
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.builtin.profile import EMPTY, ProfileError, load_profile, parse_profile
 from kctui.compiler.readers import read_source
 
 DIGEST = "sha256:" + "2" * 64

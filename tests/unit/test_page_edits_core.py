@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.page_edit_check import decide_edit, mark_disputed, open_edit_disputes
+from kctui.compiler.trust.page_edits import decide_edit, mark_disputed, open_edit_disputes
 from kctui.core.page_edits import SECTION, parse_citation, section_lines, with_section
 from kctui.core.page_status import page_compile_status, split_page
 from kctui.services.page_edit import apply_entries

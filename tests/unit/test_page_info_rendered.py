@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.page_info import info_of_rendered, page_info
+from kctui.compiler.previous.page_info import info_of_rendered, page_info
 from kctui.core.claims import Claim, Evidence
 from kctui.core.pages import (
     MAX_FRONTMATTER_SOURCES,

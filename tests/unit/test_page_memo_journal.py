@@ -1,4 +1,4 @@
-"""The page memo as a journal (kctui/compiler/page_memo.py): a save appends only the records that changed,
+"""The page memo as a journal (kctui/compiler/previous/page_memo.py): a save appends only the records that changed,
 the file is rewritten whole before it holds a quarter more records than it needs, an append cut short
 is dropped, and a long-lived process reads back what it saved from memory — unless another writer
 changed the file."""
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler import page_memo
-from kctui.compiler.page_info import PageInfo
-from kctui.compiler.page_memo import MEMO_NAME, PageMemo
+from kctui.compiler.previous import page_memo
+from kctui.compiler.previous.page_info import PageInfo
+from kctui.compiler.previous.page_memo import MEMO_NAME, PageMemo
 
 
 def _info(slug: str, title: str) -> PageInfo:

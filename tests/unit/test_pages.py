@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kctui.compiler.extract import Claim, Evidence, Question
+from kctui.compiler.builtin.document import Claim, Evidence, Question
 from kctui.core.frontmatter import parse_document
 from kctui.core.pages import (
     Mention,

@@ -112,7 +112,7 @@ def test_broken_pdf_is_skipped_not_fatal() -> None:
 def test_lone_surrogates_from_yaml_escapes_become_replacement_characters() -> None:
     doc = read("s.md", b'---\ntitle: "bad \\ud800 title"\nnote: "x \\udfff y"\n---\nBody.\n')
     assert isinstance(doc, Document) and doc.title == "bad \ufffd title"
-    from kctui.compiler.extract import extract_document
+    from kctui.compiler.builtin.document import extract_document
 
     ex = extract_document(doc)  # the note's line says `\udfff`, not the character: no claim can cite it
     assert not [c for c in ex.claims if c.attribute == "note"] and ex.dropped == 1

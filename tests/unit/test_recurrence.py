@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.extract import Claim, Entity, Evidence, Extraction
-from kctui.compiler.match import Registry
-from kctui.compiler.recurrence import activate, recurring, to_read_again
-from kctui.compiler.wiki_state import PageInfo, PreviousWiki
+from kctui.compiler.builtin.document import Claim, Entity, Evidence, Extraction
+from kctui.compiler.previous.wiki import PageInfo, PreviousWiki
+from kctui.compiler.steps.match import Registry
+from kctui.compiler.steps.recurrence import activate, recurring, to_read_again
 
 
 def _ev(path: str) -> Evidence:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler.change_sets import change_sets
-from kctui.compiler.disputes import decide_dispute, fingerprint
-from kctui.compiler.kept import pin_kept
+from kctui.compiler.trust.change_sets import change_sets
+from kctui.compiler.trust.disputes import decide_dispute, fingerprint
+from kctui.compiler.trust.kept import pin_kept
 from kctui.core.claims import Claim, Evidence
 from kctui.core.page_status import split_page
 from kctui.core.pages import claim_line_kept, parse_page, strip_kept

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.extract import Entity, Extraction
+from kctui.compiler.builtin.document import Entity, Extraction
 from kctui.compiler.schema import (
     DEFAULT,
     SchemaError,

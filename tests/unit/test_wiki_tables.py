@@ -1,4 +1,4 @@
-"""The previous wiki's lookups by source (kctui.compiler.wiki_tables): what one walk over the pages
+"""The previous wiki's lookups by source (kctui.compiler.previous.tables): what one walk over the pages
 makes, and that a carried-forward table patched with the changed pages is the one a walk makes."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from types import SimpleNamespace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kctui.compiler.page_info import PageInfo
-from kctui.compiler.wiki_tables import WikiTables
+from kctui.compiler.previous.page_info import PageInfo
+from kctui.compiler.previous.tables import WikiTables
 
 
 def _page(kind: str, slug: str, sources: tuple = (), links: tuple = (), status: str = "compiled") -> PageInfo:

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kctui import __version__
-from kctui.compiler import gather as g
 from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.extractors import ExtractorContext
@@ -36,10 +35,11 @@ from kctui.compiler.llm.parse import ChunkParse, ReplyUnusable, parse_reply
 from kctui.compiler.llm.schema import reply_cap
 from kctui.compiler.llm.settings import LlmSettings, load_llm_settings
 from kctui.compiler.llm.usage import Usage, brief_line, budget_text
+from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.compiler.readers import Document, Skipped
+from kctui.compiler.readers.source import read_document
 from kctui.compiler.schema import Schema, load_schema, restrict_classes, schema_version
-from kctui.compiler.source_read import read_document
-from kctui.compiler.wiki_state import PreviousWiki
+from kctui.compiler.steps import gather as g
 from kctui.config import ConfigError
 
 log = logging.getLogger("kctui.llm")

@@ -6,15 +6,15 @@ marks the source lossy, so the pages it feeds are held for review."""
 
 from __future__ import annotations
 
-from kctui.compiler import facts, prose
-from kctui.compiler.extract import unreached_facts
+from kctui.compiler.builtin import facts, prose
+from kctui.compiler.builtin.document import unreached_facts
 from kctui.compiler.extraction import Concept, Entity, Extraction
 from kctui.compiler.llm import prompt
 from kctui.compiler.llm.parse import ChunkParse
 from kctui.compiler.llm.schema import reply_cap
 from kctui.compiler.readers import Document
-from kctui.compiler.values import fact_tokens
 from kctui.core.slugs import identity_key
+from kctui.core.values import fact_tokens
 
 LOSS_MIN_FACTS = 3  # the loss guard judges a chunk with at least this many dates, versions and numbers
 

@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from kctui.compiler.extraction import Concept, Entity, cited_lines
 from kctui.compiler.llm.prompt import Chunk, Inventory
 from kctui.compiler.readers import Document
-from kctui.compiler.values import cited_lines_contain
 from kctui.core.claims import Claim, Evidence
 from kctui.core.slugs import identity_key
+from kctui.core.values import cited_lines_contain
 
 MAX_SPAN = 25  # lines one claim may cite
 MAX_ITEMS = 400  # per list of one reply

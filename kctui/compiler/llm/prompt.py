@@ -20,8 +20,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.compiler.readers import Document
-from kctui.compiler.wiki_state import PreviousWiki
 from kctui.core.slugs import identity_key
 
 PROMPT_VERSION = "kctui-llm-extract/2"

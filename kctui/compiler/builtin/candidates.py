@@ -1,0 +1,338 @@
+"""The candidate names of one document: every span the text marks as a name (kctui.compiler.builtin.names),
+gathered per spelling with what the document does with it — marked or loose mentions, the sentences,
+a type the text gives it, a definition or a fact — and merged where one thing goes by several
+spellings (a lone given name or surname of the one person it stands for). `Candidate.accepted` says
+whether the evidence makes it an entity; kctui.compiler.builtin.recognise decides and cites.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.profile import Profile
+from kctui.compiler.builtin.prose import Defined
+from kctui.compiler.builtin.sentences import Unit
+from kctui.compiler.extraction import Entity
+from kctui.core.slugs import identity_key
+
+APPOSITIVE = re.compile(r",\s+(?P<v>(?:a|an|the|our)\s+[^,;:()]{3,80}?)\s*(?:,|\.|;|\)|$)")
+PERSON_BEFORE = re.compile(r"(?:\b(?:by|with|ask|asked|contact|thanks|thank|cc|ping|owner|owners|assignee|lead|from|and|to)\s*:?\s*)$", re.I)
+PERSON_AFTER = re.compile(r"\s+(?:will|said|says|agreed|proposed|owns|leads|asked|suggested|noted|presented|joined|reviewed|"
+                          r"wrote|approved|volunteered|runs|maintains|manages|built|fixed|shipped|met|walked|will|is on call|is on-call|to follow up|takes|took|has|had|was|is)\b")
+_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)\b")
+# a release number right after a name marks it even where it opens a sentence ("Unleash 5.12 was
+# released …"): a rare word the sentence's capital says nothing about, a dotted version says a lot
+_VERSION_AFTER = re.compile(r"\s+(?:version\s+)?v?\d+(?:\.\d+)+\b")
+_COMPANY_TAIL = re.compile(r",?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
+
+
+SpansOf = list[list[tuple[nm.Span, str]]]  # per sentence: each name span and its candidate's key
+
+
+@dataclass
+class Candidate:
+    name: str
+    key: str
+    marked: int = 0  # occurrences as a marked name (away from a sentence start, shaped, linked)
+    loose: int = 0  # occurrences the text does not mark (a sentence start, a code span)
+    strong: bool = False
+    defined: bool = False
+    fact: bool = False
+    entity_type: str = ""
+    surfaces: list[str] = field(default_factory=list)
+    units: list[int] = field(default_factory=list)
+    first: tuple[int, int] = (0, 0)
+    kinds: set[str] = field(default_factory=set)
+    marked_in: set[int] = field(default_factory=set)
+    known: bool = False  # the base's profile names it
+    listed: bool = False  # a list of people names it: a person on one mention
+    usage: int = 0  # only the document's usage vouches for it: the capitalised sentences it needs
+    vouched: bool = False  # some occurrence is name-like on its own
+    head_free: bool = False  # its first word is never written in lower case in the document
+
+    def marked_units_has(self, i: int) -> bool:
+        return i in self.marked_in
+
+    def passing(self) -> bool:
+        """Named in one sentence only, by a span name-like on its own (not only by the document's usage,
+        not a code span or identifier, not only ordinary words): a name if another source names it too."""
+        if self.marked + self.loose != 1 or not self.vouched or self.usage or self.kinds <= {"code", "ident"}:
+            return False
+        words = self.name.split()
+        if any(w.casefold().removesuffix("s") in wd.CALENDAR for w in words):
+            return False  # "Fridays", "March": English capitalises them by convention
+        if self.strong:
+            return True
+        if len(words) == 1 and words[0].endswith("ing"):
+            return False  # a gerund heading a title or a link text ("Deploying a change"), not a name
+        return self.marked == 1 and not all(wd.common_word(w) for w in words)
+
+    def accepted(self) -> bool:
+        if self.defined or self.fact or self.known or self.listed:
+            return True
+        if self.usage and not self.vouched:  # "Google", "GCP": capitalised in enough sentences, never lower case
+            return self.marked >= self.usage
+        if self.entity_type:  # typed by a noun ("the billing-api service") or as a person: and recurs
+            return self.marked + self.loose >= 2
+        if self.kinds <= {"code", "ident"}:
+            # code and identifiers need a definition, a fact or a typing noun; an identifier shaped as a
+            # name (a domain, a compound of no ordinary words: crates.io, pkg-config) may recur instead
+            return "ident" in self.kinds and wd.ident_name(self.name) and self.marked >= 2
+        if self.strong:
+            return self.marked + self.loose >= 2
+        if self.loose >= 3 and self.head_free and nt.person_like(self.name) and "caps" in self.kinds:
+            return True  # a person's name that opens its sentences or items, three times
+        if all(wd.common_word(w) for w in self.name.split()):
+            # "Batch Changes": ordinary words as a name need to recur more, unless the document never
+            # writes its first word in lower case ("Google Cloud": "Google" is a name there)
+            return self.marked >= (2 if self.head_free and len(self.name.split()) > 1 else 3)
+        return self.marked >= 2
+
+
+def key_of(text: str) -> str:
+    return identity_key(text.strip("`"))
+
+
+def candidate(cands: dict[str, Candidate], name: str, line: int, end: int) -> Candidate:
+    """The candidate of this spelling, created at its first line when it is new."""
+    key = key_of(name)
+    c = cands.get(key)
+    if c is None:
+        c = cands[key] = Candidate(name, key, first=(line, end))
+    return c
+
+
+def find_candidates(us: list[Unit], defined: list[Defined], profile: Profile, structured: list[Entity],
+                    concept_terms: list[str], lower: nm.Lower) -> tuple[dict[str, Candidate], SpansOf, set[str]]:
+    """(identity key -> candidate, the name spans of each sentence, the keys of the document's concepts)."""
+    cands, spans_of, heads = _mentions(us, profile, lower)
+    _sentence_start_mentions(us, cands, spans_of)
+    _typed_code_mentions(us, cands, spans_of)
+    _head_mentions(cands, heads)
+    concept_keys = _defined_and_structured(cands, defined, structured, concept_terms)
+    _given_names(cands)
+    _surnames(cands)
+    return cands, spans_of, concept_keys
+
+
+def _mentions(us: list[Unit], profile: Profile, lower: nm.Lower) -> tuple[dict[str, Candidate], SpansOf,
+                                                                          list[tuple[nm.Span, int]]]:
+    """Every name span of every sentence as a mention of its candidate; and the multiword names away
+    from a sentence start, by sentence."""
+    cands: dict[str, Candidate] = {}
+    spans_of: SpansOf = []
+    heads: list[tuple[nm.Span, int]] = []  # multiword names away from a sentence start, by sentence
+    for i, u in enumerate(us):
+        found: list[tuple[nm.Span, str]] = []
+        sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
+        listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
+        for k, span in enumerate(sentence_spans):
+            if span.at_start and span.kind != "code" and _VERSION_AFTER.match(u.plain, span.end):
+                span = replace(span, at_start=False)  # the version marks it where the capital cannot
+            known = profile.known(span.text)
+            ok, strong = (True, True) if known else nm.name_like(span, lower)
+            need = 0 if ok else nm.usage_need(span, lower)
+            if not ok and not need:
+                continue
+            name = known.name if known else span.text
+            if len(span.tokens) > 1 and nt.COMPANY_SUFFIX.match(span.tokens[-1]) and not known:
+                name = span.text[: span.text.rfind(span.tokens[-1])].rstrip(" ,")
+                etype = "company"
+                strong = True
+            elif _COMPANY_TAIL.match(u.plain, span.end) and not known:
+                etype = "company"
+            else:
+                etype = known.entity_type if known else _type_at(u.plain, span)
+            c = candidate(cands, name, u.first, u.last)
+            if len(span.tokens) > 1 and not c.head_free:
+                c.head_free = span.tokens[0].casefold() not in lower
+            if len(span.tokens) > 1 and not span.at_start and not known:
+                heads.append((span, i))
+            c.kinds.add(span.kind)
+            c.known = c.known or known is not None
+            if k in listed:
+                c.listed = True
+                etype = etype or "person"
+            if need:
+                c.usage = max(c.usage, need)
+            else:
+                c.vouched = True
+            marked = not (span.at_start or span.kind == "code")
+            seen_here = bool(c.units) and c.units[-1] == i
+            if not seen_here:  # recurrence counts sentences, not repetitions inside one
+                if marked:
+                    c.marked += 1
+                else:
+                    c.loose += 1
+            elif marked and c.loose and not c.marked_units_has(i):
+                c.loose -= 1
+                c.marked += 1
+            if marked:
+                c.marked_in.add(i)
+            c.strong = c.strong or strong
+            if etype and not c.entity_type:
+                c.entity_type = etype
+            if span.text not in c.surfaces:
+                c.surfaces.append(span.text)
+            if not c.units or c.units[-1] != i:
+                c.units.append(i)
+            found.append((span, c.key))
+        spans_of.append(found)
+    return cands, spans_of, heads
+
+
+def _sentence_start_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf) -> None:
+    # a name of ordinary words the document marks elsewhere also counts where it opens a sentence (there
+    # plain_spans drops its capitals as saying nothing): "Language Platform aims to …"
+    multi: dict[str, list[Candidate]] = {}
+    for c in cands.values():
+        if c.marked and " " in c.name:
+            multi.setdefault(c.name.split(" ", 1)[0], []).append(c)
+    if multi:
+        for i, u in enumerate(us):
+            if u.index == 0 and u.kind != "paragraph":
+                continue  # a list item's or quote's opening words may be a label
+            for c in multi.get(u.plain.split(" ", 1)[0], ()):
+                if i not in c.units and u.plain.startswith(c.name + " "):
+                    c.loose += 1
+                    c.units = sorted({*c.units, i})
+                    spans_of[i].append((nm.Span(c.name, 0, len(c.name), True, "caps", tuple(c.name.split())), c.key))
+
+
+def _typed_code_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf) -> None:
+    # a code name the text types once ("the `libgreen` package") is the same thing wherever the text
+    # writes that code span again
+    typed_code = {f"`{c.name}`": c for c in cands.values() if c.kinds == {"code"} and c.entity_type}
+    if typed_code:
+        for i, u in enumerate(us):
+            if "`" not in u.plain:
+                continue
+            for mark, c in typed_code.items():
+                if i not in c.units and (pos := u.plain.find(mark)) >= 0:
+                    c.loose += 1
+                    c.units = sorted({*c.units, i})
+                    spans_of[i].append((nm.Span(c.name, pos, pos + len(mark), pos == 0, "code", (c.name,)), c.key))
+                    spans_of[i].sort(key=lambda sk: sk[0].start)
+
+
+def _head_mentions(cands: dict[str, Candidate], heads: list[tuple[nm.Span, int]]) -> None:
+    # a frequent word the document uses as a name on its own also counts where it heads a longer name
+    # ("Google" in "Google Drive", "Google Calendar"): it must occur on its own too
+    for span, i in heads:
+        c = cands.get(key_of(span.tokens[0]))
+        if c is not None and c.usage and not c.vouched and i not in c.marked_in:
+            c.marked += 1
+            c.marked_in.add(i)
+            c.units = sorted({*c.units, i})
+
+
+def _defined_and_structured(cands: dict[str, Candidate], defined: list[Defined], structured: list[Entity],
+                            concept_terms: list[str]) -> set[str]:
+    for d in defined:
+        if d.is_name:
+            c = candidate(cands, d.term, d.evidence.start, d.evidence.end)
+            c.defined, c.strong = True, True
+            c.entity_type = c.entity_type or d.entity_type
+            c.surfaces += [a for a in d.aliases if a not in c.surfaces]
+    for e in structured:
+        c = candidate(cands, e.name, e.evidence.start, e.evidence.end)
+        c.fact, c.strong = True, True
+        c.entity_type = c.entity_type or e.entity_type
+    concept_keys = {key_of(t) for t in concept_terms}
+    for d in defined:  # a term defined at a sentence start that the text capitalises elsewhere is a name
+        c = cands.get(key_of(d.term))
+        # (once is enough when the definition types it: "Renovate is a tool for …")
+        if not d.is_name and c is not None and (c.marked >= 2 or c.marked and nt.head_noun_type(d.rest)) \
+                and d.term[:1].isupper() and (
+                len(d.term.split()) > 1 or wd.zipf(d.term) < wd.COMMON_ZIPF):
+            c.defined, c.strong = True, True
+            c.entity_type = c.entity_type or nt.head_noun_type(d.rest)
+            concept_keys.discard(c.key)
+    return concept_keys
+
+
+def _given_names(cands: dict[str, Candidate]) -> None:
+    # a lone given name stands for the one person of the document it begins ("Lena" → Lena Vogel)
+    people = [c for c in cands.values() if nt.person_shape(c.name)]
+    firsts: dict[str, list[Candidate]] = {}
+    for p in people:
+        firsts.setdefault(key_of(p.name.split()[0]), []).append(p)
+    for key, ps in firsts.items():
+        single = cands.get(key)
+        if single is not None and len(ps) == 1 and single is not ps[0]:
+            p = ps[0]
+            p.marked += single.marked
+            p.loose += single.loose
+            p.fact = p.fact or single.fact
+            p.surfaces += [s for s in single.surfaces if s not in p.surfaces]
+            p.units = sorted(set(p.units) | set(single.units))
+            p.entity_type = p.entity_type or single.entity_type
+            cands[key] = p
+
+
+def _surnames(cands: dict[str, Candidate]) -> None:
+    # a lone surname stands for the one person of the document it ends ("Micay" → Daniel Micay)
+    lasts: dict[str, list[Candidate]] = {}
+    for c in {id(c): c for c in cands.values()}.values():
+        # only a person: "Later Zorblat" is nobody, and "Linux" does not stand for Alpine Linux
+        if nt.person_like(c.name) and (c.entity_type == "person" or c.listed):
+            lasts.setdefault(key_of(c.name.split()[-1]), []).append(c)
+    for key, ps in lasts.items():
+        single = cands.get(key)
+        if single is not None and len(ps) == 1 and single is not ps[0] and not single.defined and not single.fact:
+            _fold(ps[0], single)
+            cands[key] = ps[0]
+
+
+def _fold(p: Candidate, single: Candidate) -> None:
+    """Count a one-word candidate's mentions as mentions of the person `p` it stands for."""
+    new_units = [i for i in single.units if i not in p.units]
+    p.marked += sum(1 for i in new_units if i in single.marked_in)
+    p.loose += sum(1 for i in new_units if i not in single.marked_in)
+    p.marked_in |= single.marked_in
+    p.fact = p.fact or single.fact
+    p.surfaces += [s for s in single.surfaces if s not in p.surfaces]
+    p.units = sorted(set(p.units) | set(single.units))
+    p.entity_type = p.entity_type or single.entity_type
+    p.kinds |= single.kinds
+
+
+def _with_profile_spans(spans: list[nm.Span], plain: str, profile: Profile) -> list[nm.Span]:
+    """The sentence's name spans plus where the profile's names occur however they are spelled (a
+    listed name is a name by the owner's say-so, lower case included); found spans win on overlap."""
+    if not profile.names:
+        return spans
+    extra = [nm.Span(plain[a:b], a, b, a == 0, "caps", tuple(plain[a:b].split()))
+             for a, b in profile.spans(plain) if not any(s.start < b and a < s.end for s in spans)]
+    return sorted(spans + extra, key=lambda s: s.start) if extra else spans
+
+
+def _type_at(plain: str, span: nm.Span) -> str:
+    """The type the text gives a name right where it is: "the X service", "X, a database", "@x"."""
+    if span.kind == "handle":
+        return "person"
+    m = _NEXT_WORD.match(plain, span.end)
+    if m and (t := nt.type_from_noun(m.group(1))) and t != "person":
+        # "the Developer Infrastructure team" names a team; "Accurate team" at a sentence start does not
+        if t != "team" or (len(span.tokens) > 1 and not span.at_start):
+            return t
+    m = APPOSITIVE.match(plain, span.end)
+    if m and (t := nt.head_noun_type(m.group("v"))):
+        return t
+    if nt.person_shape(span.text) and (PERSON_BEFORE.search(plain, max(0, span.start - 30), span.start)
+                                       or PERSON_AFTER.match(plain, span.end)):
+        return "person"
+    return ""
+
+
+def acts_as_person(c: Candidate, us: list[Unit], spans_of: SpansOf) -> bool:
+    for i in c.units:
+        for span, key in spans_of[i]:
+            if key == c.key and (PERSON_BEFORE.search(us[i].plain, max(0, span.start - 30), span.start)
+                                 or PERSON_AFTER.match(us[i].plain, span.end)):
+                return True
+    return False

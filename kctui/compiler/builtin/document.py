@@ -1,0 +1,162 @@
+"""The built-in extraction step: `extract_document(doc)` turns one read `Document` into an `Extraction`
+(the data model of `kctui.compiler.extraction`). It is a pure function of the document: the extraction
+cache may store it under the file's digest and path without ever changing a result.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from kctui.compiler.builtin import facts, names, prose, recognise, sentences, shapes
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin.profile import EMPTY as EMPTY_PROFILE
+from kctui.compiler.builtin.profile import Profile
+from kctui.compiler.extraction import (  # noqa: F401 - the data model, re-exported for tests and benchmarks
+    EXTRACTOR_VERSION,
+    Concept,
+    Entity,
+    Extraction,
+    cited_lines,
+)
+from kctui.compiler.readers.base import Document
+from kctui.core.claims import (  # noqa: F401 - the claim model lives in the core; re-exported here
+    CONFIDENCE,
+    DESCRIPTIVE_ATTRIBUTES,
+    VERBS,
+    Claim,
+    Evidence,
+    Question,
+)
+from kctui.core.slugs import identity_key
+from kctui.core.values import cited_lines_contain, fact_tokens
+
+_DIGIT = re.compile(r"\d")
+
+
+def extract_document(doc: Document, profile: Profile | None = None) -> Extraction:
+    """Structured facts first (frontmatter, tables, definition lists, `key: value` lines), then prose:
+    definitions, named things and what the text says about each, and the shapes of notes (checklists,
+    action items, decisions, runbook commands). `profile` is the base's optional profile (names it
+    knows, headings to ignore); without one only the text decides."""
+    profile = profile or EMPTY_PROFILE
+    ex = Extraction(
+        path=doc.path,
+        digest=doc.digest,
+        kind=doc.kind,
+        title=doc.title,
+        source_type=facts.source_type(doc),
+        domain=facts.domain(doc),
+        tags=facts.tags(doc),
+        warnings=list(doc.warnings),
+    )
+    candidates: list[Claim] = []
+    candidates += facts.frontmatter_claims(doc)
+    table_claims, structured = facts.table_claims(doc)
+    candidates += table_claims
+    gloss_claims, gloss_concepts = facts.glossary(doc)
+    candidates += gloss_claims
+    kv = facts.key_value_claims(doc)
+    candidates += kv
+    structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if nt.person_shape(c.value)]
+    ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
+    units = sentences.units(doc)
+    defined, definition_claims = prose.definitions(doc, units)
+    glossary_defined, glossary_claims = prose.heading_definitions(doc, units, defined)
+    defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
+    definition_claims += [c for c in glossary_claims if not profile.ignores_heading(c.subject)]
+    concepts = gloss_concepts + prose.concepts_of(defined)
+    found = recognise.recognise(doc, units, defined, profile, structured, [c.name for c in concepts])
+    ex.entities = found.entities
+    entity_keys = {identity_key(e.name) for e in ex.entities}
+    ex.concepts = [c for c in concepts if identity_key(c.name) not in entity_keys]
+    candidates += definition_claims
+    candidates += prose.follow_ups(doc, units, defined)
+    candidates += found.claims
+    names_here = dict(found.names)
+    for c in ex.concepts:
+        names_here.setdefault(identity_key(c.name), c.name)
+    item_claims, owners = shapes.items(doc, units, names_here)
+    for owner, etype, line in owners:
+        if etype:  # the owner of an action item is a person
+            ex.entities = [Entity(e.name, etype, e.surface, e.aliases, e.evidence)
+                           if identity_key(e.name) == identity_key(owner) and not e.entity_type else e for e in ex.entities]
+        if identity_key(owner) not in entity_keys:
+            entity_keys.add(identity_key(owner))
+            ex.entities.append(Entity(owner, etype, owner, (), sentences.ev(doc, line, line)))
+    ex.entities = [e for e in ex.entities if names.clean_title(e.name) or identity_key(e.name) in found.used]
+    candidates += item_claims
+    candidates += shapes.decisions(doc, units, names_here)
+    candidates += shapes.commands(doc, found.names)
+    candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
+    # a sentence that already gives a thing a decision, a to-do or a command is not also a note on it
+    specific: dict[tuple[str, int], list[str]] = {}
+    for c in candidates:
+        if c.attribute != "note":
+            specific.setdefault((identity_key(c.subject), c.evidence.start), []).append(c.value)
+    candidates = [c for c in candidates if c.attribute != "note" or not any(
+        v in c.value for v in specific.get((identity_key(c.subject), c.evidence.start), ()))]
+    said: dict[str, int] = {}
+    for claim in candidates:
+        said[identity_key(claim.subject)] = said.get(identity_key(claim.subject), 0) + 1
+    # a `**Label**: …` item nothing else in the document uses is a label, not a term to give a page
+    ex.concepts = [c for c in ex.concepts if c.origin != "glossary" or said.get(identity_key(c.name), 0) >= 2]
+    if found.weak:  # a name only its recurrence vouches for needs two things said about it, or no page
+        ex.entities = [e for e in ex.entities if identity_key(e.name) not in found.weak or said.get(identity_key(e.name), 0) >= 2]
+    ex.summary = prose.summary(doc)
+    ex.questions = prose.questions(doc, units)
+
+    seen: set[tuple[str, int, int]] = set()
+    for claim in candidates:
+        ident = (claim.claim_id, claim.evidence.start, claim.evidence.end)
+        if ident in seen:
+            continue
+        seen.add(ident)
+        if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
+            ex.claims.append(claim)
+        else:
+            ex.dropped += 1
+    known = {identity_key(e.name) for e in ex.entities} | {identity_key(c.name) for c in ex.concepts}
+    if ex.subject is not None:
+        known.add(identity_key(ex.subject.name))
+    # a word of a longer name the document gives ("Whitfield" of Dana Whitfield) is not a name of its own
+    words = {identity_key(w) for e in ex.entities if len(e.name.split()) > 1 for w in e.name.split()}
+    ex.passing = [e for e in found.passing if identity_key(e.name) not in known | words]
+    once = {identity_key(e.name) for e in ex.passing}
+    ex.passing_claims = [c for c in found.passing_claims if identity_key(c.subject) in once
+                         and cited_lines_contain(cited_lines(doc, c.evidence), c.value)]
+    ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
+    return ex
+
+
+@lru_cache(maxsize=65536)
+def _tokens(text: str) -> frozenset[str]:
+    return frozenset(fact_tokens(text)) if _DIGIT.search(text) else frozenset()
+
+
+def unreached_facts(doc: Document, ex: Extraction) -> set[str]:
+    """Compile-loss guard: the dates, versions and numbers of the source that reach no claim."""
+    reached: set[str] = set()
+    for claim in ex.claims:
+        reached |= _tokens(claim.value)
+        if claim.scope:
+            reached |= _tokens(claim.scope)
+        reached |= _tokens(claim.subject)
+    reached |= fact_tokens(ex.title)
+    present: set[str] = set()
+    if doc.citation_unit == "page":
+        for page in doc.lines:
+            present |= fact_tokens(page)
+    else:
+        code: set[int] = set()
+        for b in doc.blocks:
+            if b.kind == "code":
+                code.update(range(b.start, b.end + 1))
+        for number, line in enumerate(doc.lines, 1):
+            if number not in code and _DIGIT.search(line):
+                present |= fact_tokens(line)
+    return present - reached
+
+
+__all__ = ["CONFIDENCE", "DESCRIPTIVE_ATTRIBUTES", "EXTRACTOR_VERSION", "VERBS", "Claim", "Concept", "Entity", "Evidence",
+           "Extraction", "Question", "cited_lines", "extract_document"]

@@ -1,0 +1,170 @@
+"""What a document states about its named things: facts attached to their subject ("Ripgrep version
+14.1 was released on 2024-01-06", "renews on …", "takes about 12 minutes", "$2,750 / month", "owned by
+Lena", "the on-call engineer for billing-api is Lena Vogel") and the statements and appositives about
+one ("X is a …", "X, a monitoring vendor,"), each cited. A fact or a typing appositive also vouches for
+its candidate (kctui.compiler.builtin.candidates).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.candidates import APPOSITIVE, Candidate, SpansOf, candidate, key_of
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.readers import Document
+from kctui.core.claims import VERBS, Claim
+
+_VERB_RE = "|".join(re.escape(v) for v in VERBS)
+_STATEMENT = re.compile(rf"^\s+({_VERB_RE})\s+(.+?)\.?$", re.S)
+_DATE = r"(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4})"
+_RELEASE = re.compile(rf"\b(?:version\s+)?(?P<v>v?\d+(?:\.\d+)+[\w.-]*)\s+(?:was|is|will be|got)\s+released\s+(?:on\s+)?(?P<d>{_DATE})")
+_RENEW = re.compile(rf"\b(?:renews|renew|renewed|expires|expire|is due|ends)\s+(?:on\s+|in\s+)?(?P<d>{_DATE})")
+_DURATION = re.compile(r"\btakes\s+(?P<v>(?:about|around|roughly|approximately|up to|at most|at least|under|over)?\s*"
+                       r"\d+(?:\.\d+)?(?:\s*(?:-|–|to)\s*\d+)?\s*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|ms|s|h))\b")
+_PRICE = re.compile(r"(?P<v>(?:US)?[$€£]\s?\d[\d,]*(?:\.\d+)?\s*[kKmM]?(?:\s*(?:/|per|a|an)\s*(?:month|mo|year|yr|annum|user|seat|host|node))?)")
+_BY = re.compile(r"\b(?P<verb>owned|maintained|managed|run|operated|led)\s+by\s+(?:@)?(?P<who>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})")
+_RUNS = re.compile(r"\bruns(?P<on>\s+on)?\s+(?P<v>[A-Z][\w.+-]*(?:\s+v?\d+(?:\.\d+)+)?)")
+_ROLE = re.compile(r"^(?:The|Our)\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:for|of|on)\s+(?P<subj>\S.{0,40}?)\s+"
+                   r"(?:is|are|is now)\s+(?P<val>[^,;]{2,60}?)\.?$")
+_ROLE_REV = re.compile(r"^(?P<val>\S.{0,40}?)\s+(?:is|are|is now)\s+(?:the|our)\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+"
+                       r"(?:for|of|on)\s+(?P<subj>\S.{0,40}?)\.?$")
+_POSSESSIVE = re.compile(r"^(?P<subj>\S.{0,40}?)['’]s\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are)\s+(?P<val>[^,;]{2,60}?)\.?$")
+_FACT_HINTS = ("released", "renew", "expire", "is due", " ends ", "takes ", "$", "€", "£", " by ", " runs ", " is the ",
+               " are the ", " is our ", " are our ", "'s ", "’s ")
+_COPULA = re.compile(r"\s+(is|are|was|were)\s+((?:a|an|the|our|one of the)\s[^,;:()]{3,150}?)(?:[,;:(]|\.?$)")
+_PAREN_DESC = re.compile(r"\s*\(((?:a|an|the|our)\s[^()]{3,80})\)")
+_PRONOUN = re.compile(r"^(?:It|Its|This|They|Their)\b")
+
+
+def statements(doc: Document, us: list[Unit], cands: dict[str, Candidate],
+               spans_of: SpansOf) -> tuple[list[Claim], set[tuple[str, int]]]:
+    """(the claims, the (candidate key, sentence) pairs they came from); may add the candidates a fact
+    names (the person something is owned by)."""
+    claims: list[Claim] = []
+    claimed: set[tuple[str, int]] = set()
+
+    def subject_before(i: int, pos: int) -> Candidate | None:
+        best = None
+        for span, key in spans_of[i]:
+            if span.end <= pos and key in cands:
+                best = cands[key]
+        if best is None and i > 0 and _PRONOUN.match(us[i].plain) and us[i - 1].block == us[i].block:
+            for span, key in spans_of[i - 1]:  # "It is owned by Lena": what the sentence before is about
+                if key in cands:
+                    return cands[key]
+        return best
+
+    def fact(c: Candidate, attribute: str, value: str, scope: str, u: Unit, i: int) -> None:
+        c.fact = True
+        claims.append(Claim(c.name, attribute, value, scope, "fact", "statement", ev(doc, u.first, u.last)))
+        claimed.add((c.key, i))
+
+    for i, u in enumerate(us):
+        text = u.text
+        if len(text) > MAX_STATEMENT_CHARS * 2 or not (any(h in text for h in _FACT_HINTS)
+                                                       or text.startswith(("The ", "Our "))):
+            continue
+        for m in _RELEASE.finditer(text):
+            if c := subject_before(i, m.start()):
+                fact(c, "release date", m.group("d"), m.group("v"), u, i)
+        for m in _RENEW.finditer(text):
+            if c := subject_before(i, m.start()):
+                fact(c, "renews on", m.group("d"), "", u, i)
+        for m in _DURATION.finditer(text):
+            if c := subject_before(i, m.start()):
+                fact(c, "takes", " ".join(m.group("v").split()), "", u, i)
+        if "$" in text or "€" in text or "£" in text:
+            for m in _PRICE.finditer(text):
+                if c := subject_before(i, m.start()):
+                    fact(c, "price", " ".join(m.group("v").split()), "", u, i)
+        for m in _BY.finditer(text):
+            c = subject_before(i, m.start())
+            who = m.group("who")
+            if c and key_of(who) != c.key and not (len(who.split()) == 1 and wd.common_word(who)):
+                fact(c, f"{m.group('verb')} by", who, "", u, i)
+                p = candidate(cands, who, u.first, u.last)
+                p.fact, p.strong = True, True
+                p.kinds.add("caps")
+                p.entity_type = p.entity_type or ("person" if nt.person_shape(who) else "")
+                p.units.append(i)
+        for m in _RUNS.finditer(text):
+            c = subject_before(i, m.start())
+            if c and m.group("v").split()[0].casefold() not in wd.FUNCTION_WORDS:
+                fact(c, "runs on" if m.group("on") else "runs", m.group("v"), "", u, i)
+        _roles(text, u, i, cands, fact)
+
+    # statements "X is/has/uses …" and appositives "X, a monitoring vendor," about a named thing
+    for i, u in enumerate(us):
+        for span, key in spans_of[i]:
+            c = cands.get(key)
+            if c is None:
+                continue
+            text = u.text
+            if span.start <= 4 and (span.start == 0 or text[:span.start].strip() in ("The", "the")):
+                head_end = text.find(span.text) + len(span.text) if span.text in text else -1
+                m = _STATEMENT.match(text[head_end:]) if head_end > 0 else None
+                if m and 3 <= len(m.group(2)) <= MAX_STATEMENT_CHARS and (c.key, i) not in claimed:
+                    claims.append(Claim(c.name, m.group(1), m.group(2).strip(), "", "statement", "statement",
+                                        ev(doc, u.first, u.last)))
+                    claimed.add((c.key, i))
+            if span.start > 4 and (c.key, i) not in claimed:
+                lead = text[:span.start].rstrip()
+                cm = _COPULA.match(u.plain, span.end)
+                if cm and (lead.endswith((",", ";", " and", " but", ":")) or lead in ("The", "the")):
+                    claims.append(Claim(c.name, cm.group(1), cm.group(2).strip(), "", "statement", "statement",
+                                        ev(doc, u.first, u.last)))
+                    claimed.add((c.key, i))
+            pm = _PAREN_DESC.match(u.plain, span.end)
+            if pm and (c.key, i) not in claimed:
+                claims.append(Claim(c.name, "is", pm.group(1).strip(), "", "statement", "statement", ev(doc, u.first, u.last)))
+                claimed.add((c.key, i))
+            m = APPOSITIVE.match(u.plain, span.end)
+            if m and (c.key, i) not in claimed and m.group("v").split()[1].casefold() not in wd.FUNCTION_WORDS:
+                etype = nt.head_noun_type(m.group("v"))
+                if etype or c.strong:
+                    claims.append(Claim(c.name, "is", m.group("v").strip(), "", "statement", "statement", ev(doc, u.first, u.last)))
+                    claimed.add((c.key, i))
+                    c.entity_type = c.entity_type or etype
+                    c.defined = c.defined or bool(etype)
+    return claims, claimed
+
+
+def _find_cand(text: str, cands: dict[str, Candidate]) -> Candidate | None:
+    t = text.strip().strip("`").removeprefix("the ").removeprefix("The ")
+    return cands.get(key_of(t))
+
+
+def _roles(text: str, u: Unit, i: int, cands: dict[str, Candidate], fact) -> None:  # noqa: ANN001
+    """"The on-call engineer for billing-api is Lena Vogel" and its rephrasings: one attribute of one
+    subject, so two sources that disagree open a conflict and two that agree do not."""
+    for pattern in (_ROLE, _ROLE_REV, _POSSESSIVE):
+        m = pattern.match(text)
+        if not m:
+            continue
+        c = _find_cand(m.group("subj"), cands)
+        if c is None:
+            subj = m.group("subj").strip().strip("`")
+            spans = nm.plain_spans(subj)
+            if len(spans) != 1 or spans[0].text != subj or wd.common_phrase(subj):
+                continue  # the subject is one name, nothing more
+            c = cands.setdefault(key_of(subj), Candidate(subj, key_of(subj), first=(u.first, u.last)))
+            c.kinds.add("caps")
+            c.units.append(i)
+        value = m.group("val").strip()
+        if len(value.split()) > 6 or value.casefold() in wd.FUNCTION_WORDS:
+            continue
+        attribute = " ".join(m.group("attr").split()).casefold()
+        if attribute in wd.FUNCTION_WORDS:
+            continue
+        fact(c, attribute, value, "", u, i)
+        if nt.person_shape(value):
+            p = cands.setdefault(key_of(value), Candidate(value, key_of(value), first=(u.first, u.last)))
+            p.fact, p.strong = True, True
+            p.kinds.add("caps")
+            p.entity_type = p.entity_type or "person"
+            if i not in p.units:
+                p.units.append(i)
+        return

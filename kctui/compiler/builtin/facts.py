@@ -1,0 +1,382 @@
+"""Structured facts: YAML frontmatter, tables, definition lists, abbreviations and `key: value` lines.
+
+Frontmatter scalars cite the line of the scalar itself; a list of records (mappings sharing an
+identifying key, like a product's release cycles) becomes scoped claims, the scope being each record's
+identifying value (`releaseCycle: "4.3"` → scope 4.3): the identifying claim itself and one claim per
+scalar value, all citing the record's lines, so a page shows the list as a table of cited rows
+(`kctui.core.record_tables`). Nested values of a record cite their own lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import names
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.name_types import type_from_noun
+from kctui.compiler.extraction import Concept, Entity
+from kctui.compiler.readers import Document, clean_text
+from kctui.compiler.readers.markdown import mapping_get, scalar_text
+from kctui.core.claims import Claim, Evidence
+from kctui.core.values import VERSION, strip_inline
+
+MAX_VALUE_CHARS = 300
+# Keys that describe the document rather than state facts about its subject.
+_NON_FACT_KEYS = frozenset({"title", "aliases", "tags", "layout", "permalink_old"})
+_ENTITY_TYPE_KEYS = ("entity_type", "category", "kind")
+_KV = re.compile(r"^(?P<key>[A-Za-z][A-Za-z0-9 ()'/._-]{0,40}?)\s*:\s+(?P<value>\S.*)$")
+_KV_STOP = frozenset(
+    {
+        "note", "notes", "warning", "example", "examples", "e.g", "eg", "i.e", "ie", "todo", "tip", "important",
+        "update", "edit", "see", "also", "caveat", "http", "https", "ftp", "mailto", "q", "a", "answer", "question",
+        "error", "ok", "fn", "let", "where", "so", "then", "but", "and", "or", "because", "however", "therefore",
+        "for example", "in particular", "in summary", "specifically", "in other words", "that is", "result",
+    }
+)
+_ABBR = re.compile(r"^\*\[(?P<abbr>[^\]\n]{1,30})\]:\s+(?P<full>\S.*)$")
+_DEF_LINE = re.compile(r"^:\s+(?P<def>\S.*)$")
+
+
+def _ev(doc: Document, start: int, end: int | None = None) -> Evidence:
+    if doc.citation_unit == "page":
+        return Evidence(doc.path, start, start, doc.digest, "page")
+    return Evidence(doc.path, start, end if end is not None else start, doc.digest)
+
+
+def _fm_line(doc: Document, mark_line: int) -> int:
+    return mark_line + 1 + doc.frontmatter_offset
+
+
+def _node_span(doc: Document, node: yaml.Node) -> tuple[int, int]:
+    first = _fm_line(doc, node.start_mark.line)
+    end_line = node.end_mark.line - (1 if node.end_mark.column == 0 and node.end_mark.line > node.start_mark.line else 0)
+    return first, max(first, _fm_line(doc, end_line))
+
+
+def _record_span(doc: Document, node: yaml.MappingNode) -> tuple[int, int]:
+    """The lines of one record of a list: its first key to the end of its last value (not the next item's
+    dash, nor a comment or blank line after it)."""
+    first = _fm_line(doc, node.start_mark.line)
+    return first, max([first] + [_node_span(doc, v)[1] for _, v in node.value])
+
+
+def _scalar_value(node: yaml.Node) -> str | None:
+    if not isinstance(node, yaml.ScalarNode):
+        return None
+    if node.tag == "tag:yaml.org,2002:null" or node.value in ("", "~"):
+        return None
+    value = " ".join(clean_text(node.value).split())
+    if not value or len(value) > MAX_VALUE_CHARS:
+        return None
+    return value
+
+
+# -- document-level descriptors -----------------------------------------------------------------
+
+
+def source_type(doc: Document) -> str:
+    declared = scalar_text(mapping_get(doc.frontmatter, "source_type"))
+    if declared:
+        return declared.strip().lower()
+    if doc.kind == "pdf":
+        return "pdf"
+    if isinstance(doc.frontmatter, yaml.MappingNode) and any(
+            isinstance(v, yaml.SequenceNode) and len(v.value) > 1 and all(isinstance(i, yaml.MappingNode) for i in v.value)
+            for _, v in doc.frontmatter.value):
+        return "data"  # the header holds a list of records
+    if doc.kind == "html":
+        return "article"
+    return "note" if doc.size < 4096 else "article"
+
+
+def domain(doc: Document) -> str:
+    for key in ("domain", "category"):
+        value = scalar_text(mapping_get(doc.frontmatter, key))
+        if value and value.strip():
+            return " ".join(value.split())[:80]
+    head = doc.path.split("/", 1)[0] if "/" in doc.path else ""
+    return head or "general"
+
+
+def tags(doc: Document) -> tuple[str, ...]:
+    node = mapping_get(doc.frontmatter, "tags")
+    found: list[str] = []
+    if isinstance(node, yaml.ScalarNode):
+        found = re.split(r"[\s,]+", clean_text(node.value))
+    elif isinstance(node, yaml.SequenceNode):
+        found = [clean_text(n.value) for n in node.value if isinstance(n, yaml.ScalarNode)]
+    return tuple(sorted({t.strip() for t in found if t.strip() and len(t) <= 64}))
+
+
+def document_subject(doc: Document, *, has_facts: bool) -> Entity | None:
+    """The named thing a document with facts is about (its frontmatter title, else its H1)."""
+    if not has_facts:
+        return None
+    node = mapping_get(doc.frontmatter, "title")
+    if isinstance(node, yaml.ScalarNode) and node.value.strip():
+        line = _fm_line(doc, node.start_mark.line)
+    else:
+        h1 = doc.blocks[0] if doc.blocks and doc.blocks[0].kind == "heading" and doc.blocks[0].level == 1 else None
+        if h1 is None or " ".join(h1.text.split()) != doc.title or not _names_a_thing(doc.title):
+            return None
+        line = h1.start
+    etype = ""
+    for key in _ENTITY_TYPE_KEYS:
+        declared = scalar_text(mapping_get(doc.frontmatter, key))
+        if declared:
+            etype = type_from_noun(declared.strip().lower()) or "product"  # a declared kind: a product unless it names one
+            break
+    aliases = ()
+    alias_node = mapping_get(doc.frontmatter, "aliases")
+    if isinstance(alias_node, yaml.SequenceNode):
+        aliases = tuple(sorted({clean_text(n.value).strip() for n in alias_node.value
+                                if isinstance(n, yaml.ScalarNode) and n.value.strip()}))
+    return Entity(doc.title, etype, doc.title, aliases, _ev(doc, line))
+
+
+def _names_a_thing(title: str) -> bool:
+    """A heading that is a name ("Gizmo", "Apache Kafka"), not a document's title ("Vendors and contracts",
+    "Platform sync, 2 March 2026", "ADR 7: Kafka for billing events")."""
+    plain = strip_inline(title).strip("`* ")
+    words = plain.split()
+    if not words or len(words) > 4 or any(ch in plain for ch in ":,;!?()[]|/") or any(w[:1].isdigit() for w in words):
+        return False
+    if not all(w[:1].isupper() or wd.shaped(w) or w.casefold() in wd.PARTICLES for w in words):
+        return False  # "Vendors and contracts" is a title; a name capitalises every word
+    return not wd.common_phrase(plain) and names.clean_title(plain)
+
+
+# -- frontmatter ----------------------------------------------------------------------------------
+
+
+def frontmatter_claims(doc: Document) -> list[Claim]:
+    root = doc.frontmatter
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    out: list[Claim] = []
+    subject = doc.title
+    for key_node, value in root.value:
+        key = scalar_text(key_node)
+        if not key or key in _NON_FACT_KEYS:
+            continue
+        _node_claims(doc, subject, key, value, "", out, depth=0)
+    return out
+
+
+def _node_claims(doc: Document, subject: str, attribute: str, node: yaml.Node, scope: str, out: list[Claim], depth: int) -> None:
+    if depth > 3:
+        return
+    value = _scalar_value(node)
+    if value is not None:
+        first, last = _node_span(doc, node)
+        out.append(Claim(subject, attribute, value, scope, "fact", "frontmatter", _ev(doc, first, last)))
+        return
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            sub = scalar_text(k)
+            if sub:
+                _node_claims(doc, subject, f"{attribute}.{sub}", v, scope, out, depth + 1)
+        return
+    if isinstance(node, yaml.SequenceNode):
+        items = node.value
+        scope_field = _scope_field(items)
+        for item in items:
+            if isinstance(item, yaml.ScalarNode):
+                _node_claims(doc, subject, attribute, item, scope, out, depth + 1)
+            elif isinstance(item, yaml.MappingNode) and scope_field:
+                item_scope = _scalar_value(mapping_get(item, scope_field)) or ""
+                full_scope = f"{scope} {item_scope}".strip()
+                record = _ev(doc, *_record_span(doc, item)) if not scope and len(items) > 1 else None
+                if record is not None:  # one record of a list of records: its values cite it (a table row)
+                    out.append(Claim(subject, scope_field, item_scope, item_scope, "fact", "frontmatter", record))
+                for k, v in item.value:
+                    sub = scalar_text(k)
+                    if not sub or sub == scope_field:
+                        continue
+                    value = _scalar_value(v) if record is not None else None
+                    if value is not None:
+                        out.append(Claim(subject, sub, value, full_scope, "fact", "frontmatter", record))
+                    else:
+                        _node_claims(doc, subject, sub, v, full_scope, out, depth + 1)
+            elif isinstance(item, yaml.MappingNode):
+                for k, v in item.value:
+                    sub = scalar_text(k)
+                    if sub:
+                        _node_claims(doc, subject, f"{attribute}.{sub}", v, scope, out, depth + 1)
+
+
+def _scope_field(items: list[yaml.Node]) -> str | None:
+    """The key that identifies each mapping of a list of records: the first key of the first record that
+    every record has, with a short, unique scalar value."""
+    maps = [i for i in items if isinstance(i, yaml.MappingNode)]
+    if not maps or len(maps) != len(items):
+        return None
+    for key in [k for k in (scalar_text(k) for k, _ in maps[0].value) if k]:
+        values = [_scalar_value(mapping_get(m, key)) for m in maps]
+        if not all(values) or len(set(values)) != len(values):
+            continue
+        if all(len(v) <= 40 and "://" not in v for v in values):  # type: ignore[arg-type]
+            return key
+    return None
+
+
+# -- tables, glossaries, key: value lines ---------------------------------------------------------
+
+
+def _heading_context(doc: Document) -> dict[int, str]:
+    """For each block start line, the nearest heading above it (level 2+), by start line."""
+    ctx: dict[int, str] = {}
+    current = ""
+    for block in doc.blocks:
+        if block.kind == "heading":
+            current = strip_inline(block.text) if block.level >= 2 else ""
+        ctx[block.start] = current
+    return ctx
+
+
+def _row_name(cell: str, typed: bool = False) -> bool:
+    """A table cell that names a thing (the subject of its row): not a number, date or version. Under a
+    header that says what the column holds (Vendor, Service, Tool) any capitalised uncommon word will do;
+    otherwise the cell must look like a name on its own."""
+    text = cell.strip().strip("`*_")
+    if not text or text[0].isdigit() or VERSION.match(text) or len(text.split()) > 5 or len(text) > 60:
+        return False
+    words = text.split()
+    if any(wd.shaped(w) for w in words) or wd.IDENT.match(text):
+        return True
+    if not text[0].isupper() or wd.common_phrase(text) or wd.placeholder(text) or wd.ACRONYM.match(text):
+        return False
+    if typed:
+        return True
+    if len(words) > 1:  # untyped: a title-case name ("Dataset Project"), not a phrase ("Service logs")
+        return all(w[:1].isupper() or w.casefold() in wd.PARTICLES for w in words)
+    return wd.zipf(text) < wd.RARE_ZIPF
+
+
+def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
+    """Cells as claims. When the first column names things (a vendor list, an inventory), each row's name
+    is the subject of its cells; otherwise the document is, scoped by the row's first cell."""
+    out: list[Claim] = []
+    found: list[Entity] = []
+    ctx = _heading_context(doc)
+    for block in doc.blocks:
+        if block.kind != "table" or len(block.rows) < 2:
+            continue
+        header = [strip_inline(c) for c in block.rows[0][1]]
+        if len(header) < 2 or not all(header):
+            continue
+        heading = ctx.get(block.start, "")
+        kv_mode = len(header) == 2 and header[1].lower() in {"value", "values", "description", "meaning", "definition"}
+        firsts = [strip_inline(cells[0]) for _, cells in block.rows[1:] if cells]
+        row_type = nt.type_from_noun(header[0].split()[-1]) if header[0].split() else ""
+        typed = bool(row_type) or header[0].casefold() in ("name", "names")
+        named = [f for f in firsts if _row_name(f, typed)]
+        name_column = not kv_mode and len(named) * 2 >= len(firsts) and not any(f[:1].isdigit() for f in firsts)
+        for line, cells in block.rows[1:]:
+            cells = tuple(strip_inline(c) for c in cells)
+            if not cells or not cells[0]:
+                continue
+            if kv_mode:
+                if len(cells) > 1 and _usable(cells[1]):
+                    out.append(Claim(doc.title, cells[0], cells[1], heading, "fact", "table", _ev(doc, line)))
+                continue
+            row_subject = cells[0].strip("`*_ ") if name_column and _row_name(cells[0], typed) else ""
+            for column, other in zip(header[1:], cells[1:]):
+                if nt.person_shape(other.strip()):
+                    found.append(Entity(other.strip(), "person", other.strip(), (), _ev(doc, line)))
+                    if row_subject:  # the person's page says what the row says about them
+                        out.append(Claim(other.strip(), f"{column} of", row_subject, row_subject, "fact", "table",
+                                         _ev(doc, line)))
+            if row_subject:
+                subject = row_subject
+                found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
+                for attribute, value in zip(header[1:], cells[1:]):
+                    if _usable(value):
+                        out.append(Claim(subject, attribute, value, "", "fact", "table", _ev(doc, line)))
+                continue
+            scope = f"{heading}: {cells[0]}" if heading else cells[0]
+            for attribute, value in zip(header[1:], cells[1:]):
+                if _usable(value):
+                    out.append(Claim(doc.title, attribute, value, scope, "fact", "table", _ev(doc, line)))
+    return out, found
+
+
+def _usable(value: str) -> bool:
+    return bool(value) and value not in {"-", "—", "–", "n/a", "N/A", "?"} and len(value) <= MAX_VALUE_CHARS
+
+
+def glossary(doc: Document) -> tuple[list[Claim], list[Concept]]:
+    """Definition lists (`Term` / `: definition`, HTML `<dl>`) and abbreviations (`*[LTS]: Long-Term Support`)."""
+    claims: list[Claim] = []
+    concepts: list[Concept] = []
+    for block in doc.blocks:
+        if block.kind == "deflist":
+            for line, (term, definition) in block.rows:
+                term, definition = strip_inline(term), strip_inline(definition)
+                if term and _usable(definition):
+                    claims.append(Claim(term, "definition", definition, "", "fact", "deflist", _ev(doc, line)))
+                    concepts.append(Concept(term, (), _ev(doc, line), "deflist"))
+            continue
+        if block.kind not in ("paragraph", "item"):
+            continue
+        texts = block.text.split("\n")
+        for i, text in enumerate(texts):
+            line = block.lines[i] if i < len(block.lines) else block.start
+            m = _ABBR.match(text.strip())
+            if m:
+                abbr, full = m.group("abbr").strip(), strip_inline(m.group("full"))
+                if abbr and full and len(full) <= 120:
+                    claims.append(Claim(abbr, "stands for", full, "", "fact", "abbreviation", _ev(doc, line)))
+                    concepts.append(Concept(full, (abbr,), _ev(doc, line), "abbreviation"))
+                continue
+            d = _DEF_LINE.match(text.strip())
+            if d and i > 0 and not _DEF_LINE.match(texts[i - 1].strip()):
+                term = strip_inline(texts[i - 1]).strip("*_` ")
+                definition = strip_inline(d.group("def"))
+                term_line = block.lines[i - 1] if i - 1 < len(block.lines) else block.start
+                if term and len(term) <= 80 and _usable(definition):
+                    claims.append(Claim(term, "definition", definition, "", "fact", "deflist", _ev(doc, term_line, line)))
+                    concepts.append(Concept(term, (), _ev(doc, term_line), "deflist"))
+    return claims, concepts
+
+
+def key_value_claims(doc: Document) -> list[Claim]:
+    """`Key: value` lines: every line of a list item, or a paragraph whose every line is one."""
+    out: list[Claim] = []
+    for block in doc.blocks:
+        if block.kind not in ("paragraph", "item"):
+            continue
+        texts = block.text.split("\n")
+        matches = [_kv(t) for t in texts]
+        if block.kind == "paragraph" and not all(matches):
+            continue
+        if block.kind == "item":
+            matches = matches[:1]
+        for i, m in enumerate(matches):
+            if not m:
+                continue
+            key, value = m
+            line = block.lines[i] if i < len(block.lines) else block.start
+            out.append(Claim(doc.title, key, value, "", "fact", "kv", _ev(doc, line)))
+    return out
+
+
+def _kv(text: str) -> tuple[str, str] | None:
+    text = text.strip()
+    if text.startswith(("*[", "**", "`", ":")):
+        return None
+    m = _KV.match(text)
+    if not m:
+        return None
+    key = m.group("key").strip()
+    value = strip_inline(m.group("value"))
+    if key.lower() in _KV_STOP or len(key.split()) > 4 or not _usable(value):
+        return None
+    if value[:1].islower() and nt.person_shape(key):
+        return None  # "Priya Raman: write the consumer" is an action item, not a field
+    if value.startswith("//") or key.endswith("."):
+        return None
+    return key, value

@@ -1,0 +1,351 @@
+"""Named things from evidence in the text, not from lists.
+
+A name is a span the text marks as one: capitalised away from the start of a sentence ("Priya Raman",
+"Tomás Okafor"), an inner capital or digit (SQLite, PagerDuty, k8s), a link text, a name the text types
+with a noun ("the billing-api service", "Datadog, a monitoring vendor"), a `Name:` owner of an action
+item, the subject of "X is a/an Y". Common words are told apart by their frequency in English
+(`wordfreq`), never by a hand-written stop list: a single capitalised word that is frequent in lower
+case is a common word unless it shows an inner capital or digit, and a word the document also writes
+in lower case is not a name there. An acronym the document counts like a common noun ("an RFC to …",
+"this PR proposes …", "RFCs") is a kind of thing, not a name; a lower-case identifier is a name by its
+shape only when it is a domain or a compound of no ordinary words (crates.io, pkg-config) and recurs.
+
+This module finds the candidate spans of a sentence and judges them (`name_like`, `usage_need`,
+`clean_title`); the word-level tests are in `kctui.compiler.builtin.words` (frequency, shape, the closed-class
+grammar of English) and the generic nouns that say what kind of thing a name is, and who is a person,
+in `kctui.compiler.builtin.name_types`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kctui.compiler.builtin.name_types import (
+    TYPE_NOUNS,
+    person_like,
+    role_phrase,
+)
+from kctui.compiler.builtin.words import (  # noqa: F401 - re-exported for the tests
+    ACRONYM,
+    ACRONYM_COMMON_ZIPF,
+    CALENDAR,
+    COMMON_ZIPF,
+    FUNCTION_WORDS,
+    IDENT,
+    PARTICLES,
+    RARE_ZIPF,
+    SUFFIX_SHAPE,
+    VERSIONISH,
+    code_identifier,
+    common_phrase,
+    common_word,
+    generic_acronym,
+    ident_name,
+    one_word,
+    placeholder,
+    shaped,
+    zipf,
+)
+
+_LINK_TEXT = re.compile(r"\[([^\]\n]{2,60})\]\((?:[^()\s]|\([^()\s]*\))*\)")
+
+
+@dataclass
+class Span:
+    text: str  # the name as written (markup removed)
+    start: int  # character offset in the plain sentence
+    end: int
+    at_start: bool  # begins the sentence (capitalisation says nothing there)
+    kind: str  # caps | shaped | link | code | handle | ident
+    tokens: tuple[str, ...] = ()
+
+
+_INTERESTING = re.compile(
+    r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|(?<![\w'’.&+/@-])"
+    r"(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])[\w'’.+-]*"
+)
+_TRAIL = ".'’+-"
+_OPENERS = frozenset(":;—–-(\"“‘>|.!?*[")  # a capital after these says nothing: a new sentence, a label, a quote
+_JUNK_TOKEN = re.compile(r"_|\.(?:md|MD|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d")
+_MARKED = re.compile(r"[^\W\d_a-z]|[`@]|[a-z][-_.][a-z0-9]|[a-z]\d|\d[a-z]")  # a capital, code, a handle, a-b, k8
+_FIRST_WORD = re.compile(r"\W*([^\W_][\w'’.+-]*)")
+_GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
+_FIRST = re.compile(r"[\w`@]")
+_NEXT = re.compile(r"\s+([A-Za-z]+)")
+_CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
+
+
+@lru_cache(maxsize=65536)
+def _junk(token: str) -> bool:
+    return bool(_JUNK_TOKEN.search(token)) or ("-" in token and _compound(token))
+
+
+@lru_cache(maxsize=65536)
+def _compound(token: str) -> bool:
+    """An adjective compound ("DevOps-specific", "Cloud-like", "external-to-EPD"), not a name."""
+    parts = [p for p in token.split("-") if p]
+    if len(parts) < 2:
+        return False
+    if parts[0][:1].isupper() and parts[-1].islower():
+        return True
+    return any(p.casefold() in FUNCTION_WORDS for p in parts[1:-1]) or (parts[0].islower() and not parts[-1].islower())
+
+
+def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Span]:
+    """Candidate name spans of one sentence (inline links already reduced to their text)."""
+    if not _MARKED.search(plain, 1):  # nothing past the first letter marks a name: only the first word can be one
+        m = _FIRST_WORD.match(plain)
+        if not m or not m.group(1)[:1].isupper() or common_word(m.group(1)) or _junk(m.group(1)):
+            return []
+    toks = []
+    for m in _INTERESTING.finditer(plain):
+        tok = m.group(0)
+        if tok[-1] in _TRAIL and tok[0] != "`":
+            core = tok.rstrip(".'’-")  # "C++." ends a sentence; "C++" keeps its suffix
+            tok = core if core.endswith("++") and SUFFIX_SHAPE.match(core) else tok.rstrip(_TRAIL)
+            if not tok:
+                continue
+        if plain[m.start() + len(tok): m.start() + len(tok) + 1] == "#" and tok.isalpha() and len(tok) <= 2 \
+                and not plain[m.start() + len(tok) + 1: m.start() + len(tok) + 2].isalnum():
+            tok += "#"  # C#, F#
+        if tok[0] != "`" and _junk(tok):
+            continue  # env_VARS, file names, line anchors, "Cody-related": not names
+        toks.append((tok, m.start(), m.start() + len(tok)))
+    if not toks:
+        return []
+    first = _FIRST.search(plain)
+    first_pos = first.start() if first else 0
+    out: list[Span] = []
+    i = 0
+    n = len(toks)
+    while i < n:
+        tok, s, e = toks[i]
+        c0 = tok[0]
+        if c0 == "`":  # code names only what the text types or defines ("the `rg` tool", "`rg` is a …")
+            inner = tok.strip("`").strip()
+            nxt = _NEXT.match(plain, e)
+            if nxt and (nxt.group(1).casefold() in TYPE_NOUNS or nxt.group(1) in ("is", "are")) \
+                    and _CODE_NAME.fullmatch(inner) and not _JUNK_TOKEN.search(inner):  # not `x.tar.gz`
+                out.append(Span(inner, s, e, s == first_pos, "code", (inner,)))
+            i += 1
+            continue
+        if c0 == "@":
+            out.append(Span(tok[1:], s, e, False, "handle", (tok[1:],)))
+            i += 1
+            continue
+        if c0.isupper() or shaped(tok):
+            group = [toks[i]]
+            j = i
+            while j + 1 < n:
+                nxt = toks[j + 1]
+                gap = plain[group[-1][2]:nxt[1]]
+                if nxt[0][0] in "`@" or not (nxt[0][0].isupper() or shaped(nxt[0])):
+                    break
+                if group[-1][0].endswith(("'s", "’s")) or nxt[0] == group[-1][0]:
+                    break  # "Sourcegraph's Cloudflare" is two names
+                if gap == " " or _GAP.match(gap):
+                    group.append(nxt)
+                    j += 1
+                    continue
+                break
+            before = plain[:s].rstrip()[-1:]
+            at_start = s == first_pos or (before != "" and before in _OPENERS)
+            k = 0
+            if at_start and 2 <= len(group) <= 3 and zipf(group[-1][0]) < RARE_ZIPF \
+                    and person_like(whole := plain[group[0][1]:group[-1][2]]):
+                # a run shaped like a person's name whose surname is no English word may be one even
+                # where it opens the sentence ("Daniel Micay on June 24"); the words after the
+                # sentence's first are kept as their own span too ("Later Zorblat": "Zorblat")
+                out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
+            if at_start:  # at a sentence start, leading ordinary words are just capitalised words
+                while k < len(group) and (common_word(group[k][0]) or (
+                        not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
+                    k += 1
+            else:
+                while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:
+                    k += 1
+            if k < len(group) and len(group) - k <= 4:
+                start, end = group[k][1], group[-1][2]
+                text = plain[start:end]
+                for suffix in ("'s", "’s"):
+                    if text.endswith(suffix):
+                        text = text[: -len(suffix)]
+                words = tuple(text.split())
+                kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
+                out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
+            i = j + 1
+            continue
+        if IDENT.match(tok) and not VERSIONISH.match(tok):
+            out.append(Span(tok, s, e, s == first_pos, "ident", (tok,)))
+        i += 1
+    return out
+
+
+_LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
+
+
+def people_list(plain: str, spans: list[Span]) -> set[int]:
+    """Indexes of the spans that are people because the sentence lists three or more person-like names
+    in a row ("Coury Clark, David Veszelovszki, Eric Fritz and Quinn Slack")."""
+    out: set[int] = set()
+    run: list[int] = []
+
+    def close() -> None:
+        people = [k for k in run if person_like(spans[k].text)]
+        if len(people) >= 3 and len(people) * 3 >= len(run) * 2:
+            out.update(people)
+
+    for k, sp in enumerate(spans):
+        if run and _LIST_GAP.match(plain[spans[run[-1]].end:sp.start]):
+            run.append(k)
+            continue
+        close()
+        run = [k]
+    close()
+    return out
+
+
+def link_texts(raw: str) -> frozenset[str]:
+    if "](" not in raw:
+        return frozenset()
+    return frozenset(" ".join(m.group(1).strip("`*_ ").split()) for m in _LINK_TEXT.finditer(raw))
+
+
+def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
+    """(is a candidate, is strong evidence on its own) for a span, given the words the document writes in
+    lower case."""
+    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
+    if not tokens or placeholder(span.text):
+        return False, False
+    if span.kind in ("code", "ident", "handle"):
+        return True, span.kind == "handle"
+    if any(shaped(t) for t in tokens):
+        return True, True
+    if len(tokens) == 1:
+        t = tokens[0]
+        if t.casefold() in lower_words:
+            return False, False  # the document writes it as an ordinary word too
+        if ACRONYM.match(t):
+            return False, False  # an acronym needs its expansion, a definition or a typing noun (or usage)
+        z = zipf(t)
+        if z >= COMMON_ZIPF:
+            return False, False  # a frequent word: only the document's usage can make it a name
+        return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
+    if role_phrase(tokens):
+        return False, False
+    kinds = getattr(lower_words, "kinds", frozenset())
+    if kinds and any(t in kinds for t in tokens) and all(t in kinds or common_word(t) or generic_acronym(t) for t in tokens):
+        return False, False  # "RFC PR": kinds of document the text counts ("an RFC"), not a name
+    if all(ACRONYM.match(t) for t in tokens) and generic_acronym(tokens[-1]):
+        return False, False  # "RFC PR", "AWS API": a generic acronym heads it, a kind of thing
+    if all(common_word(t) for t in tokens):
+        phrase = " ".join(tokens).casefold()
+        return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
+    return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
+
+
+USAGE_ZIPF = 4.25  # a word at least this frequent needs three capitalised sentences, not two
+USAGE_MAX_ZIPF = 4.5  # at least this frequent, a word stays an ordinary word however a document writes it
+LOWER_OK_ZIPF = 3.5  # a rarer word written in lower case too is a command or a path there, still a name
+
+
+def usage_need(span: Span, lower_words: Lower | frozenset[str]) -> int:
+    """For a one-word span name_like rejects on its own: the number of sentences of the document that
+    must write it capitalised away from a sentence start for the document's usage to make it a name
+    (0: usage cannot). A frequent word ("Google", "Linear") needs 2 such sentences (3 when very frequent)
+    and no lower-case use; an acronym ("GCP", "AWS") of 3+ letters needs 2, must not be an ordinary word
+    in lower case, a placeholder (YYYY, XXX) or a label ("NOTE:", "TODO:"); a rare word the document also
+    writes in lower case ("alertmanager" in a path) needs 2. Words English capitalises by convention (days,
+    months) and words at least USAGE_MAX_ZIPF frequent ("Engineering", "Product") never qualify."""
+    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
+    if span.at_start or span.kind not in ("caps", "link") or len(tokens) != 1 or placeholder(span.text):
+        return 0
+    t = tokens[0]
+    if not t.isalpha() or t.casefold() in FUNCTION_WORDS or t.casefold() in CALENDAR:
+        return 0
+    z = zipf(t)
+    if ACRONYM.match(t):
+        if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or z >= ACRONYM_COMMON_ZIPF:
+            return 0  # PR, YYYY, XXX, NOTE, API
+        labels = getattr(lower_words, "labels", frozenset())
+        plurals = getattr(lower_words, "plurals", frozenset())
+        kinds = getattr(lower_words, "kinds", frozenset())
+        return 0 if t in labels or t in plurals or t in kinds or t.casefold() in lower_words else 2
+    if not (t[:1].isupper() and t[1:].islower()):
+        return 0
+    low = t.casefold()
+    if (low.endswith("s") and low[:-1] in lower_words) or low + "s" in lower_words:
+        return 0  # "destructor" in lower case: "Destructors" is a common noun there
+    if low in lower_words:
+        return 2 if z < LOWER_OK_ZIPF else 0
+    if COMMON_ZIPF <= z < USAGE_MAX_ZIPF:
+        return 3 if z >= USAGE_ZIPF else 2
+    return 0
+
+
+# a lower-case word of prose; not a piece of a domain, path or address (cloud.google.com, /react/, x@linear)
+_LOWER = re.compile(r"(?<![\w'’./@:-])[a-z][\w'’-]*+(?![./@:]\w)")
+_PLURAL_HINT = re.compile(r"[A-Z]s\b")
+_PLURAL_CAPS = re.compile(r"\b([A-Z]{2,6})s\b")  # APIs, URLs, PRs: the document counts them, a common noun
+_LABEL = re.compile(r"\b([A-Z]{2,})\**\s*:")  # "NOTE:", "TODO:", "**WARNING**:" …
+_LABEL_BEFORE = frozenset(".!?*>|_")  # … at the start of a line or sentence
+# an acronym after a determiner no name takes ("an RFC to …", "each PR.", "this SLA is …"), heading its noun
+# phrase (then punctuation, the end, or a closed-class word): a kind of thing the text counts, not a name
+# ("an AWS account": the acronym modifies a noun, which says nothing)
+_COUNTED_CAPS = re.compile(
+    r"(?<![\w'’])(?P<det>[Aa]n?|[Tt]his|[Tt]hese|[Tt]hat|[Ee]ach|[Ee]very|[Aa]nother|[Aa]ny|[Tt]he) (?:(?P<adj>[a-z]{3,}) )?"
+    r"(?P<acr>[A-Z]{2,6})(?=[.,;:!?)]|$| (?P<next>[a-z]+)\b)")
+AUXILIARIES = frozenset("is are was were be been will would should could can may might must shall does do did "
+                        "has have had".split())
+
+
+def _counted(m: re.Match) -> bool:
+    """Does this determiner + acronym read as a common noun: "an RFC to …", "a separate RFC.", "this RFC
+    proposes …", "the RFC is …"? ("the AWS and GCP consoles", "this GKE cluster": the acronym is part of
+    a name or modifies a noun)"""
+    det, adj, nxt = m.group("det").casefold(), m.group("adj"), m.group("next")
+    if adj in FUNCTION_WORDS or adj in AUXILIARIES:
+        return False
+    if nxt is None or nxt in AUXILIARIES:
+        return True
+    if det == "the":
+        return False  # "the" goes with names too ("the NHS", "the destination GHE as a remote")
+    if nxt in FUNCTION_WORDS:
+        return True
+    # a singular determiner and a verb in -s: "this RFC proposes" (not "these AWS regions")
+    return det in ("this", "that", "each", "every", "another") and nxt.endswith("s") and not nxt.endswith(("ss", "us", "is"))
+
+
+class Lower:
+    """The words (and phrases) a document writes in lower case, the all-caps words it uses as labels and
+    the acronyms it uses as common nouns (plural or counted)."""
+
+    __slots__ = ("text", "words", "labels", "plurals", "kinds")
+
+    def __init__(self, texts: list[str]) -> None:
+        self.text = " " + " ".join(" ".join(texts).split()) + " "
+        self.words = frozenset(_LOWER.findall(self.text))
+        self.plurals = frozenset(_PLURAL_CAPS.findall(self.text)) if _PLURAL_HINT.search(self.text) else frozenset()
+        self.labels = frozenset(m.group(1) for t in texts if ":" in t for m in _LABEL.finditer(t)
+                                if (t[: m.start()].rstrip()[-1:] or ".") in _LABEL_BEFORE)
+        self.kinds = frozenset(m.group("acr") for m in _COUNTED_CAPS.finditer(self.text.strip()) if _counted(m))
+
+    def __contains__(self, item: str) -> bool:
+        return f" {item} " in self.text if " " in item else item in self.words
+
+
+def lower_words(texts: list[str]) -> Lower:
+    return Lower(texts)
+
+
+def clean_title(name: str, common_ok: bool = False) -> bool:
+    """Could this be the title of an entity page? Not a common word, a placeholder, or "<common word> team".
+    `common_ok`: the document's usage made this one frequent word a name (usage_need)."""
+    words = name.split()
+    if not words or placeholder(name) or code_identifier(name) or role_phrase(words):
+        return False
+    if len(words) == 1 and common_word(words[0]) and not (common_ok and words[0].casefold() not in FUNCTION_WORDS):
+        return False
+    return not (words[-1].casefold() == "team" and all(common_word(w) for w in words[:-1]))

@@ -1,0 +1,371 @@
+"""Prose: defined terms, the summary and the questions, from the sentences of kctui.compiler.builtin.sentences.
+
+Every claim is extractive: its value is a span of the sentence it came from, and its evidence is the
+line range that sentence occupies. A definition is a sentence whose grammar defines ("X is a …",
+"X refers to …", "… called *X*", "**X**: …"); the defined thing is an entity when the text marks it as
+a name (capitalised past the first word, an inner capital or digit, rare as an English word), else a
+concept. A heading never makes a concept by itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.sentences import (
+    CHECKBOX,
+    MAX_STATEMENT_CHARS,
+    Unit,
+    bare,
+    ev,
+    line_of,
+    split_plain,
+    units,
+)
+from kctui.compiler.extraction import Concept
+from kctui.compiler.readers import Block, Document
+from kctui.core.claims import Claim, Evidence, Question
+from kctui.core.values import strip_inline
+
+MAX_QUESTIONS = 8
+_TERM = r"(?P<art>(?:A|An|The)\s+)?(?P<term>[^\s,;:()][^,;:()]{0,58}?)(?:\s+\((?P<alias>[^()]{1,20})\))?"
+_DEF_IS = re.compile(_TERM + r"\s+(?P<verb>is|are)\s+(?P<rest>(?:a|an|the|one|any|some|our|your|when|where)\s.+?)\.?$", re.S)
+_DEF_MEANS = re.compile(_TERM + r"\s+(?P<verb>refers to|means|denotes|stands for)\s+(?P<rest>.+?)\.?$", re.S)
+_DEF_HINTS = (" is ", " are ", " refers to ", " means ", " denotes ", " stands for ", "called", "known as", "termed",
+              "we call", "referred to", "dubbed")
+_CALLED = re.compile(
+    r"(?:\bcalled|\bknown as|\btermed|\bwe call(?: this| these| it| them)?|\breferred to as|\bdubbed)\s+"
+    r"(?:an?\s+|the\s+)?(?:(?P<m>\*\*|\*|_)(?P<term>[^*_\n]{2,60}?)(?P=m)|[\"“](?P<quoted>[^\"“”\n]{2,60}?)[\"”])"
+)
+_BOLD_LEAD = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_\n]{2,60}?)(?::(?P=m)|(?P=m)\s*(?::|—|–|-))\s+(?P<rest>\S.*)$", re.S)
+# a list item that opens with a term in a code span and a colon: "- `matcher`: the left-hand side of …"
+_CODE_LEAD = re.compile(r"^`(?P<term>[^`\n]{1,60})`\s*:\s+(?P<rest>\S.*)$", re.S)
+# a marked term (code, emphasis or quotes) anywhere in the sentence, then a defining verb:
+# "… at this stage `CStr` is defined as a newtype …", "In this document, the "syntax environment" refers to …"
+_MARKED_MEANS = re.compile(
+    r"(?:^|[\s,(])(?:(?:the|an?)\s+)?(?P<m>`|\*\*|\*|\"|“)(?P<term>[^`*\"“”\n]{2,60}?)(?:`|\*\*|\*|\"|”)"
+    r"\s+(?P<verb>is|are|refers to|means|denotes)\s+(?P<rest>(?<=is |re )defined as\s\S.+?|(?<!is |re )\S.+?)[.:]?$", re.S)
+# an unmarked term named at the end of a sentence or a parenthesis: "… are called (by the author) view
+# items.", "(dubbed rlibs)"; lower-case words only, not an adverb or a participle ("is called often")
+_CALLED_BARE = re.compile(
+    r"(?:\bare|\bis|\bwere|\bwas|\()\s*(?:called|known as|termed|dubbed|referred to as)\s+(?:\([^()]{1,30}\)\s+)?"
+    r"(?P<term>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,2})(?:\)|\.?$)")
+_PRONOUN_LEAD = re.compile(r"^(?:It|They|This|These|Its|Their|Each)\b")
+_SUMMARY_HEADINGS = frozenset({"summary", "abstract", "overview", "introduction", "tl;dr"})
+
+
+_INNER_OK = frozenset({"of", "and", "for", "in", "on", "to", "as", "at", "by", "with"})
+_AUTOLINK = re.compile(r"(<(?:https?|mailto):[^>\s]+>)")  # kept as written in a summary
+_GENERIC = re.compile(r"^`([A-Za-z_][\w:]*)<[^`<>]*>`$")
+_PAREN_ALIAS = re.compile(r"^(?P<name>.+?)\s*\((?P<alias>[^()\s]{1,12})\)$")
+
+
+def good_term(term: str) -> str | None:
+    """A defined term: a short noun phrase, not a pronoun, question or fragment of code."""
+    inline = strip_inline(term).strip()
+    if inline[:1] == "`" and (g := _GENERIC.match(inline)):
+        inline = f"`{g.group(1)}`"  # "`Searcher<'a>`": the type the parameters belong to
+    if "`" in inline and not (inline.startswith("`") and inline.endswith("`") and inline.count("`") == 2):
+        return None  # part code, part prose: not a term as the text writes it
+    raw = bare(inline)
+    if raw.endswith("?"):
+        return None
+    term = raw.strip(" .,:;!\"'")
+    words = term.split()
+    if not (2 <= len(term) <= 60) or not words or len(words) > 6 or wd.placeholder(term):
+        return None
+    if any(w.casefold() in wd.FUNCTION_WORDS and (i in (0, len(words) - 1) or w.casefold() not in _INNER_OK)
+           for i, w in enumerate(words)):
+        return None
+    if not (term[0].isalnum() or term[0] == "#"):
+        return None
+    plain = sum(ch.isalnum() or ch.isspace() or ch in "-_'.+" for ch in term)
+    if plain < 0.85 * len(term) or any(ch in term for ch in "|;=/\\{}<>$\"“”[]"):
+        return None
+    return term
+
+
+def one_common_word(term: str) -> bool:
+    """A term that is one ordinary English word ("name", "read", "environment"): too general to title a
+    page of its own unless the text defines it as a term in so many words ("An incident is any …").
+    A hyphenated compound ("drop-flag") is not one word: wordfreq scores it by its parts."""
+    words = term.strip("`'").split()
+    return len(words) == 1 and "-" not in words[0].strip("-") and wd.common_word(words[0])
+
+
+# "is a more readable name than …", "is a better fit": a comparison, not what the thing is
+_COMPARISON = re.compile(r"^(?:(?:a|an|the|much|far|no)\s+)?(?:more|less|better|worse|clearer|simpler|nicer)\b")
+
+
+def marked_as_name(term: str, at_start: bool) -> bool:
+    """Does the text mark a defined term as a name (→ an entity) rather than a common noun (→ a concept)?"""
+    words = term.split()
+    if any(wd.shaped(w) for w in words) or len(words) == 1 and wd.IDENT.match(term):
+        return True
+    caps = [w for w in words if w[:1].isupper()]
+    if len(words) > 1:
+        return len(caps) == len(words) or (len(caps) >= 2 and not at_start)
+    w = words[0]
+    if not w[:1].isupper():
+        return False
+    if wd.acronym(w):
+        return wd.zipf(w) < wd.COMMON_ZIPF - 0.5
+    return wd.zipf(w) < wd.RARE_ZIPF or not at_start and wd.zipf(w) < wd.COMMON_ZIPF
+
+
+@dataclass(frozen=True, slots=True)
+class Defined:
+    term: str
+    aliases: tuple[str, ...]
+    is_name: bool
+    entity_type: str
+    evidence: Evidence
+    unit: Unit | None
+    rest: str = ""  # what the definition says it is
+    origin: str = "definition"  # or "glossary": a `**Term**: …` item
+
+
+def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Claim]]:
+    """Defined terms and their definitional claims. Values are spans of the sentence as written (code
+    and emphasis marks kept), so that they are found in the cited lines."""
+    found: list[Defined] = []
+    claims: list[Claim] = []
+    for u in us:
+        text, plain = u.text, u.plain
+        if u.index == 0 and plain[:1] in "*_`":
+            got = _glossary_lead(doc, u)
+            if got is not None:
+                found.append(got[0])
+                claims.append(got[1])
+                continue
+            m = _BOLD_LEAD.match(plain)
+            if m and (_DEF_IS.match(bare(m.group("rest"))) or _DEF_MEANS.match(bare(m.group("rest")))):
+                plain = m.group("rest")  # "**Unsafe traits:** An *unsafe trait* is a trait …": the inner definition
+                text = bare(plain)
+        if not any(h in text for h in _DEF_HINTS):
+            continue
+        e = ev(doc, u.first, u.last)
+        m = _DEF_IS.match(plain) or _DEF_MEANS.match(plain)
+        if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], plain) and not (
+                m.group("art") != "A " and m.group("art") != "An " and wd.common_phrase(term) and len(term.split()) == 1) \
+                and not (m.group("art") == "The " and not marked_as_name(term, False)) \
+                and not (m.group("verb") not in ("is", "are") and one_common_word(term)) \
+                and not _COMPARISON.match(m.group("rest")):  # "The main alternative is …", "`name` denotes …"
+            rest = m.group("rest").strip().rstrip(":").rstrip()
+            alias = (m.group("alias") or "").strip()
+            if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
+                d = _defined(term, (alias,) if alias and good_term(alias) else (), e, u, rest)
+                found.append(d)
+                verb = m.group("verb")
+                claims.append(Claim(d.term, verb, rest, "", "statement", "definition", e) if verb in ("is", "are", "refers to", "means", "denotes")
+                              else Claim(d.term, "stands for", rest, "", "fact", "definition", e))
+                continue
+        m = _MARKED_MEANS.search(plain)
+        # a code span or quotes around one ordinary word mark a literal ("`name` denotes the span's
+        # identifier"), not a term of the text; a comparison ("`peek` is a clearer name") defines nothing
+        if m and (term := good_term(m.group("term"))) and not one_common_word(term) \
+                and not _COMPARISON.match(m.group("rest")):
+            rest = m.group("rest").strip().rstrip(":").rstrip()
+            if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
+                d = _defined(term, (), e, u, rest)
+                found.append(d)
+                claims.append(Claim(d.term, m.group("verb"), rest, "", "statement", "definition", e))
+                continue
+        c = _CALLED.search(plain)
+        term = c and good_term(c.group("term") or c.group("quoted"))
+        if not term:
+            c = _CALLED_BARE.search(plain)
+            term = c and good_term(c.group("term"))
+            if term and any(w.endswith(("ly", "ed", "ing")) for w in term.split()):
+                term = None  # "is called often", "is known as expected": not a name for anything
+        if term and not (len(term.split()) == 1 and "-" not in term.strip("-") and wd.common_word(term)):
+            value = plain.rstrip(".")  # wordfreq scores a compound ("drop-flag") by its parts: not one common word
+            if len(value) <= MAX_STATEMENT_CHARS:
+                d = _defined(term, (), e, u, "")
+                found.append(d)
+                claims.append(Claim(d.term, "definition", value, "", "fact", "definition", e))
+    return found, claims
+
+
+def _glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
+    """A list item or paragraph that opens with a term in bold or in a code span and a colon:
+    "**Term**: what it is", "- `matcher`: the left-hand side of a rule". A code span marks the term
+    itself, so a common word in one is a term too."""
+    code = u.plain[:1] == "`"
+    m = (_CODE_LEAD if code else _BOLD_LEAD).match(u.plain)
+    if not m or "\\" in u.plain:
+        return None
+    if code and not _code_run(doc, u.block):
+        return None  # one `x`: … line is a label or an option; a glossary lists its terms in a row
+    term = good_term(f"`{m.group('term')}`" if code else m.group("term"))
+    if not term or one_common_word(term):
+        return None  # "`read`: allowed to read …", "**Documentation**: confirm …": a value or a label
+    rest = m.group("rest").strip().rstrip(".")
+    if not code and (_DEF_IS.match(bare(rest)) or _DEF_MEANS.match(bare(rest))):
+        return None  # "**Unsafe traits:** An *unsafe trait* is …": the sentence defines its own term
+    if not rest or len(rest) > MAX_STATEMENT_CHARS or rest.endswith(":") or len(bare(rest).split()) < 3 \
+            or any(ch.isdigit() for ch in term):  # "Day 5: Monthly release" is a label
+        return None
+    e = ev(doc, u.first, u.last)
+    d = _defined(term, (), e, u, bare(rest), "glossary")
+    return d, Claim(d.term, "definition", rest, "", "fact", "definition", e)
+
+
+def _code_run(doc: Document, position: int) -> bool:
+    """Is the block at `position` a list item in a run of at least two consecutive items that each open
+    with a code span and a colon?"""
+    def code_item(k: int) -> bool:
+        if not 0 <= k < len(doc.blocks):
+            return False
+        b = doc.blocks[k]
+        return b.kind == "item" and bool(_CODE_LEAD.match(CHECKBOX.sub("", " ".join(b.text.split()))))
+
+    return code_item(position) and (code_item(position - 1) or code_item(position + 1))
+
+
+def _as_written(term: str, plain: str) -> bool:
+    """The term appears in the sentence as written, at most wrapped in one emphasis or code mark."""
+    return term in plain.replace("**", "").replace("__", "") and "\\" not in plain
+
+
+def _defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: str, origin: str = "definition") -> Defined:
+    m = _PAREN_ALIAS.match(term)
+    if m and len(m.group("name")) >= 2:
+        term, aliases = m.group("name").strip(), aliases + (m.group("alias"),)
+    at_start = u.text.startswith(term) or u.text[4:].startswith(term)
+    words = term.split()
+    noun_type = nt.type_from_noun(words[-1]) if len(words) > 1 else ""
+    if noun_type and noun_type != "person" and words[-1].islower() and marked_as_name(" ".join(words[:-1]), False):
+        return Defined(" ".join(words[:-1]), aliases, True, noun_type, e, u, rest, origin)  # "the billing-api service is …"
+    is_name = marked_as_name(term, at_start)
+    return Defined(term, aliases, is_name, nt.head_noun_type(rest) if is_name else "", e, u, rest, origin)
+
+
+_INDEFINITE = re.compile(r"^(?:A|An)\s+[a-z]")
+# a glossary entry may open with a bare noun phrase instead: "The process of …", "Shorthand for …",
+# "Recursive acronym for …", "Data that describes …" (a noun, then a preposition or relative word)
+_GLOSS_OPEN = re.compile(r"^(?:The\s+[a-z]+\s+(?:of|for)\s|[A-Z][a-z]+(?:\s+[a-z]+)?\s+(?:for|of|that|which|used\s+to)\s)")
+
+
+def heading_definitions(doc: Document, us: list[Unit], defined: list[Defined]) -> tuple[list[Defined], list[Claim]]:
+    """A glossary entry: a heading naming a term, and a section that opens by defining it — with the
+    term ("Auto-inference is an optional step …") or with an indefinite noun phrase ("A tool that is used
+    to transform code …"). A heading alone, or over any other opening, makes nothing."""
+    found: list[Defined] = []
+    claims: list[Claim] = []
+    opening: dict[int, Unit] = {}
+    for u in us:
+        if u.index == 0 and u.kind == "paragraph":
+            opening.setdefault(u.block, u)
+    taken = {(d.evidence.start, d.term.casefold()) for d in defined}
+    for position, block in enumerate(doc.blocks[:-1]):
+        if block.kind != "heading" or block.level < 2:
+            continue
+        u = opening.get(position + 1)
+        term = good_term(strip_inline(block.text).strip("`"))
+        if u is None or term is None or len(term.split()) > 4 or (u.first, term.casefold()) in taken:
+            continue
+        if not term[:1].islower() and not marked_as_name(term, True):
+            continue  # "Alternatives", "Drawbacks": a section every document has; a glossary writes "build system"
+        text = u.text
+        if text.casefold().startswith(term.casefold() + " "):
+            continue  # "X is …" under "## X": the sentence's own definition already holds
+        lead = re.match(rf"^[^,]{{1,30}},\s+(?:the\s+)?{re.escape(term)}\s+(?:is|are|means)\s", text, re.I)
+        if (_INDEFINITE.match(text) or _GLOSS_OPEN.match(text) or lead) and not text.endswith(":") \
+                and 20 <= len(text) <= MAX_STATEMENT_CHARS and not _GLOSS_OPEN.match(term + " "):
+            e = ev(doc, u.first, u.last)
+            d = _defined(term, (), e, u, text)
+            d = Defined(d.term, d.aliases, marked_as_name(d.term, True), d.entity_type, d.evidence, u, d.rest)
+            found.append(Defined(d.term, d.aliases, d.is_name, d.entity_type, ev(doc, block.start, block.start), u,
+                                 d.rest, "glossary"))
+            claims.append(Claim(d.term, "definition", text.rstrip("."), "", "fact", "definition", e))
+    return found, claims
+
+
+def follow_ups(doc: Document, us: list[Unit], defined: list[Defined]) -> list[Claim]:
+    """The sentence right after a definition, when it goes on about the same thing ("It …", "They …")."""
+    out: list[Claim] = []
+    by_pos = {(u.block, u.index): u for u in us}
+    for d in defined:
+        if d.unit is None:
+            continue
+        nxt = by_pos.get((d.unit.block, d.unit.index + 1))
+        # the next sentence goes on about it when it says "it"/"they", or when the definition opens its
+        # paragraph or list item (whose topic the defined term then is)
+        if nxt and (_PRONOUN_LEAD.match(nxt.plain) or d.unit.index == 0) and 20 <= len(nxt.plain) <= MAX_STATEMENT_CHARS \
+                and not nxt.plain.endswith(":"):
+            out.append(Claim(d.term, "context", nxt.plain, "", "fact", "statement", ev(doc, nxt.first, nxt.last)))
+    return out
+
+
+def concepts_of(defined: list[Defined]) -> list[Concept]:
+    return [Concept(d.term, d.aliases, d.evidence, d.origin) for d in defined if not d.is_name]
+
+
+def concept_notes(doc: Document, us: list[Unit], concepts: list[Concept], claims: list[Claim]) -> list[Claim]:
+    """The sentences that use a defined term, each cited (up to three per term per document)."""
+    out: list[Claim] = []
+    used = {(c.subject.casefold(), c.evidence.start) for c in claims}
+    for concept in concepts:
+        spellings = [concept.name, *concept.aliases]
+        pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in spellings) + r")(?:s|es)?(?![\w-])", re.I)
+        n = 0
+        for u in us:
+            if n >= 3:
+                break
+            if (concept.name.casefold(), u.first) in used or not 20 <= len(u.plain) <= MAX_STATEMENT_CHARS or "\\" in u.plain:
+                continue
+            if u.plain.endswith(":") or not pattern.search(u.plain):
+                continue
+            out.append(Claim(concept.name, "note", u.plain, "", "fact", "statement", ev(doc, u.first, u.last)))
+            used.add((concept.name.casefold(), u.first))
+            n += 1
+    return out
+
+
+# -- summary and questions ------------------------------------------------------------------------
+
+
+def summary(doc: Document) -> tuple[str, Evidence] | None:
+    """The first paragraph under a Summary-like heading, else the document's first prose paragraph."""
+    chosen: Block | None = None
+    under_summary = False
+    for block in doc.blocks:
+        if block.kind == "heading":
+            under_summary = strip_inline(block.text).casefold() in _SUMMARY_HEADINGS
+            continue
+        if block.kind in ("paragraph", "quote") and block.text.strip() and not block.text.lstrip().startswith("*["):
+            if under_summary:
+                chosen = block
+                break
+            if chosen is None:
+                chosen = block
+    if chosen is None:  # a list of links and nothing else: its first item says what the document holds
+        chosen = next((b for b in doc.blocks if b.kind == "item" and b.text.strip() and "\\" not in b.text), None)
+    if chosen is None:
+        return None
+    protected = _AUTOLINK.sub(lambda m: "\x00" + m.group(1)[1:-1] + "\x01", chosen.text)
+    parts = split_plain(strip_inline(protected).replace("\x00", "<").replace("\x01", ">"))
+    text = ""
+    for part in parts:
+        if len(text) + len(part) + 1 > 400 and text:
+            break
+        text = f"{text} {part}".strip()
+    if len(text) > 400:
+        text = text[:400].rsplit(" ", 1)[0]
+    if not text:
+        return None
+    return text, ev(doc, chosen.start, line_of(chosen, text))
+
+
+def questions(doc: Document, us: list[Unit] | None = None) -> list[Question]:
+    out: list[Question] = []
+    for u in us if us is not None else units(doc):
+        text = u.plain if u.index or u.kind != "item" else strip_inline(u.raw)
+        if text.endswith("?") and 10 <= len(text) <= MAX_STATEMENT_CHARS:
+            out.append(Question(text, ev(doc, u.first, u.last)))
+            if len(out) >= MAX_QUESTIONS:
+                return out
+    return out

@@ -1,0 +1,122 @@
+"""Which spans of one document are named things, what type the text gives them, and what the text says
+about each: facts attached to their subject ("Ripgrep version 14.1 was released on 2024-01-06",
+"renews on …", "takes about 12 minutes", "$2,750 / month", "owned by Lena", "the on-call engineer for
+billing-api is Lena Vogel") and the sentences that mention it, each cited.
+
+A candidate becomes an entity only when the document defines it, types it, states a fact about it, or
+mentions it at least twice (a marked name); a candidate only ever seen at a sentence start needs more.
+The candidates are gathered in kctui.compiler.builtin.candidates, the facts and statements about them in
+kctui.compiler.builtin.entity_facts; this module decides which are entities (or passing mentions) and cites
+the sentences that mention each.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin.candidates import acts_as_person, find_candidates, key_of
+from kctui.compiler.builtin.entity_facts import statements
+from kctui.compiler.builtin.profile import Profile
+from kctui.compiler.builtin.prose import Defined
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.extraction import Entity
+from kctui.compiler.readers import Document
+from kctui.core.claims import Claim
+from kctui.core.slugs import identity_key
+
+MAX_NOTES = 3  # sentences kept per named thing per document (besides its facts)
+_NEVER = 10 ** 6  # a usage count no document reaches: usage cannot make this a name
+_CODE = re.compile(r"`[^`]*`")
+
+
+@dataclass
+class Recognised:
+    entities: list[Entity]
+    claims: list[Claim]
+    names: dict[str, str]  # identity key of every spelling → entity name
+    weak: frozenset[str] = frozenset()  # entities only recurrence vouches for (identity keys)
+    used: frozenset[str] = frozenset()  # frequent words the document's usage makes names ("Linear")
+    # names the document marks as names in ONE sentence: an entity only when another source mentions
+    # them too (kctui.compiler.steps.recurrence), with what this document says about them
+    passing: list[Entity] = field(default_factory=list)
+    passing_claims: list[Claim] = field(default_factory=list)
+
+
+def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Profile,
+              structured: list[Entity], concept_terms: list[str]) -> Recognised:
+    lower = nm.lower_words([_CODE.sub(" ", u.plain) if "`" in u.plain else u.plain for u in us])
+    cands, spans_of, concept_keys = find_candidates(us, defined, profile, structured, concept_terms, lower)
+    claims, claimed = statements(doc, us, cands, spans_of)
+
+    # a frequent word that is, or opens, a heading of the document is a reference to that section ("see
+    # Alternatives", "the Spotted a flake scenario")
+    openers = {" ".join(b.text.strip("#` ").split()).casefold().split(" ", 1)[0] for b in doc.blocks if b.kind == "heading"}
+    for c in cands.values():
+        if c.usage and not c.vouched and c.name.casefold() in openers:
+            c.usage = _NEVER
+    used = {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
+    accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}
+    # a line's label ("Deciders: …") and a section of the document ("see Unresolved Questions") are not names
+    headings = {key_of(" ".join(b.text.strip("#` ").split())) for b in doc.blocks if b.kind == "heading"}
+    passing = {k: c for k, c in cands.items() if k not in concept_keys and k not in accepted and k not in headings
+               and c.passing() and _clean(c.name) and not any(a is c for a in accepted.values())
+               and not any(doc.lines[n - 1].lstrip("-*+ ").startswith(c.name + ":")
+                           for n in range(us[c.units[0]].first, us[c.units[0]].last + 1) if 0 < n <= len(doc.lines))}
+    # the sentences that say something about each named thing, each cited
+    for c in {id(c): c for c in [*accepted.values(), *passing.values()]}.values():
+        notes = 0
+        for i in c.units:
+            if notes >= MAX_NOTES:
+                break
+            u = us[i]
+            text = u.plain if len(u.plain) <= MAX_STATEMENT_CHARS else _clause(u.plain, c.surfaces)
+            if (c.key, i) in claimed or not 16 <= len(text) <= MAX_STATEMENT_CHARS or "\\" in text:
+                continue
+            claims.append(Claim(c.name, "note", text, "", "fact", "statement", ev(doc, u.first, u.last)))
+            claimed.add((c.key, i))
+            notes += 1
+    entities: list[Entity] = []
+    names: dict[str, str] = {}
+    for c in sorted({id(c): c for c in accepted.values()}.values(), key=lambda c: (c.first, c.key)):
+        etype = c.entity_type
+        if not etype and nt.person_shape(c.name) and acts_as_person(c, us, spans_of):
+            etype = "person"
+        aliases = tuple(sorted({s for s in c.surfaces if key_of(s) != c.key}))
+        surface = c.surfaces[0] if c.surfaces else c.name
+        line, last = c.first
+        if surface not in doc.lines[line - 1] if 0 < line <= len(doc.lines) else False:
+            line = next((n for n in range(line, last + 1) if surface in doc.lines[n - 1]), line)
+        entities.append(Entity(c.name, etype, surface, aliases, ev(doc, line, line)))
+        for s in (c.name, *c.surfaces):
+            names[key_of(s)] = c.name
+    kept = {identity_key(e.name) for e in entities} | {k for k in names}
+    once = {identity_key(c.name) for c in passing.values()} - kept
+    passing_claims = [cl for cl in claims if identity_key(cl.subject) in once]
+    claims = [cl for cl in claims if identity_key(cl.subject) in kept]
+    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or (c.listed and (len(c.units) >= 2 or nt.person_shape(c.name)))))
+    passing_entities = []
+    for c in sorted({id(c): c for c in passing.values()}.values(), key=lambda c: (c.first, c.key)):
+        if identity_key(c.name) not in once:
+            continue
+        surface = c.surfaces[0] if c.surfaces else c.name
+        line = next((n for n in range(c.first[0], c.first[1] + 1) if 0 < n <= len(doc.lines) and surface in doc.lines[n - 1]),
+                    c.first[0])
+        passing_entities.append(Entity(c.name, c.entity_type, surface, (), ev(doc, line, line)))
+    return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted),
+                      passing_entities, passing_claims)
+
+
+def _clause(sentence: str, surfaces: list[str]) -> str:
+    """The clause of a long sentence that mentions the name (a verbatim span of it)."""
+    parts = re.split(r"(?<=[,;:])\s+|\s+(?=\()", sentence)
+    for part in parts:
+        if any(s in part for s in surfaces):
+            return part.rstrip(",;:")
+    return ""
+
+
+def _clean(name: str) -> bool:
+    return nm.clean_title(name)

@@ -1,0 +1,112 @@
+"""The sentences of a document's prose: each paragraph, list item and quote split into `Unit`s (as
+written, plain, and bare of emphasis and code marks) with the lines each occupies, and the evidence
+(`ev`) a claim cut from one cites. Every prose rule works on these units.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from kctui.compiler.readers import Block, Document
+from kctui.core.claims import Evidence
+from kctui.core.values import strip_inline
+
+PROSE_KINDS = ("paragraph", "item", "quote")
+MAX_STATEMENT_CHARS = 300
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])")
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Dr.", "St.", "No.", "Inc.", "Ltd.")
+CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One sentence of prose: as written (inline markup kept), plain (links to their text), its lines."""
+
+    raw: str
+    plain: str
+    text: str  # plain, emphasis and code marks dropped
+    first: int
+    last: int
+    block: int  # index of its block in doc.blocks
+    index: int  # its position in the block
+    kind: str  # paragraph | item | quote
+
+
+def ev(doc: Document, first: int, last: int) -> Evidence:
+    if doc.citation_unit == "page":
+        return Evidence(doc.path, first, first, doc.digest, "page")
+    return Evidence(doc.path, first, last, doc.digest)
+
+
+def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
+    """(sentence, first line, last line) of a prose block, in order."""
+    texts = block.text.split("\n")
+    starts: list[int] = []
+    pos = 0
+    for t in texts:
+        starts.append(pos)
+        pos += len(t) + 1
+    flat = "\n".join(texts)
+
+    def line_at(offset: int) -> int:
+        idx = max(bisect_right(starts, offset) - 1, 0)
+        return block.lines[idx] if idx < len(block.lines) else block.end
+
+    begin = 0
+    for m in _SENTENCE_END.finditer(flat):
+        head = flat[begin : m.start()].rstrip()
+        if head.endswith(_ABBREVIATIONS):
+            continue
+        if head.strip():
+            yield head.strip(), line_at(begin + (len(flat[begin:]) - len(flat[begin:].lstrip()))), line_at(m.start() - 1)
+        begin = m.end()
+    tail = flat[begin:].strip()
+    if tail:
+        lead = len(flat[begin:]) - len(flat[begin:].lstrip())
+        yield tail, line_at(begin + lead), line_at(len(flat) - 1)
+
+
+def units(doc: Document) -> list[Unit]:
+    out: list[Unit] = []
+    for position, block in enumerate(doc.blocks):
+        if block.kind not in PROSE_KINDS or not block.text.strip():
+            continue
+        for index, (sentence, first, last) in enumerate(sentences(block)):
+            plain = strip_inline(sentence) if ("](" in sentence or "][" in sentence or "<http" in sentence
+                                               or "<mailto" in sentence) else " ".join(sentence.split())
+            if index == 0 and block.kind == "item":
+                plain = CHECKBOX.sub("", plain)
+            out.append(Unit(sentence, plain, bare(plain), first, last, position, index, block.kind))
+    return out
+
+
+def bare(text: str) -> str:
+    """Plain text without emphasis and code marks."""
+    if "`" in text:
+        text = text.replace("`", "")
+    if "**" in text or "__" in text:
+        text = text.replace("**", "").replace("__", "")
+    if "*" in text or "_" in text:
+        text = _EMPHASIS.sub("", text)
+    return text if "  " not in text and "\n" not in text else " ".join(text.split())
+
+
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
+
+
+def split_plain(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
+
+
+def line_of(block: Block, fragment: str) -> int:
+    """The last line of `block` needed to contain `fragment` (a prefix of the block's text)."""
+    needed = len(" ".join(fragment.split()))
+    seen = 0
+    for i, text in enumerate(block.text.split("\n")):
+        seen += len(strip_inline(text)) + 1
+        if seen >= needed:
+            return block.lines[i] if i < len(block.lines) else block.end
+    return block.end

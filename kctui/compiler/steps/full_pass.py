@@ -1,0 +1,60 @@
+"""Which unchanged sources a pass reads again as if they had changed: a source whose page another
+compiler version wrote, and, in a full pass, one whose fresh extraction no longer matches what its
+source page records."""
+
+from __future__ import annotations
+
+from kctui.compiler.extraction import Extraction
+from kctui.compiler.previous.wiki import PreviousWiki
+from kctui.compiler.steps.gather import SourceChanges
+from kctui.compiler.steps.match import Registry, routing_matches
+from kctui.core.pages import parse_page
+
+
+def recompile_other_versions(prev: PreviousWiki, changes: SourceChanges, version: str) -> None:
+    """A source whose page another compiler, version, extractor or model wrote is read again, as if it
+    had changed."""
+    pages_of = prev.source_page_of()
+    stale = [p for p in changes.unchanged if prev.pages[pages_of[p]].generated_by != version]
+    if stale:
+        changes.unchanged = [p for p in changes.unchanged if p not in set(stale)]
+        changes.modified = sorted(changes.modified + stale, key=lambda p: p.encode())
+
+
+def verify_unchanged(prev: PreviousWiki, registry: Registry, changes: SourceChanges,
+                     extractions: dict[str, Extraction]) -> None:
+    """Full pass: an unchanged source whose fresh extraction differs from what its source page records
+    (another compiler version, a lost page) is treated as modified; otherwise its fresh extraction is
+    set aside and the previous wiki stands, exactly as in an incremental pass."""
+    source_page_of = prev.source_page_of()
+    keep: list[str] = []
+    for path in changes.unchanged:
+        ex = extractions.get(path)
+        slug = source_page_of.get(path)
+        same = False
+        if ex is not None and slug is not None:
+            old = parse_page(prev.raw[slug].decode("utf-8"), slug)
+            recorded = {s for s in prev.pages[slug].links if registry.kinds.get(s) in ("concept", "entity")}
+            same = old.is_stub or (  # a held create: this very content is already proposed
+                old.title == ex.title
+                and _claim_sig(old.claims) == _claim_sig(ex.claims)
+                and old.summary == ex.summary
+                and old.questions == ex.questions
+                and routing_matches(ex, registry, recorded)
+            )
+        if same:
+            keep.append(path)
+            extractions.pop(path, None)
+        elif ex is not None:
+            changes.modified.append(path)
+    changes.modified.sort(key=lambda p: p.encode())
+    changes.unchanged = keep
+
+
+def _claim_sig(claims) -> list:  # noqa: ANN001
+    """Comparable whatever the claims: the same claim may stand twice, cited at two places (Evidence
+    itself has no order)."""
+    return sorted((c.claim_id, c.subject, c.attribute, c.value, c.scope, c.form,
+                   (c.evidence.path, c.evidence.start, c.evidence.end, c.evidence.digest, c.evidence.unit))
+                  for c in claims)
+

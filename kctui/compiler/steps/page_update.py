@@ -1,0 +1,356 @@
+"""Update and flag: build each touched page from its previous state and this pass's contributions,
+classify the change (create < append < revise < supersede, trust.md §1), keep old values in the page's
+append-only history, and flag conflicts and pages left without evidence.
+
+A page's content is a function of its previous page and the contributions of the sources that changed;
+contributions of unchanged sources are read back from the previous page itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from kctui.compiler.extraction import Extraction
+from kctui.compiler.steps.match import Contribution
+from kctui.compiler.trust.disputes import Dispute, settle
+from kctui.core.claims import Claim
+from kctui.core.page_edits import edit_entries
+from kctui.core.pages import MENTIONED_ONCE_KEY, RECURRING_KEY, Mention, Page, SourceRef, escape_text, is_descriptive
+from kctui.core.slugs import identity_key
+
+MAX_RELATED = 12
+MAX_HISTORY_DETAIL = 40
+ARCHIVED_SOURCE_KEY = "archived_source"  # an archived source page: the file it described (now deleted)
+
+
+@dataclass(frozen=True)
+class ClaimChange:
+    change: str  # added | revised | retracted
+    path: str
+    subject: str
+    attribute: str
+    scope: str
+    old: str = ""
+    new: str = ""
+
+
+@dataclass
+class ConflictReport:
+    slug: str
+    page_class: str
+    title: str
+    attribute: str
+    scope: str
+    claims: list[Claim]  # [the page's value, the disagreeing one]
+    dispute: Dispute | None = None
+
+
+@dataclass
+class PageUpdate:
+    slug: str
+    page_class: str
+    title: str
+    kind: str  # create | append | revise | supersede | remove | refresh
+    added: int = 0
+    revised: int = 0
+    retracted: int = 0
+    changes: list[ClaimChange] = field(default_factory=list)
+    conflicts_opened: list[ConflictReport] = field(default_factory=list)
+    decision: str = "apply"  # apply | hold | conflict (trust.md §3; "apply" when no policy applies)
+    reason: str | None = None
+    written: bool = True  # False: the staged page kept its current body (held, or a conflict's rest held)
+
+
+@dataclass
+class PassContext:
+    created_at: str
+    generated_by: str
+    changed: set[str]  # paths whose contributions this pass replaces
+    digests: dict[str, str]  # current path -> digest
+    source_slugs: dict[str, str]  # current path -> source page slug
+    titles: dict[str, str]  # slug -> title (every page of the result)
+    kinds: dict[str, str]  # slug -> page class
+    fed: dict[str, set[str]]  # current path -> concept/entity slugs it feeds
+
+
+@lru_cache(maxsize=65536)
+def _natural(text: str) -> tuple:  # scopes recur on every claim of a record: computed once each
+    return tuple((0, int(p), "") if p.isdecimal() else (1, 0, p) for p in re.split(r"(\d+)", text.casefold()) if p)
+
+
+def claim_order(c: Claim) -> tuple:
+    ev = c.evidence
+    return (_natural(c.scope), c.key[1], c.norm_value, ev.path, ev.start, ev.end, c.claim_id)
+
+
+def claim_key(c: Claim) -> tuple[str, str, str, str]:
+    return c.key
+
+
+def diff_claims(path: str, old: list[Claim], new: list[Claim]) -> list[ClaimChange]:
+    """Claim changes of one source: same key, other value = revised; gone = retracted; new = added."""
+    old_ids = Counter(c.claim_id for c in old)
+    new_ids = Counter(c.claim_id for c in new)
+    gone = [c for c in old if old_ids[c.claim_id] > new_ids.get(c.claim_id, 0)]
+    came = [c for c in new if new_ids[c.claim_id] > old_ids.get(c.claim_id, 0)]
+    by_key_old: dict[tuple, list[Claim]] = {}
+    by_key_new: dict[tuple, list[Claim]] = {}
+    for c in gone:
+        by_key_old.setdefault(claim_key(c), []).append(c)
+    for c in came:
+        by_key_new.setdefault(claim_key(c), []).append(c)
+    out: list[ClaimChange] = []
+    for key in sorted(set(by_key_old) | set(by_key_new)):
+        olds = sorted(by_key_old.get(key, []), key=claim_order)
+        news = sorted(by_key_new.get(key, []), key=claim_order)
+        for o, n in zip(olds, news):
+            out.append(ClaimChange("revised", path, n.subject, n.attribute, n.scope, o.value, n.value))
+        for o in olds[len(news):]:
+            out.append(ClaimChange("retracted", path, o.subject, o.attribute, o.scope, o.value, ""))
+        for n in news[len(olds):]:
+            out.append(ClaimChange("added", path, n.subject, n.attribute, n.scope, "", n.value))
+    return out
+
+
+def conflicts_of(claims: list[Claim]) -> dict[tuple[str, str, str], list[Claim]]:
+    """Facts from different sources with the same key (attribute, scope, unit) and different values,
+    each source asserting exactly one value (wiki.md §4 conflict rule)."""
+    groups: dict[tuple[str, str, str], dict[str, list[Claim]]] = {}
+    for c in claims:
+        if c.is_atomic:
+            key = (c.key[1], c.key[2], c.key[3])
+            groups.setdefault(key, {}).setdefault(c.evidence.path, []).append(c)
+    out: dict[tuple[str, str, str], list[Claim]] = {}
+    for key, by_path in groups.items():
+        single = {p: cs[0] for p, cs in by_path.items() if len({x.norm_value for x in cs}) == 1}
+        if len(single) >= 2 and len({c.norm_value for c in single.values()}) >= 2:
+            out[key] = sorted(single.values(), key=lambda c: (c.evidence.path, c.evidence.start))
+    return dict(sorted(out.items()))
+
+
+def _sentence(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    cut = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    if len(cut) > limit:
+        cut = cut[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return cut if cut.endswith((".", "!", "?", "…")) else cut + "."
+
+
+def _history_detail(changes: list[ClaimChange]) -> list[str]:
+    lines = []
+    for ch in changes:
+        if ch.change == "added":
+            continue
+        scope = f" ({escape_text(ch.scope)})" if ch.scope else ""
+        head = f"  * {ch.change} {escape_text(ch.subject)}{scope} {escape_text(ch.attribute)}: "
+        if ch.change == "revised":
+            lines.append(head + f"{escape_text(ch.old)} → {escape_text(ch.new)}")
+        else:
+            lines.append(head + f"{escape_text(ch.old)} (was in `{ch.path}`)")
+    if len(lines) > MAX_HISTORY_DETAIL:
+        lines = lines[:MAX_HISTORY_DETAIL] + [f"  * … and {len(lines) - MAX_HISTORY_DETAIL} more"]
+    return lines
+
+
+def _paths(paths: set[str]) -> str:
+    shown = sorted(paths)[:5]
+    more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+    return ", ".join(f"`{p}`" for p in shown) + more
+
+
+def _links(ctx: PassContext, slugs: list[str]) -> list[tuple[str, str, str]]:
+    return [(ctx.kinds[s], s, ctx.titles[s]) for s in slugs if s in ctx.kinds]
+
+
+def _related(ctx: PassContext, page_slug: str, paths: set[str], kind: str) -> list[str]:
+    counts: Counter[str] = Counter()
+    for path in paths:
+        for slug in ctx.fed.get(path, ()):
+            if slug != page_slug and ctx.kinds.get(slug) == kind:
+                counts[slug] += 1
+    ranked = sorted(counts, key=lambda s: (-counts[s], ctx.titles[s].casefold(), s))
+    return sorted(ranked[:MAX_RELATED], key=lambda s: (ctx.titles[s].casefold(), s))
+
+
+def _status(old: Page | None, claims: list[Claim], mentions: list[Mention], conflicts: list) -> str:
+    if not claims and not mentions:
+        return "archived"
+    if conflicts:
+        return "contradicted"
+    if old and old.compile_status in ("confirmed", "needs-review"):
+        return old.compile_status
+    if old and old.human_confirmed:  # a person's sign-off outlives a stale or settled spell
+        return "confirmed"
+    return "compiled"
+
+
+def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict[str, Contribution],
+                     ctx: PassContext, new_title: str = "", new_type: str = "", new_domain: str = "") -> tuple[Page, PageUpdate]:
+    """A concept or entity page: unchanged sources' claims and mentions kept from `old`, changed
+    sources' replaced by `contributions` (path -> Contribution)."""
+    keep_claims = [c for c in (old.claims if old else []) if c.evidence.path not in ctx.changed]
+    keep_disputed = [c for c in (old.disputed if old else []) if c.evidence.path not in ctx.changed]
+    keep_mentions = [m for m in (old.mentions if old else []) if m.evidence.path not in ctx.changed]
+    candidates = keep_claims + keep_disputed + [c for contribution in contributions.values() for c in contribution.claims]
+    mentions = keep_mentions + [m for contribution in contributions.values() for m in contribution.mentions]
+    candidates.sort(key=claim_order)
+    mentions.sort(key=lambda m: (m.evidence.path, m.evidence.start, m.surface))
+    settled = settle(old, candidates, conflicts_of(candidates))
+    claims = sorted(settled.accepted, key=claim_order)
+    changes: list[ClaimChange] = []
+    old_paths = {x.evidence.path for x in (old.claims if old else [])} | {m.evidence.path for m in (old.mentions if old else [])}
+    touched_paths = (old_paths | set(contributions)) & ctx.changed
+    for path in sorted(touched_paths):
+        before = [c for c in (old.claims if old else []) if c.evidence.path == path]
+        after = [c for c in claims if c.evidence.path == path]
+        changes += diff_claims(path, before, after)
+    old_mention_paths = {m.evidence.path for m in (old.mentions if old else [])}
+    new_mention_paths = {m.evidence.path for m in mentions}
+    paths = {c.evidence.path for c in claims + settled.disputed} | new_mention_paths
+    paths |= {str(e.get("source")) for e in edit_entries(old.extra if old else {})  # cited by a person (issue 15)
+              if str(e.get("source") or "") in ctx.digests and str(e.get("source")) in ctx.source_slugs}
+    title = old.title if old else new_title
+    aliases = set(old.aliases if old else [])
+    for contribution in contributions.values():
+        aliases |= contribution.aliases
+    aliases = {a for a in aliases if identity_key(a) != identity_key(title)}
+    etype = old.entity_type if old and old.entity_type not in ("", "thing") else ""
+    if not etype:
+        etype = next((c.entity_type for _, c in sorted(contributions.items()) if c.entity_type), "") or new_type
+    page = Page(
+        kind=kind,
+        slug=slug,
+        title=title,
+        aliases=sorted(aliases, key=lambda a: (a.casefold(), a)),
+        tags=[etype or "thing"] if kind == "entity" else ["concept"],
+        domain=(old.domain if old and old.domain else new_domain) or "general",
+        sources=[SourceRef(p, ctx.digests[p], ctx.source_slugs[p]) for p in sorted(paths, key=lambda p: p.encode())],
+        compile_status=_status(old, claims, mentions, settled.groups),
+        entity_type=(etype or "thing") if kind == "entity" else "",
+        verified=list(old.verified) if old else [],
+        extra=dict(old.extra) if old else {},
+        claims=claims,
+        mentions=mentions,
+        conflicts=settled.groups,
+        disputed=sorted(settled.disputed, key=claim_order),
+        history=list(old.history) if old else [],
+    )
+    page.description = _topic_description(page, len(paths))
+    page.links = {
+        "Related Concepts": _links(ctx, _related(ctx, slug, paths, "concept")),
+        "Related Entities": _links(ctx, _related(ctx, slug, paths, "entity")),
+        "Sources": _links(ctx, sorted({ctx.source_slugs[p] for p in paths}, key=lambda s: (ctx.titles[s].casefold(), s))),
+    }
+    added = sum(1 for ch in changes if ch.change == "added")
+    revised = sum(1 for ch in changes if ch.change == "revised")
+    retracted = sum(1 for ch in changes if ch.change == "retracted")
+    mentions_gone = len(old_mention_paths - new_mention_paths)
+    mentions_new = len(new_mention_paths - old_mention_paths)
+    if old is None:
+        update_kind = "create"
+    elif page.compile_status == "archived" and old.compile_status != "archived":
+        update_kind = "supersede"
+    elif revised or retracted or mentions_gone or old.compile_status == "archived":
+        update_kind = "revise"  # (bringing an archived page back changes what it says too)
+    elif added or mentions_new:
+        update_kind = "append"
+    else:
+        update_kind = "refresh"
+    at = ctx.created_at
+    if update_kind == "create":
+        page.history.append(f"* {at}: created from {_paths(paths)}.")
+    elif update_kind == "supersede":
+        page.history.append(f"* {at}: archived: no evidence left after {_paths(touched_paths)} changed.")
+        page.history += _history_detail(changes)
+    elif update_kind in ("revise", "append"):
+        page.history.append(
+            f"* {at}: from {_paths(touched_paths)}: {added} claims added, {revised} revised, {retracted} retracted; "
+            f"{mentions_new} sources began and {mentions_gone} stopped mentioning it."
+        )
+        page.history += _history_detail(changes)
+    opened = [ConflictReport(slug, kind, title, d.existing.attribute, d.existing.scope, [d.existing, d.incoming], d)
+              for d in settled.opened]
+    update = PageUpdate(slug, kind, title, update_kind, added, revised, retracted, changes, opened)
+    return page, update
+
+
+def _topic_description(page: Page, n_sources: int) -> str:
+    if page.compile_status == "archived":
+        return f"{page.title} (archived: no source supports it any more)."
+    descriptive = [c for c in page.claims if is_descriptive(c)]
+    plural = "s" if n_sources != 1 else ""
+    if descriptive:
+        c = descriptive[0]
+        text = f"{c.subject} {c.attribute} {c.value}" if c.form == "statement" else f"{c.subject}: {c.value}"
+        return _sentence(text)
+    if page.kind == "entity":
+        return f"{page.title}, a {page.entity_type or 'thing'} mentioned in {n_sources} source{plural}."
+    return f"{page.title}, a term used in {n_sources} source{plural}."
+
+
+def _source_links(ctx: PassContext, path: str) -> dict[str, list[tuple[str, str, str]]]:
+    fed = sorted(ctx.fed.get(path, ()), key=lambda s: (ctx.titles[s].casefold(), s))
+    return {
+        "Concepts Introduced or Reinforced": _links(ctx, [s for s in fed if ctx.kinds.get(s) == "concept"]),
+        "Entities Mentioned": _links(ctx, [s for s in fed if ctx.kinds.get(s) == "entity"]),
+    }
+
+
+def relink_source_page(old: Page, ctx: PassContext) -> tuple[Page, PageUpdate]:
+    """An unchanged source's page rendered again (another link style): same content, links rebuilt."""
+    path = old.sources[0].resource if old.sources else ""
+    old.links = _source_links(ctx, path)
+    return old, PageUpdate(old.slug, "source", old.title, "refresh")
+
+
+def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassContext, tags: list[str]) -> tuple[Page, PageUpdate]:
+    path = ex.path
+    claims = sorted(ex.claims, key=claim_order)
+    changes = diff_claims(path, old.claims if old else [], claims)
+    page = Page(
+        kind="source",
+        slug=slug,
+        title=ex.title,
+        aliases=[],
+        tags=tags,
+        domain=ex.domain,
+        sources=[SourceRef(path, ex.digest, slug)],
+        compile_status=(old.compile_status if old and old.compile_status in ("confirmed", "needs-review")
+                        else "confirmed" if old and old.human_confirmed else "compiled"),
+        date_ingested=old.date_ingested if old and old.date_ingested else ctx.created_at,
+        source_type=ex.source_type,
+        verified=list(old.verified) if old else [],
+        extra={k: v for k, v in old.extra.items() if k not in (ARCHIVED_SOURCE_KEY, MENTIONED_ONCE_KEY, RECURRING_KEY)}
+        if old else {},
+        summary=ex.summary,
+        claims=claims,
+        questions=list(ex.questions),
+        history=list(old.history) if old else [],
+    )
+    page.description = _sentence(ex.summary[0]) if ex.summary else f"Source file {path} ({ex.kind})."
+    if ex.passing:
+        page.extra[MENTIONED_ONCE_KEY] = sorted({e.name for e in ex.passing})
+        named = {identity_key(e.name) for e in ex.entities}
+        if recurring := sorted({e.name for e in ex.passing if identity_key(e.name) in named}):
+            page.extra[RECURRING_KEY] = recurring
+    page.links = _source_links(ctx, path)
+    added = sum(1 for ch in changes if ch.change == "added")
+    revised = sum(1 for ch in changes if ch.change == "revised")
+    retracted = sum(1 for ch in changes if ch.change == "retracted")
+    at = ctx.created_at
+    if old is None:
+        kind = "create"
+        page.history.append(f"* {at}: ingested `{path}` ({ex.digest}): {len(claims)} claims.")
+    else:
+        old_digest = old.sources[0].digest if old.sources else "unknown"
+        kind = "revise" if (revised or retracted or old.compile_status == "archived") else "append" if added else "refresh"
+        if old_digest != ex.digest:
+            page.history.append(
+                f"* {at}: `{path}` changed ({old_digest} → {ex.digest}): {added} claims added, {revised} revised, "
+                f"{retracted} retracted."
+            )
+            page.history += _history_detail(changes)
+    return page, PageUpdate(slug, "source", ex.title, kind, added, revised, retracted, changes)

@@ -1,0 +1,111 @@
+"""Names that recur across sources: a name one source marks in a single sentence (a *passing mention*:
+"paged through Opsgenie") is not enough for a page of its own, but the same name in another source —
+as a passing mention there too, or as a name that source gives a page — is (wiki.md: a page is created
+when the thing is defined or recurs, ≥ 2 mentions or ≥ 2 sources).
+
+Extraction stays a pure function of one document (cached per file, run in parallel); this step looks
+across them. An incremental pass extracts only changed sources, so each source page records its passing
+mentions (frontmatter `mentioned_once`) and what the previous wiki says is enough to count the others
+(wiki.md §4: the state is rebuildable from the previous wiki and the sources). An unchanged source
+whose passing mention becomes — or stops being — a recurring name is read again (its extraction is
+cached), so an incremental pass gives the pages a full pass would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from functools import lru_cache
+
+from kctui.compiler.extraction import Extraction
+from kctui.compiler.previous.wiki import PreviousWiki
+from kctui.compiler.steps.match import Registry
+from kctui.core.pages import MENTIONED_ONCE_KEY
+from kctui.core.slugs import identity_key
+
+__all__ = ["MENTIONED_ONCE_KEY", "activate", "recurring", "to_read_again"]
+
+
+def _keys(names: Iterable[str]) -> set[str]:
+    return {k for k in (identity_key(n) for n in names) if k}
+
+
+@lru_cache(maxsize=1 << 16)  # a page's recorded names: the same tuples pass after pass in a long-lived worker
+def _recorded_keys(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_keys(names))
+
+
+def own_keys(ex: Extraction) -> set[str]:
+    """The identity keys of the names an extraction gives pages of its own."""
+    names = [e.name for e in ex.entities] + [a for e in ex.entities for a in e.aliases]
+    if ex.subject is not None:
+        names.append(ex.subject.name)
+    return _keys(names)
+
+
+def passing_keys(ex: Extraction) -> set[str]:
+    return _keys(e.name for e in ex.passing)
+
+
+def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], set[str]]],
+              named: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
+    """The passing mentions that two or more sources name: `live` are the extractions of this pass,
+    `unchanged` the (own keys, passing keys) recorded for the sources not read; `named`: the names of
+    the previous wiki's entity pages (for the first-word rule below)."""
+    sources: dict[str, int] = {}
+    once: set[str] = set()
+    for ex in live.values():
+        p = passing_keys(ex)
+        once |= p
+        for k in own_keys(ex) | p:
+            sources[k] = sources.get(k, 0) + 1
+    for own, p in unchanged.values():
+        once |= p
+        for k in own | p:
+            sources[k] = sources.get(k, 0) + 1
+    # a lone word that begins a longer name some source gives ("Valery" of Valery Bugakov) stands for
+    # that name where it is written, not for a thing of its own
+    firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k}
+    return {k for k in once if sources.get(k, 0) >= 2 and (" " in k or k not in firsts)}
+
+
+def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str],
+                  entity_keys: Mapping[str, set[str]] | None = None) -> tuple[list[str], set[str]]:
+    """(unchanged sources to read again, the recurring names): those whose passing mention turns into a
+    recurring name, or stops being one, since the previous pass. An unchanged source counts for a name
+    when its page records the name as a passing mention (`mentioned_once`) or an entity page of that
+    name lists the source among its sources; what it decided is its `mentioned_elsewhere`.
+    `entity_keys` is the previous wiki's entity pages by the identity key of each title and alias: the
+    match step's registry index (made here when not given)."""
+    page_of = prev.tables.page_of  # resource -> its source page (kctui.compiler.previous.tables)
+    rest = {p: prev.pages[page_of[p]] for p in unchanged if p in page_of and p not in live}
+    once = {p: _recorded_keys(info.passing) for p, info in rest.items() if info.passing}
+    wanted = set().union(*once.values(), *(passing_keys(ex) for ex in live.values()))
+    if not wanted:
+        return [], set()
+    if entity_keys is None:
+        entity_keys = Registry(prev).index["entity"].exact
+    named = {k for k in entity_keys if " " in k}
+    holders: dict[str, set[str]] = {}
+    for k in wanted:
+        for slug in entity_keys.get(k, ()):
+            holders.setdefault(k, set()).update(r for r, _ in prev.pages[slug].sources if r in rest)
+    own: dict[str, set[str]] = {}
+    for k, paths in holders.items():
+        for path in paths:
+            own.setdefault(path, set()).add(k)
+    state = {p: (own.get(p, set()) - once.get(p, set()), once.get(p, set())) for p in set(own) | set(once)}
+    names = recurring(live, state, named)
+    again = [p for p, keys in once.items() if (keys & names) != _recorded_keys(rest[p].recurring)]
+    return sorted(again, key=lambda p: p.encode()), names
+
+
+def activate(ex: Extraction, names: set[str]) -> Extraction:
+    """The extraction with its passing mentions of recurring names as entities (with what it says about
+    them); the others stay passing mentions."""
+    if not ex.passing or not (passing_keys(ex) & names):
+        return ex
+    on = [e for e in ex.passing if identity_key(e.name) in names]
+    keys = _keys(e.name for e in on)
+    return replace(ex, entities=[*ex.entities, *on],
+                   claims=[*ex.claims, *(c for c in ex.passing_claims if identity_key(c.subject) in keys)])
