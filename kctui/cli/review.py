@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import click
 
 from kctui.cli.common import KctuiGroup, open_services, print_json, table
+
+if TYPE_CHECKING:
+    from kctui.services.review_bulk import BulkOutcome, Selection
 
 
 @click.group(cls=KctuiGroup)
@@ -99,16 +105,31 @@ def _bulk(action: str, item_id: str | None, expected: int | None, job: str | Non
     selection = select_items(ctx, workspace=workspace, kb_id=kb, job_id=job, source=source, everything=every,
                              filter_text=filter_text)
     if not selection.count:
-        n = len(selection.conflicts)
-        left = f" ({n} matching conflict{'s need' if n != 1 else ' needs'} its own choice)" if n else ""
-        if as_json:
-            print_json({"action": action, "selected": 0, "applied": [], "appliedCount": 0, "skipped": [],
-                        "failed": [], "pages": 0, "promotions": 0})
-        else:
-            click.echo(f"no open held update matches{left}; nothing changed")
+        _say_nothing_selected(action, selection, as_json)
         return
     if not yes:
         click.confirm(f"{selection.describe(action).capitalize()}?", abort=True, err=True)
+    outcome = bulk_resolve(ctx, selection.items, action, progress=_bulk_progress(as_json))
+    _say_outcome(action, selection, outcome, as_json)
+    if outcome.failed:
+        from kctui.services.errors import IOFailure  # noqa: PLC0415
+
+        raise IOFailure("; ".join(f"{b}: {e}" for b, e in outcome.failed))
+
+
+def _say_nothing_selected(action: str, selection: Selection, as_json: bool) -> None:
+    """No open held update matched the selection: say so (and how many matching conflicts were left)."""
+    n = len(selection.conflicts)
+    left = f" ({n} matching conflict{'s need' if n != 1 else ' needs'} its own choice)" if n else ""
+    if as_json:
+        print_json({"action": action, "selected": 0, "applied": [], "appliedCount": 0, "skipped": [],
+                    "failed": [], "pages": 0, "promotions": 0})
+    else:
+        click.echo(f"no open held update matches{left}; nothing changed")
+
+
+def _bulk_progress(as_json: bool) -> Callable[[str, int, int], None]:
+    """A progress callback for bulk_resolve: on stderr, for 200 items or more, every tenth while deciding."""
     shown = {"last": -1}
 
     def progress(phase: str, done: int, total: int) -> None:
@@ -119,21 +140,21 @@ def _bulk(action: str, item_id: str | None, expected: int | None, job: str | Non
             shown["last"] = step
             click.echo(f"  {phase} {done}/{total}", err=True)
 
-    outcome = bulk_resolve(ctx, selection.items, action, progress=progress)
+    return progress
+
+
+def _say_outcome(action: str, selection: Selection, outcome: BulkOutcome, as_json: bool) -> None:
+    """What a bulk action did: applied, skipped (the first 20 with their reasons), or the JSON of it."""
     if as_json:
         print_json({"selected": selection.count, **outcome.json()})
-    else:
-        word = {"approve": "approved", "reject": "rejected"}[action]
-        click.echo(f"{len(outcome.applied)} {word} ({outcome.pages} page(s) in {outcome.promotions} promotion(s), "
-                   f"{outcome.seconds:.2f} s); {len(outcome.skipped)} skipped")
-        for iid, why in outcome.skipped[:20]:
-            click.echo(f"  #{iid} skipped: {why}")
-        if len(outcome.skipped) > 20:
-            click.echo(f"  … and {len(outcome.skipped) - 20} more")
-    if outcome.failed:
-        from kctui.services.errors import IOFailure  # noqa: PLC0415
-
-        raise IOFailure("; ".join(f"{b}: {e}" for b, e in outcome.failed))
+        return
+    word = {"approve": "approved", "reject": "rejected"}[action]
+    click.echo(f"{len(outcome.applied)} {word} ({outcome.pages} page(s) in {outcome.promotions} promotion(s), "
+               f"{outcome.seconds:.2f} s); {len(outcome.skipped)} skipped")
+    for iid, why in outcome.skipped[:20]:
+        click.echo(f"  #{iid} skipped: {why}")
+    if len(outcome.skipped) > 20:
+        click.echo(f"  … and {len(outcome.skipped) - 20} more")
 
 
 _expected = click.option("--expected-revision", "expected", type=int,

@@ -16,7 +16,7 @@ name is a clear, permanent `CompileFailure` before anything is read.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -26,9 +26,25 @@ from kctui.compiler.schema import Schema, load_schema
 
 if TYPE_CHECKING:
     from kctui.compiler.extraction import Extraction
-    from kctui.compiler.previous.wiki import PreviousWiki
     from kctui.compiler.readers import Skipped
-    from kctui.compiler.steps.gather import SourceFile
+    from kctui.compiler.readers.source import SourceFile
+
+
+class KnownPage(Protocol):
+    """One page of the previous wiki as an extractor sees it (kctui.compiler.previous.page_info.PageInfo)."""
+
+    slug: str
+    kind: str
+    title: str
+    aliases: Sequence[str]
+
+
+class KnownWiki(Protocol):
+    """What an extractor may know of the previous wiki: its pages by slug (the model's inventory). The
+    pass hands it the previous wiki it loaded (kctui.compiler.previous.wiki.PreviousWiki)."""
+
+    @property
+    def pages(self) -> Mapping[str, KnownPage]: ...
 
 
 @dataclass(frozen=True)
@@ -36,7 +52,7 @@ class ExtractorContext:
     """What an extractor may know about the pass that opens it."""
 
     request: CompileRequest
-    previous: PreviousWiki | None  # the previous wiki as compiler state (the model's inventory)
+    previous: KnownWiki | None  # the previous wiki's pages (the model's inventory)
     cache_folder: Path | None  # the base's compiler cache folder; None: caches disabled
     should_stop: StopFn  # checked at least every tenth of a second while waiting
     # a live line for the current step (the running pane, `compile --wait`), e.g. a reply's tokens/s;

@@ -351,13 +351,52 @@ def layer_violations(graph: ImportGraph) -> list[Violation]:
     return sorted(out, key=lambda v: (v.at.split(":")[0], int(v.at.split(":")[1].split()[0]), v.target))
 
 
+# The compiler's rooms (ARCHITECTURE.md, "The compiler"): the seam modules at its top, the format readers,
+# the offline extractor (builtin) and the model's (llm), the trust step (trust), what the last pass knew
+# (previous), and the pass and its steps (steps), which alone may use them all; `runner` is the seam's
+# entry into the pass. Each room may import its own modules and the rooms listed; the extractors never
+# see the pass's steps, the previous generation or the trust step.
+COMPILER_ROOMS = ("readers", "builtin", "llm", "trust", "previous", "steps")
+ROOM_MAY_IMPORT: dict[str, set[str]] = {
+    "seam": {"readers"},
+    "readers": set(),
+    "builtin": {"seam", "readers"},
+    "llm": {"seam", "readers", "builtin"},
+    "trust": {"seam", "readers"},
+    "previous": {"seam", "readers", "trust"},
+    "steps": {"seam", "readers", "builtin", "llm", "trust", "previous"},
+    "runner": {"seam", "steps"},
+}
+
+
+def room_of(module: str) -> str | None:
+    """The compiler room of a kctui.compiler module (None outside the compiler)."""
+    if module != "kctui.compiler" and not module.startswith("kctui.compiler."):
+        return None
+    parts = module.split(".")
+    if len(parts) > 2 and parts[2] in COMPILER_ROOMS:
+        return parts[2]
+    return "runner" if module == "kctui.compiler.runner" else "seam"
+
+
+def room_violations(graph: ImportGraph) -> list[Violation]:
+    out = []
+    for e in graph.edges:
+        src, dst = room_of(e.source), room_of(e.target)
+        if src is None or dst is None or src == dst:
+            continue
+        if dst not in ROOM_MAY_IMPORT[src]:
+            out.append(Violation(e.source, e.target, e.at(), f"compiler room {src} may not import {dst}"))
+    return sorted(out, key=lambda v: (v.at.split(":")[0], int(v.at.split(":")[1].split()[0]), v.target))
+
+
 def main() -> None:  # pragma: no cover - a command for people
     graph = build(Path(__file__).resolve().parents[2] / "kctui")
     for cycle in graph.cycles():
         print(graph.describe_cycle(cycle))
     for comp in graph.components():
         print(len(comp), sorted(comp))
-    for v in layer_violations(graph):
+    for v in layer_violations(graph) + room_violations(graph):
         print(v)
     unplaced = sorted(m for m in graph.modules if layer_of(m) is None)
     if unplaced:

@@ -25,8 +25,9 @@ from kctui.compiler.extractors import (
     register_extractor,
     unregister_extractor,
 )
+from kctui.compiler.readers.source import digest_file
 from kctui.compiler.runner import CompileCancelled, CompileFailure
-from kctui.compiler.steps.gather import digest_file, scan_sources
+from kctui.compiler.steps.gather import scan_sources
 from kctui.compiler.steps.pipeline import VERSION, compile_pass
 from kctui.core.trust import TrustPolicy
 from tests.helpers.wiki import check_wiki, make_kb, pages, request, tree

@@ -227,7 +227,7 @@ def test_the_generation_kept_in_memory_is_the_one_its_records_describe(tmp_path:
     memo keeps in memory — carried forward from the last one where the pages stand — is the one its
     records describe, in the order the wiki lists its pages."""
     from kctui.compiler.previous import page_memo
-    from kctui.compiler.steps import match
+    from kctui.compiler.steps import registry as match
 
     src = make_kb(tmp_path)
     cache = tmp_path / "cache"

@@ -12,7 +12,8 @@ import pytest
 
 from kctui.compiler.previous import digest_memo
 from kctui.compiler.previous.digest_memo import NAME, DigestMemo
-from kctui.compiler.steps.gather import digest_file, scan_sources
+from kctui.compiler.readers.source import digest_file
+from kctui.compiler.steps.gather import scan_sources
 
 OLD = time.time_ns() - 3600 * 10**9  # an mtime an hour old: not racily clean
 

@@ -81,6 +81,49 @@ def test_layer_table_is_itself_layered():
         assert allowed <= layers, pkg
 
 
+def test_compiler_rooms_import_only_what_their_table_allows(graph):
+    """builtin and llm never import steps, previous or trust; nothing below steps imports it."""
+    broken = ig.room_violations(graph)
+    if broken:
+        pytest.fail("imports the compiler's room table (tests/helpers/import_graph.py ROOM_MAY_IMPORT, shown in "
+                    "ARCHITECTURE.md) does not allow:\n" + "\n".join(str(v) for v in broken), pytrace=False)
+
+
+def test_compiler_room_table_is_layered_and_the_top_holds_few_modules():
+    assert ig.strongly_connected({k: sorted(v) for k, v in ig.ROOM_MAY_IMPORT.items()}) == []
+    top = ROOT / "kctui" / "compiler"
+    modules = sorted(p.name for p in top.glob("*.py") if p.name != "__init__.py")
+    packages = sorted(p.name for p in top.iterdir() if p.is_dir() and (p / "__init__.py").is_file())
+    assert len(modules) <= 5, modules
+    assert set(packages) == set(ig.COMPILER_ROOMS), packages
+    for name in packages:  # each room says what lives there and what it may import
+        doc = (top / name / "__init__.py").read_text(encoding="utf-8")
+        assert doc.startswith('"""') and "import" in doc.split('"""')[1], name
+
+
+def test_a_room_rule_names_the_file_and_line(tmp_path):
+    pkg = tmp_path / "kctui"
+    (pkg / "compiler" / "builtin").mkdir(parents=True)
+    (pkg / "compiler" / "steps").mkdir()
+    for f in ("__init__.py", "compiler/__init__.py", "compiler/builtin/__init__.py", "compiler/steps/__init__.py",
+              "compiler/steps/gather.py"):
+        (pkg / f).write_text("")
+    (pkg / "compiler" / "builtin" / "rules.py").write_text("import os\n\nfrom kctui.compiler.steps import gather\n")
+    broken = ig.room_violations(ig.build(pkg))
+    assert [str(v) for v in broken] == ["kctui/compiler/builtin/rules.py:3: kctui.compiler.builtin.rules → "
+                                        "kctui.compiler.steps.gather   (compiler room builtin may not import steps)"]
+
+
+def test_architecture_md_shows_the_room_table():
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"^\|\s*room `([a-z_]+)`\s*\|\s*([^|]*)\|", line)
+        if m:
+            rows[m.group(1)] = set(re.findall(r"`([a-z_]+)`", m.group(2)))
+    assert rows == ig.ROOM_MAY_IMPORT
+
+
 def test_architecture_md_shows_the_enforced_table():
     """ARCHITECTURE.md's layer table is the one this test enforces, row for row."""
     text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")

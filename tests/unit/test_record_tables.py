@@ -7,7 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kctui.compiler.builtin.document import Claim, Evidence
-from kctui.compiler.steps.page_update import claim_order
+from kctui.compiler.trust.changes import claim_order
 from kctui.compiler.trust.kept import says
 from kctui.core.pages import Page, SourceRef, kept_suffix, parse_page, render_body, render_page
 from kctui.core.record_tables import explode, implode, tabulate

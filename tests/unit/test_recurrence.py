@@ -7,8 +7,8 @@ import pytest
 
 from kctui.compiler.builtin.document import Claim, Entity, Evidence, Extraction
 from kctui.compiler.previous.wiki import PageInfo, PreviousWiki
-from kctui.compiler.steps.match import Registry
 from kctui.compiler.steps.recurrence import activate, recurring, to_read_again
+from kctui.compiler.steps.registry import Registry
 
 
 def _ev(path: str) -> Evidence:

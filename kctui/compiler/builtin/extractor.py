@@ -41,9 +41,8 @@ from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFail
 from kctui.compiler.extraction import EXTRACTOR_VERSION, Extraction
 from kctui.compiler.extractors import ExtractorContext
 from kctui.compiler.readers import Skipped
-from kctui.compiler.readers.source import read_document
+from kctui.compiler.readers.source import SourceFile, read_document
 from kctui.compiler.schema import classes_version, restrict_classes
-from kctui.compiler.steps import gather as g
 
 log = logging.getLogger("kctui.compiler")
 
@@ -103,7 +102,7 @@ def pass_version(profile_key: str) -> str:
     return VERSION if not profile_key else f"{COMPILER_NAME}/{__version__} profile-{profile_key[:12]} builtin"
 
 
-def extract_source(source: g.SourceFile, profile: Any = None) -> Extraction | Skipped:
+def extract_source(source: SourceFile, profile: Any = None) -> Extraction | Skipped:
     """One source read and extracted (no cache): size cap, memo-digest check, reader, rules."""
     doc = read_document(source)
     if isinstance(doc, Skipped):
@@ -116,7 +115,7 @@ def extract_source(source: g.SourceFile, profile: Any = None) -> Extraction | Sk
         return Skipped(source.path, "unreadable", f"the extractor failed ({type(exc).__name__}: {str(exc)[:120]})")
 
 
-def _pooled(source: g.SourceFile, profile: Any, cache_folder: Path | None, cache_salt: str) -> Extraction | Skipped:
+def _pooled(source: SourceFile, profile: Any, cache_folder: Path | None, cache_salt: str) -> Extraction | Skipped:
     """Runs in a worker process: extract, and store the result in the cache (in parallel, too)."""
     found = extract_source(source, profile)
     if isinstance(found, Extraction):
@@ -141,14 +140,14 @@ class BuiltinExtractor:
         self._task = task
         self._ready: dict[str, Extraction | Skipped] = {}
         self._waiting: dict[str, Future] = {}
-        self._sources: dict[str, g.SourceFile] = {}
+        self._sources: dict[str, SourceFile] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._single: ProcessPoolExecutor | None = None  # after a crash: one source at a time
         self.crashed = False
 
     # -- the protocol ---------------------------------------------------------------------------
-    def submit(self, sources: Sequence[g.SourceFile]) -> None:
-        misses: list[g.SourceFile] = []
+    def submit(self, sources: Sequence[SourceFile]) -> None:
+        misses: list[SourceFile] = []
         for source in sources:
             if source.path in self._ready or source.path in self._waiting or source.path in self._sources:
                 continue
@@ -200,7 +199,7 @@ class BuiltinExtractor:
                 log.warning("an extractor process died; the rest of the pass is extracted one source at a time")
             return self._here(source) if _pool_unusable else self._isolated(source)
 
-    def _here(self, source: g.SourceFile) -> Extraction | Skipped:
+    def _here(self, source: SourceFile) -> Extraction | Skipped:
         found = extract_source(source, self.profile)
         if isinstance(found, Extraction):
             self.cache.put(found)
@@ -220,7 +219,7 @@ class BuiltinExtractor:
         finally:
             _stop(probe)
 
-    def extract(self, source: g.SourceFile) -> Extraction | Skipped:
+    def extract(self, source: SourceFile) -> Extraction | Skipped:
         self.submit([source])
         return self.result(source.path)
 
@@ -246,7 +245,7 @@ class BuiltinExtractor:
         self._pool = self._single = None
 
     # -- the pool -------------------------------------------------------------------------------
-    def _worth_a_pool(self, misses: list[g.SourceFile]) -> bool:
+    def _worth_a_pool(self, misses: list[SourceFile]) -> bool:
         cheap = (self._method or start_method()) == "fork"
         floor = PARALLEL_MIN_BYTES if cheap else 4 * PARALLEL_MIN_BYTES
         return len(misses) >= max(2, PARALLEL_MIN_FILES) and sum(s.size for s in misses) >= floor
@@ -268,7 +267,7 @@ class BuiltinExtractor:
             except FutureTimeout:
                 continue
 
-    def _isolated(self, source: g.SourceFile) -> Extraction | Skipped:
+    def _isolated(self, source: SourceFile) -> Extraction | Skipped:
         """After a crash: this source alone in a one-worker pool; killing that worker too skips it."""
         if self._single is None:
             self._single = self._new_pool(1)

@@ -1,4 +1,5 @@
-"""Model-backed extraction over an OpenAI-compatible API (issues 8 and 17).
+"""Model-backed extraction over an OpenAI-compatible API (issues 8 and 17). It may import the seam
+modules, readers and builtin (the rules it shares), never steps, previous or trust.
 
 settings  — `[llm]` in config.toml and `KCTUI_LLM_*` (the key is a SecretStr)
 client    — httpx chat completions: streamed, output modes with fallback, retries, Retry-After, key scrubbing
@@ -12,6 +13,4 @@ cache     — replies on disk by (model, prompt version, chunk digest)
 extractor — LlmPass: the pipeline's extract step for `extractor = "llm"`: chunks in flight, re-asks, the budget
 merge     — a document's chunk replies as one Extraction, and the compile-loss guard
 usage     — tokens and requests a pass spends, the budget message, the brief's usage line
-estimate  — `estimate_pass`: a pass's cost before spending
-source    — reading a changed source as the built-in extract step does
 """

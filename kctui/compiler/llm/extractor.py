@@ -25,7 +25,7 @@ from pathlib import Path
 from kctui import __version__
 from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure, CompileRequest, StopFn
 from kctui.compiler.extraction import Extraction
-from kctui.compiler.extractors import ExtractorContext
+from kctui.compiler.extractors import ExtractorContext, KnownWiki
 from kctui.compiler.llm import prompt
 from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
 from kctui.compiler.llm.client import ChatClient, ModelError, Reply
@@ -35,11 +35,9 @@ from kctui.compiler.llm.parse import ChunkParse, ReplyUnusable, parse_reply
 from kctui.compiler.llm.schema import reply_cap
 from kctui.compiler.llm.settings import LlmSettings, load_llm_settings
 from kctui.compiler.llm.usage import Usage, brief_line, budget_text
-from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.compiler.readers import Document, Skipped
-from kctui.compiler.readers.source import read_document
+from kctui.compiler.readers.source import SourceFile, read_document
 from kctui.compiler.schema import Schema, load_schema, restrict_classes, schema_version
-from kctui.compiler.steps import gather as g
 from kctui.config import ConfigError
 
 log = logging.getLogger("kctui.llm")
@@ -84,7 +82,7 @@ class LlmPass:
     """Created by the pipeline's extract step when the base's extractor is `llm`; `submit` the changed
     sources in order, then take each one's `result` in the same order."""
 
-    def __init__(self, request: CompileRequest, prev: PreviousWiki | None, cache_folder: Path | None,
+    def __init__(self, request: CompileRequest, prev: KnownWiki | None, cache_folder: Path | None,
                  should_stop: StopFn, settings: LlmSettings | None = None,
                  progress: Callable[[str], None] | None = None, schema: Schema | None = None) -> None:
         self.request = request
@@ -99,7 +97,7 @@ class LlmPass:
         self.lossy: dict[str, str] = {}  # path -> why the compile-loss guard would hold its pages
         self.client: ChatClient | None = None
         self._pool: ThreadPoolExecutor | None = None
-        self._order: list[g.SourceFile] = []
+        self._order: list[SourceFile] = []
         self._index: dict[str, int] = {}
         self._work: dict[str, _Doc] = {}
         self._next = 0
@@ -113,7 +111,7 @@ class LlmPass:
         return schema_version(llm_version(self.settings) if self.settings else pass_version(), self.schema)
 
     # -- scheduling (main thread) ---------------------------------------------------------------
-    def submit(self, sources: list[g.SourceFile]) -> None:
+    def submit(self, sources: list[SourceFile]) -> None:
         """Queue sources (may be called again with more: a source re-read for a page under review)."""
         new = [s for s in sources if s.path not in self._index]
         if not new:
@@ -312,13 +310,13 @@ class LlmExtractor:
                              progress=ctx.progress, schema=ctx.base_schema())
         self.version = schema_version(pass_version(), self._pass.schema)
 
-    def submit(self, sources: Sequence[g.SourceFile]) -> None:
+    def submit(self, sources: Sequence[SourceFile]) -> None:
         self._pass.submit(list(sources))
 
     def result(self, path: str) -> Extraction | Skipped:
         return restrict_classes(self._pass.result(path), self._pass.schema)
 
-    def extract(self, source: g.SourceFile) -> Extraction | Skipped:
+    def extract(self, source: SourceFile) -> Extraction | Skipped:
         self._pass.submit([source])
         return restrict_classes(self._pass.result(source.path), self._pass.schema)
 

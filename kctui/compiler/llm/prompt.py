@@ -20,7 +20,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from kctui.compiler.previous.wiki import PreviousWiki
+from kctui.compiler.extractors import KnownWiki
 from kctui.compiler.readers import Document
 from kctui.core.slugs import identity_key
 
@@ -202,7 +202,7 @@ class InventoryEntry:
 class Inventory:
     """The concept and entity pages of the previous wiki, found by the names a chunk mentions."""
 
-    def __init__(self, prev: PreviousWiki | None, limit: int) -> None:
+    def __init__(self, prev: KnownWiki | None, limit: int) -> None:
         self.limit = limit
         self.entries: dict[str, InventoryEntry] = {}
         self._by_word: dict[str, list[tuple[str, str]]] = {}  # first word -> (name key, slug)

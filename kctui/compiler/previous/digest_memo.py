@@ -24,7 +24,7 @@ from kctui.atomic_write import write_atomically
 from kctui.compiler.previous.resident import keep_resident
 
 
-class SourceFile(Protocol):  # kctui.compiler.steps.gather.SourceFile, as listed and digested
+class SourceFile(Protocol):  # kctui.compiler.readers.source.SourceFile, as listed and digested
     path: str
     stamp: tuple[int, int, int, int]
     digest: str

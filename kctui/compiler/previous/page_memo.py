@@ -207,7 +207,7 @@ class Generation(NamedTuple):
     digests: dict[str, str]  # slug -> sha256 of the bytes written
     identities: dict[str, tuple[int, int, int, int]]  # slug -> stat key (dev, inode, size, mtime_ns)
     expected: dict[str, dict[str, tuple]]  # folder -> file name -> (inode, size, mtime_ns, dev, racily clean)
-    # what the passes made from these pages and may carry forward (kctui.compiler.steps.match: the registry's
+    # what the passes made from these pages and may carry forward (kctui.compiler.steps.registry: the registry's
     # base), and until then the generation this one follows with the slugs that changed since
     derived: dict
 

@@ -1,4 +1,5 @@
 """Source readers: one file in, a `Document` (text with line or page positions) or a `Skipped` out.
+They import nothing else of the compiler (`source`: one source file of a pass, read for extraction).
 
 Common rules for every format (issue 4, item 1):
 - a file over the size cap is skipped and reported, never read;

@@ -16,7 +16,7 @@ from kctui.compiler.llm.cache import ReplyCache, llm_cache_dir
 from kctui.compiler.llm.settings import LlmSettings
 from kctui.compiler.previous.wiki import PreviousWiki, load_previous
 from kctui.compiler.readers import Skipped
-from kctui.compiler.readers.source import read_document
+from kctui.compiler.readers.source import SourceFile, digest_file, read_document
 from kctui.compiler.schema import load_schema
 from kctui.compiler.steps import gather as g
 
@@ -27,10 +27,10 @@ def estimate_pass(source_path: Path, previous_wiki_path: Path | None, settings: 
     if not source_path.is_dir():
         raise FileNotFoundError(f"sources folder {source_path} is missing")
     files, skipped = g.scan_sources(source_path, lambda: False)
-    readable: list[g.SourceFile] = []
+    readable: list[SourceFile] = []
     for f in files:
         try:
-            g.digest_file(f)
+            digest_file(f)
             readable.append(f)
         except OSError as exc:
             skipped.append(Skipped(f.path, "unreadable", exc.strerror or str(exc)))

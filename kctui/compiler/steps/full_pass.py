@@ -7,7 +7,7 @@ from __future__ import annotations
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.compiler.steps.gather import SourceChanges
-from kctui.compiler.steps.match import Registry, routing_matches
+from kctui.compiler.steps.registry import Registry, routing_matches
 from kctui.core.pages import parse_page
 
 

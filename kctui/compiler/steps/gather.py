@@ -4,32 +4,21 @@ digest every file, and classify what changed since the previous wiki (added, mod
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kctui.compiler.readers import Skipped, size_cap
+from kctui.compiler.readers import Skipped
+from kctui.compiler.readers.source import SourceFile
 from kctui.sources.excludes import is_excluded_name
 
 MAX_FILES = 20_000
 MAX_TOTAL_BYTES = 1024 * 1024 * 1024
-_CHUNK = 1024 * 1024
 
 
 class SourceLimitExceeded(Exception):
     pass
-
-
-@dataclass
-class SourceFile:
-    path: str  # relative POSIX path
-    abs_path: Path | str  # the listing's own path string (a Path per file costs more than the scan)
-    size: int
-    digest: str = ""
-    data: bytes | None = None  # kept when small enough to extract without a second read
-    stamp: tuple[int, int, int, int] = (0, 0, 0, 0)  # (size, mtime_ns, ctime_ns, inode) when listed
 
 
 @dataclass
@@ -89,35 +78,6 @@ def scan_sources(root: Path, should_stop) -> tuple[list[SourceFile], list[Skippe
     files.sort(key=lambda f: f.path.encode("utf-8"))
     skipped.sort(key=lambda s: s.path.encode("utf-8", "surrogateescape"))
     return files, skipped
-
-
-def digest_file(source: SourceFile, keep_limit: int | None = None) -> None:
-    """Fill `digest` (sha256, streamed) and keep the bytes when the file is under its size cap."""
-    keep_limit = size_cap(source.path) if keep_limit is None else keep_limit
-    h = hashlib.sha256()
-    if source.size <= keep_limit:
-        with open(source.abs_path, "rb") as fh:
-            data = fh.read()
-        h.update(data)
-        source.data = data
-        source.size = len(data)
-    else:
-        size = 0
-        with open(source.abs_path, "rb") as fh:
-            while chunk := fh.read(_CHUNK):
-                h.update(chunk)
-                size += len(chunk)
-        source.size = size
-    source.digest = "sha256:" + h.hexdigest()
-
-
-def read_for_extraction(source: SourceFile) -> bytes | None:
-    """The bytes of a file whose digest came from the memo; None when they no longer match it."""
-    with open(source.abs_path, "rb") as fh:
-        data = fh.read()
-    if "sha256:" + hashlib.sha256(data).hexdigest() != source.digest:
-        return None
-    return data
 
 
 def classify(current: dict[str, str], previous: dict[str, str]) -> SourceChanges:

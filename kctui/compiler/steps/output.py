@@ -31,7 +31,7 @@ from kctui.core.pages import (
 
 if TYPE_CHECKING:
     from kctui.compiler.contract import CompileRequest
-    from kctui.compiler.steps.page_update import ConflictReport, PageUpdate, PassContext
+    from kctui.compiler.trust.changes import ConflictReport, PageUpdate, PassContext
 
 
 def wrong_style(raw: bytes, style: str) -> bool:

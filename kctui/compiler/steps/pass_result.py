@@ -12,7 +12,7 @@ from kctui.compiler.contract import CompileReport
 if TYPE_CHECKING:
     from kctui.compiler.readers.base import Skipped
     from kctui.compiler.steps.gather import SourceChanges
-    from kctui.compiler.steps.page_update import ClaimChange, ConflictReport, PageUpdate
+    from kctui.compiler.trust.changes import ClaimChange, ConflictReport, PageUpdate
     from kctui.compiler.trust.stale import StaleReport
 
 

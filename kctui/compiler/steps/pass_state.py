@@ -21,11 +21,12 @@ if TYPE_CHECKING:
     from kctui.compiler.previous.prelink import Prelink
     from kctui.compiler.previous.wiki import PreviousWiki
     from kctui.compiler.readers.base import Skipped
-    from kctui.compiler.steps.gather import SourceChanges, SourceFile
-    from kctui.compiler.steps.match import Registry
+    from kctui.compiler.readers.source import SourceFile
+    from kctui.compiler.steps.gather import SourceChanges
     from kctui.compiler.steps.output import PageWriter
-    from kctui.compiler.steps.page_update import ClaimChange, ConflictReport, PageUpdate, PassContext
+    from kctui.compiler.steps.registry import Registry
     from kctui.compiler.steps.reporter import StepReporter
+    from kctui.compiler.trust.changes import ClaimChange, ConflictReport, PageUpdate, PassContext
     from kctui.compiler.trust.gate import TrustGate
     from kctui.compiler.trust.stale import StaleReport
 

@@ -21,18 +21,19 @@ from kctui.compiler.previous.page_memo import PageMemo
 from kctui.compiler.previous.prelink import Prelink
 from kctui.compiler.previous.wiki import load_previous
 from kctui.compiler.readers.base import Skipped
+from kctui.compiler.readers.source import SourceFile, digest_file
 from kctui.compiler.schema import load_schema, schema_warning
 from kctui.compiler.steps import brief_files as pass_files
 from kctui.compiler.steps import gather as g
 from kctui.compiler.steps import recurrence
 from kctui.compiler.steps.full_pass import recompile_other_versions, verify_unchanged
-from kctui.compiler.steps.match import Registry, route
 from kctui.compiler.steps.pass_result import PassResult
 from kctui.compiler.steps.pass_state import PassState
+from kctui.compiler.steps.policy_kinds import compiled_kinds, maintains_suffix
+from kctui.compiler.steps.registry import Registry, route
 from kctui.compiler.steps.reporter import StepReporter
 from kctui.compiler.steps.update import update
 from kctui.compiler.trust.gate import manifest_extras
-from kctui.compiler.trust.policy_kinds import compiled_kinds, maintains_suffix
 from kctui.compiler.trust.sources import archived_sources, pending_sources, recheck_sources
 from kctui.compiler.trust.stale import mark_stale
 
@@ -89,14 +90,14 @@ def gather(state: PassState) -> None:
     steps.check()
     if not files and not state.skipped:
         raise CompileFailure("source_unreadable", "the knowledge base has no source files to compile", transient=False)
-    readable: list[g.SourceFile] = []
+    readable: list[SourceFile] = []
     digests = DigestMemo(state.cache_folder if state.cache_folder else None)
     for i, f in enumerate(files, 1):
         try:
             f.digest = digests.lookup(f) or ""
             if not f.digest:  # a file read and digested: progress (and a stop request) checked per file
                 steps.tick(i, len(files), f.path)
-                g.digest_file(f)
+                digest_file(f)
             elif i % 64 == 0 or i == len(files):  # the memo's digests: every 64th file
                 steps.tick(i, len(files), f.path)
             readable.append(f)

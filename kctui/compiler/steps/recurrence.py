@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.wiki import PreviousWiki
-from kctui.compiler.steps.match import Registry
+from kctui.compiler.steps.registry import Registry
 from kctui.core.pages import MENTIONED_ONCE_KEY
 from kctui.core.slugs import identity_key
 

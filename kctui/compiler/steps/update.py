@@ -6,17 +6,11 @@ gone is retracted, or archived under a policy."""
 from __future__ import annotations
 
 from kctui.compiler.steps import output
-from kctui.compiler.steps.page_update import (
-    ClaimChange,
-    PageUpdate,
-    PassContext,
-    build_source_page,
-    build_topic_page,
-    relink_source_page,
-)
+from kctui.compiler.steps.page_update import build_source_page, build_topic_page, relink_source_page
 from kctui.compiler.steps.pass_state import PassState
+from kctui.compiler.steps.policy_kinds import ALL_KINDS
+from kctui.compiler.trust.changes import ClaimChange, PageUpdate, PassContext
 from kctui.compiler.trust.gate import TrustGate
-from kctui.compiler.trust.policy_kinds import ALL_KINDS
 
 
 def update(state: PassState) -> None:

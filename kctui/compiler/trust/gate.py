@@ -22,7 +22,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from kctui.compiler.steps.page_update import (
+from kctui.compiler.trust.change_sets import change_sets
+from kctui.compiler.trust.changes import (
     ARCHIVED_SOURCE_KEY,
     ClaimChange,
     ConflictReport,
@@ -30,7 +31,6 @@ from kctui.compiler.steps.page_update import (
     PassContext,
     claim_order,
 )
-from kctui.compiler.trust.change_sets import change_sets
 from kctui.compiler.trust.disputes import Dispute, open_fingerprints, use_new_variant
 from kctui.compiler.trust.kept import recheck as recheck_kept
 from kctui.compiler.trust.page_edits import conflict_item, decide_edit, mark_disputed, recheck_edits

@@ -7,7 +7,7 @@ from __future__ import annotations
 from kctui.compiler.contract import CompileRequest
 from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.compiler.readers import source_kind
-from kctui.compiler.steps import gather as g
+from kctui.compiler.readers.source import SourceFile
 from kctui.compiler.trust.policy import policy_of
 
 ALL_KINDS = ("source", "concept", "entity")
@@ -23,8 +23,8 @@ def maintains_suffix(request: CompileRequest) -> str:
     return " maintains " + "+".join(k for k in ALL_KINDS if k in policy.maintain_kinds)
 
 
-def compiled_kinds(request: CompileRequest, readable: list[g.SourceFile],
-                   prev: PreviousWiki) -> tuple[list[g.SourceFile], list[str]]:
+def compiled_kinds(request: CompileRequest, readable: list[SourceFile],
+                   prev: PreviousWiki) -> tuple[list[SourceFile], list[str]]:
     """The policy's compile_sources: a source of another kind is gathered but not extracted. One never
     compiled is left out of the pass; one compiled before keeps its page as it was (its previous digest
     stands, so it is neither re-read nor archived). Returns (sources of the pass, paths not extracted)."""
