@@ -86,7 +86,7 @@ def run_corpus(source: Path, work: Path, *, previous_store: bool = True) -> list
         out = work / "kb" / ".a3s" / "compilation-output" / job / "wiki"
         request = CompileRequest(job, "manual", "sha256:" + f"{n:064d}", f"2026-09-{n + 1:02d}T00:00:00Z", src,
                                  prev, out, trust_policy=TrustPolicy())
-        result = compile_pass(request, cache_dir=cache, **({} if previous_store else {"previous_store": False}))
+        result = compile_pass(request, cache_dir=cache, previous_store=previous_store)
         files = _job_digests(out.parent)
         record = {
             "warnings": _digest(json.dumps(result.report.warnings, sort_keys=True).encode()),

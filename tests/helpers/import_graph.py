@@ -1,3 +1,4 @@
+# size: the graph builder and the two rule tables it checks (layers, compiler rooms), read together
 """kctui's import graph, built statically with `ast` (nothing is imported), for the cycle and layer tests.
 
 What counts as an import of module M by module S: every `import` / `from … import` statement anywhere in

@@ -81,7 +81,7 @@ def test_unchanged_sources_are_not_even_read_once_their_digests_are_known(tmp_pa
     import os
     import time as _time
 
-    from kctui.compiler.steps import pipeline
+    from kctui.compiler.steps import gather
 
     src = make_kb(tmp_path)
     hour_ago = _time.time() - 3600
@@ -92,8 +92,8 @@ def test_unchanged_sources_are_not_even_read_once_their_digests_are_known(tmp_pa
     first = request(src, "job-1")
     compile_pass(first, cache_dir=cache)
     hashed: list[str] = []
-    real = pipeline.digest_file
-    monkeypatch.setattr(pipeline, "digest_file", lambda f, *a: (hashed.append(f.path), real(f, *a))[1])
+    real = gather.digest_file
+    monkeypatch.setattr(gather, "digest_file", lambda f, *a: (hashed.append(f.path), real(f, *a))[1])
     (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
     second = request(src, "job-2", prev=first.output_path, at="2026-09-01T00:00:00Z")
     with_memo = compile_pass(second, cache_dir=cache)

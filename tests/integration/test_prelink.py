@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler.contract import CompileCancelled
+from kctui.compiler.contract import CompileCancelled, CompileFailure
 from kctui.compiler.previous import prelink as prelink_mod
 from kctui.compiler.steps.pipeline import compile_pass
 from tests.helpers.wiki import SETUP, make_kb, request, tree
@@ -128,11 +128,11 @@ def test_a_page_replaced_while_the_pass_runs_is_never_carried(tmp_path: Path, mo
     page = prev / "concepts" / "sprocket.md"
     read = page.read_bytes()
     (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
-    from kctui.compiler.steps import pipeline
+    from kctui.compiler.previous import store
 
-    real, real_start = pipeline.load_previous, pipeline.Prelink.start
+    real, real_start = store.load_previous, store.Prelink.start
     started = []
-    monkeypatch.setattr(pipeline.Prelink, "start", lambda *a: started.append(real_start(*a)) or started[-1])
+    monkeypatch.setattr(store.Prelink, "start", lambda *a: started.append(real_start(*a)) or started[-1])
 
     def read_then_replace(*args):  # noqa: ANN002, ANN202 - after the read, while (or after) the links are made
         found = real(*args)
@@ -143,11 +143,11 @@ def test_a_page_replaced_while_the_pass_runs_is_never_carried(tmp_path: Path, mo
         os.replace(other, page)
         return found
 
-    monkeypatch.setattr(pipeline, "load_previous", read_then_replace)
+    monkeypatch.setattr(store, "load_previous", read_then_replace)
     job = _second(src, prev)
     try:
         compile_pass(job, cache_dir=tmp_path / "cache")
-    except pipeline.CompileFailure as failed:
+    except CompileFailure as failed:
         assert failed.transient and failed.code == "previous_wiki_changed"
         assert not job.output_path.exists()
     else:
@@ -163,11 +163,11 @@ def test_a_page_replaced_after_it_was_linked_and_before_it_was_read_is_not_carri
     page = prev / "concepts" / "sprocket.md"
     before, old_inode = page.read_bytes(), page.stat().st_ino
     (src / "guides" / "setup.txt").write_text(SETUP + "- Region: eu-west\n", encoding="utf-8")
-    from kctui.compiler.steps import pipeline
+    from kctui.compiler.previous import store
 
-    real, real_start = pipeline.load_previous, pipeline.Prelink.start
+    real, real_start = store.load_previous, store.Prelink.start
     started = []
-    monkeypatch.setattr(pipeline.Prelink, "start", lambda *a: started.append(real_start(*a)) or started[-1])
+    monkeypatch.setattr(store.Prelink, "start", lambda *a: started.append(real_start(*a)) or started[-1])
 
     def link_replace_then_read(*args):  # noqa: ANN002, ANN202
         assert started[0] is not None and started[0].wait()  # the link to the old file is made
@@ -176,7 +176,7 @@ def test_a_page_replaced_after_it_was_linked_and_before_it_was_read_is_not_carri
         os.replace(other, page)
         return real(*args)
 
-    monkeypatch.setattr(pipeline, "load_previous", link_replace_then_read)
+    monkeypatch.setattr(store, "load_previous", link_replace_then_read)
     job = _second(src, prev)
     compile_pass(job, cache_dir=tmp_path / "cache")
     staged = job.output_path / "concepts" / "sprocket.md"

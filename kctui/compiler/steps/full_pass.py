@@ -4,30 +4,36 @@ source page records."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.wiki import PreviousWiki
-from kctui.compiler.steps.gather import SourceChanges
 from kctui.compiler.steps.registry import Registry, routing_matches
+from kctui.compiler.steps.results import SourceChanges
 from kctui.core.pages import parse_page
 
 
-def recompile_other_versions(prev: PreviousWiki, changes: SourceChanges, version: str) -> None:
+def recompile_other_versions(prev: PreviousWiki, changes: SourceChanges, version: str) -> SourceChanges:
     """A source whose page another compiler, version, extractor or model wrote is read again, as if it
     had changed."""
     pages_of = prev.source_page_of()
     stale = [p for p in changes.unchanged if prev.pages[pages_of[p]].generated_by != version]
-    if stale:
-        changes.unchanged = [p for p in changes.unchanged if p not in set(stale)]
-        changes.modified = sorted(changes.modified + stale, key=lambda p: p.encode())
+    if not stale:
+        return changes
+    return replace(changes, unchanged=[p for p in changes.unchanged if p not in set(stale)],
+                   modified=sorted(changes.modified + stale, key=lambda p: p.encode()))
 
 
 def verify_unchanged(prev: PreviousWiki, registry: Registry, changes: SourceChanges,
-                     extractions: dict[str, Extraction]) -> None:
+                     extractions: dict[str, Extraction]) -> tuple[SourceChanges, dict[str, Extraction]]:
     """Full pass: an unchanged source whose fresh extraction differs from what its source page records
     (another compiler version, a lost page) is treated as modified; otherwise its fresh extraction is
-    set aside and the previous wiki stands, exactly as in an incremental pass."""
+    set aside and the previous wiki stands, exactly as in an incremental pass. Returns the new changes
+    and extractions (the ones given are left as they were)."""
     source_page_of = prev.source_page_of()
     keep: list[str] = []
+    modified = list(changes.modified)
+    extractions = dict(extractions)
     for path in changes.unchanged:
         ex = extractions.get(path)
         slug = source_page_of.get(path)
@@ -46,9 +52,9 @@ def verify_unchanged(prev: PreviousWiki, registry: Registry, changes: SourceChan
             keep.append(path)
             extractions.pop(path, None)
         elif ex is not None:
-            changes.modified.append(path)
-    changes.modified.sort(key=lambda p: p.encode())
-    changes.unchanged = keep
+            modified.append(path)
+    modified.sort(key=lambda p: p.encode())
+    return replace(changes, modified=modified, unchanged=keep), extractions
 
 
 def _claim_sig(claims) -> list:  # noqa: ANN001

@@ -11,7 +11,7 @@ from kctui.compiler.contract import CompileReport
 
 if TYPE_CHECKING:
     from kctui.compiler.readers.base import Skipped
-    from kctui.compiler.steps.gather import SourceChanges
+    from kctui.compiler.steps.results import SourceChanges
     from kctui.compiler.trust.changes import ClaimChange, ConflictReport, PageUpdate
     from kctui.compiler.trust.stale import StaleReport
 

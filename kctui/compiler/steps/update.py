@@ -5,74 +5,93 @@ gone is retracted, or archived under a policy."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from kctui.compiler.steps import output
 from kctui.compiler.steps.page_update import build_source_page, build_topic_page, relink_source_page
-from kctui.compiler.steps.pass_state import PassState
 from kctui.compiler.steps.policy_kinds import ALL_KINDS
+from kctui.compiler.steps.results import Gathered, Matched, PassRun, Updated
 from kctui.compiler.trust.changes import ClaimChange, PageUpdate, PassContext
 from kctui.compiler.trust.gate import TrustGate
 
 
-def update(state: PassState) -> None:
+def update(run: PassRun, gathered: Gathered, matched: Matched) -> Updated:
     """Every touched page and every read source's page built, and each change through the trust gate."""
-    request, registry, live = state.request, state.registry, state.live
-    current_paths = [p for p in state.by_path if p not in state.skipped_paths]
+    request, registry, live, by_path = run.request, matched.registry, matched.live, gathered.by_path
+    current_paths = [p for p in by_path if p not in matched.skipped_paths]
     titles = dict(registry.titles)
     for path, ex in live.items():
         titles[registry.source_slugs[path]] = ex.title
-    state.ctx = PassContext(
+    ctx = PassContext(
         created_at=request.created_at,
-        generated_by=state.version,
-        changed=state.changed | state.skipped_paths,
-        digests={p: state.by_path[p].digest for p in current_paths},
-        source_slugs={p: s for p, s in registry.source_slugs.items()
-                      if p in state.by_path and p not in state.skipped_paths},
+        generated_by=gathered.version,
+        changed=matched.changed | matched.skipped_paths,
+        digests={p: by_path[p].digest for p in current_paths},
+        source_slugs={p: s for p, s in registry.source_slugs.items() if p in by_path and p not in matched.skipped_paths},
         titles=titles,
         kinds=dict(registry.kinds),
-        fed=state.fed,
+        fed=matched.fed,
     )
-    for slug in state.removed:
-        state.ctx.kinds.pop(slug, None)
-    work = sorted(state.touched) + [registry.source_slugs[p] for p in sorted(live, key=lambda p: p.encode())]
-    state.steps.start("update", len(work))
-    state.writer = output.PageWriter(request, state.prev, state.version)
-    state.writer.link_unchanged = not state.dry_run
-    state.writer.prelink = state.prelink
-    gate = state.gate = TrustGate(request, state.writer, state.ctx)  # every page change below passes classify_update (trust.md §3)
-    lossy = state.extractor.lossy()
+    for slug in matched.removed:
+        ctx.kinds.pop(slug, None)
+    work = sorted(matched.touched) + [registry.source_slugs[p] for p in sorted(live, key=lambda p: p.encode())]
+    run.steps.start("update", len(work))
+    writer = output.PageWriter(request, gathered.prev, gathered.version)
+    writer.link_unchanged = not run.dry_run
+    writer.prelink = run.store.prelink
+    gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
+    u = _Building(run, gathered, matched, ctx, writer, gate)
+    lossy = gathered.extractor.lossy()
     if lossy:
         # issue 8 compile-loss guard: every page a lossy source feeds (its source page and the concept
         # and entity pages it contributes to) is proposed with the flag, so the gate holds it for review
         for path, why in lossy.items():
             if path in live:
-                for slug in [registry.source_slugs[path], *state.routed.get(path, {})]:
+                for slug in [registry.source_slugs[path], *matched.routed.get(path, {})]:
                     gate.lossy.setdefault(slug, f"{path}: {why}")
     if gate.warning:
-        state.warnings.append(gate.warning)
+        u.warnings.append(gate.warning)
     maintained = set(gate.policy.maintain_kinds) if gate.policy is not None else set(ALL_KINDS)
-    unmaintained = sorted({s for s in state.touched if registry.kinds.get(s) not in maintained}
+    unmaintained = sorted({s for s in matched.touched if registry.kinds.get(s) not in maintained}
                           | ({registry.source_slugs[p] for p in live} if "source" not in maintained else set()))
     if unmaintained:  # the policy's maintain_kinds: the compiler never writes a page of another class
-        state.warnings.append(f"{len(unmaintained)} page(s) not written (their class is not in the policy's "
-                              f"maintain_kinds): {', '.join(unmaintained[:10])}{' …' if len(unmaintained) > 10 else ''}")
-    _update_topic_pages(state, maintained, len(work))
-    _update_source_pages(state, maintained, len(work))
-    _relink_source_pages(state)
+        u.warnings.append(f"{len(unmaintained)} page(s) not written (their class is not in the policy's "
+                          f"maintain_kinds): {', '.join(unmaintained[:10])}{' …' if len(unmaintained) > 10 else ''}")
+    _update_topic_pages(u, maintained, len(work))
+    _update_source_pages(u, maintained, len(work))
+    _relink_source_pages(u)
     if "source" in maintained:
-        _remove_source_pages(state)
-    state.steps.done(len(work))
-    state.warnings += gate.edit_notes
+        _remove_source_pages(u)
+    run.steps.done(len(work))
+    u.warnings += gate.edit_notes
+    return Updated(ctx, writer, gate, u.updates, u.claim_changes, u.removed_now, u.warnings)
 
 
-def _update_topic_pages(state: PassState, maintained: set[str], work: int) -> None:
-    registry, writer = state.registry, state.writer
-    for i, slug in enumerate(sorted(state.touched), 1):
-        state.steps.tick(i, work, slug)
+@dataclass(repr=False, eq=False)
+class _Building:
+    """The update step's own work in progress (what it hands on is the frozen `Updated`)."""
+
+    run: PassRun
+    gathered: Gathered
+    matched: Matched
+    ctx: PassContext
+    writer: output.PageWriter
+    gate: TrustGate
+    updates: list[PageUpdate] = field(default_factory=list)
+    claim_changes: list[ClaimChange] = field(default_factory=list)
+    removed_now: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _update_topic_pages(state: _Building, maintained: set[str], work: int) -> None:
+    registry, writer, m = state.matched.registry, state.writer, state.matched
+    for i, slug in enumerate(sorted(m.touched), 1):
+        state.run.steps.tick(i, work, slug)
         if registry.kinds.get(slug) not in maintained:
             continue
         previous = writer.previous_page(slug)
         old = None if previous is not None and previous.is_stub else previous  # a held create: not a page yet
-        contributions = {p: c[slug] for p, c in state.routed.items() if slug in c}
+        contributions = {p: c[slug] for p, c in m.routed.items() if slug in c}
         new = registry.new.get(slug)
         page, change = build_topic_page(slug, registry.kinds[slug], old, contributions, state.ctx,
                                         new.title if new else "", new.entity_type if new else "",
@@ -81,11 +100,11 @@ def _update_topic_pages(state: PassState, maintained: set[str], work: int) -> No
             state.updates.append(change)
 
 
-def _update_source_pages(state: PassState, maintained: set[str], work: int) -> None:
-    live, writer = state.live, state.writer
-    for j, path in enumerate(sorted(live, key=lambda p: p.encode()), len(state.touched) + 1):
-        state.steps.tick(j, work, path)
-        slug = state.registry.source_slugs[path]
+def _update_source_pages(state: _Building, maintained: set[str], work: int) -> None:
+    live, writer = state.matched.live, state.writer
+    for j, path in enumerate(sorted(live, key=lambda p: p.encode()), len(state.matched.touched) + 1):
+        state.run.steps.tick(j, work, path)
+        slug = state.matched.registry.source_slugs[path]
         if "source" not in maintained:
             continue
         previous = writer.previous_page(slug)
@@ -98,21 +117,21 @@ def _update_source_pages(state: PassState, maintained: set[str], work: int) -> N
             state.updates.append(change)
 
 
-def _relink_source_pages(state: PassState) -> None:
+def _relink_source_pages(state: _Building) -> None:
     """A source page written in the other link style, whose source did not change: only its links move."""
-    prev, writer = state.prev, state.writer
-    live_slugs = {state.registry.source_slugs[p] for p in state.live}
-    for slug in sorted(state.restyle - live_slugs - set(state.removed)):
+    prev, writer, m = state.gathered.prev, state.writer, state.matched
+    live_slugs = {m.registry.source_slugs[p] for p in m.live}
+    for slug in sorted(m.restyle - live_slugs - set(m.removed)):
         if prev.pages[slug].kind == "source" and (old := writer.previous_page(slug)) is not None:
             page, change = relink_source_page(old, state.ctx)
             if state.gate.settle(page, change, writer.previous_page_copy(slug)):
                 state.updates.append(change)
 
 
-def _remove_source_pages(state: PassState) -> None:
+def _remove_source_pages(state: _Building) -> None:
     """The source page of a deleted (or now unreadable) source: retracted, or archived under a policy."""
-    prev, gate = state.prev, state.gate
-    for slug in state.removed:
+    prev, gate = state.gathered.prev, state.gate
+    for slug in state.matched.removed:
         old = state.writer.previous_page(slug)
         path = prev.pages[slug].sources[0][0] if prev.pages[slug].sources else slug
         gone = [ClaimChange("retracted", path, c.subject, c.attribute, c.scope, c.value, "") for c in (old.claims if old else [])]

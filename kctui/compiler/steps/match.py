@@ -1,0 +1,90 @@
+"""The match step: each extraction routed to the pages it feeds (kctui.compiler.steps.registry), and the
+concept and entity pages this pass touches."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kctui.compiler.extraction import Extraction
+from kctui.compiler.readers.base import Skipped
+from kctui.compiler.steps import recurrence
+from kctui.compiler.steps.full_pass import verify_unchanged
+from kctui.compiler.steps.registry import route
+from kctui.compiler.steps.results import Extracted, Gathered, Matched, PassRun
+from kctui.compiler.trust.sources import archived_sources, pending_sources
+
+
+def match(run: PassRun, gathered: Gathered, extracted: Extracted) -> Matched:
+    request, prev, steps = run.request, gathered.prev, run.steps
+    changes, extractions, registry = extracted.changes, extracted.extractions, extracted.registry
+    steps.start("match", len(extractions))
+    if run.full:
+        held_back = [p for p in changes.unchanged if p in extracted.skip]
+        changes, extractions = verify_unchanged(prev, registry, changes, extractions)
+        changes = replace(changes, unchanged=sorted(set(changes.unchanged) | set(held_back), key=lambda p: p.encode()))
+    skipped = list(extracted.skipped)
+    skipped_paths = {s.path for s in skipped}
+    live = {p: ex for p, ex in extractions.items() if p not in skipped_paths}
+    source_page_of = prev.source_page_of()
+    reread = list(extracted.reread)
+    changed = (set(changes.added) | set(changes.modified) | set(changes.deleted) | set(reread) | set(extracted.again))
+    changed |= {p for p in skipped_paths if p in source_page_of}  # compiled before, unreadable now
+    for path, slug in archived_sources(prev).items():
+        if path in gathered.by_path:  # the file came back: its archived source page is the one to revive
+            registry.source_slugs[path] = slug
+    for path in sorted(live, key=lambda p: p.encode()):
+        registry.source_slug(path, live[path].title)
+    routed: dict[str, dict] = {}
+    for i, path in enumerate(sorted(live, key=lambda p: p.encode()), 1):
+        steps.tick(i, len(live), path)
+        routed[path] = route(live[path], registry)
+    # What each source fed last time is what its source page links to (concept and entity pages).
+    tables = prev.tables
+    fed_of, outside = tables.fed, tables.outside  # a link to no page of the previous wiki: one made now?
+    prev_fed = {
+        path: ({s for s in prev.pages[slug].links if registry.kinds.get(s) in ("concept", "entity")}
+               if slug in outside else fed_of[slug])
+        for path, slug in source_page_of.items()}
+    fed = {p: prev_fed[p] for p in changes.unchanged if p in prev_fed}
+    for path, contributions in routed.items():
+        fed[path] = set(contributions)
+    touched = {slug for path in changed for slug in prev_fed.get(path, ())}
+    citing = tables.citing
+    touched |= {slug for resource in changed if resource in citing for slug in citing[resource]}
+    touched |= {slug for contributions in routed.values() for slug in contributions}
+    matched = Matched(changes, reread, registry, skipped, skipped_paths, live, changed, routed, fed, touched,
+                      set(), [])
+    if request.trust_policy is not None:
+        _propose_pending_in_full(run, gathered, extracted, matched, prev_fed)
+    restyle = prev.restyle(request.link_style)
+    touched |= {slug for slug in restyle if prev.pages[slug].kind != "source"}
+    removed = sorted({source_page_of[p] for p in changed | skipped_paths if p in source_page_of and p not in live})
+    steps.done(len(touched), f"{len(touched)} concept and entity pages touched")
+    return Matched(changes, reread, registry, skipped, skipped_paths, live, changed, routed, fed, touched,
+                   restyle, removed)
+
+
+def _propose_pending_in_full(run: PassRun, gathered: Gathered, extracted: Extracted, m: Matched,
+                             prev_fed: dict[str, set[str]]) -> None:
+    """A touched page whose proposal waits for review is proposed again in full: read its sources (this
+    step's own collections grow: the sources read, routed and skipped, the pages touched)."""
+    prev, live, touched = gathered.prev, m.live, m.touched
+    while need := pending_sources(prev, touched, set(live) | m.skipped_paths | extracted.skip, set(gathered.by_path)):
+        for path in sorted(need, key=lambda p: p.encode()):
+            run.steps.tick(len(live), len(live) + len(need), path)
+            found: Extraction | Skipped = gathered.extractor.extract(gathered.by_path[path])
+            m.changed.add(path)
+            if not isinstance(found, Skipped):
+                found = recurrence.activate(found, extracted.recurring)
+            if isinstance(found, Skipped):
+                m.skipped.append(found)
+                m.skipped_paths.add(path)
+                continue
+            live[path] = found
+            m.reread.append(path)
+            m.registry.source_slug(path, found.title)
+            routed = m.routed[path] = route(found, m.registry)
+            m.fed[path] = set(routed)
+            # the source is unchanged: the pages it fed and still feeds hold what it says already; only
+            # a page it now feeds, or no longer feeds, is rebuilt beside the pages waiting for review
+            touched |= prev_fed.get(path, set()) ^ set(routed)
