@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.profile import Profile
+from kctui.compiler.builtin.profile import KnownName, Profile
 from kctui.compiler.builtin.prose import Defined
 from kctui.compiler.builtin.sentences import Unit
 from kctui.compiler.extraction import Entity
@@ -138,51 +138,61 @@ def _mentions(us: list[Unit], profile: Profile, lower: nm.Lower) -> tuple[dict[s
             need = 0 if ok else nm.usage_need(span, lower)
             if not ok and not need:
                 continue
-            name = known.name if known else span.text
-            if len(span.tokens) > 1 and nt.COMPANY_SUFFIX.match(span.tokens[-1]) and not known:
-                name = span.text[: span.text.rfind(span.tokens[-1])].rstrip(" ,")
-                etype = "company"
-                strong = True
-            elif _COMPANY_TAIL.match(u.plain, span.end) and not known:
-                etype = "company"
-            else:
-                etype = known.entity_type if known else _type_at(u.plain, span)
+            name, etype, strong = _name_and_type(u.plain, span, known, strong)
             c = candidate(cands, name, u.first, u.last)
-            if len(span.tokens) > 1 and not c.head_free:
-                c.head_free = span.tokens[0].casefold() not in lower
             if len(span.tokens) > 1 and not span.at_start and not known:
                 heads.append((span, i))
-            c.kinds.add(span.kind)
-            c.known = c.known or known is not None
             if k in listed:
                 c.listed = True
                 etype = etype or "person"
-            if need:
-                c.usage = max(c.usage, need)
-            else:
-                c.vouched = True
-            marked = not (span.at_start or span.kind == "code")
-            seen_here = bool(c.units) and c.units[-1] == i
-            if not seen_here:  # recurrence counts sentences, not repetitions inside one
-                if marked:
-                    c.marked += 1
-                else:
-                    c.loose += 1
-            elif marked and c.loose and not c.marked_units_has(i):
-                c.loose -= 1
-                c.marked += 1
-            if marked:
-                c.marked_in.add(i)
-            c.strong = c.strong or strong
-            if etype and not c.entity_type:
-                c.entity_type = etype
-            if span.text not in c.surfaces:
-                c.surfaces.append(span.text)
-            if not c.units or c.units[-1] != i:
-                c.units.append(i)
+            _mention(c, span, i, known is not None, need, strong, etype, lower)
             found.append((span, c.key))
         spans_of.append(found)
     return cands, spans_of, heads
+
+
+def _name_and_type(plain: str, span: nm.Span, known: KnownName | None, strong: bool) -> tuple[str, str, bool]:
+    """(the name a span stands for, the type the text gives it, whether it is strong): the profile's
+    glossary entry when it lists the span; a company's name without its suffix ("Acme Inc" -> "Acme")."""
+    if known:
+        return known.name, known.entity_type, strong
+    if len(span.tokens) > 1 and nt.COMPANY_SUFFIX.match(span.tokens[-1]):
+        return span.text[: span.text.rfind(span.tokens[-1])].rstrip(" ,"), "company", True
+    if _COMPANY_TAIL.match(plain, span.end):
+        return span.text, "company", strong
+    return span.text, _type_at(plain, span), strong
+
+
+def _mention(c: Candidate, span: nm.Span, i: int, known: bool, need: int, strong: bool, etype: str,
+             lower: nm.Lower) -> None:
+    """Record one mention of a candidate by a span of sentence i."""
+    if len(span.tokens) > 1 and not c.head_free:
+        c.head_free = span.tokens[0].casefold() not in lower
+    c.kinds.add(span.kind)
+    c.known = c.known or known
+    if need:
+        c.usage = max(c.usage, need)
+    else:
+        c.vouched = True
+    marked = not (span.at_start or span.kind == "code")
+    seen_here = bool(c.units) and c.units[-1] == i
+    if not seen_here:  # recurrence counts sentences, not repetitions inside one
+        if marked:
+            c.marked += 1
+        else:
+            c.loose += 1
+    elif marked and c.loose and not c.marked_units_has(i):
+        c.loose -= 1
+        c.marked += 1
+    if marked:
+        c.marked_in.add(i)
+    c.strong = c.strong or strong
+    if etype and not c.entity_type:
+        c.entity_type = etype
+    if span.text not in c.surfaces:
+        c.surfaces.append(span.text)
+    if not c.units or c.units[-1] != i:
+        c.units.append(i)
 
 
 def _sentence_start_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf) -> None:

@@ -43,93 +43,117 @@ def statements(doc: Document, us: list[Unit], cands: dict[str, Candidate],
                spans_of: SpansOf) -> tuple[list[Claim], set[tuple[str, int]]]:
     """(the claims, the (candidate key, sentence) pairs they came from); may add the candidates a fact
     names (the person something is owned by)."""
-    claims: list[Claim] = []
-    claimed: set[tuple[str, int]] = set()
-
-    def subject_before(i: int, pos: int) -> Candidate | None:
-        best = None
-        for span, key in spans_of[i]:
-            if span.end <= pos and key in cands:
-                best = cands[key]
-        if best is None and i > 0 and _PRONOUN.match(us[i].plain) and us[i - 1].block == us[i].block:
-            for span, key in spans_of[i - 1]:  # "It is owned by Lena": what the sentence before is about
-                if key in cands:
-                    return cands[key]
-        return best
-
-    def fact(c: Candidate, attribute: str, value: str, scope: str, u: Unit, i: int) -> None:
-        c.fact = True
-        claims.append(Claim(c.name, attribute, value, scope, "fact", "statement", ev(doc, u.first, u.last)))
-        claimed.add((c.key, i))
-
+    st = _Statements(doc, us, cands, spans_of)
     for i, u in enumerate(us):
         text = u.text
         if len(text) > MAX_STATEMENT_CHARS * 2 or not (any(h in text for h in _FACT_HINTS)
                                                        or text.startswith(("The ", "Our "))):
             continue
-        for m in _RELEASE.finditer(text):
-            if c := subject_before(i, m.start()):
-                fact(c, "release date", m.group("d"), m.group("v"), u, i)
-        for m in _RENEW.finditer(text):
-            if c := subject_before(i, m.start()):
-                fact(c, "renews on", m.group("d"), "", u, i)
-        for m in _DURATION.finditer(text):
-            if c := subject_before(i, m.start()):
-                fact(c, "takes", " ".join(m.group("v").split()), "", u, i)
-        if "$" in text or "€" in text or "£" in text:
-            for m in _PRICE.finditer(text):
-                if c := subject_before(i, m.start()):
-                    fact(c, "price", " ".join(m.group("v").split()), "", u, i)
-        for m in _BY.finditer(text):
-            c = subject_before(i, m.start())
-            who = m.group("who")
-            if c and key_of(who) != c.key and not (len(who.split()) == 1 and wd.common_word(who)):
-                fact(c, f"{m.group('verb')} by", who, "", u, i)
-                p = candidate(cands, who, u.first, u.last)
-                p.fact, p.strong = True, True
-                p.kinds.add("caps")
-                p.entity_type = p.entity_type or ("person" if nt.person_shape(who) else "")
-                p.units.append(i)
-        for m in _RUNS.finditer(text):
-            c = subject_before(i, m.start())
-            if c and m.group("v").split()[0].casefold() not in wd.FUNCTION_WORDS:
-                fact(c, "runs on" if m.group("on") else "runs", m.group("v"), "", u, i)
-        _roles(text, u, i, cands, fact)
+        st.measures(text, u, i)
+        st.owners(text, u, i)
+        _roles(text, u, i, cands, st.fact)
 
     # statements "X is/has/uses …" and appositives "X, a monitoring vendor," about a named thing
     for i, u in enumerate(us):
         for span, key in spans_of[i]:
             c = cands.get(key)
-            if c is None:
-                continue
-            text = u.text
-            if span.start <= 4 and (span.start == 0 or text[:span.start].strip() in ("The", "the")):
-                head_end = text.find(span.text) + len(span.text) if span.text in text else -1
-                m = _STATEMENT.match(text[head_end:]) if head_end > 0 else None
-                if m and 3 <= len(m.group(2)) <= MAX_STATEMENT_CHARS and (c.key, i) not in claimed:
-                    claims.append(Claim(c.name, m.group(1), m.group(2).strip(), "", "statement", "statement",
-                                        ev(doc, u.first, u.last)))
-                    claimed.add((c.key, i))
-            if span.start > 4 and (c.key, i) not in claimed:
-                lead = text[:span.start].rstrip()
-                cm = _COPULA.match(u.plain, span.end)
-                if cm and (lead.endswith((",", ";", " and", " but", ":")) or lead in ("The", "the")):
-                    claims.append(Claim(c.name, cm.group(1), cm.group(2).strip(), "", "statement", "statement",
-                                        ev(doc, u.first, u.last)))
-                    claimed.add((c.key, i))
-            pm = _PAREN_DESC.match(u.plain, span.end)
-            if pm and (c.key, i) not in claimed:
-                claims.append(Claim(c.name, "is", pm.group(1).strip(), "", "statement", "statement", ev(doc, u.first, u.last)))
-                claimed.add((c.key, i))
-            m = APPOSITIVE.match(u.plain, span.end)
-            if m and (c.key, i) not in claimed and m.group("v").split()[1].casefold() not in wd.FUNCTION_WORDS:
-                etype = nt.head_noun_type(m.group("v"))
-                if etype or c.strong:
-                    claims.append(Claim(c.name, "is", m.group("v").strip(), "", "statement", "statement", ev(doc, u.first, u.last)))
-                    claimed.add((c.key, i))
-                    c.entity_type = c.entity_type or etype
-                    c.defined = c.defined or bool(etype)
-    return claims, claimed
+            if c is not None:
+                st.about(c, span, u, i)
+    return st.claims, st.claimed
+
+
+class _Statements:
+    """The claims of one document about its named things as they are found, and the (candidate key,
+    sentence) pairs they came from: one claim of each kind per candidate and sentence."""
+
+    def __init__(self, doc: Document, us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf) -> None:
+        self.doc = doc
+        self.us = us
+        self.cands = cands
+        self.spans_of = spans_of
+        self.claims: list[Claim] = []
+        self.claimed: set[tuple[str, int]] = set()
+
+    def subject_before(self, i: int, pos: int) -> Candidate | None:
+        """What a fact at `pos` of sentence i is about: the last name before it; in a sentence that opens
+        with a pronoun and names nothing before, the first name of the sentence before."""
+        cands = self.cands
+        best = None
+        for span, key in self.spans_of[i]:
+            if span.end <= pos and key in cands:
+                best = cands[key]
+        if best is None and i > 0 and _PRONOUN.match(self.us[i].plain) and self.us[i - 1].block == self.us[i].block:
+            for span, key in self.spans_of[i - 1]:  # "It is owned by Lena": what the sentence before is about
+                if key in cands:
+                    return cands[key]
+        return best
+
+    def fact(self, c: Candidate, attribute: str, value: str, scope: str, u: Unit, i: int) -> None:
+        c.fact = True
+        self.claims.append(Claim(c.name, attribute, value, scope, "fact", "statement", ev(self.doc, u.first, u.last)))
+        self.claimed.add((c.key, i))
+
+    def statement(self, c: Candidate, verb: str, value: str, u: Unit, i: int) -> None:
+        self.claims.append(Claim(c.name, verb, value, "", "statement", "statement", ev(self.doc, u.first, u.last)))
+        self.claimed.add((c.key, i))
+
+    def measures(self, text: str, u: Unit, i: int) -> None:
+        """A release date, a renewal date, a duration, a price: of the name before each."""
+        for m in _RELEASE.finditer(text):
+            if c := self.subject_before(i, m.start()):
+                self.fact(c, "release date", m.group("d"), m.group("v"), u, i)
+        for m in _RENEW.finditer(text):
+            if c := self.subject_before(i, m.start()):
+                self.fact(c, "renews on", m.group("d"), "", u, i)
+        for m in _DURATION.finditer(text):
+            if c := self.subject_before(i, m.start()):
+                self.fact(c, "takes", " ".join(m.group("v").split()), "", u, i)
+        if "$" in text or "€" in text or "£" in text:
+            for m in _PRICE.finditer(text):
+                if c := self.subject_before(i, m.start()):
+                    self.fact(c, "price", " ".join(m.group("v").split()), "", u, i)
+
+    def owners(self, text: str, u: Unit, i: int) -> None:
+        """Who owns (maintains, runs, …) the name before, a candidate of its own; what it runs (on)."""
+        for m in _BY.finditer(text):
+            c = self.subject_before(i, m.start())
+            who = m.group("who")
+            if c and key_of(who) != c.key and not (len(who.split()) == 1 and wd.common_word(who)):
+                self.fact(c, f"{m.group('verb')} by", who, "", u, i)
+                p = candidate(self.cands, who, u.first, u.last)
+                p.fact, p.strong = True, True
+                p.kinds.add("caps")
+                p.entity_type = p.entity_type or ("person" if nt.person_shape(who) else "")
+                p.units.append(i)
+        for m in _RUNS.finditer(text):
+            c = self.subject_before(i, m.start())
+            if c and m.group("v").split()[0].casefold() not in wd.FUNCTION_WORDS:
+                self.fact(c, "runs on" if m.group("on") else "runs", m.group("v"), "", u, i)
+
+    def about(self, c: Candidate, span: nm.Span, u: Unit, i: int) -> None:
+        """A statement about the candidate a span of sentence i names: "X is/has/uses …" where it opens
+        the sentence, "…, X is a …" after it, "X (a …)", and the appositive "X, a monitoring vendor,"."""
+        text = u.text
+        if span.start <= 4 and (span.start == 0 or text[:span.start].strip() in ("The", "the")):
+            head_end = text.find(span.text) + len(span.text) if span.text in text else -1
+            m = _STATEMENT.match(text[head_end:]) if head_end > 0 else None
+            if m and 3 <= len(m.group(2)) <= MAX_STATEMENT_CHARS and (c.key, i) not in self.claimed:
+                self.statement(c, m.group(1), m.group(2).strip(), u, i)
+        if span.start > 4 and (c.key, i) not in self.claimed:
+            lead = text[:span.start].rstrip()
+            cm = _COPULA.match(u.plain, span.end)
+            if cm and (lead.endswith((",", ";", " and", " but", ":")) or lead in ("The", "the")):
+                self.statement(c, cm.group(1), cm.group(2).strip(), u, i)
+        pm = _PAREN_DESC.match(u.plain, span.end)
+        if pm and (c.key, i) not in self.claimed:
+            self.statement(c, "is", pm.group(1).strip(), u, i)
+        m = APPOSITIVE.match(u.plain, span.end)
+        if m and (c.key, i) not in self.claimed and m.group("v").split()[1].casefold() not in wd.FUNCTION_WORDS:
+            etype = nt.head_noun_type(m.group("v"))
+            if etype or c.strong:
+                self.statement(c, "is", m.group("v").strip(), u, i)
+                c.entity_type = c.entity_type or etype
+                c.defined = c.defined or bool(etype)
 
 
 def _find_cand(text: str, cands: dict[str, Candidate]) -> Candidate | None:

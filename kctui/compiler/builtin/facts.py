@@ -175,10 +175,7 @@ def _node_claims(doc: Document, subject: str, attribute: str, node: yaml.Node, s
         out.append(Claim(subject, attribute, value, scope, "fact", "frontmatter", _ev(doc, first, last)))
         return
     if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            sub = scalar_text(k)
-            if sub:
-                _node_claims(doc, subject, f"{attribute}.{sub}", v, scope, out, depth + 1)
+        _mapping_claims(doc, subject, attribute, node, scope, out, depth + 1)
         return
     if isinstance(node, yaml.SequenceNode):
         items = node.value
@@ -187,25 +184,38 @@ def _node_claims(doc: Document, subject: str, attribute: str, node: yaml.Node, s
             if isinstance(item, yaml.ScalarNode):
                 _node_claims(doc, subject, attribute, item, scope, out, depth + 1)
             elif isinstance(item, yaml.MappingNode) and scope_field:
-                item_scope = _scalar_value(mapping_get(item, scope_field)) or ""
-                full_scope = f"{scope} {item_scope}".strip()
-                record = _ev(doc, *_record_span(doc, item)) if not scope and len(items) > 1 else None
-                if record is not None:  # one record of a list of records: its values cite it (a table row)
-                    out.append(Claim(subject, scope_field, item_scope, item_scope, "fact", "frontmatter", record))
-                for k, v in item.value:
-                    sub = scalar_text(k)
-                    if not sub or sub == scope_field:
-                        continue
-                    value = _scalar_value(v) if record is not None else None
-                    if value is not None:
-                        out.append(Claim(subject, sub, value, full_scope, "fact", "frontmatter", record))
-                    else:
-                        _node_claims(doc, subject, sub, v, full_scope, out, depth + 1)
+                _record_claims(doc, subject, item, scope_field, scope, len(items) > 1, out, depth + 1)
             elif isinstance(item, yaml.MappingNode):
-                for k, v in item.value:
-                    sub = scalar_text(k)
-                    if sub:
-                        _node_claims(doc, subject, f"{attribute}.{sub}", v, scope, out, depth + 1)
+                _mapping_claims(doc, subject, attribute, item, scope, out, depth + 1)
+
+
+def _mapping_claims(doc: Document, subject: str, attribute: str, node: yaml.MappingNode, scope: str,
+                    out: list[Claim], depth: int) -> None:
+    """Each value of a mapping as the attribute `attribute.key`; `depth` is the values' depth."""
+    for k, v in node.value:
+        sub = scalar_text(k)
+        if sub:
+            _node_claims(doc, subject, f"{attribute}.{sub}", v, scope, out, depth)
+
+
+def _record_claims(doc: Document, subject: str, item: yaml.MappingNode, scope_field: str, scope: str, several: bool,
+                   out: list[Claim], depth: int) -> None:
+    """One record of a list of records, scoped by its value of `scope_field`; when the list has several
+    and no scope of its own, its scalar values cite the record (a table row). `depth` is the values' depth."""
+    item_scope = _scalar_value(mapping_get(item, scope_field)) or ""
+    full_scope = f"{scope} {item_scope}".strip()
+    record = _ev(doc, *_record_span(doc, item)) if not scope and several else None
+    if record is not None:  # one record of a list of records: its values cite it (a table row)
+        out.append(Claim(subject, scope_field, item_scope, item_scope, "fact", "frontmatter", record))
+    for k, v in item.value:
+        sub = scalar_text(k)
+        if not sub or sub == scope_field:
+            continue
+        value = _scalar_value(v) if record is not None else None
+        if value is not None:
+            out.append(Claim(subject, sub, value, full_scope, "fact", "frontmatter", record))
+        else:
+            _node_claims(doc, subject, sub, v, full_scope, out, depth)
 
 
 def _scope_field(items: list[yaml.Node]) -> str | None:
@@ -256,6 +266,10 @@ def _row_name(cell: str, typed: bool = False) -> bool:
     return wd.zipf(text) < wd.RARE_ZIPF
 
 
+Rows = tuple[tuple[int, tuple[str, ...]], ...]  # a table's rows: (line, cells)
+_KV_HEADERS = frozenset({"value", "values", "description", "meaning", "definition"})
+
+
 def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
     """Cells as claims. When the first column names things (a vendor list, an inventory), each row's name
     is the subject of its cells; otherwise the document is, scoped by the row's first cell."""
@@ -269,39 +283,60 @@ def table_claims(doc: Document) -> tuple[list[Claim], list[Entity]]:
         if len(header) < 2 or not all(header):
             continue
         heading = ctx.get(block.start, "")
-        kv_mode = len(header) == 2 and header[1].lower() in {"value", "values", "description", "meaning", "definition"}
-        firsts = [strip_inline(cells[0]) for _, cells in block.rows[1:] if cells]
-        row_type = nt.type_from_noun(header[0].split()[-1]) if header[0].split() else ""
-        typed = bool(row_type) or header[0].casefold() in ("name", "names")
-        named = [f for f in firsts if _row_name(f, typed)]
-        name_column = not kv_mode and len(named) * 2 >= len(firsts) and not any(f[:1].isdigit() for f in firsts)
-        for line, cells in block.rows[1:]:
-            cells = tuple(strip_inline(c) for c in cells)
-            if not cells or not cells[0]:
-                continue
-            if kv_mode:
-                if len(cells) > 1 and _usable(cells[1]):
-                    out.append(Claim(doc.title, cells[0], cells[1], heading, "fact", "table", _ev(doc, line)))
-                continue
-            row_subject = cells[0].strip("`*_ ") if name_column and _row_name(cells[0], typed) else ""
-            for column, other in zip(header[1:], cells[1:]):
-                if nt.person_shape(other.strip()):
-                    found.append(Entity(other.strip(), "person", other.strip(), (), _ev(doc, line)))
-                    if row_subject:  # the person's page says what the row says about them
-                        out.append(Claim(other.strip(), f"{column} of", row_subject, row_subject, "fact", "table",
-                                         _ev(doc, line)))
-            if row_subject:
-                subject = row_subject
-                found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
-                for attribute, value in zip(header[1:], cells[1:]):
-                    if _usable(value):
-                        out.append(Claim(subject, attribute, value, "", "fact", "table", _ev(doc, line)))
-                continue
-            scope = f"{heading}: {cells[0]}" if heading else cells[0]
+        if len(header) == 2 and header[1].lower() in _KV_HEADERS:
+            _key_value_rows(doc, block.rows[1:], heading, out)
+        else:
+            _table_rows(doc, header, block.rows[1:], heading, out, found)
+    return out, found
+
+
+def _key_value_rows(doc: Document, rows: Rows, heading: str, out: list[Claim]) -> None:
+    """A two-column table of keys and values (Value, Description, …): facts of the document."""
+    for line, cells in rows:
+        cells = tuple(strip_inline(c) for c in cells)
+        if not cells or not cells[0]:
+            continue
+        if len(cells) > 1 and _usable(cells[1]):
+            out.append(Claim(doc.title, cells[0], cells[1], heading, "fact", "table", _ev(doc, line)))
+
+
+def _table_rows(doc: Document, header: list[str], rows: Rows, heading: str, out: list[Claim],
+                found: list[Entity]) -> None:
+    """The rows of a table under its header: of the thing the row names when the first column names
+    things, else of the document scoped by the row's first cell; the people its cells name."""
+    firsts = [strip_inline(cells[0]) for _, cells in rows if cells]
+    row_type = nt.type_from_noun(header[0].split()[-1]) if header[0].split() else ""
+    typed = bool(row_type) or header[0].casefold() in ("name", "names")
+    named = [f for f in firsts if _row_name(f, typed)]
+    name_column = len(named) * 2 >= len(firsts) and not any(f[:1].isdigit() for f in firsts)
+    for line, cells in rows:
+        cells = tuple(strip_inline(c) for c in cells)
+        if not cells or not cells[0]:
+            continue
+        row_subject = cells[0].strip("`*_ ") if name_column and _row_name(cells[0], typed) else ""
+        _row_people(doc, header, cells, line, row_subject, out, found)
+        if row_subject:
+            subject = row_subject
+            found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
             for attribute, value in zip(header[1:], cells[1:]):
                 if _usable(value):
-                    out.append(Claim(doc.title, attribute, value, scope, "fact", "table", _ev(doc, line)))
-    return out, found
+                    out.append(Claim(subject, attribute, value, "", "fact", "table", _ev(doc, line)))
+            continue
+        scope = f"{heading}: {cells[0]}" if heading else cells[0]
+        for attribute, value in zip(header[1:], cells[1:]):
+            if _usable(value):
+                out.append(Claim(doc.title, attribute, value, scope, "fact", "table", _ev(doc, line)))
+
+
+def _row_people(doc: Document, header: list[str], cells: tuple[str, ...], line: int, row_subject: str,
+                out: list[Claim], found: list[Entity]) -> None:
+    """The people a row's cells name; what the row says about them when it names its subject."""
+    for column, other in zip(header[1:], cells[1:]):
+        if nt.person_shape(other.strip()):
+            found.append(Entity(other.strip(), "person", other.strip(), (), _ev(doc, line)))
+            if row_subject:  # the person's page says what the row says about them
+                out.append(Claim(other.strip(), f"{column} of", row_subject, row_subject, "fact", "table",
+                                 _ev(doc, line)))
 
 
 def _usable(value: str) -> bool:

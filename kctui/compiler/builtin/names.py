@@ -99,6 +99,35 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
         m = _FIRST_WORD.match(plain)
         if not m or not m.group(1)[:1].isupper() or common_word(m.group(1)) or _junk(m.group(1)):
             return []
+    toks = _tokens(plain)
+    if not toks:
+        return []
+    first = _FIRST.search(plain)
+    first_pos = first.start() if first else 0
+    out: list[Span] = []
+    i = 0
+    n = len(toks)
+    while i < n:
+        tok, s, e = toks[i]
+        c0 = tok[0]
+        if c0 == "`":
+            _code_span(plain, tok, s, e, first_pos, out)
+        elif c0 == "@":
+            out.append(Span(tok[1:], s, e, False, "handle", (tok[1:],)))
+        elif c0.isupper() or shaped(tok):
+            group = _run(plain, toks, i)
+            _run_spans(plain, group, first_pos, link_texts, out)
+            i += len(group)
+            continue
+        elif IDENT.match(tok) and not VERSIONISH.match(tok):
+            out.append(Span(tok, s, e, s == first_pos, "ident", (tok,)))
+        i += 1
+    return out
+
+
+def _tokens(plain: str) -> list[tuple[str, int, int]]:
+    """(token, start, end) of the words of a sentence that may be or begin a name: capitalised or shaped
+    words, code spans, handles, identifiers; trailing punctuation and junk (file names, env_VARS) left out."""
     toks = []
     for m in _INTERESTING.finditer(plain):
         tok = m.group(0)
@@ -113,74 +142,75 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
         if tok[0] != "`" and _junk(tok):
             continue  # env_VARS, file names, line anchors, "Cody-related": not names
         toks.append((tok, m.start(), m.start() + len(tok)))
-    if not toks:
-        return []
-    first = _FIRST.search(plain)
-    first_pos = first.start() if first else 0
-    out: list[Span] = []
-    i = 0
+    return toks
+
+
+def _code_span(plain: str, tok: str, s: int, e: int, first_pos: int, out: list[Span]) -> None:
+    """A code span names only what the text types or defines ("the `rg` tool", "`rg` is a …")."""
+    inner = tok.strip("`").strip()
+    nxt = _NEXT.match(plain, e)
+    if nxt and (nxt.group(1).casefold() in TYPE_NOUNS or nxt.group(1) in ("is", "are")) \
+            and _CODE_NAME.fullmatch(inner) and not _JUNK_TOKEN.search(inner):  # not `x.tar.gz`
+        out.append(Span(inner, s, e, s == first_pos, "code", (inner,)))
+
+
+def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str, int, int]]:
+    """The run of capitalised or shaped tokens from toks[i] on that may make one name: separated by a
+    space or a name particle ("Vincent van Gogh"), not by a possessive ("Sourcegraph's Cloudflare")."""
+    group = [toks[i]]
+    j = i
     n = len(toks)
-    while i < n:
-        tok, s, e = toks[i]
-        c0 = tok[0]
-        if c0 == "`":  # code names only what the text types or defines ("the `rg` tool", "`rg` is a …")
-            inner = tok.strip("`").strip()
-            nxt = _NEXT.match(plain, e)
-            if nxt and (nxt.group(1).casefold() in TYPE_NOUNS or nxt.group(1) in ("is", "are")) \
-                    and _CODE_NAME.fullmatch(inner) and not _JUNK_TOKEN.search(inner):  # not `x.tar.gz`
-                out.append(Span(inner, s, e, s == first_pos, "code", (inner,)))
-            i += 1
-            continue
-        if c0 == "@":
-            out.append(Span(tok[1:], s, e, False, "handle", (tok[1:],)))
-            i += 1
-            continue
-        if c0.isupper() or shaped(tok):
-            group = [toks[i]]
-            j = i
-            while j + 1 < n:
-                nxt = toks[j + 1]
-                gap = plain[group[-1][2]:nxt[1]]
-                if nxt[0][0] in "`@" or not (nxt[0][0].isupper() or shaped(nxt[0])):
-                    break
-                if group[-1][0].endswith(("'s", "’s")) or nxt[0] == group[-1][0]:
-                    break  # "Sourcegraph's Cloudflare" is two names
-                if gap == " " or _GAP.match(gap):
-                    group.append(nxt)
-                    j += 1
-                    continue
-                break
-            before = plain[:s].rstrip()[-1:]
-            at_start = s == first_pos or (before != "" and before in _OPENERS)
-            k = 0
-            if at_start and 2 <= len(group) <= 3 and zipf(group[-1][0]) < RARE_ZIPF \
-                    and person_like(whole := plain[group[0][1]:group[-1][2]]):
-                # a run shaped like a person's name whose surname is no English word may be one even
-                # where it opens the sentence ("Daniel Micay on June 24"); the words after the
-                # sentence's first are kept as their own span too ("Later Zorblat": "Zorblat")
-                out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
-            if at_start:  # at a sentence start, leading ordinary words are just capitalised words
-                while k < len(group) and (common_word(group[k][0]) or (
-                        not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
-                    k += 1
-            else:
-                while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:
-                    k += 1
-            if k < len(group) and len(group) - k <= 4:
-                start, end = group[k][1], group[-1][2]
-                text = plain[start:end]
-                for suffix in ("'s", "’s"):
-                    if text.endswith(suffix):
-                        text = text[: -len(suffix)]
-                words = tuple(text.split())
-                kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
-                out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
-            i = j + 1
-            continue
-        if IDENT.match(tok) and not VERSIONISH.match(tok):
-            out.append(Span(tok, s, e, s == first_pos, "ident", (tok,)))
-        i += 1
-    return out
+    while j + 1 < n:
+        nxt = toks[j + 1]
+        gap = plain[group[-1][2]:nxt[1]]
+        if nxt[0][0] in "`@" or not (nxt[0][0].isupper() or shaped(nxt[0])):
+            break
+        if group[-1][0].endswith(("'s", "’s")) or nxt[0] == group[-1][0]:
+            break  # "Sourcegraph's Cloudflare" is two names
+        if not (gap == " " or _GAP.match(gap)):
+            break
+        group.append(nxt)
+        j += 1
+    return group
+
+
+def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, link_texts: frozenset[str],
+               out: list[Span]) -> None:
+    """The name spans of one run of capitalised or shaped tokens: the run less its leading ordinary
+    words, and where it opens the sentence and is shaped like a person's name, the whole run too."""
+    s = group[0][1]
+    before = plain[:s].rstrip()[-1:]
+    at_start = s == first_pos or (before != "" and before in _OPENERS)
+    if at_start and 2 <= len(group) <= 3 and zipf(group[-1][0]) < RARE_ZIPF \
+            and person_like(whole := plain[group[0][1]:group[-1][2]]):
+        # a run shaped like a person's name whose surname is no English word may be one even
+        # where it opens the sentence ("Daniel Micay on June 24"); the words after the
+        # sentence's first are kept as their own span too ("Later Zorblat": "Zorblat")
+        out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
+    k = _leading_words(group, at_start)
+    if k < len(group) and len(group) - k <= 4:
+        start, end = group[k][1], group[-1][2]
+        text = plain[start:end]
+        for suffix in ("'s", "’s"):
+            if text.endswith(suffix):
+                text = text[: -len(suffix)]
+        words = tuple(text.split())
+        kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
+        out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
+
+
+def _leading_words(group: list[tuple[str, int, int]], at_start: bool) -> int:
+    """How many of the run's first tokens are not part of the name: at a sentence start, ordinary words
+    that are just capitalised there; elsewhere, function words ("The", "Of")."""
+    k = 0
+    if at_start:
+        while k < len(group) and (common_word(group[k][0]) or (
+                not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
+            k += 1
+    else:
+        while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:
+            k += 1
+    return k
 
 
 _LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")

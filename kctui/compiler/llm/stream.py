@@ -135,94 +135,121 @@ def read_stream(chunks: Iterable[bytes], *, cap: int, idle: float, deadline: flo
                 stopped: Callable[[], bool] = lambda: False) -> Streamed:
     """Read one reply from the raw byte chunks of a streamed response (see the module doc)."""
     dec = SseDecoder()
-    parts: list[str] = []
-    chars = deltas = 0
-    finish = ""
-    p_tok: int | None = None
-    c_tok: int | None = None
-    first = last_token = clock()
-    sent = first if sent is None else sent
-    started = False
-    cut = False
-
-    ended = False
-
-    def handle(event: str, data: str) -> bool:
-        nonlocal chars, deltas, finish, p_tok, c_tok, started, first, last_token, cut, ended
-        if data.strip() == "[DONE]":
-            ended = True
-            return True
-        try:
-            obj: Any = json.loads(data)
-        except ValueError:
-            raise StreamError("the server sent an event that is not JSON", retry=True) from None
-        if not isinstance(obj, dict):
-            raise StreamError("the server sent an event that is not a JSON object", retry=True)
-        if event == "error" or "error" in obj:
-            raise _error_event(obj.get("error", obj))
-        usage = obj.get("usage")
-        if isinstance(usage, dict):
-            p_tok = _int(usage.get("prompt_tokens"), p_tok)
-            c_tok = _int(usage.get("completion_tokens"), c_tok)
-        choices = obj.get("choices")
-        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            return False
-        choice = choices[0]
-        delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
-        text = delta.get("content")
-        thought = delta.get("reasoning_content") or delta.get("reasoning")  # thinking models: tokens, not content
-        got = 0
-        if isinstance(text, str) and text:
-            parts.append(text)
-            got += len(text)
-        if isinstance(thought, str) and thought:
-            got += len(thought)
-        if got:
-            now = clock()
-            if not started:
-                started, first = True, now
-            deltas += 1
-            chars += got
-            last_token = now
-            tokens = count_tokens(deltas, chars)
-            if live is not None:
-                live(tokens, rate(tokens, sent, first, now))
-            if tokens >= cap:
-                cut = True
-                return True
-        if choice.get("finish_reason"):
-            finish = str(choice["finish_reason"])
-        return False
-
-    done = False
+    reply = _Reply(cap, clock, live, sent)
     for raw in chunks:
         if stopped():
             raise StreamError("the pass stopped while the model was answering", retry=False, final=True)
         now = clock()
         if now > deadline:
             raise StreamError(f"the reply was not complete when the whole-request time ran out "
-                              f"({count_tokens(deltas, chars)} tokens received)", retry=False, final=True)
-        for event, data in dec.feed(raw):
-            if handle(event, data):
-                done = True
-                break
-        if done:
+                              f"({reply.tokens()} tokens received)", retry=False, final=True)
+        if reply.take(dec.feed(raw)):
             break
-        if now - last_token > idle:
-            what = f"after {count_tokens(deltas, chars)} tokens" if started else "before the first token"
+        if now - reply.last_token > idle:
+            what = f"after {reply.tokens()} tokens" if reply.started else "before the first token"
             raise StreamError(f"no token for {idle:g} s {what} (the server kept the connection open)", retry=True)
     else:
-        for event, data in dec.close():
-            if handle(event, data):
-                break
-    if not started and not finish and not cut:
-        raise StreamError("the stream ended without a reply", retry=True)
-    if not finish and not cut and not ended:
-        raise StreamError(f"the stream broke off after {count_tokens(deltas, chars)} tokens, before the reply ended",
-                          retry=True)
-    tokens = count_tokens(deltas, chars)
-    return Streamed("".join(parts), "length" if cut else (finish or "stop"), p_tok, c_tok, tokens,
-                    max(0.0, last_token - first), cut, first, sent)
+        reply.take(dec.close())
+    return reply.result()
+
+
+class _Reply:
+    """One reply as its events come: the content so far, the tokens counted live, how it ended."""
+
+    def __init__(self, cap: int, clock: Callable[[], float], live: LiveFn | None, sent: float | None) -> None:
+        self.cap = cap
+        self.clock = clock
+        self.live = live
+        self.parts: list[str] = []
+        self.chars = self.deltas = 0
+        self.finish = ""
+        self.p_tok: int | None = None
+        self.c_tok: int | None = None
+        self.first = self.last_token = clock()
+        self.sent = self.first if sent is None else sent
+        self.started = False
+        self.cut = False  # stopped at the output cap
+        self.ended = False  # the server said `[DONE]`
+
+    def tokens(self) -> int:
+        return count_tokens(self.deltas, self.chars)
+
+    def take(self, events: list[tuple[str, str]]) -> bool:
+        """Handle these events in order; True at the one that ends the reply (the rest are not read)."""
+        for event, data in events:
+            if self.event(event, data):
+                return True
+        return False
+
+    def event(self, event: str, data: str) -> bool:
+        """Handle one event; True when it ends the reply (`[DONE]`, or the output cap reached)."""
+        if data.strip() == "[DONE]":
+            self.ended = True
+            return True
+        obj = _event_object(event, data)
+        usage = obj.get("usage")
+        if isinstance(usage, dict):
+            self.p_tok = _int(usage.get("prompt_tokens"), self.p_tok)
+            self.c_tok = _int(usage.get("completion_tokens"), self.c_tok)
+        choices = obj.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            return False
+        choice = choices[0]
+        delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
+        if self.delta(delta):
+            self.cut = True
+            return True
+        if choice.get("finish_reason"):
+            self.finish = str(choice["finish_reason"])
+        return False
+
+    def delta(self, delta: dict[str, Any]) -> bool:
+        """Count the tokens of one delta (its content and its reasoning, which thinking models send as
+        tokens that are not content) and report them; True when they reach the cap."""
+        text = delta.get("content")
+        thought = delta.get("reasoning_content") or delta.get("reasoning")
+        got = 0
+        if isinstance(text, str) and text:
+            self.parts.append(text)
+            got += len(text)
+        if isinstance(thought, str) and thought:
+            got += len(thought)
+        if not got:
+            return False
+        now = self.clock()
+        if not self.started:
+            self.started, self.first = True, now
+        self.deltas += 1
+        self.chars += got
+        self.last_token = now
+        tokens = self.tokens()
+        if self.live is not None:
+            self.live(tokens, rate(tokens, self.sent, self.first, now))
+        return tokens >= self.cap
+
+    def result(self) -> Streamed:
+        """The reply, once the stream is over; a StreamError when it gave none or broke off."""
+        if not self.started and not self.finish and not self.cut:
+            raise StreamError("the stream ended without a reply", retry=True)
+        if not self.finish and not self.cut and not self.ended:
+            raise StreamError(f"the stream broke off after {self.tokens()} tokens, before the reply ended",
+                              retry=True)
+        return Streamed("".join(self.parts), "length" if self.cut else (self.finish or "stop"), self.p_tok,
+                        self.c_tok, self.tokens(), max(0.0, self.last_token - self.first), self.cut, self.first,
+                        self.sent)
+
+
+def _event_object(event: str, data: str) -> dict[str, Any]:
+    """The JSON object of one event; a StreamError when it is none, or when it reports an error."""
+    try:
+        obj: Any = json.loads(data)
+    except ValueError:
+        raise StreamError("the server sent an event that is not JSON", retry=True) from None
+    if not isinstance(obj, dict):
+        raise StreamError("the server sent an event that is not a JSON object", retry=True)
+    if event == "error" or "error" in obj:
+        raise _error_event(obj.get("error", obj))
+    return obj
 
 
 def _int(value: Any, default: int | None) -> int | None:

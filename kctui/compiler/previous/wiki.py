@@ -159,19 +159,42 @@ class PageBytes(Mapping):
 
 
 def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> PreviousWiki:  # noqa: ANN001
+    """The previous wiki at `root` as compiler state: the generation this process wrote when the folders
+    still hold it (`_as_written`), else page by page, a page whose stat key the memo recorded not read."""
     prev = PreviousWiki()
     prev.raw = PageBytes(prev.digests, memo)
     if root is None or not root.is_dir():
         return prev
+    _read_log(root, prev)
+    generation = memo.generation if memo is not None else None
+    if generation is not None and _as_written(root, generation, prev):
+        return prev
+    records, summaries = memo.records() if memo is not None else ({}, {})
+    for n, (kind, folder, entry, slug) in enumerate(_listing(root)):
+        if n % 64 == 0 and should_stop():
+            return prev
+        record = records.get(slug)
+        key = _vouched_key(entry, record) if record is not None else None
+        if key is not None:  # a page whose stat key the memo recorded is not read
+            info = summaries.get(slug)
+            if info is not None and info.kind == kind and slug not in prev.pages:  # the common case, kept short
+                _take_recorded(prev, slug, entry.path, info, record, key)
+                continue
+        _add_page(prev, memo, kind, folder, entry, slug, key)
+    return prev
+
+
+def _read_log(root: Path, prev: PreviousWiki) -> None:
     log = root / "log.md"
     if log.is_file() and not log.is_symlink():
         try:
             prev.log_text = log.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             prev.problems.append(f"log.md could not be read ({exc}); a new log is started")
-    generation = memo.generation if memo is not None else None
-    if generation is not None and _as_written(root, generation, prev):
-        return prev
+
+
+def _listing(root: Path) -> list[tuple[str, str, os.DirEntry, str]]:
+    """(class, folder, entry, slug) of every page file, folder by folder, in bytewise name order."""
     listing: list[tuple[str, str, os.DirEntry, str]] = []
     for kind, folder in KIND_DIRS.items():
         try:
@@ -182,69 +205,72 @@ def load_previous(root: Path | None, memo: PageMemo | None, should_stop) -> Prev
         entries.sort(key=(lambda e: e.name) if all(e.name.isascii() for e in entries)
                      else (lambda e: e.name.encode("utf-8", "surrogateescape")))
         listing += [(kind, folder, e, e.name[:-3]) for e in entries if e.is_file(follow_symlinks=False)]
-    pages, digests, styles, identities, racy = prev.pages, prev.digests, prev.styles, prev.identities, prev.racy
-    paths, order = prev.raw._paths, prev.raw._order
-    records, summaries = memo.records() if memo is not None else ({}, {})
-    for n, (kind, folder, entry, slug) in enumerate(listing):
-        if n % 64 == 0 and should_stop():
-            return prev
-        hit = None
-        record = records.get(slug)
-        if record is not None:  # a page whose stat key the memo recorded is not read
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                st = None
-            # the record's stat key (PageMemo.vouched, inlined: hundreds of pages per pass)
-            if (st is not None and not record[R_RACY] and record[R_INO] == st.st_ino and record[R_MTIME] == st.st_mtime_ns
-                    and record[R_SIZE] == st.st_size and record[R_DEV] == st.st_dev):
-                key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)  # stat_key
-                info = summaries.get(slug)
-                if info is not None and info.kind == kind and slug not in pages:  # the common case, kept short
-                    pages[slug] = info
-                    paths[slug] = entry.path  # PageBytes.deferred
-                    order[slug] = None
-                    digests[slug] = record[R_DIGEST]
-                    styles[slug] = (bool(record[R_WIKI]), bool(record[R_MD]))
-                    identities[slug] = key
-                    racy[slug] = False
-                    continue
-                got = memo.vouched(slug, key)
-                if got is not None:
-                    hit = (key, got[0], got[1:])
-        raw = None
-        try:
-            if hit is not None:
-                key, digest, got = hit
-                identity: tuple | None = key
-                was_racy = False
-            else:
-                read_at = time.time_ns()
-                raw, after = _read_stable(entry.path)
-                digest = hashlib.sha256(raw).hexdigest()
-                got = memo.get(digest, slug) if memo else None
-                if got is None:
-                    got = page_info(raw.decode("utf-8"), slug), link_styles(raw)
-                identity = stat_key(after) if after is not None else None
-                was_racy = after is not None and racily_clean(after.st_mtime_ns, read_at)
-            info, style = got
-        except (OSError, UnicodeDecodeError, FrontmatterError, ValueError) as exc:
-            prev.problems.append(f"{folder}/{entry.name}: previous page not readable ({exc}); dropped")
-            continue
-        if info.kind != kind or slug in prev.pages:
-            prev.problems.append(f"{folder}/{entry.name}: page class does not match its folder; dropped")
-            continue
-        prev.pages[slug] = info
-        if raw is None:
-            prev.raw.deferred(slug, entry.path)
+    return listing
+
+
+def _vouched_key(entry: os.DirEntry, record: list) -> tuple[int, int, int, int] | None:
+    """The file's stat key when it is the one the memo's record holds and the record was not racily
+    clean (PageMemo.vouched, inlined: hundreds of pages per pass), else None (the file is read)."""
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    if (not record[R_RACY] and record[R_INO] == st.st_ino and record[R_MTIME] == st.st_mtime_ns
+            and record[R_SIZE] == st.st_size and record[R_DEV] == st.st_dev):
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)  # stat_key
+    return None
+
+
+def _take_recorded(prev: PreviousWiki, slug: str, path: str, info: PageInfo, record: list,
+                   key: tuple[int, int, int, int]) -> None:
+    """A page the memo vouches for, with the summary it decoded before: nothing read."""
+    prev.pages[slug] = info
+    prev.raw._paths[slug] = path  # PageBytes.deferred
+    prev.raw._order[slug] = None
+    prev.digests[slug] = record[R_DIGEST]
+    prev.styles[slug] = (bool(record[R_WIKI]), bool(record[R_MD]))
+    prev.identities[slug] = key
+    prev.racy[slug] = False
+
+
+def _add_page(prev: PreviousWiki, memo: PageMemo | None, kind: str, folder: str, entry: os.DirEntry, slug: str,
+              key: tuple[int, int, int, int] | None) -> None:
+    """One page: its summary from the memo's record when `key` is vouched for (or the bytes read hash to
+    a recorded digest), else parsed from its bytes; a page that cannot be read, or sits in the wrong
+    folder, is dropped with a problem noted."""
+    hit = memo.vouched(slug, key) if key is not None and memo is not None else None
+    raw = None
+    try:
+        if hit is not None:
+            digest, got = hit[0], hit[1:]
+            identity: tuple | None = key
+            was_racy = False
         else:
-            prev.raw.loaded(slug, raw)
-        prev.digests[slug] = digest
-        prev.styles[slug] = style
-        if identity is not None:
-            prev.identities[slug] = identity
-            prev.racy[slug] = was_racy
-    return prev
+            read_at = time.time_ns()
+            raw, after = _read_stable(entry.path)
+            digest = hashlib.sha256(raw).hexdigest()
+            got = memo.get(digest, slug) if memo else None
+            if got is None:
+                got = page_info(raw.decode("utf-8"), slug), link_styles(raw)
+            identity = stat_key(after) if after is not None else None
+            was_racy = after is not None and racily_clean(after.st_mtime_ns, read_at)
+        info, style = got
+    except (OSError, UnicodeDecodeError, FrontmatterError, ValueError) as exc:
+        prev.problems.append(f"{folder}/{entry.name}: previous page not readable ({exc}); dropped")
+        return
+    if info.kind != kind or slug in prev.pages:
+        prev.problems.append(f"{folder}/{entry.name}: page class does not match its folder; dropped")
+        return
+    prev.pages[slug] = info
+    if raw is None:
+        prev.raw.deferred(slug, entry.path)
+    else:
+        prev.raw.loaded(slug, raw)
+    prev.digests[slug] = digest
+    prev.styles[slug] = style
+    if identity is not None:
+        prev.identities[slug] = identity
+        prev.racy[slug] = was_racy
 
 
 def _as_written(root: Path, generation: Generation, prev: PreviousWiki) -> bool:

@@ -89,6 +89,16 @@ class _Collector(HTMLParser):
         if tag in _SKIP:
             self._skip = max(0, self._skip - 1)
             return
+        self._close_container(tag)
+        kind = self._close_block(tag)
+        if kind is None or kind == "nested" or self._stack:
+            return
+        text, numbers = self._text()
+        if text:
+            self._end_block(tag, kind, text, numbers)
+
+    def _close_container(self, tag: str) -> None:
+        """A table row, a table or a definition list ends: its rows are complete."""
         if tag == "tr" and self._table is not None and self._row is not None:
             if any(self._row):
                 self._table.append((self._row_line, tuple(self._row)))
@@ -101,18 +111,19 @@ class _Collector(HTMLParser):
             if self._deflist:
                 self.blocks.append(Block("deflist", self._deflist[0][0], self._deflist[-1][0], rows=tuple(self._deflist)))
             self._deflist = None
+
+    def _close_block(self, tag: str) -> str | None:
+        """Pop the open text block this tag ends (and any left open inside it) and return its kind; None
+        when no open block has this tag."""
         if not self._stack or self._stack[-1][0] != tag:
-            if any(t == tag for t, _ in self._stack):
-                while self._stack and self._stack[-1][0] != tag:
-                    self._stack.pop()
-            else:
-                return
-        _, kind = self._stack.pop()
-        if kind == "nested" or self._stack:
-            return
-        text, numbers = self._text()
-        if not text:
-            return
+            if not any(t == tag for t, _ in self._stack):
+                return None
+            while self._stack and self._stack[-1][0] != tag:
+                self._stack.pop()
+        return self._stack.pop()[1]
+
+    def _end_block(self, tag: str, kind: str, text: str, numbers: tuple[int, ...]) -> None:
+        """The text of an outermost block, complete: a block, a cell of the row, a term or its definition."""
         first, last = numbers[0], numbers[-1]
         if kind == "title":
             self.title = text.replace("\n", " ")

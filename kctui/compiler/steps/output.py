@@ -176,74 +176,29 @@ class PageWriter:
     def write_all(self, final: dict[str, str], updates: list[PageUpdate], conflicts: list[ConflictReport],
                   warnings: list[str], check_stop=lambda: None, held: int = 0,  # noqa: ANN001
                   tick=lambda done, total, current: None) -> None:  # noqa: ANN001
+        """The staged wiki: every page of `final` (rendered ones written, unchanged ones carried), then
+        `index.md` and `log.md`."""
         out = Path(self.request.output_path)
         prelinked = self.prelink is not None and self.link_unchanged and self.prelink.wait()
         if not prelinked:
             clear_output(out)
         for folder in KIND_DIRS.values():
             (out / folder).mkdir(parents=True, exist_ok=True)
-        entries: list[IndexEntry] = []
         prev_root = self.request.previous_wiki_path
-        dirs: dict[str, int] = {}
-        src_dirs: dict[str, int | None] = {}
+        dirs, src_dirs = _open_dirs(out, prev_root)
         try:
-            for kind, folder in KIND_DIRS.items():
-                dirs[kind] = os.open(out / folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-                try:
-                    src_dirs[kind] = (os.open(os.path.join(prev_root, folder), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-                                      if prev_root is not None else None)
-                except OSError:
-                    src_dirs[kind] = None
-            prev_pages, prev_digests, prev_styles = self.prev.pages, self.prev.digests, self.prev.styles
             # what the prelink made, listed once: a carried page is checked by its entry, without a stat
             staged = {kind: {e.name: e for e in os.scandir(fd)} for kind, fd in dirs.items()} if prelinked else {}
-            rendered, pages, infos, files, digests, styles = (self.rendered, self.pages, self.infos, self.files,
-                                                              self.digests, self.styles)
-            identities, racy = self.prev.identities, self.prev.racy
             order = sorted(final)
-            carried: set[str] = set()
-            if prelinked:
-                # the pages carried as the prelink linked them, at once (hundreds per pass): each staged entry
-                # a regular file with the inode the pass read (`_carried`); any other is carried page by page
-                carried = {slug for slug in order if slug not in rendered and slug not in pages
-                           and _is_read_file(staged[final[slug]].get(f"{slug}.md"), identities.get(slug))}
-                if all(slug in prev_styles for slug in carried):
-                    digests.update({slug: prev_digests[slug] for slug in carried})
-                    styles.update({slug: prev_styles[slug] for slug in carried})
-                    files.update({slug: [*identities[slug], racy[slug], prev_digests[slug]] for slug in carried})
-                    infos.update({slug: prev_pages[slug] for slug in carried})
-                    entries += [_tuple_new(IndexEntry, (final[slug], slug, prev_pages[slug].title,
-                                                        prev_pages[slug].description)) for slug in carried]
-                else:  # a page without its link styles recorded: carried one by one below
-                    carried = set()
+            carried = self._carry_linked(order, final, staged) if prelinked else set()
+            entries = [_tuple_new(IndexEntry, (final[slug], slug, self.prev.pages[slug].title,
+                                               self.prev.pages[slug].description)) for slug in carried]
             for n, slug in enumerate(order):
                 if n % 200 == 0:
                     check_stop()
                     tick(n, len(final) + 2, f"{KIND_DIRS[final[slug]]}/{slug}.md")
-                if slug in carried:
-                    continue
-                kind = final[slug]
-                name = f"{slug}.md"
-                if slug in rendered:
-                    data = self.rendered[slug].encode("utf-8")
-                    info = self._infos_of.get(self.rendered[slug]) or page_info(self.rendered[slug], slug)
-                    digest = self.digests[slug] = hashlib.sha256(data).hexdigest()
-                    self.styles[slug] = link_styles(data)
-                    if prelinked:
-                        remove_entry(name, dirs[kind])  # a link to the previous page: never written through
-                    written_at = time.time_ns()
-                    st = _write_at(dirs[kind], name, data)
-                    self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
-                else:
-                    info = prev_pages[slug]
-                    digest = self.digests[slug] = prev_digests[slug]
-                    self.styles[slug] = prev_styles.get(slug) or link_styles(self.prev.raw[slug])
-                    if not (prelinked and self._carried(slug, dirs[kind], staged[kind].get(name), name, digest)):
-                        self._carry(slug, dirs[kind], src_dirs[kind], name, digest)
-                self.infos[slug] = info
-                page = self.pages.get(slug)
-                entries.append(IndexEntry(kind, slug, page.title if page else info.title,
-                                          page.description if page else info.description))
+                if slug not in carried:
+                    entries.append(self._stage_page(slug, final[slug], dirs, src_dirs, staged, prelinked))
             if prelinked:  # what the previous generation had and this one does not
                 for kind, fd in dirs.items():
                     for name in staged[kind]:
@@ -270,6 +225,48 @@ class PageWriter:
         log = render_log(self.prev.log_text, self.request.created_at[:10], entry)
         write_file(out / "log.md", log.encode("utf-8"))
 
+    def _carry_linked(self, order: list[str], final: dict[str, str], staged: dict[str, dict]) -> set[str]:
+        """The pages carried as the prelink linked them, at once (hundreds per pass): each staged entry a
+        regular file with the inode the pass read (`_carried`); when one of them has no link styles
+        recorded, none is (they are carried page by page)."""
+        prev, rendered, pages = self.prev, self.rendered, self.pages
+        identities = prev.identities
+        carried = {slug for slug in order if slug not in rendered and slug not in pages
+                   and _is_read_file(staged[final[slug]].get(f"{slug}.md"), identities.get(slug))}
+        if not all(slug in prev.styles for slug in carried):
+            return set()
+        prev_digests, prev_styles, prev_pages, racy = prev.digests, prev.styles, prev.pages, prev.racy
+        self.digests.update({slug: prev_digests[slug] for slug in carried})
+        self.styles.update({slug: prev_styles[slug] for slug in carried})
+        self.files.update({slug: [*identities[slug], racy[slug], prev_digests[slug]] for slug in carried})
+        self.infos.update({slug: prev_pages[slug] for slug in carried})
+        return carried
+
+    def _stage_page(self, slug: str, kind: str, dirs: dict[str, int], src_dirs: dict[str, int | None],
+                    staged: dict[str, dict], prelinked: bool) -> IndexEntry:
+        """One page into the staged wiki: a rendered page written (never through a link to the previous
+        one), an unchanged one carried; its index entry."""
+        name = f"{slug}.md"
+        if slug in self.rendered:
+            text = self.rendered[slug]
+            data = text.encode("utf-8")
+            info = self._infos_of.get(text) or page_info(text, slug)
+            digest = self.digests[slug] = hashlib.sha256(data).hexdigest()
+            self.styles[slug] = link_styles(data)
+            if prelinked:
+                remove_entry(name, dirs[kind])  # a link to the previous page: never written through
+            written_at = time.time_ns()
+            st = _write_at(dirs[kind], name, data)
+            self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
+        else:
+            info = self.prev.pages[slug]
+            digest = self.digests[slug] = self.prev.digests[slug]
+            self.styles[slug] = self.prev.styles.get(slug) or link_styles(self.prev.raw[slug])
+            if not (prelinked and self._carried(slug, dirs[kind], staged[kind].get(name), name, digest)):
+                self._carry(slug, dirs[kind], src_dirs[kind], name, digest)
+        self.infos[slug] = info
+        page = self.pages.get(slug)
+        return IndexEntry(kind, slug, page.title if page else info.title, page.description if page else info.description)
 
     def _carried(self, slug: str, dir_fd: int, entry: os.DirEntry | None, name: str, digest: str) -> bool:
         """An unchanged page the prelink linked (kctui.compiler.previous.prelink), as its staged folder lists it:
@@ -364,3 +361,23 @@ def write_file(path: Path | str, data: bytes) -> None:
     """Write a new file of the staged output (not atomic: the staged tree is swapped in whole)."""
     with open(path, "wb") as fh:
         fh.write(data)
+
+
+def _open_dirs(out: Path, prev_root: Path | None) -> tuple[dict[str, int], dict[str, int | None]]:
+    """The staged wiki's page folders, and the previous generation's (None where it has none), opened."""
+    dirs: dict[str, int] = {}
+    src_dirs: dict[str, int | None] = {}
+    try:
+        for kind, folder in KIND_DIRS.items():
+            dirs[kind] = os.open(out / folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            try:
+                src_dirs[kind] = (os.open(os.path.join(prev_root, folder), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                                  if prev_root is not None else None)
+            except OSError:
+                src_dirs[kind] = None
+    except BaseException:
+        for fd in [*dirs.values(), *src_dirs.values()]:
+            if fd is not None:
+                os.close(fd)
+        raise
+    return dirs, src_dirs

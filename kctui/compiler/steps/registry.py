@@ -147,47 +147,46 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
     """Resolve (creating where needed) every concept and entity of one extraction and hand each page its
     claims and mentions. Processing order is fixed, so the same inputs always give the same slugs."""
     fed: dict[str, Contribution] = {}
-    local: dict[str, str] = {}
-
-    def mention(slug: str, surface: str, evidence, aliases: tuple[str, ...] = (), etype: str = "") -> None:  # noqa: ANN001
-        contribution = fed.setdefault(slug, Contribution())
-        if not contribution.mentions or evidence.start < contribution.mentions[0].evidence.start:
-            contribution.mentions = [Mention(surface, evidence)]
-        title_key = identity_key(registry.titles[slug])
-        for alias in (surface.strip("`"), *aliases):
-            if alias and identity_key(alias) != title_key:
-                contribution.aliases.add(alias)
-        if etype and not contribution.entity_type:
-            contribution.entity_type = etype
-
+    local: dict[str, str] = {}  # a name's key -> the page this document's own names resolved it to
     if ex.subject:
         s = ex.subject
         slug = registry.resolve("entity", s.name, s.aliases, s.entity_type, ex.domain)
-        mention(slug, s.surface, s.evidence, s.aliases, s.entity_type)
+        _mention(fed, registry, slug, s.surface, s.evidence, s.aliases, s.entity_type)
         for name in (s.name, *s.aliases):
             local[identity_key(name)] = slug
     # named things first: a name claims its spellings before a defined term does
     for entity in ex.entities:
         slug = registry.resolve("entity", entity.name, entity.aliases, entity.entity_type, ex.domain)
-        mention(slug, entity.surface, entity.evidence, entity.aliases, entity.entity_type)
+        _mention(fed, registry, slug, entity.surface, entity.evidence, entity.aliases, entity.entity_type)
         for name in (entity.name, entity.surface.strip("`"), *entity.aliases):
             local.setdefault(identity_key(name), slug)
     for concept in sorted(ex.concepts, key=lambda c: (c.evidence.start, c.name)):
         slug = registry.resolve("concept", concept.name, concept.aliases, "", ex.domain)
-        mention(slug, concept.name, concept.evidence, concept.aliases)
+        _mention(fed, registry, slug, concept.name, concept.evidence, concept.aliases)
         for name in (concept.name, *concept.aliases):
             local.setdefault(identity_key(name), slug)
     for claim in ex.claims:
-        key = identity_key(claim.subject)
-        slug = local.get(key)
-        if slug is None:
-            slug = registry.find("entity", claim.subject)
+        slug = local.get(identity_key(claim.subject)) or registry.find("entity", claim.subject)
         if slug is not None:
             fed.setdefault(slug, Contribution()).claims.append(claim)
     for contribution in fed.values():
         if contribution.claims:  # the cited sentences say what the source says; no bare mention line
             contribution.mentions = []
     return fed
+
+
+def _mention(fed: dict[str, Contribution], registry: Registry, slug: str, surface: str, evidence,  # noqa: ANN001
+             aliases: tuple[str, ...] = (), etype: str = "") -> None:
+    """The page gets its earliest mention in the document, the other spellings as aliases, and a type."""
+    contribution = fed.setdefault(slug, Contribution())
+    if not contribution.mentions or evidence.start < contribution.mentions[0].evidence.start:
+        contribution.mentions = [Mention(surface, evidence)]
+    title_key = identity_key(registry.titles[slug])
+    for alias in (surface.strip("`"), *aliases):
+        if alias and identity_key(alias) != title_key:
+            contribution.aliases.add(alias)
+    if etype and not contribution.entity_type:
+        contribution.entity_type = etype
 
 
 def routing_matches(ex: Extraction, registry: Registry, recorded: set[str]) -> bool:
