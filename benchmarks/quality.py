@@ -4,7 +4,7 @@
 
     python benchmarks/quality.py                     # the handbook and the RFCs under ../shared/corpus
     python benchmarks/quality.py --corpus /path/to/shared/corpus
-    python benchmarks/quality.py --only handbook     # or: --only rfcs
+    python benchmarks/quality.py --only handbook     # or: --only rfcs, --only notes, --only conversations
     python benchmarks/quality.py --misses 40         # list more misses (default 20)
 
 Each corpus is copied into a fresh knowledge base in a temporary workspace and state directory and
@@ -33,6 +33,9 @@ Questions:
   is plain BM25 (k1 1.2, b 0.75, the same tokenizer and stopwords as the search) over the raw source
   paragraphs, packing the best paragraphs, each with a `path:Lstart-Lend` line, into the same budget.
   Goal: kctui ahead of BM25 on every corpus.
+Notes (four writers' notes under benchmarks/data/notes, issue 31): see benchmarks/notes_eval.py.
+Conversations (six chats and their questions under benchmarks/data/conversations, issue 30): see
+benchmarks/conversations_eval.py.
 """
 
 from __future__ import annotations
@@ -396,7 +399,7 @@ def ask(svc, base, questions: list[dict], anchor: BM25, name: str, misses: int) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the shared corpus folder")
-    parser.add_argument("--only", choices=("handbook", "rfcs"), help="measure one corpus only")
+    parser.add_argument("--only", choices=("handbook", "rfcs", "notes", "conversations"), help="measure one corpus only")
     parser.add_argument("--misses", type=int, default=20, help="how many misses to list (default 20)")
     args = parser.parse_args()
     handbook = args.corpus / "handbook" / "engineering"
@@ -419,6 +422,7 @@ def main() -> None:
         workspace = (Path(tmp) / "ws").resolve()
         workspace.mkdir()
         summary = {}
+        notes = conversations = None
         try:
             for name, folder in wanted:
                 base = compile_corpus(svc, workspace, name, folder)
@@ -434,6 +438,14 @@ def main() -> None:
                 anchor = BM25(folder)
                 result["questions"] = ask(svc, base, questions, anchor, name, args.misses)
                 summary[name] = result
+            if args.only in (None, "notes"):
+                from notes_eval import notes_report
+
+                notes = notes_report(svc, workspace, Path(tmp), args.misses)
+            if args.only in (None, "conversations"):
+                from conversations_eval import evaluate
+
+                conversations = evaluate(svc, workspace, BM25, norm, strings_of, args.misses)
         finally:
             svc.close()
     print("\n== summary")
@@ -445,6 +457,12 @@ def main() -> None:
             lab = r["labels"]
             line += f"  precision {lab['precision']:.0%}  recall {lab['recall']:.0%}  definitions {lab['definitions']:.0%}"
         print(line)
+    if conversations:
+        c = conversations
+        print(f"  conversations  evidence: text {c['text']:.0%}  JSON {c['json']:.0%}  BM25 {c['bm25']:.0%}  "
+              f"answer: text {c['answer_text']:.0%}  BM25 {c['answer_bm25']:.0%}")
+    if notes:
+        print("  notes     " + "  ".join(f"{k} {v['share']:.0%} (spread {v['spread']:.0f}p)" for k, v in notes.items()))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,178 @@
+"""The conversation corpus (benchmarks/data/conversations/writer-*/): multi-session chats written by
+helpers who never saw the compiler or the search code, and their questions with the evidence lines.
+
+Each chat (a folder of session notes, or one file of sessions) is compiled as a knowledge base of its
+own through the normal code path, then every question of that chat is asked for a 2,048-byte context
+packet (text and JSON, the service `kctui context` uses) and of the BM25 anchor over the raw
+paragraphs at the same budget (benchmarks/quality.py `BM25`). Per writer, per question type and overall:
+
+  evidence  the packet cites every evidence line range of the question: a citation or an evidence
+            item of the packet (`path:La-Lb`, `sources/path lines a-b`) overlaps each labelled range
+            (the anchor: a packed paragraph's `path:La-Lb` overlaps it)
+  answer    the short answer, normalised as in quality.py, is inside the packet
+
+Goal (issue 30): kctui ≥ BM25 + 10 points on evidence, and ≥ 80 % on these conversations.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data" / "conversations"
+BUDGET = 2048
+
+_CITED = re.compile(r"([^\s\[\]()^`'\"]+?\.md):L(\d+)(?:-L(\d+))?")
+_EVIDENCE = re.compile(r"sources/(\S+?\.md) lines (\d+)-(\d+)")
+
+
+def chats() -> list[tuple[str, str, Path, list[Path]]]:
+    """(writer, chat, writer folder, its files) for every chat of the corpus."""
+    out = []
+    for writer in sorted(p for p in DATA.glob("writer-*") if p.is_dir()):
+        names = sorted({p.stem if p.is_file() else p.name for p in writer.iterdir()
+                        if p.name.startswith("chat-") and (p.is_dir() or p.suffix == ".md")})
+        for chat in names:
+            folder, single = writer / chat, writer / f"{chat}.md"
+            files = sorted(folder.rglob("*.md")) if folder.is_dir() else [single]
+            out.append((writer.name, chat, writer, files))
+    return out
+
+
+def questions_of(writer: Path) -> list[dict]:
+    return [json.loads(line) for line in (writer / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+
+
+def ranges_in(packet: str) -> list[tuple[str, int, int]]:
+    """Every (path, first, last) line range a packet cites or quotes."""
+    out = [(p, int(a), int(b or a)) for p, a, b in _CITED.findall(packet)]
+    out += [(p, int(a), int(b)) for p, a, b in _EVIDENCE.findall(packet)]
+    return out
+
+
+def covers(ranges: list[tuple[str, int, int]], evidence: list[dict]) -> bool:
+    """Each labelled evidence range overlaps a range of the packet on the same file."""
+    def one(ev: dict) -> bool:
+        a, b = ev["lines"]
+        return any((path == ev["file"] or path.endswith("/" + ev["file"]) or ev["file"].endswith("/" + path))
+                   and start <= b and a <= end for path, start, end in ranges)
+    return all(one(ev) for ev in evidence)
+
+
+def compile_chat(svc, workspace: Path, name: str, writer: Path, files: list[Path]):  # noqa: ANN001
+    """The chat's files as a knowledge base, their paths under sources/ as under the writer's folder."""
+    from kctui import paths
+    from kctui.services import bases, jobs
+    from kctui.services.local_transport import LocalTransport
+    from kctui.services.worker import run_worker
+
+    _, base = bases.create_base(svc, workspace, name)
+    sources = paths.kb_path(workspace, base.id) / "sources"
+    for f in files:
+        dest = sources / f.relative_to(writer)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, dest)
+    t0 = time.perf_counter()
+    jobs.request_compile(svc, workspace, base.id)
+    outcomes = run_worker(LocalTransport(svc), stop_event=threading.Event(), once=True)
+    if [o.result for o in outcomes] != ["succeeded"]:
+        raise SystemExit(f"compiling {name} failed: {outcomes}")
+    return base, time.perf_counter() - t0
+
+
+def evaluate(svc, workspace: Path, bm25_class, norm, strings_of, misses: int = 10) -> dict:  # noqa: ANN001
+    """Every chat compiled and asked; prints the report and returns the overall shares."""
+    from kctui.services import search as svc_search
+
+    rows: list[dict] = []
+    lost: list[tuple[str, str, str]] = []
+    for writer_name, chat, writer, files in chats():
+        name = f"{writer_name}-{chat}"
+        base, seconds = compile_chat(svc, workspace, name, writer, files)
+        print(f"  {name}: {len(files)} file(s) compiled in {seconds:.1f} s", flush=True)
+        with tempfile.TemporaryDirectory(prefix="kctui-chat-") as tmp:
+            anchor_root = Path(tmp)
+            for f in files:
+                dest = anchor_root / f.relative_to(writer)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, dest)
+            anchor = bm25_class(anchor_root)
+        for q in questions_of(writer):
+            if q["chat"] != chat:
+                continue
+            text = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="text")
+            packet = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="json")
+            raw = anchor.packet(q["question"], BUDGET)
+            assert len(text.encode()) <= BUDGET and len(packet.encode()) <= BUDGET
+            flat_json = "\n".join(strings_of(json.loads(packet)))
+            answer = norm(q["answer"])
+            row = {"writer": writer_name, "type": q["type"],
+                   "ev_text": covers(ranges_in(text), q["evidence"]),
+                   "ev_json": covers(ranges_in(flat_json), q["evidence"]),
+                   "ev_bm25": covers(ranges_in(raw), q["evidence"]),
+                   "ans_text": answer in norm(text), "ans_json": answer in norm(flat_json),
+                   "ans_bm25": answer in norm(raw), "empty": "\n## [" not in text and bool(raw.strip())}
+            rows.append(row)
+            if not row["ev_text"]:
+                lost.append((q["id"], q["question"], q["answer"]))
+    return report(rows, lost, misses)
+
+
+def _share(rows: list[dict], key: str) -> float:
+    return sum(r[key] for r in rows) / len(rows) if rows else 0.0
+
+
+def report(rows: list[dict], lost: list[tuple[str, str, str]], misses: int) -> dict:
+    print(f"\n== conversations: {len(rows)} questions, evidence and answer inside a {BUDGET:,}-byte packet")
+    print(f"  {'':24}{'n':>5}  {'evidence: text':>14}{'JSON':>7}{'BM25':>7}   {'answer: text':>12}{'JSON':>7}{'BM25':>7}")
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[r["writer"]].append(r)
+        groups[r["type"]].append(r)
+    for label, rs in [*sorted(groups.items()), ("all", rows)]:
+        print(f"  {label:24}{len(rs):5d}  {_share(rs, 'ev_text'):14.1%}{_share(rs, 'ev_json'):7.1%}"
+              f"{_share(rs, 'ev_bm25'):7.1%}   {_share(rs, 'ans_text'):12.1%}{_share(rs, 'ans_json'):7.1%}"
+              f"{_share(rs, 'ans_bm25'):7.1%}")
+    ev, bm = _share(rows, "ev_text"), _share(rows, "ev_bm25")
+    print(f"  kctui ≥ BM25 + 10 points on evidence: {'yes' if ev >= bm + 0.10 else 'NO'} "
+          f"({ev - bm:+.1%}); ≥ 80 %: {'yes' if ev >= 0.80 else 'NO'}")
+    print(f"  kctui packets with no compiled item where BM25's is not empty: {sum(r['empty'] for r in rows)}")
+    if lost:
+        print(f"  questions whose evidence a kctui packet missed ({len(lost)}), the first {misses}:")
+        for qid, question, answer in lost[:misses]:
+            print(f"    {qid} {question!r} -> {answer!r}")
+    return {"text": ev, "json": _share(rows, "ev_json"), "bm25": bm, "answer_text": _share(rows, "ans_text"),
+            "answer_bm25": _share(rows, "ans_bm25")}
+
+
+def main() -> None:  # also run by `python benchmarks/quality.py --only conversations`
+    import os
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from quality import BM25, norm, strings_of
+
+    with tempfile.TemporaryDirectory(prefix="kctui-conversations-") as tmp:
+        os.environ["KCTUI_STATE_DIR"] = str(Path(tmp) / "state")
+        os.environ["KCTUI_CONFIG_DIR"] = str(Path(tmp) / "config")
+        from kctui.services.context import ServiceContext
+
+        svc = ServiceContext.open()
+        workspace = (Path(tmp) / "ws").resolve()
+        workspace.mkdir()
+        try:
+            evaluate(svc, workspace, BM25, norm, strings_of)
+        finally:
+            svc.close()
+
+
+if __name__ == "__main__":
+    main()
