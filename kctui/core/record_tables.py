@@ -91,12 +91,33 @@ class _Table:
         return out
 
 
+RowKey = tuple[str, str, str, int, int]  # a row: (subject, scope, path, start line, end line)
+
+
 def find_tables(claims: Sequence[Claim | str | None], loose: set[tuple] | frozenset[tuple] = frozenset()) -> tuple[list[_Table], dict[int, int]]:
     """The record tables among `claims` (a section's claims in page order; other entries are other lines)
     and, for each claim index that is a cell, its table. `loose`: signatures of claims that keep their
     own line (flagged)."""
-    rows: dict[tuple, list[int]] = {}
-    odd: set[tuple] = set()  # rows with a value no cell can give back exactly: their claims keep their lines
+    rows, odd = _rows(claims)
+    groups = _group_rows(_identifying_keys(claims, rows, odd, loose))
+    tables: list[_Table] = []
+    member: dict[int, int] = {}
+    for (subject, _path, key), rks in groups.items():
+        if len(rks) < 2:
+            continue
+        rks.sort(key=lambda rk: (rk[3], rk[4], rk[1]))
+        table, cells_of = _build_table(claims, rows, subject, key, rks, loose)
+        tables.append(table)
+        for i in cells_of:
+            member[i] = len(tables) - 1
+    return tables, member
+
+
+def _rows(claims: Sequence[Claim | str | None]) -> tuple[dict[RowKey, list[int]], set[RowKey]]:
+    """The scoped line-cited facts by row (their indexes in `claims`), and the rows with a value no cell
+    can give back exactly (their claims keep their lines)."""
+    rows: dict[RowKey, list[int]] = {}
+    odd: set[RowKey] = set()
     names: dict[str, bool] = {}  # attributes and scopes recur: checked once
     for i, c in enumerate(claims):
         if not isinstance(c, Claim) or not c.scope or c.form != "fact" or c.evidence.unit != "line":
@@ -109,7 +130,14 @@ def find_tables(claims: Sequence[Claim | str | None], loose: set[tuple] | frozen
                 names[name] = _cell_ok(name)
         if not (_cell_ok(c.value) and names[c.attribute] and names[c.scope]):
             odd.add(rk)
-    candidates: dict[tuple, list[str]] = {}
+    return rows, odd
+
+
+def _identifying_keys(claims: Sequence[Claim | str | None], rows: dict[RowKey, list[int]], odd: set[RowKey],
+                      loose: set[tuple] | frozenset[tuple]) -> dict[RowKey, list[str]]:
+    """For each row that can be one (two or more firm claims, no attribute twice, nothing odd), the
+    attributes whose value is the row's scope, sorted; rows with none are left out."""
+    candidates: dict[RowKey, list[str]] = {}
     for rk, idx in rows.items():
         if len(idx) < 2:
             continue
@@ -120,34 +148,38 @@ def find_tables(claims: Sequence[Claim | str | None], loose: set[tuple] | frozen
         found = sorted({claims[i].attribute for i in firm if claims[i].value == rk[1]})  # type: ignore[union-attr]
         if found:
             candidates[rk] = found
+    return candidates
+
+
+def _group_rows(candidates: dict[RowKey, list[str]]) -> dict[tuple[str, str, str], list[RowKey]]:
+    """The rows by (subject, source path, identifying key). A row with more than one possible key takes
+    the one most rows of its subject and source have alone (then the first by name)."""
     votes = Counter((rk[0], rk[2], found[0]) for rk, found in candidates.items() if len(found) == 1)
-    groups: dict[tuple[str, str, str], list[tuple]] = {}
+    groups: dict[tuple[str, str, str], list[RowKey]] = {}
     for rk, found in sorted(candidates.items()):
         key = min(found, key=lambda a: (-votes[(rk[0], rk[2], a)], a))
         groups.setdefault((rk[0], rk[2], key), []).append(rk)
-    tables: list[_Table] = []
-    member: dict[int, int] = {}
-    for (subject, _path, key), rks in groups.items():
-        if len(rks) < 2:
-            continue
-        rks.sort(key=lambda rk: (rk[3], rk[4], rk[1]))
-        table_rows = []
-        cells_of: list[int] = []
-        for rk in rks:
-            cells: dict[str, Claim] = {}
-            flagged: set[str] = set()
-            for i in rows[rk]:
-                c = claims[i]
-                if loose and claim_sig(c) in loose:  # type: ignore[arg-type]
-                    flagged.add(c.attribute)  # type: ignore[union-attr]
-                else:
-                    cells[c.attribute] = c  # type: ignore[union-attr,index]
-                    cells_of.append(i)
-            table_rows.append((rk[1], cells[key], cells, flagged))
-        tables.append(_Table(subject, key, table_rows, min(cells_of)))
-        for i in cells_of:
-            member[i] = len(tables) - 1
-    return tables, member
+    return groups
+
+
+def _build_table(claims: Sequence[Claim | str | None], rows: dict[RowKey, list[int]], subject: str, key: str,
+                 rks: list[RowKey], loose: set[tuple] | frozenset[tuple]) -> tuple[_Table, list[int]]:
+    """The table of rows `rks` (in order) and the indexes of the claims that are its cells (a loose
+    claim is a flagged cell and keeps its line)."""
+    table_rows = []
+    cells_of: list[int] = []
+    for rk in rks:
+        cells: dict[str, Claim] = {}
+        flagged: set[str] = set()
+        for i in rows[rk]:
+            c = claims[i]
+            if loose and claim_sig(c) in loose:  # type: ignore[arg-type]
+                flagged.add(c.attribute)  # type: ignore[union-attr]
+            else:
+                cells[c.attribute] = c  # type: ignore[union-attr,index]
+                cells_of.append(i)
+        table_rows.append((rk[1], cells[key], cells, flagged))
+    return _Table(subject, key, table_rows, min(cells_of)), cells_of
 
 
 def tabulate(entries: Sequence[Claim | str], line_of: Callable[[Claim], str] = claim_line,

@@ -122,78 +122,110 @@ def promote_pages(kb: Path, changes: Mapping[str, str | None], promotion_id: str
         if text is not None:
             validate_page(rel, text)
     with exclusive(kb):
-        try:
-            if generation_pending(kb):
-                settle_generation(kb, None)
-            if pages_pending(kb):
-                resolve_pages(kb, None)
-        except OSError as exc:
-            raise PromotionError(f"cannot settle an earlier promotion: {exc}") from exc
-        try:
-            live_st = os.lstat(live)
-        except OSError as exc:
-            raise PromotionError(f"the live wiki {live} cannot be read: {exc.strerror}") from exc
-        if not stat.S_ISDIR(live_st.st_mode):
-            raise PromotionError(f"the live wiki {live} is not a real directory")
-        entries: list[dict[str, Any]] = []
-        payloads: list[bytes | None] = []
-        for rel in sorted(changes):
-            text = changes[rel]
-            target = live_target(live, rel)
-            try:
-                old = live_digest(target)
-            except OSError as exc:
-                raise PromotionError(f"{rel}: cannot read the live page: {exc.strerror}") from exc
-            data = None if text is None else text.encode("utf-8")
-            new = None if data is None else page_digest(data)
-            if new == old:
-                continue  # already so: nothing to write
-            entries.append({"path": rel, "staged": None if data is None else f"{len(payloads):06d}.md",
-                            "new": new, "old": old})
-            payloads.append(data)
+        _settle_earlier(kb)
+        _check_live(live)
+        entries, payloads = _plan(live, changes)
         removed = {e["path"] for e in entries if e["new"] is None}
         if removed and not _still_has_a_page(live, removed):
             raise PromotionError("removing these pages would leave the wiki without a page")
         if not entries:
             return PagePromotionResult(promotion_id, (), (), 0.0)
 
-        staging = page_staging_path(kb)
-        try:
-            staging.mkdir(parents=True)
-            _write_all_durable(staging, [(entry["staged"], data) for entry, data in zip(entries, payloads, strict=True)
-                                         if data is not None])
-            fsync_dir(staging)
-            fsync_dir(staging.parent)
-        except OSError as exc:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise PromotionError(f"cannot write the new pages to disk: {exc}") from exc
+        staging = _stage(kb, entries, payloads)
         reached("pages_staged", crash_at)
-
-        journal = {"version": PAGE_JOURNAL_VERSION, "promotion_id": promotion_id, "live_path": str(live),
-                   "written_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "pages": entries}
-        try:
-            write_page_journal(kb, journal, crash_at)
-        except OSError as exc:
-            temp_page_journal_path(kb).unlink(missing_ok=True)
-            shutil.rmtree(staging, ignore_errors=True)
-            raise PromotionError(f"cannot write the page promotion journal: {exc}") from exc
+        _journal(kb, staging, promotion_id, live, entries, crash_at)
         reached("page_journal_written", crash_at)
-
-        started = time.perf_counter()
-        try:
-            apply_pages(kb, live, entries, crash_at, fresh=True)
-        except (OSError, PromotionError) as exc:
-            # Part of the pages may be in place: roll the rest forward (the journal makes it whole),
-            # or leave the journal to start-up if even that fails.
-            try:
-                resolve_pages(kb, None)
-            except (OSError, PromotionError):
-                log.exception("page promotion %s interrupted; the journal stays for recovery", promotion_id)
-            raise PromotionError(f"cannot move the new pages into place: {exc}") from exc
-        commit_seconds = time.perf_counter() - started
+        commit_seconds = _commit(kb, live, entries, promotion_id, crash_at)
         try:
             clean(kb, crash_at)
         except OSError:  # committed already: the next promotion or start-up retries the clean-up
             log.exception("page promotion %s committed, but its clean-up failed", promotion_id)
         return PagePromotionResult(promotion_id, tuple(e["path"] for e in entries if e["new"] is not None),
                                    tuple(sorted(removed)), commit_seconds)
+
+
+def _settle_earlier(kb: Path) -> None:
+    """Finish or roll back an interrupted tree or page promotion of this base first."""
+    try:
+        if generation_pending(kb):
+            settle_generation(kb, None)
+        if pages_pending(kb):
+            resolve_pages(kb, None)
+    except OSError as exc:
+        raise PromotionError(f"cannot settle an earlier promotion: {exc}") from exc
+
+
+def _check_live(live: Path) -> None:
+    """PromotionError unless the live wiki is a real directory."""
+    try:
+        live_st = os.lstat(live)
+    except OSError as exc:
+        raise PromotionError(f"the live wiki {live} cannot be read: {exc.strerror}") from exc
+    if not stat.S_ISDIR(live_st.st_mode):
+        raise PromotionError(f"the live wiki {live} is not a real directory")
+
+
+def _plan(live: Path, changes: Mapping[str, str | None]) -> tuple[list[dict[str, Any]], list[bytes | None]]:
+    """The journal's page entries (by path; pages already at their new text left out) and each one's new
+    bytes (None: removed)."""
+    entries: list[dict[str, Any]] = []
+    payloads: list[bytes | None] = []
+    for rel in sorted(changes):
+        text = changes[rel]
+        target = live_target(live, rel)
+        try:
+            old = live_digest(target)
+        except OSError as exc:
+            raise PromotionError(f"{rel}: cannot read the live page: {exc.strerror}") from exc
+        data = None if text is None else text.encode("utf-8")
+        new = None if data is None else page_digest(data)
+        if new == old:
+            continue  # already so: nothing to write
+        entries.append({"path": rel, "staged": None if data is None else f"{len(payloads):06d}.md",
+                        "new": new, "old": old})
+        payloads.append(data)
+    return entries, payloads
+
+
+def _stage(kb: Path, entries: list[dict[str, Any]], payloads: list[bytes | None]) -> Path:
+    """Step 1: every new page written to the staging folder and fsynced, then the folder; the folder."""
+    staging = page_staging_path(kb)
+    try:
+        staging.mkdir(parents=True)
+        _write_all_durable(staging, [(entry["staged"], data) for entry, data in zip(entries, payloads, strict=True)
+                                     if data is not None])
+        fsync_dir(staging)
+        fsync_dir(staging.parent)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise PromotionError(f"cannot write the new pages to disk: {exc}") from exc
+    return staging
+
+
+def _journal(kb: Path, staging: Path, promotion_id: str, live: Path, entries: list[dict[str, Any]],
+             crash_at: str | None) -> None:
+    """Step 2: the journal written durably (on failure, it and the staging folder are dropped)."""
+    journal = {"version": PAGE_JOURNAL_VERSION, "promotion_id": promotion_id, "live_path": str(live),
+               "written_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "pages": entries}
+    try:
+        write_page_journal(kb, journal, crash_at)
+    except OSError as exc:
+        temp_page_journal_path(kb).unlink(missing_ok=True)
+        shutil.rmtree(staging, ignore_errors=True)
+        raise PromotionError(f"cannot write the page promotion journal: {exc}") from exc
+
+
+def _commit(kb: Path, live: Path, entries: list[dict[str, Any]], promotion_id: str, crash_at: str | None) -> float:
+    """Steps 3 and 4: the staged pages renamed into place and the folders fsynced; the seconds it took."""
+    started = time.perf_counter()
+    try:
+        apply_pages(kb, live, entries, crash_at, fresh=True)
+    except (OSError, PromotionError) as exc:
+        # Part of the pages may be in place: roll the rest forward (the journal makes it whole),
+        # or leave the journal to start-up if even that fails.
+        try:
+            resolve_pages(kb, None)
+        except (OSError, PromotionError):
+            log.exception("page promotion %s interrupted; the journal stays for recovery", promotion_id)
+        raise PromotionError(f"cannot move the new pages into place: {exc}") from exc
+    return time.perf_counter() - started

@@ -18,6 +18,7 @@ rendered packet (JSON or text) never exceeds the budget.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -259,14 +260,7 @@ def pack(env: Envelope, items: list[dict[str, Any]], budget: int, fmt: str, avai
     may be a prefix of the `available` items when the rest lie beyond the budget anyway."""
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise ValueError(f"budget {budget} is outside {MIN_BUDGET}..{MAX_BUDGET}")
-    if fmt == "json":
-        render, sep = _render_json, 1
-
-        def rendered_of(chosen: list[dict[str, Any]]) -> list[str]:
-            return [_json(it) for it in chosen]
-    else:
-        render, sep = _render_text, 0
-        rendered_of = _text_items
+    render, sep, rendered_of = _renderer(fmt)
     whole = rendered_of(items)
     sizes = [_size(r) + sep for r in whole]
     total = max(len(items), available or 0)
@@ -330,10 +324,27 @@ def pack(env: Envelope, items: list[dict[str, Any]], budget: int, fmt: str, avai
                 break
         break
     nb = next_need(first_cut if first_cut is not None else len(chosen))
+    return _self_sized(lambda used: text_for(rendered, used, nb, tight, trimmed))
+
+
+def _renderer(fmt: str) -> tuple[Callable[[dict[str, Any], list[str]], str], int,
+                                  Callable[[list[dict[str, Any]]], list[str]]]:
+    """For `fmt`: the packet's renderer, the bytes between two rendered items, and the items' renderer."""
+    if fmt == "json":
+        def rendered_of(chosen: list[dict[str, Any]]) -> list[str]:
+            return [_json(it) for it in chosen]
+
+        return _render_json, 1, rendered_of
+    return _render_text, 0, _text_items
+
+
+def _self_sized(text_for: Callable[[int], str]) -> str:
+    """The packet whose `bytes` states its own size: `text_for(used)` until the number settles (at most
+    five tries)."""
     used = 0
     text = ""
-    for _ in range(5):  # `bytes` states the packet's own size: settle the number
-        text = text_for(rendered, used, nb, tight, trimmed)
+    for _ in range(5):
+        text = text_for(used)
         if _size(text) == used:
             break
         used = _size(text)

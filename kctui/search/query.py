@@ -141,50 +141,13 @@ def _glossary_entry(toks: tuple[str, ...]) -> tuple[tuple[str, ...], ...] | None
 
 def parse_query(text: object, *, as_you_type: bool = False) -> ParsedQuery:
     """Parse and bound a query. Raises QueryError with one line for a person."""
-    if not isinstance(text, str):
-        raise QueryError("the query must be text")
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > MAX_QUERY_BYTES:
-        raise QueryError(f"the query is {size:,} bytes; at most {MAX_QUERY_BYTES:,} are allowed")
-    clean = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") else c for c in text).strip()
-    if not clean:
-        raise QueryError("the query is empty; give a word or a \"quoted phrase\" to look for")
+    clean = _clean_query(text)
     raw = _split_raw(clean)
     if len(raw) > MAX_TERMS:
         raise QueryError(f"the query has {len(raw)} terms; at most {MAX_TERMS} are allowed")
-    ignored: list[str] = []
-    words: list[tuple[str, tuple[str, ...], bool, bool]] = []  # (label, tokens, quoted, explicit prefix)
-    for term, quoted in raw:
-        star = term.endswith("*") and not quoted
-        toks = tuple(tokens(term))
-        if not toks:
-            ignored.append(term)
-            continue
-        words.append((term.rstrip("*") if star else term, toks, quoted, star))
-    groups: list[Group] = []
-    i = 0
-    while i < len(words):
-        label, toks, quoted, star = words[i]
-        entry = None
-        span = 1
-        if not quoted:  # the longest glossary phrase starting here, over unquoted single-token words
-            for n in range(min(_MAX_PHRASE, len(words) - i), 0, -1):
-                chunk = words[i:i + n]
-                if any(w[2] or w[3] for w in chunk):
-                    continue
-                joined = tuple(t for w in chunk for t in w[1])
-                entry = _glossary_entry(joined)
-                if entry:
-                    span = n
-                    break
-        if entry:
-            label = " ".join(w[0] for w in words[i:i + span])
-            groups.append(Group(label, tuple(Alt(s) for s in entry)))
-        elif not quoted and len(toks) == 1 and toks[0] in STOPWORDS and not star:
-            ignored.append(label)
-        else:
-            groups.append(Group(label, (Alt(toks, prefix=star),), quoted=quoted))
-        i += span
+    words, ignored = _words(raw)
+    groups, stopwords = _group_words(words)
+    ignored += stopwords
     if not groups:  # only stopwords: keep them rather than search for nothing
         groups = [Group(w[0], (Alt(w[1], prefix=w[3]),), quoted=w[2]) for w in words]
         ignored = [t for t, _q in raw if not tokens(t)]
@@ -193,6 +156,71 @@ def parse_query(text: object, *, as_you_type: bool = False) -> ParsedQuery:
     if as_you_type:
         groups[-1] = groups[-1].with_prefix(as_you_type=True)
     return ParsedQuery(clean, tuple(groups), tuple(ignored))
+
+
+Word = tuple[str, tuple[str, ...], bool, bool]  # a query word: (label, tokens, quoted, explicit prefix)
+
+
+def _clean_query(text: object) -> str:
+    """The query's text within its size, control and format characters as spaces, stripped; QueryError
+    when it is not text, too large or empty."""
+    if not isinstance(text, str):
+        raise QueryError("the query must be text")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_QUERY_BYTES:
+        raise QueryError(f"the query is {size:,} bytes; at most {MAX_QUERY_BYTES:,} are allowed")
+    clean = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") else c for c in text).strip()
+    if not clean:
+        raise QueryError("the query is empty; give a word or a \"quoted phrase\" to look for")
+    return clean
+
+
+def _words(raw: list[tuple[str, bool]]) -> tuple[list[Word], list[str]]:
+    """The terms with tokens as words (an unquoted trailing `*` asks for a prefix), and the terms
+    without (nothing to look for)."""
+    ignored: list[str] = []
+    words: list[Word] = []
+    for term, quoted in raw:
+        star = term.endswith("*") and not quoted
+        toks = tuple(tokens(term))
+        if not toks:
+            ignored.append(term)
+            continue
+        words.append((term.rstrip("*") if star else term, toks, quoted, star))
+    return words, ignored
+
+
+def _group_words(words: list[Word]) -> tuple[list[Group], list[str]]:
+    """The words as groups: a glossary phrase as one group of its alternatives, any other word as
+    itself; and the lone stopwords left out."""
+    groups: list[Group] = []
+    stopwords: list[str] = []
+    i = 0
+    while i < len(words):
+        label, toks, quoted, star = words[i]
+        entry, span = (None, 1) if quoted else _glossary_phrase(words, i)
+        if entry:
+            label = " ".join(w[0] for w in words[i:i + span])
+            groups.append(Group(label, tuple(Alt(s) for s in entry)))
+        elif not quoted and len(toks) == 1 and toks[0] in STOPWORDS and not star:
+            stopwords.append(label)
+        else:
+            groups.append(Group(label, (Alt(toks, prefix=star),), quoted=quoted))
+        i += span
+    return groups, stopwords
+
+
+def _glossary_phrase(words: list[Word], i: int) -> tuple[tuple[tuple[str, ...], ...] | None, int]:
+    """The glossary entry of the longest phrase starting at word `i`, over unquoted words without a `*`,
+    and how many words it spans; (None, 1) when there is none."""
+    for n in range(min(_MAX_PHRASE, len(words) - i), 0, -1):
+        chunk = words[i:i + n]
+        if any(w[2] or w[3] for w in chunk):
+            continue
+        entry = _glossary_entry(tuple(t for w in chunk for t in w[1]))
+        if entry:
+            return entry, n
+    return None, 1
 
 
 # -- the same matching in Python ------------------------------------------------------------------

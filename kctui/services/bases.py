@@ -44,16 +44,7 @@ def create_base(
     """Create a base (empty, or with copies of `from_paths` under the rules of `source_copy`; each file
     skipped is one line given to `on_skip`). A refused copy (a limit) leaves no new folder behind."""
     ws = normalise_workspace(workspace)
-    name = (name or "").strip()
-    if not name:
-        raise InvalidInput("name must not be empty")
-    if len(name) > MAX_NAME_CHARS:
-        raise InvalidInput(f"name is longer than {MAX_NAME_CHARS} characters")
-    description = (description or "").strip()
-    if len(description) > MAX_DESCRIPTION_CHARS:
-        raise InvalidInput(f"description is longer than {MAX_DESCRIPTION_CHARS} characters")
-    if policy not in (Policy.MANUAL, Policy.SMART_AUTO):
-        raise InvalidInput("compilationPolicy must be 'manual' or 'smart_auto'")
+    name, description = _checked_fields(name, description, policy)
     kb_id = kb_id_for_name(name)
     now = ctx.now()
     existing = _get_existing(ctx, ws, kb_id)
@@ -64,7 +55,41 @@ def create_base(
     for p in from_paths or []:
         if not os.path.lexists(os.path.expanduser(p)):
             raise InvalidInput(f"{p} does not exist")
-    kb = paths.kb_path(Path(ws), kb_id)
+    _make_sources(ctx, paths.kb_path(Path(ws), kb_id), from_paths, on_skip)
+    with ctx.store.write() as conn:
+        ensure_workspace(conn, ws, now)
+        cur = conn.execute(
+            "INSERT OR IGNORE INTO bases(workspace, id, name, description, policy, phase, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (ws, kb_id, name, description, str(policy), BasePhase.SOURCE_READY, now, now),
+        )
+        if not cur.rowcount:  # adopted from disk by ensure_workspace: give it the real name
+            update_base(conn, ws, kb_id, now, name=name, description=description, policy=str(policy))
+        base = load_base(conn, ws, kb_id)
+    assert base is not None
+    return True, base
+
+
+def _checked_fields(name: str, description: str, policy: str) -> tuple[str, str]:
+    """A new base's name and description, stripped; InvalidInput for an empty or long one, or an
+    unknown policy."""
+    name = (name or "").strip()
+    if not name:
+        raise InvalidInput("name must not be empty")
+    if len(name) > MAX_NAME_CHARS:
+        raise InvalidInput(f"name is longer than {MAX_NAME_CHARS} characters")
+    description = (description or "").strip()
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        raise InvalidInput(f"description is longer than {MAX_DESCRIPTION_CHARS} characters")
+    if policy not in (Policy.MANUAL, Policy.SMART_AUTO):
+        raise InvalidInput("compilationPolicy must be 'manual' or 'smart_auto'")
+    return name, description
+
+
+def _make_sources(ctx: ServiceContext, kb: Path, from_paths: list[str] | None,
+                  on_skip: Callable[[str], None] | None) -> None:
+    """`<kb>/sources`, with copies of `from_paths` (each file skipped is one line given to `on_skip`).
+    On a failure a base folder that did not exist before is removed again."""
     sources = kb / "sources"
     kb_existed = os.path.lexists(kb)
     try:
@@ -81,18 +106,6 @@ def create_base(
         if isinstance(exc, InvalidInput):
             raise
         raise IOFailure(f"cannot create {sources}: {exc.strerror or exc}") from exc
-    with ctx.store.write() as conn:
-        ensure_workspace(conn, ws, now)
-        cur = conn.execute(
-            "INSERT OR IGNORE INTO bases(workspace, id, name, description, policy, phase, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (ws, kb_id, name, description, str(policy), BasePhase.SOURCE_READY, now, now),
-        )
-        if not cur.rowcount:  # adopted from disk by ensure_workspace: give it the real name
-            update_base(conn, ws, kb_id, now, name=name, description=description, policy=str(policy))
-        base = load_base(conn, ws, kb_id)
-    assert base is not None
-    return True, base
 
 
 def _get_existing(ctx: ServiceContext, ws: str, kb_id: str) -> BaseRecord | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import os
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,50 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
     default — or `note`), `revise` (kind `section`: set the text of the section named `section`; or
     `edit_id`: rewrite that earlier statement or note, a statement checked against its citation again),
     or `supersede` (always refused). Returns what was written: page, revision, the edit, its author."""
+    kind = _checked_request(op, kind, edit_id)
+    body_text = _check_text(text)
+    author = _checked_author(author)
+    if expected_revision is not None and (not isinstance(expected_revision, int) or expected_revision < 1):
+        raise InvalidInput("expected revision must be a revision number (1 or more)")
+    base = get_base(ctx, workspace, kb_id)
+    ws, kb = base.workspace, base.id
+    rel = _resolve_page(ctx, ws, kb, slug)
+    wiki = paths.wiki_path(Path(ws), kb)
+    root = paths.sources_path(Path(ws), kb)
+    now = ctx.now()
+    at = rfc3339(now) or ""
+    with ctx.store.write() as conn:
+        _no_compile_running(conn, ws, kb)
+        current, (fm, _body), state = _editable_page(conn, wiki, ws, kb, rel, slug, expected_revision)
+        decision = classify_update(ProposedUpdate(kind=op, confidence=1.0, title=state.title, tags=state.tags),
+                                   state, _policy_for(ctx, ws, kb, author))
+        if not decision.applies:
+            raise Refused(f"{op} of {rel} refused ({decision.reason}): {decision.words}", decision.reason or "refused")
+        entries = copy.deepcopy(edit_entries(fm))
+        target = None
+        if edit_id is not None:
+            target = _earlier_edit(entries, edit_id, kind, rel)
+            kind, section = str(target.get("kind")), section or target.get("section")
+            if kind == "statement" and citation is None and target.get("citation"):
+                citation = str(target["citation"])
+                value = value if value is not None else target.get("value")
+        entry = _entry(root, kind=kind, text=body_text, citation=citation, value=value, section=section,
+                       author=author, at=at, entries=entries, title=state.title)
+        _place(entries, entry, target)
+        cited = entry if entry.get("source") else None
+        new_text = apply_entries(current, entries, split=(fm, _body), source=cited)
+        what = f"{op} {entry['id']} ({kind})"
+        publish_pages(conn, ws, kb, {rel: new_text}, author=author, reason=f"{what} by {author}", now_us=now)
+        after_publish(conn, ws, kb, [rel], _rebased_proposals(conn, ws, kb, rel, entries, cited))
+        revision = current_revision_number(conn, ws, kb, rel)
+    return {"knowledgeBaseId": kb, "page": rel, "revision": revision, "operation": op, "edit": entry,
+            "author": author, "decision": decision.action}
+
+
+def _checked_request(op: str, kind: str | None, edit_id: str | None) -> str | None:
+    """The edit's kind (its default for `op`: append a statement, revise a section; None when revise
+    rewrites an earlier edit of the kind that edit has); InvalidInput for an operation or kind that
+    does not go together, Refused for supersede."""
     if op not in OPS:
         raise InvalidInput(f"operation {op!r} must be append or revise (supersede is never a direct edit)")
     if op == "supersede":  # the one kind classify_update holds at every level: a direct edit never asks
@@ -142,91 +187,85 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
     if op == "revise" and edit_id is None and kind != "section":
         raise InvalidInput(f"revise sets the text of a section (got {kind!r}) or rewrites an earlier edit "
                            "(give its id); append adds statements and notes")
-    body_text = _check_text(text)
+    return kind
+
+
+def _checked_author(author: str | None) -> str:
+    """The edit's author (default: this process's actor): human:NAME or agent:NAME, else InvalidInput."""
     author = author or actor_name()
     if not author.startswith(("human:", "agent:")):
         raise InvalidInput(f"author {author!r} must be human:NAME or agent:NAME")
-    if expected_revision is not None and (not isinstance(expected_revision, int) or expected_revision < 1):
-        raise InvalidInput("expected revision must be a revision number (1 or more)")
-    base = get_base(ctx, workspace, kb_id)
-    ws, kb = base.workspace, base.id
-    rel = _resolve_page(ctx, ws, kb, slug)
-    wiki = paths.wiki_path(Path(ws), kb)
-    root = paths.sources_path(Path(ws), kb)
-    now = ctx.now()
-    at = rfc3339(now) or ""
-    with ctx.store.write() as conn:
-        _no_compile_running(conn, ws, kb)
-        current = read_live_page(wiki, rel)
-        if current is None:
-            raise NotFound(f"page {rel} is not in the promoted wiki of {kb}")
-        try:
-            fm, _body = split_page(current)
-        except FrontmatterError as exc:
-            raise Conflict(f"page {rel} cannot be read ({exc}); nothing was changed") from None
-        page_class = TYPE_KINDS.get(str(fm.get("type")), "")
-        status = page_compile_status(current)
-        if status == "archived" or fm.get("awaiting_review") == "create":
-            raise Conflict(f"page {rel} is {'archived' if status == 'archived' else 'a proposal waiting for review'}; "
-                           "it takes no edits")
-        rev = current_revision_number(conn, ws, kb, rel)
-        if expected_revision is not None and expected_revision != rev:
-            raise Conflict(f"page {rel} changed since revision {expected_revision} (it is now {rev}); read it again")
-        state = PageState(exists=True, page_class=page_class, title=str(fm.get("title") or slug),
-                          tags=tuple(str(t) for t in fm.get("tags") or []),
-                          human_confirmed=bool(fm.get("verified")) or status == "confirmed", compile_status=status)
-        decision = classify_update(ProposedUpdate(kind=op, confidence=1.0, title=state.title, tags=state.tags),
-                                   state, _policy_for(ctx, ws, kb, author))
-        if not decision.applies:
-            raise Refused(f"{op} of {rel} refused ({decision.reason}): {decision.words}", decision.reason or "refused")
-        entries = copy.deepcopy(edit_entries(fm))
-        target = None
-        if edit_id is not None:
-            target = next((e for e in entries if str(e.get("id")) == str(edit_id)), None)
-            if target is None:
-                raise NotFound(f"page {rel} has no edit {edit_id!r} (its edits: "
-                               f"{', '.join(str(e.get('id')) for e in entries) or 'none'})")
-            if target.get("disputed"):
-                raise Conflict(f"edit {edit_id} of {rel} is disputed by its source; its conflict waits for a "
-                               "person's decision first")
-            if kind is not None and kind != target.get("kind"):
-                raise InvalidInput(f"edit {edit_id} is a {target.get('kind')}, not a {kind}")
-            kind, section = str(target.get("kind")), section or target.get("section")
-            if kind == "statement" and citation is None and target.get("citation"):
-                citation = str(target["citation"])
-                value = value if value is not None else target.get("value")
-        entry = _entry(root, kind=kind, text=body_text, citation=citation, value=value, section=section,
-                       author=author, at=at, entries=entries, title=state.title)
-        if target is not None:
-            entry["id"] = target.get("id")
-            entries[entries.index(target)] = entry
-        elif kind == "section":
-            same = next((e for e in entries if e.get("kind") == "section" and e.get("section") == entry["section"]), None)
-            if same is not None:
-                entry["id"] = same.get("id")
-                entries[entries.index(same)] = entry
-            else:
-                entries.append(entry)
-        else:
-            entries.append(entry)
-        cited = entry if entry.get("source") else None
-        new_text = apply_entries(current, entries, split=(fm, _body), source=cited)
-        what = f"{op} {entry['id']} ({kind})"
-        publish_pages(conn, ws, kb, {rel: new_text}, author=author, reason=f"{what} by {author}", now_us=now)
-        rebased = []
-        for item_id, body in conn.execute(
-                "SELECT p.item_id, p.proposed_body FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
-                "WHERE i.workspace = ? AND i.base_id = ? AND i.state = 'open' AND i.kind = 'held' AND p.page_path = ?",
-                (ws, kb, rel)).fetchall():
-            if body:
-                try:
-                    rebased.append((int(item_id), rel, apply_entries(str(body), entries, source=cited)))
-                except FrontmatterError:
-                    continue
-        after_publish(conn, ws, kb, [rel], rebased)
-        revision = current_revision_number(conn, ws, kb, rel)
-    return {"knowledgeBaseId": kb, "page": rel, "revision": revision, "operation": op, "edit": entry,
-            "author": author, "decision": decision.action}
+    return author
+
+
+def _editable_page(conn: sqlite3.Connection, wiki: Path, ws: str, kb: str, rel: str, slug: str,
+                   expected_revision: int | None) -> tuple[str, tuple[dict[str, Any], str], PageState]:
+    """The live page `rel` that takes an edit: its text, `split_page` of it and its state for the trust
+    boundary. NotFound when it is not in the wiki; Conflict when it cannot be read, is archived or a
+    proposal waiting for review, or is no longer at `expected_revision`."""
+    current = read_live_page(wiki, rel)
+    if current is None:
+        raise NotFound(f"page {rel} is not in the promoted wiki of {kb}")
+    try:
+        fm, body = split_page(current)
+    except FrontmatterError as exc:
+        raise Conflict(f"page {rel} cannot be read ({exc}); nothing was changed") from None
+    page_class = TYPE_KINDS.get(str(fm.get("type")), "")
+    status = page_compile_status(current)
+    if status == "archived" or fm.get("awaiting_review") == "create":
+        raise Conflict(f"page {rel} is {'archived' if status == 'archived' else 'a proposal waiting for review'}; "
+                       "it takes no edits")
+    rev = current_revision_number(conn, ws, kb, rel)
+    if expected_revision is not None and expected_revision != rev:
+        raise Conflict(f"page {rel} changed since revision {expected_revision} (it is now {rev}); read it again")
+    state = PageState(exists=True, page_class=page_class, title=str(fm.get("title") or slug),
+                      tags=tuple(str(t) for t in fm.get("tags") or []),
+                      human_confirmed=bool(fm.get("verified")) or status == "confirmed", compile_status=status)
+    return current, (fm, body), state
+
+
+def _earlier_edit(entries: list[dict[str, Any]], edit_id: str, kind: str | None, rel: str) -> dict[str, Any]:
+    """The page's edit `edit_id`, to be rewritten: NotFound when there is none, Conflict when its source
+    disputes it, InvalidInput when it is not of `kind`."""
+    target = next((e for e in entries if str(e.get("id")) == str(edit_id)), None)
+    if target is None:
+        raise NotFound(f"page {rel} has no edit {edit_id!r} (its edits: "
+                       f"{', '.join(str(e.get('id')) for e in entries) or 'none'})")
+    if target.get("disputed"):
+        raise Conflict(f"edit {edit_id} of {rel} is disputed by its source; its conflict waits for a "
+                       "person's decision first")
+    if kind is not None and kind != target.get("kind"):
+        raise InvalidInput(f"edit {edit_id} is a {target.get('kind')}, not a {kind}")
+    return target
+
+
+def _place(entries: list[dict[str, Any]], entry: dict[str, Any], target: dict[str, Any] | None) -> None:
+    """`entry` among `entries`: in place of the edit it rewrites (`target`) or of the same section's
+    earlier text, with that one's id; else at the end."""
+    if target is None and entry["kind"] == "section":
+        target = next((e for e in entries if e.get("kind") == "section" and e.get("section") == entry["section"]), None)
+    if target is not None:
+        entry["id"] = target.get("id")
+        entries[entries.index(target)] = entry
+    else:
+        entries.append(entry)
+
+
+def _rebased_proposals(conn: sqlite3.Connection, ws: str, kb: str, rel: str, entries: list[dict[str, Any]],
+                       cited: dict[str, Any] | None) -> list[tuple[int, str, str]]:
+    """The open held proposals for page `rel` with the page's edits set to `entries` (one whose
+    frontmatter cannot be read is left as it is)."""
+    rebased = []
+    for item_id, body in conn.execute(
+            "SELECT p.item_id, p.proposed_body FROM review_item_pages p JOIN review_items i ON i.id = p.item_id "
+            "WHERE i.workspace = ? AND i.base_id = ? AND i.state = 'open' AND i.kind = 'held' AND p.page_path = ?",
+            (ws, kb, rel)).fetchall():
+        if body:
+            try:
+                rebased.append((int(item_id), rel, apply_entries(str(body), entries, source=cited)))
+            except FrontmatterError:
+                continue
+    return rebased
 
 
 __all__ = ["edit_page", "apply_entries", "OPS"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -131,41 +132,66 @@ def check_changes(
 ) -> dict[str, Any]:
     """The rules of `kctui kb policy` (and the app's policy screen): the TrustPolicy fields to change,
     or PolicyFieldError naming the first bad value. Pure: reads and writes nothing."""
-    changes: dict[str, Any] = {}
-    if enabled is not None:
-        changes["enabled"] = enabled
-    if autonomy is not None:
-        if autonomy not in tuple(a.value for a in Autonomy):
-            raise PolicyFieldError("autonomy", "autonomy must be suggest, guarded or auto")
-        changes["autonomy"] = autonomy
-    if never_auto is not None:
-        try:
-            changes["never_auto"] = tuple(NeverAutoGuard.parse(t) for t in never_auto if t.strip())
-        except ValueError as exc:
-            raise PolicyFieldError("never-auto", str(exc)) from exc
-    if min_confidence is not None:
-        if not 0.0 <= min_confidence <= 1.0:
-            raise PolicyFieldError("min-confidence", "min-confidence must be between 0 and 1")
-        changes["min_confidence"] = float(min_confidence)
-    if stale_days is not None:
-        if not 1 <= stale_days <= 36_500:
-            raise PolicyFieldError("stale-days", "stale-days must be between 1 and 36500")
-        changes["stale_days"] = int(stale_days)
-    if maintain_kinds is not None:
-        bad = [k for k in maintain_kinds if k not in PAGE_CLASSES]
-        if bad:
-            raise PolicyFieldError("maintain-kinds", f"unknown page class {bad[0]!r} (source, concept, entity)")
-        changes["maintain_kinds"] = tuple(maintain_kinds)
-    if compile_sources is not None:
-        bad = [k for k in compile_sources if k not in SOURCE_KINDS]
-        if bad:
-            raise PolicyFieldError("compile-sources", f"unknown source kind {bad[0]!r} (markdown, text, pdf, html)")
-        changes["compile_sources"] = tuple(compile_sources)
+    given = {"enabled": enabled, "autonomy": autonomy, "never_auto": never_auto, "min_confidence": min_confidence,
+             "stale_days": stale_days, "maintain_kinds": maintain_kinds, "compile_sources": compile_sources}
+    changes = {name: _FIELD_CHECKS[name](value) for name, value in given.items() if value is not None}
     if link_style is not None and link_style not in LINK_STYLES:
         raise PolicyFieldError("link-style", "link-style must be wikilink or markdown")
     if extractor is not None and extractor not in EXTRACTORS:
         raise PolicyFieldError("extractor", "extractor must be builtin or llm")
     return changes
+
+
+def _check_autonomy(autonomy: str) -> str:
+    if autonomy not in tuple(a.value for a in Autonomy):
+        raise PolicyFieldError("autonomy", "autonomy must be suggest, guarded or auto")
+    return autonomy
+
+
+def _check_never_auto(never_auto: list[str]) -> tuple[NeverAutoGuard, ...]:
+    try:
+        return tuple(NeverAutoGuard.parse(t) for t in never_auto if t.strip())
+    except ValueError as exc:
+        raise PolicyFieldError("never-auto", str(exc)) from exc
+
+
+def _check_min_confidence(min_confidence: float) -> float:
+    if not 0.0 <= min_confidence <= 1.0:
+        raise PolicyFieldError("min-confidence", "min-confidence must be between 0 and 1")
+    return float(min_confidence)
+
+
+def _check_stale_days(stale_days: int) -> int:
+    if not 1 <= stale_days <= 36_500:
+        raise PolicyFieldError("stale-days", "stale-days must be between 1 and 36500")
+    return int(stale_days)
+
+
+def _check_maintain_kinds(maintain_kinds: list[str]) -> tuple[str, ...]:
+    bad = [k for k in maintain_kinds if k not in PAGE_CLASSES]
+    if bad:
+        raise PolicyFieldError("maintain-kinds", f"unknown page class {bad[0]!r} (source, concept, entity)")
+    return tuple(maintain_kinds)
+
+
+def _check_compile_sources(compile_sources: list[str]) -> tuple[str, ...]:
+    bad = [k for k in compile_sources if k not in SOURCE_KINDS]
+    if bad:
+        raise PolicyFieldError("compile-sources", f"unknown source kind {bad[0]!r} (markdown, text, pdf, html)")
+    return tuple(compile_sources)
+
+
+# check_changes: each TrustPolicy field a person may set -> its value as the policy holds it, or
+# PolicyFieldError (checked in check_changes' order, so the first bad value is the one named)
+_FIELD_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "enabled": lambda enabled: enabled,
+    "autonomy": _check_autonomy,
+    "never_auto": _check_never_auto,
+    "min_confidence": _check_min_confidence,
+    "stale_days": _check_stale_days,
+    "maintain_kinds": _check_maintain_kinds,
+    "compile_sources": _check_compile_sources,
+}
 
 
 def update_policy(

@@ -1,7 +1,7 @@
-"""The host embedded in the app: `HostRuntime` (recovery, the built-in worker, lease checks, the API
-server and the source scheduler) started in a background thread so the UI never waits for it, and
-stopped on quit or hang-up with the running job handed back. When another process holds the host
-lock the app is a client of the store and says so."""
+"""The host embedded in the app: `kctui.services.host_runtime.HostRuntime` (recovery, the built-in
+worker, lease checks, the source scheduler and the API server) started in a background thread so the UI
+never waits for it, and stopped on quit or hang-up with the running job handed back. When another
+process holds the host lock the app is a client of the store and says so."""
 
 from __future__ import annotations
 
@@ -20,10 +20,11 @@ WORKER_JOIN_TIMEOUT = 10.0  # on quit or hang-up, time for the running job to st
 
 
 def default_runtime(api: bool = True) -> Any:
-    """HostRuntime with the scheduler/watcher and a built-in worker that records progress."""
-    from kctui.api.serve import HostRuntime
+    """HostRuntime with the scheduler/watcher, a built-in worker that records progress and, when `api`
+    and the settings enable it, the loopback API server."""
     from kctui.config import load_settings
     from kctui.services.context import ServiceContext
+    from kctui.services.host_runtime import HostRuntime
 
     settings = load_settings()
 
@@ -37,8 +38,12 @@ def default_runtime(api: bool = True) -> Any:
         extra.append(SchedulerService(ctx_factory))
     except ImportError:
         pass
-    return HostRuntime(settings.api_host, settings.api_port, api=api and settings.api_enabled, worker=True,
-                       extra_services=extra, settings=settings, ctx_factory=ctx_factory,
+    server = None
+    if api and settings.api_enabled:
+        from kctui.api.serve import ApiServer
+
+        server = ApiServer(settings.api_host, settings.api_port)
+    return HostRuntime(server=server, worker=True, extra_services=extra, settings=settings, ctx_factory=ctx_factory,
                        worker_poll_max=WORKER_POLL_MAX, worker_join_timeout=WORKER_JOIN_TIMEOUT)
 
 

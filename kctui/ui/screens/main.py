@@ -6,6 +6,8 @@ key actions in `kctui.ui.actions`, the panes and stops in `kctui.ui.stops`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -162,66 +164,76 @@ class MainScreen(MainActions):
         if panes is not None and self.active not in panes:
             where = " or ".join(f"{PANE_NAMES[p]} ({PANE_KEY[p]})" for p in panes)
             return f"this works in the {where} pane"
-        if action in ("compile", "dry_run", "clear_pause", "toggle_policy"):
-            base = self.selected_base()
-            if base is None:
-                return "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)")
-            if action == "clear_pause" and base.phase != "paused":
-                return f"{base.name} is not paused"
+        reason = WHY_NOT.get(action)
+        return None if reason is None else reason(self, parameters)
+
+    # why_not's conditions (WHY_NOT, below the class, maps each action to one); each takes the action's
+    # parameters, which only resolve reads
+
+    def _no_base(self) -> str:
+        return "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)")
+
+    def _why_not_base(self, _parameters: tuple[object, ...]) -> str | None:
+        """compile, dry_run, toggle_policy, policy, briefs: a base is selected."""
+        return self._no_base() if self.selected_base() is None else None
+
+    def _why_not_clear_pause(self, _parameters: tuple[object, ...]) -> str | None:
+        base = self.selected_base()
+        if base is None:
+            return self._no_base()
+        return f"{base.name} is not paused" if base.phase != "paused" else None
+
+    def _why_not_compiled_base(self, _parameters: tuple[object, ...]) -> str | None:
+        """search, pages: the selected base has a compiled wiki."""
+        base = self.selected_base()
+        if base is None:
+            return self._no_base()
+        return f"{base.name} has no compiled wiki yet: compile it first (c)" if not base.compiled else None
+
+    def _why_not_cancel(self, _parameters: tuple[object, ...]) -> str | None:
+        job = self.cancel_target()
+        if job is None:
+            return "no job is selected" if self.active == "running" or self.current_stop() == "jobs" else (
+                "the selected base has no queued or running job")
+        return None if job.open else f"job {job.short} already {job.phase}; nothing to cancel"
+
+    def _why_not_mark(self, _parameters: tuple[object, ...]) -> str | None:
+        return "no review item is selected" if self.selected_item() is None else None
+
+    def _why_not_bulk(self, _parameters: tuple[object, ...]) -> str | None:
+        return "no held update is open" if not self.snapshot.counts.get("held") else None
+
+    def _why_not_resolve(self, parameters: tuple[object, ...]) -> str | None:
+        choice = parameters[0] if parameters else ""
+        if choice in HELD and self.query_one(ReviewPane).marked:
+            return None  # a / r act on the marked rows
+        item = self.selected_item()
+        if item is None:
+            return "no review item is selected"
+        if item.kind == "held" and choice not in HELD:
+            return f"item #{item.id} is a held update: a approves, r rejects"
+        if item.kind == "conflict" and choice not in CONFLICT:
+            return f"item #{item.id} is a conflict: n uses the new value, e keeps the page, d dismisses"
+        if self.snapshot.running_job_id and self.snapshot.job(self.snapshot.running_job_id) and \
+                self.snapshot.job(self.snapshot.running_job_id).base_id == item.base_id:  # type: ignore[union-attr]
+            return f"a compile of {item.base_id} is running; resolve when it ends"
+        return None
+
+    def _why_not_open(self, _parameters: tuple[object, ...]) -> str | None:
+        stop = self.current_stop()
+        if stop == "bases" and self.selected_base() is None:
+            return "no knowledge base is selected"
+        if stop == "jobs" and self.selected_job() is None:
+            return "no job is selected"
+        if stop == "items" and self.selected_item() is None:
+            return "no review item is selected"
+        return None
+
+    def _why_not_back(self, _parameters: tuple[object, ...]) -> str | None:
+        if self.query_one("#filter").display or any(self.needle.values()):
             return None
-        if action in ("policy", "briefs"):
-            base = self.selected_base()
-            return None if base is not None else (
-                "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)"))
-        if action in ("search", "pages"):
-            base = self.selected_base()
-            if base is None:
-                return "no knowledge base is selected" + ("" if self.snapshot.bases else " (create one with b)")
-            if not base.compiled:
-                return f"{base.name} has no compiled wiki yet: compile it first (c)"
-            return None
-        if action == "cancel":
-            job = self.cancel_target()
-            if job is None:
-                return "no job is selected" if self.active == "running" or self.current_stop() == "jobs" else (
-                    "the selected base has no queued or running job")
-            return None if job.open else f"job {job.short} already {job.phase}; nothing to cancel"
-        if action in ("mark", "bulk"):
-            if action == "mark" and self.selected_item() is None:
-                return "no review item is selected"
-            if action == "bulk" and not self.snapshot.counts.get("held"):
-                return "no held update is open"
-            return None
-        if action == "resolve":
-            choice = parameters[0] if parameters else ""
-            if choice in HELD and self.query_one(ReviewPane).marked:
-                return None  # a / r act on the marked rows
-            item = self.selected_item()
-            if item is None:
-                return "no review item is selected"
-            if item.kind == "held" and choice not in HELD:
-                return f"item #{item.id} is a held update: a approves, r rejects"
-            if item.kind == "conflict" and choice not in CONFLICT:
-                return f"item #{item.id} is a conflict: n uses the new value, e keeps the page, d dismisses"
-            if self.snapshot.running_job_id and self.snapshot.job(self.snapshot.running_job_id) and \
-                    self.snapshot.job(self.snapshot.running_job_id).base_id == item.base_id:  # type: ignore[union-attr]
-                return f"a compile of {item.base_id} is running; resolve when it ends"
-            return None
-        if action == "open":
-            stop = self.current_stop()
-            if stop == "bases" and self.selected_base() is None:
-                return "no knowledge base is selected"
-            if stop == "jobs" and self.selected_job() is None:
-                return "no job is selected"
-            if stop == "items" and self.selected_item() is None:
-                return "no review item is selected"
-            return None
-        if action == "back":
-            if self.query_one("#filter").display or any(self.needle.values()):
-                return None
-            if self.current_stop() == "bases" and self.follow:
-                return "already at the queue"
-            return None
+        if self.current_stop() == "bases" and self.follow:
+            return "already at the queue"
         return None
 
     def on_key(self, event: events.Key) -> None:
@@ -240,6 +252,26 @@ class MainScreen(MainActions):
         reason = self.why_not(name, params) or "it does not apply here"
         self.app.notify(f"{keys.display_key(event.key)} ({entry.description}): {reason}", severity="warning",
                         timeout=4)
+
+
+# MainScreen.why_not beyond the pane check: each action with a condition -> why it does not apply now
+# (None: it does); an action not listed always applies in its panes.
+WHY_NOT: dict[str, Callable[[MainScreen, tuple[object, ...]], str | None]] = {
+    "compile": MainScreen._why_not_base,
+    "dry_run": MainScreen._why_not_base,
+    "toggle_policy": MainScreen._why_not_base,
+    "clear_pause": MainScreen._why_not_clear_pause,
+    "policy": MainScreen._why_not_base,
+    "briefs": MainScreen._why_not_base,
+    "search": MainScreen._why_not_compiled_base,
+    "pages": MainScreen._why_not_compiled_base,
+    "cancel": MainScreen._why_not_cancel,
+    "mark": MainScreen._why_not_mark,
+    "bulk": MainScreen._why_not_bulk,
+    "resolve": MainScreen._why_not_resolve,
+    "open": MainScreen._why_not_open,
+    "back": MainScreen._why_not_back,
+}
 
 
 def repaint_border(w: Widget) -> None:
