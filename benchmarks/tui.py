@@ -63,7 +63,7 @@ def alternate(i: int) -> str:
     return "j" if (i // 10) % 2 == 0 else "k"
 
 
-async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> dict[str, list[float]]:
+async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> dict[str, list[float]]:  # noqa: C901 - one timed script: each step of the session it measures, in order
     from kctui.services import jobs
     from kctui.ui.screens.confirm import ConfirmScreen
     from kctui.ui.screens.main import MainScreen

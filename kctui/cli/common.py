@@ -61,7 +61,9 @@ def open_app() -> None:
     except ImportError:
         click.echo("The terminal app is not part of this build yet; use `kctui --help` for the commands.")
         return
-    code = run_app()
+    from kctui.api.serve import ApiServer  # noqa: PLC0415 - the app serves the API when the settings enable it
+
+    code = run_app(server_factory=ApiServer)
     if code:
         sys.exit(code)
 

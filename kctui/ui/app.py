@@ -6,6 +6,7 @@ fake clock, and drive the services directly."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import signal
 import sys
@@ -301,9 +302,10 @@ class KctuiApp(AppKeys):
             self.call_after_refresh(self.main.restyle)
 
 
-def run_app(workspaces: Sequence[str] | None = None) -> int:
-    """`kctui` with no command: open the app with the embedded host; stop the host on the way out
-    (quit, SIGHUP from a dropped ssh session, SIGTERM) so no job is left running."""
+def run_app(workspaces: Sequence[str] | None = None, server_factory: Callable[[str, int], Any] | None = None) -> int:
+    """`kctui` with no command: open the app with the embedded host (serving the loopback API through
+    `server_factory(host, port)` when the settings enable it); stop the host on the way out (quit, SIGHUP
+    from a dropped ssh session, SIGTERM) so no job is left running."""
     log_file = paths.state_dir() / "app.log"
     try:
         log_file.parent.mkdir(parents=True, exist_ok=True)
@@ -311,7 +313,8 @@ def run_app(workspaces: Sequence[str] | None = None) -> int:
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     except OSError:
         pass
-    app = KctuiApp(runtime_factory=default_runtime, workspaces=list(workspaces or ()), handle_signals=True)
+    factory = functools.partial(default_runtime, server_factory=server_factory)
+    app = KctuiApp(runtime_factory=factory, workspaces=list(workspaces or ()), handle_signals=True)
     try:
         app.run()
     except OSError:  # the terminal is gone

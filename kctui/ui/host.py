@@ -19,9 +19,10 @@ WORKER_POLL_MAX = 0.5  # an idle worker asks for work at least this often, so `c
 WORKER_JOIN_TIMEOUT = 10.0  # on quit or hang-up, time for the running job to stop and be reported
 
 
-def default_runtime(api: bool = True) -> Any:
+def default_runtime(api: bool = True, server_factory: Callable[[str, int], Any] | None = None) -> Any:
     """HostRuntime with the scheduler/watcher, a built-in worker that records progress and, when `api`
-    and the settings enable it, the loopback API server."""
+    and the settings enable it, the loopback API server `server_factory(host, port)` makes (the cli hands
+    in kctui.api.serve.ApiServer; the UI itself never imports the API)."""
     from kctui.config import load_settings
     from kctui.services.context import ServiceContext
     from kctui.services.host_runtime import HostRuntime
@@ -39,10 +40,8 @@ def default_runtime(api: bool = True) -> Any:
     except ImportError:
         pass
     server = None
-    if api and settings.api_enabled:
-        from kctui.api.serve import ApiServer
-
-        server = ApiServer(settings.api_host, settings.api_port)
+    if api and settings.api_enabled and server_factory is not None:
+        server = server_factory(settings.api_host, settings.api_port)
     return HostRuntime(server=server, worker=True, extra_services=extra, settings=settings, ctx_factory=ctx_factory,
                        worker_poll_max=WORKER_POLL_MAX, worker_join_timeout=WORKER_JOIN_TIMEOUT)
 

@@ -297,8 +297,8 @@ def layer_of(module: str) -> str | None:
 # atomic writes, platform paths, the config file); store, sources and publish are I/O shells over the
 # core; the compiler reads sources and writes a staged tree, never the store nor wiki/; search reads the
 # promoted wiki and its own index; services are the use cases over all of those, shared by the four entry
-# layers above them. api holds the host runtime the ui embeds and the worker client the cli runs; cli is
-# the top (it opens the app, serves MCP and the API). Nothing imports cli. ARCHITECTURE.md shows this table.
+# layers above them (the host runtime the ui embeds is a service). api holds the loopback server and the
+# worker client the cli runs; cli is the top (it opens the app and hands it the API server, serves MCP). Nothing imports cli. ARCHITECTURE.md shows this table.
 MAY_IMPORT: dict[str, set[str]] = {
     "helpers": set(),
     "core": set(),
@@ -310,7 +310,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "services": {"core", "store", "sources", "publish", "compiler", "search", "helpers"},
     "api": {"services", "compiler", "core", "store", "helpers"},
     "mcp_server": {"services", "search", "core", "store", "helpers"},
-    "ui": {"services", "api", "core", "store", "helpers"},
+    "ui": {"services", "core", "store", "helpers"},
     "cli": {"services", "api", "mcp_server", "ui", "compiler", "search", "core", "store", "helpers"},
 }
 

@@ -152,7 +152,7 @@ def live_generation(wiki: Path) -> str | None:
     return gen
 
 
-def check_store(ctx: ServiceContext, ws: str, kb_ids: list[str], acks: list[dict], *, recovered: bool,
+def check_store(ctx: ServiceContext, ws: str, kb_ids: list[str], acks: list[dict], *, recovered: bool,  # noqa: C901 - one checklist of the store's invariants, read top to bottom
                 stats: Counter) -> None:
     assert ctx.store.integrity_ok()
     assert not ctx.store.query("PRAGMA foreign_key_check")
