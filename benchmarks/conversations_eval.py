@@ -30,6 +30,8 @@ BUDGET = 2048
 
 _CITED = re.compile(r"([^\s\[\]()^`'\"]+?\.md):L(\d+)(?:-L(\d+))?")
 _EVIDENCE = re.compile(r"sources/(\S+?\.md) lines (\d+)-(\d+)")
+_GROUP = re.compile(r"^## EVIDENCE (?:sources/)?(\S+)")
+_LINE = re.compile(r"^\s+L(\d+)(?:-L(\d+))?: ")
 
 
 def chats() -> list[tuple[str, str, Path, list[Path]]]:
@@ -51,9 +53,21 @@ def questions_of(writer: Path) -> list[dict]:
 
 
 def ranges_in(packet: str) -> list[tuple[str, int, int]]:
-    """Every (path, first, last) line range a packet cites or quotes."""
+    """Every (path, first, last) line range a packet cites or quotes: citations `path:La-Lb`, and the
+    `Lx[-Ly]:` lines under a `## EVIDENCE sources/<path>` group header."""
     out = [(p, int(a), int(b or a)) for p, a, b in _CITED.findall(packet)]
     out += [(p, int(a), int(b)) for p, a, b in _EVIDENCE.findall(packet)]
+    group = None
+    for line in packet.splitlines():
+        head = _GROUP.match(line)
+        if head:
+            group = head.group(1)
+            continue
+        if line.startswith("## "):
+            group = None
+        m = _LINE.match(line)
+        if group and m:
+            out.append((group, int(m.group(1)), int(m.group(2) or m.group(1))))
     return out
 
 
@@ -112,13 +126,15 @@ def evaluate(svc, workspace: Path, bm25_class, norm, strings_of, misses: int = 1
             raw = anchor.packet(q["question"], BUDGET)
             assert len(text.encode()) <= BUDGET and len(packet.encode()) <= BUDGET
             flat_json = "\n".join(strings_of(json.loads(packet)))
+            json_ranges = ranges_in(flat_json) + [(i["source"], *p["lines"]) for i in json.loads(packet)["items"]
+                                                  if i.get("kind") == "evidence" for p in i.get("passages", [])]
             answer = norm(q["answer"])
             row = {"writer": writer_name, "type": q["type"],
                    "ev_text": covers(ranges_in(text), q["evidence"]),
-                   "ev_json": covers(ranges_in(flat_json), q["evidence"]),
+                   "ev_json": covers(json_ranges, q["evidence"]),
                    "ev_bm25": covers(ranges_in(raw), q["evidence"]),
                    "ans_text": answer in norm(text), "ans_json": answer in norm(flat_json),
-                   "ans_bm25": answer in norm(raw), "empty": "\n## [" not in text and bool(raw.strip())}
+                   "ans_bm25": answer in norm(raw), "empty": not json.loads(packet)["items"] and bool(raw.strip())}
             rows.append(row)
             if not row["ev_text"]:
                 lost.append((q["id"], q["question"], q["answer"]))

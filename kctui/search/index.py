@@ -7,8 +7,9 @@ trust status and claims.
 
 What is indexed: the live `wiki/` of a base that has a successful compile (`last_compiled_digest`
 set), walked through a directory descriptor without following any symlink, `index.md`/`log.md` and
-hidden folders skipped. Never `sources/`, never `.a3s/compilation-output/` (staged or failed output),
-never a base that has not compiled.
+hidden folders skipped. Never `.a3s/compilation-output/` (staged or failed output), never a base that
+has not compiled. (The raw layer, the passages of `sources/`, has tables of its own in the same file:
+kctui.search.passage_index.)
 
 Freshness: the index records a *generation signature* per base — the wiki folder's device, inode and
 mtime (a promotion swaps in a new folder), the base's `last_compiled_digest` and its latest page

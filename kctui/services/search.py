@@ -5,7 +5,7 @@ API and the app share.
     hits(ctx, ws, kb, query, limit=20)            -> [hit, …]                 (the app's search screen)
     page_view(ctx, ws, kb, page)                  -> one page: status line, flag, claims with citations,
                                                      body and revision history (the app's page view)
-    context(ctx, ws, kb, query, budget, fmt)      -> the rendered packet, never larger than `budget`
+    context(ctx, ws, kb, query, budget, fmt)      -> the packet over both layers, never over `budget`
     refresh(ctx, ws, kb)                          -> RefreshStats (what the promotion hook does)
 
 Every call first brings the base's index up to date when its wiki generation moved (see
@@ -22,7 +22,6 @@ from typing import Any
 
 from kctui import paths
 from kctui.search import context as packets
-from kctui.search.evidence import find_evidence
 from kctui.search.extract import flag_of
 from kctui.search.index import (
     RefreshStats,
@@ -31,6 +30,7 @@ from kctui.search.index import (
     base_key,
     index_file,
 )
+from kctui.search.passage_index import neighbours, passage_expression, rank_passages, refresh_passages
 from kctui.search.query import (
     ParsedQuery,
     QueryError,
@@ -41,6 +41,7 @@ from kctui.search.query import (
     snippet,
     tokens,
 )
+from kctui.search.ranking import fuse
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure, NotFound
@@ -51,6 +52,8 @@ MAX_LIMIT = 100
 HIT_CLAIMS = 5
 PACKET_PAGES = 50
 PACKET_CLAIMS = 8
+FUSED_PAGES = 12  # the best pages whose claims are ranked against the raw passages
+FUSED_PASSAGES = 60
 MODES = ("all", "all-prefix", "any")
 TITLE_BOOST = 2.0
 DEFINES_BOOST = 1.0
@@ -344,32 +347,39 @@ def check_budget(budget: int) -> int:
 
 def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, query: str, *,
             budget: int = packets.DEFAULT_BUDGET, fmt: str = "json") -> str:
-    """A compiled-first context packet, rendered (`json` or `text`), at most `budget` bytes."""
+    """A context packet over both layers, rendered (`json` or `text`), at most `budget` bytes: the
+    compiled pages' claims and the raw source passages in one ranking (kctui.search.ranking), packed
+    densely (kctui.search.packet)."""
     check_budget(budget)
     if fmt not in ("json", "text"):
         raise InvalidInput("format must be 'json' or 'text'")
     parsed = _parse(query)
     base, index, key, _stats = prepare(ctx, workspace, kb_id)
     mode, ranked, total = _ranked(index, key, parsed, PACKET_PAGES)
-    items: list[dict[str, Any]] = []
-    size = 0
-    for start in range(0, len(ranked), 10):  # build pages only until one lies beyond the budget
-        for row in _rows(index, key, ranked[start:start + 10], None):
-            items.append(_packet_item(_hit(ctx, base, row, parsed, len(items) + 1, PACKET_CLAIMS)))
-            size += packets.item_size(items[-1], fmt)
-        if size > budget:
-            break
+    pages = [_packet_item(_hit(ctx, base, row, parsed, n, PACKET_CLAIMS))
+             for n, row in enumerate(_rows(index, key, ranked[:FUSED_PAGES], None), 1)]
+    sources = paths.sources_path(Path(base.workspace), base.id)
+    try:
+        refresh_passages(index, key, sources)
+        passages = rank_passages(index, key, passage_expression(parsed), FUSED_PASSAGES)
+        around = neighbours(index, key, passages)
+    except SearchIndexError as exc:
+        raise IOFailure(str(exc)) from exc
+    typed = {t for g in parsed.groups for t in tokens(g.label)}
+    statements = fuse(pages, passages, typed, around)
+    meta: dict[tuple[str, ...], dict[str, Any]] = {("page", p["page"]): p for p in pages}
+    meta.update({("source", p.path, p.heading): {"source": p.path, "title": p.title, "heading": p.heading}
+                 for p in [*passages, *around.values()]})
     uncovered = [i for i, g in enumerate(parsed.groups) if index.count(key, g.fts()) == 0]
-    evidence = find_evidence(paths.sources_path(Path(base.workspace), base.id), list(parsed.groups), uncovered)
-    actions = _next_actions(base, parsed, bool(items))
-    if not items and evidence:
+    actions = _next_actions(base, parsed, bool(statements))
+    if statements and all(s.kind == "passage" for s in statements):
         actions.insert(0, "no compiled page matches; the evidence items are raw source text: read them as such")
     env = packets.Envelope(
         query=parsed.text, terms=parsed.labels, knowledge_base=_kb_json(base), match=mode,
         uncovered=[parsed.groups[i].label for i in uncovered], pages_matched=total,
         next_actions_empty=actions or ["broaden the query"],
         hint_more="narrow the query (more specific terms) for fewer, better items")
-    return packets.pack(env, items + evidence, budget, fmt, available=len(ranked) + len(evidence))
+    return packets.pack_statements(env, statements, meta, budget, fmt)
 
 
 def _slim(claim: dict[str, Any]) -> dict[str, Any]:
@@ -383,9 +393,3 @@ def _packet_item(hit: dict[str, Any]) -> dict[str, Any]:
         item["flag"] = dict(item["flag"], conflicts=[_slim(c) for c in item["flag"]["conflicts"]])
     item["claims"] = [_slim(c) for c in hit["claims"]]
     return item
-
-
-def context_packet(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, query: str, *,
-                   budget: int = packets.DEFAULT_BUDGET) -> dict[str, Any]:
-    """The JSON packet as data (for the API); its serialised form is at most `budget` bytes."""
-    return json.loads(context(ctx, workspace, kb_id, query, budget=budget, fmt="json"))

@@ -1,17 +1,14 @@
-"""Answers fit the budget (issue 12, point 9): a context packet's item for a page carries the page's
-title, status and flag and the page's claims that match the query, most relevant first; an item that
-does not fit whole goes in trimmed, so a small budget still holds the best answer.
+"""Answers fit the budget (issues 12 and 30): a context packet holds the statements of both layers that
+answer the query, best first, one line each, a page's title, status and flag once per page.
 
-- a 2 KB JSON packet (and the text one) holds the matching claim of a long page whose whole item is
-  larger than the budget, first among the page's claims, with its citation;
-- a flagged page keeps its flag (status and why) in the trimmed item, in JSON and in text;
-- claims that only share the page's title with the query come after claims that name the query's
-  terms themselves (and are left out when those exist);
-- while more items wait, no item takes more than half the budget, so the next pages still show;
-- the packet never exceeds its budget, over random budgets and items (the pure packer and the
-  service), a trimmed item's claims are the head of the whole item's claims, `truncated` means items
-  were left out, `itemsTrimmed` counts the items cut down, and the packet names a budget that holds
-  the first cut item whole.
+- a 2 KB packet (JSON and text) holds the matching claim of a long page, first among the page's
+  claims, with its citation, though the whole page is far larger than the budget;
+- a flagged page keeps its flag (status and why) in every packet that holds one of its statements;
+- a statement too long for what is left is passed over for the next ones that fit; a longer one is
+  cut around the query's words;
+- the packet never exceeds its budget, over random budgets and statements (the pure packer and the
+  service); what a smaller budget holds a larger one holds too; `truncated` means statements were left
+  out and the packet names a budget that holds the next one; the JSON items are the text's groups.
 """
 
 from __future__ import annotations
@@ -29,6 +26,7 @@ from kctui import paths
 from kctui.core.page_status import set_page_status
 from kctui.search import context as packets
 from kctui.search.context import MAX_BUDGET, MIN_BUDGET
+from kctui.search.ranking import Statement
 from kctui.services import jobs
 from kctui.services import search as svc_search
 from kctui.services.local_transport import LocalTransport
@@ -89,33 +87,28 @@ def ledger_item(pkt: dict) -> dict:
 QUERY = "ledger retention window"
 
 
-def test_a_2kb_json_packet_holds_the_matching_claim_of_a_long_page(svc, workspace):
+def test_a_2kb_packet_holds_the_matching_claim_of_a_long_page(svc, workspace):
     kb = compiled_with_page(svc, workspace)
     whole = ledger_item(packet(svc, workspace, kb, QUERY, MAX_BUDGET))
-    assert packets.item_size(whole, "json") > 2048  # the whole item alone is over the budget
+    assert len(long_page().encode()) > 4 * 2048  # the page is far larger than the budget
     assert whole["claims"][0]["citation"] == "^[notes.md:L37-L37]"  # the claim naming both terms leads
     assert "400 days" in whole["claims"][0]["text"]
-    # Claims that name a query term themselves come next; ones sharing only the title are left out.
-    assert all("retention" in c["text"] for c in whole["claims"])
+    assert all("retention" in c["text"] for c in whole["claims"])  # claims naming a query term only
 
     small = packet(svc, workspace, kb, QUERY, 2048)
-    assert small["items"] and small["items"][0]["page"] == "entities/ledger-service.md"
     item = small["items"][0]
-    assert item["trimmed"] is True and item["claimsOmitted"] >= 1
+    assert item["page"] == "entities/ledger-service.md" and small["truncated"]
     assert item["claims"][0]["citation"] == "^[notes.md:L37-L37]" and "400 days" in item["claims"][0]["text"]
     assert (item["title"], item["status"], item["flag"]) == ("Ledger service", "compiled", None)
-    assert small["itemsTrimmed"] >= 1
+    assert item["claims"] == whole["claims"][: len(item["claims"])]  # the head of the ranked claims
     need = int(re.search(r"to ([\d,]+) bytes", small["nextActions"][0]).group(1).replace(",", ""))
-    assert "first trimmed item whole" in small["nextActions"][0]
-    bigger = packet(svc, workspace, kb, QUERY, need)
-    assert ledger_item(bigger) == whole  # the named budget holds the page whole
+    assert packet(svc, workspace, kb, QUERY, need)["statementsIncluded"] > small["statementsIncluded"]
 
     text = packet(svc, workspace, kb, QUERY, 2048, fmt="text")
-    block = text.split("## [1] ")[1]
-    assert block.startswith("Ledger service — entities/ledger-service.md (compiled)")
-    assert "settlement records are kept for 400 days ^[notes.md:L37-L37]" in block
-    assert "more matching claim(s) left out to fit the budget" in block
-    assert re.search(r"\((truncated; )?\d+ trimmed to fit\)\.", text)
+    block = text.split("## Ledger service — entities/ledger-service.md (compiled)\n")[1]
+    assert block.count("Ledger service") <= 1  # the title once, in the header, not before every claim
+    assert "retention window: settlement records are kept for 400 days ^[notes.md:L37-L37]" in block
+    assert re.search(r"— \d+/\d+ statements, [\d,]+/2,048 bytes \(truncated\)", text)
 
 
 @pytest.mark.parametrize("status", ["needs-review", "contradicted"])
@@ -147,32 +140,24 @@ def test_a_stale_page_keeps_its_flag_when_trimmed(svc, workspace):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(budget=st.integers(MIN_BUDGET, 6000), fmt=st.sampled_from(["json", "text"]),
        query=st.sampled_from([QUERY, "ledger", "retention", "settlement batch", "window 400", "batch 12 retention"]))
-def test_the_service_never_exceeds_the_budget_and_trims_from_the_end(svc, workspace, budget, fmt, query):
+def test_the_service_never_exceeds_the_budget_and_keeps_the_best_statements(svc, workspace, budget, fmt, query):
     kb = _shared_kb(svc, workspace)
     out = svc_search.context(svc, workspace, kb, query, budget=budget, fmt=fmt)
     assert len(out.encode("utf-8")) <= budget
     if fmt == "text":
-        assert re.search(r"— \d+ of \d+ items, [\d,]+ of [\d,]+ bytes", out)
+        assert re.search(r"— \d+/\d+ statements, [\d,]+/[\d,]+ bytes", out)
         return
     data = json.loads(out)
     assert data["bytes"] == len(out.encode("utf-8"))
-    def ident(item: dict) -> tuple:
-        return (item["page"],) if item["kind"] == "page" else (item["source"], item["lines"][0])
+    full = json.loads(svc_search.context(svc, workspace, kb, query, budget=MAX_BUDGET, fmt="json"))
+    assert _held(data) <= _held(full)
+    if data["truncated"]:
+        assert "raise the budget" in data["nextActions"][0]
 
-    full = {ident(i): i for i in json.loads(
-        svc_search.context(svc, workspace, kb, query, budget=MAX_BUDGET, fmt="json"))["items"]}
-    for n, item in enumerate(data["items"]):
-        whole = full[ident(item)]
-        if not item.get("trimmed"):
-            assert item == whole
-            continue
-        assert data["itemsTrimmed"] >= 1 and "raise the budget" in data["nextActions"][0]
-        if item["kind"] == "page":
-            assert (item["title"], item["status"], item["flag"] is None) == (whole["title"], whole["status"], whole["flag"] is None)
-            kept = item["claims"]
-            assert item["claimsOmitted"] == len(whole["claims"]) - len(kept)
-            for got, want in zip(kept, whole["claims"]):
-                assert got["citation"] == want["citation"]  # the head of the ranked claims, in order
+
+def _held(pkt: dict) -> set:
+    return {(i.get("page") or i.get("source"), json.dumps(x, sort_keys=True)) for i in pkt["items"]
+            for x in i.get("claims", []) + i.get("passages", [])}
 
 
 _KB: dict[Path, str] = {}
@@ -185,7 +170,7 @@ def _shared_kb(svc, workspace: Path) -> str:
     return _KB[workspace]
 
 
-# -- the pure packer over random items -----------------------------------------------------------------
+# -- the pure packer over random statements ------------------------------------------------------------
 
 
 def _env() -> packets.Envelope:
@@ -195,76 +180,71 @@ def _env() -> packets.Envelope:
                             hint_more="narrow the query")
 
 
-TEXTS = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=400)
-CLAIM = st.builds(lambda t, n: {"text": t, "value": t[: len(t) // 2], "citation": f"^[a.md:L{n}-L{n}]"},
-                  TEXTS, st.integers(1, 999))
-FLAG = st.none() | st.builds(lambda s, w, cs: {"status": s, "why": w, "derived": False, "conflicts": cs},
-                             st.sampled_from(["contradicted", "needs-review", "stale", "archived"]), TEXTS,
-                             st.lists(CLAIM, max_size=5))
-ITEM = st.builds(lambda title, flag, desc, claims: {
-    "kind": "page", "rank": 1, "page": f"entities/{abs(hash(title)) % 10**6}.md", "title": title,
-    "status": flag["status"] if flag else "compiled", "flag": flag, "description": desc, "claims": claims},
-    st.text(min_size=1, max_size=80), FLAG, st.text(max_size=600), st.lists(CLAIM, max_size=12))
+TEXTS = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=700)
+FLAG = st.none() | st.builds(lambda s, w: {"status": s, "why": w, "derived": False, "conflicts": []},
+                             st.sampled_from(["contradicted", "needs-review", "stale", "archived"]),
+                             st.text(min_size=1, max_size=200))
+GROUPS = [("page", f"entities/p{n}.md") for n in range(3)] + [("source", f"s{n}.md", f"Section {n}") for n in range(3)]
+
+
+def _statement(group: tuple, text: str, n: int) -> Statement:
+    if group[0] == "page":
+        return Statement(group, "claim", text, 1.0 / (n + 1), "a.md", (n + 1, n + 1), f"^[a.md:L{n + 1}-L{n + 1}]")
+    return Statement(group, "passage", text, 1.0 / (n + 1), group[1], (n + 1, n + 2), f"^[{group[1]}:L{n + 1}-L{n + 2}]")
 
 
 @settings(max_examples=300, deadline=None)
-@given(items=st.lists(ITEM, min_size=1, max_size=6), budget=st.integers(MIN_BUDGET, 8192),
+@given(picks=st.lists(st.tuples(st.integers(0, len(GROUPS) - 1), TEXTS), min_size=1, max_size=30),
+       flags=st.lists(FLAG, min_size=3, max_size=3), budget=st.integers(MIN_BUDGET, 8192),
        fmt=st.sampled_from(["json", "text"]))
-def test_the_packer_never_exceeds_the_budget_and_keeps_every_flag(items, budget, fmt):
-    out = packets.pack(_env(), items, budget, fmt)
+def test_the_packer_never_exceeds_the_budget_and_keeps_every_flag(picks, flags, budget, fmt):
+    statements = [_statement(GROUPS[g], text, n) for n, (g, text) in enumerate(picks)]
+    meta = {g: {"page": g[1], "title": f"T{n}", "status": flags[n]["status"] if flags[n] else "compiled",
+                "flag": flags[n]} for n, g in enumerate(GROUPS[:3])}
+    meta.update({g: {"source": g[1], "title": "", "heading": g[2]} for g in GROUPS[3:]})
+    out = packets.pack_statements(_env(), statements, meta, budget, fmt)
     assert len(out.encode("utf-8")) <= budget
     if fmt == "text":
-        for item in items:
-            if f"## [{items.index(item) + 1}] " in out and item["flag"]:
-                assert f"⚠ {item['flag']['status'].upper()}: " in out
+        for n, g in enumerate(GROUPS[:3]):
+            if f"## T{n} — {g[1]}" in out and flags[n]:
+                assert f"⚠ {flags[n]['status'].upper()}: " in out
         return
     data = json.loads(out)
     assert data["bytes"] == len(out.encode("utf-8"))
     assert data["itemsIncluded"] == len(data["items"])
-    assert data["itemsTrimmed"] == sum(1 for i in data["items"] if i.get("trimmed"))
-    assert data["truncated"] == (len(data["items"]) < len(items))
-    if data["truncated"] or data["itemsTrimmed"]:
+    held = sum(len(i.get("claims", [])) + len(i.get("passages", [])) for i in data["items"])
+    assert data["statementsIncluded"] == held and data["truncated"] == (held < len(statements))
+    if data["truncated"]:
         assert "raise the budget" in data["nextActions"][0]
-    for n, (got, want) in enumerate(zip(data["items"], items)):
-        if n + 1 < len(items) and got.get("trimmed"):  # while more items wait, none takes more than half
-            smallest = min(packets.item_size(f, "json") for f in packets.trimmed_forms(want))  # (the budget,
-            assert packets.item_size(got, "json") <= max(budget // 2 + 1, smallest)  # unless no form can)
-        if not got.get("trimmed"):
-            assert got == json.loads(json.dumps(want))
-            continue
-        assert (got["title"], got["status"], got["page"]) == (want["title"], want["status"], want["page"])
-        if want["flag"]:  # the flag's status and why are never cut
-            assert (got["flag"]["status"], got["flag"]["why"]) == (want["flag"]["status"], want["flag"]["why"])
-        else:
-            assert got["flag"] is None
-        assert got["claimsOmitted"] == len(want["claims"]) - len(got["claims"])
-        assert [c["citation"] for c in got["claims"]] == [c["citation"] for c in want["claims"][: len(got["claims"])]]
+    for item in data["items"]:
+        if item["kind"] == "page":
+            n = int(item["title"][1:])
+            assert item["flag"] == flags[n]  # a flag is never cut
+    assert held or not statements  # never empty while a statement fits: every statement is cut to fit
+    assert max((len(x["text"].encode()) for i in data["items"] for x in i.get("claims", []) + i.get("passages", [])),
+               default=0) <= packets.MAX_STATEMENT_BYTES
 
 
-def test_one_long_page_does_not_crowd_out_the_next_pages():
-    claim = {"text": "a matching claim " * 12, "value": "v", "citation": "^[a.md:L1-L1]"}
-    long_item = {"kind": "page", "rank": 1, "page": "entities/long.md", "title": "Long", "status": "compiled",
-                 "flag": None, "description": "", "claims": [dict(claim, citation=f"^[a.md:L{n}-L{n}]") for n in range(1, 9)]}
-    short = [{"kind": "page", "rank": n, "page": f"entities/p{n}.md", "title": f"P{n}", "status": "compiled",
-              "flag": None, "description": "", "claims": [{"text": f"claim {n}", "value": "v", "citation": f"^[b.md:L{n}-L{n}]"}]}
-             for n in (2, 3)]
-    assert packets.item_size(long_item, "json") > 1500
-    data = json.loads(packets.pack(_env(), [long_item] + short, 2048, "json"))
-    assert [i["page"] for i in data["items"]] == ["entities/long.md", "entities/p2.md", "entities/p3.md"]
-    first = data["items"][0]
-    assert first["trimmed"] and first["claims"] and first["claims"][0]["citation"] == "^[a.md:L1-L1]"
-    assert packets.item_size(first, "json") <= 1024
-    assert data["itemsTrimmed"] == 1 and not data["truncated"]
-    need = int(re.search(r"to ([\d,]+) bytes", data["nextActions"][0]).group(1).replace(",", ""))
-    whole = json.loads(packets.pack(_env(), [long_item] + short, need, "json"))
-    assert whole["items"][0] == long_item and whole["itemsTrimmed"] == 0
-
-
-def test_an_item_too_large_for_any_trim_is_left_out_and_named():
-    huge = {"kind": "page", "rank": 1, "page": "entities/x.md", "title": "x" * 3000, "status": "compiled",
-            "flag": None, "description": "", "claims": []}
-    data = json.loads(packets.pack(_env(), [huge], MIN_BUDGET, "json"))
-    assert data["items"] == [] and data["truncated"] and "raise the budget" in data["nextActions"][0]
+def test_a_statement_too_long_for_what_is_left_is_passed_over_and_a_long_one_is_cut():
+    group = ("source", "a.md", "")
+    meta = {group: {"source": "a.md", "title": "", "heading": ""}}
+    long = "filler words " * 80 + "the retention window is 400 days " + "more filler " * 40
+    statements = [Statement(group, "passage", f"short statement {n} on retention", 1.0, "a.md", (n, n)) for n in range(1, 11)]
+    statements += [Statement(group, "passage", long, 0.5, "a.md", (20, 20)),
+                   Statement(group, "passage", "the last short one", 0.4, "a.md", (30, 30))]
+    env = packets.Envelope(query="retention", terms=["retention"], knowledge_base={"id": "kb"}, match="all",
+                           uncovered=[], pages_matched=0, next_actions_empty=[], hint_more="")
+    text = packets.pack_statements(env, statements, meta, 8192, "text")
+    line = next(x for x in text.splitlines() if x.startswith("  L20: "))
+    assert "retention window is 400 days" in line and len(line.encode()) <= packets.MAX_STATEMENT_BYTES + 8
+    passed_over = []
+    for budget in range(MIN_BUDGET, 4096, 8):
+        data = json.loads(packets.pack_statements(env, statements, meta, budget, "json"))
+        got = [p["lines"][0] for i in data["items"] for p in i["passages"]]
+        if 20 not in got and 30 in got:  # the long one did not fit in what was left; the next one did
+            passed_over.append(budget)
+            assert data["truncated"] and "raise the budget" in data["nextActions"][0]
+    assert passed_over
 
 
 @pytest.mark.parametrize("description, typed, expected", [

@@ -141,8 +141,8 @@ def test_base_without_a_successful_compile_is_not_indexed(svc, workspace):
     assert result["items"] == [] and "compile it first" in result["nextActions"][0]
     pkt = packet(svc, workspace, base.id, "numbat termites")
     assert pkt["knowledgeBase"]["compiled"] is False
-    assert [i["kind"] for i in pkt["items"]] == ["evidence"]  # the raw block is all there is
-    assert pkt["items"][0]["source"] == "n.md" and "numbat" in pkt["items"][0]["text"]
+    assert [i["kind"] for i in pkt["items"]] == ["evidence"]  # the raw passage is all there is
+    assert pkt["items"][0]["source"] == "n.md" and "numbat" in pkt["items"][0]["passages"][0]["text"]
 
 
 def test_sources_text_is_never_a_compiled_hit(svc, workspace, tmp_path):
@@ -156,7 +156,10 @@ def test_sources_text_is_never_a_compiled_hit(svc, workspace, tmp_path):
     pkt = packet(svc, workspace, kb, "quokkaship")
     assert [i["kind"] for i in pkt["items"]] == ["evidence"]
     ev = pkt["items"][0]
-    assert ev["source"] == "notes.md" and "evidence" in ev["label"] and ev["citation"].startswith("^[notes.md:L")
+    assert ev["source"] == "notes.md" and [5, 5] in [p["lines"] for p in ev["passages"]]
+    assert any("quokkaship" in p["text"] for p in ev["passages"])
+    text = svc_search.context(svc, workspace, kb, "quokkaship", fmt="text")
+    assert "## EVIDENCE notes.md — Notes\n" in text and "\n  L5: When asked, Bartholomew whistled" in text
     assert pkt["uncoveredTerms"] == ["quokkaship"]
     assert packet(svc, workspace, kb, "wallabyzone")["items"] == []  # a symlink in sources/ is never read
     # A symlink planted in the live wiki is never followed either.
@@ -178,7 +181,7 @@ def test_contradicted_page_is_flagged_in_the_packet(svc, workspace):
     assert disputed == {("2028-10-31", "^[python-release-cycle.md:L13-L13]"),
                         ("2028-10-02", "^[team-upgrade-notes.md:L8-L8]")}
     text = svc_search.context(svc, workspace, kb, "python 3.12 end of life", fmt="text")
-    block = text.split("## [1] ")[1].split("## [")[0]
+    block = text.split("## Python — entities/python.md (contradicted)\n")[1].split("\n## ")[0]
     assert "⚠ CONTRADICTED" in block and "do not assert" in block and "^[team-upgrade-notes.md:L8-L8]" in block
 
 
@@ -253,29 +256,32 @@ def test_packet_never_exceeds_its_budget(svc, workspace, demo_kb, budget, words,
     if fmt == "json":
         data = json.loads(out)  # items are whole JSON objects
         assert data["bytes"] == len(out.encode("utf-8"))
-        assert data["truncated"] == (data["itemsIncluded"] < data["itemsAvailable"]) == (len(data["items"]) < data["itemsAvailable"])
+        assert data["itemsIncluded"] == len(data["items"]) <= data["itemsAvailable"]
+        held = sum(len(i.get("claims", [])) + len(i.get("passages", [])) + bool(i.get("description"))
+                   for i in data["items"])
+        assert data["statementsIncluded"] == held and data["truncated"] == (held < data["statementsAvailable"])
         if data["truncated"]:
             assert "raise the budget" in data["nextActions"][0]
         if not data["items"]:
             assert data["nextActions"]
     else:
-        assert re.search(r"— \d+ of \d+ items, [\d,]+ of [\d,]+ bytes", out)
+        assert re.search(r"— \d+/\d+ statements, [\d,]+/[\d,]+ bytes", out)
 
 
 def test_truncation_is_reported_with_the_budget_that_holds_the_next_item(svc, workspace, demo_kb):
     small = packet(svc, workspace, demo_kb, "python", budget=MIN_BUDGET)
     full = packet(svc, workspace, demo_kb, "python", budget=MAX_BUDGET)
-    assert not full["truncated"] and full["itemsIncluded"] == full["itemsAvailable"] >= 3
-    assert small["truncated"] and small["itemsIncluded"] < small["itemsAvailable"]
+    assert not full["truncated"] and full["statementsIncluded"] == full["statementsAvailable"] >= 3
+    assert small["truncated"] and small["statementsIncluded"] < small["statementsAvailable"]
     need = int(re.search(r"to ([\d,]+) bytes", small["nextActions"][0]).group(1).replace(",", ""))
     more = packet(svc, workspace, demo_kb, "python", budget=need)
-    if small.get("itemsTrimmed"):  # the budget named holds the first trimmed item whole
-        first = next(i for i, it in enumerate(small["items"]) if it.get("trimmed"))
-        assert not more["items"][first].get("trimmed")
-        assert [it.get("page") for it in more["items"][: first + 1]] == [it.get("page") for it in small["items"][: first + 1]]
-    else:  # ... or the next item
-        assert more["itemsIncluded"] >= small["itemsIncluded"] + 1
-        assert more["items"][: small["itemsIncluded"]] == small["items"]  # same order, whole items
+    assert more["statementsIncluded"] >= small["statementsIncluded"] + 1  # the named budget holds the next one
+
+    def held(pkt: dict) -> set:
+        return {(i.get("page") or i.get("source"), str(x)) for i in pkt["items"]
+                for x in i.get("claims", []) + i.get("passages", [])}
+
+    assert held(small) <= held(more) <= held(full)  # a larger budget holds what a smaller one held
     text = svc_search.context(svc, workspace, demo_kb, "python", budget=MIN_BUDGET, fmt="text")
     assert "(truncated)" in text and "next: raise the budget" in text
 
@@ -356,9 +362,16 @@ def test_endoflife_wiki_answers_python_312_end_of_life(svc, workspace, shared_di
     cited = re.fullmatch(r"\^\[python\.md:L(\d+)-L(\d+)\]", best["citation"])  # the row: its record's lines
     assert cited and int(cited.group(1)) == record and record < line <= int(cited.group(2))
     pkt = packet(svc, workspace, base.id, "python 3.12 end of life", budget=4096)
-    assert pkt["items"][0]["title"] == "Python" and pkt["items"][0]["claims"][0]["value"] == eol
-    assert pkt["uncoveredTerms"] == []  # compiled pages cover every term: no raw evidence
-    assert all(i["kind"] == "page" for i in pkt["items"])
+    first = pkt["items"][0]
+    assert first["title"] == "Python" and eol in first["claims"][0]["text"]
+    assert first["claims"][0]["citation"] == best["citation"]  # the compiled record leads
+    assert pkt["uncoveredTerms"] == []  # compiled pages cover every term
+    cited = [re.fullmatch(r"\^\[(.+):L(\d+)-L(\d+)\]", c["citation"]).groups()
+             for i in pkt["items"] for c in i.get("claims", [])]
+    for i in pkt["items"]:  # a claim and the passage it was lifted from are never both packed
+        for q in i.get("passages", []):
+            assert not any(path == i["source"] and int(a) <= q["lines"][1] and q["lines"][0] <= int(b)
+                           for path, a, b in cited), (i["source"], q)
 
     # Incremental: after a recompile where one source changed, only that source's pages are touched.
     before = svc_search.refresh(svc, workspace, base.id)

@@ -1,3 +1,4 @@
+# size: the structured readers of one document (frontmatter, tables and their name column, glossaries, key: value lines) share their helpers; split by reader when it grows again.
 """Structured facts: YAML frontmatter, tables, definition lists, abbreviations and `key: value` lines.
 
 Frontmatter scalars cite the line of the scalar itself; a list of records (mappings sharing an

@@ -1,0 +1,146 @@
+"""The raw layer of a context packet: every passage of a knowledge base's text sources (kctui.search.passages)
+in an FTS5 table of its own (porter stemming), beside the compiled pages' table in the search index.
+
+Refreshed at each query from `sources/` itself (walked without following any symlink, bounded in files
+and bytes like the raw-evidence fallback): a file whose size, modification time and inode are the ones
+recorded keeps its passages; a new or changed file is split again; a file gone loses its passages. Only
+text sources are split (Markdown, plain text and the like; a file holding a NUL byte is skipped).
+Derived data: it can be dropped at any time.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+
+from kctui.search.evidence import MAX_SCAN_BYTES, MAX_SOURCE_BYTES, _source_files
+from kctui.search.index import SearchIndex
+from kctui.search.passages import document_title, split_passages
+from kctui.search.query import STOPWORDS, ParsedQuery
+
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".rst", ".org", ".adoc", ".csv", ".tsv", ".yaml",
+                           ".yml", ".json", ".toml", ".log", ""})
+TOKENIZER = "porter unicode61 remove_diacritics 2"  # stems: a query's "removed" finds "remove"
+HEADING_WEIGHT = 0.3  # bm25 weight of a passage's heading against its text (1.0)
+
+
+@dataclass(frozen=True)
+class RankedPassage:
+    rowid: int  # passages of one file have consecutive rowids, in line order
+    path: str  # relative to sources/
+    start: int
+    end: int
+    text: str
+    heading: str
+    title: str  # the source's own title
+    score: float  # bm25 (lower is better)
+
+
+def _table(key: str) -> str:
+    assert key.startswith("b") and key[1:].isalnum()
+    return f"psg_{key}"
+
+
+def _ensure(conn: sqlite3.Connection, key: str) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS passage_sources (key TEXT NOT NULL, path TEXT NOT NULL, sig TEXT NOT NULL, "
+                 "title TEXT NOT NULL, PRIMARY KEY (key, path))")
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {_table(key)} USING fts5(text, heading, path UNINDEXED, "
+                 f"start UNINDEXED, end UNINDEXED, tokenize = '{TOKENIZER}')")
+
+
+def _signature(full: str) -> str | None:
+    try:
+        st = os.stat(full, follow_symlinks=False)
+    except OSError:
+        return None
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def _text_of(full: str) -> str | None:
+    try:
+        with open(full, "rb") as fh:
+            data = fh.read(MAX_SOURCE_BYTES)
+    except OSError:
+        return None
+    if b"\x00" in data[:8192]:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def refresh_passages(index: SearchIndex, key: str, sources_root: os.PathLike[str] | str) -> int:
+    """Bring the base's passages in line with `sources/`; returns how many files were split again."""
+    files = [(rel, full) for rel, full in _source_files(sources_root)
+             if os.path.splitext(rel)[1].lower() in TEXT_SUFFIXES]
+    current = {rel: (full, sig) for rel, full in files if (sig := _signature(full)) is not None}
+    with index._lock:
+        conn = index.conn
+        tables = conn.execute("SELECT name FROM sqlite_master WHERE name IN ('passage_sources', ?)",
+                              (_table(key),)).fetchall()
+        stored = ({r[0]: r[1] for r in conn.execute("SELECT path, sig FROM passage_sources WHERE key = ?", (key,))}
+                  if len(tables) == 2 else {})
+    changed = [rel for rel, (_full, sig) in current.items() if stored.get(rel) != sig]
+    gone = [rel for rel in stored if rel not in current]
+    if not changed and not gone and len(tables) == 2:
+        return 0
+    t = _table(key)
+    scanned = 0
+    with index.write() as conn:
+        _ensure(conn, key)
+        for rel in gone + changed:
+            conn.execute(f"DELETE FROM {t} WHERE path = ?", (rel,))
+            conn.execute("DELETE FROM passage_sources WHERE key = ? AND path = ?", (key, rel))
+        for rel in sorted(changed):
+            full, sig = current[rel]
+            text = _text_of(full) if scanned < MAX_SCAN_BYTES else None
+            if text is None:
+                continue
+            scanned += len(text)
+            conn.executemany(f"INSERT INTO {t}(text, heading, path, start, end) VALUES (?, ?, ?, ?, ?)",
+                             [(p.text, p.heading, rel, p.start, p.end) for p in split_passages(text)])
+            conn.execute("INSERT INTO passage_sources(key, path, sig, title) VALUES (?, ?, ?, ?)",
+                         (key, rel, sig, document_title(text)))
+    return len(changed)
+
+
+def passage_expression(parsed: ParsedQuery) -> str:
+    """The query as a bag of words for BM25: every token of every term, each on its own (a possessive's
+    `s` and other one-letter tokens dropped), OR-joined; FTS5's porter stemmer takes each to its stem."""
+    toks = dict.fromkeys(t for g in parsed.groups for alt in g.alts for t in alt.toks
+                         if len(t) > 1 and t not in STOPWORDS)
+    return " OR ".join(f'"{t}"' for t in toks) or " OR ".join(g.fts() for g in parsed.groups)
+
+
+def rank_passages(index: SearchIndex, key: str, expression: str, limit: int) -> list[RankedPassage]:
+    """The passages matching the FTS5 `expression`, best first (bm25, text weighted over heading; ties
+    by path and line)."""
+    t = _table(key)
+    with index._lock:
+        try:
+            rows = index.conn.execute(
+                f"SELECT f.rowid, f.text, f.heading, f.path, f.start, f.end, s.title, bm25({t}, 1.0, {HEADING_WEIGHT}) AS score "
+                f"FROM {t} f LEFT JOIN passage_sources s ON s.key = ? AND s.path = f.path WHERE {t} MATCH ? "
+                "ORDER BY score, f.path, f.start LIMIT ?", (key, expression, int(limit))).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return []
+            raise
+    return [_ranked(r, float(r["score"])) for r in rows]
+
+
+def _ranked(r: sqlite3.Row, score: float) -> RankedPassage:
+    return RankedPassage(int(r["rowid"]), r["path"], int(r["start"]), int(r["end"]), r["text"], r["heading"] or "",
+                         r["title"] or "", score)
+
+
+def neighbours(index: SearchIndex, key: str, hits: list[RankedPassage]) -> dict[int, RankedPassage]:
+    """The passages just before and after each hit in its file and section (by rowid), by rowid."""
+    t = _table(key)
+    want = sorted({h.rowid + d for h in hits for d in (-1, 1)} - {h.rowid for h in hits})
+    if not want:
+        return {}
+    with index._lock:
+        rows = index.conn.execute(
+            f"SELECT f.rowid, f.text, f.heading, f.path, f.start, f.end, s.title FROM {t} f LEFT JOIN passage_sources s "
+            f"ON s.key = ? AND s.path = f.path WHERE f.rowid IN ({', '.join('?' for _ in want)})", (key, *want)).fetchall()
+    return {int(r["rowid"]): _ranked(r, 0.0) for r in rows}

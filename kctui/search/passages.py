@@ -1,0 +1,144 @@
+"""Raw source passages: the units of a source's text a context packet can quote with their line range.
+
+`split_passages(text)` cuts one source's text into passages by its form, never by its words:
+
+- a paragraph (a run of non-blank lines) is a passage;
+- inside a run, each list item, each table row and each turn of a conversation (a line that opens with
+  a speaker's name and a colon, `Name: text` or `[18:02] Name: text`, when the run holds two or more
+  such lines) is a passage of its own, with the lines that continue it;
+- a heading is not a passage: it is the context of the passages below it (`heading`: the nearest
+  heading above, so a session's title and date travel with its turns), and a document's first heading
+  or front-matter `title:` is its `title`;
+- a front-matter block is cut at its top-level keys;
+- a passage longer than `MAX_PASSAGE_CHARS` is cut at sentence ends into passages no longer than that.
+
+Pure: a function of the text alone (table-tested in tests/unit/test_passages.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_PASSAGE_CHARS = 700
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
+_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+_TURN = re.compile(r"^\s*(?:\[[^\]\n]{1,24}\]\s*)?[A-Z][\w.'’-]{0,30}(?: [A-Z][\w.'’-]{0,30}){0,2}:\s+\S")
+_TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*:")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+@dataclass(frozen=True)
+class Passage:
+    start: int  # first line, 1-based
+    end: int  # last line
+    text: str  # the lines as written, joined by newlines
+    heading: str  # the nearest heading above ("" before any)
+
+
+def document_title(text: str) -> str:
+    """The source's own title: front matter's `title:`, else its first heading ("" when it has none)."""
+    lines = text.split("\n")
+    if lines and lines[0].strip() == "---":
+        for line in lines[1:200]:
+            if line.strip() in ("---", "..."):
+                break
+            m = re.match(r"^title:\s*['\"]?(.*?)['\"]?\s*$", line)
+            if m and m.group(1):
+                return m.group(1)
+    for line in lines[:400]:
+        m = _HEADING.match(line)
+        if m and m.group(1):
+            return m.group(1)
+    return ""
+
+
+def split_passages(text: str) -> list[Passage]:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[Passage] = []
+    heading = ""
+    i = _front_matter(lines, out)
+    run: list[int] = []
+    for n in range(i, len(lines) + 1):
+        line = lines[n] if n < len(lines) else ""
+        m = _HEADING.match(line) if n < len(lines) else None
+        if m or not line.strip():
+            if run:
+                out += _run_passages(lines, run, heading)
+                run = []
+            if m:
+                heading = m.group(1)
+            continue
+        run.append(n)
+    return out
+
+
+def _front_matter(lines: list[str], out: list[Passage]) -> int:
+    """The front-matter block's passages (one per top-level key); the index of the line after it."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    end = next((n for n in range(1, len(lines)) if lines[n].strip() in ("---", "...")), None)
+    if end is None:
+        return 0
+    starts = [n for n in range(1, end) if _TOP_KEY.match(lines[n])] or ([1] if end > 1 else [])
+    for a, b in zip(starts, [*starts[1:], end]):
+        out += _sized(lines, a, b - 1, "")
+    return end + 1
+
+
+def _run_passages(lines: list[str], run: list[int], heading: str) -> list[Passage]:
+    """One run of non-blank lines: its items, rows and turns each a passage, else the whole run."""
+    turns = sum(1 for n in run if _TURN.match(lines[n]))
+    starts = [n for n in run if _ITEM.match(lines[n]) or (_ROW.match(lines[n]) and not _RULE.match(lines[n]))
+              or (turns >= 2 and _TURN.match(lines[n]))]
+    if not starts or starts[0] != run[0]:
+        starts = [run[0], *starts]
+    out: list[Passage] = []
+    for a, b in zip(starts, [*starts[1:], run[-1] + 1]):
+        body = [n for n in range(a, b) if not _RULE.match(lines[n])]
+        if body:
+            out += _sized(lines, body[0], body[-1], heading)
+    return out
+
+
+def _sized(lines: list[str], a: int, b: int, heading: str) -> list[Passage]:
+    """Lines a..b (0-based, inclusive) as passages of at most MAX_PASSAGE_CHARS: cut between lines, and
+    a longer line at its sentence ends (its pieces cite that line; one longer sentence stays whole)."""
+    text = "\n".join(lines[a:b + 1])
+    if len(text) <= MAX_PASSAGE_CHARS:
+        return [Passage(a + 1, b + 1, text, heading)]
+    out: list[Passage] = []
+    chunk: list[str] = []
+    first = a
+    for n in range(a, b + 1):
+        line = lines[n]
+        if chunk and (len(line) > MAX_PASSAGE_CHARS or sum(len(c) + 1 for c in chunk) + len(line) > MAX_PASSAGE_CHARS):
+            out.append(Passage(first + 1, n, "\n".join(chunk), heading))
+            chunk = []
+        if len(line) > MAX_PASSAGE_CHARS:
+            out += [Passage(n + 1, n + 1, piece, heading) for piece in _pieces(line)]
+            continue
+        if not chunk:
+            first = n
+        chunk.append(line)
+    if chunk:
+        out.append(Passage(first + 1, b + 1, "\n".join(chunk), heading))
+    return out
+
+
+def _pieces(line: str) -> list[str]:
+    """A long line cut at sentence ends into pieces of at most MAX_PASSAGE_CHARS (a longer sentence whole)."""
+    pieces: list[str] = []
+    buf = ""
+    for part in _SENTENCE_END.split(line):
+        if buf and len(buf) + 1 + len(part) > MAX_PASSAGE_CHARS:
+            pieces.append(buf)
+            buf = part
+        else:
+            buf = f"{buf} {part}" if buf else part
+    if buf:
+        pieces.append(buf)
+    return pieces

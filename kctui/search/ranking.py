@@ -1,0 +1,181 @@
+"""One ranking over both layers of a knowledge base for a context packet: the compiled pages' claims and
+the raw source passages, fused into one ordered list of statements.
+
+Inputs are the two rankings the search already makes: the pages that match the query (best first,
+each with its claims that name the query's terms, most relevant first) and the raw passages by BM25
+(kctui.search.passage_index). They are fused by reciprocal rank: the page at rank i and the passage at
+rank j score 1/(K + i) and 1/(K + j) when the query names the page (its title's words typed); another
+page's claims rank after the passages (the passage a claim cites is ranked with the others, and the
+claim stands in for it, see below), each further claim of a page a little less than the one before.
+
+A compiled claim and the passage it was lifted from are never both kept: a passage a kept claim
+cites is dropped; a passage reached first stands for the claims that cite it (`compiled`: the pages
+that compile it), and those claims are dropped, unless a claim holds nearly all of the passage's words
+(`CLAIM_COVERS`), in which case the claim stands in for it, so the compiled layer is preferred
+wherever it says what the passage says. A named page's description is a statement of its own. Pure: a function of its inputs (tests/unit/test_ranking.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kctui.search.query import tokens
+
+K = 1.0
+PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
+NAMED = 0.5  # the share of a page's title words the query must hold for the page to count in full
+DESCRIBED_PAGES = 3  # the best pages whose description may lead when it holds most of the query's words
+NEXT_CLAIM = 0.85  # each further claim of one page, against the one before
+CLAIM_COVERS = 0.8  # a claim holding this share of a passage's words stands in for the passage
+REPLY = 0.5  # the passage after a hit (a reply, the rest of a thought), against the hit's score
+ANSWER = 0.9  # the passage after a hit that asks a question: its answer
+LEAD_IN = 0.3  # the passage before a hit
+
+_CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):L(\d+)(?:-L(\d+))?\]")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One line of a packet: a compiled claim or description of a page, or a raw passage of a source."""
+
+    group: tuple[str, ...]  # ("page", page path) or ("source", path, heading)
+    kind: str  # "claim" | "description" | "passage"
+    text: str
+    score: float
+    source: str = ""  # the cited (or quoted) source path; "" for a description
+    lines: tuple[int, int] = (0, 0)
+    citation: str = ""
+    compiled: tuple[str, ...] = field(default=())  # a passage: the pages whose claims cite it
+
+
+def cited(citation: str) -> tuple[str, int, int] | None:
+    m = _CITATION.search(citation or "")
+    if not m:
+        return None
+    return m.group(1).replace("\\", ""), int(m.group(2)), int(m.group(3) or m.group(2))
+
+
+def _overlaps(a: tuple[str, int, int], path: str, start: int, end: int) -> bool:
+    return a[0] == path and a[1] <= end and start <= a[2]
+
+
+_NOTE = re.compile(r"^[^\n]{1,160}? — note: ")
+
+
+def claim_text(claim_text: str, title: str) -> str:
+    """What a claim says, without what the group header already says: the page title it repeats in front
+    ("Title — revenue: …" → "revenue: …"), and a note's subject and label ("Source — note: …" → "…")."""
+    text = claim_text
+    m = _NOTE.match(text)
+    if m:
+        return text[m.end():]
+    for head in (f"{title} — ", f"{title}: "):
+        if title and text.startswith(head):
+            return text[len(head):]
+    return text
+
+
+def _typed(word: str, typed: set[str]) -> bool:
+    """A word the query holds, or shares a stem with (one a prefix of the other, four letters or more)."""
+    return word in typed or any(len(t) >= 4 and len(word) >= 4 and (word.startswith(t) or t.startswith(word))
+                                for t in typed)
+
+
+def _share_typed(text: str, typed: set[str]) -> float:
+    words = set(tokens(text))
+    return sum(1 for t in typed if _typed(t, words)) / len(typed) if typed else 0.0
+
+
+def _covers(claim: str, passage: str) -> bool:
+    words = set(tokens(passage))
+    return bool(words) and len(words & set(tokens(claim))) >= CLAIM_COVERS * len(words)
+
+
+def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int) -> list[Statement]:
+    """A page the query names (its title's words typed) leads with its description and claims; another
+    page's claims come after the `after` passages (the passages they cite are ranked with the others)."""
+    out: list[Statement] = []
+    named_rank = 0
+    for i, page in enumerate(pages):
+        title = str(page.get("title") or "")
+        words = tokens(title)
+        named = bool(words) and sum(1 for w in words if _typed(w, typed)) >= NAMED * len(words)
+        if named:
+            score = 1.0 / (K + named_rank)
+            named_rank += 1
+        else:
+            score = PAGE_WEIGHT / (K + after + i)
+        group = ("page", str(page["page"]))
+        desc = str(page.get("description") or "")
+        if desc and (named or (i < DESCRIBED_PAGES and _share_typed(desc, typed) >= NAMED)):
+            # a named page's own definition; one of the best pages' when it holds most of the query
+            out.append(Statement(group, "description", desc, max(score, 1.0 / (K + i + 1)) * 1.01))
+        for n, c in enumerate(page.get("claims") or []):
+            where = cited(str(c.get("citation") or ""))
+            text = claim_text(str(c.get("text") or ""), title)
+            out.append(Statement(group, "claim", text, score * NEXT_CLAIM ** n, where[0] if where else "",
+                                 (where[1], where[2]) if where else (0, 0), str(c.get("citation") or "")))
+    return out
+
+
+def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[float, Any]]:
+    """(score, passage) of the ranked passages and of the passages next to them in the same section: the
+    one after a hit is its reply or continuation (REPLY of the hit's score, ANSWER when the hit asks a
+    question), the one before it its lead-in (LEAD_IN); a passage keeps the best score it is given."""
+    best: dict[int, tuple[float, Any]] = {}
+
+    def give(score: float, p: Any) -> None:
+        if p.rowid not in best or best[p.rowid][0] < score:
+            best[p.rowid] = (score, p)
+
+    for j, p in enumerate(passages):
+        score = 1.0 / (K + j)
+        give(score, p)
+        for d, share in ((1, ANSWER if p.text.rstrip().endswith("?") else REPLY), (-1, LEAD_IN)):
+            q = around.get(p.rowid + d)
+            if q is not None and q.path == p.path and q.heading == p.heading:
+                give(score * share, q)
+    return sorted(best.values(), key=lambda sp: (-sp[0], sp[1].path, sp[1].start))
+
+
+def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
+         around: dict[int, Any] | None = None) -> list[Statement]:
+    """The statements of both layers, best first, each cited passage once (see the module's text).
+    `pages`: page hits best first (`page`, `title`, `description`, `claims` with `text` and `citation`);
+    `passages`: ranked passages (`path`, `start`, `end`, `text`, `heading`); `typed`: the query's tokens."""
+    passages = list(passages)
+    candidates = _page_statements(pages, typed, len(passages))
+    for score, p in _with_neighbours(passages, around or {}):
+        candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
+                                    (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
+    candidates.sort(key=lambda s: -s.score)
+    claims = [s for s in candidates if s.kind == "claim" and s.source]
+    kept: list[Statement] = []
+    taken: list[tuple[str, int, int]] = []  # what the kept statements cite or quote
+    dropped: set[int] = set()  # claims a kept passage stands for (by identity)
+    for s in candidates:
+        if id(s) in dropped:
+            continue
+        where = (s.source, s.lines[0], s.lines[1])
+        if s.kind == "passage":
+            if any(_overlaps(t, s.source, s.lines[0], s.lines[1]) for t in taken):
+                continue
+            citing = [c for c in claims if id(c) not in dropped and _overlaps((c.source, *c.lines), *where)]
+            whole = next((c for c in citing if _covers(c.text, s.text)), None)
+            if whole is not None:  # the compiled claim says what the passage says: it stands in
+                s = Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
+                where = (s.source, *s.lines)
+            else:
+                s = Statement(s.group, s.kind, s.text, s.score, s.source, s.lines, s.citation,
+                              tuple(dict.fromkeys(c.group[1] for c in citing)))
+            dropped.update(id(c) for c in citing)
+        elif s.kind == "claim" and s.source:
+            if any(_overlaps(t, *where) for t in taken) or any(k.text == s.text and k.group == s.group for k in kept):
+                continue
+        kept.append(s)
+        if s.source:
+            taken.append(where)
+    return kept

@@ -1,0 +1,71 @@
+"""Raw source passages by the text's form (kctui.search.passages): paragraphs, list items, table rows and
+conversation turns, each with its lines and the heading above it; a document's title."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.search.passages import MAX_PASSAGE_CHARS, Passage, document_title, split_passages
+
+CHAT = """# Session 3 — 7:10 pm on 14 March, 2024
+
+Audrey: I adopted a puppy last week!
+Bo: No way. What's its name?
+Audrey: Biscuit. He is
+a terrier.
+
+## Session 4 — 2 April, 2024
+
+[18:02] Bo: How's Biscuit?
+
+[18:03] Audrey: Chewing everything.
+"""
+
+
+def test_each_turn_of_a_conversation_is_a_passage_with_its_session_heading():
+    got = split_passages(CHAT)
+    assert [(p.start, p.end, p.heading) for p in got] == [
+        (3, 3, "Session 3 — 7:10 pm on 14 March, 2024"), (4, 4, "Session 3 — 7:10 pm on 14 March, 2024"),
+        (5, 6, "Session 3 — 7:10 pm on 14 March, 2024"),  # a turn keeps the line that continues it
+        (10, 10, "Session 4 — 2 April, 2024"), (12, 12, "Session 4 — 2 April, 2024")]
+    assert got[2].text == "Audrey: Biscuit. He is\na terrier."
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("One paragraph\nof two lines.\n\nAnother.\n", [(1, 2), (4, 4)]),
+    ("- first item\n  continued\n- second item\n", [(1, 2), (3, 3)]),
+    ("Intro line:\n1. one\n2. two\n", [(1, 1), (2, 2), (3, 3)]),
+    ("| a | b |\n| --- | --- |\n| 1 | 2 |\n| 3 | 4 |\n", [(1, 1), (3, 3), (4, 4)]),  # the rule row is no passage
+    ("Note: one line that opens like a turn.\nAnd goes on.\n", [(1, 2)]),  # one "Name:" line is no conversation
+    ("---\ntitle: Widget\nreleases:\n  - cycle: 1\n---\n# Widget\n\nBody.\n", [(2, 2), (3, 4), (8, 8)]),
+    ("", []),
+    ("\n\n   \n", []),
+])
+def test_passages_follow_the_form_of_the_text(text, expected):
+    assert [(p.start, p.end) for p in split_passages(text)] == expected
+
+
+def test_a_long_paragraph_is_cut_between_lines_and_a_long_line_at_its_sentences():
+    lines = [f"Line {n} " + "word " * 30 for n in range(10)]  # ~160 characters each
+    got = split_passages("\n".join(lines) + "\n\n" + ("A sentence of some words here. " * 60) + "\n")
+    assert all(len(p.text) <= MAX_PASSAGE_CHARS for p in got)
+    assert got[0].start == 1 and all(a.end < b.start for a, b in zip(got, got[1:]) if b.start <= 10)
+    tail = [p for p in got if p.start == 12]
+    assert len(tail) >= 2 and all(p.end == 12 for p in tail)  # the pieces of one long line cite that line
+
+
+def test_every_passage_quotes_its_own_lines():
+    text = CHAT + "\n| x | y |\n|---|---|\n| 1 | 2 |\n\n- item one\n- item two\n"
+    lines = text.split("\n")
+    for p in split_passages(text):
+        assert isinstance(p, Passage) and 1 <= p.start <= p.end <= len(lines)
+        assert p.text.split("\n")[0] in lines[p.start - 1]
+
+
+@pytest.mark.parametrize("text, title", [
+    ("---\ntitle: 'Widget Server'\n---\n# Other\n", "Widget Server"),
+    ("Intro\n\n## Section\n", "Section"),
+    ("no heading at all\n", ""),
+])
+def test_a_document_title_is_its_front_matter_title_else_its_first_heading(text, title):
+    assert document_title(text) == title

@@ -1,0 +1,71 @@
+"""One ranking over both layers (kctui.search.ranking.fuse): compiled claims and raw passages fused by
+reciprocal rank, a claim and the passage it was lifted from never both kept, the compiled form
+preferred where it says what the passage says, the passage after a question ranked as its answer."""
+
+from __future__ import annotations
+
+from kctui.search.passage_index import RankedPassage
+from kctui.search.ranking import ANSWER, REPLY, claim_text, fuse
+
+
+def passage(rowid: int, path: str, line: int, text: str, heading: str = "Notes") -> RankedPassage:
+    return RankedPassage(rowid, path, line, line, text, heading, "Title", 0.0)
+
+
+def page(path: str, title: str, claims: list[tuple[str, str]], description: str = "") -> dict:
+    return {"page": path, "title": title, "description": description,
+            "claims": [{"text": t, "citation": c} for t, c in claims]}
+
+
+def kinds(statements) -> list[tuple[str, str, tuple[int, int]]]:
+    return [(s.kind, s.group[1], s.lines) for s in statements]
+
+
+def test_a_named_page_leads_and_the_passage_its_claim_cites_is_dropped():
+    pages = [page("entities/sentry.md", "Sentry", [("Sentry — renews: 2026-09-30", "^[team.md:L3-L3]")],
+                  "Sentry is the error tracker.")]
+    passages = [passage(1, "team.md", 3, "Sentry handles error tracking; the contract renews on 2026-09-30."),
+                passage(2, "team.md", 5, "Maya owns the Sentry budget.")]
+    got = fuse(pages, passages, {"sentry", "renew"})
+    assert kinds(got)[:2] == [("description", "entities/sentry.md", (0, 0)), ("claim", "entities/sentry.md", (3, 3))]
+    assert got[1].text == "renews: 2026-09-30"  # the page title is the group's header, not repeated
+    assert ("passage", "team.md", (3, 3)) not in kinds(got)  # never both the claim and its passage
+    assert ("passage", "team.md", (5, 5)) in kinds(got)
+
+
+def test_a_claim_that_says_what_its_passage_says_stands_in_for_it_and_a_fragment_does_not():
+    whole = "Redis 7.2 runs the session cache for the billing service."
+    pages = [page("entities/redis.md", "Redis", [(f"Redis — note: {whole}", "^[ops.md:L4-L4]"),
+                                                 ("Redis — version: 7.2", "^[ops.md:L9-L9]")])]
+    passages = [passage(1, "ops.md", 4, whole),
+                passage(2, "ops.md", 9, "We pin Redis 7.2 because the cluster module changed in 7.4 and broke failover.")]
+    got = fuse(pages, passages, {"session", "cache", "cluster"})  # the page is not named: passages lead
+    assert kinds(got) == [("claim", "entities/redis.md", (4, 4)), ("passage", "ops.md", (9, 9))]
+    assert got[0].text == whole
+    assert got[1].compiled == ("entities/redis.md",)  # the passage says more than the claim: it stands, marked
+
+
+def test_the_passage_after_a_question_is_ranked_as_its_answer():
+    hit = passage(10, "chat.md", 27, "Lena: Anyway, how's Pickle?", "Session 5")
+    around = {9: passage(9, "chat.md", 25, "Marcus: Long week.", "Session 5"),
+              11: passage(11, "chat.md", 29, "Marcus: They took three out, he is fine now.", "Session 5"),
+              12: passage(12, "chat.md", 31, "Lena: Good.", "Session 6")}
+    got = fuse([], [hit, passage(20, "chat.md", 80, "Lena: Pickle again?", "Session 9")], {"pickle"}, around)
+    scores = {s.lines[0]: s.score for s in got}
+    assert scores[29] == scores[27] * ANSWER and scores[25] < scores[29]
+    assert 31 not in scores  # another session's passage is not a neighbour
+    reply = fuse([], [passage(10, "chat.md", 27, "Lena: Pickle is fine.", "Session 5")], {"pickle"}, around)
+    assert {s.lines[0]: s.score for s in reply}[29] == 1.0 * REPLY
+
+
+def test_an_unnamed_page_shows_its_description_only_when_it_holds_most_of_the_query():
+    pages = [page("concepts/backport.md", "Sourcegraph backporting tool", [],
+                  "The backporting tool helps backport merged pull requests to release branches.")]
+    assert [s.kind for s in fuse(pages, [], {"backport", "tool"})] == ["description"]
+    assert fuse(pages, [], {"release", "calendar", "freeze"}) == []
+
+
+def test_claim_text_drops_what_the_group_header_says():
+    assert claim_text("Widget — eol: 2026-01-01", "Widget") == "eol: 2026-01-01"
+    assert claim_text("Cody FAQ — note: Cody is an assistant.", "Cody") == "Cody is an assistant."
+    assert claim_text("Other — owner: Lena", "Widget") == "Other — owner: Lena"
