@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from kctui.compiler.builtin import facts, names, prose, recognise, sentences, shapes
+from kctui.compiler.builtin import facts, names, prose, recall, recognise, sentences, shapes
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin.profile import EMPTY as EMPTY_PROFILE
 from kctui.compiler.builtin.profile import Profile
@@ -116,6 +116,9 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
             ex.claims.append(claim)
         else:
             ex.dropped += 1
+    for claim in recall.line_statements(doc, units, ex.claims):
+        if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
+            ex.claims.append(claim)
     known = {identity_key(e.name) for e in ex.entities} | {identity_key(c.name) for c in ex.concepts}
     if ex.subject is not None:
         known.add(identity_key(ex.subject.name))

@@ -78,6 +78,12 @@ _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
 
 
 @lru_cache(maxsize=65536)
+def junk_token(token: str) -> bool:
+    """A file name, an env_VAR, a line anchor, an adjective compound: never a name."""
+    return _junk(token)
+
+
+@lru_cache(maxsize=65536)
 def _junk(token: str) -> bool:
     return bool(_JUNK_TOKEN.search(token)) or ("-" in token and _compound(token))
 

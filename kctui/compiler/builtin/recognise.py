@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import recall
 from kctui.compiler.builtin.candidates import acts_as_person, find_candidates, key_of
 from kctui.compiler.builtin.entity_facts import statements
 from kctui.compiler.builtin.profile import Profile
@@ -50,6 +51,10 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     lower = nm.lower_words([_CODE.sub(" ", u.plain) if "`" in u.plain else u.plain for u in us])
     cands, spans_of, concept_keys = find_candidates(us, defined, profile, structured, concept_terms, lower)
     claims, claimed = statements(doc, us, cands, spans_of)
+    # recall first: a sentence that states a fact about a name makes it an entity and is cited on its page
+    recalled = recall.fact_mentions(us, cands, spans_of, lower)
+    for key, _ in recalled:
+        cands[key].fact = True
 
     # a frequent word that is, or opens, a heading of the document is a reference to that section ("see
     # Alternatives", "the Spotted a flake scenario")
@@ -67,17 +72,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                            for n in range(us[c.units[0]].first, us[c.units[0]].last + 1) if 0 < n <= len(doc.lines))}
     # the sentences that say something about each named thing, each cited
     for c in {id(c): c for c in [*accepted.values(), *passing.values()]}.values():
-        notes = 0
-        for i in c.units:
-            if notes >= MAX_NOTES:
-                break
-            u = us[i]
-            text = u.plain if len(u.plain) <= MAX_STATEMENT_CHARS else _clause(u.plain, c.surfaces)
-            if (c.key, i) in claimed or not 16 <= len(text) <= MAX_STATEMENT_CHARS or "\\" in text:
-                continue
-            claims.append(Claim(c.name, "note", text, "", "fact", "statement", ev(doc, u.first, u.last)))
-            claimed.add((c.key, i))
-            notes += 1
+        _cite(doc, us, c, claimed, recalled, claims)
     entities: list[Entity] = []
     names: dict[str, str] = {}
     for c in sorted({id(c): c for c in accepted.values()}.values(), key=lambda c: (c.first, c.key)):
@@ -107,6 +102,24 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
         passing_entities.append(Entity(c.name, c.entity_type, surface, (), ev(doc, line, line)))
     return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted),
                       passing_entities, passing_claims)
+
+
+def _cite(doc: Document, us: list[Unit], c, claimed: set[tuple[str, int]],  # noqa: ANN001
+          recalled: set[tuple[str, int]], claims: list[Claim]) -> None:
+    """The sentences about one named thing, each cited: every one that states a fact about it, and up to
+    MAX_NOTES others that mention it."""
+    notes = 0
+    for i in c.units:
+        stated = (c.key, i) in recalled
+        if notes >= MAX_NOTES and not stated:
+            continue
+        u = us[i]
+        text = u.plain if len(u.plain) <= MAX_STATEMENT_CHARS else _clause(u.plain, c.surfaces)
+        if (c.key, i) in claimed or not 16 <= len(text) <= MAX_STATEMENT_CHARS or "\\" in text:
+            continue
+        claims.append(Claim(c.name, "note", text, "", "fact", "statement", ev(doc, u.first, u.last)))
+        claimed.add((c.key, i))
+        notes += not stated
 
 
 def _clause(sentence: str, surfaces: list[str]) -> str:

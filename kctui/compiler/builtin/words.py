@@ -102,7 +102,7 @@ _DOMAIN = re.compile(r"^[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,6}$")  # cr
 # English prefixes written with a hyphen ("non-lexical", "re-export", "self-describing"): a word, not a name
 PREFIXES = frozenset("non pre re un sub multi co anti semi de self post over under inter intra out mid cross "
                      "auto bi tri pseudo quasi ultra micro macro".split())
-_WORD_SUFFIX = ("ing", "ed", "ly", "able", "ible", "less", "ful", "like", "wise", "ish")
+WORD_SUFFIX = ("ing", "ed", "ly", "able", "ible", "less", "ful", "like", "wise", "ish")
 
 
 @lru_cache(maxsize=4096)
@@ -117,7 +117,7 @@ def ident_name(token: str) -> bool:
     parts = [p for p in re.split(r"[-_]", token) if p]
     if len(parts) < 2 or "_" in token:
         return False
-    return not any(p in FUNCTION_WORDS or p in PREFIXES or p.endswith(_WORD_SUFFIX) or common_word(p) for p in parts)
+    return not any(p in FUNCTION_WORDS or p in PREFIXES or p.endswith(WORD_SUFFIX) or common_word(p) for p in parts)
 
 
 def is_title_token(token: str) -> bool:

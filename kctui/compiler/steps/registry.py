@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kctui.compiler.builtin.recall import LINE_ORIGIN
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.page_info import PageInfo
 from kctui.compiler.previous.page_memo import Generation
@@ -166,6 +167,8 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
         for name in (concept.name, *concept.aliases):
             local.setdefault(identity_key(name), slug)
     for claim in ex.claims:
+        if claim.origin == LINE_ORIGIN:
+            continue  # the source's own statement: its source page only
         slug = local.get(identity_key(claim.subject)) or registry.find("entity", claim.subject)
         if slug is not None:
             fed.setdefault(slug, Contribution()).claims.append(claim)
