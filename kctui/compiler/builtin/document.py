@@ -84,7 +84,9 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
         if identity_key(owner) not in entity_keys:
             entity_keys.add(identity_key(owner))
             ex.entities.append(Entity(owner, etype, owner, (), sentences.ev(doc, line, line)))
-    ex.entities = [e for e in ex.entities if names.clean_title(e.name) or identity_key(e.name) in found.used]
+    # a row of a table's name column is a name however common its word ("Linear" in a vendor list)
+    rows = {identity_key(e.name) for e in structured}
+    ex.entities = [e for e in ex.entities if names.clean_title(e.name) or identity_key(e.name) in found.used | rows]
     candidates += item_claims
     candidates += shapes.decisions(doc, units, names_here)
     candidates += shapes.commands(doc, found.names)
@@ -138,9 +140,12 @@ def _tokens(text: str) -> frozenset[str]:
 
 
 def unreached_facts(doc: Document, ex: Extraction) -> set[str]:
-    """Compile-loss guard: the dates, versions and numbers of the source that reach no claim."""
+    """Compile-loss guard: the dates, versions and numbers of the source that reach no claim about a
+    thing (the source page's own statements of its lines do not count)."""
     reached: set[str] = set()
     for claim in ex.claims:
+        if claim.origin == recall.LINE_ORIGIN:
+            continue  # on the source page only: the fact reached no named thing
         reached |= _tokens(claim.value)
         if claim.scope:
             reached |= _tokens(claim.scope)

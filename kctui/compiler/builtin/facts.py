@@ -303,30 +303,60 @@ def _key_value_rows(doc: Document, rows: Rows, heading: str, out: list[Claim]) -
 
 def _table_rows(doc: Document, header: list[str], rows: Rows, heading: str, out: list[Claim],
                 found: list[Entity]) -> None:
-    """The rows of a table under its header: of the thing the row names when the first column names
-    things, else of the document scoped by the row's first cell; the people its cells name."""
-    firsts = [strip_inline(cells[0]) for _, cells in rows if cells]
-    row_type = nt.type_from_noun(header[0].split()[-1]) if header[0].split() else ""
-    typed = bool(row_type) or header[0].casefold() in ("name", "names")
-    named = [f for f in firsts if _row_name(f, typed)]
-    name_column = len(named) * 2 >= len(firsts) and not any(f[:1].isdigit() for f in firsts)
+    """The rows of a table under its header: of the things the row names when a column names things
+    (the first or second: a vendor list, a schedule by date), else of the document scoped by the row's
+    first cell; the people its cells name."""
+    column, row_type, typed = _name_column(header, rows)
     for line, cells in rows:
         cells = tuple(strip_inline(c) for c in cells)
         if not cells or not cells[0]:
             continue
-        row_subject = cells[0].strip("`*_ ") if name_column and _row_name(cells[0], typed) else ""
-        _row_people(doc, header, cells, line, row_subject, out, found)
-        if row_subject:
-            subject = row_subject
+        subjects = _row_subjects(cells[column], typed) if column >= 0 and column < len(cells) else []
+        _row_people(doc, header, cells, line, subjects[0] if subjects else "", out, found)
+        for subject in subjects:
             found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
-            for attribute, value in zip(header[1:], cells[1:]):
-                if _usable(value):
+            for k, (attribute, value) in enumerate(zip(header, cells)):
+                if k != column and _usable(value):
                     out.append(Claim(subject, attribute, value, "", "fact", "table", _ev(doc, line)))
+        if subjects:
             continue
         scope = f"{heading}: {cells[0]}" if heading else cells[0]
         for attribute, value in zip(header[1:], cells[1:]):
             if _usable(value):
                 out.append(Claim(doc.title, attribute, value, scope, "fact", "table", _ev(doc, line)))
+
+
+def _name_column(header: list[str], rows: Rows) -> tuple[int, str, bool]:
+    """(the column that names the rows' things or -1, the type its header gives them, whether it is
+    typed): the first of the first two columns where half the cells look like names on their own, or
+    every cell is shaped as a name and one looks like one on its own."""
+    for column in range(min(2, len(header))):
+        cells = [strip_inline(cs[column]) for _, cs in rows if len(cs) > column and cs[column].strip()]
+        if not cells or any(f[:1].isdigit() and not wd.shaped(f.split()[0]) for f in cells):
+            continue
+        words = header[column].split()
+        row_type = nt.type_from_noun(words[-1]) if words else ""
+        typed = bool(row_type) or header[column].casefold() in ("name", "names")
+        strict = sum(1 for f in cells if _row_name(f, typed))
+        loose = sum(1 for f in cells if _row_subjects(f, True))
+        if strict * 2 >= len(cells) or (strict and loose == len(cells)):
+            return column, row_type, typed or loose == len(cells)
+    return -1, "", False
+
+
+def _row_subjects(cell: str, typed: bool) -> list[str]:
+    """The names a cell of the name column gives ("`orders-db`, `labels-db`": two)."""
+    parts = [p.strip().strip("`*_ ") for p in cell.split(",")] if "," in cell else [cell.strip().strip("`*_ ")]
+    if all(p and (_row_name(p, typed) or (typed and _named_cell(p))) for p in parts):
+        return parts
+    return []
+
+
+def _named_cell(text: str) -> bool:
+    """Under a name column: a capitalised or identifier-shaped cell of a few words (AWS, Linear)."""
+    words = text.split()
+    return 0 < len(words) <= 4 and (text[0].isupper() or wd.shaped(words[0]) or bool(wd.IDENT.match(text))) \
+        and not VERSION.match(text) and not wd.placeholder(text)
 
 
 def _row_people(doc: Document, header: list[str], cells: tuple[str, ...], line: int, row_subject: str,
