@@ -76,22 +76,23 @@ def _subject(plain: str, spans: list[tuple[nm.Span, str]]) -> int:
     return 0
 
 
-def about(plain: str, spans: list[tuple[nm.Span, str]]) -> list[str]:
-    """The keys of the names the sentence states a fact about (see the module's docstring)."""
+def about(plain: str, spans: list[tuple[nm.Span, str]]) -> tuple[list[str], bool]:
+    """The keys of the names the sentence states a fact about (see the module's docstring), and whether
+    it holds a value."""
     spans = [(s, k) for s, k in spans if _name_span(plain, s)]
     if not spans:
-        return []
+        return [], False
     inside = [(s.start, s.end) for s, _ in spans]
     values = [v for v in value_spans(plain) if not any(a <= v[0] < b for a, b in inside)]
     if values:
-        return [k for _, k in spans]
+        return [k for _, k in spans], True
     found = []
     if _subject(plain, spans) == 0:
         found.append(spans[0][1])
     label = _LABEL.match(plain)
     if label:  # "Owner: Tomas", "On-call this week: Tomas"
         found += [k for s, k in spans if s.start >= label.end() and k not in found]
-    return found
+    return found, False
 
 
 def _name_span(plain: str, span: nm.Span) -> bool:
@@ -103,18 +104,21 @@ def _name_span(plain: str, span: nm.Span) -> bool:
 
 
 def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
-                  lower: nm.Lower) -> set[tuple[str, int]]:
-    """(candidate key, sentence index) for every fact a sentence states about a name; the names only a
-    fact vouches for are added to `cands` (and to the sentence's spans)."""
+                  lower: nm.Lower) -> tuple[set[tuple[str, int]], set[str]]:
+    """(candidate key, sentence index) for every fact a sentence states about a name, and the keys of
+    the names a value is stated of; the names only a fact vouches for are added to `cands`."""
     pairs: set[tuple[str, int]] = set()
+    valued: set[str] = set()
     for i, u in enumerate(us):
         spans = [(s, k) for s, k in spans_of[i] if k in cands and _usable(cands[k])]
         extra = _extra_spans(u, i, spans_of[i], cands, lower)
         if extra:
             spans = sorted(spans + extra, key=lambda sk: sk[0].start)
-        for key in about(u.plain, spans):
-            pairs.add((key, i))
-    return pairs
+        keys, value = about(u.plain, spans)
+        pairs.update((key, i) for key in keys)
+        if value:
+            valued.update(keys)
+    return pairs, valued
 
 
 def _usable(c: Candidate) -> bool:

@@ -52,9 +52,11 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     cands, spans_of, concept_keys = find_candidates(us, defined, profile, structured, concept_terms, lower)
     claims, claimed = statements(doc, us, cands, spans_of)
     # recall first: a sentence that states a fact about a name makes it an entity and is cited on its page
-    recalled = recall.fact_mentions(us, cands, spans_of, lower)
+    # (named in one sentence only, it is a passing mention with that fact: a page once another source names it)
+    recalled, _valued = recall.fact_mentions(us, cands, spans_of, lower)
     for key, _ in recalled:
-        cands[key].fact = True
+        if len(cands[key].units) >= 2:  # (`valued`: a page of one stated value would be a stub)
+            cands[key].fact = True
 
     # a frequent word that is, or opens, a heading of the document is a reference to that section ("see
     # Alternatives", "the Spotted a flake scenario")
