@@ -355,6 +355,8 @@ def _row_subjects(cell: str, typed: bool) -> list[str]:
 def _named_cell(text: str) -> bool:
     """Under a name column: a capitalised or identifier-shaped cell of a few words (AWS, Linear)."""
     words = text.split()
+    if len(words) > 1 and not all(w[:1].isupper() or w[:1].isdigit() or w.casefold() in wd.PARTICLES for w in words):
+        return False  # "Alert policies": a phrase, not a name
     return 0 < len(words) <= 4 and (text[0].isupper() or wd.shaped(words[0]) or bool(wd.IDENT.match(text))) \
         and not VERSION.match(text) and not wd.placeholder(text)
 

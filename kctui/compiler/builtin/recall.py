@@ -186,13 +186,14 @@ def line_statements(doc: Document, us: list[Unit], claims: list[Claim]) -> list[
         covered.update(range(c.evidence.start, c.evidence.end + 1))
     out: list[Claim] = []
     for u in us:
-        if u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2:
+        if u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2 and "\\" not in u.plain \
+                and "<" not in u.raw:  # (an autolink's or an escape's text is not what the line says)
             out.append(Claim(doc.title, "note", u.plain, "", "fact", LINE_ORIGIN, ev(doc, u.first, u.last)))
     for block in doc.blocks:
         if block.kind != "table":
             continue
         for line, cells in block.rows[1:]:
             text = " | ".join(c.strip() for c in cells if c.strip())
-            if line not in covered and text and len(text) <= MAX_STATEMENT_CHARS * 2:
+            if line not in covered and text and len(text) <= MAX_STATEMENT_CHARS * 2 and "\\" not in text:
                 out.append(Claim(doc.title, "note", text, "", "fact", LINE_ORIGIN, ev(doc, line, line)))
     return out
