@@ -158,7 +158,7 @@ def group_items(chosen: list[Statement], meta: dict[tuple[str, ...], dict[str, A
                 item["description"] = desc[0]
             item["claims"] = [{"text": s.text, "citation": s.citation} for s in statements if s.kind == "claim"]
         else:
-            item = {"kind": "evidence", "source": m["source"], "title": m["title"], "heading": m["heading"],
+            item = {"kind": "evidence", "source": m["source"], "section": m["heading"] or m["title"],
                     "passages": [dict({"lines": list(s.lines), "text": s.text},
                                       **({"compiledIn": list(s.compiled)} if s.compiled else {}))
                                  for s in sorted(statements, key=lambda s: s.lines)]}
@@ -168,8 +168,7 @@ def group_items(chosen: list[Statement], meta: dict[tuple[str, ...], dict[str, A
 
 def item_text(item: dict[str, Any]) -> str:
     if item["kind"] == "evidence":
-        where = item.get("heading") or item.get("title") or ""
-        out = [f"## EVIDENCE {item['source']}" + (f" — {where}" if where else "")]
+        out = [f"## EVIDENCE {item['source']}" + (f" — {item['section']}" if item.get("section") else "")]
         out += [f"  {_lines_label(tuple(p['lines']))}: {p['text']}" for p in item["passages"]]
         return "\n".join(out) + "\n"
     out = [f"## {item['title']} — {item['page']} ({item['status']})"]
@@ -203,8 +202,12 @@ def _render_json(fields: dict[str, Any], items: list[dict[str, Any]]) -> str:
 
 def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]],
                     budget: int, fmt: str) -> str:
-    """The packet in at most `budget` bytes (see the module's text)."""
+    """The packet in at most `budget` bytes (see the module's text). A statement goes in when the packet
+    with it stays within the budget, counted as the envelope at its largest (every number at its widest,
+    the actions of a truncated packet) plus each group's item as rendered: an upper bound, so only the
+    group a statement joins is rendered again for each one tried."""
     render: Callable[[dict[str, Any], list[dict[str, Any]]], str] = _render_json if fmt == "json" else _render_text
+    one: Callable[[dict[str, Any]], str] = _json if fmt == "json" else item_text
     words = frozenset(t for term in env.terms for t in term.casefold().split())
     statements = [_shortened(s, words) for s in statements]
     groups_available = len(dict.fromkeys(s.group for s in statements))
@@ -216,16 +219,29 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
                          next_budget, tight)
         return render(fields, items)
 
-    tight = next((t for t in range(len(_TIGHT)) if _size(text_for([], wide, t, MAX_BUDGET)) <= budget), None)
+    def envelope(tight: int) -> int:
+        forms = [_fields(env, budget, wide, (wide, wide), (0, n), MAX_BUDGET, tight) for n in (0, 1)]
+        for f in forms:
+            f["itemsIncluded"] = f["statementsIncluded"] = f["statementsAvailable"] = f["itemsAvailable"] = wide
+        return max(_size(render(f, [])) for f in forms)
+
+    tight = next((t for t in range(len(_TIGHT)) if envelope(t) <= budget), None)
     if tight is None:
         raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
+    room = budget - envelope(tight)
+    members: dict[tuple[str, ...], list[Statement]] = {}
+    sizes: dict[tuple[str, ...], int] = {}
     chosen: list[Statement] = []
-    passed = 0
+    used = passed = 0
     first_left: int | None = None
     for i, s in enumerate(statements):
-        trial = chosen + [s]
-        if _size(text_for(trial, wide, tight, MAX_BUDGET)) <= budget:  # every number at its widest
-            chosen = trial
+        grown = members.get(s.group, []) + [s]
+        size = _size(one(group_items(grown, meta)[0]))
+        comma = 1 if fmt == "json" and s.group not in sizes and sizes else 0
+        if used - sizes.get(s.group, 0) + size + comma <= room:
+            used += size - sizes.get(s.group, 0) + comma
+            members[s.group], sizes[s.group] = grown, size
+            chosen.append(s)
             continue
         first_left = i if first_left is None else first_left
         passed += 1

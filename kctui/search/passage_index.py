@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from dataclasses import dataclass
 
-from kctui.search.evidence import MAX_SCAN_BYTES, MAX_SOURCE_BYTES, _source_files
+from kctui.search.evidence import MAX_SCAN_BYTES, MAX_SOURCE_BYTES, MAX_SOURCE_FILES
 from kctui.search.index import SearchIndex
 from kctui.search.passages import document_title, split_passages
 from kctui.search.query import STOPWORDS, ParsedQuery
@@ -49,12 +50,37 @@ def _ensure(conn: sqlite3.Connection, key: str) -> None:
                  f"start UNINDEXED, end UNINDEXED, tokenize = '{TOKENIZER}')")
 
 
-def _signature(full: str) -> str | None:
+def _text_sources(root: os.PathLike[str] | str) -> dict[str, tuple[str, str]]:
+    """relative path -> (path, signature: size, mtime and inode) of every regular text file under `root`,
+    in one walk of directory listings: no symlink followed or read (a link to a folder or a file is
+    skipped, as is a hidden name), at most MAX_SOURCE_FILES files."""
+    out: dict[str, tuple[str, str]] = {}
     try:
-        st = os.stat(full, follow_symlinks=False)
+        if not stat.S_ISDIR(os.lstat(root).st_mode):
+            return out
     except OSError:
-        return None
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+        return out
+    stack = [(os.fspath(root), "")]
+    while stack and len(out) < MAX_SOURCE_FILES:
+        folder, rel = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            if e.name.startswith(".") or e.is_symlink():
+                continue
+            name = f"{rel}{e.name}"
+            if e.is_dir(follow_symlinks=False):
+                stack.append((e.path, name + "/"))
+            elif os.path.splitext(e.name)[1].lower() in TEXT_SUFFIXES:
+                try:
+                    st = e.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    out[name] = (e.path, f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}")
+    return out
 
 
 def _text_of(full: str) -> str | None:
@@ -70,9 +96,7 @@ def _text_of(full: str) -> str | None:
 
 def refresh_passages(index: SearchIndex, key: str, sources_root: os.PathLike[str] | str) -> int:
     """Bring the base's passages in line with `sources/`; returns how many files were split again."""
-    files = [(rel, full) for rel, full in _source_files(sources_root)
-             if os.path.splitext(rel)[1].lower() in TEXT_SUFFIXES]
-    current = {rel: (full, sig) for rel, full in files if (sig := _signature(full)) is not None}
+    current = _text_sources(sources_root)
     with index._lock:
         conn = index.conn
         tables = conn.execute("SELECT name FROM sqlite_master WHERE name IN ('passage_sources', ?)",

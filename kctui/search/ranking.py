@@ -33,6 +33,8 @@ CLAIM_COVERS = 0.8  # a claim holding this share of a passage's words stands in 
 REPLY = 0.5  # the passage after a hit (a reply, the rest of a thought), against the hit's score
 ANSWER = 0.9  # the passage after a hit that asks a question: its answer
 LEAD_IN = 0.3  # the passage before a hit
+DIVERSE = 1.0  # how far a statement naming query words not yet named moves up
+DIVERSE_WINDOW = 40  # how far down the ranking it may come from
 
 _CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):L(\d+)(?:-L(\d+))?\]")
 
@@ -141,6 +143,43 @@ def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[
     return sorted(best.values(), key=lambda sp: (-sp[0], sp[1].path, sp[1].start))
 
 
+def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
+    """The raw passages re-ordered among themselves (the compiled statements keep their places) so that one
+    naming a query word the passages before it did not name moves up (by DIVERSE per such word, against
+    the share of the query it holds): a question about two things gets both, not ten passages about the
+    first."""
+    slots = [i for i, s in enumerate(ranked) if s.kind == "passage"]
+    if not typed or DIVERSE == 0 or len(slots) < 2:
+        return ranked
+    named: dict[str, frozenset[str]] = {}  # a word of the text -> the query words it names
+
+    def names(text: str) -> frozenset[str]:
+        out: set[str] = set()
+        for w in set(tokens(text)):
+            got = named.get(w)
+            if got is None:
+                got = named[w] = frozenset(t for t in typed if t == w or (len(t) >= 4 and len(w) >= 4 and (
+                    w.startswith(t) or t.startswith(w))))
+            out |= got
+        return frozenset(out)
+
+    passages = [ranked[i] for i in slots]
+    words = [names(s.text) for s in passages]
+    seen: set[str] = set()
+    order: list[Statement] = []
+    left = list(range(len(passages)))
+    while left:
+        best = max(left[:DIVERSE_WINDOW],
+                   key=lambda i: passages[i].score * (1 + DIVERSE * len(words[i] - seen) / len(typed)))
+        left.remove(best)
+        order.append(passages[best])
+        seen |= words[best]
+    out = list(ranked)
+    for i, s in zip(slots, order):
+        out[i] = s
+    return out
+
+
 def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
          around: dict[int, Any] | None = None) -> list[Statement]:
     """The statements of both layers, best first, each cited passage once (see the module's text).
@@ -151,7 +190,7 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     for score, p in _with_neighbours(passages, around or {}):
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
-    candidates.sort(key=lambda s: -s.score)
+    candidates = _diverse(sorted(candidates, key=lambda s: -s.score), typed)
     claims = [s for s in candidates if s.kind == "claim" and s.source]
     kept: list[Statement] = []
     taken: list[tuple[str, int, int]] = []  # what the kept statements cite or quote
