@@ -168,26 +168,14 @@ def report(rows: list[dict], lost: list[tuple[str, str, str]], misses: int) -> d
             "answer_bm25": _share(rows, "ans_bm25")}
 
 
-def main() -> None:  # also run by `python benchmarks/quality.py --only conversations`
-    import os
+def main() -> None:  # the same as `python benchmarks/quality.py --only conversations`
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from quality import BM25, norm, strings_of
+    from quality import main as quality_main
 
-    with tempfile.TemporaryDirectory(prefix="kctui-conversations-") as tmp:
-        os.environ["KCTUI_STATE_DIR"] = str(Path(tmp) / "state")
-        os.environ["KCTUI_CONFIG_DIR"] = str(Path(tmp) / "config")
-        from kctui.services.context import ServiceContext
-
-        svc = ServiceContext.open()
-        workspace = (Path(tmp) / "ws").resolve()
-        workspace.mkdir()
-        try:
-            evaluate(svc, workspace, BM25, norm, strings_of)
-        finally:
-            svc.close()
+    sys.argv[1:] = ["--only", "conversations", *sys.argv[1:]]
+    quality_main()
 
 
 if __name__ == "__main__":

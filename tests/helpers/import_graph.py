@@ -336,20 +336,30 @@ class Violation:
         return f"{self.at}: {self.source} → {self.target}   ({self.rule})"
 
 
-def layer_violations(graph: ImportGraph) -> list[Violation]:
+def _table_violations(graph: ImportGraph, part_of, may_import: dict[str, set[str]], what: str) -> list[Violation]:  # noqa: ANN001
+    """The edges between two parts (layers, or compiler rooms) that the table does not allow."""
     out = []
     for e in graph.edges:
-        src, dst = layer_of(e.source), layer_of(e.target)
+        src, dst = part_of(e.source), part_of(e.target)
         if src is None or dst is None or src == dst:
             continue
-        if dst not in MAY_IMPORT[src]:
-            out.append(Violation(e.source, e.target, e.at(), f"{src} may not import {dst}"))
+        if dst not in may_import[src]:
+            out.append(Violation(e.source, e.target, e.at(), f"{what}{src} may not import {dst}"))
+    return out
+
+
+def _by_place(violations: list[Violation]) -> list[Violation]:
+    return sorted(violations, key=lambda v: (v.at.split(":")[0], int(v.at.split(":")[1].split()[0]), v.target))
+
+
+def layer_violations(graph: ImportGraph) -> list[Violation]:
+    out = _table_violations(graph, layer_of, MAY_IMPORT, "")
     for x in graph.external:
         allowed = EXTERNAL_ONLY_IN.get(x.top)
         src = layer_of(x.source)
         if allowed is not None and src not in allowed:
             out.append(Violation(x.source, x.top, x.at(), f"only {', '.join(sorted(allowed))} may import {x.top}"))
-    return sorted(out, key=lambda v: (v.at.split(":")[0], int(v.at.split(":")[1].split()[0]), v.target))
+    return _by_place(out)
 
 
 # The compiler's rooms (ARCHITECTURE.md, "The compiler"): the seam modules at its top, the format readers,
@@ -381,14 +391,7 @@ def room_of(module: str) -> str | None:
 
 
 def room_violations(graph: ImportGraph) -> list[Violation]:
-    out = []
-    for e in graph.edges:
-        src, dst = room_of(e.source), room_of(e.target)
-        if src is None or dst is None or src == dst:
-            continue
-        if dst not in ROOM_MAY_IMPORT[src]:
-            out.append(Violation(e.source, e.target, e.at(), f"compiler room {src} may not import {dst}"))
-    return sorted(out, key=lambda v: (v.at.split(":")[0], int(v.at.split(":")[1].split()[0]), v.target))
+    return _by_place(_table_violations(graph, room_of, ROOM_MAY_IMPORT, "compiler room "))
 
 
 def main() -> None:  # pragma: no cover - a command for people
