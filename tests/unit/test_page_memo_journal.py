@@ -12,7 +12,7 @@ import pytest
 
 from kctui.compiler.previous import page_memo
 from kctui.compiler.previous.page_info import PageInfo
-from kctui.compiler.previous.page_memo import MEMO_NAME, PageMemo
+from kctui.compiler.previous.page_memo import INFO_FIELDS, MEMO_NAME, MemoRecord, PageFile, PageMemo
 
 
 def _info(slug: str, title: str) -> PageInfo:
@@ -22,7 +22,7 @@ def _info(slug: str, title: str) -> PageInfo:
 def _wiki(n: int, version: int = 0) -> tuple[dict, dict, dict]:
     infos = {f"p{i}": _info(f"p{i}", f"Page {i} v{version if i == 0 else 0}") for i in range(n)}
     digests = {slug: f"d-{slug}-{info.title}" for slug, info in infos.items()}
-    files = {slug: [1, 100 + i, 10, 1_000 + i, False, digests[slug]] for i, slug in enumerate(infos)}
+    files = {slug: PageFile(1, 100 + i, 10, 1_000 + i, False, digests[slug]) for i, slug in enumerate(infos)}
     return infos, digests, files
 
 
@@ -114,6 +114,18 @@ def test_a_long_lived_process_reads_back_what_it_saved_from_memory(tmp_path: Pat
     path = tmp_path / MEMO_NAME
     lines = path.read_text(encoding="utf-8").split("\n")
     lines = [line if not line.startswith('["p2"') else json.dumps(
-        ["p2", *files["p2"][:5], digests["p2"], 1, 1, *page_memo._info_list(other)]) for line in lines]
+        ["p2", *files["p2"][:5], digests["p2"], 1, 1, *page_memo._info_values(other)]) for line in lines]
     path.write_text("\n".join(lines), encoding="utf-8")
     assert PageMemo(tmp_path).vouched("p2", tuple(files["p2"][:4]))[1].title == "Written elsewhere"
+
+
+def test_a_record_holds_every_field_of_a_page_summary_by_name() -> None:
+    """Adding a field to PageInfo without adding it to MemoRecord (in the same place, by the same name)
+    fails here; a summary with every field set comes back whole through a record and its JSON line."""
+    assert INFO_FIELDS == tuple(f for f in PageInfo._fields if f != "slug")
+    full = PageInfo("entity", "x", "X", "X is a thing.", ("Ex",), (("a.md", "sha256:1"),), "compiled", ("y",),
+                    "kctui/1 builtin", ("Z",), ("W",), (("a.md", "sha256:0"),), (1, 2, 3))
+    record = MemoRecord("x", 1, 2, 3, 4, False, "d", 1, 0, *page_memo._info_values(full))
+    back = page_memo._record_new(MemoRecord, json.loads(json.dumps(record)))
+    assert page_memo._info_of(back, "x") == (full, (True, False))
+    assert back.file == PageFile(1, 2, 3, 4, False, "d") and back.styles == (True, False)

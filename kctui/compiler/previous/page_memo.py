@@ -18,13 +18,58 @@ T = TypeVar("T")
 
 MEMO_NAME = "wiki-pages-v6.txt"
 _MEMO_HEADER = "kctui page memo 6"
-# One JSON array per line, a line per page:
-#   [slug, dev, inode, size, mtime_ns, racily clean, digest, has [[, has ](/,
-#    kind, title, description, aliases, sources, compile_status, links, generated_by, passing, recurring, kept, stale]
-_FIELDS = 21
-_SLUG, _KIND = 0, 9
-R_DEV, R_INO, R_SIZE, R_MTIME, R_RACY, R_DIGEST, R_WIKI, R_MD = 1, 2, 3, 4, 5, 6, 7, 8  # a record's stat fields
-_RACY, _DIGEST, _WIKI, _MD = R_RACY, R_DIGEST, R_WIKI, R_MD
+
+
+class PageFile(NamedTuple):
+    """A page file as the pass that wrote (or read) it saw it: its stat key, whether that key was racily
+    clean when recorded (then the bytes are read and checked again), and the digest of its bytes."""
+
+    dev: int
+    ino: int
+    size: int
+    mtime_ns: int
+    racy: bool
+    digest: str
+
+
+class MemoRecord(NamedTuple):
+    """One line of the memo, a JSON array of these fields in this order: the page file (`PageFile`'s
+    fields), whether its bytes hold each link style, and its summary (`PageInfo`'s fields but the slug;
+    tests/unit/test_page_memo_journal.py checks the two stay in step, and that a summary comes back
+    whole through a record)."""
+
+    slug: str
+    dev: int
+    ino: int
+    size: int
+    mtime_ns: int
+    racy: bool
+    digest: str
+    wiki: int  # the bytes hold a `[[` link
+    md: int  # … a `](/` link
+    kind: str
+    title: str
+    description: str
+    aliases: list
+    sources: list
+    compile_status: str
+    links: list
+    generated_by: str
+    passing: list
+    recurring: list
+    kept: list
+    stale: list | None
+
+    @property
+    def file(self) -> PageFile:
+        return PageFile(self.dev, self.ino, self.size, self.mtime_ns, bool(self.racy), self.digest)
+
+    @property
+    def styles(self) -> tuple[bool, bool]:
+        return bool(self.wiki), bool(self.md)
+
+
+INFO_FIELDS = MemoRecord._fields[MemoRecord._fields.index("kind"):]  # PageInfo's fields but the slug
 
 
 class PageMemo:
@@ -55,7 +100,7 @@ class PageMemo:
 
     def __init__(self, folder: Path | None) -> None:
         self.path = folder / MEMO_NAME if folder else None
-        self._entries: dict[str, list] = {}  # slug -> its record
+        self._entries: dict[str, MemoRecord] = {}  # slug -> its record
         self._decoded: dict[str, PageInfo] = {}  # slug -> the info decoded from its record
         self._records = 0  # records the file holds (with the ones later records replaced)
         self._stat: tuple | None = None  # the file's stat key when read
@@ -83,15 +128,15 @@ class PageMemo:
         """(digest, summary, link styles) of a page file whose stat key is the one recorded, in a record
         that was not racily clean; else None (the file is read)."""
         e = self._entries.get(slug)
-        if e is None or e[_RACY] or e[1] != key[0] or e[2] != key[1] or e[3] != key[2] or e[4] != key[3]:
+        if e is None or e.racy or e.dev != key[0] or e.ino != key[1] or e.size != key[2] or e.mtime_ns != key[3]:
             return None
         info = self._decoded.get(slug)
         if info is not None:  # decoded before (a resident memo): the same record, the same summary
-            return e[_DIGEST], info, (bool(e[_WIKI]), bool(e[_MD]))
+            return e.digest, info, e.styles
         got = self._info(e, slug)
-        return None if got is None else (e[_DIGEST], *got)
+        return None if got is None else (e.digest, *got)
 
-    def records(self) -> tuple[dict[str, list], dict[str, PageInfo]]:
+    def records(self) -> tuple[dict[str, MemoRecord], dict[str, PageInfo]]:
         """(slug -> record, slug -> the summary decoded from it so far), for a caller that checks
         hundreds of stat keys in a loop of its own (`vouched` says what a record vouches for)."""
         return self._entries, self._decoded
@@ -99,14 +144,14 @@ class PageMemo:
     def get(self, digest: str, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
         """The page's summary and (has `[[`, has `](/`) for these bytes of this page, or None."""
         e = self._entries.get(slug)
-        if e is None or e[_DIGEST] != digest:
+        if e is None or e.digest != digest:
             return None
         info = self._decoded.get(slug)
         if info is not None:
-            return info, (bool(e[_WIKI]), bool(e[_MD]))
+            return info, e.styles
         return self._info(e, slug)
 
-    def _info(self, e: list, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
+    def _info(self, e: MemoRecord, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
         got = _info_of(e, slug)
         if got is not None:
             self._decoded[slug] = got[0]
@@ -122,17 +167,17 @@ class PageMemo:
             except OSError:
                 pass
 
-    def save(self, infos: dict[str, PageInfo], digests: dict[str, str], files: dict[str, list] | None = None,
+    def save(self, infos: dict[str, PageInfo], digests: dict[str, str], files: dict[str, PageFile] | None = None,
              styles: dict[str, tuple[bool, bool]] | None = None, links_resolve: bool = False) -> None:
         """Keep what describes the pages of the wiki just written: `infos` and `digests` by slug, `files`
-        the record of each page file (dev, inode, size, mtime_ns, racily clean, digest; a page without
-        one is kept as racily clean, so only its summary is used). Only the records that changed are
+        the `PageFile` of each page (a page without one is kept as racily clean, so only its summary is
+        used). Only the records that changed are
         appended; nothing is written when nothing changed. `links_resolve`: `infos` is the whole wiki
         and every link of it resolved (the next pass's link check then looks at its new pages only)."""
         if not self.path:
             return
         files, styles = files or {}, styles or {}
-        entries: dict[str, list] = {}
+        entries: dict[str, MemoRecord] = {}
         decoded: dict[str, PageInfo] = {}
         added: list[str] = []
         changed: list[str] = []  # the slugs whose record is not the one read
@@ -143,17 +188,17 @@ class PageMemo:
                 continue
             f = files.get(slug)
             old = old_entries.get(slug)
-            if (old is not None and f is not None and info is old_decoded.get(slug) and len(f) == 6 and f[5] == digest
-                    and old[_DIGEST] == digest and old[1] == f[0] and old[2] == f[1] and old[3] == f[2]
-                    and old[4] == f[3] and old[5] == f[4]):  # the record stands (the common case, kept short)
+            if (old is not None and f is not None and info is old_decoded.get(slug) and f.digest == digest
+                    and old.digest == digest and old.dev == f.dev and old.ino == f.ino and old.size == f.size
+                    and old.mtime_ns == f.mtime_ns and old.racy == f.racy):  # the record stands (the common case)
                 entries[slug], decoded[slug] = old, info
                 continue
-            stamp = f[:5] if f and len(f) == 6 and f[5] == digest else [0, 0, 0, 0, True]
-            if old is not None and info is old_decoded.get(slug) and old[_DIGEST] == digest and old[1:6] == stamp:
+            stamp = f[:5] if f is not None and f.digest == digest else (0, 0, 0, 0, True)
+            if old is not None and info is old_decoded.get(slug) and old.digest == digest and old[1:6] == stamp:
                 entry = old
             else:
                 wiki, md = styles.get(slug, (True, True))
-                entry = [slug, *stamp, digest, int(wiki), int(md), *_info_list(info)]
+                entry = MemoRecord(slug, *stamp, digest, int(wiki), int(md), *_info_values(info))
                 added.append(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
             entries[slug], decoded[slug] = entry, info
             changed.append(slug)
@@ -202,7 +247,7 @@ class Generation(NamedTuple):
     the pages are checked one by one."""
 
     pages: dict[str, PageInfo]  # slug -> summary, in listing order
-    files: dict[str, list]  # slug -> [dev, inode, size, mtime_ns, racily clean, digest]
+    files: dict[str, PageFile]  # slug -> the page file written
     styles: dict[str, tuple[bool, bool]]  # slug -> (has [[, has ](/)
     digests: dict[str, str]  # slug -> sha256 of the bytes written
     identities: dict[str, tuple[int, int, int, int]]  # slug -> stat key (dev, inode, size, mtime_ns)
@@ -226,16 +271,16 @@ class Generation(NamedTuple):
         return value
 
     @classmethod
-    def of(cls, entries: dict[str, list], infos: dict[str, PageInfo]) -> Generation | None:
+    def of(cls, entries: dict[str, MemoRecord], infos: dict[str, PageInfo]) -> Generation | None:
         """From the records a save keeps (`entries`) and their summaries, by slug."""
         by_kind: dict[str, list[str]] = {kind: [] for kind in KIND_DIRS}
-        files: dict[str, list] = {}
+        files: dict[str, PageFile] = {}
         styles: dict[str, tuple[bool, bool]] = {}
         for slug, info in infos.items():
             e = entries.get(slug)
-            if e is None or not e[R_INO] or info.kind not in by_kind:  # no stat key: the file was not recorded
+            if e is None or not e.ino or info.kind not in by_kind:  # no stat key: the file was not recorded
                 return None
-            files[slug], styles[slug] = _file_of(e), _styles_of(e)
+            files[slug], styles[slug] = e.file, e.styles
             by_kind[info.kind].append(slug)
         pages: dict[str, PageInfo] = {}
         expected: dict[str, dict[str, tuple[int, int, int, int]]] = {}
@@ -248,11 +293,11 @@ class Generation(NamedTuple):
                 pages[slug] = infos[slug]
             expected[folder] = {f"{slug}.md": _expected_of(files[slug]) for slug in slugs}
         files = {slug: files[slug] for slug in pages}
-        return cls(pages, files, styles, {slug: f[5] for slug, f in files.items()},
-                   {slug: (f[0], f[1], f[2], f[3]) for slug, f in files.items()}, expected, {})
+        return cls(pages, files, styles, {slug: f.digest for slug, f in files.items()},
+                   {slug: f[:4] for slug, f in files.items()}, expected, {})
 
     @classmethod
-    def after(cls, before: Generation | None, entries: dict[str, list], infos: dict[str, PageInfo],
+    def after(cls, before: Generation | None, entries: dict[str, MemoRecord], infos: dict[str, PageInfo],
               changed: list[str]) -> Generation | None:
         """`of(entries, infos)`, from the generation the last save described when the pages are the same
         (by slug and class) and only the records of `changed` are new: its listing order stands."""
@@ -260,7 +305,7 @@ class Generation(NamedTuple):
             return cls.of(entries, infos)
         for slug in changed:
             old = before.pages.get(slug)
-            if old is None or old.kind != infos[slug].kind or not entries[slug][R_INO]:
+            if old is None or old.kind != infos[slug].kind or not entries[slug].ino:
                 return cls.of(entries, infos)
         pages, files, styles = dict(before.pages), dict(before.files), dict(before.styles)
         digests, identities = dict(before.digests), dict(before.identities)
@@ -268,27 +313,18 @@ class Generation(NamedTuple):
         for slug in changed:
             e = entries[slug]
             pages[slug] = infos[slug]
-            f = files[slug] = _file_of(e)
-            styles[slug] = _styles_of(e)
-            digests[slug], identities[slug] = f[5], (f[0], f[1], f[2], f[3])
+            f = files[slug] = e.file
+            styles[slug] = e.styles
+            digests[slug], identities[slug] = f.digest, f[:4]
             expected[KIND_DIRS[infos[slug].kind]][f"{slug}.md"] = _expected_of(f)
         before.derived.pop("parent", None)  # one generation back at most
         before.derived.pop("changed", None)
         return cls(pages, files, styles, digests, identities, expected, {"parent": before, "changed": list(changed)})
 
 
-def _file_of(e: list) -> list:
-    """A record's page file: [dev, inode, size, mtime_ns, racily clean, digest]."""
-    return [e[R_DEV], e[R_INO], e[R_SIZE], e[R_MTIME], bool(e[_RACY]), e[_DIGEST]]
-
-
-def _styles_of(e: list) -> tuple[bool, bool]:
-    return bool(e[_WIKI]), bool(e[_MD])
-
-
-def _expected_of(f: list) -> tuple:
+def _expected_of(f: PageFile) -> tuple:
     """What the listing of a page file must show: (inode, size, mtime_ns, dev, racily clean)."""
-    return f[1], f[2], f[3], f[0], f[4]
+    return f.ino, f.size, f.mtime_ns, f.dev, f.racy
 
 
 def _keep_resident(path: Path, kept: tuple) -> None:
@@ -302,22 +338,38 @@ _RESIDENT: dict[Path, tuple] = {}  # (insertion order: the most recent save last
 _tuple_new = tuple.__new__  # PageInfo's own __new__ without its Python frame (a pass decodes hundreds)
 
 
-def _info_of(e: list, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
+def _strings(value: list | None) -> tuple:
+    return tuple(value) if value else ()
+
+
+def _pairs(value: list | None) -> tuple:
+    return tuple(map(tuple, value)) if value else ()
+
+
+def _clock(value: list | None) -> tuple | None:
+    if value is not None and len(value) != 3:
+        raise ValueError("not a clock")
+    return None if value is None else tuple(value)
+
+
+# how a summary field comes back from its JSON form (a field not named here is a plain value)
+_DECODE: dict[str, Callable] = {"aliases": _strings, "sources": lambda v: tuple(map(tuple, v)), "links": _strings,
+                                "passing": _strings, "recurring": _strings, "kept": _pairs, "stale": _clock}
+
+
+def _info_of(e: MemoRecord, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
     try:
-        (kind, title, description, aliases, sources, status, links, by, passing, recurring, kept,
-         stale) = e[_KIND:]
-        if e[_SLUG] != slug or kind not in KIND_DIRS or not (stale is None or len(stale) == 3):
+        if e.slug != slug or e.kind not in KIND_DIRS:
             return None
-        info = _tuple_new(PageInfo, (kind, slug, title, description, tuple(aliases) if aliases else (),
-                                     tuple(map(tuple, sources)), status, tuple(links) if links else (), by,
-                                     tuple(passing) if passing else (), tuple(recurring) if recurring else (),
-                                     tuple(map(tuple, kept)) if kept else (), None if stale is None else tuple(stale)))
+        info = _tuple_new(PageInfo, tuple(slug if name == "slug" else (_DECODE[name](getattr(e, name)) if name in _DECODE
+                                                                         else getattr(e, name))
+                                          for name in PageInfo._fields))
     except (TypeError, ValueError):
         return None
-    return info, (bool(e[_WIKI]), bool(e[_MD]))
+    return info, e.styles
 
 
-def _parse_memo(text: str) -> tuple[dict[str, list], int]:
+def _parse_memo(text: str) -> tuple[dict[str, MemoRecord], int]:
     """slug -> its latest record, and the number of records the text holds."""
     lines = text.split("\n")
     if lines[0] != _MEMO_HEADER:
@@ -326,15 +378,18 @@ def _parse_memo(text: str) -> tuple[dict[str, list], int]:
     entries = json.loads("[" + ",".join(lines) + "]") if lines else []
     if not isinstance(entries, list) or len(entries) != len(lines):  # a line holding more than one value
         raise ValueError("not a page memo")
-    by_slug: dict[str, list] = {}
+    by_slug: dict[str, MemoRecord] = {}
+    width = len(MemoRecord._fields)
     for e in entries:
-        if not isinstance(e, list) or len(e) != _FIELDS or not isinstance(e[_SLUG], str):
+        if not isinstance(e, list) or len(e) != width or not isinstance(e[0], str):
             raise ValueError("not a page memo")
-        by_slug[e[_SLUG]] = e
+        by_slug[e[0]] = _record_new(MemoRecord, e)
     return by_slug, len(entries)
 
 
-def _info_list(info: PageInfo) -> list:
-    return [info.kind, info.title, info.description, list(info.aliases), [list(s) for s in info.sources],
-            info.compile_status, list(info.links), info.generated_by, list(info.passing), list(info.recurring),
-            [list(k) for k in info.kept], None if info.stale is None else list(info.stale)]
+_record_new = tuple.__new__  # MemoRecord's own __new__ without its Python frame (a memo holds hundreds)
+
+
+def _info_values(info: PageInfo) -> tuple:
+    """The summary's fields as a record holds them (tuples are JSON arrays)."""
+    return tuple(getattr(info, name) for name in INFO_FIELDS)

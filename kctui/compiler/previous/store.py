@@ -28,7 +28,7 @@ from pathlib import Path
 
 from kctui.compiler.previous.digest_memo import DigestMemo, SourceFile
 from kctui.compiler.previous.page_info import PageInfo
-from kctui.compiler.previous.page_memo import PageMemo
+from kctui.compiler.previous.page_memo import PageFile, PageMemo
 from kctui.compiler.previous.prelink import Prelink
 from kctui.compiler.previous.wiki import PreviousWiki, load_previous
 
@@ -46,7 +46,7 @@ class WrittenGeneration:
 
     infos: dict[str, PageInfo]
     digests: dict[str, str]
-    files: dict[str, list]
+    files: dict[str, PageFile]
     styles: dict[str, tuple[bool, bool]]
     links_resolve: bool
 

@@ -20,19 +20,7 @@ from typing import TypeVar
 
 from kctui.compiler.contract import CompileFailure
 from kctui.compiler.previous.page_info import PageInfo, link_styles, page_info
-from kctui.compiler.previous.page_memo import (  # noqa: F401 - MEMO_NAME re-exported for the tests
-    MEMO_NAME,
-    R_DEV,
-    R_DIGEST,
-    R_INO,
-    R_MD,
-    R_MTIME,
-    R_RACY,
-    R_SIZE,
-    R_WIKI,
-    Generation,
-    PageMemo,
-)
+from kctui.compiler.previous.page_memo import MEMO_NAME, Generation, MemoRecord, PageMemo  # noqa: F401 - MEMO_NAME re-exported for the tests
 from kctui.compiler.previous.tables import WikiTables
 from kctui.core.frontmatter import FrontmatterError
 from kctui.core.pages import KIND_DIRS
@@ -208,27 +196,27 @@ def _listing(root: Path) -> list[tuple[str, str, os.DirEntry, str]]:
     return listing
 
 
-def _vouched_key(entry: os.DirEntry, record: list) -> tuple[int, int, int, int] | None:
+def _vouched_key(entry: os.DirEntry, record: MemoRecord) -> tuple[int, int, int, int] | None:
     """The file's stat key when it is the one the memo's record holds and the record was not racily
     clean (PageMemo.vouched, inlined: hundreds of pages per pass), else None (the file is read)."""
     try:
         st = entry.stat(follow_symlinks=False)
     except OSError:
         return None
-    if (not record[R_RACY] and record[R_INO] == st.st_ino and record[R_MTIME] == st.st_mtime_ns
-            and record[R_SIZE] == st.st_size and record[R_DEV] == st.st_dev):
+    if (not record.racy and record.ino == st.st_ino and record.mtime_ns == st.st_mtime_ns
+            and record.size == st.st_size and record.dev == st.st_dev):
         return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)  # stat_key
     return None
 
 
-def _take_recorded(prev: PreviousWiki, slug: str, path: str, info: PageInfo, record: list,
+def _take_recorded(prev: PreviousWiki, slug: str, path: str, info: PageInfo, record: MemoRecord,
                    key: tuple[int, int, int, int]) -> None:
     """A page the memo vouches for, with the summary it decoded before: nothing read."""
     prev.pages[slug] = info
     prev.raw._paths[slug] = path  # PageBytes.deferred
     prev.raw._order[slug] = None
-    prev.digests[slug] = record[R_DIGEST]
-    prev.styles[slug] = (bool(record[R_WIKI]), bool(record[R_MD]))
+    prev.digests[slug] = record.digest
+    prev.styles[slug] = record.styles
     prev.identities[slug] = key
     prev.racy[slug] = False
 
@@ -317,7 +305,7 @@ def _as_written(root: Path, generation: Generation, prev: PreviousWiki) -> bool:
             raw, after = _read_stable(path)
         except OSError:
             return False
-        if after is None or hashlib.sha256(raw).hexdigest() != files[slug][5]:
+        if after is None or hashlib.sha256(raw).hexdigest() != files[slug].digest:
             return False
         reread.append((slug, raw, stat_key(after), racily_clean(after.st_mtime_ns, read_at)))
     prev.pages.update(generation.pages)

@@ -11,6 +11,7 @@ from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from kctui.compiler.previous.page_info import PageInfo, info_of_rendered, link_styles, page_info
+from kctui.compiler.previous.page_memo import PageFile
 from kctui.compiler.previous.prelink import Prelink, clear_output, remove_entry
 from kctui.compiler.previous.wiki import (
     PreviousWiki,
@@ -51,7 +52,7 @@ class PageWriter:
         self.text_kinds: dict[str, str] = {}  # slug -> class of pages written as text (held, flagged)
         self.infos: dict[str, PageInfo] = {}
         self.digests: dict[str, str] = {}
-        self.files: dict[str, list] = {}  # slug -> the page memo's record of the file written (PageMemo.files)
+        self.files: dict[str, PageFile] = {}  # slug -> the page file written or carried (for the page memo)
         self.styles: dict[str, tuple[bool, bool]] = {}  # slug -> link_styles of the bytes written
         self._links: dict[str, str] | None = None
         self.link_unchanged = True
@@ -238,7 +239,7 @@ class PageWriter:
         prev_digests, prev_styles, prev_pages, racy = prev.digests, prev.styles, prev.pages, prev.racy
         self.digests.update({slug: prev_digests[slug] for slug in carried})
         self.styles.update({slug: prev_styles[slug] for slug in carried})
-        self.files.update({slug: [*identities[slug], racy[slug], prev_digests[slug]] for slug in carried})
+        self.files.update({slug: PageFile(*identities[slug], racy[slug], prev_digests[slug]) for slug in carried})
         self.infos.update({slug: prev_pages[slug] for slug in carried})
         return carried
 
@@ -257,7 +258,7 @@ class PageWriter:
                 remove_entry(name, dirs[kind])  # a link to the previous page: never written through
             written_at = time.time_ns()
             st = _write_at(dirs[kind], name, data)
-            self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
+            self.files[slug] = PageFile(*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest)
         else:
             info = self.prev.pages[slug]
             digest = self.digests[slug] = self.prev.digests[slug]
@@ -278,7 +279,7 @@ class PageWriter:
         if entry is None:
             return False
         if _is_read_file(entry, identity):
-            self.files[slug] = [*identity, self.prev.racy[slug], digest]
+            self.files[slug] = PageFile(*identity, self.prev.racy[slug], digest)
             return True
         remove_entry(name, dir_fd)
         return False
@@ -294,7 +295,7 @@ class PageWriter:
                 st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
                 if file_identity(st) == identity:
                     # the link changes the ctime only (not part of the key): the file holds the bytes it held
-                    self.files[slug] = [*stat_key(st), self.prev.racy[slug], digest]
+                    self.files[slug] = PageFile(*stat_key(st), self.prev.racy[slug], digest)
                     return
                 os.unlink(name, dir_fd=dir_fd)
             except OSError:
@@ -302,7 +303,7 @@ class PageWriter:
                 remove_entry(name, dir_fd)
         written_at = time.time_ns()
         st = _write_at(dir_fd, name, self.prev.raw[slug])
-        self.files[slug] = [*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest]
+        self.files[slug] = PageFile(*stat_key(st), racily_clean(st.st_mtime_ns, written_at), digest)
 
 
 def _is_read_file(entry: os.DirEntry | None, identity: tuple | None) -> bool:
