@@ -18,7 +18,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.previous.resident import keep_resident
@@ -33,36 +33,56 @@ NAME = "source-digests-v2.jsonl"
 _OLD_NAME = "source-digests-v1.json"  # the whole-file form of earlier releases: removed on the first rewrite
 _HEADER = '{"kctui":"source-digests","v":2}'
 RACY_NS = 2_000_000_000
-_STAMP, _DIGEST, _RECORDED = slice(0, 4), 4, 5
 
-# memo file -> (its stat key when left, records it holds, path -> [size, mtime, ctime, inode, digest, recorded])
-_RESIDENT: dict[Path, tuple[tuple[int, int, int, int], int, dict[str, list]]] = {}
+
+class DigestRecord(NamedTuple):
+    """What the memo keeps of one source file (a line is `[path, *these fields]`): its stat as listed, the
+    digest of its bytes and the moment the record was written (for the racily-clean rule)."""
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    ino: int
+    digest: str
+    recorded_ns: int
+
+    @property
+    def stamp(self) -> tuple[int, int, int, int]:
+        return self[:4]
+
+    def vouches_for(self, stamp: tuple[int, int, int, int]) -> bool:
+        """The file's stat is the one recorded, and was not racily clean when recorded."""
+        return self[:4] == stamp and stamp[1] < self.recorded_ns - RACY_NS
+
+
+# memo file -> (its stat key when left, records it holds, path -> its record)
+_RESIDENT: dict[Path, tuple[tuple[int, int, int, int], int, dict[str, DigestRecord]]] = {}
 
 
 def _key(st: os.stat_result) -> tuple[int, int, int, int]:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def _parse(text: str) -> tuple[dict[str, list], int]:
+def _parse(text: str) -> tuple[dict[str, DigestRecord], int]:
     """The records of a journal (the last of each path) and how many it holds; ValueError when damaged."""
     lines = text.split("\n")
     if lines[0] != _HEADER:
         raise ValueError("not a source digest memo")
     body = lines[1:-1]  # the last is "" after a newline, or a line cut short: dropped
     records = json.loads("[" + ",".join(body) + "]") if body else []
-    files: dict[str, list] = {}
+    files: dict[str, DigestRecord] = {}
     for r in records:
         if not (isinstance(r, list) and len(r) == 7 and isinstance(r[0], str) and isinstance(r[5], str)
                 and all(type(v) is int for v in (r[1], r[2], r[3], r[4], r[6]))):
             raise ValueError("a damaged record")
-        files[r[0]] = r[1:]
+        files[r[0]] = DigestRecord(*r[1:])
     return files, len(records)
 
 
 class DigestMemo:
     def __init__(self, folder: Path | None) -> None:
         self.path = folder / NAME if folder else None
-        self.files: dict[str, list] = {}  # path -> [size, mtime_ns, ctime_ns, inode, digest, recorded_ns]
+        self.files: dict[str, DigestRecord] = {}  # path -> its record
         self._records = 0  # records the file holds (with the ones later records replaced)
         self._stat: tuple[int, int, int, int] | None = None  # the file's stat key when read (None: rewrite it)
         if self.path is None:
@@ -85,9 +105,7 @@ class DigestMemo:
     def lookup(self, source: SourceFile) -> str | None:
         """The digest recorded for the file, when its stat is the one recorded and was not racily clean."""
         e = self.files.get(source.path)
-        if e is None or tuple(e[_STAMP]) != source.stamp or source.stamp[1] >= e[_RECORDED] - RACY_NS:
-            return None
-        return e[_DIGEST]
+        return e.digest if e is not None and e.vouches_for(source.stamp) else None
 
     def save(self, files: list[SourceFile]) -> None:
         """Record the digests of `files` (the sources as listed): only the records that changed, or whose
@@ -96,14 +114,14 @@ class DigestMemo:
             return
         now = time.time_ns()
         old = self.files
-        new: dict[str, list] = {}
+        new: dict[str, DigestRecord] = {}
         added: list[list] = []
         for f in files:
             e = old.get(f.path)
-            if e is not None and e[_DIGEST] == f.digest and tuple(e[_STAMP]) == f.stamp and f.stamp[1] < e[_RECORDED] - RACY_NS:
+            if e is not None and e.digest == f.digest and e.vouches_for(f.stamp):
                 new[f.path] = e  # the record stands
             else:
-                e = new[f.path] = [*f.stamp, f.digest, now]
+                e = new[f.path] = DigestRecord(*f.stamp, f.digest, now)
                 added.append([f.path, *e])
         try:
             if not added and self._stat is not None:
