@@ -228,7 +228,17 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     tight = next((t for t in range(len(_TIGHT)) if envelope(t) <= budget), None)
     if tight is None:
         raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
-    room = budget - envelope(tight)
+    chosen, first_left = _fill(statements, meta, budget - envelope(tight), fmt, one)
+    nb = None
+    if first_left is not None:
+        nb = min(MAX_BUDGET, _size(text_for(chosen + [statements[first_left]], wide, 0, MAX_BUDGET)) + 64)
+    return _self_sized(lambda used: text_for(chosen, used, tight, nb))
+
+
+def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], room: int, fmt: str,
+          one: Callable[[dict[str, Any]], str]) -> tuple[list[Statement], int | None]:
+    """The statements that go in, in order, within `room` bytes for the items (each group's item rendered
+    as it grows), and the first one passed over (None when all went in)."""
     members: dict[tuple[str, ...], list[Statement]] = {}
     sizes: dict[tuple[str, ...], int] = {}
     chosen: list[Statement] = []
@@ -247,10 +257,7 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
         passed += 1
         if passed >= MAX_PASSES:
             break
-    nb = None
-    if first_left is not None:
-        nb = min(MAX_BUDGET, _size(text_for(chosen + [statements[first_left]], wide, 0, MAX_BUDGET)) + 64)
-    return _self_sized(lambda used: text_for(chosen, used, tight, nb))
+    return chosen, first_left
 
 
 def _shortened(s: Statement, words: frozenset[str]) -> Statement:

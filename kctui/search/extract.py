@@ -108,58 +108,76 @@ def extract_page(rel: str, text: str) -> PageDoc:
         data, body = None, text
     data = data or {}
     slug = PurePosixPath(rel).stem
-    kind = TYPE_KINDS.get(str(data.get("type", "")), "page")
     status = data.get("compile_status")
-    status = status if isinstance(status, str) and status in COMPILE_STATUSES else "compiled"
-    refs = [s for s in data.get("sources") or [] if isinstance(s, dict)] if isinstance(data.get("sources"), list) else []
-    digests = {str(s.get("resource", "")): str(s.get("digest", "")) for s in refs}
-    doc = PageDoc(path=rel, slug=slug, kind=kind, title="", compile_status=status,
+    doc = PageDoc(path=rel, slug=slug, kind=TYPE_KINDS.get(str(data.get("type", "")), "page"), title="",
+                  compile_status=status if isinstance(status, str) and status in COMPILE_STATUSES else "compiled",
                   description=str(data.get("description") or "")[:MAX_FIELD_CHARS],
                   aliases=_str_list(data.get("aliases")), tags=_str_list(data.get("tags")),
                   stale_after=str(data.get("stale_after") or "")[:64])
-    title = data.get("title")
-    h1 = ""
-    section = ""
-    seen_section = False
-    body_lines: list[str] = []
-    notice_claims: set[tuple[str, str]] = set()
+    reader = _BodyReader(doc, _source_digests(data.get("sources")))
     for raw in explode(body[:MAX_BODY_CHARS]).split("\n"):  # a record table's rows as their claim lines
-        line = raw.rstrip("\r")
-        if line.startswith("# ") and not h1 and not seen_section:
-            h1 = line[2:].strip()
-            continue
-        if line.startswith("## "):
-            section, seen_section = line[3:].strip(), True
-            if section not in _STANDARD_HEADINGS:
-                body_lines.append(plain(section))
-            continue
-        if not seen_section and line.startswith(">"):
-            inner = line[1:].strip()
-            if not inner:
-                continue
-            if inner.startswith("* ") and (claim := _claim(inner, digests, "")):
-                claim["conflict"] = True
-                notice_claims.add((claim["text"], claim["citation"]))
-                if len(doc.claims) < MAX_CLAIMS:
-                    doc.claims.append(claim)
-            else:
-                doc.notice.append(plain(inner))
-            body_lines.append(plain(inner.lstrip("*-+ ")))
-            continue
-        if line.strip() in ("", NONE_LINE):
-            continue
-        body_lines.append(plain(line.lstrip("*-+ ").strip()) if line.lstrip().startswith(("* ", "- ", "+ ")) else plain(line))
-        if _MENTION.match(line) or len(doc.claims) >= MAX_CLAIMS:
-            continue
-        claim = _claim(line, digests, section)
-        if claim is None:
-            continue
-        if (claim["text"], claim["citation"]) in notice_claims:
-            continue  # already listed (as a conflicting claim) from the notice
-        doc.claims.append(claim)
-    doc.title = (str(title) if isinstance(title, (str, int, float)) and str(title).strip() else h1 or slug)[:MAX_FIELD_CHARS]
-    doc.body_text = "\n".join(x for x in [plain(doc.description)] + body_lines if x)[:MAX_BODY_CHARS]
+        reader.line(raw.rstrip("\r"))
+    doc.title = (_title(data.get("title")) or reader.h1 or slug)[:MAX_FIELD_CHARS]
+    doc.body_text = "\n".join(x for x in [plain(doc.description)] + reader.body_lines if x)[:MAX_BODY_CHARS]
     return doc
+
+
+def _source_digests(sources: object) -> dict[str, str]:
+    """resource -> digest of the page's `sources` (entries that are not mappings ignored)."""
+    refs = [s for s in sources if isinstance(s, dict)] if isinstance(sources, list) else []
+    return {str(s.get("resource", "")): str(s.get("digest", "")) for s in refs}
+
+
+def _title(value: object) -> str:
+    return str(value) if isinstance(value, (str, int, float)) and str(value).strip() else ""
+
+
+class _BodyReader:
+    """A page's body line by line: its first heading, its sections, the status notice before them (and
+    the disputed claims it lists), the claims of each section and the searchable text."""
+
+    def __init__(self, doc: PageDoc, digests: dict[str, str]) -> None:
+        self.doc, self.digests = doc, digests
+        self.h1 = ""
+        self.section = ""
+        self.seen_section = False
+        self.body_lines: list[str] = []
+        self.notice_claims: set[tuple[str, str]] = set()
+
+    def line(self, line: str) -> None:
+        if line.startswith("# ") and not self.h1 and not self.seen_section:
+            self.h1 = line[2:].strip()
+        elif line.startswith("## "):
+            self.section, self.seen_section = line[3:].strip(), True
+            if self.section not in _STANDARD_HEADINGS:
+                self.body_lines.append(plain(self.section))
+        elif not self.seen_section and line.startswith(">"):
+            self._notice(line[1:].strip())
+        elif line.strip() not in ("", NONE_LINE):
+            self._statement(line)
+
+    def _notice(self, inner: str) -> None:
+        if not inner:
+            return
+        doc = self.doc
+        if inner.startswith("* ") and (claim := _claim(inner, self.digests, "")):
+            claim["conflict"] = True
+            self.notice_claims.add((claim["text"], claim["citation"]))
+            if len(doc.claims) < MAX_CLAIMS:
+                doc.claims.append(claim)
+        else:
+            doc.notice.append(plain(inner))
+        self.body_lines.append(plain(inner.lstrip("*-+ ")))
+
+    def _statement(self, line: str) -> None:
+        doc = self.doc
+        item = line.lstrip().startswith(("* ", "- ", "+ "))
+        self.body_lines.append(plain(line.lstrip("*-+ ").strip()) if item else plain(line))
+        if _MENTION.match(line) or len(doc.claims) >= MAX_CLAIMS:
+            return
+        claim = _claim(line, self.digests, self.section)
+        if claim is not None and (claim["text"], claim["citation"]) not in self.notice_claims:
+            doc.claims.append(claim)  # (one the notice listed, as a conflicting claim, is not listed again)
 
 
 def _instant_us(text: str) -> int | None:

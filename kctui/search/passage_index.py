@@ -15,11 +15,13 @@ import sqlite3
 import stat
 from dataclasses import dataclass
 
-from kctui.search.evidence import MAX_SCAN_BYTES, MAX_SOURCE_BYTES, MAX_SOURCE_FILES
 from kctui.search.index import SearchIndex
 from kctui.search.passages import document_title, split_passages
 from kctui.search.query import STOPWORDS, ParsedQuery
 
+MAX_SOURCE_FILES = 5000  # files split at most
+MAX_SOURCE_BYTES = 512 * 1024  # read at most this much of one file
+MAX_SCAN_BYTES = 64 * 1024 * 1024  # and of all files together, per refresh
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".rst", ".org", ".adoc", ".csv", ".tsv", ".yaml",
                            ".yml", ".json", ".toml", ".log", ""})
 TOKENIZER = "porter unicode61 remove_diacritics 2"  # stems: a query's "removed" finds "remove"

@@ -265,28 +265,10 @@ def quick_needles(group: Group) -> tuple[str, ...]:
 def snippet(body: str, groups: tuple[Group, ...], width: int = 180, marks: tuple[str, str] = ("«", "»")) -> str:
     """The body line naming the most query terms (the first among equals), cut to about `width`
     characters around its first match, with the matching words marked."""
-    needles = [n for g in groups for n in quick_needles(g)]
-    best, best_n = "", 0
-    folded_lines = fold(body).split("\n")  # NFKD and case folding keep the line breaks
-    for line, folded in zip(body.split("\n"), folded_lines):
-        if not any(n in folded for n in needles):
-            continue
-        n = len(matched_groups(groups, line))
-        if n > best_n:
-            best, best_n = line, n
-            if n == len(groups):
-                break
+    best = _best_line(body, groups)
     if not best:
         return ""
-    words = {(t, a.prefix and t == a.toks[-1]) for g in groups for a in g.alts for t in a.toks}
-    exact = {t for t, _p in words}
-    prefixes = tuple(t for t, p in words if p)
-
-    def hit(tok: str) -> bool:
-        f = fold(tok)
-        return f in exact or (bool(prefixes) and f.startswith(prefixes))
-
-    spans = [m.span() for m in _TOKEN.finditer(best) if hit(m.group())]
+    spans = _hit_spans(best, groups)
     start = 0
     if spans and len(best) > width:
         start = max(0, min(spans[0][0] - width // 4, len(best) - width))
@@ -299,3 +281,32 @@ def snippet(body: str, groups: tuple[Group, ...], width: int = 180, marks: tuple
         pos = b
     out.append(best[pos:end])
     return ("…" if start else "") + "".join(out).strip() + ("…" if end < len(best) else "")
+
+
+def _best_line(body: str, groups: tuple[Group, ...]) -> str:
+    """The body line naming the most query terms, the first among equals ("" when none names one)."""
+    needles = [n for g in groups for n in quick_needles(g)]
+    best, best_n = "", 0
+    folded_lines = fold(body).split("\n")  # NFKD and case folding keep the line breaks
+    for line, folded in zip(body.split("\n"), folded_lines):
+        if not any(n in folded for n in needles):
+            continue
+        n = len(matched_groups(groups, line))
+        if n > best_n:
+            best, best_n = line, n
+            if n == len(groups):
+                break
+    return best
+
+
+def _hit_spans(line: str, groups: tuple[Group, ...]) -> list[tuple[int, int]]:
+    """Where the line's tokens match a query word (a prefix term's last word as a prefix)."""
+    words = {(t, a.prefix and t == a.toks[-1]) for g in groups for a in g.alts for t in a.toks}
+    exact = {t for t, _p in words}
+    prefixes = tuple(t for t, p in words if p)
+
+    def hit(tok: str) -> bool:
+        f = fold(tok)
+        return f in exact or (bool(prefixes) and f.startswith(prefixes))
+
+    return [m.span() for m in _TOKEN.finditer(line) if hit(m.group())]

@@ -115,12 +115,15 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int) -
         if desc and (named or (i < DESCRIBED_PAGES and _share_typed(desc, typed) >= NAMED)):
             # a named page's own definition; one of the best pages' when it holds most of the query
             out.append(Statement(group, "description", desc, max(score, 1.0 / (K + i + 1)) * 1.01))
-        for n, c in enumerate(page.get("claims") or []):
-            where = cited(str(c.get("citation") or ""))
-            text = claim_text(str(c.get("text") or ""), title)
-            out.append(Statement(group, "claim", text, score * NEXT_CLAIM ** n, where[0] if where else "",
-                                 (where[1], where[2]) if where else (0, 0), str(c.get("citation") or "")))
+        out += [_claim_statement(group, c, title, score * NEXT_CLAIM ** n) for n, c in enumerate(page.get("claims") or [])]
     return out
+
+
+def _claim_statement(group: tuple[str, ...], claim: dict[str, Any], title: str, score: float) -> Statement:
+    citation = str(claim.get("citation") or "")
+    where = cited(citation)
+    return Statement(group, "claim", claim_text(str(claim.get("text") or ""), title), score,
+                     where[0] if where else "", (where[1], where[2]) if where else (0, 0), citation)
 
 
 def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[float, Any]]:
@@ -191,30 +194,47 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
     candidates = _diverse(sorted(candidates, key=lambda s: -s.score), typed)
-    claims = [s for s in candidates if s.kind == "claim" and s.source]
-    kept: list[Statement] = []
-    taken: list[tuple[str, int, int]] = []  # what the kept statements cite or quote
-    dropped: set[int] = set()  # claims a kept passage stands for (by identity)
-    for s in candidates:
-        if id(s) in dropped:
-            continue
-        where = (s.source, s.lines[0], s.lines[1])
-        if s.kind == "passage":
-            if any(_overlaps(t, s.source, s.lines[0], s.lines[1]) for t in taken):
+    return _Once([s for s in candidates if s.kind == "claim" and s.source]).keep(candidates)
+
+
+class _Once:
+    """The statements kept, each source line once: a passage, or the claim that stands in for it."""
+
+    def __init__(self, claims: list[Statement]) -> None:
+        self.claims = claims
+        self.kept: list[Statement] = []
+        self.taken: list[tuple[str, int, int]] = []  # what the kept statements cite or quote
+        self.dropped: set[int] = set()  # claims a kept passage stands for (by identity)
+
+    def keep(self, candidates: list[Statement]) -> list[Statement]:
+        for s in candidates:
+            if id(s) in self.dropped:
                 continue
-            citing = [c for c in claims if id(c) not in dropped and _overlaps((c.source, *c.lines), *where)]
-            whole = next((c for c in citing if _covers(c.text, s.text)), None)
-            if whole is not None:  # the compiled claim says what the passage says: it stands in
-                s = Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
-                where = (s.source, *s.lines)
-            else:
-                s = Statement(s.group, s.kind, s.text, s.score, s.source, s.lines, s.citation,
-                              tuple(dict.fromkeys(c.group[1] for c in citing)))
-            dropped.update(id(c) for c in citing)
-        elif s.kind == "claim" and s.source:
-            if any(_overlaps(t, *where) for t in taken) or any(k.text == s.text and k.group == s.group for k in kept):
-                continue
-        kept.append(s)
-        if s.source:
-            taken.append(where)
-    return kept
+            got = self._passage(s) if s.kind == "passage" else self._claim(s)
+            if got is not None:
+                self.kept.append(got)
+                if got.source:
+                    self.taken.append((got.source, *got.lines))
+        return self.kept
+
+    def _cited(self, path: str, start: int, end: int) -> bool:
+        return any(_overlaps(t, path, start, end) for t in self.taken)
+
+    def _passage(self, s: Statement) -> Statement | None:
+        """The passage, or the claim that says what it says; None when a kept statement quotes its lines.
+        Either way the claims citing it are not kept again."""
+        if self._cited(s.source, *s.lines):
+            return None
+        citing = [c for c in self.claims if id(c) not in self.dropped and _overlaps((c.source, *c.lines), s.source, *s.lines)]
+        self.dropped.update(id(c) for c in citing)
+        whole = next((c for c in citing if _covers(c.text, s.text)), None)
+        if whole is not None:  # the compiled claim says what the passage says: it stands in
+            return Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
+        return Statement(s.group, s.kind, s.text, s.score, s.source, s.lines, s.citation,
+                         tuple(dict.fromkeys(c.group[1] for c in citing)))
+
+    def _claim(self, s: Statement) -> Statement | None:
+        if s.kind == "claim" and s.source and (
+                self._cited(s.source, *s.lines) or any(k.text == s.text and k.group == s.group for k in self.kept)):
+            return None
+        return s

@@ -1,3 +1,4 @@
+# size: the search use cases (search, hits, a page view, the context packet) share one ranking of pages and one way to read a page hit.
 """Search and compiled-first context over a knowledge base's promoted wiki: the use cases the CLI, the
 API and the app share.
 
@@ -197,49 +198,58 @@ def _best_claims(claims: list[dict[str, Any]], parsed: ParsedQuery, n: int, titl
     where the query's words are densest (occurrences per word, BM25-style saturation) comes first,
     then page order. A contradicted page's disputed claims are left to its flag, which lists them all."""
     groups = parsed.groups
-    needles = list(dict.fromkeys(nd for g in groups for nd in quick_needles(g)))
-    seen: dict[str, frozenset[int]] = {}  # subjects, scopes, attributes and values repeat within a page
-    title_key = fold(title).strip()
-
-    def named(text: str) -> frozenset[int]:
-        got = seen.get(text)
-        if got is None:
-            got = seen[text] = frozenset(matched_groups(groups, text)) if any(nd in fold(text) for nd in needles) \
-                else frozenset()
-        return got
-
-    words = {t for g in groups for a in g.alts for t in a.toks}
-
-    def density(text: str) -> float:
-        toks = tokens(text)
-        if not toks:
-            return 0.0
-        tf = sum(1 for t in toks if t in words)
-        return tf / (tf + 1.2 * (0.25 + 0.75 * len(toks) / 24))  # BM25's tf saturation, length-normalised
-
+    match = _ClaimMatch(groups, fold(title).strip())
     scored = []
     for i, c in enumerate(claims):
-        if c.get("conflict"):
-            continue
-        subject = str(c.get("subject") or "")
-        by_subject = named(subject)
-        strong = named(str(c.get("scope") or "")) | named(str(c.get("attribute") or ""))
-        weak = frozenset()
-        if fold(subject).strip() == title_key:
-            weak = by_subject - strong
-        else:
-            strong |= by_subject
-        score = float(len(strong)) + TITLE_SUBJECT * len(weak)
-        if len(strong) < len(groups):
-            score += 0.5 * len(named(str(c.get("value") or "")) - strong)
-        if score > 0 and c.get("form") == "summary":
-            score += SUMMARY_BONUS
+        score = 0.0 if c.get("conflict") else match.score(c)
         if score > 0:
-            scored.append((score, -density(str(c.get("text") or "")), i, c))
+            scored.append((score, -match.density(str(c.get("text") or "")), i, c))
     if any(s[0] >= 0.5 for s in scored):  # claims that name the query's terms themselves: only those
         scored = [s for s in scored if s[0] >= 0.5]
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
     return [dict(c, matches=score) for score, _d, _i, c in scored[:n]]
+
+
+class _ClaimMatch:
+    """How much one claim of a page names the query (see `_best_claims`); what a page's claims repeat
+    (subjects, scopes, attributes, values) is matched once."""
+
+    def __init__(self, groups: tuple, title_key: str) -> None:
+        self.groups, self.title_key = groups, title_key
+        self.needles = list(dict.fromkeys(nd for g in groups for nd in quick_needles(g)))
+        self.words = {t for g in groups for a in g.alts for t in a.toks}
+        self.seen: dict[str, frozenset[int]] = {}
+
+    def named(self, text: str) -> frozenset[int]:
+        got = self.seen.get(text)
+        if got is None:
+            folded = fold(text)
+            got = self.seen[text] = (frozenset(matched_groups(self.groups, text))
+                                     if any(nd in folded for nd in self.needles) else frozenset())
+        return got
+
+    def density(self, text: str) -> float:
+        toks = tokens(text)
+        if not toks:
+            return 0.0
+        tf = sum(1 for t in toks if t in self.words)
+        return tf / (tf + 1.2 * (0.25 + 0.75 * len(toks) / 24))  # BM25's tf saturation, length-normalised
+
+    def score(self, c: dict[str, Any]) -> float:
+        subject = str(c.get("subject") or "")
+        by_subject = self.named(subject)
+        strong = self.named(str(c.get("scope") or "")) | self.named(str(c.get("attribute") or ""))
+        weak: frozenset[int] = frozenset()
+        if fold(subject).strip() == self.title_key:
+            weak = by_subject - strong
+        else:
+            strong |= by_subject
+        score = float(len(strong)) + TITLE_SUBJECT * len(weak)
+        if len(strong) < len(self.groups):
+            score += 0.5 * len(self.named(str(c.get("value") or "")) - strong)
+        if score > 0 and c.get("form") == "summary":
+            score += SUMMARY_BONUS
+        return score
 
 
 def _hit(ctx: ServiceContext, base, row, parsed: ParsedQuery, rank: int, n_claims: int) -> dict[str, Any]:
