@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kctui.core.relative_time import anchor_date
+from kctui.core.relative_time import resolve as resolve_relative
 from kctui.search.ranking import Statement
 
 MIN_BUDGET = 1024
@@ -144,32 +146,48 @@ def _cut(text: str, words: frozenset[str]) -> str:
 
 def group_items(chosen: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]]) -> list[dict[str, Any]]:
     """The chosen statements as packet items: one per group, groups in the order of their best statement;
-    a page's statements in rank order, a source section's in line order."""
+    a page's statements in rank order, a source section's in line order. A statement whose group is
+    dated (a session heading, a page titled by its date) carries the relative times it holds as the
+    dates they mean (`dates`: "yesterday = Mon 4 Mar 2024")."""
     order: dict[tuple[str, ...], list[Statement]] = {}
     for s in chosen:
         order.setdefault(s.group, []).append(s)
-    items = []
-    for group, statements in order.items():
-        m = meta[group]
-        if group[0] == "page":
-            item = {"kind": "page", "page": m["page"], "title": m["title"], "status": m["status"], "flag": m.get("flag")}
-            desc = [s.text for s in statements if s.kind == "description"]
-            if desc:
-                item["description"] = desc[0]
-            item["claims"] = [{"text": s.text, "citation": s.citation} for s in statements if s.kind == "claim"]
-        else:
-            item = {"kind": "evidence", "source": m["source"], "section": m["heading"] or m["title"],
-                    "passages": [dict({"lines": list(s.lines), "text": s.text},
-                                      **({"compiledIn": list(s.compiled)} if s.compiled else {}))
-                                 for s in sorted(statements, key=lambda s: s.lines)]}
-        items.append(item)
-    return items
+    return [_item(group, statements, meta[group]) for group, statements in order.items()]
+
+
+def _item(group: tuple[str, ...], statements: list[Statement], m: dict[str, Any]) -> dict[str, Any]:
+    if group[0] == "page":
+        anchor = anchor_date(str(m.get("title") or ""))
+        item = {"kind": "page", "page": m["page"], "title": m["title"], "status": m["status"], "flag": m.get("flag")}
+        desc = [s.text for s in statements if s.kind == "description"]
+        if desc:
+            item["description"] = desc[0]
+        item["claims"] = [_dated({"text": s.text, "citation": s.citation}, anchor)
+                          for s in statements if s.kind == "claim"]
+        return item
+    anchor = anchor_date(str(m["heading"] or "")) or anchor_date(str(m["title"] or ""))
+    return {"kind": "evidence", "source": m["source"], "section": m["heading"] or m["title"],
+            "passages": [_dated(dict({"lines": list(s.lines), "text": s.text},
+                                     **({"compiledIn": list(s.compiled)} if s.compiled else {})), anchor)
+                         for s in sorted(statements, key=lambda s: s.lines)]}
+
+
+def _dated(statement: dict[str, Any], anchor: Any) -> dict[str, Any]:
+    if anchor is not None:
+        dates = [f"{r.phrase} = {r.label()}" for r in resolve_relative(statement["text"], anchor)]
+        if dates:
+            statement["dates"] = dates
+    return statement
+
+
+def _dates_text(statement: dict[str, Any]) -> str:
+    return f" ({'; '.join(statement['dates'])})" if statement.get("dates") else ""
 
 
 def item_text(item: dict[str, Any]) -> str:
     if item["kind"] == "evidence":
         out = [f"## EVIDENCE {item['source']}" + (f" — {item['section']}" if item.get("section") else "")]
-        out += [f"  {_lines_label(tuple(p['lines']))}: {p['text']}" for p in item["passages"]]
+        out += [f"  {_lines_label(tuple(p['lines']))}: {p['text']}{_dates_text(p)}" for p in item["passages"]]
         return "\n".join(out) + "\n"
     out = [f"## {item['title']} — {item['page']} ({item['status']})"]
     flag = item.get("flag")
@@ -179,7 +197,7 @@ def item_text(item: dict[str, Any]) -> str:
         out += [f"    review #{r['id']} ({r['kind']}): {r['reasonWords']}" for r in flag.get("review", [])[:2]]
     if item.get("description"):
         out.append(f"  {item['description']}")
-    out += [f"  * {c['text']} {c['citation']}" for c in item.get("claims", [])]
+    out += [f"  * {c['text']} {c['citation']}{_dates_text(c)}" for c in item.get("claims", [])]
     return "\n".join(out) + "\n"
 
 

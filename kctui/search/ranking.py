@@ -30,9 +30,9 @@ NAMED = 0.5  # the share of a page's title words the query must hold for the pag
 DESCRIBED_PAGES = 3  # the best pages whose description may lead when it holds most of the query's words
 NEXT_CLAIM = 0.85  # each further claim of one page, against the one before
 CLAIM_COVERS = 0.8  # a claim holding this share of a passage's words stands in for the passage
-REPLY = 0.5  # the passage after a hit (a reply, the rest of a thought), against the hit's score
-ANSWER = 0.9  # the passage after a hit that asks a question: its answer
-LEAD_IN = 0.3  # the passage before a hit
+REPLY = 0.25  # the passage after a hit (a reply, the rest of a thought), against the hit's score
+ANSWER = 0.7  # the passage after a hit that asks a question: its answer
+LEAD_IN = 0.1  # the passage before a hit
 DIVERSE = 1.0  # how far a statement naming query words not yet named moves up
 DIVERSE_WINDOW = 40  # how far down the ranking it may come from
 
