@@ -274,7 +274,7 @@ async def test_every_key_on_every_screen(svc, clock, tmp_path, monkeypatch, size
     finally:
         await d.stop()
     screens = kctui_screens()
-    # a base class other screens build on (MainState, DimmedModal) is reached through theirs
+    # a base class other screens build on (DimmedModal) is reached through theirs
     shown = {c for c in screens if not any(o is not c and issubclass(o, c) for o in screens)}
     missing = {c.__name__ for c in shown if c not in reached}
     assert not missing, f"no key opens these screens (or none was pressed where it applies): {sorted(missing)}"
