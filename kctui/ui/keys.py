@@ -215,31 +215,39 @@ def validate_keymap(table: object) -> dict[str, str]:
     """The `[keys]` table → {binding id: "k1,k2"}; KeymapError naming the first problem."""
     if not isinstance(table, dict):
         raise KeymapError("[keys] must be a table of binding id = \"key\"")
-    out: dict[str, str] = {}
-    for bid, value in table.items():
-        if bid not in BY_ID:
-            known = ", ".join(sorted(BY_ID))
-            raise KeymapError(f"[keys] '{bid}' is not a binding id (known ids: {known})")
-        if isinstance(value, list):
-            value = ",".join(str(v) for v in value)
-        if not isinstance(value, str):
-            raise KeymapError(f"[keys] {bid} must be a string such as \"c\" or \"c,f5\"")
-        try:
-            keys = [normalise_key(k) for k in value.split(",")]
-        except KeymapError as exc:
-            raise KeymapError(f"[keys] {bid}: {exc}") from None
-        out[bid] = ",".join(dict.fromkeys(keys))
-    # no key may do two things on one screen
+    out = {bid: keymap_entry(bid, value) for bid, value in table.items()}
     for scope in SCOPES:
-        seen: dict[str, str] = {}
-        for k in REGISTRY:
-            if scope not in k.scopes and not (scope != APP and APP in k.scopes):
-                continue
-            for key in effective_keys(k, out):
-                if key in seen and seen[key] != k.id:
-                    raise KeymapError(f"[keys] '{display_key(key)}' is bound to both {seen[key]} and {k.id}")
-                seen[key] = k.id
+        check_no_clash(scope, out)
     return out
+
+
+def keymap_entry(bid: object, value: object) -> str:
+    """One `binding id = "k1,k2"` (or a list of keys) of the table → "k1,k2", each key as Textual names it."""
+    if bid not in BY_ID:
+        known = ", ".join(sorted(BY_ID))
+        raise KeymapError(f"[keys] '{bid}' is not a binding id (known ids: {known})")
+    if isinstance(value, list):
+        value = ",".join(str(v) for v in value)
+    if not isinstance(value, str):
+        raise KeymapError(f"[keys] {bid} must be a string such as \"c\" or \"c,f5\"")
+    try:
+        keys = [normalise_key(k) for k in value.split(",")]
+    except KeymapError as exc:
+        raise KeymapError(f"[keys] {bid}: {exc}") from None
+    return ",".join(dict.fromkeys(keys))
+
+
+def check_no_clash(scope: str, keymap: dict[str, str]) -> None:
+    """No key may do two things on one screen: the keys of `scope`'s bindings and, on every screen but
+    the app's own, the app-wide ones."""
+    seen: dict[str, str] = {}
+    for k in REGISTRY:
+        if scope not in k.scopes and not (scope != APP and APP in k.scopes):
+            continue
+        for key in effective_keys(k, keymap):
+            if key in seen and seen[key] != k.id:
+                raise KeymapError(f"[keys] '{display_key(key)}' is bound to both {seen[key]} and {k.id}")
+            seen[key] = k.id
 
 
 def effective_keys(k: KeyAction, keymap: dict[str, str] | None = None) -> list[str]:
