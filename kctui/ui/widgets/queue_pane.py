@@ -22,7 +22,7 @@ from kctui.ui.format import (
 )
 from kctui.ui.messages import Snapshot
 from kctui.ui.widgets.key_bar import Line
-from kctui.ui.widgets.keyed_table import KeyedTable
+from kctui.ui.widgets.keyed_table import KeyedTable, Row
 
 EMPTY_HINT = ("No knowledge bases yet. Press [b]w[/b] to add a workspace folder or [b]b[/b] to create a "
               "knowledge base (or run `kctui demo`).")
@@ -55,14 +55,9 @@ class QueuePane(Vertical):
         return self.query_one("#jobs", KeyedTable)
 
     def show(self, snap: Snapshot, needle: str, tones: dict[str, str], follow_job: str | None) -> None:
-        now, t = snap.now_us, id(tones)
-        many = len({b.workspace for b in snap.bases}) > 1
-        base_rows = self.bases.build_rows(
-            (b.key, (b, base_next(b, now), many, t), partial(base_cells, b, now, tones, many)) for b in snap.bases)
-        names = {b.key: b.name for b in snap.bases}
-        job_rows = self.jobs.build_rows(
-            (j.id, (j, age(now, j.created_at), j.completed_at is None and j.started_at is not None and now,
-                    names.get(j.base_key), t), partial(job_cells, j, now, names, tones)) for j in snap.jobs)
+        """Both tables updated in place (a row is laid out again only when what it shows changed), the
+        jobs' label and the pane's subtitle."""
+        base_rows, job_rows = self.rows(snap, tones)
         if needle:
             base_rows = [(k, c) for k, c in base_rows if matches(needle, c)]
             job_rows = [(k, c) for k, c in job_rows if matches(needle, c)]
@@ -72,21 +67,49 @@ class QueuePane(Vertical):
         if empty.display != (not snap.bases):
             empty.display = not snap.bases
         self.show_base_line(snap)
-        shown = f"{len(job_rows)} / {len(snap.jobs)} shown" if needle else (
-            f"newest {len(snap.jobs)} of {snap.jobs_total}" if snap.jobs_total > len(snap.jobs) else f"{snap.jobs_total}")
-        self.query_one("#jobs-label", Line).set(f"Jobs ({shown})")
-        ws = len(snap.workspaces)
-        n = len(snap.bases)
-        sched = min((b.next_scheduled_us for b in snap.bases if b.next_scheduled_us is not None), default=None)
-        subtitle = f"{n} base{'s' if n != 1 else ''} in {ws} workspace{'s' if ws != 1 else ''}" + (
-            f" · next scheduled {until(now, sched)}" if sched is not None else "")
-        if needle:
-            subtitle = (f"{FILTER_MARK} filter “{needle}”: {len(base_rows)} / {n} bases, "
-                        f"{len(job_rows)} / {len(snap.jobs)} jobs shown · esc clears")
+        self.query_one("#jobs-label", Line).set(jobs_label(snap, needle, len(job_rows)))
+        subtitle = pane_subtitle(snap, needle, len(base_rows), len(job_rows))
         if subtitle != getattr(self, "_subtitle", None):
             self._subtitle = subtitle
             self.border_subtitle = Text(subtitle)
 
+    def rows(self, snap: Snapshot, tones: dict[str, str]) -> tuple[list[Row], list[Row]]:
+        """(key, cells) of every base and every job, each row's cells built again only when its
+        signature (what the cells show) changed (`KeyedTable.build_rows`)."""
+        now, t = snap.now_us, id(tones)
+        many = len({b.workspace for b in snap.bases}) > 1
+        base_rows = self.bases.build_rows(
+            (b.key, (b, base_next(b, now), many, t), partial(base_cells, b, now, tones, many)) for b in snap.bases)
+        names = {b.key: b.name for b in snap.bases}
+        job_rows = self.jobs.build_rows(
+            (j.id, (j, age(now, j.created_at), j.completed_at is None and j.started_at is not None and now,
+                    names.get(j.base_key), t), partial(job_cells, j, now, names, tones)) for j in snap.jobs)
+        return base_rows, job_rows
+
     def show_base_line(self, snap: Snapshot) -> None:
         b = snap.base(self.bases.cursor_key)
         self.query_one("#base-line", Line).set(base_line(b, snap.now_us) if b else "")
+
+
+def jobs_label(snap: Snapshot, needle: str, shown_jobs: int) -> str:
+    """The line above the jobs: how many are shown (a filter), or listed of all there are."""
+    if needle:
+        shown = f"{shown_jobs} / {len(snap.jobs)} shown"
+    elif snap.jobs_total > len(snap.jobs):
+        shown = f"newest {len(snap.jobs)} of {snap.jobs_total}"
+    else:
+        shown = f"{snap.jobs_total}"
+    return f"Jobs ({shown})"
+
+
+def pane_subtitle(snap: Snapshot, needle: str, shown_bases: int, shown_jobs: int) -> str:
+    """The pane's bottom edge: the bases and workspaces and the next scheduled compile, or, with a
+    filter on, which filter and how many rows it shows."""
+    n = len(snap.bases)
+    if needle:
+        return (f"{FILTER_MARK} filter “{needle}”: {shown_bases} / {n} bases, "
+                f"{shown_jobs} / {len(snap.jobs)} jobs shown · esc clears")
+    ws = len(snap.workspaces)
+    sched = min((b.next_scheduled_us for b in snap.bases if b.next_scheduled_us is not None), default=None)
+    return f"{n} base{'s' if n != 1 else ''} in {ws} workspace{'s' if ws != 1 else ''}" + (
+        f" · next scheduled {until(snap.now_us, sched)}" if sched is not None else "")
