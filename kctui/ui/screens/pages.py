@@ -133,32 +133,42 @@ class PagesScreen(Screen[None]):
         if self.pages is None:
             return
         keep = self.selected_page()
-        words = self.needle.lower().split()
-        chosen = [p for p, hay in self._hay if all(w in hay for w in words)] if words else list(self.pages)
-        self._shown_in = {}
-        for p in chosen:
-            self._shown_in[p["pageClass"]] = self._shown_in.get(p["pageClass"], 0) + 1
-        self._chosen, self._group, self.shown = chosen, None, []
+        chosen = self.choose(self.pages)
         listing = self.query_one("#pages-list", OptionList)
         listing.clear_options()
         self.extend(BATCH)
         if chosen:
-            if keep is not None and keep not in self.shown:
-                paths = [p["page"] for p in chosen]
-                if keep in paths:  # keep the highlight on the page that was chosen
-                    self.extend(paths.index(keep) + 1 - sum(1 for x in self.shown if x is not None and x != MORE))
-            at = self.shown.index(keep) if keep is not None and keep in self.shown else self.shown.index(chosen[0]["page"])
-            listing.highlighted = at
-        total = len(self.pages)
+            listing.highlighted = self.highlight_row(keep, chosen)
+        self.query_one("#pages-count", Line).set(self.count_text(chosen, len(self.pages)))
+
+    def choose(self, pages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The pages the filter matches, counted by class; the list starts again with none shown."""
+        words = self.needle.lower().split()
+        chosen = [p for p, hay in self._hay if all(w in hay for w in words)] if words else list(pages)
+        self._shown_in = {}
+        for p in chosen:
+            self._shown_in[p["pageClass"]] = self._shown_in.get(p["pageClass"], 0) + 1
+        self._chosen, self._group, self.shown = chosen, None, []
+        return chosen
+
+    def highlight_row(self, keep: str | None, chosen: list[dict[str, Any]]) -> int:
+        """The row to highlight: the page that was highlighted, while the filter still matches it (the
+        rows down to it are listed first), else the first page."""
+        if keep is not None and keep not in self.shown:
+            paths = [p["page"] for p in chosen]
+            if keep in paths:
+                self.extend(paths.index(keep) + 1 - sum(1 for x in self.shown if x is not None and x != MORE))
+        return self.shown.index(keep) if keep is not None and keep in self.shown else self.shown.index(chosen[0]["page"])
+
+    def count_text(self, chosen: list[dict[str, Any]], total: int) -> str:
+        """The line above the list: how many pages are shown of how many, and by which filter."""
         if not total:
-            text = "This base has no compiled page yet: compile it (c on the main screen)."
-        elif self.needle:
-            text = f"showing {len(chosen)} / {total} pages · filter “{self.needle}”" + (
+            return "This base has no compiled page yet: compile it (c on the main screen)."
+        if self.needle:
+            return f"showing {len(chosen)} / {total} pages · filter “{self.needle}”" + (
                 "" if chosen else " matches none: esc clears it")
-        else:
-            text = f"showing {total} / {total} pages · " + " · ".join(
-                f"{n} {CLASS_WORDS.get(c, c).lower()}" for c, n in self._totals.items())
-        self.query_one("#pages-count", Line).set(text)
+        return f"showing {total} / {total} pages · " + " · ".join(
+            f"{n} {CLASS_WORDS.get(c, c).lower()}" for c, n in self._totals.items())
 
     def extend(self, n: int) -> None:
         """Add the next `n` chosen pages to the list (with their class headings)."""
