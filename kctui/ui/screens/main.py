@@ -120,29 +120,9 @@ class MainScreen(Screen):
         if not self.is_mounted:
             return
         v = self.app.tones()  # type: ignore[attr-defined]  (cached: get_css_variables() costs ms)
-        muted = v["muted"]
         narrow = self.has_class("-narrow")
         for pane in PANES:
-            w = self.query_one(f"#{pane}")
-            on = pane == self.active
-            look = (on, narrow, v["accent"], muted)
-            if getattr(w, "_look", None) == look:
-                continue
-            first = getattr(w, "_look", None) is None
-            w._look = look  # type: ignore[attr-defined]
-            if w.display != (on or not narrow):
-                w.display = on or not narrow
-            colour = Color.parse(v["accent"] if on else v["panel-lighten-2"])
-            styles = w.styles
-            for edge in ("border_top", "border_bottom"):
-                styles.set_rule(edge, ("round", colour))
-            styles.set_rule("border_title_color", Color.parse(v["accent"] if on else muted))
-            styles.set_rule("border_title_style", Style(bold=True) if on else Style())
-            w._border_title = Content(("▶ " if on else "") + w.TITLE)  # type: ignore[attr-defined]
-            if first or narrow:
-                w.refresh()
-            else:
-                repaint_border(w)
+            style_pane(self.query_one(f"#{pane}"), pane == self.active, narrow, v)
         tabs = Text(no_wrap=True)
         for p in PANES:
             tabs.append(f" {PANE_KEY[p]} {PANE_NAMES[p]} ", style="reverse bold" if p == self.active else "")
@@ -234,11 +214,7 @@ class MainScreen(Screen):
     def apply(self, snap: Snapshot) -> None:
         old, self.snapshot = self.snapshot, snap
         tones = self.app.tones()  # type: ignore[attr-defined]
-        if self.follow and self.pending_follow:  # a job this app queued: shown once it has been claimed
-            job = snap.job(self.pending_follow)
-            if job is None or job.phase != "queued":
-                self.followed_job = job.id if job is not None else self.followed_job
-                self.pending_follow = None
+        self.follow_pending(snap)
         if self.follow:
             self.followed_job = self.wanted_job()
         if not (snap.jobs is old.jobs and snap.items is old.items and snap.bases is old.bases and not self._reshow):
@@ -246,6 +222,21 @@ class MainScreen(Screen):
             self._reshow = False
             self.queue.show(snap, self.needle["queue"], tones, self.followed_job if self.follow else None)
             self.query_one(ReviewPane).show(snap, self.needle["review"], tones)
+        self.show_detail(snap, tones)
+        self.update_status()
+        self.update_bindings()
+
+    def follow_pending(self, snap: Snapshot) -> None:
+        """A job this app queued (`pending_follow`) is followed once it has been claimed."""
+        if self.follow and self.pending_follow:
+            job = snap.job(self.pending_follow)
+            if job is None or job.phase != "queued":
+                self.followed_job = job.id if job is not None else self.followed_job
+                self.pending_follow = None
+
+    def show_detail(self, snap: Snapshot, tones: dict[str, str]) -> None:
+        """The Running and Brief panes show the wanted job's detail; while the snapshot has not got it,
+        they keep what they show and a poll of the detail alone reads it."""
         wanted = self.wanted_job()
         detail = snap.detail if snap.detail is not None and snap.detail.job.id == wanted else None
         if wanted is not None and detail is None:
@@ -253,8 +244,6 @@ class MainScreen(Screen):
         if detail is not None or wanted is None:
             self.query_one(RunningPane).show(detail, snap.now_us, tones)
             self.query_one(BriefPane).show(detail)
-        self.update_status()
-        self.update_bindings()
 
     def rerender(self) -> None:
         """Show the last snapshot again (a filter or the theme changed)."""
@@ -767,6 +756,30 @@ WHY_NOT: dict[str, Callable[[MainScreen, tuple[object, ...]], str | None]] = {
     "open": MainScreen._why_not_open,
     "back": MainScreen._why_not_back,
 }
+
+
+def style_pane(w: Widget, on: bool, narrow: bool, v: dict[str, str]) -> None:
+    """One pane's look (MainScreen.style_panes): active (`on`) or not, shown or not in a narrow terminal,
+    in the theme's tones `v`; nothing is set or repainted while its look is unchanged."""
+    muted = v["muted"]
+    look = (on, narrow, v["accent"], muted)
+    if getattr(w, "_look", None) == look:
+        return
+    first = getattr(w, "_look", None) is None
+    w._look = look  # type: ignore[attr-defined]
+    if w.display != (on or not narrow):
+        w.display = on or not narrow
+    colour = Color.parse(v["accent"] if on else v["panel-lighten-2"])
+    styles = w.styles
+    for edge in ("border_top", "border_bottom"):
+        styles.set_rule(edge, ("round", colour))
+    styles.set_rule("border_title_color", Color.parse(v["accent"] if on else muted))
+    styles.set_rule("border_title_style", Style(bold=True) if on else Style())
+    w._border_title = Content(("▶ " if on else "") + w.TITLE)  # type: ignore[attr-defined]
+    if first or narrow:
+        w.refresh()
+    else:
+        repaint_border(w)
 
 
 def repaint_border(w: Widget) -> None:
