@@ -27,6 +27,7 @@ from kctui.search.query import tokens
 K = 1.0
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
 NAMED = 0.5  # the share of a page's title words the query must hold for the page to count in full
+STRONG = 1.0  # a claim naming a query term in its subject, scope or attribute (not only in its value)
 DESCRIBED_PAGES = 3  # the best pages whose description may lead when it holds most of the query's words
 NEXT_CLAIM = 0.85  # each further claim of one page, against the one before
 CLAIM_COVERS = 0.8  # a claim holding this share of a passage's words stands in for the passage
@@ -97,8 +98,10 @@ def _covers(claim: str, passage: str) -> bool:
 
 
 def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int) -> list[Statement]:
-    """A page the query names (its title's words typed) leads with its description and claims; another
-    page's claims come after the `after` passages (the passages they cite are ranked with the others)."""
+    """A page the query names (its title's words typed) leads with its description and the claims that
+    name a query term in their subject, scope or attribute (`matches` ≥ STRONG); another page's claims,
+    and a named page's claims that name one only in their value, come after the `after` passages (the
+    passages they cite are ranked with the others)."""
     out: list[Statement] = []
     named_rank = 0
     for i, page in enumerate(pages):
@@ -115,7 +118,9 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int) -
         if desc and (named or (i < DESCRIBED_PAGES and _share_typed(desc, typed) >= NAMED)):
             # a named page's own definition; one of the best pages' when it holds most of the query
             out.append(Statement(group, "description", desc, max(score, 1.0 / (K + i + 1)) * 1.01))
-        out += [_claim_statement(group, c, title, score * NEXT_CLAIM ** n) for n, c in enumerate(page.get("claims") or [])]
+        weak = PAGE_WEIGHT / (K + after + i)
+        out += [_claim_statement(group, c, title, (score if c.get("matches", STRONG) >= STRONG else weak) * NEXT_CLAIM ** n)
+                for n, c in enumerate(page.get("claims") or [])]
     return out
 
 

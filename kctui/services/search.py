@@ -393,7 +393,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
 
 
 def _slim(claim: dict[str, Any]) -> dict[str, Any]:
-    return {"text": claim["text"], "value": claim["value"], "citation": claim["citation"]}
+    return {"text": claim["text"], "value": claim["value"], "citation": claim["citation"], "matches": claim.get("matches", 0)}
 
 
 def _packet_item(hit: dict[str, Any]) -> dict[str, Any]:
