@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.steps.registry import Contribution
@@ -115,11 +116,8 @@ def _related(ctx: PassContext, page_slug: str, paths: set[str], kind: str) -> li
     return sorted(ranked[:MAX_RELATED], key=lambda s: (ctx.titles[s].casefold(), s))
 
 
-def _status(old: Page | None, claims: list[Claim], mentions: list[Mention], conflicts: list) -> str:
-    if not claims and not mentions:
-        return "archived"
-    if conflicts:
-        return "contradicted"
+def _carried_status(old: Page | None) -> str:
+    """The status a rebuilt page keeps from its previous one: a person's sign-off or a pending review."""
     if old and old.compile_status in ("confirmed", "needs-review"):
         return old.compile_status
     if old and old.human_confirmed:  # a person's sign-off outlives a stale or settled spell
@@ -127,94 +125,170 @@ def _status(old: Page | None, claims: list[Claim], mentions: list[Mention], conf
     return "compiled"
 
 
+def _status(old: Page | None, claims: list[Claim], mentions: list[Mention], conflicts: list) -> str:
+    if not claims and not mentions:
+        return "archived"
+    if conflicts:
+        return "contradicted"
+    return _carried_status(old)
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """How a page changed: its claims added, revised and retracted and, for a concept or entity page, the
+    sources that began and stopped mentioning it."""
+
+    added: int
+    revised: int
+    retracted: int
+    mentions_new: int = 0
+    mentions_gone: int = 0
+
+    @classmethod
+    def of(cls, changes: list[ClaimChange], mentions_new: int = 0, mentions_gone: int = 0) -> _Tally:
+        counts = Counter(ch.change for ch in changes)
+        return cls(counts["added"], counts["revised"], counts["retracted"], mentions_new, mentions_gone)
+
+
 def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict[str, Contribution],
                      ctx: PassContext, new_title: str = "", new_type: str = "", new_domain: str = "") -> tuple[Page, PageUpdate]:
     """A concept or entity page: unchanged sources' claims and mentions kept from `old`, changed
     sources' replaced by `contributions` (path -> Contribution)."""
-    keep_claims = [c for c in (old.claims if old else []) if c.evidence.path not in ctx.changed]
-    keep_disputed = [c for c in (old.disputed if old else []) if c.evidence.path not in ctx.changed]
-    keep_mentions = [m for m in (old.mentions if old else []) if m.evidence.path not in ctx.changed]
-    candidates = keep_claims + keep_disputed + [c for contribution in contributions.values() for c in contribution.claims]
-    mentions = keep_mentions + [m for contribution in contributions.values() for m in contribution.mentions]
-    candidates.sort(key=claim_order)
-    mentions.sort(key=lambda m: (m.evidence.path, m.evidence.start, m.surface))
+    candidates, mentions = _topic_evidence(old, contributions, ctx.changed)
     settled = settle(old, candidates, conflicts_of(candidates))
     claims = sorted(settled.accepted, key=claim_order)
-    changes: list[ClaimChange] = []
-    old_paths = {x.evidence.path for x in (old.claims if old else [])} | {m.evidence.path for m in (old.mentions if old else [])}
-    touched_paths = (old_paths | set(contributions)) & ctx.changed
-    for path in sorted(touched_paths):
-        before = [c for c in (old.claims if old else []) if c.evidence.path == path]
-        after = [c for c in claims if c.evidence.path == path]
-        changes += diff_claims(path, before, after)
-    old_mention_paths = {m.evidence.path for m in (old.mentions if old else [])}
-    new_mention_paths = {m.evidence.path for m in mentions}
-    paths = {c.evidence.path for c in claims + settled.disputed} | new_mention_paths
-    paths |= {str(e.get("source")) for e in edit_entries(old.extra if old else {})  # cited by a person (issue 15)
-              if str(e.get("source") or "") in ctx.digests and str(e.get("source")) in ctx.source_slugs}
+    touched_paths, changes = _topic_changes(old, claims, contributions, ctx.changed)
+    paths = _cited_paths(old, claims + settled.disputed, mentions, ctx)
     title = old.title if old else new_title
-    aliases = set(old.aliases if old else [])
-    for contribution in contributions.values():
-        aliases |= contribution.aliases
-    aliases = {a for a in aliases if identity_key(a) != identity_key(title)}
-    etype = old.entity_type if old and old.entity_type not in ("", "thing") else ""
-    if not etype:
-        etype = next((c.entity_type for _, c in sorted(contributions.items()) if c.entity_type), "") or new_type
+    etype = _entity_type(old, contributions, new_type)
     page = Page(
         kind=kind,
         slug=slug,
         title=title,
-        aliases=sorted(aliases, key=lambda a: (a.casefold(), a)),
+        aliases=_aliases(old, contributions, title),
         tags=[etype or "thing"] if kind == "entity" else ["concept"],
         domain=(old.domain if old and old.domain else new_domain) or "general",
         sources=[SourceRef(p, ctx.digests[p], ctx.source_slugs[p]) for p in sorted(paths, key=lambda p: p.encode())],
         compile_status=_status(old, claims, mentions, settled.groups),
         entity_type=(etype or "thing") if kind == "entity" else "",
-        verified=list(old.verified) if old else [],
-        extra=dict(old.extra) if old else {},
         claims=claims,
         mentions=mentions,
         conflicts=settled.groups,
         disputed=sorted(settled.disputed, key=claim_order),
-        history=list(old.history) if old else [],
+        **_carried(old),
     )
     page.description = _topic_description(page, len(paths))
-    page.links = {
+    page.links = _topic_links(ctx, slug, paths)
+    tally = _Tally.of(changes, *_mention_shift(old, mentions))
+    update_kind = _topic_update_kind(old, page.compile_status, tally)
+    page.history += _topic_history(ctx.created_at, update_kind, paths, touched_paths, changes, tally)
+    opened = [ConflictReport(slug, kind, title, d.existing.attribute, d.existing.scope, [d.existing, d.incoming], d)
+              for d in settled.opened]
+    update = PageUpdate(slug, kind, title, update_kind, tally.added, tally.revised, tally.retracted, changes, opened)
+    return page, update
+
+
+def _topic_evidence(old: Page | None, contributions: dict[str, Contribution],
+                    changed: set[str]) -> tuple[list[Claim], list[Mention]]:
+    """The page's candidate claims (its own and disputed ones from unchanged sources, then the changed
+    sources' contributions) and its mentions likewise, each in page order."""
+    candidates = [c for c in ([*old.claims, *old.disputed] if old else []) if c.evidence.path not in changed]
+    candidates += [c for contribution in contributions.values() for c in contribution.claims]
+    mentions = [m for m in (old.mentions if old else []) if m.evidence.path not in changed]
+    mentions += [m for contribution in contributions.values() for m in contribution.mentions]
+    candidates.sort(key=claim_order)
+    mentions.sort(key=lambda m: (m.evidence.path, m.evidence.start, m.surface))
+    return candidates, mentions
+
+
+def _topic_changes(old: Page | None, claims: list[Claim], contributions: dict[str, Contribution],
+                   changed: set[str]) -> tuple[set[str], list[ClaimChange]]:
+    """The changed sources the page heard from (before or now), and the claim changes of each."""
+    old_claims = old.claims if old else []
+    old_paths = {x.evidence.path for x in old_claims} | {m.evidence.path for m in (old.mentions if old else [])}
+    touched_paths = (old_paths | set(contributions)) & changed
+    changes: list[ClaimChange] = []
+    for path in sorted(touched_paths):
+        before = [c for c in old_claims if c.evidence.path == path]
+        after = [c for c in claims if c.evidence.path == path]
+        changes += diff_claims(path, before, after)
+    return touched_paths, changes
+
+
+def _cited_paths(old: Page | None, claims: list[Claim], mentions: list[Mention], ctx: PassContext) -> set[str]:
+    """The sources the page cites: of its claims (disputed ones included) and mentions, and the current
+    sources a person cited in a statement they wrote on it (issue 15)."""
+    paths = {c.evidence.path for c in claims} | {m.evidence.path for m in mentions}
+    paths |= {str(e.get("source")) for e in edit_entries(old.extra if old else {})
+              if str(e.get("source") or "") in ctx.digests and str(e.get("source")) in ctx.source_slugs}
+    return paths
+
+
+def _aliases(old: Page | None, contributions: dict[str, Contribution], title: str) -> list[str]:
+    aliases = set(old.aliases if old else [])
+    for contribution in contributions.values():
+        aliases |= contribution.aliases
+    aliases = {a for a in aliases if identity_key(a) != identity_key(title)}
+    return sorted(aliases, key=lambda a: (a.casefold(), a))
+
+
+def _entity_type(old: Page | None, contributions: dict[str, Contribution], new_type: str) -> str:
+    """The page's own entity type, else the first contribution's (in path order), else the new page's."""
+    etype = old.entity_type if old and old.entity_type not in ("", "thing") else ""
+    if not etype:
+        etype = next((c.entity_type for _, c in sorted(contributions.items()) if c.entity_type), "") or new_type
+    return etype
+
+
+def _carried(old: Page | None) -> dict[str, list | dict]:
+    """What a rebuilt page carries over from its previous one as it is: sign-offs, frontmatter, history."""
+    if old is None:
+        return {"verified": [], "extra": {}, "history": []}
+    return {"verified": list(old.verified), "extra": dict(old.extra), "history": list(old.history)}
+
+
+def _topic_links(ctx: PassContext, slug: str, paths: set[str]) -> dict[str, list[tuple[str, str, str]]]:
+    return {
         "Related Concepts": _links(ctx, _related(ctx, slug, paths, "concept")),
         "Related Entities": _links(ctx, _related(ctx, slug, paths, "entity")),
         "Sources": _links(ctx, sorted({ctx.source_slugs[p] for p in paths}, key=lambda s: (ctx.titles[s].casefold(), s))),
     }
-    added = sum(1 for ch in changes if ch.change == "added")
-    revised = sum(1 for ch in changes if ch.change == "revised")
-    retracted = sum(1 for ch in changes if ch.change == "retracted")
-    mentions_gone = len(old_mention_paths - new_mention_paths)
-    mentions_new = len(new_mention_paths - old_mention_paths)
+
+
+def _mention_shift(old: Page | None, mentions: list[Mention]) -> tuple[int, int]:
+    """(sources that began mentioning the page, sources that stopped)."""
+    old_mention_paths = {m.evidence.path for m in (old.mentions if old else [])}
+    new_mention_paths = {m.evidence.path for m in mentions}
+    return len(new_mention_paths - old_mention_paths), len(old_mention_paths - new_mention_paths)
+
+
+def _topic_update_kind(old: Page | None, status: str, tally: _Tally) -> str:
     if old is None:
-        update_kind = "create"
-    elif page.compile_status == "archived" and old.compile_status != "archived":
-        update_kind = "supersede"
-    elif revised or retracted or mentions_gone or old.compile_status == "archived":
-        update_kind = "revise"  # (bringing an archived page back changes what it says too)
-    elif added or mentions_new:
-        update_kind = "append"
-    else:
-        update_kind = "refresh"
-    at = ctx.created_at
+        return "create"
+    if status == "archived" and old.compile_status != "archived":
+        return "supersede"
+    if tally.revised or tally.retracted or tally.mentions_gone or old.compile_status == "archived":
+        return "revise"  # (bringing an archived page back changes what it says too)
+    if tally.added or tally.mentions_new:
+        return "append"
+    return "refresh"
+
+
+def _topic_history(at: str, update_kind: str, paths: set[str], touched_paths: set[str], changes: list[ClaimChange],
+                   tally: _Tally) -> list[str]:
+    """The page's history lines for this pass (none for a refresh)."""
     if update_kind == "create":
-        page.history.append(f"* {at}: created from {_paths(paths)}.")
-    elif update_kind == "supersede":
-        page.history.append(f"* {at}: archived: no evidence left after {_paths(touched_paths)} changed.")
-        page.history += _history_detail(changes)
-    elif update_kind in ("revise", "append"):
-        page.history.append(
-            f"* {at}: from {_paths(touched_paths)}: {added} claims added, {revised} revised, {retracted} retracted; "
-            f"{mentions_new} sources began and {mentions_gone} stopped mentioning it."
-        )
-        page.history += _history_detail(changes)
-    opened = [ConflictReport(slug, kind, title, d.existing.attribute, d.existing.scope, [d.existing, d.incoming], d)
-              for d in settled.opened]
-    update = PageUpdate(slug, kind, title, update_kind, added, revised, retracted, changes, opened)
-    return page, update
+        return [f"* {at}: created from {_paths(paths)}."]
+    if update_kind == "supersede":
+        return [f"* {at}: archived: no evidence left after {_paths(touched_paths)} changed.", *_history_detail(changes)]
+    if update_kind in ("revise", "append"):
+        return [
+            f"* {at}: from {_paths(touched_paths)}: {tally.added} claims added, {tally.revised} revised, "
+            f"{tally.retracted} retracted; {tally.mentions_new} sources began and {tally.mentions_gone} stopped "
+            "mentioning it.",
+            *_history_detail(changes),
+        ]
+    return []
 
 
 def _topic_description(page: Page, n_sources: int) -> str:
@@ -258,39 +332,53 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
         tags=tags,
         domain=ex.domain,
         sources=[SourceRef(path, ex.digest, slug)],
-        compile_status=(old.compile_status if old and old.compile_status in ("confirmed", "needs-review")
-                        else "confirmed" if old and old.human_confirmed else "compiled"),
+        compile_status=_carried_status(old),
         date_ingested=old.date_ingested if old and old.date_ingested else ctx.created_at,
         source_type=ex.source_type,
-        verified=list(old.verified) if old else [],
-        extra={k: v for k, v in old.extra.items() if k not in (ARCHIVED_SOURCE_KEY, MENTIONED_ONCE_KEY, RECURRING_KEY)}
-        if old else {},
         summary=ex.summary,
         claims=claims,
         questions=list(ex.questions),
-        history=list(old.history) if old else [],
+        **_carried(old),
     )
+    page.extra = {k: v for k, v in page.extra.items() if k not in _REMADE_KEYS}
     page.description = _sentence(ex.summary[0]) if ex.summary else f"Source file {path} ({ex.kind})."
-    if ex.passing:
-        page.extra[MENTIONED_ONCE_KEY] = sorted({e.name for e in ex.passing})
-        named = {identity_key(e.name) for e in ex.entities}
-        if recurring := sorted({e.name for e in ex.passing if identity_key(e.name) in named}):
-            page.extra[RECURRING_KEY] = recurring
+    page.extra.update(_passing_names(ex))
     page.links = _source_links(ctx, path)
-    added = sum(1 for ch in changes if ch.change == "added")
-    revised = sum(1 for ch in changes if ch.change == "revised")
-    retracted = sum(1 for ch in changes if ch.change == "retracted")
-    at = ctx.created_at
+    tally = _Tally.of(changes)
+    kind = _source_update_kind(old, tally)
+    page.history += _source_history(ctx.created_at, ex, old, len(claims), changes, tally)
+    return page, PageUpdate(slug, "source", ex.title, kind, tally.added, tally.revised, tally.retracted, changes)
+
+
+_REMADE_KEYS = (ARCHIVED_SOURCE_KEY, MENTIONED_ONCE_KEY, RECURRING_KEY)  # a source page's, made again each time
+
+
+def _passing_names(ex: Extraction) -> dict[str, list[str]]:
+    """The names the source mentions once (`mentioned_once`) and those of them it names elsewhere too."""
+    if not ex.passing:
+        return {}
+    out = {MENTIONED_ONCE_KEY: sorted({e.name for e in ex.passing})}
+    named = {identity_key(e.name) for e in ex.entities}
+    if recurring := sorted({e.name for e in ex.passing if identity_key(e.name) in named}):
+        out[RECURRING_KEY] = recurring
+    return out
+
+
+def _source_update_kind(old: Page | None, tally: _Tally) -> str:
     if old is None:
-        kind = "create"
-        page.history.append(f"* {at}: ingested `{path}` ({ex.digest}): {len(claims)} claims.")
-    else:
-        old_digest = old.sources[0].digest if old.sources else "unknown"
-        kind = "revise" if (revised or retracted or old.compile_status == "archived") else "append" if added else "refresh"
-        if old_digest != ex.digest:
-            page.history.append(
-                f"* {at}: `{path}` changed ({old_digest} → {ex.digest}): {added} claims added, {revised} revised, "
-                f"{retracted} retracted."
-            )
-            page.history += _history_detail(changes)
-    return page, PageUpdate(slug, "source", ex.title, kind, added, revised, retracted, changes)
+        return "create"
+    if tally.revised or tally.retracted or old.compile_status == "archived":
+        return "revise"
+    return "append" if tally.added else "refresh"
+
+
+def _source_history(at: str, ex: Extraction, old: Page | None, n_claims: int, changes: list[ClaimChange],
+                    tally: _Tally) -> list[str]:
+    """The source page's history lines for this pass: its ingestion, or a change of the file's content."""
+    if old is None:
+        return [f"* {at}: ingested `{ex.path}` ({ex.digest}): {n_claims} claims."]
+    old_digest = old.sources[0].digest if old.sources else "unknown"
+    if old_digest == ex.digest:
+        return []
+    return [f"* {at}: `{ex.path}` changed ({old_digest} → {ex.digest}): {tally.added} claims added, "
+            f"{tally.revised} revised, {tally.retracted} retracted.", *_history_detail(changes)]
