@@ -17,6 +17,7 @@ the flag, so the change is classified (and held) like any other.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -84,53 +85,103 @@ def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str,
     new = _parse(proposed, rel) if proposed else None
     if cur is None or cur.is_stub:
         return current
-    new_refs = {s.resource: s.digest for s in new.sources} if new is not None and not new.is_stub else {}
-    old_refs = {s.resource: s.digest for s in cur.sources}
-    new_claims: dict[tuple, list[Claim]] = {}
-    for c in new.claims if new is not None else []:
-        new_claims.setdefault(_key(c), []).append(c)
-    entries = kept_entries(cur.extra)
-    new_kept = kept_entries(new.extra) if new is not None else []
-    added: list[dict[str, Any]] = []
-    moved: dict[str, str] = {}
+    proposal = _Proposal.of(cur, new)
+    pinning = _Pinning(kept_entries(cur.extra))
     for c in cur.claims:
-        path = c.evidence.path
-        if new_refs.get(path, "") == old_refs.get(path, "") and new is not None:
-            continue  # its source did not change under this proposal
-        alike = new_claims.get(_key(c), [])
-        same = next((o for o in alike if o.norm_value == c.norm_value), None)
-        earlier = next((e for e in entries if kept_match(e, c)), None)
-        if same is not None and (any(kept_match(e, same) for e in new_kept) or not new_refs.get(path)):
-            continue  # the proposal only carries the kept value (its source does not say it): still kept
-        if earlier is not None:  # kept before: this decision replaces that one
-            entries.remove(earlier)
-        if same is not None:  # the source says the same: cite its lines (the flag, if any, goes away)
-            moved[claim_line(c)] = claim_line(same)
-            continue
-        added.append({"subject": c.subject, "attribute": c.attribute, "scope": c.scope, "value": c.value,
-                      "citation": citation(c.evidence)[2:-1], "source": path,
-                      "pinned": str(earlier["pinned"]) if earlier else old_refs.get(path, ""),
-                      "seen": new_refs.get(path, ""), "now": alike[0].value if alike else "", "by": by, "at": at})
+        _pin(c, proposal, pinning, by=by, at=at)
     fm, body = split if split is not None else split_page(current)
-    if new_refs:
-        for s in fm.get("sources") or []:
-            if isinstance(s, dict) and str(s.get("resource")) in new_refs:
-                s["digest"] = new_refs[str(s.get("resource"))]
-    if entries + added:
-        fm[KEPT_KEY] = entries + added
+    _cite_revisions(fm, proposal.new_refs)
+    _set_kept(fm, pinning.entries + pinning.added)
+    pinning.moved.update(_flagged_lines(cur.claims, pinning.added))
+    return render_page(fm, _replace_lines(body, pinning.moved))
+
+
+@dataclass(frozen=True)
+class _Proposal:
+    """What the rejected proposal cites and says, beside what the current page cites."""
+
+    given: bool  # there is a proposal (a page that reads back)
+    new_refs: dict[str, str]  # resource -> digest, the proposal's ({} for none, or a stub)
+    old_refs: dict[str, str]  # … the current page's
+    claims: dict[tuple, list[Claim]]  # the proposal's claims by `_key`
+    kept: list[dict[str, Any]]  # the proposal's kept entries
+
+    @classmethod
+    def of(cls, cur: Page, new: Page | None) -> _Proposal:
+        new_refs = {s.resource: s.digest for s in new.sources} if new is not None and not new.is_stub else {}
+        claims: dict[tuple, list[Claim]] = {}
+        for c in new.claims if new is not None else []:
+            claims.setdefault(_key(c), []).append(c)
+        return cls(new is not None, new_refs, {s.resource: s.digest for s in cur.sources}, claims,
+                   kept_entries(new.extra) if new is not None else [])
+
+
+@dataclass
+class _Pinning:
+    """`pin_kept`'s work in progress: the page's kept entries (an earlier decision on a claim is replaced),
+    the entries made now, and claim lines to replace (old line -> new line)."""
+
+    entries: list[dict[str, Any]]
+    added: list[dict[str, Any]] = field(default_factory=list)
+    moved: dict[str, str] = field(default_factory=dict)
+
+
+def _pin(c: Claim, proposal: _Proposal, pinning: _Pinning, *, by: str, at: str) -> None:
+    """One claim of the current page: kept against the proposal, moved to its citation, or left alone."""
+    path = c.evidence.path
+    if proposal.new_refs.get(path, "") == proposal.old_refs.get(path, "") and proposal.given:
+        return  # its source did not change under this proposal
+    alike = proposal.claims.get(_key(c), [])
+    same = next((o for o in alike if o.norm_value == c.norm_value), None)
+    earlier = next((e for e in pinning.entries if kept_match(e, c)), None)
+    if same is not None and (any(kept_match(e, same) for e in proposal.kept) or not proposal.new_refs.get(path)):
+        return  # the proposal only carries the kept value (its source does not say it): still kept
+    if earlier is not None:  # kept before: this decision replaces that one
+        pinning.entries.remove(earlier)
+    if same is not None:  # the source says the same: cite its lines (the flag, if any, goes away)
+        pinning.moved[claim_line(c)] = claim_line(same)
+        return
+    pinning.added.append({
+        "subject": c.subject, "attribute": c.attribute, "scope": c.scope, "value": c.value,
+        "citation": citation(c.evidence)[2:-1], "source": path,
+        "pinned": str(earlier["pinned"]) if earlier else proposal.old_refs.get(path, ""),
+        "seen": proposal.new_refs.get(path, ""), "now": alike[0].value if alike else "", "by": by, "at": at})
+
+
+def _cite_revisions(fm: dict[str, Any], new_refs: dict[str, str]) -> None:
+    """The frontmatter's sources moved to the digests the proposal cites."""
+    if not new_refs:
+        return
+    for s in fm.get("sources") or []:
+        if isinstance(s, dict) and str(s.get("resource")) in new_refs:
+            s["digest"] = new_refs[str(s.get("resource"))]
+
+
+def _set_kept(extra: dict[str, Any], entries: list[dict[str, Any]]) -> None:
+    if entries:
+        extra[KEPT_KEY] = entries
     else:
-        fm.pop(KEPT_KEY, None)
-    for c in cur.claims:
+        extra.pop(KEPT_KEY, None)
+
+
+def _flagged_lines(claims: list[Claim], added: list[dict[str, Any]]) -> dict[str, str]:
+    """The claim line of each claim kept now -> the line with the kept marker before its citation."""
+    out: dict[str, str] = {}
+    for c in claims:
         entry = next((e for e in added if kept_match(e, c)), None)
         if entry is not None:
             line = claim_line(c)
             cut = line.rindex(" ^[")
-            moved[line] = line[:cut] + kept_suffix(entry) + line[cut:]
+            out[line] = line[:cut] + kept_suffix(entry) + line[cut:]
+    return out
+
+
+def _replace_lines(body: str, moved: dict[str, str]) -> str:
     out = []
     for line in explode(body).split("\n"):  # record tables as claim lines, edited, then tables again
         key = strip_kept(line)
         out.append(moved[key] if not line.startswith(">") and key in moved else line)
-    return render_page(fm, implode("\n".join(out)))
+    return implode("\n".join(out))
 
 
 def recheck(page: Page, old: Page | None, digests: dict[str, str], source_root: Path,
@@ -146,30 +197,34 @@ def recheck(page: Page, old: Page | None, digests: dict[str, str], source_root: 
     keep: list[dict[str, Any]] = []
     for e in entries:
         kept = next((c for c in old_claims if kept_match(e, c)), None)
-        if kept is None:
-            continue  # a person or a compile changed it since
-        path = kept.evidence.path
-        current = digests.get(path, "")
-        if says(source_root, kept) and current:
-            continue  # the source says the kept value again: the flag goes away
-        if current != str(e.get("seen") or ""):
-            continue  # the source changed again: this proposal is classified like any other
-        same = [c for c in page.claims if _key(c) == _key(kept)]
-        if any(c.norm_value == kept.norm_value and c.evidence == kept.evidence for c in same):
+        if kept is not None and _still_kept(page, e, kept, digests, source_root):
             keep.append(e)
-            continue
-        # the source is the revision the person decided against: the rejected value is not proposed again
-        page.claims = [c for c in page.claims if _key(c) != _key(kept)] + [kept]
-        keep.append(e)
-    if keep:
-        page.extra[KEPT_KEY] = keep
-    else:
-        page.extra.pop(KEPT_KEY, None)
-    if not keep or old is None:
-        return False
+    _set_kept(page.extra, keep)
+    return bool(keep) and old is not None and _only_the_rejected_change(page, old, keep, changed)
+
+
+def _only_the_rejected_change(page: Page, old: Page, keep: list[dict[str, Any]],
+                              changed: set[str] | frozenset[str]) -> bool:
+    """Every changed source of the page is one a kept claim was decided against, and the proposal (its
+    kept claims restored) says what the page says."""
     covered = {str(e.get("source")) for e in keep}
     touched = ({s.resource for s in page.sources} | {s.resource for s in old.sources}) & set(changed)
     return touched <= covered and _claims_of(page) == _claims_of(old)
+
+
+def _still_kept(page: Page, entry: dict[str, Any], kept: Claim, digests: dict[str, str], source_root: Path) -> bool:
+    """Whether the kept claim stays (restored in the proposal when it dropped it). A person or a compile
+    changed it since when the caller finds no `kept` claim for the entry."""
+    current = digests.get(kept.evidence.path, "")
+    if says(source_root, kept) and current:
+        return False  # the source says the kept value again: the flag goes away
+    if current != str(entry.get("seen") or ""):
+        return False  # the source changed again: this proposal is classified like any other
+    same = [c for c in page.claims if _key(c) == _key(kept)]
+    if not any(c.norm_value == kept.norm_value and c.evidence == kept.evidence for c in same):
+        # the source is the revision the person decided against: the rejected value is not proposed again
+        page.claims = [c for c in page.claims if _key(c) != _key(kept)] + [kept]
+    return True
 
 
 def _claims_of(page: Page) -> list[tuple]:
