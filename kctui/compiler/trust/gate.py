@@ -143,33 +143,53 @@ class TrustGate:
     def _settle(self, page: Page, update: PageUpdate, previous: Page | None) -> PageUpdate | None:
         """Decide and write one built page. `previous` is the page as the previous wiki has it (a stub
         included). Returns the update when the page changed (None: the previous bytes stand)."""
-        old = None if previous is not None and previous.is_stub else previous
+        old = _not_stub(previous)
         if self.policy is None:
             return update if self.writer.put(page, old, self.ctx) else None
-        if previous is not None and previous.compile_status in PENDING:
-            # Its sources were all read again (pipeline: pending_sources), so this is the whole proposal:
-            # it replaces any held one waiting, and the page's flag follows from this decision alone.
-            self.settled.add(page.rel_path)
-            if page.compile_status == "needs-review":
-                page.compile_status = "confirmed" if previous.human_confirmed else "compiled"
+        self._proposed_in_full(page, previous)
         if recheck_kept(page, old, self.ctx.digests, self.source_root, self.ctx.changed) and old is not None:
             self.writer.keep(old, None)  # only the change a person decided against: the page stands
             return None
-        now_open = open_fingerprints(page)
-        self.closed |= {(page.rel_path, fp) for fp in open_fingerprints(previous) - now_open}
-        fresh = update.kind in FRESH or (old is not None and _refs(page) != _refs(old))  # a source re-read
-        if fresh:
-            page.extra["stale_after"] = self.stale_after
-        elif old is not None and old.compile_status == "stale" and page.compile_status in ("compiled", "confirmed"):
-            page.compile_status = "stale"  # nothing new: it stays stale
+        self.closed |= {(page.rel_path, fp) for fp in open_fingerprints(previous) - open_fingerprints(page)}
+        fresh = self._freshen(page, update, old)
         text = self.writer.render(page, old, self.ctx)
         if text is None:
             self.writer.keep(page, None)
             return None
-        if previous is not None and previous.compile_status == "needs-review" and old is not None and same_content(
-                text, self.writer.current_text(page.slug) or ""):
+        if self._only_flag_changes(page, previous, text):
             self.writer.keep(page, text)  # the proposal that waited is gone: only the page's flag changes
             return None
+        self._decide(page, update, previous, text, fresh)
+        return update
+
+    def _proposed_in_full(self, page: Page, previous: Page | None) -> None:
+        """A page whose proposal waited for review: its sources were all read again (pipeline:
+        pending_sources), so this is the whole proposal: it replaces any held one waiting, and the page's
+        flag follows from this decision alone."""
+        if previous is None or previous.compile_status not in PENDING:
+            return
+        self.settled.add(page.rel_path)
+        if page.compile_status == "needs-review":
+            page.compile_status = "confirmed" if previous.human_confirmed else "compiled"
+
+    def _freshen(self, page: Page, update: PageUpdate, old: Page | None) -> bool:
+        """Whether the update brings new evidence (a source read again, say): its freshness clock restarts;
+        without, a stale page stays stale."""
+        fresh = update.kind in FRESH or (old is not None and _refs(page) != _refs(old))
+        if fresh:
+            page.extra["stale_after"] = self.stale_after
+        elif old is not None and old.compile_status == "stale" and page.compile_status in ("compiled", "confirmed"):
+            page.compile_status = "stale"  # nothing new: it stays stale
+        return fresh
+
+    def _only_flag_changes(self, page: Page, previous: Page | None, text: str) -> bool:
+        """The page waited for review, and the proposal reads as the page does now."""
+        return (previous is not None and previous.compile_status == "needs-review" and not previous.is_stub
+                and same_content(text, self.writer.current_text(page.slug) or ""))
+
+    def _decide(self, page: Page, update: PageUpdate, previous: Page | None, text: str, fresh: bool) -> None:
+        """The policy's decision on the change (trust.md §3), and its outcome written."""
+        old = _not_stub(previous)
         state = PageState(exists=old is not None, page_class=page.kind, title=old.title if old else page.title,
                           tags=tuple(old.tags) if old else (), human_confirmed=bool(old and old.human_confirmed),
                           compile_status=old.compile_status if old else "compiled")
@@ -183,20 +203,7 @@ class TrustGate:
         elif decision.action == "hold":
             self._hold(page, update, previous, state)
         else:
-            rest = classify_update(replace(proposal, contradicts=False), state, self.policy)
-            if rest.applies:
-                self._applied(page, update, text, fresh)
-            else:
-                update.written = False
-                shown = self._contradicted_text(page, previous)
-                self.writer.put_text(page.slug, page.kind, shown)
-                if old is not None and not same_content(text, shown):
-                    # the rest of the change waits for its own decision (never published by resolving
-                    # the dispute: issue 13 problem 2)
-                    update.reason = rest.reason
-                    self._file_held(page.rel_path, update, text, self._causes(page, update))
-            self._conflicts(page, update, state)
-        return update
+            self._contradicted(page, update, previous, text, fresh, state, proposal)
 
     def remove(self, slug: str, previous: Page, gone: list[ClaimChange]) -> PageUpdate:
         """A source page whose file was deleted (or can no longer be read): no policy removes it; under
@@ -249,6 +256,24 @@ class TrustGate:
         else:
             self.writer.put_text(page.slug, page.kind, self._held_text(previous, update))
         self._file_held(page.rel_path, update, text, self._causes(page, update))
+
+    def _contradicted(self, page: Page, update: PageUpdate, previous: Page | None, text: str, fresh: bool,
+                      state: PageState, proposal: ProposedUpdate) -> None:
+        """A change that opens a dispute: the rest of it applied when it would be on its own, else the page
+        shown contradicted and the rest filed for its own decision; the dispute filed either way."""
+        rest = classify_update(replace(proposal, contradicts=False), state, self.policy)
+        if rest.applies:
+            self._applied(page, update, text, fresh)
+        else:
+            update.written = False
+            shown = self._contradicted_text(page, previous)
+            self.writer.put_text(page.slug, page.kind, shown)
+            if _not_stub(previous) is not None and not same_content(text, shown):
+                # the rest of the change waits for its own decision (never published by resolving
+                # the dispute: issue 13 problem 2)
+                update.reason = rest.reason
+                self._file_held(page.rel_path, update, text, self._causes(page, update))
+        self._conflicts(page, update, state)
 
     def _causes(self, page: Page, update: PageUpdate) -> set[str]:
         return {ch.path for ch in update.changes} | ({s.resource for s in page.sources} & self.ctx.changed)
@@ -312,6 +337,11 @@ class TrustGate:
                            f"(`{d.existing.evidence.path}`) vs {d.incoming.value} (`{d.incoming.evidence.path}`)",
                 "proposedBody": proposed,
                 "existing": _side(self.source_root, d.existing), "incoming": _side(self.source_root, d.incoming)})
+
+
+def _not_stub(previous: Page | None) -> Page | None:
+    """The previous page, unless it is a stub (a held create: not a page yet)."""
+    return None if previous is not None and previous.is_stub else previous
 
 
 def _refs(page: Page) -> set[tuple[str, str]]:
