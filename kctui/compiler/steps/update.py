@@ -17,13 +17,39 @@ from kctui.compiler.trust.gate import TrustGate
 
 def update(run: PassRun, gathered: Gathered, matched: Matched) -> Updated:
     """Every touched page and every read source's page built, and each change through the trust gate."""
-    request, registry, live, by_path = run.request, matched.registry, matched.live, gathered.by_path
+    request, registry, live = run.request, matched.registry, matched.live
+    ctx = _context(run, gathered, matched)
+    work = sorted(matched.touched) + [registry.source_slugs[p] for p in sorted(live, key=lambda p: p.encode())]
+    run.steps.start("update", len(work))
+    writer = output.PageWriter(request, gathered.prev, gathered.version)
+    writer.link_unchanged = not run.dry_run
+    writer.prelink = run.store.prelink
+    gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
+    u = _Building(run, gathered, matched, ctx, writer, gate)
+    _mark_lossy(gathered, matched, gate)
+    if gate.warning:
+        u.warnings.append(gate.warning)
+    maintained = set(gate.policy.maintain_kinds) if gate.policy is not None else set(ALL_KINDS)
+    u.warnings += _unmaintained_warnings(matched, maintained)
+    _update_topic_pages(u, maintained, len(work))
+    _update_source_pages(u, maintained, len(work))
+    _relink_source_pages(u)
+    if "source" in maintained:
+        _remove_source_pages(u)
+    run.steps.done(len(work))
+    u.warnings += gate.edit_notes
+    return Updated(ctx, writer, gate, u.updates, u.claim_changes, u.removed_now, u.warnings)
+
+
+def _context(run: PassRun, gathered: Gathered, matched: Matched) -> PassContext:
+    """What every page built in this pass is built against: the current sources, their pages, the titles."""
+    registry, by_path = matched.registry, gathered.by_path
     current_paths = [p for p in by_path if p not in matched.skipped_paths]
     titles = dict(registry.titles)
-    for path, ex in live.items():
+    for path, ex in matched.live.items():
         titles[registry.source_slugs[path]] = ex.title
     ctx = PassContext(
-        created_at=request.created_at,
+        created_at=run.request.created_at,
         generated_by=gathered.version,
         changed=matched.changed | matched.skipped_paths,
         digests={p: by_path[p].digest for p in current_paths},
@@ -34,37 +60,27 @@ def update(run: PassRun, gathered: Gathered, matched: Matched) -> Updated:
     )
     for slug in matched.removed:
         ctx.kinds.pop(slug, None)
-    work = sorted(matched.touched) + [registry.source_slugs[p] for p in sorted(live, key=lambda p: p.encode())]
-    run.steps.start("update", len(work))
-    writer = output.PageWriter(request, gathered.prev, gathered.version)
-    writer.link_unchanged = not run.dry_run
-    writer.prelink = run.store.prelink
-    gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
-    u = _Building(run, gathered, matched, ctx, writer, gate)
-    lossy = gathered.extractor.lossy()
-    if lossy:
-        # issue 8 compile-loss guard: every page a lossy source feeds (its source page and the concept
-        # and entity pages it contributes to) is proposed with the flag, so the gate holds it for review
-        for path, why in lossy.items():
-            if path in live:
-                for slug in [registry.source_slugs[path], *matched.routed.get(path, {})]:
-                    gate.lossy.setdefault(slug, f"{path}: {why}")
-    if gate.warning:
-        u.warnings.append(gate.warning)
-    maintained = set(gate.policy.maintain_kinds) if gate.policy is not None else set(ALL_KINDS)
+    return ctx
+
+
+def _mark_lossy(gathered: Gathered, matched: Matched, gate: TrustGate) -> None:
+    """Issue 8's compile-loss guard: every page a lossy source feeds (its source page and the concept and
+    entity pages it contributes to) is proposed with the flag, so the gate holds it for review."""
+    for path, why in (gathered.extractor.lossy() or {}).items():
+        if path in matched.live:
+            for slug in [matched.registry.source_slugs[path], *matched.routed.get(path, {})]:
+                gate.lossy.setdefault(slug, f"{path}: {why}")
+
+
+def _unmaintained_warnings(matched: Matched, maintained: set[str]) -> list[str]:
+    """The policy's maintain_kinds: the compiler never writes a page of another class (one warning)."""
+    registry = matched.registry
     unmaintained = sorted({s for s in matched.touched if registry.kinds.get(s) not in maintained}
-                          | ({registry.source_slugs[p] for p in live} if "source" not in maintained else set()))
-    if unmaintained:  # the policy's maintain_kinds: the compiler never writes a page of another class
-        u.warnings.append(f"{len(unmaintained)} page(s) not written (their class is not in the policy's "
-                          f"maintain_kinds): {', '.join(unmaintained[:10])}{' …' if len(unmaintained) > 10 else ''}")
-    _update_topic_pages(u, maintained, len(work))
-    _update_source_pages(u, maintained, len(work))
-    _relink_source_pages(u)
-    if "source" in maintained:
-        _remove_source_pages(u)
-    run.steps.done(len(work))
-    u.warnings += gate.edit_notes
-    return Updated(ctx, writer, gate, u.updates, u.claim_changes, u.removed_now, u.warnings)
+                          | ({registry.source_slugs[p] for p in matched.live} if "source" not in maintained else set()))
+    if not unmaintained:
+        return []
+    return [f"{len(unmaintained)} page(s) not written (their class is not in the policy's "
+            f"maintain_kinds): {', '.join(unmaintained[:10])}{' …' if len(unmaintained) > 10 else ''}"]
 
 
 @dataclass(repr=False, eq=False)
