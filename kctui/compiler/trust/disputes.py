@@ -75,31 +75,44 @@ def open_fingerprints(page: Page | None) -> set[str]:
 def settle(old: Page | None, claims: list[Claim], groups: dict[tuple[str, str, str], list[Claim]]) -> Settled:
     """Split `claims` (the page's, its disputed ones, and this pass's) into the page's own, the disputed
     and the dropped (decided by a person against them). `groups` is `update.conflicts_of(claims)`."""
-    resolved = resolved_of(old)
-    before_open = open_fingerprints(old)
+    known = _Known(resolved_of(old), open_fingerprints(old))
     in_group = {claim_sig(c) for group in groups.values() for c in group}
     out = Settled(accepted=[c for c in claims if claim_sig(c) not in in_group])
     for key, group in groups.items():
         held_paths = {c.evidence.path for c in (old.claims if old else []) if key3(c) == key}
         head = next((c for c in group if c.evidence.path in held_paths), group[0])
-        shown = [head]
-        for c in group:
-            if c.norm_value == head.norm_value:
-                if c is not head:
-                    out.accepted.append(c)
-                continue
-            dispute = Dispute(key, head, c)
-            if dispute.fingerprint in resolved:
-                continue  # a person decided: the page's value stands
-            out.disputed.append(c)
-            out.disputes.append(dispute)
-            shown.append(c)
-            if dispute.fingerprint not in before_open:
-                out.opened.append(dispute)
-        out.accepted.append(head)
-        if len(shown) > 1:
-            out.groups.append(shown)
+        _settle_group(out, key, head, group, known)
     return out
+
+
+@dataclass(frozen=True)
+class _Known:
+    """The disagreements of the previous page: decided by a person, and open."""
+
+    resolved: set[str]
+    before_open: set[str]
+
+
+def _settle_group(out: Settled, key: tuple[str, str, str], head: Claim, group: list[Claim], known: _Known) -> None:
+    """One key's claims: those agreeing with the page's value (`head`) accepted, the others disputed unless
+    a person decided against them."""
+    shown = [head]
+    for c in group:
+        if c.norm_value == head.norm_value:
+            if c is not head:
+                out.accepted.append(c)
+            continue
+        dispute = Dispute(key, head, c)
+        if dispute.fingerprint in known.resolved:
+            continue  # a person decided: the page's value stands
+        out.disputed.append(c)
+        out.disputes.append(dispute)
+        shown.append(c)
+        if dispute.fingerprint not in known.before_open:
+            out.opened.append(dispute)
+    out.accepted.append(head)
+    if len(shown) > 1:
+        out.groups.append(shown)
 
 
 def use_new_variant(page: Page, dispute: Dispute, at: str, digests: dict[str, str],
@@ -148,8 +161,38 @@ def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]
     recorded in `resolved_conflicts`. Returns (text, disputes still open in the block); the caller sets
     the page's status (a block with no dispute left is dropped by `set_page_status`)."""
     fm, body = split_page(text)
-    digests = {str(s.get("resource")): str(s.get("digest")) for s in fm.get("sources") or [] if isinstance(s, dict)}
+    digests = _digests(fm)
     groups = _block_groups(body, digests)
+    taken = _take_dispute(groups, fingerprint_)
+    main = explode(strip_status_line(body))  # a record table's claims as lines, to edit one of them
+    if action == "use_new" and taken.head_line is not None and taken.new_line is not None:
+        main = _use_new_line(main, fm, digests, taken.head_line, taken.new_line)
+    if fingerprint_:
+        done = {str(f) for f in fm.get(RESOLVED_KEY) or []}
+        fm[RESOLVED_KEY] = sorted(done | {fingerprint_})
+    status = str(fm.get("compile_status") or "compiled")
+    out = render_page(fm, implode(main, taken.remaining))
+    n = sum(1 for g in groups if any(ln in taken.remaining for ln, _ in g[1:]))
+    if status == "contradicted" and n:
+        out = set_page_status(out, "contradicted", note=conflict_note(n), claim_lines=taken.remaining)
+    return out, n
+
+
+def _digests(fm: dict) -> dict[str, str]:
+    return {str(s.get("resource")): str(s.get("digest")) for s in fm.get("sources") or [] if isinstance(s, dict)}
+
+
+@dataclass(frozen=True)
+class _Taken:
+    """The status block without one dispute: the lines left, and the claim lines of the dispute taken out
+    (the page's and the incoming one; None when no dispute has the fingerprint)."""
+
+    remaining: list[str]
+    head_line: str | None
+    new_line: str | None
+
+
+def _take_dispute(groups: list[list[tuple[str, Claim]]], fingerprint_: str) -> _Taken:
     remaining: list[str] = []
     head_line = new_line = None
     for group in groups:
@@ -162,26 +205,20 @@ def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]
             head_line, new_line = claim_line(head), claim_line(incoming)
         if rest:
             remaining += [group[0][0]] + [ln for ln, _ in rest]
-    main = explode(strip_status_line(body))  # a record table's claims as lines, to edit one of them
-    if action == "use_new" and head_line is not None and new_line is not None:
-        lines = main.split("\n")
-        for i, ln in enumerate(lines):
-            if strip_kept(ln) == head_line:
-                lines[i] = new_line
-                break
-        main = "\n".join(lines)
-        src = new_line[new_line.rindex("^[") + 2: -1].rsplit(":", 1)[0]
-        if src not in digests:
-            fm.setdefault("sources", []).append({"id": "", "resource": src, "digest": ""})
-    if fingerprint_:
-        done = {str(f) for f in fm.get(RESOLVED_KEY) or []}
-        fm[RESOLVED_KEY] = sorted(done | {fingerprint_})
-    status = str(fm.get("compile_status") or "compiled")
-    out = render_page(fm, implode(main, remaining))
-    n = sum(1 for g in groups if any(ln in remaining for ln, _ in g[1:]))
-    if status == "contradicted":
-        out = set_page_status(out, "contradicted", note=conflict_note(n), claim_lines=remaining) if n else out
-    return out, n
+    return _Taken(remaining, head_line, new_line)
+
+
+def _use_new_line(main: str, fm: dict, digests: dict[str, str], head_line: str, new_line: str) -> str:
+    """The page's claim line replaced by the incoming one, whose source the frontmatter then lists."""
+    lines = main.split("\n")
+    for i, ln in enumerate(lines):
+        if strip_kept(ln) == head_line:
+            lines[i] = new_line
+            break
+    src = new_line[new_line.rindex("^[") + 2: -1].rsplit(":", 1)[0]
+    if src not in digests:
+        fm.setdefault("sources", []).append({"id": "", "resource": src, "digest": ""})
+    return "\n".join(lines)
 
 
 def block_dispute_count(text: str, lines: list[str] | None = None) -> int:
@@ -189,8 +226,7 @@ def block_dispute_count(text: str, lines: list[str] | None = None) -> int:
     fm, body = split_page(text)
     if lines is not None:
         body = "> **Status: contradicted** — x\n>\n" + "\n".join(f"> {ln}" for ln in lines) + "\n"
-    digests = {str(s.get("resource")): str(s.get("digest")) for s in fm.get("sources") or [] if isinstance(s, dict)}
-    return len(_block_groups(body, digests))
+    return len(_block_groups(body, _digests(fm)))
 
 
 def swap_by_sides(text: str, existing: dict, incoming: dict) -> str | None:
@@ -203,14 +239,26 @@ def swap_by_sides(text: str, existing: dict, incoming: dict) -> str | None:
         return None
     fm, body = split_page(text)
     lines = body.split("\n")
+    at = _claim_line_citing(lines, old_cite, old_value)
+    if at is None:
+        return None
+    head = lines[at][: -len(old_cite) - 1]
+    cut = head.rfind(old_value)
+    lines[at] = f"{head[:cut]}{new_value}{head[cut + len(old_value):]} {new_cite}"
+    _list_source(fm, str(incoming.get("source") or ""))
+    return render_page(fm, "\n".join(lines))
+
+
+def _claim_line_citing(lines: list[str], cite: str, value: str) -> int | None:
+    """The index of the first claim line with `value` that ends with the citation `cite`."""
     for i, ln in enumerate(lines):
-        if ln.startswith("* ") and ln.endswith(" " + old_cite) and old_value in ln:
-            head = ln[: -len(old_cite) - 1]
-            cut = head.rfind(old_value)
-            lines[i] = f"{head[:cut]}{new_value}{head[cut + len(old_value):]} {new_cite}"
-            src = str(incoming.get("source") or "")
-            known = {str(s.get("resource")) for s in fm.get("sources") or [] if isinstance(s, dict)}
-            if src and src not in known:
-                fm.setdefault("sources", []).append({"id": "", "resource": src, "digest": ""})
-            return render_page(fm, "\n".join(lines))
+        if ln.startswith("* ") and ln.endswith(" " + cite) and value in ln:
+            return i
     return None
+
+
+def _list_source(fm: dict, src: str) -> None:
+    """The frontmatter's sources with `src` among them (nothing for "")."""
+    known = {str(s.get("resource")) for s in fm.get("sources") or [] if isinstance(s, dict)}
+    if src and src not in known:
+        fm.setdefault("sources", []).append({"id": "", "resource": src, "digest": ""})
