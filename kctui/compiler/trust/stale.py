@@ -88,34 +88,52 @@ def mark_stale(writer: Any, final: dict[str, str], skip: set[str], created_at: s
     for n, slug in enumerate(sorted(final), 1):
         if n == 1 or n % 200 == 0:
             tick(n, len(final), slug)
-        if slug in skip:
+        if slug in skip or _not_stale_yet(writer, slug, now, stale_days):
             continue
-        info = writer.prev.pages.get(slug) if slug not in writer.rendered else None
-        if info is not None:  # an unchanged previous page: its summary says whether it can be stale yet
-            deadline = deadline_of(info.stale, stale_days) if info.stale is not None else None
-            if deadline is None or deadline > now:
-                continue
-        text = writer.current_text(slug)
-        if not text:
-            continue
-        end = text.find("\n---\n", 3)
-        header = text[:end] if end > 0 else ""
-        status = _STATUS.search(header)
-        if status is None or status.group(1) not in ("compiled", "confirmed"):
-            continue
-        quick = _STALE_AFTER.search(header)
-        if quick is not None and (_instant(quick.group(1)) or 0) > now:
-            continue  # confirmations only push the deadline later
-        try:
-            fm, _ = split_page(text)
-        except (FrontmatterError, ValueError):
-            continue
-        if fm.get(STUB_KEY):
-            continue
-        deadline = freshness_deadline(fm, stale_days)
-        if deadline is None or deadline > now:
-            continue
-        at = rfc3339(deadline) or ""
-        writer.put_text(slug, final[slug], set_page_status(text, "stale", note=stale_note(at), stale_after=at))
-        out.append(StaleReport(final[slug], slug, str(fm.get("title", slug)), at))
+        report = _go_stale(writer, slug, final[slug], now, stale_days)
+        if report is not None:
+            out.append(report)
     return out
+
+
+def _not_stale_yet(writer: Any, slug: str, now: int, stale_days: int) -> bool:
+    """An unchanged previous page whose summary says it cannot be stale yet (its text is not read)."""
+    info = writer.prev.pages.get(slug) if slug not in writer.rendered else None
+    if info is None:
+        return False
+    deadline = deadline_of(info.stale, stale_days) if info.stale is not None else None
+    return deadline is None or deadline > now
+
+
+def _go_stale(writer: Any, slug: str, page_class: str, now: int, stale_days: int) -> StaleReport | None:
+    """The staged page flagged stale when its deadline has passed (None: it is not stale)."""
+    text = writer.current_text(slug)
+    if not text:
+        return None
+    fm = _may_be_stale(text, now)
+    if fm is None:
+        return None
+    deadline = freshness_deadline(fm, stale_days)
+    if deadline is None or deadline > now:
+        return None
+    at = rfc3339(deadline) or ""
+    writer.put_text(slug, page_class, set_page_status(text, "stale", note=stale_note(at), stale_after=at))
+    return StaleReport(page_class, slug, str(fm.get("title", slug)), at)
+
+
+def _may_be_stale(text: str, now: int) -> dict[str, Any] | None:
+    """The frontmatter of a compiled or confirmed page, not a stub, whose own `stale_after` has passed or
+    is absent (None: the page cannot be stale now)."""
+    end = text.find("\n---\n", 3)
+    header = text[:end] if end > 0 else ""
+    status = _STATUS.search(header)
+    if status is None or status.group(1) not in ("compiled", "confirmed"):
+        return None
+    quick = _STALE_AFTER.search(header)
+    if quick is not None and (_instant(quick.group(1)) or 0) > now:
+        return None  # confirmations only push the deadline later
+    try:
+        fm, _ = split_page(text)
+    except (FrontmatterError, ValueError):
+        return None
+    return None if fm.get(STUB_KEY) else fm
