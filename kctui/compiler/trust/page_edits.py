@@ -75,23 +75,39 @@ def recheck_edits(page: Page, digests: dict[str, str], root: Path) -> list[dict[
     for e in entries:
         e = dict(e)
         src = str(e.get("source") or "")
-        if e.get("kind") == "statement" and src and not e.get("disputed") and digests.get(src, "") != e.get("digest"):
-            now = digests.get(src, "")
-            claim = _claim(e, page.title, now)
-            moved = _relocate(root, claim) if (claim is not None and now and not says(root, claim)) else None
-            if claim is not None and now and says(root, claim):
-                e["digest"] = now
-                e.pop("seen", None)
-            elif claim is not None and now and e.get("seen") and _norm(cited_now(root, claim)) == _norm(str(e["seen"])):
-                e["digest"] = now  # the lines still say what a person decided to keep the statement against
-            elif moved is not None:
-                e["citation"], e["digest"] = moved, now
-            else:
-                e["disputed"] = {"now": cited_now(root, claim) if claim is not None and now else "", "digest": now}
-                new.append(e)
+        if _to_recheck(e, src, digests) and _disputed_now(e, page.title, digests.get(src, ""), root):
+            new.append(e)
         out.append(e)
     page.extra[EDITS_KEY] = out
     return new
+
+
+def _to_recheck(entry: dict[str, Any], src: str, digests: dict[str, str]) -> bool:
+    """A cited statement, not disputed already, whose source changed (or is gone)."""
+    return (entry.get("kind") == "statement" and bool(src) and not entry.get("disputed")
+            and digests.get(src, "") != entry.get("digest"))
+
+
+def _disputed_now(e: dict[str, Any], title: str, now: str, root: Path) -> bool:
+    """One statement against its source's revision `now` ("": the file is gone): pinned to it, its citation
+    moved, or (True) flagged disputed. Mutates the entry."""
+    claim = _claim(e, title, now)
+    if claim is None or not now:
+        e["disputed"] = {"now": "", "digest": now}
+        return True
+    if says(root, claim):
+        e["digest"] = now
+        e.pop("seen", None)
+        return False
+    if e.get("seen") and _norm(cited_now(root, claim)) == _norm(str(e["seen"])):
+        e["digest"] = now  # the lines still say what a person decided to keep the statement against
+        return False
+    moved = _relocate(root, claim)
+    if moved is not None:
+        e["citation"], e["digest"] = moved, now
+        return False
+    e["disputed"] = {"now": cited_now(root, claim), "digest": now}
+    return True
 
 
 def conflict_item(rel: str, title: str, entry: dict[str, Any], proposed: str) -> dict[str, Any]:
