@@ -82,18 +82,13 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
     if KEPT_KEY in page.extra:  # rare (a person kept a claim): read back as any page is
         return None
     header, rest, _ = split_frontmatter(text)
-    if header is None or rest != "\n" + body or len(header.encode("utf-8")) > MAX_FRONTMATTER_BYTES:
+    if not _reads_back(header, rest, body):
         return None
-    if "&id" in header or "*id" in header:  # the emitter's anchors: the loader refuses aliases
+    names = _mention_names(page)
+    if names is None:
         return None
+    passing, recurring = names
     sources = tuple((s.resource, s.digest) for s in page.sources[:MAX_FRONTMATTER_SOURCES])
-    passing: tuple[str, ...] = ()
-    recurring: tuple[str, ...] = ()
-    if page.kind == "source":
-        once, elsewhere = page.extra.get(MENTIONED_ONCE_KEY), page.extra.get(RECURRING_KEY)
-        if not all(v is None or isinstance(v, list) for v in (once, elsewhere)):
-            return None
-        passing, recurring = tuple(once or ()), tuple(elsewhere or ())
     texts = [page.title, page.description, page.compile_status, page.generated_by, *page.aliases, *passing,
              *recurring, *(r for pair in sources for r in pair)]
     if page.kind not in KIND_DIRS or not all(isinstance(t, str) and t.isprintable() for t in texts):
@@ -102,3 +97,21 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
                     aliases=tuple(page.aliases), sources=sources, compile_status=page.compile_status,
                     links=tuple(sorted(outgoing_links(rest))), generated_by=page.generated_by,
                     passing=passing, recurring=recurring, stale=staleness(text, frontmatter_of(page)))
+
+
+def _reads_back(header: str | None, rest: str, body: str) -> bool:
+    """The header ends where it was written, and the capped loader takes it (not too large, no alias)."""
+    if header is None or rest != "\n" + body or len(header.encode("utf-8")) > MAX_FRONTMATTER_BYTES:
+        return False
+    return "&id" not in header and "*id" not in header  # the emitter's anchors: the loader refuses aliases
+
+
+def _mention_names(page: Page) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """A source page's names mentioned once and those of them named elsewhere ((), () for another page;
+    None when one of them is not a list)."""
+    if page.kind != "source":
+        return (), ()
+    once, elsewhere = page.extra.get(MENTIONED_ONCE_KEY), page.extra.get(RECURRING_KEY)
+    if not all(v is None or isinstance(v, list) for v in (once, elsewhere)):
+        return None
+    return tuple(once or ()), tuple(elsewhere or ())

@@ -78,37 +78,47 @@ class WikiTables:
         `changed` different — and True; False when a changed source page cites other sources than it
         did, or a source another source page cites too (the listing order decides those: made again)."""
         old_pages, new_pages = before.pages, after.pages
-        for slug in changed:
-            old, new = old_pages[slug], new_pages[slug]
-            if old.kind != new.kind:
-                return False
-            if old.kind == "source" and ([r for r, _ in old.sources] != [r for r, _ in new.sources]
-                                         or any(self.claims.get(r) != 1 for r, _ in new.sources)):
-                return False
+        if not all(self._patchable(old_pages[slug], new_pages[slug]) for slug in changed):
+            return False
         for slug in changed:
             old, new = old_pages[slug], new_pages[slug]
             if new.kind == "source":
-                for resource, digest in new.sources:
-                    self.digest_of[resource] = digest
-                self._link(new, new_pages)
-                if new.compile_status == "archived":
-                    self.archived.add(slug)
-                else:
-                    self.archived.discard(slug)
+                self._patch_source(slug, new, new_pages)
             else:
-                for resource, _ in old.sources:
-                    holders = self.citing.get(resource)
-                    if holders is not None:
-                        holders.discard(slug)
-                        if not holders:
-                            del self.citing[resource]
-                for resource, _ in new.sources:
-                    self.citing.setdefault(resource, set()).add(slug)
+                self._patch_citing(slug, old, new)
             if self.has_wiki is not None and self.has_md is not None:
                 wiki, md = after.styles[slug]
                 (self.has_wiki.add if wiki else self.has_wiki.discard)(slug)
                 (self.has_md.add if md else self.has_md.discard)(slug)
         return True
+
+    def _patchable(self, old: PageInfo, new: PageInfo) -> bool:
+        """The page's class is the same and, for a source page, the sources it cites, which no other
+        source page cites."""
+        if old.kind != new.kind:
+            return False
+        return old.kind != "source" or ([r for r, _ in old.sources] == [r for r, _ in new.sources]
+                                         and all(self.claims.get(r) == 1 for r, _ in new.sources))
+
+    def _patch_source(self, slug: str, new: PageInfo, new_pages: dict[str, PageInfo]) -> None:
+        for resource, digest in new.sources:
+            self.digest_of[resource] = digest
+        self._link(new, new_pages)
+        if new.compile_status == "archived":
+            self.archived.add(slug)
+        else:
+            self.archived.discard(slug)
+
+    def _patch_citing(self, slug: str, old: PageInfo, new: PageInfo) -> None:
+        """A concept or entity page: the sources it cites moved from `old`'s to `new`'s."""
+        for resource, _ in old.sources:
+            holders = self.citing.get(resource)
+            if holders is not None:
+                holders.discard(slug)
+                if not holders:
+                    del self.citing[resource]
+        for resource, _ in new.sources:
+            self.citing.setdefault(resource, set()).add(slug)
 
     def same_as(self, other: WikiTables) -> bool:
         """Every table equal (the tests compare a carried one with one made from the pages)."""
