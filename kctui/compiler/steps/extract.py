@@ -9,7 +9,7 @@ from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped
 from kctui.compiler.steps import recurrence
 from kctui.compiler.steps.registry import Registry
-from kctui.compiler.steps.results import Extracted, Gathered, PassRun
+from kctui.compiler.steps.results import Extracted, Gathered, PassRun, SourceChanges
 from kctui.compiler.trust.sources import recheck_sources
 
 
@@ -19,10 +19,7 @@ def extract(run: PassRun, gathered: Gathered) -> Extracted:
     reread = recheck_sources(gathered.prev, changes) if request.trust_policy is not None else []
     skip = set(gathered.not_extracted)  # not extracted: what their pages say stands (neither re-read nor archived)
     if skip:
-        back = [p for p in reread + changes.modified if p in skip]
-        reread = [p for p in reread if p not in skip]
-        changes = replace(changes, modified=[p for p in changes.modified if p not in skip],
-                          unchanged=sorted(set(changes.unchanged) | set(back), key=lambda p: p.encode()))
+        changes, reread = _not_extracted_unchanged(changes, reread, skip)
     to_read = changes.added + changes.modified + (changes.unchanged if run.full else []) + reread
     to_read = [p for p in to_read if p not in skip]
     steps.start("extract", len(to_read))
@@ -45,6 +42,16 @@ def extract(run: PassRun, gathered: Gathered) -> Extracted:
     extractions = {p: recurrence.activate(ex, recurring) for p, ex in extractions.items()}
     steps.done(len(to_read), f"{len(extractions)} read, {extractor.cache_hits()} from cache")
     return Extracted(changes, skip, list(reread), to_read, extractions, again, recurring, registry, skipped)
+
+
+def _not_extracted_unchanged(changes: SourceChanges, reread: list[str],
+                             skip: set[str]) -> tuple[SourceChanges, list[str]]:
+    """The changes and the sources to read again, with the sources not extracted (`skip`) unchanged."""
+    back = [p for p in reread + changes.modified if p in skip]
+    reread = [p for p in reread if p not in skip]
+    changes = replace(changes, modified=[p for p in changes.modified if p not in skip],
+                      unchanged=sorted(set(changes.unchanged) | set(back), key=lambda p: p.encode()))
+    return changes, reread
 
 
 def _keep(extractions: dict[str, Extraction], skipped: list[Skipped], path: str, result: Extraction | Skipped) -> None:

@@ -86,6 +86,16 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
     if entity_keys is None:
         entity_keys = Registry(prev).index["entity"].exact
     named = {k for k in entity_keys if " " in k}
+    own = _entity_names_of(prev, wanted, entity_keys, rest)
+    state = {p: (own.get(p, set()) - once.get(p, set()), once.get(p, set())) for p in set(own) | set(once)}
+    names = recurring(live, state, named)
+    again = [p for p, keys in once.items() if (keys & names) != _recorded_keys(rest[p].recurring)]
+    return sorted(again, key=lambda p: p.encode()), names
+
+
+def _entity_names_of(prev: PreviousWiki, wanted: set[str], entity_keys: Mapping[str, set[str]],
+                     rest: Mapping[str, object]) -> dict[str, set[str]]:
+    """Unchanged source (of `rest`) -> the `wanted` names whose entity page lists it among its sources."""
     holders: dict[str, set[str]] = {}
     for k in wanted:
         for slug in entity_keys.get(k, ()):
@@ -94,10 +104,7 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
     for k, paths in holders.items():
         for path in paths:
             own.setdefault(path, set()).add(k)
-    state = {p: (own.get(p, set()) - once.get(p, set()), once.get(p, set())) for p in set(own) | set(once)}
-    names = recurring(live, state, named)
-    again = [p for p, keys in once.items() if (keys & names) != _recorded_keys(rest[p].recurring)]
-    return sorted(again, key=lambda p: p.encode()), names
+    return own
 
 
 def activate(ex: Extraction, names: set[str]) -> Extraction:
