@@ -49,13 +49,6 @@ def write_manifest(output_path: Path, items: list[dict] | None, extras: dict | N
 def brief_data(request: CompileRequest, version: str, result: PassResult, live: dict[str, Extraction],
                dropped_links: list[str], warnings: list[str], timings: list[tuple[str, float]]) -> BriefData:
     ch = result.changes
-    pages = [BriefPage(u.page_class, u.slug, u.title, u.kind, u.added, u.revised, u.retracted)
-             for u in result.updates if u.kind != "refresh" and u.written]
-    trust_kind = {"refresh": "append", "remove": "supersede"}
-    held = [BriefHeld(u.page_class, u.slug, u.title, trust_kind.get(u.kind, u.kind), u.reason or "",
-                      REASON_WORDS.get(u.reason or "", u.reason or "")) for u in result.held]
-    conflicts = [BriefConflict(c.page_class, c.slug, c.title, c.attribute, c.scope,
-                               tuple((x.value, citation(x.evidence)) for x in c.claims)) for c in result.conflicts]
     return BriefData(
         job_id=request.job_id,
         trigger=request.trigger,
@@ -67,24 +60,48 @@ def brief_data(request: CompileRequest, version: str, result: PassResult, live: 
         deleted=list(ch.deleted),
         renamed=list(ch.renamed),
         unchanged=len(ch.unchanged),
-        pages=pages,
+        pages=_brief_pages(result),
         refreshed=sum(1 for u in result.updates if u.kind == "refresh" and u.written),
         claim_changes=[BriefClaimChange(c.change, c.path, c.subject, c.attribute, c.scope, c.old, c.new)
                        for c in result.claim_changes],
-        conflicts=conflicts,
+        conflicts=_brief_conflicts(result),
         skipped=[(s.path, s.reason, s.detail) for s in result.skipped],
         warnings=[w for w in warnings if ": skipped (" not in w],
         links_dropped=dropped_links,
-        unreached=[(p, len(ex.unreached), ex.unreached[:5]) for p, ex in sorted(live.items()) if ex.unreached],
+        unreached=_unreached(live),
         dropped_claims=sum(ex.dropped for ex in live.values()),
         timings=timings,
         cache_hits=result.cache_hits,
         policy=_policy_words(request),
-        held=held,
+        held=_brief_held(result),
         stale=[BriefStale(x.page_class, x.slug, x.title, x.stale_after) for x in result.stale],
         reread=len(result.reread),
         held_items=sum(1 for it in result.review_items if it.get("kind") == "held"),
     )
+
+
+def _brief_pages(result: PassResult) -> list[BriefPage]:
+    """The pages the pass wrote, a refresh aside (the brief counts those)."""
+    return [BriefPage(u.page_class, u.slug, u.title, u.kind, u.added, u.revised, u.retracted)
+            for u in result.updates if u.kind != "refresh" and u.written]
+
+
+_TRUST_KIND = {"refresh": "append", "remove": "supersede"}  # the kind of change a policy sees (gate.TRUST_KIND)
+
+
+def _brief_held(result: PassResult) -> list[BriefHeld]:
+    return [BriefHeld(u.page_class, u.slug, u.title, _TRUST_KIND.get(u.kind, u.kind), u.reason or "",
+                      REASON_WORDS.get(u.reason or "", u.reason or "")) for u in result.held]
+
+
+def _brief_conflicts(result: PassResult) -> list[BriefConflict]:
+    return [BriefConflict(c.page_class, c.slug, c.title, c.attribute, c.scope,
+                          tuple((x.value, citation(x.evidence)) for x in c.claims)) for c in result.conflicts]
+
+
+def _unreached(live: dict[str, Extraction]) -> list[tuple[str, int, tuple[str, ...]]]:
+    """Per source (in path order) with lines its extraction did not reach: how many, and the first five."""
+    return [(p, len(ex.unreached), ex.unreached[:5]) for p, ex in sorted(live.items()) if ex.unreached]
 
 
 def _policy_words(request: CompileRequest) -> str | None:
