@@ -162,8 +162,9 @@ class PageWriter:
         # the common case, checked at once: every target of every page is a page of the new wiki
         for slug in final:
             targets.update(outgoing_links(rendered[slug]) if slug in rendered else pages[slug].links)
-        if targets.issubset(final):
-            return []
+        return [] if targets.issubset(final) else self._dangling(final)
+
+    def _dangling(self, final: dict[str, str]) -> list[str]:
         dangling: list[str] = []
         for slug in sorted(final):
             if slug in self.rendered:
@@ -188,23 +189,7 @@ class PageWriter:
         prev_root = self.request.previous_wiki_path
         dirs, src_dirs = _open_dirs(out, prev_root)
         try:
-            # what the prelink made, listed once: a carried page is checked by its entry, without a stat
-            staged = {kind: {e.name: e for e in os.scandir(fd)} for kind, fd in dirs.items()} if prelinked else {}
-            order = sorted(final)
-            carried = self._carry_linked(order, final, staged) if prelinked else set()
-            entries = [_tuple_new(IndexEntry, (final[slug], slug, self.prev.pages[slug].title,
-                                               self.prev.pages[slug].description)) for slug in carried]
-            for n, slug in enumerate(order):
-                if n % 200 == 0:
-                    check_stop()
-                    tick(n, len(final) + 2, f"{KIND_DIRS[final[slug]]}/{slug}.md")
-                if slug not in carried:
-                    entries.append(self._stage_page(slug, final[slug], dirs, src_dirs, staged, prelinked))
-            if prelinked:  # what the previous generation had and this one does not
-                for kind, fd in dirs.items():
-                    for name in staged[kind]:
-                        if not (name.endswith(".md") and final.get(name[:-3]) == kind):
-                            remove_entry(name, fd)
+            entries = self._stage_pages(final, dirs, src_dirs, prelinked, check_stop, tick)
         finally:
             for fd in [*dirs.values(), *src_dirs.values()]:
                 if fd is not None:
@@ -215,6 +200,35 @@ class PageWriter:
         if not (self.link_unchanged and prev_root is not None
                 and link_same(Path(prev_root) / "index.md", out / "index.md", index)):
             write_file(out / "index.md", index)
+        tick(len(final) + 1, len(final) + 2, "log.md")
+        self._write_log(out, updates, conflicts, warnings, held)
+
+    def _stage_pages(self, final: dict[str, str], dirs: dict[str, int], src_dirs: dict[str, int | None],
+                     prelinked: bool, check_stop, tick) -> list[IndexEntry]:  # noqa: ANN001
+        """Every page into the staged folders (what the prelink carried taken at once, the rest page by
+        page), what the previous generation had and this one does not removed; the index entries."""
+        # what the prelink made, listed once: a carried page is checked by its entry, without a stat
+        staged = {kind: {e.name: e for e in os.scandir(fd)} for kind, fd in dirs.items()} if prelinked else {}
+        order = sorted(final)
+        carried = self._carry_linked(order, final, staged) if prelinked else set()
+        entries = [_tuple_new(IndexEntry, (final[slug], slug, self.prev.pages[slug].title,
+                                           self.prev.pages[slug].description)) for slug in carried]
+        for n, slug in enumerate(order):
+            if n % 200 == 0:
+                check_stop()
+                tick(n, len(final) + 2, f"{KIND_DIRS[final[slug]]}/{slug}.md")
+            if slug not in carried:
+                entries.append(self._stage_page(slug, final[slug], dirs, src_dirs, staged, prelinked))
+        if prelinked:  # what the previous generation had and this one does not
+            for kind, fd in dirs.items():
+                for name in staged[kind]:
+                    if not (name.endswith(".md") and final.get(name[:-3]) == kind):
+                        remove_entry(name, fd)
+        return entries
+
+    def _write_log(self, out: Path, updates: list[PageUpdate], conflicts: list[ConflictReport], warnings: list[str],
+                   held: int) -> None:
+        """`log.md`: the previous log with this pass's entry appended."""
         kinds = [u.kind for u in updates if u.written]
         entry = log_entry(
             at=self.request.created_at, job_id=self.request.job_id, trigger=self.request.trigger,
@@ -222,7 +236,6 @@ class PageWriter:
             updated=sum(kinds.count(k) for k in ("append", "revise", "refresh")), archived=kinds.count("supersede"),
             removed=kinds.count("remove"), held=held, conflicts=len(conflicts), warnings=len(warnings),
         )
-        tick(len(final) + 1, len(final) + 2, "log.md")
         log = render_log(self.prev.log_text, self.request.created_at[:10], entry)
         write_file(out / "log.md", log.encode("utf-8"))
 
