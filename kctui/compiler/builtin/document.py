@@ -40,31 +40,11 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     action items, decisions, runbook commands). `profile` is the base's optional profile (names it
     knows, headings to ignore); without one only the text decides."""
     profile = profile or EMPTY_PROFILE
-    ex = Extraction(
-        path=doc.path,
-        digest=doc.digest,
-        kind=doc.kind,
-        title=doc.title,
-        source_type=facts.source_type(doc),
-        domain=facts.domain(doc),
-        tags=facts.tags(doc),
-        warnings=list(doc.warnings),
-    )
-    candidates: list[Claim] = []
-    candidates += facts.frontmatter_claims(doc)
-    table_claims, structured = facts.table_claims(doc)
-    candidates += table_claims
-    gloss_claims, gloss_concepts = facts.glossary(doc)
-    candidates += gloss_claims
-    kv = facts.key_value_claims(doc)
-    candidates += kv
-    structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if nt.person_shape(c.value)]
+    ex = _described(doc)
+    candidates, structured, gloss_concepts = _structured_facts(doc)
     ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
     units = sentences.units(doc)
-    defined, definition_claims = prose.definitions(doc, units)
-    glossary_defined, glossary_claims = prose.heading_definitions(doc, units, defined)
-    defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
-    definition_claims += [c for c in glossary_claims if not profile.ignores_heading(c.subject)]
+    defined, definition_claims = _definitions(doc, units, profile)
     concepts = gloss_concepts + prose.concepts_of(defined)
     found = recognise.recognise(doc, units, defined, profile, structured, [c.name for c in concepts])
     ex.entities = found.entities
@@ -77,13 +57,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     for c in ex.concepts:
         names_here.setdefault(identity_key(c.name), c.name)
     item_claims, owners = shapes.items(doc, units, names_here)
-    for owner, etype, line in owners:
-        if etype:  # the owner of an action item is a person
-            ex.entities = [Entity(e.name, etype, e.surface, e.aliases, e.evidence)
-                           if identity_key(e.name) == identity_key(owner) and not e.entity_type else e for e in ex.entities]
-        if identity_key(owner) not in entity_keys:
-            entity_keys.add(identity_key(owner))
-            ex.entities.append(Entity(owner, etype, owner, (), sentences.ev(doc, line, line)))
+    _add_owners(doc, ex, owners, entity_keys)
     # a row of a table's name column is a name however common its word ("Linear" in a vendor list)
     rows = {identity_key(e.name) for e in structured}
     ex.entities = [e for e in ex.entities if names.clean_title(e.name) or identity_key(e.name) in found.used | rows]
@@ -91,13 +65,83 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates += shapes.decisions(doc, units, names_here)
     candidates += shapes.commands(doc, found.names)
     candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
-    # a sentence that already gives a thing a decision, a to-do or a command is not also a note on it
+    candidates = _without_restated_notes(candidates)
+    _drop_the_unsaid(ex, found, candidates)
+    ex.summary = prose.summary(doc)
+    ex.questions = prose.questions(doc, units)
+    _keep_cited(doc, ex, candidates)
+    for claim in recall.line_statements(doc, units, ex.claims):
+        if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
+            ex.claims.append(claim)
+    _keep_passing(doc, ex, found)
+    ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
+    return ex
+
+
+def _described(doc: Document) -> Extraction:
+    """The extraction's descriptors of the document (kind, title, source type, domain, tags), nothing
+    extracted yet."""
+    return Extraction(
+        path=doc.path,
+        digest=doc.digest,
+        kind=doc.kind,
+        title=doc.title,
+        source_type=facts.source_type(doc),
+        domain=facts.domain(doc),
+        tags=facts.tags(doc),
+        warnings=list(doc.warnings),
+    )
+
+
+def _structured_facts(doc: Document) -> tuple[list[Claim], list[Entity], list[Concept]]:
+    """(the claims of the frontmatter, tables, definition lists and `key: value` lines; the things the
+    tables name and the people the lines name; the terms of the definition lists)."""
+    candidates: list[Claim] = []
+    candidates += facts.frontmatter_claims(doc)
+    table_claims, structured = facts.table_claims(doc)
+    candidates += table_claims
+    gloss_claims, gloss_concepts = facts.glossary(doc)
+    candidates += gloss_claims
+    kv = facts.key_value_claims(doc)
+    candidates += kv
+    structured += [Entity(c.value, "person", c.value, (), c.evidence) for c in kv if nt.person_shape(c.value)]
+    return candidates, structured, gloss_concepts
+
+
+def _definitions(doc: Document, units: list[sentences.Unit], profile: Profile) -> tuple[list[prose.Defined], list[Claim]]:
+    """The terms the prose defines (in a sentence or under a heading) and their claims, less the headings
+    the profile ignores."""
+    defined, definition_claims = prose.definitions(doc, units)
+    glossary_defined, glossary_claims = prose.heading_definitions(doc, units, defined)
+    defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
+    definition_claims += [c for c in glossary_claims if not profile.ignores_heading(c.subject)]
+    return defined, definition_claims
+
+
+def _add_owners(doc: Document, ex: Extraction, owners: list[tuple[str, str, int]], entity_keys: set[str]) -> None:
+    """The owners of action items as entities (a person, when the item's shape says so)."""
+    for owner, etype, line in owners:
+        if etype:  # the owner of an action item is a person
+            ex.entities = [Entity(e.name, etype, e.surface, e.aliases, e.evidence)
+                           if identity_key(e.name) == identity_key(owner) and not e.entity_type else e for e in ex.entities]
+        if identity_key(owner) not in entity_keys:
+            entity_keys.add(identity_key(owner))
+            ex.entities.append(Entity(owner, etype, owner, (), sentences.ev(doc, line, line)))
+
+
+def _without_restated_notes(candidates: list[Claim]) -> list[Claim]:
+    """A sentence that already gives a thing a decision, a to-do or a command is not also a note on it."""
     specific: dict[tuple[str, int], list[str]] = {}
     for c in candidates:
         if c.attribute != "note":
             specific.setdefault((identity_key(c.subject), c.evidence.start), []).append(c.value)
-    candidates = [c for c in candidates if c.attribute != "note" or not any(
+    return [c for c in candidates if c.attribute != "note" or not any(
         v in c.value for v in specific.get((identity_key(c.subject), c.evidence.start), ()))]
+
+
+def _drop_the_unsaid(ex: Extraction, found: recognise.Recognised, candidates: list[Claim]) -> None:
+    """The glossary labels and the names only recurrence vouches for that the document says too little
+    about to give a page."""
     said: dict[str, int] = {}
     for claim in candidates:
         said[identity_key(claim.subject)] = said.get(identity_key(claim.subject), 0) + 1
@@ -105,9 +149,10 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.concepts = [c for c in ex.concepts if c.origin != "glossary" or said.get(identity_key(c.name), 0) >= 2]
     if found.weak:  # a name only its recurrence vouches for needs two things said about it, or no page
         ex.entities = [e for e in ex.entities if identity_key(e.name) not in found.weak or said.get(identity_key(e.name), 0) >= 2]
-    ex.summary = prose.summary(doc)
-    ex.questions = prose.questions(doc, units)
 
+
+def _keep_cited(doc: Document, ex: Extraction, candidates: list[Claim]) -> None:
+    """Each candidate claim once, kept when its cited lines contain its value, else counted as dropped."""
     seen: set[tuple[str, int, int]] = set()
     for claim in candidates:
         ident = (claim.claim_id, claim.evidence.start, claim.evidence.end)
@@ -118,9 +163,11 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
             ex.claims.append(claim)
         else:
             ex.dropped += 1
-    for claim in recall.line_statements(doc, units, ex.claims):
-        if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
-            ex.claims.append(claim)
+
+
+def _keep_passing(doc: Document, ex: Extraction, found: recognise.Recognised) -> None:
+    """The passing mentions that are no entity, concept or subject of the document (nor a word of a
+    longer name it gives), with their cited claims."""
     known = {identity_key(e.name) for e in ex.entities} | {identity_key(c.name) for c in ex.concepts}
     if ex.subject is not None:
         known.add(identity_key(ex.subject.name))
@@ -130,8 +177,6 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     once = {identity_key(e.name) for e in ex.passing}
     ex.passing_claims = [c for c in found.passing_claims if identity_key(c.subject) in once
                          and cited_lines_contain(cited_lines(doc, c.evidence), c.value)]
-    ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
-    return ex
 
 
 @lru_cache(maxsize=65536)

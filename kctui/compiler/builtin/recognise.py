@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import recall
-from kctui.compiler.builtin.candidates import acts_as_person, find_candidates, key_of
+from kctui.compiler.builtin.candidates import Candidate, SpansOf, acts_as_person, find_candidates, key_of
 from kctui.compiler.builtin.entity_facts import statements
 from kctui.compiler.builtin.profile import Profile
 from kctui.compiler.builtin.prose import Defined
@@ -48,36 +48,95 @@ class Recognised:
 
 def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Profile,
               structured: list[Entity], concept_terms: list[str]) -> Recognised:
-    lower = nm.lower_words([_CODE.sub(" ", u.plain) if "`" in u.plain else u.plain for u in us])
+    lower = nm.lower_words([_CODE.sub(" ", u.plain) if "`" in u.plain else u.plain for u in us])  # prose, not code
     cands, spans_of, concept_keys = find_candidates(us, defined, profile, structured, concept_terms, lower)
     claims, claimed = statements(doc, us, cands, spans_of)
     # recall first: a sentence that states a fact about a name makes it an entity and is cited on its page
     # (named in one sentence only, it is a passing mention with that fact: a page once another source names it)
+    recalled = _recall(us, cands, spans_of, lower)
+    _section_references(doc, cands)
+    used = _used(cands)
+    accepted = _accepted(cands, concept_keys, used)
+    passing = _passing(doc, us, cands, concept_keys, accepted)
+    # the sentences that say something about each named thing, each cited
+    for c in _distinct([*accepted.values(), *passing.values()]):
+        _cite(doc, us, c, claimed, recalled, claims)
+    entities, names = _entities(doc, us, accepted, spans_of)
+    kept = {identity_key(e.name) for e in entities} | {k for k in names}
+    once = {identity_key(c.name) for c in passing.values()} - kept
+    passing_claims = [cl for cl in claims if identity_key(cl.subject) in once]
+    claims = [cl for cl in claims if identity_key(cl.subject) in kept]
+    weak = frozenset(identity_key(c.name) for c in accepted.values() if _only_recurrence(c))
+    return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted),
+                      _passing_entities(doc, passing, once), passing_claims)
+
+
+def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf, lower: nm.Lower) -> set[tuple[str, int]]:
+    """The (candidate key, sentence) pairs that state a fact about a name; a name stated of in two
+    sentences or more counts as one with a fact."""
     recalled, _valued = recall.fact_mentions(us, cands, spans_of, lower)
     for key, _ in recalled:
         if len(cands[key].units) >= 2:  # (`valued`: a page of one stated value would be a stub)
             cands[key].fact = True
+    return recalled
 
-    # a frequent word that is, or opens, a heading of the document is a reference to that section ("see
-    # Alternatives", "the Spotted a flake scenario")
+
+def _section_references(doc: Document, cands: dict[str, Candidate]) -> None:
+    """A frequent word that is, or opens, a heading of the document is a reference to that section ("see
+    Alternatives", "the Spotted a flake scenario"): usage cannot make it a name."""
     openers = {" ".join(b.text.strip("#` ").split()).casefold().split(" ", 1)[0] for b in doc.blocks if b.kind == "heading"}
     for c in cands.values():
         if c.usage and not c.vouched and c.name.casefold() in openers:
             c.usage = _NEVER
-    used = {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
-    accepted = {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}
-    # a line's label ("Deciders: …") and a section of the document ("see Unresolved Questions") are not names
+
+
+def _used(cands: dict[str, Candidate]) -> set[str]:
+    """The keys of the frequent words only the document's usage makes names ("Linear")."""
+    return {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
+
+
+def _accepted(cands: dict[str, Candidate], concept_keys: set[str], used: set[str]) -> dict[str, Candidate]:
+    """The candidates the evidence makes entities (a concept of the document is none)."""
+    return {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}
+
+
+def _passing(doc: Document, us: list[Unit], cands: dict[str, Candidate], concept_keys: set[str],
+             accepted: dict[str, Candidate]) -> dict[str, Candidate]:
+    """The passing mentions: named in one sentence, not an entity, not a concept; a line's label
+    ("Deciders: …") and a section of the document ("see Unresolved Questions") are not names."""
     headings = {key_of(" ".join(b.text.strip("#` ").split())) for b in doc.blocks if b.kind == "heading"}
-    passing = {k: c for k, c in cands.items() if k not in concept_keys and k not in accepted and k not in headings
-               and c.passing() and _clean(c.name) and not any(a is c for a in accepted.values())
-               and not any(doc.lines[n - 1].lstrip("-*+ ").startswith(c.name + ":")
-                           for n in range(us[c.units[0]].first, us[c.units[0]].last + 1) if 0 < n <= len(doc.lines))}
-    # the sentences that say something about each named thing, each cited
-    for c in {id(c): c for c in [*accepted.values(), *passing.values()]}.values():
-        _cite(doc, us, c, claimed, recalled, claims)
+    return {k: c for k, c in cands.items() if k not in concept_keys and k not in accepted and k not in headings
+            and c.passing() and _clean(c.name) and not any(a is c for a in accepted.values())
+            and not _labels_its_line(doc, us, c)}
+
+
+def _labels_its_line(doc: Document, us: list[Unit], c: Candidate) -> bool:
+    """Does a line of the candidate's first sentence open with its name and a colon ("Deciders: …")?"""
+    return any(doc.lines[n - 1].lstrip("-*+ ").startswith(c.name + ":")
+               for n in range(us[c.units[0]].first, us[c.units[0]].last + 1) if 0 < n <= len(doc.lines))
+
+
+def _distinct(cs: list[Candidate]) -> list[Candidate]:
+    """Each candidate once (several spellings share one), in their order."""
+    return list({id(c): c for c in cs}.values())
+
+
+def _by_first(cs: list[Candidate]) -> list[Candidate]:
+    """Each candidate once, in the order the document first names them."""
+    return sorted(_distinct(cs), key=_first_key)
+
+
+def _first_key(c: Candidate) -> tuple[tuple[int, int], str]:
+    return c.first, c.key
+
+
+def _entities(doc: Document, us: list[Unit], accepted: dict[str, Candidate],
+              spans_of: SpansOf) -> tuple[list[Entity], dict[str, str]]:
+    """The accepted candidates as entities, in the document's order, and every spelling's identity key →
+    its entity's name."""
     entities: list[Entity] = []
     names: dict[str, str] = {}
-    for c in sorted({id(c): c for c in accepted.values()}.values(), key=lambda c: (c.first, c.key)):
+    for c in _by_first(list(accepted.values())):
         etype = c.entity_type
         if not etype and nt.person_shape(c.name) and acts_as_person(c, us, spans_of):
             etype = "person"
@@ -89,24 +148,30 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
         entities.append(Entity(c.name, etype, surface, aliases, ev(doc, line, line)))
         for s in (c.name, *c.surfaces):
             names[key_of(s)] = c.name
-    kept = {identity_key(e.name) for e in entities} | {k for k in names}
-    once = {identity_key(c.name) for c in passing.values()} - kept
-    passing_claims = [cl for cl in claims if identity_key(cl.subject) in once]
-    claims = [cl for cl in claims if identity_key(cl.subject) in kept]
-    weak = frozenset(identity_key(c.name) for c in accepted.values() if not (c.defined or c.fact or c.known or (c.listed and (len(c.units) >= 2 or nt.person_shape(c.name)))))
-    passing_entities = []
-    for c in sorted({id(c): c for c in passing.values()}.values(), key=lambda c: (c.first, c.key)):
+    return entities, names
+
+
+def _only_recurrence(c: Candidate) -> bool:
+    """Does only its recurrence vouch for this entity (no definition, fact, profile entry, or list of
+    people naming it twice or as a person)?"""
+    return not (c.defined or c.fact or c.known or (c.listed and (len(c.units) >= 2 or nt.person_shape(c.name))))
+
+
+def _passing_entities(doc: Document, passing: dict[str, Candidate], once: set[str]) -> list[Entity]:
+    """The passing mentions no entity of the document stands for, in the document's order, each cited
+    at the first line that writes it."""
+    out = []
+    for c in _by_first(list(passing.values())):
         if identity_key(c.name) not in once:
             continue
         surface = c.surfaces[0] if c.surfaces else c.name
         line = next((n for n in range(c.first[0], c.first[1] + 1) if 0 < n <= len(doc.lines) and surface in doc.lines[n - 1]),
                     c.first[0])
-        passing_entities.append(Entity(c.name, c.entity_type, surface, (), ev(doc, line, line)))
-    return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted),
-                      passing_entities, passing_claims)
+        out.append(Entity(c.name, c.entity_type, surface, (), ev(doc, line, line)))
+    return out
 
 
-def _cite(doc: Document, us: list[Unit], c, claimed: set[tuple[str, int]],  # noqa: ANN001
+def _cite(doc: Document, us: list[Unit], c: Candidate, claimed: set[tuple[str, int]],
           recalled: set[tuple[str, int]], claims: list[Claim]) -> None:
     """The sentences about one named thing, each cited: every one that states a fact about it, and up to
     MAX_NOTES others that mention it."""
