@@ -64,10 +64,8 @@ _PAREN_ALIAS = re.compile(r"^(?P<name>.+?)\s*\((?P<alias>[^()\s]{1,12})\)$")
 
 def good_term(term: str) -> str | None:
     """A defined term: a short noun phrase, not a pronoun, question or fragment of code."""
-    inline = strip_inline(term).strip()
-    if inline[:1] == "`" and (g := _GENERIC.match(inline)):
-        inline = f"`{g.group(1)}`"  # "`Searcher<'a>`": the type the parameters belong to
-    if "`" in inline and not (inline.startswith("`") and inline.endswith("`") and inline.count("`") == 2):
+    inline = _code_term(strip_inline(term).strip())
+    if inline is None:
         return None  # part code, part prose: not a term as the text writes it
     raw = bare(inline)
     if raw.endswith("?"):
@@ -76,15 +74,33 @@ def good_term(term: str) -> str | None:
     words = term.split()
     if not (2 <= len(term) <= 60) or not words or len(words) > 6 or wd.placeholder(term):
         return None
-    if any(w.casefold() in wd.FUNCTION_WORDS and (i in (0, len(words) - 1) or w.casefold() not in _INNER_OK)
-           for i, w in enumerate(words)):
+    if _stray_function_word(words):
         return None
     if not (term[0].isalnum() or term[0] == "#"):
         return None
-    plain = sum(ch.isalnum() or ch.isspace() or ch in "-_'.+" for ch in term)
-    if plain < 0.85 * len(term) or any(ch in term for ch in "|;=/\\{}<>$\"“”[]"):
+    return term if _plain_term(term) else None
+
+
+def _code_term(inline: str) -> str | None:
+    """The term as written, a generic type reduced to the type ("`Searcher<'a>`": the type the
+    parameters belong to); None when it is part code, part prose."""
+    if inline[:1] == "`" and (g := _GENERIC.match(inline)):
+        inline = f"`{g.group(1)}`"
+    if "`" in inline and not (inline.startswith("`") and inline.endswith("`") and inline.count("`") == 2):
         return None
-    return term
+    return inline
+
+
+def _stray_function_word(words: list[str]) -> bool:
+    """A closed-class word at either end of the phrase, or inside it unless it joins nouns ("of", "and")."""
+    return any(w.casefold() in wd.FUNCTION_WORDS and (i in (0, len(words) - 1) or w.casefold() not in _INNER_OK)
+               for i, w in enumerate(words))
+
+
+def _plain_term(term: str) -> bool:
+    """Mostly letters, digits and spaces, and none of the characters of code, markup or a path."""
+    plain = sum(ch.isalnum() or ch.isspace() or ch in "-_'.+" for ch in term)
+    return not (plain < 0.85 * len(term) or any(ch in term for ch in "|;=/\\{}<>$\"“”[]"))
 
 
 def one_common_word(term: str) -> bool:
@@ -133,60 +149,112 @@ def definitions(doc: Document, us: list[Unit]) -> tuple[list[Defined], list[Clai
     found: list[Defined] = []
     claims: list[Claim] = []
     for u in us:
-        text, plain = u.text, u.plain
-        if u.index == 0 and plain[:1] in "*_`":
-            got = _glossary_lead(doc, u)
-            if got is not None:
-                found.append(got[0])
-                claims.append(got[1])
-                continue
-            m = _BOLD_LEAD.match(plain)
-            if m and (_DEF_IS.match(bare(m.group("rest"))) or _DEF_MEANS.match(bare(m.group("rest")))):
-                plain = m.group("rest")  # "**Unsafe traits:** An *unsafe trait* is a trait …": the inner definition
-                text = bare(plain)
-        if not any(h in text for h in _DEF_HINTS):
-            continue
-        e = ev(doc, u.first, u.last)
-        m = _DEF_IS.match(plain) or _DEF_MEANS.match(plain)
-        if m and (term := good_term(m.group("term"))) and _as_written(term.split(" (")[0], plain) and not (
-                m.group("art") != "A " and m.group("art") != "An " and wd.common_phrase(term) and len(term.split()) == 1) \
-                and not (m.group("art") == "The " and not marked_as_name(term, False)) \
-                and not (m.group("verb") not in ("is", "are") and one_common_word(term)) \
-                and not _COMPARISON.match(m.group("rest")):  # "The main alternative is …", "`name` denotes …"
-            rest = m.group("rest").strip().rstrip(":").rstrip()
-            alias = (m.group("alias") or "").strip()
-            if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
-                d = _defined(term, (alias,) if alias and good_term(alias) else (), e, u, rest)
-                found.append(d)
-                verb = m.group("verb")
-                claims.append(Claim(d.term, verb, rest, "", "statement", "definition", e) if verb in ("is", "are", "refers to", "means", "denotes")
-                              else Claim(d.term, "stands for", rest, "", "fact", "definition", e))
-                continue
-        m = _MARKED_MEANS.search(plain)
-        # a code span or quotes around one ordinary word mark a literal ("`name` denotes the span's
-        # identifier"), not a term of the text; a comparison ("`peek` is a clearer name") defines nothing
-        if m and (term := good_term(m.group("term"))) and not one_common_word(term) \
-                and not _COMPARISON.match(m.group("rest")):
-            rest = m.group("rest").strip().rstrip(":").rstrip()
-            if len(rest) <= MAX_STATEMENT_CHARS and len(rest.split()) >= 2:
-                d = _defined(term, (), e, u, rest)
-                found.append(d)
-                claims.append(Claim(d.term, m.group("verb"), rest, "", "statement", "definition", e))
-                continue
-        c = _CALLED.search(plain)
-        term = c and good_term(c.group("term") or c.group("quoted"))
-        if not term:
-            c = _CALLED_BARE.search(plain)
-            term = c and good_term(c.group("term"))
-            if term and any(w.endswith(("ly", "ed", "ing")) for w in term.split()):
-                term = None  # "is called often", "is known as expected": not a name for anything
-        if term and not (len(term.split()) == 1 and "-" not in term.strip("-") and wd.common_word(term)):
-            value = plain.rstrip(".")  # wordfreq scores a compound ("drop-flag") by its parts: not one common word
-            if len(value) <= MAX_STATEMENT_CHARS:
-                d = _defined(term, (), e, u, "")
-                found.append(d)
-                claims.append(Claim(d.term, "definition", value, "", "fact", "definition", e))
+        got = _definition(doc, u)
+        if got is not None:
+            found.append(got[0])
+            claims.append(got[1])
     return found, claims
+
+
+def _definition(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
+    """The term one sentence defines and its claim: a glossary item's lead, else the first of the
+    sentence rules (_SENTENCE_RULES) that finds one."""
+    text, plain = u.text, u.plain
+    if u.index == 0 and plain[:1] in "*_`":
+        got = _glossary_lead(doc, u)
+        if got is not None:
+            return got
+        m = _BOLD_LEAD.match(plain)
+        if m and (_DEF_IS.match(bare(m.group("rest"))) or _DEF_MEANS.match(bare(m.group("rest")))):
+            plain = m.group("rest")  # "**Unsafe traits:** An *unsafe trait* is a trait …": the inner definition
+            text = bare(plain)
+    if not any(h in text for h in _DEF_HINTS):
+        return None
+    e = ev(doc, u.first, u.last)
+    for rule in _SENTENCE_RULES:
+        got = rule(plain, e, u)
+        if got is not None:
+            return got
+    return None
+
+
+_STATEMENT_VERBS = ("is", "are", "refers to", "means", "denotes")
+
+
+def _is_definition(plain: str, e: Evidence, u: Unit) -> tuple[Defined, Claim] | None:
+    """"X is a …", "X refers to …" (with an alias in parentheses: "X (Y) is …")."""
+    m = _DEF_IS.match(plain) or _DEF_MEANS.match(plain)
+    if not m or not (term := good_term(m.group("term"))) or not _defines_term(m, term, plain):
+        return None
+    rest = m.group("rest").strip().rstrip(":").rstrip()
+    if len(rest) > MAX_STATEMENT_CHARS or len(rest.split()) < 2:
+        return None
+    alias = (m.group("alias") or "").strip()
+    d = _defined(term, (alias,) if alias and good_term(alias) else (), e, u, rest)
+    verb = m.group("verb")
+    if verb in _STATEMENT_VERBS:
+        return d, Claim(d.term, verb, rest, "", "statement", "definition", e)
+    return d, Claim(d.term, "stands for", rest, "", "fact", "definition", e)
+
+
+def _defines_term(m: re.Match, term: str, plain: str) -> bool:
+    """Does "X is …" define its term? Not when the term is not written as such, a common word without an
+    indefinite article, "The x" of a common noun, one common word that "means" something, or a
+    comparison ("The main alternative is …", "`name` denotes …")."""
+    art = m.group("art")
+    if not _as_written(term.split(" (")[0], plain):
+        return False
+    if art != "A " and art != "An " and wd.common_phrase(term) and len(term.split()) == 1:
+        return False
+    if art == "The " and not marked_as_name(term, False):
+        return False
+    if m.group("verb") not in ("is", "are") and one_common_word(term):
+        return False
+    return not _COMPARISON.match(m.group("rest"))
+
+
+def _marked_definition(plain: str, e: Evidence, u: Unit) -> tuple[Defined, Claim] | None:
+    """A marked term anywhere in the sentence, then a defining verb ("… `CStr` is defined as …")."""
+    m = _MARKED_MEANS.search(plain)
+    # a code span or quotes around one ordinary word mark a literal ("`name` denotes the span's
+    # identifier"), not a term of the text; a comparison ("`peek` is a clearer name") defines nothing
+    if not m or not (term := good_term(m.group("term"))) or one_common_word(term) or _COMPARISON.match(m.group("rest")):
+        return None
+    rest = m.group("rest").strip().rstrip(":").rstrip()
+    if len(rest) > MAX_STATEMENT_CHARS or len(rest.split()) < 2:
+        return None
+    d = _defined(term, (), e, u, rest)
+    return d, Claim(d.term, m.group("verb"), rest, "", "statement", "definition", e)
+
+
+def _called_definition(plain: str, e: Evidence, u: Unit) -> tuple[Defined, Claim] | None:
+    """"… called *X*", "… known as "X"", "… are called view items.": the sentence defines the term."""
+    term = _called_term(plain)
+    # wordfreq scores a compound ("drop-flag") by its parts: not one common word
+    if not term or (len(term.split()) == 1 and "-" not in term.strip("-") and wd.common_word(term)):
+        return None
+    value = plain.rstrip(".")
+    if len(value) > MAX_STATEMENT_CHARS:
+        return None
+    d = _defined(term, (), e, u, "")
+    return d, Claim(d.term, "definition", value, "", "fact", "definition", e)
+
+
+def _called_term(plain: str) -> str | None:
+    """The term a "called"/"known as" phrase names: marked, else lower-case words at the end."""
+    c = _CALLED.search(plain)
+    term = c and good_term(c.group("term") or c.group("quoted"))
+    if term:
+        return term
+    c = _CALLED_BARE.search(plain)
+    term = c and good_term(c.group("term"))
+    if term and any(w.endswith(("ly", "ed", "ing")) for w in term.split()):
+        return None  # "is called often", "is known as expected": not a name for anything
+    return term
+
+
+# a sentence's definition: the first of these that finds one
+_SENTENCE_RULES = (_is_definition, _marked_definition, _called_definition)
 
 
 def _glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
@@ -205,12 +273,16 @@ def _glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
     rest = m.group("rest").strip().rstrip(".")
     if not code and (_DEF_IS.match(bare(rest)) or _DEF_MEANS.match(bare(rest))):
         return None  # "**Unsafe traits:** An *unsafe trait* is …": the sentence defines its own term
-    if not rest or len(rest) > MAX_STATEMENT_CHARS or rest.endswith(":") or len(bare(rest).split()) < 3 \
-            or any(ch.isdigit() for ch in term):  # "Day 5: Monthly release" is a label
+    if not _gloss_rest(rest) or any(ch.isdigit() for ch in term):  # "Day 5: Monthly release" is a label
         return None
     e = ev(doc, u.first, u.last)
     d = _defined(term, (), e, u, bare(rest), "glossary")
     return d, Claim(d.term, "definition", rest, "", "fact", "definition", e)
+
+
+def _gloss_rest(rest: str) -> bool:
+    """What a glossary item says of its term: a sentence of three words or more, not a lead-in ("…:")."""
+    return bool(rest) and len(rest) <= MAX_STATEMENT_CHARS and not rest.endswith(":") and len(bare(rest).split()) >= 3
 
 
 def _code_run(doc: Document, position: int) -> bool:
@@ -264,24 +336,38 @@ def heading_definitions(doc: Document, us: list[Unit], defined: list[Defined]) -
         if block.kind != "heading" or block.level < 2:
             continue
         u = opening.get(position + 1)
-        term = good_term(strip_inline(block.text).strip("`"))
-        if u is None or term is None or len(term.split()) > 4 or (u.first, term.casefold()) in taken:
+        term = _heading_term(block, u, taken)
+        if term is None or not _opens_definition(u.text, term):  # (u is set where term is)
             continue
-        if not term[:1].islower() and not marked_as_name(term, True):
-            continue  # "Alternatives", "Drawbacks": a section every document has; a glossary writes "build system"
         text = u.text
-        if text.casefold().startswith(term.casefold() + " "):
-            continue  # "X is …" under "## X": the sentence's own definition already holds
-        lead = re.match(rf"^[^,]{{1,30}},\s+(?:the\s+)?{re.escape(term)}\s+(?:is|are|means)\s", text, re.I)
-        if (_INDEFINITE.match(text) or _GLOSS_OPEN.match(text) or lead) and not text.endswith(":") \
-                and 20 <= len(text) <= MAX_STATEMENT_CHARS and not _GLOSS_OPEN.match(term + " "):
-            e = ev(doc, u.first, u.last)
-            d = _defined(term, (), e, u, text)
-            d = Defined(d.term, d.aliases, marked_as_name(d.term, True), d.entity_type, d.evidence, u, d.rest)
-            found.append(Defined(d.term, d.aliases, d.is_name, d.entity_type, ev(doc, block.start, block.start), u,
-                                 d.rest, "glossary"))
-            claims.append(Claim(d.term, "definition", text.rstrip("."), "", "fact", "definition", e))
+        e = ev(doc, u.first, u.last)
+        d = _defined(term, (), e, u, text)
+        d = Defined(d.term, d.aliases, marked_as_name(d.term, True), d.entity_type, d.evidence, u, d.rest)
+        found.append(Defined(d.term, d.aliases, d.is_name, d.entity_type, ev(doc, block.start, block.start), u,
+                             d.rest, "glossary"))
+        claims.append(Claim(d.term, "definition", text.rstrip("."), "", "fact", "definition", e))
     return found, claims
+
+
+def _heading_term(block: Block, u: Unit | None, taken: set[tuple[int, str]]) -> str | None:
+    """The term a heading names, when a paragraph follows it and no definition there has it already: a
+    term a glossary writes ("build system"), not a section every document has ("Alternatives")."""
+    term = good_term(strip_inline(block.text).strip("`"))
+    if u is None or term is None or len(term.split()) > 4 or (u.first, term.casefold()) in taken:
+        return None
+    if not term[:1].islower() and not marked_as_name(term, True):
+        return None  # "Alternatives", "Drawbacks": a section every document has; a glossary writes "build system"
+    return term
+
+
+def _opens_definition(text: str, term: str) -> bool:
+    """Does a section's first sentence define the heading's term: an indefinite noun phrase, a bare
+    glossary opening, or "…, the X is …" (not "X is …", whose own definition already holds)?"""
+    if text.casefold().startswith(term.casefold() + " "):
+        return False  # "X is …" under "## X": the sentence's own definition already holds
+    lead = re.match(rf"^[^,]{{1,30}},\s+(?:the\s+)?{re.escape(term)}\s+(?:is|are|means)\s", text, re.I)
+    return bool((_INDEFINITE.match(text) or _GLOSS_OPEN.match(text) or lead) and not text.endswith(":")
+                and 20 <= len(text) <= MAX_STATEMENT_CHARS and not _GLOSS_OPEN.match(term + " "))
 
 
 def follow_ups(doc: Document, us: list[Unit], defined: list[Defined]) -> list[Claim]:
@@ -330,23 +416,10 @@ def concept_notes(doc: Document, us: list[Unit], concepts: list[Concept], claims
 
 def summary(doc: Document) -> tuple[str, Evidence] | None:
     """The first paragraph under a Summary-like heading, else the document's first prose paragraph."""
-    chosen: Block | None = None
-    under_summary = False
-    for block in doc.blocks:
-        if block.kind == "heading":
-            under_summary = strip_inline(block.text).casefold() in _SUMMARY_HEADINGS
-            continue
-        if block.kind in ("paragraph", "quote") and block.text.strip() and not block.text.lstrip().startswith("*["):
-            if under_summary:
-                chosen = block
-                break
-            if chosen is None:
-                chosen = block
-    if chosen is None:  # a list of links and nothing else: its first item says what the document holds
-        chosen = next((b for b in doc.blocks if b.kind == "item" and b.text.strip() and "\\" not in b.text), None)
+    chosen = _summary_block(doc)
     if chosen is None:
         return None
-    protected = _AUTOLINK.sub(lambda m: "\x00" + m.group(1)[1:-1] + "\x01", chosen.text)
+    protected = _AUTOLINK.sub(_protect_autolink, chosen.text)
     parts = split_plain(strip_inline(protected).replace("\x00", "<").replace("\x01", ">"))
     text = ""
     for part in parts:
@@ -358,6 +431,29 @@ def summary(doc: Document) -> tuple[str, Evidence] | None:
     if not text:
         return None
     return text, ev(doc, chosen.start, line_of(chosen, text))
+
+
+def _protect_autolink(m: re.Match) -> str:
+    return "\x00" + m.group(1)[1:-1] + "\x01"
+
+
+def _summary_block(doc: Document) -> Block | None:
+    """The first paragraph under a Summary-like heading, else the first prose paragraph, else (a list of
+    links and nothing else) the first list item."""
+    chosen: Block | None = None
+    under_summary = False
+    for block in doc.blocks:
+        if block.kind == "heading":
+            under_summary = strip_inline(block.text).casefold() in _SUMMARY_HEADINGS
+            continue
+        if block.kind in ("paragraph", "quote") and block.text.strip() and not block.text.lstrip().startswith("*["):
+            if under_summary:
+                return block
+            if chosen is None:
+                chosen = block
+    if chosen is None:  # a list of links and nothing else: its first item says what the document holds
+        chosen = next((b for b in doc.blocks if b.kind == "item" and b.text.strip() and "\\" not in b.text), None)
+    return chosen
 
 
 def questions(doc: Document, us: list[Unit] | None = None) -> list[Question]:
