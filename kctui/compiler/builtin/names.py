@@ -260,26 +260,40 @@ def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bo
     if any(shaped(t) for t in tokens):
         return True, True
     if len(tokens) == 1:
-        t = tokens[0]
-        if t.casefold() in lower_words:
-            return False, False  # the document writes it as an ordinary word too
-        if ACRONYM.match(t):
-            return False, False  # an acronym needs its expansion, a definition or a typing noun (or usage)
-        z = zipf(t)
-        if z >= COMMON_ZIPF:
-            return False, False  # a frequent word: only the document's usage can make it a name
-        return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
-    if role_phrase(tokens):
+        return _one_word_like(span, tokens[0], lower_words)
+    return _words_like(span, tokens, lower_words)
+
+
+def _one_word_like(span: Span, t: str, lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
+    """name_like of a span of one word: a rare word, capitalised and never written in lower case."""
+    if t.casefold() in lower_words:
+        return False, False  # the document writes it as an ordinary word too
+    if ACRONYM.match(t):
+        return False, False  # an acronym needs its expansion, a definition or a typing noun (or usage)
+    z = zipf(t)
+    if z >= COMMON_ZIPF:
+        return False, False  # a frequent word: only the document's usage can make it a name
+    return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
+
+
+def _words_like(span: Span, tokens: list[str], lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
+    """name_like of a span of several words: not a role, not a kind of thing; ordinary words only away
+    from a sentence start and never written so in lower case."""
+    if role_phrase(tokens) or _kind_phrase(tokens, lower_words):
         return False, False
-    kinds = getattr(lower_words, "kinds", frozenset())
-    if kinds and any(t in kinds for t in tokens) and all(t in kinds or common_word(t) or generic_acronym(t) for t in tokens):
-        return False, False  # "RFC PR": kinds of document the text counts ("an RFC"), not a name
-    if all(ACRONYM.match(t) for t in tokens) and generic_acronym(tokens[-1]):
-        return False, False  # "RFC PR", "AWS API": a generic acronym heads it, a kind of thing
     if all(common_word(t) for t in tokens):
         phrase = " ".join(tokens).casefold()
         return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
     return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
+
+
+def _kind_phrase(tokens: list[str], lower_words: Lower | frozenset[str]) -> bool:
+    """Words that name a kind of thing, not a thing: kinds of document the text counts ("RFC PR": "an
+    RFC"), or acronyms headed by a generic one ("AWS API")."""
+    kinds = getattr(lower_words, "kinds", frozenset())
+    if kinds and any(t in kinds for t in tokens) and all(t in kinds or common_word(t) or generic_acronym(t) for t in tokens):
+        return True
+    return all(ACRONYM.match(t) for t in tokens) and generic_acronym(tokens[-1])
 
 
 USAGE_ZIPF = 4.25  # a word at least this frequent needs three capitalised sentences, not two
@@ -301,19 +315,31 @@ def usage_need(span: Span, lower_words: Lower | frozenset[str]) -> int:
     t = tokens[0]
     if not t.isalpha() or t.casefold() in FUNCTION_WORDS or t.casefold() in CALENDAR:
         return 0
-    z = zipf(t)
     if ACRONYM.match(t):
-        if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or z >= ACRONYM_COMMON_ZIPF:
-            return 0  # PR, YYYY, XXX, NOTE, API
-        labels = getattr(lower_words, "labels", frozenset())
-        plurals = getattr(lower_words, "plurals", frozenset())
-        kinds = getattr(lower_words, "kinds", frozenset())
-        return 0 if t in labels or t in plurals or t in kinds or t.casefold() in lower_words else 2
+        return _acronym_need(t, lower_words)
     if not (t[:1].isupper() and t[1:].islower()):
         return 0
+    return _word_need(t, lower_words)
+
+
+def _acronym_need(t: str, lower_words: Lower | frozenset[str]) -> int:
+    """usage_need of an acronym: 2, unless it is short, a placeholder, frequent, or a label or a common
+    noun of the document."""
+    if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or zipf(t) >= ACRONYM_COMMON_ZIPF:
+        return 0  # PR, YYYY, XXX, NOTE, API
+    labels = getattr(lower_words, "labels", frozenset())
+    plurals = getattr(lower_words, "plurals", frozenset())
+    kinds = getattr(lower_words, "kinds", frozenset())
+    return 0 if t in labels or t in plurals or t in kinds or t.casefold() in lower_words else 2
+
+
+def _word_need(t: str, lower_words: Lower | frozenset[str]) -> int:
+    """usage_need of a capitalised word, by its frequency and whether the document writes it (or its
+    plural or singular) in lower case."""
     low = t.casefold()
     if (low.endswith("s") and low[:-1] in lower_words) or low + "s" in lower_words:
         return 0  # "destructor" in lower case: "Destructors" is a common noun there
+    z = zipf(t)
     if low in lower_words:
         return 2 if z < LOWER_OK_ZIPF else 0
     if COMMON_ZIPF <= z < USAGE_MAX_ZIPF:
