@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, bare, ev
-from kctui.compiler.readers import Document
+from kctui.compiler.readers import Block, Document
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
 from kctui.core.values import strip_inline
@@ -69,17 +69,10 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
         e = ev(doc, u.first, u.last)
         if len(task) > MAX_STATEMENT_CHARS or len(task) < 3:
             continue
-        owner = None
-        m = _OWNER.match(task)
-        if m and not (m.group("task")[:1].islower() or m.group("task").startswith("[")):
-            m = None  # "Deciders: Priya Raman, Lena Vogel" lists names; an action item says what to do
-        if m:
-            who = m.group("handle") or m.group("name")
-            if m.group("handle") or identity_key(who) in names or nt.person_shape(who):
-                owner = names.get(identity_key(who), who)
-                if m.group("task").strip():
-                    owners.append((owner, "person" if (m.group("handle") or nt.person_shape(who)
-                                                       or identity_key(who) not in names) else "", u.first))
+        owned = _owner(task, names)
+        owner = owned[0] if owned else None
+        if owned:  # (the task after an owner is never blank: its pattern opens it with a non-space)
+            owners.append((owned[0], owned[1], u.first))
         subject = owner or _subject(task, names) or doc.title
         if box:
             attribute = "done" if box.group("mark") in "xX" else "to do"
@@ -87,6 +80,19 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
         elif owner:
             claims.append(Claim(subject, "action item", task, "", "fact", "statement", e))
     return claims, owners
+
+
+def _owner(task: str, names: dict[str, str]) -> tuple[str, str] | None:
+    """(the owner an action item opens with, "person" or ""): a handle, a name of the document or a
+    person's name, followed by what to do ("Priya: write …", "@lena to …")."""
+    m = _OWNER.match(task)
+    if not m or not (m.group("task")[:1].islower() or m.group("task").startswith("[")):
+        return None  # "Deciders: Priya Raman, Lena Vogel" lists names; an action item says what to do
+    who = m.group("handle") or m.group("name")
+    if not (m.group("handle") or identity_key(who) in names or nt.person_shape(who)):
+        return None
+    person = m.group("handle") or nt.person_shape(who) or identity_key(who) not in names
+    return names.get(identity_key(who), who), "person" if person else ""
 
 
 def decisions(doc: Document, us: list[Unit], names: dict[str, str]) -> list[Claim]:
@@ -127,22 +133,28 @@ def commands(doc: Document, names: dict[str, str]) -> list[Claim]:
             continue
         if block.kind != "code" or not names:
             continue
-        lines = block.text.split("\n")
-        if not any(_CMD.match(line) and not _NOT_SHELL.search(line) for line in lines[:3]):
+        out += _block_commands(doc, block, names, context, heading)
+    return out
+
+
+def _block_commands(doc: Document, block: Block, names: dict[str, str], context: str, heading: str) -> list[Claim]:
+    """The commands of one code block that reads as a shell session (up to MAX_COMMANDS), each on the
+    thing the line, the paragraph before or the section heading names."""
+    lines = block.text.split("\n")
+    if not any(_CMD.match(line) and not _NOT_SHELL.search(line) for line in lines[:3]):
+        return []
+    out: list[Claim] = []
+    for offset, line in enumerate(lines):
+        m = _CMD.match(line)
+        if not m or _NOT_SHELL.search(line) or len(line) > 200:
             continue
-        found = 0
-        for offset, line in enumerate(lines):
-            m = _CMD.match(line)
-            if not m or _NOT_SHELL.search(line) or len(line) > 200:
-                continue
-            subject = _subject(line, names) or _subject(context, names) or _subject(heading, names)
-            if subject is None:
-                continue
-            number = block.start + 1 + offset
-            if number > block.end or number > len(doc.lines):
-                break
-            out.append(Claim(subject, "command", m.group("cmd").strip(), "", "fact", "statement", ev(doc, number, number)))
-            found += 1
-            if found >= MAX_COMMANDS:
-                break
+        subject = _subject(line, names) or _subject(context, names) or _subject(heading, names)
+        if subject is None:
+            continue
+        number = block.start + 1 + offset
+        if number > block.end or number > len(doc.lines):
+            break
+        out.append(Claim(subject, "command", m.group("cmd").strip(), "", "fact", "statement", ev(doc, number, number)))
+        if len(out) >= MAX_COMMANDS:
+            break
     return out
