@@ -7,6 +7,7 @@ claim taken from `latest: "4.3.1"` cites the very line that says 4.3.1.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -101,55 +102,74 @@ def _line_numbers(content: str, first: int, last: int) -> tuple[int, ...]:
     return tuple(min(first + i, last) for i in range(count))
 
 
+@dataclass(slots=True)
+class _Table:
+    """The table being read: where it starts, its rows so far, and the row being read."""
+
+    start: int = 0
+    rows: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+    row: list[str] = field(default_factory=list)
+    row_line: int = 0
+
+
+_CONTAINER_OPEN = ("blockquote_open", "list_item_open")
+_CONTAINER_CLOSE = ("blockquote_close", "list_item_close")
+_TEXT_OPEN = ("heading_open", "paragraph_open")
+_TABLE_TOKENS = frozenset({"table_open", "tr_open", "inline", "tr_close", "table_close"})
+
+
 def _blocks(body: str, base: int) -> list[Block]:
     """Blocks with 1-based file lines (`base` lines of frontmatter precede the body)."""
     tokens = _MD.parse(body)
     out: list[Block] = []
     containers: list[str] = []
-    table_rows: list[tuple[int, tuple[str, ...]]] = []
-    row: list[str] = []
-    row_line = 0
-    table_start = 0
+    table = _Table()
     i = 0
     n = len(tokens)
     while i < n:
         tok = tokens[i]
         t = tok.type
-        if t in ("blockquote_open", "list_item_open"):
+        if t in _CONTAINER_OPEN:
             containers.append(t)
-        elif t in ("blockquote_close", "list_item_close"):
+        elif t in _CONTAINER_CLOSE:
             if containers:
                 containers.pop()
-        elif t == "heading_open" and i + 1 < n and tok.map:
-            inline = tokens[i + 1]
-            first, last = base + tok.map[0] + 1, base + tok.map[1]
-            out.append(Block("heading", first, last, inline.content.strip(), (first,), level=int(tok.tag[1:])))
-            i += 2
-            continue
-        elif t == "paragraph_open" and i + 1 < n and tok.map:
-            inline = tokens[i + 1]
-            first, last = base + tok.map[0] + 1, base + tok.map[1]
-            kind = "paragraph"
-            if containers:
-                kind = "item" if containers[-1] == "list_item_open" else "quote"
-            out.append(Block(kind, first, last, inline.content, _line_numbers(inline.content, first, last)))
-            i += 2
+        elif t in _TEXT_OPEN and i + 1 < n and tok.map:
+            out.append(_text_block(tok, tokens[i + 1], base, containers))
+            i += 2  # the block's inline token is read with it
             continue
         elif t in ("fence", "code_block") and tok.map:
             out.append(Block("code", base + tok.map[0] + 1, base + tok.map[1], tok.content))
-        elif t == "table_open" and tok.map:
-            table_rows = []
-            table_start = base + tok.map[0] + 1
-        elif t == "tr_open" and tok.map:
-            row = []
-            row_line = base + tok.map[0] + 1
-        elif t == "inline" and tokens[i - 1].type in ("th_open", "td_open"):
-            row.append(tok.content.strip())
-        elif t == "tr_close":
-            table_rows.append((row_line, tuple(row)))
-        elif t == "table_close":
-            if table_rows:
-                end = table_rows[-1][0]
-                out.append(Block("table", table_start, end, rows=tuple(table_rows)))
+        elif t in _TABLE_TOKENS:
+            _table_token(table, tok, tokens[i - 1].type, base, out)
         i += 1
     return out
+
+
+def _text_block(tok: Any, inline: Any, base: int, containers: list[str]) -> Block:
+    """A heading, or a paragraph (a list item's or a quote's inside one), with its inline source text."""
+    first, last = base + tok.map[0] + 1, base + tok.map[1]
+    if tok.type == "heading_open":
+        return Block("heading", first, last, inline.content.strip(), (first,), level=int(tok.tag[1:]))
+    kind = "paragraph"
+    if containers:
+        kind = "item" if containers[-1] == "list_item_open" else "quote"
+    return Block(kind, first, last, inline.content, _line_numbers(inline.content, first, last))
+
+
+def _table_token(table: _Table, tok: Any, before: str, base: int, out: list[Block]) -> None:
+    """One token of a table: a table or a row opens, a cell's text, a row or the table closes (the table
+    is a block once it has a row)."""
+    t = tok.type
+    if t == "table_open" and tok.map:
+        table.rows = []
+        table.start = base + tok.map[0] + 1
+    elif t == "tr_open" and tok.map:
+        table.row = []
+        table.row_line = base + tok.map[0] + 1
+    elif t == "inline" and before in ("th_open", "td_open"):
+        table.row.append(tok.content.strip())
+    elif t == "tr_close":
+        table.rows.append((table.row_line, tuple(table.row)))
+    elif t == "table_close" and table.rows:
+        out.append(Block("table", table.start, table.rows[-1][0], rows=tuple(table.rows)))
