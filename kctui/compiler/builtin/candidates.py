@@ -84,6 +84,10 @@ class Candidate:
             return "ident" in self.kinds and wd.ident_name(self.name) and self.marked >= 2
         if self.strong:
             return self.marked + self.loose >= 2
+        return self._recurs_as_name()
+
+    def _recurs_as_name(self) -> bool:
+        """accepted, for a capitalised name no other evidence vouches for: how often it must recur."""
         if self.loose >= 3 and self.head_free and nt.person_like(self.name) and "caps" in self.kinds:
             return True  # a person's name that opens its sentences or items, three times
         if all(wd.common_word(w) for w in self.name.split()):
@@ -127,28 +131,35 @@ def _mentions(us: list[Unit], profile: Profile, lower: nm.Lower) -> tuple[dict[s
     spans_of: SpansOf = []
     heads: list[tuple[nm.Span, int]] = []  # multiword names away from a sentence start, by sentence
     for i, u in enumerate(us):
-        found: list[tuple[nm.Span, str]] = []
-        sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
-        listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
-        for k, span in enumerate(sentence_spans):
-            if span.at_start and span.kind != "code" and _VERSION_AFTER.match(u.plain, span.end):
-                span = replace(span, at_start=False)  # the version marks it where the capital cannot
-            known = profile.known(span.text)
-            ok, strong = (True, True) if known else nm.name_like(span, lower)
-            need = 0 if ok else nm.usage_need(span, lower)
-            if not ok and not need:
-                continue
-            name, etype, strong = _name_and_type(u.plain, span, known, strong)
-            c = candidate(cands, name, u.first, u.last)
-            if len(span.tokens) > 1 and not span.at_start and not known:
-                heads.append((span, i))
-            if k in listed:
-                c.listed = True
-                etype = etype or "person"
-            _mention(c, span, i, known is not None, need, strong, etype, lower)
-            found.append((span, c.key))
-        spans_of.append(found)
+        spans_of.append(_sentence_mentions(u, i, cands, heads, profile, lower))
     return cands, spans_of, heads
+
+
+def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list[tuple[nm.Span, int]],
+                       profile: Profile, lower: nm.Lower) -> list[tuple[nm.Span, str]]:
+    """The name spans of sentence i, each recorded as a mention of its candidate (a name in a list of
+    people is a person); a span neither name-like nor made a name by usage is left out."""
+    found: list[tuple[nm.Span, str]] = []
+    sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
+    listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
+    for k, span in enumerate(sentence_spans):
+        if span.at_start and span.kind != "code" and _VERSION_AFTER.match(u.plain, span.end):
+            span = replace(span, at_start=False)  # the version marks it where the capital cannot
+        known = profile.known(span.text)
+        ok, strong = (True, True) if known else nm.name_like(span, lower)
+        need = 0 if ok else nm.usage_need(span, lower)
+        if not ok and not need:
+            continue
+        name, etype, strong = _name_and_type(u.plain, span, known, strong)
+        c = candidate(cands, name, u.first, u.last)
+        if len(span.tokens) > 1 and not span.at_start and not known:
+            heads.append((span, i))
+        if k in listed:
+            c.listed = True
+            etype = etype or "person"
+        _mention(c, span, i, known is not None, need, strong, etype, lower)
+        found.append((span, c.key))
+    return found
 
 
 def _name_and_type(plain: str, span: nm.Span, known: KnownName | None, strong: bool) -> tuple[str, str, bool]:
@@ -174,9 +185,21 @@ def _mention(c: Candidate, span: nm.Span, i: int, known: bool, need: int, strong
         c.usage = max(c.usage, need)
     else:
         c.vouched = True
-    marked = not (span.at_start or span.kind == "code")
+    _count_sentence(c, i, not (span.at_start or span.kind == "code"))
+    c.strong = c.strong or strong
+    if etype and not c.entity_type:
+        c.entity_type = etype
+    if span.text not in c.surfaces:
+        c.surfaces.append(span.text)
+    if not c.units or c.units[-1] != i:
+        c.units.append(i)
+
+
+def _count_sentence(c: Candidate, i: int, marked: bool) -> None:
+    """Count sentence i once among the candidate's marked or loose mentions (recurrence counts sentences,
+    not repetitions inside one); a marked mention after a loose one in the same sentence makes it marked."""
     seen_here = bool(c.units) and c.units[-1] == i
-    if not seen_here:  # recurrence counts sentences, not repetitions inside one
+    if not seen_here:
         if marked:
             c.marked += 1
         else:
@@ -186,13 +209,6 @@ def _mention(c: Candidate, span: nm.Span, i: int, known: bool, need: int, strong
         c.marked += 1
     if marked:
         c.marked_in.add(i)
-    c.strong = c.strong or strong
-    if etype and not c.entity_type:
-        c.entity_type = etype
-    if span.text not in c.surfaces:
-        c.surfaces.append(span.text)
-    if not c.units or c.units[-1] != i:
-        c.units.append(i)
 
 
 def _sentence_start_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf) -> None:
@@ -242,6 +258,8 @@ def _head_mentions(cands: dict[str, Candidate], heads: list[tuple[nm.Span, int]]
 
 def _defined_and_structured(cands: dict[str, Candidate], defined: list[Defined], structured: list[Entity],
                             concept_terms: list[str]) -> set[str]:
+    """Vouch for the names the text defines and the things its structured facts name; a defined term the
+    text capitalises elsewhere is a name, not a concept. Returns the keys of the concepts left."""
     for d in defined:
         if d.is_name:
             c = candidate(cands, d.term, d.evidence.start, d.evidence.end)
@@ -255,14 +273,18 @@ def _defined_and_structured(cands: dict[str, Candidate], defined: list[Defined],
     concept_keys = {key_of(t) for t in concept_terms}
     for d in defined:  # a term defined at a sentence start that the text capitalises elsewhere is a name
         c = cands.get(key_of(d.term))
-        # (once is enough when the definition types it: "Renovate is a tool for …")
-        if not d.is_name and c is not None and (c.marked >= 2 or c.marked and nt.head_noun_type(d.rest)) \
-                and d.term[:1].isupper() and (
-                len(d.term.split()) > 1 or wd.zipf(d.term) < wd.COMMON_ZIPF):
+        if not d.is_name and c is not None and _capitalised_elsewhere(d, c):
             c.defined, c.strong = True, True
             c.entity_type = c.entity_type or nt.head_noun_type(d.rest)
             concept_keys.discard(c.key)
     return concept_keys
+
+
+def _capitalised_elsewhere(d: Defined, c: Candidate) -> bool:
+    """Does the text mark a term it defines at a sentence start as a name elsewhere: twice, or once when
+    the definition types it ("Renovate is a tool for …"); a capitalised term, not one common word?"""
+    return bool((c.marked >= 2 or c.marked and nt.head_noun_type(d.rest)) and d.term[:1].isupper()
+                and (len(d.term.split()) > 1 or wd.zipf(d.term) < wd.COMMON_ZIPF))
 
 
 def _given_names(cands: dict[str, Candidate]) -> None:

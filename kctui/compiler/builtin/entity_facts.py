@@ -135,25 +135,41 @@ class _Statements:
         the sentence, "…, X is a …" after it, "X (a …)", and the appositive "X, a monitoring vendor,"."""
         text = u.text
         if span.start <= 4 and (span.start == 0 or text[:span.start].strip() in ("The", "the")):
-            head_end = text.find(span.text) + len(span.text) if span.text in text else -1
-            m = _STATEMENT.match(text[head_end:]) if head_end > 0 else None
-            if m and 3 <= len(m.group(2)) <= MAX_STATEMENT_CHARS and (c.key, i) not in self.claimed:
-                self.statement(c, m.group(1), m.group(2).strip(), u, i)
+            self._opening(c, span, u, i)
         if span.start > 4 and (c.key, i) not in self.claimed:
-            lead = text[:span.start].rstrip()
-            cm = _COPULA.match(u.plain, span.end)
-            if cm and (lead.endswith((",", ";", " and", " but", ":")) or lead in ("The", "the")):
-                self.statement(c, cm.group(1), cm.group(2).strip(), u, i)
+            self._after_lead(c, span, u, i)
         pm = _PAREN_DESC.match(u.plain, span.end)
         if pm and (c.key, i) not in self.claimed:
             self.statement(c, "is", pm.group(1).strip(), u, i)
         m = APPOSITIVE.match(u.plain, span.end)
-        if m and (c.key, i) not in self.claimed and m.group("v").split()[1].casefold() not in wd.FUNCTION_WORDS:
-            etype = nt.head_noun_type(m.group("v"))
-            if etype or c.strong:
-                self.statement(c, "is", m.group("v").strip(), u, i)
-                c.entity_type = c.entity_type or etype
-                c.defined = c.defined or bool(etype)
+        if m and (c.key, i) not in self.claimed:
+            self._appositive(c, m, u, i)
+
+    def _opening(self, c: Candidate, span: nm.Span, u: Unit, i: int) -> None:
+        """"X is/has/uses …" where the name opens the sentence (after at most "The")."""
+        text = u.text
+        head_end = text.find(span.text) + len(span.text) if span.text in text else -1
+        m = _STATEMENT.match(text[head_end:]) if head_end > 0 else None
+        if m and 3 <= len(m.group(2)) <= MAX_STATEMENT_CHARS and (c.key, i) not in self.claimed:
+            self.statement(c, m.group(1), m.group(2).strip(), u, i)
+
+    def _after_lead(self, c: Candidate, span: nm.Span, u: Unit, i: int) -> None:
+        """"…, X is a …", "… and X is the …": a copula after a name that opens a clause."""
+        lead = u.text[:span.start].rstrip()
+        cm = _COPULA.match(u.plain, span.end)
+        if cm and (lead.endswith((",", ";", " and", " but", ":")) or lead in ("The", "the")):
+            self.statement(c, cm.group(1), cm.group(2).strip(), u, i)
+
+    def _appositive(self, c: Candidate, m: re.Match, u: Unit, i: int) -> None:
+        """"X, a monitoring vendor,": a statement when the noun types the name or the name is strong; a
+        typing noun also defines it."""
+        if m.group("v").split()[1].casefold() in wd.FUNCTION_WORDS:
+            return
+        etype = nt.head_noun_type(m.group("v"))
+        if etype or c.strong:
+            self.statement(c, "is", m.group("v").strip(), u, i)
+            c.entity_type = c.entity_type or etype
+            c.defined = c.defined or bool(etype)
 
 
 def _find_cand(text: str, cands: dict[str, Candidate]) -> Candidate | None:
