@@ -1,3 +1,4 @@
+# size: the name judgements of one span (plain_spans, name_like, usage_need, clean_title) share the document-usage model (Lower); each rule is a short named helper.
 """Named things from evidence in the text, not from lists.
 
 A name is a span the text marks as one: capitalised away from the start of a sentence ("Priya Raman",

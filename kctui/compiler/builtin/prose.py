@@ -1,3 +1,4 @@
+# size: the prose rules (sentence and heading definitions, follow-ups, concept notes, summary, questions) share the term tests (good_term, marked_as_name); each rule is a short named function.
 """Prose: defined terms, the summary and the questions, from the sentences of kctui.compiler.builtin.sentences.
 
 Every claim is extractive: its value is a span of the sentence it came from, and its evidence is the
