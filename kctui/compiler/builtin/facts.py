@@ -19,7 +19,7 @@ from kctui.compiler.builtin import names
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.name_types import type_from_noun
 from kctui.compiler.extraction import Concept, Entity
-from kctui.compiler.readers import Document, clean_text
+from kctui.compiler.readers import Block, Document, clean_text
 from kctui.compiler.readers.markdown import mapping_get, scalar_text
 from kctui.core.claims import Claim, Evidence
 from kctui.core.values import VERSION, strip_inline
@@ -116,26 +116,40 @@ def document_subject(doc: Document, *, has_facts: bool) -> Entity | None:
     """The named thing a document with facts is about (its frontmatter title, else its H1)."""
     if not has_facts:
         return None
+    line = _subject_line(doc)
+    if line is None:
+        return None
+    return Entity(doc.title, _declared_type(doc), doc.title, _declared_aliases(doc), _ev(doc, line))
+
+
+def _subject_line(doc: Document) -> int | None:
+    """The line that names the document's subject: its frontmatter title, else an H1 that is its title
+    and a name; None when neither does."""
     node = mapping_get(doc.frontmatter, "title")
     if isinstance(node, yaml.ScalarNode) and node.value.strip():
-        line = _fm_line(doc, node.start_mark.line)
-    else:
-        h1 = doc.blocks[0] if doc.blocks and doc.blocks[0].kind == "heading" and doc.blocks[0].level == 1 else None
-        if h1 is None or " ".join(h1.text.split()) != doc.title or not _names_a_thing(doc.title):
-            return None
-        line = h1.start
-    etype = ""
+        return _fm_line(doc, node.start_mark.line)
+    h1 = doc.blocks[0] if doc.blocks and doc.blocks[0].kind == "heading" and doc.blocks[0].level == 1 else None
+    if h1 is None or " ".join(h1.text.split()) != doc.title or not _names_a_thing(doc.title):
+        return None
+    return h1.start
+
+
+def _declared_type(doc: Document) -> str:
+    """The type the frontmatter declares (entity_type, category, kind): a product unless it names one."""
     for key in _ENTITY_TYPE_KEYS:
         declared = scalar_text(mapping_get(doc.frontmatter, key))
         if declared:
-            etype = type_from_noun(declared.strip().lower()) or "product"  # a declared kind: a product unless it names one
-            break
-    aliases = ()
+            return type_from_noun(declared.strip().lower()) or "product"
+    return ""
+
+
+def _declared_aliases(doc: Document) -> tuple[str, ...]:
+    """The frontmatter's list of aliases, sorted."""
     alias_node = mapping_get(doc.frontmatter, "aliases")
-    if isinstance(alias_node, yaml.SequenceNode):
-        aliases = tuple(sorted({clean_text(n.value).strip() for n in alias_node.value
-                                if isinstance(n, yaml.ScalarNode) and n.value.strip()}))
-    return Entity(doc.title, etype, doc.title, aliases, _ev(doc, line))
+    if not isinstance(alias_node, yaml.SequenceNode):
+        return ()
+    return tuple(sorted({clean_text(n.value).strip() for n in alias_node.value
+                         if isinstance(n, yaml.ScalarNode) and n.value.strip()}))
 
 
 def _names_a_thing(title: str) -> bool:
@@ -253,7 +267,7 @@ def _row_name(cell: str, typed: bool = False) -> bool:
     header that says what the column holds (Vendor, Service, Tool) any capitalised uncommon word will do;
     otherwise the cell must look like a name on its own."""
     text = cell.strip().strip("`*_")
-    if not text or text[0].isdigit() or VERSION.match(text) or len(text.split()) > 5 or len(text) > 60:
+    if _value_cell(text):
         return False
     words = text.split()
     if any(wd.shaped(w) for w in words) or wd.IDENT.match(text):
@@ -265,6 +279,11 @@ def _row_name(cell: str, typed: bool = False) -> bool:
     if len(words) > 1:  # untyped: a title-case name ("Dataset Project"), not a phrase ("Service logs")
         return all(w[:1].isupper() or w.casefold() in wd.PARTICLES for w in words)
     return wd.zipf(text) < wd.RARE_ZIPF
+
+
+def _value_cell(text: str) -> bool:
+    """An empty cell, a number, date or version, or more than a name's length."""
+    return not text or text[0].isdigit() or bool(VERSION.match(text)) or len(text.split()) > 5 or len(text) > 60
 
 
 Rows = tuple[tuple[int, tuple[str, ...]], ...]  # a table's rows: (line, cells)
@@ -313,17 +332,29 @@ def _table_rows(doc: Document, header: list[str], rows: Rows, heading: str, out:
             continue
         subjects = _row_subjects(cells[column], typed) if column >= 0 and column < len(cells) else []
         _row_people(doc, header, cells, line, subjects[0] if subjects else "", out, found)
-        for subject in subjects:
-            found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
-            for k, (attribute, value) in enumerate(zip(header, cells)):
-                if k != column and _usable(value):
-                    out.append(Claim(subject, attribute, value, "", "fact", "table", _ev(doc, line)))
         if subjects:
-            continue
-        scope = f"{heading}: {cells[0]}" if heading else cells[0]
-        for attribute, value in zip(header[1:], cells[1:]):
-            if _usable(value):
-                out.append(Claim(doc.title, attribute, value, scope, "fact", "table", _ev(doc, line)))
+            _named_row(doc, header, cells, line, column, subjects, row_type, out, found)
+        else:
+            _document_row(doc, header, cells, line, heading, out)
+
+
+def _named_row(doc: Document, header: list[str], cells: tuple[str, ...], line: int, column: int, subjects: list[str],
+               row_type: str, out: list[Claim], found: list[Entity]) -> None:
+    """A row of the things its name column names: each an entity, with the row's other cells as claims."""
+    for subject in subjects:
+        found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
+        for k, (attribute, value) in enumerate(zip(header, cells)):
+            if k != column and _usable(value):
+                out.append(Claim(subject, attribute, value, "", "fact", "table", _ev(doc, line)))
+
+
+def _document_row(doc: Document, header: list[str], cells: tuple[str, ...], line: int, heading: str,
+                  out: list[Claim]) -> None:
+    """A row that names no thing: its cells are facts of the document, scoped by the row's first cell."""
+    scope = f"{heading}: {cells[0]}" if heading else cells[0]
+    for attribute, value in zip(header[1:], cells[1:]):
+        if _usable(value):
+            out.append(Claim(doc.title, attribute, value, scope, "fact", "table", _ev(doc, line)))
 
 
 def _name_column(header: list[str], rows: Rows) -> tuple[int, str, bool]:
@@ -331,8 +362,8 @@ def _name_column(header: list[str], rows: Rows) -> tuple[int, str, bool]:
     typed): the first of the first two columns where half the cells look like names on their own, or
     every cell is shaped as a name and one looks like one on its own."""
     for column in range(min(2, len(header))):
-        cells = [strip_inline(cs[column]) for _, cs in rows if len(cs) > column and cs[column].strip()]
-        if not cells or any(f[:1].isdigit() and not wd.shaped(f.split()[0]) for f in cells):
+        cells = _name_cells(rows, column)
+        if not cells:
             continue
         words = header[column].split()
         row_type = nt.type_from_noun(words[-1]) if words else ""
@@ -342,6 +373,15 @@ def _name_column(header: list[str], rows: Rows) -> tuple[int, str, bool]:
         if strict * 2 >= len(cells) or (strict and loose == len(cells)):
             return column, row_type, typed or loose == len(cells)
     return -1, "", False
+
+
+def _name_cells(rows: Rows, column: int) -> list[str]:
+    """The non-empty cells of a column, or none when one opens with a number (a date, a count) rather
+    than a name shaped so ("3scale")."""
+    cells = [strip_inline(cs[column]) for _, cs in rows if len(cs) > column and cs[column].strip()]
+    if any(f[:1].isdigit() and not wd.shaped(f.split()[0]) for f in cells):
+        return []
+    return cells
 
 
 def _row_subjects(cell: str, typed: bool) -> list[str]:
@@ -394,21 +434,34 @@ def glossary(doc: Document) -> tuple[list[Claim], list[Concept]]:
         for i, text in enumerate(texts):
             line = block.lines[i] if i < len(block.lines) else block.start
             m = _ABBR.match(text.strip())
-            if m:
-                abbr, full = m.group("abbr").strip(), strip_inline(m.group("full"))
-                if abbr and full and len(full) <= 120:
-                    claims.append(Claim(abbr, "stands for", full, "", "fact", "abbreviation", _ev(doc, line)))
-                    concepts.append(Concept(full, (abbr,), _ev(doc, line), "abbreviation"))
-                continue
-            d = _DEF_LINE.match(text.strip())
-            if d and i > 0 and not _DEF_LINE.match(texts[i - 1].strip()):
-                term = strip_inline(texts[i - 1]).strip("*_` ")
-                definition = strip_inline(d.group("def"))
-                term_line = block.lines[i - 1] if i - 1 < len(block.lines) else block.start
-                if term and len(term) <= 80 and _usable(definition):
-                    claims.append(Claim(term, "definition", definition, "", "fact", "deflist", _ev(doc, term_line, line)))
-                    concepts.append(Concept(term, (), _ev(doc, term_line), "deflist"))
+            got = _abbreviation(doc, m, line) if m else _definition_line(doc, block, texts, i, line)
+            if got is not None:
+                claims.append(got[0])
+                concepts.append(got[1])
     return claims, concepts
+
+
+def _abbreviation(doc: Document, m: re.Match, line: int) -> tuple[Claim, Concept] | None:
+    """`*[LTS]: Long-Term Support`: what the abbreviation stands for, and the concept it names."""
+    abbr, full = m.group("abbr").strip(), strip_inline(m.group("full"))
+    if not (abbr and full and len(full) <= 120):
+        return None
+    return (Claim(abbr, "stands for", full, "", "fact", "abbreviation", _ev(doc, line)),
+            Concept(full, (abbr,), _ev(doc, line), "abbreviation"))
+
+
+def _definition_line(doc: Document, block: Block, texts: list[str], i: int, line: int) -> tuple[Claim, Concept] | None:
+    """A `: definition` line under its term's line (the first of such lines): the definition and the term."""
+    d = _DEF_LINE.match(texts[i].strip())
+    if not d or i == 0 or _DEF_LINE.match(texts[i - 1].strip()):
+        return None
+    term = strip_inline(texts[i - 1]).strip("*_` ")
+    definition = strip_inline(d.group("def"))
+    term_line = block.lines[i - 1] if i - 1 < len(block.lines) else block.start
+    if not (term and len(term) <= 80 and _usable(definition)):
+        return None
+    return (Claim(term, "definition", definition, "", "fact", "deflist", _ev(doc, term_line, line)),
+            Concept(term, (), _ev(doc, term_line), "deflist"))
 
 
 def key_value_claims(doc: Document) -> list[Claim]:
