@@ -100,27 +100,30 @@ def parse_profile(text: str) -> Profile:
     unknown = set(data) - {"names", "headings"}
     if unknown:
         raise ProfileError(f"profile.toml: unknown key {sorted(unknown)[0]!r} (expected names, headings)")
-    names: list[KnownName] = []
     raw_names = data.get("names", [])
     if not isinstance(raw_names, list) or len(raw_names) > MAX_NAMES:
         raise ProfileError(f"profile.toml: names must be a list of at most {MAX_NAMES} tables")
-    for i, entry in enumerate(raw_names):
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
-            raise ProfileError(f"profile.toml: names[{i}] needs a non-empty string `name`")
-        if set(entry) - {"name", "type", "aliases"}:
-            raise ProfileError(f"profile.toml: names[{i}] has an unknown key (expected name, type, aliases)")
-        etype = entry.get("type", "")
-        if not isinstance(etype, str) or len(etype) > 40:
-            raise ProfileError(f"profile.toml: names[{i}].type must be a short string")
-        name = " ".join(entry["name"].split())
-        if len(name) > 200:
-            raise ProfileError(f"profile.toml: names[{i}].name is longer than 200 characters")
-        names.append(KnownName(name, etype.strip().lower(), _strings(entry.get("aliases", []), f"names[{i}].aliases")))
+    names = [_known_name(i, entry) for i, entry in enumerate(raw_names)]
     headings = data.get("headings", {})
     if not isinstance(headings, dict) or set(headings) - {"ignore"}:
         raise ProfileError("profile.toml: headings must be a table with only `ignore`")
     ignore = frozenset(h.casefold() for h in _strings(headings.get("ignore", []), "headings.ignore"))
     return Profile(tuple(names), ignore)
+
+
+def _known_name(i: int, entry: object) -> KnownName:
+    """The i-th `[[names]]` table as a `KnownName`; `ProfileError` when it is not one."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
+        raise ProfileError(f"profile.toml: names[{i}] needs a non-empty string `name`")
+    if set(entry) - {"name", "type", "aliases"}:
+        raise ProfileError(f"profile.toml: names[{i}] has an unknown key (expected name, type, aliases)")
+    etype = entry.get("type", "")
+    if not isinstance(etype, str) or len(etype) > 40:
+        raise ProfileError(f"profile.toml: names[{i}].type must be a short string")
+    name = " ".join(entry["name"].split())
+    if len(name) > 200:
+        raise ProfileError(f"profile.toml: names[{i}].name is longer than 200 characters")
+    return KnownName(name, etype.strip().lower(), _strings(entry.get("aliases", []), f"names[{i}].aliases"))
 
 
 def load_profile(kb_root: Path | str) -> Profile:

@@ -184,11 +184,22 @@ def line_statements(doc: Document, us: list[Unit], claims: list[Claim]) -> list[
     covered: set[int] = set()
     for c in claims:
         covered.update(range(c.evidence.start, c.evidence.end + 1))
+    return _sentence_statements(doc, us, covered) + _row_statements(doc, covered)
+
+
+def _sentence_statements(doc: Document, us: list[Unit], covered: set[int]) -> list[Claim]:
+    """The sentences and list items whose first line no claim cites."""
     out: list[Claim] = []
     for u in us:
         if u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2 and "\\" not in u.plain \
                 and "<" not in u.raw:  # (an autolink's or an escape's text is not what the line says)
             out.append(Claim(doc.title, "note", u.plain, "", "fact", LINE_ORIGIN, ev(doc, u.first, u.last)))
+    return out
+
+
+def _row_statements(doc: Document, covered: set[int]) -> list[Claim]:
+    """The table rows (below the header) no claim cites, their cells joined by " | "."""
+    out: list[Claim] = []
     for block in doc.blocks:
         if block.kind != "table":
             continue
