@@ -118,50 +118,66 @@ def _match(path: str, glob: str) -> bool:
     return False
 
 
+@dataclass
+class _Parts:
+    """A schema file as it is read: its general lines, its scoped sections (glob, lines), the classes it
+    lists and their sections, the lines being gathered and the class section being read."""
+
+    name: str
+    general: list[str] = field(default_factory=list)
+    scoped: list[tuple[str, list[str]]] = field(default_factory=list)
+    classes: list[str] = field(default_factory=list)
+    sections: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    current: list[str] = field(init=False)  # where the next line goes: the general lines until a heading says
+    cls: str | None = None
+
+    def __post_init__(self) -> None:
+        self.current = self.general
+
+    def heading(self, title: str, n: int) -> None:
+        """A level-2 heading: a class section, a `## For <glob>` section, or general text."""
+        self.cls = _CLASS_WORDS.get(title.casefold())
+        if self.cls is not None:
+            if self.cls in self.classes:
+                raise SchemaError(f"{self.name}: line {n}: the {self.cls} class is described twice")
+            self.classes.append(self.cls)
+            self.current = self.general
+        elif (m := _FOR.match(title)) is not None:
+            glob = m.group(1).strip()
+            if not glob or len(glob) > 200:
+                raise SchemaError(f"{self.name}: line {n}: `## For` needs a glob of the source paths it applies to")
+            self.scoped.append((glob, []))
+            self.current = self.scoped[-1][1]
+        else:
+            self.current = self.general
+
+    def sections_line(self, cls: str, listed: str, n: int) -> None:
+        """A class section's `Sections: A · B · …` line."""
+        names = tuple(s.strip(" *`") for s in re.split(r"[·,;|]", listed) if s.strip(" *`"))
+        if not names:
+            raise SchemaError(f"{self.name}: line {n}: an empty `Sections:` line")
+        if any(len(s) > 80 for s in names):
+            raise SchemaError(f"{self.name}: line {n}: a section name longer than 80 characters")
+        self.sections[cls] = names
+
+
 def parse_schema(text: str, name: str = "SCHEMA.md") -> Schema:
     """A `Schema` from the text of a schema file; `SchemaError` (one line) when it is unusable."""
-    general: list[str] = []
-    scoped: list[tuple[str, list[str]]] = []
-    classes: list[str] = []
-    sections: dict[str, tuple[str, ...]] = {}
-    current: list[str] = general
-    cls: str | None = None
+    parts = _Parts(name)
     fenced = False
     for n, line in enumerate(text.split("\n"), 1):
         if _FENCE.match(line):
             fenced = not fenced
         heading = None if fenced else _H2.match(line)
         if heading:
-            title = " ".join(heading.group(1).split())
-            key = title.casefold()
-            cls = _CLASS_WORDS.get(key)
-            if cls is not None:
-                if cls in classes:
-                    raise SchemaError(f"{name}: line {n}: the {cls} class is described twice")
-                classes.append(cls)
-                current = general
-            elif (m := _FOR.match(title)) is not None:
-                glob = m.group(1).strip()
-                if not glob or len(glob) > 200:
-                    raise SchemaError(f"{name}: line {n}: `## For` needs a glob of the source paths it applies to")
-                scoped.append((glob, []))
-                current = scoped[-1][1]
-                cls = None
-            else:
-                current = general
-                cls = None
-        elif cls is not None and not fenced and (m := _SECTIONS.match(line)) is not None:
-            names = tuple(s.strip(" *`") for s in re.split(r"[·,;|]", m.group(1)) if s.strip(" *`"))
-            if not names:
-                raise SchemaError(f"{name}: line {n}: an empty `Sections:` line")
-            if any(len(s) > 80 for s in names):
-                raise SchemaError(f"{name}: line {n}: a section name longer than 80 characters")
-            sections[cls] = names
-        current.append(line)
-    return Schema(text=text, general="\n".join(general).strip() + "\n",
-                  scoped=tuple(Scoped(g, "\n".join(lines).strip()) for g, lines in scoped),
-                  classes=frozenset(classes) | {"source"} if classes else frozenset(CLASSES),
-                  sections=sections, name=name)
+            parts.heading(" ".join(heading.group(1).split()), n)
+        elif parts.cls is not None and not fenced and (m := _SECTIONS.match(line)) is not None:
+            parts.sections_line(parts.cls, m.group(1), n)
+        parts.current.append(line)
+    return Schema(text=text, general="\n".join(parts.general).strip() + "\n",
+                  scoped=tuple(Scoped(g, "\n".join(lines).strip()) for g, lines in parts.scoped),
+                  classes=frozenset(parts.classes) | {"source"} if parts.classes else frozenset(CLASSES),
+                  sections=parts.sections, name=name)
 
 
 DEFAULT = parse_schema(DEFAULT_SCHEMA, "")
