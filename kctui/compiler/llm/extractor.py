@@ -205,35 +205,25 @@ class LlmPass:
         assert self.settings is not None and self.client is not None
         schema_text = self.schema.text_for(doc.path)
         key = prompt.cache_key(self.settings.model, prompt.chunk_digest(doc, chunk, schema_text))
-        cached = self.cache.get(key)
-        if cached is not None:
-            try:
-                part = parse_reply(cached.content, doc, chunk, self.inventory)
-            except ReplyUnusable:
-                pass  # an entry this parser no longer accepts: ask again
-            else:
-                self._count(part, cached=True)
-                return part
+        part = self._cached(key, doc, chunk)
+        if part is not None:
+            return part
         msgs = prompt.messages(doc, chunk, self.inventory.relevant(f"{chunk.context}\n{chunk.body}"), schema_text,
                                self.request.created_at[:10], self.schema.name)
+        cap = reply_cap(chunk, self.settings.max_tokens)
         reason = ""
         reasons: list[str] = []
         for ask in range(self.settings.reasks + 1):
             if ask:
                 with self._lock:
                     self.usage.reasks += 1
-            reply = self._ask(msgs, f"{doc.path} {chunk.label}", reply_cap(chunk, self.settings.max_tokens))
+            reply = self._ask(msgs, f"{doc.path} {chunk.label}", cap)
             try:
-                part = parse_reply(reply.content, doc, chunk, self.inventory)
-                if reply.cut and not part.truncated:  # cut at the cap right after an item: still cut
-                    part.truncated = True
-                    part.kept_after_cut = len(part.claims) + len(part.concepts) + len(part.entities)
-                if part.truncated and not (part.kept_after_cut or part.dropped or part.unplaced or part.invalid):
-                    raise ReplyUnusable("the reply was cut off before one item was complete")
+                part = self._parse(reply, doc, chunk)
             except ReplyUnusable as exc:
                 reason = exc.reason
                 if reply.cut or reply.finish_reason == "length":  # cut here, or by the server at max_tokens
-                    reason += f" (cut at its cap of {reply_cap(chunk, self.settings.max_tokens):,} output tokens)"
+                    reason += f" (cut at its cap of {cap:,} output tokens)"
                 reasons.append(reason)
                 log.warning("model reply for %s %s unusable: %s", doc.path, chunk.label, reason)
                 msgs = prompt.reask(msgs, reply.content, reason)
@@ -241,12 +231,39 @@ class LlmPass:
             self.cache.put(key, reply)
             self._count(part, cached=False)
             return part
+        raise self._gave_up(doc, chunk, reason, reasons)
+
+    def _cached(self, key: str, doc: Document, chunk: prompt.Chunk) -> ChunkParse | None:
+        """The chunk's cached reply, parsed; None when there is none or this parser no longer accepts it."""
+        cached = self.cache.get(key)
+        if cached is None:
+            return None
+        try:
+            part = parse_reply(cached.content, doc, chunk, self.inventory)
+        except ReplyUnusable:
+            return None  # an entry this parser no longer accepts: ask again
+        self._count(part, cached=True)
+        return part
+
+    def _parse(self, reply: Reply, doc: Document, chunk: prompt.Chunk) -> ChunkParse:
+        """A reply parsed; a reply cut at its cap is truncated, and unusable when nothing of it survived."""
+        part = parse_reply(reply.content, doc, chunk, self.inventory)
+        if reply.cut and not part.truncated:  # cut at the cap right after an item: still cut
+            part.truncated = True
+            part.kept_after_cut = len(part.claims) + len(part.concepts) + len(part.entities)
+        if part.truncated and not (part.kept_after_cut or part.dropped or part.unplaced or part.invalid):
+            raise ReplyUnusable("the reply was cut off before one item was complete")
+        return part
+
+    def _gave_up(self, doc: Document, chunk: prompt.Chunk, reason: str, reasons: list[str]) -> ModelError:
+        """The error of a chunk whose every reply was unusable: the last reason, and the earlier ones."""
+        assert self.settings is not None
         tries = self.settings.reasks + 1
         earlier = list(dict.fromkeys(r for r in reasons[:-1] if r != reason))
         before = f" (before that: {'; '.join(earlier)})" if earlier else ""
-        raise ModelError(f"the model's replies for {doc.path} ({chunk.label}) could not be used after {tries} "
-                         f"{'try' if tries == 1 else 'tries'}: {reason}{before}", transient=False,
-                         code="model_output_invalid")
+        return ModelError(f"the model's replies for {doc.path} ({chunk.label}) could not be used after {tries} "
+                          f"{'try' if tries == 1 else 'tries'}: {reason}{before}", transient=False,
+                          code="model_output_invalid")
 
     def _ask(self, msgs: list[dict[str, str]], label: str, cap: int) -> Reply:
         assert self.settings is not None and self.client is not None
