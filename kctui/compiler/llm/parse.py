@@ -233,39 +233,52 @@ def _slug_of(page: str, inventory: Inventory) -> str | None:
 
 def parse_reply(text: str, doc: Document, chunk: Chunk, inventory: Inventory) -> ChunkParse:
     data, truncated = load_object(text)
-    lists = {k: data.get(k) for k in ("claims", "concepts", "entities")}
-    if all(v is None for v in lists.values()):
-        raise ReplyUnusable("the reply has none of claims, concepts, entities")
-    for k, v in lists.items():
-        if v is not None and not isinstance(v, list):
-            raise ReplyUnusable(f"{k} is not a list")
+    lists = _lists(data)
     out = ChunkParse(truncated=truncated)
     chunk_lines = doc.lines[chunk.lowest - 1 : chunk.last]
     total = 0
     for kind in ("claims", "concepts", "entities"):
         for raw in (lists[kind] or [])[:MAX_ITEMS]:
             total += 1
-            if not isinstance(raw, dict):
-                out.invalid += 1
-                continue
-            bad = _refusal(raw)
-            if bad is not None:
-                out.refused.append(bad)
-                continue
-            try:
-                item = (ClaimIn if kind == "claims" else NamedIn).model_validate(raw)
-            except ValidationError:
-                out.invalid += 1
-                continue
-            if isinstance(item, ClaimIn):
-                _add_claim(out, doc, chunk, item)
-            else:
-                _add_named(out, doc, chunk, item, kind, inventory, chunk_lines)
+            _add_item(out, raw, kind, doc, chunk, inventory, chunk_lines)
     if total and out.invalid == total:
         raise ReplyUnusable("no item of the reply matches the schema")
     if truncated:
         out.kept_after_cut = len(out.claims) + len(out.concepts) + len(out.entities)
     return out
+
+
+def _lists(data: dict) -> dict[str, Any]:
+    """The reply's three lists (None where it has none); ReplyUnusable when it has none, or one is not a list."""
+    lists = {k: data.get(k) for k in ("claims", "concepts", "entities")}
+    if all(v is None for v in lists.values()):
+        raise ReplyUnusable("the reply has none of claims, concepts, entities")
+    for k, v in lists.items():
+        if v is not None and not isinstance(v, list):
+            raise ReplyUnusable(f"{k} is not a list")
+    return lists
+
+
+def _add_item(out: ChunkParse, raw: Any, kind: str, doc: Document, chunk: Chunk, inventory: Inventory,
+              chunk_lines: list[str]) -> None:
+    """One item of a list: refused when it would escape the wiki, counted invalid when it fails
+    validation, else added as a claim, a concept or an entity (or counted where it cannot be placed)."""
+    if not isinstance(raw, dict):
+        out.invalid += 1
+        return
+    bad = _refusal(raw)
+    if bad is not None:
+        out.refused.append(bad)
+        return
+    try:
+        item = (ClaimIn if kind == "claims" else NamedIn).model_validate(raw)
+    except ValidationError:
+        out.invalid += 1
+        return
+    if isinstance(item, ClaimIn):
+        _add_claim(out, doc, chunk, item)
+    else:
+        _add_named(out, doc, chunk, item, kind, inventory, chunk_lines)
 
 
 def _add_claim(out: ChunkParse, doc: Document, chunk: Chunk, item: ClaimIn) -> None:
@@ -286,6 +299,24 @@ def _add_claim(out: ChunkParse, doc: Document, chunk: Chunk, item: ClaimIn) -> N
 
 def _add_named(out: ChunkParse, doc: Document, chunk: Chunk, item: NamedIn, kind: str, inventory: Inventory,
                chunk_lines: list[str]) -> None:
+    name, aliases = _named_as(item, inventory, chunk_lines)
+    ev = _evidence(doc, chunk, item)
+    lines = cited_lines(doc, ev) if ev is not None else []
+    surface = next((s for s in (item.name, *aliases, name) if lines and cited_lines_contain(lines, s)), None)
+    if ev is None or surface is None:
+        out.unplaced += 1
+        return
+    kept = _other_spellings(name, aliases)
+    if kind == "concepts":
+        out.concepts.append(Concept(name, tuple(kept), ev, "llm"))
+    else:
+        etype = item.type.strip().casefold()
+        out.entities.append(Entity(name, etype if _ENTITY_TYPE.match(etype) else "", surface, tuple(kept), ev))
+
+
+def _named_as(item: NamedIn, inventory: Inventory, chunk_lines: list[str]) -> tuple[str, list[str]]:
+    """(the name, the aliases the chunk has): the title of the wiki page the item names, when it names one
+    the chunk spells otherwise (then the item's own name, written in the chunk, is an alias)."""
     name = item.name
     aliases = [a for a in item.aliases if cited_lines_contain(chunk_lines, a)]
     slug = _slug_of(item.page, inventory) if item.page else None
@@ -294,20 +325,15 @@ def _add_named(out: ChunkParse, doc: Document, chunk: Chunk, item: NamedIn, kind
         if identity_key(title) != identity_key(name) and cited_lines_contain(chunk_lines, name):
             aliases.append(name)
             name = title
-    ev = _evidence(doc, chunk, item)
-    lines = cited_lines(doc, ev) if ev is not None else []
-    surface = next((s for s in (item.name, *aliases, name) if lines and cited_lines_contain(lines, s)), None)
-    if ev is None or surface is None:
-        out.unplaced += 1
-        return
+    return name, aliases
+
+
+def _other_spellings(name: str, aliases: list[str]) -> list[str]:
+    """The aliases, each identity once, none the name's own."""
     seen = {identity_key(name)}
     kept: list[str] = []
     for a in aliases:
         if identity_key(a) not in seen:
             seen.add(identity_key(a))
             kept.append(a)
-    if kind == "concepts":
-        out.concepts.append(Concept(name, tuple(kept), ev, "llm"))
-    else:
-        etype = item.type.strip().casefold()
-        out.entities.append(Entity(name, etype if _ENTITY_TYPE.match(etype) else "", surface, tuple(kept), ev))
+    return kept
