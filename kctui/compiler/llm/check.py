@@ -122,12 +122,7 @@ def run_check(settings: LlmSettings, *, clock: Callable[[], float] = time.monoto
         res.verdict = ("no model is configured: set KCTUI_LLM_URL and KCTUI_LLM_MODEL "
                        "(or url and model under [llm] in config.toml)")
         return res
-    ids, why = list_models(settings, min(settings.timeout, settings.idle_timeout, 30.0))
-    res.models = ids
-    if ids is None:
-        res.notes.append(why)
-    else:
-        res.model_listed = _model_listed(settings.model, ids)
+    _listing(res, settings)
     probe = settings.model_copy(update={"max_retries": min(settings.max_retries, 2), "reasks": 0, "concurrency": 1})
     doc = read_source(PROBE_PATH, PROBE_TEXT.encode(), "sha256:kctui-check")
     assert isinstance(doc, Document)
@@ -160,19 +155,36 @@ def run_check(settings: LlmSettings, *, clock: Callable[[], float] = time.monoto
         res.notes.append(f"the server does not list {settings.model!r} but answered anyway (a server that serves "
                          "one model takes any name)")
     res.ok = True
-    if reply.cut or part.truncated:
-        res.verdict = (f"compiling works, but the reply ran past its cap of {reply_cap(chunk, probe.max_tokens):,} "
-                       "tokens and was cut (the model does not stop by itself): a pass keeps only complete items "
-                       "and reports each cut reply; a model or server that ends its JSON would be better")
-    elif reply.mode == "json_schema":
-        res.verdict = "compiling with this server works; replies follow the reply's JSON schema"
-    elif reply.mode == "json_object":
-        res.verdict = ("compiling works in json_object mode (the server refused json_schema); replies are checked "
-                       "after the fact, so a server that takes a JSON schema would waste fewer re-asks")
-    else:
-        res.verdict = ("compiling works with the prompt alone (the server refused response_format): replies may be "
-                       "prose now and then and are asked again; a server that takes a JSON schema is more reliable")
+    res.verdict = _works(reply, part.truncated, reply_cap(chunk, probe.max_tokens))
     return res
+
+
+_WORKS = {
+    "json_schema": "compiling with this server works; replies follow the reply's JSON schema",
+    "json_object": ("compiling works in json_object mode (the server refused json_schema); replies are checked "
+                    "after the fact, so a server that takes a JSON schema would waste fewer re-asks"),
+}
+_WORKS_PROMPT = ("compiling works with the prompt alone (the server refused response_format): replies may be "
+                 "prose now and then and are asked again; a server that takes a JSON schema is more reliable")
+
+
+def _works(reply: Reply, truncated: bool, cap: int) -> str:
+    """The verdict of a probe that worked: by the output mode the server took, or that the reply was cut."""
+    if reply.cut or truncated:
+        return (f"compiling works, but the reply ran past its cap of {cap:,} "
+                "tokens and was cut (the model does not stop by itself): a pass keeps only complete items "
+                "and reports each cut reply; a model or server that ends its JSON would be better")
+    return _WORKS.get(reply.mode, _WORKS_PROMPT)
+
+
+def _listing(res: CheckResult, settings: LlmSettings) -> None:
+    """The server's models, and whether the configured one is among them (a note when it lists none)."""
+    ids, why = list_models(settings, min(settings.timeout, settings.idle_timeout, 30.0))
+    res.models = ids
+    if ids is None:
+        res.notes.append(why)
+    else:
+        res.model_listed = _model_listed(settings.model, ids)
 
 
 def _timing(res: CheckResult, reply: Reply) -> None:

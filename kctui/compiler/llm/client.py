@@ -234,21 +234,7 @@ class ChatClient:
             if self._stopped():
                 raise ModelError("the pass stopped before the model answered", transient=True)
             mode = self.modes.current(self.key)
-            body = self._body(messages, mode, cap)
-            wait: float | None = None
-            with self._slots:
-                with self._lock:
-                    self.requests += 1
-                log.info("model request %s (attempt %d, %s) to %s", label, attempt + 1, mode, self._where)
-                try:
-                    reply, cause, wait, again = self._send(body, mode, cap, live)
-                except httpx.TimeoutException:
-                    reply, cause, again = None, f"no answer within {self._first_wait:g} s", False
-                except httpx.TransportError as exc:
-                    reply, cause, again = None, f"could not reach {self._where} ({type(exc).__name__})", False
-                except httpx.HTTPError as exc:  # invalid URL and the like: no retry helps
-                    raise ModelError(self._clean(f"cannot send to {self._where}: {type(exc).__name__}: {exc}"),
-                                     transient=False) from None
+            reply, cause, wait, again = self._attempt(self._body(messages, mode, cap), mode, cap, label, attempt, live)
             if reply is not None:
                 self.modes.accept(self.key, mode)
                 return reply
@@ -266,6 +252,24 @@ class ChatClient:
                 self.retries += 1
             log.warning("model request %s failed (%s); retrying in %.2f s", label, cause, delay)
             (self._sleep or pause)(delay)
+
+    def _attempt(self, body: dict[str, Any], mode: str, cap: int, label: str, attempt: int,
+                 live: LiveFn | None) -> tuple[Reply | None, str, float | None, bool]:
+        """One request in one of the client's slots, as _send answers it; a timeout or a connection that
+        fails is an answer to retry, any other HTTP error a permanent `ModelError`."""
+        with self._slots:
+            with self._lock:
+                self.requests += 1
+            log.info("model request %s (attempt %d, %s) to %s", label, attempt + 1, mode, self._where)
+            try:
+                return self._send(body, mode, cap, live)
+            except httpx.TimeoutException:
+                return None, f"no answer within {self._first_wait:g} s", None, False
+            except httpx.TransportError as exc:
+                return None, f"could not reach {self._where} ({type(exc).__name__})", None, False
+            except httpx.HTTPError as exc:  # invalid URL and the like: no retry helps
+                raise ModelError(self._clean(f"cannot send to {self._where}: {type(exc).__name__}: {exc}"),
+                                 transient=False) from None
 
     def _send(self, body: dict[str, Any], mode: str, cap: int,
               live: LiveFn | None) -> tuple[Reply | None, str, float | None, bool]:

@@ -93,7 +93,16 @@ def _indent(line: str) -> int:
 def _context(doc: Document, first: int) -> list[int]:
     """Lines before `first` that frame it: each less indented ancestor (a YAML list item and its key)
     and the nearest heading above."""
-    lines = doc.lines
+    found = _ancestors(doc.lines, first)
+    heading = max((b.start for b in doc.blocks if b.kind == "heading" and b.start < first), default=0)
+    if heading and first - heading <= 4 * _LOOKBACK and heading not in found:
+        found.append(heading)
+    return sorted(found)
+
+
+def _ancestors(lines: list[str], first: int) -> list[int]:
+    """The less indented lines above `first` (its first non-blank line's indent), nearest first: each
+    ancestor of a nested YAML or list line, within _LOOKBACK lines and MAX_CONTEXT_LINES - 1 of them."""
     start = next((i for i in range(first, min(len(lines), first + 50) + 1) if lines[i - 1].strip()), first)
     found: list[int] = []
     level = _indent(lines[start - 1]) if start <= len(lines) else 0
@@ -104,10 +113,7 @@ def _context(doc: Document, first: int) -> list[int]:
             found.append(n)
             level = _indent(text)
         n -= 1
-    heading = max((b.start for b in doc.blocks if b.kind == "heading" and b.start < first), default=0)
-    if heading and first - heading <= 4 * _LOOKBACK and heading not in found:
-        found.append(heading)
-    return sorted(found)
+    return found
 
 
 def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:

@@ -42,26 +42,37 @@ CAP_MIN = 256
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:
     if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            return _inline(copy.deepcopy(defs[ref.rsplit("/", 1)[1]]), defs)
-        out = {k: _inline(v, defs) for k, v in node.items() if k not in _DROP and k != "$defs"}
-        if "anyOf" in out:  # `int | None`: the server is asked for the integer
-            kinds = [a for a in out["anyOf"] if a.get("type") != "null"]
-            if len(kinds) == 1:
-                rest = {k: v for k, v in out.items() if k != "anyOf"}
-                out = {**kinds[0], **rest}
-        if out.get("type") == "object" and isinstance(out.get("properties"), dict):
-            props = out["properties"]
-            rank = {k: i for i, k in enumerate(_ORDER)}
-            ordered = dict(sorted(props.items(), key=lambda kv: rank.get(kv[0], len(_ORDER))))
-            out["properties"] = ordered
-            out["required"] = list(ordered)
-            out["additionalProperties"] = False
-        return out
+        return _inline_object(node, defs)
     if isinstance(node, list):
         return [_inline(v, defs) for v in node]
     return node
+
+
+_RANK = {k: i for i, k in enumerate(_ORDER)}
+
+
+def _inline_object(node: dict[str, Any], defs: dict[str, Any]) -> Any:
+    """One schema object with its `$ref`s resolved, the fields not sent dropped, `X | None` asked as X,
+    and an object's properties all required, in writing order, and no others allowed."""
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return _inline(copy.deepcopy(defs[ref.rsplit("/", 1)[1]]), defs)
+    out = {k: _inline(v, defs) for k, v in node.items() if k not in _DROP and k != "$defs"}
+    if "anyOf" in out:  # `int | None`: the server is asked for the integer
+        kinds = [a for a in out["anyOf"] if a.get("type") != "null"]
+        if len(kinds) == 1:
+            rest = {k: v for k, v in out.items() if k != "anyOf"}
+            out = {**kinds[0], **rest}
+    if out.get("type") == "object" and isinstance(out.get("properties"), dict):
+        ordered = dict(sorted(out["properties"].items(), key=_rank))
+        out["properties"] = ordered
+        out["required"] = list(ordered)
+        out["additionalProperties"] = False
+    return out
+
+
+def _rank(kv: tuple[str, Any]) -> int:
+    return _RANK.get(kv[0], len(_ORDER))
 
 
 @lru_cache(maxsize=1)
