@@ -26,7 +26,7 @@ def review() -> None:
 @click.option("--json", "as_json", is_flag=True, help="{items, total, limit, offset, next, counts}.")
 def review_list(workspace: str | None, show_all: bool, limit: int, offset: int, as_json: bool) -> None:
     """List open review items (of WORKSPACE, or everywhere), oldest first, a page at a time."""
-    from kctui.services.review_listing import list_page  # noqa: PLC0415
+    from kctui.services.review_queue import list_page  # noqa: PLC0415
 
     page = list_page(open_services(), workspace, state=None if show_all else "open", limit=limit, offset=offset)
     if as_json:

@@ -187,7 +187,7 @@ class Tools:
 
     def list_conflicts(self, workspace: str | None = None, knowledge_base: str | None = None, kind: str | None = None,
                        limit: int = 50, offset: int = 0) -> tuple[m.ConflictList, str]:
-        from kctui.services.review_listing import list_page  # noqa: PLC0415
+        from kctui.services.review_queue import list_page  # noqa: PLC0415
 
         if kind not in (None, "held", "conflict"):
             raise ToolFailure("invalid_input", "kind must be held or conflict")

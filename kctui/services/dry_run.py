@@ -204,7 +204,7 @@ def _rejected(run: DryRun) -> str | None:
     candidate before promoting it, or None: the same checks, so a dry run cannot promise a pass that
     would then fail."""
     from kctui.publish.validate import InvalidOutput, validate_staged_tree  # noqa: PLC0415
-    from kctui.services.review_manifest import ManifestError, read_manifest  # noqa: PLC0415
+    from kctui.services.review import ManifestError, read_manifest  # noqa: PLC0415
 
     try:
         validate_staged_tree(run.candidate)

@@ -38,11 +38,9 @@ from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput, NotFound, Refused
 from kctui.services.policy import PAGE_CLASSES, load_policy
-from kctui.services.review_batch import file_digest
-from kctui.services.review_decide import _no_compile_running, actor_name
-from kctui.services.review_follow import after_publish
-from kctui.services.review_items import read_live_page
-from kctui.services.review_publish import publish_pages
+from kctui.services.review_decide import _no_compile_running, actor_name, file_digest
+from kctui.services.review_publish import after_publish, publish_pages
+from kctui.services.review_queue import read_live_page
 from kctui.services.revisions import _resolve_page, current_revision_number
 
 OPS = ("append", "revise", "supersede")

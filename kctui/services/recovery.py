@@ -17,8 +17,7 @@ from kctui.core.models import CLAIMED_BY_BUILTIN, CLAIMED_BY_EXTERNAL, FailureCo
 from kctui.publish.promote import promotion_pending, recover_promotion
 from kctui.services.context import ServiceContext
 from kctui.services.results import complete_failure, complete_success
-from kctui.services.review import file_manifest
-from kctui.services.review_manifest import ManifestError, read_manifest
+from kctui.services.review import ManifestError, file_manifest, read_manifest
 from kctui.services.revisions import record_generation
 from kctui.store.records import JOB_COLUMNS, job_from_row, load_base, load_job
 
@@ -118,7 +117,7 @@ def expire_leases(ctx: ServiceContext) -> list[str]:
 
 
 def recover_at_startup(ctx: ServiceContext) -> RecoveryReport:
-    from kctui.services.review_recovery import recover_review_decisions  # noqa: PLC0415
+    from kctui.services.review_publish import recover_review_decisions  # noqa: PLC0415
 
     report = RecoveryReport()
     recover_promotions(ctx, report)

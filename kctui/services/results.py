@@ -19,8 +19,7 @@ from kctui.publish.validate import InvalidOutput, validate_staged_tree
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput, NotFound
-from kctui.services.review import file_manifest
-from kctui.services.review_manifest import ManifestError, read_manifest
+from kctui.services.review import ManifestError, file_manifest, read_manifest
 from kctui.services.revisions import record_generation
 from kctui.store.records import BaseRecord, JobRecord, load_base, load_job, open_job_of_base, update_base, update_job
 

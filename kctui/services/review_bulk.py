@@ -5,7 +5,7 @@ A bulk action is the same per-item decision a single `approve ID` makes (`review
 every chosen item of a base inside one write transaction, each seeing the pages as the decisions
 before it left them; the pages are then published together in one page promotion and the items
 marked resolved in the same transaction. A kill -9 anywhere leaves every item of a base either applied or pending
-(`review_recovery` settles the decision record at start-up). Conflicts are never resolved in bulk:
+(`review_publish` settles the decision record at start-up). Conflicts are never resolved in bulk:
 each needs its own choice (use new, keep, dismiss), so a selection counts them and leaves them out.
 An item whose page moved on since the revision the person saw is skipped (and refreshed), never
 applied blindly.
@@ -21,8 +21,8 @@ from typing import Any
 
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, ServiceError
-from kctui.services.review import OPEN, ReviewItem, list_items
 from kctui.services.review_decide import actor_name, resolve_batch
+from kctui.services.review_queue import OPEN, ReviewItem, list_items
 
 BULK_ACTIONS = ("approve", "reject")
 KIND_WORDS = {"held": "held", "conflict": "conflict"}

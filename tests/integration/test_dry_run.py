@@ -158,9 +158,9 @@ def test_the_api_runs_a_dry_run_and_returns_the_job_with_its_brief(svc, workspac
 
 def test_a_candidate_the_result_route_would_refuse_fails_the_dry_run_as_it_fails_the_pass(
         svc, workspace, monkeypatch, emitted) -> None:
-    from kctui.services import review_manifest
+    from kctui.services import review
 
-    monkeypatch.setattr(review_manifest, "MAX_MANIFEST_BYTES", 100)  # the demo's one conflict is more
+    monkeypatch.setattr(review, "MAX_MANIFEST_BYTES", 100)  # the demo's one conflict is more
     base = make_base(svc, workspace, files=demo_files())
     run = dr.run_dry_run(svc, workspace, base.id)
     assert (run.phase, run.error_code) == ("failed", "invalid_output")

@@ -12,7 +12,7 @@ from pathlib import Path
 from kctui.compiler.llm.extractor import pass_version
 from kctui.compiler.steps.pipeline import VERSION, compile_pass
 from kctui.core.trust import TrustPolicy
-from kctui.services.review_manifest import read_manifest
+from kctui.services.review import read_manifest
 from tests.helpers.model import (
     MODEL,
     WIDGET,

@@ -14,7 +14,7 @@ from kctui import paths
 from kctui.publish import pages as pages_module
 from kctui.services import review, revisions
 from kctui.services.review_bulk import bulk_resolve, item_sources, select_items
-from kctui.services.review_listing import list_page, open_counts
+from kctui.services.review_queue import list_page, open_counts
 from tests.helpers.review import N, make_held
 
 

@@ -1,6 +1,10 @@
-"""A review item as the store keeps it (trust.md §4): a held update or a conflict, its pages, how it is
-read back, and the live page it is decided against. The leaf of the review services: `review` (filing,
-showing), `review_decide` (resolving) and the listings build on it, and it imports none of them."""
+"""The review queue's read side (trust.md §4): what an item is (a held update or a conflict, and its
+pages), how items are read back, the live page an item is decided against, and paged listings with
+honest counts (`review list --limit N --offset M`; the review pane's title "5999 open: 5499 held, 500
+conflicts · showing 500"). Counts come from the store (held + conflicts = open, always), never from the
+rows that happen to be loaded. The leaf of the review services: `review` (filing a compile's
+review.json, showing an item), `review_decide` and `review_bulk` (deciding) build on it, and it imports
+none of them."""
 
 from __future__ import annotations
 
@@ -18,6 +22,8 @@ from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, NotFound
 
 OPEN = "open"
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 10_000
 ITEM_COLUMNS = ("id, workspace, base_id, job_id, kind, page_path, slug, title, update_kind, reason, summary, "
                 "proposed_body, details_json, expected_revision, state, created_at, resolved_at, resolved_by")
 
@@ -154,3 +160,69 @@ def read_live_page(wiki: Path, rel: str) -> str | None:
             return fh.read()
     except (OSError, UnicodeDecodeError):
         return None
+
+
+@dataclass(frozen=True)
+class Counts:
+    held: int
+    conflicts: int
+
+    @property
+    def open(self) -> int:
+        return self.held + self.conflicts
+
+    def words(self, shown: int | None = None) -> str:
+        """"5999 open: 5499 held, 500 conflicts · showing 500" (the last part when not all are shown)."""
+        text = (f"{self.open} open: {self.held} held, {self.conflicts} conflict{'s' if self.conflicts != 1 else ''}")
+        if shown is not None and shown < self.open:
+            text += f" · showing {shown}"
+        return text
+
+
+@dataclass(frozen=True)
+class ListingPage:
+    items: tuple[ReviewItem, ...]
+    total: int
+    limit: int
+    offset: int
+    counts: Counts
+
+    @property
+    def next(self) -> int | None:
+        end = self.offset + len(self.items)
+        return end if end < self.total else None
+
+    def json(self) -> dict[str, Any]:
+        return {"items": [i.json() for i in self.items], "total": self.total, "limit": self.limit,
+                "offset": self.offset, "next": self.next,
+                "counts": {"open": self.counts.open, "held": self.counts.held, "conflicts": self.counts.conflicts}}
+
+
+def open_counts(ctx: ServiceContext, workspace: str | None = None, kb_id: str | None = None) -> Counts:
+    where, params = item_filter(workspace, kb_id, OPEN)
+    rows = ctx.store.query(f"SELECT kind, COUNT(*) FROM review_items{where} GROUP BY kind", tuple(params))
+    by_kind = {r[0]: int(r[1]) for r in rows}
+    return Counts(held=by_kind.get("held", 0), conflicts=by_kind.get("conflict", 0))
+
+
+def list_page(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
+              kb_id: str | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0,
+              kind: str | None = None) -> ListingPage:
+    """One page of items (oldest first), the total matching, and the open counts. `kind`: only held
+    items or only conflicts."""
+    if not 1 <= int(limit) <= MAX_LIMIT:
+        raise InvalidInput(f"--limit must be between 1 and {MAX_LIMIT}, not {limit}")
+    if int(offset) < 0:
+        raise InvalidInput(f"--offset must be 0 or more, not {offset}")
+    where, params = item_filter(workspace, kb_id, state)
+    if kind is not None:
+        if kind not in ("held", "conflict"):
+            raise InvalidInput(f"kind must be held or conflict, not {kind!r}")
+        where, params = (f"{where} AND kind = ?" if where else " WHERE kind = ?"), [*params, kind]
+    total_row = ctx.store.query_one(f"SELECT COUNT(*) FROM review_items{where}", tuple(params))
+    rows = ctx.store.query(f"SELECT {ITEM_COLUMNS} FROM review_items{where} ORDER BY id LIMIT ? OFFSET ?",
+                           (*params, int(limit), int(offset)))
+    pages = load_pages(ctx.store.query, [int(r["id"]) for r in rows])
+    items = tuple(item_from_row(r, pages.get(int(r["id"]), ())) for r in rows)
+    return ListingPage(items, int(total_row[0]) if total_row else 0, int(limit), int(offset),
+                       open_counts(ctx, workspace, kb_id))
