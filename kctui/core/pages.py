@@ -20,6 +20,7 @@ Mention lines:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -245,34 +246,20 @@ def render_page(page: Page, source_link: dict[str, str], style: str, body: str |
 
 def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
     out: list[str] = _notice(page) + [f"# {page.title}", ""]
-    kept = kept_entries(page.extra)
-
-    def line_of(c: Claim) -> str:  # the page's claim lines carry their kept markers
-        return claim_line_kept(c, kept)
-
-    # a kept claim, or the page's side of an open disagreement, keeps its own (flagged) line: never a cell
-    loose = {claim_sig(c) for group in page.conflicts for c in group}
-    if kept:
-        loose |= {claim_sig(c) for c in page.claims if any(kept_match(e, c) for e in kept)}
-
-    def lines_of(claims: list[Claim], rest: tuple[str, ...] | list[str] = ()) -> list[str]:  # record lists as tables
-        return tabulate([*claims, *rest], line_of, loose)
-
     if page.is_stub:
         out += ["The compiler proposed this page; it has not been approved, so it holds nothing yet.", ""]
-    descriptive = [c for c in page.claims if is_descriptive(c)]
-    other = [c for c in page.claims if not is_descriptive(c)]
-    if page.kind != "source" and not descriptive and other:
-        # no source defines it: the first cited statement about it leads the page (shown as what it is)
-        # a statement that opens with its name first; a note about something else that names it in
-        # passing ("Textual is a Python framework" on Python) only when nothing else is said
-        leads = [c for c in other if attribute_key(c.attribute) in LEAD_ATTRIBUTES] or other
-        lead = next((c for c in leads if c.value.startswith((page.title, f"The {page.title}"))), None)
-        if lead is None:
-            lead = next((c for c in leads if attribute_key(c.attribute) != "note"), None) or next(
-                (c for c in other if attribute_key(c.attribute) != "note"), leads[0])
-        descriptive, other = [lead], [c for c in other if c is not lead]
-    mentions = [mention_line(m, source_link.get(m.evidence.path, escape_text(m.evidence.path))) for m in page.mentions]
+    bodies = _section_bodies(page, source_link, style)
+    for name in SECTIONS[page.kind]:
+        out += [f"## {name}", ""]
+        out += bodies.get(name) or [NONE_LINE]
+        out.append("")
+    out += section_lines(edit_entries(page.extra))  # what people and agents wrote stays, last (issue 15)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _section_bodies(page: Page, source_link: dict[str, str], style: str) -> dict[str, list[str]]:
+    """The lines of each section of the page's kind (a section left out shows `NONE_LINE`)."""
+    lines_of = _claim_lines(page)
     links = {name: [link(slug, title, kind, style) for kind, slug, title in page.links.get(name, [])]
              for name in SECTIONS[page.kind]}
     bodies: dict[str, list[str]] = {}
@@ -283,23 +270,63 @@ def render_body(page: Page, source_link: dict[str, str], style: str) -> str:
         bodies["Concepts Introduced or Reinforced"] = [f"* {x}" for x in links["Concepts Introduced or Reinforced"]]
         bodies["Entities Mentioned"] = [f"* {x}" for x in links["Entities Mentioned"]]
         bodies["Open Questions Raised"] = [f"* {escape_text(q.text)} {citation(q.evidence)}" for q in page.questions]
-    elif page.kind == "concept":
-        bodies["Definition"] = lines_of(descriptive)
-        bodies["Why It Matters"] = lines_of(other, mentions)
     else:
-        bodies["Description"] = lines_of(descriptive)
-        bodies["Relevance"] = mentions
-        bodies["Key Positions/Products/Claims"] = lines_of(other)
+        descriptive, other = _lead_and_rest(page)
+        mentions = [mention_line(m, source_link.get(m.evidence.path, escape_text(m.evidence.path)))
+                    for m in page.mentions]
+        if page.kind == "concept":
+            bodies["Definition"] = lines_of(descriptive)
+            bodies["Why It Matters"] = lines_of(other, mentions)
+        else:
+            bodies["Description"] = lines_of(descriptive)
+            bodies["Relevance"] = mentions
+            bodies["Key Positions/Products/Claims"] = lines_of(other)
     for name in ("Related Concepts", "Related Entities", "Sources"):
         if name in SECTIONS[page.kind]:
             bodies[name] = [f"* {x}" for x in links[name]]
     bodies[HISTORY[page.kind]] = list(page.history)
-    for name in SECTIONS[page.kind]:
-        out += [f"## {name}", ""]
-        out += bodies.get(name) or [NONE_LINE]
-        out.append("")
-    out += section_lines(edit_entries(page.extra))  # what people and agents wrote stays, last (issue 15)
-    return "\n".join(out).rstrip("\n") + "\n"
+    return bodies
+
+
+def _claim_lines(page: Page) -> Callable[..., list[str]]:
+    """`lines_of(claims, rest=())`: the lines of a list of claims, record lists as tables; the page's
+    claim lines carry their kept markers."""
+    kept = kept_entries(page.extra)
+
+    def line_of(c: Claim) -> str:
+        return claim_line_kept(c, kept)
+
+    # a kept claim, or the page's side of an open disagreement, keeps its own (flagged) line: never a cell
+    loose = {claim_sig(c) for group in page.conflicts for c in group}
+    if kept:
+        loose |= {claim_sig(c) for c in page.claims if any(kept_match(e, c) for e in kept)}
+
+    def lines_of(claims: list[Claim], rest: tuple[str, ...] | list[str] = ()) -> list[str]:
+        return tabulate([*claims, *rest], line_of, loose)
+
+    return lines_of
+
+
+def _lead_and_rest(page: Page) -> tuple[list[Claim], list[Claim]]:
+    """A concept's or entity's descriptive claims and the others. When no source defines it, the first
+    cited statement about it leads the page (shown as what it is): a statement that opens with its name
+    first; a note about something else that names it in passing ("Textual is a Python framework" on
+    Python) only when nothing else is said."""
+    descriptive = [c for c in page.claims if is_descriptive(c)]
+    other = [c for c in page.claims if not is_descriptive(c)]
+    if descriptive or not other:
+        return descriptive, other
+    lead = _lead(page.title, other)
+    return [lead], [c for c in other if c is not lead]
+
+
+def _lead(title: str, other: list[Claim]) -> Claim:
+    leads = [c for c in other if attribute_key(c.attribute) in LEAD_ATTRIBUTES] or other
+    lead = next((c for c in leads if c.value.startswith((title, f"The {title}"))), None)
+    if lead is None:
+        lead = next((c for c in leads if attribute_key(c.attribute) != "note"), None) or next(
+            (c for c in other if attribute_key(c.attribute) != "note"), leads[0])
+    return lead
 
 
 def _notice(page: Page) -> list[str]:
@@ -341,15 +368,30 @@ def split_sections(body: str) -> dict[str, list[str]]:
 
 def parse_page(text: str, slug: str) -> Page:
     data, body, _ = parse_document(text)
-    data = data or {}
+    page = _page_of(data or {}, slug)
+    digests = {r.resource: r.digest for r in page.sources}
+    sections = split_sections(body)
+    _read_claims(page, sections, digests)
+    _read_mentions(page, sections, digests)
+    if page.kind == "source":
+        _read_source_sections(page, sections, digests)
+    history = sections.get(HISTORY[page.kind], [])
+    page.history = [] if history == [NONE_LINE] else history
+    _parse_disputes(page, block_claim_lines(body), digests)
+    return page
+
+
+def _page_of(data: dict[str, Any], slug: str) -> Page:
+    """The page its frontmatter describes, its body not read yet."""
     kind = TYPE_KINDS.get(str(data.get("type")), "")
     if not kind:
         raise ValueError(f"not a compiled page: type {data.get('type')!r}")
     refs = [SourceRef(str(s.get("resource", "")), str(s.get("digest", "")), str(s.get("id", "")))
             for s in data.get("sources") or [] if isinstance(s, dict)]
-    digests = {r.resource: r.digest for r in refs}
     generated = data.get("generated") or {}
-    page = Page(
+    if not isinstance(generated, dict):
+        generated = {}
+    return Page(
         kind=kind,
         slug=slug,
         title=str(data.get("title", slug)),
@@ -359,8 +401,8 @@ def parse_page(text: str, slug: str) -> Page:
         domain=str(data.get("domain", "")),
         sources=refs,
         compile_status=str(data.get("compile_status", "compiled")),
-        generated_by=str(generated.get("by", "")) if isinstance(generated, dict) else "",
-        generated_at=str(generated.get("at", "")) if isinstance(generated, dict) else "",
+        generated_by=str(generated.get("by", "")),
+        generated_at=str(generated.get("at", "")),
         last_updated=str(data.get("last_updated", "")),
         date_ingested=str(data.get("date_ingested", "")),
         source_type=str(data.get("source_type", "")),
@@ -368,32 +410,38 @@ def parse_page(text: str, slug: str) -> Page:
         verified=list(data.get("verified") or []),
         extra={k: v for k, v in data.items() if k not in _KNOWN_KEYS},
     )
-    sections = split_sections(body)
-    claim_sections = {"source": ("Key Claims",), "concept": ("Definition", "Why It Matters"),
-                      "entity": ("Description", "Key Positions/Products/Claims")}[kind]
-    for name in claim_sections:
+
+
+_CLAIM_SECTIONS = {"source": ("Key Claims",), "concept": ("Definition", "Why It Matters"),
+                   "entity": ("Description", "Key Positions/Products/Claims")}
+
+
+def _read_claims(page: Page, sections: dict[str, list[str]], digests: dict[str, str]) -> None:
+    for name in _CLAIM_SECTIONS[page.kind]:
         entries, _ = read_entries(sections.get(name, []), digests)  # a record table stands for its claims
         for entry in entries:
             claim = parse_claim_line(strip_kept(entry), digests) if isinstance(entry, str) else entry
             if claim:
                 page.claims.append(claim)
+
+
+def _read_mentions(page: Page, sections: dict[str, list[str]], digests: dict[str, str]) -> None:
     for name in ("Why It Matters", "Relevance"):
         for line in sections.get(name, []):
             if _MENTION.match(line) and (split := parse_citation_suffix(line, digests)):
                 m = re.match(r"^\* Mentioned as “(?P<surface>.*)” in ", line)
                 if m:
                     page.mentions.append(Mention(unescape_text(m.group("surface")), split[1]))
-    if kind == "source":
-        summary = [ln for ln in sections.get("Summary", []) if ln.strip() and ln != NONE_LINE]
-        if summary and (split := parse_citation_suffix(summary[0], digests)):
-            page.summary = (unescape_text(split[0]), split[1])
-        for line in sections.get("Open Questions Raised", []):
-            if line.startswith("* ") and (split := parse_citation_suffix(line, digests)):
-                page.questions.append(Question(unescape_text(split[0][2:]), split[1]))
-    history = sections.get(HISTORY[kind], [])
-    page.history = [] if history == [NONE_LINE] else history
-    _parse_disputes(page, block_claim_lines(body), digests)
-    return page
+
+
+def _read_source_sections(page: Page, sections: dict[str, list[str]], digests: dict[str, str]) -> None:
+    """A source page's summary and open questions."""
+    summary = [ln for ln in sections.get("Summary", []) if ln.strip() and ln != NONE_LINE]
+    if summary and (split := parse_citation_suffix(summary[0], digests)):
+        page.summary = (unescape_text(split[0]), split[1])
+    for line in sections.get("Open Questions Raised", []):
+        if line.startswith("* ") and (split := parse_citation_suffix(line, digests)):
+            page.questions.append(Question(unescape_text(split[0][2:]), split[1]))
 
 
 def _parse_disputes(page: Page, lines: list[str], digests: dict[str, str]) -> None:
