@@ -108,11 +108,29 @@ def _page_link(page_class: str, slug: str, title: str) -> str:
 
 
 def render_brief(b: BriefData) -> str:
-    out = [f"# Change brief: job `{b.job_id}`", ""]
     total = sum(t for _, t in b.timings)
+    out = [f"# Change brief: job `{b.job_id}`", ""]
     out.append(f"Compiled at {b.created_at} ({b.trigger}) by {b.compiler}; sources `{b.source_digest}`; "
                f"{total:.2f} s.")
-    out += ["", "## Source changes", ""]
+    out += _source_changes(b)
+    out += _pages_section(b)
+    out += _review_sections(b)
+    out += _claims_section(b)
+    out += _stale_section(b)
+    out += ["", "## Links", ""]
+    out.append("Every link written resolves; none dropped." if not b.links_dropped
+               else f"{len(b.links_dropped)} dropped: " + ", ".join(b.links_dropped[:MAX_ITEMS]))
+    out += _skipped_sections(b)
+    out += _loss_guard_section(b)
+    out += ["", "## Time", ""]
+    out.append(" · ".join(f"{step} {secs:.3f} s" for step, secs in b.timings) + f" · total {total:.3f} s")
+    out.append(f"Extraction cache hits: {b.cache_hits}. Tokens and cost: "
+               f"{b.model_usage or 'none (built-in extractor, no model)'}.")
+    return "\n".join(out) + "\n"
+
+
+def _source_changes(b: BriefData) -> list[str]:
+    out = ["", "## Source changes", ""]
     out.append(f"{len(b.added)} added, {len(b.modified)} modified, {len(b.deleted)} deleted, "
                f"{len(b.renamed)} renamed, {b.unchanged} unchanged.")
     for label, paths in (("added", b.added), ("modified", b.modified), ("deleted", b.deleted)):
@@ -122,8 +140,11 @@ def render_brief(b: BriefData) -> str:
     if b.renamed:
         out.append("* renamed (same content):")
         out += _capped([f"  * {_code(a)} → {_code(n)}" for a, n in b.renamed])
+    return out
 
-    out += ["", "## Pages", ""]
+
+def _pages_section(b: BriefData) -> list[str]:
+    out = ["", "## Pages", ""]
     if b.policy is not None:
         out.append("What this pass wrote; changes the trust policy held are listed under Updates held.")
     counts = {k: sum(1 for p in b.pages if p.kind == k) for k in UPDATE_ORDER}
@@ -135,10 +156,11 @@ def render_brief(b: BriefData) -> str:
             out.append(f"* {UPDATE_WORDS[kind]}:")
             out += _capped([f"  * {_page_link(p.page_class, p.slug, p.title)} ({p.page_class}): {p.added} claims added, "
                             f"{p.revised} revised, {p.retracted} retracted" for p in rows])
+    return out
 
-    out += _review_sections(b)
 
-    out += ["", "## Claims", ""]
+def _claims_section(b: BriefData) -> list[str]:
+    out = ["", "## Claims", ""]
     n = {k: sum(1 for c in b.claim_changes if c.change == k) for k in ("added", "revised", "retracted")}
     out.append(f"{n['added']} added, {n['revised']} revised, {n['retracted']} retracted"
                f" ({b.dropped_claims} candidate claims dropped because their cited lines did not contain the value).")
@@ -149,39 +171,38 @@ def render_brief(b: BriefData) -> str:
         scope = f" ({c.scope})" if c.scope else ""
         tail = f"{_code(c.old)} → {_code(c.new)}" if c.change == "revised" else f"{_code(c.old)} withdrawn"
         detail.append(f"* {c.change} {c.subject}{scope} {c.attribute}: {tail} in {_code(c.path)}")
-    out += _capped(detail)
+    return out + _capped(detail)
 
-    out += ["", "## Pages gone stale", ""]
+
+def _stale_section(b: BriefData) -> list[str]:
+    out = ["", "## Pages gone stale", ""]
     if b.policy is None:
         out.append("Not evaluated: this pass ran without a trust policy.")
-    else:
-        out.append(f"{len(b.stale)} pages went stale (no new evidence or confirmation within the policy's stale days)."
-                   if b.stale else "None.")
-        out += _capped([f"* {_page_link(x.page_class, x.slug, x.title)} ({x.page_class}): stale since {x.since}"
-                        for x in b.stale])
-    out += ["", "## Links", ""]
-    out.append("Every link written resolves; none dropped." if not b.links_dropped
-               else f"{len(b.links_dropped)} dropped: " + ", ".join(b.links_dropped[:MAX_ITEMS]))
+        return out
+    out.append(f"{len(b.stale)} pages went stale (no new evidence or confirmation within the policy's stale days)."
+               if b.stale else "None.")
+    return out + _capped([f"* {_page_link(x.page_class, x.slug, x.title)} ({x.page_class}): stale since {x.since}"
+                          for x in b.stale])
 
-    out += ["", "## Files skipped", ""]
+
+def _skipped_sections(b: BriefData) -> list[str]:
+    """Files skipped, and the warnings (a section only when there are any)."""
+    out = ["", "## Files skipped", ""]
     if not b.skipped:
         out.append("None.")
     out += _capped([f"* {_code(p)}: {reason}" + (f" ({detail})" if detail else "") for p, reason, detail in b.skipped])
     if b.warnings:
         out += ["", "## Warnings", ""]
         out += _capped([f"* {w}" for w in b.warnings])
+    return out
 
-    out += ["", "## Compile-loss guard", ""]
+
+def _loss_guard_section(b: BriefData) -> list[str]:
+    out = ["", "## Compile-loss guard", ""]
     lost = sum(c for _, c, _ in b.unreached)
     out.append(f"{lost} dates, versions and numbers in {len(b.unreached)} re-read sources reached no claim.")
     rows = sorted(b.unreached, key=lambda r: (-r[1], r[0]))
-    out += _capped([f"* {_code(p)}: {count} (e.g. {', '.join(ex)})" for p, count, ex in rows])
-
-    out += ["", "## Time", ""]
-    out.append(" · ".join(f"{step} {secs:.3f} s" for step, secs in b.timings) + f" · total {total:.3f} s")
-    out.append(f"Extraction cache hits: {b.cache_hits}. Tokens and cost: "
-               f"{b.model_usage or 'none (built-in extractor, no model)'}.")
-    return "\n".join(out) + "\n"
+    return out + _capped([f"* {_code(p)}: {count} (e.g. {', '.join(ex)})" for p, count, ex in rows])
 
 
 HELD_ORDER = ("create", "append", "revise", "supersede")
@@ -194,22 +215,7 @@ def _review_sections(b: BriefData) -> list[str]:
         out.append("None: this pass ran without a trust policy, so every update was written "
                    "(each is classified above as create, append, revise or supersede).")
     else:
-        sets = len(b.held) if b.held_items is None else b.held_items
-        pages = "" if sets == len(b.held) else f" ({len(b.held)} page updates, one decision per source change)"
-        out.append(f"Trust policy: {b.policy}. This pass filed {sets + len(b.conflicts)} review items: "
-                   f"{sets} held{pages} and {len(b.conflicts)} conflicts opened.")
-        if b.held:
-            counts = ", ".join(f"{sum(1 for h in b.held if h.kind == k)} {k}" for k in HELD_ORDER
-                               if any(h.kind == k for h in b.held))
-            out.append(f"Held: {counts}.")
-        if b.reread:
-            out.append(f"{b.reread} unchanged sources were read again so pages waiting for review are proposed in full.")
-        for kind in HELD_ORDER:
-            rows = [h for h in b.held if h.kind == kind]
-            if rows:
-                out.append(f"* {kind} held:")
-                out += _capped([f"  * {_page_link(h.page_class, h.slug, h.title)} ({h.page_class}): {h.words} "
-                                f"(`{h.reason}`)" for h in rows])
+        out += _held_lines(b)
     out += ["", "## Conflicts opened", ""]
     if not b.conflicts:
         out.append("None.")
@@ -217,6 +223,27 @@ def _review_sections(b: BriefData) -> list[str]:
         scope = f" ({c.scope})" if c.scope else ""
         sides = " vs ".join(f"{_code(v)} {cite}" for v, cite in c.sides)
         out.append(f"* {_page_link(c.page_class, c.slug, c.title)}: {c.attribute}{scope}: {sides}")
+    return out
+
+
+def _held_lines(b: BriefData) -> list[str]:
+    """What the trust policy held: the items filed, counts by kind, and each held page by kind."""
+    sets = len(b.held) if b.held_items is None else b.held_items
+    pages = "" if sets == len(b.held) else f" ({len(b.held)} page updates, one decision per source change)"
+    out = [f"Trust policy: {b.policy}. This pass filed {sets + len(b.conflicts)} review items: "
+           f"{sets} held{pages} and {len(b.conflicts)} conflicts opened."]
+    if b.held:
+        counts = ", ".join(f"{sum(1 for h in b.held if h.kind == k)} {k}" for k in HELD_ORDER
+                           if any(h.kind == k for h in b.held))
+        out.append(f"Held: {counts}.")
+    if b.reread:
+        out.append(f"{b.reread} unchanged sources were read again so pages waiting for review are proposed in full.")
+    for kind in HELD_ORDER:
+        rows = [h for h in b.held if h.kind == kind]
+        if rows:
+            out.append(f"* {kind} held:")
+            out += _capped([f"  * {_page_link(h.page_class, h.slug, h.title)} ({h.page_class}): {h.words} "
+                            f"(`{h.reason}`)" for h in rows])
     return out
 
 
