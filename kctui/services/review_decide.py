@@ -243,77 +243,107 @@ def _check(conn: sqlite3.Connection, item: ReviewItem, action: str, expected_rev
 
 def _plan(batch: Batch, item: ReviewItem, action: str) -> None:
     """Add one item's decision to the batch (texts of its pages; held proposals on them rebased)."""
-    actor, at = batch.actor, batch.at
-    texts: dict[str, str] = {}
     state = STATES[action]
-    if item.kind == "held" and action == "approve":
-        stale = sorted({rel for p in item.page_list
-                        for rel in batch.stale_sources(item, batch.proposal(item.id, p.page_path, p.proposed_body) or "")})
-        if stale:
-            # its sources changed since the compile proposed it: withdrawn (what the pages say stays, its
-            # flags follow what is still open); the next compile proposes what the sources say now
-            batch.withdrawn[item.id] = (f"the sources of review item {item.id} changed since it was proposed "
-                                        f"({', '.join(stale)}); it was withdrawn — compile again")
-            action, state = "reject", "superseded"
-    if item.kind == "held":
-        for p in item.page_list:
-            current = batch.text(item, p.page_path)
-            others = batch.others(item, p.page_path)
-            conflicted = any(k == "conflict" for _, k in others)  # the current banner, if the proposal has none
-            fallback = block_claim_lines(batch.body(current)) if current and conflicted else []
-            proposed = batch.proposal(item.id, p.page_path, p.proposed_body)
-            if action == "approve":
-                if not proposed:
-                    raise InvalidInput(f"review item {item.id} has no proposed body for {p.page_path}")
-                parsed = batch.parsed(proposed)
-                settled = "archived" if parsed[0].get("compile_status") == "archived" else "confirmed"
-                texts[p.page_path] = _with_status(proposed, others, settled, actor=actor, at=at,
-                                                  fallback_block=fallback, parsed=parsed)
-            elif current is not None:
-                fm = batch.front(current)
-                kept = pin_kept(current, proposed, p.page_path, by=actor, at=at,
-                                split=(copy.deepcopy(fm), batch.body(current)))
-                settled = ("archived" if _status_of(fm) == "archived" or _archived(fm)
-                           else "confirmed" if _signed(fm) else "compiled")
-                texts[p.page_path] = _with_status(kept, others, settled, actor=None, at=None, fallback_block=fallback)
-    else:
-        current = batch.text(item, item.page_path)
-        if current is None:
-            if action != "dismiss":
-                raise Conflict(f"page {item.page_path} no longer exists")
-        else:
-            fp = str(item.details.get("fingerprint") or "")
-            edited = decide_edit(current, fp, action)  # a person's or agent's statement (issue 15)
-            decided, left = (edited, 0) if edited is not None else decide_dispute(current, fp, action)
-            if edited is None and action == "use_new" and left == block_dispute_count(current):
-                # the page lists no block for this dispute (an external compiler's page): swap the
-                # one claim by its two sides, else publish the compiler's own use-new page
-                decided = (swap_by_sides(decided, item.details.get("existing") or {},
-                                         item.details.get("incoming") or {}) or item.proposed_body or decided)
-            others = batch.others(item, item.page_path)
-            settled = "confirmed" if action in ("use_new", "keep") or _signed(batch.front(current)) else "compiled"
-            texts[item.page_path] = _with_status(decided, others, settled,
-                                                 actor=actor if action != "dismiss" else None, at=at)
-            for oid, kind in others:  # a held change on this page carries the same decision
-                if kind != "held":
-                    continue
-                r = batch.conn.execute("SELECT proposed_body FROM review_item_pages WHERE item_id = ? "
-                                       "AND page_path = ?", (oid, item.page_path)).fetchone()
-                body = batch.proposal(oid, item.page_path, r[0] if r else None)
-                if body:
-                    batch.proposals[(oid, item.page_path)] = (decide_edit(body, fp, action)
-                                                              or decide_dispute(body, fp, action)[0])
+    if item.kind == "held" and action == "approve" and _withdrawn(batch, item):
+        action, state = "reject", "superseded"
+    texts = _plan_held(batch, item, action) if item.kind == "held" else _plan_conflict(batch, item, action)
     batch.texts.update(texts)
     batch.decided.append((item, state))
     batch.decided_ids.add(item.id)
     batch.decided_by.update({rel: (item.id, STATES_ACTION[state]) for rel in texts})
 
 
+def _withdrawn(batch: Batch, item: ReviewItem) -> bool:
+    """A held item whose sources changed since the compile proposed it is withdrawn, not approved: what
+    the pages say stays, their flags follow what is still open; the next compile proposes what the
+    sources say now."""
+    stale = sorted({rel for p in item.page_list
+                    for rel in batch.stale_sources(item, batch.proposal(item.id, p.page_path, p.proposed_body) or "")})
+    if not stale:
+        return False
+    batch.withdrawn[item.id] = (f"the sources of review item {item.id} changed since it was proposed "
+                                f"({', '.join(stale)}); it was withdrawn — compile again")
+    return True
+
+
+def _plan_held(batch: Batch, item: ReviewItem, action: str) -> dict[str, str]:
+    """The pages of a held change set as approving (each gets its proposal) or rejecting it (each keeps
+    what it says, the claims the proposal revised pinned and flagged) leaves them."""
+    texts: dict[str, str] = {}
+    for p in item.page_list:
+        current = batch.text(item, p.page_path)
+        others = batch.others(item, p.page_path)
+        conflicted = any(k == "conflict" for _, k in others)  # the current banner, if the proposal has none
+        fallback = block_claim_lines(batch.body(current)) if current and conflicted else []
+        proposed = batch.proposal(item.id, p.page_path, p.proposed_body)
+        if action == "approve":
+            if not proposed:
+                raise InvalidInput(f"review item {item.id} has no proposed body for {p.page_path}")
+            parsed = batch.parsed(proposed)
+            settled = "archived" if parsed[0].get("compile_status") == "archived" else "confirmed"
+            texts[p.page_path] = _with_status(proposed, others, settled, actor=batch.actor, at=batch.at,
+                                              fallback_block=fallback, parsed=parsed)
+        elif current is not None:
+            texts[p.page_path] = _rejected(batch, p.page_path, current, proposed, others, fallback)
+    return texts
+
+
+def _rejected(batch: Batch, rel: str, current: str, proposed: str | None, others: list[tuple[int, str]],
+              fallback: list[str]) -> str:
+    """A page as rejecting the held proposal for it leaves it: its claims kept, its status as before."""
+    fm = batch.front(current)
+    kept = pin_kept(current, proposed, rel, by=batch.actor, at=batch.at, split=(copy.deepcopy(fm), batch.body(current)))
+    settled = ("archived" if _status_of(fm) == "archived" or _archived(fm)
+               else "confirmed" if _signed(fm) else "compiled")
+    return _with_status(kept, others, settled, actor=None, at=None, fallback_block=fallback)
+
+
+def _plan_conflict(batch: Batch, item: ReviewItem, action: str) -> dict[str, str]:
+    """The page as the conflict's decision leaves it (that one dispute decided); a held proposal on the
+    page carries the same decision."""
+    current = batch.text(item, item.page_path)
+    if current is None:
+        if action != "dismiss":
+            raise Conflict(f"page {item.page_path} no longer exists")
+        return {}
+    fp = str(item.details.get("fingerprint") or "")
+    decided = _decided_dispute(item, current, fp, action)
+    others = batch.others(item, item.page_path)
+    settled = "confirmed" if action in ("use_new", "keep") or _signed(batch.front(current)) else "compiled"
+    text = _with_status(decided, others, settled, actor=batch.actor if action != "dismiss" else None, at=batch.at)
+    for oid, kind in others:  # a held change on this page carries the same decision
+        if kind == "held":
+            _carry_decision(batch, oid, item.page_path, fp, action)
+    return {item.page_path: text}
+
+
+def _decided_dispute(item: ReviewItem, current: str, fp: str, action: str) -> str:
+    """The page with the dispute `fp` decided: a person's or agent's statement (issue 15), else the
+    page's dispute block."""
+    edited = decide_edit(current, fp, action)
+    if edited is not None:
+        return edited
+    decided, left = decide_dispute(current, fp, action)
+    if action == "use_new" and left == block_dispute_count(current):
+        # the page lists no block for this dispute (an external compiler's page): swap the
+        # one claim by its two sides, else publish the compiler's own use-new page
+        decided = (swap_by_sides(decided, item.details.get("existing") or {},
+                                 item.details.get("incoming") or {}) or item.proposed_body or decided)
+    return decided
+
+
+def _carry_decision(batch: Batch, held_id: int, rel: str, fp: str, action: str) -> None:
+    r = batch.conn.execute("SELECT proposed_body FROM review_item_pages WHERE item_id = ? "
+                           "AND page_path = ?", (held_id, rel)).fetchone()
+    body = batch.proposal(held_id, rel, r[0] if r else None)
+    if body:
+        batch.proposals[(held_id, rel)] = decide_edit(body, fp, action) or decide_dispute(body, fp, action)[0]
+
+
 def _commit(batch: Batch, workspace: str, kb_id: str) -> Path | None:
     """Publish the batch's pages in one promotion and record every decision in the same transaction."""
     conn, actor, now = batch.conn, batch.actor, batch.now
-    live = {rel: batch.live.get(rel, None) for rel in batch.texts}
-    texts = {rel: t for rel, t in batch.texts.items() if t != live[rel]}
+    texts = _changed(batch)
     leftover_dir = None
     if texts:
         first = batch.decided[0][0]
@@ -337,6 +367,11 @@ def _commit(batch: Batch, workspace: str, kb_id: str) -> Path | None:
                      [(state, now, actor, item.id) for item, state in batch.decided])
     after_publish(conn, workspace, kb_id, list(texts), [(o, p, b) for (o, p), b in batch.proposals.items()])
     return leftover_dir
+
+
+def _changed(batch: Batch) -> dict[str, str]:
+    """The batch's page texts that differ from the live pages: what its promotion writes."""
+    return {rel: t for rel, t in batch.texts.items() if t != batch.live.get(rel)}
 
 
 STATES_ACTION = {**{v: k for k, v in STATES.items()}, "superseded": "withdraw"}
@@ -398,32 +433,44 @@ def resolve_batch(ctx: ServiceContext, item_ids: list[int], action: str, *, acto
     out = BatchResult()
     if not items:
         return out
-    bases = {(i.workspace, i.base_id) for i in items}
-    if len(bases) != 1:
-        raise InvalidInput("a bulk review decision covers the items of one knowledge base")
-    workspace, kb_id = bases.pop()
+    workspace, kb_id = _one_base(items)
     with ctx.store.write() as conn:
         _no_compile_running(conn, workspace, kb_id)
         batch = Batch(conn, actor, ctx.now())
         batch.prefetch(workspace, kb_id, [p.page_path for i in items for p in i.page_list] + [i.page_path for i in items])
-        for n, item in enumerate(items, 1):
-            try:
-                _check(conn, item, action, None if seen is None else seen.get(item.id))
-                _plan(batch, item, action)
-            except (Conflict, InvalidInput) as exc:
-                out.skipped.append((item.id, str(exc)))
-            if progress is not None and (n % 100 == 0 or n == len(items)):
-                progress("deciding", n, len(items))
+        out.skipped += _plan_all(batch, items, action, seen, progress)
         if progress is not None:
             progress("publishing", len(items), len(items))
         leftover_dir = _commit(batch, workspace, kb_id) if batch.decided else None
-        out.pages = sum(1 for rel, t in batch.texts.items() if t != batch.live.get(rel))
+        out.pages = len(_changed(batch))
     if leftover_dir is not None:
         shutil.rmtree(leftover_dir, ignore_errors=True)
         out.promoted = True
     out.skipped += [(i, why) for i, why in batch.withdrawn.items()]
     out.resolved = [i.id for i, _ in batch.decided if i.id not in batch.withdrawn]
     return out
+
+
+def _one_base(items: list[ReviewItem]) -> tuple[str, str]:
+    bases = {(i.workspace, i.base_id) for i in items}
+    if len(bases) != 1:
+        raise InvalidInput("a bulk review decision covers the items of one knowledge base")
+    return bases.pop()
+
+
+def _plan_all(batch: Batch, items: list[ReviewItem], action: str, seen: Mapping[int, int] | None,
+              progress: Callable[[str, int, int], None] | None) -> list[tuple[int, str]]:
+    """Check and plan each item's decision into the batch; [(skipped id, why)] of those refused."""
+    skipped = []
+    for n, item in enumerate(items, 1):
+        try:
+            _check(batch.conn, item, action, None if seen is None else seen.get(item.id))
+            _plan(batch, item, action)
+        except (Conflict, InvalidInput) as exc:
+            skipped.append((item.id, str(exc)))
+        if progress is not None and (n % 100 == 0 or n == len(items)):
+            progress("deciding", n, len(items))
+    return skipped
 
 
 def resolve_many(ctx: ServiceContext, item_ids: list[int], action: str, *,
