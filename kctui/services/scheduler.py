@@ -182,64 +182,60 @@ class Scheduler:
         self._maybe_save_cache(key)
         now = ctx.now()
         outcome = TickOutcome(key=key, digest=result.digest, unstable=list(result.unstable_paths))
-        has_unstable = bool(result.unstable_paths)
         with ctx.store.write() as conn:
             base = load_base(conn, base.workspace, base.id)
-            if base is None:
-                return outcome
-            previous = load_accepted_snapshot(conn, base.workspace, base.id)
-            changes = classify_changes(previous, result) if result.root_ok else None
-            self._write_scan_state(conn, base, result, changes, now)
-            cda = rules.quiet_timer_update(
-                change_detected_at_us=base.change_detected_at, previous_digest=self._last_scan_digest.get(key),
-                current_digest=result.digest, has_unstable=has_unstable, now_us=now)
-            self._last_scan_digest[key] = result.digest
-            values: dict[str, Any] = {}
-            if cda != base.change_detected_at:
-                values["change_detected_at"] = cda
-            reason = rules.automatic_pause_reason(
-                root_ok=result.root_ok, root_error=result.root_error, limit_error=result.limit_error,
-                previous_files=len(previous or {}), deleted_raw=changes.vanished if changes else 0,
-                total_changed=changes.total_changed if changes else 0)
-            if base.phase == BasePhase.PAUSED:
-                # The snapshot is not advanced while paused. The reason follows what the scans see while
-                # the bulk change goes on ("68 of 100" becomes "80 of 100"); it is never cleared here.
-                if reason and reason != base.paused_reason:
-                    values["paused_reason"] = reason
-                if values:
-                    update_base(conn, base.workspace, base.id, now, **values)
-                outcome.paused = values.get("paused_reason", base.paused_reason)
-                return outcome
-            schedule = load_schedule(conn, base)
-            if base.policy == Policy.SMART_AUTO or schedule is not None:
-                if reason:
-                    update_base(conn, base.workspace, base.id, now, phase=BasePhase.PAUSED.value,
-                                paused_reason=reason, **values)
-                    outcome.paused = reason
-                    return outcome
-            if result.root_ok and not result.limit_error and not has_unstable and result.digest \
-                    and result.files and result.digest != base.source_digest:
-                values["source_digest"] = result.digest
-            if values:
-                update_base(conn, base.workspace, base.id, now, **values)
-                base = load_base(conn, base.workspace, base.id)
-            if base.policy == Policy.SMART_AUTO and result.digest and rules.auto_compile_due(
-                    policy=base.policy, source_digest=base.source_digest,
-                    last_compiled_digest=base.last_compiled_digest, change_detected_at_us=base.change_detected_at,
-                    last_auto_requested_at_us=base.last_auto_requested_at, job_active=_job_active(conn, base),
-                    now_us=now, has_sources=bool(result.files), has_unstable=has_unstable, windows=windows_of(ctx)):
-                job_id = insert_job(conn, base, Trigger.SMART_AUTO, base.source_digest, now)
-                accept_snapshot(conn, base.workspace, base.id, result, now)
-                update_base(conn, base.workspace, base.id, now, phase=BasePhase.QUEUED.value,
-                            last_auto_requested_at=now)
-                outcome.queued_job = job_id
-            if schedule is not None and result.root_ok and not result.limit_error and not has_unstable:
-                base = load_base(conn, base.workspace, base.id)
-                _, job_id = settle_schedule(conn, base, now, has_sources=bool(result.files), schedule=schedule)
-                if job_id:
-                    accept_snapshot(conn, base.workspace, base.id, result, now)
-                    outcome.queued_job = job_id
+            if base is not None:
+                self._reconcile_base(conn, base, key, result, now, outcome)
         return outcome
+
+    def _reconcile_base(self, conn, base: BaseRecord, key: str, result, now: int, outcome: TickOutcome) -> None:
+        """Inside the reconcile's transaction: record the scan, then follow a pause, pause, or advance the
+        base's digest and queue what its policy or schedule says is due."""
+        previous = load_accepted_snapshot(conn, base.workspace, base.id)
+        changes = classify_changes(previous, result) if result.root_ok else None
+        self._write_scan_state(conn, base, result, changes, now)
+        cda = rules.quiet_timer_update(
+            change_detected_at_us=base.change_detected_at, previous_digest=self._last_scan_digest.get(key),
+            current_digest=result.digest, has_unstable=bool(result.unstable_paths), now_us=now)
+        self._last_scan_digest[key] = result.digest
+        values: dict[str, Any] = {}
+        if cda != base.change_detected_at:
+            values["change_detected_at"] = cda
+        reason = _pause_reason(result, previous, changes)
+        if base.phase == BasePhase.PAUSED:
+            outcome.paused = _follow_pause(conn, base, reason, values, now)
+            return
+        schedule = load_schedule(conn, base)
+        if (base.policy == Policy.SMART_AUTO or schedule is not None) and reason:
+            update_base(conn, base.workspace, base.id, now, phase=BasePhase.PAUSED.value, paused_reason=reason,
+                        **values)
+            outcome.paused = reason
+            return
+        if _settled(result) and result.digest and result.files and result.digest != base.source_digest:
+            values["source_digest"] = result.digest
+        if values:
+            update_base(conn, base.workspace, base.id, now, **values)
+            base = load_base(conn, base.workspace, base.id)
+        self._queue_due(conn, base, result, schedule, now, outcome)
+
+    def _queue_due(self, conn, base: BaseRecord, result, schedule, now: int, outcome: TickOutcome) -> None:
+        """Queue the compile the base's policy (smart auto) or its schedule says is due, accepting the scan."""
+        if base.policy == Policy.SMART_AUTO and result.digest and rules.auto_compile_due(
+                policy=base.policy, source_digest=base.source_digest,
+                last_compiled_digest=base.last_compiled_digest, change_detected_at_us=base.change_detected_at,
+                last_auto_requested_at_us=base.last_auto_requested_at, job_active=_job_active(conn, base),
+                now_us=now, has_sources=bool(result.files), has_unstable=bool(result.unstable_paths),
+                windows=windows_of(self.ctx)):
+            job_id = insert_job(conn, base, Trigger.SMART_AUTO, base.source_digest, now)
+            accept_snapshot(conn, base.workspace, base.id, result, now)
+            update_base(conn, base.workspace, base.id, now, phase=BasePhase.QUEUED.value, last_auto_requested_at=now)
+            outcome.queued_job = job_id
+        if schedule is not None and _settled(result):
+            base = load_base(conn, base.workspace, base.id)
+            _, job_id = settle_schedule(conn, base, now, has_sources=bool(result.files), schedule=schedule)
+            if job_id:
+                accept_snapshot(conn, base.workspace, base.id, result, now)
+                outcome.queued_job = job_id
 
     def _cache_for(self, base: BaseRecord):
         from kctui.services.snapshots import stat_cache_path  # noqa: PLC0415
@@ -279,6 +275,29 @@ class Scheduler:
         )
 
 
+def _settled(result) -> bool:
+    """A scan that saw the sources whole: readable, within the limits, nothing still being written."""
+    return result.root_ok and not result.limit_error and not result.unstable_paths
+
+
+def _pause_reason(result, previous: dict | None, changes: SourceChanges | None) -> str | None:
+    return rules.automatic_pause_reason(
+        root_ok=result.root_ok, root_error=result.root_error, limit_error=result.limit_error,
+        previous_files=len(previous or {}), deleted_raw=changes.vanished if changes else 0,
+        total_changed=changes.total_changed if changes else 0)
+
+
+def _follow_pause(conn, base: BaseRecord, reason: str | None, values: dict[str, Any], now: int) -> str | None:
+    """A paused base: the snapshot is not advanced while paused. The reason follows what the scans see
+    while the bulk change goes on ("68 of 100" becomes "80 of 100"); it is never cleared here. Returns
+    the pause reason."""
+    if reason and reason != base.paused_reason:
+        values["paused_reason"] = reason
+    if values:
+        update_base(conn, base.workspace, base.id, now, **values)
+    return values.get("paused_reason", base.paused_reason)
+
+
 # -- a person's actions and read-only reports --------------------------------------------------------
 
 def source_changes(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str) -> dict[str, Any]:
@@ -289,10 +308,7 @@ def source_changes(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id
     changes = classify_changes(previous, result) if result.root_ok else None
     counts = _changes_json(changes) or {"added": 0, "modified": 0, "deleted": 0, "renamed": 0, "totalChanged": 0,
                                          "previousFiles": len(previous or {}), "currentFiles": 0}
-    reason = base.paused_reason or rules.automatic_pause_reason(
-        root_ok=result.root_ok, root_error=result.root_error, limit_error=result.limit_error,
-        previous_files=len(previous or {}), deleted_raw=changes.vanished if changes else 0,
-        total_changed=changes.total_changed if changes else 0)
+    reason = base.paused_reason or _pause_reason(result, previous, changes)
     return {"changed": bool(changes and changes.changed) or not result.root_ok, **counts,
             "currentBytes": result.total_bytes, "unstablePaths": list(result.unstable_paths),
             "safetyPause": reason, "sourcesReadable": result.root_ok, "error": result.root_error or result.limit_error}
