@@ -210,58 +210,68 @@ def file_manifest(conn: sqlite3.Connection, workspace: str, kb_id: str, job_id: 
         return 0
     filed: set[int] = set()
     for it in manifest.items:
-        pages = it.page_list()
-        paths = [p.page for p in pages]
-        if it.kind == "held":
-            same = [i for i in _open_items_on(conn, workspace, kb_id, paths, "held") if i not in filed]
-        else:
-            same = []
-            for row in conn.execute("SELECT id, details_json FROM review_items WHERE workspace = ? AND base_id = ? "
-                                    "AND page_path = ? AND kind = 'conflict' AND state = 'open' ORDER BY id",
-                                    (workspace, kb_id, it.page)).fetchall():
-                if row[0] not in filed and json.loads(row[1] or "{}").get("fingerprint") == it.fingerprint:
-                    same.append(int(row[0]))
-        details: dict[str, Any] = {}
-        if it.existing:
-            details["existing"] = it.existing.model_dump()
-        if it.incoming:
-            details["incoming"] = it.incoming.model_dump()
-        if it.fingerprint:
-            details["fingerprint"] = it.fingerprint
-        if it.sources:
-            details["sources"] = list(it.sources)
-        revs = [current_revision_number(conn, workspace, kb_id, p) for p in paths]
-        values = (it.page, Path(it.page).stem, it.title, it.update_kind, it.reason, it.summary, it.proposed_body,
-                  json.dumps(details, sort_keys=True), revs[0])
-        if same:
-            iid = same[0]
-            conn.execute("UPDATE review_items SET page_path = ?, slug = ?, title = ?, update_kind = ?, reason = ?, "
-                         "summary = ?, proposed_body = ?, details_json = ?, expected_revision = ?"
-                         + (", job_id = ?" if it.kind == "held" else "") + " WHERE id = ?",
-                         (*values, *((job_id,) if it.kind == "held" else ()), iid))
-            _supersede(conn, same[1:], now_us, job_id)
-            conn.execute("DELETE FROM review_item_pages WHERE item_id = ?", (iid,))
-        else:
-            cur = conn.execute(
-                "INSERT INTO review_items(workspace, base_id, job_id, kind, page_path, slug, title, update_kind, "
-                "reason, summary, proposed_body, details_json, expected_revision, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (workspace, kb_id, job_id, it.kind, *values, now_us))
-            iid = int(cur.lastrowid)
-        for pos, (p, rev) in enumerate(zip(pages, revs)):
-            conn.execute(f"INSERT INTO review_item_pages({PAGE_COLUMNS}, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (iid, p.page, p.title, p.update_kind, p.reason or it.reason, p.summary, p.proposed_body,
-                          rev, pos))
-        filed.add(iid)
+        filed.add(_file_item(conn, workspace, kb_id, job_id, it, filed, now_us))
     _supersede(conn, [i for i in _open_items_on(conn, workspace, kb_id, list(manifest.settled), "held")
                       if i not in filed], now_us, job_id)
     for closed in manifest.closed_conflicts:
-        for row in conn.execute("SELECT id, details_json FROM review_items WHERE workspace = ? AND base_id = ? "
-                                "AND page_path = ? AND kind = 'conflict' AND state = 'open'",
-                                (workspace, kb_id, closed.page)).fetchall():
-            if row[0] not in filed and json.loads(row[1] or "{}").get("fingerprint") == closed.fingerprint:
-                _supersede(conn, [int(row[0])], now_us, job_id)
+        _supersede(conn, _open_conflicts(conn, workspace, kb_id, closed.page, closed.fingerprint, filed), now_us, job_id)
     follow_revisions(conn, workspace, kb_id)
     return len(manifest.items)
+
+
+def _file_item(conn: sqlite3.Connection, workspace: str, kb_id: str, job_id: str, it: ManifestItem, filed: set[int],
+               now_us: int) -> int:
+    """File one item: refresh the open item it is (its id stays) or add it. Returns its id."""
+    pages = it.page_list()
+    paths = [p.page for p in pages]
+    if it.kind == "held":
+        same = [i for i in _open_items_on(conn, workspace, kb_id, paths, "held") if i not in filed]
+    else:
+        same = _open_conflicts(conn, workspace, kb_id, it.page, it.fingerprint, filed)
+    revs = [current_revision_number(conn, workspace, kb_id, p) for p in paths]
+    values = (it.page, Path(it.page).stem, it.title, it.update_kind, it.reason, it.summary, it.proposed_body,
+              json.dumps(_details(it), sort_keys=True), revs[0])
+    if same:
+        iid = same[0]
+        conn.execute("UPDATE review_items SET page_path = ?, slug = ?, title = ?, update_kind = ?, reason = ?, "
+                     "summary = ?, proposed_body = ?, details_json = ?, expected_revision = ?"
+                     + (", job_id = ?" if it.kind == "held" else "") + " WHERE id = ?",
+                     (*values, *((job_id,) if it.kind == "held" else ()), iid))
+        _supersede(conn, same[1:], now_us, job_id)
+        conn.execute("DELETE FROM review_item_pages WHERE item_id = ?", (iid,))
+    else:
+        cur = conn.execute(
+            "INSERT INTO review_items(workspace, base_id, job_id, kind, page_path, slug, title, update_kind, "
+            "reason, summary, proposed_body, details_json, expected_revision, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (workspace, kb_id, job_id, it.kind, *values, now_us))
+        iid = int(cur.lastrowid)
+    for pos, (p, rev) in enumerate(zip(pages, revs)):
+        conn.execute(f"INSERT INTO review_item_pages({PAGE_COLUMNS}, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (iid, p.page, p.title, p.update_kind, p.reason or it.reason, p.summary, p.proposed_body,
+                      rev, pos))
+    return iid
+
+
+def _open_conflicts(conn: sqlite3.Connection, workspace: str, kb_id: str, page: str, fingerprint: str | None,
+                    filed: set[int]) -> list[int]:
+    """The open conflict items on `page` with this fingerprint, not filed by this pass."""
+    return [int(row[0]) for row in conn.execute(
+        "SELECT id, details_json FROM review_items WHERE workspace = ? AND base_id = ? "
+        "AND page_path = ? AND kind = 'conflict' AND state = 'open' ORDER BY id", (workspace, kb_id, page)).fetchall()
+        if row[0] not in filed and json.loads(row[1] or "{}").get("fingerprint") == fingerprint]
+
+
+def _details(it: ManifestItem) -> dict[str, Any]:
+    details: dict[str, Any] = {}
+    if it.existing:
+        details["existing"] = it.existing.model_dump()
+    if it.incoming:
+        details["incoming"] = it.incoming.model_dump()
+    if it.fingerprint:
+        details["fingerprint"] = it.fingerprint
+    if it.sources:
+        details["sources"] = list(it.sources)
+    return details
 
 
 def follow_revisions(conn: sqlite3.Connection, workspace: str, kb_id: str) -> None:

@@ -87,23 +87,26 @@ def select_items(ctx: ServiceContext, *, workspace: str | None = None, kb_id: st
     """The open items a bulk action applies to: those of `job_id`, of `source`, the given `item_ids`,
     or (`everything`) all; narrowed by `filter_text` (case-insensitive words of the row)."""
     ids = None if item_ids is None else {int(i) for i in item_ids}
+    _check_choice(job_id, source, everything, ids)
+    needle = (filter_text or "").strip().lower()
+    chosen = [item for item in list_items(ctx, workspace, state=OPEN, kb_id=kb_id)
+              if _chosen(item, ids, job_id, source, needle)]
+    return Selection(tuple(i for i in chosen if i.kind == "held"), tuple(i for i in chosen if i.kind != "held"))
+
+
+def _check_choice(job_id: str | None, source: str | None, everything: bool, ids: set[int] | None) -> None:
     if job_id is None and source is None and not everything and ids is None:
         raise InvalidInput("choose the items: --job JOB, --source PATH or --all")
     if source is not None and (not source.strip() or "\0" in source or ".." in source.split("/")):
         raise InvalidInput(f"'{source}' is not a source path")
-    needle = (filter_text or "").strip().lower()
-    chosen: list[ReviewItem] = []
-    for item in list_items(ctx, workspace, state=OPEN, kb_id=kb_id):
-        if ids is not None and item.id not in ids:
-            continue
-        if job_id is not None and item.job_id != job_id:
-            continue
-        if source is not None and not _source_matches(item, source):
-            continue
-        if needle and needle not in row_text(item):
-            continue
-        chosen.append(item)
-    return Selection(tuple(i for i in chosen if i.kind == "held"), tuple(i for i in chosen if i.kind != "held"))
+
+
+def _chosen(item: ReviewItem, ids: set[int] | None, job_id: str | None, source: str | None, needle: str) -> bool:
+    """Whether `item` is one of `ids`, of the job, of the source and matches the filter (each when given)."""
+    return ((ids is None or item.id in ids)
+            and (job_id is None or item.job_id == job_id)
+            and (source is None or _source_matches(item, source))
+            and (not needle or needle in row_text(item)))
 
 
 @dataclass

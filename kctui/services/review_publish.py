@@ -190,33 +190,40 @@ def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]
             with ctx.store.write() as conn:  # a resolution still running elsewhere holds this lock
                 if not folder.is_dir():
                     continue
-                try:
-                    decision = json.loads((folder / DECISION_NAME).read_text(encoding="utf-8"))
-                    # one item ({"item", "state", "actor", "at"}); a promotion carrying several decisions
-                    # lists them all (`items`: [[id, state], …] or [{"item", "state", …}, …])
-                    decided = _decided(decision)
-                    pages = {str(k): None if v is None else str(v) for k, v in dict(decision["pages"]).items()}
-                except (OSError, ValueError, KeyError, TypeError):
-                    shutil.rmtree(folder, ignore_errors=True)  # never got as far as promoting
-                    continue
-                wiki = paths.wiki_path(Path(row["workspace"]), row["id"])
-                if _published(wiki, pages):
-                    now = ctx.now()
-                    record_pages(conn, row["workspace"], row["id"], _live_pages(wiki, pages),
-                                 author=str(decision.get("author")),
-                                 reason=f"{decision.get('reason')} (published before a crash; recorded at restart)",
-                                 now_us=now)
-                    after_publish(conn, row["workspace"], row["id"], [r for r, d in pages.items() if d is not None],
-                                  [(int(o), str(p), str(b)) for o, p, b in decision.get("rebased") or []])
-                    for item_id, state, actor, at in decided:
-                        cur = conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? "
-                                           "WHERE id = ? AND state = 'open'", (state, int(at or now), actor, item_id))
-                        if cur.rowcount:
-                            resolved.append(item_id)
-                else:
-                    pending.extend(item_id for item_id, *_ in decided)
-                shutil.rmtree(folder, ignore_errors=True)
+                _settle_decision(ctx, conn, row["workspace"], row["id"], folder, resolved, pending)
     if resolved or pending:
         log.info("review decisions interrupted by a crash: %d resolved (published), %d left pending",
                  len(resolved), len(pending))
     return resolved, pending
+
+
+def _settle_decision(ctx: ServiceContext, conn: sqlite3.Connection, workspace: str, kb_id: str, folder: Path,
+                     resolved: list[int], pending: list[int]) -> None:
+    """One leftover decision, inside its transaction: recorded and its items resolved if its pages are
+    live, its items left pending if not; the folder removed either way."""
+    try:
+        decision = json.loads((folder / DECISION_NAME).read_text(encoding="utf-8"))
+        # one item ({"item", "state", "actor", "at"}); a promotion carrying several decisions
+        # lists them all (`items`: [[id, state], …] or [{"item", "state", …}, …])
+        decided = _decided(decision)
+        pages = {str(k): None if v is None else str(v) for k, v in dict(decision["pages"]).items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        shutil.rmtree(folder, ignore_errors=True)  # never got as far as promoting
+        return
+    wiki = paths.wiki_path(Path(workspace), kb_id)
+    if _published(wiki, pages):
+        now = ctx.now()
+        record_pages(conn, workspace, kb_id, _live_pages(wiki, pages),
+                     author=str(decision.get("author")),
+                     reason=f"{decision.get('reason')} (published before a crash; recorded at restart)",
+                     now_us=now)
+        after_publish(conn, workspace, kb_id, [r for r, d in pages.items() if d is not None],
+                      [(int(o), str(p), str(b)) for o, p, b in decision.get("rebased") or []])
+        for item_id, state, actor, at in decided:
+            cur = conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? "
+                               "WHERE id = ? AND state = 'open'", (state, int(at or now), actor, item_id))
+            if cur.rowcount:
+                resolved.append(item_id)
+    else:
+        pending.extend(item_id for item_id, *_ in decided)
+    shutil.rmtree(folder, ignore_errors=True)
