@@ -82,18 +82,18 @@ def openapi_schema(node: Any) -> Any:
         return [openapi_schema(n) for n in node]
     if not isinstance(node, dict):
         return node
-    node = dict(node)
-    nullable = False
-    if _NULL in node.get("anyOf", []):  # `X | None`: X, nullable
-        rest = [b for b in node.pop("anyOf") if b != _NULL]
-        nullable = True
-        if len(rest) == 1 and "$ref" not in rest[0]:
-            node = {**rest[0], **node}
-        else:
-            node["allOf" if len(rest) == 1 else "anyOf"] = rest
-    elif node.get("type") == "null":  # always null
-        node = {**node, "type": "object", "enum": [None]}
-        nullable = True
+    node, nullable = _without_null(dict(node))
+    out = _keywords(node)
+    if "$ref" in out and len(out) > 1:  # OpenAPI 3.0 ignores the siblings of a $ref
+        out["allOf"] = [{"$ref": out.pop("$ref")}]
+    if nullable:
+        _make_nullable(out)
+    return out
+
+
+def _keywords(node: dict[str, Any]) -> dict[str, Any]:
+    """Each keyword in OpenAPI 3.0's dialect: no titles or null defaults, `enum` for `const`, subschemas
+    converted."""
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key == "title" or (key == "default" and value is None):
@@ -106,13 +106,28 @@ def openapi_schema(node: Any) -> Any:
             out[key] = openapi_schema(value)
         else:
             out[key] = value
-    if "$ref" in out and len(out) > 1:  # OpenAPI 3.0 ignores the siblings of a $ref
-        out["allOf"] = [{"$ref": out.pop("$ref")}]
-    if nullable:
-        out["nullable"] = True
-        if "enum" in out and None not in out["enum"]:
-            out["enum"] = [*out["enum"], None]  # a nullable enum lists null, as OpenAPI 3.0.3 requires
     return out
+
+
+def _without_null(node: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The schema without its null branch (`X | None`: X; always null: an enum of null), and whether
+    it had one."""
+    if _NULL in node.get("anyOf", []):  # `X | None`: X, nullable
+        rest = [b for b in node.pop("anyOf") if b != _NULL]
+        if len(rest) == 1 and "$ref" not in rest[0]:
+            node = {**rest[0], **node}
+        else:
+            node["allOf" if len(rest) == 1 else "anyOf"] = rest
+        return node, True
+    if node.get("type") == "null":  # always null
+        return {**node, "type": "object", "enum": [None]}, True
+    return node, False
+
+
+def _make_nullable(out: dict[str, Any]) -> None:
+    out["nullable"] = True
+    if "enum" in out and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]  # a nullable enum lists null, as OpenAPI 3.0.3 requires
 
 
 def _models(routes: list[ApiRoute]) -> list[type[BaseModel]]:
