@@ -146,12 +146,7 @@ def scan_sources(
     problem = _root_problem(root, root_b)
     if problem:
         return _failed(problem, now_us)
-    walk = TreeWalk(
-        max_files,
-        max_bytes,
-        folders=cache.folders if cache is not None else None,
-        racy_before_ns=started_ns - cache.racy_margin_ns if cache is not None else None,
-    )
+    walk = _tree_walk(cache, started_ns, max_files, max_bytes)
     try:
         walk.run(root_b)
     except OSError as exc:
@@ -171,14 +166,7 @@ def scan_sources(
         hashed = 0
     else:
         files, digest, skipped, unstable, changed, hashed = _hash_listing(root_b, walk, cache, started_ns)
-
-    window_us = int(round(stability_window_s * 1_000_000))
-    if window_us > 0 and files:
-        # Unstable: |now - mtime| < window, in whole microseconds (the scheduler's unit).
-        lo, hi = (now_us - window_us + 1) * 1000, (now_us + window_us) * 1000
-        mtimes = list(map(_MTIME, files.values()))
-        if max(mtimes) >= lo:
-            unstable.update(p for p, m in zip(files, mtimes) if lo <= m < hi)
+    unstable.update(_recently_modified(files, now_us, stability_window_s))
 
     late = _root_problem(root, root_b)
     if late:
@@ -186,9 +174,7 @@ def scan_sources(
     if cache is not None:
         cache.folders = walk.new_folders
         if memo is None:
-            cache.retain(files)  # forget files that are gone
-            if len(files) == len(walk.relpaths) and not changed:
-                cache.remember_listing(walk.relpaths, walk.keys, dict(files), digest)
+            _keep_in_cache(cache, walk, files, digest, changed)
     return ScanResult(
         root_ok=True,
         root_error=None,
@@ -203,6 +189,36 @@ def scan_sources(
         scanned_at_us=now_us,
         changed_while_read=changed,
     )
+
+
+def _tree_walk(cache: StatCache | None, started_ns: int, max_files: int, max_bytes: int) -> TreeWalk:
+    return TreeWalk(
+        max_files,
+        max_bytes,
+        folders=cache.folders if cache is not None else None,
+        racy_before_ns=started_ns - cache.racy_margin_ns if cache is not None else None,
+    )
+
+
+def _recently_modified(files: dict[str, FileEntry], now_us: int, stability_window_s: float) -> list[str]:
+    """Unstable: |now - mtime| < window, in whole microseconds (the scheduler's unit)."""
+    window_us = int(round(stability_window_s * 1_000_000))
+    if window_us <= 0 or not files:
+        return []
+    lo, hi = (now_us - window_us + 1) * 1000, (now_us + window_us) * 1000
+    mtimes = list(map(_MTIME, files.values()))
+    if max(mtimes) < lo:
+        return []
+    return [p for p, m in zip(files, mtimes) if lo <= m < hi]
+
+
+def _keep_in_cache(cache: StatCache, walk: TreeWalk, files: dict[str, FileEntry], digest: str,
+                   changed: list[str]) -> None:
+    """After a listing hashed here (not recalled from the cache): forget files that are gone, and keep
+    the listing itself when it is whole and nothing changed while it was read."""
+    cache.retain(files)
+    if len(files) == len(walk.relpaths) and not changed:
+        cache.remember_listing(walk.relpaths, walk.keys, dict(files), digest)
 
 
 def _hash_listing(
