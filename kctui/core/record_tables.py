@@ -239,6 +239,23 @@ def _read_table(lines: list[str], start: int, subject: str,
                 digests: dict[str, str] | None = None) -> tuple[list[Claim], int] | None:
     """The claims of the table whose header row is `lines[start]`, and the index after its last row (each
     citation's digest from `digests`, the page's sources, as a claim line's is)."""
+    header = _table_header(lines, start)
+    if header is None:
+        return None
+    columns = [_uncell(h) for h in header[:-1]]
+    out: list[Claim] = []
+    i = start + 2
+    while i < len(lines):
+        claims = _row_claims(lines[i], len(header), columns, subject, digests or {})
+        if claims is None:
+            break
+        out += claims
+        i += 1
+    return out, i
+
+
+def _table_header(lines: list[str], start: int) -> list[str] | None:
+    """The cells of a record table's header row `lines[start]` (its separator row follows), else None."""
     if start + 1 >= len(lines):
         return None
     header = _split_row(lines[start])
@@ -247,24 +264,25 @@ def _read_table(lines: list[str], start: int, subject: str,
         return None
     if not all(_SEPARATOR.match(s) for s in sep):
         return None
-    columns = [_uncell(h) for h in header[:-1]]
-    out: list[Claim] = []
-    i = start + 2
-    while i < len(lines):
-        cells = _split_row(lines[i])
-        if cells is None or len(cells) != len(header) or not _CITATION_CELL.match(cells[-1]):
-            break
-        split = parse_citation_suffix(" " + cells[-1], digests or {})
-        if split is None or split[0] or not cells[0]:
-            break
-        ev = split[1]
-        scope = _uncell(cells[0])
-        out.append(Claim(subject, columns[0], scope, scope, "fact", "fact", ev))
-        for attr, cell in zip(columns[1:], cells[1:-1]):
-            if cell and cell != FLAG_CELL:
-                out.append(Claim(subject, attr, _uncell(cell), scope, "fact", "fact", ev))
-        i += 1
-    return out, i
+    return header
+
+
+def _row_claims(line: str, width: int, columns: list[str], subject: str,
+                digests: dict[str, str]) -> list[Claim] | None:
+    """The claims of one table row (its scope, then each value cell), or None when `line` is no row."""
+    cells = _split_row(line)
+    if cells is None or len(cells) != width or not _CITATION_CELL.match(cells[-1]):
+        return None
+    split = parse_citation_suffix(" " + cells[-1], digests)
+    if split is None or split[0] or not cells[0]:
+        return None
+    ev = split[1]
+    scope = _uncell(cells[0])
+    out = [Claim(subject, columns[0], scope, scope, "fact", "fact", ev)]
+    for attr, cell in zip(columns[1:], cells[1:-1]):
+        if cell and cell != FLAG_CELL:
+            out.append(Claim(subject, attr, _uncell(cell), scope, "fact", "fact", ev))
+    return out
 
 
 def explode_lines(lines: list[str]) -> tuple[list[str], bool]:
@@ -368,22 +386,28 @@ def implode(body: str, flagged_lines: Iterable[str] | None = None) -> str:
     out: list[str] = []
     pos = 0
     for first, end in spans:
-        section = lines[first:end]
-        lead = 0
-        while lead < len(section) and not section[lead].strip():
-            lead += 1
-        tail = len(section)
-        while tail > lead and not section[tail - 1].strip():
-            tail -= 1
-        flat, had = explode_lines(section[lead:tail])
-        items, kept = section_items(flat)
-        written = {id(c): ln for ln, c in items if c is not None}
-        new = tabulate([ln if c is None else c for ln, c in items], lambda c, written=written: written[id(c)], disputed | kept)
         out += lines[pos:first]
-        out += section if new == [ln for ln, _ in items] and not had and "" not in flat else \
-            section[:lead] + new + section[tail:]
+        out += _implode_section(lines[first:end], disputed)
         pos = end
     return "\n".join(out + lines[pos:])
+
+
+def _implode_section(section: list[str], disputed: set[tuple]) -> list[str]:
+    """One claim section with its record tables written again (the section itself when nothing changes);
+    the blank lines around its content stay."""
+    lead = 0
+    while lead < len(section) and not section[lead].strip():
+        lead += 1
+    tail = len(section)
+    while tail > lead and not section[tail - 1].strip():
+        tail -= 1
+    flat, had = explode_lines(section[lead:tail])
+    items, kept = section_items(flat)
+    written = {id(c): ln for ln, c in items if c is not None}
+    new = tabulate([ln if c is None else c for ln, c in items], lambda c: written[id(c)], disputed | kept)
+    if new == [ln for ln, _ in items] and not had and "" not in flat:
+        return section
+    return section[:lead] + new + section[tail:]
 
 
 __all__ = ["CLAIM_SECTIONS", "FLAG_CELL", "SOURCE_COLUMN", "explode", "explode_lines", "find_tables", "implode",
