@@ -207,6 +207,17 @@ def _decode(raw: bytes) -> tuple[dict[str, StatKey], dict[str, FileEntry], set[s
         raise ValueError(f"unsupported version {doc.get('version')!r}")
     paths, digests, racy = doc["paths"], doc["digests"], doc["racy"]
     columns = [doc["sizes"], doc["mtimes"], doc["ctimes"], doc["inodes"]]
+    _check_columns(paths, digests, racy, columns)
+    keys = dict(zip(paths, zip(*columns))) if paths else {}
+    entries = dict(zip(paths, map(FileEntry, paths, columns[0], digests, columns[1])))
+    racy_set = set(racy)
+    if not racy_set <= keys.keys():
+        raise ValueError("racy paths that are not in the cache")
+    return keys, entries, racy_set
+
+
+def _check_columns(paths: Any, digests: Any, racy: Any, columns: list[Any]) -> None:
+    """Lists of one length: unique paths, sha256 digests, integer stat fields (else TypeError or ValueError)."""
     for col in (paths, digests, racy, *columns):
         if not isinstance(col, list):
             raise TypeError("a column is not a list")
@@ -218,9 +229,3 @@ def _decode(raw: bytes) -> tuple[dict[str, StatKey], dict[str, FileEntry], set[s
         raise ValueError("bad digests")
     if not all(type(n) is int for col in columns for n in col):
         raise TypeError("a stat field is not an integer")
-    keys = dict(zip(paths, zip(*columns))) if paths else {}
-    entries = dict(zip(paths, map(FileEntry, paths, columns[0], digests, columns[1])))
-    racy_set = set(racy)
-    if not racy_set <= keys.keys():
-        raise ValueError("racy paths that are not in the cache")
-    return keys, entries, racy_set
