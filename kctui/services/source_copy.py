@@ -127,36 +127,44 @@ def _plan_paths(from_paths: list[str]) -> tuple[list[Planned], list[Skipped]]:
         elif stat.S_ISREG(st.st_mode):
             _plan_file(planned, skipped, str(src), src.name, st)
         elif stat.S_ISDIR(st.st_mode):
-            for root, dirs, files in os.walk(src, followlinks=False):
-                rel_root = Path(root).relative_to(src)
-                keep = []
-                for d in sorted(dirs):
-                    p = os.path.join(root, d)
-                    if os.path.islink(p):
-                        skipped.append(Skipped(p, "a symlink; kctui copies real files only"))
-                    elif is_excluded_name(d):
-                        skipped.append(Skipped(p, "a folder the scanner ignores"))
-                    else:
-                        keep.append(d)
-                dirs[:] = keep
-                for name in sorted(files):
-                    p = os.path.join(root, name)
-                    try:
-                        fst = os.lstat(p)
-                    except OSError as exc:
-                        skipped.append(Skipped(p, f"cannot read it ({exc.strerror or exc})", "vanished"))
-                        continue
-                    if stat.S_ISLNK(fst.st_mode):
-                        skipped.append(Skipped(p, "a symlink; kctui copies real files only"))
-                    elif not stat.S_ISREG(fst.st_mode):
-                        skipped.append(Skipped(p, "not a regular file"))
-                    elif is_excluded_name(name):
-                        skipped.append(Skipped(p, "a name the scanner ignores"))
-                    else:
-                        _plan_file(planned, skipped, p, (rel_root / name).as_posix(), fst)
+            _plan_folder(planned, skipped, src)
         else:
             skipped.append(Skipped(str(src), "not a regular file or folder"))
     return planned, skipped
+
+
+def _plan_folder(planned: list[Planned], skipped: list[Skipped], src: Path) -> None:
+    """A folder's files, keeping its tree (never through a symlink; what the scanner ignores left out)."""
+    for root, dirs, files in os.walk(src, followlinks=False):
+        rel_root = Path(root).relative_to(src)
+        keep = []
+        for d in sorted(dirs):
+            p = os.path.join(root, d)
+            if os.path.islink(p):
+                skipped.append(Skipped(p, "a symlink; kctui copies real files only"))
+            elif is_excluded_name(d):
+                skipped.append(Skipped(p, "a folder the scanner ignores"))
+            else:
+                keep.append(d)
+        dirs[:] = keep
+        for name in sorted(files):
+            _plan_folder_file(planned, skipped, os.path.join(root, name), (rel_root / name).as_posix())
+
+
+def _plan_folder_file(planned: list[Planned], skipped: list[Skipped], p: str, relpath: str) -> None:
+    try:
+        fst = os.lstat(p)
+    except OSError as exc:
+        skipped.append(Skipped(p, f"cannot read it ({exc.strerror or exc})", "vanished"))
+        return
+    if stat.S_ISLNK(fst.st_mode):
+        skipped.append(Skipped(p, "a symlink; kctui copies real files only"))
+    elif not stat.S_ISREG(fst.st_mode):
+        skipped.append(Skipped(p, "not a regular file"))
+    elif is_excluded_name(os.path.basename(p)):
+        skipped.append(Skipped(p, "a name the scanner ignores"))
+    else:
+        _plan_file(planned, skipped, p, relpath, fst)
 
 
 def _plan_file(planned: list[Planned], skipped: list[Skipped], src: str, relpath: str, st: os.stat_result) -> None:
@@ -222,37 +230,13 @@ def write_all(sources: Path, planned: list[Planned], report: IngestReport, repla
     staged: list[tuple[Path, Planned, bool]] = []
     try:
         for item in planned:
-            problem = target_problem(sources, item.relpath, replace)
-            if problem is not None:
-                report.skipped.append(Skipped(item.source or item.relpath, problem.reason, problem.kind))
-                continue
-            try:
-                data = contents[item.relpath] if contents is not None else read_source_file(item.source)
-            except OSError as exc:
-                why = "it vanished while being copied" if isinstance(exc, FileNotFoundError) else (
-                    f"cannot read it ({exc.strerror or exc})")
-                report.skipped.append(Skipped(item.source, why, "vanished"))
-                continue
-            target = sources / item.relpath
-            try:
-                staged.append((stage_beside(target, data), item, os.path.lexists(target)))
-            except OSError as exc:
-                raise IOFailure(f"cannot write sources/{item.relpath}: {exc.strerror or exc}; nothing was added") from exc
+            one = _stage(sources, item, report, replace, contents)
+            if one is not None:
+                staged.append(one)
         if not staged:
             return
         sync_all()
-        while staged:
-            tmp, item, existed = staged[0]
-            problem = target_problem(sources, item.relpath, replace)
-            placed = problem is None and place_staged(tmp, sources / item.relpath, overwrite=replace)
-            staged.pop(0)
-            if not placed:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                report.skipped.append(Skipped(item.source or item.relpath,
-                                              f"sources/{item.relpath} appeared while copying; it was kept", "exists"))
-                continue
-            (report.replaced if existed else report.copied).append(item.relpath)
+        _place_all(sources, staged, report, replace)
         sync_all()
     except OSError as exc:
         done = len(report.copied) + len(report.replaced)
@@ -262,6 +246,44 @@ def write_all(sources: Path, planned: list[Planned], report: IngestReport, repla
         for tmp, _, _ in staged:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _stage(sources: Path, item: Planned, report: IngestReport, replace: bool,
+           contents: dict[str, bytes] | None) -> tuple[Path, Planned, bool] | None:
+    """(the staged file, the item, whether its target existed), or None with the item skipped."""
+    problem = target_problem(sources, item.relpath, replace)
+    if problem is not None:
+        report.skipped.append(Skipped(item.source or item.relpath, problem.reason, problem.kind))
+        return None
+    try:
+        data = contents[item.relpath] if contents is not None else read_source_file(item.source)
+    except OSError as exc:
+        why = "it vanished while being copied" if isinstance(exc, FileNotFoundError) else (
+            f"cannot read it ({exc.strerror or exc})")
+        report.skipped.append(Skipped(item.source, why, "vanished"))
+        return None
+    target = sources / item.relpath
+    try:
+        return stage_beside(target, data), item, os.path.lexists(target)
+    except OSError as exc:
+        raise IOFailure(f"cannot write sources/{item.relpath}: {exc.strerror or exc}; nothing was added") from exc
+
+
+def _place_all(sources: Path, staged: list[tuple[Path, Planned, bool]], report: IngestReport, replace: bool) -> None:
+    """Move each staged file into place, first to last (`staged` keeps those not placed yet); a name
+    that appeared meanwhile is kept unless `replace`."""
+    while staged:
+        tmp, item, existed = staged[0]
+        problem = target_problem(sources, item.relpath, replace)
+        placed = problem is None and place_staged(tmp, sources / item.relpath, overwrite=replace)
+        staged.pop(0)
+        if not placed:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            report.skipped.append(Skipped(item.source or item.relpath,
+                                          f"sources/{item.relpath} appeared while copying; it was kept", "exists"))
+            continue
+        (report.replaced if existed else report.copied).append(item.relpath)
 
 
 def copy_paths_into(sources: Path, from_paths: list[str], *, replace: bool = False,
