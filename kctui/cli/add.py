@@ -8,8 +8,9 @@ import click
 
 from kctui.cli.common import fail, open_services, print_json
 from kctui.services import jobs as jobs_svc
-from kctui.services.ingest import MAX_FILE_BYTES, ingest_content, ingest_paths
+from kctui.services.ingest import MAX_FILE_BYTES, IngestReport, ingest_content, ingest_paths
 from kctui.services.shapes import job_json
+from kctui.store.records import JobRecord
 
 
 def _read_stdin() -> bytes:
@@ -34,12 +35,7 @@ def add_cmd(workspace: str, kb_id: str, sources: tuple[str, ...], name: str | No
     """Copy files or folders (a folder's contents, keeping its tree) into KB's sources/, or standard input
     with `-` and --name. Symlinks are never copied; an existing file is kept unless --replace. Each file
     skipped is one line on stderr; the exit status is non-zero when nothing was added."""
-    if wait and not compile_after:
-        fail("--wait needs --compile")
-    if "-" in sources and (len(sources) != 1 or not name):
-        fail("'-' (standard input) needs --name NAME and no other PATH")
-    if name and "-" not in sources:
-        fail("--name is for standard input: pass '-' as the PATH")
+    _check_options(sources, name, compile_after, wait)
     svc = open_services()
     if sources == ("-",):
         report = ingest_content(svc, workspace, kb_id, name or "", _read_stdin(), replace=replace)
@@ -58,10 +54,24 @@ def add_cmd(workspace: str, kb_id: str, sources: tuple[str, ...], name: str | No
             compile_and_report(svc, workspace, kb_id, as_json)
             return
         _, _, job = jobs_svc.request_compile(svc, workspace, kb_id)
-    if as_json:
-        print_json({**report.json(), "job": job_json(job) if job else None})
-    else:
-        extra = f", {len(report.replaced)} replaced" if report.replaced else ""
-        click.echo(f"added {added} file(s) to {kb_id}{extra}" + (f"; compile {job.id} queued" if job else ""))
+    _print_added(report, job, kb_id, as_json)
     if not added:
         sys.exit(1)
+
+
+def _check_options(sources: tuple[str, ...], name: str | None, compile_after: bool, wait: bool) -> None:
+    if wait and not compile_after:
+        fail("--wait needs --compile")
+    if "-" in sources and (len(sources) != 1 or not name):
+        fail("'-' (standard input) needs --name NAME and no other PATH")
+    if name and "-" not in sources:
+        fail("--name is for standard input: pass '-' as the PATH")
+
+
+def _print_added(report: IngestReport, job: JobRecord | None, kb_id: str, as_json: bool) -> None:
+    if as_json:
+        print_json({**report.json(), "job": job_json(job) if job else None})
+        return
+    added = len(report.copied) + len(report.replaced)
+    extra = f", {len(report.replaced)} replaced" if report.replaced else ""
+    click.echo(f"added {added} file(s) to {kb_id}{extra}" + (f"; compile {job.id} queued" if job else ""))

@@ -145,10 +145,7 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
     trust_changes = dict(autonomy=autonomy, never_auto=list(never_auto) if never_auto else None,
                          min_confidence=min_confidence, stale_days=stale_days, link_style=link_style,
                          extractor=extractor, schedule=schedule, schedule_always=schedule_always,
-                         compile_sources=[k.strip() for k in compile_sources.split(",") if k.strip()]
-                         if compile_sources is not None else None,
-                         maintain_kinds=[k.strip() for k in maintain_kinds.split(",") if k.strip()]
-                         if maintain_kinds is not None else None)
+                         compile_sources=_comma_list(compile_sources), maintain_kinds=_comma_list(maintain_kinds))
     if any(v is not None for v in trust_changes.values()):
         changed, _ = policy_svc.update_policy(svc, workspace, kb_id, **trust_changes)
     if compilation:
@@ -163,3 +160,8 @@ def kb_policy(workspace: str, kb_id: str, compilation: str | None, autonomy: str
         if isinstance(value, list):
             value = ", ".join(value) or "-"
         click.echo(f"  {key:<15} {'-' if value is None else value}")
+
+
+def _comma_list(text: str | None) -> list[str] | None:
+    """`a, b,,c` as ["a", "b", "c"]; None when the option was not given."""
+    return [k.strip() for k in text.split(",") if k.strip()] if text is not None else None
