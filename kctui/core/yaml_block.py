@@ -42,16 +42,8 @@ class _NotRead(Exception):
 def read_block(text: str, max_depth: int) -> Any:
     """The document `text` as the safe loader reads it, or NOT_READ. `text` is assumed to have passed
     the size cap and the check for characters the Python reader refuses."""
-    if "\t" in text or "\r" in text or "\ufeff" in text or not text:
-        return NOT_READ
-    if "\x85" in text or "\u2028" in text or "\u2029" in text:  # YAML's other line breaks (NEL, LS, PS)
-        return NOT_READ
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    if not lines or lines[0][:1] == " " or lines[0][:2] == "- " or lines[0] == "-":  # a root that is no mapping
-        return NOT_READ
-    if any(line.startswith(("---", "...")) for line in lines):  # document markers
+    lines = _block_lines(text)
+    if lines is None:
         return NOT_READ
     reader = _Reader(lines, max_depth)
     try:
@@ -61,6 +53,23 @@ def read_block(text: str, max_depth: int) -> Any:
     if reader.i != len(lines):
         return NOT_READ
     return value
+
+
+def _block_lines(text: str) -> list[str] | None:
+    """The lines of a block mapping this reader takes on, else None (tabs, other line breaks, a root that
+    is no mapping, document markers)."""
+    if "\t" in text or "\r" in text or "\ufeff" in text or not text:
+        return None
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:  # YAML's other line breaks (NEL, LS, PS)
+        return None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if not lines or lines[0][:1] == " " or lines[0][:2] == "- " or lines[0] == "-":  # a root that is no mapping
+        return None
+    if any(line.startswith(("---", "...")) for line in lines):  # document markers
+        return None
+    return lines
 
 
 class _Reader:
@@ -135,7 +144,7 @@ class _Reader:
                 continue
             if content[0] == " ":
                 raise _NotRead
-            if content[:2] == "- " or content == "-" or (content[0] not in "'\"" and (": " in content or content.endswith(":"))):
+            if _opens_block(content):
                 # an item that opens a block on its own line: read it at the column after "- "
                 lines[self.i], indents[self.i] = " " * (indent + 2) + content, indent + 2
                 out.append(self._node(indent + 2, depth + 1))
@@ -145,6 +154,11 @@ class _Reader:
             if self.i < len(lines) and indents[self.i] > indent:
                 raise _NotRead
         return out
+
+
+def _opens_block(content: str) -> bool:
+    """A sequence item's text that is a nested sequence or a mapping, not a scalar."""
+    return content[:2] == "- " or content == "-" or (content[0] not in "'\"" and (": " in content or content.endswith(":")))
 
 
 def _key_end(content: str) -> int:
@@ -176,15 +190,8 @@ def _scalar(text: str) -> Any:
         return {}
     first = text[:1]
     if first == "'":
-        if len(text) < 2 or text[-1] != "'":
-            raise _NotRead
-        inner = text[1:-1]
-        if "'" in inner.replace("''", ""):
-            raise _NotRead
-        return inner.replace("''", "'")
-    if not text or text != text.strip(" ") or ": " in text or " #" in text or text.endswith(":"):
-        raise _NotRead
-    if first in _INDICATORS and not (first in _PLAIN_FIRST_OK and len(text) > 1 and text[1] != " "):
+        return _single_quoted(text)
+    if not _plain(text):
         raise _NotRead
     if first not in _RESOLVED_FIRST:
         return text
@@ -195,3 +202,21 @@ def _scalar(text: str) -> Any:
     if build is None:
         raise _NotRead
     return build(text)
+
+
+def _single_quoted(text: str) -> str:
+    if len(text) < 2 or text[-1] != "'":
+        raise _NotRead
+    inner = text[1:-1]
+    if "'" in inner.replace("''", ""):
+        raise _NotRead
+    return inner.replace("''", "'")
+
+
+def _plain(text: str) -> bool:
+    """A plain scalar this reader takes as the safe loader would: one line, no comment or ": ", no
+    indicator first (but "-", "?" or ":" before a non-space)."""
+    if not text or text != text.strip(" ") or ": " in text or " #" in text or text.endswith(":"):
+        return False
+    first = text[0]
+    return first not in _INDICATORS or (first in _PLAIN_FIRST_OK and len(text) > 1 and text[1] != " ")
