@@ -253,10 +253,9 @@ def _kind(mode: int) -> str:
     return "special file"
 
 
-def validate_page(rel: str, text: str) -> None:
-    """The same rules for one page a page-level promotion writes into the live wiki (which was whole
-    and valid before): a safe relative path of valid names, strict UTF-8 text, closed frontmatter and a
-    valid OKF `type` (or the reserved-file rules). InvalidOutput names the page on the first fault."""
+def _page_name(rel: str) -> str:
+    """The file name of a page path `rel`, checked: relative, inside the wiki, no hidden names, valid
+    names all the way down, ending in '.md'."""
     if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel or "\0" in rel:
         raise InvalidOutput(f"{rel!r}: not a relative page path inside the wiki")
     parts = rel.split("/")
@@ -271,6 +270,14 @@ def validate_page(rel: str, text: str) -> None:
     name = parts[-1]
     if not name.endswith(".md"):
         raise InvalidOutput(f"{rel}: a page must end exactly in '.md'")
+    return name
+
+
+def validate_page(rel: str, text: str) -> None:
+    """The same rules for one page a page-level promotion writes into the live wiki (which was whole
+    and valid before): a safe relative path of valid names, strict UTF-8 text, closed frontmatter and a
+    valid OKF `type` (or the reserved-file rules). InvalidOutput names the page on the first fault."""
+    name = _page_name(rel)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
