@@ -96,12 +96,7 @@ def promote(kb: Path, staged: Path, job_id: str, *, crash_at: str | None = None,
         raise PromotionError(f"invalid job id {job_id!r}")
     live, backup = live_path(kb), backup_path(kb, job_id)
     with kb_lock(kb):
-        if journal_path(kb).exists() or temp_journal_path(kb).exists():
-            try:  # an earlier promotion still owes its clean-up, or was interrupted
-                outcome = _resolve(kb, None)
-            except OSError as exc:
-                raise PromotionError(f"cannot settle an earlier promotion: {exc}") from exc
-            log.info("settled an earlier promotion before promoting %s: %s", job_id, outcome)
+        _settle_earlier(kb, job_id)
         _settle_pages_first(kb)
         staged_st, live_st = _preflight(staged, live)
         try:
@@ -143,15 +138,30 @@ def promote(kb: Path, staged: Path, job_id: str, *, crash_at: str | None = None,
         reached("parent_fsynced", crash_at)
         swap_seconds = time.perf_counter() - started
         old_path = {"first": None, "exchange": staged, "rename": backup}[mode]
-
-        cleaned = False
-        if cleanup:
-            try:
-                finish(kb, journal, crash_at)
-                cleaned = True
-            except OSError:  # committed already: clean-up is retried by the next promotion or start-up
-                log.exception("promotion of %s committed, but its clean-up failed", job_id)
+        cleaned = cleanup and _clean_up(kb, journal, job_id, crash_at)
         return PromotionResult(job_id, mode, live, old_path, swap_seconds, cleaned)
+
+
+def _settle_earlier(kb: Path, job_id: str) -> None:
+    """Under the base's lock: an earlier promotion that still owes its clean-up, or was interrupted, is
+    settled before this one."""
+    if journal_path(kb).exists() or temp_journal_path(kb).exists():
+        try:
+            outcome = _resolve(kb, None)
+        except OSError as exc:
+            raise PromotionError(f"cannot settle an earlier promotion: {exc}") from exc
+        log.info("settled an earlier promotion before promoting %s: %s", job_id, outcome)
+
+
+def _clean_up(kb: Path, journal: Journal, job_id: str, crash_at: str | None) -> bool:
+    """The old tree and the journal removed; False when that failed (the promotion is committed already:
+    clean-up is retried by the next promotion or start-up)."""
+    try:
+        finish(kb, journal, crash_at)
+        return True
+    except OSError:
+        log.exception("promotion of %s committed, but its clean-up failed", job_id)
+        return False
 
 
 def cleanup_after_promotion(kb: Path, *, crash_at: str | None = None) -> RecoveryOutcome | None:
