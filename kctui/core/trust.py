@@ -168,11 +168,8 @@ def classify_update(update: ProposedUpdate, page: PageState, policy: TrustPolicy
     reviewer learns that the page must be checked against its source, at every autonomy."""
     if update.contradicts:
         return Decision("conflict", HoldReason.CONTRADICTION.value, REASON_WORDS[HoldReason.CONTRADICTION])
-    tags = tuple(page.tags) + tuple(update.tags)
-    titles = [t for t in (page.title, update.title) if t]
-    for guard in policy.never_auto:
-        if any(guard.matches(page.page_class, tags, t) for t in titles or [""]):
-            return _hold(HoldReason.NEVER_AUTO)
+    if _never_auto(update, page, policy):
+        return _hold(HoldReason.NEVER_AUTO)
     if page.exists and page.human_confirmed and update.kind != UpdateKind.APPEND:
         return _hold(HoldReason.HUMAN_CONFIRMED)
     if update.confidence < policy.min_confidence:
@@ -181,9 +178,20 @@ def classify_update(update: ProposedUpdate, page: PageState, policy: TrustPolicy
         return _hold(HoldReason.COMPILE_LOSS)
     if update.kind == UpdateKind.SUPERSEDE:
         return _hold(HoldReason.SUPERSEDE)
-    allowed = CEILING[policy.autonomy] if policy.enabled else frozenset()
-    if page.page_class not in policy.maintain_kinds:
-        allowed = frozenset()
-    if update.kind not in allowed:
+    if update.kind not in _allowed_kinds(page, policy):
         return _hold(HoldReason.AUTONOMY_CEILING)
     return APPLY
+
+
+def _never_auto(update: ProposedUpdate, page: PageState, policy: TrustPolicy) -> bool:
+    """A never-auto guard matches the page (its class, its tags or the update's, its title or the update's)."""
+    tags = tuple(page.tags) + tuple(update.tags)
+    titles = [t for t in (page.title, update.title) if t]
+    return any(guard.matches(page.page_class, tags, t) for guard in policy.never_auto for t in titles or [""])
+
+
+def _allowed_kinds(page: PageState, policy: TrustPolicy) -> frozenset[str]:
+    """The kinds of update the policy's autonomy applies to this page without a person (none when the
+    policy is off or the compiler does not maintain the page's class)."""
+    allowed = CEILING[policy.autonomy] if policy.enabled else frozenset()
+    return allowed if page.page_class in policy.maintain_kinds else frozenset()
