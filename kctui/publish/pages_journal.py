@@ -204,15 +204,20 @@ def _read_page_journal(kb: Path) -> dict[str, Any]:
     if not isinstance(entry.get("promotion_id"), str) or not isinstance(entry.get("pages"), list):
         raise ValueError("page journal fields missing or malformed")
     for page in entry["pages"]:
-        if not (isinstance(page, dict) and isinstance(page.get("path"), str)
-                and all(isinstance(page.get(k), (str, type(None))) for k in ("staged", "new", "old"))):
-            raise ValueError("page journal entry malformed")
-        parts = page["path"].split("/")
-        if page["path"].startswith("/") or any(p in ("", ".", "..") for p in parts):
-            raise ValueError(f"page journal names an unsafe path {page['path']!r}")
-        if page["new"] is not None and not (isinstance(page["staged"], str) and "/" not in page["staged"]):
-            raise ValueError("page journal entry has no staged file")
+        _check_journal_page(page)
     return entry
+
+
+def _check_journal_page(page: Any) -> None:
+    """One page of the journal: its path safe inside the wiki, and a staged file when it writes one."""
+    if not (isinstance(page, dict) and isinstance(page.get("path"), str)
+            and all(isinstance(page.get(k), (str, type(None))) for k in ("staged", "new", "old"))):
+        raise ValueError("page journal entry malformed")
+    parts = page["path"].split("/")
+    if page["path"].startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"page journal names an unsafe path {page['path']!r}")
+    if page["new"] is not None and not (isinstance(page["staged"], str) and "/" not in page["staged"]):
+        raise ValueError("page journal entry has no staged file")
 
 
 def resolve_pages(kb: Path, crash_at: str | None) -> RecoveryOutcome | None:

@@ -19,7 +19,7 @@ from kctui.publish.validate import InvalidOutput, validate_staged_tree
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput, NotFound
-from kctui.services.review import ManifestError, file_manifest, read_manifest
+from kctui.services.review import Manifest, ManifestError, file_manifest, read_manifest
 from kctui.services.revisions import record_generation
 from kctui.store.records import BaseRecord, JobRecord, load_base, load_job, open_job_of_base, update_base, update_job
 
@@ -129,11 +129,7 @@ def report_result(
     kb = paths.kb_path(Path(base.workspace), base.id)
     staged = paths.staged_wiki(Path(base.workspace), base.id, job.id)
     try:
-        validate_staged_tree(staged)
-        manifest = read_manifest(staged.parent)
-        for item in manifest.items if manifest else []:
-            if not (staged / item.page).is_file():
-                raise ManifestError(f"review.json names page {item.page}, which the staged wiki does not have")
+        manifest = _checked_output(staged)
     except (InvalidOutput, ManifestError) as exc:
         return _fail(ctx, base, job, code=FailureCode.INVALID_OUTPUT, transient=False,
                      error=f"staged output rejected: {exc}", compiler_version=compiler_version)
@@ -166,6 +162,16 @@ def report_result(
     assert base_now is not None and job_now is not None
     _emit_events(ctx, base_now, job_now)
     return True, base_now, job_now
+
+
+def _checked_output(staged: Path) -> Manifest | None:
+    """The staged tree validated, and its review manifest, every page it names in the staged wiki."""
+    validate_staged_tree(staged)
+    manifest = read_manifest(staged.parent)
+    for item in manifest.items if manifest else []:
+        if not (staged / item.page).is_file():
+            raise ManifestError(f"review.json names page {item.page}, which the staged wiki does not have")
+    return manifest
 
 
 def _emit_events(ctx: ServiceContext, base: BaseRecord, job: JobRecord) -> None:
