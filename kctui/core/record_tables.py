@@ -1,3 +1,4 @@
+# size: the record tables' writer and reader stay in one module, so a table always reads back as the claims it was written from.
 """Record tables (issue 12): a list of records in a source's header — mappings that share an identifying
 key, like the release cycles of a product — shows on a page as one Markdown table, one cited row per
 record, instead of one claim line per value:
