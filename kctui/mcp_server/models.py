@@ -124,4 +124,4 @@ class SearchResult(_Out):
 class ContextPacket(_Out):
     budget: int
     bytes: int = Field(description="the JSON packet's size; never over the budget")
-    packet: dict[str, Any] = Field(description="the compiled-first packet (`kctui context --json`)")
+    packet: dict[str, Any] = Field(description="the context packet over both layers (`kctui context --json`)")

@@ -154,9 +154,9 @@ def build_server(tools: Tools) -> MCPServer:
                                limit: Annotated[int, Field(ge=1, le=100)] = 10) -> m.SearchResult:
         return await _call(tools.search_knowledge, workspace, knowledge_base, query, limit)
 
-    @server.tool(description="A compiled-first context packet for a question: pages first (disputed, held or "
-                             "stale ones flagged inline), raw excerpts only where no page covers a term, never "
-                             "over the byte budget.")
+    @server.tool(description="A context packet for a question over both layers: the compiled pages' claims "
+                             "(disputed, held or stale pages flagged inline) and the raw source passages, in one "
+                             "ranking, each source line once, never over the byte budget.")
     async def get_context(knowledge_base: Base, query: Annotated[str, Field(min_length=1, max_length=1000)],
                           workspace: Workspace = None,
                           budget: Annotated[int | None, Field(ge=1024, le=131072,

@@ -1,5 +1,5 @@
 # size: the search use cases (search, hits, a page view, the context packet) share one ranking of pages and one way to read a page hit.
-"""Search and compiled-first context over a knowledge base's promoted wiki: the use cases the CLI, the
+"""Search over a knowledge base's promoted wiki, and context over both its layers: the use cases the CLI, the
 API and the app share.
 
     search(ctx, ws, kb, query, limit=20)          -> {"items": [hit, …], "total", "match", "nextActions", …}

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 def write_manifest(output_path: Path, items: list[dict] | None, extras: dict | None = None) -> None:
-    """`<job>/review.json` beside the staged wiki (kctui.services.review_manifest): the held updates
+    """`<job>/review.json` beside the staged wiki (kctui.services.review): the held updates
     and conflicts of a pass under a trust policy, sorted, with `extras` (settled pages, closed
     conflicts); None (no policy) removes a stale one."""
     target = Path(output_path).parent / "review.json"
