@@ -4,7 +4,7 @@
 
     python benchmarks/quality.py                     # the handbook and the RFCs under ../shared/corpus
     python benchmarks/quality.py --corpus /path/to/shared/corpus
-    python benchmarks/quality.py --only handbook     # or: --only rfcs, --only notes, --only conversations
+    python benchmarks/quality.py --only handbook     # or: --only rfcs, endoflife, notes, conversations
     python benchmarks/quality.py --misses 40         # list more misses (default 20)
 
 Each corpus is copied into a fresh knowledge base in a temporary workspace and state directory and
@@ -33,6 +33,8 @@ Questions:
   is plain BM25 (k1 1.2, b 0.75, the same tokenizer and stopwords as the search) over the raw source
   paragraphs, packing the best paragraphs, each with a `path:Lstart-Lend` line, into the same budget.
   Goal: kctui ahead of BM25 on every corpus.
+endoflife (../shared/corpus/endoflife/2026-08-22): every fourth product, "<product> <cycle> end of life" ->
+  the end-of-life date of its second dated release cycle (derived mechanically from the front matter).
 Notes (four writers' notes under benchmarks/data/notes, issue 31): see benchmarks/notes_eval.py.
 Conversations (six chats and their questions under benchmarks/data/conversations, issue 30): see
 benchmarks/conversations_eval.py.
@@ -296,6 +298,28 @@ def rfc_questions(folder: Path) -> list[dict]:
     return out
 
 
+def eol_questions(folder: Path, every: int = 4) -> list[dict]:
+    """endoflife: for every `every`-th product, "<product> <cycle> end of life" -> the end-of-life date its
+    front matter gives the second release cycle that has one (derived mechanically)."""
+    import datetime
+
+    from kctui.core.frontmatter import FrontmatterError, parse_document
+
+    out = []
+    for path in sorted(folder.rglob("*.md"))[::every]:
+        try:
+            data, _, _ = parse_document(path.read_text(encoding="utf-8"))
+        except FrontmatterError:
+            continue
+        dated = [r for r in (data or {}).get("releases") or []
+                 if isinstance(r, dict) and isinstance(r.get("eol"), datetime.date) and r.get("releaseCycle") is not None]
+        if len(dated) >= 2:
+            r = dated[1]
+            out.append({"question": f"{data.get('title') or path.stem} {r['releaseCycle']} end of life",
+                        "answer": r["eol"].isoformat(), "file": path.relative_to(folder).as_posix()})
+    return out
+
+
 class BM25:
     """Plain BM25 over the raw source paragraphs (blank-line separated), the anchor."""
 
@@ -399,12 +423,13 @@ def ask(svc, base, questions: list[dict], anchor: BM25, name: str, misses: int) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the shared corpus folder")
-    parser.add_argument("--only", choices=("handbook", "rfcs", "notes", "conversations"), help="measure one corpus only")
+    parser.add_argument("--only", choices=("handbook", "rfcs", "endoflife", "notes", "conversations"),
+                        help="measure one corpus only")
     parser.add_argument("--misses", type=int, default=20, help="how many misses to list (default 20)")
     args = parser.parse_args()
     handbook = args.corpus / "handbook" / "engineering"
     rfcs = args.corpus / "rust-rfcs" / "text"
-    wanted = [("handbook", handbook), ("rfcs", rfcs)]
+    wanted = [("handbook", handbook), ("rfcs", rfcs), ("endoflife", args.corpus / "endoflife" / "2026-08-22")]
     wanted = [w for w in wanted if args.only in (None, w[0])]
     for _n, folder in wanted:
         if not folder.is_dir():
@@ -431,6 +456,8 @@ def main() -> None:
                 if name == "handbook":
                     result["labels"] = label_report(name, pages, labels, args.misses)
                     questions = labels["questions"]
+                elif name == "endoflife":
+                    questions = eol_questions(folder)
                 else:
                     result["labels"] = label_report(name, pages, rfc_labels, args.misses)
                     questions = rfc_questions(folder)
