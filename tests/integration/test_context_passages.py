@@ -1,0 +1,42 @@
+"""The raw layer of a context packet follows `sources/` as it is at the query (kctui.search.passage_index):
+a changed file's passages are read again, a removed file's are gone, a hidden file or a symlink is never
+read; a chat's turns are quoted with their lines and their session's date, relative times resolved."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from kctui import paths
+from kctui.services import search as svc_search
+from tests.helpers import make_base
+
+
+def _quoted(svc, workspace, kb: str, query: str) -> dict[str, list]:
+    pkt = json.loads(svc_search.context(svc, workspace, kb, query, budget=4096, fmt="json"))
+    return {i["source"]: i["passages"] for i in pkt["items"] if i["kind"] == "evidence"}
+
+
+def test_the_raw_layer_is_the_sources_as_they_are_now(svc, workspace, tmp_path):
+    base = make_base(svc, workspace, "Raw", {"n.md": "# N\n\nThe numbat eats termites.\n"})
+    sources = paths.sources_path(workspace, base.id)
+    assert [p["lines"] for p in _quoted(svc, workspace, base.id, "numbat")["n.md"]] == [[3, 3]]
+    (sources / "n.md").write_text("# N\n\nA first line.\n\nThe numbat now eats ants as well.\n", encoding="utf-8")
+    got = _quoted(svc, workspace, base.id, "numbat")["n.md"]
+    assert ([5, 5], True) in [(p["lines"], "ants" in p["text"]) for p in got]  # split again: the new lines
+    assert not any("termites" in p["text"] for p in got)  # and nothing of the old text
+    (sources / ".hidden.md").write_text("The numbat hides here.\n", encoding="utf-8")
+    outside = tmp_path / "outside.md"
+    outside.write_text("The numbat lives outside.\n", encoding="utf-8")
+    os.symlink(outside, sources / "link.md")
+    (sources / "n.md").unlink()
+    assert _quoted(svc, workspace, base.id, "numbat") == {}  # gone, and never read through a link or a dot
+
+
+def test_a_chat_turn_is_quoted_with_its_session_date_and_its_relative_time(svc, workspace):
+    chat = ("# Session 4 — 7:10 pm on 5 March, 2024\n\nAudrey: I adopted a puppy yesterday!\n\n"
+            "Bo: What's its name?\n\nAudrey: Biscuit.\n")
+    base = make_base(svc, workspace, "Chat", {"chat.md": chat})
+    text = svc_search.context(svc, workspace, base.id, "adopted puppy", budget=2048, fmt="text")
+    assert "## EVIDENCE chat.md — Session 4 — 7:10 pm on 5 March, 2024" in text
+    assert "L3: Audrey: I adopted a puppy yesterday! (yesterday = Monday 4 March 2024)" in text
