@@ -69,11 +69,12 @@ def search_cmd(workspace: str, kb_id: str, query: str, limit: int, as_json: bool
 def context_cmd(workspace: str, kb_id: str, query: str, budget: int, as_json: bool) -> None:
     """A context packet about QUERY for an assistant or a person, at most --budget bytes.
 
-    Matching compiled pages come first, each with its title, status and the claims that match QUERY
-    (most relevant first), a page that is not plainly current (contradicted, needs-review, stale)
-    flagged inline with why; raw source excerpts follow, labelled as evidence, only for terms no
-    compiled page covers. The first item that does not fit whole goes in trimmed (its flag kept, its
-    least relevant claims left out); a truncated packet says so and what budget holds the rest."""
+    Both layers in one ranking: the compiled pages' claims (a page the query names first, one that is
+    not plainly current, contradicted, needs-review or stale, flagged inline with why) and the raw
+    source passages (paragraphs, list items, table rows, conversation turns, labelled EVIDENCE with
+    their lines), each source line once. One line per statement under one header per page or source
+    section; a relative time in a dated section is given as the date it means. A truncated packet
+    says so and what budget holds the next statement."""
     from kctui.services.search import context
 
     text = context(open_services(), workspace, kb_id, query, budget=budget, fmt="json" if as_json else "text")
