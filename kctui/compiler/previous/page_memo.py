@@ -176,32 +176,7 @@ class PageMemo:
         and every link of it resolved (the next pass's link check then looks at its new pages only)."""
         if not self.path:
             return
-        files, styles = files or {}, styles or {}
-        entries: dict[str, MemoRecord] = {}
-        decoded: dict[str, PageInfo] = {}
-        added: list[str] = []
-        changed: list[str] = []  # the slugs whose record is not the one read
-        old_entries, old_decoded = self._entries, self._decoded
-        for slug, info in infos.items():
-            digest = digests.get(slug)
-            if not digest:
-                continue
-            f = files.get(slug)
-            old = old_entries.get(slug)
-            if (old is not None and f is not None and info is old_decoded.get(slug) and f.digest == digest
-                    and old.digest == digest and old.dev == f.dev and old.ino == f.ino and old.size == f.size
-                    and old.mtime_ns == f.mtime_ns and old.racy == f.racy):  # the record stands (the common case)
-                entries[slug], decoded[slug] = old, info
-                continue
-            stamp = f[:5] if f is not None and f.digest == digest else (0, 0, 0, 0, True)
-            if old is not None and info is old_decoded.get(slug) and old.digest == digest and old[1:6] == stamp:
-                entry = old
-            else:
-                wiki, md = styles.get(slug, (True, True))
-                entry = MemoRecord(slug, *stamp, digest, int(wiki), int(md), *_info_values(info))
-                added.append(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
-            entries[slug], decoded[slug] = entry, info
-            changed.append(slug)
+        entries, decoded, added, changed = self._records_of(infos, digests, files or {}, styles or {})
         generation = Generation.after(self.generation, entries, decoded, changed)
         if generation is not None and links_resolve and len(decoded) == len(infos):
             generation.derived["links_resolve"] = True
@@ -221,6 +196,38 @@ class PageMemo:
         # what this process left, for its next pass (a record's summary is the info it was made of)
         _keep_resident(self.path, ((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns), records, entries, decoded,
                                    generation))
+
+    def _records_of(self, infos: dict[str, PageInfo], digests: dict[str, str], files: dict[str, PageFile],
+                    styles: dict[str, tuple[bool, bool]]) -> tuple[dict[str, MemoRecord], dict[str, PageInfo],
+                                                                   list[str], list[str]]:
+        """(slug -> record, slug -> summary, the new records' lines, the slugs whose record is not the one
+        read): a record that stands is the one read (the common case, kept short); a page without its
+        file's record is kept as racily clean."""
+        entries: dict[str, MemoRecord] = {}
+        decoded: dict[str, PageInfo] = {}
+        added: list[str] = []
+        changed: list[str] = []
+        old_entries, old_decoded = self._entries, self._decoded
+        for slug, info in infos.items():
+            digest = digests.get(slug)
+            if not digest:
+                continue
+            f = files.get(slug)
+            old = old_entries.get(slug)
+            same = old is not None and info is old_decoded.get(slug) and old.digest == digest
+            stamp = f[:5] if f is not None and f.digest == digest else (0, 0, 0, 0, True)
+            if same and f is not None and f.digest == digest and old[1:6] == stamp:  # the record stands
+                entries[slug], decoded[slug] = old, info
+                continue
+            if same and old[1:6] == stamp:
+                entry = old
+            else:
+                wiki, md = styles.get(slug, (True, True))
+                entry = MemoRecord(slug, *stamp, digest, int(wiki), int(md), *_info_values(info))
+                added.append(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+            entries[slug], decoded[slug] = entry, info
+            changed.append(slug)
+        return entries, decoded, added, changed
 
     def _append(self, lines: list[str], needed: int) -> int | None:
         """Append the records to the file read (the number of records it then holds), or None when it

@@ -270,32 +270,7 @@ def _as_written(root: Path, generation: Generation, prev: PreviousWiki) -> bool:
     checked one by one."""
     racy: list[tuple[str, str]] = []  # (slug, path) of the pages whose stat key cannot vouch for them
     for folder, expected in generation.expected.items():
-        try:
-            entries = os.scandir(root / folder)
-        except (FileNotFoundError, NotADirectoryError):
-            if expected:
-                return False
-            continue
-        with entries:
-            seen = 0
-            for entry in entries:
-                name = entry.name
-                if not name.endswith(".md"):
-                    continue
-                want = expected.get(name)
-                if want is None:
-                    return False
-                try:
-                    st = entry.stat(follow_symlinks=False)
-                except OSError:
-                    return False
-                if (st.st_ino != want[0] or st.st_mtime_ns != want[2] or st.st_size != want[1] or st.st_dev != want[3]
-                        or not S_ISREG(st.st_mode)):
-                    return False
-                if want[4]:
-                    racy.append((name[:-3], entry.path))
-                seen += 1
-        if seen != len(expected):
+        if not _folder_as_written(root / folder, expected, racy):
             return False
     files = generation.files
     reread: list[tuple[str, bytes, tuple[int, int, int, int], bool]] = []
@@ -319,6 +294,38 @@ def _as_written(root: Path, generation: Generation, prev: PreviousWiki) -> bool:
         prev.raw.loaded(slug, raw)
         prev.identities[slug], prev.racy[slug] = identity, was_racy
     return True
+
+
+def _folder_as_written(folder: Path, expected: dict[str, tuple], racy: list[tuple[str, str]]) -> bool:
+    """The class folder lists exactly the page files `expected` names, each a regular file with the
+    stat key written; the racily clean ones are added to `racy` (to be read and hashed)."""
+    try:
+        entries = os.scandir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return not expected
+    with entries:
+        seen = 0
+        for entry in entries:
+            name = entry.name
+            if not name.endswith(".md"):
+                continue
+            want = expected.get(name)
+            if want is None or not _is_written_file(entry, want):
+                return False
+            if want[4]:
+                racy.append((name[:-3], entry.path))
+            seen += 1
+    return seen == len(expected)
+
+
+def _is_written_file(entry: os.DirEntry, want: tuple) -> bool:
+    """The entry is a regular file with the stat key (inode, size, mtime_ns, dev) written."""
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        return False
+    return (st.st_ino == want[0] and st.st_mtime_ns == want[2] and st.st_size == want[1] and st.st_dev == want[3]
+            and S_ISREG(st.st_mode))
 
 
 COARSE_RACY_NS = 2_000_000_000  # a filesystem keeping whole seconds (FAT's 2 s, ext3, HFS+)
