@@ -1,3 +1,4 @@
+# size: the journal, its named records and the generation they describe are read and written together, one format in one place.
 """The page memo: what the last pass knew about the pages it wrote, kept in the base's compiler cache so
 that an unchanged previous page is neither read nor parsed again (kctui.compiler.previous.wiki)."""
 
@@ -170,10 +171,9 @@ class PageMemo:
     def save(self, infos: dict[str, PageInfo], digests: dict[str, str], files: dict[str, PageFile] | None = None,
              styles: dict[str, tuple[bool, bool]] | None = None, links_resolve: bool = False) -> None:
         """Keep what describes the pages of the wiki just written: `infos` and `digests` by slug, `files`
-        the `PageFile` of each page (a page without one is kept as racily clean, so only its summary is
-        used). Only the records that changed are
-        appended; nothing is written when nothing changed. `links_resolve`: `infos` is the whole wiki
-        and every link of it resolved (the next pass's link check then looks at its new pages only)."""
+        the `PageFile` of each page (see `_records_of`). Only the records that changed are appended;
+        nothing is written when nothing changed. `links_resolve`: `infos` is the whole wiki and every
+        link of it resolved (the next pass's link check then looks at its new pages only)."""
         if not self.path:
             return
         entries, decoded, added, changed = self._records_of(infos, digests, files or {}, styles or {})
