@@ -24,11 +24,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from kctui.core.relative_time import anchor_date
+from kctui.core.relative_time import anchor_date as _anchor_date
 from kctui.core.relative_time import resolve as resolve_relative
 from kctui.search.ranking import Statement
+
+anchor_date = lru_cache(maxsize=1024)(_anchor_date)  # a group's heading is read once, not at every statement tried
 
 MIN_BUDGET = 1024
 MAX_BUDGET = 131_072
@@ -173,11 +176,17 @@ def _item(group: tuple[str, ...], statements: list[Statement], m: dict[str, Any]
 
 
 def _dated(statement: dict[str, Any], anchor: Any) -> dict[str, Any]:
-    if anchor is not None:
-        dates = [f"{r.phrase} = {r.label()}" for r in resolve_relative(statement["text"], anchor)]
-        if dates:
-            statement["dates"] = dates
+    dates = _dates_of(statement["text"], anchor) if anchor is not None else ()
+    if dates:
+        statement["dates"] = list(dates)
     return statement
+
+
+@lru_cache(maxsize=4096)
+def _dates_of(text: str, anchor: Any) -> tuple[str, ...]:
+    """The relative times of a statement as the dates they mean (a packet renders a group again for each
+    statement it tries: each is read once)."""
+    return tuple(f"{r.phrase} = {r.label()}" for r in resolve_relative(text, anchor))
 
 
 def _dates_text(statement: dict[str, Any]) -> str:
@@ -243,10 +252,10 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
             f["itemsIncluded"] = f["statementsIncluded"] = f["statementsAvailable"] = f["itemsAvailable"] = wide
         return max(_size(render(f, [])) for f in forms)
 
-    tight = next((t for t in range(len(_TIGHT)) if envelope(t) <= budget), None)
+    tight, size = next(((t, size) for t in range(len(_TIGHT)) if (size := envelope(t)) <= budget), (None, 0))
     if tight is None:
         raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
-    chosen, first_left = _fill(statements, meta, budget - envelope(tight), fmt, one)
+    chosen, first_left = _fill(statements, meta, budget - size, fmt, one)
     nb = None
     if first_left is not None:
         nb = min(MAX_BUDGET, _size(text_for(chosen + [statements[first_left]], wide, 0, MAX_BUDGET)) + 64)

@@ -81,10 +81,14 @@ def claim_text(claim_text: str, title: str) -> str:
     return text
 
 
+def _same_stem(a: str, b: str) -> bool:
+    """The same word, or one a prefix of the other, both four letters or more ("backport", "backporting")."""
+    return a == b or (len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)))
+
+
 def _typed(word: str, typed: set[str]) -> bool:
-    """A word the query holds, or shares a stem with (one a prefix of the other, four letters or more)."""
-    return word in typed or any(len(t) >= 4 and len(word) >= 4 and (word.startswith(t) or t.startswith(word))
-                                for t in typed)
+    """A word the query holds, or shares a stem with."""
+    return word in typed or any(_same_stem(word, t) for t in typed)
 
 
 def _share_typed(text: str, typed: set[str]) -> float:
@@ -166,8 +170,7 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
         for w in set(tokens(text)):
             got = named.get(w)
             if got is None:
-                got = named[w] = frozenset(t for t in typed if t == w or (len(t) >= 4 and len(w) >= 4 and (
-                    w.startswith(t) or t.startswith(w))))
+                got = named[w] = frozenset(t for t in typed if _same_stem(t, w))
             out |= got
         return frozenset(out)
 
