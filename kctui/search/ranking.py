@@ -202,7 +202,9 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
     candidates = _diverse(sorted(candidates, key=lambda s: -s.score), typed)
-    return _Once([s for s in candidates if s.kind == "claim" and s.source]).keep(candidates)
+    kept = _Once([s for s in candidates if s.kind == "claim" and s.source]).keep(candidates)
+    cited = [k.text for k in kept if k.source]  # a page's description that one of them says already goes
+    return [s for s in kept if s.kind != "description" or not any(s.text in text for text in cited)]
 
 
 class _Once:

@@ -69,3 +69,11 @@ def test_claim_text_drops_what_the_group_header_says():
     assert claim_text("Widget — eol: 2026-01-01", "Widget") == "eol: 2026-01-01"
     assert claim_text("Cody FAQ — note: Cody is an assistant.", "Cody") == "Cody is an assistant."
     assert claim_text("Other — owner: Lena", "Widget") == "Other — owner: Lena"
+
+
+def test_a_description_that_a_kept_statement_says_already_is_left_out():
+    line = "Maya: The Postgres 16 upgrade went fine yesterday."
+    pages = [page("sources/chat.md", "Team chat — 3 March 2026", [], line),
+             page("entities/postgres.md", "Postgres", [(f"Postgres — note: {line}", "^[chat.md:L3-L3]")])]
+    got = fuse(pages, [passage(1, "chat.md", 3, line)], {"postgres", "upgrade"})
+    assert [(s.kind, s.text) for s in got] == [("claim", line)]  # said once, cited
