@@ -5,15 +5,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from kctui.config import ConfigError
-from kctui.services.context import ServiceContext
-from kctui.services.errors import ServiceError
-from kctui.services.hostlock import HostLockHeld
-from kctui.store.db import StoreError
+if TYPE_CHECKING:
+    from kctui.services.context import ServiceContext
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -24,16 +21,38 @@ def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
     sys.exit(code)
 
 
+# The errors kctui raises for a person, by module: looked up in `sys.modules` when an error arrives, so
+# the CLI imports none of these modules to start (an error of a module never imported cannot be raised).
+KNOWN_ERRORS = (
+    ("kctui.services.errors", "ServiceError"),
+    ("kctui.store.db", "StoreError"),
+    ("kctui.config", "ConfigError"),
+    ("kctui.services.hostlock", "HostLockHeld"),
+)
+
+
+def error_line(exc: Exception) -> str | None:
+    """The one line a person reads for an error kctui or the platform raised; None for anything else
+    (click's own exceptions, bugs), which is raised on."""
+    for module_name, class_name in KNOWN_ERRORS:
+        cls = getattr(sys.modules.get(module_name), class_name, None)
+        if cls is not None and isinstance(exc, cls):
+            return getattr(exc, "message", None) or str(exc)
+    if isinstance(exc, sqlite3.Error):
+        return f"database error: {exc}"
+    if isinstance(exc, PermissionError):
+        return f"permission denied: {exc.filename or exc}"
+    if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+        return f"{exc.strerror or exc}{': ' + str(exc.filename) if exc.filename else ''}"
+    return None
+
+
 class KctuiGroup(click.Group):
     """Turns every known error into one line on stderr and a non-zero exit; never a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (ServiceError, StoreError, ConfigError, HostLockHeld) as exc:
-            fail(getattr(exc, "message", None) or str(exc))
-        except sqlite3.Error as exc:
-            fail(f"database error: {exc}")
         except BrokenPipeError:
             # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
             import os  # noqa: PLC0415
@@ -41,16 +60,19 @@ class KctuiGroup(click.Group):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(0)
-        except PermissionError as exc:
-            fail(f"permission denied: {exc.filename or exc}")
-        except OSError as exc:
-            fail(f"{exc.strerror or exc}{': ' + str(exc.filename) if exc.filename else ''}")
         except KeyboardInterrupt:
             click.echo("kctui: interrupted", err=True)
             sys.exit(130)
+        except Exception as exc:
+            line = error_line(exc)
+            if line is None:
+                raise
+            fail(line)
 
 
 def open_services() -> ServiceContext:
+    from kctui.services.context import ServiceContext  # noqa: PLC0415 - loaded by the commands that use it
+
     return ServiceContext.open()
 
 
@@ -61,11 +83,17 @@ def open_app() -> None:
     except ImportError:
         click.echo("The terminal app is not part of this build yet; use `kctui --help` for the commands.")
         return
-    from kctui.api.serve import ApiServer  # noqa: PLC0415 - the app serves the API when the settings enable it
-
-    code = run_app(server_factory=ApiServer)
+    code = run_app(server_factory=api_server)
     if code:
         sys.exit(code)
+
+
+def api_server(host: str, port: int) -> Any:
+    """The app's API server, made by the embedded host once it starts (after the first frame): the web
+    stack loads then, not before the screen is drawn."""
+    from kctui.api.serve import ApiServer  # noqa: PLC0415
+
+    return ApiServer(host, port)
 
 
 def print_json(data: Any) -> None:

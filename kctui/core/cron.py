@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from typing import TYPE_CHECKING
 
-from croniter import croniter
+if TYPE_CHECKING:
+    from croniter import croniter as Croniter
 
 US = 1_000_000
 OFF = "off"
@@ -40,12 +42,20 @@ class ScheduleDecision:
     reason: str
 
 
+def croniter(expression: str, start: datetime) -> Croniter:
+    """croniter's iterator, loaded the first time a schedule is read (most bases have none, and every
+    status call would pay for the import)."""
+    from croniter import croniter as make  # noqa: PLC0415
+
+    return make(expression, start)
+
+
 def check_expression(expression: str) -> str | None:
     """The normalised expression, None for `off`; ValueError with one clear line otherwise."""
     text = " ".join(str(expression or "").split())
     if text.lower() == OFF:
         return None
-    if not text or len(text) > MAX_EXPRESSION_CHARS or len(text.split()) != 5 or not croniter.is_valid(text):
+    if not text or len(text) > MAX_EXPRESSION_CHARS or len(text.split()) != 5 or not _valid(text):
         raise ValueError(f"schedule {expression!r} is not a cron expression of five fields "
                          "(minute hour day-of-month month day-of-week, e.g. '0 2 * * *') or 'off'")
     try:  # valid syntax that names no time at all (30 February) is refused too
@@ -55,6 +65,12 @@ def check_expression(expression: str) -> str | None:
     except Exception:  # noqa: BLE001 - croniter's errors have no common base worth naming
         raise ValueError(f"schedule {expression!r} is not a cron expression that ever comes due") from None
     return text
+
+
+def _valid(text: str) -> bool:
+    from croniter import croniter as make  # noqa: PLC0415
+
+    return bool(make.is_valid(text))
 
 
 def _dt(us: int, tz: tzinfo) -> datetime:

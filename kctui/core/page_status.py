@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kctui.core.frontmatter import dump_yaml, parse_document
-
 COMPILE_STATUSES = ("compiled", "needs-review", "contradicted", "stale", "confirmed", "archived")
 STATUS_LINE_PREFIX = "> **Status:"
 
@@ -59,6 +57,8 @@ def status_line(compile_status: str, note: str | None = None) -> str | None:
 
 
 def split_page(text: str) -> tuple[dict[str, Any], str]:
+    from kctui.core.frontmatter import parse_document  # noqa: PLC0415 - YAML loads when a page is read
+
     data, body, _ = parse_document(text)
     return (data or {}), body
 
@@ -112,6 +112,8 @@ def status_block(compile_status: str, note: str | None = None, claim_lines: list
 
 
 def render_page(frontmatter: dict[str, Any], body: str) -> str:
+    from kctui.core.frontmatter import dump_yaml  # noqa: PLC0415 - YAML loads when a page is written
+
     return f"---\n{dump_yaml(frontmatter)}---\n\n{body.lstrip(chr(10))}"
 
 

@@ -11,12 +11,10 @@ its inputs (tests/unit/test_relative_time.py).
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
-
-from dateutil import parser as date_parser
-from dateutil.relativedelta import relativedelta
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -52,7 +50,7 @@ class RelativeTime:
         """`Monday 4 March 2024`, `25 Feb–2 Mar 2024`, `February 2024` or `2023`."""
         if self.start == self.end:
             return f"{self.start:%A} {self.start.day} {self.start:%B %Y}"
-        if self.start.day == 1 and self.end == self.start + relativedelta(months=1, days=-1):
+        if self.start.day == 1 and self.end == _month_end(self.start):
             return f"{self.start:%B %Y}"
         if (self.start.month, self.start.day, self.end.month, self.end.day) == (1, 1, 12, 31):
             return f"{self.start.year}"
@@ -67,6 +65,10 @@ _DATE_SPANS = (  # (a date as people write it in a heading, read day first)
 )
 
 
+def _month_end(day: dt.date) -> dt.date:
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
 def anchor_date(heading: str) -> dt.date | None:
     """The date a heading names (it must hold a four-digit year), else None."""
     if not heading or not _YEAR.search(heading):
@@ -75,6 +77,8 @@ def anchor_date(heading: str) -> dt.date | None:
         m = pattern.search(heading)
         if m is None:
             continue
+        from dateutil import parser as date_parser  # noqa: PLC0415 - loaded when a heading holds a year
+
         try:
             return date_parser.parse(m.group(0), dayfirst=dayfirst, default=dt.datetime(1900, 1, 1)).date()
         except (ValueError, OverflowError):
@@ -109,8 +113,9 @@ def _shift(anchor: dt.date, n: int, unit: str) -> tuple[dt.date, dt.date]:
         day = anchor + dt.timedelta(days=n * {"day": 1, "week": 7, "fortnight": 14}[unit])
         return day, day
     if unit == "month":
-        first = (anchor + relativedelta(months=n)).replace(day=1)
-        return first, first + relativedelta(months=1, days=-1)
+        months = anchor.year * 12 + anchor.month - 1 + n
+        first = dt.date(months // 12, months % 12 + 1, 1)
+        return first, _month_end(first)
     year = anchor.year + n
     return dt.date(year, 1, 1), dt.date(year, 12, 31)
 

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from kctui.core.clock import parse_rfc3339
 from kctui.core.frontmatter import FrontmatterError, parse_document
-from kctui.core.page_status import COMPILE_STATUSES, STATUS_WORDS
+from kctui.core.page_status import COMPILE_STATUSES
 from kctui.core.pages import (
     NONE_LINE,
     SECTIONS,
@@ -29,7 +28,6 @@ MAX_CLAIMS = 2000
 MAX_LIST = 100
 MAX_BODY_CHARS = 1_000_000
 MAX_FIELD_CHARS = 2000
-CURRENT = ("compiled", "confirmed")  # "plainly current": everything else is flagged
 
 _STANDARD_HEADINGS = frozenset(name for names in SECTIONS.values() for name in names)
 _CITE_ANY = re.compile(r"\s*\^\[(?:\\.|[^\]\\])*\]")
@@ -180,29 +178,3 @@ class _BodyReader:
             doc.claims.append(claim)  # (one the notice listed, as a conflicting claim, is not listed again)
 
 
-def _instant_us(text: str) -> int | None:
-    try:
-        return parse_rfc3339(text.strip().replace(" ", "T", 1))
-    except (ValueError, OverflowError):
-        return None
-
-
-def flag_of(doc_status: str, notice: list[str], stale_after: str, now_us: int) -> dict[str, Any] | None:
-    """The inline flag of a page that is not plainly current, with why; None when it is current.
-
-    A `compiled`/`confirmed` page whose `stale_after` instant has passed is flagged `stale` too: the
-    next compile would mark it so, and a reader must not take it as current meanwhile."""
-    status = doc_status
-    derived = False
-    if status in CURRENT and stale_after:
-        at = _instant_us(stale_after)
-        if at is not None and at < now_us:
-            status, derived = "stale", True
-    if status in CURRENT:
-        return None
-    if derived:
-        why = f"no new evidence or confirmation since {stale_after}"
-    else:
-        why = notice[0] if notice else STATUS_WORDS.get(status, status)
-        why = re.sub(r"^(Status: [a-z-]+ — |[A-Z][a-z ]+: )", "", why).strip() or STATUS_WORDS.get(status, status)
-    return {"status": status, "why": why, "derived": derived}

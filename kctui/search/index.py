@@ -21,6 +21,7 @@ incremental by page digest: only new, changed and removed pages are touched.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -35,11 +36,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kctui import paths
-from kctui.search.extract import PageDoc, extract_page
 from kctui.store.db import immediate_transaction
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+    from kctui.search.extract import PageDoc
 
 log = logging.getLogger(__name__)
 
@@ -105,14 +107,19 @@ def _fts(key: str) -> str:
 
 class SearchIndex:
     """A connection to the index database. One per thread. `db` (sqlite-utils) over the same connection
-    sets up tables, inserts in bulk, introspects and lists; inside `write()` it joins the open
+    sets up tables, inserts in bulk and introspects; inside `write()` it joins the open
     `BEGIN IMMEDIATE` transaction (savepoints, never a BEGIN or COMMIT of its own)."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
         self.path = path
-        self.db = _database(conn)
         self._lock = threading.RLock()
+
+    @functools.cached_property
+    def db(self) -> sqlite_utils.Database:
+        """sqlite-utils over the connection, made when the index is first written: a query of an index
+        that is already current reads with plain SQL and never imports it (nor what it pulls in)."""
+        return _database(self.conn)
 
     @classmethod
     def open(cls, path: Path) -> SearchIndex:
@@ -180,7 +187,8 @@ class SearchIndex:
             return self.conn.execute("SELECT signature, pages FROM bases WHERE key = ?", (key,)).fetchone()
 
     def _has_table(self, key: str) -> bool:
-        return self.db[_fts(key)].exists()
+        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                 (_fts(key),)).fetchone() is not None
 
     def rank(self, key: str, expression: str, limit: int) -> list[sqlite3.Row]:
         """(id, path, title, description, score) of the pages matching the FTS5 expression, best
@@ -215,21 +223,22 @@ class SearchIndex:
                 return 0
             return int(self.conn.execute(f"SELECT count(*) FROM {t} WHERE {t} MATCH ?", (expression,)).fetchone()[0])
 
-    def page(self, key: str, path: str) -> dict[str, Any] | None:
+    def _rows(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
         with self._lock:
-            return next(self.db["pages"].rows_where("key = ? AND path = ?", [key, path], select=PAGE_COLUMNS), None)
+            return [dict(row) for row in self.conn.execute(sql, params)]
+
+    def page(self, key: str, path: str) -> dict[str, Any] | None:
+        rows = self._rows(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND path = ?", (key, path))
+        return rows[0] if rows else None
 
     def all_pages(self, key: str) -> list[dict[str, Any]]:
         """Every indexed page of a base, by path: what a listing shows (no bodies, no claims)."""
-        with self._lock:
-            return list(self.db["pages"].rows_where(
-                "key = ?", [key], order_by="path",
-                select="id, path, slug, kind, title, description, compile_status, stale_after, notice_json"))
+        return self._rows("SELECT id, path, slug, kind, title, description, compile_status, stale_after, notice_json "
+                          "FROM pages WHERE key = ? ORDER BY path", (key,))
 
     def pages_named(self, key: str, name: str) -> list[dict[str, Any]]:
-        with self._lock:
-            return list(self.db["pages"].rows_where("key = ? AND (path = ? OR slug = ?)", [key, name, name],
-                                                    order_by="path", select=PAGE_COLUMNS))
+        return self._rows(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND (path = ? OR slug = ?) ORDER BY path",
+                          (key, name, name))
 
     # -- refreshing ------------------------------------------------------------------------------
 
@@ -348,6 +357,13 @@ def _apply(db: sqlite_utils.Database, key: str, files: dict[str, bytes]) -> tupl
             conn.execute("DELETE FROM pages WHERE id = ?", (page_id,))
             removed += 1
     return len(new), updated, removed, unchanged
+
+
+def extract_page(rel: str, text: str) -> PageDoc:
+    # the page reader (YAML, the page grammar) loads when a page is indexed, not for every query
+    from kctui.search import extract  # noqa: PLC0415
+
+    return extract.extract_page(rel, text)
 
 
 def _row(doc: PageDoc, digest: str) -> tuple[Any, ...]:

@@ -34,11 +34,10 @@ def host_process() -> dict[str, Any]:
 
 
 def host_status(ctx: ServiceContext, workspace: str | None = None) -> dict[str, Any]:
-    from kctui.services.review import open_counts  # noqa: PLC0415
-    from kctui.services.scheduler import watcher_state  # noqa: PLC0415
+    from kctui.services.review_queue import open_counts_by_base  # noqa: PLC0415
 
     host = host_process()
-    review_open = open_counts(ctx)
+    review_open = open_counts_by_base(ctx)
     items = []
     for b in bases_svc.list_bases(ctx, workspace):
         item = base_status_json(ctx, b)
@@ -47,7 +46,11 @@ def host_status(ctx: ServiceContext, workspace: str | None = None) -> dict[str, 
         # `kctui compile --wait`) fails it for a retry at start-up
         item["interrupted"] = host["state"] == "stopped" and item["compilation"]["phase"] == "running"
         items.append(item)
-    watcher = watcher_state(ctx) if host["state"] == "running" else None
+    watcher = None
+    if host["state"] == "running":
+        from kctui.services.scheduler import watcher_state  # noqa: PLC0415 - only a running host has a watcher
+
+        watcher = watcher_state(ctx)
     host["watcher"] = watcher["mode"] if watcher else None
     host["watcherMessage"] = watcher.get("message") if watcher else None
     return {"host": host, "items": items, "total": len(items)}

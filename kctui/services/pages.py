@@ -20,7 +20,7 @@ from typing import Any
 
 from kctui.core.frontmatter import FrontmatterError, split_frontmatter
 from kctui.core.trust import REASON_WORDS
-from kctui.search.extract import flag_of
+from kctui.search.flags import flag_of
 from kctui.services.context import ServiceContext
 from kctui.services.review import cited_source_lines
 from kctui.services.search import page_view, prepare

@@ -51,7 +51,15 @@ from kctui.core.page_status import same_content
 from kctui.core.trust import HoldReason
 from kctui.services.context import ServiceContext
 from kctui.services.review_decide import resolve, resolve_many
-from kctui.services.review_queue import OPEN, PAGE_COLUMNS, ReviewItem, get_item, list_items, read_live_page
+from kctui.services.review_queue import (
+    OPEN,
+    PAGE_COLUMNS,
+    ReviewItem,
+    get_item,
+    list_items,
+    open_counts_by_base,
+    read_live_page,
+)
 from kctui.services.revisions import current_revision_number
 
 MAX_MANIFEST_BYTES = 32 * 1024 * 1024
@@ -370,10 +378,7 @@ def show_item(ctx: ServiceContext, item_id: int | str) -> dict[str, Any]:
     return data
 
 
-def open_counts(ctx: ServiceContext) -> dict[tuple[str, str], int]:
-    rows = ctx.store.query("SELECT workspace, base_id, COUNT(*) FROM review_items WHERE state = 'open' "
-                           "GROUP BY workspace, base_id")
-    return {(r[0], r[1]): int(r[2]) for r in rows}
+open_counts = open_counts_by_base  # the app's name for it
 
 
 __all__ = ["MAX_MANIFEST_BYTES", "Manifest", "ManifestError", "read_manifest", "file_manifest", "follow_revisions",

@@ -205,6 +205,13 @@ def open_counts(ctx: ServiceContext, workspace: str | None = None, kb_id: str | 
     return Counts(held=by_kind.get("held", 0), conflicts=by_kind.get("conflict", 0))
 
 
+def open_counts_by_base(ctx: ServiceContext) -> dict[tuple[str, str], int]:
+    """Open items of every base, by (workspace, base id): one query, for status lines."""
+    rows = ctx.store.query("SELECT workspace, base_id, COUNT(*) FROM review_items WHERE state = 'open' "
+                           "GROUP BY workspace, base_id")
+    return {(r[0], r[1]): int(r[2]) for r in rows}
+
+
 def list_page(ctx: ServiceContext, workspace: str | None = None, *, state: str | None = OPEN,
               kb_id: str | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0,
               kind: str | None = None) -> ListingPage:

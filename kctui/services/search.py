@@ -23,7 +23,7 @@ from typing import Any
 
 from kctui import paths
 from kctui.search import context as packets
-from kctui.search.extract import flag_of
+from kctui.search.flags import flag_of
 from kctui.search.index import (
     RefreshStats,
     SearchIndex,

@@ -41,9 +41,6 @@ from kctui.ui.poll import INTERVAL, Poller
 from kctui.ui.screens.confirm import ConfirmScreen, ask
 from kctui.ui.screens.help import HelpRow, HelpScreen
 from kctui.ui.screens.main import MainScreen
-from kctui.ui.screens.page_view import PageViewScreen
-from kctui.ui.screens.review_detail import ReviewDetailScreen
-from kctui.ui.screens.search import SearchScreen
 from kctui.ui.themes import configured_theme, load_themes, theme_problems
 
 log = logging.getLogger(__name__)
@@ -131,7 +128,8 @@ class KctuiApp(App[None]):
 
             wss = list(self.initial_workspaces)
             self.run_service("add workspace", lambda ctx: [add_workspace(ctx, w) for w in wss], quiet=True)
-        self.poller.start()
+        # the first read of the store starts once the screen is drawn: the panes show first, then fill
+        self.call_after_refresh(self.poller.start)
         if self.handle_signals and threading.current_thread() is threading.main_thread():
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGHUP, signal.SIGTERM):
@@ -316,9 +314,10 @@ class KctuiApp(App[None]):
             _, name, params = _parse(k.action)
             if isinstance(under, MainScreen) and keys.MAIN in k.scopes:
                 state = under.why_not(name, params)
-            elif isinstance(under, ReviewDetailScreen) and keys.DETAIL in k.scopes:
-                state = under.why_not(params[0]) if name == "resolve" and params else None
-            elif keys.APP in k.scopes or (keys.READER in k.scopes and isinstance(under, (SearchScreen, PageViewScreen))):
+            elif _is_screen(under, "review_detail", "ReviewDetailScreen") and keys.DETAIL in k.scopes:
+                state = under.why_not(params[0]) if name == "resolve" and params else None  # type: ignore[attr-defined]
+            elif keys.APP in k.scopes or (keys.READER in k.scopes and (
+                    _is_screen(under, "search", "SearchScreen") or _is_screen(under, "page_view", "PageViewScreen"))):
                 state = None
             elif set(k.scopes) & set(getattr(under, "KEY_SCOPES", ())):
                 why = getattr(under, "why_not", None)
@@ -398,6 +397,13 @@ def _parse(action: str) -> tuple[str, str, tuple[object, ...]]:
     from textual.actions import parse
 
     return parse(action)
+
+
+def _is_screen(screen: Screen, module: str, name: str) -> bool:
+    """Is `screen` a `kctui.ui.screens.<module>.<name>`? Screens load when first opened, and one whose
+    module was never imported cannot be on the stack."""
+    cls = getattr(sys.modules.get(f"kctui.ui.screens.{module}"), name, None)
+    return cls is not None and isinstance(screen, cls)
 
 
 def run_app(workspaces: Sequence[str] | None = None, server_factory: Callable[[str, int], Any] | None = None) -> int:

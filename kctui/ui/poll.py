@@ -17,11 +17,12 @@ from typing import Any
 from kctui.core.models import FAILURE_WORDS
 from kctui.core.trust import REASON_WORDS
 from kctui.services import bases as bases_svc
-from kctui.services import briefs, progress, review, status
+from kctui.services import briefs, progress, status
 from kctui.services import jobs as jobs_svc
 from kctui.services import workspaces as workspaces_svc
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
+from kctui.services.review_queue import OPEN, open_counts_by_base
 from kctui.services.scheduled import next_scheduled_for
 from kctui.store.records import JOB_COLUMNS, BaseRecord, JobRecord, job_from_row
 from kctui.ui.messages import (
@@ -80,9 +81,9 @@ def read_items(ctx: ServiceContext, limit: int = ITEM_LIMIT) -> tuple[tuple[Item
     how many open items are held updates and conflicts (the store's counts: they add up to the total)."""
     rows = ctx.store.query(
         "SELECT id, kind, workspace, base_id, job_id, page_path, title, reason, summary, expected_revision "
-        "FROM review_items WHERE state = ? ORDER BY id LIMIT ?", (review.OPEN, int(limit)))
+        "FROM review_items WHERE state = ? ORDER BY id LIMIT ?", (OPEN, int(limit)))
     kinds = {r[0]: int(r[1]) for r in ctx.store.query(
-        "SELECT kind, COUNT(*) FROM review_items WHERE state = ? GROUP BY kind", (review.OPEN,))}
+        "SELECT kind, COUNT(*) FROM review_items WHERE state = ? GROUP BY kind", (OPEN,))}
     items = tuple(ItemView(id=r["id"], kind=r["kind"], workspace=r["workspace"], base_id=r["base_id"],
                            job_id=r["job_id"], page=r["page_path"], title=r["title"], reason=r["reason"],
                            reason_words=REASON_WORDS.get(r["reason"], r["reason"]), summary=r["summary"],
@@ -132,7 +133,7 @@ def merge(snap: Snapshot, job: JobRecord | None = None, base: BaseRecord | None 
 
 def read_snapshot(ctx: ServiceContext, job_id: str | None) -> Snapshot:
     now = ctx.now()
-    counts_by_base = review.open_counts(ctx)
+    counts_by_base = open_counts_by_base(ctx)
     jobs = read_jobs(ctx)
     # the queued retry of each base (status.next_retry_at's lookup, from the open jobs already read)
     retry = {j.base_key: j.not_before for j in jobs if j.phase == "queued" and j.trigger == "retry"}

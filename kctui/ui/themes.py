@@ -1,5 +1,5 @@
 """Themes as files (Posting): the built-in ones in `themes/*.toml` and the user's in
-`<config dir>/themes/*.toml`, the same format, validated with pydantic, every colour parsed. A bad file
+`<config dir>/themes/*.toml`, the same format, each checked whole, every colour parsed. A bad file
 is skipped; the app falls back to the default theme and says so in ONE notification.
 
     name = "my-theme"          # lowercase letters, digits and '-'
@@ -18,10 +18,11 @@ also has a glyph and a word.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
@@ -29,66 +30,75 @@ from kctui import paths
 
 DEFAULT_THEME = "kctui-dark"
 STYLE_WORDS = {"bold", "dim", "italic", "underline", "reverse", "strike", "not", "none", "b", "i", "u"}
-
-
-def _colour(value: str) -> str:
-    try:
-        Color.parse(value)
-    except ColorParseError:
-        raise ValueError(f"'{value}' is not a colour (use #rrggbb, rgb(…), hsl(…) or a colour name)") from None
-    return value
-
-
-class ThemeColors(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    primary: str
-    secondary: str | None = None
-    accent: str | None = None
-    foreground: str | None = None
-    background: str | None = None
-    surface: str | None = None
-    panel: str | None = None
-    boost: str | None = None
-    warning: str | None = None
-    error: str | None = None
-    success: str | None = None
-
-    @field_validator("*")
-    @classmethod
-    def _check(cls, v: str | None) -> str | None:
-        return None if v is None else _colour(v)
-
-
-class ThemeFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")
-    dark: bool = True
-    colors: ThemeColors
-    variables: dict[str, str] = Field(default_factory=dict)
-
-    @field_validator("variables")
-    @classmethod
-    def _check_vars(cls, v: dict[str, str]) -> dict[str, str]:
-        for key, value in v.items():
-            if key.endswith("-style"):
-                if not set(value.lower().split()) <= STYLE_WORDS:
-                    raise ValueError(f"{key}: '{value}' is not a text style (bold, italic, underline, reverse …)")
-            else:
-                try:
-                    _colour(value)
-                except ValueError as exc:
-                    raise ValueError(f"{key}: {exc}") from None
-        return v
-
-    def theme(self) -> Theme:
-        return Theme(name=self.name, dark=self.dark, variables=dict(self.variables),
-                     **self.colors.model_dump(exclude_none=True))
+COLOUR_NAMES = ("primary", "secondary", "accent", "foreground", "background", "surface", "panel", "boost",
+                "warning", "error", "success")
+THEME_KEYS = ("name", "dark", "colors", "variables")
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
 
 class ThemeError(Exception):
     pass
+
+
+class _Invalid(ValueError):
+    """What is wrong, and where in the file (`colors.background`)."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"{where}: {why}")
+
+
+def _colour(where: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise _Invalid(where, "should be a string")
+    try:
+        Color.parse(value)
+    except ColorParseError:
+        raise _Invalid(where, f"'{value}' is not a colour (use #rrggbb, rgb(…), hsl(…) or a colour name)") from None
+    return value
+
+
+def _table(where: str, value: Any, allowed: tuple[str, ...] | None = None) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Invalid(where, "should be a table")
+    extra = [k for k in value if allowed is not None and k not in allowed]
+    if extra:
+        raise _Invalid(f"{where}.{extra[0]}" if where != "file" else extra[0],
+                       f"not a theme setting (one of: {', '.join(allowed or ())})")
+    return value
+
+
+def _variables(value: Any) -> dict[str, str]:
+    for key, text in _table("variables", value).items():
+        if not isinstance(text, str):
+            raise _Invalid(f"variables.{key}", "should be a string")
+        if key.endswith("-style"):
+            if not set(text.lower().split()) <= STYLE_WORDS:
+                raise _Invalid("variables", f"{key}: '{text}' is not a text style (bold, italic, underline, reverse …)")
+        else:
+            _colour(f"variables.{key}", text)
+    return dict(value)
+
+
+def theme_from_table(data: Any) -> Theme:
+    """A theme file's table checked whole (names, types, every colour and style) and made a Theme;
+    `_Invalid` names the first thing wrong. By hand rather than a pydantic model: the app reads its
+    themes before its first frame, and building the models cost each start about 0.1 s."""
+    data = _table("file", data, THEME_KEYS)
+    name = data.get("name")
+    if name is None:
+        raise _Invalid("name", "is required")
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise _Invalid("name", "should be lowercase letters, digits and '-' (at most 64), starting with a letter or digit")
+    dark = data.get("dark", True)
+    if not isinstance(dark, bool):
+        raise _Invalid("dark", "should be true or false")
+    if "colors" not in data:
+        raise _Invalid("colors", "is required (a [colors] table with at least primary)")
+    colours = _table("colors", data["colors"], COLOUR_NAMES)
+    if "primary" not in colours:
+        raise _Invalid("colors.primary", "is required")
+    checked = {key: _colour(f"colors.{key}", value) for key, value in colours.items()}
+    return Theme(name=name, dark=dark, variables=_variables(data.get("variables", {})), **checked)
 
 
 def parse_theme_file(path: Path) -> Theme:
@@ -97,13 +107,8 @@ def parse_theme_file(path: Path) -> Theme:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ThemeError(f"{path.name}: cannot read it ({exc})") from None
     try:
-        return ThemeFile(**data).theme()
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "file"
-        msg = str(err["msg"]).removeprefix("Value error, ")
-        raise ThemeError(f"{path.name}: {where}: {msg}") from None
-    except TypeError as exc:
+        return theme_from_table(data)
+    except _Invalid as exc:
         raise ThemeError(f"{path.name}: {exc}") from None
 
 

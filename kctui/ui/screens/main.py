@@ -16,7 +16,7 @@ The panes are widgets of their own (kctui.ui.widgets), the panes' and stops' nam
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from rich.text import Text
@@ -37,11 +37,7 @@ from kctui.services import jobs as jobs_svc
 from kctui.services import workspaces as workspaces_svc
 from kctui.ui import keys
 from kctui.ui.messages import EMPTY, BaseView, ItemView, JobView, Snapshot
-from kctui.ui.screens.add_workspace import AddWorkspaceScreen
 from kctui.ui.screens.confirm import ask
-from kctui.ui.screens.new_kb import NewKb, NewKbScreen
-from kctui.ui.screens.review_detail import open_item
-from kctui.ui.screens.search import SearchScreen
 from kctui.ui.stops import (
     CONFLICT,
     HELD,
@@ -54,13 +50,16 @@ from kctui.ui.stops import (
     STOP_PANE,
     STOPS,
 )
-from kctui.ui.widgets.brief_pane import BriefPane
+from kctui.ui.widgets.brief_pane import STARTING, BriefPane
 from kctui.ui.widgets.key_bar import KeyBar, Line
 from kctui.ui.widgets.keyed_table import KeyedTable
 from kctui.ui.widgets.queue_pane import QueuePane
 from kctui.ui.widgets.review_pane import ReviewPane
 from kctui.ui.widgets.running_pane import RunningPane
 from kctui.ui.words import changes_body, compile_text
+
+if TYPE_CHECKING:
+    from kctui.ui.screens.new_kb import NewKb
 
 DETAIL_DELAY = 0.08  # seconds the jobs cursor rests before the selected job's detail is read
 
@@ -77,6 +76,7 @@ class MainScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.snapshot: Snapshot = EMPTY
+        self.deferred: list[keys.KeyAction] = []  # keys pressed before the first read of the store
         self.needle = {"queue": "", "review": ""}
         self.follow = True  # the Running and Brief panes follow the running (or newest) job
         self.followed_job: str | None = None
@@ -104,6 +104,14 @@ class MainScreen(Screen):
         snap = self.app.snapshot  # type: ignore[attr-defined]
         if snap is not EMPTY:
             self.apply(snap)
+        else:  # drawn before the first read of the store: each pane says so until its rows arrive
+            for pane in PANES:
+                self.query_one(f"#{pane}").border_subtitle = STARTING
+
+    @property
+    def loaded(self) -> bool:
+        """Has the first read of the store arrived (the panes show data, not "starting…")?"""
+        return self.snapshot is not EMPTY
 
     # -- the look ----------------------------------------------------------------------------------
 
@@ -213,6 +221,8 @@ class MainScreen(Screen):
 
     def apply(self, snap: Snapshot) -> None:
         old, self.snapshot = self.snapshot, snap
+        if old is EMPTY and snap is not EMPTY and self.deferred:
+            self.call_after_refresh(self.run_deferred)
         tones = self.app.tones()  # type: ignore[attr-defined]
         self.follow_pending(snap)
         if self.follow:
@@ -247,6 +257,8 @@ class MainScreen(Screen):
 
     def rerender(self) -> None:
         """Show the last snapshot again (a filter or the theme changed)."""
+        if not self.loaded:
+            return  # nothing read yet: the panes keep saying "starting…"
         self._reshow = True
         self.apply(self.snapshot)
 
@@ -411,9 +423,26 @@ class MainScreen(Screen):
             return
         event.stop()
         event.prevent_default()
+        if not self.loaded:  # a key pressed while the app starts is kept, and run once the rows are in
+            self.deferred.append(entry)
+            self.app.notify(f"{keys.display_key(event.key)} ({entry.description}): starting… it runs when the "
+                            "panes have loaded", timeout=3)
+            return
         reason = self.why_not(name, params) or "it does not apply here"
         self.app.notify(f"{keys.display_key(event.key)} ({entry.description}): {reason}", severity="warning",
                         timeout=4)
+
+    def run_deferred(self) -> None:
+        """The keys pressed before the first read of the store, in order, now that it has arrived: each
+        runs if it applies, else says why, as if pressed now."""
+        pending, self.deferred = self.deferred, []
+        for entry in pending:
+            name, params = parsed_action(entry)
+            if self.check_action(name, params) is True:
+                self.call_later(self.run_action, entry.action)
+            else:
+                reason = self.why_not(name, params) or "it does not apply here"
+                self.app.notify(f"{entry.description}: {reason}", severity="warning", timeout=4)
 
     # -- the key actions: moving around -------------------------------------------------------------
 
@@ -447,6 +476,8 @@ class MainScreen(Screen):
         elif stop == "items":
             item = self.selected_item()
             if item is not None:
+                from kctui.ui.screens.review_detail import open_item  # noqa: PLC0415
+
                 open_item(self.app, item.id)
 
     def action_back(self) -> None:
@@ -596,6 +627,8 @@ class MainScreen(Screen):
     def action_search(self) -> None:
         base = self.selected_base()
         if base is not None:
+            from kctui.ui.screens.search import SearchScreen  # noqa: PLC0415
+
             self.app.push_screen(SearchScreen(base.workspace, base.id, base.name))
 
     def action_pages(self) -> None:
@@ -626,6 +659,8 @@ class MainScreen(Screen):
                     "add workspace", lambda ctx: workspaces_svc.add_workspace(ctx, ws),
                     ok_text=lambda r: f"now monitoring {r[1]}" if r[0] else f"{r[1]} is already monitored")
 
+        from kctui.ui.screens.add_workspace import AddWorkspaceScreen  # noqa: PLC0415
+
         self.app.push_screen(AddWorkspaceScreen(), added)
 
     def action_new_kb(self) -> None:
@@ -641,6 +676,8 @@ class MainScreen(Screen):
                 ok_text=lambda r: (f"created {r[1].name} ({r[1].id})" if r[0] else f"{r[1].name} already exists")
                 + ("" if req.from_paths else f"; put its sources in .a3s/kb/bases/{r[1].id}/sources/"),
                 then=lambda r: self.call_after_refresh(lambda: self.queue.bases.select_key(f"{r[1].workspace}\0{r[1].id}")))
+
+        from kctui.ui.screens.new_kb import NewKbScreen  # noqa: PLC0415
 
         self.app.push_screen(NewKbScreen(list(self.snapshot.workspaces), base.workspace if base else None), create)
 

@@ -12,7 +12,6 @@ import re
 from typing import ClassVar
 
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.text import Text
 from textual.binding import Binding
@@ -62,6 +61,9 @@ class Window:
                 yield Segment.line()
 
 
+STARTING = "starting…"
+
+
 class BriefPane(QuietFocus, Widget, can_focus=True):
     PANE = "brief"
     TITLE = "4 Brief"
@@ -73,11 +75,12 @@ class BriefPane(QuietFocus, Widget, can_focus=True):
 
     def on_mount(self) -> None:
         self._shown: str | None = None
-        self._label = ""
+        self._label = STARTING  # (the first show() replaces it)
         self._lines: list[list[Segment]] = []
         self._width = 0
         self._top = 0
-        self.show(None)
+        # until the first read of the store arrives: one plain line (the Markdown renderer loads later)
+        self._lines = [[Segment(STARTING)]]
 
     def on_resize(self) -> None:
         if self._shown is not None and self.content_size.width != self._width:
@@ -87,6 +90,8 @@ class BriefPane(QuietFocus, Widget, can_focus=True):
 
     def _draw(self, text: str) -> None:
         width = max(10, self.content_size.width)
+        from rich.markdown import Markdown  # noqa: PLC0415 - the Markdown parser loads with the first brief
+
         console = self.app.console
         self._lines = console.render_lines(Markdown(text, hyperlinks=False), console.options.update_width(width),
                                            pad=False)
