@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-for _var in [v for v in os.environ if v.startswith("TEXTUAL") or v in ("NO_COLOR", "FORCE_COLOR")]:
+# (TEXTUAL_SNAPSHOT_* stay: the snapshot plugin hands its folder to the parallel workers through them)
+for _var in [v for v in os.environ if (v.startswith("TEXTUAL") and not v.startswith("TEXTUAL_SNAPSHOT"))
+             or v in ("NO_COLOR", "FORCE_COLOR")]:
     os.environ.pop(_var, None)
 for _var in [v for v in os.environ if v.startswith("KCTUI_")]:
     os.environ.pop(_var, None)

@@ -21,6 +21,7 @@ def recorded() -> dict:
     return json.loads(golden.RECORD.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("store", [True, False], ids=["previous-store-on", "previous-store-off"])
 @pytest.mark.parametrize("corpus", sorted(golden.CORPORA))
 def test_outputs_are_the_recorded_ones(tmp_path, recorded, corpus: str, store: bool) -> None:

@@ -184,6 +184,7 @@ def test_rust_rfcs_concepts_and_entities_once_links_resolve(tmp_path: Path) -> N
     assert sum(1 for rel in found if rel.startswith("sources/")) == len(chosen)
 
 
+@pytest.mark.slow
 def test_a_full_pass_over_an_unchanged_real_corpus_changes_nothing(shared_dir, tmp_path):
     """`full=True` re-reads every source and checks it against what the previous wiki records; on the
     endoflife corpus (claims cited at several places) it must neither crash nor rewrite a page."""

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -61,6 +64,15 @@ def long_page(status: str = "compiled") -> str:
         "## Key Positions/Products/Claims\n\n" + "\n".join(claims) + "\n"
     )
     return text if status == "compiled" else set_page_status(text, status)
+
+
+@pytest.fixture
+def workspace() -> Iterator[Path]:
+    """The packets quote the workspace's path and the budgets here are tight: a folder whose path has the
+    same length however the suite runs (pytest's own temp folders are longer in a parallel worker)."""
+    ws = Path(tempfile.mkdtemp(prefix="kctui-ws-")).resolve()
+    yield ws
+    shutil.rmtree(ws, ignore_errors=True)
 
 
 def compiled_with_page(svc, ws: Path, status: str = "compiled") -> str:

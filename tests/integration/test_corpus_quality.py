@@ -63,6 +63,7 @@ def _measure(root: Path, folder: str, tmp_path: Path) -> tuple[int, int, list[st
     return topics, stubs, junk, stub_titles
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corpus,folder", [("handbook/engineering", "engineering"), ("rust-rfcs/text", "text")])
 def test_entity_titles_are_names_and_few_pages_are_stubs(shared_dir: Path, tmp_path: Path, corpus: str, folder: str) -> None:
     root = shared_dir / "corpus" / corpus

@@ -17,6 +17,7 @@ import itertools
 import threading
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
@@ -168,6 +169,7 @@ class World:
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
+@pytest.mark.slow
 @given(steps=rounds)
 def test_review_stays_true_under_random_edits_and_decisions(svc, tmp_path, steps) -> None:
     world = World(svc, tmp_path)

@@ -89,6 +89,7 @@ def _worker(index: int, workspace: str, out_dir: str, start) -> None:  # runs in
         )
 
 
+@pytest.mark.slow
 def test_four_processes_race_over_3000_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KCTUI_STATE_DIR", str(tmp_path / "state"))
     workspace_dir = tmp_path / "ws"

@@ -211,6 +211,7 @@ def check_store(ctx: ServiceContext, ws: str, kb_ids: list[str], acks: list[dict
             assert gen_job["started_at"] > job_rows[last_success[kb]]["started_at"], (kb, gen, last_success[kb])
 
 
+@pytest.mark.slow
 def test_kill_minus_nine_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KCTUI_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv("KCTUI_CONFIG_DIR", str(tmp_path / "config"))

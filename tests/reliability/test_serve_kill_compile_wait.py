@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from kctui.config import Settings
 from kctui.services import bases, jobs
 from kctui.services.context import ServiceContext
@@ -41,6 +43,7 @@ def start_host() -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.slow
 def test_kill_9_the_host_then_compile_wait_succeeds_every_round(workspace: Path):
     rng = random.Random(SEED)
     svc = ServiceContext.open(settings=Settings())

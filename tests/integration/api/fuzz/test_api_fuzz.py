@@ -31,6 +31,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 import requests
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -51,6 +52,7 @@ from tests.integration.api.fuzz.world import (
 # -- the tests ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_fuzzed_requests_from_the_openapi_document(schema: Any, live: str, world: World) -> None:
     tally = Tally()
     with requests.Session() as session:
@@ -73,6 +75,7 @@ def test_fuzzed_requests_from_the_openapi_document(schema: Any, live: str, world
     assert tally.by_status[400] and tally.by_status[401] and tally.by_status[404] and tally.by_status[413]
 
 
+@pytest.mark.slow
 def test_fuzzed_requests_in_concurrent_bursts(schema: Any, live: str, world: World) -> None:
     """Bursts of generated requests at once (claims, results, cancels, compiles racing each other):
     still no 5xx and no hang, and still one running job at most."""
