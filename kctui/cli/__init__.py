@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                'Search the compiled wiki of KB for QUERY (words, "quoted phrases", word* for a prefix).'),
     "context": ("kctui.cli.search", "context_cmd",
                 "A context packet about QUERY for an assistant or a person, at most --budget bytes."),
+    "ask": ("kctui.cli.ask", "ask_cmd", "Ask KB a QUESTION and get an answer citing the base."),
     # the model-backed extractor
     "compile-estimate": ("kctui.cli.llm", "compile_estimate_cmd",
                          "Estimate the tokens and cost of compiling KB with the model; nothing is sent."),

@@ -90,6 +90,7 @@ class BriefData:
     stale: list[BriefStale] = field(default_factory=list)
     reread: int = 0  # unchanged sources read again because a page of theirs waits for review
     held_items: int | None = None  # review items the held pages were filed as (one per source change)
+    outputs_stale: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # kept answers gone stale: (path, question, why)
 
 
 def _code(path: str) -> str:
@@ -117,6 +118,7 @@ def render_brief(b: BriefData) -> str:
     out += _review_sections(b)
     out += _claims_section(b)
     out += _stale_section(b)
+    out += _outputs_section(b)
     out += ["", "## Links", ""]
     out.append("Every link written resolves; none dropped." if not b.links_dropped
                else f"{len(b.links_dropped)} dropped: " + ", ".join(b.links_dropped[:MAX_ITEMS]))
@@ -183,6 +185,15 @@ def _stale_section(b: BriefData) -> list[str]:
                if b.stale else "None.")
     return out + _capped([f"* {_page_link(x.page_class, x.slug, x.title)} ({x.page_class}): stale since {x.since}"
                           for x in b.stale])
+
+
+def _outputs_section(b: BriefData) -> list[str]:
+    """Kept answers (wiki/outputs/) whose cited page or source lines changed: a section only when there are any."""
+    if not b.outputs_stale:
+        return []
+    out = ["", "## Kept answers gone stale", "", f"{len(b.outputs_stale)} kept answers cite what changed; ask them again:"]
+    return out + _capped([f"* [{q.replace('[', '(').replace(']', ')')}](wiki/{path}): {'; '.join(why[:3])}"
+                          for path, q, why in b.outputs_stale])
 
 
 def _skipped_sections(b: BriefData) -> list[str]:

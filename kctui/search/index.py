@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kctui import paths
+from kctui.core.outputs import OUTPUTS_DIR
 from kctui.store.db import immediate_transaction
 
 if TYPE_CHECKING:
@@ -287,11 +288,14 @@ def _open_dir(path: Path) -> int | None:
 
 
 def _walk(top_fd: int) -> Iterator[tuple[str, bytes]]:
-    """(path relative to wiki/, bytes) of every page: regular `.md` files only, no symlink followed."""
+    """(path relative to wiki/, bytes) of every page: regular `.md` files only, no symlink followed, none of
+    `outputs/`."""
     count = 0
     for dirpath, dirnames, filenames, dirfd in os.fwalk(".", dir_fd=top_fd, follow_symlinks=False):
         depth = 0 if dirpath == "." else dirpath.count(os.sep)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and depth < MAX_DEPTH)
+        # kept answers (wiki/outputs/) are outputs, never evidence: not searched, never in a packet
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and depth < MAX_DEPTH
+                             and not (dirpath == "." and d == OUTPUTS_DIR))
         for name in sorted(filenames):
             if not name.endswith(".md") or name in RESERVED or name.startswith("."):
                 continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 from kctui.compiler.contract import CompileReport
 from kctui.compiler.previous.store import WrittenGeneration
 from kctui.compiler.steps import brief_files
+from kctui.compiler.steps.outputs import carry_outputs
 from kctui.compiler.steps.pass_result import PassResult
 from kctui.compiler.steps.results import Extracted, Flagged, Gathered, Matched, PassRun, Updated
 from kctui.compiler.trust.gate import manifest_extras
@@ -37,6 +38,7 @@ def brief(run: PassRun, gathered: Gathered, extracted: Extracted, matched: Match
         reread=sorted(matched.reread, key=lambda p: p.encode()),
     )
     writer.write_all(final, updated.updates, flagged.conflicts, warnings, steps.check, held=len(gate.held), tick=steps.tick)
+    result.outputs_stale = carry_outputs(request)  # kept answers: carried, never evidence; stale when their citations moved
     brief_files.write_manifest(request.output_path, gate.items if gate.gated else None, manifest_extras(gate))
     infos = {slug: writer.infos[slug] for slug in final if slug in writer.infos}
     run.store.save(WrittenGeneration(infos, writer.digests, writer.files, writer.styles,

@@ -77,6 +77,7 @@ def brief_data(request: CompileRequest, version: str, result: PassResult, live: 
         stale=[BriefStale(x.page_class, x.slug, x.title, x.stale_after) for x in result.stale],
         reread=len(result.reread),
         held_items=sum(1 for it in result.review_items if it.get("kind") == "held"),
+        outputs_stale=[(x.path, x.question, x.reasons) for x in result.outputs_stale],
     )
 
 

@@ -11,6 +11,7 @@ from kctui.compiler.contract import CompileReport
 
 if TYPE_CHECKING:
     from kctui.compiler.readers.base import Skipped
+    from kctui.compiler.steps.outputs import StaleOutput
     from kctui.compiler.steps.results import SourceChanges
     from kctui.compiler.trust.changes import ClaimChange, ConflictReport, PageUpdate
     from kctui.compiler.trust.stale import StaleReport
@@ -30,3 +31,4 @@ class PassResult:
     stale: list[StaleReport] = field(default_factory=list)  # pages gone stale this pass
     review_items: list[dict] = field(default_factory=list)  # what review.json lists (held and conflicts)
     reread: list[str] = field(default_factory=list)  # unchanged sources read again for pages under review
+    outputs_stale: list[StaleOutput] = field(default_factory=list)  # kept answers whose citations moved this pass

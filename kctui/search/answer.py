@@ -1,0 +1,339 @@
+"""Answers from a context packet (`kctui ask`): the packet's statements numbered by item, an extractive
+answer ranked for the question, and a model's cited answer checked against the packet. Pure: functions
+of the packet (its JSON form, kctui.search.context) and the text (tests/unit/test_answer.py).
+
+- `statements(items)`: every statement of the packet with its item id (the item's 1-based position),
+  the file it is in (`wiki/<page>` or `sources/<path>`), the source it cites and the lines.
+- `extract(question, items)`: the best few statements for the question (an extractive answer: the
+  packet's own text, never written anew).
+- `verify(answer, citations, items)`: each citation checked — its item must be in the packet and the
+  statements at its lines must hold a value the answer states (a date, a number, a version) or the
+  words it quotes; an answer is verified only when every citation is and every value it states is held
+  by one of them.
+- `parse_reply(text)`: the model's structured reply, or `ReplyError` with one line.
+- `partial_answer(text)`: the `answer` string of a reply still streaming in, as far as it has come.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
+
+EXTRACT_SENTENCES = 3
+MAX_ANSWER_CHARS = 8_000
+MAX_CITATIONS = 24
+
+ANSWER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "answer": {"type": "string"},
+        "citations": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"item": {"type": "string"},
+                           "lines": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
+            "required": ["item", "lines"], "additionalProperties": False}},
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        "unanswerable": {"type": "boolean"},
+    },
+    "required": ["answer", "citations", "confidence", "unanswerable"],
+    "additionalProperties": False,
+}
+
+_CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):(?:L(\d+)(?:-L(\d+))?|p(\d+))\]\s*$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:]\d+)*(?![\w])")
+_QUOTE = re.compile(r"[\"“]([^\"”]{2,200})[\"”]")
+_MONTHS = {m: i for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july", "august",
+                                       "september", "october", "november", "december"], 1)}
+_MONTH = "(" + "|".join(_MONTHS) + "|" + "|".join(m[:3] for m in _MONTHS) + r")\.?"
+_DATE_MDY = re.compile(_MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
+_DATE_DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+(\d{4})", re.I)
+
+
+class ReplyError(ValueError):
+    """The model's reply is not a usable answer; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Cited:
+    """One statement of the packet: what it says and where it is."""
+
+    item: str  # the item's id: its 1-based position in the packet
+    kind: str  # "claim" | "description" | "passage"
+    text: str
+    path: str  # the file the statement is in: wiki/<page> or sources/<source>
+    source: str  # the source it cites or quotes (relative to sources/); "" for a description
+    lines: tuple[int, int] | None  # the source lines; None for a description
+
+    def where(self) -> str:
+        at = "" if self.lines is None else f" L{self.lines[0]}" + (f"-L{self.lines[1]}" if self.lines[1] != self.lines[0] else "")
+        return f"{self.path}{at}" if self.kind == "passage" or not self.source else f"{self.path} ← sources/{self.source}{at}"
+
+
+def statements(items: list[dict[str, Any]]) -> list[Cited]:
+    """Every statement of the packet's items, in packet order (item ids "1", "2", …)."""
+    out: list[Cited] = []
+    for n, item in enumerate(items, 1):
+        ident = str(n)
+        if item.get("kind") == "evidence":
+            src = str(item.get("source", ""))
+            for p in item.get("passages") or []:
+                lines = p.get("lines") or [0, 0]
+                out.append(Cited(ident, "passage", str(p.get("text", "")), f"sources/{src}", src,
+                                 (int(lines[0]), int(lines[-1]))))
+            continue
+        page = f"wiki/{item.get('page', '')}"
+        if item.get("description"):
+            out.append(Cited(ident, "description", str(item["description"]), page, "", None))
+        for c in item.get("claims") or []:
+            source, lines = cited_lines(str(c.get("citation", "")))
+            out.append(Cited(ident, "claim", str(c.get("text", "")), page, source, lines))
+    return out
+
+
+def cited_lines(citation: str) -> tuple[str, tuple[int, int] | None]:
+    """`^[path:L3-L4]` -> ("path", (3, 4)); a page citation `^[doc.pdf:p2]` -> ("doc.pdf", (2, 2))."""
+    m = _CITATION.search(citation)
+    if not m:
+        return "", None
+    path = re.sub(r"\\(.)", r"\1", m.group(1))
+    if m.group(4):
+        return path, (int(m.group(4)), int(m.group(4)))
+    start = int(m.group(2))
+    return path, (start, int(m.group(3) or start))
+
+
+def flags(items: list[dict[str, Any]], ids: set[str]) -> list[dict[str, Any]]:
+    """The flags of the cited pages (contradicted, needs review, stale, archived): each with its page and why."""
+    out = []
+    for n, item in enumerate(items, 1):
+        flag = item.get("flag")
+        if str(n) in ids and item.get("kind") == "page" and flag:
+            out.append({"item": str(n), "page": f"wiki/{item.get('page', '')}", "status": str(flag.get("status", "")),
+                        "why": str(flag.get("why", ""))})
+    return out
+
+
+# -- the extractive answer ------------------------------------------------------------------------
+
+
+def _query(question: str) -> ParsedQuery | None:
+    try:
+        return parse_query(question)
+    except QueryError:
+        return None
+
+
+def sentences(stmt: Cited) -> list[Cited]:
+    """A statement cut into sentences (a claim is one), each keeping the statement's place."""
+    if stmt.kind == "claim":
+        return [stmt]
+    parts = [p.strip() for p in _SENTENCE_END.split(" ".join(stmt.text.split())) if p.strip()]
+    return [Cited(stmt.item, stmt.kind, p, stmt.path, stmt.source, stmt.lines) for p in parts] or [stmt]
+
+
+def _score(question: ParsedQuery, toks: list[str], stmt: Cited, asks_when: bool) -> float:
+    score = 0.0
+    for g in question.groups:
+        if group_in(g, toks):
+            score += 2.0 if any(ch.isdigit() for ch in g.label) else 1.0
+    if score == 0:
+        return 0.0
+    if stmt.kind == "claim":
+        score += 0.5  # the compiled layer says it once, cited
+    if asks_when and (_ISO_DATE.search(stmt.text) or _DATE_MDY.search(stmt.text)):
+        score += 0.5
+    return score
+
+
+def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SENTENCES) -> list[Cited]:
+    """The `limit` sentences of the packet that best answer `question`: the most of its terms (a number
+    or version counting double, a spelling of the glossary counting as the term), a compiled claim
+    before a raw passage, a dated one first when the question asks when; ties in packet order. Only
+    sentences holding at least one term of the question."""
+    parsed = _query(question)
+    if parsed is None or not parsed.groups:
+        return []
+    asks_when = "when" in tokens(question) or "date" in tokens(question)
+    ranked: list[tuple[float, int, Cited]] = []
+    seen: set[str] = set()
+    for order, stmt in enumerate(s for st in statements(items) for s in sentences(st)):
+        key = " ".join(tokens(stmt.text))
+        if key in seen:
+            continue
+        seen.add(key)
+        score = _score(parsed, tokens(stmt.text), stmt, asks_when)
+        if score > 0:
+            ranked.append((-score, order, stmt))
+    ranked.sort(key=lambda r: (r[0], r[1]))
+    return [stmt for _, _, stmt in ranked[:limit]]
+
+
+# -- the model's answer checked ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reply:
+    answer: str
+    citations: tuple[tuple[str, tuple[int, int] | None], ...]  # (item id, lines or None for the whole item)
+    confidence: float
+    unanswerable: bool
+
+
+def parse_reply(text: str) -> Reply:
+    """The structured reply (ANSWER_SCHEMA), checked; `ReplyError` (one line) for anything else."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ReplyError("the model's reply is not JSON") from None
+    if not isinstance(data, dict):
+        raise ReplyError("the model's reply is not a JSON object")
+    answer = data.get("answer")
+    if not isinstance(answer, str):
+        raise ReplyError("the model's reply has no answer text")
+    raw = data.get("citations", [])
+    if not isinstance(raw, list) or len(raw) > MAX_CITATIONS:
+        raise ReplyError(f"the model's citations are not a list of at most {MAX_CITATIONS}")
+    cites: list[tuple[str, tuple[int, int] | None]] = []
+    for c in raw:
+        if not isinstance(c, dict) or not isinstance(c.get("item"), (str, int)) or isinstance(c.get("item"), bool):
+            raise ReplyError("a citation of the model's reply has no item id")
+        lines = c.get("lines")
+        if lines in (None, []):
+            cites.append((str(c["item"]).strip(), None))
+            continue
+        if (not isinstance(lines, list) or len(lines) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in lines)
+                or lines[0] < 0 or lines[1] < lines[0]):
+            raise ReplyError(f"a citation of the model's reply has bad lines {lines!r} (want [start, end])")
+        cites.append((str(c["item"]).strip(), (lines[0], lines[1])))
+    confidence = data.get("confidence", 0.0)
+    if not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 <= confidence <= 1:
+        raise ReplyError("the model's confidence is not a number from 0 to 1")
+    unanswerable = data.get("unanswerable", False)
+    if not isinstance(unanswerable, bool):
+        raise ReplyError("the model's unanswerable is not true or false")
+    return Reply(answer.strip()[:MAX_ANSWER_CHARS], tuple(cites), float(confidence), unanswerable)
+
+
+def values(answer: str) -> list[str]:
+    """What an answer states that its citations must hold: the words it quotes, its dates (a written-out
+    date also as its ISO form, `2026-11-28`), numbers and versions. Lower case."""
+    out: list[str] = [q.casefold().strip() for q in _QUOTE.findall(answer)]
+    rest = _QUOTE.sub(" ", answer)
+    for m in _DATE_MDY.finditer(rest):
+        out.append(_iso(m.group(3), m.group(1), m.group(2)))
+    for m in _DATE_DMY.finditer(rest):
+        out.append(_iso(m.group(3), m.group(2), m.group(1)))
+    rest = _DATE_DMY.sub(" ", _DATE_MDY.sub(" ", rest))
+    out += _ISO_DATE.findall(rest)
+    out += [n for n in _NUMBER.findall(_ISO_DATE.sub(" ", rest)) if n.strip(".,:")]
+    return list(dict.fromkeys(out))
+
+
+def _iso(year: str, month: str, day: str) -> str:
+    return f"{int(year):04d}-{_month_of(month):02d}-{int(day):02d}"
+
+
+def _month_of(name: str) -> int:
+    low = name.casefold().rstrip(".")
+    return next((n for m, n in _MONTHS.items() if m.startswith(low[:3])), 0)
+
+
+def holds(text: str, value: str) -> bool:
+    """Whether `text` holds `value`: as the same tokens in a row (a number is never part of another)."""
+    want = tokens(value)
+    got = tokens(text)
+    if not want:
+        return False
+    n = len(want)
+    return any(got[i:i + n] == want for i in range(len(got) - n + 1))
+
+
+def at_lines(stmts: list[Cited], item: str, lines: tuple[int, int] | None) -> list[Cited]:
+    mine = [s for s in stmts if s.item == item]
+    if lines is None:
+        return mine
+    return [s for s in mine if s.lines is not None and s.lines[0] <= lines[1] and lines[0] <= s.lines[1]]
+
+
+def verify(answer: str, citations: list[tuple[str, tuple[int, int] | None]] | tuple,
+           items: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    """Each citation as `{item, path, source, lines, verified, why}` and whether the answer as a whole is
+    verified (every citation verifies, there is one, and every value the answer states is held by one)."""
+    stmts = statements(items)
+    stated = values(answer)
+    words = [w for w in dict.fromkeys(tokens(answer)) if len(w) > 3][:12]
+    out: list[dict[str, Any]] = []
+    held_all: set[str] = set()
+    for item, lines in citations:
+        at = at_lines(stmts, item, lines)
+        entry: dict[str, Any] = {"item": item, "path": "", "source": "", "lines": list(lines) if lines else None,
+                                 "verified": False, "why": ""}
+        if not any(s.item == item for s in stmts):
+            entry["why"] = f"item {item} is not in the packet"
+            out.append(entry)
+            continue
+        first = at[0] if at else next(s for s in stmts if s.item == item)
+        entry["path"] = first.path
+        entry["source"] = f"sources/{first.source}" if first.source else ""
+        if not at:
+            entry["why"] = f"item {item} has nothing at lines {lines[0]}-{lines[1]}" if lines else "empty item"
+            out.append(entry)
+            continue
+        text = " ".join(s.text for s in at)
+        held = [v for v in stated if holds(text, v)]
+        held_all.update(held)
+        if stated:
+            entry["verified"] = bool(held)
+            entry["why"] = (f"holds {', '.join(held[:3])}" if held
+                            else f"the cited lines do not hold {', '.join(stated[:3])}")
+        else:
+            share = sum(1 for w in words if w in set(tokens(text))) / max(1, len(words))
+            entry["verified"] = share >= 0.5
+            entry["why"] = "holds the answer's words" if entry["verified"] else "the cited lines do not hold the answer's words"
+        out.append(entry)
+    whole = bool(out) and all(c["verified"] for c in out) and all(v in held_all for v in stated)
+    return out, whole
+
+
+# -- streaming -------------------------------------------------------------------------------------
+
+_ANSWER_KEY = re.compile(r'"answer"\s*:\s*"')
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def partial_answer(text: str) -> str:
+    """The `answer` string of a JSON reply that is still arriving, decoded as far as it is complete."""
+    m = _ANSWER_KEY.search(text)
+    if not m:
+        return ""
+    out: list[str] = []
+    i = m.end()
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            break
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        if i + 1 >= len(text):
+            break
+        esc = text[i + 1]
+        if esc == "u":
+            if i + 6 > len(text):
+                break
+            try:
+                out.append(chr(int(text[i + 2:i + 6], 16)))
+            except ValueError:
+                break
+            i += 6
+            continue
+        out.append(_ESCAPES.get(esc, esc))
+        i += 2
+    return "".join(out)
