@@ -125,3 +125,27 @@ class ContextPacket(_Out):
     budget: int
     bytes: int = Field(description="the JSON packet's size; never over the budget")
     packet: dict[str, Any] = Field(description="the context packet over both layers (`kctui context --json`)")
+
+
+class AskCitation(_Out):
+    item: str = Field(description="the packet item's id (its 1-based position in the packet)")
+    path: str = Field(description="wiki/<page> for a compiled page, sources/<path> for raw evidence")
+    source: str = Field(default="", description="the source file the cited lines are in")
+    lines: list[int] | None = Field(default=None, description="[start, end] source lines; null: the whole item")
+    verified: bool
+    why: str = ""
+
+
+class AskAnswer(_Out):
+    question: str
+    answer: str
+    mode: str = Field(description="model (a model's answer, citations verified) or extractive (no model: "
+                                  "the packet's best cited statements, extracted, not written)")
+    citations: list[AskCitation]
+    flags: list[dict[str, Any]] = Field(description="cited pages not plainly current: qualify what they say")
+    packet_bytes: int
+    model: str | None = None
+    usage: dict[str, Any] | None = None
+    kept: str | None = Field(default=None, description="the output page the answer was kept as (keep=true)")
+    verified: bool = Field(description="false: a citation does not hold what the answer states; not settled")
+    unanswerable: bool = Field(description="true: nothing in the base answers the question")

@@ -22,7 +22,7 @@ from kctui.mcp_server.tools import ToolFailure, Tools
 
 INSTRUCTIONS = (
     "kctui keeps knowledge bases compiled: pages whose every claim cites the source lines it came from. "
-    "Check the compiled layer first (list_knowledge_pages, search_knowledge, get_context) and read raw "
+    "Check the compiled layer first (list_knowledge_pages, search_knowledge, get_context, ask) and read raw "
     "sources only where no page covers a question. A page that is contradicted, needs review or is stale "
     "says so: qualify it. Conflicts and held updates wait for a person (list_conflicts); direct edits "
     "(update_knowledge_page) are append and revise only, never supersede, and a human-confirmed page "
@@ -164,12 +164,22 @@ def build_server(tools: Tools) -> MCPServer:
                           ) -> m.ContextPacket:
         return await _call(tools.get_context, workspace, knowledge_base, query, budget)
 
+    @server.tool(description="Ask the knowledge base a question: an answer citing the context packet's items "
+                             "and source lines, every citation verified (verified=false: not settled), flagged "
+                             "pages flagged; with no model configured, the packet's best cited statements, "
+                             "extracted. keep=true keeps it as an output page under wiki/outputs/.")
+    async def ask(knowledge_base: Base, question: Annotated[str, Field(min_length=1, max_length=1000)],
+                  workspace: Workspace = None,
+                  budget: Annotated[int | None, Field(ge=1024, le=131072, description="bytes (default 16384)")] = None,
+                  keep: bool = False) -> m.AskAnswer:
+        return await _call(tools.ask, workspace, knowledge_base, question, budget, keep)
+
     return server
 
 
 TOOL_NAMES = ("compile_knowledge_base", "list_knowledge_pages", "get_knowledge_page", "update_knowledge_page",
               "list_conflicts", "resolve_conflict", "get_change_brief", "set_compile_policy", "search_knowledge",
-              "get_context")
+              "get_context", "ask")
 
 
 def serve_stdio(workspaces: list[str], *, agent: str) -> None:

@@ -1,4 +1,4 @@
-"""The ten agent tools as plain functions over the services the CLI uses (no MCP here: `server.py`
+"""The agent tools as plain functions over the services the CLI uses (no MCP here: `server.py`
 registers them). Each takes a fresh ServiceContext (one SQLite connection, in the calling thread) and
 returns (output model, text for a person or a model to read). Errors are `ToolFailure`s carrying a code
 from a closed set: the services' codes (`kctui.services.errors.CODES`), the trust boundary's hold reasons
@@ -284,6 +284,33 @@ class Tools:
             return m.ContextPacket(budget=size, bytes=len(raw.encode("utf-8")), packet=json.loads(raw)), text
 
         return self.run(go)
+
+    def ask(self, workspace: str | None, knowledge_base: str, question: str, budget: int | None = None,
+            keep: bool = False) -> tuple[m.AskAnswer, str]:
+        from kctui.search.context import DEFAULT_BUDGET  # noqa: PLC0415
+        from kctui.services.ask import ask  # noqa: PLC0415
+
+        def go(ctx: ServiceContext) -> tuple[m.AskAnswer, str]:
+            ws = self._ws(ctx, workspace, knowledge_base)
+            size = budget if budget is not None else DEFAULT_BUDGET
+            result = ask(ctx, ws, knowledge_base, question, budget=size, keep=keep, asker=self.agent)
+            return m.AskAnswer(**result), _answer_text(result)
+
+        return self.run(go)
+
+
+def _answer_text(result: dict[str, Any]) -> str:
+    if result["unanswerable"]:
+        return f"nothing in the base answers “{result['question']}”" + (f": {result['answer']}" if result["answer"] else "")
+    head = ("EXTRACTED, not written (no model): the base's best cited statements" if result["mode"] == "extractive"
+            else "verified answer" if result["verified"] else "UNVERIFIED answer: do not take it as settled")
+    lines = [head, result["answer"]]
+    lines += [f"⚠ {f['status'].upper()}: {f['page']} — {f['why']}" for f in result["flags"]]
+    lines += [f"[{c['item']}] {c['path']} {c.get('source', '')} {c.get('lines') or ''} "
+              f"{'verified' if c['verified'] else 'UNVERIFIED: ' + c.get('why', '')}".rstrip() for c in result["citations"]]
+    if result["kept"]:
+        lines.append(f"kept as {result['kept']}")
+    return "\n".join(lines)
 
 
 def _item_out(item: Any) -> m.ReviewItemOut:

@@ -24,6 +24,7 @@ from typing import Any
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
 
 EXTRACT_SENTENCES = 3
+KEEP_SHARE = 0.75  # a further sentence scores at least this share of the best one
 MAX_ANSWER_CHARS = 8_000
 MAX_CITATIONS = 24
 
@@ -155,7 +156,8 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     """The `limit` sentences of the packet that best answer `question`: the most of its terms (a number
     or version counting double, a spelling of the glossary counting as the term), a compiled claim
     before a raw passage, a dated one first when the question asks when; ties in packet order. Only
-    sentences holding at least one term of the question."""
+    sentences holding at least one term of the question, and after the first only those scoring at
+    least KEEP_SHARE of it."""
     parsed = _query(question)
     if parsed is None or not parsed.groups:
         return []
@@ -171,7 +173,8 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
         if score > 0:
             ranked.append((-score, order, stmt))
     ranked.sort(key=lambda r: (r[0], r[1]))
-    return [stmt for _, _, stmt in ranked[:limit]]
+    best = -ranked[0][0] if ranked else 0.0
+    return [stmt for score, _, stmt in ranked[:limit] if -score >= KEEP_SHARE * best]
 
 
 # -- the model's answer checked ------------------------------------------------------------------

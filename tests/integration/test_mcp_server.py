@@ -22,7 +22,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 KB = "demo-notes"
 TOOLS = {"compile_knowledge_base", "list_knowledge_pages", "get_knowledge_page", "update_knowledge_page",
          "list_conflicts", "resolve_conflict", "get_change_brief", "set_compile_policy", "search_knowledge",
-         "get_context"}
+         "get_context", "ask"}
 
 
 @pytest.fixture
@@ -138,4 +138,7 @@ async def _drive(env: dict[str, str], ws: Path, wiki: Path) -> None:
         assert found["items"]
         packet = await ok("get_context", knowledge_base=KB, query="SQLite WAL", budget=2048)
         assert packet["bytes"] <= 2048 and packet["packet"]["items"]
+        answer = await ok("ask", knowledge_base=KB, question="What is the SQLite write-ahead log?")
+        assert answer["mode"] == "extractive" and answer["answer"] and answer["citations"]
+        assert set(answer) >= {"question", "answer", "mode", "citations", "flags", "packet_bytes", "model", "usage", "kept"}
         await refused("get_knowledge_page", "not_found", knowledge_base=KB, page="no-such-page")
