@@ -18,7 +18,7 @@ for _var in [v for v in os.environ if v.startswith("KCTUI_")]:
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 # Fixtures shared across test modules live beside their helpers (tests/helpers/), registered here.
-pytest_plugins = ["tests.helpers.model", "tests.helpers.sse"]
+pytest_plugins = ["tests.helpers.model", "tests.helpers.sse", "tests.helpers.answers"]
 
 
 @pytest.fixture(autouse=True)

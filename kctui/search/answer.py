@@ -91,7 +91,8 @@ def statements(items: list[dict[str, Any]]) -> list[Cited]:
         page = f"wiki/{item.get('page', '')}"
         if item.get("description"):
             out.append(Cited(ident, "description", str(item["description"]), page, "", None))
-        for c in item.get("claims") or []:
+        disputed = (item.get("flag") or {}).get("conflicts") or []  # a flagged page's disputed claims, cited
+        for c in [*disputed, *(item.get("claims") or [])]:
             source, lines = cited_lines(str(c.get("citation", "")))
             out.append(Cited(ident, "claim", str(c.get("text", "")), page, source, lines))
     return out

@@ -8,6 +8,8 @@ packet for the question (kctui.services.search.context), then
 
     ask(ctx, ws, kb, question, budget=…, keep=False, on_text=None) -> {question, answer, mode, citations,
         flags, packet_bytes, model, usage, kept, verified, unanswerable, generation}
+    answer(ctx, ws, kb, question, …)  -> (that answer unkept, the packet's items)   (the app's ask screen)
+    keep_result(ctx, ws, kb, result, items) -> the output page's path
 
 `keep` writes the answer as an output page (kctui.services.outputs) through page promotion.
 """
@@ -54,9 +56,27 @@ def prompt(question: str, items: list[dict[str, Any]]) -> str:
 def ask(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, question: object, *,
         budget: int = packets.DEFAULT_BUDGET, keep: bool = False, asker: str | None = None,
         on_text: Callable[[str], None] | None = None, settings: Any = None) -> dict[str, Any]:
-    """The answer to `question` from the base (see the module's text). Raises InvalidInput on a bad
-    question, budget or model setting, IOFailure when the model fails or its reply is unusable (nothing
-    is kept then)."""
+    """The answer to `question` from the base (see the module's text), kept when `keep` (and it answers).
+    Raises InvalidInput on a bad question, budget or model setting, IOFailure when the model fails or
+    its reply is unusable (nothing is kept then)."""
+    result, items = answer(ctx, workspace, kb_id, question, budget=budget, on_text=on_text, settings=settings)
+    if keep and not result["unanswerable"]:
+        result["kept"] = keep_result(ctx, workspace, kb_id, result, items, asker=asker)
+    return result
+
+
+def keep_result(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, result: dict[str, Any],
+         items: list[dict[str, Any]], *, asker: str | None = None) -> str:
+    """Keep an answer (from `answer`, with its packet's items) as an output page; returns its path."""
+    from kctui.services.outputs import keep_answer  # noqa: PLC0415
+
+    return keep_answer(ctx, workspace, kb_id, result, items, asker=asker)
+
+
+def answer(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, question: object, *,
+           budget: int = packets.DEFAULT_BUDGET, on_text: Callable[[str], None] | None = None,
+           settings: Any = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the answer as `ask` returns it, unkept; the packet's items it was made from)."""
     from kctui.compiler.llm.settings import load_llm_settings  # noqa: PLC0415 - pydantic only when asking
     from kctui.config import ConfigError  # noqa: PLC0415
 
@@ -76,11 +96,7 @@ def ask(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, ques
         _model_answer(result, settings, q, items, on_text)
     else:
         _extractive_answer(result, q, items, on_text)
-    if keep and not result["unanswerable"]:
-        from kctui.services.outputs import keep_answer  # noqa: PLC0415
-
-        result["kept"] = keep_answer(ctx, workspace, kb_id, result, items, asker=asker)
-    return result
+    return result, items
 
 
 def _generation(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str) -> str | None:

@@ -33,11 +33,12 @@ PAGES = "pages"  # the pages screen: every compiled page of a base
 PAGE = "page"  # one page opened from the pages screen
 POLICY = "policy"  # the policy screen (a form)
 BRIEFS = "briefs"  # the briefs screen: the passes of a base
-SCOPES = (APP, MAIN, DETAIL, DIALOG, READER, PAGES, PAGE, POLICY, BRIEFS)
+ASK = "ask"  # the ask screen: a question to a base, its cited answer
+SCOPES = (APP, MAIN, DETAIL, DIALOG, READER, PAGES, PAGE, POLICY, BRIEFS, ASK)
 # where a scope's keys apply, in words (the help screen says why a key does not apply here)
 SCOPE_WORDS = {MAIN: "on the main screen", DETAIL: "in a review item", DIALOG: "in a yes/no question",
                READER: "in search", PAGES: "in the pages screen", PAGE: "in a page opened from the pages screen",
-               POLICY: "in the policy screen", BRIEFS: "in the briefs screen"}
+               POLICY: "in the policy screen", BRIEFS: "in the briefs screen", ASK: "in the ask screen"}
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ REGISTRY: tuple[KeyAction, ...] = (
               "a job's checklist, a page, a linked page, a pass's brief.", "Panes", show=False, palette=False,
               scopes=(MAIN, PAGES, PAGE, BRIEFS)),
     KeyAction("back", "escape", "back", "Back", "Go back: close a screen, clear the filter, return to the queue.",
-              "Panes", scopes=(MAIN, DETAIL, READER, PAGES, PAGE, POLICY, BRIEFS), show=False, palette=False),
+              "Panes", scopes=(MAIN, DETAIL, READER, PAGES, PAGE, POLICY, BRIEFS, ASK), show=False, palette=False),
     KeyAction("filter", "slash", "filter", "Filter", "Filter the rows of the current pane by text.", "Panes",
               scopes=(MAIN, PAGES)),
     # the queue
@@ -96,6 +97,9 @@ REGISTRY: tuple[KeyAction, ...] = (
               "(autonomy, never-auto guards, min-confidence, stale days, extractor, link style).", "Queue"),
     KeyAction("briefs", "v", "briefs", "Briefs", "The selected base's passes, newest first: open any brief in "
               "full; the running pass's checklist, live.", "Queue"),
+    KeyAction("ask", "i", "ask", "Ask", "Ask the selected base a question: the answer streams in citing its pages "
+              "and source lines (verified, flagged pages flagged; extracted when no model is set); k keeps it.",
+              "Queue"),
     KeyAction("add-workspace", "w", "add_workspace", "Workspace", "Add a workspace folder to the monitored set.",
               "Queue", show=False),
     KeyAction("new-kb", "b", "new_kb", "New base", "Create a new knowledge base in a workspace.", "Queue",
@@ -144,6 +148,11 @@ REGISTRY: tuple[KeyAction, ...] = (
               "compile).", "Policy", scopes=(POLICY,)),
     KeyAction("policy-remove-guard", "delete", "remove_guard", "Remove guard", "Remove the selected never-auto "
               "guard from the form (saved with F5).", "Policy", scopes=(POLICY,)),
+    # the ask screen
+    KeyAction("ask-keep", "k", "keep", "Keep", "Keep the answer as an output page under wiki/outputs/ (never read "
+              "back as evidence; marked stale when what it cites changes).", "Ask", scopes=(ASK,)),
+    KeyAction("ask-citations", "f4", "citations", "Citations", "Move to the answer's citations; enter opens one: a "
+              "page at its claims, a source at its lines.", "Ask", scopes=(ASK,)),
     # the confirm dialog
     KeyAction("confirm-yes", "y", "answer(True)", "Yes", "Confirm the question.", "Dialogs", scopes=(DIALOG,),
               palette=False),

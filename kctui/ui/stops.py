@@ -12,7 +12,7 @@ PANE_STOP = {"queue": "bases", "running": "running", "review": "items", "brief":
 PANE_KEY = {"queue": "1", "running": "2", "review": "3", "brief": "4"}
 # actions that only apply in some panes (elsewhere they are hidden from the footer)
 PANE_SCOPED = {"compile": ("queue",), "dry_run": ("queue",), "clear_pause": ("queue",), "toggle_policy": ("queue",),
-               "search": ("queue",), "pages": ("queue",), "policy": ("queue",), "briefs": ("queue",),
+               "search": ("queue",), "ask": ("queue",), "pages": ("queue",), "policy": ("queue",), "briefs": ("queue",),
                "cancel": ("queue", "running"), "resolve": ("review",),
                "filter": ("queue", "review"), "open": ("queue", "review"), "mark": ("review",),
                "bulk": ("review",)}

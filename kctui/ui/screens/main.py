@@ -631,6 +631,13 @@ class MainScreen(Screen):
 
             self.app.push_screen(SearchScreen(base.workspace, base.id, base.name))
 
+    def action_ask(self) -> None:
+        from kctui.ui.screens.ask import AskScreen
+
+        base = self.selected_base()
+        if base is not None:
+            self.app.push_screen(AskScreen(base.workspace, base.id, base.name))
+
     def action_pages(self) -> None:
         from kctui.ui.screens.pages import PagesScreen
 
@@ -785,6 +792,7 @@ WHY_NOT: dict[str, Callable[[MainScreen, tuple[object, ...]], str | None]] = {
     "policy": MainScreen._why_not_base,
     "briefs": MainScreen._why_not_base,
     "search": MainScreen._why_not_compiled_base,
+    "ask": MainScreen._why_not_compiled_base,
     "pages": MainScreen._why_not_compiled_base,
     "cancel": MainScreen._why_not_cancel,
     "mark": MainScreen._why_not_mark,
