@@ -142,7 +142,7 @@ def sentences(stmt: Cited) -> list[Cited]:
 def _score(question: ParsedQuery, toks: list[str], stmt: Cited, asks_when: bool) -> float:
     score = 0.0
     for g in question.groups:
-        if group_in(g, toks):
+        if group_in(g.with_prefix(), toks):  # a word of three letters or more also as a prefix: agree, agreed
             score += 2.0 if any(ch.isdigit() for ch in g.label) else 1.0
     if score == 0:
         return 0.0
