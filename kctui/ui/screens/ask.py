@@ -131,7 +131,7 @@ class AskScreen(ModalScreen[None]):
                 self._ctx.close()
                 self._ctx = None
 
-    def _context(self) -> ServiceContext:
+    def _services(self) -> ServiceContext:
         if self._ctx is None:
             self._ctx = self.app.ctx_factory()  # type: ignore[attr-defined]
         return self._ctx
@@ -171,7 +171,7 @@ class AskScreen(ModalScreen[None]):
             if seq != self._seq:
                 return
             try:
-                result, items = ask.answer(self._context(), self.workspace, self.kb_id, question, on_text=on_text)
+                result, items = ask.answer(self._services(), self.workspace, self.kb_id, question, on_text=on_text)
                 self.post_message(self.Done(seq, result, items, None))
             except ServiceError as exc:
                 self.post_message(self.Done(seq, None, [], exc.message))
@@ -260,7 +260,7 @@ class AskScreen(ModalScreen[None]):
 
         with self._lock:
             try:
-                path = ask.keep_result(self._context(), self.workspace, self.kb_id, result, items)
+                path = ask.keep_result(self._services(), self.workspace, self.kb_id, result, items)
                 self.post_message(self.Kept(seq, path, None))
             except ServiceError as exc:
                 self.post_message(self.Kept(seq, None, exc.message))
