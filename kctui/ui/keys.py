@@ -90,6 +90,9 @@ REGISTRY: tuple[KeyAction, ...] = (
               show=False),  # the policy screen (o) shows it in the footer's place; p works as before
     KeyAction("search", "s", "search", "Search", "Search the selected base's compiled wiki and open a page: its "
               "status, claims with citations and revisions.", "Queue"),
+    KeyAction("ask", "i", "ask", "Ask", "Ask the selected base a question: the answer streams in citing its pages "
+              "and source lines (verified, flagged pages flagged; extracted when no model is set); k keeps it.",
+              "Queue"),
     KeyAction("pages", "g", "pages", "Pages", "Browse every compiled page of the selected base by class, with "
               "its status; read one, follow its links, see its claims' cited lines, revisions and open review "
               "items.", "Queue"),
@@ -97,9 +100,6 @@ REGISTRY: tuple[KeyAction, ...] = (
               "(autonomy, never-auto guards, min-confidence, stale days, extractor, link style).", "Queue"),
     KeyAction("briefs", "v", "briefs", "Briefs", "The selected base's passes, newest first: open any brief in "
               "full; the running pass's checklist, live.", "Queue"),
-    KeyAction("ask", "i", "ask", "Ask", "Ask the selected base a question: the answer streams in citing its pages "
-              "and source lines (verified, flagged pages flagged; extracted when no model is set); k keeps it.",
-              "Queue"),
     KeyAction("add-workspace", "w", "add_workspace", "Workspace", "Add a workspace folder to the monitored set.",
               "Queue", show=False),
     KeyAction("new-kb", "b", "new_kb", "New base", "Create a new knowledge base in a workspace.", "Queue",
