@@ -55,7 +55,8 @@ def ask_cmd(workspace: str, kb_id: str, question: str, budget: int, as_json: boo
     flagged in the answer. With no model configured the answer is extractive: the best few cited
     statements of the packet, said to be extracted, not written. --keep writes the answer under
     wiki/outputs/ (never read back as evidence; marked stale in a later brief when what it cites
-    changes). Exit 0 when answered, 3 when nothing in the base answers, 1 on an error."""
+    changes). In the app: `i` on a base opens the ask screen (k keeps); over MCP: the `ask` tool. Exit 0
+    when answered, 3 when nothing in the base answers, 1 on an error."""
     from kctui.services.ask import ask  # noqa: PLC0415
 
     streamed = [False]
