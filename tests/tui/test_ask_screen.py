@@ -84,3 +84,21 @@ async def test_a_malformed_reply_is_one_line_and_nothing_to_keep(svc, clock, dem
         await until(pilot, lambda: not ask.asking)
         assert shown(ask, "ask-status") == "the model's reply is not JSON; no answer given"
         assert ask.check_action("keep", ()) is None  # greyed: nothing to keep
+
+
+async def test_with_no_model_enter_on_a_source_citation_shows_its_lines(svc, clock, demo):
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await select_base(pilot, demo["demo"])
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(pilot.app.screen, AskScreen))
+        ask = pilot.app.screen
+        await pilot.press(*"Will McGugan", "enter")
+        await until(pilot, lambda: ask.result is not None)
+        assert shown(ask, "ask-status").startswith("Extracted, not written")
+        assert ask.result["citations"][0]["path"] == "sources/terminal-apps.txt"
+        await pilot.press("enter")  # the focus is on the citations
+        text = shown(ask, "ask-text")
+        assert text.startswith("sources/terminal-apps.txt L3-L4:")
+        assert "▶    3 │ Textual is a Python framework" in text and "▶    4 │ who also wrote Rich." in text
+        assert "     2 │" in text and "     5 │" in text  # a little context, unmarked

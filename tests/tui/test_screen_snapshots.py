@@ -104,3 +104,22 @@ def test_brief_in_full(snap_compare, svc, clock, tmp_path, size):
         await calm(pilot)
 
     assert snap_compare(make_app(clock), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_ask_screen(snap_compare, svc, clock, demo, size):
+    """The ask screen with an extractive answer (no model): the verdict in words, the answer, the page's
+    flag, the citations."""
+    from kctui.ui.screens.ask import AskScreen
+    from tests.tui.fixtures import select_base as select_in_queue
+
+    async def run_before(pilot) -> None:
+        await ready(pilot)
+        await select_in_queue(pilot, demo["demo"])
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(pilot.app.screen, AskScreen))
+        await pilot.press(*"when does Python 3.12 reach end of life", "enter")
+        await until(pilot, lambda: pilot.app.screen.result is not None)
+        await calm(pilot)
+
+    assert snap_compare(make_app(clock), terminal_size=size, run_before=run_before)

@@ -1,8 +1,9 @@
 """The ask screen (`i` on a base with a compiled wiki): type a question, enter asks it; the answer streams
 in (a thread worker on the screen's own store connection, never the UI thread) with its citations below,
-each marked verified or not; a flagged page is flagged. F4 (or tab) moves to the citations, enter opens
-one — a compiled page at its claims, a raw source at its lines (shown here) — `k` keeps the answer as an
-output page, esc goes back. The service is kctui.services.ask, the one the CLI and MCP use."""
+each marked verified or not; a flagged page is flagged. Then the focus is on the citations (F4 moves
+there too, tab back to the question): enter opens one — a compiled page at its claims, a raw source at
+its lines (shown here) — `k` keeps the answer as an output page, esc goes back. The service is
+kctui.services.ask, the one the CLI and MCP use."""
 
 from __future__ import annotations
 
@@ -212,6 +213,7 @@ class AskScreen(ModalScreen[None]):
         cites.add_options([Option(citation_text(c, tones), id=str(n)) for n, c in enumerate(result["citations"])])
         if result["citations"]:
             cites.highlighted = 0
+            cites.focus()  # k keeps, enter opens a citation; tab goes back to the question
         self.refresh_bindings()
 
     # -- citations ------------------------------------------------------------------------------------
