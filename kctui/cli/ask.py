@@ -15,14 +15,16 @@ DEFAULT_BUDGET = 16_384  # kctui.search.context.DEFAULT_BUDGET (not imported: th
 def print_answer(result: dict, streamed: bool) -> None:
     """The answer as a person reads it: how it was made, the text (unless it streamed already), the
     flags, then each citation with ✓ or ✗."""
+    if streamed:
+        click.echo("")  # the streamed answer's line ends
     if result["mode"] == "extractive":
         click.echo("Extracted, not written (no model configured): the base's best cited statements for the question.")
     elif not result["verified"]:
         click.echo("⚠ UNVERIFIED: a citation does not hold what the answer states; do not take it as settled.")
+    else:
+        click.echo(f"✓ verified: every citation holds what the answer states ({result['model']})")
     if not streamed:
         click.echo(result["answer"])
-    elif result["mode"] == "model":
-        click.echo("")
     for f in result["flags"]:
         click.echo(f"⚠ {f['status'].upper()}: {f['page']} — {f['why']} (qualify what it says)")
     click.echo("")

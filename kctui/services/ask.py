@@ -66,7 +66,7 @@ def ask(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, ques
 
 
 def keep_result(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, result: dict[str, Any],
-         items: list[dict[str, Any]], *, asker: str | None = None) -> str:
+                items: list[dict[str, Any]], *, asker: str | None = None) -> str:
     """Keep an answer (from `answer`, with its packet's items) as an output page; returns its path."""
     from kctui.services.outputs import keep_answer  # noqa: PLC0415
 
@@ -95,7 +95,7 @@ def answer(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, q
     if settings.configured:
         _model_answer(result, settings, q, items, on_text)
     else:
-        _extractive_answer(result, q, items, on_text)
+        _extractive_answer(result, q, items)
     return result, items
 
 
@@ -109,8 +109,7 @@ def _generation(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: s
     return str(row[0]) if row else None
 
 
-def _extractive_answer(result: dict[str, Any], question: str, items: list[dict[str, Any]],
-                       on_text: Callable[[str], None] | None) -> None:
+def _extractive_answer(result: dict[str, Any], question: str, items: list[dict[str, Any]]) -> None:
     chosen = answers.extract(question, items)
     if not chosen:
         return
@@ -121,8 +120,6 @@ def _extractive_answer(result: dict[str, Any], question: str, items: list[dict[s
     result["flags"] = answers.flags(items, {s.item for s in chosen})
     result["verified"] = True
     result["unanswerable"] = False
-    if on_text is not None:
-        on_text(result["answer"])
 
 
 def _model_answer(result: dict[str, Any], settings: Any, question: str, items: list[dict[str, Any]],
