@@ -1,4 +1,5 @@
-"""A fake OpenAI-compatible model on loopback that answers `kctui ask` (the `answerer` fixture): each
+"""A knowledge base compiled through the real worker (`compiled_base`), and a fake OpenAI-compatible
+model on loopback that answers `kctui ask` (the `answerer` fixture): each
 request is answered by `answerer.reply(prompt)` -> the reply's content (a string), streamed as
 server-sent events in `answerer.pieces` pieces; with `answerer.gate` set to an Event, the stream stops
 after its first piece until the test sets it (so a test can see the partial answer on screen)."""
@@ -14,7 +15,32 @@ from typing import Any
 
 import pytest
 
+from kctui import paths
+from kctui.services import bases, jobs
+from kctui.services.local_transport import LocalTransport
+from kctui.services.worker import run_worker
 from tests.helpers.model import serve
+
+
+def compile_now(svc, ws: Path, kb_id: str) -> None:  # noqa: ANN001
+    jobs.request_compile(svc, ws, kb_id)
+    outcomes = run_worker(LocalTransport(svc), stop_event=threading.Event(), once=True)
+    assert [o.result for o in outcomes] == ["succeeded"], outcomes
+
+
+def make_base(svc, ws: Path, name: str, files: dict[str, str]):  # noqa: ANN001, ANN201
+    _, base = bases.create_base(svc, ws, name)
+    src = paths.sources_path(ws, base.id)
+    for rel, text in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text, encoding="utf-8")
+    return base
+
+
+def compiled_base(svc, ws: Path, files: dict[str, str], name: str = "Notes") -> str:  # noqa: ANN001
+    base = make_base(svc, ws, name, files)
+    compile_now(svc, ws, base.id)
+    return base.id
 
 
 class Answerer:

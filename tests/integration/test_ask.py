@@ -17,9 +17,9 @@ from kctui.cli import main
 from kctui.services import ask as ask_svc
 from kctui.services import search as search_svc
 from kctui.services.briefs import find_brief
-from tests.helpers.answers import answer_json
+from tests.helpers.answers import answer_json, compile_now, compiled_base
+from tests.helpers.dry_run import demo_files
 from tests.helpers.model import MODEL
-from tests.integration.test_search import compile_now, compiled_base, demo_files
 
 QUESTION = "when does Python 3.12 reach end of life"
 RIGHT = "Python 3.12 reaches end of life on 2028-10-31, though the notes disagree."

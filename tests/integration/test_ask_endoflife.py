@@ -11,9 +11,8 @@ import pytest
 
 from kctui import paths
 from kctui.services import ask as ask_svc
+from tests.helpers.answers import compile_now, make_base
 from tests.helpers.corpus import EOL, SHARED, releases
-from tests.integration.test_search import compile_now
-from tests.tui.fixtures import make_base
 
 GENERATION = "2026-08-22"
 # (product file, how a person names it, release cycle, its end of life as the source says)
