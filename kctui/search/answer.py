@@ -48,6 +48,7 @@ _CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):(?:L(\d+)(?:-L(\d+))?|p(\d+))\]\
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:]\d+)*(?![\w])")
+_ITEM_REF = re.compile(r"\[\d+(?:\s*[,;]\s*\d+)*\]")
 _QUOTE = re.compile(r"[\"“]([^\"”]{2,200})[\"”]")
 _MONTHS = {m: i for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july", "august",
                                        "september", "october", "november", "december"], 1)}
@@ -226,7 +227,9 @@ def parse_reply(text: str) -> Reply:
 
 def values(answer: str) -> list[str]:
     """What an answer states that its citations must hold: the words it quotes, its dates (a written-out
-    date also as its ISO form, `2026-11-28`), numbers and versions. Lower case."""
+    date also as its ISO form, `2026-11-28`), numbers and versions — not the item ids it cites (`[1]`).
+    Lower case."""
+    answer = _ITEM_REF.sub(" ", answer)  # "[1]", "[2, 3]": the packet's item ids, not values
     out: list[str] = [q.casefold().strip() for q in _QUOTE.findall(answer)]
     rest = _QUOTE.sub(" ", answer)
     for m in _DATE_MDY.finditer(rest):

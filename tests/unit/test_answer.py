@@ -51,6 +51,7 @@ def test_cited_lines(citation, expected) -> None:
     ("Python 3.12 ends 2028-10-31", ["2028-10-31", "3.12"]),
     ('The page says "annual cadence" plainly.', ["annual cadence"]),
     ("No values here.", []),
+    ("It ends on 2028-10-31 [1], see also [2, 3].", ["2028-10-31"]),  # item ids are no values
 ])
 def test_values_an_answer_states(answer, expected) -> None:
     assert a.values(answer) == expected
