@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+STARTING = "starting…"  # what each pane says until the first read of the store arrives
+
 
 def compile_text(result: Any) -> str:
     changed, base, job = result

@@ -9,7 +9,7 @@ from kctui.config import Settings
 from kctui.services import jobs
 from kctui.services.context import ServiceContext
 from kctui.ui.app import KctuiApp
-from kctui.ui.widgets.brief_pane import STARTING
+from kctui.ui.words import STARTING
 from tests.tui.fixtures import SIZE, make_base, notes, settle, until
 
 

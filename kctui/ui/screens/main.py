@@ -50,13 +50,13 @@ from kctui.ui.stops import (
     STOP_PANE,
     STOPS,
 )
-from kctui.ui.widgets.brief_pane import STARTING, BriefPane
+from kctui.ui.widgets.brief_pane import BriefPane
 from kctui.ui.widgets.key_bar import KeyBar, Line
 from kctui.ui.widgets.keyed_table import KeyedTable
 from kctui.ui.widgets.queue_pane import QueuePane
 from kctui.ui.widgets.review_pane import ReviewPane
 from kctui.ui.widgets.running_pane import RunningPane
-from kctui.ui.words import changes_body, compile_text
+from kctui.ui.words import STARTING, changes_body, compile_text
 
 if TYPE_CHECKING:
     from kctui.ui.screens.new_kb import NewKb
@@ -86,6 +86,11 @@ class MainScreen(Screen):
         self._detail_timer = None
 
     def compose(self) -> ComposeResult:
+        # the width class now, not at the first resize: the first frame (drawn before any data) already
+        # has the layout the terminal's width calls for
+        width = self.app.size.width
+        now = next((c for low, c in sorted(self.HORIZONTAL_BREAKPOINTS, reverse=True) if width >= low), None)
+        self.update_classes({c: c == now for _low, c in self.HORIZONTAL_BREAKPOINTS}, animate=False)
         yield Line("", id="tabs")
         with Container(id="panes"):
             for pane in (QueuePane(id="queue"), RunningPane(id="running"), ReviewPane(id="review"),
@@ -99,7 +104,7 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#filter").display = False
-        self.style_panes()
+        self.style_panes(mounting=True)  # before the first frame: a narrow terminal shows one pane from the start
         self.query_one("#bases").focus()
         snap = self.app.snapshot  # type: ignore[attr-defined]
         if snap is not EMPTY:
@@ -119,13 +124,13 @@ class MainScreen(Screen):
         self.style_panes()
         self.update_bindings()
 
-    def style_panes(self) -> None:
+    def style_panes(self, *, mounting: bool = False) -> None:
         """Mark the active pane (its title row and bottom edge in the accent colour, a ▶ and bold in its
         title) and, in a narrow terminal, show only it. The rules are set without Textual's refresh of
         the whole pane and only those two rows are repainted: a screen update re-composes every line
         it touches across the width of everything touched, so coloured side edges (a column on every
         line) would re-compose the whole screen on each pane switch."""
-        if not self.is_mounted:
+        if not (self.is_mounted or mounting):
             return
         v = self.app.tones()  # type: ignore[attr-defined]  (cached: get_css_variables() costs ms)
         narrow = self.has_class("-narrow")

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from kctui.ui.format import FAILURE_HINT, ws_label
 from kctui.ui.messages import JobDetail
 from kctui.ui.widgets.quiet_focus import QuietFocus
+from kctui.ui.words import STARTING
 
 NO_JOB = "*No job selected.* Pick a job in the Queue pane (1, then tab to the jobs) to read its brief."
 
@@ -59,9 +60,6 @@ class Window:
             yield from line
             if i < len(self.lines) - 1:
                 yield Segment.line()
-
-
-STARTING = "starting…"
 
 
 class BriefPane(QuietFocus, Widget, can_focus=True):

@@ -46,6 +46,9 @@ class QueuePane(Vertical):
         yield Line("Jobs", id="jobs-label", classes="pane-label")
         yield KeyedTable(JOB_COLUMNS, id="jobs")
 
+    def on_mount(self) -> None:
+        self.query_one("#queue-empty").display = False  # until the first read says there is no base
+
     @property
     def bases(self) -> KeyedTable:
         return self.query_one("#bases", KeyedTable)

@@ -62,6 +62,7 @@ class ReviewPane(Vertical):
 
     def on_mount(self) -> None:
         self.query_one("#review-progress").display = False
+        self.query_one("#review-empty").display = False  # until the first read says the queue is empty
 
     @property
     def items(self) -> KeyedTable:

@@ -18,6 +18,7 @@ from kctui.ui.format import (
 from kctui.ui.messages import JobDetail
 from kctui.ui.widgets.key_bar import Block
 from kctui.ui.widgets.quiet_focus import QuietFocus
+from kctui.ui.words import STARTING
 
 NO_JOB = "No job yet. Select a base in the Queue pane (1) and press c to compile it."
 
@@ -76,7 +77,7 @@ class RunningPane(QuietFocus, VerticalScroll, can_focus=True):
     TITLE = "2 Running"
 
     def compose(self) -> ComposeResult:
-        yield Block(NO_JOB, id="run-head")
+        yield Block(STARTING, id="run-head")  # (its first show() says what there is)
         yield Block("", id="run-steps")
         yield Block("", id="run-current")
         yield Block("", id="run-log-label", classes="pane-label")
