@@ -26,6 +26,10 @@ def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     state = tmp_path / "state"
     monkeypatch.setenv("KCTUI_STATE_DIR", str(state))
     monkeypatch.setenv("KCTUI_CONFIG_DIR", str(tmp_path / "config"))
+    # e / E in a review item run $EDITOR / $PAGER: never the developer's own in a test (issue 35)
+    monkeypatch.setenv("EDITOR", "true")
+    monkeypatch.setenv("PAGER", "true")
+    monkeypatch.delenv("VISUAL", raising=False)
     return state
 
 

@@ -63,6 +63,10 @@ def review_show(item_id: str, as_json: bool) -> None:
     if data["kind"] == "held":
         click.echo("")
         click.echo(data["diff"] or "(no textual difference)")
+        for h in data.get("hunks") or []:
+            click.echo(f"hunk {h['hunk']}: {h['what']} in {h['page']}"
+                       + (f" § {h['section']}" if h["section"] else "")
+                       + (f"  ^[{', '.join(h['citations'])}]" if h["citations"] else ""))
         return
     for side, label in (("existing", "the page says"), ("incoming", "the new source says")):
         s = data.get(side)
@@ -72,10 +76,19 @@ def review_show(item_id: str, as_json: bool) -> None:
                 click.echo(s["citedLines"])
 
 
-def _resolve(item_id: str, action: str, expected: int | None, as_json: bool) -> None:
+def _resolve(item_id: str, action: str, expected: int | None, as_json: bool, hunks: str | None = None) -> None:
     from kctui.services.review import resolve  # noqa: PLC0415
 
-    item = resolve(open_services(), item_id, action, expected_revision=expected)
+    chosen = None
+    if hunks is not None:
+        from kctui.core.hunks import parse_hunk_numbers  # noqa: PLC0415
+        from kctui.services.errors import InvalidInput  # noqa: PLC0415
+
+        try:
+            chosen = parse_hunk_numbers(hunks)
+        except ValueError as exc:
+            raise InvalidInput(f"--hunks: {exc}") from None
+    item = resolve(open_services(), item_id, action, expected_revision=expected, hunks=chosen)
     if as_json:
         print_json(item.json())
     else:
@@ -84,7 +97,7 @@ def _resolve(item_id: str, action: str, expected: int | None, as_json: bool) -> 
 
 def _bulk(action: str, item_id: str | None, expected: int | None, job: str | None, source: str | None,
           every: bool, filter_text: str | None, workspace: str | None, kb: str | None, yes: bool,
-          as_json: bool) -> None:
+          as_json: bool, hunks: str | None = None) -> None:
     """One item by ID, or a bulk action over a selection: count, confirm, one promotion per base."""
     chosen = [name for name, on in (("ID", item_id is not None), ("--job", job is not None),
                                     ("--source", source is not None), ("--all", every)) if on]
@@ -93,8 +106,10 @@ def _bulk(action: str, item_id: str | None, expected: int | None, job: str | Non
     if item_id is not None:
         if filter_text is not None:
             raise click.UsageError("--filter narrows --job, --source or --all, not a single ID")
-        _resolve(item_id, action, expected, as_json)
+        _resolve(item_id, action, expected, as_json, hunks)
         return
+    if hunks is not None:
+        raise click.UsageError("--hunks goes with a single ID")
     if not chosen:
         raise click.UsageError("give an item ID, or choose items with --job JOB, --source PATH or --all")
     if expected is not None:
@@ -173,6 +188,8 @@ def _bulk_options(fn):  # noqa: ANN001, ANN202
         click.option("--workspace", type=click.Path(), help="Only items of this workspace."),
         click.option("--kb", help="Only items of this knowledge base id."),
         click.option("--yes", is_flag=True, help="Do not ask for confirmation (scripts)."),
+        click.option("--hunks", help="Only these hunks of the item (1,3 or 2-4, as `review show` numbers them); "
+                                     "the others get the opposite decision."),
         _json,
     ]):
         fn = opt(fn)
@@ -182,17 +199,20 @@ def _bulk_options(fn):  # noqa: ANN001, ANN202
 @review.command("approve")
 @_bulk_options
 def review_approve(item_id: str | None, expected: int | None, job: str | None, source: str | None, every: bool,
-                   filter_text: str | None, workspace: str | None, kb: str | None, yes: bool, as_json: bool) -> None:
-    """Apply held updates exactly as proposed: one by ID, or --job/--source/--all in one promotion."""
-    _bulk("approve", item_id, expected, job, source, every, filter_text, workspace, kb, yes, as_json)
+                   filter_text: str | None, workspace: str | None, kb: str | None, yes: bool, hunks: str | None,
+                   as_json: bool) -> None:
+    """Apply held updates exactly as proposed: one by ID (--hunks: only those), or --job/--source/--all."""
+    _bulk("approve", item_id, expected, job, source, every, filter_text, workspace, kb, yes, as_json, hunks)
 
 
 @review.command("reject")
 @_bulk_options
 def review_reject(item_id: str | None, expected: int | None, job: str | None, source: str | None, every: bool,
-                  filter_text: str | None, workspace: str | None, kb: str | None, yes: bool, as_json: bool) -> None:
-    """Drop held updates (the pages' needs-review flags cleared): one by ID, or --job/--source/--all."""
-    _bulk("reject", item_id, expected, job, source, every, filter_text, workspace, kb, yes, as_json)
+                  filter_text: str | None, workspace: str | None, kb: str | None, yes: bool, hunks: str | None,
+                  as_json: bool) -> None:
+    """Drop held updates (the pages' needs-review flags cleared): one by ID (--hunks: only those), or
+    --job/--source/--all."""
+    _bulk("reject", item_id, expected, job, source, every, filter_text, workspace, kb, yes, as_json, hunks)
 
 
 @review.command("resolve")
@@ -207,3 +227,31 @@ def review_resolve(item_id: str, choice: str | None, expected: int | None, as_js
     if choice is None:
         raise click.UsageError("choose one of --use-new, --keep or --dismiss")
     _resolve(item_id, choice, expected, as_json)
+
+
+@review.command("undo")
+@click.argument("item_id", metavar="[ID]", required=False)
+@click.option("--decision", "decision_id", type=int, help="Undo this decision (by its number).")
+@_json
+def review_undo(item_id: str | None, decision_id: int | None, as_json: bool) -> None:
+    """Undo the latest review decision (of item ID): its pages' previous revisions restored through
+    promotion, byte for byte, and its items open again."""
+    from kctui.services.review_undo import undo_decision  # noqa: PLC0415
+
+    if item_id is not None and decision_id is not None:
+        raise click.UsageError("give an item ID or --decision, not both")
+    iid = None
+    if item_id is not None:
+        try:
+            iid = int(item_id)
+        except ValueError:
+            from kctui.services.errors import InvalidInput  # noqa: PLC0415
+
+            raise InvalidInput(f"'{item_id}' is not a review item id (a number)") from None
+    done = undo_decision(open_services(), item_id=iid, decision_id=decision_id)
+    if as_json:
+        print_json(done.json())
+        return
+    pages = ", ".join(f"{p} (revision {b} restored)" if b else f"{p} (removed)" for p, b, _ in done.pages)
+    click.echo(f"undone decision {done.id} ({done.words}); reopened "
+               f"{', '.join('#' + str(i) for i, _ in done.items)}" + (f"; {pages}" if pages else ""))

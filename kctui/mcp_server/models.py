@@ -92,6 +92,15 @@ class ReviewItemOut(_Out):
     details: dict[str, Any] = Field(default_factory=dict, description="a conflict's two sides with citations")
 
 
+class UndoOut(_Out):
+    decision: int = Field(description="the decision undone")
+    knowledge_base_id: str = Field(alias="knowledgeBaseId")
+    items: list[dict[str, Any]] = Field(description="the items reopened, with the state the decision had given")
+    pages: list[dict[str, Any]] = Field(description="each page's revision restored (revisionBefore; 0: removed)")
+    hunks: dict[str, Any] = Field(default_factory=dict)
+    undone_at: str | None = Field(default=None, alias="undoneAt")
+
+
 class ConflictList(_Out):
     items: list[ReviewItemOut]
     total: int

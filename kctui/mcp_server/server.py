@@ -121,8 +121,21 @@ def build_server(tools: Tools) -> MCPServer:
                                    pattern=r"^human:\S{1,64}$",
                                    description="human:NAME when a person made this decision and the assistant "
                                                "records it (it then confirms the page); left out, the decision "
-                                               "is the agent's own and confirms nothing")] = None) -> m.ReviewItemOut:
-        return await _call(tools.resolve_conflict, item_id, decision, expected_revision, reviewer)
+                                               "is the agent's own and confirms nothing")] = None,
+                               hunks: Annotated[list[int] | None, Field(
+                                   description="a held update's hunks (numbered from 1) the decision applies to; "
+                                               "the others get the opposite")] = None) -> m.ReviewItemOut:
+        return await _call(tools.resolve_conflict, item_id, decision, expected_revision, reviewer, hunks)
+
+    @server.tool(description="Undo the latest review decision (of item_id): each page it wrote gets its previous "
+                             "revision back through promotion, byte for byte, and its items are open again. "
+                             "Refused when a page changed since the decision.")
+    async def undo_review_decision(item_id: Annotated[int | None, Field(ge=1, description="the item")] = None,
+                                   reviewer: Annotated[str | None, Field(pattern=r"^human:\S{1,64}$",
+                                                                         description="human:NAME when a person "
+                                                                                     "asked for it")] = None
+                                   ) -> m.UndoOut:
+        return await _call(tools.undo_review_decision, item_id, reviewer)
 
     @server.tool(description="What a pass changed: the change brief of a job (default: the latest pass).")
     async def get_change_brief(knowledge_base: Base, workspace: Workspace = None,

@@ -207,7 +207,7 @@ class Tools:
         return self.run(go)
 
     def resolve_conflict(self, item_id: int, decision: str, expected_revision: int,
-                         reviewer: str | None = None) -> tuple[m.ReviewItemOut, str]:
+                         reviewer: str | None = None, hunks: list[int] | None = None) -> tuple[m.ReviewItemOut, str]:
         """`reviewer` (`human:NAME`): the person whose decision the assistant records, which confirms the
         page; without it the decision is the agent's and confirms nothing (trust.md: only a person does)."""
         from kctui.services.review_decide import resolve  # noqa: PLC0415
@@ -219,8 +219,24 @@ class Tools:
         actor = reviewer or self.agent
 
         def go(ctx: ServiceContext) -> tuple[m.ReviewItemOut, str]:
-            item = resolve(ctx, item_id, DECISIONS[decision], expected_revision=expected_revision, actor=actor)
-            return _item_out(item), f"#{item.id} {item.state}: {item.page_path} (recorded as {actor})"
+            item = resolve(ctx, item_id, DECISIONS[decision], expected_revision=expected_revision, actor=actor,
+                           hunks=hunks)
+            part = f" (hunks {', '.join(str(n) for n in hunks)})" if hunks else ""
+            return _item_out(item), f"#{item.id} {item.state}{part}: {item.page_path} (recorded as {actor})"
+
+        return self.run(go)
+
+    def undo_review_decision(self, item_id: int | None = None,
+                             reviewer: str | None = None) -> tuple[m.UndoOut, str]:
+        """Undo the latest review decision (of `item_id`): pages restored through promotion, items reopened."""
+        from kctui.services.review_undo import undo_decision  # noqa: PLC0415
+
+        if reviewer is not None and not (reviewer.startswith("human:") and len(reviewer) > len("human:")):
+            raise ToolFailure("invalid_input", "reviewer must be human:NAME")
+
+        def go(ctx: ServiceContext) -> tuple[m.UndoOut, str]:
+            done = undo_decision(ctx, item_id=item_id, actor=reviewer or self.agent)
+            return m.UndoOut.model_validate(done.json()), f"undone decision {done.id} ({done.words}); items reopened"
 
         return self.run(go)
 

@@ -10,6 +10,7 @@ from kctui.core.ids import is_valid_job_id
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, NotFound
+from kctui.services.review_undo import decision_lines
 
 
 def find_brief(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, job_id: str | None = None) -> dict[str, Any]:
@@ -27,8 +28,15 @@ def find_brief(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: st
                                   "ORDER BY created_at DESC, job_id DESC LIMIT 1", (base.workspace, base.id))
         if row is None:
             raise NotFound(f"{kb_id} has no brief yet — compile it first (`kctui compile WORKSPACE {kb_id} --wait`)")
+    markdown = row["markdown"]
+    # the review decisions taken after this pass (until the next one), and their undos (issue 35)
+    following = ctx.store.query_one("SELECT MIN(created_at) FROM briefs WHERE workspace = ? AND base_id = ? AND "
+                                    "created_at > ?", (base.workspace, base.id, row["created_at"]))
+    lines = decision_lines(ctx, base.workspace, base.id, row["created_at"], following[0] if following else None)
+    if lines:
+        markdown = markdown.rstrip("\n") + "\n\n## Review decisions since this pass\n\n" + "\n".join(lines) + "\n"
     return {"jobId": row["job_id"], "knowledgeBaseId": base.id, "createdAt": rfc3339(row["created_at"]),
-            "markdown": row["markdown"]}
+            "markdown": markdown}
 
 
 def brief_for_job(ctx: ServiceContext, job_id: str) -> str | None:

@@ -51,6 +51,7 @@ from kctui.core.page_status import same_content
 from kctui.core.trust import HoldReason
 from kctui.services.context import ServiceContext
 from kctui.services.review_decide import resolve, resolve_many
+from kctui.services.review_hunks import item_hunks
 from kctui.services.review_queue import (
     OPEN,
     PAGE_COLUMNS,
@@ -60,6 +61,7 @@ from kctui.services.review_queue import (
     open_counts_by_base,
     read_live_page,
 )
+from kctui.services.review_reads import clear_read
 from kctui.services.revisions import current_revision_number
 
 MAX_MANIFEST_BYTES = 32 * 1024 * 1024
@@ -241,6 +243,9 @@ def _file_item(conn: sqlite3.Connection, workspace: str, kb_id: str, job_id: str
               json.dumps(_details(it), sort_keys=True), revs[0])
     if same:
         iid = same[0]
+        if _content(conn, iid) != (it.proposed_body, json.dumps(_details(it), sort_keys=True),
+                                   [(p.page, p.proposed_body) for p in pages]):
+            clear_read(conn, iid)  # what the person read is not what the item says now
         conn.execute("UPDATE review_items SET page_path = ?, slug = ?, title = ?, update_kind = ?, reason = ?, "
                      "summary = ?, proposed_body = ?, details_json = ?, expected_revision = ?"
                      + (", job_id = ?" if it.kind == "held" else "") + " WHERE id = ?",
@@ -258,6 +263,14 @@ def _file_item(conn: sqlite3.Connection, workspace: str, kb_id: str, job_id: str
                      (iid, p.page, p.title, p.update_kind, p.reason or it.reason, p.summary, p.proposed_body,
                       rev, pos))
     return iid
+
+
+def _content(conn: sqlite3.Connection, iid: int) -> tuple[str | None, str, list[tuple[str, str | None]]]:
+    """What a person reads of an item: its proposal, its sides, each page's proposal."""
+    row = conn.execute("SELECT proposed_body, details_json FROM review_items WHERE id = ?", (iid,)).fetchone()
+    pages = [(str(r[0]), r[1]) for r in conn.execute(
+        "SELECT page_path, proposed_body FROM review_item_pages WHERE item_id = ? ORDER BY position", (iid,))]
+    return (row[0], json.dumps(json.loads(row[1] or "{}"), sort_keys=True), pages) if row else (None, "", [])
 
 
 def _open_conflicts(conn: sqlite3.Connection, workspace: str, kb_id: str, page: str, fingerprint: str | None,
@@ -362,7 +375,11 @@ def show_item(ctx: ServiceContext, item_id: int | str) -> dict[str, Any]:
                 fromfile=f"a/{page.page_path} (revision {page.expected_revision})",
                 tofile=f"b/{page.page_path} (proposed)"))
             diffs.append(shown["diff"])
+            shown["currentText"], shown["proposedText"] = text, page.proposed_body
         data["diff"] = "".join(diffs)
+        data["hunks"] = [{**h.json(), "citedLines": {c: cited_source_lines(item.workspace, item.base_id, c, limit=8)
+                                                     for c in h.hunk.citations[:6]}}
+                         for h in item_hunks(item, lambda rel: live_page_text(item, rel))]
     else:
         if current is not None:  # what use-new would publish: this dispute decided, nothing else
             decided, left = decide_dispute(current, str(item.details.get("fingerprint") or ""), "use_new")

@@ -118,6 +118,7 @@ class BulkOutcome:
     pages: int = 0
     promotions: int = 0
     seconds: float = 0.0
+    decisions: list[int] = field(default_factory=list)  # the recorded decisions (one per promotion), set by the app
 
     def json(self) -> dict[str, Any]:
         return {"action": self.action, "applied": self.applied, "appliedCount": len(self.applied),

@@ -25,7 +25,7 @@ import copy
 import hashlib
 import shutil
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,22 +37,15 @@ from kctui.core.clock import rfc3339
 from kctui.core.page_status import COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status, split_page
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput
+from kctui.services.review_hunks import accepted_by_page, item_hunks, partial_page
 from kctui.services.review_publish import after_publish, publish_pages
-from kctui.services.review_queue import OPEN, ReviewItem, get_item, read_live_page
+from kctui.services.review_queue import OPEN, ReviewItem, actor_name, get_item, read_live_page
+from kctui.services.review_undo import old_proposals, record_decision
 from kctui.services.revisions import current_revision_number
 
 STATES = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new", "keep": "resolved_keep",
           "dismiss": "dismissed"}
 HELD_NOTE = "a change of this page waits for review"
-
-
-def actor_name() -> str:
-    import getpass  # noqa: PLC0415
-
-    try:
-        return f"human:{getpass.getuser()}"
-    except Exception:  # noqa: BLE001
-        return "human:unknown"
 
 
 # The queries on the open items of a page go page first (CROSS JOIN keeps SQLite's order): the page's
@@ -80,6 +73,7 @@ class Batch:
         self.decided_ids: set[int] = set()
         self.decided_by: dict[str, tuple[int, str]] = {}  # page -> (item, action) of the last decision on it
         self.withdrawn: dict[int, str] = {}  # item -> why (its proposal no longer matches its sources)
+        self.hunks: dict[int, list[int]] = {}  # item -> the hunk numbers its action applied to (issue 35)
         self.digests: dict[str, str] = {}
         self._front: dict[int, tuple[str, tuple[dict, str]]] = {}
         # page -> (id, kind) of every open item of the base on it: the open items do not change while
@@ -241,12 +235,17 @@ def _check(conn: sqlite3.Connection, item: ReviewItem, action: str, expected_rev
                        "the item was refreshed — review it again")
 
 
-def _plan(batch: Batch, item: ReviewItem, action: str) -> None:
-    """Add one item's decision to the batch (texts of its pages; held proposals on them rebased)."""
+def _plan(batch: Batch, item: ReviewItem, action: str, hunks: Sequence[int] | None = None) -> None:
+    """Add one item's decision to the batch (texts of its pages; held proposals on them rebased).
+    `hunks`: the numbers of the hunks `action` applies to (the opposite applies to the others)."""
     state = STATES[action]
-    if item.kind == "held" and action == "approve" and _withdrawn(batch, item):
-        action, state = "reject", "superseded"
-    texts = _plan_held(batch, item, action) if item.kind == "held" else _plan_conflict(batch, item, action)
+    taken = None if hunks is None else _taken(batch, item, action, hunks)
+    if item.kind == "held" and (action == "approve" or taken) and _withdrawn(batch, item):
+        action, state, taken = "reject", "superseded", None
+    texts = (_plan_held(batch, item, action, taken) if item.kind == "held"
+             else _plan_conflict(batch, item, action))
+    if hunks is not None:
+        batch.hunks[item.id] = sorted(set(int(n) for n in hunks))
     batch.texts.update(texts)
     batch.decided.append((item, state))
     batch.decided_ids.add(item.id)
@@ -266,17 +265,37 @@ def _withdrawn(batch: Batch, item: ReviewItem) -> bool:
     return True
 
 
-def _plan_held(batch: Batch, item: ReviewItem, action: str) -> dict[str, str]:
+def _taken(batch: Batch, item: ReviewItem, action: str, hunks: Sequence[int]) -> dict[str, tuple[set[int], int]]:
+    """page -> (its hunks taken, how many it has), for `action` on the hunks numbered `hunks`."""
+    cut = item_hunks(item, lambda rel: batch.text(item, rel), lambda rel, body: batch.proposal(item.id, rel, body))
+    accepted = accepted_by_page(item, cut, action, hunks)
+    return {rel: (acc, sum(1 for h in cut if h.page == rel)) for rel, acc in accepted.items()}
+
+
+def _plan_held(batch: Batch, item: ReviewItem, action: str,
+               taken: dict[str, tuple[set[int], int]] | None = None) -> dict[str, str]:
     """The pages of a held change set as approving (each gets its proposal) or rejecting it (each keeps
-    what it says, the claims the proposal revised pinned and flagged) leaves them."""
+    what it says, the claims the proposal revised pinned and flagged) leaves them; with `taken`, each
+    page as taking those of its hunks leaves it (all: approved; none: rejected; some: partial)."""
     texts: dict[str, str] = {}
+    any_taken = taken is not None and any(acc for acc, _ in taken.values())
     for p in item.page_list:
+        page_action, partial = action, None
+        if taken is not None:
+            acc, n = taken.get(p.page_path, (set(), 0))
+            page_action = "approve" if (acc and len(acc) == n) or (n == 0 and any_taken) else "reject"
+            partial = acc if acc and len(acc) < n else None
         current = batch.text(item, p.page_path)
         others = batch.others(item, p.page_path)
         conflicted = any(k == "conflict" for _, k in others)  # the current banner, if the proposal has none
         fallback = block_claim_lines(batch.body(current)) if current and conflicted else []
         proposed = batch.proposal(item.id, p.page_path, p.proposed_body)
-        if action == "approve":
+        if partial is not None and proposed:
+            part = partial_page(current, proposed, partial, p.page_path, by=batch.actor, at=batch.at)
+            if part is not None:
+                texts[p.page_path] = _with_status(part, others, "confirmed", actor=batch.actor, at=batch.at,
+                                                  fallback_block=fallback)
+        elif page_action == "approve":
             if not proposed:
                 raise InvalidInput(f"review item {item.id} has no proposed body for {p.page_path}")
             parsed = batch.parsed(proposed)
@@ -345,6 +364,8 @@ def _commit(batch: Batch, workspace: str, kb_id: str) -> Path | None:
     conn, actor, now = batch.conn, batch.actor, batch.now
     texts = _changed(batch)
     leftover_dir = None
+    before = {rel: current_revision_number(conn, workspace, kb_id, rel) for rel in texts}
+    rebased_from = old_proposals(conn, list(batch.proposals))
     if texts:
         first = batch.decided[0][0]
         what = f"review:{first.id}:{STATES_ACTION[batch.decided[0][1]]}:{actor}" if len(batch.decided) == 1 else (
@@ -366,6 +387,9 @@ def _commit(batch: Batch, workspace: str, kb_id: str) -> Path | None:
     conn.executemany("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
                      [(state, now, actor, item.id) for item, state in batch.decided])
     after_publish(conn, workspace, kb_id, list(texts), [(o, p, b) for (o, p), b in batch.proposals.items()])
+    record_decision(conn, workspace, kb_id, [(i.id, st) for i, st in batch.decided],
+                    [(rel, n, current_revision_number(conn, workspace, kb_id, rel)) for rel, n in before.items()],
+                    rebased_from, batch.hunks, actor=actor, now_us=now)
     return leftover_dir
 
 
@@ -385,8 +409,10 @@ def _no_compile_running(conn: sqlite3.Connection, workspace: str, kb_id: str) ->
 
 
 def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_revision: int | None = None,
-            actor: str | None = None) -> ReviewItem:
-    """action: approve | reject (held) — use_new | keep | dismiss (conflict)."""
+            actor: str | None = None, hunks: Sequence[int] | None = None) -> ReviewItem:
+    """action: approve | reject (held) — use_new | keep | dismiss (conflict). `hunks` (a held item): the
+    hunks (numbered from 1, as `show_item` lists them) the action applies to; the others get the
+    opposite — `approve` with hunks 1,3 takes exactly those and keeps what the page says for the rest."""
     item = get_item(ctx, item_id)
     valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
     if action not in valid:
@@ -403,7 +429,7 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
             conn.execute("BEGIN IMMEDIATE")
             raise
         batch = Batch(conn, actor, ctx.now())
-        _plan(batch, item, action)
+        _plan(batch, item, action, hunks)
         leftover_dir = _commit(batch, item.workspace, item.base_id)
     if leftover_dir is not None:
         shutil.rmtree(leftover_dir, ignore_errors=True)  # committed: the decision record is done

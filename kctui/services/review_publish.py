@@ -119,6 +119,19 @@ def after_publish(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: l
     conn.executemany("UPDATE review_items SET expected_revision = ? WHERE id = ? AND page_path = ?", rows)
 
 
+def reopen_items(conn: sqlite3.Connection, workspace: str, kb_id: str, decision_id: int, items: list[int],
+                 pages: list[str], restore: list[tuple[int, str, str | None]], *, actor: str, now_us: int) -> None:
+    """An undone decision's record (also run by crash recovery): its items open again, the proposals it
+    rebased as they were, every open item on its pages following their new revision, the decision marked
+    undone."""
+    conn.executemany("UPDATE review_items SET state = 'open', resolved_at = NULL, resolved_by = NULL WHERE id = ?",
+                     [(i,) for i in items])
+    after_publish(conn, workspace, kb_id, [], [(int(o), str(p), b) for o, p, b in restore if b is not None])
+    after_publish(conn, workspace, kb_id, pages, [])
+    conn.execute("UPDATE review_decisions SET undone_at = ?, undone_by = ? WHERE id = ? AND undone_at IS NULL",
+                 (now_us, actor, decision_id))
+
+
 def page_digest(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -219,6 +232,12 @@ def _settle_decision(ctx: ServiceContext, conn: sqlite3.Connection, workspace: s
                      now_us=now)
         after_publish(conn, workspace, kb_id, [r for r, d in pages.items() if d is not None],
                       [(int(o), str(p), str(b)) for o, p, b in decision.get("rebased") or []])
+        if decision.get("undo") is not None:  # an undo: its items reopened, its decision marked undone
+            reopen_items(conn, workspace, kb_id, int(decision["undo"]), [i for i, *_ in decided], list(pages),
+                         [(int(o), str(p), b) for o, p, b in decision.get("restore") or []],
+                         actor=str(decision.get("actor")), now_us=now)
+            resolved.extend(i for i, *_ in decided)
+            decided = []
         for item_id, state, actor, at in decided:
             cur = conn.execute("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? "
                                "WHERE id = ? AND state = 'open'", (state, int(at or now), actor, item_id))

@@ -150,6 +150,15 @@ def get_item(ctx: ServiceContext, item_id: int | str) -> ReviewItem:
     return item_from_row(row, load_pages(ctx.store.query, [iid]).get(iid, ()))
 
 
+def actor_name() -> str:
+    import getpass  # noqa: PLC0415
+
+    try:
+        return f"human:{getpass.getuser()}"
+    except Exception:  # noqa: BLE001
+        return "human:unknown"
+
+
 def read_live_page(wiki: Path, rel: str) -> str | None:
     """The text of `wiki/rel` when it is a regular file (not a symlink), else None."""
     p = wiki / rel

@@ -272,5 +272,33 @@ _V8 = [
 ]
 
 MIGRATIONS.append(_V8)
+# A review session (issue 35): every decision as it was published (the pages' revisions before and
+# after, the proposals of other items it rebased, the hunks taken), so it can be undone through
+# promotion; and which items a person has read (a mark cleared when the item's content changes).
+_V9 = [
+    """CREATE TABLE review_decisions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        workspace TEXT NOT NULL,
+        base_id TEXT NOT NULL,
+        items_json TEXT NOT NULL,
+        pages_json TEXT NOT NULL,
+        rebased_json TEXT NOT NULL DEFAULT '[]',
+        hunks_json TEXT,
+        actor TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        undone_at INTEGER,
+        undone_by TEXT,
+        FOREIGN KEY (workspace, base_id) REFERENCES bases(workspace, id) ON DELETE CASCADE
+    )""",
+    "CREATE INDEX review_decisions_by_base ON review_decisions(workspace, base_id, id)",
+    """CREATE TABLE review_reads (
+        item_id INTEGER PRIMARY KEY REFERENCES review_items(id) ON DELETE CASCADE,
+        read_at INTEGER NOT NULL,
+        reader TEXT NOT NULL DEFAULT ''
+    )""",
+]
+
+MIGRATIONS.append(_V9)
+
 # Migrations that rebuild a table others reference: run with foreign keys off (checked before commit).
 FOREIGN_KEYS_OFF: frozenset[int] = frozenset({8})

@@ -38,6 +38,7 @@ from kctui.ui.messages import (
     SnapshotReady,
 )
 from kctui.ui.poll import INTERVAL, Poller
+from kctui.ui.review_session import ReviewSession
 from kctui.ui.screens.confirm import ConfirmScreen, ask
 from kctui.ui.screens.help import HelpRow, HelpScreen
 from kctui.ui.screens.main import MainScreen
@@ -45,12 +46,7 @@ from kctui.ui.themes import configured_theme, load_themes, theme_problems
 
 log = logging.getLogger(__name__)
 
-RESOLVED_WORDS = {"approve": "approved: the proposed page is live", "reject": "rejected: the page is unchanged",
-                  "use_new": "resolved with the new value", "keep": "resolved: the existing page was kept",
-                  "dismiss": "dismissed"}
-
-
-class KctuiApp(App[None]):
+class KctuiApp(ReviewSession, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "kctui"
     BINDINGS = keys.bindings(keys.APP)
@@ -67,6 +63,7 @@ class KctuiApp(App[None]):
         self.handle_signals = handle_signals
         self.snapshot: Snapshot = EMPTY
         self.pending_actions = 0
+        self.session_decisions: list[int] = []  # the review decisions of this run, newest last (z undoes)
         self.working: dict[str, int] = {}  # service calls of keys in flight, by label (the status line)
         self._poll_soon = False
         self.hung_up = False
@@ -274,15 +271,6 @@ class KctuiApp(App[None]):
         if self.snapshot is not EMPTY and (job is not None or base is not None):
             self.snapshot = merge(self.snapshot, job, base)
             self.main.apply(self.snapshot)
-
-    def resolve_item(self, item_id: int, choice: str, expected: int | None,
-                     after: Callable[[bool], None] | None = None) -> None:
-        from kctui.services import review
-
-        self.run_service("resolve", lambda ctx: review.resolve(ctx, item_id, choice, expected_revision=expected),
-                         ok_text=lambda _r: f"item #{item_id} {RESOLVED_WORDS[choice]}",
-                         then=(lambda _r: after(True)) if after else None,
-                         on_error=(lambda: after(False)) if after else None)
 
     # -- the app-wide keys: quit, help --------------------------------------------------------------
 

@@ -111,8 +111,9 @@ REGISTRY: tuple[KeyAction, ...] = (
               scopes=(MAIN, DETAIL)),
     KeyAction("use-new", "n", "resolve('use_new')", "Use new", "Resolve the conflict with the new source's value.",
               "Review", scopes=(MAIN, DETAIL)),
-    KeyAction("keep", "e", "resolve('keep')", "Keep", "Resolve the conflict by keeping the existing page.", "Review",
-              scopes=(MAIN, DETAIL)),
+    KeyAction("keep", "e", "resolve('keep')", "Keep", "Resolve the conflict by keeping the existing page.", "Review"),
+    KeyAction("keep-here", "K", "resolve('keep')", "Keep", "Resolve the conflict by keeping the existing page (in a "
+              "review item, where e opens your editor).", "Review", scopes=(DETAIL,)),
     KeyAction("dismiss", "d", "resolve('dismiss')", "Dismiss", "Dismiss the conflict without changing the page.",
               "Review", scopes=(MAIN, DETAIL)),
     KeyAction("mark", "space", "mark", "Mark", "Mark or unmark the selected review row; a / r then approve or "
@@ -123,6 +124,24 @@ REGISTRY: tuple[KeyAction, ...] = (
     KeyAction("reject-matching", "R", "bulk('reject')", "Reject all",
               "Reject every open held update matching the review pane's filter (asks first, with the counts).",
               "Review", show=False),
+    KeyAction("undo", "z", "undo", "Undo", "Undo the last decision of this session (again: the one before): the "
+              "pages' previous revisions restored through promotion, the item open again.", "Review",
+              scopes=(MAIN, DETAIL)),
+    KeyAction("next-unread", "N", "next_unread", "Next unread", "Open the next review item nobody has opened yet, "
+              "across bases (the review pane counts them: 12 unread / 40).", "Review", scopes=(MAIN, DETAIL)),
+    # a review item opened: its hunks, the diff, your editor
+    KeyAction("mark-hunk", "space", "mark_hunk", "Mark hunk", "Mark or unmark the current hunk; a / r then act on "
+              "the marked hunks (the others get the opposite decision).", "Review item", scopes=(DETAIL,)),
+    KeyAction("next-hunk", "right_square_bracket", "hunk(1)", "Next hunk", "Move to the next hunk (a / r then act "
+              "on it when nothing is marked).", "Review item", scopes=(DETAIL,), show=False),
+    KeyAction("prev-hunk", "left_square_bracket", "hunk(-1)", "Previous hunk", "Move to the previous hunk.",
+              "Review item", scopes=(DETAIL,), show=False),
+    KeyAction("diff-view", "s", "toggle_diff", "Split/unified", "Show the page diff side by side or as one column "
+              "(− / + markers, changed words highlighted).", "Review item", scopes=(DETAIL,)),
+    KeyAction("editor", "e", "open_outside('editor')", "Editor", "Open the current hunk's cited source (else the "
+              "page) at its line in $EDITOR; the app resumes where it was.", "Review item", scopes=(DETAIL,)),
+    KeyAction("pager", "E", "open_outside('pager')", "Pager", "Open the current hunk's cited source (else the "
+              "page) in $PAGER.", "Review item", scopes=(DETAIL,), show=False),
     # the app
     KeyAction("help", "question_mark", "help", "Help", "Show every key and whether it applies now.", "App",
               scopes=(APP,)),
@@ -140,6 +159,9 @@ REGISTRY: tuple[KeyAction, ...] = (
               "Page", scopes=(PAGE,)),
     KeyAction("page-review", "i", "section('review')", "Review items", "Show the page's open review items; enter "
               "opens one to resolve it.", "Page", scopes=(PAGE,)),
+    KeyAction("undo-page", "z", "undo_page", "Undo decision", "Undo the latest review decision that wrote this "
+              "page, even one older than the session: its previous revision restored through promotion, its item "
+              "reopened (refused if the page changed since).", "Page", scopes=(PAGE,)),
     # the policy screen
     KeyAction("policy-save", "f5", "save", "Save", "Check every field with the rules of `kctui kb policy` and save "
               "the policy (a bad value is named next to its field and nothing is saved).", "Policy",

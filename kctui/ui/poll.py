@@ -23,6 +23,7 @@ from kctui.services import workspaces as workspaces_svc
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
 from kctui.services.review_queue import OPEN, open_counts_by_base
+from kctui.services.review_reads import unread_count
 from kctui.services.scheduled import next_scheduled_for
 from kctui.store.records import JOB_COLUMNS, BaseRecord, JobRecord, job_from_row
 from kctui.ui.messages import (
@@ -141,6 +142,7 @@ def read_snapshot(ctx: ServiceContext, job_id: str | None) -> Snapshot:
              for b in bases_svc.list_bases(ctx)]
     total = ctx.store.query_one("SELECT COUNT(*) FROM jobs")
     items, held, conflicts = read_items(ctx)
+    unread = unread_count(ctx)
     items_total = held + conflicts
     running = next((j.id for j in jobs if j.phase == "running"), None)
     names = {b.key: b.name for b in bases}
@@ -153,7 +155,7 @@ def read_snapshot(ctx: ServiceContext, job_id: str | None) -> Snapshot:
                     jobs_total=int(total[0]) if total else len(jobs), items=items, items_total=items_total,
                     detail=detail, running_job_id=running,
                     counts={"queued": queued, "running": 1 if running else 0, "paused": phases.get("paused", 0),
-                            "held": held, "conflicts": conflicts})
+                            "held": held, "conflicts": conflicts, "unread": unread})
 
 
 class Poller:

@@ -22,7 +22,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 KB = "demo-notes"
 TOOLS = {"compile_knowledge_base", "list_knowledge_pages", "get_knowledge_page", "update_knowledge_page",
          "list_conflicts", "resolve_conflict", "get_change_brief", "set_compile_policy", "search_knowledge",
-         "get_context", "ask"}
+         "get_context", "ask", "undo_review_decision"}
 
 
 @pytest.fixture

@@ -707,6 +707,22 @@ class MainScreen(Screen):
         if item is not None:
             self.app.resolve_item(item.id, choice, item.expected_revision)  # type: ignore[attr-defined]
 
+    def action_undo(self) -> None:
+        self.app.undo_last()  # type: ignore[attr-defined]
+
+    def action_next_unread(self) -> None:
+        item = self.selected_item()
+        self.app.open_next_unread(item.id if item is not None else None)  # type: ignore[attr-defined]
+
+    def _why_not_undo(self, _parameters: tuple[object, ...]) -> str | None:
+        return None if self.app.session_decisions else (  # type: ignore[attr-defined]
+            "no decision of this session to undo (older ones: v on the page screen, or `kctui review undo`)")
+
+    def _why_not_next_unread(self, _parameters: tuple[object, ...]) -> str | None:
+        if not self.snapshot.items_total:
+            return "nothing to review"
+        return "every open review item has been read" if self.snapshot.counts.get("unread") == 0 else None
+
     def action_mark(self) -> None:
         item = self.selected_item()
         if item is None:
@@ -766,12 +782,20 @@ class MainScreen(Screen):
             app.call_from_thread(pane.show_progress, verb, phase, done, total)
 
         def work(ctx: Any) -> Any:
+            from kctui.services.review_undo import list_decisions  # noqa: PLC0415
+
+            last = (list_decisions(ctx, 1) or [None])[0]
             chosen = select_items(ctx, item_ids=ids)
-            return bulk_resolve(ctx, chosen.items, choice, seen=seen, progress=progress)
+            outcome = bulk_resolve(ctx, chosen.items, choice, seen=seen, progress=progress)
+            # the promotions it made, one per base: z undoes them one by one (issue 35)
+            outcome.decisions = [d.id for d in reversed(list_decisions(ctx, 1000))
+                                 if (last is None or d.id > last.id) and any(i in set(ids) for i, _ in d.items)]
+            return outcome
 
         def finished(outcome: Any) -> None:
             pane.show_progress(verb, "done", 0, 0)
             pane.clear_marks()
+            app.session_decisions.extend(outcome.decisions)  # type: ignore[attr-defined]
 
         def words(outcome: Any) -> str:
             done = {"approve": "approved", "reject": "rejected"}[choice]
@@ -805,6 +829,8 @@ WHY_NOT: dict[str, Callable[[MainScreen, tuple[object, ...]], str | None]] = {
     "resolve": MainScreen._why_not_resolve,
     "open": MainScreen._why_not_open,
     "back": MainScreen._why_not_back,
+    "undo": MainScreen._why_not_undo,
+    "next_unread": MainScreen._why_not_next_unread,
 }
 
 

@@ -3,7 +3,8 @@ word, why it is flagged) and five sections, one shown at a time —
 
     t  Text       the page body rendered as Markdown (front matter dropped; links go to pages)
     c  Claims     every claim with its citation and the source lines it cites (disputed ones marked)
-    v  Revisions  the page's immutable revisions, newest first
+    v  Revisions  the page's immutable revisions, newest first (z undoes the latest review decision
+                  that wrote the page, even one older than the session)
     l  Links      the pages it links to; enter opens one (esc comes back here)
     i  Review     its open review items; enter opens one to resolve it
 
@@ -214,6 +215,16 @@ class PageScreen(Screen[None]):
             from kctui.ui.screens.review_detail import open_item
 
             open_item(self.app, int(self.data["openItems"][at]["id"]))
+
+    def action_undo_page(self) -> None:
+        """z: the latest review decision that wrote this page undone (see its revisions, v)."""
+        from kctui.services.review_undo import undo_decision
+
+        ws, kb, page = self.workspace, self.kb_id, self.page
+        self.app.run_service("undo", lambda ctx: undo_decision(ctx, page=(ws, kb, page)),  # type: ignore[attr-defined]
+                             ok_text=lambda d: f"undone: {d.words}; {page} is back at revision "
+                             f"{next(b for p, b, _ in d.pages if p == page)}",
+                             then=lambda _d: self.load())
 
     def action_back(self) -> None:
         self.dismiss(None)

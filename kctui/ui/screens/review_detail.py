@@ -1,6 +1,8 @@
-"""A review item opened (enter): a held update as the current page vs the proposed body (a unified
-diff); a conflict as both values with their citations and the cited source lines. The same keys
-resolve it here (a r / n e d); esc goes back."""
+"""A review item opened (enter): a held update as its hunks (space marks, ] / [ move, a / r act on the
+marked hunks, else the current one, else the whole item) and the page diff, unified or split (s); a
+conflict as both values with their citations and the cited source lines (n K d resolve it). e / E open
+the cited source or the page in $EDITOR / $PAGER, z undoes the session's last decision, N opens the
+next unread item; esc goes back. Opening an item marks it read."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from textual.widgets import Static
 from kctui.ui import keys
 from kctui.ui.format import ITEM_KIND, ws_label
 from kctui.ui.screens.resume import KeepStylesOnResume
+from kctui.ui.screens.review_view import outside_target, render_hunks, render_page_diffs
 from kctui.ui.widgets.key_bar import KeyBar
 
 VALID = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}
@@ -69,23 +72,6 @@ def skip_front_matter(diff: str) -> str:
         out.append(line)
     flush()
     return "\n".join(out) + ("\n" if diff.endswith("\n") else "")
-
-
-def render_diff(diff: str, tones: dict[str, str]) -> Text:
-    t = Text(no_wrap=True, overflow="ellipsis")
-    diff = skip_front_matter(diff) if diff else diff
-    for line in (diff or "(no difference: the proposed body equals the current page)\n").splitlines():
-        style = ""
-        if line.startswith(("+++", "---")):
-            style = "bold"
-        elif line.startswith("+"):
-            style = tones.get("success", "")
-        elif line.startswith("-"):
-            style = tones.get("error", "")
-        elif line.startswith("@@"):
-            style = tones.get("accent", "")
-        t.append(line + "\n", style=style)
-    return t
 
 
 def render_side(label: str, side: dict[str, Any] | None, tones: dict[str, str]) -> Text:
@@ -156,6 +142,9 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         super().__init__()
         self.item_id = item_id
         self.data: dict[str, Any] | None = None
+        self.marked: set[int] = set()  # hunk numbers (1-based)
+        self.cursor: int | None = None  # the current hunk (0-based), once the person moved to one
+        self.mode = "unified"
         self.load_pending = True  # the item is read once the screen is on screen (app.is_idle waits)
 
     def compose(self) -> ComposeResult:
@@ -184,6 +173,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     def show_item(self, item_id: int) -> None:
         """Make this (popped) screen the one of `item_id` before it is pushed again: empty, loading."""
         self.item_id, self.data, self.load_pending = item_id, None, True
+        self.marked, self.cursor = set(), None
         frame = self.query_one(Vertical)  # its title changes: only the top row is drawn again
         frame._border_title = Content(f"Review item #{item_id}")
         width, _ = frame.outer_size
@@ -200,9 +190,16 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
 
     def load(self) -> None:
         from kctui.services import review
+        from kctui.services.review_reads import mark_read
 
-        self.app.run_service("show", lambda ctx: review.show_item(ctx, self.item_id), then=self.show_data,
-                             quiet=True, reads_only=True)
+        item_id = self.item_id
+
+        def read(ctx: Any) -> dict[str, Any]:
+            data = review.show_item(ctx, item_id)
+            mark_read(ctx, item_id)  # opened: read (the mark clears when the item's content changes)
+            return data
+
+        self.app.run_service("show", read, then=self.show_data, quiet=True, reads_only=True)
 
     def show_data(self, data: dict[str, Any]) -> None:
         if data.get("id") != self.item_id:  # read for the item this screen showed before
@@ -210,21 +207,37 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         self.data = data
         tones = self.app.tones()
         self.query_one("#detail-head", Static).update(render_head(data, tones))
+        self.render_body()
         if data["kind"] == "held":
-            body = render_diff(data.get("diff") or "", tones)
-            hint = "a approve (write the proposed page) · r reject (keep the page) · esc back"
+            hint = ("a approve · r reject (the marked hunks, else the current one, else all) · space mark · "
+                    "] [ hunk · s split/unified · e editor · z undo · esc back")
+        else:
+            hint = "n use the new value · K keep the existing page · d dismiss · e editor · esc back"
+        if data.get("state") != "open":
+            hint = f"This item is {data.get('state')}; nothing to resolve. z undo · esc back"
+        self.query_one("#detail-keys", Static).update(hint)
+        self.refresh_bindings()
+
+    def render_body(self) -> None:
+        data, tones = self.data, self.app.tones()
+        if data is None:
+            return
+        if data["kind"] == "held":
+            body = render_hunks(data.get("hunks") or [], self.marked, self.cursor, tones)
+            body.append("\n")
+            width = max(40, self.query_one("#detail-body").size.width - 2)
+            body.append_text(render_page_diffs(data, self.mode, width, tones))
         else:
             body = render_side("Existing (the page now)", data.get("existing"), tones)
             body.append("\n")
             body.append_text(render_side("Incoming (the new source)", data.get("incoming"), tones))
-            hint = "n use the new value · e keep the existing page · d dismiss · esc back"
-        if data.get("state") != "open":
-            hint = f"This item is {data.get('state')}; nothing to resolve. esc back"
         self.query_one("#detail-content", Static).update(body)
-        self.query_one("#detail-keys", Static).update(hint)
-        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("mark_hunk", "hunk", "toggle_diff"):
+            return True if self.data is not None and self.data["kind"] == "held" and self.data.get("hunks") else None
+        if action == "open_outside":
+            return True if self.data is not None else None
         if action != "resolve":
             return True
         if self.data is None or self.data.get("state") != "open":
@@ -241,11 +254,50 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
                     + ("a (approve) or r (reject)" if self.data["kind"] == "held" else "n, e or d"))
         return None
 
+    def chosen_hunks(self) -> list[int] | None:
+        """What a / r act on: the marked hunks, else the current one, else (None) the whole item."""
+        if self.data is None or self.data["kind"] != "held":
+            return None
+        if self.marked:
+            return sorted(self.marked)
+        return [self.cursor + 1] if self.cursor is not None else None
+
     def action_resolve(self, choice: str) -> None:
         assert self.data is not None
         # the revision the person saw: the screen shows (and diffs against) the page at currentRevision
         seen = self.data.get("currentRevision", self.data.get("expectedRevision"))
-        self.app.resolve_item(self.item_id, choice, seen, after=self._resolved)
+        self.app.resolve_item(self.item_id, choice, seen, after=self._resolved, hunks=self.chosen_hunks())
+
+    def action_mark_hunk(self) -> None:
+        n = (self.cursor or 0) + 1
+        self.cursor = n - 1
+        self.marked ^= {n}
+        count = len((self.data or {}).get("hunks") or [])
+        if self.cursor + 1 < count:  # as in the pane: marking moves on
+            self.cursor += 1
+        self.render_body()
+
+    def action_hunk(self, delta: int) -> None:
+        count = len((self.data or {}).get("hunks") or [])
+        self.cursor = 0 if self.cursor is None else max(0, min(count - 1, self.cursor + delta))
+        self.render_body()
+
+    def action_toggle_diff(self) -> None:
+        self.mode = "split" if self.mode == "unified" else "unified"
+        self.render_body()
+
+    def action_open_outside(self, kind: str) -> None:
+        from kctui.ui.outside import open_outside
+
+        assert self.data is not None
+        path, line = outside_target(self.data, self.cursor)
+        open_outside(self.app, kind, path, line)
+
+    def action_undo(self) -> None:
+        self.app.undo_last(after=lambda: self.dismiss(None) if self.is_current else None)
+
+    def action_next_unread(self) -> None:
+        self.app.open_next_unread(self.item_id, replace=self)
 
     def _resolved(self, ok: bool) -> None:
         if ok:

@@ -1,7 +1,7 @@
 """Pane 3, the review queue: held updates and conflicts with their reason in words. Enter opens one;
 space marks rows for a bulk action (a / r act on every marked row); A / R act on every open held
 update matching the pane's filter. The title counts what the store holds, so the numbers add up:
-"5999 open: 5499 held, 500 conflicts · showing 500". A bulk action's progress shows on one line."""
+"5999 open: 5499 held, 500 conflicts · showing 500 · 12 unread / 5999" (unread: nobody opened it yet). A bulk action's progress shows on one line."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ def title_words(snap: Snapshot, shown: int, filtered: bool, marked: int, needle:
         text += f" · showing {shown}"
     if marked:
         text += f" · {marked} marked"
+    if "unread" in snap.counts:  # reviewed marks (issue 35): N opens the next unread one
+        text += f" · {snap.counts['unread']} unread / {total}"
     return text
 
 
