@@ -16,10 +16,13 @@ Navigation (goal p95 ≤ 16 ms, one frame at 60 Hz):
   pane 1-4 / tab               another pane is active
   open / back                  enter on a review row shows its detail screen; esc shows the panes again
   filter typing                each character typed in the review pane's filter narrows its rows
+  s diff view / space hunk     in a review item: the diff switches split/unified, a hunk is marked
 Actions (goal p95 ≤ 50 ms to the acknowledgement):
   c compile / p policy / a/r resolve   the status line says the call is under way (or its outcome shows)
   x cancel                     the question is on screen
   space mark                   the row is marked
+  z undo                       the undo is under way (or its outcome, or why not, shows)
+  N next unread                the next unread review item's screen is on top
 
 The store is built by benchmarks/tui_store.py; the timing probe and the anchor are in benchmarks/tui_probe.py.
 
@@ -169,6 +172,32 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
             before = len(main.query_one("#review").marked)
             rec("space mark", await scr.timed("space", lambda b=before: len(main.query_one("#review").marked) != b))
             await idle(app, pilot)
+        # in a review item (issue 35): the diff toggle and a hunk's mark redraw it at once
+        while main.selected_item() is not None and main.selected_item().kind != "held":
+            await pilot.press("j")
+        await pilot.press("enter")
+        await idle(app, pilot)
+        detail = app.screen
+        for _ in range(samples_of["s diff view"]):
+            rec("s diff view", await scr.timed("s", lambda b=detail.mode: detail.mode != b))
+            await idle(app, pilot)
+        for _ in range(samples_of["space hunk"]):
+            rec("space hunk", await scr.timed("space", lambda b=set(detail.marked): detail.marked != b))
+            await idle(app, pilot)
+        await pilot.press("escape")
+        await idle(app, pilot)
+        # z: the session's last decision is undone in a worker, acknowledged on the status line (the
+        # benchmark's held items have no live page, so a/r above published nothing: z is given a decision
+        # to try, which the service then refuses); N: the next unread item opens
+        for _ in range(samples_of["z undo"]):
+            app.session_decisions[:] = [10**9]
+            rec("z undo", await scr.timed("z", acked("undo")))
+            await idle(app, pilot)
+        for _ in range(samples_of["N next unread"]):
+            rec("N next unread", await scr.timed("N", lambda: isinstance(app.screen, ReviewDetailScreen)))
+            await idle(app, pilot)
+            await pilot.press("escape")
+            await idle(app, pilot)
         await pilot.press("1")
         await idle(app, pilot)
         for _ in range(samples_of["c compile"]):
@@ -198,8 +227,9 @@ async def measure(app, svc, ws: Path, samples: int, size: tuple[int, int]) -> di
 
 
 ONLY: set[str] = set()  # --keys: measure only these
-NAV = ["j bases", "j jobs", "j items", "pane 1-4", "tab", "open", "back", "filter typing"]
-ACT = ["c compile", "p policy", "x cancel", "a/r resolve", "space mark"]
+NAV = ["j bases", "j jobs", "j items", "pane 1-4", "tab", "open", "back", "filter typing", "s diff view",
+       "space hunk"]
+ACT = ["c compile", "p policy", "x cancel", "a/r resolve", "space mark", "z undo", "N next unread"]
 
 
 def child(args: argparse.Namespace) -> None:

@@ -134,6 +134,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     ReviewDetailScreen #detail-head { padding: 0 1; height: auto; }
     ReviewDetailScreen #detail-body { height: 1fr; padding: 0 1; }
     ReviewDetailScreen #detail-keys { padding: 0 1; color: $text-muted; }
+    ReviewDetailScreen #detail-diff { margin-top: 1; }
     """
     BINDINGS = [*keys.bindings(keys.DETAIL), Binding("j", "scroll(1)", show=False),
                 Binding("k", "scroll(-1)", show=False)]
@@ -151,7 +152,8 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         with Vertical():
             yield Static(loading_text(self.item_id), id="detail-head")
             with VerticalScroll(id="detail-body", can_focus=True):
-                yield Static("", id="detail-content")
+                yield Static("", id="detail-content")  # the hunks, or a conflict's two sides
+                yield Static("", id="detail-diff")  # a held change's page diff
             yield Static("", id="detail-keys")
         yield KeyBar()
 
@@ -181,6 +183,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         frame.refresh(Region(-ox, -oy, width, 1))
         self.query_one("#detail-head", Static).update(loading_text(item_id))
         self.query_one("#detail-content", Static).update("")
+        self.query_one("#detail-diff", Static).update("")
         self.query_one("#detail-keys", Static).update("")
         body = self.query_one("#detail-body", VerticalScroll)
         if body.scroll_y:
@@ -218,20 +221,30 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         self.query_one("#detail-keys", Static).update(hint)
         self.refresh_bindings()
 
-    def render_body(self) -> None:
+    def render_body(self, hunks: bool = True, diff: bool = True) -> None:
+        """Draw the item (only the part a key changed: the hunks, or the diff)."""
         data, tones = self.data, self.app.tones()
         if data is None:
             return
-        if data["kind"] == "held":
-            body = render_hunks(data.get("hunks") or [], self.marked, self.cursor, tones)
-            body.append("\n")
-            width = max(40, self.query_one("#detail-body").size.width - 2)
-            body.append_text(render_page_diffs(data, self.mode, width, tones))
-        else:
+        if data["kind"] != "held":
             body = render_side("Existing (the page now)", data.get("existing"), tones)
             body.append("\n")
             body.append_text(render_side("Incoming (the new source)", data.get("incoming"), tones))
-        self.query_one("#detail-content", Static).update(body)
+            self.query_one("#detail-content", Static).update(body)
+            self.query_one("#detail-diff", Static).update("")
+            return
+        if hunks:
+            text, self._cursor_line = render_hunks(data.get("hunks") or [], self.marked, self.cursor, tones)
+            self.query_one("#detail-content", Static).update(text)
+        if diff:
+            width = max(40, self.query_one("#detail-body").size.width - 2)
+            key = (id(data), self.mode, width)  # each view drawn once per item and width: s only swaps them
+            cache = self.__dict__.setdefault("_diffs", {})
+            if key not in cache:
+                if len(cache) > 4:
+                    cache.clear()
+                cache[key] = render_page_diffs(data, self.mode, width, tones)
+            self.query_one("#detail-diff", Static).update(cache[key])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("mark_hunk", "hunk", "toggle_diff"):
@@ -275,16 +288,26 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         count = len((self.data or {}).get("hunks") or [])
         if self.cursor + 1 < count:  # as in the pane: marking moves on
             self.cursor += 1
-        self.render_body()
+        self.render_body(diff=False)
+        self.show_cursor()
 
     def action_hunk(self, delta: int) -> None:
         count = len((self.data or {}).get("hunks") or [])
         self.cursor = 0 if self.cursor is None else max(0, min(count - 1, self.cursor + delta))
-        self.render_body()
+        self.render_body(diff=False)
+        self.show_cursor()
+
+    def show_cursor(self) -> None:
+        """The current hunk scrolled into view (its first lines)."""
+        content = self.query_one("#detail-content")
+        y = content.virtual_region.y + getattr(self, "_cursor_line", 0)
+        self.query_one("#detail-body", VerticalScroll).scroll_to_region(Region(0, y, 1, 4), animate=False,
+                                                                         immediate=True)
 
     def action_toggle_diff(self) -> None:
         self.mode = "split" if self.mode == "unified" else "unified"
-        self.render_body()
+        self.render_body(hunks=False)
+        self.query_one("#detail-diff").scroll_visible(animate=False, top=True)  # show what the key changed
 
     def action_open_outside(self, kind: str) -> None:
         from kctui.ui.outside import open_outside

@@ -133,17 +133,22 @@ def _context(t: Text, lines: list[str], *, first: bool, last: bool) -> None:
         t.append("  " + ln + "\n")
 
 
-def render_hunks(hunks: list[dict[str, Any]], marked: set[int], cursor: int | None, tones: dict[str, str]) -> Text:
+def render_hunks(hunks: list[dict[str, Any]], marked: set[int], cursor: int | None,
+                 tones: dict[str, str]) -> tuple[Text, int]:
+    """The hunk list, and the line the current hunk starts on (0 when there is none)."""
     t = Text(no_wrap=True, overflow="ellipsis")
+    at = 0
     if not hunks:
         t.append("(no hunks: the proposal changes only the page's front matter)\n", style="dim")
-        return t
+        return t, at
     t.append(f"Hunks ({len(hunks)}) — space marks, a / r act on the marked (else the current, else all)\n",
              style="bold underline")
     err, ok = tones.get("error", ""), tones.get("success", "")
     for h in hunks:
         n = h["hunk"]
         here = cursor is not None and cursor == n - 1
+        if here:
+            at = t.plain.count("\n")
         t.append("▸ " if here else "  ", style="bold")
         t.append("[x] " if n in marked else "[ ] ", style="bold" if n in marked else "")
         t.append(f"{n} {h['what']}", style=f"bold {tones.get('accent', '')}" if here else "bold")
@@ -162,7 +167,7 @@ def render_hunks(hunks: list[dict[str, Any]], marked: set[int], cursor: int | No
                 t.append(f"      cited {cite}:\n", style="dim")
                 for ln in str(lines).splitlines()[:4]:
                     t.append(f"      {ln}\n", style=tones.get("muted", ""))
-    return t
+    return t, at
 
 
 def render_page_diffs(data: dict[str, Any], mode: str, width: int, tones: dict[str, str]) -> Text:
