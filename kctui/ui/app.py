@@ -303,7 +303,7 @@ class KctuiApp(ReviewSession, App[None]):
             if isinstance(under, MainScreen) and keys.MAIN in k.scopes:
                 state = under.why_not(name, params)
             elif _is_screen(under, "review_detail", "ReviewDetailScreen") and keys.DETAIL in k.scopes:
-                state = under.why_not(params[0]) if name == "resolve" and params else None  # type: ignore[attr-defined]
+                state = under.why_not(name, params)  # type: ignore[attr-defined]
             elif keys.APP in k.scopes or (keys.READER in k.scopes and (
                     _is_screen(under, "search", "SearchScreen") or _is_screen(under, "page_view", "PageViewScreen"))):
                 state = None

@@ -211,3 +211,33 @@ async def test_z_on_the_page_screen_undoes_a_decision_older_than_the_session(svc
         await settle(pilot)
         assert "no review decision that wrote entities/lang.md is left to undo" in notes(pilot.app)
     assert live(ws, b) == before and review.get_item(svc, item.id).state == "open"
+
+
+async def test_the_new_keys_are_in_the_footer_help_and_palette(svc, clock, three):
+    from kctui.ui import keys
+    from kctui.ui.screens.help import HelpScreen
+
+    new = ["mark-hunk", "next-hunk", "prev-hunk", "diff-view", "editor", "pager", "undo", "next-unread", "keep-here"]
+    async with make_app(clock).run_test(size=(160, 50)) as pilot:
+        detail = await open_detail(pilot)
+        ids = {b.id for b in detail.BINDINGS if getattr(b, "id", None)}
+        assert set(new) <= ids  # each a binding with its id on the review item's screen
+        titles = {c.title for c in pilot.app.get_system_commands(detail)}
+        for bid in new:
+            k = keys.BY_ID[bid]
+            assert f"{k.description} ({keys.keys_text(k)})" in titles, bid
+        from kctui.ui.widgets.key_bar import KeyBar
+
+        footer = detail.query_one(KeyBar).plain
+        for word in ("Mark hunk", "Split/unified", "Editor", "Undo", "Next unread"):
+            assert word in footer, word
+        await pilot.press("escape")  # ? on the main screen: every key, and where it applies
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        state = {r.id: r.state for r in pilot.app.screen.rows}
+        assert all(state[b] == "in a review item" for b in ("mark-hunk", "diff-view", "editor", "pager", "keep-here"))
+        assert state["next-unread"] == "every open review item has been read"  # it was just opened
+        assert state["undo-page"] == "in a page opened from the pages screen"
+        assert state["undo"] == "no decision of this session to undo (older ones: v on the page screen, or " \
+                                "`kctui review undo`)"

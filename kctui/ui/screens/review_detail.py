@@ -136,6 +136,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     ReviewDetailScreen #detail-keys { padding: 0 1; color: $text-muted; }
     ReviewDetailScreen #detail-diff { margin-top: 1; }
     """
+    KEY_SCOPES = (keys.DETAIL,)  # its keys come first in the palette
     BINDINGS = [*keys.bindings(keys.DETAIL), Binding("j", "scroll(1)", show=False),
                 Binding("k", "scroll(-1)", show=False)]
 
@@ -257,7 +258,21 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
             return None
         return True if parameters and parameters[0] in VALID.get(self.data["kind"], ()) else None
 
-    def why_not(self, choice: str) -> str | None:
+    def why_not(self, action: str, parameters: tuple[object, ...] = ()) -> str | None:
+        """None when the action applies now; else the reason in words (help, palette, keys)."""
+        if action == "resolve":
+            return self.why_not_resolve(str(parameters[0])) if parameters else None
+        if action in ("mark_hunk", "hunk", "toggle_diff", "open_outside") and self.data is None:
+            return "the item is still loading"
+        if action in ("mark_hunk", "hunk", "toggle_diff"):
+            assert self.data is not None
+            if self.data["kind"] != "held":
+                return f"item #{self.item_id} is a conflict: it has no hunks or page diff"
+            if not self.data.get("hunks"):
+                return "the proposal changes only the page's front matter: it has no hunks"
+        return None
+
+    def why_not_resolve(self, choice: str) -> str | None:
         if self.data is None:
             return "the item is still loading"
         if self.data.get("state") != "open":
@@ -339,7 +354,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         if entry is None or not entry.action.startswith("resolve("):
             return
         choice = entry.action.split("'")[1]
-        reason = self.why_not(choice)
+        reason = self.why_not_resolve(choice)
         if reason:
             event.stop()
             event.prevent_default()
