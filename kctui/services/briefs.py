@@ -10,7 +10,6 @@ from kctui.core.ids import is_valid_job_id
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, NotFound
-from kctui.services.review_undo import decision_lines
 
 
 def find_brief(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, job_id: str | None = None) -> dict[str, Any]:
@@ -32,6 +31,8 @@ def find_brief(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: st
     # the review decisions taken after this pass (until the next one), and their undos (issue 35)
     following = ctx.store.query_one("SELECT MIN(created_at) FROM briefs WHERE workspace = ? AND base_id = ? AND "
                                     "created_at > ?", (base.workspace, base.id, row["created_at"]))
+    from kctui.services.review_undo import decision_lines  # noqa: PLC0415 - the publishing stack loads with a brief
+
     lines = decision_lines(ctx, base.workspace, base.id, row["created_at"], following[0] if following else None)
     if lines:
         markdown = markdown.rstrip("\n") + "\n\n## Review decisions since this pass\n\n" + "\n".join(lines) + "\n"

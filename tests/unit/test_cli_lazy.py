@@ -78,3 +78,17 @@ def test_a_known_error_is_one_line_without_loading_its_module_first(tmp_path: Pa
     assert result.exit_code == 1, result.output
     assert result.output.strip().splitlines() == ["kctui: error: invalid setting KCTUI_SCAN_INTERVAL: should be "
                                                   "greater than 0"]
+
+
+def test_the_app_module_loads_no_validator_yaml_markdown_or_web_stack(tmp_path: Path) -> None:
+    """The app draws its panes first: what it imports before the first frame stays light (the services
+    that publish, the page parser, the Markdown renderer and the API load later, when used)."""
+    code = "import sys, json\nimport kctui.ui.app\nprint(json.dumps(sorted(sys.modules)))"
+    env = {**os.environ, "KCTUI_STATE_DIR": str(tmp_path / "state"), "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
+                         timeout=60, check=True).stdout
+    loaded = set(json.loads(out.strip().splitlines()[-1]))
+    heavy = sorted(m for m in loaded if m.split(".")[0] in ("pydantic", "yaml", "markdown_it", "starlette", "uvicorn",
+                                                            "httpx", "sqlite_utils")
+                   or m in ("kctui.services.review_publish", "kctui.core.pages", "kctui.compiler.runner"))
+    assert heavy == []
