@@ -137,8 +137,10 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     ReviewDetailScreen #detail-diff { margin-top: 1; }
     """
     KEY_SCOPES = (keys.DETAIL,)  # its keys come first in the palette
+    # a modal screen stops the app's bindings: `?` (help) is bound here too, and hands over to the app's
     BINDINGS = [*keys.bindings(keys.DETAIL), Binding("j", "scroll(1)", show=False),
-                Binding("k", "scroll(-1)", show=False)]
+                Binding("k", "scroll(-1)", show=False),
+                *[b for b in keys.bindings(keys.APP) if b.id == "help"]]
 
     def __init__(self, item_id: int) -> None:
         super().__init__()
@@ -203,7 +205,8 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
             mark_read(ctx, item_id)  # opened: read (the mark clears when the item's content changes)
             return data
 
-        self.app.run_service("show", read, then=self.show_data, quiet=True, reads_only=True)
+        # (not reads_only: the read mark is a write, and the poll that follows brings the unread count)
+        self.app.run_service("show", read, then=self.show_data, quiet=True)
 
     def show_data(self, data: dict[str, Any]) -> None:
         if data.get("id") != self.item_id:  # read for the item this screen showed before
@@ -246,6 +249,9 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
                     cache.clear()
                 cache[key] = render_page_diffs(data, self.mode, width, tones)
             self.query_one("#detail-diff", Static).update(cache[key])
+
+    def action_help(self) -> None:
+        self.app.action_help()  # type: ignore[attr-defined]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("mark_hunk", "hunk", "toggle_diff"):
