@@ -55,6 +55,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
               "until Ctrl-C or SIGTERM."),
     "worker": ("kctui.cli.host", "worker_cmd",
                "Run the built-in compiler as a protocol worker against any host that speaks contract version 1."),
+    "doctor": ("kctui.cli.doctor", "doctor_cmd",
+               "Report leftovers of crashes (staged folders, temporary files, stale locks), stuck locks, a host that "
+               "no longer answers, orphaned kctui processes and the size of each base's state."),
     "mcp": ("kctui.cli.mcp", "mcp_cmd",
             "Serve the knowledge tools to an MCP client (an assistant) over stdio; the named workspaces join the "
             "monitored set and are the tools' default."),

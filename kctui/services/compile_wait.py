@@ -17,6 +17,7 @@ from kctui.core.models import TERMINAL_JOB_PHASES
 from kctui.services import jobs as jobs_svc
 from kctui.services.briefs import brief_for_job
 from kctui.services.context import ServiceContext
+from kctui.services.gc import collect_after_job
 from kctui.services.hostlock import HostLock
 from kctui.services.local_transport import LocalTransport
 from kctui.services.progress import ProgressRecorder
@@ -94,7 +95,8 @@ def run_here(svc: ServiceContext, job_id: str, progress: Progress | None = None)
 
         worker = threading.Thread(
             target=run_worker, name="kctui-worker", daemon=True,
-            kwargs={"transport": transport, "stop_event": stop, "until": done, "progress": on_progress},
+            kwargs={"transport": transport, "stop_event": stop, "until": done, "progress": on_progress,
+                    "after_job": lambda: collect_after_job(worker_ctx)},
         )
         worker.start()
         try:

@@ -19,6 +19,7 @@ from typing import Protocol
 from kctui.config import Settings, load_settings
 from kctui.services import recovery
 from kctui.services.context import ServiceContext
+from kctui.services.gc import collect_after_job
 from kctui.services.heap import HeapSettler
 from kctui.services.hostlock import HostLock
 from kctui.services.local_transport import LocalTransport
@@ -80,6 +81,14 @@ class ThreadService:
                 log.warning("%s did not stop within %.1f s", self.name, self.join_timeout)
 
 
+def _last_completion(ctx: ServiceContext) -> int | None:
+    try:
+        row = ctx.store.query_one("SELECT MAX(completed_at) AS done FROM jobs")
+    except Exception:  # noqa: BLE001 - the next tick asks again
+        return None
+    return row["done"] if row else None
+
+
 class HostRuntime:
     """Everything a host process runs, started and stopped together (`kctui serve`; the app too)."""
 
@@ -129,6 +138,8 @@ class HostRuntime:
                 ctx.close()
             if self.server is not None:
                 self.server.start(self.ctx_factory)
+                if self.server.url:
+                    self._lock.note_url(self.server.url)
             if self.worker:
                 self._start(ThreadService("kctui-builtin-worker", self._run_builtin_worker,
                                           join_timeout=self.worker_join_timeout))
@@ -147,11 +158,17 @@ class HostRuntime:
         assert self.ctx_factory is not None
         ctx = self.ctx_factory()
         settler = HeapSettler() if self.settle_heap else None
+
+        def after_job() -> None:  # the worker is idle: collect what the job left, then settle the heap
+            collect_after_job(ctx)
+            if settler is not None:
+                settler()
+
         try:
             while not stop.is_set():
                 try:
                     run_worker(LocalTransport(ctx), stop_event=stop, progress=ProgressRecorder(ctx),
-                               poll_max=self.worker_poll_max, after_job=settler)
+                               poll_max=self.worker_poll_max, after_job=after_job)
                 except Exception:  # noqa: BLE001 - keep the host's worker alive; the job recovers
                     log.exception("the built-in worker stopped on an error; restarting it")
                     stop.wait(1.0)
@@ -162,6 +179,7 @@ class HostRuntime:
         assert self.ctx_factory is not None and self.settings is not None
         interval = self.lease_check_interval or min(30.0, max(0.2, self.settings.lease_seconds / 4))
         ctx = self.ctx_factory()
+        last_done = _last_completion(ctx)
         try:
             while not stop.wait(interval):
                 try:
@@ -171,6 +189,10 @@ class HostRuntime:
                     continue
                 if expired:
                     log.info("external job(s) past their lease failed for retry: %s", ", ".join(expired))
+                done = _last_completion(ctx)
+                if done != last_done:  # a job ended (an external worker's too): collect what it left
+                    last_done = done
+                    collect_after_job(ctx)
         finally:
             ctx.close()
 

@@ -30,11 +30,20 @@ class HostLock:
             raise HostLockHeld(
                 f"another kctui host ({holder}) already runs for the state directory {self.path.parent}"
             ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"pid={os.getpid()} role={self.role}\n".encode())
-        os.fsync(fd)
         self._fd = fd
+        self._write(f"pid={os.getpid()} role={self.role}\n")
         return self
+
+    def note_url(self, url: str) -> None:
+        """Where the holder answers (its API), for `kctui doctor` to ask whether it still does."""
+        if self._fd is not None:
+            self._write(f"pid={os.getpid()} url={url} role={self.role}\n")
+
+    def _write(self, text: str) -> None:
+        assert self._fd is not None
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, text.encode(), 0)
+        os.fsync(self._fd)
 
     def try_acquire(self) -> bool:
         try:
@@ -54,6 +63,10 @@ class HostLock:
     def release(self) -> None:
         if self._fd is not None:
             try:
+                try:  # a released lock names nobody (a stale pid could be reused by another process)
+                    os.ftruncate(self._fd, 0)
+                except OSError:
+                    pass
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
             finally:
                 os.close(self._fd)

@@ -2,7 +2,9 @@
 
 - an interrupted promotion is finished (the job is recorded as succeeded) or rolled back;
 - a running job of the built-in compiler (whose process is gone) fails as transient and is retried;
-- a running job claimed by an external compiler keeps its lease, after which it fails as transient.
+- a running job claimed by an external compiler keeps its lease, after which it fails as transient;
+- then what no live job or promotion owns is collected (`kctui.services.gc`): staged folders, parked
+  old generations, temporary files, the stale content of the host lock.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from kctui.core import queue
 from kctui.core.models import CLAIMED_BY_BUILTIN, CLAIMED_BY_EXTERNAL, FailureCode, JobPhase
 from kctui.publish.promote import promotion_pending, recover_promotion
 from kctui.services.context import ServiceContext
+from kctui.services.gc import GcReport, collect_garbage
 from kctui.services.results import complete_failure, complete_success
 from kctui.services.review import ManifestError, file_manifest, read_manifest
 from kctui.services.revisions import record_generation
@@ -32,6 +35,7 @@ class RecoveryReport:
     leases_kept: list[str] = field(default_factory=list)
     reviews_resolved: list[int] = field(default_factory=list)  # published before a crash: recorded now
     reviews_pending: list[int] = field(default_factory=list)  # not published: the item stays open
+    collected: GcReport = field(default_factory=GcReport)  # leftovers removed after recovery
 
     def summary(self) -> str:
         parts = []
@@ -46,6 +50,8 @@ class RecoveryReport:
         if self.reviews_resolved or self.reviews_pending:
             parts.append(f"{len(self.reviews_resolved)} interrupted review decision(s) recorded, "
                          f"{len(self.reviews_pending)} left pending")
+        if self.collected.removed or self.collected.failed:
+            parts.append(self.collected.summary())
         return "; ".join(parts) or "nothing to recover"
 
 
@@ -124,7 +130,9 @@ def recover_at_startup(ctx: ServiceContext) -> RecoveryReport:
     resolved, pending = recover_review_decisions(ctx)  # after the journals: wiki/ is one whole generation
     report.reviews_resolved, report.reviews_pending = resolved, pending
     fail_orphaned_builtin_jobs(ctx, report)
-    if report.promotions_finished or report.jobs_failed or report.promotions_rolled_back or resolved or pending:
+    report.collected = collect_garbage(ctx)  # last: the failed jobs' folders are no one's now
+    if report.promotions_finished or report.jobs_failed or report.promotions_rolled_back or resolved or pending \
+            or report.collected.removed:
         log.info("recovery: %s", report.summary())
     return report
 

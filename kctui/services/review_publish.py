@@ -203,14 +203,14 @@ def recover_review_decisions(ctx: ServiceContext) -> tuple[list[int], list[int]]
             with ctx.store.write() as conn:  # a resolution still running elsewhere holds this lock
                 if not folder.is_dir():
                     continue
-                _settle_decision(ctx, conn, row["workspace"], row["id"], folder, resolved, pending)
+                settle_decision(ctx, conn, row["workspace"], row["id"], folder, resolved, pending)
     if resolved or pending:
         log.info("review decisions interrupted by a crash: %d resolved (published), %d left pending",
                  len(resolved), len(pending))
     return resolved, pending
 
 
-def _settle_decision(ctx: ServiceContext, conn: sqlite3.Connection, workspace: str, kb_id: str, folder: Path,
+def settle_decision(ctx: ServiceContext, conn: sqlite3.Connection, workspace: str, kb_id: str, folder: Path,
                      resolved: list[int], pending: list[int]) -> None:
     """One leftover decision, inside its transaction: recorded and its items resolved if its pages are
     live, its items left pending if not; the folder removed either way."""
