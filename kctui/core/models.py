@@ -53,6 +53,8 @@ class FailureCode(StrEnum):
     CANCELLED = "cancelled"
     LEASE_EXPIRED = "lease_expired"
     COMPILER_REPORTED = "compiler_reported"
+    DISK_FULL = "disk_full"
+    READ_ONLY = "read_only"
 
 
 FAILURE_WORDS: dict[str, str] = {
@@ -67,6 +69,8 @@ FAILURE_WORDS: dict[str, str] = {
     FailureCode.CANCELLED: "the job was cancelled",
     FailureCode.LEASE_EXPIRED: "the external compiler did not report before its lease expired",
     FailureCode.COMPILER_REPORTED: "the compiler reported a failure",
+    FailureCode.DISK_FULL: "the disk is full; nothing was published, and the next attempt runs once space is freed",
+    FailureCode.READ_ONLY: "the disk is read-only; nothing was published",
 }
 
 # Priority used in the claim order: manual before retry before smart_auto and scheduled (equal).

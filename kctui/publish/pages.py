@@ -209,8 +209,9 @@ def _journal(kb: Path, staging: Path, promotion_id: str, live: Path, entries: li
                "written_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "pages": entries}
     try:
         write_page_journal(kb, journal, crash_at)
-    except OSError as exc:
+    except OSError as exc:  # no page was moved yet: the journal, even renamed into place, says nothing
         temp_page_journal_path(kb).unlink(missing_ok=True)
+        page_journal_path(kb).unlink(missing_ok=True)
         shutil.rmtree(staging, ignore_errors=True)
         raise PromotionError(f"cannot write the page promotion journal: {exc}") from exc
 
@@ -224,8 +225,11 @@ def _commit(kb: Path, live: Path, entries: list[dict[str, Any]], promotion_id: s
         # Part of the pages may be in place: roll the rest forward (the journal makes it whole),
         # or leave the journal to start-up if even that fails.
         try:
-            resolve_pages(kb, None)
+            outcome = resolve_pages(kb, None)
         except (OSError, PromotionError):
             log.exception("page promotion %s interrupted; the journal stays for recovery", promotion_id)
-        raise PromotionError(f"cannot move the new pages into place: {exc}") from exc
+            raise PromotionError(f"cannot move the new pages into place: {exc}") from exc
+        if outcome is None or not outcome.finished:  # rolled back: every page is its old self
+            raise PromotionError(f"cannot move the new pages into place: {exc}") from exc
+        log.warning("page promotion %s: %s; every page was rolled forward by the journal", promotion_id, exc)
     return time.perf_counter() - started

@@ -121,8 +121,9 @@ def promote(kb: Path, staged: Path, job_id: str, *, crash_at: str | None = None,
         }
         try:
             write_journal(kb, entry, crash_at)
-        except OSError as exc:
+        except OSError as exc:  # nothing was swapped yet: the journal, even renamed into place, says nothing
             temp_journal_path(kb).unlink(missing_ok=True)
+            journal_path(kb).unlink(missing_ok=True)
             raise PromotionError(f"cannot write the promotion journal: {exc}") from exc
         reached("journal_written", crash_at)
         journal = Journal(entry)

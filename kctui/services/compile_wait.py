@@ -17,6 +17,7 @@ from kctui.core.models import TERMINAL_JOB_PHASES
 from kctui.services import jobs as jobs_svc
 from kctui.services.briefs import brief_for_job
 from kctui.services.context import ServiceContext
+from kctui.services.errors import ServiceError
 from kctui.services.gc import collect_after_job
 from kctui.services.hostlock import HostLock
 from kctui.services.local_transport import LocalTransport
@@ -93,11 +94,16 @@ def run_here(svc: ServiceContext, job_id: str, progress: Progress | None = None)
             if progress is not None:
                 progress(job, event)
 
-        worker = threading.Thread(
-            target=run_worker, name="kctui-worker", daemon=True,
-            kwargs={"transport": transport, "stop_event": stop, "until": done, "progress": on_progress,
-                    "after_job": lambda: collect_after_job(worker_ctx)},
-        )
+        raised: list[ServiceError] = []
+
+        def work() -> None:
+            try:
+                run_worker(transport, stop_event=stop, until=done, progress=on_progress,
+                           after_job=lambda: collect_after_job(worker_ctx))
+            except ServiceError as exc:  # e.g. a claim refused by a full disk: the wait ends with it
+                raised.append(exc)
+
+        worker = threading.Thread(target=work, name="kctui-worker", daemon=True)
         worker.start()
         try:
             while worker.is_alive():
@@ -108,6 +114,8 @@ def run_here(svc: ServiceContext, job_id: str, progress: Progress | None = None)
             stop.set()
             worker.join(5)
             raise WaitInterrupted(job_id, cancelled=True) from None
+        if raised:
+            raise raised[0]
     finally:
         stop.set()
     return jobs_svc.get_job(svc, job_id)

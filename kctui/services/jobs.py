@@ -8,12 +8,13 @@ from pathlib import Path
 
 from kctui import paths
 from kctui.core import queue
+from kctui.core.failures import storage_error_of
 from kctui.core.ids import is_valid_job_id
 from kctui.core.ids import job_id as make_job_id
 from kctui.core.models import CLAIMED_BY_BUILTIN, BasePhase, JobPhase, Trigger
 from kctui.services.bases import check_kb_id, get_base
 from kctui.services.context import ServiceContext
-from kctui.services.errors import InvalidInput, IOFailure, NotFound
+from kctui.services.errors import InvalidInput, IOFailure, NotFound, io_failure
 from kctui.services.snapshots import accept_snapshot, scan_base
 from kctui.services.workspaces import ensure_workspace, normalise_workspace
 from kctui.store.records import (
@@ -131,7 +132,9 @@ def claim(
             except FileNotFoundError:
                 os.makedirs(jdir)
             os.mkdir(jdir / "wiki")
-        except OSError as exc:
+        except OSError as exc:  # the claim is rolled back: the queue stays as it was
+            if storage_error_of(exc) is not None:  # a full or read-only disk: its code leads the line
+                raise io_failure(f"preparing the job folder {jdir}", exc) from exc
             raise IOFailure(f"cannot prepare the job folder {jdir}: {exc.strerror or exc}") from exc
         base = load_base(conn, job.workspace, job.base_id)
     assert base is not None

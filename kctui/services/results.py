@@ -12,6 +12,7 @@ from pathlib import Path
 
 from kctui import paths
 from kctui.core import queue
+from kctui.core.failures import storage_error_of, storage_message
 from kctui.core.ids import is_valid_job_id
 from kctui.core.models import BasePhase, FailureCode, JobPhase, Trigger
 from kctui.publish.promote import PromotionError, cleanup_after_promotion, promote
@@ -135,6 +136,7 @@ def report_result(
                      error=f"staged output rejected: {exc}", compiler_version=compiler_version)
     now = ctx.now()
     promotion_error: str | None = None
+    promotion_code: str = FailureCode.PROMOTION_FAILED
     with ctx.store.write() as conn:
         job = load_job(conn, job_id)
         assert job is not None
@@ -142,15 +144,19 @@ def report_result(
         try:
             promote(kb, staged, job.id, cleanup=False)
         except PromotionError as exc:
-            promotion_error = str(exc)
+            promotion_error = f"promotion failed: {exc}"
+            storage = storage_error_of(exc)
+            if storage is not None:  # a full or read-only disk: its own code, one line
+                promotion_code = storage[0]
+                promotion_error = storage_message(storage[0], storage[1], "publishing the new wiki")
         else:
             record_generation(conn, current.workspace, current.id, kb / "wiki", author=job.id,
                               reason=f"compile ({job.trigger})", now_us=now)
             file_manifest(conn, current.workspace, current.id, job.id, manifest, now)
             complete_success(conn, current, job, compiler_version, now)
     if promotion_error is not None:
-        return _fail(ctx, base, job, code=FailureCode.PROMOTION_FAILED, transient=True,
-                     error=f"promotion failed: {promotion_error}", compiler_version=compiler_version)
+        return _fail(ctx, base, job, code=promotion_code, transient=True,
+                     error=promotion_error, compiler_version=compiler_version)
     try:
         cleanup_after_promotion(kb)  # old tree and journal: off the critical section
     except Exception as exc:  # noqa: BLE001 - clean-up is retried at the next start-up

@@ -34,10 +34,11 @@ from typing import Any
 from kctui import paths
 from kctui.atomic_write import write_atomically
 from kctui.publish.pages import promote_pages
+from kctui.publish.pages_journal import pages_pending
 from kctui.publish.promote import PromotionError
 from kctui.publish.validate import InvalidOutput
 from kctui.services.context import ServiceContext
-from kctui.services.errors import Conflict, IOFailure
+from kctui.services.errors import Conflict, io_failure
 from kctui.services.revisions import record_pages
 
 log = logging.getLogger(__name__)
@@ -74,8 +75,9 @@ def publish_pages(conn: sqlite3.Connection, workspace: str, kb_id: str, pages: d
         shutil.rmtree(folder, ignore_errors=True)
         raise Conflict(f"the reviewed page would not be valid: {exc}") from exc
     except (OSError, PromotionError) as exc:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise IOFailure(f"publishing the review decision failed; the wiki was kept: {exc}") from exc
+        if not pages_pending(kb):  # else the decision stays beside the journal for start-up recovery
+            shutil.rmtree(folder, ignore_errors=True)
+        raise io_failure("publishing the review decision", exc, kept="the wiki was kept") from exc
     notes = notes or {}
     plain = {rel: text for rel, text in pages.items() if rel not in notes}
     record_pages(conn, workspace, kb_id, plain, author=author, reason=reason, now_us=now_us)

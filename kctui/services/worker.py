@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kctui.compiler.runner import CompileCancelled, CompileFailure, CompileRequest, ProgressEvent, compile_job
+from kctui.core.failures import storage_error_of, storage_message
 from kctui.core.models import CONTRACT_VERSION, FailureCode
 
 log = logging.getLogger(__name__)
@@ -144,9 +145,16 @@ def run_claim(transport: Transport, claim: dict[str, Any], *, stop_event: thread
         body = {"outcome": "failed", "transient": exc.transient, "errorCode": exc.code,
                 "error": exc.message[:MAX_ERROR_CHARS]}
     except Exception as exc:  # noqa: BLE001 - a compiler bug must still end the job
-        log.error("compiler crashed on %s: %s", job_id, traceback.format_exc())
-        body = {"outcome": "failed", "transient": False, "errorCode": FailureCode.COMPILER_CRASHED,
-                "error": f"compiler crashed: {type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]}
+        storage = storage_error_of(exc)
+        if storage is not None:  # a full or read-only disk: one line, a code, a retry once it can write
+            code, error = storage
+            log.warning("compile of %s could not write: %s", job_id, error)
+            body = {"outcome": "failed", "transient": True, "errorCode": code,
+                    "error": storage_message(code, error, "writing the staged wiki")[:MAX_ERROR_CHARS]}
+        else:
+            log.error("compiler crashed on %s: %s", job_id, traceback.format_exc())
+            body = {"outcome": "failed", "transient": False, "errorCode": FailureCode.COMPILER_CRASHED,
+                    "error": f"compiler crashed: {type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]}
     else:
         body = {"outcome": "succeeded", "compilerVersion": report.compiler_version}
     if watch.cancelled:
