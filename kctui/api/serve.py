@@ -138,21 +138,26 @@ class ApiServer:
 
 def serve(host: str, port: int, *, worker: bool = True, extra_services: Sequence[BackgroundService] = (),
           stop_event: threading.Event | None = None, echo: Callable[[str], None] | None = None) -> int:
-    """Run the host until SIGINT/SIGTERM (or `stop_event`); the exit code."""
+    """Run the host until SIGINT/SIGTERM/SIGHUP (or `stop_event`); the exit code."""
     say = echo or (lambda text: print(text, flush=True))
     fail = echo or (lambda text: print(text, file=sys.stderr, flush=True))
     stop = stop_event or threading.Event()
     runtime = HostRuntime(server=ApiServer(host, port), worker=worker, extra_services=extra_services,
-                          settle_heap=True)  # headless
+                          settle_heap=True, stop_event=stop)  # headless
+    restore = install_stop_signals(stop)  # before start-up: a signal at any moment stops the host
     try:
         runtime.start()
     except NotLoopback as exc:
+        restore()
         fail(f"kctui: error: {exc}")
         return 2
     except (ServeError, HostLockHeld, TokenError, ConfigError, StoreError) as exc:
+        restore()
         fail(f"kctui: error: {getattr(exc, 'message', None) or exc}")
         return 1
-    restore = install_stop_signals(stop)
+    except BaseException:
+        restore()
+        raise
     try:
         say(f"kctui host listening on {runtime.url}")
         say(f"bearer token in {paths.api_token_file()} (mode 0600)")

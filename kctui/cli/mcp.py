@@ -34,4 +34,29 @@ def mcp_cmd(workspaces: tuple[str, ...], agent: str | None) -> None:
         ctx.close()
     from kctui.mcp_server.server import serve_stdio  # noqa: PLC0415 - the SDK loads only for this command
 
+    _exit_on_signals()
     serve_stdio(added, agent=f"agent:{name}")
+
+
+HAND_BACK_S = 1.5  # a running compile has this long to hand its job back before the process exits
+
+
+def _exit_on_signals() -> None:
+    """SIGTERM, SIGHUP (the client or terminal went away) and SIGINT end `kctui mcp` within 2 s, at any
+    moment: a compile it runs is stopped and its job handed back for a retry, then the process exits
+    (the stdio loop, blocked reading its client, is not waited for)."""
+    import signal  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    from kctui.services.stopping import stop_all, wait_idle  # noqa: PLC0415
+
+    def finish() -> None:
+        wait_idle(HAND_BACK_S)
+        os._exit(0)
+
+    def handler(signum: int, frame: object) -> None:
+        stop_all()
+        threading.Thread(target=finish, name="kctui-mcp-exit", daemon=True).start()
+
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, handler)

@@ -23,6 +23,7 @@ from kctui.services.hostlock import HostLock
 from kctui.services.local_transport import LocalTransport
 from kctui.services.progress import ProgressRecorder
 from kctui.services.recovery import recover_at_startup
+from kctui.services.stopping import stoppable
 from kctui.services.worker import run_worker
 from kctui.store.records import BaseRecord, JobRecord
 
@@ -84,40 +85,47 @@ def run_here(svc: ServiceContext, job_id: str, progress: Progress | None = None)
 
     stop = threading.Event()
     try:
-        worker_ctx = ServiceContext(store=svc.store.__class__.open(svc.store.path), clock=svc.clock,
-                                    settings=svc.settings)
-        transport = LocalTransport(worker_ctx)
-        recorder = ProgressRecorder(worker_ctx)
-
-        def on_progress(job: str, event: ProgressEvent) -> None:
-            recorder(job, event)
-            if progress is not None:
-                progress(job, event)
-
-        raised: list[ServiceError] = []
-
-        def work() -> None:
-            try:
-                run_worker(transport, stop_event=stop, until=done, progress=on_progress,
-                           after_job=lambda: collect_after_job(worker_ctx))
-            except ServiceError as exc:  # e.g. a claim refused by a full disk: the wait ends with it
-                raised.append(exc)
-
-        worker = threading.Thread(target=work, name="kctui-worker", daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(POLL_SECONDS)
-        except KeyboardInterrupt:
-            job = jobs_svc.get_job(svc, job_id)
-            jobs_svc.cancel(svc, job.workspace, job.base_id, job_id)
-            stop.set()
-            worker.join(5)
-            raise WaitInterrupted(job_id, cancelled=True) from None
-        if raised:
-            raise raised[0]
+        with stoppable(stop):  # a signal to this process (`kctui mcp`) stops the run: the job is handed back
+            return _run_until_done(svc, job_id, stop, done, progress)
     finally:
         stop.set()
+
+
+def _run_until_done(svc: ServiceContext, job_id: str, stop: threading.Event, done: Callable[[], bool],
+                    progress: Progress | None) -> JobRecord:
+    """The body of `run_here`: the worker on a thread, Ctrl-C cancels, a service error ends the wait."""
+    worker_ctx = ServiceContext(store=svc.store.__class__.open(svc.store.path), clock=svc.clock,
+                                settings=svc.settings)
+    transport = LocalTransport(worker_ctx)
+    recorder = ProgressRecorder(worker_ctx)
+
+    def on_progress(job: str, event: ProgressEvent) -> None:
+        recorder(job, event)
+        if progress is not None:
+            progress(job, event)
+
+    raised: list[ServiceError] = []
+
+    def work() -> None:
+        try:
+            run_worker(transport, stop_event=stop, until=done, progress=on_progress,
+                       after_job=lambda: collect_after_job(worker_ctx))
+        except ServiceError as exc:  # e.g. a claim refused by a full disk: the wait ends with it
+            raised.append(exc)
+
+    worker = threading.Thread(target=work, name="kctui-worker", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(POLL_SECONDS)
+    except KeyboardInterrupt:
+        job = jobs_svc.get_job(svc, job_id)
+        jobs_svc.cancel(svc, job.workspace, job.base_id, job_id)
+        stop.set()
+        worker.join(5)
+        raise WaitInterrupted(job_id, cancelled=True) from None
+    if raised:
+        raise raised[0]
     return jobs_svc.get_job(svc, job_id)
 
 

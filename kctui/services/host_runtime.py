@@ -73,12 +73,13 @@ class ThreadService:
     def request_stop(self) -> None:
         self.stop_event.set()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float | None = None) -> None:
         self.request_stop()
+        wait = self.join_timeout if timeout is None else min(timeout, self.join_timeout)
         if self.thread is not None:
-            self.thread.join(self.join_timeout)
+            self.thread.join(wait)
             if self.thread.is_alive():
-                log.warning("%s did not stop within %.1f s", self.name, self.join_timeout)
+                log.warning("%s did not stop within %.1f s", self.name, wait)
 
 
 def _last_completion(ctx: ServiceContext) -> int | None:
@@ -95,8 +96,11 @@ class HostRuntime:
     def __init__(self, *, server: HostServer | None = None, worker: bool = True,
                  extra_services: Sequence[BackgroundService] = (), settings: Settings | None = None,
                  ctx_factory: Callable[[], ServiceContext] | None = None, lease_check_interval: float | None = None,
-                 worker_poll_max: float = 1.0, worker_join_timeout: float = 1.5, settle_heap: bool = False) -> None:
+                 worker_poll_max: float = 1.0, worker_join_timeout: float = 1.0, settle_heap: bool = False,
+                 stop_event: threading.Event | None = None) -> None:
         self.server, self.worker = server, worker
+        # set by a signal (`kctui serve`) while starting: start-up stops at its next step
+        self.stop_event = stop_event or threading.Event()
         # a process with no UI freezes what survives each job out of the collector's walks (services/heap.py)
         self.settle_heap = settle_heap
         self.worker_poll_max = worker_poll_max  # an idle worker asks for work at least this often
@@ -130,17 +134,21 @@ class HostRuntime:
             self.server.prepare()
         self._lock = HostLock(role="kctui serve").acquire()
         try:
+            if self.stop_event.is_set():
+                return  # stopped before it began: the next host recovers
             ctx = self.ctx_factory()
             try:
                 self.settings = ctx.settings
                 self.recovery = recovery.recover_at_startup(ctx)
             finally:
                 ctx.close()
+            if self.stop_event.is_set():
+                return  # stopped while recovering: serve nothing, claim nothing
             if self.server is not None:
                 self.server.start(self.ctx_factory)
                 if self.server.url:
                     self._lock.note_url(self.server.url)
-            if self.worker:
+            if self.worker and not self.stop_event.is_set():
                 self._start(ThreadService("kctui-builtin-worker", self._run_builtin_worker,
                                           join_timeout=self.worker_join_timeout))
             self._start(ThreadService("kctui-lease-check", self._run_lease_check))
@@ -198,12 +206,31 @@ class HostRuntime:
 
     # -- stop -------------------------------------------------------------------------------------
 
+    def _hand_back(self) -> None:
+        """A job this process still has `running` (its worker did not wind down in time) fails as
+        transient now, for a retry: the host never exits with a job of its own left running."""
+        assert self.ctx_factory is not None
+        try:
+            ctx = self.ctx_factory()
+        except Exception:  # noqa: BLE001 - the next start-up recovers it
+            log.exception("cannot open the store to hand the running job back")
+            return
+        try:
+            handed = recovery.hand_back_own_jobs(ctx)
+            if handed:
+                log.info("handed back for retry: %s", ", ".join(handed))
+        except Exception:  # noqa: BLE001 - the next start-up recovers it
+            log.exception("handing the running job back failed")
+        finally:
+            ctx.close()
+
     @property
     def server_alive(self) -> bool:
         return self.server is None or self.server.alive
 
-    def stop(self) -> None:
-        """Extra services first (they may queue work), then the worker (it reports its job), then the
+    def stop(self, join_timeout: float | None = None) -> None:
+        """Extra services first (they may queue work), then the worker (it reports its job; a job it
+        has not reported within `join_timeout`, or its own timeout, is handed back here), then the
         server; the lock last. Idempotent."""
         services, self._services = self._services, []
         for service in reversed(services):
@@ -211,9 +238,14 @@ class HostRuntime:
                 service.request_stop()  # the worker and the lease check wind down together
         for service in reversed(services):
             try:
-                service.stop()
+                if isinstance(service, ThreadService):
+                    service.stop(join_timeout)
+                else:
+                    service.stop()
             except Exception:  # noqa: BLE001 - stop everything else anyway
                 log.exception("stopping %s failed", getattr(service, "name", service))
+        if self._lock is not None and self.ctx_factory is not None:
+            self._hand_back()
         if self.server is not None:
             self.server.stop()
         if self._lock is not None:

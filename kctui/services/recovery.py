@@ -102,6 +102,29 @@ def fail_orphaned_builtin_jobs(ctx: ServiceContext, report: RecoveryReport) -> N
             report.jobs_failed.append(job.id)
 
 
+def hand_back_own_jobs(ctx: ServiceContext, pid: int | None = None) -> list[str]:
+    """On the way out (a signal): the built-in jobs this process (`pid`) still has running fail as
+    transient, for a retry, as start-up recovery would fail them."""
+    import os  # noqa: PLC0415
+
+    pid = os.getpid() if pid is None else pid
+    now = ctx.now()
+    handed: list[str] = []
+    with ctx.store.write() as conn:
+        rows = conn.execute(f"SELECT {JOB_COLUMNS} FROM jobs WHERE phase = 'running' AND claimed_by = ? AND claim_pid = ?",
+                            (CLAIMED_BY_BUILTIN, pid)).fetchall()
+        for row in rows:
+            job = job_from_row(row)
+            base = load_base(conn, job.workspace, job.base_id)
+            if base is None:
+                continue
+            complete_failure(conn, base, job, code=FailureCode.COMPILER_CRASHED, transient=True, now=now,
+                             error="interrupted: the host was stopped while compiling; it will be retried",
+                             compiler_version=None)
+            handed.append(job.id)
+    return handed
+
+
 def expire_leases(ctx: ServiceContext) -> list[str]:
     """Fail running external jobs whose lease has passed (called periodically by the host)."""
     now = ctx.now()
@@ -137,4 +160,4 @@ def recover_at_startup(ctx: ServiceContext) -> RecoveryReport:
     return report
 
 
-__all__ = ["RecoveryReport", "recover_at_startup", "expire_leases", "CLAIMED_BY_BUILTIN"]
+__all__ = ["RecoveryReport", "recover_at_startup", "expire_leases", "hand_back_own_jobs", "CLAIMED_BY_BUILTIN"]

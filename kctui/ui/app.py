@@ -67,6 +67,7 @@ class KctuiApp(ReviewSession, App[None]):
         self.working: dict[str, int] = {}  # service calls of keys in flight, by label (the status line)
         self._poll_soon = False
         self.hung_up = False
+        self.stop_on_signals: Any = None  # kctui.ui.stop_signals.StopOnSignals, when run_app installed it
         self._action_lock = threading.Lock()
         self._action_ctx: ServiceContext | None = None
         self._tones: dict[str, str] | None = None
@@ -127,7 +128,9 @@ class KctuiApp(ReviewSession, App[None]):
             self.run_service("add workspace", lambda ctx: [add_workspace(ctx, w) for w in wss], quiet=True)
         # the first read of the store starts once the screen is drawn: the panes show first, then fill
         self.call_after_refresh(self.poller.start)
-        if self.handle_signals and threading.current_thread() is threading.main_thread():
+        if self.stop_on_signals is not None:  # installed by run_app before start-up; now it can ask the loop
+            self.stop_on_signals.loop = asyncio.get_running_loop()
+        elif self.handle_signals and threading.current_thread() is threading.main_thread():
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGHUP, signal.SIGTERM):
                 try:
@@ -141,11 +144,17 @@ class KctuiApp(ReviewSession, App[None]):
         threading.Thread(target=self.shutdown, name="kctui-shutdown", daemon=False).start()
         self.exit()
 
-    def shutdown(self) -> None:
-        """Stop the embedded host (its running job is handed back) and close the store. Idempotent."""
+    def shutdown(self, quick: bool = False) -> None:
+        """Stop the embedded host (its running job is handed back) and close the store. Idempotent.
+        `quick` (a signal): the host gets `stop_signals.HOST_STOP_S` to hand its job back."""
         self.poller.stop()
         if self.host is not None:
-            self.host.stop()
+            if quick:
+                from kctui.ui.stop_signals import HOST_STOP_S
+
+                self.host.stop(HOST_STOP_S / 2, worker_timeout=HOST_STOP_S / 2)
+            else:
+                self.host.stop()
         with self._action_lock:
             if self._action_ctx is not None:
                 self._action_ctx.close()
@@ -171,7 +180,7 @@ class KctuiApp(ReviewSession, App[None]):
 
     def on_snapshot_ready(self, message: SnapshotReady) -> None:
         try:
-            if self.host is not None and self.host.state == "off":
+            if self.host is not None and self.host.state == "off" and not self.hung_up:
                 self.host.start()  # after the first poll: the UI is up before the host's imports run
             if message.snapshot is not None and not self._closing:
                 if self.snapshot is EMPTY:
@@ -407,12 +416,15 @@ def run_app(workspaces: Sequence[str] | None = None, server_factory: Callable[[s
         pass
     factory = functools.partial(default_runtime, server_factory=server_factory)
     app = KctuiApp(runtime_factory=factory, workspaces=list(workspaces or ()), handle_signals=True)
+    from kctui.ui.stop_signals import StopOnSignals
+
+    app.stop_on_signals = StopOnSignals(app).install()  # from here a signal stops the app within 2 s
     try:
         app.run()
     except OSError:  # the terminal is gone
         pass
     finally:
-        app.shutdown()
+        app.shutdown(quick=app.hung_up)
     if app.crash_line is not None:
         return app.return_code or 1
     return app.return_code or 0

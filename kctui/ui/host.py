@@ -57,6 +57,8 @@ class HostController:
         self.state = "off"
         self._lock = threading.Lock()
         self._stopping = False
+        self._runtime_starting: Any = None
+        self._stop_lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
     @property
@@ -81,7 +83,7 @@ class HostController:
         runtime, api_note = None, ""
         try:
             try:
-                runtime = self.factory(True)
+                runtime = self._starting(self.factory(True))
                 runtime.start()
             except HostLockHeld:
                 raise
@@ -89,7 +91,7 @@ class HostController:
                 if type(exc).__name__ not in ("ServeError",):
                     raise
                 api_note = f" (API off: {exc})"
-                runtime = self.factory(False)
+                runtime = self._starting(self.factory(False))
                 runtime.start()
         except HostLockHeld as exc:
             self._set("client", f"client: {exc}; this app reads and writes the store, that host compiles")
@@ -107,16 +109,31 @@ class HostController:
         url = getattr(runtime, "url", None)
         self._set("running", "host: this app (built-in compiler on" + (f", API {url}" if url else "") + ")" + api_note)
 
-    def stop(self, timeout: float = 15.0) -> None:
-        """Idempotent; waits for a start in progress, then stops the runtime (the running job is handed back)."""
+    def _starting(self, runtime: Any) -> Any:
+        """The runtime being started: a stop from now on cuts its start-up short (no worker is started)."""
+        with self._lock:
+            self._runtime_starting = runtime
+            if self._stopping and getattr(runtime, "stop_event", None) is not None:
+                runtime.stop_event.set()
+        return runtime
+
+    def stop(self, timeout: float = 15.0, *, worker_timeout: float | None = None) -> None:
+        """Idempotent; waits for a start in progress (up to `timeout`), then stops the runtime (the
+        running job is handed back; `worker_timeout` bounds the wait for the worker to report it)."""
         with self._lock:
             self._stopping = True
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
-        with self._lock:
-            runtime, self.runtime = self.runtime, None
-        if runtime is not None:
-            try:
-                runtime.stop()
-            finally:
-                self.state = "stopped"
+            starting = getattr(self, "_runtime_starting", None)
+            if getattr(starting, "stop_event", None) is not None:
+                starting.stop_event.set()  # a start-up in progress claims nothing from now on
+        # a second caller (the app's exit while a signal's stop runs) waits for the first to finish:
+        # returning early would let the process end before the job was handed back
+        with self._stop_lock:
+            if self._thread is not None and self._thread is not threading.current_thread():
+                self._thread.join(timeout)
+            with self._lock:
+                runtime, self.runtime = self.runtime, None
+            if runtime is not None:
+                try:
+                    runtime.stop(worker_timeout) if worker_timeout is not None else runtime.stop()
+                finally:
+                    self.state = "stopped"
