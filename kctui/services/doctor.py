@@ -128,10 +128,27 @@ def _ancestors() -> set[int]:
     return seen
 
 
+def state_dir_of(pid: int) -> Path | None:
+    """The state dir process `pid` uses, read from its environment as `paths.state_dir` would."""
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return None
+    env = dict(item.split(b"=", 1) for item in raw.split(b"\0") if b"=" in item)
+    if env.get(b"KCTUI_STATE_DIR"):
+        return Path(os.fsdecode(env[b"KCTUI_STATE_DIR"])).expanduser()
+    if env.get(b"XDG_STATE_HOME"):
+        return Path(os.fsdecode(env[b"XDG_STATE_HOME"])) / paths.APP_NAME
+    home = env.get(b"HOME")
+    return Path(os.fsdecode(home)) / ".local" / "state" / paths.APP_NAME if home else None
+
+
 def orphans(host_pid: int | None) -> list[dict[str, Any]]:
-    """kctui processes of this user whose parent is gone (re-parented to pid 1), other than the host
-    and this process: a pass's extractor of a killed host, an app whose terminal went away."""
+    """kctui processes of this user and this state dir whose parent is gone (re-parented to pid 1),
+    other than the host and this process: a pass's extractor of a killed host, an app whose terminal
+    went away."""
     mine, skip = os.getuid(), _ancestors() | {host_pid or 0}
+    ours = os.path.realpath(paths.state_dir())
     out = []
     try:
         pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
@@ -150,6 +167,9 @@ def orphans(host_pid: int | None) -> list[dict[str, Any]]:
         command = " ".join(a.decode("utf-8", "replace") for a in argv if a)
         if "kctui" not in command or stat[0] in ("Z", "X") or int(stat[1]) != 1:
             continue
+        theirs = state_dir_of(pid)
+        if theirs is None or os.path.realpath(theirs) != ours:
+            continue  # another state dir's process (another person's, or a test's)
         out.append({"pid": pid, "command": command[:200]})
     return out
 
