@@ -207,7 +207,7 @@ def _job_rows(ctx: ServiceContext, kb_id: str, workspace: str) -> dict[str, sqli
 def find_leftovers(ctx: ServiceContext, *, wall_now: float | None = None) -> list[Leftover]:
     """Everything under the state dir and the bases' `.a3s/` that nothing owns; nothing is changed."""
     wall = time.time() if wall_now is None else wall_now
-    opened = open_files()
+    opened = _OpenFiles()
     found: list[Leftover] = []
     for workspace, kb_id, kb in _bases(ctx):
         a3s = kb / ".a3s"
@@ -259,7 +259,19 @@ def _staged_leftovers(ctx: ServiceContext, workspace: str, kb_id: str, kb: Path,
     return out
 
 
-def _temp_leftovers(top: Path, opened: set[str], wall: float, kb_id: str | None, skip: set[Path]) -> list[Leftover]:
+class _OpenFiles:
+    """`open_files()`, read once and only when a temporary file old enough to be garbage is found."""
+
+    def __init__(self) -> None:
+        self._paths: set[str] | None = None
+
+    def __contains__(self, path: object) -> bool:
+        if self._paths is None:
+            self._paths = open_files()
+        return path in self._paths
+
+
+def _temp_leftovers(top: Path, opened: _OpenFiles, wall: float, kb_id: str | None, skip: set[Path]) -> list[Leftover]:
     out: list[Leftover] = []
     for dirpath, dirs, files in os.walk(top, followlinks=False):
         dirs[:] = [d for d in dirs if Path(dirpath, d) not in skip and not d.startswith("wiki-old-")]
@@ -271,7 +283,7 @@ def _temp_leftovers(top: Path, opened: set[str], wall: float, kb_id: str | None,
                 st = os.lstat(path)
             except OSError:
                 continue
-            if str(path) in opened or wall - st.st_mtime < TEMP_GRACE_S:
+            if wall - st.st_mtime < TEMP_GRACE_S or str(path) in opened:
                 continue
             out.append(Leftover("temp_file", path, st.st_size, "a temporary file no process has open", kb_id))
     return out

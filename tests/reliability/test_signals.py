@@ -158,3 +158,80 @@ def test_the_app_exits_within_2s_of_a_signal_at_20_moments_of_its_start_up_in_a_
         assert took <= EXIT_WITHIN_S, f"round {n}: {how}: the app took {took:.2f} s to exit"
         assert not session_left(pid), f"round {n}: {how}: processes left {session_left(pid)}"
         assert not running_jobs(svc), f"round {n}: {how} left a job running: {running_jobs(svc)}"
+
+
+def _mcp_call_compile(proc: subprocess.Popen, workspace: Path, kb_id: str) -> None:
+    """Speak just enough MCP (JSON-RPC lines on stdin) to start a compile the process runs itself."""
+    import json  # noqa: PLC0415
+
+    for message in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "compile_knowledge_base", "arguments": {"workspace": str(workspace), "knowledge_base": kb_id}}},
+    ):
+        proc.stdin.write((json.dumps(message) + "\n").encode())
+        proc.stdin.flush()
+
+
+@pytest.mark.slow
+def test_mcp_exits_within_2s_of_a_signal_and_hands_its_compile_back(workspace, notes):
+    svc, base, src = notes
+    rng = random.Random(SEED + 2)
+    signals = [signal.SIGTERM, signal.SIGHUP, signal.SIGINT]
+    seen = set()
+    for n in range(6):
+        (src / "n0.md").write_text(f"# Note 0\n\nRiver zero is {n + 300} km long (round {n}).\n")
+        proc = subprocess.Popen([sys.executable, "-m", "kctui", "mcp", str(workspace)], stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            _mcp_call_compile(proc, workspace, base.id)
+            time.sleep(rng.uniform(0.5, 2.5))  # start-up, then the compile this process runs (no host)
+            seen.update(j.phase for j in jobs.list_jobs(svc, limit=1))
+            sig = signals[n % len(signals)]
+            proc.send_signal(sig)
+            took, _status = wait_exit(proc.pid, 10)
+        finally:
+            proc.stdin.close()
+            if proc.poll() is None and took == float("inf"):
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(5)
+        assert took <= EXIT_WITHIN_S, f"round {n}: {sig.name}: mcp took {took:.2f} s"
+        assert not session_left(proc.pid), f"round {n}: processes left {session_left(proc.pid)}"
+        assert not running_jobs(svc), f"round {n}: {sig.name} left a job running: {running_jobs(svc)}"
+        proc.returncode = _status
+    assert "running" in seen, f"no signal fell during the compile: {seen}"
+
+
+@pytest.mark.slow
+def test_a_worker_exits_within_2s_of_a_signal_and_its_job_is_handed_back(workspace, notes):
+    svc, base, src = notes
+    host = subprocess.Popen([sys.executable, "-m", "kctui", "serve", "--port", "0", "--no-worker", "--no-watch"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            env={**os.environ, **ENV})
+    try:
+        line = host.stdout.readline()
+        url = line.strip().rsplit(" ", 1)[-1]
+        assert url.startswith("http://127.0.0.1:"), line
+        rng = random.Random(SEED + 3)
+        phases = []
+        for n, sig in enumerate([signal.SIGTERM, signal.SIGHUP, signal.SIGINT]):
+            (src / "n0.md").write_text(f"# Note 0\n\nRiver zero is {n + 400} km long (round {n}).\n")
+            jobs.request_compile(svc, workspace, base.id)
+            worker = subprocess.Popen([sys.executable, "-m", "kctui", "worker", "--url", url],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            time.sleep(rng.uniform(1.0, 1.8))  # claimed and compiling
+            phase = jobs.list_jobs(svc, limit=1)[0].phase
+            phases.append(phase)
+            worker.send_signal(sig)
+            took, status = wait_exit(worker.pid, 10)
+            worker.returncode = status
+            assert took <= EXIT_WITHIN_S, f"round {n}: {sig.name} with the job {phase}: worker took {took:.2f} s"
+            assert not session_left(worker.pid)
+            assert not running_jobs(svc), f"round {n}: {sig.name} left a job running"  # reported, not leased
+        assert "running" in phases, phases
+    finally:
+        host.send_signal(signal.SIGTERM)
+        host.wait(10)
+        host.stdout.close()
