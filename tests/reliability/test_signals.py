@@ -217,11 +217,13 @@ def test_a_worker_exits_within_2s_of_a_signal_and_its_job_is_handed_back(workspa
         rng = random.Random(SEED + 3)
         phases = []
         for n, sig in enumerate([signal.SIGTERM, signal.SIGHUP, signal.SIGINT]):
-            (src / "n0.md").write_text(f"# Note 0\n\nRiver zero is {n + 400} km long (round {n}).\n")
+            for i in range(40):  # every source changed: a pass long enough to be caught in
+                (src / f"n{i}.md").write_text(f"# Note {i}\n\n" + "".join(
+                    f"Lake {i}-{j} is {j + n} m deep (round {n}).\n" for j in range(25)))
             jobs.request_compile(svc, workspace, base.id)
             worker = subprocess.Popen([sys.executable, "-m", "kctui", "worker", "--url", url],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-            time.sleep(rng.uniform(1.0, 1.8))  # claimed and compiling
+            time.sleep(rng.uniform(0.8, 1.4))  # claimed and compiling
             phase = jobs.list_jobs(svc, limit=1)[0].phase
             phases.append(phase)
             worker.send_signal(sig)
