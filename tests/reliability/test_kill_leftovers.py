@@ -102,7 +102,8 @@ def test_kill_9_during_compiles_and_bulk_approvals_leaves_no_folder_behind(works
             proc = spawn(["review", "approve", "--all", "--kb", held[n // 2].id, "--yes"], step)
             how = kill_after(proc, 6.0 if step else rng.uniform(0.3, 1.2))
             what = f"approval, {'at ' + step if step else 'timed'}, {how}"
-        key = ("compile" if n % 2 == 0 else "approval") + (" killed" if how == "killed" else " ended")
+        key = ("compile" if n % 2 == 0 else "approval") + (" at a step" if step else " timed") + \
+            (" killed" if how == "killed" else " ended")
         seen[key] = seen.get(key, 0) + 1
         recover_at_startup(svc)  # what the next host does first
         check_after_recovery(svc, n, what)
@@ -112,4 +113,7 @@ def test_kill_9_during_compiles_and_bulk_approvals_leaves_no_folder_behind(works
     assert proc.returncode == 0, proc.stderr
     check_after_recovery(svc, ROUNDS, "final compile")
     svc.close()
-    assert seen.get("compile killed", 0) >= 8 and seen.get("approval killed", 0) >= 5, seen
+    # every serve was killed (it never ends by itself), and the named steps of both promotions were hit;
+    # a timed approval may end before its kill on a fast machine
+    assert sum(v for k, v in seen.items() if k.startswith("compile") and k.endswith("killed")) == ROUNDS // 2, seen
+    assert seen.get("approval at a step killed", 0) >= 5 and seen.get("compile at a step killed", 0) >= 5, seen
