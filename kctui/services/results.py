@@ -137,6 +137,7 @@ def report_result(
     now = ctx.now()
     promotion_error: str | None = None
     promotion_code: str = FailureCode.PROMOTION_FAILED
+    brief = _brief_text(base, job)  # stored with the success: whoever sees the job succeeded finds its brief
     with ctx.store.write() as conn:
         job = load_job(conn, job_id)
         assert job is not None
@@ -154,6 +155,8 @@ def report_result(
                               reason=f"compile ({job.trigger})", now_us=now)
             file_manifest(conn, current.workspace, current.id, job.id, manifest, now)
             complete_success(conn, current, job, compiler_version, now)
+            if brief is not None:
+                _store_brief(conn, base, job, brief, now)
     if promotion_error is not None:
         return _fail(ctx, base, job, code=promotion_code, transient=True,
                      error=promotion_error, compiler_version=compiler_version)
@@ -201,18 +204,25 @@ def keep_brief_and_remove_job_dir(ctx: ServiceContext, base: BaseRecord, job: Jo
     import shutil  # noqa: PLC0415
 
     jdir = paths.job_dir(Path(base.workspace), base.id, job.id)
-    brief = jdir / "brief.md"
-    try:
-        text = brief.read_text(encoding="utf-8", errors="replace") if brief.is_file() and not brief.is_symlink() else None
-    except OSError:
-        text = None
+    text = _brief_text(base, job)
     if text is not None:
         with ctx.store.write() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO briefs(job_id, workspace, base_id, markdown, created_at) VALUES (?, ?, ?, ?, ?)",
-                (job.id, base.workspace, base.id, text[:1_000_000], ctx.now()),
-            )
+            if conn.execute("SELECT 1 FROM briefs WHERE job_id = ?", (job.id,)).fetchone() is None:
+                _store_brief(conn, base, job, text, ctx.now())
     shutil.rmtree(jdir, ignore_errors=True)
+
+
+def _brief_text(base: BaseRecord, job: JobRecord) -> str | None:
+    brief = paths.job_dir(Path(base.workspace), base.id, job.id) / "brief.md"
+    try:
+        return brief.read_text(encoding="utf-8", errors="replace") if brief.is_file() and not brief.is_symlink() else None
+    except OSError:
+        return None
+
+
+def _store_brief(conn: sqlite3.Connection, base: BaseRecord, job: JobRecord, text: str, now: int) -> None:
+    conn.execute("INSERT OR REPLACE INTO briefs(job_id, workspace, base_id, markdown, created_at) VALUES (?, ?, ?, ?, ?)",
+                 (job.id, base.workspace, base.id, text[:1_000_000], now))
 
 
 def get_brief(ctx: ServiceContext, job_id: str) -> str | None:

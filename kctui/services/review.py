@@ -52,15 +52,7 @@ from kctui.core.trust import HoldReason
 from kctui.services.context import ServiceContext
 from kctui.services.review_decide import resolve, resolve_many
 from kctui.services.review_hunks import item_hunks
-from kctui.services.review_queue import (
-    OPEN,
-    PAGE_COLUMNS,
-    ReviewItem,
-    get_item,
-    list_items,
-    open_counts_by_base,
-    read_live_page,
-)
+from kctui.services.review_queue import OPEN, PAGE_COLUMNS, ReviewItem, get_item, list_items, read_live_page
 from kctui.services.review_reads import clear_read
 from kctui.services.revisions import current_revision_number
 
@@ -395,10 +387,7 @@ def show_item(ctx: ServiceContext, item_id: int | str) -> dict[str, Any]:
     return data
 
 
-open_counts = open_counts_by_base  # the app's name for it
-
-
 __all__ = ["MAX_MANIFEST_BYTES", "Manifest", "ManifestError", "read_manifest", "file_manifest", "follow_revisions",
-           "show_item", "cited_source_lines", "live_page_text", "open_counts",
+           "show_item", "cited_source_lines", "live_page_text",
            # the review queue's names the app calls on this module
            "OPEN", "ReviewItem", "get_item", "list_items", "resolve", "resolve_many"]

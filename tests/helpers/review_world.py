@@ -155,3 +155,15 @@ class World:
                     now = revisions.current_revision_number(conn, self.kb.workspace, self.kb.id, p.page_path)
                     assert p.expected_revision == now, f"item {item.id}: {p.page_path} at {now}, shown {p.expected_revision}"
                     assert (self.wiki / p.page_path).is_file() or p.update_kind == "create"
+
+
+def run_steps(world: World, steps: list[tuple]) -> None:
+    """A property test's body: the first compile, then each step, the world checked after each one."""
+    from hypothesis import note  # noqa: PLC0415
+
+    world.apply(("compile",))
+    world.check()
+    for n, s in enumerate(steps):
+        note(f"step {n}: {s}")
+        world.apply(s)
+        world.check()

@@ -7,7 +7,7 @@ restores each page it touched byte for byte."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tests.helpers.review_world as base
@@ -85,10 +85,4 @@ class World(base.World):
                                                                   HealthCheck.too_slow])
 @given(steps=rounds)
 def test_hunk_decisions_and_undos_keep_review_true(svc, tmp_path, steps) -> None:
-    world = World(svc, tmp_path)
-    world.apply(("compile",))
-    world.check()
-    for n, s in enumerate(steps):
-        note(f"step {n}: {s}")
-        world.apply(s)
-        world.check()
+    base.run_steps(World(svc, tmp_path), steps)

@@ -13,9 +13,9 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, given, settings
 
-from tests.helpers.review_world import World, rounds
+from tests.helpers.review_world import World, rounds, run_steps
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -23,10 +23,4 @@ from tests.helpers.review_world import World, rounds
 @pytest.mark.slow
 @given(steps=rounds)
 def test_review_stays_true_under_random_edits_and_decisions(svc, tmp_path, steps) -> None:
-    world = World(svc, tmp_path)
-    world.apply(("compile",))
-    world.check()
-    for n, s in enumerate(steps):
-        note(f"step {n}: {s}")
-        world.apply(s)
-        world.check()
+    run_steps(World(svc, tmp_path), steps)

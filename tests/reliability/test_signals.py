@@ -238,7 +238,12 @@ def test_a_worker_exits_within_2s_of_a_signal_and_its_job_is_handed_back(workspa
             jobs.request_compile(svc, workspace, base.id)
             worker = subprocess.Popen([sys.executable, "-m", "kctui", "worker", "--url", url],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-            time.sleep(rng.uniform(0.8, 1.4))  # claimed and compiling
+            # claimed and compiling: the signal falls a random moment after the pass starts (counted from
+            # the claim, not from the worker's start, so that a fast machine does not finish the pass first)
+            deadline = time.monotonic() + 20
+            while jobs.list_jobs(svc, limit=1)[0].phase == "queued" and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(rng.uniform(0.0, 0.15))
             phase = jobs.list_jobs(svc, limit=1)[0].phase
             phases.append(phase)
             worker.send_signal(sig)

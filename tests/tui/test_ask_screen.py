@@ -27,6 +27,15 @@ def shown(screen, wid: str) -> str:
     return str(screen.query_one(f"#{wid}").render())
 
 
+async def open_ask(pilot, demo) -> AskScreen:
+    """The ask screen on the demo base, from the main screen's `i`."""
+    await ready(pilot)
+    await select_base(pilot, demo["demo"])
+    await pilot.press("i")
+    await until(pilot, lambda: isinstance(pilot.app.screen, AskScreen))
+    return pilot.app.screen
+
+
 async def test_the_answer_streams_in_with_its_flag_and_citations_and_k_keeps_it(svc, clock, demo, answerer):
     answerer.reply = lambda prompt: answer_json(ANSWER, [(python_item(prompt), [13, 13])])
     answerer.pieces, answerer.gate = 4, threading.Event()
@@ -75,11 +84,7 @@ async def test_the_answer_streams_in_with_its_flag_and_citations_and_k_keeps_it(
 async def test_a_malformed_reply_is_one_line_and_nothing_to_keep(svc, clock, demo, answerer):
     answerer.reply = lambda prompt: "not json"
     async with make_app(clock).run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        await select_base(pilot, demo["demo"])
-        await pilot.press("i")
-        await until(pilot, lambda: isinstance(pilot.app.screen, AskScreen))
-        ask = pilot.app.screen
+        ask = await open_ask(pilot, demo)
         await pilot.press(*"python", "enter")
         await until(pilot, lambda: not ask.asking)
         assert shown(ask, "ask-status") == "the model's reply is not JSON; no answer given"
@@ -88,11 +93,7 @@ async def test_a_malformed_reply_is_one_line_and_nothing_to_keep(svc, clock, dem
 
 async def test_with_no_model_enter_on_a_source_citation_shows_its_lines(svc, clock, demo):
     async with make_app(clock).run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        await select_base(pilot, demo["demo"])
-        await pilot.press("i")
-        await until(pilot, lambda: isinstance(pilot.app.screen, AskScreen))
-        ask = pilot.app.screen
+        ask = await open_ask(pilot, demo)
         await pilot.press(*"Will McGugan", "enter")
         await until(pilot, lambda: ask.result is not None)
         assert shown(ask, "ask-status").startswith("Extracted, not written")
