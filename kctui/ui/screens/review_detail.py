@@ -239,7 +239,10 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
             return
         if hunks:
             text, self._cursor_line = render_hunks(data.get("hunks") or [], self.marked, self.cursor, tones)
-            self.query_one("#detail-content", Static).update(text)
+            # a mark or the cursor moving changes glyphs, not the number of lines: repaint without a layout
+            shape = (id(data), text.plain.count("\n"), self.size.width)
+            self.query_one("#detail-content", Static).update(text, layout=shape != getattr(self, "_hunks_shape", None))
+            self._hunks_shape = shape
         if diff:
             width = max(40, self.query_one("#detail-body").size.width - 2)
             key = (id(data), self.mode, width)  # each view drawn once per item and width: s only swaps them
