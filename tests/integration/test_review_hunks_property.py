@@ -86,3 +86,13 @@ class World(base.World):
 @given(steps=rounds)
 def test_hunk_decisions_and_undos_keep_review_true(svc, tmp_path, steps) -> None:
     base.run_steps(World(svc, tmp_path), steps)
+
+
+def test_a_kept_claim_of_a_deleted_source_leaves_the_page_at_the_next_compile(svc, tmp_path) -> None:
+    """Found by the property test: vendors.md deleted, one hunk of the archive taken (its other claims
+    kept on the page), then another source changed: the next pass must not crash on the gone source."""
+    world = World(svc, tmp_path)
+    for s in [("compile",), ("gone", True), ("compile",), ("hunks", 0, "approve", [5]), ("notes", "$1,100"),
+              ("compile",)]:
+        world.apply(s)
+        world.check()

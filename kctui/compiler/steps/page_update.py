@@ -154,10 +154,13 @@ def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict
                      ctx: PassContext, new_title: str = "", new_type: str = "", new_domain: str = "") -> tuple[Page, PageUpdate]:
     """A concept or entity page: unchanged sources' claims and mentions kept from `old`, changed
     sources' replaced by `contributions` (path -> Contribution)."""
-    candidates, mentions = _topic_evidence(old, contributions, ctx.changed)
+    # a source the page still cites that is gone (a person kept its claims, then the file went, or a
+    # revision restored them) is treated as changed: its claims leave the page as a change, never a crash
+    changed = ctx.changed | _gone_sources(old, ctx)
+    candidates, mentions = _topic_evidence(old, contributions, changed)
     settled = settle(old, candidates, conflicts_of(candidates))
     claims = sorted(settled.accepted, key=claim_order)
-    touched_paths, changes = _topic_changes(old, claims, contributions, ctx.changed)
+    touched_paths, changes = _topic_changes(old, claims, contributions, changed)
     paths = _cited_paths(old, claims + settled.disputed, mentions, ctx)
     title = old.title if old else new_title
     etype = _entity_type(old, contributions, new_type)
@@ -213,6 +216,13 @@ def _topic_changes(old: Page | None, claims: list[Claim], contributions: dict[st
         after = [c for c in claims if c.evidence.path == path]
         changes += diff_claims(path, before, after)
     return touched_paths, changes
+
+
+def _gone_sources(old: Page | None, ctx: PassContext) -> set[str]:
+    if old is None:
+        return set()
+    cited = {c.evidence.path for c in [*old.claims, *old.disputed]} | {m.evidence.path for m in old.mentions}
+    return {p for p in cited if p not in ctx.digests}
 
 
 def _cited_paths(old: Page | None, claims: list[Claim], mentions: list[Mention], ctx: PassContext) -> set[str]:

@@ -134,7 +134,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     ReviewDetailScreen #detail-head { padding: 0 1; height: auto; }
     ReviewDetailScreen #detail-body { height: 1fr; padding: 0 1; }
     ReviewDetailScreen #detail-keys { padding: 0 1; color: $text-muted; }
-    ReviewDetailScreen #detail-diff { margin-top: 1; }
+    ReviewDetailScreen .diff { margin-top: 1; }
     """
     KEY_SCOPES = (keys.DETAIL,)  # its keys come first in the palette
     # a modal screen stops the app's bindings: `?` (help) is bound here too, and hands over to the app's
@@ -156,11 +156,14 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
             yield Static(loading_text(self.item_id), id="detail-head")
             with VerticalScroll(id="detail-body", can_focus=True):
                 yield Static("", id="detail-content")  # the hunks, or a conflict's two sides
-                yield Static("", id="detail-diff")  # a held change's page diff
+                # a held change's page diff: each view kept in its own widget, s shows the other one
+                yield Static("", id="detail-diff", classes="diff")
+                yield Static("", id="detail-diff-other", classes="diff")
             yield Static("", id="detail-keys")
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.query_one("#detail-diff-other").display = False
         self.query_one(Vertical).border_title = f"Review item #{self.item_id}"
         self.query_one("#detail-body").focus()
 
@@ -186,7 +189,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         frame.refresh(Region(-ox, -oy, width, 1))
         self.query_one("#detail-head", Static).update(loading_text(item_id))
         self.query_one("#detail-content", Static).update("")
-        self.query_one("#detail-diff", Static).update("")
+        self._clear_diffs()
         self.query_one("#detail-keys", Static).update("")
         body = self.query_one("#detail-body", VerticalScroll)
         if body.scroll_y:
@@ -235,7 +238,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
             body.append("\n")
             body.append_text(render_side("Incoming (the new source)", data.get("incoming"), tones))
             self.query_one("#detail-content", Static).update(body)
-            self.query_one("#detail-diff", Static).update("")
+            self._clear_diffs()
             return
         if hunks:
             text, self._cursor_line = render_hunks(data.get("hunks") or [], self.marked, self.cursor, tones)
@@ -244,14 +247,28 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
             self.query_one("#detail-content", Static).update(text, layout=shape != getattr(self, "_hunks_shape", None))
             self._hunks_shape = shape
         if diff:
-            width = max(40, self.query_one("#detail-body").size.width - 2)
-            key = (id(data), self.mode, width)  # each view drawn once per item and width: s only swaps them
-            cache = self.__dict__.setdefault("_diffs", {})
-            if key not in cache:
-                if len(cache) > 4:
-                    cache.clear()
-                cache[key] = render_page_diffs(data, self.mode, width, tones)
-            self.query_one("#detail-diff", Static).update(cache[key])
+            self._show_diff(data, tones)
+
+    def _clear_diffs(self) -> None:
+        self._diff_keys = {}
+        for box in self.query(".diff").results(Static):
+            box.update("")
+            box.display = box.id == "detail-diff"
+
+    def _show_diff(self, data: dict[str, Any], tones: dict[str, str]) -> None:
+        """The diff in the current view. Each view is drawn once per item and width into a widget of its
+        own, and s shows one and hides the other: no text is measured or laid out again."""
+        width = max(40, self.query_one("#detail-body").size.width - 2)
+        key = (id(data), self.mode, width)
+        shown = self.__dict__.setdefault("_diff_keys", {})  # widget id -> the key of what it holds
+        boxes = {box.id: box for box in self.query(".diff").results(Static)}
+        holder = next((wid for wid, k in shown.items() if k == key), None)
+        if holder is None:  # draw it into the widget not holding the view shown now
+            holder = next((wid for wid in boxes if not boxes[wid].display or wid not in shown), "detail-diff")
+            boxes[holder].update(render_page_diffs(data, self.mode, width, tones))
+            shown[holder] = key
+        for wid, box in boxes.items():
+            box.display = wid == holder
 
     def action_help(self) -> None:
         self.app.action_help()  # type: ignore[attr-defined]
@@ -331,7 +348,8 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     def action_toggle_diff(self) -> None:
         self.mode = "split" if self.mode == "unified" else "unified"
         self.render_body(hunks=False)
-        self.query_one("#detail-diff").scroll_visible(animate=False, top=True)  # show what the key changed
+        next(b for b in self.query(".diff").results(Static) if b.display).scroll_visible(
+            animate=False, top=True)  # show what the key changed
 
     def action_open_outside(self, kind: str) -> None:
         from kctui.ui.outside import open_outside
