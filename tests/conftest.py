@@ -62,3 +62,10 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip(f"the shared corpus is not at {SHARED} (clone with ../shared beside the project)")
     return SHARED
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker more than the machine has cores. Many tests wait on child processes (kill
+    loops, signal rounds, servers) and the extra worker uses those waits; the suite stays correct with
+    any count (each test keeps its state in its own tmp_path)."""
+    return (os.cpu_count() or 1) + 1
