@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from kctui.core.clock import rfc3339
@@ -83,3 +85,19 @@ def list_passes(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: s
                     "pagesWritten": pages.get(r["id"], 0), "held": filed.get("held", 0),
                     "conflicts": filed.get("conflict", 0), "hasBrief": r["id"] in briefed})
     return {"knowledgeBaseId": kb, "workspaceRoot": ws, "items": out, "total": int(total)}
+
+
+def read_brief_file(job_dir: Path) -> str | None:
+    """The change brief a compiler left beside its staged tree (`<job>/brief.md`); None when there is none
+    (or it is a symlink, or unreadable)."""
+    brief = job_dir / "brief.md"
+    try:
+        return brief.read_text(encoding="utf-8", errors="replace") if brief.is_file() and not brief.is_symlink() else None
+    except OSError:
+        return None
+
+
+def store_brief(conn: sqlite3.Connection, job_id: str, workspace: str, kb_id: str | None, text: str, now: int) -> None:
+    """A pass's brief into the store (capped at 1 MB), inside the caller's write transaction."""
+    conn.execute("INSERT OR REPLACE INTO briefs(job_id, workspace, base_id, markdown, created_at) VALUES (?, ?, ?, ?, ?)",
+                 (job_id, workspace, kb_id, text[:1_000_000], now))

@@ -35,6 +35,7 @@ from kctui import paths
 from kctui.core.models import CLAIMED_BY_EXTERNAL
 from kctui.publish.common import journal_path
 from kctui.publish.pages_journal import page_journal_path, temp_page_journal_path
+from kctui.services.briefs import read_brief_file, store_brief
 from kctui.services.context import ServiceContext
 from kctui.services.probes import OpenFiles, human_size, lock_holder_text, pid_alive, tree_size
 
@@ -285,17 +286,12 @@ def _workspace_of(ctx: ServiceContext, kb_id: str | None, kb: Path) -> str:
 
 def _keep_brief(conn: sqlite3.Connection, folder: Path, job_id: str, workspace: str, kb_id: str | None,
                 now: int) -> None:
-    """A succeeded job's brief reaches the store before its folder goes (`results.keep_brief_…`)."""
+    """A succeeded job's brief reaches the store before its folder goes (as `results.report_result` does)."""
     if conn.execute("SELECT 1 FROM briefs WHERE job_id = ?", (job_id,)).fetchone():
         return
-    brief = folder / "brief.md"
-    try:
-        text = brief.read_text(encoding="utf-8", errors="replace") if brief.is_file() and not brief.is_symlink() else None
-    except OSError:
-        text = None
+    text = read_brief_file(folder)
     if text is not None:
-        conn.execute("INSERT OR REPLACE INTO briefs(job_id, workspace, base_id, markdown, created_at) "
-                     "VALUES (?, ?, ?, ?, ?)", (job_id, workspace, kb_id, text[:1_000_000], now))
+        store_brief(conn, job_id, workspace, kb_id, text, now)
 
 
 def _remove_review_folder(ctx: ServiceContext, item: Leftover) -> bool:

@@ -18,6 +18,7 @@ from kctui.core.models import BasePhase, FailureCode, JobPhase, Trigger
 from kctui.publish.promote import PromotionError, cleanup_after_promotion, promote
 from kctui.publish.validate import InvalidOutput, validate_staged_tree
 from kctui.services.bases import get_base
+from kctui.services.briefs import read_brief_file, store_brief
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput, NotFound
 from kctui.services.review import Manifest, ManifestError, file_manifest, read_manifest
@@ -137,7 +138,7 @@ def report_result(
     now = ctx.now()
     promotion_error: str | None = None
     promotion_code: str = FailureCode.PROMOTION_FAILED
-    brief = _brief_text(base, job)  # stored with the success: whoever sees the job succeeded finds its brief
+    brief = read_brief_file(paths.job_dir(Path(base.workspace), base.id, job.id))  # stored with the success: whoever sees the job succeeded finds its brief
     with ctx.store.write() as conn:
         job = load_job(conn, job_id)
         assert job is not None
@@ -156,7 +157,7 @@ def report_result(
             file_manifest(conn, current.workspace, current.id, job.id, manifest, now)
             complete_success(conn, current, job, compiler_version, now)
             if brief is not None:
-                _store_brief(conn, base, job, brief, now)
+                store_brief(conn, job.id, base.workspace, base.id, brief, now)
     if promotion_error is not None:
         return _fail(ctx, base, job, code=promotion_code, transient=True,
                      error=promotion_error, compiler_version=compiler_version)
@@ -164,7 +165,7 @@ def report_result(
         cleanup_after_promotion(kb)  # old tree and journal: off the critical section
     except Exception as exc:  # noqa: BLE001 - clean-up is retried at the next start-up
         log.warning("clean-up after promotion of %s failed: %s", job.id, exc)
-    keep_brief_and_remove_job_dir(ctx, base, job)
+    _remove_job_dir(base, job)
     with ctx.store.write() as conn:
         base_now = load_base(conn, base.workspace, base.id)
         job_now = load_job(conn, job.id)
@@ -198,31 +199,11 @@ def _emit_events(ctx: ServiceContext, base: BaseRecord, job: JobRecord) -> None:
                                              "summary": r["summary"]})
 
 
-def keep_brief_and_remove_job_dir(ctx: ServiceContext, base: BaseRecord, job: JobRecord) -> None:
-    """The compiler leaves its change brief beside the staged tree (`<job>/brief.md`): keep it in the
-    store, then remove the job folder (the staged tree is now the live wiki)."""
+def _remove_job_dir(base: BaseRecord, job: JobRecord) -> None:
+    """The job folder goes once its staged tree is the live wiki (its brief is in the store already)."""
     import shutil  # noqa: PLC0415
 
-    jdir = paths.job_dir(Path(base.workspace), base.id, job.id)
-    text = _brief_text(base, job)
-    if text is not None:
-        with ctx.store.write() as conn:
-            if conn.execute("SELECT 1 FROM briefs WHERE job_id = ?", (job.id,)).fetchone() is None:
-                _store_brief(conn, base, job, text, ctx.now())
-    shutil.rmtree(jdir, ignore_errors=True)
-
-
-def _brief_text(base: BaseRecord, job: JobRecord) -> str | None:
-    brief = paths.job_dir(Path(base.workspace), base.id, job.id) / "brief.md"
-    try:
-        return brief.read_text(encoding="utf-8", errors="replace") if brief.is_file() and not brief.is_symlink() else None
-    except OSError:
-        return None
-
-
-def _store_brief(conn: sqlite3.Connection, base: BaseRecord, job: JobRecord, text: str, now: int) -> None:
-    conn.execute("INSERT OR REPLACE INTO briefs(job_id, workspace, base_id, markdown, created_at) VALUES (?, ?, ?, ?, ?)",
-                 (job.id, base.workspace, base.id, text[:1_000_000], now))
+    shutil.rmtree(paths.job_dir(Path(base.workspace), base.id, job.id), ignore_errors=True)
 
 
 def get_brief(ctx: ServiceContext, job_id: str) -> str | None:
