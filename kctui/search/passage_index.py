@@ -16,7 +16,7 @@ import stat
 from dataclasses import dataclass
 
 from kctui.search.index import SearchIndex
-from kctui.search.passages import document_title, split_passages
+from kctui.search.passages import document_title, split_passages, surroundings
 from kctui.search.query import STOPWORDS, ParsedQuery
 
 MAX_SOURCE_FILES = 5000  # files split at most
@@ -26,6 +26,8 @@ TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".rst", ".org", 
                            ".yml", ".json", ".toml", ".log", ""})
 TOKENIZER = "porter unicode61 remove_diacritics 2"  # stems: a query's "removed" finds "remove"
 HEADING_WEIGHT = 0.3  # bm25 weight of a passage's heading against its text (1.0)
+CONTEXT_WEIGHT = 0.5  # and of its neighbours' text (kctui.search.passages.surroundings)
+COLUMNS = ("text", "heading", "context", "path", "start", "end")
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,18 @@ def _table(key: str) -> str:
 def _ensure(conn: sqlite3.Connection, key: str) -> None:
     conn.execute("CREATE TABLE IF NOT EXISTS passage_sources (key TEXT NOT NULL, path TEXT NOT NULL, sig TEXT NOT NULL, "
                  "title TEXT NOT NULL, PRIMARY KEY (key, path))")
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {_table(key)} USING fts5(text, heading, path UNINDEXED, "
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {_table(key)} USING fts5(text, heading, context, path UNINDEXED, "
                  f"start UNINDEXED, end UNINDEXED, tokenize = '{TOKENIZER}')")
+
+
+def _current(conn: sqlite3.Connection, key: str) -> bool:
+    """Whether the base's passage table has today's columns (a table an older version wrote is dropped
+    with its records and built again: the passages are derived data)."""
+    try:
+        cols = tuple(d[0] for d in conn.execute(f"SELECT * FROM {_table(key)} LIMIT 0").description)
+    except sqlite3.OperationalError:
+        return False
+    return cols == COLUMNS
 
 
 def _text_sources(root: os.PathLike[str] | str) -> dict[str, tuple[str, str]]:
@@ -105,14 +117,21 @@ def refresh_passages(index: SearchIndex, key: str, sources_root: os.PathLike[str
                               (_table(key),)).fetchall()
         stored = ({r[0]: r[1] for r in conn.execute("SELECT path, sig FROM passage_sources WHERE key = ?", (key,))}
                   if len(tables) == 2 else {})
+        fresh = len(tables) == 2 and _current(conn, key)
+    if not fresh:
+        stored = {}
     changed = [rel for rel, (_full, sig) in current.items() if stored.get(rel) != sig]
     gone = [rel for rel in stored if rel not in current]
-    if not changed and not gone and len(tables) == 2:
+    if not changed and not gone and fresh:
         return 0
     t = _table(key)
     scanned = 0
     with index.write() as conn:
+        if not fresh:
+            conn.execute(f"DROP TABLE IF EXISTS {t}")
         _ensure(conn, key)
+        if not fresh:
+            conn.execute("DELETE FROM passage_sources WHERE key = ?", (key,))
         for rel in gone + changed:
             conn.execute(f"DELETE FROM {t} WHERE path = ?", (rel,))
             conn.execute("DELETE FROM passage_sources WHERE key = ? AND path = ?", (key, rel))
@@ -122,8 +141,10 @@ def refresh_passages(index: SearchIndex, key: str, sources_root: os.PathLike[str
             if text is None:
                 continue
             scanned += len(text)
-            conn.executemany(f"INSERT INTO {t}(text, heading, path, start, end) VALUES (?, ?, ?, ?, ?)",
-                             [(p.text, p.heading, rel, p.start, p.end) for p in split_passages(text)])
+            passages = split_passages(text)
+            conn.executemany(f"INSERT INTO {t}(text, heading, context, path, start, end) VALUES (?, ?, ?, ?, ?, ?)",
+                             [(p.text, p.heading, near, rel, p.start, p.end)
+                              for p, near in zip(passages, surroundings(passages))])
             conn.execute("INSERT INTO passage_sources(key, path, sig, title) VALUES (?, ?, ?, ?)",
                          (key, rel, sig, document_title(text)))
     return len(changed)
@@ -138,13 +159,13 @@ def passage_expression(parsed: ParsedQuery) -> str:
 
 
 def rank_passages(index: SearchIndex, key: str, expression: str, limit: int) -> list[RankedPassage]:
-    """The passages matching the FTS5 `expression`, best first (bm25, text weighted over heading; ties
-    by path and line)."""
+    """The passages matching the FTS5 `expression`, best first (bm25: the text weighted over the heading
+    and the neighbours' text; ties by path and line)."""
     t = _table(key)
     with index._lock:
         try:
             rows = index.conn.execute(
-                f"SELECT f.rowid, f.text, f.heading, f.path, f.start, f.end, s.title, bm25({t}, 1.0, {HEADING_WEIGHT}) AS score "
+                f"SELECT f.rowid, f.text, f.heading, f.path, f.start, f.end, s.title, bm25({t}, 1.0, {HEADING_WEIGHT}, {CONTEXT_WEIGHT}) AS score "
                 f"FROM {t} f LEFT JOIN passage_sources s ON s.key = ? AND s.path = f.path WHERE {t} MATCH ? "
                 "ORDER BY score, f.path, f.start LIMIT ?", (key, expression, int(limit))).fetchall()
         except sqlite3.OperationalError as exc:

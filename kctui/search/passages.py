@@ -12,6 +12,11 @@
 - a front-matter block is cut at its top-level keys;
 - a passage longer than `MAX_PASSAGE_CHARS` is cut at sentence ends into passages no longer than that.
 
+`surroundings(passages)` gives each passage the text of the passages next to it in its section (the one
+before and the one after): what a turn answers, what a list item belongs to. The search weighs those words
+below the passage's own, so an answer that does not repeat the question's words ("Lemon drizzle, three
+layers." after "What cake are you baking?") is still found.
+
 Pure: a function of the text alone (table-tested in tests/unit/test_passages.py).
 """
 
@@ -73,6 +78,17 @@ def split_passages(text: str) -> list[Passage]:
                 heading = m.group(1)
             continue
         run.append(n)
+    return out
+
+
+def surroundings(passages: list[Passage]) -> list[str]:
+    """For each passage, the text of its neighbours in the same section (before, after), joined by a
+    newline ("" for a passage alone in its section)."""
+    out: list[str] = []
+    for i, p in enumerate(passages):
+        near = [passages[j].text for j in (i - 1, i + 1)
+                if 0 <= j < len(passages) and passages[j].heading == p.heading]
+        out.append("\n".join(near))
     return out
 
 

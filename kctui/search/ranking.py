@@ -12,7 +12,8 @@ A compiled claim and the passage it was lifted from are never both kept: a passa
 cites is dropped; a passage reached first stands for the claims that cite it (`compiled`: the pages
 that compile it), and those claims are dropped, unless a claim holds nearly all of the passage's words
 (`CLAIM_COVERS`), in which case the claim stands in for it, so the compiled layer is preferred
-wherever it says what the passage says. A named page's description is a statement of its own. Pure: a function of its inputs (tests/unit/test_ranking.py).
+wherever it says what the passage says; a claim of the passage's own source page that restates it does not
+(the passage stays, listing that page in `compiled`). A named page's description is a statement of its own. Pure: a function of its inputs (tests/unit/test_ranking.py).
 """
 
 from __future__ import annotations
@@ -207,6 +208,13 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     return [s for s in kept if s.kind != "description" or not any(s.text in text for text in cited)]
 
 
+def _restates(claim: Statement, passage: Statement) -> bool:
+    """A claim of the source page of the passage's own file: the passage itself, compiled as it stands.
+    The passage is kept in its place (its page named in `compiled`): one group header per source section
+    and a line number, not a second header and a citation, for the same words."""
+    return claim.group[1].startswith("sources/") and claim.source == passage.source
+
+
 class _Once:
     """The statements kept, each source line once: a passage, or the claim that stands in for it."""
 
@@ -237,7 +245,7 @@ class _Once:
             return None
         citing = [c for c in self.claims if id(c) not in self.dropped and _overlaps((c.source, *c.lines), s.source, *s.lines)]
         self.dropped.update(id(c) for c in citing)
-        whole = next((c for c in citing if _covers(c.text, s.text)), None)
+        whole = next((c for c in citing if _covers(c.text, s.text) and not _restates(c, s)), None)
         if whole is not None:  # the compiled claim says what the passage says: it stands in
             return Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
         return Statement(s.group, s.kind, s.text, s.score, s.source, s.lines, s.citation,

@@ -69,3 +69,17 @@ def test_every_passage_quotes_its_own_lines():
 ])
 def test_a_document_title_is_its_front_matter_title_else_its_first_heading(text, title):
     assert document_title(text) == title
+
+
+def test_a_passage_is_surrounded_by_its_neighbours_in_its_own_section_only():
+    from kctui.search.passages import surroundings
+
+    got = split_passages(CHAT)
+    assert surroundings(got) == [
+        "Bo: No way. What's its name?",  # the first turn of a session: only the one after it
+        "Audrey: I adopted a puppy last week!\nAudrey: Biscuit. He is\na terrier.",
+        "Bo: No way. What's its name?",  # the last of its session: the next session's turn is not its context
+        "[18:03] Audrey: Chewing everything.",
+        "[18:02] Bo: How's Biscuit?",
+    ]
+    assert surroundings([]) == []

@@ -77,3 +77,14 @@ def test_a_description_that_a_kept_statement_says_already_is_left_out():
              page("entities/postgres.md", "Postgres", [(f"Postgres — note: {line}", "^[chat.md:L3-L3]")])]
     got = fuse(pages, [passage(1, "chat.md", 3, line)], {"postgres", "upgrade"})
     assert [(s.kind, s.text) for s in got] == [("claim", line)]  # said once, cited
+
+
+def test_a_source_page_claim_that_restates_its_own_passage_leaves_the_passage_in_place():
+    turn = "Lena: Lemon drizzle, three layers. Dex ate a corner off the cooling rack."
+    pages = [page("sources/chat-md.md", "Session 12", [(turn, "^[chat.md:L41-L41]")]),
+             page("entities/dex.md", "Dex", [(turn, "^[chat.md:L41-L41]")])]
+    got = fuse(pages, [passage(1, "chat.md", 41, turn)], {"cake", "lemon"})
+    assert kinds(got) == [("claim", "entities/dex.md", (41, 41))]  # another page's claim still stands in
+    got = fuse(pages[:1], [passage(1, "chat.md", 41, turn)], {"cake", "lemon"})
+    assert kinds(got) == [("passage", "chat.md", (41, 41))]  # its own source page's: the passage stays
+    assert got[0].compiled == ("sources/chat-md.md",)

@@ -1,0 +1,52 @@
+"""The raw layer's index (kctui.search.passage_index): an answer that does not repeat the question's words
+is found through the passage before it, and a table an older version wrote is built again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kctui.search.index import SearchIndex
+from kctui.search.passage_index import _table, rank_passages, refresh_passages
+
+KEY = "b0123456789abcdef01234567"
+CHAT = """# Session 1 — 3 March 2024
+
+Ann: What cake are you baking for the party?
+
+Bo: Lemon drizzle, three layers.
+
+Ann: Lovely. The weather was grim today.
+
+Bo: Rain all week here too, and the roof leaks.
+"""
+
+
+def _index(tmp_path: Path) -> SearchIndex:
+    return SearchIndex.open(tmp_path / "index.db")
+
+
+def test_an_answer_is_ranked_by_the_question_it_answers(tmp_path: Path) -> None:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "chat.md").write_text(CHAT, encoding="utf-8")
+    index = _index(tmp_path)
+    assert refresh_passages(index, KEY, sources) == 1
+    got = rank_passages(index, KEY, '"cake" OR "party"', 10)
+    assert [p.start for p in got[:2]] == [3, 5]  # the question, then its answer (which names neither word)
+    assert 9 not in [p.start for p in got]  # two turns away: not its context
+
+
+def test_a_table_without_todays_columns_is_built_again(tmp_path: Path) -> None:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "chat.md").write_text(CHAT, encoding="utf-8")
+    index = _index(tmp_path)
+    with index.write() as conn:  # what an older version left: no context column
+        conn.execute("CREATE TABLE passage_sources (key TEXT NOT NULL, path TEXT NOT NULL, sig TEXT NOT NULL, "
+                     "title TEXT NOT NULL, PRIMARY KEY (key, path))")
+        conn.execute(f"CREATE VIRTUAL TABLE {_table(KEY)} USING fts5(text, heading, path UNINDEXED, "
+                     "start UNINDEXED, end UNINDEXED)")
+        conn.execute("INSERT INTO passage_sources VALUES (?, 'chat.md', 'stale', '')", (KEY,))
+    assert refresh_passages(index, KEY, sources) == 1
+    assert [p.start for p in rank_passages(index, KEY, '"lemon"', 10)] == [5, 3, 7]  # its neighbours by their context
+    assert refresh_passages(index, KEY, sources) == 0  # and kept from then on
