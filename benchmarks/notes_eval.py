@@ -49,7 +49,8 @@ import re
 import shutil
 from pathlib import Path
 
-from quality import compile_corpus, key, norm, progress
+import notes_context
+from quality import BM25, compile_corpus, key, norm, progress, strings_of
 
 NOTES = Path(__file__).resolve().parent / "data" / "notes"
 WRITERS = ("a", "b", "c", "d")
@@ -217,6 +218,7 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
     from kctui import paths
 
     results: dict[str, dict] = {}
+    asked: dict[str, dict] = {}
     for w in WRITERS:
         folder = NOTES / f"writer-{w}"
         if not folder.is_dir():
@@ -229,6 +231,7 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
         base = compile_corpus(svc, workspace, f"notes-writer-{w}", source)
         pages = read_wiki(paths.wiki_path(workspace, base.id))
         results[w] = measure(labels, pages)
+        asked[w] = notes_context.ask(svc, base, source, labels, BM25, norm, strings_of)
 
     print(f"\n== notes: four writers' notes, labels in {NOTES.relative_to(NOTES.parents[2])}/writer-*/labels.json")
     heads = [f"writer-{w}" for w in WRITERS] + ["overall"]
@@ -261,4 +264,5 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
         titles = results[w]["unmatched_titles"]
         print(f"    writer-{w} ({len(titles)}): " + (", ".join(titles) if titles else "none"))
     progress("notes: measured")
+    summary["context"] = notes_context.report({f"writer-{w}": asked[w] for w in WRITERS})
     return summary

@@ -35,7 +35,8 @@ Questions:
   Goal: kctui ahead of BM25 on every corpus.
 endoflife (../shared/corpus/endoflife/2026-08-22): every fourth product, "<product> <cycle> end of life" ->
   the end-of-life date of its second dated release cycle (derived mechanically from the front matter).
-Notes (four writers' notes under benchmarks/data/notes, issue 31): see benchmarks/notes_eval.py.
+Notes (four writers' notes under benchmarks/data/notes, issue 31): see benchmarks/notes_eval.py; their
+context packets (each labelled fact asked as its statement without its value): benchmarks/notes_context.py.
 Conversations (six chats and their questions under benchmarks/data/conversations, issue 30): see
 benchmarks/conversations_eval.py.
 """
@@ -489,7 +490,10 @@ def main() -> None:
         print(f"  conversations  evidence: text {c['text']:.0%}  JSON {c['json']:.0%}  BM25 {c['bm25']:.0%}  "
               f"answer: text {c['answer_text']:.0%}  BM25 {c['answer_bm25']:.0%}")
     if notes:
+        ctx = notes.pop("context", None)
         print("  notes     " + "  ".join(f"{k} {v['share']:.0%} (spread {v['spread']:.0f}p)" for k, v in notes.items()))
+        if ctx:
+            print(f"  notes     evidence: text {ctx['text']:.0%}  JSON {ctx['json']:.0%}  BM25 {ctx['bm25']:.0%}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ written once per group, not once per statement. A page that is not plainly curre
 needs-review, stale, archived) keeps its flag inline (`⚠ CONTRADICTED: why — qualify …`) in every
 packet that holds any of its statements, so it is qualified rather than asserted. Raw passages are
 labelled EVIDENCE (source text, not compiled) with their line numbers: `L29: …` under
-`## EVIDENCE notes/a.md` quotes `sources/notes/a.md` line 29. A page's description is a statement of
+`## EVIDENCE notes/a.md` quotes `sources/notes/a.md` line 29. In JSON an evidence item names the source's
+own page once (`sourcePage`); a passage says whether that page compiles it (`compiled`) and lists the
+other pages that do (`compiledIn`). A page's description is a statement of
 its own, there only when it matches (kctui.search.ranking).
 
 Statements go in in rank order; one that does not fit in what is left is passed over for the next ones
@@ -169,10 +171,22 @@ def _item(group: tuple[str, ...], statements: list[Statement], m: dict[str, Any]
                           for s in statements if s.kind == "claim"]
         return item
     anchor = anchor_date(str(m["heading"] or "")) or anchor_date(str(m["title"] or ""))
-    return {"kind": "evidence", "source": m["source"], "section": m["heading"] or m["title"],
-            "passages": [_dated(dict({"lines": list(s.lines), "text": s.text},
-                                     **({"compiledIn": list(s.compiled)} if s.compiled else {})), anchor)
-                         for s in sorted(statements, key=lambda s: s.lines)]}
+    own = next((p for s in statements for p in s.compiled if p.startswith("sources/")), None)
+    item: dict[str, Any] = {"kind": "evidence", "source": m["source"], "section": m["heading"] or m["title"]}
+    if own:  # the source's own page, once: a passage lists the other pages that compile it
+        item["sourcePage"] = own
+    item["passages"] = [_dated(_passage(s, own), anchor) for s in sorted(statements, key=lambda s: s.lines)]
+    return item
+
+
+def _passage(s: Statement, own: str | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"lines": list(s.lines), "text": s.text}
+    if s.compiled:
+        out["compiled"] = own in s.compiled
+        others = [p for p in s.compiled if p != own]
+        if others:
+            out["compiledIn"] = others
+    return out
 
 
 def _dated(statement: dict[str, Any], anchor: Any) -> dict[str, Any]:
@@ -210,15 +224,20 @@ def item_text(item: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _short(action: str) -> str:
+    """An action as the text packet's last line says it: the budget's numbers in brackets left out."""
+    return action.split(" (it is ")[0]
+
+
 def _render_text(fields: dict[str, Any], items: list[dict[str, Any]]) -> str:
     kb = fields["knowledgeBase"]
     head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
-            "(pages: compiled, cited; EVIDENCE: raw source text under sources/; ⚠: not plainly current, qualify it)\n")
+            "(EVIDENCE: raw source text, not compiled; ⚠: not plainly current, qualify it)\n")
     tail = [f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements, "
             f"{fields['bytes']:,}/{fields['budget']:,} bytes" + (" (truncated)" if fields["truncated"] else "")]
     if fields["uncoveredTerms"]:
         tail.append("no compiled page covers: " + ", ".join(fields["uncoveredTerms"]))
-    tail += [f"next: {a}" for a in fields["nextActions"][:1]]
+    tail += [f"next: {_short(a)}" for a in fields["nextActions"][:1]]
     return head + "".join(item_text(i) for i in items) + "\n".join(tail) + "\n"
 
 

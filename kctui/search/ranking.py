@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kctui.search.query import tokens
+from kctui.search.time_words import mentions_time
 
 K = 1.0
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
@@ -37,6 +38,7 @@ ANSWER = 0.7  # the passage after a hit that asks a question: its answer
 LEAD_IN = 0.1  # the passage before a hit
 DIVERSE = 1.0  # how far a statement naming query words not yet named moves up
 DIVERSE_WINDOW = 40  # how far down the ranking it may come from
+WHEN = 2.0  # a question that asks for a time: a statement that states one, against one that does not
 
 _CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):L(\d+)(?:-L(\d+))?\]")
 
@@ -193,19 +195,29 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
 
 
 def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
-         around: dict[int, Any] | None = None) -> list[Statement]:
+         around: dict[int, Any] | None = None, when: bool = False) -> list[Statement]:
     """The statements of both layers, best first, each cited passage once (see the module's text).
     `pages`: page hits best first (`page`, `title`, `description`, `claims` with `text` and `citation`);
-    `passages`: ranked passages (`path`, `start`, `end`, `text`, `heading`); `typed`: the query's tokens."""
+    `passages`: ranked passages (`path`, `start`, `end`, `text`, `heading`); `typed`: the query's tokens;
+    `when`: the query asks for a time (kctui.search.time_words.asks_when): a statement that states a time
+    counts WHEN times its score."""
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages))
     for score, p in _with_neighbours(passages, around or {}):
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
+    if when:
+        candidates = [_timed(s) for s in candidates]
     candidates = _diverse(sorted(candidates, key=lambda s: -s.score), typed)
     kept = _Once([s for s in candidates if s.kind == "claim" and s.source]).keep(candidates)
     cited = [k.text for k in kept if k.source]  # a page's description that one of them says already goes
     return [s for s in kept if s.kind != "description" or not any(s.text in text for text in cited)]
+
+
+def _timed(s: Statement) -> Statement:
+    if s.kind == "description" or not mentions_time(s.text):
+        return s
+    return Statement(s.group, s.kind, s.text, s.score * WHEN, s.source, s.lines, s.citation, s.compiled)
 
 
 def _restates(claim: Statement, passage: Statement) -> bool:

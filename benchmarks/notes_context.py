@@ -1,0 +1,80 @@
+"""Context packets on the notes corpus (issue 30): every labelled fact of a writer's notes as a question,
+asked of kctui's 2 KB packet (text and JSON) and of the BM25 anchor over the raw paragraphs at the same
+budget, in the same run.
+
+A question is derived mechanically from the writer's label, never from the compiled wiki: the fact's
+`statement` with its `value` taken out (the cloze a person would ask: "payout-gateway builds on" for
+"payout-gateway builds on Go 1.22"); a fact whose value is the whole statement is skipped, and a fact
+stated twice on one line is asked once. A hit on evidence: the packet cites or quotes the fact's line
+(conversations_eval.covers); on the answer: the value is inside the packet (quality.norm on both sides).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from conversations_eval import covers, ranges_in
+
+BUDGET = 2048
+
+
+def questions(labels: dict) -> list[dict]:
+    out: list[dict] = []
+    seen: set[tuple[str, int, str]] = set()
+    for note in labels["notes"]:
+        for thing in note.get("things", []):
+            for fact in thing.get("facts", []):
+                value, statement = str(fact["value"]), str(fact["statement"])
+                cloze = " ".join(re.sub(re.escape(value), " ", statement, flags=re.I).split())
+                key = (note["file"], int(fact["line"]), value.casefold())
+                if len(cloze.split()) < 2 or key in seen:
+                    continue
+                seen.add(key)
+                out.append({"question": cloze, "answer": value,
+                            "evidence": [{"file": note["file"], "lines": [int(fact["line"])] * 2}]})
+    return out
+
+
+def ask(svc, base, source: Path, labels: dict, bm25_class, norm, strings_of) -> dict:  # noqa: ANN001
+    """The writer's questions against its compiled base and the anchor over `source` (the notes as
+    compiled): hits per measure and the number of questions."""
+    from kctui.services import search as svc_search
+
+    anchor = bm25_class(source)
+    hits = dict.fromkeys(("ev_text", "ev_json", "ev_bm25", "ans_text", "ans_json", "ans_bm25", "empty"), 0)
+    qs = questions(labels)
+    for q in qs:
+        text = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="text")
+        packet = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="json")
+        raw = anchor.packet(q["question"], BUDGET)
+        data = json.loads(packet)
+        flat = "\n".join(strings_of(data))
+        json_ranges = ranges_in(flat) + [(i["source"], *p["lines"]) for i in data["items"]
+                                         if i.get("kind") == "evidence" for p in i.get("passages", [])]
+        answer = norm(q["answer"])
+        hits["ev_text"] += covers(ranges_in(text), q["evidence"])
+        hits["ev_json"] += covers(json_ranges, q["evidence"])
+        hits["ev_bm25"] += covers(ranges_in(raw), q["evidence"])
+        hits["ans_text"] += answer in norm(text)
+        hits["ans_json"] += answer in norm(flat)
+        hits["ans_bm25"] += answer in norm(raw)
+        hits["empty"] += not data["items"] and bool(raw.strip())
+    hits["n"] = len(qs)
+    return hits
+
+
+def report(per_writer: dict[str, dict]) -> dict:
+    keys = ("ev_text", "ev_json", "ev_bm25", "ans_text", "ans_json", "ans_bm25")
+    print(f"\n== notes: each labelled fact as a question (its statement without its value), inside a {BUDGET:,}-byte packet")
+    print(f"  {'':12}{'n':>5}  {'evidence: text':>14}{'JSON':>7}{'BM25':>7}   {'answer: text':>12}{'JSON':>7}{'BM25':>7}")
+    total = {k: sum(h[k] for h in per_writer.values()) for k in (*keys, "n", "empty")}
+    for label, h in [*per_writer.items(), ("all", total)]:
+        n = max(1, h["n"])
+        print(f"  {label:12}{h['n']:5d}  " + "".join(f"{h[k] / n:{w}.1%}" for k, w in zip(keys, (14, 7, 7, 15, 7, 7))))
+    n = max(1, total["n"])
+    ev, bm = total["ev_text"] / n, total["ev_bm25"] / n
+    print(f"  kctui ≥ BM25 + 10 points on evidence: {'yes' if ev >= bm + 0.10 else 'NO'} ({ev - bm:+.1%}); "
+          f"kctui packets empty where BM25's is not: {total['empty']}")
+    return {"text": ev, "json": total["ev_json"] / n, "bm25": bm}

@@ -1,0 +1,40 @@
+"""Time in a question and in a passage, read from the words alone (no model).
+
+`asks_when(question)`: the question asks for a time: "when …", or "what / which / on what …" followed by
+a word for a time ("what date", "which day", "on what evening", "what year"). `mentions_time(text)`: the
+text states one: a relative time kctui.core.relative_time resolves ("yesterday", "last week", "two years
+ago"), a weekday or a month by name (their names from the `calendar` module), a day of the month ("the
+22nd"), a written date ("2024-03-05", "5/3"), a time of day ("at 7", "9 am", "half seven") or a part of a
+day or week spoken of as past or coming ("last night", "at the weekend"). A question about time prefers
+the passages that state one (kctui.search.ranking). Pure (tests/unit/test_time_words.py).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from functools import lru_cache
+
+from kctui.core.relative_time import _PATTERNS as _RELATIVE
+
+_TIME_NOUNS = r"(date|dates|day|days|time|year|month|week|weekend|morning|afternoon|evening|night|season)"
+_ASKS = re.compile(rf"^\s*(?:\w+\s+){{0,2}}?when\b|\b(?:what|which)\s+(?:\w+\s+)?{_TIME_NOUNS}\b|\bhow\s+long\s+ago\b",
+                   re.I)
+_NAMES = sorted({n.casefold() for n in (*calendar.day_name, *calendar.month_name, *calendar.month_abbr[1:]) if n}
+                - {"may"}, key=len, reverse=True)  # "may" is far more often the verb
+_NAMED = re.compile(r"\b(" + "|".join(_NAMES) + r")\b|\bMay\b(?=\s+\d|\s+\w+\s+\d{4})|\b\d{1,2}\s+May\b", re.I)
+_STATED = re.compile(
+    r"\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b"  # the 22nd
+    r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"  # written dates
+    r"|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b(?:at|by|from|until)\s+(?:half\s+)?\d{1,2}(?::\d{2})?\b"  # times of day
+    r"|\b(?:last|next|this|on|at\s+the)\s+(?:night|weekend|morning|afternoon|evening)\b"
+    r"|\b(?:19|20)\d\d\b", re.I)
+
+
+def asks_when(question: str) -> bool:
+    return bool(_ASKS.search(question))
+
+
+@lru_cache(maxsize=8192)
+def mentions_time(text: str) -> bool:
+    return bool(_NAMED.search(text) or _STATED.search(text) or any(p.search(text) for _name, p in _RELATIVE))
