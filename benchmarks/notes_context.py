@@ -61,11 +61,15 @@ def ask(svc, base, source: Path, labels: dict, bm25_class, norm, strings_of) -> 
         hits["ans_json"] += answer in norm(flat)
         hits["ans_bm25"] += answer in norm(raw)
         hits["empty"] += not data["items"] and bool(raw.strip())
+        if not covers(ranges_in(text), q["evidence"]):
+            hits.setdefault("lost", []).append(f"{q['evidence'][0]['file']}:L{q['evidence'][0]['lines'][0]} "
+                                               f"{q['question']!r} -> {q['answer']!r}"
+                                               f"{' (BM25 holds it)' if covers(ranges_in(raw), q['evidence']) else ''}")
     hits["n"] = len(qs)
     return hits
 
 
-def report(per_writer: dict[str, dict]) -> dict:
+def report(per_writer: dict[str, dict], misses: int = 20) -> dict:
     keys = ("ev_text", "ev_json", "ev_bm25", "ans_text", "ans_json", "ans_bm25")
     print(f"\n== notes: each labelled fact as a question (its statement without its value), inside a {BUDGET:,}-byte packet")
     print(f"  {'':12}{'n':>5}  {'evidence: text':>14}{'JSON':>7}{'BM25':>7}   {'answer: text':>12}{'JSON':>7}{'BM25':>7}")
@@ -77,4 +81,9 @@ def report(per_writer: dict[str, dict]) -> dict:
     ev, bm = total["ev_text"] / n, total["ev_bm25"] / n
     print(f"  kctui ≥ BM25 + 10 points on evidence: {'yes' if ev >= bm + 0.10 else 'NO'} ({ev - bm:+.1%}); "
           f"kctui packets empty where BM25's is not: {total['empty']}")
+    lost = [(w, miss) for w, h in per_writer.items() for miss in h.get("lost", [])]
+    if lost:
+        print(f"  facts whose line a kctui text packet missed ({len(lost)}), the first {min(misses, len(lost))}:")
+        for w, miss in lost[:misses]:
+            print(f"    [{w}] {miss}")
     return {"text": ev, "json": total["ev_json"] / n, "bm25": bm}

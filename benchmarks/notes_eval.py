@@ -264,5 +264,5 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
         titles = results[w]["unmatched_titles"]
         print(f"    writer-{w} ({len(titles)}): " + (", ".join(titles) if titles else "none"))
     progress("notes: measured")
-    summary["context"] = notes_context.report({f"writer-{w}": asked[w] for w in WRITERS})
+    summary["context"] = notes_context.report({f"writer-{w}": asked[w] for w in WRITERS}, misses)
     return summary

@@ -6,14 +6,16 @@
 - inside a run, each list item, each table row and each turn of a conversation (a line that opens with
   a speaker's name and a colon, `Name: text` or `[18:02] Name: text`, when the run holds two or more
   such lines) is a passage of its own, with the lines that continue it;
-- a heading is not a passage: it is the context of the passages below it (`heading`: the nearest
-  heading above, so a session's title and date travel with its turns), and a document's first heading
-  or front-matter `title:` is its `title`;
+- a heading is a passage of its own (a decision record's title, a meeting's date: its words can be the
+  fact), and the context of the passages below it (`heading`: the nearest heading above, itself for a
+  heading, so a session's title and date travel with its turns); a document's first heading or
+  front-matter `title:` is its `title`;
 - a front-matter block is cut at its top-level keys;
 - a passage longer than `MAX_PASSAGE_CHARS` is cut at sentence ends into passages no longer than that.
 
 `surroundings(passages)` gives each passage the text of the passages next to it in its section (the one
-before and the one after): what a turn answers, what a list item belongs to. The search weighs those words
+before and the one after), and a table row its table's header row: what a turn answers, what a list item
+belongs to, what a cell's column is. The search weighs those words
 below the passage's own, so an answer that does not repeat the question's words ("Lemon drizzle, three
 layers." after "What cake are you baking?") is still found.
 
@@ -76,6 +78,8 @@ def split_passages(text: str) -> list[Passage]:
                 run = []
             if m:
                 heading = m.group(1)
+                if heading:
+                    out.append(Passage(n + 1, n + 1, line.strip(), heading))
             continue
         run.append(n)
     return out
@@ -83,13 +87,27 @@ def split_passages(text: str) -> list[Passage]:
 
 def surroundings(passages: list[Passage]) -> list[str]:
     """For each passage, the text of its neighbours in the same section (before, after), joined by a
-    newline ("" for a passage alone in its section)."""
+    newline ("" for a passage alone in its section); a table row's begins with its table's first row
+    (the header) when that is not a neighbour already."""
     out: list[str] = []
+    header: Passage | None = None
     for i, p in enumerate(passages):
         near = [passages[j].text for j in (i - 1, i + 1)
                 if 0 <= j < len(passages) and passages[j].heading == p.heading]
+        if not _ROW.match(p.text):
+            header = None
+        elif header is None or not _same_table(passages[i - 1], p, passages[i - 1] is header):
+            header = p  # the table's first row
+        elif passages[i - 1] is not header:
+            near.insert(0, header.text)
         out.append("\n".join(near))
     return out
+
+
+def _same_table(a: Passage, b: Passage, a_first: bool) -> bool:
+    """Two row passages of one table: the same section, `b` on the line after `a`, or the one after the
+    rule under the header (`a_first`)."""
+    return bool(_ROW.match(a.text)) and a.heading == b.heading and b.start - a.end <= (2 if a_first else 1)
 
 
 def _front_matter(lines: list[str], out: list[Passage]) -> int:

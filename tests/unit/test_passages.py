@@ -25,10 +25,13 @@ a terrier.
 def test_each_turn_of_a_conversation_is_a_passage_with_its_session_heading():
     got = split_passages(CHAT)
     assert [(p.start, p.end, p.heading) for p in got] == [
+        (1, 1, "Session 3 — 7:10 pm on 14 March, 2024"),  # a heading is a passage of its own
         (3, 3, "Session 3 — 7:10 pm on 14 March, 2024"), (4, 4, "Session 3 — 7:10 pm on 14 March, 2024"),
         (5, 6, "Session 3 — 7:10 pm on 14 March, 2024"),  # a turn keeps the line that continues it
+        (8, 8, "Session 4 — 2 April, 2024"),
         (10, 10, "Session 4 — 2 April, 2024"), (12, 12, "Session 4 — 2 April, 2024")]
-    assert got[2].text == "Audrey: Biscuit. He is\na terrier."
+    assert got[0].text == "# Session 3 — 7:10 pm on 14 March, 2024"
+    assert got[3].text == "Audrey: Biscuit. He is\na terrier."
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -37,7 +40,7 @@ def test_each_turn_of_a_conversation_is_a_passage_with_its_session_heading():
     ("Intro line:\n1. one\n2. two\n", [(1, 1), (2, 2), (3, 3)]),
     ("| a | b |\n| --- | --- |\n| 1 | 2 |\n| 3 | 4 |\n", [(1, 1), (3, 3), (4, 4)]),  # the rule row is no passage
     ("Note: one line that opens like a turn.\nAnd goes on.\n", [(1, 2)]),  # one "Name:" line is no conversation
-    ("---\ntitle: Widget\nreleases:\n  - cycle: 1\n---\n# Widget\n\nBody.\n", [(2, 2), (3, 4), (8, 8)]),
+    ("---\ntitle: Widget\nreleases:\n  - cycle: 1\n---\n# Widget\n\nBody.\n", [(2, 2), (3, 4), (6, 6), (8, 8)]),
     ("", []),
     ("\n\n   \n", []),
 ])
@@ -76,10 +79,24 @@ def test_a_passage_is_surrounded_by_its_neighbours_in_its_own_section_only():
 
     got = split_passages(CHAT)
     assert surroundings(got) == [
-        "Bo: No way. What's its name?",  # the first turn of a session: only the one after it
+        "Audrey: I adopted a puppy last week!",  # the session's heading: its first turn
+        "# Session 3 — 7:10 pm on 14 March, 2024\nBo: No way. What's its name?",
         "Audrey: I adopted a puppy last week!\nAudrey: Biscuit. He is\na terrier.",
-        "Bo: No way. What's its name?",  # the last of its session: the next session's turn is not its context
-        "[18:03] Audrey: Chewing everything.",
+        "Bo: No way. What's its name?",  # the last of its session: the next session is not its context
+        "[18:02] Bo: How's Biscuit?",
+        "## Session 4 — 2 April, 2024\n[18:03] Audrey: Chewing everything.",
         "[18:02] Bo: How's Biscuit?",
     ]
     assert surroundings([]) == []
+
+
+def test_a_table_row_is_read_with_its_header_row():
+    from kctui.search.passages import surroundings
+
+    text = "Vendors we pay:\n\n| Vendor | Owner |\n|---|---|\n| AWS | Priya |\n| Cloudflare | Kenji |\n\n| A | B |\n| 1 | 2 |\n"
+    got = split_passages(text)
+    assert [p.text for p in got][1:4] == ["| Vendor | Owner |", "| AWS | Priya |", "| Cloudflare | Kenji |"]
+    near = surroundings(got)
+    assert near[3] == "| Vendor | Owner |\n| AWS | Priya |\n| A | B |"  # the header, then its neighbours
+    assert near[2] == "| Vendor | Owner |\n| Cloudflare | Kenji |"  # right under the header: once
+    assert near[5] == "| A | B |"  # another table's row: its own header only
