@@ -87,13 +87,14 @@ def split_passages(text: str) -> list[Passage]:
 
 def surroundings(passages: list[Passage]) -> list[str]:
     """For each passage, the text of its neighbours in the same section (before, after), joined by a
-    newline ("" for a passage alone in its section); a table row's begins with its table's first row
+    newline ("" for a passage alone in its section, and for a heading: the text under it is not what it
+    says); a table row's begins with its table's first row
     (the header) when that is not a neighbour already."""
     out: list[str] = []
     header: Passage | None = None
     for i, p in enumerate(passages):
         near = [passages[j].text for j in (i - 1, i + 1)
-                if 0 <= j < len(passages) and passages[j].heading == p.heading]
+                if 0 <= j < len(passages) and passages[j].heading == p.heading and not _HEADING.match(p.text)]
         if not _ROW.match(p.text):
             header = None
         elif header is None or not _same_table(passages[i - 1], p, passages[i - 1] is header):

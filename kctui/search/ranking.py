@@ -141,7 +141,8 @@ def _claim_statement(group: tuple[str, ...], claim: dict[str, Any], title: str, 
 def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[float, Any]]:
     """(score, passage) of the ranked passages and of the passages next to them in the same section: the
     one after a hit is its reply or continuation (REPLY of the hit's score, ANSWER when the hit asks a
-    question), the one before it its lead-in (LEAD_IN); a passage keeps the best score it is given."""
+    question), the one before it its lead-in (LEAD_IN), unless it is the section's heading (the group's
+    header says it already); a passage keeps the best score it is given."""
     best: dict[int, tuple[float, Any]] = {}
 
     def give(score: float, p: Any) -> None:
@@ -153,7 +154,7 @@ def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[
         give(score, p)
         for d, share in ((1, ANSWER if p.text.rstrip().endswith("?") else REPLY), (-1, LEAD_IN)):
             q = around.get(p.rowid + d)
-            if q is not None and q.path == p.path and q.heading == p.heading:
+            if q is not None and q.path == p.path and q.heading == p.heading and not q.text.startswith("#"):
                 give(score * share, q)
     return sorted(best.values(), key=lambda sp: (-sp[0], sp[1].path, sp[1].start))
 

@@ -79,11 +79,11 @@ def test_a_passage_is_surrounded_by_its_neighbours_in_its_own_section_only():
 
     got = split_passages(CHAT)
     assert surroundings(got) == [
-        "Audrey: I adopted a puppy last week!",  # the session's heading: its first turn
+        "",  # a heading: the text under it is not what it says
         "# Session 3 — 7:10 pm on 14 March, 2024\nBo: No way. What's its name?",
         "Audrey: I adopted a puppy last week!\nAudrey: Biscuit. He is\na terrier.",
         "Bo: No way. What's its name?",  # the last of its session: the next session is not its context
-        "[18:02] Bo: How's Biscuit?",
+        "",
         "## Session 4 — 2 April, 2024\n[18:03] Audrey: Chewing everything.",
         "[18:02] Bo: How's Biscuit?",
     ]

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from kctui.search.passage_index import RankedPassage
 from kctui.search.ranking import WHEN, fuse
 from kctui.search.time_words import asks_when, mentions_time
-from tests.unit.test_ranking import passage
+
+
+def passage(rowid: int, path: str, line: int, text: str) -> RankedPassage:
+    return RankedPassage(rowid, path, line, line, text, "Notes", "Title", 0.0)
 
 
 @pytest.mark.parametrize("question, expected", [
