@@ -88,3 +88,10 @@ def test_a_source_page_claim_that_restates_its_own_passage_leaves_the_passage_in
     got = fuse(pages[:1], [passage(1, "chat.md", 41, turn)], {"cake", "lemon"})
     assert kinds(got) == [("passage", "chat.md", (41, 41))]  # its own source page's: the passage stays
     assert got[0].compiled == ("sources/chat-md.md",)
+
+
+def test_a_heading_passage_ranks_after_the_passage_under_it_that_matches_as_well():
+    heading = passage(1, "msp.md", 1, "# Managed Services Platform (MSP)")
+    body = passage(2, "msp.md", 7, "The Managed Services Platform (MSP) is the tooling for running managed services.")
+    got = fuse([], [heading, body], {"managed", "services", "platform", "msp"})
+    assert [s.lines[0] for s in got] == [7, 1]  # BM25 put the short heading first; what it heads comes first
