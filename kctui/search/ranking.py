@@ -38,7 +38,7 @@ ANSWER = 0.7  # the passage after a hit that asks a question: its answer
 LEAD_IN = 0.1  # the passage before a hit
 DIVERSE = 1.0  # how far a statement naming query words not yet named moves up
 DIVERSE_WINDOW = 40  # how far down the ranking it may come from
-HEADING = 0.5  # a heading passage, against the score of its rank (what the passages under it say comes first)
+HEADING = 0.4  # a heading passage, against the score of its rank (what the passages under it say comes first)
 WHEN = 2.0  # a question that asks for a time: a statement that states one, against one that does not
 
 _CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):L(\d+)(?:-L(\d+))?\]")
