@@ -36,7 +36,9 @@ VERBS = (
 DESCRIPTIVE_ATTRIBUTES = frozenset({"definition", "standsfor", "description", "summary", "note", "notes", "context",
                                     # items of a list, never one value: to-dos, action items, decisions, commands
                                     "todo", "done", "actionitem", "decision", "reason", "command", "takes", "runs",
-                                    "runson"})
+                                    "runson",
+                                    # a speaker's statements in a conversation (kctui.compiler.builtin.conversation)
+                                    "said", "plan"})
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from kctui.compiler.builtin import facts, names, prose, recall, recognise, sentences, shapes
+from kctui.compiler.builtin import conversation, facts, names, prose, recall, recognise, sentences, shapes
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin.profile import EMPTY as EMPTY_PROFILE
 from kctui.compiler.builtin.profile import Profile
@@ -40,6 +40,8 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     action items, decisions, runbook commands). `profile` is the base's optional profile (names it
     knows, headings to ignore); without one only the text decides."""
     profile = profile or EMPTY_PROFILE
+    convo = conversation.read(doc)  # a chat: its turns are read without their `Name:` labels
+    doc = doc if convo is None else conversation.as_prose(doc, convo)
     ex = _described(doc)
     candidates, structured, gloss_concepts = _structured_facts(doc)
     ex.subject = facts.document_subject(doc, has_facts=bool(candidates))
@@ -70,6 +72,8 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.summary = prose.summary(doc)
     ex.questions = prose.questions(doc, units)
     _keep_cited(doc, ex, candidates)
+    if convo is not None:  # speakers as people, turns as their dated statements
+        conversation.attribute(doc, convo, units, ex)
     for claim in recall.line_statements(doc, units, ex.claims):
         if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
             ex.claims.append(claim)
