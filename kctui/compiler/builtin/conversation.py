@@ -41,6 +41,7 @@ REPEAT_SHARE = 0.9  # of the turns, by speakers with two turns or more
 TAKING_TURNS = 0.4  # of the consecutive turns, with another speaker
 PERSONAL = 0.4  # of the turns, speaking to or of a person: I, me, my, we, us, our, you or your
 MAX_TURN_CHARS = 2 * MAX_STATEMENT_CHARS  # a longer turn is one statement per sentence
+MAX_LABEL = 96  # characters before a turn's colon (a stamp, a name, a parenthesis)
 MIN_FACT_WORDS = 5  # a sentence about oneself this short ("I agree with Rosa") says too little
 
 _STAMP = re.compile(r"(?:\[[^\]\n]{1,40}\]\s*|\(?\d[\d/.:-]*,?(?:\s+\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\s*(?:[AaPp]\.?[Mm]\.?)?)?\)?"
@@ -75,6 +76,8 @@ class Conversation:
 
 def label(line: str) -> tuple[str, int, dt.date | None] | None:
     """(speaker, where the words of the turn start, the stamp's date) when a line opens a turn."""
+    if not 0 < line.find(":", 0, MAX_LABEL) or line[:1].islower():
+        return None  # (most lines of most documents: no label can end before a colon this far in)
     stamp = _STAMP.match(line)
     start = stamp.end() if stamp and stamp.end() and _TURN.match(line, stamp.end()) else 0
     m = _TURN.match(line, start)
@@ -90,6 +93,9 @@ def read(doc: Document) -> Conversation | None:
     """The document's turns when it is a conversation (see the module's text), else None."""
     if doc.citation_unit != "line":
         return None
+    prose = [b for b in doc.blocks if b.kind in ("paragraph", "item", "quote")]
+    if sum(1 for b in prose for line in b.text.split("\n") if label(line)) < max(MIN_TURNS, TURN_SHARE * len(prose)) / 2:
+        return None  # (a quick look: far too few blocks open with a turn)
     turns: list[Turn] = []
     others = 0
     dates: list[tuple[int, dt.date | None]] = []  # the dated headings in force: (level, date)
