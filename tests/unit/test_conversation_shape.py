@@ -197,6 +197,14 @@ def test_a_short_form_others_use_is_the_speakers_alias() -> None:
     assert not any(c.subject in ("Ben", "Benedict") and c.attribute == "note" for c in ex.claims)
 
 
+def test_a_full_names_first_name_is_its_alias() -> None:
+    text = CHAT.replace("Ana:", "Ana Souza:").replace("Hey Ben!", "Hey Ben! Ana here.").replace(
+        "Then you have", "Ana, then you have")
+    ex, _doc = extract(text)
+    ana = next(e for e in ex.entities if e.name == "Ana Souza")
+    assert ana.aliases == ("Ana",) and "Ana" not in {e.name for e in ex.entities}
+
+
 def test_extraction_of_a_chat_is_deterministic() -> None:
     a, _ = extract(CHAT)
     b, _ = extract(CHAT)

@@ -147,8 +147,8 @@ def _block_turns(block: Block, index: int, session: dt.date | None) -> list[Turn
 
 
 def _aliases(speakers: tuple[str, ...], turns: list[Turn]) -> dict[str, tuple[str, ...]]:
-    """A capitalised word of the turns that opens one speaker's name and no other's ("Len" for Lena),
-    said by someone else, is what they call that speaker."""
+    """A capitalised word of the turns that opens one speaker's name and no other's ("Len" for Lena, "Ana"
+    for Ana Souza) is what the others call that speaker."""
     words: set[str] = set()
     for t in turns:
         words.update(w for w in _WORD.findall(t.text) if w[0].isupper() and 2 <= len(w))
@@ -156,7 +156,8 @@ def _aliases(speakers: tuple[str, ...], turns: list[Turn]) -> dict[str, tuple[st
     out: dict[str, tuple[str, ...]] = {}
     for speaker in speakers:
         first = speaker.split()[0]
-        short = sorted(w for w in words if len(w) < len(first) and first.startswith(w) and identity_key(w) not in keys
+        whole = " " in speaker  # a full name's first name is a short form of it too
+        short = sorted(w for w in words if (len(w) < len(first) or whole) and first.startswith(w) and identity_key(w) not in keys
                        and sum(1 for s in speakers if s.split()[0].startswith(w)) == 1)
         if short:
             out[speaker] = tuple(short)
