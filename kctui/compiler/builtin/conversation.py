@@ -273,21 +273,30 @@ def _called(convo: Conversation) -> dict[str, re.Pattern[str]]:
     return out
 
 
+def _calls(claim: Claim, called: dict[str, re.Pattern[str]], spoken: set[int]) -> bool:
+    pattern = called.get(identity_key(claim.subject))
+    return claim.attribute == "note" and claim.evidence.start in spoken and pattern is not None \
+        and pattern.search(claim.value) is not None
+
+
 def attribute(doc: Document, convo: Conversation, us: list[Unit], ex: Extraction) -> None:
-    """The hook after the other rules: the speakers as people, each turn and each sentence about oneself
-    as claims (kept when their cited lines hold them), the first turn as the summary."""
+    """The hook after the other rules: the speakers as people, each turn (instead of the source's line
+    statements of its lines) and each sentence about oneself as claims, kept when their cited lines hold
+    them, the first turn as the summary."""
     ex.entities = speakers(doc, convo, ex.entities)
     spoken = {n for t in convo.turns for n in t.lines}
     # what someone says "is" something in passing ("Three roasts is a personal best") defines no term
     chat = {identity_key(c.name) for c in ex.concepts if c.origin == "definition" and c.evidence.start in spoken}
     ex.concepts = [c for c in ex.concepts if identity_key(c.name) not in chat]
-    # nor is a turn's `Label: …` a field of the document
+    # nor is a turn's `Label: …` a field of the document; the turns are their lines' statements
     ex.claims = [c for c in ex.claims if not (c.evidence.start in spoken and (
-        c.origin == "kv" or (identity_key(c.subject) in chat and c.origin != LINE_ORIGIN)))]
-    # a sentence that only calls a speaker by name ("Happy new year, Len!") says nothing about them
+        c.origin in ("kv", LINE_ORIGIN) or identity_key(c.subject) in chat))]
+    # a sentence that only calls a speaker by name ("Happy new year, Len!") says nothing about them, and
+    # a speaker's short form named once is no passing mention of its own
     called = _called(convo)
-    ex.claims = [c for c in ex.claims if not (c.attribute == "note" and c.evidence.start in spoken
-                                              and (pattern := called.get(identity_key(c.subject))) and pattern.search(c.value))]
+    ex.claims = [c for c in ex.claims if not _calls(c, called, spoken)]
+    ex.passing_claims = [c for c in ex.passing_claims if not _calls(c, called, spoken)]
+    ex.passing = [e for e in ex.passing if identity_key(e.name) not in called]
     for claim in statements(doc, convo, us):
         if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
             ex.claims.append(claim)

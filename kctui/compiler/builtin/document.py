@@ -72,12 +72,12 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.summary = prose.summary(doc)
     ex.questions = prose.questions(doc, units)
     _keep_cited(doc, ex, candidates)
-    if convo is not None:  # speakers as people, turns as their dated statements
-        conversation.attribute(doc, convo, units, ex)
     for claim in recall.line_statements(doc, units, ex.claims):
         if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
             ex.claims.append(claim)
     _keep_passing(doc, ex, found)
+    if convo is not None:  # speakers as people, turns as their dated statements
+        conversation.attribute(doc, convo, units, ex)
     ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
     return ex
 
