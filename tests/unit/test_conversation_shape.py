@@ -74,6 +74,18 @@ def test_a_line_that_opens_no_turn(line: str) -> None:
     assert cv.label(line) is None
 
 
+def test_a_name_in_parentheses_is_the_group_a_speaker_speaks_for() -> None:
+    assert cv.label("Gareth Price (Wessex Growers): Morning.")[3] == "Wessex Growers"
+    assert cv.label("Tom (10:02): yes please")[3] == ""  # a time is no group
+    text = CHAT.replace("Ben:", "Ben (Kestrel Labs):")
+    ex, _doc = extract(text)
+    assert "Kestrel Labs" in {e.name for e in ex.entities}
+    said = {(c.subject, c.attribute, c.value) for c in ex.claims}
+    assert ("Ben", "affiliation", "Kestrel Labs") in said
+    assert ("Kestrel Labs", "plan", "We're going to visit in June too.") in said  # "we" is the group too
+    assert ("Kestrel Labs", "said", "My sister lives in Lisbon and she wants photos every hour.") not in said
+
+
 def test_a_stamp_with_a_date_dates_its_turn() -> None:
     assert cv.label("[05/03/2024 19:04] Ben: hi there")[2] == dt.date(2024, 3, 5)
 

@@ -13,7 +13,9 @@ What the extractor makes of one (`read` recognises it, `as_prose` and `attribute
 - each speaker is a person, with the short forms other turns call them by ("Len" for Lena) as aliases;
   the speaker's page lists the sentences in which they speak of themselves (the subject is I, my, we,
   our, or "X and I"), as `said`, or as `plan` when the sentence speaks of the future (will, going to, a
-  relative time after the session's date), each cited at the turn's line and dated.
+  relative time after the session's date), each cited at the turn's line and dated;
+- a name in parentheses after a speaker's (`Gareth Price (Wessex Growers): …`) is the group they speak
+  for: a page of its own, the speaker's `affiliation`, and what they say of "we" and "our" on it too.
 
 Pure functions of the document (tests/unit/test_conversation_shape.py).
 """
@@ -47,7 +49,7 @@ MIN_FACT_WORDS = 5  # a sentence about oneself this short ("I agree with Rosa") 
 _STAMP = re.compile(r"(?:\[[^\]\n]{1,40}\]\s*|\(?\d[\d/.:-]*,?(?:\s+\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\s*(?:[AaPp]\.?[Mm]\.?)?)?\)?"
                     r"\s*(?:[-–—|]\s*)?)")
 _TURN = re.compile(r"(?P<mark>\*\*|__)?(?P<name>[^\W\d_][\w'’.-]{0,20}(?: [^\W\d_][\w'’.-]{0,20}){0,2})(?P=mark)?"
-                   r"\s*(?:\([^()\n]{1,24}\)\s*)?(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(?=\S)")
+                   r"\s*(?:\((?P<aside>[^()\n]{1,40})\)\s*)?(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(?=\S)")
 _PERSONAL = re.compile(r"(?:^|(?<=[\s(\"“]))(?:I|[Mm]e|[Mm]y|[Ww]e|[Uu]s|[Oo]ur|[Yy]ou|[Yy]our)(?:['’]\w+)?(?=[,.!?;:)\"”]?(?:\s|$))")
 _SELF = re.compile(r"(?:(?<![\w'’])(?:I|[Mm]y|[Ww]e|[Oo]ur)(?:['’](?:m|ve|ll|d|re))?|\b[A-Z][\w'’-]* and I)(?![\w'’])")
 MAX_LEAD = 4  # words before the subject, ended by a comma or a dash ("Oh no, my …"); or one before I or we ("Also I …")
@@ -65,6 +67,7 @@ class Turn:
     lines: tuple[int, ...]
     block: int  # the original block it is in
     date: dt.date | None  # its own stamp's date, else its session's
+    group: str = ""  # the name after the speaker's, in parentheses: where they speak from ("Ana (Acme Ltd): …")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +77,9 @@ class Conversation:
     aliases: dict[str, tuple[str, ...]]  # speaker -> the short forms other turns call them by
 
 
-def label(line: str) -> tuple[str, int, dt.date | None] | None:
-    """(speaker, where the words of the turn start, the stamp's date) when a line opens a turn."""
+def label(line: str) -> tuple[str, int, dt.date | None, str] | None:
+    """(speaker, where the words of the turn start, the stamp's date, the name in parentheses after the
+    speaker's) when a line opens a turn."""
     if not 0 < line.find(":", 0, MAX_LABEL) or line[:1].islower():
         return None  # (most lines of most documents: no label can end before a colon this far in)
     stamp = _STAMP.match(line)
@@ -86,7 +90,9 @@ def label(line: str) -> tuple[str, int, dt.date | None] | None:
     name = m.group("name").rstrip(".")
     if len(name) < 2 or len(name) > 32 or not all(w[0].isupper() for w in name.split()):
         return None
-    return name, m.end(), anchor_date(line[:start]) if start else None
+    aside = (m.group("aside") or "").strip()
+    group = aside if aside[:1].isupper() and not any(ch.isdigit() for ch in aside) else ""  # not "(10:02)"
+    return name, m.end(), anchor_date(line[:start]) if start else None, group
 
 
 def read(doc: Document) -> Conversation | None:
@@ -141,8 +147,8 @@ def _block_turns(block: Block, index: int, session: dt.date | None) -> list[Turn
             last = out[-1]
             out[-1] = replace(last, text=f"{last.text}\n{text}", last=line, lines=(*last.lines, line))
             continue
-        speaker, at, stamped = got
-        out.append(Turn(speaker, text[at:], line, line, (line,), index, stamped or session))
+        speaker, at, stamped, group = got
+        out.append(Turn(speaker, text[at:], line, line, (line,), index, stamped or session, group))
     return out
 
 
@@ -200,12 +206,18 @@ def about_self(sentence: str) -> bool:
     text = sentence.strip()
     if text.endswith("?") or len(_WORD.findall(text)) < MIN_FACT_WORDS:
         return False
-    m = _SELF.search(text)
+    return bool(self_subject(text))
+
+
+def self_subject(sentence: str) -> str:
+    """The first-person subject of a sentence (I, my, we, our, "X and I", as written), or ""."""
+    m = _SELF.search(sentence)
     if m is None:
-        return False
-    lead = text[:m.start()].split()
+        return ""
+    lead = sentence[:m.start()].split()
     pronoun = m.group(0)[:1] in "IWw" or m.group(0).endswith(" I")  # I, we, "X and I"; not my, our
-    return not lead or (len(lead) == 1 and pronoun) or (len(lead) <= MAX_LEAD and lead[-1].endswith(_LEAD_END))
+    ok = not lead or (len(lead) == 1 and pronoun) or (len(lead) <= MAX_LEAD and lead[-1].endswith(_LEAD_END))
+    return m.group(0) if ok else ""
 
 
 def plan(sentence: str, found: list[RelativeTime], date: dt.date | None) -> bool:
@@ -234,6 +246,8 @@ def statements(doc: Document, convo: Conversation, us: list[Unit]) -> list[Claim
             scope, found = scope_of(u.plain, t.date)
             attribute = "plan" if plan(u.plain, found, t.date) else "said"
             out.append(Claim(t.speaker, attribute, u.plain, scope, "fact", "statement", ev(doc, u.first, u.last)))
+            if t.group and self_subject(u.plain)[:1] in "WwOo":  # we, our: the group they speak for
+                out.append(Claim(t.group, attribute, u.plain, scope, "fact", "statement", ev(doc, u.first, u.last)))
     return out
 
 
@@ -258,6 +272,11 @@ def speakers(doc: Document, convo: Conversation, entities: list[Entity]) -> list
     for key, speaker in people.items():
         line = first[speaker]
         out.append(Entity(speaker, "person", speaker, convo.aliases.get(speaker, ()), ev(doc, line, line)))
+    named = {identity_key(e.name) for e in out}
+    for t in convo.turns:  # the groups the speakers speak for ("Ana (Acme Ltd): …")
+        if t.group and identity_key(t.group) not in named:
+            named.add(identity_key(t.group))
+            out.append(Entity(t.group, "", t.group, (), ev(doc, t.first, t.first)))
     return out
 
 
@@ -284,6 +303,10 @@ def attribute(doc: Document, convo: Conversation, us: list[Unit], ex: Extraction
     statements of its lines) and each sentence about oneself as claims, kept when their cited lines hold
     them, the first turn as the summary."""
     ex.entities = speakers(doc, convo, ex.entities)
+    named = {identity_key(e.name) for e in ex.entities}  # a passing mention that is now a page's is the page's
+    ex.claims += [c for c in ex.passing_claims if identity_key(c.subject) in named]
+    ex.passing_claims = [c for c in ex.passing_claims if identity_key(c.subject) not in named]
+    ex.passing = [e for e in ex.passing if identity_key(e.name) not in named]
     spoken = {n for t in convo.turns for n in t.lines}
     # what someone says "is" something in passing ("Three roasts is a personal best") defines no term
     chat = {identity_key(c.name) for c in ex.concepts if c.origin == "definition" and c.evidence.start in spoken}
@@ -297,7 +320,10 @@ def attribute(doc: Document, convo: Conversation, us: list[Unit], ex: Extraction
     ex.claims = [c for c in ex.claims if not _calls(c, called, spoken)]
     ex.passing_claims = [c for c in ex.passing_claims if not _calls(c, called, spoken)]
     ex.passing = [e for e in ex.passing if identity_key(e.name) not in called]
-    for claim in statements(doc, convo, us):
+    groups = {(t.speaker, t.group): t.first for t in reversed(convo.turns) if t.group}  # (each at its first turn)
+    affiliations = [Claim(who, "affiliation", group, "", "fact", "statement", ev(doc, line, line))
+                    for (who, group), line in sorted(groups.items(), key=lambda g: g[1])]
+    for claim in affiliations + statements(doc, convo, us):
         if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
             ex.claims.append(claim)
         else:
