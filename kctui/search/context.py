@@ -200,7 +200,8 @@ def _dated(statement: dict[str, Any], anchor: Any) -> dict[str, Any]:
 def _dates_of(text: str, anchor: Any) -> tuple[str, ...]:
     """The relative times of a statement as the dates they mean (a packet renders a group again for each
     statement it tries: each is read once)."""
-    return tuple(f"{r.phrase} = {r.label()}" for r in resolve_relative(text, anchor))
+    return tuple(f"{r.phrase} = {r.label()}" for r in resolve_relative(text, anchor)
+                 if f"{r.phrase} = " not in text)  # a compiled statement that says it already
 
 
 def _dates_text(statement: dict[str, Any]) -> str:

@@ -13,7 +13,9 @@ cites is dropped; a passage reached first stands for the claims that cite it (`c
 that compile it), and those claims are dropped, unless a claim holds nearly all of the passage's words
 (`CLAIM_COVERS`), in which case the claim stands in for it, so the compiled layer is preferred
 wherever it says what the passage says; a claim of the passage's own source page that restates it does not
-(the passage stays, listing that page in `compiled`). A named page's description is a statement of its own. Pure: a function of its inputs (tests/unit/test_ranking.py).
+(the passage stays, listing that page in `compiled`). A named page's description is a statement of its own when it says something: it defines what was
+typed (`defines`: "X is …"), names a query word beyond the page's title, or the query is the
+page's name alone. Pure: a function of its inputs (tests/unit/test_ranking.py).
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ DIVERSE_WINDOW = 40  # how far down the ranking it may come from
 HEADING = 0.4  # a heading passage, against the score of its rank (what the passages under it say comes first)
 WHEN = 2.0  # a question that asks for a time: a statement that states one, against one that does not
 
+_COPULA = frozenset(["is", "are", "means", "refers"])
+_ARTICLES = frozenset(["a", "an", "the"])
 _CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):L(\d+)(?:-L(\d+))?\]")
 
 
@@ -74,7 +78,8 @@ _NOTE = re.compile(r"^[^\n]{1,160}? — note: ")
 
 def claim_text(claim_text: str, title: str) -> str:
     """What a claim says, without what the group header already says: the page title it repeats in front
-    ("Title — revenue: …" → "revenue: …"), and a note's subject and label ("Source — note: …" → "…")."""
+    ("Title — revenue: …" → "revenue: …", "Title (2024-06-30) — said: …" → "(2024-06-30) — said: …"), and a
+    note's subject and label ("Source — note: …" → "…")."""
     text = claim_text
     m = _NOTE.match(text)
     if m:
@@ -82,6 +87,8 @@ def claim_text(claim_text: str, title: str) -> str:
     for head in (f"{title} — ", f"{title}: "):
         if title and text.startswith(head):
             return text[len(head):]
+    if title and text.startswith(f"{title} ("):  # a dated statement of the page's subject: "(2024-06-30) — said: …"
+        return text[len(title) + 1:]
     return text
 
 
@@ -100,12 +107,31 @@ def _share_typed(text: str, typed: set[str]) -> float:
     return sum(1 for t in typed if _typed(t, words)) / len(typed) if typed else 0.0
 
 
+def defines(description: str, typed: set[str]) -> bool:
+    """Whether the description is a definition of something the person typed: it opens with "X is /
+    are / means / refers …" (an article before X allowed) and every word of X was typed."""
+    toks = tokens(description[:200])[:10]
+    at = next((i for i, t in enumerate(toks) if t in _COPULA), None)
+    if not at:
+        return False
+    subject = [t for t in toks[:at] if t not in _ARTICLES] if toks[0] in _ARTICLES else toks[:at]
+    return bool(subject) and all(t in typed for t in subject)
+
+
+def _holds_more(text: str, typed: set[str], title: set[str]) -> bool:
+    """Whether the text names a word the query holds beyond the page title's own: a description that only
+    names its page ("Lena, a person mentioned in 19 sources.") answers nothing the title does not."""
+    words = set(tokens(text))
+    return any(_typed(t, words) for t in typed if not _typed(t, title))
+
+
 def _covers(claim: str, passage: str) -> bool:
     words = set(tokens(passage))
     return bool(words) and len(words & set(tokens(claim))) >= CLAIM_COVERS * len(words)
 
 
-def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int) -> list[Statement]:
+def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int,
+                     owners: frozenset[str] = frozenset()) -> list[Statement]:
     """A page the query names (its title's words typed) leads with its description and the claims that
     name a query term in their subject, scope or attribute (`matches` ≥ STRONG); another page's claims,
     and a named page's claims that name one only in their value, come after the `after` passages (the
@@ -115,7 +141,7 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int) -
     for i, page in enumerate(pages):
         title = str(page.get("title") or "")
         words = tokens(title)
-        named = bool(words) and sum(1 for w in words if _typed(w, typed)) >= NAMED * len(words)
+        named = bool(words) and sum(1 for w in words if _typed(w, typed - owners)) >= NAMED * len(words)
         if named:
             score = 1.0 / (K + named_rank)
             named_rank += 1
@@ -123,7 +149,8 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int) -
             score = PAGE_WEIGHT / (K + after + i)
         group = ("page", str(page["page"]))
         desc = str(page.get("description") or "")
-        if desc and (named or (i < DESCRIBED_PAGES and _share_typed(desc, typed) >= NAMED)):
+        says = defines(desc, typed) or _holds_more(desc, typed, set(words)) or all(_typed(t, set(words)) for t in typed)
+        if desc and says and (named or (i < DESCRIBED_PAGES and _share_typed(desc, typed) >= NAMED)):
             # a named page's own definition; one of the best pages' when it holds most of the query
             out.append(Statement(group, "description", desc, max(score, 1.0 / (K + i + 1)) * 1.01))
         weak = PAGE_WEIGHT / (K + after + i)
@@ -197,14 +224,14 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
 
 
 def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
-         around: dict[int, Any] | None = None, when: bool = False) -> list[Statement]:
+         around: dict[int, Any] | None = None, when: bool = False, owners: frozenset[str] = frozenset()) -> list[Statement]:
     """The statements of both layers, best first, each cited passage once (see the module's text).
     `pages`: page hits best first (`page`, `title`, `description`, `claims` with `text` and `citation`);
     `passages`: ranked passages (`path`, `start`, `end`, `text`, `heading`); `typed`: the query's tokens;
     `when`: the query asks for a time (kctui.search.time_words.asks_when): a statement that states a time
     counts WHEN times its score."""
     passages = list(passages)
-    candidates = _page_statements(pages, typed, len(passages))
+    candidates = _page_statements(pages, typed, len(passages), owners)
     for score, p in _with_neighbours(passages, around or {}):
         if p.text.startswith("#"):  # a heading: what the passages under it say comes first
             score *= HEADING

@@ -42,8 +42,8 @@ from kctui.search.query import (
     snippet,
     tokens,
 )
-from kctui.search.ranking import fuse
-from kctui.search.time_words import asks_when
+from kctui.search.ranking import defines, fuse
+from kctui.search.time_words import asks_when, owners_of
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure, NotFound
@@ -59,8 +59,6 @@ FUSED_PASSAGES = 60
 MODES = ("all", "all-prefix", "any")
 TITLE_BOOST = 2.0
 DEFINES_BOOST = 1.0
-_COPULA = frozenset(["is", "are", "means", "refers"])
-_ARTICLES = frozenset(["a", "an", "the"])
 _local = threading.local()
 
 
@@ -112,17 +110,6 @@ def _check_limit(limit: int) -> int:
     if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
         raise InvalidInput(f"limit must be a whole number from 1 to {MAX_LIMIT}")
     return limit
-
-
-def defines(description: str, typed: set[str]) -> bool:
-    """Whether the description is a definition of something the person typed: it opens with "X is /
-    are / means / refers …" (an article before X allowed) and every word of X was typed."""
-    toks = tokens(description[:200])[:10]
-    at = next((i for i, t in enumerate(toks) if t in _COPULA), None)
-    if not at:
-        return False
-    subject = [t for t in toks[:at] if t not in _ARTICLES] if toks[0] in _ARTICLES else toks[:at]
-    return bool(subject) and all(t in typed for t in subject)
 
 
 def _ranked(index: SearchIndex, key: str, parsed: ParsedQuery, limit: int) -> tuple[str, list, int]:
@@ -367,6 +354,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     parsed = _parse(query)
     base, index, key, _stats = prepare(ctx, workspace, kb_id)
     mode, ranked, total = _ranked(index, key, parsed, PACKET_PAGES)
+    typed = {t for g in parsed.groups for t in tokens(g.label)}
     pages = [_packet_item(_hit(ctx, base, row, parsed, n, PACKET_CLAIMS))
              for n, row in enumerate(_rows(index, key, ranked[:FUSED_PAGES], None), 1)]
     sources = paths.sources_path(Path(base.workspace), base.id)
@@ -376,8 +364,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         around = neighbours(index, key, passages)
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
-    typed = {t for g in parsed.groups for t in tokens(g.label)}
-    statements = fuse(pages, passages, typed, around, when=asks_when(parsed.text))
+    statements = fuse(pages, passages, typed, around, when=asks_when(parsed.text), owners=owners_of(parsed.text))
     meta: dict[tuple[str, ...], dict[str, Any]] = {("page", p["page"]): p for p in pages}
     meta.update({("source", p.path, p.heading): {"source": p.path, "title": p.title, "heading": p.heading}
                  for p in [*passages, *around.values()]})

@@ -50,3 +50,13 @@ def test_a_table_without_todays_columns_is_built_again(tmp_path: Path) -> None:
     assert refresh_passages(index, KEY, sources) == 1
     assert [p.start for p in rank_passages(index, KEY, '"lemon"', 10)] == [5, 3, 7]  # its neighbours by their context
     assert refresh_passages(index, KEY, sources) == 0  # and kept from then on
+
+
+def test_a_statement_that_gives_its_relative_time_already_is_not_given_it_twice():
+    import datetime as dt
+
+    from kctui.search.context import _dates_of
+
+    anchor = dt.date(2024, 3, 5)
+    assert _dates_of("Ann: I got back yesterday.", anchor) == ("yesterday = Monday 4 March 2024",)
+    assert _dates_of("Ann (2024-03-05; yesterday = Monday 4 March 2024) — said: I got back yesterday.", anchor) == ()

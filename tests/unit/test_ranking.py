@@ -95,3 +95,22 @@ def test_a_heading_passage_ranks_after_the_passage_under_it_that_matches_as_well
     body = passage(2, "msp.md", 7, "The Managed Services Platform (MSP) is the tooling for running managed services.")
     got = fuse([], [heading, body], {"managed", "services", "platform", "msp"})
     assert [s.lines[0] for s in got] == [7, 1]  # BM25 put the short heading first; what it heads comes first
+
+
+def test_a_page_named_only_as_an_owner_does_not_lead():
+    pages = [page("entities/marcus.md", "Marcus", [("Marcus (2024-04-07) — said: Dad is lending us his van.", "^[s7.md:L29-L29]")])]
+    cat = passage(1, "s1.md", 27, "Marcus: He's eleven now and the vet says two teeth must come out.")
+    got = fuse(pages, [cat], {"marcus", "cat", "teeth"})
+    assert kinds(got)[0] == ("claim", "entities/marcus.md", (29, 29))  # "Marcus" typed: his page leads
+    assert got[0].text == "(2024-04-07) — said: Dad is lending us his van."  # the name is the header's
+    got = fuse(pages, [cat], {"marcus", "cat", "teeth"}, owners=frozenset({"marcus"}))  # "Marcus's cat"
+    assert kinds(got)[0] == ("passage", "s1.md", (27, 27))
+
+
+def test_a_named_page_description_that_only_names_the_page_is_left_out():
+    filler = "Lena, a person mentioned in 19 sources."
+    pages = [page("entities/lena.md", "Lena", [], filler)]
+    assert fuse(pages, [], {"lena", "car"}) == []  # it says nothing about the car
+    assert [s.kind for s in fuse(pages, [], {"lena"})] == ["description"]  # the query is her name alone
+    defined = [dict(pages[0], description="Lena is the practice manager.")]
+    assert [s.kind for s in fuse(defined, [], {"lena", "car"})] == ["description"]

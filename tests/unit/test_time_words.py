@@ -53,3 +53,16 @@ def test_a_question_about_time_moves_the_passages_that_state_one_up():
     got = fuse([], [best, plain, timed], {"move"}, when=True)
     assert [s.lines[0] for s in got] == [3, 15, 9]
     assert got[1].score == WHEN / 3  # the third passage's 1/(K + 2), counted WHEN times
+
+
+@pytest.mark.parametrize("question, owners", [
+    ("How old was Marcus's cat?", {"marcus"}),
+    ("What is the siblings' holiday house called?", {"siblings"}),
+    ("Where did Ana’s sister move?", {"ana"}),  # a typographic apostrophe
+    ("Don't they sell it any more?", set()),
+    ("What is Cody?", set()),
+])
+def test_an_owner_in_a_question(question, owners):
+    from kctui.search.time_words import owners_of
+
+    assert owners_of(question) == owners
