@@ -217,6 +217,25 @@ class SearchIndex:
             ).fetchall()
         return {r["id"]: r for r in rows}
 
+    def names(self, key: str, words: list[str]) -> list[tuple[str, list[str]]]:
+        """(title, aliases) of the pages whose title or an alias is one of `words` (casefolded, whole):
+        the other names of what a query names ("Len" → Lena)."""
+        t = _fts(key)
+        wanted = {w.casefold() for w in words if w.isalnum()}
+        if not wanted:
+            return []
+        expression = "{title aliases} : (" + " OR ".join(f'"{w}"' for w in sorted(wanted)) + ")"
+        with self._lock:
+            if not self._has_table(key):
+                return []
+            rows = self.conn.execute(f"SELECT title, aliases FROM {t} WHERE {t} MATCH ? LIMIT 200", (expression,)).fetchall()
+        out = []
+        for title, aliases in rows:
+            names = [title, *[a for a in str(aliases or "").split("\n") if a]]
+            if any(n.casefold() in wanted for n in names):
+                out.append((title, names[1:]))
+        return out
+
     def count(self, key: str, expression: str) -> int:
         t = _fts(key)
         with self._lock:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kctui.search.index import SearchIndex
@@ -150,11 +151,13 @@ def refresh_passages(index: SearchIndex, key: str, sources_root: os.PathLike[str
     return len(changed)
 
 
-def passage_expression(parsed: ParsedQuery) -> str:
+def passage_expression(parsed: ParsedQuery, other_names: Iterable[str] = ()) -> str:
     """The query as a bag of words for BM25: every token of every term, each on its own (a possessive's
-    `s` and other one-letter tokens dropped), OR-joined; FTS5's porter stemmer takes each to its stem."""
+    `s` and other one-letter tokens dropped), and the words of the other names of what it names
+    (`other_names`), OR-joined; FTS5's porter stemmer takes each to its stem."""
     toks = dict.fromkeys(t for g in parsed.groups for alt in g.alts for t in alt.toks
                          if len(t) > 1 and t not in STOPWORDS)
+    toks.update(dict.fromkeys(t for t in other_names if len(t) > 1 and t not in STOPWORDS and t.isalnum()))
     return " OR ".join(f'"{t}"' for t in toks) or " OR ".join(g.fts() for g in parsed.groups)
 
 

@@ -360,7 +360,8 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     sources = paths.sources_path(Path(base.workspace), base.id)
     try:
         refresh_passages(index, key, sources)
-        passages = rank_passages(index, key, passage_expression(parsed), FUSED_PASSAGES)
+        passages = rank_passages(index, key, passage_expression(parsed, _other_names(index, key, typed)),
+                                 FUSED_PASSAGES)
         around = neighbours(index, key, passages)
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
@@ -378,6 +379,15 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         next_actions_empty=actions or ["broaden the query"],
         hint_more="narrow the query (more specific terms) for fewer, better items")
     return packets.pack_statements(env, statements, meta, budget, fmt)
+
+
+def _other_names(index: SearchIndex, key: str, typed: set[str]) -> list[str]:
+    """The words of the other names of what the query names (a page's title and aliases, when one of them
+    was typed), for the raw passages: a turn that calls Lena "Len" is about Lena."""
+    out: list[str] = []
+    for title, aliases in index.names(key, sorted(typed)):
+        out += [w for name in (title, *aliases) for w in tokens(name)]
+    return out
 
 
 def _slim(claim: dict[str, Any]) -> dict[str, Any]:

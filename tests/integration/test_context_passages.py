@@ -40,3 +40,27 @@ def test_a_chat_turn_is_quoted_with_its_session_date_and_its_relative_time(svc, 
     text = svc_search.context(svc, workspace, base.id, "adopted puppy", budget=2048, fmt="text")
     assert "## EVIDENCE chat.md — Session 4 — 7:10 pm on 5 March, 2024" in text
     assert "L3: Audrey: I adopted a puppy yesterday! (yesterday = Monday 4 March 2024)" in text
+
+
+def test_a_passage_that_calls_a_person_by_another_name_is_found_by_their_name(svc, workspace):
+    from tests.helpers.answers import compiled_base
+
+    chat = ("# Session 1 — 2:05 pm on 5 March, 2024\n\nAna: Hey Ben! How was the weekend?\n\n"
+            "Benedict: Good thanks. I adopted a puppy last week, a terrier called Pixel.\n\n"
+            "Ana: Ha. I'll be in Lisbon next month for a conference, actually.\n\n"
+            "Benedict: Then you have to meet my sister. We're going to visit in June too.\n\n"
+            "## 12 March 2024 (Tuesday)\n\nAna: Ben, did Pixel sleep at all?\n\n"
+            "Benedict: Barely. I took him to the vet yesterday for his jabs.\n\n"
+            "Ana: Poor thing. I'm so sorry, that sounds exhausting.\n\n"
+            "Benedict: It's fine. Honestly, I think we'll survive.\n")
+    kb = compiled_base(svc, workspace, {"chat.md": chat})
+    from kctui.search.index import base_key
+    from kctui.services.search import prepare
+
+    _base, index, key, _ = prepare(svc, workspace, kb)
+    assert index.names(key, ["benedict"]) == [("Benedict", ["Ben"])]  # the speaker's short form is his alias
+    assert index.names(key, ["ben"]) == [("Benedict", ["Ben"])]
+    assert key == base_key(str(workspace), kb)
+    pkt = json.loads(svc_search.context(svc, workspace, kb, "benedict", budget=4096, fmt="json"))
+    quoted = [p for i in pkt["items"] if i["kind"] == "evidence" for p in i["passages"]]
+    assert [p["lines"] for p in quoted if p["text"].startswith("Ana: Ben,")] == [[13, 13]]  # "Ben" only

@@ -60,3 +60,11 @@ def test_a_statement_that_gives_its_relative_time_already_is_not_given_it_twice(
     anchor = dt.date(2024, 3, 5)
     assert _dates_of("Ann: I got back yesterday.", anchor) == ("yesterday = Monday 4 March 2024",)
     assert _dates_of("Ann (2024-03-05; yesterday = Monday 4 March 2024) — said: I got back yesterday.", anchor) == ()
+
+
+def test_the_other_names_of_what_a_query_names_join_its_words():
+    from kctui.search.passage_index import passage_expression
+    from kctui.search.query import parse_query
+
+    assert passage_expression(parse_query("Lena's car")) == '"lena" OR "car"'
+    assert passage_expression(parse_query("Lena's car"), ["lena", "len", "x", "and"]) == '"lena" OR "car" OR "len"'
