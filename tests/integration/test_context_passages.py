@@ -61,6 +61,9 @@ def test_a_passage_that_calls_a_person_by_another_name_is_found_by_their_name(sv
     assert index.names(key, ["benedict"]) == [("Benedict", ["Ben"])]  # the speaker's short form is his alias
     assert index.names(key, ["ben"]) == [("Benedict", ["Ben"])]
     assert key == base_key(str(workspace), kb)
-    pkt = json.loads(svc_search.context(svc, workspace, kb, "benedict", budget=4096, fmt="json"))
-    quoted = [p for i in pkt["items"] if i["kind"] == "evidence" for p in i["passages"]]
-    assert [p["lines"] for p in quoted if p["text"].startswith("Ana: Ben,")] == [[13, 13]]  # "Ben" only
+    from kctui.search.passage_index import rank_passages, refresh_passages
+    from kctui.services.search import _other_names
+
+    assert _other_names(index, key, {"benedict"}) == ["benedict", "ben"]  # what the raw passages are ranked by
+    refresh_passages(index, key, paths.sources_path(workspace, kb))
+    assert sorted(p.start for p in rank_passages(index, key, '"ben"', 5))[:2] == [3, 13]  # the turns that say "Ben"
