@@ -66,4 +66,4 @@ def test_a_passage_that_calls_a_person_by_another_name_is_found_by_their_name(sv
 
     assert _other_names(index, key, {"benedict"}) == ["benedict", "ben"]  # what the raw passages are ranked by
     refresh_passages(index, key, paths.sources_path(workspace, kb))
-    assert sorted(p.start for p in rank_passages(index, key, '"ben"', 5))[:2] == [3, 13]  # the turns that say "Ben"
+    assert [p.start for p in rank_passages(index, key, '"ben"', 5)][:2] in ([3, 13], [13, 3])  # the turns that say "Ben"
