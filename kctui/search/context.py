@@ -9,8 +9,8 @@ needs-review, stale, archived) keeps its flag inline (`⚠ CONTRADICTED: why —
 packet that holds any of its statements, so it is qualified rather than asserted. Raw passages are
 labelled EVIDENCE (source text, not compiled) with their line numbers: `L29: …` under
 `## EVIDENCE notes/a.md` quotes `sources/notes/a.md` line 29. In JSON an evidence item names the source's
-own page once (`sourcePage`); a passage says whether that page compiles it (`compiled`) and lists the
-other pages that do (`compiledIn`). A page's description is a statement of
+own page once (`sourcePage`, when it compiles any of its passages); a passage lists the other pages that
+compile it (`compiledIn`). A page's description is a statement of
 its own, there only when it matches (kctui.search.ranking).
 
 Statements go in in rank order; one that does not fit in what is left is passed over for the next ones
@@ -87,8 +87,11 @@ def _fields(env: Envelope, budget: int, used: int, groups: tuple[int, int], stat
     if statements[1] == 0:
         actions = list(env.next_actions_empty)
     elif truncated:
-        need = f" to {next_budget:,} bytes to hold the next statement" if next_budget and next_budget <= MAX_BUDGET else ""
-        actions = [f"raise the budget{need} (it is {budget:,}; at most {MAX_BUDGET:,})", env.hint_more]
+        if next_budget and next_budget <= MAX_BUDGET:
+            raise_it = f"raise the budget to {next_budget:,} bytes to hold the next statement"
+        else:
+            raise_it = f"raise the budget (it is {budget:,}; at most {MAX_BUDGET:,})"
+        actions = [raise_it, env.hint_more]
     kb = dict(env.knowledge_base)
     kb["workspace"] = clip(str(kb.get("workspace", "")), lim["echo"])
     return {
@@ -181,11 +184,9 @@ def _item(group: tuple[str, ...], statements: list[Statement], m: dict[str, Any]
 
 def _passage(s: Statement, own: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {"lines": list(s.lines), "text": s.text}
-    if s.compiled:
-        out["compiled"] = own in s.compiled
-        others = [p for p in s.compiled if p != own]
-        if others:
-            out["compiledIn"] = others
+    others = [p for p in s.compiled if p != own]
+    if others:
+        out["compiledIn"] = others
     return out
 
 
@@ -278,8 +279,29 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     chosen, first_left = _fill(statements, meta, budget - size, fmt, one)
     nb = None
     if first_left is not None:
-        nb = min(MAX_BUDGET, _size(text_for(chosen + [statements[first_left]], wide, 0, MAX_BUDGET)) + 64)
+        nb = _next_budget(statements, meta, chosen, first_left, fmt, one, envelope,
+                          _size(text_for(chosen + [statements[first_left]], wide, 0, MAX_BUDGET)) + 64)
     return _self_sized(lambda used: text_for(chosen, used, tight, nb))
+
+
+def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], chosen: list[Statement],
+                 first_left: int, fmt: str, one: Callable[[dict[str, Any]], str], envelope: Callable[[int], int],
+                 start: int) -> int:
+    """The budget to name for the next statement: the smallest tried (from `start`, up by 128 bytes, at most
+    eight tries) whose packet holds it and everything this one holds. A statement passed over makes room
+    for later ones; at a larger budget it may go in and leave one of those out, so the size of the two
+    together is tried, not assumed."""
+    want = {id(s) for s in chosen} | {id(statements[first_left])}
+    budget = start
+    for _ in range(8):
+        if budget >= MAX_BUDGET:
+            return MAX_BUDGET
+        room = budget - envelope(0)
+        got, _left = _fill(statements, meta, room, fmt, one)
+        if want <= {id(s) for s in got}:
+            return budget
+        budget += 128
+    return min(budget, MAX_BUDGET)
 
 
 def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], room: int, fmt: str,

@@ -228,6 +228,10 @@ def test_the_packer_never_exceeds_the_budget_and_keeps_every_flag(picks, flags, 
     assert data["statementsIncluded"] == held and data["truncated"] == (held < len(statements))
     if data["truncated"]:
         assert "raise the budget" in data["nextActions"][0]
+        named = re.search(r"to ([\d,]+) bytes", data["nextActions"][0])
+        if named:  # the budget it names holds what this packet holds, and one statement more
+            more = json.loads(packets.pack_statements(_env(), statements, meta, int(named.group(1).replace(",", "")), fmt))
+            assert _held(data) < _held(more)
     for item in data["items"]:
         if item["kind"] == "page":
             n = int(item["title"][1:])
@@ -235,6 +239,11 @@ def test_the_packer_never_exceeds_the_budget_and_keeps_every_flag(picks, flags, 
     assert held or not statements  # never empty while a statement fits: every statement is cut to fit
     assert max((len(x["text"].encode()) for i in data["items"] for x in i.get("claims", []) + i.get("passages", [])),
                default=0) <= packets.MAX_STATEMENT_BYTES
+
+
+def _held(data: dict) -> set:
+    return {(i.get("page") or i.get("source"), x["text"], str(x.get("lines") or x.get("citation")))
+            for i in data["items"] for x in i.get("claims", []) + i.get("passages", [])}
 
 
 def test_a_statement_too_long_for_what_is_left_is_passed_over_and_a_long_one_is_cut():
