@@ -234,7 +234,7 @@ def _short(action: str) -> str:
 def _render_text(fields: dict[str, Any], items: list[dict[str, Any]]) -> str:
     kb = fields["knowledgeBase"]
     head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
-            "(EVIDENCE: raw source text, not compiled; ⚠: not plainly current, qualify it)\n")
+            "(EVIDENCE: raw source text, not compiled)\n")
     tail = [f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements, "
             f"{fields['bytes']:,}/{fields['budget']:,} bytes" + (" (truncated)" if fields["truncated"] else "")]
     if fields["uncoveredTerms"]:
