@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.content import Content
 from textual.geometry import Region
 from textual.screen import ModalScreen
@@ -23,6 +23,7 @@ from kctui.ui.format import ITEM_KIND, ws_label
 from kctui.ui.screens.resume import KeepStylesOnResume
 from kctui.ui.screens.review_view import outside_target, render_hunks, render_page_diffs
 from kctui.ui.widgets.key_bar import KeyBar
+from kctui.ui.widgets.review_body import Part, ReviewBody
 
 VALID = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}
 
@@ -105,6 +106,10 @@ def render_head(data: dict[str, Any], tones: dict[str, str]) -> Text:
     return t
 
 
+def empty(_: int) -> Text:
+    return Text("")
+
+
 def loading_text(item_id: int) -> str:
     return f"Loading review item #{item_id}…"
 
@@ -134,7 +139,6 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     ReviewDetailScreen #detail-head { padding: 0 1; height: auto; }
     ReviewDetailScreen #detail-body { height: 1fr; padding: 0 1; }
     ReviewDetailScreen #detail-keys { padding: 0 1; color: $text-muted; }
-    ReviewDetailScreen .diff { margin-top: 1; }
     """
     KEY_SCOPES = (keys.DETAIL,)  # its keys come first in the palette
     # a modal screen stops the app's bindings: `?` (help) is bound here too, and hands over to the app's
@@ -149,21 +153,19 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         self.marked: set[int] = set()  # hunk numbers (1-based)
         self.cursor: int | None = None  # the current hunk (0-based), once the person moved to one
         self.mode = "unified"
+        self._generation = 0  # the body's parts of an item: stale once another item (or a new read) is shown
         self.load_pending = True  # the item is read once the screen is on screen (app.is_idle waits)
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(loading_text(self.item_id), id="detail-head")
-            with VerticalScroll(id="detail-body", can_focus=True):
-                yield Static("", id="detail-content")  # the hunks, or a conflict's two sides
-                # a held change's page diff: each view kept in its own widget, s shows the other one
-                yield Static("", id="detail-diff", classes="diff")
-                yield Static("", id="detail-diff-other", classes="diff")
+            # the hunks (or a conflict's two sides), then a held change's page diff: drawn line by line
+            yield ReviewBody(id="detail-body")
             yield Static("", id="detail-keys")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#detail-diff-other").display = False
+        self._clear_body()
         self.query_one(Vertical).border_title = f"Review item #{self.item_id}"
         self.query_one("#detail-body").focus()
 
@@ -188,10 +190,9 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         ox, oy = frame.content_offset
         frame.refresh(Region(-ox, -oy, width, 1))
         self.query_one("#detail-head", Static).update(loading_text(item_id))
-        self.query_one("#detail-content", Static).update("")
-        self._clear_diffs()
+        self._clear_body()
         self.query_one("#detail-keys", Static).update("")
-        body = self.query_one("#detail-body", VerticalScroll)
+        body = self.query_one("#detail-body", ReviewBody)
         if body.scroll_y:
             body.scroll_home(animate=False, immediate=True)
         if self.focused is not body:
@@ -215,6 +216,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         if data.get("id") != self.item_id:  # read for the item this screen showed before
             return
         self.data = data
+        self._generation += 1
         tones = self.app.tones()
         self.query_one("#detail-head", Static).update(render_head(data, tones))
         self.render_body()
@@ -228,47 +230,31 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         self.query_one("#detail-keys", Static).update(hint)
         self.refresh_bindings()
 
-    def render_body(self, hunks: bool = True, diff: bool = True) -> None:
-        """Draw the item (only the part a key changed: the hunks, or the diff)."""
+    def render_body(self) -> None:
+        """Draw the item. The body keeps each part's lines by its key: a key that changes one part (a
+        mark, the cursor, the diff view) renders only that part's changed lines, and repaints the body."""
         data, tones = self.data, self.app.tones()
         if data is None:
             return
+        body = self.query_one("#detail-body", ReviewBody)
+        shown = (self._generation, tuple(sorted(tones.items())))
         if data["kind"] != "held":
-            body = render_side("Existing (the page now)", data.get("existing"), tones)
-            body.append("\n")
-            body.append_text(render_side("Incoming (the new source)", data.get("incoming"), tones))
-            self.query_one("#detail-content", Static).update(body)
-            self._clear_diffs()
+            sides = render_side("Existing (the page now)", data.get("existing"), tones)
+            sides.append("\n")
+            sides.append_text(render_side("Incoming (the new source)", data.get("incoming"), tones))
+            body.show([Part(("sides", shown), lambda _: sides), Part("empty", empty, gap=1)])
             return
-        if hunks:
-            text, self._cursor_line = render_hunks(data.get("hunks") or [], self.marked, self.cursor, tones)
-            # a mark or the cursor moving changes glyphs, not the number of lines: repaint without a layout
-            shape = (id(data), text.plain.count("\n"), self.size.width)
-            self.query_one("#detail-content", Static).update(text, layout=shape != getattr(self, "_hunks_shape", None))
-            self._hunks_shape = shape
-        if diff:
-            self._show_diff(data, tones)
+        hunks, self._cursor_line = render_hunks(data.get("hunks") or [], self.marked, self.cursor, tones)
+        mode = self.mode
+        body.show([Part(("hunks", shown, frozenset(self.marked), self.cursor), lambda _: hunks),
+                   # the split view is as wide as the body less its scroll bar
+                   Part(("diff", shown, mode), lambda width: render_page_diffs(data, mode, max(40, width - 2), tones),
+                        gap=1)])
 
-    def _clear_diffs(self) -> None:
-        self._diff_keys = {}
-        for box in self.query(".diff").results(Static):
-            box.update("")
-            box.display = box.id == "detail-diff"
-
-    def _show_diff(self, data: dict[str, Any], tones: dict[str, str]) -> None:
-        """The diff in the current view. Each view is drawn once per item and width into a widget of its
-        own, and s shows one and hides the other: no text is measured or laid out again."""
-        width = max(40, self.query_one("#detail-body").size.width - 2)
-        key = (id(data), self.mode, width)
-        shown = self.__dict__.setdefault("_diff_keys", {})  # widget id -> the key of what it holds
-        boxes = {box.id: box for box in self.query(".diff").results(Static)}
-        holder = next((wid for wid, k in shown.items() if k == key), None)
-        if holder is None:  # draw it into the widget not holding the view shown now
-            holder = next((wid for wid in boxes if not boxes[wid].display or wid not in shown), "detail-diff")
-            boxes[holder].update(render_page_diffs(data, self.mode, width, tones))
-            shown[holder] = key
-        for wid, box in boxes.items():
-            box.display = wid == holder
+    def _clear_body(self) -> None:
+        """Nothing shown (an item loading): what two empty Statics showed."""
+        self._generation += 1
+        self.query_one("#detail-body", ReviewBody).show([Part("empty", empty), Part("empty", empty, gap=1)])
 
     def action_help(self) -> None:
         self.app.action_help()  # type: ignore[attr-defined]
@@ -329,27 +315,26 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         count = len((self.data or {}).get("hunks") or [])
         if self.cursor + 1 < count:  # as in the pane: marking moves on
             self.cursor += 1
-        self.render_body(diff=False)
+        self.render_body()
         self.show_cursor()
 
     def action_hunk(self, delta: int) -> None:
         count = len((self.data or {}).get("hunks") or [])
         self.cursor = 0 if self.cursor is None else max(0, min(count - 1, self.cursor + delta))
-        self.render_body(diff=False)
+        self.render_body()
         self.show_cursor()
 
     def show_cursor(self) -> None:
         """The current hunk scrolled into view (its first lines)."""
-        content = self.query_one("#detail-content")
-        y = content.virtual_region.y + getattr(self, "_cursor_line", 0)
-        self.query_one("#detail-body", VerticalScroll).scroll_to_region(Region(0, y, 1, 4), animate=False,
-                                                                         immediate=True)
+        body = self.query_one("#detail-body", ReviewBody)
+        y = body.visual_line(0, getattr(self, "_cursor_line", 0))
+        body.scroll_to_region(Region(0, y, 1, 4), animate=False, immediate=True)
 
     def action_toggle_diff(self) -> None:
         self.mode = "split" if self.mode == "unified" else "unified"
-        self.render_body(hunks=False)
-        next(b for b in self.query(".diff").results(Static) if b.display).scroll_visible(
-            animate=False, top=True)  # show what the key changed
+        self.render_body()
+        body = self.query_one("#detail-body", ReviewBody)  # show what the key changed: the diff's top
+        body.scroll_to(y=body.part_start(1), animate=False, immediate=True)
 
     def action_open_outside(self, kind: str) -> None:
         from kctui.ui.outside import open_outside
@@ -374,7 +359,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         self.dismiss(None)
 
     def action_scroll(self, delta: int) -> None:
-        self.query_one("#detail-body", VerticalScroll).scroll_relative(y=delta, animate=False)
+        self.query_one("#detail-body", ReviewBody).scroll_relative(y=delta, animate=False)
 
     def on_key(self, event) -> None:  # a key of this screen that does not apply: say why, never ignore it
         entry = keys.key_to_id(keys.DETAIL, getattr(self.app, "user_keymap", {})).get(event.key)

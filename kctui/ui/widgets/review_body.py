@@ -1,0 +1,158 @@
+"""The review item's body (its hunks or a conflict's two sides, then the page diff) drawn with Textual's
+Line API: the text of each part is rendered once per width into lines (strips), and the screen asks only
+for the lines in view. A key that changes one part (a hunk marked, the diff view switched) swaps that
+part's lines and repaints this widget; the screen is laid out again only when the scroll bar appears or
+goes. Each logical line's strips are kept by its text and style, so marking a hunk renders again only
+the lines whose glyphs changed.
+
+It looks as the Statics it replaces looked inside a VerticalScroll: each part's text as a Static shows it
+(wrapped at the width left of the scroll bar, a trailing newline being a last empty line), a part after
+the first one blank line below the one before it (a `margin-top: 1`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual, visualize
+
+KEEP_PARTS = 8  # rendered parts kept (each view of the diff, the hunks as the cursor moves)
+KEEP_LINES = 4000  # rendered logical lines kept
+
+
+@dataclass(frozen=True)
+class Part:
+    """One block of the body: `key` names its content (the same key, the same text), `make(width)` writes
+    it (the width matters to the split diff only), `gap` blank lines go before it."""
+
+    key: Hashable
+    make: Callable[[int], Text]
+    gap: int = 0
+
+
+class ReviewBody(ScrollView, can_focus=True):
+    DEFAULT_CSS = """
+    ReviewBody { overflow-x: hidden; overflow-y: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self._parts: list[Part] = []
+        self._starts: list[int] = []  # the first line of each part
+        self._strips: list[Strip] = []
+        self._width = 0
+        self._rendered: dict[tuple, tuple[list[Strip], list[int]]] = {}  # a part's lines, by _part_key
+        self._lines: dict[tuple, list[Strip]] = {}  # (logical line, width) -> its strips
+        self._style: object = None  # the style the lines were drawn with
+
+    # what the screen calls
+
+    def show(self, parts: list[Part]) -> None:
+        """Show these parts (the parts whose key did not change keep their lines)."""
+        self._parts = list(parts)
+        self._build()
+
+    def part_start(self, index: int) -> int:
+        """The line part `index` starts on (its gap above it)."""
+        return self._starts[index] if index < len(self._starts) else 0
+
+    @property
+    def text_width(self) -> int:
+        """The cells a part's line has: the content width left of the scroll bar."""
+        return max(1, self.scrollable_content_region.width)
+
+    def visual_line(self, index: int, line: int) -> int:
+        """The body line the logical line `line` (0-based) of part `index` is drawn on (long lines wrap)."""
+        if index >= len(self._parts) or not self._width:
+            return 0
+        _, firsts = self._rendered.get(self._part_key(self._parts[index], self._width), ([], []))
+        return self.part_start(index) + self._parts[index].gap + (firsts[line] if line < len(firsts) else 0)
+
+    # drawing
+
+    def _build(self) -> None:
+        before, top, width_before = self._strips, self.scroll_offset.y, self._width
+        self._style = self.visual_style
+        for _ in range(3):  # again when the scroll bar came or went (the text is narrower or wider)
+            width = self.text_width if self.size.width else 0
+            self._width = width
+            strips: list[Strip] = []
+            starts: list[int] = []
+            blank = Strip.blank(0)
+            for part in self._parts:
+                starts.append(len(strips))
+                strips.extend([blank] * part.gap)
+                strips.extend(self._part_strips(part, width)[0] if width else [])
+            self._starts, self._strips = starts, strips
+            self._set_height(len(strips))
+            if not width or self.text_width == width:
+                break
+        if len(strips) != len(before) or self._width != width_before or self.scroll_offset.y != top:
+            self.refresh()
+            return
+        # the same lines but for a few (a mark, the cursor): only those are drawn again
+        height = self.size.height
+        changed = [y for y in range(top, min(len(strips), top + height)) if strips[y] is not before[y]]
+        for y in changed:
+            self.refresh_line(y)
+
+    def _part_key(self, part: Part, width: int) -> tuple:
+        return (part.key, self.size.width, width, self.visual_style)
+
+    def _part_strips(self, part: Part, width: int) -> tuple[list[Strip], list[int]]:
+        """A part's lines, and the line each of its logical lines starts on."""
+        key = self._part_key(part, width)
+        got = self._rendered.pop(key, None)
+        if got is None:
+            strips: list[Strip] = []
+            firsts: list[int] = []
+            for line in part.make(self.size.width).split("\n", allow_blank=True):
+                firsts.append(len(strips))
+                strips.extend(self._line_strips(line, width))
+            got = (strips, firsts)
+        self._rendered[key] = got  # (the last used, last)
+        while len(self._rendered) > KEEP_PARTS:
+            del self._rendered[next(iter(self._rendered))]
+        return got
+
+    def _line_strips(self, line: Text, width: int) -> list[Strip]:
+        """One logical line as a Static draws it: wrapped at `width`, styled like this widget's text."""
+        style = self.visual_style
+        key = (line.plain, tuple(line.spans), str(line.style), width, style)
+        got = self._lines.get(key)
+        if got is None:
+            got = Visual.to_strips(self, visualize(self, line), width, None, style)
+            if len(self._lines) >= KEEP_LINES:
+                self._lines.clear()
+            self._lines[key] = got
+        return got
+
+    def _set_height(self, height: int) -> None:
+        """The scrollable size, without a new layout of the screen unless the scroll bar comes or goes
+        (then Textual lays the screen out, and the resize that follows draws the lines at the new width)."""
+        size = Size(self.size.width, height)
+        if size == self.virtual_size:
+            return
+        if not self.size.width:  # not laid out yet: the first layout measures it
+            self.virtual_size = size
+            return
+        self.set_reactive(ScrollView.virtual_size, size)
+        self._scroll_update(size)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if self._parts and self._width and self.visual_style != self._style:  # (a new theme)
+            self._build()
+
+    def on_resize(self) -> None:
+        if self.text_width != self._width or self.size.width != self.virtual_size.width:
+            self._build()
+
+    def render_line(self, y: int) -> Strip:
+        index = self.scroll_offset.y + y
+        strips = self._strips
+        return strips[index] if index < len(strips) else Strip.blank(0)
