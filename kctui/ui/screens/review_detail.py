@@ -154,6 +154,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         self.cursor: int | None = None  # the current hunk (0-based), once the person moved to one
         self.mode = "unified"
         self._generation = 0  # the body's parts of an item: stale once another item (or a new read) is shown
+        self._hunks: tuple[Any, Text, int] = (None, Text(""), 0)  # the hunk list drawn last: (key, text, cursor line)
         self.load_pending = True  # the item is read once the screen is on screen (app.is_idle waits)
 
     def compose(self) -> ComposeResult:
@@ -244,9 +245,12 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
             sides.append_text(render_side("Incoming (the new source)", data.get("incoming"), tones))
             body.show([Part(("sides", shown), lambda _: sides), Part("empty", empty, gap=1)])
             return
-        hunks, self._cursor_line = render_hunks(data.get("hunks") or [], self.marked, self.cursor, tones)
+        key = ("hunks", shown, frozenset(self.marked), self.cursor)
+        if self._hunks[0] != key:  # (s keeps them)
+            self._hunks = (key, *render_hunks(data.get("hunks") or [], self.marked, self.cursor, tones))
+        hunks = self._hunks[1]
         mode = self.mode
-        body.show([Part(("hunks", shown, frozenset(self.marked), self.cursor), lambda _: hunks),
+        body.show([Part(key, lambda _: hunks),
                    # the split view is as wide as the body less its scroll bar
                    Part(("diff", shown, mode), lambda width: render_page_diffs(data, mode, max(40, width - 2), tones),
                         gap=1)])
@@ -327,7 +331,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     def show_cursor(self) -> None:
         """The current hunk scrolled into view (its first lines)."""
         body = self.query_one("#detail-body", ReviewBody)
-        y = body.visual_line(0, getattr(self, "_cursor_line", 0))
+        y = body.visual_line(0, self._hunks[2])
         body.scroll_to_region(Region(0, y, 1, 4), animate=False, immediate=True)
 
     def action_toggle_diff(self) -> None:

@@ -19,6 +19,7 @@ from textual.widget import Widget
 
 from kctui.ui.format import FAILURE_HINT, ws_label
 from kctui.ui.messages import JobDetail
+from kctui.ui.widgets.border import set_border_subtitle
 from kctui.ui.widgets.quiet_focus import QuietFocus
 from kctui.ui.words import STARTING
 
@@ -118,7 +119,7 @@ class BriefPane(QuietFocus, Widget, can_focus=True):
         height = max(1, self.content_size.height)
         more = (f" · lines {self._top + 1}–{min(len(self._lines), self._top + height)} of {len(self._lines)}"
                 if len(self._lines) > height else "")
-        self.border_subtitle = Text(self._label + more)  # a base's name is never read as markup
+        set_border_subtitle(self, Text(self._label + more))  # a base's name is never read as markup
 
     def show(self, detail: JobDetail | None) -> None:
         text = brief_text(detail)

@@ -21,6 +21,7 @@ from kctui.ui.format import (
     until,
 )
 from kctui.ui.messages import Snapshot
+from kctui.ui.widgets.border import set_border_subtitle
 from kctui.ui.widgets.key_bar import Line
 from kctui.ui.widgets.keyed_table import KeyedTable, Row
 
@@ -74,7 +75,7 @@ class QueuePane(Vertical):
         subtitle = pane_subtitle(snap, needle, len(base_rows), len(job_rows))
         if subtitle != getattr(self, "_subtitle", None):
             self._subtitle = subtitle
-            self.border_subtitle = Text(subtitle)
+            set_border_subtitle(self, Text(subtitle))
 
     def rows(self, snap: Snapshot, tones: dict[str, str]) -> tuple[list[Row], list[Row]]:
         """(key, cells) of every base and every job, each row's cells built again only when its

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from kctui.ui.format import ITEM_COLUMNS, item_cells
 from kctui.ui.messages import ItemView, Snapshot
+from kctui.ui.widgets.border import set_border_subtitle
 from kctui.ui.widgets.keyed_table import KeyedTable
 from kctui.ui.widgets.queue_pane import FILTER_MARK, matches
 
@@ -86,7 +87,7 @@ class ReviewPane(Vertical):
         subtitle = title_words(snap, len(rows), bool(needle), len(self.marked), needle)
         if subtitle != getattr(self, "_subtitle", None):
             self._subtitle = subtitle
-            self.border_subtitle = Text(subtitle)
+            set_border_subtitle(self, Text(subtitle))
 
     def toggle_mark(self, item_id: int) -> bool:
         """Mark or unmark a row; True when it is marked now."""

@@ -16,6 +16,7 @@ from kctui.ui.format import (
     ws_label,
 )
 from kctui.ui.messages import JobDetail
+from kctui.ui.widgets.border import set_border_subtitle
 from kctui.ui.widgets.key_bar import Block
 from kctui.ui.widgets.quiet_focus import QuietFocus
 from kctui.ui.words import STARTING
@@ -91,7 +92,7 @@ class RunningPane(QuietFocus, VerticalScroll, can_focus=True):
             self._set("run-head", Text(NO_JOB), NO_JOB)
             for wid in ("run-steps", "run-current", "run-log-label", "run-log"):
                 self._set(wid, "", "")
-            self.border_subtitle = ""
+            set_border_subtitle(self, "")
             return
         t = tuple(sorted(tones.items()))
         head = render_head(detail, now_us, tones)
@@ -106,4 +107,4 @@ class RunningPane(QuietFocus, VerticalScroll, can_focus=True):
             "(no log lines yet)" if detail.job.open else "(no log lines)")
         self._set("run-log", Text(log, no_wrap=True, overflow="ellipsis", style=tones.get("muted", "")), (log, t))
         done = sum(1 for s in detail.steps if s.state == "done")
-        self.border_subtitle = f"{done}/{len(detail.steps)} steps"
+        set_border_subtitle(self, f"{done}/{len(detail.steps)} steps")
