@@ -111,3 +111,20 @@ async def test_a_new_theme_redraws_the_lines_in_its_colours(clock, three):
         pilot.app.theme = next(t for t in pilot.app.available_themes if t != pilot.app.theme and "light" in t)
         await settle(pilot)
         assert background() != before and background() == body.visual_style.rich_style.bgcolor
+
+
+async def test_a_mouse_selection_copies_the_text_it_covers_and_shows(clock, three):
+    async with make_app(clock).run_test(size=(160, 50)) as pilot:
+        detail = await open_detail(pilot)
+        body = detail.query_one("#detail-body", ReviewBody)
+        row = row_of(body, "Page diff (unified;")
+        x0, y0 = body.content_region.offset  # the body's text on screen
+        await pilot.mouse_down(offset=(x0 + 2, y0 + row))  # from "ge diff …"
+        await pilot.hover(offset=(x0 + 5, y0 + row + 1))
+        await pilot.mouse_up(offset=(x0 + 5, y0 + row + 1))  # to "── ent" (the character under the pointer)
+        await settle(pilot)
+        assert detail.get_selected_text() == "ge diff (unified; s switches to split)\n── ent"
+        selected = body.screen.get_component_rich_style("screen--selection").bgcolor
+        cells = [(seg.text, seg.style.bgcolor) for seg in body.render_line(row)._segments]
+        assert cells[0] == ("Pa", cells[0][1]) and cells[0][1] != selected
+        assert all(bg == selected for text, bg in cells[1:] if text.strip())

@@ -14,14 +14,27 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
+from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
 KEEP_PARTS = 8  # rendered parts kept (each view of the diff, the hunks as the cursor moves)
 KEEP_LINES = 4000  # rendered logical lines kept
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A part drawn at one width: its lines (strips), the first line of each logical line, the logical
+    lines' text, and for each line its logical line and the offset of its first character there."""
+
+    strips: list[Strip]
+    firsts: list[int]
+    plain: list[str]
+    where: list[tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -44,8 +57,10 @@ class ReviewBody(ScrollView, can_focus=True):
         self._parts: list[Part] = []
         self._starts: list[int] = []  # the first line of each part
         self._strips: list[Strip] = []
+        self._where: list[tuple[int, int]] = []  # each line's logical line (in the body) and first offset
+        self._plain: list[str] = []  # the body's logical lines (what a mouse selection copies)
         self._width = 0
-        self._rendered: dict[tuple, tuple[list[Strip], list[int]]] = {}  # a part's lines, by _part_key
+        self._rendered: dict[tuple, Drawn] = {}  # a part's lines, by _part_key
         self._lines: dict[tuple, list[Strip]] = {}  # (logical line, width) -> its strips
         self._style: object = None  # the style the lines were drawn with
 
@@ -69,7 +84,8 @@ class ReviewBody(ScrollView, can_focus=True):
         """The body line the logical line `line` (0-based) of part `index` is drawn on (long lines wrap)."""
         if index >= len(self._parts) or not self._width:
             return 0
-        _, firsts = self._rendered.get(self._part_key(self._parts[index], self._width), ([], []))
+        drawn = self._rendered.get(self._part_key(self._parts[index], self._width))
+        firsts = drawn.firsts if drawn else []
         return self.part_start(index) + self._parts[index].gap + (firsts[line] if line < len(firsts) else 0)
 
     # drawing
@@ -82,12 +98,21 @@ class ReviewBody(ScrollView, can_focus=True):
             self._width = width
             strips: list[Strip] = []
             starts: list[int] = []
+            where: list[tuple[int, int]] = []
+            plain: list[str] = []
             blank = Strip.blank(0)
             for part in self._parts:
                 starts.append(len(strips))
-                strips.extend([blank] * part.gap)
-                strips.extend(self._part_strips(part, width)[0] if width else [])
-            self._starts, self._strips = starts, strips
+                for _gap in range(part.gap):
+                    strips.append(blank)
+                    where.append((len(plain), 0))
+                    plain.append("")
+                if width:
+                    drawn = self._part_strips(part, width)
+                    strips.extend(drawn.strips)
+                    where.extend((len(plain) + y, x) for y, x in drawn.where)
+                    plain.extend(drawn.plain)
+            self._starts, self._strips, self._where, self._plain = starts, strips, where, plain
             self._set_height(len(strips))
             if not width or self.text_width == width:
                 break
@@ -103,17 +128,17 @@ class ReviewBody(ScrollView, can_focus=True):
     def _part_key(self, part: Part, width: int) -> tuple:
         return (part.key, self.size.width, width, self.visual_style)
 
-    def _part_strips(self, part: Part, width: int) -> tuple[list[Strip], list[int]]:
-        """A part's lines, and the line each of its logical lines starts on."""
+    def _part_strips(self, part: Part, width: int) -> Drawn:
         key = self._part_key(part, width)
         got = self._rendered.pop(key, None)
         if got is None:
-            strips: list[Strip] = []
-            firsts: list[int] = []
-            for line in part.make(self.size.width).split("\n", allow_blank=True):
-                firsts.append(len(strips))
-                strips.extend(self._line_strips(line, width))
-            got = (strips, firsts)
+            got = Drawn([], [], [], [])
+            for y, line in enumerate(part.make(self.size.width).split("\n", allow_blank=True)):
+                got.firsts.append(len(got.strips))
+                got.plain.append(line.plain)
+                for strip in self._line_strips(line, width):
+                    got.strips.append(strip)
+                    got.where.append((y, first_offset(strip)))
         self._rendered[key] = got  # (the last used, last)
         while len(self._rendered) > KEEP_PARTS:
             del self._rendered[next(iter(self._rendered))]
@@ -125,7 +150,7 @@ class ReviewBody(ScrollView, can_focus=True):
         key = (line.plain, tuple(line.spans), str(line.style), width, style)
         got = self._lines.get(key)
         if got is None:
-            got = Visual.to_strips(self, visualize(self, line), width, None, style)
+            got = Visual.to_strips(self, visualize(self, line), width, None, style, apply_selection=False)
             if len(self._lines) >= KEEP_LINES:
                 self._lines.clear()
             self._lines[key] = got
@@ -154,5 +179,36 @@ class ReviewBody(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         index = self.scroll_offset.y + y
-        strips = self._strips
-        return strips[index] if index < len(strips) else Strip.blank(0)
+        if index >= len(self._strips):
+            return Strip.blank(0)
+        line, x = self._where[index]
+        strip = self._strips[index].apply_offsets(x, line)  # where a mouse selection starts and ends (kept)
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(line)) is not None:
+            strip = self._selected(strip, span, x)
+        return strip
+
+    # a mouse selection, as a Static has it
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        return selection.extract("\n".join(self._plain)), "\n"
+
+    def _selected(self, strip: Strip, span: tuple[int, int], x: int) -> Strip:
+        start, end = span
+        length = strip.cell_length
+        a, b = max(0, start - x), (length if end == -1 else min(length, end - x))
+        if a >= b:
+            return strip
+        left, middle, right = strip.divide([a, b, length])
+        style = self.screen.get_component_rich_style("screen--selection")
+        middle = Strip([Segment(t, (s + style) if s else style, c) for t, s, c in middle._segments], b - a)
+        return Strip.join([left, middle, right])
+
+
+def first_offset(strip: Strip) -> int:
+    """The offset (in its logical line) of a line's first character, from the offsets Textual put in it."""
+    for segment in strip._segments:
+        meta = segment.style.meta if segment.style else None
+        if meta and "offset" in meta:
+            return meta["offset"][0]
+    return 0
