@@ -7,7 +7,9 @@ the lines whose glyphs changed.
 
 It looks as the Statics it replaces looked inside a VerticalScroll: each part's text as a Static shows it
 (wrapped at the width left of the scroll bar, a trailing newline being a last empty line), a part after
-the first one blank line below the one before it (a `margin-top: 1`)."""
+the first one blank line below the one before it (a `margin-top: 1`). A mouse selection works as on the
+Statics: each drawn line carries where its characters are (its logical line in the body, the offset
+there), the selected span is highlighted, and the selection copies the body's text."""
 
 from __future__ import annotations
 
@@ -35,6 +37,10 @@ class Drawn:
     firsts: list[int]
     plain: list[str]
     where: list[tuple[int, int]]
+    placed: dict[int, list[Strip | None]]  # its lines with their offsets, once drawn: by the part's first line
+
+    def placed_from(self, first: int) -> list[Strip | None]:
+        return self.placed.setdefault(first, [None] * len(self.strips))
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,7 @@ class ReviewBody(ScrollView, can_focus=True):
         self._starts: list[int] = []  # the first line of each part
         self._strips: list[Strip] = []
         self._where: list[tuple[int, int]] = []  # each line's logical line (in the body) and first offset
+        self._slots: list[tuple[list[Strip | None], int] | None] = []  # where each line's strip with offsets is kept
         self._plain: list[str] = []  # the body's logical lines (what a mouse selection copies)
         self._width = 0
         self._rendered: dict[tuple, Drawn] = {}  # a part's lines, by _part_key
@@ -91,7 +98,7 @@ class ReviewBody(ScrollView, can_focus=True):
     # drawing
 
     def _build(self) -> None:
-        before, top, width_before = self._strips, self.scroll_offset.y, self._width
+        before, before_where, top, width_before = self._strips, self._where, self.scroll_offset.y, self._width
         self._style = self.visual_style
         for _ in range(3):  # again when the scroll bar came or went (the text is narrower or wider)
             width = self.text_width if self.size.width else 0
@@ -100,19 +107,23 @@ class ReviewBody(ScrollView, can_focus=True):
             starts: list[int] = []
             where: list[tuple[int, int]] = []
             plain: list[str] = []
+            slots: list[tuple[list[Strip | None], int] | None] = []
             blank = Strip.blank(0)
             for part in self._parts:
                 starts.append(len(strips))
                 for _gap in range(part.gap):
                     strips.append(blank)
                     where.append((len(plain), 0))
+                    slots.append(None)
                     plain.append("")
                 if width:
                     drawn = self._part_strips(part, width)
+                    placed = drawn.placed_from(len(plain))
+                    slots.extend((placed, j) for j in range(len(drawn.strips)))
                     strips.extend(drawn.strips)
                     where.extend((len(plain) + y, x) for y, x in drawn.where)
                     plain.extend(drawn.plain)
-            self._starts, self._strips, self._where, self._plain = starts, strips, where, plain
+            self._starts, self._strips, self._where, self._plain, self._slots = starts, strips, where, plain, slots
             self._set_height(len(strips))
             if not width or self.text_width == width:
                 break
@@ -121,9 +132,14 @@ class ReviewBody(ScrollView, can_focus=True):
             return
         # the same lines but for a few (a mark, the cursor): only those are drawn again
         height = self.size.height
-        changed = [y for y in range(top, min(len(strips), top + height)) if strips[y] is not before[y]]
-        for y in changed:
-            self.refresh_line(y)
+        changed = [y for y in range(top, min(len(strips), top + height))
+                   if strips[y] is not before[y] or where[y] != before_where[y]]
+        while changed:  # each run of changed lines, one region
+            run = 1
+            while run < len(changed) and changed[run] == changed[0] + run:
+                run += 1
+            self.refresh_lines(changed[0], run)
+            changed = changed[run:]
 
     def _part_key(self, part: Part, width: int) -> tuple:
         return (part.key, self.size.width, width, self.visual_style)
@@ -132,7 +148,7 @@ class ReviewBody(ScrollView, can_focus=True):
         key = self._part_key(part, width)
         got = self._rendered.pop(key, None)
         if got is None:
-            got = Drawn([], [], [], [])
+            got = Drawn([], [], [], [], {})
             for y, line in enumerate(part.make(self.size.width).split("\n", allow_blank=True)):
                 got.firsts.append(len(got.strips))
                 got.plain.append(line.plain)
@@ -182,7 +198,12 @@ class ReviewBody(ScrollView, can_focus=True):
         if index >= len(self._strips):
             return Strip.blank(0)
         line, x = self._where[index]
-        strip = self._strips[index].apply_offsets(x, line)  # where a mouse selection starts and ends (kept)
+        strip, slot = self._strips[index], self._slots[index]
+        if slot is not None:  # the line with where each character is (its logical line, its offset): for a mouse selection
+            placed, j = slot
+            if placed[j] is None:
+                placed[j] = strip.apply_offsets(x, line)
+            strip = placed[j] or strip
         selection = self.text_selection
         if selection is not None and (span := selection.get_span(line)) is not None:
             strip = self._selected(strip, span, x)
