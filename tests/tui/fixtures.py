@@ -15,6 +15,7 @@ from kctui.services import bases, jobs, results
 from kctui.services.progress import ProgressRecorder
 from kctui.ui.screens.page_read import PageScreen
 from kctui.ui.screens.pages import PagesScreen
+from kctui.ui.screens.review_detail import ReviewDetailScreen
 
 PAGE = ("---\ntype: Concept\ntitle: {title}\ncompile_status: compiled\nstatus: stable\n---\n\n# {title}\n\n"
         "- {fact}: {value} ^[{cite}]\n")
@@ -195,6 +196,17 @@ async def ready(pilot) -> None:
             return
         await pilot.pause(0.02)
     raise AssertionError("no snapshot reached the screen")
+
+
+async def open_detail(pilot) -> ReviewDetailScreen:
+    """The first review item opened from pane 3, read."""
+    await ready(pilot)
+    await pilot.press("3")
+    await pilot.press("enter")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, ReviewDetailScreen) and screen.data is not None
+    return screen
 
 
 # -- driving the main screen in key tests ------------------------------------------------------------

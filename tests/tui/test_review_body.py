@@ -11,8 +11,7 @@ import pytest
 from kctui.services import review
 from kctui.ui.widgets.review_body import ReviewBody
 from tests.helpers.hunks import make_three_hunks
-from tests.tui.fixtures import make_app, settle
-from tests.tui.test_review_session import open_detail
+from tests.tui.fixtures import make_app, open_detail, settle
 
 
 @pytest.fixture

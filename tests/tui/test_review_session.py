@@ -17,7 +17,7 @@ from kctui.services import review
 from kctui.ui.screens.main import MainScreen
 from kctui.ui.screens.review_detail import ReviewDetailScreen
 from tests.helpers.hunks import NEW, OLD, PAGE, hold, make_three_hunks
-from tests.tui.fixtures import SIZE, make_app, notes, ready, settle, until
+from tests.tui.fixtures import SIZE, make_app, notes, open_detail, ready, settle, until
 
 
 @pytest.fixture
@@ -32,16 +32,6 @@ def three(svc, tmp_path):
 
 def live(ws: Path, b) -> bytes:  # noqa: ANN001
     return (paths.wiki_path(ws, b.id) / PAGE).read_bytes()
-
-
-async def open_detail(pilot) -> ReviewDetailScreen:
-    await ready(pilot)
-    await pilot.press("3")
-    await pilot.press("enter")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, ReviewDetailScreen) and screen.data is not None
-    return screen
 
 
 def claims(ws: Path, b) -> dict[str, str]:  # noqa: ANN001
