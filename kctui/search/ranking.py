@@ -73,6 +73,7 @@ def _overlaps(a: tuple[str, int, int], path: str, start: int, end: int) -> bool:
     return a[0] == path and a[1] <= end and start <= a[2]
 
 
+_DATED = re.compile(r" \((?:19|20)\d\d-\d\d-\d\d[;)]")  # "Lena (2024-06-30) — said: …", not "Python (3.12) — …"
 _NOTE = re.compile(r"^[^\n]{1,160}? — note: ")
 
 
@@ -87,7 +88,7 @@ def claim_text(claim_text: str, title: str) -> str:
     for head in (f"{title} — ", f"{title}: "):
         if title and text.startswith(head):
             return text[len(head):]
-    if title and text.startswith(f"{title} ("):  # a dated statement of the page's subject: "(2024-06-30) — said: …"
+    if title and _DATED.match(text, len(title)) and text.startswith(title):  # a dated statement of its subject
         return text[len(title) + 1:]
     return text
 

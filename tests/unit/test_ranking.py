@@ -114,3 +114,9 @@ def test_a_named_page_description_that_only_names_the_page_is_left_out():
     assert [s.kind for s in fuse(pages, [], {"lena"})] == ["description"]  # the query is her name alone
     defined = [dict(pages[0], description="Lena is the practice manager.")]
     assert [s.kind for s in fuse(defined, [], {"lena", "car"})] == ["description"]
+
+
+def test_a_scope_in_brackets_stays_with_its_subject():
+    assert claim_text("Python (3.12) — end of life: 2028-10-02", "Python") == "Python (3.12) — end of life: 2028-10-02"
+    assert claim_text("Lena (2024-06-30; yesterday = Saturday 29 June 2024) — said: I ran.", "Lena") == \
+        "(2024-06-30; yesterday = Saturday 29 June 2024) — said: I ran."
