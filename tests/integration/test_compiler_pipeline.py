@@ -164,8 +164,9 @@ def test_deleting_a_source_retracts_its_claims_and_archives_orphans(tmp_path: Pa
                                              if "Archived" not in p.read_text(encoding="utf-8"))
     kinds = {u.slug: u.kind for u in result.updates}
     assert kinds["guides-setup-txt"] == "remove" and kinds["acme"] == "supersede"
+    # ("role": the `- Owner: Acme Ltd.` line gives Acme the role it names, issue 31)
     assert {(c.change, c.attribute) for c in result.claim_changes} == {("retracted", "Owner"), ("retracted", "Port"),
-                                                                        ("retracted", "note")}
+                                                                        ("retracted", "note"), ("retracted", "role")}
 
 
 def test_two_sources_disagreeing_is_one_conflict_citing_both(tmp_path: Path) -> None:

@@ -1,3 +1,4 @@
+# size: the passes that gather candidate names (mentions, sentence starts, typed code, heads, given names, surnames, name tails) share the Candidate model; each is a short named function.
 """The candidate names of one document: every span the text marks as a name (kctui.compiler.builtin.names),
 gathered per spelling with what the document does with it — marked or loose mentions, the sentences,
 a type the text gives it, a definition or a fact — and merged where one thing goes by several
@@ -24,11 +25,12 @@ PERSON_BEFORE = re.compile(r"(?:\b(?:by|with|ask|asked|contact|thanks|thank|cc|p
 PERSON_AFTER = re.compile(r"\s+(?:will|said|says|agreed|proposed|owns|leads|asked|suggested|noted|presented|joined|reviewed|"
                           r"wrote|approved|volunteered|runs|maintains|manages|built|fixed|shipped|met|walked|will|is on call|is on-call|to follow up|takes|took|has|had|was|is)\b")
 _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)\b")
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+_ONE_WORD_OPENS = re.compile(r" (?:[a-z]+|v?\d)")
 # a release number right after a name marks it even where it opens a sentence ("Unleash 5.12 was
 # released …"): a rare word the sentence's capital says nothing about, a dotted version says a lot
 _VERSION_AFTER = re.compile(r"\s+(?:version\s+)?v?\d+(?:\.\d+)+\b")
 _COMPANY_TAIL = re.compile(r",?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
-
 
 SpansOf = list[list[tuple[nm.Span, str]]]  # per sentence: each name span and its candidate's key
 
@@ -53,6 +55,7 @@ class Candidate:
     usage: int = 0  # only the document's usage vouches for it: the capitalised sentences it needs
     vouched: bool = False  # some occurrence is name-like on its own
     head_free: bool = False  # its first word is never written in lower case in the document
+    structured: bool = False  # a table's name column or a field names it: a name however common its word
 
     def marked_units_has(self, i: int) -> bool:
         return i in self.marked_in
@@ -120,7 +123,29 @@ def find_candidates(us: list[Unit], defined: list[Defined], profile: Profile, st
     concept_keys = _defined_and_structured(cands, defined, structured, concept_terms)
     _given_names(cands)
     _surnames(cands)
+    _nested_tails(cands, spans_of)
     return cands, spans_of, concept_keys
+
+
+def _nested_tails(cands: dict[str, Candidate], spans_of: SpansOf) -> None:
+    """The tail of a longer name at one place ("Ashby" of "Tom Ashby") stands for it unless written alone."""
+    outer: dict[str, set[str]] = {}
+    alone: set[str] = set()
+    for spans in spans_of:
+        for span, key in spans:
+            longer = [k for s, k in spans if k != key and s.start < span.start and s.end == span.end]
+            if longer:
+                outer.setdefault(key, set()).update(longer)
+            else:
+                alone.add(key)
+    for key, longer in sorted(outer.items()):
+        c = cands.get(key)
+        if key in alone or len(longer) != 1 or c is None or c.defined or c.fact or c.known:
+            continue
+        whole = cands.get(next(iter(longer)))
+        if whole is not None and whole is not c and whole.head_free:  # ("Install Velero": a verb, no name)
+            _fold(whole, c)
+            cands[key] = whole
 
 
 def _mentions(us: list[Unit], profile: Profile, lower: nm.Lower) -> tuple[dict[str, Candidate], SpansOf,
@@ -143,10 +168,16 @@ def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list
     sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
     listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
     for k, span in enumerate(sentence_spans):
-        if span.at_start and span.kind != "code" and _VERSION_AFTER.match(u.plain, span.end):
+        versioned = span.kind != "code" and _VERSION_AFTER.match(u.plain, span.end)
+        if span.at_start and versioned:
             span = replace(span, at_start=False)  # the version marks it where the capital cannot
         known = profile.known(span.text)
         ok, strong = (True, True) if known else nm.name_like(span, lower)
+        if not ok and versioned and u.kind != "row" and len(span.tokens) == 1 and wd.ACRONYM.match(span.text) \
+                and not wd.generic_acronym(span.text) and span.text.casefold() not in lower:
+            ok, strong = True, True  # an acronym with a release number is a product's name ("EMQX 5.4")
+        elif not ok and span.start and u.plain[:span.start].rstrip().endswith(":") and _field_name(u.plain, span, lower):
+            ok, span = True, replace(span, at_start=False)  # a `Label: Name` line's value keeps its capital
         need = 0 if ok else nm.usage_need(span, lower)
         if not ok and not need:
             continue
@@ -160,6 +191,13 @@ def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list
         _mention(c, span, i, known is not None, need, strong, etype, lower)
         found.append((span, c.key))
     return found
+
+
+def _field_name(plain: str, span: nm.Span, lower: nm.Lower) -> bool:
+    """The whole value of a `Label: Name` line: one capitalised word, no acronym, rarer than a common word."""
+    return len(span.tokens) == 1 and span.text.isalpha() and not wd.ACRONYM.match(span.text) \
+        and not _ASIDE.sub("", plain[span.end:]).strip(" .") and span.text.casefold() not in lower \
+        and wd.zipf(span.text) < wd.COMMON_ZIPF
 
 
 def _name_and_type(plain: str, span: nm.Span, known: KnownName | None, strong: bool) -> tuple[str, str, bool]:
@@ -214,15 +252,17 @@ def _count_sentence(c: Candidate, i: int, marked: bool) -> None:
 def _sentence_start_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf) -> None:
     # a name of ordinary words the document marks elsewhere also counts where it opens a sentence (there
     # plain_spans drops its capitals as saying nothing): "Language Platform aims to …"
+    # and one rare word it marks elsewhere ("Vault"), before a lower-case word or a number (not a label)
     multi: dict[str, list[Candidate]] = {}
     for c in cands.values():
-        if c.marked and " " in c.name:
+        if c.marked and (" " in c.name or (c.vouched and not wd.common_word(c.name) and c.name[:1].isupper())):
             multi.setdefault(c.name.split(" ", 1)[0], []).append(c)
     if multi:
         for i, u in enumerate(us):
-            if u.index == 0 and u.kind != "paragraph":
-                continue  # a list item's or quote's opening words may be a label
+            opening_label = u.index == 0 and u.kind != "paragraph"  # a list item's opening words may be a label
             for c in multi.get(u.plain.split(" ", 1)[0], ()):
+                if opening_label and not _ONE_WORD_OPENS.match(u.plain, len(c.name)):
+                    continue
                 if i not in c.units and u.plain.startswith(c.name + " "):
                     c.loose += 1
                     c.units = sorted({*c.units, i})
@@ -269,6 +309,7 @@ def _defined_and_structured(cands: dict[str, Candidate], defined: list[Defined],
     for e in structured:
         c = candidate(cands, e.name, e.evidence.start, e.evidence.end)
         c.fact, c.strong = True, True
+        c.structured = c.structured or bool(e.entity_type)  # under a header that types it ("Vendor")
         c.entity_type = c.entity_type or e.entity_type
     concept_keys = {key_of(t) for t in concept_terms}
     for d in defined:  # a term defined at a sentence start that the text capitalises elsewhere is a name

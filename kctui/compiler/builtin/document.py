@@ -8,7 +8,18 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from kctui.compiler.builtin import conversation, facts, names, prose, recall, recognise, sentences, shapes
+from kctui.compiler.builtin import (
+    conversation,
+    facts,
+    fields,
+    names,
+    prose,
+    recall,
+    recognise,
+    records,
+    sentences,
+    shapes,
+)
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin.profile import EMPTY as EMPTY_PROFILE
 from kctui.compiler.builtin.profile import Profile
@@ -48,7 +59,8 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     units = sentences.units(doc)
     defined, definition_claims = _definitions(doc, units, profile)
     concepts = gloss_concepts + prose.concepts_of(defined)
-    found = recognise.recognise(doc, units, defined, profile, structured, [c.name for c in concepts])
+    found = recognise.recognise(doc, units + sentences.row_units(doc), defined, fields.with_typed_names(profile, doc),
+                                structured, [c.name for c in concepts])
     ex.entities = found.entities
     entity_keys = {identity_key(e.name) for e in ex.entities}
     ex.concepts = [c for c in concepts if identity_key(c.name) not in entity_keys]
@@ -64,10 +76,11 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     rows = {identity_key(e.name) for e in structured}
     ex.entities = [e for e in ex.entities if names.clean_title(e.name) or identity_key(e.name) in found.used | rows]
     candidates += item_claims
-    candidates += shapes.decisions(doc, units, names_here)
+    candidates += _decisions(doc, ex, found, units, names_here)
     candidates += shapes.commands(doc, found.names)
     candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
     candidates = _without_restated_notes(candidates)
+    _record(doc, ex, units, candidates, names_here)
     _drop_the_unsaid(ex, found, candidates)
     ex.summary = prose.summary(doc)
     ex.questions = prose.questions(doc, units)
@@ -133,6 +146,34 @@ def _add_owners(doc: Document, ex: Extraction, owners: list[tuple[str, str, int]
             ex.entities.append(Entity(owner, etype, owner, (), sentences.ev(doc, line, line)))
 
 
+def _decisions(doc: Document, ex: Extraction, found: recognise.Recognised, units: list[sentences.Unit],
+               names_here: dict[str, str]) -> list[Claim]:
+    """The decisions of the document, each on the thing chosen: a name met once that a decision chooses
+    ("We chose Redis Streams over …") is an entity, with what the document says of it."""
+    passing = {identity_key(e.name): e for e in found.passing}
+    claims = shapes.decisions(doc, units, {**{k: e.name for k, e in passing.items()}, **names_here})
+    chosen = {identity_key(c.subject) for c in claims} & set(passing) - set(names_here)
+    for key in sorted(chosen):
+        ex.entities.append(passing[key])
+        names_here[key] = passing[key].name
+    return claims + [c for c in found.passing_claims if identity_key(c.subject) in chosen]
+
+
+def _record(doc: Document, ex: Extraction, units: list[sentences.Unit], candidates: list[Claim],
+            names_here: dict[str, str]) -> None:
+    """A record ("ADR-007: …") is a named thing with its decision and its header's claims, linked to
+    the records it supersedes or is superseded by (kctui.compiler.builtin.records)."""
+    name = records.record_name(doc)
+    if not name:
+        return
+    entity, claims = records.record_claims(doc, name, candidates, units, lambda text: shapes.first_named(text, names_here))
+    others, links = records.supersession(doc, name, units)
+    candidates[:] = records.moved(doc, candidates) + claims + links
+    for e in (entity, *others):
+        if identity_key(e.name) not in {identity_key(x.name) for x in ex.entities}:
+            ex.entities.append(e)
+
+
 def _without_restated_notes(candidates: list[Claim]) -> list[Claim]:
     """A sentence that already gives a thing a decision, a to-do or a command is not also a note on it."""
     specific: dict[tuple[str, int], list[str]] = {}
@@ -140,7 +181,7 @@ def _without_restated_notes(candidates: list[Claim]) -> list[Claim]:
         if c.attribute != "note":
             specific.setdefault((identity_key(c.subject), c.evidence.start), []).append(c.value)
     return [c for c in candidates if c.attribute != "note" or not any(
-        v in c.value for v in specific.get((identity_key(c.subject), c.evidence.start), ()))]
+        v in c.value and 2 * len(v) >= len(c.value) for v in specific.get((identity_key(c.subject), c.evidence.start), ()))]
 
 
 def _drop_the_unsaid(ex: Extraction, found: recognise.Recognised, candidates: list[Claim]) -> None:

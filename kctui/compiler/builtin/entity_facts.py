@@ -46,7 +46,7 @@ def statements(doc: Document, us: list[Unit], cands: dict[str, Candidate],
     st = _Statements(doc, us, cands, spans_of)
     for i, u in enumerate(us):
         text = u.text
-        if len(text) > MAX_STATEMENT_CHARS * 2 or not (any(h in text for h in _FACT_HINTS)
+        if u.kind == "row" or len(text) > MAX_STATEMENT_CHARS * 2 or not (any(h in text for h in _FACT_HINTS)
                                                        or text.startswith(("The ", "Our "))):
             continue
         st.measures(text, u, i)
@@ -55,7 +55,7 @@ def statements(doc: Document, us: list[Unit], cands: dict[str, Candidate],
 
     # statements "X is/has/uses …" and appositives "X, a monitoring vendor," about a named thing
     for i, u in enumerate(us):
-        for span, key in spans_of[i]:
+        for span, key in spans_of[i] if u.kind != "row" else ():  # (a table's rows: kctui.compiler.builtin.facts)
             c = cands.get(key)
             if c is not None:
                 st.about(c, span, u, i)

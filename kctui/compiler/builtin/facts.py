@@ -330,7 +330,7 @@ def _table_rows(doc: Document, header: list[str], rows: Rows, heading: str, out:
         cells = tuple(strip_inline(c) for c in cells)
         if not cells or not cells[0]:
             continue
-        subjects = _row_subjects(cells[column], typed) if column >= 0 and column < len(cells) else []
+        subjects = _row_subjects(cells[column], typed, bool(row_type)) if 0 <= column < len(cells) else []
         _row_people(doc, header, cells, line, subjects[0] if subjects else "", out, found)
         if subjects:
             _named_row(doc, header, cells, line, column, subjects, row_type, out, found)
@@ -370,7 +370,7 @@ def _name_column(header: list[str], rows: Rows) -> tuple[int, str, bool]:
         typed = bool(row_type) or header[column].casefold() in ("name", "names")
         strict = sum(1 for f in cells if _row_name(f, typed))
         loose = sum(1 for f in cells if _row_subjects(f, True))
-        if strict * 2 >= len(cells) or (strict and loose == len(cells)):
+        if strict * 2 >= len(cells) or (strict and loose == len(cells) and (typed or strict * 3 >= len(cells))):
             return column, row_type, typed or loose == len(cells)
     return -1, "", False
 
@@ -384,21 +384,29 @@ def _name_cells(rows: Rows, column: int) -> list[str]:
     return cells
 
 
-def _row_subjects(cell: str, typed: bool) -> list[str]:
+_PAREN_TAIL = re.compile(r"\s+\([^()]*\)\s*$")
+
+
+def _row_subjects(cell: str, typed: bool, lower_ok: bool = False) -> list[str]:
     """The names a cell of the name column gives ("`orders-db`, `labels-db`": two)."""
+    head = _PAREN_TAIL.sub("", cell)
+    if typed and not any(w.islower() for w in head.split()):  # "Acme Forge (formerly Forge One)": the name
+        cell = head
     parts = [p.strip().strip("`*_ ") for p in cell.split(",")] if "," in cell else [cell.strip().strip("`*_ ")]
-    if all(p and (_row_name(p, typed) or (typed and _named_cell(p))) for p in parts):
+    if all(p and (_row_name(p, typed) or (typed and _named_cell(p, lower_ok))) for p in parts):
         return parts
     return []
 
 
-def _named_cell(text: str) -> bool:
+def _named_cell(text: str, lower_ok: bool = False) -> bool:
     """Under a name column: a capitalised or identifier-shaped cell of a few words (AWS, Linear)."""
     words = text.split()
     if len(words) > 1 and not all(w[:1].isupper() or w[:1].isdigit() or w.casefold() in wd.PARTICLES for w in words):
         return False  # "Alert policies": a phrase, not a name
-    return 0 < len(words) <= 4 and (text[0].isupper() or wd.shaped(words[0]) or bool(wd.IDENT.match(text))) \
-        and not VERSION.match(text) and not wd.placeholder(text)
+    # (under a header that types the column, one rare word in lower case names a thing too: "balena")
+    lower_name = lower_ok and len(words) == 1 and text.isalpha() and not wd.common_word(text)
+    return 0 < len(words) <= 4 and (text[0].isupper() or wd.shaped(words[0]) or bool(wd.IDENT.match(text))
+                                    or lower_name) and not VERSION.match(text) and not wd.placeholder(text)
 
 
 def _row_people(doc: Document, header: list[str], cells: tuple[str, ...], line: int, row_subject: str,

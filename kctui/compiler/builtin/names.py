@@ -267,8 +267,8 @@ def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bo
 
 def _one_word_like(span: Span, t: str, lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
     """name_like of a span of one word: a rare word, capitalised and never written in lower case."""
-    if t.casefold() in lower_words:
-        return False, False  # the document writes it as an ordinary word too
+    if t.casefold() in lower_words or t.casefold().removesuffix("s") in CALENDAR:
+        return False, False  # the document writes it as an ordinary word too; a day or month ("Jul")
     if ACRONYM.match(t):
         return False, False  # an acronym needs its expansion, a definition or a typing noun (or usage)
     z = zipf(t)

@@ -274,11 +274,18 @@ def _glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
     rest = m.group("rest").strip().rstrip(".")
     if not code and (_DEF_IS.match(bare(rest)) or _DEF_MEANS.match(bare(rest))):
         return None  # "**Unsafe traits:** An *unsafe trait* is …": the sentence defines its own term
-    if not _gloss_rest(rest) or any(ch.isdigit() for ch in term):  # "Day 5: Monthly release" is a label
-        return None
+    if not _gloss_rest(rest) or any(ch.isdigit() for ch in term) or _field_value(rest):
+        return None  # "Day 5: Monthly release", "**Reviewers:** Ana Ruiz, Bo Li": a label and its value
     e = ev(doc, u.first, u.last)
     d = _defined(term, (), e, u, bare(rest), "glossary")
     return d, Claim(d.term, "definition", rest, "", "fact", "definition", e)
+
+
+def _field_value(rest: str) -> bool:
+    """A field's value, not a definition: names or values, most of its words capitalised or with a digit."""
+    words = wd.WORD.findall(bare(rest))
+    marked = sum(1 for w in words if w[:1].isupper() or any(ch.isdigit() for ch in w))
+    return bool(words) and words[0][:1].isupper() and words[0] not in ("A", "An", "The") and marked * 2 > len(words)
 
 
 def _gloss_rest(rest: str) -> bool:

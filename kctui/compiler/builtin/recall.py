@@ -16,16 +16,15 @@ creates the candidates it admits; kctui.compiler.builtin.recognise cites each pa
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, candidate, key_of
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.builtin.stated_values import stated_value, value_next_to, value_spans
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
 
-_DIGIT_TOKEN = re.compile(r"(?<![\w@/#])[~≈<>+]?[$€£¥]?\d[\w.,:/%–+-]*")
 _WORD = re.compile(r"[A-Za-z]+")
 _LABEL = re.compile(r"^(?:[^\W\d][\w'’ -]{0,40}?|\*\*[^*]{1,40}\*\*):\s+")
 _CODE = re.compile(r"`([^`\s]{2,60})`")
@@ -33,29 +32,6 @@ _CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)+$|^[A-Za-z]+
 SUBJECT_LEAD = 2  # words a subject may follow ("The", "Our new")
 
 
-@lru_cache(maxsize=1)
-def _calendar() -> object:
-    from dateutil.parser import parserinfo
-
-    return parserinfo()
-
-
-@lru_cache(maxsize=65536)
-def _calendar_word(word: str) -> bool:
-    """A month (capitalised: "may" is a verb) or a weekday, as dateutil reads them."""
-    info = _calendar()
-    if len(word) < 3:
-        return False
-    if info.weekday(word) is not None:  # type: ignore[attr-defined]
-        return True
-    return word[0].isupper() and info.month(word) is not None  # type: ignore[attr-defined]
-
-
-def value_spans(text: str) -> list[tuple[int, int]]:
-    """Where the sentence holds a value: digit tokens and calendar words."""
-    out = [(m.start(), m.end()) for m in _DIGIT_TOKEN.finditer(text)]
-    out += [(m.start(), m.end()) for m in _WORD.finditer(text) if _calendar_word(m.group(0))]
-    return out
 
 
 def _subject(plain: str, spans: list[tuple[nm.Span, str]]) -> int:
@@ -76,70 +52,195 @@ def _subject(plain: str, spans: list[tuple[nm.Span, str]]) -> int:
     return 0
 
 
-def about(plain: str, spans: list[tuple[nm.Span, str]]) -> tuple[list[str], bool]:
-    """The keys of the names the sentence states a fact about (see the module's docstring), and whether
-    it holds a value."""
-    spans = [(s, k) for s, k in spans if _name_span(plain, s)]
+def about(plain: str, spans: list[tuple[nm.Span, str]]) -> tuple[list[str], list[str]]:
+    """The keys of the names the sentence states a fact about (see the module's docstring), and of those
+    a fact is stated of strongly enough for a page on this one mention: the subject of a sentence that
+    holds a value or names another thing (a relation), a name a value stands next to ("Postgres 16"),
+    the value of a `Label: Name` line."""
+    spans = [(s, k) for s, k in spans if _name_span(plain, s) and not unit(plain, s)
+             and not any(o.start <= s.start and s.end <= o.end and (o.end - o.start) > (s.end - s.start) for o, _ in spans)]
     if not spans:
-        return [], False
+        return [], []
     inside = [(s.start, s.end) for s, _ in spans]
     values = [v for v in value_spans(plain) if not any(a <= v[0] < b for a, b in inside)]
+    subject = _subject(plain, spans) == 0
+    found: list[str] = []
+    strong: list[str] = []
     if values:
-        return [k for _, k in spans], True
-    found = []
-    if _subject(plain, spans) == 0:
+        found = list(dict.fromkeys(k for _, k in spans))
+        strong = [k for s, k in spans if value_next_to(plain, s, values)]
+        if subject:
+            strong.append(spans[0][1])
+    elif subject:
         found.append(spans[0][1])
+        # a relation: the subject and another named thing ("sluice subscribes to EMQX", "X replaces Y")
+        others = [k for _, k in spans[1:] if k != spans[0][1]]
+        if others:
+            strong.append(spans[0][1])
+            found += [k for k in others if k not in found]
     label = _LABEL.match(plain)
     if label:  # "Owner: Tomas", "On-call this week: Tomas"
-        found += [k for s, k in spans if s.start >= label.end() and k not in found]
-    return found, False
+        labelled = [k for s, k in spans if s.start >= label.end()]
+        found += [k for k in labelled if k not in found]
+        strong += labelled[:1]
+    return found, list(dict.fromkeys(strong))
+
+
+
+_NUMBER_BEFORE = re.compile(r"\d[\d.,]*\s?$")
+
+
+def unit(plain: str, span: nm.Span) -> bool:
+    """A short token right after a number is its unit ("11 µA", "12000 IOPS", "3 kW"), not a name."""
+    return (len(span.tokens) == 1 and len(span.text) <= 4 and not any(ch.isdigit() for ch in span.text)
+            and bool(_NUMBER_BEFORE.search(plain, max(0, span.start - 12), span.start)))
 
 
 def _name_span(plain: str, span: nm.Span) -> bool:
-    """Not a label opening the sentence ("Rollback: …"), not the local part of an address."""
+    """Not a label opening the sentence ("Rollback: …"), not the local part of an address. A name shaped
+    as one (an identifier, a code span, an inner capital) opening its line before a colon is the topic
+    of the line, not a label ("checkout-db: storage at 81%")."""
     after = plain[span.end:span.end + 2].lstrip()
     if after.startswith("@") or (span.start and plain[span.start - 1] == "@" and span.kind != "handle"):
         return False
-    return not (span.at_start and after.startswith(":"))
+    return not (span.at_start and after.startswith(":") and span.kind not in ("ident", "code", "shaped"))
+
+
+Values = dict[tuple[str, int], tuple[str, str]]  # (candidate key, sentence) -> (kind of value, value)
 
 
 def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
-                  lower: nm.Lower) -> tuple[set[tuple[str, int]], set[str]]:
-    """(candidate key, sentence index) for every fact a sentence states about a name, and the keys of
-    the names a value is stated of; the names only a fact vouches for are added to `cands`."""
+                  lower: nm.Lower) -> tuple[set[tuple[str, int]], set[str], Values, set[tuple[str, int]]]:
+    """(candidate key, sentence index) for every fact a sentence states about a name, the keys of the
+    names a fact is stated of strongly enough for a page (`about`), and the value each of those is
+    stated with, read by its form (`stated_value`), and the pairs found by a sentence's place only
+    (`_inherited_subject`: cited, but no mention of the name); the names only a fact vouches for are
+    added to `cands`."""
     pairs: set[tuple[str, int]] = set()
     valued: set[str] = set()
+    values: Values = {}
+    borrowed: set[tuple[str, int]] = set()  # sentences about a name by their place only
+    firsts: list[str] = []  # per sentence, the key of its first usable name ("" for none)
+    passable: dict[str, bool] = {}  # (usable as a passing mention: asked once per name)
     for i, u in enumerate(us):
-        spans = [(s, k) for s, k in spans_of[i] if k in cands and _usable(cands[k])]
+        spans = [(s, k) for s, k in spans_of[i] if k in cands and (
+            passable[k] if k in passable else passable.setdefault(k, usable(cands[k], passing=True)))]
         extra = _extra_spans(u, i, spans_of[i], cands, lower)
         if extra:
             spans = sorted(spans + extra, key=lambda sk: sk[0].start)
-        keys, value = about(u.plain, spans)
+        firsts.append(spans[0][1] if spans else "")
+        keys, strong = about(u.plain, spans)
+        strong = [k for k in strong if usable(cands[k])]  # (the others: passing mentions at most)
         pairs.update((key, i) for key in keys)
-        if value:
-            valued.update(keys)
-    return pairs, valued
+        valued.update(strong)
+        if not spans and (inherited := _inherited_subject(us, i, firsts)):
+            pairs.add((inherited, i))
+            borrowed.add((inherited, i))
+            c = cands[inherited]
+            if i not in c.units:
+                c.units = sorted({*c.units, i})
+        inside = [(s.start, s.end) for s, _ in spans]
+        for k, (span, key) in enumerate(spans):
+            if key in strong and (key, i) not in values and \
+                    (found := stated_value(u.plain, span, inside, k == 0 and u.kind != "row")):
+                values[(key, i)] = found
+        if (held := _label_value(u.plain, spans)) and held[0] in strong and (held[0], i) not in values:
+            values[(held[0], i)] = ("role", held[1])
+        if spans and spans[0][1] in strong and (spans[0][1], i) not in values and u.kind != "row" \
+                and (rel := relation(u.plain, [s for s, _ in spans])):
+            values[(spans[0][1], i)] = rel
+    return pairs, valued, values, borrowed
 
 
-def _usable(c: Candidate) -> bool:
-    """A candidate a fact can make an entity: name-like somewhere on its own, a clean title."""
+_PRONOUN = re.compile(r"^(?:It|Its|They|Their|Theirs|This|These|He|She|His|Her)\b")
+
+
+def _inherited_subject(us: list[Unit], i: int, firsts: list[str]) -> str:
+    """What a sentence that names nothing is about, by its place: the first name of the sentence before
+    in the same block when it opens with a pronoun ("It depends on …"); a later sentence of a list item,
+    the item's first name; a list item that holds a value, the first name of the lead-in paragraph
+    right before its list ("… call with Acme. Summary:")."""
+    u = us[i]
+    if i and _PRONOUN.match(u.plain) and u.block - us[i - 1].block <= 1:
+        return firsts[i - 1]
+    if u.kind == "item" and u.index > 0:  # a list item is about one thing: a later sentence of it too
+        return next((firsts[j] for j in range(i - 1, -1, -1) if us[j].block == u.block and firsts[j]), "")
+    if u.kind != "item" or not any(a >= 0 for a, _ in value_spans(u.plain)):
+        return ""
+    k = i - 1
+    while k >= 0 and us[k].kind == "item":
+        k -= 1
+    if k < 0 or us[k].kind != "paragraph" or not us[k].plain.rstrip().endswith(":"):
+        return ""
+    lead = [j for j in range(k, -1, -1) if us[j].block == us[k].block]
+    return next((firsts[j] for j in sorted(lead) if firsts[j]), "")
+
+
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
+def _label_value(plain: str, spans: list[tuple[nm.Span, str]]) -> tuple[str, str] | None:
+    """(key, label) when a `Label: Name` line's value is that one name and nothing more ("On-call this
+    week: Tomas", "Owner: Lena Vogel (platform)"): the label is the role the line gives the name."""
+    label = _LABEL.match(plain)
+    after = [(s, k) for s, k in spans if s.start >= label.end()] if label else []
+    if len(after) != 1:
+        return None
+    span, key = after[0]
+    if any(ch.isdigit() for ch in span.text):
+        return None  # "Severity: SEV-2": a value of the field, not someone or something it names
+    rest = _ASIDE.sub("", plain[label.end():span.start] + plain[span.end:]).strip(" .*`_")
+    name_label = plain[:label.end()].strip(" *:_")
+    return (key, name_label) if not rest and name_label else None
+
+
+_VERB_PHRASE = re.compile(r"^\s+((?:[a-z]+\s){1,4})(?:the\s+|a\s+|an\s+|our\s+)?$")
+
+
+def relation(plain: str, spans: list[nm.Span]) -> tuple[str, str] | None:
+    """(verb phrase, object) when the sentence's subject, the first name, is followed by a few lower-case
+    words and then the second name: "sluice subscribes to EMQX" -> ("subscribes to", "EMQX")."""
+    if len(spans) < 2 or spans[0].start > 0 and plain[:spans[0].start].strip() not in ("The", "the", "Our"):
+        return None
+    m = _VERB_PHRASE.match(plain[spans[0].end:spans[1].start] + " ")
+    if not m:
+        return None
+    words = m.group(1).split()
+    while words and words[-1] in ("the", "a", "an", "our", "their", "its", "this", "that"):
+        words.pop()  # "will book the Datadog call": the relation is "will book"
+    verb = " ".join(words)
+    if not words or words[0] in wd.FUNCTION_WORDS or len(verb) < 3:
+        return None  # "X and Y", "X of Y": no verb between them
+    return verb, spans[1].text
+
+
+
+
+def usable(c: Candidate, passing: bool = False) -> bool:
+    """A candidate a fact can make an entity: name-like somewhere on its own, a clean title; with
+    `passing`, one a fact can make a passing mention (a page once another source names it too)."""
     if c.defined or c.known or c.listed or c.fact:
         return True
     if not c.vouched or not nm.clean_title(c.name) or any(
             w.casefold().removesuffix("s") in wd.CALENDAR for w in c.name.split()):
         return False
-    if c.kinds <= {"caps"} and not c.marked:
-        return False  # its only capital is a sentence start
+    if c.kinds <= {"caps"} and not c.marked and (wd.zipf(c.name.split()[-1]) >= wd.RARE_ZIPF
+                                                 or (" " in c.name and not c.head_free)):
+        # its only capital is a sentence start; a last word English does not know is a name still
+        # ("Quokkabase", "Ilse Vandermeer")
+        return False
     if c.kinds <= {"ident"}:  # a hyphenated word ("re-auth", "soak-test") unless it recurs or is code-shaped
-        return _ident_shape(c.name) and (len(c.units) >= 2 or wd.ident_name(c.name))
+        return _ident_shape(c.name) and (passing or len(c.units) >= 2 or wd.ident_name(c.name))
     return True
 
 
 def _ident_shape(token: str) -> bool:
     """A lower-case identifier that is not an English compound: no prefix, closed-class or suffixed part."""
     parts = [p for p in re.split(r"[-_.]", token) if p]
-    return len(parts) >= 2 and not (parts[0] in wd.PREFIXES or any(
-        p in wd.FUNCTION_WORDS or p.endswith(wd.WORD_SUFFIX) for p in parts))
+    # (English compound modifiers end in their participle or suffix: "long-running", "data-driven";
+    # a name may open with one: "tracking-ingest")
+    return len(parts) >= 2 and not (parts[0] in wd.PREFIXES or parts[-1].endswith(wd.WORD_SUFFIX)
+                                    or any(p in wd.FUNCTION_WORDS for p in parts))
 
 
 def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[str, Candidate],
@@ -148,8 +249,8 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
     word, a code span shaped as an identifier; each added as a candidate (not yet accepted)."""
     taken = [(s.start, s.end) for s, _ in have]
     out: list[tuple[nm.Span, str]] = []
-    for span in _code_spans(u.plain):
-        if any(a < span.end and span.start < b for a, b in taken) or span.text.casefold() in lower:
+    for span in _code_spans(u.plain) + _versioned_words(u.plain):
+        if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
         c = candidate(cands, span.text, u.first, u.last)
         c.kinds.add(span.kind)
@@ -162,6 +263,21 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
         out.append((span, c.key))
         taken.append((span.start, span.end))
     return out
+
+
+_VERSIONED_WORD = re.compile(r"(?<![\w./@#-])([a-z][a-z]{2,20})(?=\s+v?\d+\.\d+(?:\.\d+)*\b)")
+
+
+_DOTTED_NUMBER = re.compile(r"\d\.\d")
+
+
+def _versioned_words(plain: str) -> list[nm.Span]:
+    """A word in lower case English does not know, right before a dotted release number: a product
+    written in lower case ("slurm 23.11", "restic 0.17"), named by the value that stands next to it."""
+    if not _DOTTED_NUMBER.search(plain):
+        return []
+    return [nm.Span(m.group(1), m.start(1), m.end(1), m.start(1) == 0, "versioned", (m.group(1),))
+            for m in _VERSIONED_WORD.finditer(plain) if wd.zipf(m.group(1)) < wd.RARE_ZIPF]
 
 
 def _code_spans(plain: str) -> list[nm.Span]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import recall
+from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, acts_as_person, find_candidates, key_of
 from kctui.compiler.builtin.entity_facts import statements
 from kctui.compiler.builtin.profile import Profile
@@ -53,14 +54,16 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     claims, claimed = statements(doc, us, cands, spans_of)
     # recall first: a sentence that states a fact about a name makes it an entity and is cited on its page
     # (named in one sentence only, it is a passing mention with that fact: a page once another source names it)
-    recalled = _recall(us, cands, spans_of, lower)
+    recalled, values = _recall(us, cands, spans_of, lower)
     _section_references(doc, cands)
     used = _used(cands)
+    for key in _units(us, spans_of):
+        cands.pop(key, None)
     accepted = _accepted(cands, concept_keys, used)
-    passing = _passing(doc, us, cands, concept_keys, accepted)
+    passing = _passing(doc, us, cands, concept_keys, accepted, {k for k, _ in recalled})
     # the sentences that say something about each named thing, each cited
     for c in _distinct([*accepted.values(), *passing.values()]):
-        _cite(doc, us, c, claimed, recalled, claims)
+        _cite(doc, us, c, claimed, recalled, claims, values)
     entities, names = _entities(doc, us, accepted, spans_of)
     kept = {identity_key(e.name) for e in entities} | {k for k in names}
     once = {identity_key(c.name) for c in passing.values()} - kept
@@ -71,14 +74,29 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                       _passing_entities(doc, passing, once), passing_claims)
 
 
-def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf, lower: nm.Lower) -> set[tuple[str, int]]:
-    """The (candidate key, sentence) pairs that state a fact about a name; a name stated of in two
-    sentences or more counts as one with a fact."""
-    recalled, _valued = recall.fact_mentions(us, cands, spans_of, lower)
+def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
+            lower: nm.Lower) -> tuple[set[tuple[str, int]], recall.Values]:
+    """The (candidate key, sentence) pairs that state a fact about a name, and the values stated of the
+    names strongly enough for a page (kctui.compiler.builtin.recall.about); such a name, or one stated
+    of in two sentences or more, counts as one with a fact."""
+    recalled, _valued, values, borrowed = recall.fact_mentions(us, cands, spans_of, lower)
+    with_value = {key for key, _ in values}
     for key, _ in recalled:
-        if len(cands[key].units) >= 2:  # (`valued`: a page of one stated value would be a stub)
+        # named once, a thing needs a value stated of it by its form (its page then holds the sentence
+        # and the value); named in two sentences or more, a fact about it is enough
+        if sum((key, i) not in borrowed for i in cands[key].units) >= 2 or key in with_value:
             cands[key].fact = True
-    return recalled
+    return recalled, values
+
+
+def _units(us: list[Unit], spans_of: SpansOf) -> set[str]:
+    """The keys of the short tokens the document only ever writes right after a number: units ("kW",
+    "IOPS", "CET"), not names."""
+    after: dict[str, bool] = {}
+    for i, spans in enumerate(spans_of):
+        for span, key in spans:
+            after[key] = after.get(key, True) and recall.unit(us[i].plain, span)
+    return {k for k, all_units in after.items() if all_units}
 
 
 def _section_references(doc: Document, cands: dict[str, Candidate]) -> None:
@@ -97,17 +115,21 @@ def _used(cands: dict[str, Candidate]) -> set[str]:
 
 def _accepted(cands: dict[str, Candidate], concept_keys: set[str], used: set[str]) -> dict[str, Candidate]:
     """The candidates the evidence makes entities (a concept of the document is none)."""
-    return {k: c for k, c in cands.items() if k not in concept_keys and c.accepted() and (_clean(c.name) or k in used)}
+    return {k: c for k, c in cands.items() if k not in concept_keys and c.accepted()
+            and (_clean(c.name) or k in used or (c.structured and not wd.placeholder(c.name)))}
 
 
 def _passing(doc: Document, us: list[Unit], cands: dict[str, Candidate], concept_keys: set[str],
-             accepted: dict[str, Candidate]) -> dict[str, Candidate]:
-    """The passing mentions: named in one sentence, not an entity, not a concept; a line's label
-    ("Deciders: …") and a section of the document ("see Unresolved Questions") are not names."""
+             accepted: dict[str, Candidate], stated: set[str]) -> dict[str, Candidate]:
+    """The passing mentions: named in one sentence, or a name a sentence states a fact about (`stated`:
+    an entity here only with more evidence, a page with what this document says once another source
+    names it too); not an entity, not a concept; a line's label ("Deciders: …") and a section of the
+    document ("see Unresolved Questions") are not names."""
     headings = {key_of(" ".join(b.text.strip("#` ").split())) for b in doc.blocks if b.kind == "heading"}
     return {k: c for k, c in cands.items() if k not in concept_keys and k not in accepted and k not in headings
-            and c.passing() and _clean(c.name) and not any(a is c for a in accepted.values())
-            and not _labels_its_line(doc, us, c)}
+            and (c.passing() or (k in stated and recall.usable(c, passing=True))) and _clean(c.name)
+            and not any(a is c for a in accepted.values())
+            and not (_labels_its_line(doc, us, c) and not c.kinds & {"ident", "code", "shaped"})}
 
 
 def _labels_its_line(doc: Document, us: list[Unit], c: Candidate) -> bool:
@@ -172,17 +194,24 @@ def _passing_entities(doc: Document, passing: dict[str, Candidate], once: set[st
 
 
 def _cite(doc: Document, us: list[Unit], c: Candidate, claimed: set[tuple[str, int]],
-          recalled: set[tuple[str, int]], claims: list[Claim]) -> None:
-    """The sentences about one named thing, each cited: every one that states a fact about it, and up to
-    MAX_NOTES others that mention it."""
+          recalled: set[tuple[str, int]], claims: list[Claim], values: recall.Values) -> None:
+    """The sentences about one named thing, each cited: every one that states a fact about it (and the
+    value it states of it, by kind: "version: 16"), and up to MAX_NOTES others that mention it."""
     notes = 0
     for i in c.units:
         stated = (c.key, i) in recalled
+        if (c.key, i) in values:
+            kind, value = values[(c.key, i)]
+            claims.append(Claim(c.name, kind, value, "", "fact", "statement", ev(doc, us[i].first, us[i].last)))
         if notes >= MAX_NOTES and not stated:
             continue
         u = us[i]
-        text = u.plain if len(u.plain) <= MAX_STATEMENT_CHARS else _clause(u.plain, c.surfaces)
-        if (c.key, i) in claimed or not 16 <= len(text) <= MAX_STATEMENT_CHARS or "\\" in text:
+        # a sentence that states a fact about the name is cited whole (its values may be anywhere in it),
+        # also where a specific claim already took one value of it
+        limit = 2 * MAX_STATEMENT_CHARS if stated else MAX_STATEMENT_CHARS
+        text = u.plain if len(u.plain) <= limit else _clause(u.plain, c.surfaces)
+        if ((c.key, i) in claimed and not stated) or not 16 <= len(text) <= limit or "\\" in text \
+                or ("<" in u.raw and text not in u.raw):  # (an autolink's text is not what the line says)
             continue
         claims.append(Claim(c.name, "note", text, "", "fact", "statement", ev(doc, u.first, u.last)))
         claimed.add((c.key, i))

@@ -33,7 +33,7 @@ class Unit:
     last: int
     block: int  # index of its block in doc.blocks
     index: int  # its position in the block
-    kind: str  # paragraph | item | quote
+    kind: str  # paragraph | item | quote | row (a table row: its cells joined by " | ")
 
 
 def ev(doc: Document, first: int, last: int) -> Evidence:
@@ -81,6 +81,21 @@ def units(doc: Document) -> list[Unit]:
             if index == 0 and block.kind == "item":
                 plain = CHECKBOX.sub("", plain)
             out.append(Unit(sentence, plain, bare(plain), first, last, position, index, block.kind))
+    return out
+
+
+def row_units(doc: Document) -> list[Unit]:
+    """Every table row below its header as a unit of its own (kind "row"): its cells, markup removed,
+    joined by " | ", so the named things a row states facts about are found as in a sentence."""
+    out: list[Unit] = []
+    for position, block in enumerate(doc.blocks):
+        if block.kind != "table":
+            continue
+        for index, (line, cells) in enumerate(block.rows[1:], 1):
+            plain = " | ".join(c for c in (strip_inline(c).strip() for c in cells) if c)
+            if plain and len(plain) <= 2 * MAX_STATEMENT_CHARS:
+                raw = " | ".join(c.strip() for c in cells if c.strip())
+                out.append(Unit(raw, plain, bare(plain), line, line, position, index, "row"))
     return out
 
 

@@ -27,7 +27,7 @@ MAX_COMMANDS = 12  # per code block
 _BOX = re.compile(r"^\[(?P<mark>[ xX])\]\s+(?P<rest>\S.*)$", re.S)
 _OWNER = re.compile(r"^(?:@(?P<handle>[A-Za-z][\w-]{1,38})\s*(?::|—|–|-|\bto\b|\bwill\b)?|(?P<name>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s*(?::|—|–|-|\bto\b|\bwill\b))\s*(?P<task>\S.*)$", re.S)
 _CHOSE = re.compile(r"\b(?:we|they|the team|I)\s+(?:have\s+)?(?P<verb>chose|choose|picked|selected|decided on|went with|are going with|settled on|adopted)\s+"
-                    r"(?P<x>[^,.;]{1,60}?)(?:\s+(?:over|instead of|rather than)\s+(?P<y>[^,.;]{1,60}?))?(?:,?\s+(?:because|since|as)\s+(?P<why>[^.;]{3,200}))?\.?$", re.I)
+                    r"(?P<x>[^,.;]{1,60}?)(?:\s+(?:over|instead of|rather than)\s+(?P<y>[^,.;]{1,60}?))?(?:,?\s+(?:because|since|as)\s+(?P<why>[^;]{3,200}?))?\.?$", re.I)
 _DECIDED = re.compile(r"\b(?:we|they|the team)\s+(?:have\s+)?(?:decided|agreed)\s+(?:to|that)\s+(?P<what>.{3,200}?)\.?$", re.I)
 _DECISION_LEAD = re.compile(r"^(?:Decision|Decided|Resolution|Outcome)\s*:\s*(?P<what>\S.{2,250}?)\.?$", re.I)
 _DECISION_HINTS = ("chose", "choose", "picked", "selected", "decided", "went with", "going with", "settled on", "adopted",
@@ -49,6 +49,11 @@ def _subject(text: str, names: dict[str, str]) -> str | None:
             if best is None or pos < best[0]:
                 best = (pos, name)
     return best[1] if best else None
+
+
+def first_named(text: str, names: dict[str, str]) -> str | None:
+    """The first named thing of the document that `text` mentions."""
+    return _subject(text, names)
 
 
 @lru_cache(maxsize=256)
@@ -110,6 +115,8 @@ def decisions(doc: Document, us: list[Unit], names: dict[str, str]) -> list[Clai
             out.append(Claim(subject, "decision", value, "", "fact", "statement", e))
             if m.group("why"):
                 out.append(Claim(subject, "reason", m.group("why").strip(), "", "fact", "statement", e))
+            if m.group("y"):
+                out.append(Claim(subject, "alternative", m.group("y").strip(), "", "fact", "statement", e))
             continue
         m = _DECISION_LEAD.match(text) or _DECIDED.search(text)
         if m:

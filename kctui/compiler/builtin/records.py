@@ -1,0 +1,99 @@
+"""Records: a document whose title opens with an identifier — letters, a hyphen and a number ("ADR-007:",
+"INC-2041 —", "RFC-12.") — is a record of that name (a decision record, an incident, a request). The
+record is a named thing of its own: the fields of its header (`Status: …`, `Date: …`, a header table)
+and the sentences of the block right under its title ("_20 Feb 2026 · Accepted · supersedes ADR-009_")
+are claims on its page, so its status, date, owner and the record it supersedes (or is superseded by,
+a name on that line, which gets the line too) are cited where the record is.
+
+By the title's form only: no word of any corpus is listed here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from kctui.compiler.builtin.sentences import Unit, ev
+from kctui.compiler.extraction import Entity
+from kctui.compiler.readers import Document
+from kctui.core.claims import Claim
+
+# an identifier opening the title, then a separator: "ADR-007: …", "ADR-0019 — …", "INC-12. …"
+_RECORD_ID = re.compile(r"^(?P<id>[A-Z][A-Za-z]{1,11}-\d{1,6})(?=\s*(?:[:.—–|-]\s|$))")
+HEADER_ORIGINS = ("kv", "table")
+HEADER_LINES = 8  # how far under the title a record's header may reach  # the claims of a header's `key: value` lines and key/value table
+
+
+def record_name(doc: Document) -> str:
+    """The identifier the document's title opens with, or ""."""
+    m = _RECORD_ID.match(doc.title.strip().lstrip("#").strip())
+    return m.group("id") if m else ""
+
+
+def _title_block(doc: Document) -> int:
+    """The index of the title's heading block, or -1."""
+    for k, block in enumerate(doc.blocks[:2]):
+        if block.kind == "heading" and block.level == 1:
+            return k
+    return -1
+
+
+def record_claims(doc: Document, name: str, claims: list[Claim], us: list[Unit],
+                  chosen: Callable[[str], str | None] | None = None) -> tuple[Entity, list[Claim]]:
+    """The record as an entity and its claims: the decision its title states (also on the page of the
+    first named thing of it, `chosen`), the header fields the document states of itself (its `key:
+    value` lines and key/value table rows, moved to the record), and each sentence of the first block
+    under the title."""
+    title = _title_block(doc)
+    line = doc.blocks[title].start if title >= 0 else 1
+    entity = Entity(name, "record", name, (), ev(doc, line, line))
+    out: list[Claim] = []
+    decision = doc.title.strip().lstrip("#").strip()[len(name):].lstrip(" :.—–|-").strip()
+    if title >= 0 and len(decision.split()) >= 2:  # the title states the decision: "ADR-7: Kafka for events"
+        out.append(Claim(name, "decision", decision, "", "fact", "statement", ev(doc, line, line)))
+        if chosen is not None and (what := chosen(decision)) and what != name:
+            out.append(Claim(what, "decision", decision, "", "fact", "statement", ev(doc, line, line)))
+    for c in claims:
+        if c.subject == doc.title and c.origin in HEADER_ORIGINS:
+            out.append(Claim(name, c.attribute, c.value, c.scope, c.form, c.origin, c.evidence))
+    header: list[tuple[int, int]] = []  # the prose blocks between the title and the next heading, near it
+    for block in doc.blocks[title + 1:] if title >= 0 else ():
+        if block.kind not in ("paragraph", "item", "quote") or block.start > line + HEADER_LINES:
+            break
+        header.append((block.start, block.end))
+    for u in us:
+        if u.kind != "row" and len(u.plain) >= 8 and any(a <= u.first <= b for a, b in header):
+            out.append(Claim(name, "note", u.plain, "", "fact", "statement", ev(doc, u.first, u.last)))
+    return entity, out
+
+
+def moved(doc: Document, claims: list[Claim]) -> list[Claim]:
+    """The claims without the header fields a record takes (see record_claims)."""
+    return [c for c in claims if not (c.subject == doc.title and c.origin in HEADER_ORIGINS)]
+
+
+# the status words of a decision record's format (Nygard's ADRs): "Superseded by ADR-016", "Supersedes 0009"
+_SUPERSEDED_BY = re.compile(r"\bsuperseded\b\W*(?:on\s[^.;]{1,30}?\s)?by\W*(?P<id>[A-Z][A-Za-z]{1,11}-\d{1,6}|\d{2,6})(?!\d)", re.I)
+_SUPERSEDES = re.compile(r"\bsupersedes\b\W*(?P<id>[A-Z][A-Za-z]{1,11}-\d{1,6}|\d{2,6})(?!\d)", re.I)
+
+
+def supersession(doc: Document, name: str, us: list[Unit]) -> tuple[list[Entity], list[Claim]]:
+    """The records this one supersedes or is superseded by, each a named thing, and the links both ways:
+    "superseded by" on the older record, "supersedes" on the newer, each citing the line that says so
+    (from the title, which names this record, when the claim's value is this record's name)."""
+    title = _title_block(doc)
+    top = doc.blocks[title].start if title >= 0 else 1
+    entities: list[Entity] = []
+    claims: list[Claim] = []
+    for u in us:
+        for pattern, mine, theirs in ((_SUPERSEDED_BY, "superseded by", "supersedes"),
+                                      (_SUPERSEDES, "supersedes", "superseded by")):
+            m = pattern.search(u.plain)
+            if not m or m.group("id") == name:
+                continue
+            other = m.group("id")
+            here = ev(doc, u.first, u.last)
+            claims.append(Claim(name, mine, other, "", "fact", "statement", here))
+            claims.append(Claim(other, theirs, name, "", "fact", "statement", ev(doc, min(top, u.first), u.last)))
+            entities.append(Entity(other, "record", other, (), here))
+    return entities, claims

@@ -1,0 +1,141 @@
+"""The values a sentence states, read by their form (kctui.compiler.builtin.recall decides what they are
+said of): where a sentence holds one (a token with a digit, a capitalised day or month as `dateutil`
+reads them), whether one stands right after a name ("Postgres 16"), and the kind of the value stated
+of a name — a date (what `dateutil` parses as one), an amount, a duration, a share, a version.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import lru_cache
+
+from kctui.compiler.builtin import names as nm
+
+_DIGIT_TOKEN = re.compile(r"(?<![\w@/#])[~≈<>+]?[$€£¥]?\d[\w.,:/%–+-]*")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@lru_cache(maxsize=1)
+def _calendar() -> object:
+    from dateutil.parser import parserinfo
+
+    return parserinfo()
+
+
+@lru_cache(maxsize=65536)
+def calendar_word(word: str) -> bool:
+    """A month (capitalised: "may" is a verb) or a weekday, as dateutil reads them."""
+    info = _calendar()
+    if len(word) < 3:
+        return False
+    if not word[0].isupper():
+        return False  # "sun", "may", "march": ordinary words in lower case
+    return info.weekday(word) is not None or info.month(word) is not None  # type: ignore[attr-defined]
+
+
+def value_spans(text: str) -> list[tuple[int, int]]:
+    """Where the sentence holds a value: digit tokens and calendar words."""
+    out = [(m.start(), m.end()) for m in _DIGIT_TOKEN.finditer(text)]
+    out += [(m.start(), m.end()) for m in _WORD.finditer(text) if calendar_word(m.group(0))]
+    return out
+
+
+# between a name and its value: punctuation, at most two words in lower case (a verb, a preposition:
+# "renews on", "took"), "v"/"version": "Postgres 16", "Zuora renews 2027-01-15", "EMQX (v5.4)"
+_NEXT_TO = re.compile(r"[\s(:,]{1,3}(?:[a-z]+\s+){0,2}(?:v(?:ersion)?\s?)?")
+
+
+def value_next_to(plain: str, span: nm.Span, values: list[tuple[int, int]]) -> bool:
+    """Does a value follow the name at once ("Postgres 16", "EMQX 5.4", "Acme (2026-03-31)")?"""
+    return any(0 < a - span.end <= 20 and _NEXT_TO.fullmatch(plain[span.end:a]) for a, _ in values)
+
+
+
+_CURRENCY = re.compile(r"[$€£¥]|\b[A-Z]{3}\s?\d")
+_DURATION_UNIT = re.compile(r"(?:ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|"
+                            r"months?|mo|y|yrs?|years?)\b", re.I)
+_DOTTED = re.compile(r"v?\d+(?:\.\d+)+[a-z0-9.-]*$|v\d+$")
+_OWNED = re.compile(r"\b[A-Z][\w.+-]*\s+v?$")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
+
+
+def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), first: bool = True) -> tuple[str, str] | None:  # type: ignore[assignment]
+    """(kind, value) of the value stated of the name `span`: the value right after it ("Postgres 16",
+    "renews 2026-09-30"), or the one value of a sentence whose subject (`first` name) it is; widened over
+    the calendar words and numbers next to it ("Tue 17 Feb", "31 Jul 2026") and a unit of time; its
+    kind by its form — "date" (what dateutil reads as one), "amount" (a currency), "duration", "share"
+    (a percentage), "version" (a dotted number, or a number right after the name), else "value".
+    `names`: the spans of the sentence's names, whose digits are no values."""
+    found = [v for v in value_spans(plain) if not any(a <= v[0] < b for a, b in [(span.start, span.end), *names])]
+    if not found:
+        return None
+    near = [v for v in found if value_next_to(plain, span, [v])]
+    if near:
+        a, b = near[0]
+    elif first and len(found) == 1:
+        a, b = found[0]
+    else:
+        return None
+    a, b = _widen(plain, a, b)
+    text = plain[a:b].rstrip(".,;:)")
+    if not text or len(text) > 40:
+        return None
+    unit = _DURATION_UNIT.match(plain, b + 1) if plain[b:b + 1] == " " else None
+    if _CURRENCY.search(text):
+        return "amount", text
+    if text.endswith("%"):
+        return "share", text
+    if _is_date(text):
+        return "date", text
+    if unit and text[:1].isdigit():
+        return "duration", f"{text} {unit.group(0)}"
+    if _DURATION_UNIT.fullmatch(text.lstrip("~≈<>0123456789.,")) and text[:1] in "~≈<>0123456789":
+        return "duration", text
+    if (_DOTTED.match(text) or (a - span.end <= 1 and text.isdigit())) and (near or not _OWNED.search(plain, 0, a)):
+        return "version", text  # (of the capitalised word right before it, if any: "sluice (Go 1.22)")
+    return None  # a count or a time of day: the sentence says what it is, not its form
+
+
+def _widen(plain: str, a: int, b: int) -> tuple[int, int]:
+    """The value's span widened over the calendar words and numbers right next to it."""
+    words = list(_TOKEN.finditer(plain))
+    idx = next((k for k, m in enumerate(words) if m.start() <= a < m.end()), None)
+    if idx is None:
+        return a, b
+    lo = hi = idx
+    while lo > 0 and words[lo].start() - words[lo - 1].end() <= 1 and _dateish(words[lo - 1].group(0)):
+        lo -= 1
+    while hi + 1 < len(words) and words[hi + 1].start() - words[hi].end() <= 1 and _dateish(words[hi + 1].group(0)):
+        hi += 1
+    if lo == hi == idx or not any(calendar_word(words[k].group(0).strip(",")) for k in range(lo, hi + 1)):
+        return a, b
+    return min(a, words[lo].start()), max(b, words[hi].end())
+
+
+_TOKEN = re.compile(r"\S+")
+
+
+def _dateish(word: str) -> bool:
+    w = word.strip(",.")
+    return bool(w) and (calendar_word(w) or (w.isdigit() and len(w) <= 4))
+
+
+@lru_cache(maxsize=4096)
+def _is_date(text: str) -> bool:
+    """A date as dateutil reads one: an ISO date, or a day or month with a number ("17 Feb", "Tue 17 Feb")."""
+    if _ISO_DATE.match(text):
+        return True
+    words = text.replace(",", " ").split()
+    if len(words) < 2 or not any(calendar_word(w) for w in words):
+        return False
+    from dateutil.parser import ParserError, parse
+
+    try:
+        parse(text, default=_DEFAULT_DAY)
+    except (ParserError, ValueError, OverflowError):
+        return False
+    return True
+
+
+_DEFAULT_DAY = datetime(2000, 1, 1)

@@ -1,0 +1,238 @@
+"""Issue 31: a stated fact reaches the page of what it is about, by the sentence's structure, not its
+phrasing. Each rule has a positive and a negative table, with phrasings of our own (not the notes
+corpus's): a value next to a name or stated of a sentence's subject gives it a page on one mention, with
+the value read by its form; a table row is a statement of each thing it names; a record titled by an
+identifier ("ADR-12: …") carries its header's fields; units, days and a name's tail are no names."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import stated_values
+from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.readers import read_source
+
+DIGEST = "sha256:" + "5" * 64
+
+
+def extract(text: str, path: str = "notes/n.md"):  # noqa: ANN201
+    return extract_document(read_source(path, text.encode("utf-8"), DIGEST))
+
+
+def entity_names(text: str) -> set[str]:
+    return {e.name for e in extract(text).entities}
+
+
+def claims_of(text: str, name: str) -> list[tuple[str, str, int]]:
+    return [(c.attribute, c.value, c.evidence.start) for c in extract(text).claims if c.subject == name]
+
+
+# -- a value stated of a name gives it a page on one mention --------------------------------------------
+
+
+@pytest.mark.parametrize("text, name, kind, value", [
+    ("# Infra notes\n\nThe batch hosts were moved to Nomad 1.7 last month after the quota review.\n",
+     "Nomad", "version", "1.7"),
+    ("# Renewals\n\nOur Zuora subscription ends on 2027-01-15, after which invoices stop.\n",
+     "Zuora", "date", "2027-01-15"),
+    ("# Budget\n\nGrafterly costs us $4,300 a month for the whole analytics team.\n",
+     "Grafterly", "amount", "$4,300"),
+    ("# Weekly\n\n- Quokkabase restores take about 35 minutes from a cold snapshot.\n",
+     "Quokkabase", "duration", "35 minutes"),
+])
+def test_a_value_stated_of_a_name_gives_it_a_page_with_the_value_read_by_its_form(text, name, kind, value):
+    ex = extract(text)
+    assert name in {e.name for e in ex.entities}
+    mine = [(c.attribute, c.value) for c in ex.claims if c.subject == name]
+    assert (kind, value) in mine
+    assert any(c.attribute == "note" and value in c.value for c in ex.claims if c.subject == name)
+
+
+@pytest.mark.parametrize("text, name", [
+    # a bare passing mention stays on the source page
+    ("# Retro\n\nSomeone mentioned Quokkabase in passing while we talked about lunch.\n", "Quokkabase"),
+    # a number that is no value of the name (a count elsewhere in the sentence, the name not its subject)
+    ("# Retro\n\nWe reviewed 14 tickets, and then argued about Grafterly and the coffee machine.\n", "Grafterly"),
+])
+def test_a_bare_mention_gets_no_page(text, name):
+    assert name not in entity_names(text)
+
+
+@pytest.mark.parametrize("plain, kind, value", [
+    ("Nomad 1.7 is on every host", "version", "1.7"),
+    ("Zuora renews Tue 9 Mar 2027 again", "date", "Tue 9 Mar 2027"),
+    ("Quokkabase uses 12% of the disk", "share", "12%"),
+    ("Quokkabase took 3h on Friday", "duration", "3h"),
+])
+def test_stated_value_kinds(plain, kind, value):
+    span = nm.Span(plain.split()[0], 0, len(plain.split()[0]), True, "caps", (plain.split()[0],))
+    assert stated_values.stated_value(plain, span) == (kind, value)
+
+
+@pytest.mark.parametrize("plain", [
+    "Quokkabase was discussed at 10:30 by the team",  # a time of day says nothing of its form
+    "Quokkabase and 3 others were discussed",  # a count
+])
+def test_no_stated_value_without_a_form(plain):
+    span = nm.Span("Quokkabase", 0, 10, True, "caps", ("Quokkabase",))
+    assert stated_values.stated_value(plain, span) is None
+
+
+# -- not names: units, days, the tail of a longer name --------------------------------------------------
+
+
+@pytest.mark.parametrize("text, not_a_name", [
+    ("# Bench\n\nThe Quokkabase node drew 340 mW at idle and 2 kW at peak, says Ilse Vandermeer.\n", "mW"),
+    ("# Bench\n\nThe Quokkabase node drew 340 mW at idle and 2 kW at peak, says Ilse Vandermeer.\n", "kW"),
+    ("# Plan\n\n- Quokkabase 2.1 ships Thurs, then Zuora 4.0 on Weds.\n- Quokkabase 2.2 follows on Thurs.\n",
+     "Thurs"),
+    ("# Chat\n\n**Ilse Vandermeer** [09:12] Quokkabase 2.1 is out\n\n**Ilse Vandermeer** [09:14] and 2.2 next week\n",
+     "Vandermeer"),
+])
+def test_units_days_and_name_tails_are_no_names(text, not_a_name):
+    assert not_a_name not in entity_names(text)
+
+
+# -- a table row is a statement of each thing it names ---------------------------------------------------
+
+
+def test_a_table_row_is_cited_on_the_page_of_the_thing_it_names():
+    text = ("# Inventory\n\n| Host | Role | Since |\n|---|---|---|\n"
+            "| Quokkabase 2.1 | primary store | 2025-04-02 |\n| Zuora | billing | 2024-11-30 |\n")
+    ex = extract(text)
+    assert "Quokkabase" in {e.name for e in ex.entities}
+    assert any(c.evidence.start == 5 and "2025-04-02" in c.value for c in ex.claims if c.subject == "Quokkabase")
+
+
+def test_a_row_under_a_typed_column_is_a_name_however_common_its_word():
+    text = ("# Tools we pay for\n\n| Vendor | Use | Renews |\n|---|---|---|\n| Quokkabase | storage | 2026-04-01 |\n"
+            "| Sunrise | calendars | 2026-05-01 |\n| hexplane | diagrams | 2026-06-01 |\n")
+    names = entity_names(text)
+    assert {"Sunrise", "hexplane"} <= names
+
+
+# -- records titled by an identifier ---------------------------------------------------------------------
+
+
+def test_a_record_titled_by_an_identifier_carries_its_header():
+    text = ("# DR-12: Keep invoices in Zuora\n\n- **State:** Superseded by DR-19\n- **Recorded:** 4 May 2025\n\n"
+            "## Why\n\nThe finance team asked for it.\n")
+    ex = extract(text)
+    assert "DR-12" in {e.name for e in ex.entities}
+    mine = claims_of(text, "DR-12")
+    assert any("Superseded by DR-19" in v and line == 3 for _, v, line in mine)
+    assert any("4 May 2025" in v and line == 4 for _, v, line in mine)
+
+
+@pytest.mark.parametrize("title", ["# Notes from the 12 May sync", "# Quokkabase 2.1 release notes",
+                                   "# Step-by-step: moving hosts"])
+def test_a_title_without_an_identifier_is_no_record(title):
+    from kctui.compiler.builtin import records
+    from kctui.compiler.readers import read_source as rs
+
+    assert records.record_name(rs("n.md", f"{title}\n\nText.\n".encode(), DIGEST)) == ""
+
+
+# -- what a sentence that names nothing is about, by its place --------------------------------------------
+
+
+def test_a_sentence_opening_with_a_pronoun_is_about_the_subject_before():
+    text = ("# Storage\n\nQuokkabase keeps the thumbnails for the shop. It holds about 3 TB today and grows "
+            "with every sale.\n\nQuokkabase replaced an older store last year.\n")
+    assert any(c.evidence.start == 3 and "3 TB" in c.value for c in extract(text).claims if c.subject == "Quokkabase")
+
+
+def test_list_items_under_a_lead_in_are_about_the_thing_it_names():
+    text = ("# Call notes\n\nSpoke to Quokkabase sales today. Their offer:\n\n- 3-year term at $9,000 a year\n"
+            "- support included\n\nQuokkabase also sent a quote for the add-on.\n")
+    mine = [(c.evidence.start, c.value) for c in extract(text).claims if c.subject == "Quokkabase"]
+    assert any(line == 5 and "$9,000" in value for line, value in mine)
+    assert not any(line == 6 for line, _ in mine)  # no value: the item stays on the source page
+
+
+def test_a_word_in_lower_case_before_a_release_number_is_a_name():
+    text = "# Ops\n\n- upgraded quokkadb to 4.2.1 on the batch hosts\n- quokkadb 4.2.1 needs a restart weekly\n"
+    assert "quokkadb" in entity_names(text)
+
+
+@pytest.mark.parametrize("text, name, wanted", [
+    # an identifier whose first part is a participle is a name; English compound modifiers end in one
+    ("# Standup\n\n- billing-relay restarted at 02:00 after the 2026-02-02 deploy\n"
+     "- billing-relay lag back under 5s\n", "billing-relay", True),
+    ("# Standup\n\n- moving-ledger restarted at 02:00 after the 2026-02-02 deploy\n"
+     "- moving-ledger lag back under 5s\n", "moving-ledger", True),
+    ("# Standup\n\n- the job is long-running since 2026-02-02, 4h so far\n"
+     "- another long-running job since 2026-02-03, 2h so far\n", "long-running", False),
+])
+def test_identifier_shapes(text, name, wanted):
+    assert (name in entity_names(text)) is wanted
+
+
+def test_a_bold_label_with_names_as_its_value_is_a_field_not_a_term():
+    text = ("# DR-3: Pick a queue\n\n- **Reviewers:** Ilse Vandermeer (infra), Bo Quaranta (data)\n\n"
+            "## Context\n\nWe need a queue.\n")
+    assert "Reviewers" not in entity_names(text)
+
+
+@pytest.mark.parametrize("text, older, newer", [
+    ("# DR-12: Keep invoices in Zuora\n\nState: Superseded by DR-19 on review day.\n\n## Why\n\nFinance asked.\n",
+     "DR-12", "DR-19"),
+    ("# DR-19: Move invoices to Quokkabase\n\n*Signed off 3 May 2026; supersedes DR-12*\n\n## Why\n\nCost.\n",
+     "DR-12", "DR-19"),
+])
+def test_supersession_links_both_records(text, older, newer):
+    ex = extract(text)
+    assert {older, newer} <= {e.name for e in ex.entities}
+    links = {(c.subject, c.attribute, c.value) for c in ex.claims}
+    assert (older, "superseded by", newer) in links
+    assert (newer, "supersedes", older) in links
+
+
+def test_a_records_title_states_its_decision_on_the_record_and_the_thing_chosen():
+    text = ("# DR-7: Quokkabase for the thumbnail store\n\n- **State:** accepted\n\n## Context\n\n"
+            "Quokkabase 2.1 was the only option with tiering.\n")
+    decisions = {(c.subject, c.value) for c in extract(text).claims if c.attribute == "decision"}
+    assert ("DR-7", "Quokkabase for the thumbnail store") in decisions
+    assert ("Quokkabase", "Quokkabase for the thumbnail store") in decisions
+
+
+def test_a_typed_field_declares_a_name_the_document_then_writes_in_lower_case():
+    text = ("# Runbook: relay lag\n\n**Service:** quokkarelay (Go 1.22, on two hosts)\n\n"
+            "quokkarelay reads from the broker and writes to the store.\n\n- restart quokkarelay if lag > 5m\n")
+    ex = extract(text)
+    assert "quokkarelay" in {e.name for e in ex.entities}
+    lines = {c.evidence.start for c in ex.claims if c.subject == "quokkarelay"}
+    assert {3, 5} <= lines
+    # a version right after another word is that word's, not the subject's
+    assert not any(c.attribute == "version" for c in ex.claims if c.subject == "quokkarelay")
+
+
+@pytest.mark.parametrize("key", ["Owner", "Status", "Note"])
+def test_a_field_whose_key_is_no_kind_of_thing_declares_nothing(key):
+    from kctui.compiler.builtin import fields
+
+    doc = read_source("n.md", f"# X\n\n**{key}:** quokkarelay (since May)\n".encode(), DIGEST)
+    assert fields.typed_names(doc) == ()
+
+
+def test_the_one_name_a_label_line_gives_gets_the_label_as_its_role():
+    text = "# Handover\n\nThe queue drained overnight. On-call this week: Ilsabet.\n"
+    ex = extract(text)
+    assert "Ilsabet" in {e.name for e in ex.entities}
+    assert ("role", "On-call this week") in {(c.attribute, c.value) for c in ex.claims if c.subject == "Ilsabet"}
+
+
+@pytest.mark.parametrize("line", ["Status: Superseded by DR-4.", "Severity: SEV-2", "Subject: QRX 2 review, notes"])
+def test_a_label_line_with_more_than_a_name_gives_no_role(line):
+    assert not any(c.attribute == "role" for c in extract(f"# Notes\n\n{line}\n").claims)
+
+
+def test_a_decision_makes_the_chosen_thing_a_page_with_its_reason_and_alternative():
+    text = ("# 7. Queue for the jobs\n\nWe chose Quokka Streams over Zorbamq because the team already runs "
+            "Quokka 7.2.\n")
+    ex = extract(text)
+    assert "Quokka Streams" in {e.name for e in ex.entities}
+    mine = {(c.attribute, c.value) for c in ex.claims if c.subject == "Quokka Streams"}
+    assert ("reason", "the team already runs Quokka 7.2") in mine
+    assert ("alternative", "Zorbamq") in mine
