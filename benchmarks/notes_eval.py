@@ -1,10 +1,11 @@
-"""Benchmark (issue 31): an evaluation corpus written by someone else. Four writers' notes, each
+"""Benchmark (issue 31): an evaluation corpus written by someone else. Six writers' notes, each
 compiled as its own knowledge base, measured on the compiled wiki against the writer's labels.
 
     python benchmarks/quality.py --only notes        # this report alone
     python benchmarks/quality.py --only notes --misses 40
 
-The corpus is benchmarks/data/notes/writer-{a,b,c,d}/: Markdown notes and a labels.json that lists,
+The corpus is benchmarks/data/notes/writer-{a,b,c,d,e,f}/ (e and f, a hospital's IT and a brewery's,
+were written in session 10 and kept out of its development, then added): Markdown notes and a labels.json that lists,
 per note, the named `things` (name, aliases, kind, and `facts`: value, statement, line), the
 `decisions` (statement, chosen, alternatives, line) and the `actions` (statement, owner, due, line).
 Each writer's .md files (not labels.json) are copied to a temporary folder and compiled through the
@@ -53,7 +54,7 @@ import notes_context
 from quality import BM25, compile_corpus, key, norm, progress, strings_of
 
 NOTES = Path(__file__).resolve().parent / "data" / "notes"
-WRITERS = ("a", "b", "c", "d")
+WRITERS = ("a", "b", "c", "d", "e", "f")  # e and f: written in session 10 and held out of its development
 MEASURES = (  # (key, label, goal as a share)
     ("things", "things with cited facts", 0.90),
     ("facts", "facts on subject's page", 0.85),
@@ -233,7 +234,7 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
         results[w] = measure(labels, pages)
         asked[w] = notes_context.ask(svc, base, source, labels, BM25, norm, strings_of)
 
-    print(f"\n== notes: four writers' notes, labels in {NOTES.relative_to(NOTES.parents[2])}/writer-*/labels.json")
+    print(f"\n== notes: {len(WRITERS)} writers' notes, labels in {NOTES.relative_to(NOTES.parents[2])}/writer-*/labels.json")
     heads = [f"writer-{w}" for w in WRITERS] + ["overall"]
     print(f"  {'':25}" + "".join(f"{h:>16}" for h in heads) + f"{'spread':>8}  goal (overall; spread)")
     summary: dict = {}

@@ -35,7 +35,7 @@ Questions:
   Goal: kctui ahead of BM25 on every corpus.
 endoflife (../shared/corpus/endoflife/2026-08-22): every fourth product, "<product> <cycle> end of life" ->
   the end-of-life date of its second dated release cycle (derived mechanically from the front matter).
-Notes (four writers' notes under benchmarks/data/notes, issue 31): see benchmarks/notes_eval.py; their
+Notes (six writers' notes under benchmarks/data/notes, issue 31): see benchmarks/notes_eval.py; their
 context packets (each labelled fact asked as its statement without its value): benchmarks/notes_context.py.
 Conversations (six chats and their questions under benchmarks/data/conversations, issue 30): see
 benchmarks/conversations_eval.py.
