@@ -236,3 +236,14 @@ def test_a_decision_makes_the_chosen_thing_a_page_with_its_reason_and_alternativ
     mine = {(c.attribute, c.value) for c in ex.claims if c.subject == "Quokka Streams"}
     assert ("reason", "the team already runs Quokka 7.2") in mine
     assert ("alternative", "Zorbamq") in mine
+
+
+@pytest.mark.parametrize("item, owner", [
+    ("- **Quokkabase** — hosted in Oslo, syncs with Wombatly and Numbatix. £410/month on the team plan.", "Quokkabase"),
+    ("- **Quokkabase** syncs with Wombatly. Wombatly costs £12/month.", "Wombatly"),  # named in its own sentence
+    ("- Wombatly and Quokkabase both sync; Quokkabase costs $9/month.", "Quokkabase"),
+])
+def test_a_price_belongs_to_the_name_of_its_own_sentence_else_to_what_the_item_is_about(item, owner):
+    text = f"# Tools\n\nWe use Quokkabase, Wombatly and Numbatix.\n\n{item}\n"
+    ex = extract(text)
+    assert {c.subject for c in ex.claims if c.attribute == "price"} == {owner}

@@ -62,6 +62,14 @@ def statements(doc: Document, us: list[Unit], cands: dict[str, Candidate],
     return st.claims, st.claimed
 
 
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
+
+
+def _clause_start(text: str, pos: int) -> int:
+    """Where the sentence that holds `pos` starts in a unit's text (0 when it is the first)."""
+    return max((m.end() for m in _SENTENCE_END.finditer(text, 0, pos)), default=0)
+
+
 class _Statements:
     """The claims of one document about its named things as they are found, and the (candidate key,
     sentence) pairs they came from: one claim of each kind per candidate and sentence."""
@@ -75,13 +83,21 @@ class _Statements:
         self.claimed: set[tuple[str, int]] = set()
 
     def subject_before(self, i: int, pos: int) -> Candidate | None:
-        """What a fact at `pos` of sentence i is about: the last name before it; in a sentence that opens
-        with a pronoun and names nothing before, the first name of the sentence before."""
+        """What a fact at `pos` of sentence i is about: the last name before it in its own sentence (a
+        unit can hold more than one: "… with Xero and Shopify. £299/month on the Scale plan."), else the
+        unit's first name; in a sentence that opens with a pronoun and names nothing before, the first
+        name of the sentence before."""
         cands = self.cands
-        best = None
+        best = first = None
+        opens = _clause_start(self.us[i].text, pos)
         for span, key in self.spans_of[i]:
             if span.end <= pos and key in cands:
-                best = cands[key]
+                if span.start >= opens:
+                    best = cands[key]
+                elif first is None:
+                    first = cands[key]
+        if best is None and first is not None:  # "Breww — integrates with Xero. £299/month": Breww's
+            return first
         if best is None and i > 0 and _PRONOUN.match(self.us[i].plain) and self.us[i - 1].block == self.us[i].block:
             for span, key in self.spans_of[i - 1]:  # "It is owned by Lena": what the sentence before is about
                 if key in cands:
