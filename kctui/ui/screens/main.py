@@ -36,6 +36,7 @@ from kctui.services import bases as bases_svc
 from kctui.services import jobs as jobs_svc
 from kctui.services import workspaces as workspaces_svc
 from kctui.ui import keys
+from kctui.ui.compositor import RowCompositor
 from kctui.ui.messages import EMPTY, BaseView, ItemView, JobView, Snapshot
 from kctui.ui.screens.confirm import ask
 from kctui.ui.stops import (
@@ -75,6 +76,7 @@ class MainScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
+        self._compositor = RowCompositor()  # a pane switch redraws a few rows: only those are drawn
         self.snapshot: Snapshot = EMPTY
         self.deferred: list[keys.KeyAction] = []  # keys pressed before the first read of the store
         self.needle = {"queue": "", "review": ""}

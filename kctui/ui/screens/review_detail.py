@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from kctui.ui import keys
+from kctui.ui.compositor import RowCompositor
 from kctui.ui.format import ITEM_KIND, ws_label
 from kctui.ui.screens.resume import KeepStylesOnResume
 from kctui.ui.screens.review_view import outside_target, render_hunks, render_page_diffs
@@ -148,6 +149,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
 
     def __init__(self, item_id: int) -> None:
         super().__init__()
+        self._compositor = RowCompositor()
         self.item_id = item_id
         self.data: dict[str, Any] | None = None
         self.marked: set[int] = set()  # hunk numbers (1-based)

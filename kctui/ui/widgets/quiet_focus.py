@@ -8,7 +8,10 @@ call that moves the screen's focus) and then repaints only what `focus_changed()
 nothing, for a widget whose look does not depend on focus. Its new `:focus` state restyles the widget
 alone, not (as Textual does) every node inside it too, unless a CSS rule styles something inside a
 widget like it by that widget's focus (`X:focus Y`): restyling the Running pane's blocks on every pane
-switch to or from it cost more than a millisecond. Written against Textual 8's `Widget`."""
+switch to or from it cost more than a millisecond. And when no rule styles the widget itself by its
+focus (`X:focus`), it is not restyled at all: Textual's restyle of a scrollable widget also restyles
+its scroll bars, which then draw themselves again whole (a pane-high table's bar, every pane switch).
+Written against Textual 8's `Widget`."""
 
 from __future__ import annotations
 
@@ -16,21 +19,33 @@ from textual import events
 from textual.widget import NoScreen, Widget
 
 FOCUS_CLASSES = {"focus", "focus-within"}
-_INNER_RULES: dict[tuple[int, type], bool] = {}  # (the stylesheet's rule list, widget class) -> answer
+_RULES: dict[tuple, bool] = {}  # (inside?, the stylesheet's rule list, widget class, id, classes) -> answer
 
 
 def focus_styles_inside(widget: Widget) -> bool:
     """Does a rule of the app's stylesheet style a node inside `widget` by `widget`'s focus: a selector
     part before the last one that matches this widget (its type, id or class) and asks for `:focus`?"""
+    return _focus_rules(widget, inside=True)
+
+
+def focus_styles_self(widget: Widget) -> bool:
+    """Does a rule of the app's stylesheet style `widget` itself by its focus: a last selector part that
+    matches this widget (its type, id or class) and asks for `:focus` or `:focus-within`? (Loose: a
+    rule whose earlier parts do not match still counts, so the answer errs towards restyling.)"""
+    return _focus_rules(widget, inside=False)
+
+
+def _focus_rules(widget: Widget, *, inside: bool) -> bool:
     rules = widget.app.stylesheet.rules
-    key = (id(rules), type(widget), widget.id, tuple(sorted(widget.classes)))
-    found = _INNER_RULES.get(key)
+    key = (inside, id(rules), type(widget), widget.id, tuple(sorted(widget.classes)))
+    found = _RULES.get(key)
     if found is None:
         found = any(sel.pseudo_classes & FOCUS_CLASSES and sel._check(widget)
-                    for rule in rules for chain in rule.selector_set for sel in chain.selectors[:-1])
-        if len(_INNER_RULES) > 256:
-            _INNER_RULES.clear()
-        _INNER_RULES[key] = found
+                    for rule in rules for chain in rule.selector_set
+                    for sel in (chain.selectors[:-1] if inside else chain.selectors[-1:]))
+        if len(_RULES) > 512:
+            _RULES.clear()
+        _RULES[key] = found
     return found
 
 
@@ -62,8 +77,8 @@ class QuietFocus:
     def watch_has_focus(self: Widget, _has_focus: bool) -> None:  # type: ignore[misc]
         if focus_styles_inside(self):
             self.update_node_styles()  # what Textual does: this node and every node inside it
-        else:
-            self.app.stylesheet.update_nodes([self], animate=True)
+        elif focus_styles_self(self):
+            self.app.stylesheet.apply(self, animate=True)  # this node alone (not its scroll bars)
 
     def focus_changed(self) -> None:
         """Repaint what shows focus (nothing by default)."""
