@@ -142,6 +142,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
     ReviewDetailScreen #detail-keys { padding: 0 1; color: $text-muted; }
     """
     KEY_SCOPES = (keys.DETAIL,)  # its keys come first in the palette
+    COVERS_BELOW = True  # (KeepStylesOnResume) its background is opaque: the main screen never shows through
     # a modal screen stops the app's bindings: `?` (help) is bound here too, and hands over to the app's
     BINDINGS = [*keys.bindings(keys.DETAIL), Binding("j", "scroll(1)", show=False),
                 Binding("k", "scroll(-1)", show=False),
