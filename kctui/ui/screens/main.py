@@ -86,6 +86,7 @@ class MainScreen(Screen):
         self._bindings_sig: tuple = ()
         self._reshow = True  # the next apply() shows the tables even if the snapshot's rows are the same
         self._detail_timer = None
+        self._focus_moving = False  # focus_stop: the focus is about to move, and refresh the key bar
 
     def compose(self) -> ComposeResult:
         # the width class now, not at the first resize: the first frame (drawn before any data) already
@@ -179,8 +180,13 @@ class MainScreen(Screen):
         return None
 
     def focus_stop(self, stop: str) -> None:
-        self.active = STOP_PANE[stop]
         widget = self.stop_widget(stop)
+        # the focus moving refreshes the key bar (Screen._watch_focused): the pane's change need not too
+        self._focus_moving = widget.focusable and widget is not self.focused
+        try:
+            self.active = STOP_PANE[stop]
+        finally:
+            self._focus_moving = False
         if widget.focusable:
             widget.focus()
         else:  # a narrow terminal shows the pane only after this refresh
@@ -303,7 +309,8 @@ class MainScreen(Screen):
         sig += (self.active,)
         if sig != self._bindings_sig:
             self._bindings_sig = sig
-            self.refresh_bindings()
+            if not self._focus_moving:
+                self.refresh_bindings()
 
     def _load_detail(self) -> None:
         self._detail_timer = None
