@@ -52,6 +52,7 @@ from kctui.ui.stops import (
     STOPS,
 )
 from kctui.ui.widgets.brief_pane import BriefPane
+from kctui.ui.widgets.filter_input import FilterInput
 from kctui.ui.widgets.key_bar import KeyBar, Line
 from kctui.ui.widgets.keyed_table import KeyedTable
 from kctui.ui.widgets.queue_pane import QueuePane
@@ -101,7 +102,7 @@ class MainScreen(Screen):
                 pane.add_class("pane")
                 pane.border_title = pane.TITLE
                 yield pane
-        yield Input(placeholder="filter: type to narrow the rows · enter keeps it · esc clears", id="filter")
+        yield FilterInput(placeholder="filter: type to narrow the rows · enter keeps it · esc clears", id="filter")
         yield Line("", id="status")
         yield KeyBar()
 

@@ -113,8 +113,16 @@ class KeyedTable(QuietFocus, ScrollView, can_focus=True):
 
     def _update_virtual_size(self) -> None:
         size = Size(self.size.width, len(self._order) + 1)
-        if self.virtual_size != size:
+        if self.virtual_size == size:
+            return
+        height = self.styles.height
+        if not self.size.width or height is None or height.is_auto:  # its height follows its rows: a layout
             self.virtual_size = size
+            return
+        # a fixed height (a filter narrowing the rows): no layout of the whole screen, unless the scroll bar
+        # comes or goes (then Textual lays the screen out, as ReviewBody._set_height)
+        self.set_reactive(ScrollView.virtual_size, size)
+        self._scroll_update(size)
 
     @property
     def body_height(self) -> int:
