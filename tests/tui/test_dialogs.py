@@ -79,3 +79,25 @@ async def test_each_question_has_its_own_words_and_its_own_answer(svc, clock, tm
         await settle(pilot)
         assert app.screen is app.main
     assert answers == [("cancel", False), ("quit", True)]
+
+
+async def test_a_question_asked_again_shows_the_main_screen_as_it_is_now(svc, clock, tmp_path):
+    """The one question screen, pushed again after the main screen changed under no question, draws
+    the dimmed main screen anew (it keeps its styles, never its drawn rows: they are the main screen's)."""
+    world(svc, clock, tmp_path, running=True)
+    app = make_app(clock)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        ask(app, "Cancel job #2?", "The queued compile is removed.", "cancel the job", lambda yes: None)
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("3")  # the main screen changes: another pane is active
+        await settle(pilot)
+        ask(app, "Cancel job #2?", "The queued compile is removed.", "cancel the job", lambda yes: None)
+        await settle(pilot)
+        shown = app.export_screenshot()
+        app.screen.refresh()  # everything drawn again
+        await settle(pilot)
+        assert app.export_screenshot() == shown
+        assert "▶&#160;3&#160;Review" in shown  # the pane made active while no question was asked

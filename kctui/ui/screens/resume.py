@@ -6,12 +6,14 @@ not reach it): every node of the one review-detail screen on each open, of the o
 screen on each question. A screen with this mixin skips
 that when the stylesheet's rules (new ones on any reparse: a theme, a screen's CSS loaded), the theme
 and the app's classes and focus are those it was last shown with; a node whose classes change while
-its screen is away is restyled at once by Textual anyway. Kept styles and the same size also keep the
-screen's own drawn rows (its background, under the widgets that cover it): Textual's `refresh()` on
-resume would draw each of them again before the screen's first frame. A screen that sets
-`COVERS_BELOW` (an opaque background, nothing of the screens below shown) also ignores what Textual
-forwards to it when a screen below it changes (`Screen._compositor_refresh` refreshes the top screen
-over the changed regions: the main screen's last changes, the whole screen's rows, on each open).
+its screen is away is restyled at once by Textual anyway.
+
+A screen that sets `COVERS_BELOW` (an opaque background: nothing of the screens below shows) also keeps
+its own drawn rows (its background, under the widgets that cover it) when it keeps its styles and size:
+Textual's `refresh()` on resume would draw each of them again before its first frame. And it ignores
+what Textual forwards to it when a screen below it changes (`Screen._compositor_refresh` refreshes the
+top screen over the changed regions: the main screen's last changes, the whole screen's rows, on each
+open). The question screen shows the main screen dimmed, drawn as its own rows: it keeps neither.
 Written against Textual 8's Screen."""
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ class KeepStylesOnResume:
         last = self._shown_with
         if last is not None and last[0] is now[0] and last[1:] == now[1:]:
             event.refresh_styles = False
-            self._keep_rows = self._size == self.app.size  # type: ignore[attr-defined]
+            # (a screen that shows the ones below, dimmed, draws their rows as its own: those change)
+            self._keep_rows = self.COVERS_BELOW and self._size == self.app.size  # type: ignore[attr-defined]
         self._shown_with = now
 
     def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Any:
