@@ -104,8 +104,6 @@ def compile_chat(svc, workspace: Path, name: str, writer: Path, files: list[Path
 
 def evaluate(svc, workspace: Path, bm25_class, norm, strings_of, misses: int = 10) -> dict:  # noqa: ANN001
     """Every chat compiled and asked; prints the report and returns the overall shares."""
-    from kctui.services import search as svc_search
-
     rows: list[dict] = []
     lost: list[tuple[str, str, str]] = []
     for writer_name, chat, writer, files in chats():
@@ -122,24 +120,32 @@ def evaluate(svc, workspace: Path, bm25_class, norm, strings_of, misses: int = 1
         for q in questions_of(writer):
             if q["chat"] != chat:
                 continue
-            text = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="text")
-            packet = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="json")
-            raw = anchor.packet(q["question"], BUDGET)
-            assert len(text.encode()) <= BUDGET and len(packet.encode()) <= BUDGET
-            flat_json = "\n".join(strings_of(json.loads(packet)))
-            json_ranges = ranges_in(flat_json) + [(i["source"], *p["lines"]) for i in json.loads(packet)["items"]
-                                                  if i.get("kind") == "evidence" for p in i.get("passages", [])]
-            answer = norm(q["answer"])
-            row = {"writer": writer_name, "type": q["type"],
-                   "ev_text": covers(ranges_in(text), q["evidence"]),
-                   "ev_json": covers(json_ranges, q["evidence"]),
-                   "ev_bm25": covers(ranges_in(raw), q["evidence"]),
-                   "ans_text": answer in norm(text), "ans_json": answer in norm(flat_json),
-                   "ans_bm25": answer in norm(raw), "empty": not json.loads(packet)["items"] and bool(raw.strip())}
+            row = dict(ask_one(svc, base, q, anchor, norm, strings_of), writer=writer_name, type=q["type"])
             rows.append(row)
             if not row["ev_text"]:
                 lost.append((q["id"], q["question"], q["answer"]))
     return report(rows, lost, misses)
+
+
+def ask_one(svc, base, q: dict, anchor, norm, strings_of) -> dict:  # noqa: ANN001
+    """One question (`question`, `answer`, `evidence`) asked of kctui's text and JSON packets and of the
+    BM25 anchor at BUDGET bytes: whether each holds every evidence range (`ev_*`) and the answer
+    (`ans_*`), and whether kctui's packet is empty where the anchor's is not (`empty`)."""
+    from kctui.services import search as svc_search
+
+    text = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="text")
+    packet = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="json")
+    raw = anchor.packet(q["question"], BUDGET)
+    assert len(text.encode()) <= BUDGET and len(packet.encode()) <= BUDGET
+    data = json.loads(packet)
+    flat_json = "\n".join(strings_of(data))
+    json_ranges = ranges_in(flat_json) + [(i["source"], *p["lines"]) for i in data["items"]
+                                          if i.get("kind") == "evidence" for p in i.get("passages", [])]
+    answer = norm(q["answer"])
+    return {"ev_text": covers(ranges_in(text), q["evidence"]), "ev_json": covers(json_ranges, q["evidence"]),
+            "ev_bm25": covers(ranges_in(raw), q["evidence"]),
+            "ans_text": answer in norm(text), "ans_json": answer in norm(flat_json), "ans_bm25": answer in norm(raw),
+            "empty": not data["items"] and bool(raw.strip())}
 
 
 def _share(rows: list[dict], key: str) -> float:

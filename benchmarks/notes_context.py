@@ -11,13 +11,10 @@ stated twice on one line is asked once. A hit on evidence: the packet cites or q
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-from conversations_eval import covers, ranges_in
-
-BUDGET = 2048
+from conversations_eval import BUDGET, ask_one
 
 
 def questions(labels: dict) -> list[dict]:
@@ -40,31 +37,18 @@ def questions(labels: dict) -> list[dict]:
 def ask(svc, base, source: Path, labels: dict, bm25_class, norm, strings_of) -> dict:  # noqa: ANN001
     """The writer's questions against its compiled base and the anchor over `source` (the notes as
     compiled): hits per measure and the number of questions."""
-    from kctui.services import search as svc_search
-
     anchor = bm25_class(source)
-    hits = dict.fromkeys(("ev_text", "ev_json", "ev_bm25", "ans_text", "ans_json", "ans_bm25", "empty"), 0)
+    counted = ("ev_text", "ev_json", "ev_bm25", "ans_text", "ans_json", "ans_bm25", "empty")
+    hits: dict = dict.fromkeys(counted, 0)
     qs = questions(labels)
     for q in qs:
-        text = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="text")
-        packet = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="json")
-        raw = anchor.packet(q["question"], BUDGET)
-        data = json.loads(packet)
-        flat = "\n".join(strings_of(data))
-        json_ranges = ranges_in(flat) + [(i["source"], *p["lines"]) for i in data["items"]
-                                         if i.get("kind") == "evidence" for p in i.get("passages", [])]
-        answer = norm(q["answer"])
-        hits["ev_text"] += covers(ranges_in(text), q["evidence"])
-        hits["ev_json"] += covers(json_ranges, q["evidence"])
-        hits["ev_bm25"] += covers(ranges_in(raw), q["evidence"])
-        hits["ans_text"] += answer in norm(text)
-        hits["ans_json"] += answer in norm(flat)
-        hits["ans_bm25"] += answer in norm(raw)
-        hits["empty"] += not data["items"] and bool(raw.strip())
-        if not covers(ranges_in(text), q["evidence"]):
+        row = ask_one(svc, base, q, anchor, norm, strings_of)
+        for k in counted:
+            hits[k] += row[k]
+        if not row["ev_text"]:
             hits.setdefault("lost", []).append(f"{q['evidence'][0]['file']}:L{q['evidence'][0]['lines'][0]} "
                                                f"{q['question']!r} -> {q['answer']!r}"
-                                               f"{' (BM25 holds it)' if covers(ranges_in(raw), q['evidence']) else ''}")
+                                               f"{' (BM25 holds it)' if row['ev_bm25'] else ''}")
     hits["n"] = len(qs)
     return hits
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -333,4 +333,4 @@ def _shortened(s: Statement, words: frozenset[str]) -> Statement:
     text = _cut(s.text, words)
     if text == s.text:
         return s
-    return Statement(s.group, s.kind, text, s.score, s.source, s.lines, s.citation, s.compiled)
+    return replace(s, text=text)

@@ -85,6 +85,12 @@ def split_passages(text: str) -> list[Passage]:
     return out
 
 
+def is_heading(text: str, heading: str) -> bool:
+    """Whether a passage (its text, the heading it sits under) is that heading's own line."""
+    m = _HEADING.match(text)
+    return bool(m) and m.group(1) == heading
+
+
 def surroundings(passages: list[Passage]) -> list[str]:
     """For each passage, the text of its neighbours in the same section (before, after), joined by a
     newline ("" for a passage alone in its section, and for a heading: the text under it is not what it
@@ -94,7 +100,7 @@ def surroundings(passages: list[Passage]) -> list[str]:
     header: Passage | None = None
     for i, p in enumerate(passages):
         near = [passages[j].text for j in (i - 1, i + 1)
-                if 0 <= j < len(passages) and passages[j].heading == p.heading and not _HEADING.match(p.text)]
+                if 0 <= j < len(passages) and passages[j].heading == p.heading and not is_heading(p.text, p.heading)]
         if not _ROW.match(p.text):
             header = None
         elif header is None or not _same_table(passages[i - 1], p, passages[i - 1] is header):

@@ -310,3 +310,12 @@ def _hit_spans(line: str, groups: tuple[Group, ...]) -> list[tuple[int, int]]:
         return f in exact or (bool(prefixes) and f.startswith(prefixes))
 
     return [m.span() for m in _TOKEN.finditer(line) if hit(m.group())]
+
+
+_OWNER = re.compile(r"\b([^\W\d_][\w-]*)['’]s?(?=\s|$)")
+
+
+def owners_of(question: str) -> frozenset[str]:
+    """The words a question names as an owner ("Marcus's cat", "the siblings' house"): what is asked about
+    is what they own, not them (casefolded)."""
+    return frozenset(m.group(1).casefold() for m in _OWNER.finditer(question))

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kctui.search.passages import is_heading
 from kctui.search.query import tokens
 from kctui.search.time_words import mentions_time
 
@@ -183,7 +184,7 @@ def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[
         give(score, p)
         for d, share in ((1, ANSWER if p.text.rstrip().endswith("?") else REPLY), (-1, LEAD_IN)):
             q = around.get(p.rowid + d)
-            if q is not None and q.path == p.path and q.heading == p.heading and not q.text.startswith("#"):
+            if q is not None and q.path == p.path and q.heading == p.heading and not is_heading(q.text, q.heading):
                 give(score * share, q)
     return sorted(best.values(), key=lambda sp: (-sp[0], sp[1].path, sp[1].start))
 
@@ -234,7 +235,7 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
     for score, p in _with_neighbours(passages, around or {}):
-        if p.text.startswith("#"):  # a heading: what the passages under it say comes first
+        if is_heading(p.text, p.heading):  # what the passages under it say comes first
             score *= HEADING
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
@@ -249,7 +250,7 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
 def _timed(s: Statement) -> Statement:
     if s.kind == "description" or not mentions_time(s.text):
         return s
-    return Statement(s.group, s.kind, s.text, s.score * WHEN, s.source, s.lines, s.citation, s.compiled)
+    return replace(s, score=s.score * WHEN)
 
 
 def _restates(claim: Statement, passage: Statement) -> bool:
@@ -292,8 +293,7 @@ class _Once:
         whole = next((c for c in citing if _covers(c.text, s.text) and not _restates(c, s)), None)
         if whole is not None:  # the compiled claim says what the passage says: it stands in
             return Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
-        return Statement(s.group, s.kind, s.text, s.score, s.source, s.lines, s.citation,
-                         tuple(dict.fromkeys(c.group[1] for c in citing)))
+        return replace(s, compiled=tuple(dict.fromkeys(c.group[1] for c in citing)))
 
     def _claim(self, s: Statement) -> Statement | None:
         if s.kind == "claim" and s.source and (

@@ -39,11 +39,3 @@ def asks_when(question: str) -> bool:
 def mentions_time(text: str) -> bool:
     return bool(_NAMED.search(text) or _STATED.search(text) or any(p.search(text) for _name, p in _RELATIVE))
 
-
-_OWNER = re.compile(r"\b([^\W\d_][\w-]*)['’]s?(?=\s|$)")
-
-
-def owners_of(question: str) -> frozenset[str]:
-    """The words a question names as an owner ("Marcus's cat", "the siblings' house"): what is asked about
-    is what they own, not them (casefolded)."""
-    return frozenset(m.group(1).casefold() for m in _OWNER.finditer(question))

@@ -37,13 +37,14 @@ from kctui.search.query import (
     QueryError,
     fold,
     matched_groups,
+    owners_of,
     parse_query,
     quick_needles,
     snippet,
     tokens,
 )
 from kctui.search.ranking import defines, fuse
-from kctui.search.time_words import asks_when, owners_of
+from kctui.search.time_words import asks_when
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure, NotFound

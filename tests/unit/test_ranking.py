@@ -91,8 +91,9 @@ def test_a_source_page_claim_that_restates_its_own_passage_leaves_the_passage_in
 
 
 def test_a_heading_passage_ranks_after_the_passage_under_it_that_matches_as_well():
-    heading = passage(1, "msp.md", 1, "# Managed Services Platform (MSP)")
-    body = passage(2, "msp.md", 7, "The Managed Services Platform (MSP) is the tooling for running managed services.")
+    heading = passage(1, "msp.md", 1, "# Managed Services Platform (MSP)", "Managed Services Platform (MSP)")
+    body = passage(2, "msp.md", 7, "The Managed Services Platform (MSP) is the tooling for running managed services.",
+                   "Managed Services Platform (MSP)")
     got = fuse([], [heading, body], {"managed", "services", "platform", "msp"})
     assert [s.lines[0] for s in got] == [7, 1]  # BM25 put the short heading first; what it heads comes first
 

@@ -63,6 +63,6 @@ def test_a_question_about_time_moves_the_passages_that_state_one_up():
     ("What is Cody?", set()),
 ])
 def test_an_owner_in_a_question(question, owners):
-    from kctui.search.time_words import owners_of
+    from kctui.search.query import owners_of
 
     assert owners_of(question) == owners
