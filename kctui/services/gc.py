@@ -100,12 +100,13 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def job_owner(row: sqlite3.Row | None, now_us: int) -> str | None:
-    """What keeps a job's staged folder: None when nothing does."""
+    """What keeps a job's staged folder: None when nothing does. A queued job owns none: its claim makes
+    the folder afresh inside the write transaction that marks it running, and a removal re-checks under
+    that same lock (`_remove_staged`), so a queued job's folder is what a claim killed before its commit
+    left behind."""
     if row is None:
         return None
     phase = row["phase"]
-    if phase == "queued":
-        return f"job {row['id']} is queued"
     if phase != "running":
         return None
     if row["claimed_by"] == CLAIMED_BY_EXTERNAL:

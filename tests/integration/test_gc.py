@@ -84,6 +84,21 @@ def test_a_builtin_job_of_a_dead_process_is_no_owner(svc, workspace):
     assert [i.path.name for i in gc.find_leftovers(svc)] == [job.id]
 
 
+def test_a_queued_jobs_folder_a_killed_claim_left_goes_and_its_claim_still_runs(svc, workspace):
+    """A claim makes the job's folder inside its transaction: killed before the commit, the job is still
+    queued and the folder stays behind. Nothing owns it (the claim makes it afresh)."""
+    base = compiled(svc, workspace)
+    _changed, _base, job = jobs.request_compile(svc, workspace, base.id)
+    assert job is not None
+    left = paths.job_dir(workspace, base.id, job.id)
+    (left / "wiki").mkdir(parents=True)  # what the killed claim made
+    assert jobs.get_job(svc, job.id).phase == "queued"
+    assert [i.path for i in gc.collect_garbage(svc).removed] == [left]
+    again = jobs.claim(svc)
+    assert again is not None and again[1].id == job.id
+    assert (left / "wiki").is_dir()  # the claim made it again
+
+
 def test_an_external_job_keeps_its_folder_while_its_lease_lives(svc, workspace, clock):
     base = compiled(svc, workspace)
     job = claimed(svc, workspace, base, claimed_by=CLAIMED_BY_EXTERNAL)
