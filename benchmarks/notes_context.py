@@ -1,8 +1,14 @@
-"""Context packets on the notes corpus (issue 30): every labelled fact of a writer's notes as a question,
-asked of kctui's 2 KB packet (text and JSON) and of the BM25 anchor over the raw paragraphs at the same
-budget, in the same run.
+"""Context packets on the notes corpus (issue 30), asked of kctui's 2 KB packet (text and JSON) and of the
+BM25 anchor over the raw paragraphs at the same budget, in the same run, two ways:
 
-A question is derived mechanically from the writer's label, never from the compiled wiki: the fact's
+- **Questions** (`writer-*/questions.jsonl`, the measure of issue 30): 30 per writer, written in session 11
+  by helpers who read only the notes (never the code), phrased as a teammate would ask ("Who do I talk to
+  about the Datadog bill?"), with their evidence lines and a short answer; types `lookup`, `when`,
+  `multi` (two or more lines, often in two notes) and `current` (the state after a change).
+- **Cloze** (every labelled fact): the label's own statement without its value. Its words are the
+  line's words, so BM25 finds the line nearly always; it checks that nothing is lost, not ranking.
+
+A cloze question is derived mechanically from the writer's label, never from the compiled wiki: the fact's
 `statement` with its `value` taken out (the cloze a person would ask: "payout-gateway builds on" for
 "payout-gateway builds on Go 1.22"); a fact whose value is the whole statement is skipped, and a fact
 stated twice on one line is asked once. A hit on evidence: the packet cites or quotes the fact's line
@@ -11,6 +17,7 @@ stated twice on one line is asked once. A hit on evidence: the packet cites or q
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -34,31 +41,50 @@ def questions(labels: dict) -> list[dict]:
     return out
 
 
-def ask(svc, base, source: Path, labels: dict, bm25_class, norm, strings_of) -> dict:  # noqa: ANN001
-    """The writer's questions against its compiled base and the anchor over `source` (the notes as
-    compiled): hits per measure and the number of questions."""
+def written(folder: Path) -> list[dict]:
+    """The writer's own questions (`questions.jsonl`), none when the folder has no such file."""
+    path = folder / "questions.jsonl"
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def ask(svc, base, source: Path, qs: list[dict], bm25_class, norm, strings_of) -> dict:  # noqa: ANN001
+    """The questions `qs` against the compiled base and the anchor over `source` (the notes as
+    compiled): hits per measure, per question type, and the number of questions."""
     anchor = bm25_class(source)
     counted = ("ev_text", "ev_json", "ev_bm25", "ans_text", "ans_json", "ans_bm25", "empty")
     hits: dict = dict.fromkeys(counted, 0)
-    qs = questions(labels)
+    hits["types"] = {}
     for q in qs:
         row = ask_one(svc, base, q, anchor, norm, strings_of)
         for k in counted:
             hits[k] += row[k]
+        kind = hits["types"].setdefault(q.get("type", "cloze"), dict.fromkeys((*counted, "n"), 0))
+        kind["n"] += 1
+        for k in counted:
+            kind[k] += row[k]
         if not row["ev_text"]:
-            hits.setdefault("lost", []).append(f"{q['evidence'][0]['file']}:L{q['evidence'][0]['lines'][0]} "
+            hits.setdefault("lost", []).append(f"{q.get('id', '')} {q['evidence'][0]['file']}:L{q['evidence'][0]['lines'][0]} "
                                                f"{q['question']!r} -> {q['answer']!r}"
                                                f"{' (BM25 holds it)' if row['ev_bm25'] else ''}")
     hits["n"] = len(qs)
     return hits
 
 
-def report(per_writer: dict[str, dict], misses: int = 20) -> dict:
+def report(per_writer: dict[str, dict], misses: int = 20, title: str = "") -> dict:
     keys = ("ev_text", "ev_json", "ev_bm25", "ans_text", "ans_json", "ans_bm25")
-    print(f"\n== notes: each labelled fact as a question (its statement without its value), inside a {BUDGET:,}-byte packet")
+    print(f"\n== notes: {title}, inside a {BUDGET:,}-byte packet")
     print(f"  {'':12}{'n':>5}  {'evidence: text':>14}{'JSON':>7}{'BM25':>7}   {'answer: text':>12}{'JSON':>7}{'BM25':>7}")
     total = {k: sum(h[k] for h in per_writer.values()) for k in (*keys, "n", "empty")}
-    for label, h in [*per_writer.items(), ("all", total)]:
+    types: dict[str, dict] = {}
+    for h in per_writer.values():
+        for kind, row in h.get("types", {}).items():
+            into = types.setdefault(kind, dict.fromkeys((*keys, "n", "empty"), 0))
+            for k in into:
+                into[k] += row[k]
+    rows = [*per_writer.items()] + (sorted(types.items()) if len(types) > 1 else []) + [("all", total)]
+    for label, h in rows:
         n = max(1, h["n"])
         print(f"  {label:12}{h['n']:5d}  " + "".join(f"{h[k] / n:{w}.1%}" for k, w in zip(keys, (14, 7, 7, 15, 7, 7))))
     n = max(1, total["n"])
@@ -67,7 +93,7 @@ def report(per_writer: dict[str, dict], misses: int = 20) -> dict:
           f"kctui packets empty where BM25's is not: {total['empty']}")
     lost = [(w, miss) for w, h in per_writer.items() for miss in h.get("lost", [])]
     if lost:
-        print(f"  facts whose line a kctui text packet missed ({len(lost)}), the first {min(misses, len(lost))}:")
+        print(f"  questions whose lines a kctui text packet missed ({len(lost)}), the first {min(misses, len(lost))}:")
         for w, miss in lost[:misses]:
             print(f"    [{w}] {miss}")
     return {"text": ev, "json": total["ev_json"] / n, "bm25": bm}

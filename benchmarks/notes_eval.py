@@ -220,6 +220,7 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
 
     results: dict[str, dict] = {}
     asked: dict[str, dict] = {}
+    cloze: dict[str, dict] = {}
     for w in WRITERS:
         folder = NOTES / f"writer-{w}"
         if not folder.is_dir():
@@ -232,7 +233,8 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
         base = compile_corpus(svc, workspace, f"notes-writer-{w}", source)
         pages = read_wiki(paths.wiki_path(workspace, base.id))
         results[w] = measure(labels, pages)
-        asked[w] = notes_context.ask(svc, base, source, labels, BM25, norm, strings_of)
+        asked[w] = notes_context.ask(svc, base, source, notes_context.written(folder), BM25, norm, strings_of)
+        cloze[w] = notes_context.ask(svc, base, source, notes_context.questions(labels), BM25, norm, strings_of)
 
     print(f"\n== notes: {len(WRITERS)} writers' notes, labels in {NOTES.relative_to(NOTES.parents[2])}/writer-*/labels.json")
     heads = [f"writer-{w}" for w in WRITERS] + ["overall"]
@@ -265,5 +267,8 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
         titles = results[w]["unmatched_titles"]
         print(f"    writer-{w} ({len(titles)}): " + (", ".join(titles) if titles else "none"))
     progress("notes: measured")
-    summary["context"] = notes_context.report({f"writer-{w}": asked[w] for w in WRITERS}, misses)
+    summary["cloze"] = notes_context.report({f"writer-{w}": cloze[w] for w in WRITERS}, misses,
+                                            "each labelled fact as a cloze (its statement without its value)")
+    summary["context"] = notes_context.report({f"writer-{w}": asked[w] for w in WRITERS}, misses,
+                                              "the writers' questions (questions.jsonl), asked as a teammate would")
     return summary

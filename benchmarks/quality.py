@@ -350,9 +350,9 @@ class BM25:
                 self.postings.setdefault(t, []).append(i)
 
     def packet(self, query: str, budget: int) -> str:
-        from kctui.search.query import STOPWORDS
+        from kctui.search.query import FUNCTION_WORDS
 
-        terms = [t for t in self.tokens(query) if t not in STOPWORDS] or self.tokens(query)
+        terms = [t for t in self.tokens(query) if t not in FUNCTION_WORDS] or self.tokens(query)
         n = len(self.paras)
         scores: Counter = Counter()
         for t in set(terms):
@@ -491,9 +491,14 @@ def main() -> None:
               f"answer: text {c['answer_text']:.0%}  BM25 {c['answer_bm25']:.0%}")
     if notes:
         ctx = notes.pop("context", None)
+        cloze = notes.pop("cloze", None)
         print("  notes     " + "  ".join(f"{k} {v['share']:.0%} (spread {v['spread']:.0f}p)" for k, v in notes.items()))
         if ctx:
-            print(f"  notes     evidence: text {ctx['text']:.0%}  JSON {ctx['json']:.0%}  BM25 {ctx['bm25']:.0%}")
+            print(f"  notes     evidence: text {ctx['text']:.0%}  JSON {ctx['json']:.0%}  BM25 {ctx['bm25']:.0%}"
+                  " (the writers' questions)")
+        if cloze:
+            print(f"  notes     evidence: text {cloze['text']:.0%}  JSON {cloze['json']:.0%}  BM25 {cloze['bm25']:.0%}"
+                  " (each fact as a cloze)")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,20 @@ STOPWORDS = frozenset(
     ["a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "how", "in", "into", "is", "it", "its", "of", "on", "or", "the", "to", "was", "what", "when", "where", "which", "who", "why", "will", "with"]
 )
 
+# The function words of English (pronouns, auxiliaries, determiners, prepositions, conjunctions, question
+# words), left out of the bag of words a question is matched against raw passages by (BM25,
+# kctui.search.passage_index): in a small knowledge base "our", "should" or "about" can be rarer than the
+# words that answer, and a short passage holding only them would lead. The parsed query keeps them
+# (STOPWORDS is what it drops).
+FUNCTION_WORDS = STOPWORDS | frozenset(
+    """i me my myself we us our ours ourselves you your yours yourself yourselves he him his himself she her hers
+    herself it its itself they them their theirs themselves this that these those am been being have has had
+    having doing but if because until while about against between through during before after above below up
+    down out off over under again further then once here there all any both each few more most other some such
+    no nor not only own same so than too very can could would should shall may might must just now also ever
+    s t d ll m o re ve y don didn doesn isn aren wasn weren hasn haven hadn won wouldn shouldn couldn whom whose""".split()
+)
+
 # Glossary: spellings that mean the same thing (token tuples). A query phrase matching any entry's
 # spelling becomes a group with all of the entry's spellings as alternatives.
 _GLOSSARY_TEXT = (

@@ -3,8 +3,9 @@ the raw source passages, fused into one ordered list of statements.
 
 Inputs are the two rankings the search already makes: the pages that match the query (best first,
 each with its claims that name the query's terms, most relevant first) and the raw passages by BM25
-(kctui.search.passage_index). They are fused by reciprocal rank: the page at rank i and the passage at
-rank j score 1/(K + i) and 1/(K + j) when the query names the page (its title's words typed); another
+(kctui.search.passage_index). They are fused on one scale: the page at rank i scores 1/(K + i) when the
+query names the page (its title's words typed), the best passage 1.0 and another the geometric mean of
+its BM25 against the best one's and its reciprocal rank 1/(K + j) (`relevance`); another
 page's claims rank after the passages (the passage a claim cites is ranked with the others, and the
 claim stands in for it, see below), each further claim of a page a little less than the one before.
 
@@ -20,14 +21,15 @@ page's name alone. Pure: a function of its inputs (tests/unit/test_ranking.py).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kctui.search.asked_for import states
 from kctui.search.passages import is_heading
 from kctui.search.query import tokens
-from kctui.search.time_words import mentions_time
 
 K = 1.0
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
@@ -42,7 +44,8 @@ LEAD_IN = 0.1  # the passage before a hit
 DIVERSE = 1.0  # how far a statement naming query words not yet named moves up
 DIVERSE_WINDOW = 40  # how far down the ranking it may come from
 HEADING = 0.4  # a heading passage, against the score of its rank (what the passages under it say comes first)
-WHEN = 2.0  # a question that asks for a time: a statement that states one, against one that does not
+WHEN = 2.0  # a question that asks for a time, a duration, a count or an amount: a statement that states one,
+# against one that does not
 
 _COPULA = frozenset(["is", "are", "means", "refers"])
 _ARTICLES = frozenset(["a", "an", "the"])
@@ -169,10 +172,11 @@ def _claim_statement(group: tuple[str, ...], claim: dict[str, Any], title: str, 
 
 
 def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[float, Any]]:
-    """(score, passage) of the ranked passages and of the passages next to them in the same section: the
-    one after a hit is its reply or continuation (REPLY of the hit's score, ANSWER when the hit asks a
-    question), the one before it its lead-in (LEAD_IN), unless it is the section's heading (the group's
-    header says it already); a passage keeps the best score it is given."""
+    """(score, passage) of the ranked passages and of the passages next to them in the same section. A hit
+    scores its BM25 against the best hit's (`relevance`); the one after a hit is its reply or continuation
+    (REPLY of the hit's score, ANSWER when the hit asks a question), the one before it its lead-in
+    (LEAD_IN), unless it is the section's heading (the group's header says it already); a passage keeps
+    the best score it is given. Ties keep the order of the ranking."""
     best: dict[int, tuple[float, Any]] = {}
 
     def give(score: float, p: Any) -> None:
@@ -180,13 +184,26 @@ def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[
             best[p.rowid] = (score, p)
 
     for j, p in enumerate(passages):
-        score = 1.0 / (K + j)
+        score = relevance(passages, j)
         give(score, p)
         for d, share in ((1, ANSWER if p.text.rstrip().endswith("?") else REPLY), (-1, LEAD_IN)):
             q = around.get(p.rowid + d)
             if q is not None and q.path == p.path and q.heading == p.heading and not is_heading(q.text, q.heading):
                 give(score * share, q)
-    return sorted(best.values(), key=lambda sp: (-sp[0], sp[1].path, sp[1].start))
+    return sorted(best.values(), key=lambda sp: -sp[0])
+
+
+def relevance(passages: list[Any], j: int) -> float:
+    """The score of the `j`th ranked passage: the geometric mean of its BM25 over the best one's (FTS5's
+    bm25 is negative, better lower) and its reciprocal rank 1/(K + j). A passage that matches nearly as
+    well as the best keeps more of its score than its rank alone gives it (0.69 at the second place for
+    95 % of the best's BM25, where the rank alone halves it), while a page the query names still leads the
+    passages (its claims score by rank). Passages ranked without scores (all 0) score by rank alone."""
+    rank = 1.0 / (K + j)
+    top = float(passages[0].score) if passages else 0.0
+    if top < 0.0:
+        return math.sqrt(max(0.0, float(passages[j].score) / top) * rank)
+    return rank
 
 
 def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
@@ -226,12 +243,13 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
 
 
 def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
-         around: dict[int, Any] | None = None, when: bool = False, owners: frozenset[str] = frozenset()) -> list[Statement]:
+         around: dict[int, Any] | None = None, wants: str | None = None,
+         owners: frozenset[str] = frozenset()) -> list[Statement]:
     """The statements of both layers, best first, each cited passage once (see the module's text).
     `pages`: page hits best first (`page`, `title`, `description`, `claims` with `text` and `citation`);
     `passages`: ranked passages (`path`, `start`, `end`, `text`, `heading`); `typed`: the query's tokens;
-    `when`: the query asks for a time (kctui.search.time_words.asks_when): a statement that states a time
-    counts WHEN times its score."""
+    `wants`: what the query asks for (kctui.search.asked_for: "time", "duration", "count", "amount"): a
+    statement that states such a value counts WHEN times its score."""
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
     for score, p in _with_neighbours(passages, around or {}):
@@ -239,16 +257,16 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
             score *= HEADING
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
-    if when:
-        candidates = [_timed(s) for s in candidates]
+    if wants:
+        candidates = [_wanted(s, wants) for s in candidates]
     candidates = _diverse(sorted(candidates, key=lambda s: -s.score), typed)
     kept = _Once([s for s in candidates if s.kind == "claim" and s.source]).keep(candidates)
     cited = [k.text for k in kept if k.source]  # a page's description that one of them says already goes
     return [s for s in kept if s.kind != "description" or not any(s.text in text for text in cited)]
 
 
-def _timed(s: Statement) -> Statement:
-    if s.kind == "description" or not mentions_time(s.text):
+def _wanted(s: Statement, wants: str) -> Statement:
+    if s.kind == "description" or not states(wants, s.text):
         return s
     return replace(s, score=s.score * WHEN)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from kctui import paths
 from kctui.search import context as packets
+from kctui.search.asked_for import asked_for
 from kctui.search.flags import flag_of
 from kctui.search.index import (
     RefreshStats,
@@ -44,7 +45,6 @@ from kctui.search.query import (
     tokens,
 )
 from kctui.search.ranking import defines, fuse
-from kctui.search.time_words import asks_when
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure, NotFound
@@ -366,7 +366,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         around = neighbours(index, key, passages)
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
-    statements = fuse(pages, passages, typed, around, when=asks_when(parsed.text), owners=owners_of(parsed.text))
+    statements = fuse(pages, passages, typed, around, wants=asked_for(parsed.text), owners=owners_of(parsed.text))
     meta: dict[tuple[str, ...], dict[str, Any]] = {("page", p["page"]): p for p in pages}
     meta.update({("source", p.path, p.heading): {"source": p.path, "title": p.title, "heading": p.heading}
                  for p in [*passages, *around.values()]})

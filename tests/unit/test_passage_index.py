@@ -68,3 +68,26 @@ def test_the_other_names_of_what_a_query_names_join_its_words():
 
     assert passage_expression(parse_query("Lena's car")) == '"lena" OR "car"'
     assert passage_expression(parse_query("Lena's car"), ["lena", "len", "x", "and"]) == '"lena" OR "car" OR "len"'
+
+
+def test_the_function_words_of_a_question_are_not_matched_against_the_passages(tmp_path):
+    """In a small knowledge base "our" or "should" can be rarer than the words that answer: a short line
+    holding only them would lead."""
+    from kctui.search.index import SearchIndex
+    from kctui.search.passage_index import passage_expression, rank_passages, refresh_passages
+    from kctui.search.query import parse_query
+
+    question = parse_query("Who should I talk to about our Okta contract?")
+    assert passage_expression(question) == '"talk" OR "okta" OR "contract"'
+    assert passage_expression(parse_query("what is it")) == '"what" OR "is" OR "it"'  # nothing else to match
+
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "vendors.md").write_text(
+        "# Vendors\n\nWe should all read our notes about this.\n\n"
+        "| Vendor | Owner | Renewal |\n|---|---|---|\n| Okta | Jonas Berg | 2026-08-14 |\n", encoding="utf-8")
+    index = SearchIndex.open(tmp_path / "index.db")
+    refresh_passages(index, "b1", sources)
+    best = rank_passages(index, "b1", passage_expression(question), 5)
+    assert best[0].text == "| Okta | Jonas Berg | 2026-08-14 |"
+    assert not any("should" in p.text for p in best)  # matched by function words alone

@@ -50,7 +50,7 @@ def test_a_question_about_time_moves_the_passages_that_state_one_up():
     plain = passage(2, "chat.md", 9, "Bo: Moving is the worst.")
     timed = passage(3, "chat.md", 15, "Ana: We moved last Saturday.")
     assert [s.lines[0] for s in fuse([], [best, plain, timed], {"move"})] == [3, 9, 15]
-    got = fuse([], [best, plain, timed], {"move"}, when=True)
+    got = fuse([], [best, plain, timed], {"move"}, wants="time")
     assert [s.lines[0] for s in got] == [3, 15, 9]
     assert got[1].score == WHEN / 3  # the third passage's 1/(K + 2), counted WHEN times
 

@@ -1,0 +1,75 @@
+"""What a question asks for (kctui.search.asked_for) and whether a statement states it: a question that
+asks for a time, a duration, a count or an amount prefers the statements that hold one
+(kctui.search.ranking.fuse `wants`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.search.asked_for import asked_for, states
+from kctui.search.passage_index import RankedPassage
+from kctui.search.ranking import WHEN, fuse, relevance
+
+
+def passage(rowid: int, line: int, text: str, score: float = 0.0) -> RankedPassage:
+    return RankedPassage(rowid, "notes.md", line, line, text, "Notes", "Title", score)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("When is the Datadog renewal?", "time"),
+    ("What date did Pickle come home?", "time"),
+    ("How long were we down on the 27th?", "duration"),
+    ("How many days did the migration take?", "duration"),
+    ("How long ago did she start?", "time"),  # a point in time, not a length
+    ("How many nodes got stuck?", "count"),
+    ("How much did Vocera want for the first year?", "amount"),
+    ("What are we paying Datadog per year?", "amount"),
+    ("What did the roof repair cost in the end?", "amount"),
+    ("Who owns the Okta contract?", None),
+    ("Which city does Jonah live in?", None),
+    ("Why did we pick Timescale?", None),
+])
+def test_what_a_question_asks_for(question, expected):
+    assert asked_for(question) == expected
+
+
+@pytest.mark.parametrize("kind, text, expected", [
+    ("duration", "The outage lasted 3h 37m.", True),
+    ("duration", "You won't be on the rota for your first 3 months.", True),
+    ("duration", "It took five weeks, give or take.", True),
+    ("duration", "Node c147 is drained.", False),
+    ("count", "212 of 230 ward PCs are patched.", True),
+    ("count", "Three nodes are still stuck.", True),
+    ("count", "Nothing left to patch.", False),
+    ("amount", "£96k year one incl. badges + £40k/yr after.", True),
+    ("amount", "A two-instance cluster comes out at about $6,200 a month.", True),
+    ("amount", "They quoted 1,200 euros for the lot.", True),
+    ("amount", "We run 3 replicas in eu-west-1.", False),  # a number, but no money
+    ("time", "The renewal is on 2026-03-15.", True),
+    (None, "£96k year one.", False),
+])
+def test_a_statement_states_what_is_asked_for(kind, text, expected):
+    assert states(kind, text) is expected
+
+
+def test_a_question_about_money_moves_the_statements_that_state_an_amount_up():
+    first = passage(1, 3, "Vocera came up again in the thread.")
+    plain = passage(2, 6, "What did Vocera quote?")
+    priced = passage(3, 9, "£96k year one incl. badges + £40k/yr after.")
+    assert [s.lines[0] for s in fuse([], [first, plain, priced], {"vocera"})] == [3, 6, 9]
+    got = fuse([], [first, plain, priced], {"vocera"}, wants="amount")
+    assert [s.lines[0] for s in got] == [3, 9, 6]
+    assert got[1].score == WHEN / 3  # the third passage's 1/(K + 2), counted WHEN times
+
+
+def test_a_passage_scores_by_its_bm25_against_the_best_ones_and_its_rank():
+    ranked = [passage(1, 3, "a", -8.0), passage(2, 6, "b", -4.0), passage(3, 9, "c", -6.0)]
+    assert [round(relevance(ranked, j), 3) for j in range(3)] == [1.0, 0.5, 0.5]  # sqrt(0.5 * 1/2), sqrt(0.75 * 1/3)
+    got = fuse([], ranked, {"x"})
+    assert [round(s.score, 3) for s in got] == [1.0, 0.5, 0.5]
+    # a second passage nearly as relevant as the first keeps more than its rank alone gives it (1/2)
+    close = [passage(1, 3, "a", -8.0), passage(2, 6, "b", -7.6)]
+    assert relevance(close, 1) == pytest.approx((0.95 * 0.5) ** 0.5)
+    assert relevance(close, 1) > 0.5
+    unscored = [passage(1, 3, "a"), passage(2, 6, "b")]
+    assert [relevance(unscored, j) for j in range(2)] == [1.0, 0.5]
