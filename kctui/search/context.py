@@ -73,7 +73,10 @@ class Envelope:
     hint_more: str  # the other next step when truncated (narrow the query, …)
 
 
-# Echo limits per tightness level: a small budget gets a terser envelope, never a broken one.
+# Echo limits per tightness level: a small budget gets a terser envelope, never a broken one. The first
+# level whose envelope takes at most ENVELOPE_SHARE of the budget is used, else the tersest that fits: at
+# 2 KB the query's terms are not echoed back, so the bytes go to statements.
+ENVELOPE_SHARE = 0.125
 _TIGHT = ({"echo": 200, "list": 160, "action": 200}, {"echo": 96, "list": 64, "action": 120},
           {"echo": 40, "list": 0, "action": 90})
 
@@ -267,25 +270,34 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
                          next_budget, tight)
         return render(fields, items)
 
-    def envelope(tight: int) -> int:
+    def envelope(tight: int, budget: int = budget) -> int:
         forms = [_fields(env, budget, wide, (wide, wide), (0, n), MAX_BUDGET, tight) for n in (0, 1)]
         for f in forms:
             f["itemsIncluded"] = f["statementsIncluded"] = f["statementsAvailable"] = f["itemsAvailable"] = wide
         return max(_size(render(f, [])) for f in forms)
 
-    tight, size = next(((t, size) for t in range(len(_TIGHT)) if (size := envelope(t)) <= budget), (None, 0))
-    if tight is None:
-        raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
+    tight, size = _level(envelope, budget)
     chosen, first_left = _fill(statements, meta, budget - size, fmt, one)
     nb = None
     if first_left is not None:
         nb = _next_budget(statements, meta, chosen, first_left, fmt, one, envelope,
-                          _size(text_for(chosen + [statements[first_left]], wide, 0, MAX_BUDGET)) + 64)
+                          _size(text_for(chosen + [statements[first_left]], wide, tight, MAX_BUDGET)) + 64)
     return _self_sized(lambda used: text_for(chosen, used, tight, nb))
 
 
+def _level(envelope: Callable[..., int], budget: int) -> tuple[int, int]:
+    """(tightness level, envelope size) for `budget`: the first level whose envelope takes at most
+    ENVELOPE_SHARE of it, else the tersest level that fits."""
+    sizes = [envelope(t, budget) for t in range(len(_TIGHT))]
+    fits = [t for t, size in enumerate(sizes) if size <= budget]
+    if not fits:
+        raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
+    tight = next((t for t in fits if sizes[t] <= ENVELOPE_SHARE * budget), fits[-1])
+    return tight, sizes[tight]
+
+
 def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], chosen: list[Statement],
-                 first_left: int, fmt: str, one: Callable[[dict[str, Any]], str], envelope: Callable[[int], int],
+                 first_left: int, fmt: str, one: Callable[[dict[str, Any]], str], envelope: Callable[..., int],
                  start: int) -> int:
     """The budget to name for the next statement: the smallest tried (from `start`, up by 128 bytes, at most
     eight tries) whose packet holds it and everything this one holds. A statement passed over makes room
@@ -296,7 +308,7 @@ def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[s
     for _ in range(8):
         if budget >= MAX_BUDGET:
             return MAX_BUDGET
-        room = budget - envelope(0)
+        room = budget - _level(envelope, budget)[1]
         got, _left = _fill(statements, meta, room, fmt, one)
         if want <= {id(s) for s in got}:
             return budget

@@ -200,8 +200,14 @@ def _words(raw: list[tuple[str, bool]]) -> tuple[list[Word], list[str]]:
         if not toks:
             ignored.append(term)
             continue
-        words.append((term.rstrip("*") if star else term, toks, quoted, star))
+        label = term.rstrip("*") if star else term
+        if not quoted:  # a question's "kit?" or "(Marcus," is labelled as the word it is
+            label = label.strip(_EDGE_PUNCTUATION) or label
+        words.append((label, toks, quoted, star))
     return words, ignored
+
+
+_EDGE_PUNCTUATION = ".,;:!?()[]{}\"'“”‘’«»…"
 
 
 def _group_words(words: list[Word]) -> tuple[list[Group], list[str]]:

@@ -91,3 +91,11 @@ def test_the_function_words_of_a_question_are_not_matched_against_the_passages(t
     best = rank_passages(index, "b1", passage_expression(question), 5)
     assert best[0].text == "| Okta | Jonas Berg | 2026-08-14 |"
     assert not any("should" in p.text for p in best)  # matched by function words alone
+
+
+def test_a_terms_label_is_the_word_without_the_sentences_punctuation():
+    """What a packet echoes (`terms`, `uncoveredTerms`) names the word typed, not "kit?"."""
+    from kctui.search.query import parse_query
+
+    assert parse_query("When did Dee buy his drum kit?").labels == ["Dee", "buy", "his", "drum", "kit"]
+    assert parse_query('(Marcus, node.js) "an exact phrase?"').labels == ["Marcus", "node.js", "an exact phrase?"]

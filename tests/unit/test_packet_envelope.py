@@ -1,0 +1,51 @@
+"""A context packet's envelope (kctui.search.context): a small budget gets a terser one, so its bytes go
+to statements; a large one echoes the query's terms and what no page covers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kctui.search import context as packets
+from kctui.search.ranking import Statement
+
+
+def envelope() -> packets.Envelope:
+    return packets.Envelope(
+        query="What is Marcus's job now at the Northgate office?", terms=["Marcus's", "job", "now", "Northgate", "office"],
+        knowledge_base={"workspace": "/home/someone/notes", "id": "b12345678", "compiled": True, "pendingChanges": False},
+        match="any", uncovered=["office"], pages_matched=3, next_actions_empty=["broaden the query"],
+        hint_more="narrow the query (more specific terms) for fewer, better items")
+
+
+def statements(n: int) -> tuple[list[Statement], dict]:
+    group = ("source", "chat.md", "Session 1")
+    out = [Statement(group, "passage", f"Marcus: line {i} about the job at Northgate, said plainly.", 1.0 / (i + 1),
+                     "chat.md", (i + 1, i + 1), f"^[chat.md:L{i + 1}-L{i + 1}]") for i in range(n)]
+    return out, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}}
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_small_packet_spends_its_bytes_on_statements_and_a_large_one_echoes_the_terms(fmt):
+    found, meta = statements(60)
+    small = packets.pack_statements(envelope(), found, meta, 2048, fmt)
+    large = packets.pack_statements(envelope(), found, meta, 16384, fmt)
+    assert len(small.encode()) <= 2048 and len(large.encode()) <= 16384
+    if fmt == "json":
+        small_fields, large_fields = json.loads(small), json.loads(large)
+        assert small_fields["terms"] == [] and small_fields["uncoveredTerms"] == []
+        assert large_fields["terms"] == envelope().terms and large_fields["uncoveredTerms"] == ["office"]
+        held = small_fields["statementsIncluded"]
+    else:
+        assert "no compiled page covers: office" in large and "no compiled page covers" not in small
+        held = small.count("\n  L")
+    # the tersest envelope that fits: more statements than the widest one leaves room for
+    widest = packets._TIGHT
+    try:
+        packets._TIGHT = widest[:1]
+        wide = packets.pack_statements(envelope(), found, meta, 2048, fmt)
+    finally:
+        packets._TIGHT = widest
+    held_wide = json.loads(wide)["statementsIncluded"] if fmt == "json" else wide.count("\n  L")
+    assert held > held_wide
