@@ -77,8 +77,8 @@ class Envelope:
 # level whose envelope takes at most ENVELOPE_SHARE of the budget is used, else the tersest that fits: at
 # 2 KB the query's terms are not echoed back, so the bytes go to statements.
 ENVELOPE_SHARE = 0.125
-_TIGHT = ({"echo": 200, "list": 160, "action": 200}, {"echo": 96, "list": 64, "action": 120},
-          {"echo": 40, "list": 0, "action": 90})
+_TIGHT = ({"echo": 200, "list": 160, "action": 200, "actions": 3}, {"echo": 96, "list": 64, "action": 120, "actions": 3},
+          {"echo": 40, "list": 0, "action": 90, "actions": 1})
 
 
 def _fields(env: Envelope, budget: int, used: int, groups: tuple[int, int], statements: tuple[int, int],
@@ -103,7 +103,7 @@ def _fields(env: Envelope, budget: int, used: int, groups: tuple[int, int], stat
         "itemsIncluded": groups[0], "itemsAvailable": groups[1], "statementsIncluded": statements[0],
         "statementsAvailable": statements[1], "pagesMatched": env.pages_matched,
         "uncoveredTerms": _clip_list(env.uncovered, lim["list"]),
-        "nextActions": [clip(a, lim["action"]) for a in actions[:3]],
+        "nextActions": [clip(a, lim["action"]) for a in actions[:lim["actions"]]],
     }
 
 

@@ -36,6 +36,8 @@ def test_a_small_packet_spends_its_bytes_on_statements_and_a_large_one_echoes_th
         small_fields, large_fields = json.loads(small), json.loads(large)
         assert small_fields["terms"] == [] and small_fields["uncoveredTerms"] == []
         assert large_fields["terms"] == envelope().terms and large_fields["uncoveredTerms"] == ["office"]
+        # the first next step only (what the text packet's last line says): the budget that holds more
+        assert len(small_fields["nextActions"]) == 1 and small_fields["nextActions"][0].startswith("raise the budget")
         held = small_fields["statementsIncluded"]
     else:
         assert "no compiled page covers: office" in large and "no compiled page covers" not in small
