@@ -30,14 +30,15 @@ Questions:
   file. For each, a 2,048-byte context packet from the same service `kctui context` uses, as text and
   as JSON; a hit is the answer span inside it (casefolded, whitespace collapsed, Markdown emphasis,
   link targets and escapes removed on both sides; for JSON, over the packet's string values). The anchor
-  is plain BM25 (k1 1.2, b 0.75, the same tokenizer and stopwords as the search) over the raw source
+  is plain BM25 (k1 1.2, b 0.75, the same tokenizer and function words as the search) over the raw source
   paragraphs, packing the best paragraphs, each with a `path:Lstart-Lend` line, into the same budget.
   Goal: kctui ahead of BM25 on every corpus.
 endoflife (../shared/corpus/endoflife/2026-08-22): every fourth product, "<product> <cycle> end of life" ->
   the end-of-life date of its second dated release cycle (derived mechanically from the front matter).
-Notes (six writers' notes under benchmarks/data/notes, issue 31): see benchmarks/notes_eval.py; their
-context packets (each labelled fact asked as its statement without its value): benchmarks/notes_context.py.
-Conversations (six chats and their questions under benchmarks/data/conversations, issue 30): see
+Notes (the writers' notes under benchmarks/data/notes, issue 31): see benchmarks/notes_eval.py; their
+context packets (the questions a teammate would ask, questions.jsonl, and each labelled fact as a
+cloze): benchmarks/notes_context.py.
+Conversations (the chats and their questions under benchmarks/data/conversations, issue 30): see
 benchmarks/conversations_eval.py.
 """
 

@@ -19,7 +19,10 @@ belongs to, what a cell's column is. The search weighs those words
 below the passage's own, so an answer that does not repeat the question's words ("Lemon drizzle, three
 layers." after "What cake are you baking?") is still found.
 
-Pure: a function of the text alone (table-tested in tests/unit/test_passages.py).
+`speaker_of(text)`: who speaks in a turn (its label, or a chat export's bold name line above the
+message), for ranking what a person the question names said first (kctui.search.ranking).
+
+Pure: a function of the text alone (table-tested in tests/unit/test_passages.py and test_speakers.py).
 """
 
 from __future__ import annotations
@@ -83,6 +86,17 @@ def split_passages(text: str) -> list[Passage]:
             continue
         run.append(n)
     return out
+
+
+_SPEAKER = re.compile(r"^\s*(?:\[[^\]\n]{1,24}\]\s*)?(?:\*\*)?([A-Z][\w.'’-]{0,30})(?: [A-Z][\w.'’-]{0,30}){0,2}"
+                      r"(?:\*\*\s*(?:\[?\d{1,2}[:.]\d{2}(?:\s*[ap]m)?\]?)?\s*(?:\n|$)|:\s+\S)")
+
+
+def speaker_of(text: str) -> str:
+    """The first name of who speaks in a turn ("Lena: …", "[18:02] Lena Park: …", a chat export's
+    "**Dev Patel** 10:07" line above the message), casefolded; "" for anything else."""
+    m = _SPEAKER.match(text)
+    return m.group(1).casefold() if m else ""
 
 
 def is_heading(text: str, heading: str) -> bool:

@@ -339,3 +339,19 @@ def owners_of(question: str) -> frozenset[str]:
     """The words a question names as an owner ("Marcus's cat", "the siblings' house"): what is asked about
     is what they own, not them (casefolded)."""
     return frozenset(m.group(1).casefold() for m in _OWNER.finditer(question))
+
+
+_NAME = re.compile(r"(?<![\w'’])([A-Z][a-z][\w'’-]*)")
+
+
+def people_in(question: str) -> frozenset[str]:
+    """The capitalised words of a question that are not its first word nor a function word ("What is
+    Marcus's job now?" -> marcus): the names a person would use; casefolded, a possessive's 's dropped."""
+    out: set[str] = set()
+    for m in _NAME.finditer(question):
+        if not question[:m.start()].strip():
+            continue  # the question's first word
+        word = re.sub(r"['’]s?$", "", m.group(1)).casefold()
+        if word and word not in FUNCTION_WORDS:
+            out.add(word)
+    return frozenset(out)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kctui.search.asked_for import states
-from kctui.search.passages import is_heading
+from kctui.search.passages import is_heading, speaker_of
 from kctui.search.query import tokens
 
 K = 1.0
@@ -44,6 +44,7 @@ LEAD_IN = 0.1  # the passage before a hit
 DIVERSE = 1.0  # how far a statement naming query words not yet named moves up
 DIVERSE_WINDOW = 40  # how far down the ranking it may come from
 HEADING = 0.4  # a heading passage, against the score of its rank (what the passages under it say comes first)
+SPEAKER = 2.0  # a turn spoken by a person the question names ("What is Marcus's job now?": what Marcus said)
 WHEN = 2.0  # a question that asks for a time, a duration, a count or an amount: a statement that states one,
 # against one that does not
 
@@ -244,17 +245,21 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
 
 def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
          around: dict[int, Any] | None = None, wants: str | None = None,
-         owners: frozenset[str] = frozenset()) -> list[Statement]:
+         owners: frozenset[str] = frozenset(), speakers: frozenset[str] = frozenset()) -> list[Statement]:
     """The statements of both layers, best first, each cited passage once (see the module's text).
     `pages`: page hits best first (`page`, `title`, `description`, `claims` with `text` and `citation`);
     `passages`: ranked passages (`path`, `start`, `end`, `text`, `heading`); `typed`: the query's tokens;
     `wants`: what the query asks for (kctui.search.asked_for: "time", "duration", "count", "amount"): a
-    statement that states such a value counts WHEN times its score."""
+    statement that states such a value counts WHEN times its score; `speakers`: the people the query names
+    (kctui.search.query.people_in): a turn one of them speaks counts SPEAKER times its score (what a
+    person says is most often about them)."""
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
     for score, p in _with_neighbours(passages, around or {}):
         if is_heading(p.text, p.heading):  # what the passages under it say comes first
             score *= HEADING
+        if speakers and speaker_of(p.text) in speakers:
+            score *= SPEAKER
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
     if wants:

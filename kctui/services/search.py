@@ -40,6 +40,7 @@ from kctui.search.query import (
     matched_groups,
     owners_of,
     parse_query,
+    people_in,
     quick_needles,
     snippet,
     tokens,
@@ -366,7 +367,8 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         around = neighbours(index, key, passages)
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
-    statements = fuse(pages, passages, typed, around, wants=asked_for(parsed.text), owners=owners_of(parsed.text))
+    statements = fuse(pages, passages, typed, around, wants=asked_for(parsed.text), owners=owners_of(parsed.text),
+                      speakers=people_in(parsed.text))
     meta: dict[tuple[str, ...], dict[str, Any]] = {("page", p["page"]): p for p in pages}
     meta.update({("source", p.path, p.heading): {"source": p.path, "title": p.title, "heading": p.heading}
                  for p in [*passages, *around.values()]})
