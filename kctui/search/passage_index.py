@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from kctui.search.index import SearchIndex
 from kctui.search.passages import document_title, split_passages, surroundings
-from kctui.search.query import FUNCTION_WORDS, ParsedQuery
+from kctui.search.query import FUNCTION_WORDS, ParsedQuery, tokens
 
 MAX_SOURCE_FILES = 5000  # files split at most
 MAX_SOURCE_BYTES = 512 * 1024  # read at most this much of one file
@@ -152,11 +152,11 @@ def refresh_passages(index: SearchIndex, key: str, sources_root: os.PathLike[str
 
 
 def passage_expression(parsed: ParsedQuery, other_names: Iterable[str] = ()) -> str:
-    """The query as a bag of words for BM25: every token of every term, each on its own (one-letter tokens
+    """The query as a bag of words for BM25: every token of every term as typed (not the glossary's other
+    spellings: "latest price" looks for no "version"), each on its own (one-letter tokens
     such as a possessive's `s`, and the function words of English, dropped), and the words of the other
     names of what it names (`other_names`), OR-joined; FTS5's porter stemmer takes each to its stem."""
-    toks = dict.fromkeys(t for g in parsed.groups for alt in g.alts for t in alt.toks
-                         if len(t) > 1 and t not in FUNCTION_WORDS)
+    toks = dict.fromkeys(t for g in parsed.groups for t in tokens(g.label) if len(t) > 1 and t not in FUNCTION_WORDS)
     toks.update(dict.fromkeys(t for t in other_names if len(t) > 1 and t not in FUNCTION_WORDS and t.isalnum()))
     return " OR ".join(f'"{t}"' for t in toks) or " OR ".join(g.fts() for g in parsed.groups)
 

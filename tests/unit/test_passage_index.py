@@ -80,6 +80,7 @@ def test_the_function_words_of_a_question_are_not_matched_against_the_passages(t
     question = parse_query("Who should I talk to about our Okta contract?")
     assert passage_expression(question) == '"talk" OR "okta" OR "contract"'
     assert passage_expression(parse_query("what is it")) == '"what" OR "is" OR "it"'  # nothing else to match
+    assert passage_expression(parse_query("Huaxin's latest price")) == '"huaxin" OR "latest" OR "price"'  # as typed
 
     sources = tmp_path / "sources"
     sources.mkdir()
