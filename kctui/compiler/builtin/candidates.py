@@ -66,7 +66,7 @@ class Candidate:
         if self.marked + self.loose != 1 or not self.vouched or self.usage or self.kinds <= {"code", "ident"}:
             return False
         words = self.name.split()
-        if any(w.casefold().removesuffix("s") in wd.CALENDAR for w in words):
+        if any(w.casefold().removesuffix("s") in wd.CALENDAR for w in words) and not nt.person_like(self.name):
             return False  # "Fridays", "March": English capitalises them by convention
         if self.strong:
             return True

@@ -11,6 +11,7 @@ from kctui.compiler.builtin.words import (
     COMMON_ZIPF,
     FUNCTION_WORDS,
     PARTICLES,
+    RARE_ZIPF,
     WORD,
     common_word,
     shaped,
@@ -70,8 +71,8 @@ def person_like(name: str) -> bool:
     if not 2 <= len(tokens) <= 3 or not all(_NAME_PART.match(t) for t in tokens):
         return False
     if any(t.casefold() in FUNCTION_WORDS or t.casefold() in TYPE_NOUNS or t.casefold() in ROLE_NOUNS
-           or t.casefold() in CALENDAR for t in tokens):
-        return False
+           or (t.casefold() in CALENDAR and (k or zipf(tokens[-1]) >= RARE_ZIPF)) for k, t in enumerate(tokens)):
+        return False  # (a given name may be a month's short form before a rare surname: "Jun Takahashi")
     return any(zipf(t) < COMMON_ZIPF for t in tokens)
 
 

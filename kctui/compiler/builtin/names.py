@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kctui.compiler.builtin.name_types import (
+    ROLE_NOUNS,
     TYPE_NOUNS,
     person_like,
     role_phrase,
@@ -36,6 +37,7 @@ from kctui.compiler.builtin.words import (  # noqa: F401 - re-exported for the t
     FUNCTION_WORDS,
     IDENT,
     PARTICLES,
+    PREFIXES,
     RARE_ZIPF,
     SUFFIX_SHAPE,
     VERSIONISH,
@@ -75,6 +77,7 @@ _FIRST_WORD = re.compile(r"\W*([^\W_][\w'’.+-]*)")
 _GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
 _FIRST = re.compile(r"[\w`@]")
 _NEXT = re.compile(r"\s+([A-Za-z]+)")
+_NUMBER_GAP = re.compile(r"^ \d{1,4} $")
 _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
 
 
@@ -97,7 +100,11 @@ def _compound(token: str) -> bool:
         return False
     if parts[0][:1].isupper() and parts[-1].islower():
         return True
-    return any(p.casefold() in FUNCTION_WORDS for p in parts[1:-1]) or (parts[0].islower() and not parts[-1].islower())
+    # (a part of digits is no capital: "etl-01", "ledger-pg-2" are identifiers, not "external-to-EPD")
+    if parts[0] in PREFIXES and not any(ch.isalpha() for ch in "".join(parts[1:])):
+        return True  # "post-1.0", "pre-2024": an English prefix on a number
+    return any(p.casefold() in FUNCTION_WORDS for p in parts[1:-1]) or (
+        parts[0].islower() and not parts[-1].islower() and any(ch.isupper() for ch in parts[-1]))
 
 
 def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Span]:
@@ -174,8 +181,11 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
             break
         if group[-1][0].endswith(("'s", "’s")) or nxt[0] == group[-1][0]:
             break  # "Sourcegraph's Cloudflare" is two names
-        if not (gap == " " or _GAP.match(gap)):
-            break
+        if nxt[0].casefold() in ROLE_NOUNS and plain.startswith(" of ", nxt[2]):
+            break  # "Moira Kettleby Head of Infrastructure": a name, then the role it holds
+        if not (gap == " " or _GAP.match(gap) or (gap == ". " and group[-1][0] in HONORIFICS)
+                or (_NUMBER_GAP.match(gap) and group[-1][0].isupper() and group[-1][0].isalpha() and len(group[-1][0]) > 1)):
+            break  # (an acronym, a number and a capitalised word are one name: "SOC 2 Type II")
         group.append(nxt)
         j += 1
     return group
@@ -210,6 +220,8 @@ def _leading_words(group: list[tuple[str, int, int]], at_start: bool) -> int:
     """How many of the run's first tokens are not part of the name: at a sentence start, ordinary words
     that are just capitalised there; elsewhere, function words ("The", "Of")."""
     k = 0
+    if at_start and group[0][0] in HONORIFICS and len(group) > 1:
+        return 0  # "Prof. Rebecca Osei", "Dr Alan Pryce": a title opens a person's name
     if at_start:
         while k < len(group) and (common_word(group[k][0]) or (
                 not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
@@ -220,6 +232,8 @@ def _leading_words(group: list[tuple[str, int, int]], at_start: bool) -> int:
     return k
 
 
+# English titles written before a person's name (closed class, like PARTICLES): part of how the text names them
+HONORIFICS = frozenset({"Dr", "Prof", "Mr", "Mrs", "Ms", "Mx", "Sir", "Dame"})
 _LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
 
 
@@ -403,12 +417,25 @@ def lower_words(texts: list[str]) -> Lower:
     return Lower(texts)
 
 
+def typed_compound(token: str) -> bool:
+    """A lower-case identifier whose last part is a noun of a kind of thing ("label-service",
+    "billing-db", "order-queue"): the name of one thing of that kind, however ordinary its parts (an
+    English compound ends in a modifier's head: "long-term", "follow-up")."""
+    if not IDENT.match(token) or "_" in token:
+        return False
+    parts = [p for p in re.split(r"[-.]", token) if p]
+    kind = TYPE_NOUNS.get(parts[-1], "")
+    return len(parts) >= 2 and kind not in ("", "person", "team") and not any(
+        p in FUNCTION_WORDS or p in PREFIXES for p in parts)
+
+
 def clean_title(name: str, common_ok: bool = False) -> bool:
     """Could this be the title of an entity page? Not a common word, a placeholder, or "<common word> team".
     `common_ok`: the document's usage made this one frequent word a name (usage_need)."""
     words = name.split()
     if not words or placeholder(name) or code_identifier(name) or role_phrase(words):
         return False
-    if len(words) == 1 and common_word(words[0]) and not (common_ok and words[0].casefold() not in FUNCTION_WORDS):
+    if len(words) == 1 and common_word(words[0]) and not (common_ok and words[0].casefold() not in FUNCTION_WORDS) \
+            and not typed_compound(words[0]):
         return False
     return not (words[-1].casefold() == "team" and all(common_word(w) for w in words[:-1]))

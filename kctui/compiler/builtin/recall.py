@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, candidate, key_of
@@ -221,8 +222,8 @@ def usable(c: Candidate, passing: bool = False) -> bool:
     `passing`, one a fact can make a passing mention (a page once another source names it too)."""
     if c.defined or c.known or c.listed or c.fact:
         return True
-    if not c.vouched or not nm.clean_title(c.name) or any(
-            w.casefold().removesuffix("s") in wd.CALENDAR for w in c.name.split()):
+    if not c.vouched or not nm.clean_title(c.name) or (any(
+            w.casefold().removesuffix("s") in wd.CALENDAR for w in c.name.split()) and not nt.person_like(c.name)):
         return False
     if c.kinds <= {"caps"} and not c.marked and (wd.zipf(c.name.split()[-1]) >= wd.RARE_ZIPF
                                                  or (" " in c.name and not c.head_free)):

@@ -18,7 +18,7 @@ PROSE_KINDS = ("paragraph", "item", "quote")
 MAX_STATEMENT_CHARS = 300
 # a sentence ends at . ! ? before a capital; a line that opens with a `Label:` starts one of its own
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])|\n(?=\**[A-Z][\w'’ /-]{0,30}\**:\**\s)")
-_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Dr.", "St.", "No.", "Inc.", "Ltd.")
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Mrs.", " Ms.", "Dr.", "Prof.", "St.", "No.", "Inc.", "Ltd.")
 CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
 
 
