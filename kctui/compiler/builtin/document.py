@@ -17,6 +17,7 @@ from kctui.compiler.builtin import (
     recall,
     recognise,
     records,
+    roster,
     sentences,
     shapes,
 )
@@ -59,7 +60,8 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     units = sentences.units(doc)
     defined, definition_claims = _definitions(doc, units, profile)
     concepts = gloss_concepts + prose.concepts_of(defined)
-    found = recognise.recognise(doc, units + sentences.row_units(doc), defined, fields.with_typed_names(profile, doc),
+    declared = roster.with_roster_names(fields.with_typed_names(profile, doc), doc)
+    found = recognise.recognise(doc, units + sentences.row_units(doc), defined, declared,
                                 structured, [c.name for c in concepts])
     ex.entities = found.entities
     entity_keys = {identity_key(e.name) for e in ex.entities}

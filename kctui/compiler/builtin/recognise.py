@@ -70,7 +70,9 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     passing_claims = [cl for cl in claims if identity_key(cl.subject) in once]
     claims = [cl for cl in claims if identity_key(cl.subject) in kept]
     weak = frozenset(identity_key(c.name) for c in accepted.values() if _only_recurrence(c))
-    return Recognised(entities, claims, names, weak, frozenset(k for k in used if k in accepted),
+    # (a name the profile or the document declares is one however common its word: "Ben" of a roster)
+    declared = {k for k, c in accepted.items() if c.known}
+    return Recognised(entities, claims, names, weak, frozenset(k for k in used | declared if k in accepted),
                       _passing_entities(doc, passing, once), passing_claims)
 
 
@@ -116,7 +118,7 @@ def _used(cands: dict[str, Candidate]) -> set[str]:
 def _accepted(cands: dict[str, Candidate], concept_keys: set[str], used: set[str]) -> dict[str, Candidate]:
     """The candidates the evidence makes entities (a concept of the document is none)."""
     return {k: c for k, c in cands.items() if k not in concept_keys and c.accepted()
-            and (_clean(c.name) or k in used or (c.structured and not wd.placeholder(c.name)))}
+            and (_clean(c.name) or k in used or (c.structured and not wd.placeholder(c.name)) or c.known)}
 
 
 def _passing(doc: Document, us: list[Unit], cands: dict[str, Candidate], concept_keys: set[str],

@@ -16,8 +16,10 @@ from kctui.core.values import strip_inline
 
 PROSE_KINDS = ("paragraph", "item", "quote")
 MAX_STATEMENT_CHARS = 300
-# a sentence ends at . ! ? before a capital; a line that opens with a `Label:` starts one of its own
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])|\n(?=\**[A-Z][\w'’ /-]{0,30}\**:\**\s)")
+# a sentence ends at . ! ? before a capital; a line that opens with a `Label:` or a word and a dash
+# ("ben - canning …", a roster's line) starts one of its own
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])|\n(?=\**[A-Z][\w'’ /-]{0,30}\**:\**\s)"
+                           r"|\n(?=\**[A-Za-z][\w'’]{1,30}\**\s+[-—–]\s)")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Mrs.", " Ms.", "Dr.", "Prof.", "St.", "No.", "Inc.", "Ltd.")
 CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
 
