@@ -94,3 +94,30 @@ def test_a_name_of_the_bank_of_kind_stays_whole():
 ])
 def test_a_given_name_may_be_a_months_short_form(name, ok):
     assert nt.person_like(name) is ok
+
+
+def test_a_note_whose_title_names_a_person_is_about_them():
+    ex = extract("# Onboarding — Ilse Quistrom (data engineer)\n\nStart date: 2 June 2026. Buddy: Bo Vance.\n\n"
+                 "## Week one\n\n- read the runbooks\n")
+    assert "Ilse Quistrom" in {e.name for e in ex.entities}
+    mine = [(c.attribute, c.value) for c in ex.claims if c.subject == "Ilse Quistrom"]
+    assert ("role", "data engineer") in mine
+    assert any("2 June 2026" in v for _, v in mine)
+
+
+@pytest.mark.parametrize("title", ["# Runbook — restarting the daemon", "# Postmortem: Quokkabase outage",
+                                   "# Engineering — Code Reviews", "# Standup — Mon 2 June"])
+def test_a_title_without_a_persons_name_names_nobody(title):
+    from kctui.compiler.builtin import records
+
+    assert records.person_subject(extract_doc(title + "\n\nStart date: 2 June 2026.\n")) is None
+
+
+def extract_doc(text: str):  # noqa: ANN201
+    return read_source("notes/n.md", text.encode("utf-8"), DIGEST)
+
+
+def test_a_whole_title_in_title_case_names_a_topic_not_a_person():
+    from kctui.compiler.builtin import records
+
+    assert records.person_subject(extract_doc("# Quokka Gateway\n\nStart date: 2 June 2026.\n")) is None

@@ -167,6 +167,7 @@ def _record(doc: Document, ex: Extraction, units: list[sentences.Unit], candidat
     the records it supersedes or is superseded by (kctui.compiler.builtin.records)."""
     name = records.record_name(doc)
     if not name:
+        _person_subject(doc, ex, units, candidates, names_here)
         return
     entity, claims = records.record_claims(doc, name, candidates, units, lambda text: shapes.first_named(text, names_here))
     others, links = records.supersession(doc, name, units)
@@ -174,6 +175,21 @@ def _record(doc: Document, ex: Extraction, units: list[sentences.Unit], candidat
     for e in (entity, *others):
         if identity_key(e.name) not in {identity_key(x.name) for x in ex.entities}:
             ex.entities.append(e)
+
+
+def _person_subject(doc: Document, ex: Extraction, units: list[sentences.Unit], candidates: list[Claim],
+                    names_here: dict[str, str]) -> None:
+    """A note whose title names a person ("Onboarding — Sam Quist (data engineer)") is about them: they
+    get a page with the role the title gives and the note's header (kctui.compiler.builtin.records)."""
+    found = records.person_subject(doc)
+    if found is None:
+        return
+    name, role = found
+    entity, claims = records.person_claims(doc, names_here.get(identity_key(name), name), role, candidates, units)
+    candidates += claims
+    if identity_key(entity.name) not in {identity_key(x.name) for x in ex.entities}:
+        ex.entities.append(entity)
+        names_here[identity_key(entity.name)] = entity.name
 
 
 def _without_restated_notes(candidates: list[Claim]) -> list[Claim]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin.sentences import Unit, ev
 from kctui.compiler.extraction import Entity
 from kctui.compiler.readers import Document
@@ -30,12 +31,55 @@ def record_name(doc: Document) -> str:
     return m.group("id") if m else ""
 
 
+_TITLE_PARTS = re.compile(r"\s+[—–-]\s+|:\s+")
+_ROLE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<role>[^()]{3,60})\)$")
+
+
+def person_subject(doc: Document) -> tuple[str, str] | None:
+    """(name, role) when the title names a person as a part after its first ("Onboarding — Sam Quist
+    (data engineer)"): a person's name, with the role in parentheses after it ("" without one). The
+    note is about them: its header is theirs."""
+    if _title_block(doc) < 0 or record_name(doc):
+        return None
+    # (a later part, after the kind of note the first part says: a whole title in title case, "Cloud
+    # Postgres", names a topic, not someone)
+    for part in _TITLE_PARTS.split(doc.title.strip().lstrip("#").strip())[1:]:
+        m = _ROLE.match(part.strip())
+        name, role = (m.group("name").strip(), m.group("role").strip()) if m else (part.strip(), "")
+        if nt.person_like(name):
+            return name, "" if any(ch.isdigit() for ch in role) else role
+    return None
+
+
 def _title_block(doc: Document) -> int:
     """The index of the title's heading block, or -1."""
     for k, block in enumerate(doc.blocks[:2]):
         if block.kind == "heading" and block.level == 1:
             return k
     return -1
+
+
+def person_claims(doc: Document, name: str, role: str, claims: list[Claim], us: list[Unit]) -> tuple[Entity, list[Claim]]:
+    """The person a note's title names, and its claims: the role the title gives them, the header
+    fields the note states of itself and the sentences right under the title (as a record's)."""
+    title = _title_block(doc)
+    line = doc.blocks[title].start
+    out = [Claim(name, "role", role, "", "fact", "statement", ev(doc, line, line))] if role else []
+    out += [Claim(name, c.attribute, c.value, c.scope, c.form, c.origin, c.evidence)
+            for c in claims if c.subject == doc.title and c.origin in HEADER_ORIGINS]
+    out += _header_claims(doc, name, title, line, us)
+    return Entity(name, "person", name, (), ev(doc, line, line)), out
+
+
+def _header_claims(doc: Document, name: str, title: int, line: int, us: list[Unit]) -> list[Claim]:
+    """Each sentence of the prose blocks between the title and the next heading, near the title."""
+    header: list[tuple[int, int]] = []
+    for block in doc.blocks[title + 1:] if title >= 0 else ():
+        if block.kind not in ("paragraph", "item", "quote") or block.start > line + HEADER_LINES:
+            break
+        header.append((block.start, block.end))
+    return [Claim(name, "note", u.plain, "", "fact", "statement", ev(doc, u.first, u.last))
+            for u in us if u.kind != "row" and len(u.plain) >= 8 and any(a <= u.first <= b for a, b in header)]
 
 
 def record_claims(doc: Document, name: str, claims: list[Claim], us: list[Unit],
@@ -56,14 +100,7 @@ def record_claims(doc: Document, name: str, claims: list[Claim], us: list[Unit],
     for c in claims:
         if c.subject == doc.title and c.origin in HEADER_ORIGINS:
             out.append(Claim(name, c.attribute, c.value, c.scope, c.form, c.origin, c.evidence))
-    header: list[tuple[int, int]] = []  # the prose blocks between the title and the next heading, near it
-    for block in doc.blocks[title + 1:] if title >= 0 else ():
-        if block.kind not in ("paragraph", "item", "quote") or block.start > line + HEADER_LINES:
-            break
-        header.append((block.start, block.end))
-    for u in us:
-        if u.kind != "row" and len(u.plain) >= 8 and any(a <= u.first <= b for a, b in header):
-            out.append(Claim(name, "note", u.plain, "", "fact", "statement", ev(doc, u.first, u.last)))
+    out += _header_claims(doc, name, title, line, us)
     return entity, out
 
 
