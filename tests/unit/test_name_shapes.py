@@ -121,3 +121,21 @@ def test_a_whole_title_in_title_case_names_a_topic_not_a_person():
     from kctui.compiler.builtin import records
 
     assert records.person_subject(extract_doc("# Quokka Gateway\n\nStart date: 2 June 2026.\n")) is None
+
+
+@pytest.mark.parametrize("token, junk", [
+    ("Co-op", False), ("Wi-fi", False),  # a word's own hyphen
+    ("Cloud-like", True), ("Quokka-specific", True),  # a compound modifier
+])
+def test_a_capitalised_word_with_a_short_lower_case_tail_is_one_word(token, junk):
+    assert nm.junk_token(token) is junk
+
+
+@pytest.mark.parametrize("text, word", [
+    # the document writes the word's singular in lower case: its plural at a sentence start is a noun
+    ("# Notes\n\nQuokkaslots reach us via the broker at 2026-01-02.\n\nEach quokkaslot is small.\n", "Quokkaslots"),
+    # ... and its plural: the singular is a noun too
+    ("# Notes\n\nQuokkaslot 2.1 was rolled out on 2026-01-02.\n\nAll quokkaslots are small.\n", "Quokkaslot"),
+])
+def test_a_word_the_document_writes_in_lower_case_in_another_number_is_no_name(text, word):
+    assert word not in {e.name for e in extract(text).entities}

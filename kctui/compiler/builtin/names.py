@@ -98,8 +98,8 @@ def _compound(token: str) -> bool:
     parts = [p for p in token.split("-") if p]
     if len(parts) < 2:
         return False
-    if parts[0][:1].isupper() and parts[-1].islower():
-        return True
+    if parts[0][:1].isupper() and parts[-1].islower() and len(parts[-1]) > 2:
+        return True  # ("Co-op", "Wi-fi": a word's own hyphen, not a compound modifier)
     # (a part of digits is no capital: "etl-01", "ledger-pg-2" are identifiers, not "external-to-EPD")
     if parts[0] in PREFIXES and not any(ch.isalpha() for ch in "".join(parts[1:])):
         return True  # "post-1.0", "pre-2024": an English prefix on a number
@@ -281,8 +281,10 @@ def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bo
 
 def _one_word_like(span: Span, t: str, lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
     """name_like of a span of one word: a rare word, capitalised and never written in lower case."""
-    if t.casefold() in lower_words or t.casefold().removesuffix("s") in CALENDAR:
-        return False, False  # the document writes it as an ordinary word too; a day or month ("Jul")
+    low = t.casefold()
+    if low in lower_words or low.removesuffix("s") in CALENDAR or (len(low) > 4 and (
+            (low.endswith("s") and low[:-1] in lower_words) or low + "s" in lower_words)):
+        return False, False  # the document writes it (or its singular, its plural) as an ordinary word; a day or month
     if ACRONYM.match(t):
         return False, False  # an acronym needs its expansion, a definition or a typing noun (or usage)
     z = zipf(t)
