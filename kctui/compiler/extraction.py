@@ -17,7 +17,7 @@ from kctui.core.claims import Claim, Evidence, Question
 if TYPE_CHECKING:
     from kctui.compiler.readers.base import Document
 
-EXTRACTOR_VERSION = "builtin-extract/13"  # 13: a word written in lower case in another number is no name; "Co-op" is one word; 12: a first name a source gives a page of its own recurs across sources; 11: a note whose title names a person is about them; 10: names by the place a note gives them (rosters, lists of names); 9: name shapes of notes (identifiers with a number part, compounds headed by a kind of thing, titles, roles); 8: recall first (issue 31): a value stated of a name, table rows, records; 7: conversations (turns, speakers, what they say of themselves); 6: a dotted version after a name marks it at a sentence start; 5: a record of a list cites its lines (a table row), with its identifying claim; passing mentions
+EXTRACTOR_VERSION = "builtin-extract/14"  # 14: a person's name with a fact gets a page on one mention; 13: a word written in lower case in another number is no name; "Co-op" is one word; 12: a first name a source gives a page of its own recurs across sources; 11: a note whose title names a person is about them; 10: names by the place a note gives them (rosters, lists of names); 9: name shapes of notes (identifiers with a number part, compounds headed by a kind of thing, titles, roles); 8: recall first (issue 31): a value stated of a name, table rows, records; 7: conversations (turns, speakers, what they say of themselves); 6: a dotted version after a name marks it at a sentence start; 5: a record of a list cites its lines (a table row), with its identifying claim; passing mentions
 
 
 @dataclass(frozen=True, slots=True)

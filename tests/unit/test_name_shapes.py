@@ -139,3 +139,22 @@ def test_a_capitalised_word_with_a_short_lower_case_tail_is_one_word(token, junk
 ])
 def test_a_word_the_document_writes_in_lower_case_in_another_number_is_no_name(text, word):
     assert word not in {e.name for e in extract(text).entities}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("# Renewal\n\nThe quote came back from Ilsa Brandvold at 4 pm, with the discount we asked for.\n",
+     "Ilsa Brandvold"),
+    ("# Minutes\n\nApologies were sent by Dr Lin Vatter, who is away until 12 May.\n", "Dr Lin Vatter"),
+])
+def test_a_persons_name_with_a_fact_gets_a_page_on_one_mention(text, name):
+    assert name in {e.name for e in extract(text).entities}
+
+
+@pytest.mark.parametrize("text, name", [
+    # a title-case product of an ordinary word: its form does not say it is a person
+    ("# Notes\n\nWe moved the queue to Quokka Cloud last week, and then added all of the 40 workers.\n", "Quokka Cloud"),
+    # written only where a sentence starts: its capitals say nothing
+    ("# Notes\n\nRevisit Quistbrand for the next run, around 40 units.\n", "Revisit Quistbrand"),
+])
+def test_other_names_met_once_need_more(text, name):
+    assert name not in {e.name for e in extract(text).entities}

@@ -78,6 +78,7 @@ _GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) 
 _FIRST = re.compile(r"[\w`@]")
 _NEXT = re.compile(r"\s+([A-Za-z]+)")
 _NUMBER_GAP = re.compile(r"^ \d{1,4} $")
+_RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")  # ADR-0011, INC-204 (kctui.compiler.builtin.records)
 _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
 
 
@@ -183,6 +184,8 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
             break  # "Sourcegraph's Cloudflare" is two names
         if nxt[0].casefold() in ROLE_NOUNS and plain.startswith(" of ", nxt[2]):
             break  # "Moira Kettleby Head of Infrastructure": a name, then the role it holds
+        if len(group) == 1 and _RECORD_ID.match(nxt[0]) and plain[:group[0][1]].rstrip()[-1:] in _OPENERS | {""}:
+            break  # the word opening a sentence before a record's identifier: "Supersedes ADR-0011"
         if not (gap == " " or _GAP.match(gap) or (gap == ". " and group[-1][0] in HONORIFICS)
                 or (_NUMBER_GAP.match(gap) and group[-1][0].isupper() and group[-1][0].isalpha() and len(group[-1][0]) > 1)):
             break  # (an acronym, a number and a capitalised word are one name: "SOC 2 Type II")

@@ -83,12 +83,27 @@ def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
     of in two sentences or more, counts as one with a fact."""
     recalled, _valued, values, borrowed = recall.fact_mentions(us, cands, spans_of, lower)
     with_value = {key for key, _ in values}
-    for key, _ in recalled:
+    for key, i in recalled:
         # named once, a thing needs a value stated of it by its form (its page then holds the sentence
-        # and the value); named in two sentences or more, a fact about it is enough
-        if sum((key, i) not in borrowed for i in cands[key].units) >= 2 or key in with_value:
-            cands[key].fact = True
+        # and the value), or a person's name by its own form; named in two sentences or more, a fact
+        # about it is enough
+        c = cands[key]
+        if sum((key, j) not in borrowed for j in c.units) >= 2 or key in with_value or (
+                (key, i) not in borrowed and named_by_form(c) and any(us[j].kind != "row" for j in c.units)
+                and recall.usable(c)):
+            c.fact = True
     return recalled, values
+
+
+def named_by_form(c: Candidate) -> bool:
+    """Is the candidate's form that of a person's name however often the text writes it: two or three
+    capitalised words written away from a sentence start, none an ordinary word, typed as a person, or
+    opening with a title ("Dr Meera Shah")? (Products and models, "PowerEdge XE9680", and words with an
+    inner capital, "ClickHouse", were tried too: in the handbook they made a stub page of every code type
+    named once.)"""
+    words = c.name.split()
+    return len(words) > 1 and nt.person_like(c.name) and bool(c.marked) and (
+        nt.person_shape(c.name) or c.entity_type == "person" or words[0].rstrip(".") in nm.HONORIFICS)
 
 
 def _units(us: list[Unit], spans_of: SpansOf) -> set[str]:
