@@ -158,3 +158,19 @@ def test_a_persons_name_with_a_fact_gets_a_page_on_one_mention(text, name):
 ])
 def test_other_names_met_once_need_more(text, name):
     assert name not in {e.name for e in extract(text).entities}
+
+
+@pytest.mark.parametrize("plain, paths", [
+    ("lustre /quokkafs at 81% full, purge runs thurs", ["/quokkafs"]),
+    ("Problem: /vault (the NAS, 38 TB used) has snapshots only.", ["/vault"]),
+    # not a root path of one segment in prose: a closing tag, a rate, a deeper path, a URL's path
+    ("</li> and 3%/week and /api/v1 and https://x.org/docs", []),
+])
+def test_a_root_path_in_prose_is_a_name(plain, paths):
+    assert [s.text for s in nm.plain_spans(plain) if s.kind == "path"] == paths
+
+
+def test_a_root_path_with_facts_gets_a_page():
+    text = ("# Standup\n\n- lustre /quokkafs at 81% full, purge runs thurs\n"
+            "- /quokkafs purge freed only 40 TB on 2026-01-20\n")
+    assert "/quokkafs" in {e.name for e in extract(text).entities}

@@ -77,6 +77,8 @@ _FIRST_WORD = re.compile(r"\W*([^\W_][\w'’.+-]*)")
 _GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
 _FIRST = re.compile(r"[\w`@]")
 _NEXT = re.compile(r"\s+([A-Za-z]+)")
+# a root path of one segment written in prose ("/scratch at 81% full", "(/home)"): a mount or a share
+_ROOT_PATH = re.compile(r"(?:(?<=[\s(])|^)/[a-z][a-z0-9_-]{1,30}(?![\w/.-])")
 _NUMBER_GAP = re.compile(r"^ \d{1,4} $")
 _RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")  # ADR-0011, INC-204 (kctui.compiler.builtin.records)
 _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
@@ -110,13 +112,15 @@ def _compound(token: str) -> bool:
 
 def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Span]:
     """Candidate name spans of one sentence (inline links already reduced to their text)."""
+    paths = [Span(m.group(0), m.start(), m.end(), m.start() == 0, "path", (m.group(0),))
+             for m in _ROOT_PATH.finditer(plain)] if "/" in plain else []
     if not _MARKED.search(plain, 1):  # nothing past the first letter marks a name: only the first word can be one
         m = _FIRST_WORD.match(plain)
         if not m or not m.group(1)[:1].isupper() or common_word(m.group(1)) or _junk(m.group(1)):
-            return []
+            return paths
     toks = _tokens(plain)
     if not toks:
-        return []
+        return paths
     first = _FIRST.search(plain)
     first_pos = first.start() if first else 0
     out: list[Span] = []
@@ -137,6 +141,9 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
         elif IDENT.match(tok) and not VERSIONISH.match(tok):
             out.append(Span(tok, s, e, s == first_pos, "ident", (tok,)))
         i += 1
+    if paths:
+        out = sorted(out + [p for p in paths if not any(o.start < p.end and p.start < o.end for o in out)],
+                     key=lambda sp: sp.start)
     return out
 
 
@@ -273,7 +280,7 @@ def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bo
     tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
     if not tokens or placeholder(span.text):
         return False, False
-    if span.kind in ("code", "ident", "handle"):
+    if span.kind in ("code", "ident", "handle", "path"):
         return True, span.kind == "handle"
     if any(shaped(t) for t in tokens):
         return True, True

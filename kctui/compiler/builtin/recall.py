@@ -230,6 +230,8 @@ def usable(c: Candidate, passing: bool = False) -> bool:
         # its only capital is a sentence start; a last word English does not know is a name still
         # ("Quokkabase", "Ilse Vandermeer")
         return False
+    if c.kinds <= {"path"}:
+        return True  # a root path written in prose names a mount or a share ("/scratch")
     if c.kinds <= {"ident"}:  # a hyphenated word ("re-auth", "soak-test") unless it recurs or is code-shaped
         return _ident_shape(c.name) and (passing or len(c.units) >= 2 or wd.ident_name(c.name))
     return True

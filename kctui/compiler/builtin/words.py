@@ -79,6 +79,8 @@ def common_word(token: str) -> bool:
     t = token.strip("`'’").removesuffix("'s").removesuffix("’s")
     if not t or t.casefold() in FUNCTION_WORDS:
         return True
+    if t.startswith("/"):
+        return False  # a root path ("/scratch") is no word of English
     if shaped(t):
         return False
     return zipf(t) >= COMMON_ZIPF
