@@ -174,3 +174,13 @@ def test_a_root_path_with_facts_gets_a_page():
     text = ("# Standup\n\n- lustre /quokkafs at 81% full, purge runs thurs\n"
             "- /quokkafs purge freed only 40 TB on 2026-01-20\n")
     assert "/quokkafs" in {e.name for e in extract(text).entities}
+
+
+@pytest.mark.parametrize("token, shaped", [
+    ("q147", True), ("db01", True),  # a host's number
+    ("p95", False), ("x86", False), ("v12", False), ("Q3", False),  # a letter and a short number
+])
+def test_a_hosts_number_is_shaped_like_a_name(token, shaped):
+    from kctui.compiler.builtin import words as wd
+
+    assert wd.shaped(token) is shaped

@@ -27,7 +27,8 @@ FUNCTION_WORDS = frozenset(
 )
 PARTICLES = frozenset({"de", "van", "von", "der", "den", "da", "del", "di", "du", "la", "le", "bin", "al", "of"})
 _PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,6}s$")  # PRs, APIs: generic plurals, not names
-_DIGIT_SHAPE = re.compile(r"^[^\W\d_]+\d+[^\W\d_]+|^[^\W\d_]{3,}\d{1,2}$")  # k8s, e2e, OAuth2
+_DIGIT_SHAPE = re.compile(r"^[^\W\d_]+\d+[^\W\d_]+|^[^\W\d_]{3,}\d{1,2}$|^[a-z]{2}\d{2,4}$")  # k8s, e2e, OAuth2, db01
+_HOST_SHAPE = re.compile(r"^[a-z]\d{3,4}$")  # a host's number: c147 (not p95, x86, v12: a letter and two digits)
 WORD = re.compile(r"[^\W_](?:[\w'’.&+/-]*[^\W_])?")
 VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
 IDENT = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$")  # billing-api, crates.io
@@ -63,7 +64,7 @@ def shaped(token: str) -> bool:
         return True
     letters = [c for c in token if c.isalpha()]
     if len(letters) < 2:
-        return False  # Q3, H1, v2: a letter and a number
+        return bool(_HOST_SHAPE.match(token))  # Q3, H1, v2: a letter and a number; c147 a host's
     inner_cap = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token) and not _PLURAL_ACRONYM.match(token)
     digit = bool(_DIGIT_SHAPE.search(token))
     return inner_cap or digit
