@@ -103,9 +103,9 @@ def _compound(token: str) -> bool:
         return False
     if parts[0][:1].isupper() and parts[-1].islower() and len(parts[-1]) > 2:
         return True  # ("Co-op", "Wi-fi": a word's own hyphen, not a compound modifier)
-    # (a part of digits is no capital: "etl-01", "ledger-pg-2" are identifiers, not "external-to-EPD")
     if parts[0] in PREFIXES and not any(ch.isalpha() for ch in "".join(parts[1:])):
         return True  # "post-1.0", "pre-2024": an English prefix on a number
+    # (a part of digits is no capital: "etl-01", "ledger-pg-2" are identifiers, not "external-to-EPD")
     return any(p.casefold() in FUNCTION_WORDS for p in parts[1:-1]) or (
         parts[0].islower() and not parts[-1].islower() and any(ch.isupper() for ch in parts[-1]))
 
