@@ -189,13 +189,10 @@ def _best_claims(claims: list[dict[str, Any]], parsed: ParsedQuery, n: int, titl
     then page order. A contradicted page's disputed claims are left to its flag, which lists them all."""
     groups = parsed.groups
     match = _ClaimMatch(groups, fold(title).strip())
-    scored = []
-    for i, c in enumerate(claims):
-        score = 0.0 if c.get("conflict") else match.score(c)
-        if score > 0:
-            scored.append((score, -match.density(str(c.get("text") or "")), i, c))
-    if any(s[0] >= 0.5 for s in scored):  # claims that name the query's terms themselves: only those
-        scored = [s for s in scored if s[0] >= 0.5]
+    found = [(score, i, c) for i, c in enumerate(claims) if not c.get("conflict") and (score := match.score(c)) > 0]
+    if any(f[0] >= 0.5 for f in found):  # claims that name the query's terms themselves: only those
+        found = [f for f in found if f[0] >= 0.5]
+    scored = [(score, -match.density(str(c.get("text") or "")), i, c) for score, i, c in found]
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
     return [dict(c, matches=score) for score, _d, _i, c in scored[:n]]
 
