@@ -54,23 +54,19 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
     the previous wiki's entity pages (for the first-word rule below)."""
     sources: dict[str, int] = {}
     once: set[str] = set()
-    owned: set[str] = set()  # names some source gives a page of its own
     for ex in live.values():
         p = passing_keys(ex)
         once |= p
-        owned |= own_keys(ex)
         for k in own_keys(ex) | p:
             sources[k] = sources.get(k, 0) + 1
     for own, p in unchanged.values():
         once |= p
-        owned |= own
         for k in own | p:
             sources[k] = sources.get(k, 0) + 1
     # a lone word that begins a longer name some source gives ("Valery" of Valery Bugakov) stands for
-    # that name where it is written, not for a thing of its own — unless a source gives that word a page
-    # of its own ("Nadia" of a standup's roster): then its passing mentions are that page's too
+    # that name where it is written, not for a thing of its own
     firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k}
-    return {k for k in once if sources.get(k, 0) >= 2 and (" " in k or k not in firsts or k in owned)}
+    return {k for k in once if sources.get(k, 0) >= 2 and (" " in k or k not in firsts)}
 
 
 def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str],
