@@ -39,8 +39,11 @@ def session_left(sid: int) -> list[int]:
         if not p.isdigit():
             continue
         try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            stat = Path(f"/proc/{p}/stat").read_text()
         except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split() if ")" in stat else []
+        if len(fields) < 5:  # a process that is going away can read back empty: it is not left
             continue
         if int(fields[4]) == sid and fields[0] not in ("Z", "X"):
             left.append(int(p))
