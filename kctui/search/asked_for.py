@@ -43,17 +43,16 @@ _AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b\d[\d,.]*\s?(?:k|m|bn)?\s?(?:usd|eur
                      r"quid|grand|bucks)\b|\b(?:usd|eur|gbp|cad|aud)\s?\d", re.I)
 
 
+# (kind, what a question asking for it says, what a statement holding it says), in the order asked
+_KINDS = (("duration", _DURATION_Q, _DURATION), ("count", _COUNT_Q, _COUNT), ("amount", _AMOUNT_Q, _AMOUNT))
+_HOLDS = {kind: holds for kind, _asks, holds in _KINDS}
+
+
 def asked_for(question: str) -> str | None:
     """"time", "duration", "count", "amount" or None (see the module's text)."""
     if asks_when(question):
         return "time"
-    if _DURATION_Q.search(question):
-        return "duration"
-    if _COUNT_Q.search(question):
-        return "count"
-    if _AMOUNT_Q.search(question):
-        return "amount"
-    return None
+    return next((kind for kind, asks, _holds in _KINDS if asks.search(question)), None)
 
 
 @lru_cache(maxsize=16384)
@@ -61,10 +60,5 @@ def states(kind: str | None, text: str) -> bool:
     """Whether `text` holds a value of `kind` (False for None)."""
     if kind == "time":
         return mentions_time(text)
-    if kind == "duration":
-        return bool(_DURATION.search(text))
-    if kind == "count":
-        return bool(_COUNT.search(text))
-    if kind == "amount":
-        return bool(_AMOUNT.search(text))
-    return False
+    holds = _HOLDS.get(kind or "")
+    return bool(holds and holds.search(text))

@@ -270,11 +270,16 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
                          next_budget, tight)
         return render(fields, items)
 
+    sized: dict[tuple[int, int], int] = {}  # (level, the budget's digits) -> size: the budget is only a number in it
+
     def envelope(tight: int, budget: int = budget) -> int:
-        forms = [_fields(env, budget, wide, (wide, wide), (0, n), MAX_BUDGET, tight) for n in (0, 1)]
-        for f in forms:
-            f["itemsIncluded"] = f["statementsIncluded"] = f["statementsAvailable"] = f["itemsAvailable"] = wide
-        return max(_size(render(f, [])) for f in forms)
+        key = (tight, len(str(budget)))
+        if key not in sized:
+            forms = [_fields(env, budget, wide, (wide, wide), (0, n), MAX_BUDGET, tight) for n in (0, 1)]
+            for f in forms:
+                f["itemsIncluded"] = f["statementsIncluded"] = f["statementsAvailable"] = f["itemsAvailable"] = wide
+            sized[key] = max(_size(render(f, [])) for f in forms)
+        return sized[key]
 
     tight, size = _level(envelope, budget)
     chosen, first_left = _fill(statements, meta, budget - size, fmt, one)

@@ -36,7 +36,12 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
 _ROW = re.compile(r"^\s*\|.*\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
-_TURN = re.compile(r"^\s*(?:\[[^\]\n]{1,24}\]\s*)?[A-Z][\w.'’-]{0,30}(?: [A-Z][\w.'’-]{0,30}){0,2}:\s+\S")
+# a turn's opening: an optional time stamp, then a speaker's name of one to three capitalised words (the
+# first captured), as `Name: text` (_TURN) or, in a chat export, `**Name** 10:07` on a line of its own
+# above the message (speaker_of)
+_STAMP = r"^\s*(?:\[[^\]\n]{1,24}\]\s*)?"
+_SPEAKER_NAME = r"([A-Z][\w.'’-]{0,30})(?: [A-Z][\w.'’-]{0,30}){0,2}"
+_TURN = re.compile(_STAMP + _SPEAKER_NAME + r":\s+\S")
 _TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*:")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
@@ -88,8 +93,7 @@ def split_passages(text: str) -> list[Passage]:
     return out
 
 
-_SPEAKER = re.compile(r"^\s*(?:\[[^\]\n]{1,24}\]\s*)?(?:\*\*)?([A-Z][\w.'’-]{0,30})(?: [A-Z][\w.'’-]{0,30}){0,2}"
-                      r"(?:\*\*\s*(?:\[?\d{1,2}[:.]\d{2}(?:\s*[ap]m)?\]?)?\s*(?:\n|$)|:\s+\S)")
+_SPEAKER = re.compile(_STAMP + r"(?:\*\*)?" + _SPEAKER_NAME + r"(?:\*\*\s*(?:\[?\d{1,2}[:.]\d{2}(?:\s*[ap]m)?\]?)?\s*(?:\n|$)|:\s+\S)")
 
 
 def speaker_of(text: str) -> str:

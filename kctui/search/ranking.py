@@ -174,7 +174,7 @@ def _claim_statement(group: tuple[str, ...], claim: dict[str, Any], title: str, 
 
 def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[float, Any]]:
     """(score, passage) of the ranked passages and of the passages next to them in the same section. A hit
-    scores its BM25 against the best hit's (`relevance`); the one after a hit is its reply or continuation
+    scores by its BM25 and its rank (`relevance`); the one after a hit is its reply or continuation
     (REPLY of the hit's score, ANSWER when the hit asks a question), the one before it its lead-in
     (LEAD_IN), unless it is the section's heading (the group's header says it already); a passage keeps
     the best score it is given. Ties keep the order of the ranking."""
