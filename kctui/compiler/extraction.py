@@ -17,7 +17,7 @@ from kctui.core.claims import Claim, Evidence, Question
 if TYPE_CHECKING:
     from kctui.compiler.readers.base import Document
 
-EXTRACTOR_VERSION = "builtin-extract/17"  # 17: the first-name rule of 12 taken back (an incremental pass differed from a full one); 16: a host's number is shaped like a name (c147, db01); 15: a root path in prose is a name; 14: a person's name with a fact gets a page on one mention; 13: a word written in lower case in another number is no name; "Co-op" is one word; 12: a first name a source gives a page of its own recurs across sources; 11: a note whose title names a person is about them; 10: names by the place a note gives them (rosters, lists of names); 9: name shapes of notes (identifiers with a number part, compounds headed by a kind of thing, titles, roles); 8: recall first (issue 31): a value stated of a name, table rows, records; 7: conversations (turns, speakers, what they say of themselves); 6: a dotted version after a name marks it at a sentence start; 5: a record of a list cites its lines (a table row), with its identifying claim; passing mentions
+EXTRACTOR_VERSION = "builtin-extract/18"  # 18: every statement of a source, kept for the pages of the names it contains; 17: the first-name rule of 12 taken back (an incremental pass differed from a full one); 16: a host's number is shaped like a name (c147, db01); 15: a root path in prose is a name; 14: a person's name with a fact gets a page on one mention; 13: a word written in lower case in another number is no name; "Co-op" is one word; 12: a first name a source gives a page of its own recurs across sources; 11: a note whose title names a person is about them; 10: names by the place a note gives them (rosters, lists of names); 9: name shapes of notes (identifiers with a number part, compounds headed by a kind of thing, titles, roles); 8: recall first (issue 31): a value stated of a name, table rows, records; 7: conversations (turns, speakers, what they say of themselves); 6: a dotted version after a name marks it at a sentence start; 5: a record of a list cites its lines (a table row), with its identifying claim; passing mentions
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +59,16 @@ class Extraction:
     # once another source names them too (kctui.compiler.steps.recurrence), else only listed on its source page
     passing: list[Entity] = field(default_factory=list)
     passing_claims: list[Claim] = field(default_factory=list)
+    # every sentence, list item and table row, cited (attribute "note" of the document): the mention
+    # step (kctui.compiler.steps.mentions) attaches each to the pages of the names it contains
+    statements: list[Claim] = field(default_factory=list)
 
     # -- cache form ---------------------------------------------------------------------------
     def to_json(self) -> dict:
         data = asdict(self)
         data["claims"] = [c.to_json() for c in self.claims]
         data["passing_claims"] = [c.to_json() for c in self.passing_claims]
+        data["statements"] = [c.to_json() for c in self.statements]
         data["v"] = EXTRACTOR_VERSION
         return data
 
@@ -97,6 +101,7 @@ class Extraction:
             warnings=list(data.get("warnings", ())),
             passing=[_entity(e) for e in data.get("passing", ())],
             passing_claims=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data.get("passing_claims", ())],
+            statements=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data.get("statements", ())],
         )
 
 

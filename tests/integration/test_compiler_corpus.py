@@ -105,7 +105,11 @@ def test_endoflife_unchanged_files_leave_their_pages_untouched_and_new_products_
         assert gen2[f"sources/{slug}.md"] == gen1[f"sources/{slug}.md"]
         data, _ = pages(second.output_path)[f"sources/{slug}.md"]
         entity_links = [k for k, v in gen1.items() if k.startswith("entities/") and f"id: {slug}\n".encode() in v]
-        assert entity_links and all(gen2[k] == gen1[k] for k in entity_links)
+        # what those pages say citing the unchanged file stands as it was (the pages themselves may gain
+        # what a changed file says of the same thing: every statement reaches the pages of its names)
+        cite = f"^[products/{name}.md:".encode()
+        assert entity_links and all([ln for ln in gen2[k].splitlines() if cite in ln] ==
+                                    [ln for ln in gen1[k].splitlines() if cite in ln] for k in entity_links)
     kinds = {u.slug: u.kind for u in r2.updates}
     for name in ONLY_2026:
         assert kinds[f"products-{name}-md"] == "create"

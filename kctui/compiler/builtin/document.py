@@ -91,6 +91,9 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
         if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
             ex.claims.append(claim)
     _keep_passing(doc, ex, found)
+    if convo is None:  # (a chat's turns are its speakers' statements: kctui.compiler.builtin.conversation)
+        ex.statements = [c for c in recall.all_statements(doc, units)
+                         if cited_lines_contain(cited_lines(doc, c.evidence), c.value)]
     if convo is not None:  # speakers as people, turns as their dated statements
         conversation.attribute(doc, convo, units, ex)
     ex.unreached = tuple(sorted(unreached_facts(doc, ex)))

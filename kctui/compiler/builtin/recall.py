@@ -306,6 +306,13 @@ def line_statements(doc: Document, us: list[Unit], claims: list[Claim]) -> list[
     return _sentence_statements(doc, us, covered) + _row_statements(doc, covered)
 
 
+def all_statements(doc: Document, us: list[Unit]) -> list[Claim]:
+    """Every sentence, list item and table row as a statement of the source (attribute "note" of the
+    document, origin LINE_ORIGIN), whether or not a claim cites it: what the mention step attaches to
+    the pages of the names each contains."""
+    return _sentence_statements(doc, us, set()) + _row_statements(doc, set())
+
+
 def _sentence_statements(doc: Document, us: list[Unit], covered: set[int]) -> list[Claim]:
     """The sentences and list items whose first line no claim cites."""
     out: list[Claim] = []

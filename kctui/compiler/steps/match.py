@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped
-from kctui.compiler.steps import recurrence
+from kctui.compiler.steps import mentions, recurrence
 from kctui.compiler.steps.full_pass import verify_unchanged
 from kctui.compiler.steps.registry import Registry, route
 from kctui.compiler.steps.results import Extracted, Gathered, Matched, PassRun, SourceChanges
@@ -33,10 +33,13 @@ def match(run: PassRun, gathered: Gathered, extracted: Extracted) -> Matched:
     for path, contributions in routed.items():
         fed[path] = set(contributions)
     touched = _touched(gathered, changed, routed, prev_fed)
+    unchanged = [p for p in changes.unchanged if p not in live and p not in skipped_paths]
+    attach = mentions.attach_all(gathered, extracted.recurring, registry, live, routed, fed, changed, touched,
+                                 prev_fed, unchanged)
     matched = Matched(changes, reread, registry, skipped, skipped_paths, live, changed, routed, fed, touched,
                       set(), [])
     if request.trust_policy is not None:
-        _propose_pending_in_full(run, gathered, extracted, matched, prev_fed)
+        _propose_pending_in_full(run, gathered, extracted, matched, prev_fed, attach)
     restyle = prev.restyle(request.link_style)
     touched |= {slug for slug in restyle if prev.pages[slug].kind != "source"}
     removed = sorted({source_page_of[p] for p in changed | skipped_paths if p in source_page_of and p not in live})
@@ -101,7 +104,7 @@ def _touched(gathered: Gathered, changed: set[str], routed: dict[str, dict],
 
 
 def _propose_pending_in_full(run: PassRun, gathered: Gathered, extracted: Extracted, m: Matched,
-                             prev_fed: dict[str, set[str]]) -> None:
+                             prev_fed: dict[str, set[str]], attach) -> None:  # noqa: ANN001
     """A touched page whose proposal waits for review is proposed again in full: read its sources (this
     step's own collections grow: the sources read, routed and skipped, the pages touched)."""
     prev, live, touched = gathered.prev, m.live, m.touched
@@ -121,6 +124,7 @@ def _propose_pending_in_full(run: PassRun, gathered: Gathered, extracted: Extrac
             m.registry.source_slug(path, found.title)
             routed = m.routed[path] = route(found, m.registry)
             m.fed[path] = set(routed)
+            attach(found, routed)  # (its statements on the pages of the names they contain)
             # the source is unchanged: the pages it fed and still feeds hold what it says already; only
             # a page it now feeds, or no longer feeds, is rebuilt beside the pages waiting for review
             touched |= prev_fed.get(path, set()) ^ set(routed)

@@ -1,0 +1,209 @@
+"""Every statement reaches the pages of the names it contains (issue 31, recall first).
+
+A source that names a thing with a page of its own — made from this source or from another — says
+something about it in each sentence, list item and table row that names it: "check Piano status page"
+in a runbook belongs on Piano's page even when the runbook's own reading never took "Piano" for a name.
+After the match step has routed every source (so every page of the pass exists), each statement of a
+source (`Extraction.statements`) that contains the title or an alias of an entity page that stands —
+a page some source feeds a name, a claim or a term of its own — is attached to that page as a cited
+note (at most PER_SOURCE of one source on one page), unless the page already has a claim of that
+source citing those lines. A mention never keeps a page standing: a source's page links only the
+pages it feeds, so when the last of those goes, the page goes with the notes that only mention it.
+
+How a name is found in a statement (`NameFinder`): words compared case-folded, whole words only (a word
+is what lies between spaces and punctuation, a possessive "'s" dropped: "Piano's"). A name that is an
+English word ("Grace", "Square", "Echo"; wordfreq zipf >= 3) matches only where the statement writes it
+capitalised, and a lower-case name made of common English words ("control room")
+matches nowhere: the word alone does not say it is that thing. A name of one or two
+characters ("Go", "F5") matches only as written.
+
+Incremental = full: the pages a statement reaches depend on the pages that stand in the pass, so an
+unchanged source is read again (from the extraction cache) when its text holds a name no page that
+stood before had (a page or an alias made in this pass: `named_anew`), or when a page it only
+mentioned stands no more; what it attached to pages that still stand is on them already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.extraction import Extraction
+from kctui.compiler.readers.base import Skipped
+from kctui.compiler.steps import recurrence
+from kctui.compiler.steps.registry import Contribution, Registry, route
+from kctui.core.claims import Claim
+from kctui.core.slugs import identity_key
+
+MENTION_ORIGIN = "mention"  # a statement attached to the page of a name it contains
+PER_SOURCE = 12  # at most this many statements of one source on one page (a long document's every line about a thing is its source page's)
+_READ_LIMIT = 8 << 20  # a text source larger than this is read again without looking at its text
+_TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".rst", ".html", ".htm", ".csv", ".org", ".adoc")
+
+def _words(text: str) -> list[str]:
+    """The words of `text` as written (the built-in reader's word: inner dots, hyphens, slashes and
+    apostrophes kept, edge punctuation not), a possessive "'s" dropped."""
+    return [w[:-2] if w[-2:] in _POSSESSIVES else w for w in wd.WORD.findall(text)]
+
+
+_POSSESSIVES = ("'s", "’s", "'S", "’S")
+
+
+@dataclass(frozen=True, slots=True)
+class _Name:
+    words: tuple[str, ...]
+    slug: str
+    capitalised: bool  # must be written with a capital, not as the first word
+    exact: str  # must be written exactly so ("" when any case will do)
+
+
+def _entry(name: str, slug: str) -> _Name | None:
+    """How `name` is found in a statement, or None when its words alone never say it is that thing."""
+    written = _words(name)
+    if not written:
+        return None
+    folded = tuple(w.casefold() for w in written)
+    if len(folded) == 1 and (folded[0] in wd.FUNCTION_WORDS or len(folded[0]) <= 2):
+        return None if folded[0] in wd.FUNCTION_WORDS else _Name(folded, slug, False, written[0])
+    english = all(w.isalpha() and wd.zipf(w) >= wd.RARE_ZIPF for w in folded)
+    if not name[:1].isupper():
+        common = all(w.isalpha() and wd.zipf(w) >= wd.COMMON_ZIPF for w in folded)
+        return None if common else _Name(folded, slug, False, "")
+    return _Name(folded, slug, english, "")
+
+
+class NameFinder:
+    """The entity pages whose names a statement contains."""
+
+    def __init__(self, names: Mapping[str, Iterable[str]]) -> None:
+        """`names`: entity page slug -> its title and aliases."""
+        self._first: dict[str, list[_Name]] = {}
+        self.keys: set[str] = set()
+        for slug in sorted(names):
+            for name in names[slug]:
+                entry = _entry(name, slug)
+                if entry is not None:
+                    self._first.setdefault(entry.words[0], []).append(entry)
+                    self.keys.add(identity_key(name))
+
+    def find(self, text: str) -> set[str]:
+        written = _words(text)
+        folded = [w.casefold() for w in written]
+        found: set[str] = set()
+        if self._first.keys().isdisjoint(folded):
+            return found
+        for i, word in enumerate(folded):
+            for name in self._first.get(word, ()):
+                n = len(name.words)
+                if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact) \
+                        or (name.capitalised and not written[i][:1].isupper()):
+                    continue
+                found.add(name.slug)
+        return found
+
+
+def names_of(titles: Mapping[str, str], kinds: Mapping[str, str], aliases: Mapping[str, Iterable[str]],
+             routed: Iterable[Mapping[str, object]]) -> dict[str, list[str]]:
+    """Entity page slug -> its title and aliases: the previous wiki's (`aliases` by slug) and those the
+    sources routed in this pass give it."""
+    out = {slug: [titles[slug], *aliases.get(slug, ())] for slug, kind in kinds.items() if kind == "entity"}
+    for contributions in routed:
+        for slug, contribution in contributions.items():
+            if slug in out:
+                out[slug] += sorted(getattr(contribution, "aliases", ()))
+    return out
+
+
+def attach(ex: Extraction, fed: dict, finder: NameFinder, titles: Mapping[str, str], new) -> None:  # noqa: ANN001
+    """Each statement of `ex` as a note on the entity pages whose names it contains (`fed`: the pages
+    this source feeds, slug -> Contribution; `new()` makes an empty one)."""
+    counts: dict[str, int] = {}
+    for statement in ex.statements:
+        for slug in sorted(finder.find(statement.value)):
+            contribution = fed.get(slug)
+            ev = statement.evidence
+            if contribution is not None and any(c.evidence.path == ev.path and c.evidence.start <= ev.end
+                                                and ev.start <= c.evidence.end for c in contribution.claims):
+                continue  # the page has this source's word on these lines already
+            if counts.get(slug, 0) >= PER_SOURCE:
+                continue
+            counts[slug] = counts.get(slug, 0) + 1
+            if contribution is None:
+                contribution = fed[slug] = new()
+            contribution.claims.append(Claim(titles[slug], "note", statement.value, "", "fact", MENTION_ORIGIN, ev))
+            contribution.mentions = []  # the cited sentences say what the source says; no bare mention line
+
+
+def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]) -> list[str]:
+    """Of the unchanged sources `paths` (`files`: path -> SourceFile), those whose text may hold one of
+    `keys` (case-folded names no previous entity page had): each is read again. A source whose text is
+    not plain (a PDF) or too large to look at is read again whenever there is such a name."""
+    if not keys:
+        return []
+    out = []
+    for path in paths:
+        source = files[path]
+        data = getattr(source, "data", None)
+        if data is None:
+            if not path.lower().endswith(_TEXT_SUFFIXES) or getattr(source, "size", 0) > _READ_LIMIT:
+                out.append(path)
+                continue
+            try:
+                data = Path(source.abs_path).read_bytes()
+            except OSError:
+                out.append(path)
+                continue
+        text = " ".join(data.decode("utf-8", "replace").casefold().split())
+        if any(k in text for k in keys):
+            out.append(path)
+    return out
+
+
+def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str, Extraction],  # noqa: ANN001
+               routed: dict[str, dict], fed: dict[str, set[str]], changed: set[str], touched: set[str],
+               prev_fed: dict[str, set[str]], unchanged: list[str]):  # noqa: ANN201
+    """The match step's part: the statements of every source read attached to the entity pages that
+    stand in this pass (a page some source feeds a name, a claim or a term of its own: `fed`, which never
+    counts a page a source only mentions), and the unchanged sources whose statements reach other pages
+    now read again — one naming a page anew, one whose statements are on a page that no longer stands.
+    Returns `attach(extraction, contributions)` for a source the step reads later."""
+    prev = gathered.prev
+    entity = {s for s, k in registry.kinds.items() if k == "entity"}
+    standing = entity & set().union(*fed.values()) if fed else set()
+    stood = {s for s in set().union(*prev_fed.values()) if s in prev.pages and prev.pages[s].kind == "entity"} \
+        if prev_fed else set()
+    aliases = {slug: prev.pages[slug].aliases for slug in standing if slug in prev.pages}
+    names = names_of(registry.titles, {s: "entity" for s in standing}, aliases, routed.values())
+    finder = NameFinder(names)
+
+    def attach_one(ex: Extraction, contributions: dict) -> None:
+        attach(ex, contributions, finder, registry.titles, Contribution)
+
+    for path in sorted(routed, key=lambda p: p.encode()):
+        attach_one(live[path], routed[path])
+        touched |= set(routed[path])
+    before = {identity_key(n) for slug in stood for n in (prev.pages[slug].title, *prev.pages[slug].aliases)}
+    anew = finder.keys - before
+    citing = prev.tables.citing
+    fallen = {p for p in unchanged if any(s in stood and s not in standing for s in citing.get(p, ()))}
+    if not anew and not fallen:
+        return attach_one
+    anew_finder = NameFinder({s: [n for n in ns if identity_key(n) in anew] for s, ns in names.items()})
+    for path in sorted(set(named_anew(unchanged, gathered.by_path, anew)) | fallen, key=lambda p: p.encode()):
+        found: Extraction | Skipped = gathered.extractor.extract(gathered.by_path[path])
+        if isinstance(found, Skipped):
+            continue  # unreadable now: its pages stand as they are
+        if path not in fallen and not any(anew_finder.find(s.value) for s in found.statements):
+            continue  # it names no page anew
+        found = recurrence.activate(found, recurring)
+        contributions = route(found, registry)
+        fed[path] = set(contributions)
+        attach_one(found, contributions)
+        live[path] = found
+        routed[path] = contributions
+        changed.add(path)
+        before_pages = {s for s in citing.get(path, ()) if s in entity or registry.kinds.get(s) == "concept"}
+        touched |= before_pages ^ set(contributions)
+    return attach_one

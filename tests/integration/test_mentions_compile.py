@@ -1,0 +1,74 @@
+"""Recall first (issue 31): a statement that names a thing with a page reaches that page, from whichever
+source it comes, and an incremental pass gives the wiki a full pass gives as the page comes and goes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kctui.compiler.runner import CompileRequest
+from kctui.compiler.steps.pipeline import compile_pass
+from kctui.publish.validate import validate_staged_tree
+
+VENDORS = """# Vendors
+
+| vendor | what for | cost | renewal | owner |
+|---|---|---|---|---|
+| Piano | paywall / entitlements | £52,000/yr | 1 Apr 2027 | Marek |
+| Stripe | card payments | 1.5% + 20p/txn | rolling | Marek |
+"""
+RUNBOOK = """# Runbook: paywall
+
+- nobody can log in:
+  1. check the piano in the lobby is not on fire
+  2. check Piano status page (status.piano.io)
+- Piano support: support@piano.io, contract #NSM-2291, P1 response 1h
+"""
+
+
+def _compile(root: Path, job: str, prev: str | None, *, full: bool = False, cache: Path | None = None) -> Path:
+    out = f"{job}-full" if full else job
+    req = CompileRequest(job, "manual", "sha256:" + "0" * 64, "2026-10-01T00:00:00Z", root / "sources",
+                         root / prev / "wiki" if prev else None, root / out / "wiki")
+    compile_pass(req, cache_dir=cache, full=full)
+    validate_staged_tree(req.output_path)
+    return req.output_path
+
+
+def _tree(wiki: Path) -> dict[str, bytes]:
+    return {p.relative_to(wiki).as_posix(): p.read_bytes() for p in sorted(wiki.rglob("*.md"))}
+
+
+def test_a_runbook_line_naming_a_vendor_reaches_the_vendor_page_made_from_another_note(tmp_path: Path) -> None:
+    src = tmp_path / "sources"
+    src.mkdir()
+    (src / "vendors.md").write_text(VENDORS, encoding="utf-8")
+    (src / "runbook.md").write_text(RUNBOOK, encoding="utf-8")
+    page = (_compile(tmp_path, "g1", None) / "entities" / "piano.md").read_text(encoding="utf-8")
+    assert "check Piano status page (status.piano.io) ^[runbook.md:L5-L5]" in page
+    assert "Piano support: support@piano.io, contract #NSM-2291, P1 response 1h ^[runbook.md:L6-L6]" in page
+    assert "lobby" not in page  # "piano" in lower case is the instrument
+    assert "£52,000/yr" in page
+
+
+def test_the_page_a_new_note_makes_collects_an_unchanged_notes_lines_and_lets_go_of_them(tmp_path: Path) -> None:
+    src = tmp_path / "sources"
+    src.mkdir()
+    (src / "runbook.md").write_text(RUNBOOK, encoding="utf-8")
+    cache = tmp_path / "cache"
+    first = _compile(tmp_path, "g1", None, cache=cache)
+    assert not (first / "entities" / "piano.md").exists()
+    # the vendor list comes: Piano gets a page, and the unchanged runbook's lines reach it
+    (src / "vendors.md").write_text(VENDORS, encoding="utf-8")
+    inc = _compile(tmp_path, "g2", "g1", cache=cache)
+    full = _compile(tmp_path, "g2", "g1", full=True)
+    assert "^[runbook.md:L5-L5]" in (inc / "entities" / "piano.md").read_text(encoding="utf-8")
+    assert _tree(inc) == _tree(full)
+    # the vendor list goes: the runbook alone gives Piano no page, and keeps none alive
+    (src / "vendors.md").unlink()
+    inc3 = _compile(tmp_path, "g3", "g2", cache=cache)
+    full3 = _compile(tmp_path, "g3", "g2", full=True)
+    assert _tree(inc3) == _tree(full3)
+    page = inc3 / "entities" / "piano.md"
+    if page.exists():  # proposed for archiving: no claim stays without a page of its own to stand on
+        text = page.read_text(encoding="utf-8")
+        assert "compile_status: archived" in text and "^[runbook.md" not in text.split("## Sources")[0]

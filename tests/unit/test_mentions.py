@@ -1,0 +1,71 @@
+"""Which entity pages a statement names (kctui.compiler.steps.mentions.NameFinder): whole words, case
+folded, except where the name's words alone do not say it is that thing."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.extraction import Extraction
+from kctui.compiler.steps.mentions import PER_SOURCE, NameFinder, attach
+from kctui.compiler.steps.registry import Contribution
+from kctui.core.claims import Claim, Evidence
+
+PAGES = {
+    "piano": ["Piano"],
+    "prebid": ["prebid"],
+    "paywall-api": ["paywall-api"],
+    "control-room": ["control room"],
+    "go": ["Go"],
+    "tom-ellery": ["Tom Ellery", "Tom"],
+    "the": ["The"],
+    "kubernetes": ["Kubernetes", "k8s"],
+}
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("check Piano status page", {"piano"}),
+    ("Piano support: support@piano.io, contract #NSM-2291", {"piano"}),  # at the start too
+    ("Piano's webhook retries", {"piano"}),  # a possessive
+    ("the piano in the lobby is out of tune", set()),  # an English word in lower case is that word
+    ("check status.piano.io first", set()),  # a domain is a word of its own
+    ("prebid bumped to 8.52", {"prebid"}),  # a name no dictionary knows: any case
+    ("Prebid is flat", {"prebid"}),
+    ("restart paywall-api now", {"paywall-api"}),
+    ("paywall-api-v2 is next", set()),  # another name that begins with it
+    ("paywall api is down", set()),
+    ("the control room called", set()),  # lower-case common words alone say nothing
+    ("Go 1.22 is out", {"go"}),  # a two-letter name only as written
+    ("go ahead and merge", set()),
+    ("Tom Ellery sent the quote", {"tom-ellery"}),
+    ("thanks, Tom", {"tom-ellery"}),
+    ("the tom-tom drum", set()),
+    ("The end", set()),  # a function word is never looked for
+    ("k8s upgrade to 1.29 next sprint", {"kubernetes"}),  # an alias
+    ("", set()),
+])
+def test_a_statement_names_the_pages_whose_names_it_holds(text: str, found: set[str]) -> None:
+    assert NameFinder(PAGES).find(text) == found
+
+
+def _statement(line: int, text: str) -> Claim:
+    return Claim("Runbook", "note", text, "", "fact", "line", Evidence("runbook.md", line, line, "sha256:x"))
+
+
+def test_each_statement_goes_once_to_each_page_it_names_unless_the_page_has_those_lines_already() -> None:
+    ex = Extraction("runbook.md", "sha256:x", "markdown", "Runbook", "note", "general",
+                    statements=[_statement(3, "check Piano status page"), _statement(4, "Piano and prebid"),
+                                _statement(5, "nothing here")])
+    fed = {"prebid": Contribution(claims=[Claim("prebid", "version", "8", "", "fact", "statement",
+                                                Evidence("runbook.md", 4, 4, "sha256:x"))])}
+    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano", "prebid": "prebid"}, Contribution)
+    assert [(c.subject, c.value, c.evidence.start) for c in fed["piano"].claims] == [
+        ("Piano", "check Piano status page", 3), ("Piano", "Piano and prebid", 4)]
+    assert [c.attribute for c in fed["prebid"].claims] == ["version"]  # line 4 is on it already
+
+
+def test_one_source_gives_one_page_at_most_per_source_statements() -> None:
+    ex = Extraction("runbook.md", "sha256:x", "markdown", "Runbook", "note", "general",
+                    statements=[_statement(k, f"Piano step {k}") for k in range(1, PER_SOURCE + 5)])
+    fed: dict = {}
+    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano"}, Contribution)
+    assert len(fed["piano"].claims) == PER_SOURCE
