@@ -69,3 +69,44 @@ def test_one_source_gives_one_page_at_most_per_source_statements() -> None:
     fed: dict = {}
     attach(ex, fed, NameFinder(PAGES), {"piano": "Piano"}, Contribution)
     assert len(fed["piano"].claims) == PER_SOURCE
+
+
+def _doc(text: str):  # noqa: ANN202
+    from kctui.compiler.readers.markdown import read_markdown
+
+    return read_markdown("standup.md", text, "sha256:x", len(text))
+
+
+STANDUP = """# standup mon 23 nov
+
+**Tom**
+- Fastly quote came in, £2,150/mo. pushing back
+- will sort Stripe creds
+
+## Grace (on call)
+- iOS 5.12 in review
+
+Notes:
+- nothing else
+"""
+
+
+def test_a_statement_stands_in_the_section_its_heading_or_lead_line_heads() -> None:
+    from kctui.compiler.builtin.recall import section_leads
+
+    leads = section_leads(_doc(STANDUP))
+    assert (leads.get(4), leads.get(5), leads.get(8), leads.get(11), leads.get(1)) == ("Tom", "Tom", "Grace", "Notes", None)
+
+
+def test_a_statement_reaches_the_page_its_section_or_else_its_title_names() -> None:
+    def st(line: int, text: str, scope: str = "") -> Claim:
+        return Claim("x", "note", text, scope, "fact", "line", Evidence("n.md", line, line, "sha256:x"))
+
+    pages = {"tom": ["Tom"], "grace": ["Grace"], "paywall-api": ["paywall-api"]}
+    ex = Extraction("n.md", "sha256:x", "markdown", "Runbook: paywall-api (owner Tom)", "note", "general",
+                    statements=[st(3, "will sort Stripe creds", "Tom"), st(4, "restart it", "escalation"),
+                                st(5, "roll back", ""), st(6, "Tom and Grace", "Tom, Grace")])
+    fed: dict = {}
+    attach(ex, fed, NameFinder(pages), {"tom": "Tom", "grace": "Grace", "paywall-api": "paywall-api"}, Contribution)
+    assert {slug: [c.evidence.start for c in fed[slug].claims] for slug in fed} == {
+        "tom": [3, 6], "grace": [6], "paywall-api": [4, 5]}  # a section naming two says nothing of either

@@ -308,9 +308,53 @@ def line_statements(doc: Document, us: list[Unit], claims: list[Claim]) -> list[
 
 def all_statements(doc: Document, us: list[Unit]) -> list[Claim]:
     """Every sentence, list item and table row as a statement of the source (attribute "note" of the
-    document, origin LINE_ORIGIN), whether or not a claim cites it: what the mention step attaches to
-    the pages of the names each contains."""
-    return _sentence_statements(doc, us, set()) + _row_statements(doc, set())
+    document, origin LINE_ORIGIN), whether or not a claim cites it, its scope the section it stands in
+    (`section_leads`): what the mention step attaches to the pages of the names each contains."""
+    leads = section_leads(doc)
+    return [Claim(c.subject, c.attribute, c.value, leads.get(c.evidence.start, ""), c.form, c.origin, c.evidence)
+            for c in _sentence_statements(doc, _whole_items(us), set()) + _row_statements(doc, set())]
+
+
+def _whole_items(us: list[Unit]) -> list[Unit]:
+    """The units with each list item's sentences joined into one (a list item is one statement: "Leeds
+    upgrade is off for Sunday. New date Sun 10 Jan." says both of Leeds), unless it is too long to be one."""
+    out: list[Unit] = []
+    for u in us:
+        last = out[-1] if out else None
+        if u.kind == "item" and u.index and last is not None and last.block == u.block \
+                and len(last.plain) + len(u.plain) < MAX_STATEMENT_CHARS * 2:
+            out[-1] = Unit(f"{last.raw} {u.raw}", f"{last.plain} {u.plain}", f"{last.text} {u.text}", last.first,
+                           u.last, last.block, last.index, last.kind)
+        else:
+            out.append(u)
+    return out
+
+
+_LEAD = re.compile(r"\*\*([^*\n]{1,60})\*\*:?|([^\s:|#>*][^:|\n]{0,38}):")  # "**Tom**", "**Tom**:", "Tom:" alone on a line
+
+
+def section_leads(doc: Document) -> dict[int, str]:
+    """Source line -> what the section holding it is headed by: the text of the heading above it (a
+    heading below the title), or of a lead line since that heading (a paragraph that is only bold
+    text or a short `Label:` — a standup's "**Tom**" over Tom's items). A parenthesised aside is no
+    part of it."""
+    out: dict[int, str] = {}
+    lead = ""
+    for block in doc.blocks:
+        if block.kind == "heading":
+            lead = _ASIDE.sub("", block.text).strip() if block.level >= 2 else ""
+            continue
+        m = _LEAD.fullmatch(block.text.strip()) if block.kind == "paragraph" else None
+        if m:
+            lead = _ASIDE.sub("", m.group(1) or m.group(2)).strip()
+            continue
+        if lead:
+            for line in range(block.start, block.end + 1):
+                out[line] = lead
+    return out
+
+
+_ASIDE = re.compile(r"\([^)]*\)")
 
 
 def _sentence_statements(doc: Document, us: list[Unit], covered: set[int]) -> list[Claim]:

@@ -25,6 +25,7 @@ mentioned stands no more; what it attached to pages that still stand is on them 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,11 +118,21 @@ def names_of(titles: Mapping[str, str], kinds: Mapping[str, str], aliases: Mappi
 
 
 def attach(ex: Extraction, fed: dict, finder: NameFinder, titles: Mapping[str, str], new) -> None:  # noqa: ANN001
-    """Each statement of `ex` as a note on the entity pages whose names it contains (`fed`: the pages
-    this source feeds, slug -> Contribution; `new()` makes an empty one)."""
+    """Each statement of `ex` as a note on the entity pages whose names it contains, and on the page of
+    the one thing the section it stands in is headed by (its scope: "**Tom**" over Tom's standup items,
+    "## Fastly"), else of the one thing the source's title names ("Runbook: checkout-api"); `fed`: the
+    pages this source feeds, slug -> Contribution; `new()` makes an empty one."""
     counts: dict[str, int] = {}
+    titled = finder.find(_ASIDE.sub("", ex.title))
+    subject = next(iter(titled)) if len(titled) == 1 else ""
     for statement in ex.statements:
-        for slug in sorted(finder.find(statement.value)):
+        found = finder.find(statement.value)
+        headed = finder.find(statement.scope) if statement.scope else set()
+        if len(headed) == 1:
+            found |= headed
+        elif subject and not headed:
+            found.add(subject)
+        for slug in sorted(found):
             contribution = fed.get(slug)
             ev = statement.evidence
             if contribution is not None and any(c.evidence.path == ev.path and c.evidence.start <= ev.end
@@ -134,6 +145,9 @@ def attach(ex: Extraction, fed: dict, finder: NameFinder, titles: Mapping[str, s
                 contribution = fed[slug] = new()
             contribution.claims.append(Claim(titles[slug], "note", statement.value, "", "fact", MENTION_ORIGIN, ev))
             contribution.mentions = []  # the cited sentences say what the source says; no bare mention line
+
+
+_ASIDE = re.compile(r"\([^)]*\)")
 
 
 def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]) -> list[str]:
