@@ -6,7 +6,7 @@ in a runbook belongs on Piano's page even when the runbook's own reading never t
 After the match step has routed every source (so every page of the pass exists), each statement of a
 source (`Extraction.statements`) that contains the title or an alias of an entity page that stands —
 a page some source feeds a name, a claim or a term of its own — is attached to that page as a cited
-note (at most PER_SOURCE of one source on one page), unless the page already has a claim of that
+note (at most `per_source` of one source on one page), unless the page already has a claim of that
 source citing those lines. A mention never keeps a page standing: a source's page links only the
 pages it feeds, so when the last of those goes, the page goes with the notes that only mention it.
 
@@ -39,24 +39,26 @@ from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
 
 MENTION_ORIGIN = "mention"  # a statement attached to the page of a name it contains
-PER_SOURCE = 12  # at most this many statements of one source on one page (a long document's every line about a thing is its source page's)
+PER_SOURCE = 12  # at most this many statements of one source on one page, and fewer from a long one:
+SOURCE_STATEMENTS = 400  # PER_SOURCE x this / its statements, at least MIN_PER_SOURCE (what a long
+MIN_PER_SOURCE = 3  # document says in passing of a name it uses everywhere is its source page's)
 _READ_LIMIT = 8 << 20  # a text source larger than this is read again without looking at its text
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".rst", ".html", ".htm", ".csv", ".org", ".adoc")
 
 def _words(text: str) -> list[str]:
     """The words of `text` as written (the built-in reader's word: inner dots, hyphens, slashes and
     apostrophes kept, edge punctuation not), a possessive "'s" dropped."""
-    return [w[:-2] if w[-2:] in _POSSESSIVES else w for w in wd.WORD.findall(text)]
+    return wd.WORD.findall(_POSSESSIVE.sub("", text))
 
 
-_POSSESSIVES = ("'s", "’s", "'S", "’S")
+_POSSESSIVE = re.compile(r"['’][sS](?![\w'’.&+/-]*[^\W_])")
 
 
 @dataclass(frozen=True, slots=True)
 class _Name:
     words: tuple[str, ...]
     slug: str
-    capitalised: bool  # must be written with a capital, not as the first word
+    capitalised: bool  # must be written with a capital
     exact: str  # must be written exactly so ("" when any case will do)
 
 
@@ -91,7 +93,7 @@ class NameFinder:
 
     def find(self, text: str) -> set[str]:
         written = _words(text)
-        folded = [w.casefold() for w in written]
+        folded = "\x00".join(written).casefold().split("\x00")
         found: set[str] = set()
         if self._first.keys().isdisjoint(folded):
             return found
@@ -123,11 +125,15 @@ def attach(ex: Extraction, fed: dict, finder: NameFinder, titles: Mapping[str, s
     "## Fastly"), else of the one thing the source's title names ("Runbook: checkout-api"); `fed`: the
     pages this source feeds, slug -> Contribution; `new()` makes an empty one."""
     counts: dict[str, int] = {}
+    cap = per_source(len(ex.statements))
     titled = finder.find(_ASIDE.sub("", ex.title))
     subject = next(iter(titled)) if len(titled) == 1 else ""
+    sections: dict[str, set[str]] = {"": set()}
     for statement in ex.statements:
         found = finder.find(statement.value)
-        headed = finder.find(statement.scope) if statement.scope else set()
+        headed = sections.get(statement.scope)
+        if headed is None:
+            headed = sections[statement.scope] = finder.find(statement.scope)
         if len(headed) == 1:
             found |= headed
         elif subject and not headed:
@@ -138,7 +144,7 @@ def attach(ex: Extraction, fed: dict, finder: NameFinder, titles: Mapping[str, s
             if contribution is not None and any(c.evidence.path == ev.path and c.evidence.start <= ev.end
                                                 and ev.start <= c.evidence.end for c in contribution.claims):
                 continue  # the page has this source's word on these lines already
-            if counts.get(slug, 0) >= PER_SOURCE:
+            if counts.get(slug, 0) >= cap:
                 continue
             counts[slug] = counts.get(slug, 0) + 1
             if contribution is None:
@@ -148,6 +154,11 @@ def attach(ex: Extraction, fed: dict, finder: NameFinder, titles: Mapping[str, s
 
 
 _ASIDE = re.compile(r"\([^)]*\)")
+
+
+def per_source(statements: int) -> int:
+    """How many statements of a source with this many reach one page."""
+    return max(MIN_PER_SOURCE, min(PER_SOURCE, SOURCE_STATEMENTS // max(statements, 1)))
 
 
 def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]) -> list[str]:
