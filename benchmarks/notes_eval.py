@@ -15,12 +15,14 @@ the pages read `^[note.md:L3-L5]`.
 
 Reading the wiki: a page is any wiki/**/*.md except archived ones; an entity page is one under
 wiki/entities/. A page's names are its title and aliases, casefolded, whitespace collapsed, backticks
-ignored (quality.key). A statement is a body line that contains a citation, except the
+ignored (quality.key). A thing's pages are the entity pages with one of its names, and the source page of a
+note whose title is one of them (a writer who labels "Postmortem: paywall blocked logged-in
+subscribers" as a thing labels the note itself). A statement is a body line that contains a citation, except the
 "Mentioned as ..." lines (they record where a name appears, they are not claims); its citations are
 (path, start line, end line), its text is the line without the citations. A citation covers a labelled
 line when its path is the note's file and start <= line <= end. A thing is identified by its
 name/aliases across the notes of one writer: labelled things that share a name or an alias are one
-thing, with the facts of all of them; its pages are the entity pages that have one of its names.
+thing, with the facts of all of them.
 
 Measures, per writer and overall (counts pooled over the writers):
   things with cited facts  of the labelled things that have at least one fact, the share that have an
@@ -137,11 +139,12 @@ def things_of(notes: list[dict]) -> list[dict]:
 def measure(labels: dict, pages: list[dict]) -> dict:
     """The four measures of one writer as (hits, total) and their misses."""
     entities = [p for p in pages if p["kind"] == "entities"]
+    notes = [p for p in pages if p["kind"] == "sources"]
     things = things_of(labels["notes"])
     out: dict = {}
 
-    def pages_of(thing: dict) -> list[dict]:
-        return [p for p in entities if p["names"] & thing["names"]]
+    def pages_of(thing: dict) -> list[dict]:  # (a note labelled as a thing by its title: its source page)
+        return [p for p in entities + notes if p["names"] & thing["names"]]
 
     # named things with a page citing their stated facts
     with_facts = [t for t in things if t["facts"]]
