@@ -72,6 +72,9 @@ KEPT_KEY = "kept_claims"
 # A source page lists the names its source mentions in one sentence only (kctui.compiler.steps.recurrence).
 MENTIONED_ONCE_KEY = "mentioned_once"
 RECURRING_KEY = "mentioned_elsewhere"  # … those another source names too (they have pages)
+# … and the names it gives pages of their own (its entities, their aliases, its subject), but those it
+# mentions once: what an incremental pass counts for an unchanged source (recorded, not inferred)
+OWN_NAMES_KEY = "own_names"
 MAX_FRONTMATTER_SOURCES = 200
 _KNOWN_KEYS = frozenset({"type", "title", "description", "tags", "sources", "generated", "status", "compile_status",
                          "aliases", "domain", "last_updated", "date_ingested", "source_type", "entity_type", "verified",

@@ -85,3 +85,45 @@ def test_incremental_passes_equal_full_passes_as_a_second_mention_comes_and_goes
     if page.exists():  # proposed for archiving: no claim stays without its evidence
         text = page.read_text(encoding="utf-8")
         assert "compile_status: archived" in text and "^[postmortem.md" not in text.split("## Sources")[0]
+
+
+# A name one note gives a page ("Kwame Asante"), that another names only by a short form the page takes
+# as an alias ("Kwame", in a table), and a third mentions once: the page lists the table's note, but that
+# note does not name "Kwame Asante" (benchmarks/incremental_full.py, writer e, a note removed)
+INCIDENT = """# Postmortem: EPR outage
+
+**Incident lead:** Kwame Asante (on-call)
+
+- 02:31 Kwame paged, starts looking at the app servers
+- 04:45 Kwame spots TLS handshake errors on the F5
+"""
+VENDORS = """# Infra vendors
+
+| Vendor | What | Renewal | Our contact |
+|---|---|---|---|
+| Paessler | PRTG monitoring, 2500 sensors | renews 12 Jun 2024 | Kwame |
+| Paxton | door access (Net2) | no contract, ad hoc | Kwame |
+"""
+THREAD = """# Teams thread: bleeps
+
+**Kwame Asante** 10:20
+sorry late to this, agree. their engineer needs to look at the Block C transmitter, it's been flaky
+"""
+
+
+def test_a_name_another_note_gives_only_by_an_alias_stops_recurring_when_its_own_note_goes(tmp_path: Path) -> None:
+    src = tmp_path / "sources"
+    src.mkdir()
+    for name, text in (("incident.md", INCIDENT), ("vendors.md", VENDORS), ("thread.md", THREAD)):
+        (src / name).write_text(text, encoding="utf-8")
+    cache = tmp_path / "cache"
+    g1 = _compile(tmp_path, "g1", None, cache=cache)
+    page = (g1 / "entities" / "kwame-asante.md").read_text(encoding="utf-8")
+    assert "resource: vendors.md" in page and "resource: thread.md" in page  # listed by the alias, and recurring
+    data, _, _ = parse_document((g1 / "sources" / "vendors-md.md").read_text(encoding="utf-8"))
+    assert "Kwame" in data["own_names"] and "Kwame Asante" not in data["own_names"]
+    (src / "incident.md").unlink()
+    inc, full = _compile(tmp_path, "g2", "g1", cache=cache), _compile(tmp_path, "g2", "g1", full=True)
+    assert _tree(inc) == _tree(full)
+    data, _, _ = parse_document((inc / "sources" / "thread-md.md").read_text(encoding="utf-8"))
+    assert "Kwame Asante" not in data.get("mentioned_elsewhere", [])  # a passing mention again

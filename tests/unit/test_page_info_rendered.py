@@ -10,6 +10,7 @@ from kctui.core.claims import Claim, Evidence
 from kctui.core.pages import (
     MAX_FRONTMATTER_SOURCES,
     MENTIONED_ONCE_KEY,
+    OWN_NAMES_KEY,
     RECURRING_KEY,
     Page,
     SourceRef,
@@ -38,7 +39,9 @@ def _both(page: Page):  # noqa: ANN202
     _page(aliases=["Ada", "ADA tool"], description="Ada Tool is a tool: it says “yes”.", compile_status="contradicted"),
     _page("concept", slug="gear", title="Gear", sources=[SourceRef("notes/a.md", "sha256:" + "b" * 64, "notes-a-md")]),
     _page("source", slug="notes-a-md", title="Notes A", sources=[SourceRef("notes/a.md", "d", "notes-a-md")],
-          extra={MENTIONED_ONCE_KEY: ["Opsgenie", "Vault"], RECURRING_KEY: ["Vault"]}),
+          extra={MENTIONED_ONCE_KEY: ["Opsgenie", "Vault"], RECURRING_KEY: ["Vault"], OWN_NAMES_KEY: ["Kwame", "PRTG"]}),
+    _page("source", slug="notes-a-md", title="Notes A", sources=[SourceRef("notes/a.md", "d", "notes-a-md")],
+          extra={OWN_NAMES_KEY: []}),  # recorded: none (not the same as a page of an older pass, without the key)
     _page(title="true"), _page(title="2026-01-02"), _page(title="C++ & C#: 'quoted' — ünïcode 🚀"), _page(title=" spaced "),
     _page(sources=[SourceRef(f"n/{i}.md", f"sha256:{i}", f"n-{i}") for i in range(MAX_FRONTMATTER_SOURCES + 5)]),
 ])
@@ -53,11 +56,21 @@ def test_the_summary_of_a_rendered_page_is_what_reading_it_back_gives(page: Page
     _page(description="\ufeffbom"),
     _page("source", slug="s", title="S", extra={MENTIONED_ONCE_KEY: "not a list"}),
     _page("source", slug="s", title="S", extra={MENTIONED_ONCE_KEY: [1, 2]}),
+    _page("source", slug="s", title="S", extra={OWN_NAMES_KEY: "Kwame"}),
 ])
 def test_a_text_that_might_read_back_otherwise_is_read_back(page: Page) -> None:
     fast, read = _both(page)
     assert fast is None
     assert read.slug == page.slug
+
+
+def test_a_source_page_says_whether_it_records_its_own_names() -> None:
+    """`own_names: []` records none; a page without the key (an older pass's) records nothing (None)."""
+    src = [SourceRef("notes/a.md", "d", "notes-a-md")]
+    for extra, own in (({OWN_NAMES_KEY: []}, ()), ({}, None), ({OWN_NAMES_KEY: ["Kwame"]}, ("Kwame",))):
+        fast, read = _both(_page("source", slug="notes-a-md", title="Notes A", sources=src, extra=extra))
+        assert fast.own == read.own == own
+    assert _both(_page(extra={OWN_NAMES_KEY: ["Kwame"]}))[1].own is None  # only a source page's counts
 
 
 def test_shared_values_the_emitter_would_anchor_are_read_back() -> None:

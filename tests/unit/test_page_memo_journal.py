@@ -124,8 +124,13 @@ def test_a_record_holds_every_field_of_a_page_summary_by_name() -> None:
     fails here; a summary with every field set comes back whole through a record and its JSON line."""
     assert INFO_FIELDS == tuple(f for f in PageInfo._fields if f != "slug")
     full = PageInfo("entity", "x", "X", "X is a thing.", ("Ex",), (("a.md", "sha256:1"),), "compiled", ("y",),
-                    "kctui/1 builtin", ("Z",), ("W",), (("a.md", "sha256:0"),), (1, 2, 3))
+                    "kctui/1 builtin", ("Z",), ("W",), (("a.md", "sha256:0"),), (1, 2, 3), ("V",))
     record = MemoRecord("x", 1, 2, 3, 4, False, "d", 1, 0, *page_memo._info_values(full))
     back = page_memo._record_new(MemoRecord, json.loads(json.dumps(record)))
     assert page_memo._info_of(back, "x") == (full, (True, False))
     assert back.file == PageFile(1, 2, 3, 4, False, "d") and back.styles == (True, False)
+    # a source page that records no own names (None: an older pass's) is not one that records none (())
+    for own in (None, ()):
+        info = full._replace(kind="source", own=own)
+        line = json.loads(json.dumps(MemoRecord("x", 1, 2, 3, 4, False, "d", 1, 0, *page_memo._info_values(info))))
+        assert page_memo._info_of(page_memo._record_new(MemoRecord, line), "x")[0].own == own

@@ -7,7 +7,7 @@ import pytest
 
 from kctui.compiler.builtin.document import Claim, Entity, Evidence, Extraction
 from kctui.compiler.previous.wiki import PageInfo, PreviousWiki
-from kctui.compiler.steps.recurrence import activate, recurring, to_read_again
+from kctui.compiler.steps.recurrence import activate, own_names, recurring, to_read_again
 from kctui.compiler.steps.registry import Registry
 
 
@@ -83,3 +83,36 @@ def test_a_recurring_name_on_a_page_of_another_title_is_not_read_again_every_pas
     prev.pages["postgresql"] = PageInfo("entity", "postgresql", "PostgreSQL", "", (), (), "compiled", ())
     live = {"b.md": _ex("b.md", once=["Postgres"])}
     assert to_read_again(prev, live, ["a.md"])[0] == []
+
+
+def _alias_wiki(own: tuple[str, ...] | None) -> PreviousWiki:
+    """vendors.md names "Kwame" (an alias of the page "Kwame Asante", which lists it); thread.md mentions
+    "Kwame Asante" once; `own`: what vendors.md's page records as its own names (None: not recorded)."""
+    prev = PreviousWiki()
+    prev.pages["vendors-md"] = PageInfo("source", "vendors-md", "vendors.md", "", (), (("vendors.md", "sha256:1"),),
+                                        "compiled", ("kwame-asante",), own=own)
+    prev.pages["thread-md"] = PageInfo("source", "thread-md", "thread.md", "", (), (("thread.md", "sha256:2"),),
+                                       "compiled", ("kwame-asante",), "", ("Kwame Asante",), ("Kwame Asante",), own=())
+    prev.pages["kwame-asante"] = PageInfo("entity", "kwame-asante", "Kwame Asante", "", ("Kwame",),
+                                          (("vendors.md", "sha256:1"), ("thread.md", "sha256:2")), "compiled", ())
+    return prev
+
+
+@pytest.mark.parametrize("own, again, names", [
+    (("Kwame", "PRTG"), ["thread.md"], set()),  # recorded: vendors.md names "Kwame", not "Kwame Asante"
+    (("Kwame Asante",), [], {"kwame asante"}),  # recorded: it does name it, the mention still recurs
+    (None, [], {"kwame asante"}),  # an older pass's page: the entity pages that list it say (an alias's too)
+])
+def test_an_unchanged_source_counts_for_the_own_names_its_page_records(own, again, names) -> None:  # noqa: ANN001
+    """The note that gave "Kwame Asante" its page was removed (no live extraction names it)."""
+    prev = _alias_wiki(own)
+    assert to_read_again(prev, {}, ["thread.md", "vendors.md"]) == (again, names)
+
+
+def test_own_names_are_those_of_the_extraction_as_read_less_its_passing_mentions() -> None:
+    ex = _ex("a", own=["Grafana", "Kwame"], once=["Opsgenie", "Vault"])
+    ex.entities[1] = Entity("Kwame", "person", "Kwame", ("K. Asante",), _ev("a"))
+    ex.entities.append(Entity("vault", "", "vault", (), _ev("a")))  # also a passing mention: recorded there
+    ex.subject = Entity("Grafana", "", "Grafana", (), _ev("a"))
+    assert own_names(ex) == ["Grafana", "K. Asante", "Kwame"]
+    assert own_names(activate(ex, {"opsgenie"})) == own_names(ex)  # what a later pass made an entity is not its own

@@ -12,6 +12,7 @@ from kctui.core.pages import (
     KIND_DIRS,
     MAX_FRONTMATTER_SOURCES,
     MENTIONED_ONCE_KEY,
+    OWN_NAMES_KEY,
     RECURRING_KEY,
     TYPE_KINDS,
     Page,
@@ -35,10 +36,17 @@ class PageInfo(NamedTuple):  # a tuple: a pass makes one per previous page (4× 
     recurring: tuple[str, ...] = ()  # … and those of them another source names too (`mentioned_elsewhere`)
     kept: tuple[tuple[str, str], ...] = ()  # (source, seen digest) of each claim a person kept (`kept_claims`)
     stale: Clock | None = None  # what decides when the page goes stale (kctui.compiler.trust.stale.staleness)
+    # a source page: the names its source gives pages of their own (`own_names`); None: not recorded (an
+    # older pass's page, or not a source page)
+    own: tuple[str, ...] | None = None
 
 
 def _names(value: object) -> tuple[str, ...]:
     return tuple(str(n) for n in value) if isinstance(value, list) else ()
+
+
+def _recorded_names(value: object) -> tuple[str, ...] | None:
+    return tuple(str(n) for n in value) if isinstance(value, list) else None
 
 
 def page_info(text: str, slug: str) -> PageInfo:
@@ -66,6 +74,7 @@ def page_info(text: str, slug: str) -> PageInfo:
         recurring=_names(data.get(RECURRING_KEY)) if kind == "source" else (),
         kept=tuple((str(e.get("source") or ""), str(e.get("seen") or "")) for e in kept_entries(data)),
         stale=staleness(text, data),
+        own=_recorded_names(data.get(OWN_NAMES_KEY)) if kind == "source" else None,
     )
 
 
@@ -87,16 +96,16 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
     names = _mention_names(page)
     if names is None:
         return None
-    passing, recurring = names
+    passing, recurring, own = names
     sources = tuple((s.resource, s.digest) for s in page.sources[:MAX_FRONTMATTER_SOURCES])
     texts = [page.title, page.description, page.compile_status, page.generated_by, *page.aliases, *passing,
-             *recurring, *(r for pair in sources for r in pair)]
+             *recurring, *(own or ()), *(r for pair in sources for r in pair)]
     if page.kind not in KIND_DIRS or not all(isinstance(t, str) and t.isprintable() for t in texts):
         return None
     return PageInfo(kind=page.kind, slug=page.slug, title=page.title, description=page.description,
                     aliases=tuple(page.aliases), sources=sources, compile_status=page.compile_status,
                     links=tuple(sorted(outgoing_links(rest))), generated_by=page.generated_by,
-                    passing=passing, recurring=recurring, stale=staleness(text, frontmatter_of(page)))
+                    passing=passing, recurring=recurring, stale=staleness(text, frontmatter_of(page)), own=own)
 
 
 def _reads_back(header: str | None, rest: str, body: str) -> bool:
@@ -106,12 +115,12 @@ def _reads_back(header: str | None, rest: str, body: str) -> bool:
     return "&id" not in header and "*id" not in header  # the emitter's anchors: the loader refuses aliases
 
 
-def _mention_names(page: Page) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """A source page's names mentioned once and those of them named elsewhere ((), () for another page;
-    None when one of them is not a list)."""
+def _mention_names(page: Page) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...] | None] | None:
+    """A source page's (names mentioned once, those of them named elsewhere, its own names or None when
+    not recorded); ((), (), None) for another page; None when one of them is not a list."""
     if page.kind != "source":
-        return (), ()
-    once, elsewhere = page.extra.get(MENTIONED_ONCE_KEY), page.extra.get(RECURRING_KEY)
-    if not all(v is None or isinstance(v, list) for v in (once, elsewhere)):
+        return (), (), None
+    once, elsewhere, own = (page.extra.get(k) for k in (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY))
+    if not all(v is None or isinstance(v, list) for v in (once, elsewhere, own)):
         return None
-    return tuple(once or ()), tuple(elsewhere or ())
+    return tuple(once or ()), tuple(elsewhere or ()), None if own is None else tuple(own)

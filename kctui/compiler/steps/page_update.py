@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from kctui.compiler.extraction import Extraction
+from kctui.compiler.steps.recurrence import RECORDED_KEYS, recorded_names
 from kctui.compiler.steps.registry import Contribution
 from kctui.compiler.trust.changes import (
     ARCHIVED_SOURCE_KEY,
@@ -26,7 +27,7 @@ from kctui.compiler.trust.changes import (
 from kctui.compiler.trust.disputes import settle
 from kctui.core.claims import Claim
 from kctui.core.page_edits import edit_entries
-from kctui.core.pages import MENTIONED_ONCE_KEY, RECURRING_KEY, Mention, Page, SourceRef, escape_text, is_descriptive
+from kctui.core.pages import Mention, Page, SourceRef, escape_text, is_descriptive
 from kctui.core.slugs import identity_key
 
 MAX_RELATED = 12
@@ -352,7 +353,7 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
     )
     page.extra = {k: v for k, v in page.extra.items() if k not in _REMADE_KEYS}
     page.description = _sentence(ex.summary[0]) if ex.summary else f"Source file {path} ({ex.kind})."
-    page.extra.update(_passing_names(ex))
+    page.extra.update(recorded_names(ex))
     page.links = _source_links(ctx, path)
     tally = _Tally.of(changes)
     kind = _source_update_kind(old, tally)
@@ -360,18 +361,7 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
     return page, PageUpdate(slug, "source", ex.title, kind, tally.added, tally.revised, tally.retracted, changes)
 
 
-_REMADE_KEYS = (ARCHIVED_SOURCE_KEY, MENTIONED_ONCE_KEY, RECURRING_KEY)  # a source page's, made again each time
-
-
-def _passing_names(ex: Extraction) -> dict[str, list[str]]:
-    """The names the source mentions once (`mentioned_once`) and those of them it names elsewhere too."""
-    if not ex.passing:
-        return {}
-    out = {MENTIONED_ONCE_KEY: sorted({e.name for e in ex.passing})}
-    named = {identity_key(e.name) for e in ex.entities}
-    if recurring := sorted({e.name for e in ex.passing if identity_key(e.name) in named}):
-        out[RECURRING_KEY] = recurring
-    return out
+_REMADE_KEYS = (ARCHIVED_SOURCE_KEY, *RECORDED_KEYS)  # a source page's, made again each time
 
 
 def _source_update_kind(old: Page | None, tally: _Tally) -> str:

@@ -8,7 +8,10 @@ across them. An incremental pass extracts only changed sources, so each source p
 mentions (frontmatter `mentioned_once`) and what the previous wiki says is enough to count the others
 (wiki.md §4: the state is rebuildable from the previous wiki and the sources). An unchanged source
 whose passing mention becomes — or stops being — a recurring name is read again (its extraction is
-cached), so an incremental pass gives the pages a full pass would.
+cached), so an incremental pass gives the pages a full pass would. Each source page also records the
+names its source gives pages of their own (frontmatter `own_names`): what the source counts for when
+it is not read, as the pages it names would not say (a page lists a source that names it by an alias,
+"Kwame" on the page "Kwame Asante").
 """
 
 from __future__ import annotations
@@ -20,10 +23,13 @@ from functools import lru_cache
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.compiler.steps.registry import Registry
-from kctui.core.pages import MENTIONED_ONCE_KEY
+from kctui.core.pages import MENTIONED_ONCE_KEY, OWN_NAMES_KEY, RECURRING_KEY
 from kctui.core.slugs import identity_key
 
-__all__ = ["MENTIONED_ONCE_KEY", "activate", "recurring", "to_read_again"]
+__all__ = ["MENTIONED_ONCE_KEY", "OWN_NAMES_KEY", "RECORDED_KEYS", "activate", "own_names", "recorded_names", "recurring",
+           "to_read_again"]
+
+RECORDED_KEYS = (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY)  # what a source page records for this step
 
 
 def _keys(names: Iterable[str]) -> set[str]:
@@ -41,6 +47,37 @@ def own_keys(ex: Extraction) -> set[str]:
     if ex.subject is not None:
         names.append(ex.subject.name)
     return _keys(names)
+
+
+def own_names(ex: Extraction) -> list[str]:
+    """What a source page records as its source's own names (`own_names`): one name for each key of
+    `own_keys` of the extraction as read (before `activate`) that is no passing mention of it (those
+    `mentioned_once` records), sorted."""
+    activated = {id(e) for e in ex.passing}  # `activate` appends the very passing mentions it makes entities
+    names = [n for e in ex.entities if id(e) not in activated for n in (e.name, *e.aliases)]
+    if ex.subject is not None:
+        names.append(ex.subject.name)
+    once = passing_keys(ex)
+    out: dict[str, str] = {}
+    for n in sorted(names):
+        k = identity_key(n)
+        if k and k not in once:
+            out.setdefault(k, n)
+    return sorted(out.values())
+
+
+def recorded_names(ex: Extraction) -> dict[str, list[str]]:
+    """What the source page of a (maybe activated) extraction records: the names its source gives pages
+    of their own (`own_names`, always: an empty list says none), the names it mentions once
+    (`mentioned_once`) and those of them it names elsewhere too (`mentioned_elsewhere`)."""
+    out = {OWN_NAMES_KEY: own_names(ex)}
+    if not ex.passing:
+        return out
+    out[MENTIONED_ONCE_KEY] = sorted({e.name for e in ex.passing})
+    named = {identity_key(e.name) for e in ex.entities}
+    if elsewhere := sorted({e.name for e in ex.passing if identity_key(e.name) in named}):
+        out[RECURRING_KEY] = elsewhere
+    return out
 
 
 def passing_keys(ex: Extraction) -> set[str]:
@@ -72,9 +109,10 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
 def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str],
                   entity_keys: Mapping[str, set[str]] | None = None) -> tuple[list[str], set[str]]:
     """(unchanged sources to read again, the recurring names): those whose passing mention turns into a
-    recurring name, or stops being one, since the previous pass. An unchanged source counts for a name
-    when its page records the name as a passing mention (`mentioned_once`) or an entity page of that
-    name lists the source among its sources; what it decided is its `mentioned_elsewhere`.
+    recurring name, or stops being one, since the previous pass. An unchanged source counts for the
+    names its page records: its passing mentions (`mentioned_once`) and its own names (`own_names`);
+    what it decided is its `mentioned_elsewhere`. A page of an older pass without `own_names` counts
+    for the names of the entity pages that list it (an alias's page too: not exact, as before).
     `entity_keys` is the previous wiki's entity pages by the identity key of each title and alias: the
     match step's registry index (made here when not given)."""
     page_of = prev.tables.page_of  # resource -> its source page (kctui.compiler.previous.tables)
@@ -85,9 +123,14 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
         return [], set()
     if entity_keys is None:
         entity_keys = Registry(prev).index["entity"].exact
-    named = {k for k in entity_keys if " " in k}
-    own = _entity_names_of(prev, wanted, entity_keys, rest)
-    state = {p: (own.get(p, set()) - once.get(p, set()), once.get(p, set())) for p in set(own) | set(once)}
+    recorded = {p: _recorded_keys(info.own) for p, info in rest.items() if info.own}
+    own = {p: keys & wanted for p, keys in recorded.items() if not keys.isdisjoint(wanted)}
+    if unrecorded := {p: info for p, info in rest.items() if info.own is None}:
+        for p, keys in _entity_names_of(prev, wanted, entity_keys, unrecorded).items():
+            own[p] = keys - once.get(p, set())
+    # the longer names an unchanged source gives count for the first-word rule as a read source's do
+    named = {k for k in entity_keys if " " in k} | {k for keys in recorded.values() for k in keys if " " in k}
+    state = {p: (own.get(p, set()), once.get(p, set())) for p in set(own) | set(once)}
     names = recurring(live, state, named)
     again = [p for p, keys in once.items() if (keys & names) != _recorded_keys(rest[p].recurring)]
     return sorted(again, key=lambda p: p.encode()), names
@@ -95,7 +138,8 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
 
 def _entity_names_of(prev: PreviousWiki, wanted: set[str], entity_keys: Mapping[str, set[str]],
                      rest: Mapping[str, object]) -> dict[str, set[str]]:
-    """Unchanged source (of `rest`) -> the `wanted` names whose entity page lists it among its sources."""
+    """Unchanged source (of `rest`) -> the `wanted` names whose entity page lists it among its sources
+    (for a source page without `own_names`)."""
     holders: dict[str, set[str]] = {}
     for k in wanted:
         for slug in entity_keys.get(k, ()):
