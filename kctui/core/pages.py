@@ -83,7 +83,7 @@ _KNOWN_KEYS = frozenset({"type", "title", "description", "tags", "sources", "gen
 _MENTION = re.compile(r"^\* Mentioned as “(?P<surface>.*)” in .+$")
 _WIKILINK = re.compile(r"\[\[(?P<slug>[^\]|\\]+)(?:\|(?:\\.|[^\]\\])*)?\]\]")
 _MDLINK = re.compile(r"(?<!\\)\]\(/(?P<dir>sources|concepts|entities)/(?P<slug>[^)/\s]+)\.md\)")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")  # within a line: a lone backtick in a quoted line spans nothing
 
 
 @dataclass(frozen=True, slots=True)

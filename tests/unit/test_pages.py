@@ -82,6 +82,14 @@ def test_link_styles() -> None:
     assert outgoing_links(body) == {"std", "cargo"}
 
 
+def test_a_lone_backtick_in_a_quoted_line_hides_no_link_of_the_lines_after_it() -> None:
+    """A claim quoting a line with one backtick ("the `5.3.405 branch") spans no code: the links after
+    it are links (read as none, a full pass took every such source for changed: incremental != full)."""
+    quoted = claim_line(Claim("Releases", "note", "ships from the `5.3.405 branch", "", "fact", "statement", EV))
+    body = f"{quoted}\n\n## Entities Mentioned\n\n* [[cody|Cody]]\n* [[rfc|RFC]]\n\n* {EV.path} in `code` [[x]]`\n"
+    assert outgoing_links(body) == {"cody", "rfc", "x"}
+
+
 def _entity_page() -> Page:
     fact = Claim("Apache Kafka", "eol", "2024-11-06", "3.8", "fact", "frontmatter", EV)
     other = Claim("Apache Kafka", "eol", "2025-01-15", "3.8", "fact", "table",
