@@ -127,3 +127,22 @@ def test_a_name_another_note_gives_only_by_an_alias_stops_recurring_when_its_own
     assert _tree(inc) == _tree(full)
     data, _, _ = parse_document((inc / "sources" / "thread-md.md").read_text(encoding="utf-8"))
     assert "Kwame Asante" not in data.get("mentioned_elsewhere", [])  # a passing mention again
+
+
+def test_a_source_with_more_own_names_than_a_page_records_compiles_and_stays_incremental(
+        tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """Over the budget (a table of thousands of named rows would pass a page's 64 KiB frontmatter cap)
+    the page records no `own_names`: the source is counted from the entity pages that list it."""
+    from kctui.compiler.steps import recurrence
+
+    monkeypatch.setattr(recurrence, "MAX_OWN_NAMES_BYTES", 20)
+    src = tmp_path / "sources"
+    src.mkdir()
+    for name, text in (("incident.md", INCIDENT), ("vendors.md", VENDORS), ("thread.md", THREAD)):
+        (src / name).write_text(text, encoding="utf-8")
+    cache = tmp_path / "cache"
+    g1 = _compile(tmp_path, "g1", None, cache=cache)
+    data, _, _ = parse_document((g1 / "sources" / "vendors-md.md").read_text(encoding="utf-8"))
+    assert "own_names" not in data
+    (src / "thread.md").write_text(THREAD + "\nKwame Asante will call Multitone.\n", encoding="utf-8")
+    assert _tree(_compile(tmp_path, "g2", "g1", cache=cache)) == _tree(_compile(tmp_path, "g2", "g1", full=True))

@@ -7,7 +7,15 @@ import pytest
 
 from kctui.compiler.builtin.document import Claim, Entity, Evidence, Extraction
 from kctui.compiler.previous.wiki import PageInfo, PreviousWiki
-from kctui.compiler.steps.recurrence import activate, own_names, recurring, to_read_again
+from kctui.compiler.steps.recurrence import (
+    MAX_OWN_NAMES_BYTES,
+    OWN_NAMES_KEY,
+    activate,
+    own_names,
+    recorded_names,
+    recurring,
+    to_read_again,
+)
 from kctui.compiler.steps.registry import Registry
 
 
@@ -116,3 +124,13 @@ def test_own_names_are_those_of_the_extraction_as_read_less_its_passing_mentions
     ex.subject = Entity("Grafana", "", "Grafana", (), _ev("a"))
     assert own_names(ex) == ["Grafana", "K. Asante", "Kwame"]
     assert own_names(activate(ex, {"opsgenie"})) == own_names(ex)  # what a later pass made an entity is not its own
+
+
+def test_a_source_with_too_many_own_names_records_none_and_is_counted_from_the_entity_pages() -> None:
+    """A page's frontmatter is capped (64 KiB): a big table's thousands of names are left out, and the
+    source is counted as an older pass's page is (`own` None)."""
+    few = _ex("a", own=["Grafana"], once=["Opsgenie"])
+    assert recorded_names(few) == {OWN_NAMES_KEY: ["Grafana"], "mentioned_once": ["Opsgenie"]}
+    assert recorded_names(_ex("a")) == {OWN_NAMES_KEY: []}
+    many = _ex("a", own=[f"Vendor Number {i:05d}" for i in range(MAX_OWN_NAMES_BYTES // 20)])
+    assert OWN_NAMES_KEY not in recorded_names(many)

@@ -30,6 +30,10 @@ __all__ = ["MENTIONED_ONCE_KEY", "OWN_NAMES_KEY", "RECORDED_KEYS", "activate", "
            "to_read_again"]
 
 RECORDED_KEYS = (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY)  # what a source page records for this step
+# the most `own_names` a source page records (a page's frontmatter is capped at 64 KiB: a table of 3,000
+# named rows gives 3,900 names, 70 KB); a source with more records none and is counted as a page of an
+# older pass is, from the entity pages that list it
+MAX_OWN_NAMES_BYTES = 16 * 1024
 
 
 def _keys(names: Iterable[str]) -> set[str]:
@@ -68,9 +72,13 @@ def own_names(ex: Extraction) -> list[str]:
 
 def recorded_names(ex: Extraction) -> dict[str, list[str]]:
     """What the source page of a (maybe activated) extraction records: the names its source gives pages
-    of their own (`own_names`, always: an empty list says none), the names it mentions once
-    (`mentioned_once`) and those of them it names elsewhere too (`mentioned_elsewhere`)."""
-    out = {OWN_NAMES_KEY: own_names(ex)}
+    of their own (`own_names`: an empty list says none; left out when they would take more than
+    `MAX_OWN_NAMES_BYTES`), the names it mentions once (`mentioned_once`) and those of them it names
+    elsewhere too (`mentioned_elsewhere`)."""
+    out: dict[str, list[str]] = {}
+    own = own_names(ex)
+    if sum(len(n.encode("utf-8", "surrogateescape")) + 4 for n in own) <= MAX_OWN_NAMES_BYTES:  # "- " n "\n", a quote
+        out[OWN_NAMES_KEY] = own
     if not ex.passing:
         return out
     out[MENTIONED_ONCE_KEY] = sorted({e.name for e in ex.passing})
