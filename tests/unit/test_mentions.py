@@ -110,3 +110,19 @@ def test_a_statement_reaches_the_page_its_section_or_else_its_title_names() -> N
     attach(ex, fed, NameFinder(pages), {"tom": "Tom", "grace": "Grace", "paywall-api": "paywall-api"}, Contribution)
     assert {slug: [c.evidence.start for c in fed[slug].claims] for slug in fed} == {
         "tom": [3, 6], "grace": [6], "paywall-api": [4, 5]}  # a section naming two says nothing of either
+
+
+def test_a_name_that_lands_on_a_page_by_its_alias_becomes_one_of_the_pages_names() -> None:
+    """("Amazon Elastic Kubernetes Service (Amazon EKS)" on the page "Amazon EKS": the next pass finds the
+    page by that name too, so a full pass does not take the source for changed and read it again.)"""
+    from kctui.compiler.extraction import Entity
+    from kctui.compiler.previous.wiki import PreviousWiki
+    from kctui.compiler.steps.registry import Registry, route
+
+    evidence = Evidence("eks.md", 1, 1, "sha256:x")
+    ex = Extraction("eks.md", "sha256:x", "markdown", "Amazon EKS", "article", "general",
+                    subject=Entity("Amazon EKS", "service", "Amazon EKS", (), evidence),
+                    entities=[Entity("Amazon Elastic Kubernetes Service", "service", "Amazon EKS", ("Amazon EKS",), evidence)])
+    registry = Registry(PreviousWiki())
+    fed = route(ex, registry)
+    assert list(fed) == ["amazon-eks"] and fed["amazon-eks"].aliases == {"Amazon Elastic Kubernetes Service"}

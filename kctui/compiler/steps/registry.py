@@ -158,7 +158,9 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
     # named things first: a name claims its spellings before a defined term does
     for entity in ex.entities:
         slug = registry.resolve("entity", entity.name, entity.aliases, entity.entity_type, ex.domain)
-        _mention(fed, registry, slug, entity.surface, entity.evidence, entity.aliases, entity.entity_type)
+        # (its name among the aliases: a name that lands on a page by an alias is one of the page's names, so the
+        # next pass finds the page by it and a full pass does not take the source for changed)
+        _mention(fed, registry, slug, entity.surface, entity.evidence, (entity.name, *entity.aliases), entity.entity_type)
         for name in (entity.name, entity.surface.strip("`"), *entity.aliases):
             local.setdefault(identity_key(name), slug)
     for concept in sorted(ex.concepts, key=lambda c: (c.evidence.start, c.name)):
