@@ -65,3 +65,77 @@ def test_a_line_that_opens_with_a_word_and_a_dash_is_a_sentence_of_its_own():
 
     text = "standup 3/4\n\nben - canning the pale ale tues\nilse - on leave\n"
     assert [u.plain for u in sentences.units(doc(text))][-2:] == ["ben - canning the pale ale tues", "ilse - on leave"]
+
+
+# -- session 12: names among names, columns of names, the people of an email's header ----------------
+
+
+@pytest.mark.parametrize("text, wanted", [
+    # a roster of given names, some of them frequent English words: mostly names, so all are
+    ("# Team\n\n- Quen — billing\n- Rose — the web app\n- Fiona — data\n- Mark — infra\n- Ilse — support\n",
+     ["Quen", "Rose", "Fiona", "Mark", "Ilse"]),
+    # action items with a checkbox open with their owner's name
+    ("# Sync\n\n- [ ] Quen — order the rack\n- [ ] Rose — book the van\n- [x] Ilse — write it up\n",
+     ["Quen", "Rose", "Ilse"]),
+    # a list of names mostly rare: its frequent given names, in a second place, are names too
+    ("# Standup\n\nPresent: Quen, Rose, Ilse, Bo\n\n**Rose**\n- shipped the app\n\n**Quen**\n- on leave\n",
+     ["Quen", "Rose"]),
+    # a full name among a list's names does not spoil it
+    ("# Weekly\n\nattendees: Quen (chair), Ilse, Bo, Dorotea Vasquez\n\n**Ilse**\n- fixed it\n", ["Ilse"]),
+    # a lower-case word among a capitalised roster is no member
+    ("# Notes\n\n- price: up to £9\n- Quen: the flag is in config\n- Ilse: an email to users\n", ["Quen", "Ilse"]),
+])
+def test_among_names_a_frequent_given_name_is_a_name(text, wanted):
+    assert names(text) == wanted
+
+
+@pytest.mark.parametrize("text", [
+    # a roster of ordinary words, a few of them rarer
+    "# Levels\n\n- Critical — data is lost\n- Major — data may leak\n- Minor — cosmetic\n- Trivial — nothing\n",
+    # a list of ordinary capitalised words
+    "# Stack\n\nTags: Kitchen, Garden, Mobile, Data\n\n**Mobile**\n- the app\n",
+    # a roster only half of whose words are uncommon and none unknown to English
+    "# Plan\n\n- Rose: water the beds\n- Grace: a late fee\n- Check: the pump\n- Hope: rain\n",
+])
+def test_ordinary_words_stay_ordinary_among_few_names(text):
+    assert names(text) == []
+
+
+@pytest.mark.parametrize("text, wanted", [
+    # an owner column of given names, some frequent words
+    ("# Vendors\n\n| vendor | cost | owner |\n|---|---|---|\n| Zorbo | £9 | Rose |\n| Quenta | £5 | Ilse |\n"
+     "| Brisk | £1 | Quen |\n| Moxa | — | Rose |\n", ["Ilse", "Quen", "Rose"]),
+    # full names and given names with an aside in one column
+    ("# Vendors\n\n| vendor | contact |\n|---|---|\n| Zorbo | Steve (account mgr) |\n| Quenta | Dorotea Vasquez |\n"
+     "| Brisk | Ilse |\n| Moxa | — |\n", ["Dorotea Vasquez", "Ilse", "Steve"]),
+])
+def test_a_column_of_names_names_its_people(text, wanted):
+    assert sorted(names(text)) == wanted
+
+
+@pytest.mark.parametrize("text", [
+    # a column of plans, of statuses: ordinary words
+    "# Vendors\n\n| vendor | plan |\n|---|---|\n| Zorbo | Enterprise |\n| Quenta | Standard |\n| Brisk | Growth |\n"
+    "| Moxa | Business |\n",
+    "# Tasks\n\n| task | status |\n|---|---|\n| a | Done |\n| b | Blocked |\n| c | Open |\n| d | Done |\n",
+])
+def test_a_column_of_ordinary_words_names_nobody(text):
+    assert names(text) == []
+
+
+def test_an_email_header_and_an_address_name_people_and_a_given_name_stands_for_its_person():
+    text = ("From: Mark Quenby <mark.q@example.org>\nTo: Dorotea Vasquez\n**Cc:** Ilse Brandt (Finance), Bo Tran\n"
+            "Subject: renewal\n\nHi Dorotea,\n\nthe quote is £9/mo, renews 1 Jan 2027.\n\nThanks,\nMark\n")
+    found = roster_names(doc(text))
+    assert [n.name for n in found] == ["Mark Quenby", "Dorotea Vasquez", "Ilse Brandt", "Bo Tran"]
+    assert all(n.entity_type == "person" for n in found)
+    assert found[0].aliases == ("Mark",)
+    ex = extract_document(doc(text))
+    assert {"Mark Quenby", "Dorotea Vasquez"} <= {e.name for e in ex.entities}
+
+
+def test_a_frequent_given_name_is_found_only_as_the_note_capitalises_it():
+    text = "# Team\n\n- Quen — billing\n- Grace — the web app\n- Ilse — data\n\nThe grace period ends Friday.\n"
+    ex = extract_document(doc(text))
+    grace = [c for c in ex.claims if c.subject == "Grace"]
+    assert grace and not any("grace period" in c.value for c in grace)

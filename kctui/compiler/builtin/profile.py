@@ -37,6 +37,7 @@ class KnownName:
     name: str
     entity_type: str = ""
     aliases: tuple[str, ...] = ()
+    cased: bool = False  # found in a text only as spelled here ("Grace", not "grace"); a profile's entries never are
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +77,9 @@ def _surface_pattern(names: tuple[KnownName, ...]) -> re.Pattern[str] | None:
     surfaces = sorted({x for n in names for x in (n.name, *n.aliases) if x.strip()}, key=lambda x: (-len(x), x))
     if not surfaces:
         return None
-    alternation = "|".join(re.escape(x) for x in surfaces)
-    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.I)
+    cased = {x for n in names if n.cased for x in (n.name, *n.aliases)}
+    alternation = "|".join(re.escape(x) if x in cased else f"(?i:{re.escape(x)})" for x in surfaces)
+    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])")
 
 
 def _strings(value: object, where: str, limit: int = 200) -> tuple[str, ...]:

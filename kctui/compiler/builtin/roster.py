@@ -22,12 +22,13 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.name_types import person_like
 from kctui.compiler.builtin.profile import KnownName, Profile
 from kctui.compiler.readers import Document
 
 ROSTER_MIN = 2  # lines in a row that open with a name
 ROSTER_RARE_ZIPF = 3.5  # half the roster's words rarer than this: people's names, not steps or levels
-_OPENER = re.compile(r"^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,2}[.)]\s+)?(?P<name>[A-Za-z][a-z'’]+)"
+_OPENER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?(?P<name>[A-Za-z][a-z'’]+)"
                      r"(?P<sep>\s*:|\s+[-—–]|\s*[—–])\s+(?P<rest>\S.*)$")  # (a term in bold opens a glossary's line)
 _LIST = re.compile(r"^(?:[-*+]\s+)?\**[A-Za-z][\w ]{1,24}?\**\s*:\**\s+(?P<items>[A-Z].*)$")
 _BOLD = re.compile(r"^\*\*(?P<name>[A-Z][a-z'’]+)\*\*:?\s*$")
@@ -39,13 +40,15 @@ _ITEM_GAP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
 def roster_names(doc: Document) -> tuple[KnownName, ...]:
     """The people the note's places for people name (see the module's docstring), each once, spelled
-    as the note first writes them capitalised (else as written)."""
+    as the note first writes them capitalised (else as written); then the people an address names."""
     slots: dict[str, set[int]] = {}  # casefolded word -> the lines that give it a place
-    named: set[str] = set()  # words a roster opens with
+    named: set[str] = set()  # words a roster or a column of names opens with
     spelled: dict[str, str] = {}
     places: dict[str, set[int]] = {}  # casefolded word -> the lines of a list of names or a bold line
+    among: set[str] = set()  # words of a list of names that is mostly names: names however common
     runs: list[list[tuple[str, int]]] = []
     run: list[tuple[str, int]] = []
+    bold: list[str] = []
     last = -1
     for line, text in _lines(doc):
         opener = _opener(text)
@@ -56,16 +59,95 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
             run.append((opener, line))
             _spell(spelled, opener)
         last = line
-        for word in _listed(text) + _bold(text):
+        listed, bolded = _listed(text), _bold(text)
+        if len(listed) >= 3 and mostly_names({w.casefold() for w in listed}):
+            among.update(w.casefold() for w in listed)
+        bold += bolded
+        for word in listed + bolded:
             places.setdefault(word.casefold(), set()).add(line)
             _spell(spelled, word)
     runs.append(run)
     for r in runs:
         _close(r, named, slots)
+    if len({w.casefold() for w in bold}) >= ROSTER_MIN and mostly_names({w.casefold() for w in bold}):
+        among.update(w.casefold() for w in bold)
+    for column in _name_columns(doc):
+        named.update(column)
+        for word in column:
+            _spell(spelled, column[word])
     found = named | {w for w, lines in places.items() if len(lines | slots.get(w, set())) >= 2
-                     and wd.zipf(w) < wd.COMMON_ZIPF}  # ("**Yes**" and "Yes: …" lines are no name's places)
+                     and (wd.zipf(w) < wd.COMMON_ZIPF or w in among)}  # ("**Yes**" and "Yes: …" lines are no name's places)
     first = {w: min(places.get(w, set()) | slots.get(w, set()) or {0}) for w in found}
-    return tuple(KnownName(spelled[w]) for w in sorted(found, key=lambda w: (first[w], w)))
+    people = tuple(_declared(spelled[w]) for w in sorted(found, key=lambda w: (first[w], w)))
+    return people + _addressed(doc, {k.name.casefold() for k in people})
+
+
+def _declared(word: str) -> KnownName:
+    """A name of the note's places for people; a word English knows, written capitalised, is that name
+    only where the note capitalises it ("Grace", not "a grace period")."""
+    if " " in word:
+        return KnownName(word, "person", cased=True)  # a full name of a column of names
+    return KnownName(word, cased=word[:1].isupper() and wd.zipf(word) >= ROSTER_RARE_ZIPF)
+
+
+_COLUMN_MIN = 3  # distinct one-word cells of a table's column that make it a column of names
+
+
+def _name_columns(doc: Document) -> list[dict[str, str]]:
+    """The columns of the note's tables, after the first (the things the rows are about, read by
+    kctui.compiler.builtin.facts), whose cells are single capitalised words, three or more distinct
+    ones, mostly names ("| owner |": Tom, Marek, Ollie): casefolded word -> spelling."""
+    out: list[dict[str, str]] = []
+    for block in doc.blocks:
+        if block.kind != "table" or len(block.rows) < 1 + _COLUMN_MIN:
+            continue
+        body = [cells for _, cells in block.rows[1:]]
+        for k in range(1, max(len(c) for c in body)):
+            cells = [_ASIDE.sub("", c[k]).strip(" *_") for c in body if len(c) > k]
+            cells = [c for c in cells if c not in _EMPTY_CELLS]
+            if not cells or not all(_ONE_NAME.fullmatch(c) or person_like(c) for c in cells):
+                continue  # (a full name is a person's: "Carol Pike" among "Steve", "Tom")
+            words = {c.casefold(): c for c in cells}
+            if len(words) >= _COLUMN_MIN and not words.keys() & (wd.FUNCTION_WORDS | wd.CALENDAR) \
+                    and mostly_names([w if " " not in w else "" for w in words]):
+                out.append(words)
+    return out
+
+
+_EMPTY_CELLS = frozenset({"", "-", "—", "–", "n/a", "N/A", "?", "tbc", "TBC", "tbd", "TBD"})
+_ONE_NAME = re.compile(r"[A-Z][a-z'’]+")
+# a person's name before their address ("From: Tom Ellery <tom.ellery@…>", "Alex Brennan <ab@x.com>")
+_ADDRESSED = re.compile(r"(?<![\w'’-])(?P<name>[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}),?\s*<[^<>\s@]+@[^<>\s]+>")
+
+
+# an email's header lines (RFC 5322's fields of people): "From: Jonas Berg", "**Cc:** Kerry Walsh (Finance)"
+_HEADER = re.compile(r"^\**(?:From|To|Cc|Bcc|Reply-To)\**\s*:\**\s*(?P<v>[A-Z].*)$")
+_ADDRESS = re.compile(r"<[^<>]*>")
+
+
+def _addressed(doc: Document, declared: set[str]) -> tuple[KnownName, ...]:
+    """The people the note names before their address or in an email's header lines, each a person;
+    their given name alone stands for them where only one of them has it (an email signs "Tom" for Tom
+    Ellery)."""
+    full: dict[str, str] = {}
+    for _, text in _lines(doc):
+        header = _HEADER.match(text)
+        names = [_ADDRESS.sub("", _ASIDE.sub("", i)).strip(" *_") for i in re.split(r"[,;]", header.group("v"))] \
+            if header else []
+        if "@" in text:
+            names += [m.group("name") for m in _ADDRESSED.finditer(text)]
+        for name in names:
+            if person_like(name) and name.casefold() not in declared:
+                full.setdefault(name.casefold(), name)
+    firsts: dict[str, list[str]] = {}
+    for name in full.values():
+        firsts.setdefault(name.split()[0].casefold(), []).append(name)
+    out = []
+    for name in full.values():
+        given = name.split()[0]
+        alias = (given,) if len(firsts[given.casefold()]) == 1 and given.casefold() not in declared else ()
+        out.append(KnownName(name, "person", alias, cased=True))
+    return tuple(out)
 
 
 def _lines(doc: Document) -> list[tuple[int, str]]:
@@ -97,23 +179,37 @@ def _opener(text: str) -> str:
 
 
 def _close(run: list[tuple[str, int]], named: set[str], slots: dict[str, set[int]]) -> None:
-    """A run of lines opening with a word: a roster when its words differ and one is no English word."""
-    words = {w.casefold() for w, _ in run}
-    if len(words) >= ROSTER_MIN and 2 * sum(wd.zipf(w) < ROSTER_RARE_ZIPF for w in words) >= len(words):
-        named.update(words)
+    """A run of lines opening with a word: a roster when its words differ and are mostly names (see
+    `mostly_names`); where most of its words are capitalised, one in lower case is no member ("meter: …"
+    among "Marek: …" lines)."""
+    capitalised = sum(w[:1].isupper() for w, _ in run)
+    members = {w.casefold() for w, _ in run if w[:1].isupper() or 2 * capitalised <= len(run)}
+    if len({w.casefold() for w, _ in run}) >= ROSTER_MIN and mostly_names(members):
+        named.update(members)
     for word, line in run:
         slots.setdefault(word.casefold(), set()).add(line)
 
 
+def mostly_names(words: set[str] | list[str]) -> bool:
+    """Are these a list's or roster's words mostly names: half of them words English does not know
+    (ROSTER_RARE_ZIPF), or more than half no ordinary word (COMMON_ZIPF) and one a word English does not
+    know? Given names are often frequent words ("Tom", "Grace"); among names, they are names too."""
+    n = len(words)
+    rare = sum(wd.zipf(w) < ROSTER_RARE_ZIPF for w in words)
+    return n > 0 and (2 * rare >= n or (rare >= 1 and 2 * sum(wd.zipf(w) < wd.COMMON_ZIPF for w in words) > n))
+
+
 def _listed(text: str) -> list[str]:
-    """The single capitalised words of a `Label: A, B, C` line (three or more)."""
+    """The single capitalised words of a `Label: A, B, C` line (three or more names)."""
     m = _LIST.match(text.strip())
     if not m:
         return []
     items = [i.strip(" .*_") for i in _ITEM_GAP.split(_ASIDE.sub("", m.group("items")))]
-    if len(items) < 3 or not all(re.fullmatch(r"[A-Z][a-z'’]+", i) for i in items):
+    # (a full name among them is a person's too: "Hannah, Marek, Kate Mulligan")
+    if len(items) < 3 or not all(_ONE_NAME.fullmatch(i) or person_like(i) for i in items):
         return []
-    return [i for i in items if i.casefold() not in wd.FUNCTION_WORDS and i.casefold() not in wd.CALENDAR]
+    return [i for i in items if _ONE_NAME.fullmatch(i) and i.casefold() not in wd.FUNCTION_WORDS
+            and i.casefold() not in wd.CALENDAR]
 
 
 def _bold(text: str) -> list[str]:
