@@ -139,3 +139,9 @@ def test_a_frequent_given_name_is_found_only_as_the_note_capitalises_it():
     ex = extract_document(doc(text))
     grace = [c for c in ex.claims if c.subject == "Grace"]
     assert grace and not any("grace period" in c.value for c in grace)
+
+
+def test_a_longer_name_opening_a_line_keeps_the_roster_going_without_joining_it():
+    text = ("# Vendors\n\n- Zorbo — £9/mo, owner: Ilse\n- Quenta (billing) — £5/mo\n- Acme Forge Pro — £1/mo\n"
+            "- Square — the till, cancel in June\n- Brisk — free plan\n")
+    assert names(text) == ["Zorbo", "Quenta", "Square", "Brisk"]

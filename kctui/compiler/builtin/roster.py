@@ -28,8 +28,11 @@ from kctui.compiler.readers import Document
 
 ROSTER_MIN = 2  # lines in a row that open with a name
 ROSTER_RARE_ZIPF = 3.5  # half the roster's words rarer than this: people's names, not steps or levels
-_OPENER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?(?P<name>[A-Za-z][a-z'’]+)"
+_OPENER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?(?P<name>[A-Za-z][a-z'’]+)(?:\s*\([^()]*\))?"
                      r"(?P<sep>\s*:|\s+[-—–]|\s*[—–])\s+(?P<rest>\S.*)$")  # (a term in bold opens a glossary's line)
+# a line of the same list opening with a longer name and a dash ("- Lightspeed K-Series — …"): no member, no break
+_LONGER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?[A-Z0-9][\w.+'’-]*(?: [A-Z0-9][\w.+'’-]*){1,3}"
+                     r"(?:\s*\([^()]*\))?\s+[—–-]\s+\S")
 _LIST = re.compile(r"^(?:[-*+]\s+)?\**[A-Za-z][\w ]{1,24}?\**\s*:\**\s+(?P<items>[A-Z].*)$")
 _BOLD = re.compile(r"^\*\*(?P<name>[A-Z][a-z'’]+)\*\*:?\s*$")
 _ASIDE = re.compile(r"\s*\([^()]*\)")
@@ -50,10 +53,12 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     run: list[tuple[str, int]] = []
     bold: list[str] = []
     last = -1
-    for line, text in _lines(doc):
+    lines = _lines(doc)
+    for line, text in lines:
         opener = _opener(text)
-        if not opener or line != last + 1:
-            runs.append(run)
+        if (not opener and not (run and _LONGER.match(text.strip()))) or line != last + 1:
+            if run:
+                runs.append(run)
             run = []
         if opener:
             run.append((opener, line))
@@ -66,7 +71,8 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
         for word in listed + bolded:
             places.setdefault(word.casefold(), set()).add(line)
             _spell(spelled, word)
-    runs.append(run)
+    if run:
+        runs.append(run)
     for r in runs:
         _close(r, named, slots)
     if len({w.casefold() for w in bold}) >= ROSTER_MIN and mostly_names({w.casefold() for w in bold}):
@@ -79,7 +85,7 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
                      and (wd.zipf(w) < wd.COMMON_ZIPF or w in among)}  # ("**Yes**" and "Yes: …" lines are no name's places)
     first = {w: min(places.get(w, set()) | slots.get(w, set()) or {0}) for w in found}
     people = tuple(_declared(spelled[w]) for w in sorted(found, key=lambda w: (first[w], w)))
-    return people + _addressed(doc, {k.name.casefold() for k in people})
+    return people + _addressed(lines, {k.name.casefold() for k in people})
 
 
 def _declared(word: str) -> KnownName:
@@ -125,13 +131,13 @@ _HEADER = re.compile(r"^\**(?:From|To|Cc|Bcc|Reply-To)\**\s*:\**\s*(?P<v>[A-Z].*
 _ADDRESS = re.compile(r"<[^<>]*>")
 
 
-def _addressed(doc: Document, declared: set[str]) -> tuple[KnownName, ...]:
+def _addressed(lines: list[tuple[int, str]], declared: set[str]) -> tuple[KnownName, ...]:
     """The people the note names before their address or in an email's header lines, each a person;
     their given name alone stands for them where only one of them has it (an email signs "Tom" for Tom
     Ellery)."""
     full: dict[str, str] = {}
-    for _, text in _lines(doc):
-        header = _HEADER.match(text)
+    for _, text in lines:
+        header = _HEADER.match(text) if ":" in text[:20] else None
         names = [_ADDRESS.sub("", _ASIDE.sub("", i)).strip(" *_") for i in re.split(r"[,;]", header.group("v"))] \
             if header else []
         if "@" in text:
