@@ -80,8 +80,9 @@ def test_a_line_that_opens_with_a_word_and_a_dash_is_a_sentence_of_its_own():
     # a list of names mostly rare: its frequent given names, in a second place, are names too
     ("# Standup\n\nPresent: Quen, Rose, Ilse, Bo\n\n**Rose**\n- shipped the app\n\n**Quen**\n- on leave\n",
      ["Quen", "Rose"]),
-    # a full name among a list's names does not spoil it
-    ("# Weekly\n\nattendees: Quen (chair), Ilse, Bo, Dorotea Vasquez\n\n**Ilse**\n- fixed it\n", ["Ilse"]),
+    # a full name among a list's names does not spoil it, and is a person's
+    ("# Weekly\n\nattendees: Quen (chair), Ilse, Bo, Dorotea Vasquez\n\n**Ilse**\n- fixed it\n",
+     ["Ilse", "Dorotea Vasquez"]),
     # a lower-case word among a capitalised roster is no member
     ("# Notes\n\n- price: up to £9\n- Quen: the flag is in config\n- Ilse: an email to users\n", ["Quen", "Ilse"]),
 ])
@@ -145,3 +146,11 @@ def test_a_longer_name_opening_a_line_keeps_the_roster_going_without_joining_it(
     text = ("# Vendors\n\n- Zorbo — £9/mo, owner: Ilse\n- Quenta (billing) — £5/mo\n- Acme Forge Pro — £1/mo\n"
             "- Square — the till, cancel in June\n- Brisk — free plan\n")
     assert names(text) == ["Zorbo", "Quenta", "Square", "Brisk"]
+
+
+def test_a_given_name_a_roster_declares_stands_for_the_one_full_name_of_the_note_it_begins():
+    text = ("# Sync\n\nattendees: Quen (chair), Ilse, Rose Abernathy-Vail, Bo\n\n"
+            "- [ ] Quen — order the rack\n- [ ] Rose — book the van\n- [ ] Ilse — write it up\n")
+    found = roster_names(doc(text))
+    assert [n.name for n in found] == ["Ilse", "Quen", "Rose Abernathy-Vail"]
+    assert found[-1].aliases == ("Rose",) and found[-1].entity_type == "person"

@@ -52,6 +52,7 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     runs: list[list[tuple[str, int]]] = []
     run: list[tuple[str, int]] = []
     bold: list[str] = []
+    full_names: list[str] = []  # the full names of lists of names
     last = -1
     lines = _lines(doc)
     for line, text in lines:
@@ -64,9 +65,10 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
             run.append((opener, line))
             _spell(spelled, opener)
         last = line
-        listed, bolded = _listed(text), _bold(text)
-        if len(listed) >= 3 and mostly_names({w.casefold() for w in listed}):
+        (listed, full), bolded = _listed(text), _bold(text)
+        if mostly_names([w.casefold() for w in listed] + [""] * len(full)):  # (a full name is a name)
             among.update(w.casefold() for w in listed)
+            full_names += full
         bold += bolded
         for word in listed + bolded:
             places.setdefault(word.casefold(), set()).add(line)
@@ -84,8 +86,9 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     found = named | {w for w, lines in places.items() if len(lines | slots.get(w, set())) >= 2
                      and (wd.zipf(w) < wd.COMMON_ZIPF or w in among)}  # ("**Yes**" and "Yes: …" lines are no name's places)
     first = {w: min(places.get(w, set()) | slots.get(w, set()) or {0}) for w in found}
-    people = tuple(_declared(spelled[w]) for w in sorted(found, key=lambda w: (first[w], w)))
-    return people + _addressed(lines, {k.name.casefold() for k in people})
+    full = _people(lines, found, full_names)
+    given = {k.aliases[0].casefold() for k in full if k.aliases}  # (stands for its full name)
+    return tuple(_declared(spelled[w]) for w in sorted(found - given, key=lambda w: (first[w], w))) + full
 
 
 def _declared(word: str) -> KnownName:
@@ -131,11 +134,12 @@ _HEADER = re.compile(r"^\**(?:From|To|Cc|Bcc|Reply-To)\**\s*:\**\s*(?P<v>[A-Z].*
 _ADDRESS = re.compile(r"<[^<>]*>")
 
 
-def _addressed(lines: list[tuple[int, str]], declared: set[str]) -> tuple[KnownName, ...]:
-    """The people the note names before their address or in an email's header lines, each a person;
-    their given name alone stands for them where only one of them has it (an email signs "Tom" for Tom
-    Ellery)."""
-    full: dict[str, str] = {}
+def _people(lines: list[tuple[int, str]], declared: set[str], listed: list[str]) -> tuple[KnownName, ...]:
+    """The people the note names by their full name in a list of names (`listed`), before their
+    address or in an email's header lines, each a person; their given name alone stands for them where
+    only one of them has it (an email signs "Tom" for Tom Ellery; a roster's "Kate" is Kate Mulligan
+    of the attendees)."""
+    full: dict[str, str] = {n.casefold(): n for n in listed if n.casefold() not in declared}
     for _, text in lines:
         header = _HEADER.match(text) if ":" in text[:20] else None
         names = [_ADDRESS.sub("", _ASIDE.sub("", i)).strip(" *_") for i in re.split(r"[,;]", header.group("v"))] \
@@ -151,7 +155,7 @@ def _addressed(lines: list[tuple[int, str]], declared: set[str]) -> tuple[KnownN
     out = []
     for name in full.values():
         given = name.split()[0]
-        alias = (given,) if len(firsts[given.casefold()]) == 1 and given.casefold() not in declared else ()
+        alias = (given,) if len(firsts[given.casefold()]) == 1 else ()
         out.append(KnownName(name, "person", alias, cased=True))
     return tuple(out)
 
@@ -205,17 +209,17 @@ def mostly_names(words: set[str] | list[str]) -> bool:
     return n > 0 and (2 * rare >= n or (rare >= 1 and 2 * sum(wd.zipf(w) < wd.COMMON_ZIPF for w in words) > n))
 
 
-def _listed(text: str) -> list[str]:
-    """The single capitalised words of a `Label: A, B, C` line (three or more names)."""
+def _listed(text: str) -> tuple[list[str], list[str]]:
+    """The single capitalised words of a `Label: A, B, C` line of three or more names, and the full
+    names among them ("Hannah, Marek, Kate Mulligan")."""
     m = _LIST.match(text.strip())
     if not m:
-        return []
+        return [], []
     items = [i.strip(" .*_") for i in _ITEM_GAP.split(_ASIDE.sub("", m.group("items")))]
-    # (a full name among them is a person's too: "Hannah, Marek, Kate Mulligan")
     if len(items) < 3 or not all(_ONE_NAME.fullmatch(i) or person_like(i) for i in items):
-        return []
+        return [], []
     return [i for i in items if _ONE_NAME.fullmatch(i) and i.casefold() not in wd.FUNCTION_WORDS
-            and i.casefold() not in wd.CALENDAR]
+            and i.casefold() not in wd.CALENDAR], [i for i in items if " " in i]
 
 
 def _bold(text: str) -> list[str]:
