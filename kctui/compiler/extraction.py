@@ -9,8 +9,8 @@ core. A leaf: the extraction step, the extractors and everything after extractio
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from kctui.core.claims import Claim, Evidence, Question
 
@@ -18,6 +18,20 @@ if TYPE_CHECKING:
     from kctui.compiler.readers.base import Document
 
 EXTRACTOR_VERSION = "builtin-extract/19"  # 19: names among names (a roster or list mostly of names, a column of names), the people of an email's header and addresses; 18: every statement of a source, kept for the pages of the names it contains; 17: the first-name rule of 12 taken back (an incremental pass differed from a full one); 16: a host's number is shaped like a name (c147, db01); 15: a root path in prose is a name; 14: a person's name with a fact gets a page on one mention; 13: a word written in lower case in another number is no name; "Co-op" is one word; 12: a first name a source gives a page of its own recurs across sources; 11: a note whose title names a person is about them; 10: names by the place a note gives them (rosters, lists of names); 9: name shapes of notes (identifiers with a number part, compounds headed by a kind of thing, titles, roles); 8: recall first (issue 31): a value stated of a name, table rows, records; 7: conversations (turns, speakers, what they say of themselves); 6: a dotted version after a name marks it at a sentence start; 5: a record of a list cites its lines (a table row), with its identifying claim; passing mentions
+
+
+class Statement(NamedTuple):
+    """One sentence, list item or table row of the source, as its claim would say it (its lines contain
+    it), and the heading or lead line of the section it stands in ("" when none)."""
+
+    value: str
+    scope: str
+    start: int
+    end: int
+    unit: str = "line"  # as Evidence.unit
+
+    def evidence(self, ex: Extraction) -> Evidence:
+        return Evidence(ex.path, self.start, self.end, ex.digest, self.unit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,16 +73,16 @@ class Extraction:
     # once another source names them too (kctui.compiler.steps.recurrence), else only listed on its source page
     passing: list[Entity] = field(default_factory=list)
     passing_claims: list[Claim] = field(default_factory=list)
-    # every sentence, list item and table row, cited (attribute "note" of the document): the mention
-    # step (kctui.compiler.steps.mentions) attaches each to the pages of the names it contains
-    statements: list[Claim] = field(default_factory=list)
+    # every sentence, list item and table row, with the section it stands in: the mention step
+    # (kctui.compiler.steps.mentions) attaches each to the pages of the names it contains
+    statements: list[Statement] = field(default_factory=list)
 
     # -- cache form ---------------------------------------------------------------------------
     def to_json(self) -> dict:
-        data = asdict(self)
+        data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in _CLAIM_LISTS}
         data["claims"] = [c.to_json() for c in self.claims]
         data["passing_claims"] = [c.to_json() for c in self.passing_claims]
-        data["statements"] = [c.to_json() for c in self.statements]
+        data["statements"] = [list(st) for st in self.statements]
         data["v"] = EXTRACTOR_VERSION
         return data
 
@@ -101,8 +115,20 @@ class Extraction:
             warnings=list(data.get("warnings", ())),
             passing=[_entity(e) for e in data.get("passing", ())],
             passing_claims=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data.get("passing_claims", ())],
-            statements=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data.get("statements", ())],
+            statements=[Statement(*st) for st in data.get("statements", ())],
         )
+
+
+_CLAIM_LISTS = frozenset({"claims", "passing_claims", "statements"})
+
+
+def _plain(value):  # noqa: ANN001, ANN202
+    """A field's JSON form (dataclasses as dicts, tuples as lists)."""
+    if is_dataclass(value):
+        return asdict(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _entity(d: dict) -> Entity:

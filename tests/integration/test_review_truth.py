@@ -19,7 +19,7 @@ from kctui.services import search as svc_search
 from tests.helpers.review import NOTE, WIDGET, WS_ENTITY, Base
 
 VENDORS = "# Vendors\n\n## Acme Hosting\n\nAcme Hosting is a hosting vendor.\n\nPrice: {price} / month\n\nContract term: 12 months\n"
-ENTITY, SOURCE = "entities/vendors.md", "sources/vendors-md.md"
+ENTITY, SOURCE, ACME = "entities/vendors.md", "sources/vendors-md.md", "entities/acme-hosting.md"
 
 
 def price_lines(body: str) -> list[str]:
@@ -37,13 +37,15 @@ def vendors(svc, workspace) -> Base:
 
 def test_problem1_one_source_change_is_one_change_set(vendors) -> None:
     [item] = vendors.items()  # before: two items (entity page, source page) decided apart
-    assert item.kind == "held" and {p.page_path for p in item.page_list} == {ENTITY, SOURCE}
+    # (the Acme Hosting section's price line is on Acme Hosting's page too: one change, three pages)
+    assert item.kind == "held" and {p.page_path for p in item.page_list} == {ENTITY, SOURCE, ACME}
     data = item.json()
     assert [p["page"] for p in data["pages"]] == [p.page_path for p in item.page_list]
     assert all(p["kind"] == "revise" and p["expectedRevision"] == 2 for p in data["pages"])
     assert data["sources"] == ["vendors.md"]
     shown = review.show_item(vendors.svc, item.id)
-    assert all("+* **Vendors** — Price: $2,750 / month" in p["diff"] for p in shown["pages"])
+    assert all("+* **Vendors** — Price: $2,750 / month" in p["diff"] for p in shown["pages"] if p["page"] != ACME)
+    assert "+* **Acme Hosting** — note: Price: $2,750 / month" in next(p["diff"] for p in shown["pages"] if p["page"] == ACME)
     review.resolve(vendors.svc, item.id, "approve", actor="human:ada")
     for rel in (ENTITY, SOURCE):  # one promotion: both pages, one revision each, same decision
         fm, body = vendors.page(rel)

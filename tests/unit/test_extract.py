@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from kctui.compiler.builtin.document import Claim, Evidence, Extraction, cited_lines, extract_document
 from kctui.compiler.readers import read_source
 from kctui.core.values import cited_lines_contain, normalise_value
@@ -151,8 +153,8 @@ def test_compile_loss_guard_counts_numbers_that_reach_no_claim() -> None:
 
 def test_extraction_json_round_trip_is_exact() -> None:
     ex = extract("products/widget.md", ENDOFLIFE)
-    back = Extraction.from_json(ex.to_json())
-    assert back == ex
+    back = Extraction.from_json(json.loads(json.dumps(ex.to_json())))
+    assert back == ex and ex.statements  # every statement too, with its section
     assert [c.claim_id for c in back.claims] == [c.claim_id for c in ex.claims]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.extraction import Extraction
+from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.steps.mentions import PER_SOURCE, NameFinder, attach
 from kctui.compiler.steps.registry import Contribution
 from kctui.core.claims import Claim, Evidence
@@ -47,8 +47,8 @@ def test_a_statement_names_the_pages_whose_names_it_holds(text: str, found: set[
     assert NameFinder(PAGES).find(text) == found
 
 
-def _statement(line: int, text: str) -> Claim:
-    return Claim("Runbook", "note", text, "", "fact", "line", Evidence("runbook.md", line, line, "sha256:x"))
+def _statement(line: int, text: str) -> Statement:
+    return Statement(text, "", line, line)
 
 
 def test_each_statement_goes_once_to_each_page_it_names_unless_the_page_has_those_lines_already() -> None:
@@ -99,8 +99,8 @@ def test_a_statement_stands_in_the_section_its_heading_or_lead_line_heads() -> N
 
 
 def test_a_statement_reaches_the_page_its_section_or_else_its_title_names() -> None:
-    def st(line: int, text: str, scope: str = "") -> Claim:
-        return Claim("x", "note", text, scope, "fact", "line", Evidence("n.md", line, line, "sha256:x"))
+    def st(line: int, text: str, scope: str = "") -> Statement:
+        return Statement(text, scope, line, line)
 
     pages = {"tom": ["Tom"], "grace": ["Grace"], "paywall-api": ["paywall-api"]}
     ex = Extraction("n.md", "sha256:x", "markdown", "Runbook: paywall-api (owner Tom)", "note", "general",

@@ -87,13 +87,18 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.summary = prose.summary(doc)
     ex.questions = prose.questions(doc, units)
     _keep_cited(doc, ex, candidates)
-    for claim in recall.line_statements(doc, units, ex.claims):
-        if cited_lines_contain(cited_lines(doc, claim.evidence), claim.value):
-            ex.claims.append(claim)
+    said: dict[tuple[int, int, str], bool] = {}  # (lines, value) -> do the lines say it (asked once)
+
+    def says(start: int, end: int, value: str) -> bool:
+        if (start, end, value) not in said:
+            said[start, end, value] = cited_lines_contain(doc.lines[start - 1:end], value)
+        return said[start, end, value]
+
+    ex.claims += [c for c in recall.line_statements(doc, units, ex.claims)
+                  if says(c.evidence.start, c.evidence.start if c.evidence.unit == "page" else c.evidence.end, c.value)]
     _keep_passing(doc, ex, found)
     if convo is None:  # (a chat's turns are its speakers' statements: kctui.compiler.builtin.conversation)
-        ex.statements = [c for c in recall.all_statements(doc, units)
-                         if cited_lines_contain(cited_lines(doc, c.evidence), c.value)]
+        ex.statements = [st for st in recall.all_statements(doc, units) if says(st.start, st.end, st.value)]
     if convo is not None:  # speakers as people, turns as their dated statements
         conversation.attribute(doc, convo, units, ex)
     ex.unreached = tuple(sorted(unreached_facts(doc, ex)))

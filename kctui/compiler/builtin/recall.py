@@ -23,6 +23,7 @@ from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, candidate, key_of
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.compiler.builtin.stated_values import stated_value, value_next_to, value_spans
+from kctui.compiler.extraction import Statement
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
 
@@ -306,13 +307,14 @@ def line_statements(doc: Document, us: list[Unit], claims: list[Claim]) -> list[
     return _sentence_statements(doc, us, covered) + _row_statements(doc, covered)
 
 
-def all_statements(doc: Document, us: list[Unit]) -> list[Claim]:
-    """Every sentence, list item and table row as a statement of the source (attribute "note" of the
-    document, origin LINE_ORIGIN), whether or not a claim cites it, its scope the section it stands in
-    (`section_leads`): what the mention step attaches to the pages of the names each contains."""
+def all_statements(doc: Document, us: list[Unit]) -> list[Statement]:
+    """Every sentence, list item and table row as a statement of the source, whether or not a claim
+    cites it, its scope the section it stands in (`section_leads`): what the mention step attaches to the
+    pages of the names each contains. (Its lines are not yet checked to contain it.)"""
     leads = section_leads(doc)
-    return [Claim(c.subject, c.attribute, c.value, leads.get(c.evidence.start, ""), c.form, c.origin, c.evidence)
-            for c in _sentence_statements(doc, _whole_items(us), set()) + _row_statements(doc, set())]
+    unit = "page" if doc.citation_unit == "page" else "line"
+    return [Statement(text, leads.get(first, ""), first, first if unit == "page" else last, unit)
+            for text, first, last in _sentence_texts(_whole_items(us), set()) + _row_texts(doc, set())]
 
 
 def _whole_items(us: list[Unit]) -> list[Unit]:
@@ -359,22 +361,29 @@ _ASIDE = re.compile(r"\([^)]*\)")
 
 def _sentence_statements(doc: Document, us: list[Unit], covered: set[int]) -> list[Claim]:
     """The sentences and list items whose first line no claim cites."""
-    out: list[Claim] = []
-    for u in us:
-        if u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2 and "\\" not in u.plain \
-                and "<" not in u.raw:  # (an autolink's or an escape's text is not what the line says)
-            out.append(Claim(doc.title, "note", u.plain, "", "fact", LINE_ORIGIN, ev(doc, u.first, u.last)))
-    return out
+    return [Claim(doc.title, "note", text, "", "fact", LINE_ORIGIN, ev(doc, first, last))
+            for text, first, last in _sentence_texts(us, covered)]
+
+
+def _sentence_texts(us: list[Unit], covered: set[int]) -> list[tuple[str, int, int]]:
+    return [(u.plain, u.first, u.last) for u in us
+            if u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2 and "\\" not in u.plain
+            and "<" not in u.raw]  # (an autolink's or an escape's text is not what the line says)
 
 
 def _row_statements(doc: Document, covered: set[int]) -> list[Claim]:
     """The table rows (below the header) no claim cites, their cells joined by " | "."""
-    out: list[Claim] = []
+    return [Claim(doc.title, "note", text, "", "fact", LINE_ORIGIN, ev(doc, line, line))
+            for text, line, _ in _row_texts(doc, covered)]
+
+
+def _row_texts(doc: Document, covered: set[int]) -> list[tuple[str, int, int]]:
+    out: list[tuple[str, int, int]] = []
     for block in doc.blocks:
         if block.kind != "table":
             continue
         for line, cells in block.rows[1:]:
             text = " | ".join(c.strip() for c in cells if c.strip())
             if line not in covered and text and len(text) <= MAX_STATEMENT_CHARS * 2 and "\\" not in text:
-                out.append(Claim(doc.title, "note", text, "", "fact", LINE_ORIGIN, ev(doc, line, line)))
+                out.append((text, line, line))
     return out

@@ -42,6 +42,8 @@ MENTION_ORIGIN = "mention"  # a statement attached to the page of a name it cont
 PER_SOURCE = 12  # at most this many statements of one source on one page, and fewer from a long one:
 SOURCE_STATEMENTS = 400  # PER_SOURCE x this / its statements, at least MIN_PER_SOURCE (what a long
 MIN_PER_SOURCE = 3  # document says in passing of a name it uses everywhere is its source page's)
+HUB_SHARE = 0.25  # a page this share of the sources feed, and at least HUB_SOURCES, gets no statement by
+HUB_SOURCES = 20  # mention alone (`open_pages`)
 _READ_LIMIT = 8 << 20  # a text source larger than this is read again without looking at its text
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".rst", ".html", ".htm", ".csv", ".org", ".adoc")
 
@@ -140,7 +142,7 @@ def attach(ex: Extraction, fed: dict, finder: NameFinder, titles: Mapping[str, s
             found.add(subject)
         for slug in sorted(found):
             contribution = fed.get(slug)
-            ev = statement.evidence
+            ev = statement.evidence(ex)
             if contribution is not None and any(c.evidence.path == ev.path and c.evidence.start <= ev.end
                                                 and ev.start <= c.evidence.end for c in contribution.claims):
                 continue  # the page has this source's word on these lines already
@@ -186,6 +188,19 @@ def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]
     return out
 
 
+def open_pages(fed: Mapping[str, set[str]], entity: set[str]) -> set[str]:
+    """The entity pages statements may reach: those some source feeds (`fed`: source -> the pages it
+    feeds a name, a claim or a term of its own), except a page most sources feed (HUB_SHARE of them, at
+    least HUB_SOURCES: "Rust" in a language's design documents), where what each says in passing of it
+    would bury what the page is for; a function of the pass's sources and what they feed alone."""
+    counts: dict[str, int] = {}
+    for pages in fed.values():
+        for slug in pages:
+            counts[slug] = counts.get(slug, 0) + 1
+    hub = max(HUB_SOURCES, HUB_SHARE * len(fed))
+    return {s for s, n in counts.items() if s in entity and n < hub}
+
+
 def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str, Extraction],  # noqa: ANN001
                routed: dict[str, dict], fed: dict[str, set[str]], changed: set[str], touched: set[str],
                prev_fed: dict[str, set[str]], unchanged: list[str]):  # noqa: ANN201
@@ -196,9 +211,8 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     Returns `attach(extraction, contributions)` for a source the step reads later."""
     prev = gathered.prev
     entity = {s for s, k in registry.kinds.items() if k == "entity"}
-    standing = entity & set().union(*fed.values()) if fed else set()
-    stood = {s for s in set().union(*prev_fed.values()) if s in prev.pages and prev.pages[s].kind == "entity"} \
-        if prev_fed else set()
+    standing = open_pages(fed, entity)
+    stood = open_pages(prev_fed, {s for s, info in prev.pages.items() if info.kind == "entity"})
     aliases = {slug: prev.pages[slug].aliases for slug in standing if slug in prev.pages}
     names = names_of(registry.titles, {s: "entity" for s in standing}, aliases, routed.values())
     finder = NameFinder(names)

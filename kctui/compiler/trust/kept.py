@@ -223,7 +223,9 @@ def _still_kept(page: Page, entry: dict[str, Any], kept: Claim, digests: dict[st
     same = [c for c in page.claims if _key(c) == _key(kept)]
     if not any(c.norm_value == kept.norm_value and c.evidence == kept.evidence for c in same):
         # the source is the revision the person decided against: the rejected value is not proposed again
-        page.claims = [c for c in page.claims if _key(c) != _key(kept)] + [kept]
+        # (a fact has one value, the kept one; a note is one of many, the others stand beside it)
+        others = [c for c in page.claims if _key(c) != _key(kept)] if kept.is_atomic else page.claims
+        page.claims = others + [kept]
     return True
 
 
