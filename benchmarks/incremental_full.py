@@ -30,23 +30,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 NOTES = Path(__file__).resolve().parent / "data" / "notes"
-
-
-def _compile(root: Path, job: str, prev: str | None, *, full: bool = False, cache: Path | None = None) -> Path:
-    from kctui.compiler.runner import CompileRequest
-    from kctui.compiler.steps.pipeline import compile_pass
-    from kctui.publish.validate import validate_staged_tree
-
-    out = f"{job}-full" if full else job  # the same job id either way: the log line names it
-    req = CompileRequest(job, "manual", "sha256:" + "0" * 64, "2026-10-01T00:00:00Z", root / "sources",
-                         root / prev / "wiki" if prev else None, root / out / "wiki")
-    compile_pass(req, cache_dir=cache, full=full)
-    validate_staged_tree(req.output_path)
-    return req.output_path
-
-
-def _tree(wiki: Path) -> dict[str, bytes]:
-    return {p.relative_to(wiki).as_posix(): p.read_bytes() for p in sorted(wiki.rglob("*.md"))}
+sys.path.insert(0, str(NOTES.parents[2]))  # the repository root: tests.helpers
+from tests.helpers.passes import compile_into as _compile  # noqa: E402
+from tests.helpers.passes import tree as _tree  # noqa: E402
 
 
 def _changes(src: Path) -> list[Callable[[], None]]:
@@ -128,7 +114,6 @@ def main() -> None:
             print(f"{writer.name}: " + ("incremental = full on 4 changes" if not got else f"{len(got)} differ"), flush=True)
             found, checked = found + got, checked + 4
         if args.corpora:
-            sys.path.insert(0, str(NOTES.parents[2]))  # the repository root: tests.helpers.golden
             from tests.helpers import golden
 
             for name, source in golden.CORPORA.items():

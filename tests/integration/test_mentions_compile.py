@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kctui.compiler.runner import CompileRequest
-from kctui.compiler.steps.pipeline import compile_pass
-from kctui.publish.validate import validate_staged_tree
+from tests.helpers.passes import compile_into as _compile
+from tests.helpers.passes import tree as _tree
 
 VENDORS = """# Vendors
 
@@ -23,19 +22,6 @@ RUNBOOK = """# Runbook: paywall
   2. check Piano status page (status.piano.io)
 - Piano support: support@piano.io, contract #NSM-2291, P1 response 1h
 """
-
-
-def _compile(root: Path, job: str, prev: str | None, *, full: bool = False, cache: Path | None = None) -> Path:
-    out = f"{job}-full" if full else job
-    req = CompileRequest(job, "manual", "sha256:" + "0" * 64, "2026-10-01T00:00:00Z", root / "sources",
-                         root / prev / "wiki" if prev else None, root / out / "wiki")
-    compile_pass(req, cache_dir=cache, full=full)
-    validate_staged_tree(req.output_path)
-    return req.output_path
-
-
-def _tree(wiki: Path) -> dict[str, bytes]:
-    return {p.relative_to(wiki).as_posix(): p.read_bytes() for p in sorted(wiki.rglob("*.md"))}
 
 
 def test_a_runbook_line_naming_a_vendor_reaches_the_vendor_page_made_from_another_note(tmp_path: Path) -> None:

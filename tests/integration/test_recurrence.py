@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kctui.compiler.runner import CompileRequest
-from kctui.compiler.steps.pipeline import compile_pass
 from kctui.core.frontmatter import parse_document
-from kctui.publish.validate import validate_staged_tree
+from tests.helpers.passes import compile_into as _compile
+from tests.helpers.passes import tree as _tree
 
 POSTMORTEM = """# Postmortem: login errors
 
@@ -22,19 +21,6 @@ Restart the login service with the deploy script.
 Escalate in Opsgenie if errors stay above 1% for ten minutes.
 Meet on Monday to review it.
 """
-
-
-def _compile(root: Path, job: str, prev: str | None, *, full: bool = False, cache: Path | None = None) -> Path:
-    out = f"{job}-full" if full else job  # the same job id either way: the log line names it
-    req = CompileRequest(job, "manual", "sha256:" + "0" * 64, "2026-10-01T00:00:00Z", root / "sources",
-                         root / prev / "wiki" if prev else None, root / out / "wiki")
-    compile_pass(req, cache_dir=cache, full=full)
-    validate_staged_tree(req.output_path)  # raises on the first fault
-    return req.output_path
-
-
-def _tree(wiki: Path) -> dict[str, bytes]:
-    return {p.relative_to(wiki).as_posix(): p.read_bytes() for p in sorted(wiki.rglob("*.md"))}
 
 
 def _entities(wiki: Path) -> set[str]:

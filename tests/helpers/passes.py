@@ -1,0 +1,23 @@
+"""One compile pass over `root/sources` into `root/<job>/wiki` (or `<job>-full`), validated, and a
+wiki read back as bytes: what the incremental = full tests and `benchmarks/incremental_full.py` compare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def compile_into(root: Path, job: str, prev: str | None, *, full: bool = False, cache: Path | None = None) -> Path:
+    from kctui.compiler.runner import CompileRequest
+    from kctui.compiler.steps.pipeline import compile_pass
+    from kctui.publish.validate import validate_staged_tree
+
+    out = f"{job}-full" if full else job  # the same job id either way: the log line names it
+    req = CompileRequest(job, "manual", "sha256:" + "0" * 64, "2026-10-01T00:00:00Z", root / "sources",
+                         root / prev / "wiki" if prev else None, root / out / "wiki")
+    compile_pass(req, cache_dir=cache, full=full)
+    validate_staged_tree(req.output_path)  # raises on the first fault
+    return req.output_path
+
+
+def tree(wiki: Path) -> dict[str, bytes]:
+    return {p.relative_to(wiki).as_posix(): p.read_bytes() for p in sorted(wiki.rglob("*.md"))}
