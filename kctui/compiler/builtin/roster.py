@@ -3,18 +3,24 @@ lists name people by their given name alone ("Sam", "ben"), often in lower case,
 note keeps for people:
 
 - a **roster**: two or more lines in a row that each open with one word and a separator, then what
-  that person did or will do ("nadia - brewing …", "Dev: book the slot …"), with two
-  words or more, at least half of them words English does not know (a list of steps, of fields or of
-  levels opens with ordinary words: "check - …", "Status: accepted"; after a colon, what follows starts in
-  lower case: "Status: Accepted" is a field);
+  that person did or will do ("nadia - brewing …", "- [ ] Dev: book the slot …"), with two words or
+  more, mostly names (`mostly_names`: a list of steps, of fields or of levels opens with ordinary
+  words: "check - …", "Status: accepted"; after a colon, what follows starts in lower case: "Status:
+  Accepted" is a field); a line opening with a longer name and a dash keeps it going, a lower-case
+  word among capitalised ones is no member;
 - a **list of names** after a label ("Present: Moira, Dev, Aisling, Tomasz"): three or more single
-  capitalised words;
-- a line that is only a name in bold ("**Dev**"): the heading of that person's part of a standup.
+  capitalised words or full names;
+- a line that is only a name in bold ("**Dev**"): the heading of that person's part of a standup;
+- a **column of names** in a table, after the first ("| owner |": Tom, Marek, Carol Pike);
+- an email's header lines and a name before an address ("From: Tom Ellery <tom@…>"): people.
 
-A word a roster opens with, or one the note puts in two of these places on different lines, is a
-name of that note (most often a person's; a roster of vendors names things), declared like a name of the base's profile (recognised wherever the
-note writes it, in any case: kctui.compiler.builtin.profile), as typed fields declare theirs
-(kctui.compiler.builtin.fields).
+A word a roster or a column of names opens with, or one the note puts in two of these places on
+different lines, is a name of that note (most often a person's; a roster of vendors names things),
+however frequent its word where its roster, list or bold lines are mostly names ("Tom" among "Marek",
+"Sione"); declared like a name of the base's profile (recognised wherever the note writes it, in any
+case: kctui.compiler.builtin.profile; a word English knows only as the note capitalises it), as typed
+fields declare theirs (kctui.compiler.builtin.fields). A full name is a person's, and its given name
+alone stands for it where only one full name of the note has it.
 """
 
 from __future__ import annotations
