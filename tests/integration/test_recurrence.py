@@ -97,12 +97,17 @@ sorry late to this, agree. their engineer needs to look at the Block C transmitt
 """
 
 
-def test_a_name_another_note_gives_only_by_an_alias_stops_recurring_when_its_own_note_goes(tmp_path: Path) -> None:
-    src = tmp_path / "sources"
+def _three_notes(root: Path) -> tuple[Path, Path]:
+    """The incident, the vendor table that names Kwame by an alias, the thread: (sources, cache)."""
+    src = root / "sources"
     src.mkdir()
     for name, text in (("incident.md", INCIDENT), ("vendors.md", VENDORS), ("thread.md", THREAD)):
         (src / name).write_text(text, encoding="utf-8")
-    cache = tmp_path / "cache"
+    return src, root / "cache"
+
+
+def test_a_name_another_note_gives_only_by_an_alias_stops_recurring_when_its_own_note_goes(tmp_path: Path) -> None:
+    src, cache = _three_notes(tmp_path)
     g1 = _compile(tmp_path, "g1", None, cache=cache)
     page = (g1 / "entities" / "kwame-asante.md").read_text(encoding="utf-8")
     assert "resource: vendors.md" in page and "resource: thread.md" in page  # listed by the alias, and recurring
@@ -122,11 +127,7 @@ def test_a_source_with_more_own_names_than_a_page_records_compiles_and_stays_inc
     from kctui.compiler.steps import recurrence
 
     monkeypatch.setattr(recurrence, "MAX_OWN_NAMES_BYTES", 20)
-    src = tmp_path / "sources"
-    src.mkdir()
-    for name, text in (("incident.md", INCIDENT), ("vendors.md", VENDORS), ("thread.md", THREAD)):
-        (src / name).write_text(text, encoding="utf-8")
-    cache = tmp_path / "cache"
+    src, cache = _three_notes(tmp_path)
     g1 = _compile(tmp_path, "g1", None, cache=cache)
     data, _, _ = parse_document((g1 / "sources" / "vendors-md.md").read_text(encoding="utf-8"))
     assert "own_names" not in data

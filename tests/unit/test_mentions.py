@@ -57,7 +57,7 @@ def test_each_statement_goes_once_to_each_page_it_names_unless_the_page_has_thos
                                 _statement(5, "nothing here")])
     fed = {"prebid": Contribution(claims=[Claim("prebid", "version", "8", "", "fact", "statement",
                                                 Evidence("runbook.md", 4, 4, "sha256:x"))])}
-    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano", "prebid": "prebid"}, Contribution)
+    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano", "prebid": "prebid"})
     assert [(c.subject, c.value, c.evidence.start) for c in fed["piano"].claims] == [
         ("Piano", "check Piano status page", 3), ("Piano", "Piano and prebid", 4)]
     assert [c.attribute for c in fed["prebid"].claims] == ["version"]  # line 4 is on it already
@@ -67,7 +67,7 @@ def test_one_source_gives_one_page_at_most_per_source_statements() -> None:
     ex = Extraction("runbook.md", "sha256:x", "markdown", "Runbook", "note", "general",
                     statements=[_statement(k, f"Piano step {k}") for k in range(1, PER_SOURCE + 5)])
     fed: dict = {}
-    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano"}, Contribution)
+    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano"})
     assert len(fed["piano"].claims) == PER_SOURCE
 
 
@@ -107,7 +107,7 @@ def test_a_statement_reaches_the_page_its_section_or_else_its_title_names() -> N
                     statements=[st(3, "will sort Stripe creds", "Tom"), st(4, "restart it", "escalation"),
                                 st(5, "roll back", ""), st(6, "Tom and Grace", "Tom, Grace")])
     fed: dict = {}
-    attach(ex, fed, NameFinder(pages), {"tom": "Tom", "grace": "Grace", "paywall-api": "paywall-api"}, Contribution)
+    attach(ex, fed, NameFinder(pages), {"tom": "Tom", "grace": "Grace", "paywall-api": "paywall-api"})
     assert {slug: [c.evidence.start for c in fed[slug].claims] for slug in fed} == {
         "tom": [3, 6], "grace": [6], "paywall-api": [4, 5]}  # a section naming two says nothing of either
 

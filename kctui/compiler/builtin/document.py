@@ -95,7 +95,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
         return said[start, end, value]
 
     ex.claims += [c for c in recall.line_statements(doc, units, ex.claims)
-                  if says(c.evidence.start, c.evidence.start if c.evidence.unit == "page" else c.evidence.end, c.value)]
+                  if says(c.evidence.start, c.evidence.end, c.value)]  # (a page's evidence ends where it starts)
     _keep_passing(doc, ex, found)
     if convo is None:  # (a chat's turns are its speakers' statements: kctui.compiler.builtin.conversation)
         ex.statements = [st for st in recall.all_statements(doc, units) if says(st.start, st.end, st.value)]

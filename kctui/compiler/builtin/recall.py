@@ -178,7 +178,7 @@ def _inherited_subject(us: list[Unit], i: int, firsts: list[str]) -> str:
     return next((firsts[j] for j in sorted(lead) if firsts[j]), "")
 
 
-_ASIDE = re.compile(r"\s*\([^()]*\)")
+ASIDE = re.compile(r"\s*\([^()]*\)")  # a parenthesised aside
 
 
 def _label_value(plain: str, spans: list[tuple[nm.Span, str]]) -> tuple[str, str] | None:
@@ -191,7 +191,7 @@ def _label_value(plain: str, spans: list[tuple[nm.Span, str]]) -> tuple[str, str
     span, key = after[0]
     if any(ch.isdigit() for ch in span.text):
         return None  # "Severity: SEV-2": a value of the field, not someone or something it names
-    rest = _ASIDE.sub("", plain[label.end():span.start] + plain[span.end:]).strip(" .*`_")
+    rest = ASIDE.sub("", plain[label.end():span.start] + plain[span.end:]).strip(" .*`_")
     name_label = plain[:label.end()].strip(" *:_")
     return (key, name_label) if not rest and name_label else None
 
@@ -344,19 +344,16 @@ def section_leads(doc: Document) -> dict[int, str]:
     lead = ""
     for block in doc.blocks:
         if block.kind == "heading":
-            lead = _ASIDE.sub("", block.text).strip() if block.level >= 2 else ""
+            lead = ASIDE.sub("", block.text).strip() if block.level >= 2 else ""
             continue
         m = _LEAD.fullmatch(block.text.strip()) if block.kind == "paragraph" else None
         if m:
-            lead = _ASIDE.sub("", m.group(1) or m.group(2)).strip()
+            lead = ASIDE.sub("", m.group(1) or m.group(2)).strip()
             continue
         if lead:
             for line in range(block.start, block.end + 1):
                 out[line] = lead
     return out
-
-
-_ASIDE = re.compile(r"\([^)]*\)")
 
 
 def _sentence_statements(doc: Document, us: list[Unit], covered: set[int]) -> list[Claim]:

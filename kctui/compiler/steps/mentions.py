@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.recall import ASIDE
 from kctui.compiler.extraction import Extraction
-from kctui.compiler.readers.base import Skipped
+from kctui.compiler.readers.base import Skipped, source_kind
 from kctui.compiler.steps import recurrence
 from kctui.compiler.steps.registry import Contribution, Registry, route
 from kctui.core.claims import Claim
@@ -44,8 +45,6 @@ SOURCE_STATEMENTS = 400  # PER_SOURCE x this / its statements, at least MIN_PER_
 MIN_PER_SOURCE = 3  # document says in passing of a name it uses everywhere is its source page's)
 HUB_SHARE = 0.25  # a page this share of the sources feed, and at least HUB_SOURCES, gets no statement by
 HUB_SOURCES = 20  # mention alone (`open_pages`)
-_READ_LIMIT = 8 << 20  # a text source larger than this is read again without looking at its text
-_TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".rst", ".html", ".htm", ".csv", ".org", ".adoc")
 
 def _words(text: str) -> list[str]:
     """The words of `text` as written (the built-in reader's word: inner dots, hyphens, slashes and
@@ -109,11 +108,11 @@ class NameFinder:
         return found
 
 
-def names_of(titles: Mapping[str, str], kinds: Mapping[str, str], aliases: Mapping[str, Iterable[str]],
+def names_of(slugs: Iterable[str], titles: Mapping[str, str], aliases: Mapping[str, Iterable[str]],
              routed: Iterable[Mapping[str, object]]) -> dict[str, list[str]]:
     """Entity page slug -> its title and aliases: the previous wiki's (`aliases` by slug) and those the
     sources routed in this pass give it."""
-    out = {slug: [titles[slug], *aliases.get(slug, ())] for slug, kind in kinds.items() if kind == "entity"}
+    out = {slug: [titles[slug], *aliases.get(slug, ())] for slug in slugs}
     for contributions in routed:
         for slug, contribution in contributions.items():
             if slug in out:
@@ -121,14 +120,14 @@ def names_of(titles: Mapping[str, str], kinds: Mapping[str, str], aliases: Mappi
     return out
 
 
-def attach(ex: Extraction, fed: dict, finder: NameFinder, titles: Mapping[str, str], new) -> None:  # noqa: ANN001
+def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, titles: Mapping[str, str]) -> None:
     """Each statement of `ex` as a note on the entity pages whose names it contains, and on the page of
     the one thing the section it stands in is headed by (its scope: "**Tom**" over Tom's standup items,
     "## Fastly"), else of the one thing the source's title names ("Runbook: checkout-api"); `fed`: the
-    pages this source feeds, slug -> Contribution; `new()` makes an empty one."""
+    pages this source feeds, slug -> Contribution."""
     counts: dict[str, int] = {}
     cap = per_source(len(ex.statements))
-    titled = finder.find(_ASIDE.sub("", ex.title))
+    titled = finder.find(ASIDE.sub("", ex.title))
     subject = next(iter(titled)) if len(titled) == 1 else ""
     sections: dict[str, set[str]] = {"": set()}
     for statement in ex.statements:
@@ -150,12 +149,9 @@ def attach(ex: Extraction, fed: dict, finder: NameFinder, titles: Mapping[str, s
                 continue
             counts[slug] = counts.get(slug, 0) + 1
             if contribution is None:
-                contribution = fed[slug] = new()
+                contribution = fed[slug] = Contribution()
             contribution.claims.append(Claim(titles[slug], "note", statement.value, "", "fact", MENTION_ORIGIN, ev))
             contribution.mentions = []  # the cited sentences say what the source says; no bare mention line
-
-
-_ASIDE = re.compile(r"\([^)]*\)")
 
 
 def per_source(statements: int) -> int:
@@ -165,25 +161,21 @@ def per_source(statements: int) -> int:
 
 def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]) -> list[str]:
     """Of the unchanged sources `paths` (`files`: path -> SourceFile), those whose text may hold one of
-    `keys` (case-folded names no previous entity page had): each is read again. A source whose text is
-    not plain (a PDF) or too large to look at is read again whenever there is such a name."""
+    `keys` (case-folded names no previous entity page had): each is read again. A source whose bytes are
+    not its text (a PDF: `readers.base.source_kind`) or that cannot be read is read again whenever there
+    is such a name."""
     if not keys:
         return []
     out = []
     for path in paths:
         source = files[path]
         data = getattr(source, "data", None)
-        if data is None:
-            if not path.lower().endswith(_TEXT_SUFFIXES) or getattr(source, "size", 0) > _READ_LIMIT:
-                out.append(path)
-                continue
+        if data is None and source_kind(path) != "pdf":
             try:
                 data = Path(source.abs_path).read_bytes()
             except OSError:
-                out.append(path)
-                continue
-        text = " ".join(data.decode("utf-8", "replace").casefold().split())
-        if any(k in text for k in keys):
+                data = None
+        if data is None or any(k in " ".join(data.decode("utf-8", "replace").casefold().split()) for k in keys):
             out.append(path)
     return out
 
@@ -214,11 +206,11 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     standing = open_pages(fed, entity)
     stood = open_pages(prev_fed, {s for s, info in prev.pages.items() if info.kind == "entity"})
     aliases = {slug: prev.pages[slug].aliases for slug in standing if slug in prev.pages}
-    names = names_of(registry.titles, {s: "entity" for s in standing}, aliases, routed.values())
+    names = names_of(standing, registry.titles, aliases, routed.values())
     finder = NameFinder(names)
 
     def attach_one(ex: Extraction, contributions: dict) -> None:
-        attach(ex, contributions, finder, registry.titles, Contribution)
+        attach(ex, contributions, finder, registry.titles)
 
     for path in sorted(routed, key=lambda p: p.encode()):
         attach_one(live[path], routed[path])
