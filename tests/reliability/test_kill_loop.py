@@ -6,7 +6,9 @@ then after changing a source, so follow-ups and digests move), claims as the bui
 results (a success after writing a small staged generation, so promotion runs; now and then an invalid
 tree, rejected by validation; transient and permanent failures) and cancels. After each service call
 returns, the child appends the acknowledged write to an ack log (flush + fsync). The parent SIGKILLs
-it after a random 2–40 ms and then checks, before and after the restart recovery a new host would run:
+it after a random 2–250 ms (log-uniform: most kills come early in a child's life, and a slow
+machine's child still lives long enough now and then to report a success) and then checks, before
+and after the restart recovery a new host would run:
 
 - `PRAGMA integrity_check` is ok, at most one job runs, base and job rows agree;
 - every acknowledged write is in the database: a requested job exists; a claimed job is not back to
@@ -20,6 +22,7 @@ it after a random 2–40 ms and then checks, before and after the restart recove
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import re
@@ -44,7 +47,7 @@ from kctui.services.local_transport import LocalTransport
 from kctui.services.worker import run_worker
 
 KILLS = 300
-DELAY_MS = (2.0, 40.0)
+DELAY_MS = (2.0, 250.0)
 KB_NAMES = ("Alpha notes", "Beta notes", "Gamma notes")
 PAGE_RE = re.compile(r"\A---\ntype: Note\njob: (?P<job>[a-z0-9-]+)\npages: (?P<n>\d+)\n---\n")
 INDEX_RE = re.compile(r"\A# Generation (?P<job>[a-z0-9-]+) with (?P<n>\d+) pages\n\Z")
@@ -238,7 +241,7 @@ def test_kill_minus_nine_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
                 child_main(ws, kb_ids, str(ack_path), str(err_path), seed=rng.randrange(1 << 30) + i)
             finally:
                 os._exit(4)
-        time.sleep(rng.uniform(*DELAY_MS) / 1000)
+        time.sleep(math.exp(rng.uniform(math.log(DELAY_MS[0]), math.log(DELAY_MS[1]))) / 1000)
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         if not (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL):
