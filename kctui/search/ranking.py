@@ -265,7 +265,7 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     if wants:
         candidates = [_wanted(s, wants) for s in candidates]
     candidates = _diverse(sorted(candidates, key=lambda s: -s.score), typed)
-    kept = _Once([s for s in candidates if s.kind == "claim" and s.source]).keep(candidates)
+    kept = _Once([s for s in candidates if s.kind == "claim" and s.source], typed).keep(candidates)
     cited = [k.text for k in kept if k.source]  # a page's description that one of them says already goes
     return [s for s in kept if s.kind != "description" or not any(s.text in text for text in cited)]
 
@@ -286,8 +286,9 @@ def _restates(claim: Statement, passage: Statement) -> bool:
 class _Once:
     """The statements kept, each source line once: a passage, or the claim that stands in for it."""
 
-    def __init__(self, claims: list[Statement]) -> None:
+    def __init__(self, claims: list[Statement], typed: set[str] = frozenset()) -> None:
         self.claims = claims
+        self.typed = typed
         self.kept: list[Statement] = []
         self.taken: list[tuple[str, int, int]] = []  # what the kept statements cite or quote
         self.dropped: set[int] = set()  # claims a kept passage stands for (by identity)
@@ -310,6 +311,7 @@ class _Once:
         """The passage, or the claim that says what it says; None when a kept statement quotes its lines.
         Either way the claims citing it are not kept again."""
         if self._cited(s.source, *s.lines):
+            self._widen(s)
             return None
         citing = [c for c in self.claims if id(c) not in self.dropped and _overlaps((c.source, *c.lines), s.source, *s.lines)]
         self.dropped.update(id(c) for c in citing)
@@ -317,6 +319,23 @@ class _Once:
         if whole is not None:  # the compiled claim says what the passage says: it stands in
             return Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
         return replace(s, compiled=tuple(dict.fromkeys(c.group[1] for c in citing)))
+
+    def _widen(self, s: Statement) -> None:
+        """A kept claim lifted from part of this passage that leaves most of it out, where the rest names a
+        query word the claim does not (a paragraph's first sentence, and the query's words in its last line),
+        gives its place to the whole passage."""
+        holders = [i for i, k in enumerate(self.kept) if k.source and _overlaps((k.source, *k.lines), s.source, *s.lines)]
+        if len(holders) != 1:
+            return
+        i = holders[0]
+        k = self.kept[i]
+        if k.kind != "claim" or _covers(k.text, s.text) or not (k.lines[0] >= s.lines[0] and k.lines[1] <= s.lines[1]):
+            return
+        page_name = k.group[1].rsplit("/", 1)[-1].removesuffix(".md")  # the header's: the claim names its page
+        if not _holds_more(s.text, self.typed, set(tokens(k.text)) | set(tokens(page_name))):
+            return  # the rest of the passage names no query word the claim leaves out
+        self.kept[i] = replace(s, score=max(s.score, k.score), compiled=(k.group[1],))
+        self.taken[self.taken.index((k.source, *k.lines))] = (s.source, *s.lines)
 
     def _claim(self, s: Statement) -> Statement | None:
         if s.kind == "claim" and s.source and (

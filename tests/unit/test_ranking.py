@@ -121,3 +121,15 @@ def test_a_scope_in_brackets_stays_with_its_subject():
     assert claim_text("Python (3.12) — end of life: 2028-10-02", "Python") == "Python (3.12) — end of life: 2028-10-02"
     assert claim_text("Lena (2024-06-30; yesterday = Saturday 29 June 2024) — said: I ran.", "Lena") == \
         "(2024-06-30; yesterday = Saturday 29 June 2024) — said: I ran."
+
+
+def test_a_kept_claim_gives_its_place_to_its_passage_when_the_rest_of_the_passage_holds_the_query():
+    first = "risk-scorer is called synchronously from payout-gateway on every payout."
+    para = f"{first} Priya proposed gRPC. → Decision: gRPC, kept synchronous. Farah owns the change."
+    pages = [page("entities/grpc.md", "gRPC", [(f"gRPC — note: {first}", "^[review.md:L8-L9]")])]
+    paragraph = RankedPassage(1, "review.md", 8, 10, para, "Notes", "Title", 0.0)
+    got = fuse(pages, [paragraph], {"grpc", "owns", "change"})  # "gRPC" typed: its page's claim leads
+    assert kinds(got) == [("passage", "review.md", (8, 10))]  # the owner is in line 10, which the claim leaves out
+    assert got[0].compiled == ("entities/grpc.md",)  # never both: the claim's page is named on the passage
+    got = fuse(pages, [paragraph], {"grpc", "synchronously"})  # the claim holds every word asked for
+    assert kinds(got) == [("claim", "entities/grpc.md", (8, 9))]
