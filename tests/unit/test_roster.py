@@ -154,3 +154,14 @@ def test_a_given_name_a_roster_declares_stands_for_the_one_full_name_of_the_note
     found = roster_names(doc(text))
     assert [n.name for n in found] == ["Ilse", "Quen", "Rose Abernathy-Vail"]
     assert found[-1].aliases == ("Rose",) and found[-1].entity_type == "person"
+
+
+def test_a_list_of_full_names_wrapped_onto_the_next_line_names_each_person():
+    text = ("# Ops review\n\nAttendees: Quen Ashby, Ilse Brandt (site lead), Rose Vail (Dunmore site mgr),\n"
+            "Bo Tran (finance). Apologies: Dev (on leave)\n\n- Bo: budget approved at £96k\n")
+    found = roster_names(doc(text))
+    assert [n.name for n in found] == ["Quen Ashby", "Ilse Brandt", "Rose Vail", "Bo Tran"]
+    assert found[-1].aliases == ("Bo",)  # "Bo: budget approved" is Bo Tran's line
+    ex = extract_document(doc(text))
+    assert {"Quen Ashby", "Ilse Brandt", "Rose Vail", "Bo Tran"} <= {e.name for e in ex.entities}
+    assert "Dev" not in {n.name for n in found}  # another label's name, after the list's sentence ends

@@ -44,6 +44,7 @@ _BOLD = re.compile(r"^\*\*(?P<name>[A-Z][a-z'’]+)\*\*:?\s*$")
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 # (closed class, like the calendar's words: a roster's "me - …" line is the writer's own)
 _CLOSED = frozenset({"yesterday", "today", "tomorrow", "tonight", "me", "us", "him"})
+_SENTENCE_END = re.compile(r"(?<=\w\w)[.;]\s+(?=[A-Z])")  # (not after an initial: "A. Jones")
 _ITEM_GAP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
 
@@ -61,7 +62,7 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     full_names: list[str] = []  # the full names of lists of names
     last = -1
     lines = _lines(doc)
-    for line, text in lines:
+    for n, (line, text) in enumerate(lines):
         opener = _opener(text)
         if (not opener and not (run and _LONGER.match(text.strip()))) or line != last + 1:
             if run:
@@ -71,7 +72,7 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
             run.append((opener, line))
             _spell(spelled, opener)
         last = line
-        (listed, full), bolded = _listed(text), _bold(text)
+        (listed, full), bolded = _listed(_continued(lines, n)), _bold(text)
         if mostly_names([w.casefold() for w in listed] + [""] * len(full)):  # (a full name is a name)
             among.update(w.casefold() for w in listed)
             full_names += full
@@ -221,11 +222,22 @@ def _listed(text: str) -> tuple[list[str], list[str]]:
     m = _LIST.match(text.strip())
     if not m:
         return [], []
-    items = [i.strip(" .*_") for i in _ITEM_GAP.split(_ASIDE.sub("", m.group("items")))]
+    said = _SENTENCE_END.split(_ASIDE.sub("", m.group("items")), maxsplit=1)[0]  # (". Apologies: Lukas": another label's)
+    items = [i.strip(" .*_") for i in _ITEM_GAP.split(said)]
+    items = [i for i in items if i]  # (a trailing comma)
     if len(items) < 3 or not all(_ONE_NAME.fullmatch(i) or person_like(i) for i in items):
         return [], []
     return [i for i in items if _ONE_NAME.fullmatch(i) and i.casefold() not in wd.FUNCTION_WORDS
             and i.casefold() not in wd.CALENDAR], [i for i in items if " " in i]
+
+
+def _continued(lines: list[tuple[int, str]], n: int) -> str:
+    """Line `n`'s text, with the next line's when it ends with a comma there and the next line goes on
+    (an attendees list wrapped: "Attendees: Priya Nair, Mo Rahman (site mgr),\nGary Holt, Jen Clarke")."""
+    line, text = lines[n]
+    if n + 1 < len(lines) and text.rstrip().endswith(",") and lines[n + 1][0] == line + 1 and _LIST.match(text.strip()):
+        return text.rstrip() + " " + lines[n + 1][1].strip()
+    return text
 
 
 def _bold(text: str) -> list[str]:
