@@ -160,8 +160,12 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int,
             # a named page's own definition; one of the best pages' when it holds most of the query
             out.append(Statement(group, "description", desc, max(score, 1.0 / (K + i + 1)) * 1.01))
         weak = PAGE_WEIGHT / (K + after + i)
+        claims = page.get("claims") or []
         out += [_claim_statement(group, c, title, (score if c.get("matches", STRONG) >= STRONG else weak) * NEXT_CLAIM ** n)
-                for n, c in enumerate(page.get("claims") or [])]
+                for n, c in enumerate(claims)]
+        if named:  # what it states of the kind the query asks for, after the claims that name the query's words
+            out += [_claim_statement(group, c, title, score * NEXT_CLAIM ** (len(claims) + n))
+                    for n, c in enumerate(page.get("stating") or [])]
     return out
 
 

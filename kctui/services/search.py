@@ -23,7 +23,7 @@ from typing import Any
 
 from kctui import paths
 from kctui.search import context as packets
-from kctui.search.asked_for import asked_for
+from kctui.search.asked_for import asked_for, states
 from kctui.search.flags import flag_of
 from kctui.search.index import (
     RefreshStats,
@@ -58,6 +58,7 @@ PACKET_PAGES = 50
 PACKET_CLAIMS = 8
 FUSED_PAGES = 12  # the best pages whose claims are ranked against the raw passages
 FUSED_PASSAGES = 60
+STATING = 3  # a named page's claims that state what the query asks for (a time, an amount …), beyond those naming its words
 MODES = ("all", "all-prefix", "any")
 TITLE_BOOST = 2.0
 DEFINES_BOOST = 1.0
@@ -354,8 +355,15 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     base, index, key, _stats = prepare(ctx, workspace, kb_id)
     mode, ranked, total = _ranked(index, key, parsed, PACKET_PAGES)
     typed = {t for g in parsed.groups for t in tokens(g.label)}
-    pages = [_packet_item(_hit(ctx, base, row, parsed, n, PACKET_CLAIMS))
-             for n, row in enumerate(_rows(index, key, ranked[:FUSED_PAGES], None), 1)]
+    wants = asked_for(parsed.text)
+    pages = []
+    for n, row in enumerate(_rows(index, key, ranked[:FUSED_PAGES], None), 1):
+        page = _packet_item(_hit(ctx, base, row, parsed, n, PACKET_CLAIMS))
+        if wants:  # what a page the query names states of the kind asked for ("what do we pay Datadog")
+            shown = {c["citation"] for c in page["claims"]}
+            page["stating"] = [_slim(c) for c in json.loads(row["claims_json"]) if not c.get("conflict")
+                               and c.get("citation") not in shown and states(wants, str(c.get("text") or ""))][:STATING]
+        pages.append(page)
     sources = paths.sources_path(Path(base.workspace), base.id)
     try:
         refresh_passages(index, key, sources)
@@ -364,7 +372,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         around = neighbours(index, key, passages)
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
-    statements = fuse(pages, passages, typed, around, wants=asked_for(parsed.text), owners=owners_of(parsed.text),
+    statements = fuse(pages, passages, typed, around, wants=wants, owners=owners_of(parsed.text),
                       speakers=people_in(parsed.text))
     meta: dict[tuple[str, ...], dict[str, Any]] = {("page", p["page"]): p for p in pages}
     meta.update({("source", p.path, p.heading): {"source": p.path, "title": p.title, "heading": p.heading}

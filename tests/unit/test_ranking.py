@@ -133,3 +133,14 @@ def test_a_kept_claim_gives_its_place_to_its_passage_when_the_rest_of_the_passag
     assert got[0].compiled == ("entities/grpc.md",)  # never both: the claim's page is named on the passage
     got = fuse(pages, [paragraph], {"grpc", "synchronously"})  # the claim holds every word asked for
     assert kinds(got) == [("claim", "entities/grpc.md", (8, 9))]
+
+
+def test_a_named_page_states_what_the_query_asks_for_after_the_claims_naming_its_words():
+    pages = [page("entities/zentrix.md", "Zentrix", [("Zentrix — note: Zentrix renewal, where we landed", "^[mail.md:L5-L5]")])]
+    pages[0]["stating"] = [{"text": "Zentrix — note: $198,000 committed, overage at the committed rate", "citation": "^[mail.md:L15-L15]"}]
+    other = passage(1, "vendors.md", 12, "| Onfido | KYC checks | paying per year, owner Jonas |")
+    got = fuse(pages, [other], {"zentrix", "paying", "year"}, wants="amount")
+    assert kinds(got)[0] == ("claim", "entities/zentrix.md", (15, 15))  # the amount asked for, on the page named
+    assert got[0].text == "$198,000 committed, overage at the committed rate"
+    got = fuse(pages, [other], {"paying", "year"}, wants="amount")  # the page not named: nothing more of it
+    assert ("claim", "entities/zentrix.md", (15, 15)) not in kinds(got)
