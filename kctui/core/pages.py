@@ -75,6 +75,8 @@ RECURRING_KEY = "mentioned_elsewhere"  # … those another source names too (the
 # … and the names it gives pages of their own (its entities, their aliases, its subject), but those it
 # mentions once: what an incremental pass counts for an unchanged source (recorded, not inferred)
 OWN_NAMES_KEY = "own_names"
+# … and the people it names by their full name (kctui.compiler.steps.people): the base's people, recorded
+OWN_PEOPLE_KEY = "own_people"
 MAX_FRONTMATTER_SOURCES = 200
 _KNOWN_KEYS = frozenset({"type", "title", "description", "tags", "sources", "generated", "status", "compile_status",
                          "aliases", "domain", "last_updated", "date_ingested", "source_type", "entity_type", "verified",

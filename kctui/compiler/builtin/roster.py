@@ -12,7 +12,9 @@ note keeps for people:
   capitalised words or full names;
 - a line that is only a name in bold ("**Dev**"): the heading of that person's part of a standup;
 - a **column of names** in a table, after the first ("| owner |": Tom, Marek, Carol Pike);
-- an email's header lines and a name before an address ("From: Tom Ellery <tom@…>"): people.
+- an email's header lines and a name before an address ("From: Tom Ellery <tom@…>"): people;
+- a chat's turn headers, a full name in bold before the time ("**Ingrid Solberg** 14:44", two or more
+  in the note): its speakers, people.
 
 A word a roster or a column of names opens with, or one the note puts in two of these places on
 different lines, is a name of that note (most often a person's; a roster of vendors names things),
@@ -41,6 +43,10 @@ _LONGER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?[A-Z0-9][\w
                      r"(?:\s*\([^()]*\))?\s+[—–-]\s+\S")
 _LIST = re.compile(r"^(?:[-*+]\s+)?\**[A-Za-z][\w ]{1,24}?\**\s*:\**\s+(?P<items>[A-Z].*)$")
 _BOLD = re.compile(r"^\*\*(?P<name>[A-Z][a-z'’]+)\*\*:?\s*$")
+# a chat's turn header: a full name in bold (a group in parentheses after it) before the time of the turn
+# ("**Ingrid Solberg** 14:44", "**Gary Holt (Wakefield)** 14:41"), as a pasted Slack or Teams thread has
+_SPEAKER = re.compile(r"^\*\*(?P<name>[A-Z][^*()]{2,60}?)(?:\s*\([^()*]*\))?\*\*\s*\(?\d{1,2}[:.]\d{2}\b")
+SPEAKERS_MIN = 2  # turn headers that make a note a chat
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 # (closed class, like the calendar's words: a roster's "me - …" line is the writer's own)
 _CLOSED = frozenset({"yesterday", "today", "tomorrow", "tonight", "me", "us", "him"})
@@ -82,6 +88,7 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
             _spell(spelled, word)
     if run:
         runs.append(run)
+    full_names += _speakers(lines)
     for r in runs:
         _close(r, named, slots)
     if len({w.casefold() for w in bold}) >= ROSTER_MIN and mostly_names({w.casefold() for w in bold}):
@@ -238,6 +245,12 @@ def _continued(lines: list[tuple[int, str]], n: int) -> str:
     if n + 1 < len(lines) and text.rstrip().endswith(",") and lines[n + 1][0] == line + 1 and _LIST.match(text.strip()):
         return text.rstrip() + " " + lines[n + 1][1].strip()
     return text
+
+
+def _speakers(lines: list[tuple[int, str]]) -> list[str]:
+    """The full names of a chat's turn headers (`_SPEAKER`), when the note has two or more: its people."""
+    found = [m.group("name").strip() for _, text in lines if text.startswith("**") and (m := _SPEAKER.match(text))]
+    return [n for n in found if person_like(n)] if len(found) >= SPEAKERS_MIN else []
 
 
 def _bold(text: str) -> list[str]:

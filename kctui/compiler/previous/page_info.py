@@ -13,6 +13,7 @@ from kctui.core.pages import (
     MAX_FRONTMATTER_SOURCES,
     MENTIONED_ONCE_KEY,
     OWN_NAMES_KEY,
+    OWN_PEOPLE_KEY,
     RECURRING_KEY,
     TYPE_KINDS,
     Page,
@@ -39,6 +40,7 @@ class PageInfo(NamedTuple):  # a tuple: a pass makes one per previous page (4× 
     # a source page: the names its source gives pages of their own (`own_names`); None: not recorded (an
     # older pass's page, or not a source page)
     own: tuple[str, ...] | None = None
+    people: tuple[str, ...] = ()  # a source page: the people its source names by their full name (`own_people`)
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -75,6 +77,7 @@ def page_info(text: str, slug: str) -> PageInfo:
         kept=tuple((str(e.get("source") or ""), str(e.get("seen") or "")) for e in kept_entries(data)),
         stale=staleness(text, data),
         own=_recorded_names(data.get(OWN_NAMES_KEY)) if kind == "source" else None,
+        people=_names(data.get(OWN_PEOPLE_KEY)) if kind == "source" else (),
     )
 
 
@@ -96,16 +99,17 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
     names = _mention_names(page)
     if names is None:
         return None
-    passing, recurring, own = names
+    passing, recurring, own, people = names
     sources = tuple((s.resource, s.digest) for s in page.sources[:MAX_FRONTMATTER_SOURCES])
     texts = [page.title, page.description, page.compile_status, page.generated_by, *page.aliases, *passing,
-             *recurring, *(own or ()), *(r for pair in sources for r in pair)]
+             *recurring, *(own or ()), *people, *(r for pair in sources for r in pair)]
     if page.kind not in KIND_DIRS or not all(isinstance(t, str) and t.isprintable() for t in texts):
         return None
     return PageInfo(kind=page.kind, slug=page.slug, title=page.title, description=page.description,
                     aliases=tuple(page.aliases), sources=sources, compile_status=page.compile_status,
                     links=tuple(sorted(outgoing_links(rest))), generated_by=page.generated_by,
-                    passing=passing, recurring=recurring, stale=staleness(text, frontmatter_of(page)), own=own)
+                    passing=passing, recurring=recurring, stale=staleness(text, frontmatter_of(page)), own=own,
+                    people=people)
 
 
 def _reads_back(header: str | None, rest: str, body: str) -> bool:
@@ -115,12 +119,14 @@ def _reads_back(header: str | None, rest: str, body: str) -> bool:
     return "&id" not in header and "*id" not in header  # the emitter's anchors: the loader refuses aliases
 
 
-def _mention_names(page: Page) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...] | None] | None:
+def _mention_names(page: Page) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...] | None,
+                                         tuple[str, ...]] | None:
     """A source page's (names mentioned once, those of them named elsewhere, its own names or None when
-    not recorded); ((), (), None) for another page; None when one of them is not a list."""
+    not recorded, its people); ((), (), None, ()) for another page; None when one of them is not a list."""
     if page.kind != "source":
-        return (), (), None
-    once, elsewhere, own = (page.extra.get(k) for k in (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY))
-    if not all(v is None or isinstance(v, list) for v in (once, elsewhere, own)):
+        return (), (), None, ()
+    once, elsewhere, own, people = (page.extra.get(k) for k in (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY,
+                                                                 OWN_PEOPLE_KEY))
+    if not all(v is None or isinstance(v, list) for v in (once, elsewhere, own, people)):
         return None
-    return tuple(once or ()), tuple(elsewhere or ()), None if own is None else tuple(own)
+    return tuple(once or ()), tuple(elsewhere or ()), None if own is None else tuple(own), tuple(people or ())

@@ -17,8 +17,8 @@ from kctui.core.pages import KIND_DIRS
 
 T = TypeVar("T")
 
-MEMO_NAME = "wiki-pages-v7.txt"
-_MEMO_HEADER = "kctui page memo 7"
+MEMO_NAME = "wiki-pages-v8.txt"
+_MEMO_HEADER = "kctui page memo 8"
 
 
 class PageFile(NamedTuple):
@@ -61,6 +61,7 @@ class MemoRecord(NamedTuple):
     kept: list
     stale: list | None
     own: list | None
+    people: list
 
     @property
     def file(self) -> PageFile:
@@ -363,7 +364,7 @@ def _clock(value: list | None) -> tuple | None:
 # how a summary field comes back from its JSON form (a field not named here is a plain value)
 _DECODE: dict[str, Callable] = {"aliases": _strings, "sources": lambda v: tuple(map(tuple, v)), "links": _strings,
                                 "passing": _strings, "recurring": _strings, "kept": _pairs, "stale": _clock,
-                                "own": lambda v: None if v is None else tuple(v)}
+                                "own": lambda v: None if v is None else tuple(v), "people": _strings}
 
 
 def _info_of(e: MemoRecord, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:

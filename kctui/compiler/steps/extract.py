@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped
-from kctui.compiler.steps import recurrence
+from kctui.compiler.steps import people, recurrence
 from kctui.compiler.steps.registry import Registry
 from kctui.compiler.steps.results import Extracted, Gathered, PassRun, SourceChanges
 from kctui.compiler.trust.sources import recheck_sources
@@ -39,9 +39,28 @@ def extract(run: PassRun, gathered: Gathered) -> Extracted:
                                                 registry.index["entity"].exact)
     for path in again:
         _keep(extractions, skipped, path, extractor.extract(by_path[path]))
+    refolded = _fold_people(run, gathered, changes, extractions, registry, recurring)
+    if not run.full:  # read again: a one-word name of theirs now stands for someone else's page
+        again = sorted(set(again) | set(refolded), key=lambda p: p.encode())
+        for path in refolded:
+            _keep(extractions, skipped, path, extractor.extract(by_path[path]))
     extractions = {p: recurrence.activate(ex, recurring) for p, ex in extractions.items()}
     steps.done(len(to_read), f"{len(extractions)} read, {extractor.cache_hits()} from cache")
-    return Extracted(changes, skip, list(reread), to_read, extractions, again, recurring, registry, skipped)
+    return Extracted(changes, skip, list(reread), to_read, extractions, again, recurring, registry, skipped,
+                     refolded if run.full else [])
+
+
+def _fold_people(run: PassRun, gathered: Gathered, changes: SourceChanges, extractions: dict[str, Extraction],
+                 registry: Registry, recurring: set[str]) -> list[str]:
+    """The base's one-word names that stand for one person (`registry.fold`, kctui.compiler.steps.people),
+    from the people this pass's extractions name and those the other sources' pages record; returns the
+    unchanged sources one of whose names now stands for a person whose page they do not feed."""
+    prev = gathered.prev
+    rest = [p for p in changes.unchanged if p not in extractions]
+    registry.fold = people.fold_map(people.base_people(extractions, prev, rest))
+    unread = set(gathered.not_extracted)
+    candidates = [p for p in changes.unchanged if p not in unread and (run.full or p not in extractions)]
+    return people.refolded(prev, registry, registry.fold, candidates, recurring)
 
 
 def _not_extracted_unchanged(changes: SourceChanges, reread: list[str],

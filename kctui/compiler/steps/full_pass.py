@@ -25,9 +25,11 @@ def recompile_other_versions(prev: PreviousWiki, changes: SourceChanges, version
 
 
 def verify_unchanged(prev: PreviousWiki, registry: Registry, changes: SourceChanges,
-                     extractions: dict[str, Extraction]) -> tuple[SourceChanges, dict[str, Extraction]]:
+                     extractions: dict[str, Extraction],
+                     refolded: set[str] = frozenset()) -> tuple[SourceChanges, dict[str, Extraction]]:  # type: ignore[assignment]
     """Full pass: an unchanged source whose fresh extraction differs from what its source page records
-    (another compiler version, a lost page) is treated as modified; otherwise its fresh extraction is
+    (another compiler version, a lost page), or one of whose names now stands for a person whose page it
+    does not feed (`refolded`, kctui.compiler.steps.people), is treated as modified; otherwise its fresh extraction is
     set aside and the previous wiki stands, exactly as in an incremental pass. Returns the new changes
     and extractions (the ones given are left as they were)."""
     source_page_of = prev.source_page_of()
@@ -38,7 +40,7 @@ def verify_unchanged(prev: PreviousWiki, registry: Registry, changes: SourceChan
         ex = extractions.get(path)
         slug = source_page_of.get(path)
         same = False
-        if ex is not None and slug is not None:
+        if ex is not None and slug is not None and path not in refolded:
             old = parse_page(prev.raw[slug].decode("utf-8"), slug)
             recorded = {s for s in prev.pages[slug].links if registry.kinds.get(s) in ("concept", "entity")}
             same = old.is_stub or (  # a held create: this very content is already proposed

@@ -53,7 +53,8 @@ def _verified(gathered: Gathered, extracted: Extracted) -> tuple[SourceChanges, 
     unchanged)."""
     changes = extracted.changes
     held_back = [p for p in changes.unchanged if p in extracted.skip]
-    changes, extractions = verify_unchanged(gathered.prev, extracted.registry, changes, extracted.extractions)
+    changes, extractions = verify_unchanged(gathered.prev, extracted.registry, changes, extracted.extractions,
+                                            set(extracted.refolded))
     changes = replace(changes, unchanged=sorted(set(changes.unchanged) | set(held_back), key=lambda p: p.encode()))
     return changes, extractions
 

@@ -34,7 +34,7 @@ from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.recall import ASIDE
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped, source_kind
-from kctui.compiler.steps import recurrence
+from kctui.compiler.steps import people, recurrence
 from kctui.compiler.steps.registry import Contribution, Registry, route
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
@@ -180,6 +180,12 @@ def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]
     return out
 
 
+def _with_people(names: dict[str, list[str]], forms: Mapping[str, list[str]]) -> None:
+    """The one-word names that stand for a person (kctui.compiler.steps.people) among their page's names."""
+    for slug, found in forms.items():
+        names[slug] = [*names[slug], *found]
+
+
 def open_pages(fed: Mapping[str, set[str]], entity: set[str]) -> set[str]:
     """The entity pages statements may reach: those some source feeds (`fed`: source -> the pages it
     feeds a name, a claim or a term of its own), except a page most sources feed (HUB_SHARE of them, at
@@ -207,6 +213,7 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     stood = open_pages(prev_fed, {s for s, info in prev.pages.items() if info.kind == "entity"})
     aliases = {slug: prev.pages[slug].aliases for slug in standing if slug in prev.pages}
     names = names_of(standing, registry.titles, aliases, routed.values())
+    _with_people(names, people.mention_forms(registry.fold, {s: registry.titles[s] for s in standing}, names))
     finder = NameFinder(names)
 
     def attach_one(ex: Extraction, contributions: dict) -> None:
@@ -216,6 +223,10 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
         attach_one(live[path], routed[path])
         touched |= set(routed[path])
     before = {identity_key(n) for slug in stood for n in (prev.pages[slug].title, *prev.pages[slug].aliases)}
+    if registry.fold:  # (the names that stood for a person in the previous pass: found then too)
+        stood_names = {slug: [prev.pages[slug].title, *prev.pages[slug].aliases] for slug in stood}
+        before |= {identity_key(n) for ns in people.mention_forms(people.recorded_fold(prev), {
+            s: prev.pages[s].title for s in stood}, stood_names).values() for n in ns}
     anew = finder.keys - before
     citing = prev.tables.citing
     fallen = {p for p in unchanged if any(s in stood and s not in standing for s in citing.get(p, ()))}

@@ -22,14 +22,16 @@ from functools import lru_cache
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.wiki import PreviousWiki
+from kctui.compiler.steps.people import people_of
 from kctui.compiler.steps.registry import Registry
-from kctui.core.pages import MENTIONED_ONCE_KEY, OWN_NAMES_KEY, RECURRING_KEY
+from kctui.core.pages import MENTIONED_ONCE_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KEY, RECURRING_KEY
 from kctui.core.slugs import identity_key
 
 __all__ = ["MENTIONED_ONCE_KEY", "OWN_NAMES_KEY", "RECORDED_KEYS", "activate", "own_names", "recorded_names", "recurring",
            "to_read_again"]
 
-RECORDED_KEYS = (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY)  # what a source page records for this step
+# what a source page records for this step (and the people its source names, for kctui.compiler.steps.people)
+RECORDED_KEYS = (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KEY)
 # the most `own_names` a source page records (a page's frontmatter is capped at 64 KiB: a table of 3,000
 # named rows gives 3,900 names, 70 KB); a source with more records none and is counted as a page of an
 # older pass is, from the entity pages that list it
@@ -73,12 +75,15 @@ def own_names(ex: Extraction) -> list[str]:
 def recorded_names(ex: Extraction) -> dict[str, list[str]]:
     """What the source page of a (maybe activated) extraction records: the names its source gives pages
     of their own (`own_names`: an empty list says none; left out when they would take more than
-    `MAX_OWN_NAMES_BYTES`), the names it mentions once (`mentioned_once`) and those of them it names
+    `MAX_OWN_NAMES_BYTES`), the people it names by their full name (`own_people`, when there are any:
+    kctui.compiler.steps.people), the names it mentions once (`mentioned_once`) and those of them it names
     elsewhere too (`mentioned_elsewhere`)."""
     out: dict[str, list[str]] = {}
     own = own_names(ex)
     if sum(len(n.encode("utf-8", "surrogateescape")) + 4 for n in own) <= MAX_OWN_NAMES_BYTES:  # "- " n "\n", a quote
         out[OWN_NAMES_KEY] = own
+    if people := people_of(ex):
+        out[OWN_PEOPLE_KEY] = people
     if not ex.passing:
         return out
     out[MENTIONED_ONCE_KEY] = sorted({e.name for e in ex.passing})

@@ -8,10 +8,11 @@ import re
 from dataclasses import dataclass, field
 
 from kctui.compiler.builtin.recall import LINE_ORIGIN
-from kctui.compiler.extraction import Extraction
+from kctui.compiler.extraction import Entity, Extraction
 from kctui.compiler.previous.page_info import PageInfo
 from kctui.compiler.previous.page_memo import Generation
 from kctui.compiler.previous.wiki import PreviousWiki
+from kctui.compiler.steps.people import foldable, stands_for
 from kctui.core.claims import Claim
 from kctui.core.pages import Mention
 from kctui.core.slugs import IdentityIndex, identity_key, near_key, slugify, unique_slug
@@ -105,6 +106,29 @@ class Registry:
         self.index = {kind: index.copy() for kind, index in base.index.items()}
         self.new: dict[str, NewPage] = {}
         self.source_slugs: dict[str, str] = dict(base.source_slugs)
+        # a one-word name's identity key -> the one person of the base it stands for (kctui.compiler.steps.people)
+        self.fold: dict[str, str] = {}
+
+    def person_of(self, ex: Extraction, entity: Entity) -> str:
+        """The person of the base a one-word entity of `ex` stands for ("" when none)."""
+        person = self.fold.get(identity_key(entity.name)) if self.fold else None
+        if person is None or not foldable(entity, {identity_key(c.name) for c in ex.concepts}):
+            return ""
+        return person
+
+    def person_page_of(self, ex: Extraction, entity: Entity) -> bool:
+        """Would a one-word entity its source makes a thing of its own ("Kafka, a message broker") find a
+        person's page by the word alone ("Maya Kafka", whose surname it is)? Then it is not theirs."""
+        if " " in entity.name.strip() or foldable(entity, {identity_key(c.name) for c in ex.concepts}):
+            return False
+        slug = self.find("entity", entity.name)
+        return slug is not None and stands_for(entity.name, [self.titles[slug]]) is not None
+
+    def own_page(self, name: str) -> str | None:
+        """The entity page titled `name` itself (not one that has it as an alias)."""
+        key = identity_key(name)
+        own = sorted(s for s in self.index["entity"].exact.get(key, ()) if identity_key(self.titles[s]) == key)
+        return own[0] if own else None
 
     def find(self, kind: str, name: str) -> str | None:
         """Same class first (identity, alias, near-duplicate), then the other class."""
@@ -115,12 +139,17 @@ class Registry:
                 return slug
         return None
 
-    def resolve(self, kind: str, name: str, aliases: tuple[str, ...] = (), entity_type: str = "", domain: str = "") -> str:
-        for candidate in (name, *aliases):
+    def resolve(self, kind: str, name: str, aliases: tuple[str, ...] = (), entity_type: str = "", domain: str = "",
+                own: bool = False) -> str:
+        """The page of `name` (found by it or an alias, else made); `own`: only a page titled `name` itself."""
+        for candidate in () if own else (name, *aliases):
             slug = self.find(kind, candidate)
             if slug:
                 self.index[self.kinds[slug]].add(slug, [name, *aliases])
                 return slug
+        if own and (slug := self.own_page(name)):
+            self.index[kind].add(slug, [name, *aliases])
+            return slug
         identity = page_identity(kind, name)
         slug = unique_slug(slugify(name), identity, self.taken)
         self.taken[slug] = identity
@@ -157,10 +186,17 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
             local[identity_key(name)] = slug
     # named things first: a name claims its spellings before a defined term does
     for entity in ex.entities:
-        slug = registry.resolve("entity", entity.name, entity.aliases, entity.entity_type, ex.domain)
+        person = registry.person_of(ex, entity)
+        if person:  # a one-word name that stands for one person of the base: their page, it an alias
+            slug = registry.resolve("entity", person, (), "person", ex.domain)
+            registry.index[registry.kinds[slug]].add(slug, [entity.name, *entity.aliases])
+        else:  # (a thing of its own named as a person's surname is: its own page)
+            slug = registry.resolve("entity", entity.name, entity.aliases, entity.entity_type, ex.domain,
+                                    own=registry.person_page_of(ex, entity))
         # (its name among the aliases: a name that lands on a page by an alias is one of the page's names, so the
         # next pass finds the page by it and a full pass does not take the source for changed)
-        _mention(fed, registry, slug, entity.surface, entity.evidence, (entity.name, *entity.aliases), entity.entity_type)
+        _mention(fed, registry, slug, entity.surface, entity.evidence, (entity.name, *entity.aliases),
+                 "person" if person else entity.entity_type)
         for name in (entity.name, entity.surface.strip("`"), *entity.aliases):
             local.setdefault(identity_key(name), slug)
     for concept in sorted(ex.concepts, key=lambda c: (c.evidence.start, c.name)):
@@ -201,10 +237,11 @@ def routing_matches(ex: Extraction, registry: Registry, recorded: set[str]) -> b
     if ex.subject:
         names.append(("entity", ex.subject.name))
     names += [("concept", c.name) for c in ex.concepts]
-    names += [("entity", e.name) for e in ex.entities]
+    names += [("entity", registry.person_of(ex, e) or e.name) for e in ex.entities]
+    own = {e.name for e in ex.entities if registry.person_page_of(ex, e)}
     found: set[str] = set()
     for kind, name in names:
-        slug = registry.find(kind, name)
+        slug = registry.own_page(name) if name in own else registry.find(kind, name)
         if slug is None:
             return False
         found.add(slug)

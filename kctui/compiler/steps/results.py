@@ -87,6 +87,9 @@ class Extracted:
     recurring: set[str]
     registry: Registry  # the previous wiki's pages; match registers this pass's source pages in it
     skipped: list[Skipped]
+    # a full pass: unchanged sources one of whose one-word names now stands for a person whose page they do
+    # not feed (kctui.compiler.steps.people): changed, as an incremental pass reads them again
+    refolded: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -1,0 +1,199 @@
+"""One person, one page, base-wide (issue 31): notes call a teammate by their given name, a short form
+of it ("Tom" for Tomasz, "Ade" for Adeola) or their surname, and write their full name in one or two
+notes only. Inside one document the extractor folds a lone given name or surname into the one full name
+it begins or ends (kctui.compiler.builtin.candidates); this step does it across the sources of a base.
+
+The rule (`stands_for`, `fold_map`), a pure function of the base's people:
+
+- the **people** of the base are the full names its sources type as a person (two or three words,
+  shaped as a person's name: `people_of`), whichever source does, where a source names two or more
+  (attendees, a chat's speakers, a team's notes; a product page's one name read as a person's is not);
+- a one-word name stands for a person when it is their given name, a short form of it (a prefix of it
+  of at least three letters) or their surname, compared case folded ("tom" → Tomasz Wójcik);
+- only for exactly one person of the base (two Toms: no one);
+- and only where the source does not make it a thing of its own: a one-word entity its source types
+  as something other than a person ("Trakline, a vendor"), or a term it defines, keeps its page
+  (`foldable`: a source's own evidence, decided where the source is routed).
+
+Such a name lands on the person's page (kctui.compiler.steps.registry: `route`) and is one of its
+aliases, so the mention step finds the page by it too.
+
+Incremental = full: the people of a base change as sources come and go, so a one-word name of an
+unchanged source may start to stand for someone. Each source page records the people its source names
+(frontmatter `own_people`, like `own_names` a pure function of the source), so a pass knows the base's
+people without reading the unchanged sources; an unchanged source one of whose own names now stands
+for a person whose page its source page does not link is read again (`refolded`), and a full pass
+takes the same sources for changed; so is one whose name stood for a person whose page it feeds and
+would now land on another page (the person's full name went, or a second Tom came). A name that stands
+for no one now and finds no other page stays on the page it found, as any alias does (the registry finds
+a page by its aliases before it makes one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.extraction import Entity, Extraction
+from kctui.compiler.previous.wiki import PreviousWiki
+from kctui.core.pages import OWN_PEOPLE_KEY
+from kctui.core.slugs import identity_key
+
+__all__ = ["OWN_PEOPLE_KEY", "base_people", "fold_map", "foldable", "mention_forms", "people_of", "recorded_fold", "refolded",
+           "stands_for"]
+
+# a source names people when it names two or more by their full name (attendees, a chat, a team's notes);
+# one name typed as a person alone is as often a product's ("Eclipse Temurin is …")
+PEOPLE_MIN = 2
+SHORT_FORM = 3  # a short form of a given name has at least this many letters ("Tom", "Ade"; not "To")
+# the most a source page records of its people (a table of 3,000 staff): a source with more counts for none
+MAX_PEOPLE_BYTES = 8 * 1024
+
+
+def _parts(name: str) -> tuple[str, str] | None:
+    """(given name, surname) of a full name, case folded; None when it is not two or three words."""
+    words = identity_key(name).split()
+    if not 2 <= len(words) <= 3:
+        return None
+    return words[0], words[-1]
+
+
+def stands_for(word: str, people: Iterable[str]) -> str | None:
+    """The one person of `people` (full names) the one-word name `word` is the given name, a short form
+    of the given name or the surname of; None when it is no one's, or more than one person's."""
+    key = identity_key(word)
+    if not key or " " in key:
+        return None
+    found: dict[str, str] = {}
+    for p in sorted(people):
+        if _names(key, p):
+            found.setdefault(identity_key(p), p)
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _names(key: str, person: str) -> bool:
+    parts = _parts(person)
+    if parts is None:
+        return False
+    given, surname = parts
+    return key in (given, surname) or (len(key) >= SHORT_FORM and len(key) < len(given) and given.startswith(key))
+
+
+def fold_map(people: Iterable[str]) -> dict[str, str]:
+    """Every one-word name that stands for exactly one of `people`, by its identity key -> that person.
+    (`stands_for` for all words at once: the given names, their short forms and the surnames.)"""
+    holders: dict[str, dict[str, str]] = {}
+    for person in sorted(set(people)):
+        parts = _parts(person)
+        if parts is None:
+            continue
+        given, surname = parts
+        keys = {given, surname} | {given[:n] for n in range(SHORT_FORM, len(given))}
+        for key in keys:
+            holders.setdefault(key, {}).setdefault(identity_key(person), person)
+    return {k: next(iter(h.values())) for k, h in holders.items() if len(h) == 1}
+
+
+def people_of(ex: Extraction) -> list[str]:
+    """The people a source names (its `own_people`): its entities and subject typed as a person whose
+    name is a full name (two or three words shaped as a person's), as read (a passing mention made an
+    entity by another source does not count), sorted; none when there are too many to record."""
+    activated = {id(e) for e in ex.passing}  # (recurrence.activate appends the very passing mentions it makes entities)
+    named = [e for e in ex.entities if id(e) not in activated]
+    if ex.subject is not None:
+        named.append(ex.subject)
+    out = sorted({e.name for e in named if e.entity_type == "person" and _person_name(e.name)})
+    if len(out) < PEOPLE_MIN:
+        return []  # (a product page's "Alibaba Dragonwell is …" reads like a person's name: people come in company)
+    return out if sum(len(n.encode("utf-8", "surrogateescape")) + 4 for n in out) <= MAX_PEOPLE_BYTES else []
+
+
+def _person_name(name: str) -> bool:
+    return 2 <= len(name.split()) <= 3 and (nt.person_like(name) or nt.person_shape(name))
+
+
+def foldable(entity: Entity, defined: set[str]) -> bool:
+    """Can this entity of a source stand for a person: one word, not typed as another kind of thing by
+    its source, not a term the source defines (`defined`: identity keys of its concepts)?"""
+    name = entity.name
+    return " " not in name.strip() and entity.entity_type in ("", "person") and identity_key(name) not in defined \
+        and name.replace("-", "").replace("'", "").replace("’", "").isalpha()
+
+
+def base_people(live: Mapping[str, Extraction], prev: PreviousWiki, rest: Iterable[str]) -> set[str]:
+    """The people of the base: those the extractions of this pass name (`live`), and those the source
+    pages of the sources not read (`rest`: unchanged, or not extracted) record."""
+    out: set[str] = set()
+    for ex in live.values():
+        out.update(people_of(ex))
+    page_of = prev.tables.page_of
+    for path in rest:
+        slug = page_of.get(path)
+        if slug is not None and path not in live:
+            out.update(prev.pages[slug].people)
+    return out
+
+
+def refolded(prev: PreviousWiki, registry, fold: Mapping[str, str], paths: Iterable[str],  # noqa: ANN001
+             recurring: set[str]) -> list[str]:
+    """Of the unchanged sources `paths`, those one of whose one-word names — its own names as its
+    source page records them, and its passing mentions that recur (`recurring`) — stands for a person
+    (`fold`) whose page its source page does not link (none yet, or another page), or stood for a
+    person whose page it links and would now land on another page: each is read again
+    (an incremental pass) or taken for changed (a full pass). A function of the previous wiki and the
+    fold alone, so both passes pick the same sources."""
+    page_of = prev.tables.page_of
+    out = []
+    for path in paths:
+        slug = page_of.get(path)
+        if slug is None:
+            continue
+        info = prev.pages[slug]
+        names = [*(info.own or ()), *(n for n in info.passing if identity_key(n) in recurring)]
+        links = None
+        for name in names:
+            if " " in name.strip():
+                continue
+            person = fold.get(identity_key(name))
+            if links is None:
+                links = set(info.links)
+            if person is not None:
+                page = registry.find("entity", person)
+                if page is None or page not in links:
+                    out.append(path)
+                    break
+            elif (page := registry.find("entity", name)) not in links and any(
+                    stands_for(name, [registry.titles[s]]) for s in links if s in registry.titles):
+                out.append(path)  # it stood for a person whose page it feeds, and stands for no one now
+                break
+    return sorted(out, key=lambda p: p.encode())
+
+
+def mention_forms(fold: Mapping[str, str], titles: Mapping[str, str],
+                  names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """Page slug -> the one-word names that stand for the person the page is titled by (`titles`: slug ->
+    title, the pages the mention step may reach), each written with a capital ("tom" -> "Tom": a name
+    that is an English word is found only where a statement capitalises it), for the mention step: "Tom
+    did the 2027 renewal" reaches Tomasz Wójcik's page. A word of the calendar or a function word is
+    left out ("Mar", "Jun"), and so is a name of another page (`names`: slug -> its title and aliases),
+    which is that page's."""
+    by_person = {identity_key(t): slug for slug, t in titles.items()}
+    taken: dict[str, set[str]] = {}
+    for slug, ns in names.items():
+        for n in ns:
+            taken.setdefault(identity_key(n), set()).add(slug)
+    out: dict[str, list[str]] = {}
+    for key, person in sorted(fold.items()):
+        slug = by_person.get(identity_key(person))
+        if slug is None or taken.get(key, set()) - {slug} or key in wd.CALENDAR or key in wd.FUNCTION_WORDS:
+            continue
+        out.setdefault(slug, []).append(key[:1].upper() + key[1:])
+    return out
+
+
+def recorded_fold(prev: PreviousWiki) -> dict[str, str]:
+    """The fold of the previous pass: from the people its source pages record (archived ones left out)."""
+    archived = prev.tables.archived
+    return fold_map(n for slug, info in prev.pages.items() if info.kind == "source" and slug not in archived
+                    for n in info.people)
