@@ -28,7 +28,10 @@ PEOPLE = ["Tomasz Wójcik", "Adeola Bankole", "Ingrid Solberg", "Mo Rahman"]
     ("Tom", [*PEOPLE, "Tom Ashby"], None),  # two Toms: no one
     ("Tom", [*PEOPLE, "Tomasz Nowak"], None),
     ("Solberg", [*PEOPLE, "Kari Solberg"], None),
-    ("Rahman", [*PEOPLE, "Rahman Ali"], None),  # one's surname, another's given name
+    ("Bankole", [*PEOPLE, "Bankole Ali"], None),  # one's surname, another's given name
+    ("Rahman", PEOPLE, None),  # a surname English knows as a word stands for no one alone
+    ("Slack", [*PEOPLE, "Quinn Slack"], None),  # the chat tool, not Quinn Slack
+    ("Quinn", [*PEOPLE, "Quinn Slack"], "Quinn Slack"),
     ("Tomasz", ["Tomasz Wójcik", "tomasz wójcik"], "Tomasz Wójcik"),  # one person, however spelled
     ("Tom", ["Tomasz"], None),  # a full name has two or three words
     ("Tom", ["Tomasz Maria de Wójcik"], None),

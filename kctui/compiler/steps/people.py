@@ -9,7 +9,8 @@ The rule (`stands_for`, `fold_map`), a pure function of the base's people:
   shaped as a person's name: `people_of`), whichever source does, where a source names two or more
   (attendees, a chat's speakers, a team's notes; a product page's one name read as a person's is not);
 - a one-word name stands for a person when it is their given name, a short form of it (a prefix of it
-  of at least three letters) or their surname, compared case folded ("tom" → Tomasz Wójcik);
+  of at least three letters) or their surname when English does not know it as a word (Solberg, not
+  Slack: `_bare_surname`), compared case folded ("tom" → Tomasz Wójcik);
 - only for exactly one person of the base (two Toms: no one);
 - and only where the source does not make it a thing of its own: a one-word entity its source types
   as something other than a person ("Trakline, a vendor"), or a term it defines, keeps its page
@@ -46,6 +47,7 @@ __all__ = ["OWN_PEOPLE_KEY", "base_people", "fold_map", "foldable", "mention_for
 # a source names people when it names two or more by their full name (attendees, a chat, a team's notes);
 # one name typed as a person alone is as often a product's ("Eclipse Temurin is …")
 PEOPLE_MIN = 2
+SURNAME_ZIPF = 3.0  # a surname alone stands for its person only when it is rarer than this as a word
 SHORT_FORM = 3  # a short form of a given name has at least this many letters ("Tom", "Ade"; not "To")
 # the most a source page records of its people (a table of 3,000 staff): a source with more counts for none
 MAX_PEOPLE_BYTES = 8 * 1024
@@ -77,7 +79,13 @@ def _names(key: str, person: str) -> bool:
     if parts is None:
         return False
     given, surname = parts
-    return key in (given, surname) or (len(key) >= SHORT_FORM and len(key) < len(given) and given.startswith(key))
+    return key == given or (key == surname and _bare_surname(surname)) or (len(key) >= SHORT_FORM and len(key) < len(given) and given.startswith(key))
+
+
+def _bare_surname(surname: str) -> bool:
+    """Can a surname alone stand for its person: a word English does not know (Solberg, Wójcik), not one
+    that names something of its own ("Slack" is the chat tool, not Quinn Slack; "Holt", "Lane")."""
+    return wd.zipf(surname) < SURNAME_ZIPF
 
 
 def fold_map(people: Iterable[str]) -> dict[str, str]:
@@ -89,7 +97,7 @@ def fold_map(people: Iterable[str]) -> dict[str, str]:
         if parts is None:
             continue
         given, surname = parts
-        keys = {given, surname} | {given[:n] for n in range(SHORT_FORM, len(given))}
+        keys = {given} | ({surname} if _bare_surname(surname) else set()) | {given[:n] for n in range(SHORT_FORM, len(given))}
         for key in keys:
             holders.setdefault(key, {}).setdefault(identity_key(person), person)
     return {k: next(iter(h.values())) for k, h in holders.items() if len(h) == 1}
