@@ -217,3 +217,14 @@ def test_a_bold_label_over_a_definition_is_not_itself_a_term() -> None:
     found = _defined_terms("1. **Sealed traits:** A *sealed trait* is a trait that no other crate can implement.\n")
     assert "Sealed traits" not in found
     assert prose.good_term("`Walker<'a>`") == "Walker"
+
+
+@pytest.mark.parametrize(("text", "described"), [
+    ("We moved alerts to Zentrix (a monitoring vendor) last year.", "a monitoring vendor"),
+    ("Quick summary after today's call with Zentrix (our AE there is Mira Kowal).", None),  # a clause, not a type
+    ("Ping Zentrix (the account manager has the quote) today.", None),
+])
+def test_a_noun_phrase_in_brackets_describes_the_name_before_it_and_a_clause_does_not(text: str, described: str | None) -> None:
+    ex = extract("notes/zentrix.md", f"# Notes\n\n{text}\n\nZentrix renews on 2026-09-30.\n")
+    got = [c.value for c in ex.claims if c.subject == "Zentrix" and c.attribute == "is"]
+    assert got == ([described] if described else [])

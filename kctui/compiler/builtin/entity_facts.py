@@ -35,7 +35,8 @@ _POSSESSIVE = re.compile(r"^(?P<subj>\S.{0,40}?)['’]s\s+(?P<attr>[a-z][\w-]*(?
 _FACT_HINTS = ("released", "renew", "expire", "is due", " ends ", "takes ", "$", "€", "£", " by ", " runs ", " is the ",
                " are the ", " is our ", " are our ", "'s ", "’s ")
 _COPULA = re.compile(r"\s+(is|are|was|were)\s+((?:a|an|the|our|one of the)\s[^,;:()]{3,150}?)(?:[,;:(]|\.?$)")
-_PAREN_DESC = re.compile(r"\s*\(((?:a|an|the|our)\s[^()]{3,80})\)")
+# "X (a monitoring vendor)": a noun phrase in brackets, not a clause ("Datadog (our AE there is Rachel Kim)")
+_PAREN_DESC = re.compile(r"\s*\(((?:a|an|the|our)\s(?![^()]*\b(?:is|are|was|were|has|have|had|will|can)\b)[^()]{3,80})\)")
 _PRONOUN = re.compile(r"^(?:It|Its|This|They|Their)\b")
 
 
