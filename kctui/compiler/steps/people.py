@@ -152,6 +152,7 @@ def refolded(prev: PreviousWiki, registry, fold: Mapping[str, str], paths: Itera
     (an incremental pass) or taken for changed (a full pass). A function of the previous wiki and the
     fold alone, so both passes pick the same sources."""
     page_of = prev.tables.page_of
+    before = recorded_fold(prev)  # whom each one-word name stood for in the previous pass
     out = []
     for path in paths:
         slug = page_of.get(path)
@@ -171,8 +172,8 @@ def refolded(prev: PreviousWiki, registry, fold: Mapping[str, str], paths: Itera
                 if page is None or page not in links:
                     out.append(path)
                     break
-            elif (page := registry.find("entity", name)) not in links and any(
-                    stands_for(name, [registry.titles[s]]) for s in links if s in registry.titles):
+            elif (was := before.get(identity_key(name))) is not None and registry.find("entity", name) not in links \
+                    and registry.find("entity", was) in links:
                 out.append(path)  # it stood for a person whose page it feeds, and stands for no one now
                 break
     return sorted(out, key=lambda p: p.encode())

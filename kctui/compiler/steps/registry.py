@@ -122,7 +122,10 @@ class Registry:
         if " " in entity.name.strip() or foldable(entity, {identity_key(c.name) for c in ex.concepts}):
             return False
         slug = self.find("entity", entity.name)
-        return slug is not None and stands_for(entity.name, [self.titles[slug]]) is not None
+        if slug is None or not self.fold:
+            return False
+        title = self.titles[slug]  # a person of the base (not "Elasticsearch OSS", whose first word it is)
+        return identity_key(title) in {identity_key(p) for p in self.fold.values()} and stands_for(entity.name, [title]) is not None
 
     def own_page(self, name: str) -> str | None:
         """The entity page titled `name` itself (not one that has it as an alias)."""
