@@ -126,3 +126,12 @@ def test_a_name_that_lands_on_a_page_by_its_alias_becomes_one_of_the_pages_names
     registry = Registry(PreviousWiki())
     fed = route(ex, registry)
     assert list(fed) == ["amazon-eks"] and fed["amazon-eks"].aliases == {"Amazon Elastic Kubernetes Service"}
+
+
+def test_a_section_headed_by_a_name_alone_is_about_it_in_any_case():
+    from kctui.compiler.steps.mentions import NameFinder
+    finder = NameFinder({"tomasz-wrobel": ["Tomasz Wróbel", "Tom"], "grace": ["Grace"]})
+    assert finder.find("tom") == set()  # a name English knows as a word: only as the note capitalises it
+    assert finder.named("tom") == {"tomasz-wrobel"}  # … but a section headed "**tom**" is tom's
+    assert finder.named("tom and grace") == set()  # the whole lead, nothing more
+    assert finder.named("Grace") == {"grace"}

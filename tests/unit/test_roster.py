@@ -165,3 +165,10 @@ def test_a_list_of_full_names_wrapped_onto_the_next_line_names_each_person():
     ex = extract_document(doc(text))
     assert {"Quen Ashby", "Ilse Brandt", "Rose Vail", "Bo Tran"} <= {e.name for e in ex.entities}
     assert "Dev" not in {n.name for n in found}  # another label's name, after the list's sentence ends
+
+
+def test_a_standup_written_in_lower_case_names_its_people_by_the_list_and_the_bold_lines():
+    text = ("# standup mon 29/9\n\npresent: ilse, tom, quen, bo (late)\n\n**tom**\n- y: bumped the fleet\n\n"
+            "**quen**\n- t: profiling the queue\n")
+    assert sorted(names(text)) == ["quen", "tom"]  # in the list and over their own items
+    assert names("# shopping\n\nbuy: milk, bread, eggs, tea\n\n**milk**\n- oat\n") == []  # English words: no list of names

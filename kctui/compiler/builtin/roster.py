@@ -41,8 +41,8 @@ _OPENER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?(?P<name>[A
 # a line of the same list opening with a longer name and a dash ("- Lightspeed K-Series — …"): no member, no break
 _LONGER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?[A-Z0-9][\w.+'’-]*(?: [A-Z0-9][\w.+'’-]*){1,3}"
                      r"(?:\s*\([^()]*\))?\s+[—–-]\s+\S")
-_LIST = re.compile(r"^(?:[-*+]\s+)?\**[A-Za-z][\w ]{1,24}?\**\s*:\**\s+(?P<items>[A-Z].*)$")
-_BOLD = re.compile(r"^\*\*(?P<name>[A-Z][a-z'’]+)\*\*:?\s*$")
+_LIST = re.compile(r"^(?:[-*+]\s+)?\**[A-Za-z][\w ]{1,24}?\**\s*:\**\s+(?P<items>[A-Za-z].*)$")
+_BOLD = re.compile(r"^\*\*(?P<name>[A-Za-z][a-z'’]+)\*\*:?\s*$")  # ("**jun**": a standup written in lower case)
 # a chat's turn header: a full name in bold (a group in parentheses after it) before the time of the turn
 # ("**Ingrid Solberg** 14:44", "**Gary Holt (Wakefield)** 14:41"), as a pasted Slack or Teams thread has
 _SPEAKER = re.compile(r"^\*\*(?P<name>[A-Z][^*()]{2,60}?)(?:\s*\([^()*]*\))?\*\*\s*\(?\d{1,2}[:.]\d{2}\b")
@@ -139,6 +139,7 @@ def _name_columns(doc: Document) -> list[dict[str, str]]:
 
 _EMPTY_CELLS = frozenset({"", "-", "—", "–", "n/a", "N/A", "?", "tbc", "TBC", "tbd", "TBD"})
 _ONE_NAME = re.compile(r"[A-Z][a-z'’]+")
+_LOWER_NAME = re.compile(r"[a-z][a-z'’]+")
 # a person's name before their address ("From: Tom Ellery <tom.ellery@…>", "Alex Brennan <ab@x.com>")
 _ADDRESSED = re.compile(r"(?<![\w'’-])(?P<name>[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}),?\s*<[^<>\s@]+@[^<>\s]+>")
 
@@ -225,13 +226,17 @@ def mostly_names(words: set[str] | list[str]) -> bool:
 
 def _listed(text: str) -> tuple[list[str], list[str]]:
     """The single capitalised words of a `Label: A, B, C` line of three or more names, and the full
-    names among them ("Hannah, Marek, Kate Mulligan")."""
+    names among them ("Hannah, Marek, Kate Mulligan"); or its words in lower case, when most of them are
+    no English words ("present: priya, tom, ade, mel")."""
     m = _LIST.match(text.strip())
     if not m:
         return [], []
     said = _SENTENCE_END.split(_ASIDE.sub("", m.group("items")), maxsplit=1)[0]  # (". Apologies: Lukas": another label's)
     items = [i.strip(" .*_") for i in _ITEM_GAP.split(said)]
     items = [i for i in items if i]  # (a trailing comma)
+    if len(items) >= 3 and all(_LOWER_NAME.fullmatch(i) for i in items) and mostly_names(items):
+        # a list written in lower case ("present: priya, tom, ade, mel"): names when most are no English words
+        return [i for i in items if i not in wd.FUNCTION_WORDS and i not in wd.CALENDAR], []
     if len(items) < 3 or not all(_ONE_NAME.fullmatch(i) or person_like(i) for i in items):
         return [], []
     return [i for i in items if _ONE_NAME.fullmatch(i) and i.casefold() not in wd.FUNCTION_WORDS

@@ -108,6 +108,15 @@ class NameFinder:
         return found
 
 
+    def named(self, text: str) -> set[str]:
+        """The pages one of whose names is the whole of `text`, in any case: a section headed by a name
+        alone ("**tom**" over tom's standup items) is about it however the note writes it."""
+        written = _words(text)
+        folded = tuple(w.casefold() for w in written)
+        return {name.slug for name in self._first.get(folded[0], ()) if name.words == folded
+                and not (name.exact and written[0] != name.exact)} if folded else set()
+
+
 def names_of(slugs: Iterable[str], titles: Mapping[str, str], aliases: Mapping[str, Iterable[str]],
              routed: Iterable[Mapping[str, object]]) -> dict[str, list[str]]:
     """Entity page slug -> its title and aliases: the previous wiki's (`aliases` by slug) and those the
@@ -134,7 +143,7 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
         found = finder.find(statement.value)
         headed = sections.get(statement.scope)
         if headed is None:
-            headed = sections[statement.scope] = finder.find(statement.scope)
+            headed = sections[statement.scope] = finder.find(statement.scope) or finder.named(statement.scope)
         if len(headed) == 1:
             found |= headed
         elif subject and not headed:
