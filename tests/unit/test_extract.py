@@ -228,3 +228,10 @@ def test_a_noun_phrase_in_brackets_describes_the_name_before_it_and_a_clause_doe
     ex = extract("notes/zentrix.md", f"# Notes\n\n{text}\n\nZentrix renews on 2026-09-30.\n")
     got = [c.value for c in ex.claims if c.subject == "Zentrix" and c.attribute == "is"]
     assert got == ([described] if described else [])
+
+
+def test_a_sentence_about_a_person_by_their_given_name_is_one_claim_on_their_page() -> None:
+    ex = extract("notes/team.md", "# Team\n\nPresent: Quen Ashby, Ilse Brandt, Rose Vail\n\n"
+                                  "Ilse is the contact for Zentrix and Korvo.\n")
+    said = [c for c in ex.claims if c.attribute == "is" and "contact for Zentrix" in c.value]
+    assert [c.subject for c in said] == ["Ilse Brandt"]  # not "Ilse" beside it, the same line twice

@@ -172,3 +172,10 @@ def test_a_standup_written_in_lower_case_names_its_people_by_the_list_and_the_bo
             "**quen**\n- t: profiling the queue\n")
     assert sorted(names(text)) == ["quen", "tom"]  # in the list and over their own items
     assert names("# shopping\n\nbuy: milk, bread, eggs, tea\n\n**milk**\n- oat\n") == []  # English words: no list of names
+
+
+def test_a_longer_label_before_a_list_of_full_names_types_them_as_people():
+    text = "# Platform team\n\nAttendees of the quarterly: Quen Ashby (lead), Ilse Brandt (SRE), Rose Vail\n"
+    ex = extract_document(doc(text))
+    assert {e.name: e.entity_type for e in ex.entities} == {"Quen Ashby": "person", "Ilse Brandt": "person",
+                                                           "Rose Vail": "person"}

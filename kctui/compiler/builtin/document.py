@@ -87,6 +87,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.summary = prose.summary(doc)
     ex.questions = prose.questions(doc, units)
     _keep_cited(doc, ex, candidates)
+    _without_alias_twins(ex)
     said: dict[tuple[int, int, str], bool] = {}  # (lines, value) -> do the lines say it (asked once)
 
     def says(start: int, end: int, value: str) -> bool:
@@ -103,6 +104,18 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
         conversation.attribute(doc, convo, units, ex)
     ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
     return ex
+
+
+def _without_alias_twins(ex: Extraction) -> None:
+    """A claim whose subject is another spelling of a name ("Tomasz is the contact for Fastly", of Tomasz
+    Brandt) and that the name's own claim says already (same attribute, value and lines) is dropped: the
+    page would list the sentence twice."""
+    alias_of = {identity_key(a): e.name for e in ex.entities for a in e.aliases}
+    if not alias_of:
+        return
+    said = {(identity_key(c.subject), c.attribute, c.value, c.evidence.start, c.evidence.end) for c in ex.claims}
+    ex.claims = [c for c in ex.claims if (full := alias_of.get(identity_key(c.subject))) is None
+                 or (identity_key(full), c.attribute, c.value, c.evidence.start, c.evidence.end) not in said]
 
 
 def _described(doc: Document) -> Extraction:

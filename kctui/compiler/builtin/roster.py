@@ -41,7 +41,7 @@ _OPENER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?(?P<name>[A
 # a line of the same list opening with a longer name and a dash ("- Lightspeed K-Series — …"): no member, no break
 _LONGER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?[A-Z0-9][\w.+'’-]*(?: [A-Z0-9][\w.+'’-]*){1,3}"
                      r"(?:\s*\([^()]*\))?\s+[—–-]\s+\S")
-_LIST = re.compile(r"^(?:[-*+]\s+)?\**[A-Za-z][\w ]{1,24}?\**\s*:\**\s+(?P<items>[A-Za-z].*)$")
+_LIST = re.compile(r"^(?:[-*+]\s+)?\**[A-Za-z][\w ]{1,40}?\**\s*:\**\s+(?P<items>[A-Za-z].*)$")
 _BOLD = re.compile(r"^\*\*(?P<name>[A-Za-z][a-z'’]+)\*\*:?\s*$")  # ("**jun**": a standup written in lower case)
 # a chat's turn header: a full name in bold (a group in parentheses after it) before the time of the turn
 # ("**Ingrid Solberg** 14:44", "**Gary Holt (Wakefield)** 14:41"), as a pasted Slack or Teams thread has
