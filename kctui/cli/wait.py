@@ -28,13 +28,23 @@ def progress_printer() -> wait_svc.Progress:
             last.update(step=event.step, t=now)
             count = f" {event.done}/{event.total}" if event.total else ""
             cur = f" {event.current}" if event.current else ""
-            click.echo(f"  {job_id} {event.step}{count}{cur}", err=True)
+            _note(f"{job_id} {event.step}{count}{cur}")
 
     return show
 
 
 def _note(line: str) -> None:
-    click.echo(f"  {line}", err=True)
+    """A line on stderr; a closed stderr (`… 2>&1 | head -1`) silences the notes, never the compile: the
+    job runs in this process and must not fail because nobody reads its progress."""
+    if _muted:
+        return
+    try:
+        click.echo(f"  {line}", err=True)
+    except OSError:
+        _muted.append(True)
+
+
+_muted: list[bool] = []
 
 
 def compile_and_wait(svc: ServiceContext, workspace: str, kb_id: str, *,

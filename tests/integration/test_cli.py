@@ -175,3 +175,17 @@ def test_compile_wait_ends_with_one_line_of_counts(workspace, kb):
     assert f"{skipped} file{'s' if skipped != 1 else ''} skipped" in last and "warning" in last
     assert "⚠ succeeded with" in last
     assert f"read more: kctui brief {workspace.resolve()} {kb} job-" in last or f"read more: kctui brief {workspace} {kb} job-" in last
+
+
+def test_compile_wait_whose_reader_went_away_still_compiles(workspace, kb):
+    """`kctui compile … --wait 2>&1 | head -1`: the compile runs in this process; a closed pipe silences
+    its progress, it never fails the job."""
+    import sys
+
+    r, w = os.pipe()
+    os.close(r)  # nobody reads: the first progress line meets a broken pipe
+    proc = subprocess.run([sys.executable, "-m", "kctui", "compile", str(workspace), kb, "--wait"], stdout=w, stderr=w,
+                          timeout=60, env=os.environ.copy())
+    os.close(w)
+    jobs = json.loads(run("jobs", "--json", check=True).stdout)
+    assert [j["phase"] for j in jobs["items"]] == ["succeeded"], (proc.returncode, jobs["items"][0]["error"])
