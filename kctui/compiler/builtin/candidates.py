@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from kctui.compiler.builtin import coined
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
@@ -168,6 +169,7 @@ def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list
     sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
     listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
     for k, span in enumerate(sentence_spans):
+        span, edition = coined.with_edition(u.plain, span)
         versioned = span.kind != "code" and _VERSION_AFTER.match(u.plain, span.end)
         if span.at_start and versioned:
             span = replace(span, at_start=False)  # the version marks it where the capital cannot
@@ -189,6 +191,8 @@ def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list
             c.listed = True
             etype = etype or "person"
         _mention(c, span, i, known is not None, need, strong, etype, lower)
+        if edition and edition not in c.surfaces:
+            c.surfaces.append(edition)
         found.append((span, c.key))
     return found
 

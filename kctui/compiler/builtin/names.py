@@ -61,12 +61,12 @@ class Span:
     start: int  # character offset in the plain sentence
     end: int
     at_start: bool  # begins the sentence (capitalisation says nothing there)
-    kind: str  # caps | shaped | link | code | handle | ident
+    kind: str  # caps | shaped | link | code | handle | ident | path | channel
     tokens: tuple[str, ...] = ()
 
 
 _INTERESTING = re.compile(
-    r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|(?<![\w'’.&+/@-])"
+    r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|(?<![\w&/#])#[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w#-])|(?<![\w'’.&+/@-])"
     r"(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])[\w'’.+-]*"
 )
 _TRAIL = ".'’+-"
@@ -82,6 +82,7 @@ _ROOT_PATH = re.compile(r"(?:(?<=[\s(])|^)/[a-z][a-z0-9_-]{1,30}(?![\w/.-])")
 _NUMBER_GAP = re.compile(r"^ \d{1,4} $")
 _RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")  # ADR-0011, INC-204 (kctui.compiler.builtin.records)
 _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
+_HEX_COLOUR = re.compile(r"^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
 
 
 @lru_cache(maxsize=65536)
@@ -133,6 +134,9 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
             _code_span(plain, tok, s, e, first_pos, out)
         elif c0 == "@":
             out.append(Span(tok[1:], s, e, False, "handle", (tok[1:],)))
+        elif c0 == "#":
+            if not _HEX_COLOUR.match(tok):  # a chat channel ("#ops-platform", "#incidents"), not "#fff"
+                out.append(Span(tok, s, e, s == first_pos, "channel", (tok,)))
         elif c0.isupper() or shaped(tok):
             group = _run(plain, toks, i)
             _run_spans(plain, group, first_pos, link_texts, out)
@@ -280,8 +284,8 @@ def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bo
     tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
     if not tokens or placeholder(span.text):
         return False, False
-    if span.kind in ("code", "ident", "handle", "path"):
-        return True, span.kind == "handle"
+    if span.kind in ("code", "ident", "handle", "path", "channel"):
+        return True, span.kind in ("handle", "channel")
     if any(shaped(t) for t in tokens):
         return True, True
     if len(tokens) == 1:
@@ -306,12 +310,15 @@ def _one_word_like(span: Span, t: str, lower_words: Lower | frozenset[str]) -> t
 def _words_like(span: Span, tokens: list[str], lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
     """name_like of a span of several words: not a role, not a kind of thing; ordinary words only away
     from a sentence start and never written so in lower case."""
-    if role_phrase(tokens) or _kind_phrase(tokens, lower_words):
-        return False, False
+    if role_phrase(tokens) or _kind_phrase(tokens, lower_words) or _PLURAL_ACRONYM_TAIL.match(tokens[-1]):
+        return False, False  # (an acronym in the plural heads a count of things: "zone C APs", "the two DC UPSs")
     if all(common_word(t) for t in tokens):
         phrase = " ".join(tokens).casefold()
         return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
     return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
+
+
+_PLURAL_ACRONYM_TAIL = re.compile(r"^[A-Z]{2,6}s$")
 
 
 def _kind_phrase(tokens: list[str], lower_words: Lower | frozenset[str]) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from kctui.compiler.builtin import coined
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
@@ -253,7 +254,10 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
     word, a code span shaped as an identifier; each added as a candidate (not yet accepted)."""
     taken = [(s.start, s.end) for s, _ in have]
     out: list[tuple[nm.Span, str]] = []
-    for span in _code_spans(u.plain) + _versioned_words(u.plain):
+    label = _LABEL.match(u.plain)
+    start = label.end() if label else 0  # (where the sentence's subject may stand)
+    for span in _code_spans(u.plain) + coined.versioned_words(u.plain) + coined.unknown_words(u.plain, start, lower) \
+            + coined.snake_names(u.plain, start):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
         c = candidate(cands, span.text, u.first, u.last)
@@ -267,21 +271,6 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
         out.append((span, c.key))
         taken.append((span.start, span.end))
     return out
-
-
-_VERSIONED_WORD = re.compile(r"(?<![\w./@#-])([a-z][a-z]{2,20})(?=\s+v?\d+\.\d+(?:\.\d+)*\b)")
-
-
-_DOTTED_NUMBER = re.compile(r"\d\.\d")
-
-
-def _versioned_words(plain: str) -> list[nm.Span]:
-    """A word in lower case English does not know, right before a dotted release number: a product
-    written in lower case ("slurm 23.11", "restic 0.17"), named by the value that stands next to it."""
-    if not _DOTTED_NUMBER.search(plain):
-        return []
-    return [nm.Span(m.group(1), m.start(1), m.end(1), m.start(1) == 0, "versioned", (m.group(1),))
-            for m in _VERSIONED_WORD.finditer(plain) if wd.zipf(m.group(1)) < wd.RARE_ZIPF]
 
 
 def _code_spans(plain: str) -> list[nm.Span]:

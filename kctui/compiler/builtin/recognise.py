@@ -206,7 +206,8 @@ def _passing_entities(doc: Document, passing: dict[str, Candidate], once: set[st
         surface = c.surfaces[0] if c.surfaces else c.name
         line = next((n for n in range(c.first[0], c.first[1] + 1) if 0 < n <= len(doc.lines) and surface in doc.lines[n - 1]),
                     c.first[0])
-        out.append(Entity(c.name, c.entity_type, surface, (), ev(doc, line, line)))
+        aliases = tuple(sorted({s for s in c.surfaces if key_of(s) != c.key}))
+        out.append(Entity(c.name, c.entity_type, surface, aliases, ev(doc, line, line)))
     return out
 
 

@@ -43,6 +43,15 @@ def zipf(word: str) -> float:
     return zipf_frequency(word.casefold(), "en", wordlist="small")
 
 
+@lru_cache(maxsize=65536)
+def rare_zipf(word: str) -> float:
+    """The word's frequency in wordfreq's large list (down to about 1 per billion words): 0 for a
+    word English writing does not use at all ("pgbouncer"), above 0 for a rare word ("slurm", "ceph")."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word.casefold(), "en", wordlist="large")
+
+
 SUFFIX_SHAPE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,9}(?:\+\+|#)$")  # C++, C#, F#, Notepad++
 _DASH_DIGITS = re.compile(r"^[A-Z]{2,}-\d{1,4}$")  # UTF-8, UCS-2, ISO-8601, SHA-256
 
@@ -80,8 +89,8 @@ def common_word(token: str) -> bool:
     t = token.strip("`'’").removesuffix("'s").removesuffix("’s")
     if not t or t.casefold() in FUNCTION_WORDS:
         return True
-    if t.startswith("/"):
-        return False  # a root path ("/scratch") is no word of English
+    if t.startswith(("/", "#")):
+        return False  # a root path ("/scratch") or a chat channel ("#incidents") is no word of English
     if shaped(t):
         return False
     return zipf(t) >= COMMON_ZIPF
@@ -136,8 +145,31 @@ _CAMEL = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]+)+$")  # ownerRepos, webApp (but n
 
 
 def code_identifier(text: str) -> bool:
-    """`ownerRepos`, `app_version`: a variable of code, not a name of a thing."""
-    return "_" in text or bool(_CAMEL.match(text))
+    """`ownerRepos`, `app_version`: a variable of code, not a name of a thing (an account or a key
+    named by a word of its own is one: `snake_name`)."""
+    return ("_" in text and not snake_name(text)) or bool(_CAMEL.match(text))
+
+
+_SNAKE = re.compile(r"^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$")
+
+
+@lru_cache(maxsize=4096)
+def snake_name(token: str) -> bool:
+    """An identifier written with underscores, one of whose words English does not have ("telvane_sup",
+    "pg_partman"): the name of one account, job or setting, not a variable of ordinary words
+    ("pool_mode", "default_pool_size")."""
+    return bool(_SNAKE.match(token)) and any(len(p) >= 4 and p.isalpha() and unknown_word(p)
+                                             for p in token.casefold().split("_"))
+
+
+@lru_cache(maxsize=65536)
+def unknown_word(word: str) -> bool:
+    """A word English writing does not use at all (`rare_zipf` 0) and that is not two English words of
+    four letters or more run together ("projectname", "walltime", "downsample"): a coined name
+    ("pgbouncer", "telvane")."""
+    if zipf(word) >= RARE_ZIPF or rare_zipf(word) > 0:
+        return False
+    return not any(zipf(word[:k]) >= RARE_ZIPF and zipf(word[k:]) >= RARE_ZIPF for k in range(4, len(word) - 3))
 
 
 def generic_acronym(token: str) -> bool:

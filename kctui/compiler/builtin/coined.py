@@ -1,0 +1,116 @@
+"""Names a text writes the way code and notes coin them, not as English capitalises names: a word in
+lower case English does not use ("pgbouncer 1.21", "receiptd restarts nightly"), an identifier with
+underscores one of whose words is no English word ("telvane_sup"), a model's edition or revision after
+its name ("SQL Server 2019", "Burrow rev C": `with_edition`, for kctui.compiler.builtin.candidates). The
+first two are names only where the sentence states a fact of them — right before a value, or as its
+subject — read by kctui.compiler.builtin.recall, which adds them as candidates only a fact vouches for.
+Never a list of a corpus's words: English is `wordfreq`'s word lists (kctui.compiler.builtin.words) and
+its closed classes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import words as wd
+
+_VERSIONED_WORD = re.compile(r"(?<![\w./@#-])([a-z][a-z]{2,20})(?=\s+v?\d+\.\d+(?:\.\d+)*\b)")
+
+
+_DOTTED_NUMBER = re.compile(r"\d\.\d")
+
+
+def versioned_words(plain: str) -> list[nm.Span]:
+    """A word in lower case English does not know, right before a dotted release number: a product
+    written in lower case ("slurm 23.11", "restic 0.17"), named by the value that stands next to it."""
+    if not _DOTTED_NUMBER.search(plain):
+        return []
+    return [nm.Span(m.group(1), m.start(1), m.end(1), m.start(1) == 0, "versioned", (m.group(1),))
+            for m in _VERSIONED_WORD.finditer(plain) if wd.zipf(m.group(1)) < wd.RARE_ZIPF]
+
+
+_LOWER_WORD = re.compile(r"(?<![\w'’./@#:/-])[a-z][a-z0-9]{3,24}(?![\w'’@/-]|[.:]\w)")
+# endings English words are made with: a word ending so is English however rare ("idempotency", "dedupe" not)
+_ENGLISH_ENDING = ("ing", "ed", "ly", "able", "ible", "less", "ful", "ness", "ment", "tion", "sion", "ity", "ency",
+                   "ancy", "ism", "ize", "ise", "ous", "ive")
+
+
+def unknown_words(plain: str, start: int, lower: nm.Lower) -> list[nm.Span]:
+    """A lower-case word English does not use at all (in no word list, no English ending: "pgbouncer",
+    "receiptd"; not "idempotency") where a fact is stated of it — right before a value ("receiptd
+    0.9.3"), or opening the sentence (at `start`, after a `Label:`) when the document writes it in another place
+    too — and that the document never writes as a common noun (heading a phrase after an article or a
+    determiner, or in the plural: "the runbook.", "runbooks")."""
+    out = []
+    for m in _LOWER_WORD.finditer(plain):
+        w = m.group(0)
+        at_start = m.start() == start
+        if not (at_start or _VALUE_AFTER.match(plain, m.end())) or w.endswith(_ENGLISH_ENDING) \
+                or not wd.unknown_word(w):
+            continue
+        if (at_start and not _VALUE_AFTER.match(plain, m.end()) and not _recurs(w, lower)) or _common_noun(w, lower):
+            continue
+        out.append(nm.Span(w, m.start(), m.end(), m.start() == 0, "lower", (w,)))
+    return out
+
+
+_SNAKE_TOKEN = re.compile(r"(?<![\w./@#:/`-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w@/`-]|[.:=]\w)")
+
+
+def snake_names(plain: str, start: int) -> list[nm.Span]:
+    """An identifier with underscores shaped as a name (`wd.snake_name`: "telvane_sup"), written in prose
+    where a fact is stated of it: opening the sentence (at `start`, after a `Label:`) or right before a value."""
+    if "_" not in plain:
+        return []
+    return [nm.Span(m.group(0), m.start(), m.end(), m.start() == 0, "snake", (m.group(0),))
+            for m in _SNAKE_TOKEN.finditer(plain) if wd.snake_name(m.group(0))
+            and (m.start() == start or _VALUE_AFTER.match(plain, m.end()))]
+
+
+_VALUE_AFTER = re.compile(r" \(?v?\d")  # a value right after the word: "receiptd 0.9.3", "restic (v0.17)"
+
+
+def _recurs(word: str, lower: nm.Lower) -> bool:
+    """Does the document write this word in two places or more?"""
+    return len(re.findall(rf"(?<![\w./@#-]){word}(?![\w/@-])", lower.text)) >= 2
+
+
+def _common_noun(word: str, lower: nm.Lower) -> bool:
+    """Does the document write the word as a common noun: heading a noun phrase after an article or a
+    determiner ("the runbook.", "a runbook for …"; not "the pitcrew bot", where it names what the noun
+    is), or in the plural ("runbooks")?"""
+    if re.search(rf"\b{word}e?s\b", lower.text):
+        return True
+    for m in re.finditer(rf"\b(?:the|a|an|this|that|these|those|our|your|their|each|every) {word}\b", lower.text):
+        after = _NEXT_WORD.match(lower.text, m.end())
+        if not after or after.group(1) in wd.FUNCTION_WORDS or after.group(1) in nm.AUXILIARIES:
+            return True
+    return False
+
+
+_NEXT_WORD = re.compile(r" ([a-z]+)\b")
+
+
+# a model's edition or revision right after its name is part of it ("SQL Server 2019", "Burrow rev C"): a
+# year, or "rev"/"revision" and a short capital or number ("Rev C" is a run of capitals already); not a
+# dotted release ("Postgres 16.2" is a name and its version)
+_EDITION_AFTER = re.compile(r" (?:(?:rev|revision)\.? [A-Z0-9]{1,2}|(?:19|20)\d\d)(?![\w.,:/-]\w|[\w/-])")
+
+
+def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
+    """The span with the edition or revision right after it (`_EDITION_AFTER`), when the span is a
+    capitalised name away from a sentence start or shaped ("Windows Server 2022", "Burrow rev C"; not
+    "In 2019", "May 2024"), and the other spelling the text uses for it: a revision alone ("rev C")."""
+    if span.kind not in ("caps", "shaped", "link") or span.at_start and span.kind == "caps":
+        return span, ""
+    m = _EDITION_AFTER.match(plain, span.end)
+    if not m or any(t.casefold() in wd.CALENDAR for t in span.tokens):
+        return span, ""
+    text = plain[span.start:m.end()]
+    edition = m.group(0).strip()
+    # (the bare name is no alias: "SQL Server 2017" and "SQL Server 2019" are two things, and the bare
+    # name would land a page of the one on the other's)
+    return replace(span, text=text, end=m.end(), tokens=tuple(text.split())), \
+        ("" if edition[:1].isdigit() else edition)
