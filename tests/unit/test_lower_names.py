@@ -57,8 +57,9 @@ def test_a_channel_with_facts_gets_a_page_titled_as_written():
 
 @pytest.mark.parametrize("word, unknown", [
     ("quorvex", True), ("flumbrix", True),
-    # English words, however rare, and two English words run together
-    ("lantern", False), ("stormpanel", False), ("boatlight", False),
+    # English words, an English word with an "s", a day's short form, two English words run together
+    ("lantern", False), ("renews", False), ("thurs", False), ("stormpanel", False), ("boatlight", False),
+    ("hotfix", False), ("standup", False), ("failover", False),
 ])
 def test_an_unknown_word_is_no_english_word_nor_two_run_together(word, unknown):
     assert wd.unknown_word(word) is unknown
@@ -77,6 +78,8 @@ def test_an_unknown_word_is_no_english_word_nor_two_run_together(word, unknown):
     ("# Notes\n\nquorvex restarts nightly at 02:00.\n\nquorvex runs twice.\n\nWe read the quorvex.\n",
      "quorvex", False),
     ("# Notes\n\nquorvex restarts nightly at 02:00.\n\nquorvex runs twice; all quorvexes do.\n", "quorvex", False),
+    # a call is code, not a name
+    ("# Notes\n\nquorvex(x) is 2 at 02:00.\n\nquorvex(y) is 3 at 03:00.\n", "quorvex", False),
     # an English word in lower case is no name, nor one with an English ending
     ("# Notes\n\nlantern 2 went dark at 02:00.\n\nlantern 2 is back.\n", "lantern", False),
     ("# Notes\n\nfrobnication 2 went slow at 02:00.\n\nfrobnication 2 is back.\n", "frobnication", False),

@@ -31,15 +31,15 @@ def versioned_words(plain: str) -> list[nm.Span]:
             for m in _VERSIONED_WORD.finditer(plain) if wd.zipf(m.group(1)) < wd.RARE_ZIPF]
 
 
-_LOWER_WORD = re.compile(r"(?<![\w'’./@#:/-])[a-z][a-z0-9]{3,24}(?![\w'’@/-]|[.:]\w)")
+_LOWER_WORD = re.compile(r"(?<![\w'’./@#:/-])[a-z][a-z0-9]{3,24}(?![\w'’@/(-]|[.:]\w)")  # (not a call: "repr(")
 # endings English words are made with: a word ending so is English however rare ("idempotency", "dedupe" not)
 _ENGLISH_ENDING = ("ing", "ed", "ly", "able", "ible", "less", "ful", "ness", "ment", "tion", "sion", "ity", "ency",
-                   "ancy", "ism", "ize", "ise", "ous", "ive")
+                   "ancy", "ism", "ize", "ise", "ous", "ive", "ry")
 
 
 def unknown_words(plain: str, start: int, lower: nm.Lower) -> list[nm.Span]:
-    """A lower-case word English does not use at all (in no word list, no English ending: "pgbouncer",
-    "receiptd"; not "idempotency") where a fact is stated of it — right before a value ("receiptd
+    """A lower-case word English does not have (`wd.unknown_word`, and no English ending: "pgbouncer",
+    "receiptd"; not "idempotency", "expiry") where a fact is stated of it — right before a value ("receiptd
     0.9.3"), or opening the sentence (at `start`, after a `Label:`) when the document writes it in another place
     too — and that the document never writes as a common noun (heading a phrase after an article or a
     determiner, or in the plural: "the runbook.", "runbooks")."""
@@ -56,7 +56,7 @@ def unknown_words(plain: str, start: int, lower: nm.Lower) -> list[nm.Span]:
     return out
 
 
-_SNAKE_TOKEN = re.compile(r"(?<![\w./@#:/`-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w@/`-]|[.:=]\w)")
+_SNAKE_TOKEN = re.compile(r"(?<![\w./@#:/`-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w@/`(-]|[.:=]\w)")
 
 
 def snake_names(plain: str, start: int) -> list[nm.Span]:
