@@ -126,6 +126,8 @@ def test_an_edition_or_revision_after_a_name_is_part_of_it(plain, name):
 @pytest.mark.parametrize("text, name", [
     ("# Notes\n\nIn 2024 we moved the racks.\n", "In 2024"),
     ("# Notes\n\nWe moved Quarrel to May 2024 after the audit.\n", "May 2024"),
+    # a year after one word dates it
+    ("# Notes\n\n- contract for the Quarrel 2024 crop, 300kg, due 2026-02-03\n", "Quarrel 2024"),
     # a dotted release is a version of the name, not part of it
     ("# Notes\n\nThe batch hosts run Quarrel 16.2 since the upgrade on 2026-03-01.\n", "Quarrel 16.2"),
 ])

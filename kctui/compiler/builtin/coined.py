@@ -31,7 +31,7 @@ def versioned_words(plain: str) -> list[nm.Span]:
             for m in _VERSIONED_WORD.finditer(plain) if wd.zipf(m.group(1)) < wd.RARE_ZIPF]
 
 
-_LOWER_WORD = re.compile(r"(?<![\w'’./@#:/-])[a-z][a-z0-9]{3,24}(?![\w'’@/(-]|[.:]\w)")  # (not a call: "repr(")
+_LOWER_WORD = re.compile(r"([a-z][a-z0-9]{3,24})(?![\w'’@/(-]|[.:]\w)")  # (not a call: "repr(")
 # endings English words are made with: a word ending so is English however rare ("idempotency", "dedupe" not)
 _ENGLISH_ENDING = ("ing", "ed", "ly", "able", "ible", "less", "ful", "ness", "ment", "tion", "sion", "ity", "ency",
                    "ancy", "ism", "ize", "ise", "ous", "ive", "ry")
@@ -43,17 +43,25 @@ def unknown_words(plain: str, start: int, lower: nm.Lower) -> list[nm.Span]:
     0.9.3"), or opening the sentence (at `start`, after a `Label:`) when the document writes it in another place
     too — and that the document never writes as a common noun (heading a phrase after an article or a
     determiner, or in the plural: "the runbook.", "runbooks")."""
+    found = [m for m in _BEFORE_VALUE.finditer(plain)] if _DIGIT.search(plain) else []
+    if (m := _LOWER_WORD.match(plain, start)) and not any(f.start() == start for f in found) \
+            and (not start or plain[start - 1] == " "):
+        found.insert(0, m)
     out = []
-    for m in _LOWER_WORD.finditer(plain):
-        w = m.group(0)
-        at_start = m.start() == start
-        if not (at_start or _VALUE_AFTER.match(plain, m.end())) or w.endswith(_ENGLISH_ENDING) \
-                or not wd.unknown_word(w):
+    for m in found:
+        w = m.group(1)
+        if w.endswith(_ENGLISH_ENDING) or not wd.unknown_word(w):
             continue
-        if (at_start and not _VALUE_AFTER.match(plain, m.end()) and not _recurs(w, lower)) or _common_noun(w, lower):
+        if (m.start() == start and not _VALUE_AFTER.match(plain, m.end(1)) and not _recurs(w, lower)) \
+                or _common_noun(w, lower):
             continue
-        out.append(nm.Span(w, m.start(), m.end(), m.start() == 0, "lower", (w,)))
+        out.append(nm.Span(w, m.start(), m.end(1), m.start() == 0, "lower", (w,)))
     return out
+
+
+_DIGIT = re.compile(r"\d")
+# a word right before a value: "receiptd 0.9.3", "restic (v0.17)"
+_BEFORE_VALUE = re.compile(r"(?<![\w'’./@#:/-])([a-z][a-z0-9]{3,24}) \(?v?\d")
 
 
 _SNAKE_TOKEN = re.compile(r"(?<![\w./@#:/`-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w@/`(-]|[.:=]\w)")
@@ -101,15 +109,18 @@ _EDITION_AFTER = re.compile(r" (?:(?:rev|revision)\.? [A-Z0-9]{1,2}|(?:19|20)\d\
 
 def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     """The span with the edition or revision right after it (`_EDITION_AFTER`), when the span is a
-    capitalised name away from a sentence start or shaped ("Windows Server 2022", "Burrow rev C"; not
-    "In 2019", "May 2024"), and the other spelling the text uses for it: a revision alone ("rev C")."""
+    capitalised name away from a sentence start or shaped, a year only after a name of two words or more
+    ("Windows Server 2022", "Burrow rev C"; not "In 2019", "May 2024", "the Mosaic 2024 crop"), and the other spelling the text uses for it: a revision alone ("rev C")."""
     if span.kind not in ("caps", "shaped", "link") or span.at_start and span.kind == "caps":
         return span, ""
     m = _EDITION_AFTER.match(plain, span.end)
     if not m or any(t.casefold() in wd.CALENDAR for t in span.tokens):
         return span, ""
-    text = plain[span.start:m.end()]
     edition = m.group(0).strip()
+    if edition[:1].isdigit() and len(span.tokens) < 2:
+        return span, ""  # a year after one word dates it ("the Mosaic 2024 crop"); after a longer name
+        # ("Windows Server 2022") it names the edition
+    text = plain[span.start:m.end()]
     # (the bare name is no alias: "SQL Server 2017" and "SQL Server 2019" are two things, and the bare
     # name would land a page of the one on the other's)
     return replace(span, text=text, end=m.end(), tokens=tuple(text.split())), \
