@@ -39,10 +39,10 @@ _ENGLISH_ENDING = ("ing", "ed", "ly", "able", "ible", "less", "ful", "ness", "me
 
 def unknown_words(plain: str, start: int, lower: nm.Lower) -> list[nm.Span]:
     """A lower-case word English does not have (`wd.unknown_word`, and no English ending: "pgbouncer",
-    "receiptd"; not "idempotency", "expiry") where a fact is stated of it — right before a value ("receiptd
-    0.9.3"), or opening the sentence (at `start`, after a `Label:`) when the document writes it in another place
-    too — and that the document never writes as a common noun (heading a phrase after an article or a
-    determiner, or in the plural: "the runbook.", "runbooks")."""
+    "receiptd"; not "idempotency", "expiry") where a fact is stated of it — right before a value
+    ("receiptd 0.9.3"), or opening the sentence (at `start`, after a `Label:`) when the document writes it
+    in another place too — and that the document never writes as a common noun (heading a phrase after
+    an article or a determiner, or in the plural: "the runbook.", "runbooks") nor calls ("repr(…)")."""
     found = [m for m in _BEFORE_VALUE.finditer(plain)] if _DIGIT.search(plain) else []
     if (m := _LOWER_WORD.match(plain, start)) and not any(f.start() == start for f in found) \
             and (not start or plain[start - 1] == " "):
@@ -69,7 +69,8 @@ _SNAKE_TOKEN = re.compile(r"(?<![\w./@#:/`-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]
 
 def snake_names(plain: str, start: int) -> list[nm.Span]:
     """An identifier with underscores shaped as a name (`wd.snake_name`: "telvane_sup"), written in prose
-    where a fact is stated of it: opening the sentence (at `start`, after a `Label:`) or right before a value."""
+    where a fact is stated of it: opening the sentence (at `start`, after a `Label:`) or right before a
+    value."""
     if "_" not in plain:
         return []
     return [nm.Span(m.group(0), m.start(), m.end(), m.start() == 0, "snake", (m.group(0),))
@@ -110,7 +111,8 @@ _EDITION_AFTER = re.compile(r" (?:(?:rev|revision)\.? [A-Z0-9]{1,2}|(?:19|20)\d\
 def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     """The span with the edition or revision right after it (`_EDITION_AFTER`), when the span is a
     capitalised name away from a sentence start or shaped, a year only after a name of two words or more
-    ("Windows Server 2022", "Burrow rev C"; not "In 2019", "May 2024", "the Mosaic 2024 crop"), and the other spelling the text uses for it: a revision alone ("rev C")."""
+    ("Windows Server 2022", "Burrow rev C"; not "In 2019", "May 2024", "the Mosaic 2024 crop"); and the
+    other spelling the text uses for it: a revision alone ("rev C")."""
     if span.kind not in ("caps", "shaped", "link") or span.at_start and span.kind == "caps":
         return span, ""
     m = _EDITION_AFTER.match(plain, span.end)

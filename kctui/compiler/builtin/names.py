@@ -66,7 +66,8 @@ class Span:
 
 
 _INTERESTING = re.compile(
-    r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|(?<![\w&/#])#[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w#-])|(?<![\w'’.&+/@-])"
+    r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|"
+    r"(?<![\w&/#])#[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w#-])|(?<![\w'’.&+/@-])"
     r"(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])[\w'’.+-]*"
 )
 _TRAIL = ".'’+-"
@@ -135,7 +136,7 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
         elif c0 == "@":
             out.append(Span(tok[1:], s, e, False, "handle", (tok[1:],)))
         elif c0 == "#":
-            if not _HEX_COLOUR.match(tok):  # a chat channel ("#ops-platform", "#incidents"), not "#fff"
+            if not _HEX_COLOUR.match(tok):  # a chat channel with a hyphen ("#ops-platform"), not "#fff"
                 out.append(Span(tok, s, e, s == first_pos, "channel", (tok,)))
         elif c0.isupper() or shaped(tok):
             group = _run(plain, toks, i)
@@ -311,7 +312,7 @@ def _words_like(span: Span, tokens: list[str], lower_words: Lower | frozenset[st
     """name_like of a span of several words: not a role, not a kind of thing; ordinary words only away
     from a sentence start and never written so in lower case."""
     if role_phrase(tokens) or _kind_phrase(tokens, lower_words) or _PLURAL_ACRONYM_TAIL.match(tokens[-1]):
-        return False, False  # (an acronym in the plural heads a count of things: "zone C APs", "the two DC UPSs")
+        return False, False  # (an acronym in the plural heads a count of things: "zone C APs")
     if all(common_word(t) for t in tokens):
         phrase = " ".join(tokens).casefold()
         return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False

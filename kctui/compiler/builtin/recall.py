@@ -8,8 +8,8 @@ value is said of ("Postgres 16", "renews on 2026-09-30"); without a value only t
 bare passing mention stays on the source page.
 
 Names come from the candidates of kctui.compiler.builtin.candidates (never one whose only capital is a
-sentence start), plus a code span shaped as an identifier (`checkout-db`, `etl-01`), which only a fact
-vouches for. `fact_mentions` returns the (candidate key, sentence) pairs and
+sentence start), plus a code span shaped as an identifier (`checkout-db`, `etl-01`) and the names written
+in lower case of kctui.compiler.builtin.coined ("pgbouncer", "telvane_sup"), which only a fact vouches for. `fact_mentions` returns the (candidate key, sentence) pairs and
 creates the candidates it admits; kctui.compiler.builtin.recognise cites each pair.
 """
 
@@ -250,14 +250,16 @@ def _ident_shape(token: str) -> bool:
 
 def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[str, Candidate],
                  lower: nm.Lower) -> list[tuple[nm.Span, str]]:
-    """Names of the sentence the candidates' rules leave out but a fact vouches for: an opening rare
-    word, a code span shaped as an identifier; each added as a candidate (not yet accepted)."""
+    """Names of the sentence the candidates' rules leave out but a fact vouches for: a code span shaped
+    as an identifier, and the names kctui.compiler.builtin.coined finds in lower case (a word before a
+    release, a word English does not have, an identifier with underscores); each added as a candidate
+    (not yet accepted)."""
     taken = [(s.start, s.end) for s, _ in have]
     out: list[tuple[nm.Span, str]] = []
     label = _LABEL.match(u.plain)
     start = label.end() if label else 0  # (where the sentence's subject may stand)
-    for span in _code_spans(u.plain) + coined.versioned_words(u.plain) + coined.unknown_words(u.plain, start, lower) \
-            + coined.snake_names(u.plain, start):
+    for span in _code_spans(u.plain) + coined.versioned_words(u.plain) \
+            + coined.unknown_words(u.plain, start, lower) + coined.snake_names(u.plain, start):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
         c = candidate(cands, span.text, u.first, u.last)
