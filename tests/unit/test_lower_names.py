@@ -78,6 +78,9 @@ def test_an_unknown_word_is_no_english_word_nor_two_run_together(word, unknown):
     ("# Notes\n\nquorvex restarts nightly at 02:00.\n\nquorvex runs twice.\n\nWe read the quorvex.\n",
      "quorvex", False),
     ("# Notes\n\nquorvex restarts nightly at 02:00.\n\nquorvex runs twice; all quorvexes do.\n", "quorvex", False),
+    # before a dotted release: a product in lower case, unless two English words run together
+    ("# Notes\n\n- moved the cluster to quorvex 23.11 last week\n", "quorvex", True),
+    ("# Notes\n\n- they want hotfix 9.4.0 in first\n", "hotfix", False),
     # a call is code, not a name
     ("# Notes\n\nquorvex(x) is 2 at 02:00.\n\nquorvex(y) is 3 at 03:00.\n", "quorvex", False),
     # an English word in lower case is no name, nor one with an English ending

@@ -23,12 +23,13 @@ _DOTTED_NUMBER = re.compile(r"\d\.\d")
 
 
 def versioned_words(plain: str) -> list[nm.Span]:
-    """A word in lower case English does not know, right before a dotted release number: a product
-    written in lower case ("slurm 23.11", "restic 0.17"), named by the value that stands next to it."""
+    """A word in lower case English does not have (`wd.unknown_word`), right before a dotted release
+    number: a product written in lower case ("slurm 23.11", "restic 0.17"), named by the value that
+    stands next to it (not "hotfix 9.4.0", two English words run together)."""
     if not _DOTTED_NUMBER.search(plain):
         return []
     return [nm.Span(m.group(1), m.start(1), m.end(1), m.start(1) == 0, "versioned", (m.group(1),))
-            for m in _VERSIONED_WORD.finditer(plain) if wd.zipf(m.group(1)) < wd.RARE_ZIPF]
+            for m in _VERSIONED_WORD.finditer(plain) if wd.unknown_word(m.group(1))]
 
 
 _LOWER_WORD = re.compile(r"([a-z][a-z0-9]{3,24})(?![\w'’@/(-]|[.:]\w)")  # (not a call: "repr(")
