@@ -235,3 +235,17 @@ def test_a_sentence_about_a_person_by_their_given_name_is_one_claim_on_their_pag
                                   "Ilse is the contact for Zentrix and Korvo.\n")
     said = [c for c in ex.claims if c.attribute == "is" and "contact for Zentrix" in c.value]
     assert [c.subject for c in said] == ["Ilse Brandt"]  # not "Ilse" beside it, the same line twice
+
+
+@pytest.mark.parametrize("text", ["Dave is on leave Thu-Fri 29-30 Oct, cover is Quen.", "Backups run Mon–Wed only.",
+                                  "The Jan/Feb invoices are late."])
+def test_a_span_of_days_or_months_is_no_name(text: str) -> None:
+    ex = extract("notes/leave.md", f"# Leave\n\n{text}\n")
+    assert not [e.name for e in ex.entities if any(ch in e.name for ch in "-–/")]
+
+
+def test_a_title_with_a_dot_opens_the_person_s_name() -> None:
+    ex = extract("notes/efb.md", "# EFB\n\nAttendees: Quen, Capt. Ilse Brandt (Flight Ops), Rose\n\n"
+                                 "- Capt. Ilse Brandt signs off the EFB policy by 12 Dec.\n")
+    assert "Capt. Ilse Brandt" in {e.name for e in ex.entities}  # one name, as "Prof. Osei" is
+    assert "Capt" not in {e.name for e in ex.entities}

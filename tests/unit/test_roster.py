@@ -179,3 +179,8 @@ def test_a_longer_label_before_a_list_of_full_names_types_them_as_people():
     ex = extract_document(doc(text))
     assert {e.name: e.entity_type for e in ex.entities} == {"Quen Ashby": "person", "Ilse Brandt": "person",
                                                            "Rose Vail": "person"}
+
+
+def test_a_title_before_a_full_name_in_a_list_keeps_the_list_a_list_of_people():
+    found = roster_names(doc("# Sync\n\nAttendees: Quen Ashby, Capt. Ilse Brandt, Rose Vail\n"))
+    assert [n.name for n in found] == ["Quen Ashby", "Ilse Brandt", "Rose Vail"]

@@ -248,7 +248,15 @@ def _leading_words(group: list[tuple[str, int, int]], at_start: bool) -> int:
 
 
 # English titles written before a person's name (closed class, like PARTICLES): part of how the text names them
-HONORIFICS = frozenset({"Dr", "Prof", "Mr", "Mrs", "Ms", "Mx", "Sir", "Dame"})
+# the titles English writes before a person's name (a closed class, like the calendar's words)
+HONORIFICS = frozenset({"Dr", "Prof", "Mr", "Mrs", "Ms", "Mx", "Sir", "Dame", "Capt", "Cpt", "Col", "Maj", "Lt",
+                        "Sgt", "Cllr", "Insp", "Supt", "Cdr"})
+_RANGE_GAP = re.compile(r"[-–—/]")
+
+
+def _calendar_range(token: str) -> bool:
+    parts = _RANGE_GAP.split(token)
+    return len(parts) > 1 and all(p.casefold() in CALENDAR for p in parts)
 _LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
 
 
@@ -287,6 +295,8 @@ def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bo
         return False, False
     if span.kind in ("code", "ident", "handle", "path", "channel"):
         return True, span.kind in ("handle", "channel")
+    if all(_calendar_range(t) for t in tokens):
+        return False, False  # a span of days or months ("Thu-Fri", "Mon–Wed", "Jan/Feb"), not a name
     if any(shaped(t) for t in tokens):
         return True, True
     if len(tokens) == 1:

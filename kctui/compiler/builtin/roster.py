@@ -31,6 +31,7 @@ import re
 
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.name_types import person_like
+from kctui.compiler.builtin.names import HONORIFICS
 from kctui.compiler.builtin.profile import KnownName, Profile
 from kctui.compiler.readers import Document
 
@@ -231,16 +232,26 @@ def _listed(text: str) -> tuple[list[str], list[str]]:
     m = _LIST.match(text.strip())
     if not m:
         return [], []
-    said = _SENTENCE_END.split(_ASIDE.sub("", m.group("items")), maxsplit=1)[0]  # (". Apologies: Lukas": another label's)
+    said = _SENTENCE_END.split(_TITLE_DOT.sub(r"\1 ", _ASIDE.sub("", m.group("items"))), maxsplit=1)[0]  # (". Apologies: Lukas": another label's)
     items = [i.strip(" .*_") for i in _ITEM_GAP.split(said)]
     items = [i for i in items if i]  # (a trailing comma)
     if len(items) >= 3 and all(_LOWER_NAME.fullmatch(i) for i in items) and mostly_names(items):
         # a list written in lower case ("present: priya, tom, ade, mel"): names when most are no English words
         return [i for i in items if i not in wd.FUNCTION_WORDS and i not in wd.CALENDAR], []
+    items = [_untitled(i) for i in items]  # ("Capt. Fiona Grant": Fiona Grant)
     if len(items) < 3 or not all(_ONE_NAME.fullmatch(i) or person_like(i) for i in items):
         return [], []
     return [i for i in items if _ONE_NAME.fullmatch(i) and i.casefold() not in wd.FUNCTION_WORDS
             and i.casefold() not in wd.CALENDAR], [i for i in items if " " in i]
+
+
+_TITLE_DOT = re.compile(r"\b(" + "|".join(sorted(HONORIFICS)) + r")\.\s+")  # ("Capt. Fiona": no sentence ends)
+
+
+def _untitled(item: str) -> str:
+    """A list item without the title before a person's full name ("Capt. Fiona Grant" → "Fiona Grant")."""
+    title, _, rest = item.partition(" ")
+    return rest if title.rstrip(".") in HONORIFICS and person_like(rest) else item
 
 
 def _continued(lines: list[tuple[int, str]], n: int) -> str:
