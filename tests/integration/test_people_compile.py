@@ -105,3 +105,4 @@ def test_incremental_passes_equal_full_passes_as_the_full_name_comes_and_goes(tm
     kickoff.write_text(KICKOFF, encoding="utf-8")
     inc = _compile(tmp_path, "g4", "g3", cache=cache)
     assert _tree(inc) == _tree(_compile(tmp_path, "g4", "g3", full=True))
+

@@ -133,3 +133,18 @@ def test_a_source_with_more_own_names_than_a_page_records_compiles_and_stays_inc
     assert "own_names" not in data
     (src / "thread.md").write_text(THREAD + "\nKwame Asante will call Multitone.\n", encoding="utf-8")
     assert _tree(_compile(tmp_path, "g2", "g1", cache=cache)) == _tree(_compile(tmp_path, "g2", "g1", full=True))
+
+
+def test_a_name_that_stops_recurring_leaves_the_page_in_a_full_pass_as_in_an_incremental_one(tmp_path):
+    """Two notes name the extension x4400 in passing (a page: it recurs); one goes: the other note's
+    source page stops linking it, whether the next pass is incremental or full."""
+    src = tmp_path / "sources"
+    src.mkdir()
+    (src / "handover.md").write_text("# Handover\n\n- Quen on leave Thu-Fri, cover is Ilse\n- ITS desk x4400\n")
+    (src / "runbook.md").write_text("# Runbook\n\n- restart the proxy with `sudo systemctl restart ezp`\n"
+                                    "- call the ITS service desk x4400 for the load balancer\n")
+    _compile(tmp_path, "g0", None)
+    (src / "runbook.md").unlink()
+    incremental = _tree(_compile(tmp_path, "g1", "g0"))
+    full = _tree(_compile(tmp_path, "g1", "g0", full=True))
+    assert incremental == full

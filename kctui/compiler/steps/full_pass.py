@@ -11,6 +11,7 @@ from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.compiler.steps.registry import Registry, routing_matches
 from kctui.compiler.steps.results import SourceChanges
 from kctui.core.pages import parse_page
+from kctui.core.slugs import identity_key
 
 
 def recompile_other_versions(prev: PreviousWiki, changes: SourceChanges, version: str) -> SourceChanges:
@@ -49,6 +50,7 @@ def verify_unchanged(prev: PreviousWiki, registry: Registry, changes: SourceChan
                 and old.summary == ex.summary
                 and old.questions == ex.questions
                 and routing_matches(ex, registry, recorded)
+                and _elsewhere(ex) == sorted(prev.pages[slug].recurring)
             )
         if same:
             keep.append(path)
@@ -57,6 +59,15 @@ def verify_unchanged(prev: PreviousWiki, registry: Registry, changes: SourceChan
             modified.append(path)
     modified.sort(key=lambda p: p.encode())
     return replace(changes, modified=modified, unchanged=keep), extractions
+
+
+def _elsewhere(ex: Extraction) -> list[str]:
+    """The passing mentions of a (maybe activated) extraction that another source names too, as its
+    source page records them (`mentioned_elsewhere`, kctui.compiler.steps.recurrence): a name that
+    stopped recurring when the other source went ("x4400" of two notes, one removed) must leave the page
+    in a full pass as in an incremental one."""
+    named = {identity_key(e.name) for e in ex.entities}
+    return sorted({e.name for e in ex.passing if identity_key(e.name) in named})
 
 
 def _claim_sig(claims) -> list:  # noqa: ANN001
