@@ -240,8 +240,10 @@ class _ClaimMatch:
         return score
 
 
-def _hit(ctx: ServiceContext, base, row, parsed: ParsedQuery, rank: int, n_claims: int) -> dict[str, Any]:
-    claims = json.loads(row["claims_json"])
+def _hit(ctx: ServiceContext, base, row, parsed: ParsedQuery, rank: int, n_claims: int,
+         claims: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A page hit; `claims`: the row's claims when the caller has parsed them already."""
+    claims = json.loads(row["claims_json"]) if claims is None else claims
     flag = _flag(ctx, base, row, claims)
     return {
         "kind": "page", "rank": rank, "page": row["path"], "slug": row["slug"], "title": row["title"],
@@ -358,10 +360,11 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     wants = asked_for(parsed.text)
     pages = []
     for n, row in enumerate(_rows(index, key, ranked[:FUSED_PAGES], None), 1):
-        page = _packet_item(_hit(ctx, base, row, parsed, n, PACKET_CLAIMS))
+        claims = json.loads(row["claims_json"])
+        page = _packet_item(_hit(ctx, base, row, parsed, n, PACKET_CLAIMS, claims))
         if wants:  # what a page the query names states of the kind asked for ("what do we pay Datadog")
             shown = {c["citation"] for c in page["claims"]}
-            page["stating"] = [_slim(c) for c in json.loads(row["claims_json"]) if not c.get("conflict")
+            page["stating"] = [_slim(c) for c in claims if not c.get("conflict")
                                and c.get("citation") not in shown and states(wants, str(c.get("text") or ""))][:STATING]
         pages.append(page)
     sources = paths.sources_path(Path(base.workspace), base.id)

@@ -21,3 +21,20 @@ def compile_into(root: Path, job: str, prev: str | None, *, full: bool = False, 
 
 def tree(wiki: Path) -> dict[str, bytes]:
     return {p.relative_to(wiki).as_posix(): p.read_bytes() for p in sorted(wiki.rglob("*.md"))}
+
+
+def same_either_way(root: Path, job: str, prev: str, *, cache: Path | None = None) -> Path:
+    """The pass `job` over `prev` run incremental (with `cache`) and full: asserts both give the same wiki,
+    byte for byte; returns the incremental one."""
+    inc = compile_into(root, job, prev, cache=cache)
+    full = compile_into(root, job, prev, full=True)
+    assert tree(inc) == tree(full), sorted(k for k in set(tree(inc)) | set(tree(full)) if tree(inc).get(k) != tree(full).get(k))
+    return inc
+
+
+def assert_archived_without(page: Path, source: str) -> None:
+    """A page whose last evidence went: when it is still there it is proposed for archiving, and no claim
+    above its sources cites `source`."""
+    if page.exists():
+        text = page.read_text(encoding="utf-8")
+        assert "compile_status: archived" in text and f"^[{source}" not in text.split("## Sources")[0]

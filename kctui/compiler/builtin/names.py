@@ -248,15 +248,17 @@ def _leading_words(group: list[tuple[str, int, int]], at_start: bool) -> int:
 
 
 # English titles written before a person's name (closed class, like PARTICLES): part of how the text names them
-# the titles English writes before a person's name (a closed class, like the calendar's words)
 HONORIFICS = frozenset({"Dr", "Prof", "Mr", "Mrs", "Ms", "Mx", "Sir", "Dame", "Capt", "Cpt", "Col", "Maj", "Lt",
                         "Sgt", "Cllr", "Insp", "Supt", "Cdr"})
 _RANGE_GAP = re.compile(r"[-–—/]")
 
 
 def _calendar_range(token: str) -> bool:
+    """A span of days or months ("Thu-Fri", "Jan/Feb")."""
     parts = _RANGE_GAP.split(token)
     return len(parts) > 1 and all(p.casefold() in CALENDAR for p in parts)
+
+
 _LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
 
 

@@ -57,10 +57,10 @@ def _fold_people(run: PassRun, gathered: Gathered, changes: SourceChanges, extra
     unchanged sources one of whose names now stands for a person whose page they do not feed."""
     prev = gathered.prev
     rest = [p for p in changes.unchanged if p not in extractions]
-    registry.fold = people.fold_map(people.base_people(extractions, prev, rest))
+    registry.use_fold(people.fold_map(people.base_people(extractions, prev, rest)), people.recorded_fold(prev))
     unread = set(gathered.not_extracted)
     candidates = [p for p in changes.unchanged if p not in unread and (run.full or p not in extractions)]
-    return people.refolded(prev, registry, registry.fold, candidates, recurring)
+    return people.refolded(prev, registry, candidates, recurring)
 
 
 def _not_extracted_unchanged(changes: SourceChanges, reread: list[str],

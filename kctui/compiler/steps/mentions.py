@@ -107,7 +107,6 @@ class NameFinder:
                 found.add(name.slug)
         return found
 
-
     def named(self, text: str) -> set[str]:
         """The pages one of whose names is the whole of `text`, in any case: a section headed by a name
         alone ("**tom**" over tom's standup items) is about it however the note writes it."""
@@ -234,7 +233,7 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     before = {identity_key(n) for slug in stood for n in (prev.pages[slug].title, *prev.pages[slug].aliases)}
     if registry.fold:  # (the names that stood for a person in the previous pass: found then too)
         stood_names = {slug: [prev.pages[slug].title, *prev.pages[slug].aliases] for slug in stood}
-        before |= {identity_key(n) for ns in people.mention_forms(people.recorded_fold(prev), {
+        before |= {identity_key(n) for ns in people.mention_forms(registry.fold_before, {
             s: prev.pages[s].title for s in stood}, stood_names).values() for n in ns}
     anew = finder.keys - before
     citing = prev.tables.citing

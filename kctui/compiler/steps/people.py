@@ -143,16 +143,15 @@ def base_people(live: Mapping[str, Extraction], prev: PreviousWiki, rest: Iterab
     return out
 
 
-def refolded(prev: PreviousWiki, registry, fold: Mapping[str, str], paths: Iterable[str],  # noqa: ANN001
-             recurring: set[str]) -> list[str]:
+def refolded(prev: PreviousWiki, registry, paths: Iterable[str], recurring: set[str]) -> list[str]:  # noqa: ANN001
     """Of the unchanged sources `paths`, those one of whose one-word names — its own names as its
     source page records them, and its passing mentions that recur (`recurring`) — stands for a person
-    (`fold`) whose page its source page does not link (none yet, or another page), or stood for a
-    person whose page it links and would now land on another page: each is read again
-    (an incremental pass) or taken for changed (a full pass). A function of the previous wiki and the
-    fold alone, so both passes pick the same sources."""
+    (`registry.fold`) whose page its source page does not link (none yet, or another page), or stood for
+    a person (`registry.fold_before`, the previous pass's `recorded_fold`) whose page it links and would
+    now land on another page: each is read again (an incremental pass) or taken for changed (a full
+    pass). A function of the previous wiki and the two folds alone, so both passes pick the same sources."""
     page_of = prev.tables.page_of
-    before = recorded_fold(prev)  # whom each one-word name stood for in the previous pass
+    fold, before = registry.fold, registry.fold_before
     out = []
     for path in paths:
         slug = page_of.get(path)

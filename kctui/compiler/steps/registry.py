@@ -106,8 +106,15 @@ class Registry:
         self.index = {kind: index.copy() for kind, index in base.index.items()}
         self.new: dict[str, NewPage] = {}
         self.source_slugs: dict[str, str] = dict(base.source_slugs)
-        # a one-word name's identity key -> the one person of the base it stands for (kctui.compiler.steps.people)
+        # a one-word name's identity key -> the one person of the base it stands for (kctui.compiler.steps.people),
+        # in this pass and in the previous one (`use_fold`)
         self.fold: dict[str, str] = {}
+        self.fold_before: dict[str, str] = {}
+        self._people: frozenset[str] = frozenset()  # the identity keys of the people `fold` stands for
+
+    def use_fold(self, fold: dict[str, str], before: dict[str, str]) -> None:
+        self.fold, self.fold_before = fold, before
+        self._people = frozenset(identity_key(p) for p in fold.values())
 
     def person_of(self, ex: Extraction, entity: Entity) -> str:
         """The person of the base a one-word entity of `ex` stands for ("" when none)."""
@@ -119,13 +126,13 @@ class Registry:
     def person_page_of(self, ex: Extraction, entity: Entity) -> bool:
         """Would a one-word entity its source makes a thing of its own ("Kafka, a message broker") find a
         person's page by the word alone ("Maya Kafka", whose surname it is)? Then it is not theirs."""
-        if " " in entity.name.strip() or foldable(entity, {identity_key(c.name) for c in ex.concepts}):
+        if not self.fold or " " in entity.name.strip() or foldable(entity, {identity_key(c.name) for c in ex.concepts}):
             return False
         slug = self.find("entity", entity.name)
-        if slug is None or not self.fold:
+        if slug is None:
             return False
         title = self.titles[slug]  # a person of the base (not "Elasticsearch OSS", whose first word it is)
-        return identity_key(title) in {identity_key(p) for p in self.fold.values()} and stands_for(entity.name, [title]) is not None
+        return identity_key(title) in self._people and stands_for(entity.name, [title]) is not None
 
     def own_page(self, name: str) -> str | None:
         """The entity page titled `name` itself (not one that has it as an alias)."""
