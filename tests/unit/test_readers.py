@@ -117,3 +117,28 @@ def test_lone_surrogates_from_yaml_escapes_become_replacement_characters() -> No
     ex = extract_document(doc)  # the note's line says `\udfff`, not the character: no claim can cite it
     # (the body sentence "Body." is the source page's own statement, origin "line": every sentence is cited)
     assert not [c for c in ex.claims if c.attribute == "note" and c.origin != "line"] and ex.dropped == 1
+
+
+def test_a_pasted_email_is_titled_by_its_subject_line() -> None:
+    text = ("From: Megan Cole <megan@vendor.example>\nTo: Rosa Mendes <rosa@uni.example>\nDate: Thu, 15 Oct 2026\n"
+            "Subject: RE: Fwd: LibCal renewal 2027 - Castlebrook University\n\nHi Rosa,\n\nThe list price moves to £5,320/yr.\n")
+    for path in ("email-renewal.md", "email-renewal.txt"):
+        doc = read(path, text.encode())
+        assert isinstance(doc, Document) and doc.title == "LibCal renewal 2027 - Castlebrook University", path
+    bold = "**From:** Tom\n**Subject:** Kit list for the offsite\n\nBring laptops.\n"
+    assert read("kit.md", bold.encode()).title == "Kit list for the offsite"
+
+
+def test_a_subject_line_without_a_header_or_under_a_title_does_not_name_the_note() -> None:
+    alone = "Subject: chemistry\n\nWe covered acids today.\n"
+    assert read("lesson-notes.md", alone.encode()).title == "lesson notes"  # one field is no email header
+    later = "Notes from the call.\n\nFrom: Ana\nSubject: Budget\n"
+    assert read("call.md", later.encode()).title == "call"  # the header must open the note
+    titled = "# Renewal thread\n\nFrom: Ana\nTo: Ben\nSubject: Budget\n"
+    assert read("thread.md", titled.encode()).title == "Renewal thread"  # an H1 names it first
+
+
+def test_a_note_opening_with_a_heading_of_any_level_is_named_by_it() -> None:
+    assert read("standup-2026-11-16.md", b"## Standup 16-Nov-2026 (Mon)\n\n- done\n").title == "Standup 16-Nov-2026 (Mon)"
+    assert read("rfc-7.md", b"## Summary\n\nText.\n").title == "rfc 7"  # a section's heading names no document
+    assert read("n.md", b"Intro.\n\n## Later heading\n").title == "n"  # only the opening block names it

@@ -73,6 +73,34 @@ def clean_text(text: str) -> str:
         return _SURROGATE.sub("\ufffd", text)
 
 
+# a message header line of an email pasted into a note ("From: …", "**Subject:** …")
+_HEADER = re.compile(r"^\s*(?:\*\*)?(from|to|cc|bcc|date|sent|subject|reply-to)\s*:\s*(?:\*\*)?\s*(.*?)\s*$", re.I)
+_REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw|sv)\s*:\s*)+", re.I)
+HEADER_LINES = 12  # an email's header is in its first lines
+
+
+def email_subject(lines: list[str]) -> str:
+    """The subject of an email a document opens with: its `Subject:` line among at least two header
+    lines (From, To, Date …) before the first blank line, reply and forward prefixes ("RE: Fwd:")
+    dropped; "" when the document opens with no such header."""
+    fields: dict[str, str] = {}
+    started = False
+    for line in lines[:HEADER_LINES]:
+        if not line.strip():
+            if started:
+                break
+            continue
+        m = _HEADER.match(line)
+        if not m:
+            if started:
+                break
+            return ""
+        started = True
+        fields.setdefault(m.group(1).casefold(), m.group(2))
+    subject = _REPLY_PREFIX.sub("", fields.get("subject", "")).strip()
+    return " ".join(subject.split()) if len(fields) >= 2 and subject else ""
+
+
 def humanise_stem(path: str) -> str:
     stem = PurePosixPath(path).stem
     text = " ".join(stem.replace("_", " ").replace("-", " ").split())

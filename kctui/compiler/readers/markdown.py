@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 from markdown_it import MarkdownIt
 
-from kctui.compiler.readers.base import Block, Document, clean_text, humanise_stem
+from kctui.compiler.readers.base import Block, Document, clean_text, email_subject, humanise_stem
 from kctui.core import frontmatter as fm
 
 _SECTION_NAMES = frozenset({"summary", "motivation", "abstract", "introduction", "overview", "background",
@@ -77,6 +77,13 @@ def read_markdown(path: str, text: str, digest: str, size: int) -> Document:
         # An opening H1 names the document, unless it is a section heading ("Summary", "Motivation").
         candidate = " ".join(blocks[0].text.split())
         if candidate.strip("#*_` ").casefold() not in _SECTION_NAMES:
+            title = candidate
+    if not title:  # a pasted email is named by its subject line
+        title = email_subject(lines[used:]) or None
+    if not title and blocks and blocks[0].kind == "heading":
+        # a note that opens with a heading of another level ("## Standup 16-Nov-2026") is named by it too
+        candidate = " ".join(blocks[0].text.split())
+        if candidate.strip("#*_` ").casefold() not in _SECTION_NAMES and any(ch.isalpha() for ch in candidate):
             title = candidate
     doc = Document(
         path=path,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.readers.base import Block, Document, humanise_stem
+from kctui.compiler.readers.base import Block, Document, email_subject, humanise_stem
 
 _ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
 
@@ -43,5 +43,5 @@ def paragraph_blocks(lines: list[str], first_line: int = 1) -> list[Block]:
 def read_text(path: str, text: str, digest: str, size: int) -> Document:
     lines = text.split("\n")
     blocks = paragraph_blocks(lines)
-    title = humanise_stem(path)
+    title = email_subject(lines) or humanise_stem(path)  # a pasted email: its subject line
     return Document(path=path, digest=digest, size=size, kind="text", title=title, lines=lines, blocks=blocks)

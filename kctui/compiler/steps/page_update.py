@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.steps.recurrence import RECORDED_KEYS, recorded_names
 from kctui.compiler.steps.registry import Contribution
+from kctui.compiler.steps.title_names import title_aliases
 from kctui.compiler.trust.changes import (
     ARCHIVED_SOURCE_KEY,
     ClaimChange,
@@ -339,7 +340,7 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
         kind="source",
         slug=slug,
         title=ex.title,
-        aliases=[],
+        aliases=title_aliases(ex.title, _own_names(ex)),
         tags=tags,
         domain=ex.domain,
         sources=[SourceRef(path, ex.digest, slug)],
@@ -359,6 +360,12 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
     kind = _source_update_kind(old, tally)
     page.history += _source_history(ctx.created_at, ex, old, len(claims), changes, tally)
     return page, PageUpdate(slug, "source", ex.title, kind, tally.added, tally.revised, tally.retracted, changes)
+
+
+def _own_names(ex: Extraction) -> list[str]:
+    """The names a source gives pages of their own (its subject, entities and concepts, and their aliases)."""
+    things = [*([ex.subject] if ex.subject else []), *ex.entities, *ex.concepts]
+    return [n for t in things for n in (t.name, *t.aliases)]
 
 
 _REMADE_KEYS = (ARCHIVED_SOURCE_KEY, *RECORDED_KEYS)  # a source page's, made again each time
