@@ -135,3 +135,15 @@ def test_a_section_headed_by_a_name_alone_is_about_it_in_any_case():
     assert finder.named("tom") == {"tomasz-wrobel"}  # … but a section headed "**tom**" is tom's
     assert finder.named("tom and grace") == set()  # the whole lead, nothing more
     assert finder.named("Grace") == {"grace"}
+
+
+def test_an_email_s_header_greeting_and_sign_off_say_nothing_of_its_subject() -> None:
+    """The subject line names PagerDuty: the sentences of the email reach its page, but its header
+    fields, its greeting and its sign-off do not (they said "Date: Mon, 30 Nov 2026" of PagerDuty)."""
+    lines = ["Date: Mon, 30 Nov 2026 09:12", "Hi Omar,", "Your plan renews on 15 January 2027.", "restart it",
+             "Thanks, Dana", "done"]
+    ex = Extraction("email.md", "sha256:x", "markdown", "PagerDuty renewal", "note", "general",
+                    statements=[_statement(k, text) for k, text in enumerate(lines, start=1)])
+    fed: dict = {}
+    attach(ex, fed, NameFinder({"pagerduty": ["PagerDuty"]}), {"pagerduty": "PagerDuty"})
+    assert [c.value for c in fed["pagerduty"].claims] == ["Your plan renews on 15 January 2027.", "restart it"]

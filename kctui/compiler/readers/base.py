@@ -74,7 +74,7 @@ def clean_text(text: str) -> str:
 
 
 # a message header line of an email pasted into a note ("From: …", "**Subject:** …")
-_HEADER = re.compile(r"^\s*(?:\*\*)?(from|to|cc|bcc|date|sent|subject|reply-to)\s*:\s*(?:\*\*)?\s*(.*?)\s*$", re.I)
+MESSAGE_HEADER = re.compile(r"^\s*(?:\*\*)?(from|to|cc|bcc|date|sent|subject|reply-to)\s*:\s*(?:\*\*)?\s*(.*?)\s*$", re.I)
 _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw|sv)\s*:\s*)+", re.I)
 HEADER_LINES = 12  # an email's header is in its first lines
 
@@ -90,7 +90,7 @@ def email_subject(lines: list[str]) -> str:
             if started:
                 break
             continue
-        m = _HEADER.match(line)
+        m = MESSAGE_HEADER.match(line)
         if not m:
             if started:
                 break

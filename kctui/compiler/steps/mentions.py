@@ -33,7 +33,7 @@ from pathlib import Path
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.recall import ASIDE
 from kctui.compiler.extraction import Extraction
-from kctui.compiler.readers.base import Skipped, source_kind
+from kctui.compiler.readers.base import MESSAGE_HEADER, Skipped, source_kind
 from kctui.compiler.steps import people, recurrence
 from kctui.compiler.steps.registry import Contribution, Registry, route
 from kctui.core.claims import Claim
@@ -143,7 +143,9 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
         headed = sections.get(statement.scope)
         if headed is None:
             headed = sections[statement.scope] = finder.find(statement.scope) or finder.named(statement.scope)
-        if len(headed) == 1:
+        if not says_something(statement.value):
+            pass  # a greeting, a sign-off or a message header is about no section's thing
+        elif len(headed) == 1:
             found |= headed
         elif subject and not headed:
             found.add(subject)
@@ -160,6 +162,20 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
                 contribution = fed[slug] = Contribution()
             contribution.claims.append(Claim(titles[slug], "note", statement.value, "", "fact", MENTION_ORIGIN, ev))
             contribution.mentions = []  # the cited sentences say what the source says; no bare mention line
+
+
+def says_something(text: str) -> bool:
+    """Can a statement be about its section's or its document's thing without naming it ("restart it",
+    "PTO Fri 4th")? Not a message header ("Date: Mon, 30 Nov 2026", "From: …"), a greeting that ends on a
+    comma ("Hi Omar,"), a sign-off of a word and a name ("Thanks, Dana") or a single word ("done")."""
+    if MESSAGE_HEADER.match(text):
+        return False
+    if any(ch.isdigit() for ch in text):
+        return True
+    return len(text.split()) >= 2 and not text.rstrip().endswith(",") and not _SIGN_OFF.match(text)
+
+
+_SIGN_OFF = re.compile(r"^\w+,?\s+[A-Z][\w.'’-]*\.?$")
 
 
 def per_source(statements: int) -> int:
