@@ -447,8 +447,11 @@ def _protect_autolink(m: re.Match) -> str:
 
 def _summary_block(doc: Document) -> Block | None:
     """The first paragraph under a Summary-like heading, else the first prose paragraph, else (a list of
-    links and nothing else) the first list item."""
+    links and nothing else) the first list item. A first paragraph of `Label: value` fields (a decision
+    record's "Status: accepted", an email's header) gives way to the prose paragraph after it, unless a
+    list or a table comes first (a handover's "From: Tom -> To: Priya" says more than its sign-off)."""
     chosen: Block | None = None
+    fields: Block | None = None
     under_summary = False
     for block in doc.blocks:
         if block.kind == "heading":
@@ -457,11 +460,37 @@ def _summary_block(doc: Document) -> Block | None:
         if block.kind in ("paragraph", "quote") and block.text.strip() and not block.text.lstrip().startswith("*["):
             if under_summary:
                 return block
-            if chosen is None:
+            if chosen is not None:
+                continue
+            if fields is None and _field_lines(block.text):
+                fields = block
+            elif fields is None or _prose(block.text):
                 chosen = block
+        elif fields is not None and chosen is None and block.kind in ("item", "table", "code"):
+            chosen = fields
+    chosen = chosen or fields
     if chosen is None:  # a list of links and nothing else: its first item says what the document holds
         chosen = next((b for b in doc.blocks if b.kind == "item" and b.text.strip() and "\\" not in b.text), None)
     return chosen
+
+
+def _prose(text: str) -> bool:
+    """A paragraph that says something: four words or more, not a greeting ending on a comma ("Hi Rosa,")."""
+    return len(text.split()) >= 4 and not text.rstrip().endswith(",")
+
+
+# a line that is a field: a short label, a colon and its value ("Status: Accepted", "**Deciders:** …",
+# "From: Tom -> To: Priya", "present: Aoife, Tom")
+_FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?[\w][\w /&'’.-]{0,30}?(?:\*\*|__)?\s*:(?:\*\*|__)?(?:\s|$)")
+
+
+def _field_lines(text: str) -> bool:
+    """Is every line of a paragraph a `Label: value` field (a note's header: status, deciders, an email's
+    From/To/Date, a standup's attendees)? One line ending as a sentence ends ("Note: we moved it.") is prose."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) == 1 and lines[0].rstrip(" *_").endswith((".", "!", "?")):
+        return False
+    return bool(lines) and all(_FIELD_LINE.match(line) for line in lines)
 
 
 def questions(doc: Document, us: list[Unit] | None = None) -> list[Question]:
