@@ -249,3 +249,20 @@ def test_a_title_with_a_dot_opens_the_person_s_name() -> None:
                                  "- Capt. Ilse Brandt signs off the EFB policy by 12 Dec.\n")
     assert "Capt. Ilse Brandt" in {e.name for e in ex.entities}  # one name, as "Prof. Osei" is
     assert "Capt" not in {e.name for e in ex.entities}
+
+
+def test_a_vendor_list_s_product_column_names_what_the_row_is_about() -> None:
+    """"Vendor | Product / service | …": the row's cost and renewal are the product's facts too (with its
+    vendor), a release after its name is its version, and a description in that column names nothing."""
+    text = ("# Vendors\n\n| Vendor | Product / service | What we have | Cost | Renewal |\n|---|---|---|---|---|\n"
+            "| Paessler | PRTG 500 | 500 sensors | £2,150/yr | 3 Mar 2027 |\n"
+            "| Telvane Systems | Overwatch Historian 7.4 | bundled | — | 1 Apr 2027 |\n"
+            "| Caledon Networks | Aruba support + on-site | 8x5 NBD | £9,800/yr | 31 Jan 2027 |\n")
+    ex = extract("vendors.md", text)
+    types = {e.name: e.entity_type for e in ex.entities}
+    assert types["PRTG 500"] == "service" and types["Overwatch Historian"] == "service"  # not a person
+    assert "Aruba support + on-site" not in types
+    prtg = {(c.attribute, c.value) for c in ex.claims if c.subject == "PRTG 500"}
+    assert {("Cost", "£2,150/yr"), ("Renewal", "3 Mar 2027"), ("Vendor", "Paessler")} <= prtg
+    assert ("version", "7.4") in {(c.attribute, c.value) for c in ex.claims if c.subject == "Overwatch Historian"}
+    assert _find(ex, "Cost", "").subject == "Paessler"  # the vendor keeps the row too

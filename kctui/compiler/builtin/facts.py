@@ -326,25 +326,60 @@ def _table_rows(doc: Document, header: list[str], rows: Rows, heading: str, out:
     (the first or second: a vendor list, a schedule by date), else of the document scoped by the row's
     first cell; the people its cells name."""
     column, row_type, typed = _name_column(header, rows)
+    second, second_type = _product_column(header, rows, column)
     for line, cells in rows:
         cells = tuple(strip_inline(c) for c in cells)
         if not cells or not cells[0]:
             continue
         subjects = _row_subjects(cells[column], typed, bool(row_type)) if 0 <= column < len(cells) else []
-        _row_people(doc, header, cells, line, subjects[0] if subjects else "", out, found)
+        _row_people(doc, header, cells, line, subjects[0] if subjects else "", out, found, second)
         if subjects:
             _named_row(doc, header, cells, line, column, subjects, row_type, out, found)
+            products = _products(cells[second]) if 0 <= second < len(cells) else []
+            for product in products:  # the vendor's product the row is about: the row's cells are its facts too
+                name, release = _DOTTED_RELEASE.match(product).groups()  # "Overwatch SCADA 7.4": a release of it
+                _named_row(doc, header, cells, line, second, [name], second_type, out, found, skip=column)
+                out.append(Claim(name, header[column], subjects[0], "", "fact", "table", _ev(doc, line)))
+                if release:
+                    out.append(Claim(name, "version", release, "", "fact", "table", _ev(doc, line)))
         else:
             _document_row(doc, header, cells, line, heading, out)
 
 
+_DOTTED_RELEASE = re.compile(r"^(.+?)(?:\s+v?(\d+(?:\.\d+)+))?$")
+
+
+def _product_column(header: list[str], rows: Rows, column: int) -> tuple[int, str]:
+    """(the column right after the name column that names what each row's thing supplies, and the type
+    its header gives it; -1 when none): a vendor list's "Vendor | Product | Cost | Renewal" is about the
+    product as much as about the vendor. Its header types it as a thing that is no person or company
+    ("Product / service", "Tool"); each of its cells written as a name names one (`_products`)."""
+    second = column + 1
+    if column < 0 or second >= len(header) - 1:
+        return -1, ""
+    words = header[second].split()
+    second_type = nt.type_from_noun(words[-1]) if words else ""
+    if not second_type or second_type in ("person", "company", "team"):
+        return -1, ""
+    cells = _name_cells(rows, second)
+    return (second, second_type) if any(_products(f) for f in cells) else (-1, "")
+
+
+def _products(cell: str) -> list[str]:
+    """The names a product column's cell gives, each written as a name ("PRTG 500", "Jamf Pro (cloud)";
+    not a description such as "Aruba support + on-site" or "FRMS module")."""
+    parts = _row_subjects(cell, True, True)
+    return parts if all(_named_cell(p) for p in parts) else []
+
+
 def _named_row(doc: Document, header: list[str], cells: tuple[str, ...], line: int, column: int, subjects: list[str],
-               row_type: str, out: list[Claim], found: list[Entity]) -> None:
-    """A row of the things its name column names: each an entity, with the row's other cells as claims."""
+               row_type: str, out: list[Claim], found: list[Entity], skip: int = -1) -> None:
+    """A row of the things its name column names: each an entity, with the row's other cells (but the
+    `skip` column's) as claims."""
     for subject in subjects:
         found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
         for k, (attribute, value) in enumerate(zip(header, cells)):
-            if k != column and _usable(value):
+            if k not in (column, skip) and _usable(value):
                 out.append(Claim(subject, attribute, value, "", "fact", "table", _ev(doc, line)))
 
 
@@ -410,10 +445,11 @@ def _named_cell(text: str, lower_ok: bool = False) -> bool:
 
 
 def _row_people(doc: Document, header: list[str], cells: tuple[str, ...], line: int, row_subject: str,
-                out: list[Claim], found: list[Entity]) -> None:
-    """The people a row's cells name; what the row says about them when it names its subject."""
-    for column, other in zip(header[1:], cells[1:]):
-        if nt.person_shape(other.strip()):
+                out: list[Claim], found: list[Entity], products: int = -1) -> None:
+    """The people a row's cells name (not the cells of its product column: "Overwatch Historian" is no
+    person); what the row says about them when it names its subject."""
+    for k, (column, other) in enumerate(zip(header[1:], cells[1:]), start=1):
+        if k != products and nt.person_shape(other.strip()):
             found.append(Entity(other.strip(), "person", other.strip(), (), _ev(doc, line)))
             if row_subject:  # the person's page says what the row says about them
                 out.append(Claim(other.strip(), f"{column} of", row_subject, row_subject, "fact", "table",
