@@ -37,6 +37,7 @@ def _ex(path: str, own: list[str] = (), once: list[str] = ()) -> Extraction:  # 
     ({"a": ([], ["Opsgenie"]), "b": (["Opsgenie"], [])}, {"opsgenie"}),   # once here, a page's name there
     ({"a": (["Opsgenie"], []), "b": (["Opsgenie"], [])}, set()),          # names both give pages anyway
     ({"a": ([], ["Valery"]), "b": (["Valery Bugakov"], ["Valery"])}, set()),  # a first name of a longer name
+    ({"a": ([], ["Vostrel"]), "b": (["Vostrel VT4400"], ["Vostrel"])}, {"vostrel"}),  # a maker before its model
     ({"a": ([], ["Sentry"]), "b": ([], ["Sentry DSN"])}, set()),          # different names
 ])
 def test_recurring_names(sources: dict, expected: set[str]) -> None:

@@ -33,6 +33,7 @@ _ONE_WORD_OPENS = re.compile(r" (?:[a-z]+|v?\d)")
 _VERSION_AFTER = re.compile(r"\s+(?:version\s+)?v?\d+(?:\.\d+)+\b")
 _COMPANY_TAIL = re.compile(r",?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
 
+_HOST = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-\d{1,4}$")  # letters, then a number part: etl-01, amos-db-01
 SpansOf = list[list[tuple[nm.Span, str]]]  # per sentence: each name span and its candidate's key
 
 
@@ -64,7 +65,9 @@ class Candidate:
     def passing(self) -> bool:
         """Named in one sentence only, by a span name-like on its own (not only by the document's usage,
         not a code span or identifier, not only ordinary words): a name if another source names it too."""
-        if self.marked + self.loose != 1 or not self.vouched or self.usage or self.kinds <= {"code", "ident"}:
+        if self.kinds <= {"ident"} and self.vouched and _HOST.match(self.name):
+            return True  # a host's or a unit's number ("amos-db-01", "wms-app-02"): a name once it recurs
+        if not self.vouched or self.usage or self.kinds <= {"code", "ident"}:
             return False
         words = self.name.split()
         if any(w.casefold().removesuffix("s") in wd.CALENDAR for w in words) and not nt.person_like(self.name):
@@ -73,7 +76,7 @@ class Candidate:
             return True
         if len(words) == 1 and words[0].endswith("ing"):
             return False  # a gerund heading a title or a link text ("Deploying a change"), not a name
-        return self.marked == 1 and not all(wd.common_word(w) for w in words)
+        return not all(wd.common_word(w) for w in words)
 
     def accepted(self) -> bool:
         if self.defined or self.fact or self.known or self.listed:

@@ -41,6 +41,7 @@ from kctui.compiler.builtin.words import (  # noqa: F401 - re-exported for the t
     RARE_ZIPF,
     SUFFIX_SHAPE,
     VERSIONISH,
+    WORD_SUFFIX,
     code_identifier,
     common_phrase,
     common_word,
@@ -71,6 +72,7 @@ _INTERESTING = re.compile(
     r"(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])[\w'’.+-]*"
 )
 _TRAIL = ".'’+-"
+_INNER_OPENERS = frozenset(":;—–-(")  # … of which these open no sentence: a label's value, an aside, a dash
 _OPENERS = frozenset(":;—–-(\"“‘>|.!?*[")  # a capital after these says nothing: a new sentence, a label, a quote
 _JUNK_TOKEN = re.compile(r"_|\.(?:md|MD|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d")
 _MARKED = re.compile(r"[^\W\d_a-z]|[`@]|[a-z][-_.][a-z0-9]|[a-z]\d|\d[a-z]")  # a capital, code, a handle, a-b, k8
@@ -198,6 +200,8 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
             break  # "Moira Kettleby Head of Infrastructure": a name, then the role it holds
         if len(group) == 1 and _RECORD_ID.match(nxt[0]) and plain[:group[0][1]].rstrip()[-1:] in _OPENERS | {""}:
             break  # the word opening a sentence before a record's identifier: "Supersedes ADR-0011"
+        if _RECORD_ID.match(group[-1][0]):
+            break  # a record's identifier ends a name: "CHG-0342 AMOS cutover" names the change and AMOS
         if not (gap == " " or _GAP.match(gap) or (gap == ". " and group[-1][0] in HONORIFICS)
                 or (_NUMBER_GAP.match(gap) and group[-1][0].isupper() and group[-1][0].isalpha() and len(group[-1][0]) > 1)):
             break  # (an acronym, a number and a capitalised word are one name: "SOC 2 Type II")
@@ -213,11 +217,13 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
     s = group[0][1]
     before = plain[:s].rstrip()[-1:]
     at_start = s == first_pos or (before != "" and before in _OPENERS)
-    if at_start and 2 <= len(group) <= 3 and zipf(group[-1][0]) < RARE_ZIPF \
-            and person_like(whole := plain[group[0][1]:group[-1][2]]):
+    if at_start and 2 <= len(group) <= 3 and (zipf(group[-1][0]) < RARE_ZIPF or (
+            before in _INNER_OPENERS and _inner_person(group))) and person_like(whole := plain[group[0][1]:group[-1][2]]):
         # a run shaped like a person's name whose surname is no English word may be one even
-        # where it opens the sentence ("Daniel Micay on June 24"); the words after the
-        # sentence's first are kept as their own span too ("Later Zorblat": "Zorblat")
+        # where it opens the sentence ("Daniel Micay on June 24"), and so may any such run after a
+        # bracket, a colon or a dash inside the sentence ("Owner: Rafael Costa", "(Fiona Reid)"): a
+        # loose mention, a name once it recurs; the words after the sentence's first are kept as
+        # their own span too ("Later Zorblat": "Zorblat")
         out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
     k = _leading_words(group, at_start)
     if k < len(group) and len(group) - k <= 4:
@@ -229,6 +235,20 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
         words = tuple(text.split())
         kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
         out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
+
+
+def _inner_person(group: list[tuple[str, int, int]]) -> bool:
+    """Could a run after a colon, a bracket or a dash be a person's name: its last word no ordinary
+    word, its first no word with an English ending ("Expired Certificate", "Pending Changes"; a surname
+    may have one: "Dave Pickering")?"""
+    return zipf(group[-1][0]) < COMMON_ZIPF and not english_ending(group[0][0])
+
+
+def english_ending(token: str) -> bool:
+    """A word of five letters or more with an English ending or in the plural ("Expired", "Blockers";
+    not "Reyes" … "Thomas": the closed class of endings is WORD_SUFFIX, a plural an -s after no s, u or i)."""
+    low = token.casefold()
+    return len(low) > 4 and (low.endswith(WORD_SUFFIX) or (low.endswith("s") and not low.endswith(("ss", "us", "is", "es"))))
 
 
 def _leading_words(group: list[tuple[str, int, int]], at_start: bool) -> int:

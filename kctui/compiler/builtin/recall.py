@@ -323,6 +323,7 @@ def _whole_items(us: list[Unit]) -> list[Unit]:
     return out
 
 
+_BARE_LEAD = re.compile(r"[A-Z][\w'’-]{1,30}(?: [A-Z][\w'’-]{1,30})?")
 _LEAD = re.compile(r"\*\*([^*\n]{1,60})\*\*:?|([^\s:|#>*][^:|\n]{0,38}):")  # "**Tom**", "**Tom**:", "Tom:" alone on a line
 
 
@@ -333,13 +334,18 @@ def section_leads(doc: Document) -> dict[int, str]:
     part of it."""
     out: dict[int, str] = {}
     lead = ""
-    for block in doc.blocks:
+    blocks = doc.blocks
+    for n, block in enumerate(blocks):
         if block.kind == "heading":
             lead = ASIDE.sub("", block.text).strip() if block.level >= 2 else ""
             continue
         m = _LEAD.fullmatch(block.text.strip()) if block.kind == "paragraph" else None
         if m:
             lead = ASIDE.sub("", m.group(1) or m.group(2)).strip()
+            continue
+        if block.kind == "paragraph" and n + 1 < len(blocks) and blocks[n + 1].kind == "item" \
+                and blocks[n + 1].start == block.end + 1 and _BARE_LEAD.fullmatch(bare := ASIDE.sub("", block.text).strip()):
+            lead = bare  # a line of one capitalised word or two right over its list ("Callum (wk2)")
             continue
         if lead:
             for line in range(block.start, block.end + 1):

@@ -32,6 +32,7 @@ def record_name(doc: Document) -> str:
 
 
 _TITLE_PARTS = re.compile(r"\s+[—–-]\s+|:\s+")
+_CLAUSE_AFTER = re.compile(r",\s[^()]*$")  # a clause after a comma, outside brackets, ends the part
 _ROLE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<role>[^()]{3,60})\)$")
 
 
@@ -44,6 +45,7 @@ def person_subject(doc: Document) -> tuple[str, str] | None:
     # (a later part, after the kind of note the first part says: a whole title in title case, "Cloud
     # Postgres", names a topic, not someone)
     for part in _TITLE_PARTS.split(doc.title.strip().lstrip("#").strip())[1:]:
+        part = _CLAUSE_AFTER.sub("", part)  # ("Joel Achterberg (junior sysadmin), starts Mon 2 Nov")
         m = _ROLE.match(part.strip())
         name, role = (m.group("name").strip(), m.group("role").strip()) if m else (part.strip(), "")
         if nt.person_like(name):

@@ -31,7 +31,7 @@ import re
 
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.name_types import person_like
-from kctui.compiler.builtin.names import HONORIFICS
+from kctui.compiler.builtin.names import HONORIFICS, english_ending
 from kctui.compiler.builtin.profile import KnownName, Profile
 from kctui.compiler.readers import Document
 
@@ -92,13 +92,16 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     full_names += _speakers(lines)
     for r in runs:
         _close(r, named, slots)
+    heads: set[str] = set()  # the bold lines of a note whose bold lines are mostly names: each heads a person's part
     if len({w.casefold() for w in bold}) >= ROSTER_MIN and mostly_names({w.casefold() for w in bold}):
+        heads = {low for w in bold if w[:1].isupper() and not english_ending(w) and (low := w.casefold()) not in _CLOSED
+                 and low not in wd.FUNCTION_WORDS and low not in wd.CALENDAR}  # ("**Me**": the writer)
         among.update(w.casefold() for w in bold)
     for column in _name_columns(doc):
         named.update(column)
         for word in column:
             _spell(spelled, column[word])
-    found = named | {w for w, lines in places.items() if len(lines | slots.get(w, set())) >= 2
+    found = named | {w for w, lines in places.items() if (len(lines | slots.get(w, set())) >= 2 or w in heads)
                      and (wd.zipf(w) < wd.COMMON_ZIPF or w in among)}  # ("**Yes**" and "Yes: …" lines are no name's places)
     first = {w: min(places.get(w, set()) | slots.get(w, set()) or {0}) for w in found}
     full = _people(lines, found, full_names)

@@ -16,6 +16,7 @@ it is not read, as the pages it names would not say (a page lists a source that 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
@@ -36,6 +37,7 @@ RECORDED_KEYS = (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KE
 # named rows gives 3,900 names, 70 KB); a source with more records none and is counted as a page of an
 # older pass is, from the entity pages that list it
 MAX_OWN_NAMES_BYTES = 16 * 1024
+_DIGIT = re.compile(r"\d")
 
 
 def _keys(names: Iterable[str]) -> set[str]:
@@ -114,8 +116,9 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
         for k in own | p:
             sources[k] = sources.get(k, 0) + 1
     # a lone word that begins a longer name some source gives ("Valery" of Valery Bugakov) stands for
-    # that name where it is written, not for a thing of its own
-    firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k}
+    # that name where it is written, not for a thing of its own; not where the rest of the longer name
+    # holds a number: a model or a record of it ("Saft LS14500", "ServiceNow RITM0048812")
+    firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k and not _DIGIT.search(k.split(" ", 1)[1])}
     return {k for k in once if sources.get(k, 0) >= 2 and (" " in k or k not in firsts)}
 
 
