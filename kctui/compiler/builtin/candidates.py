@@ -63,8 +63,9 @@ class Candidate:
         return i in self.marked_in
 
     def passing(self) -> bool:
-        """Named in one sentence only, by a span name-like on its own (not only by the document's usage,
-        not a code span or identifier, not only ordinary words): a name if another source names it too."""
+        """Named by a span name-like on its own (not only by the document's usage, not a code span or an
+        identifier other than a host's number, not only ordinary words) but without the evidence for a
+        page here (asked of a candidate `accepted` refuses): a name if another source names it too."""
         if self.kinds <= {"ident"} and self.vouched and _HOST.match(self.name):
             return True  # a host's or a unit's number ("amos-db-01", "wms-app-02"): a name once it recurs
         if not self.vouched or self.usage or self.kinds <= {"code", "ident"}:

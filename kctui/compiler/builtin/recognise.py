@@ -41,7 +41,7 @@ class Recognised:
     names: dict[str, str]  # identity key of every spelling → entity name
     weak: frozenset[str] = frozenset()  # entities only recurrence vouches for (identity keys)
     used: frozenset[str] = frozenset()  # frequent words the document's usage makes names ("Linear")
-    # names the document marks as names in ONE sentence: an entity only when another source mentions
+    # names the document marks without the evidence for a page here: an entity only when another source mentions
     # them too (kctui.compiler.steps.recurrence), with what this document says about them
     passing: list[Entity] = field(default_factory=list)
     passing_claims: list[Claim] = field(default_factory=list)
@@ -138,8 +138,8 @@ def _accepted(cands: dict[str, Candidate], concept_keys: set[str], used: set[str
 
 def _passing(doc: Document, us: list[Unit], cands: dict[str, Candidate], concept_keys: set[str],
              accepted: dict[str, Candidate], stated: set[str]) -> dict[str, Candidate]:
-    """The passing mentions: named in one sentence, or a name a sentence states a fact about (`stated`:
-    an entity here only with more evidence, a page with what this document says once another source
+    """The passing mentions: named without the evidence for a page here, or a name a sentence states a
+    fact about (`stated`: an entity here only with more evidence, a page with what this document says once another source
     names it too); not an entity, not a concept; a line's label ("Deciders: …") and a section of the
     document ("see Unresolved Questions") are not names."""
     headings = {key_of(" ".join(b.text.strip("#` ").split())) for b in doc.blocks if b.kind == "heading"}
