@@ -62,6 +62,9 @@ def test_ordinary_words_after_a_colon_are_no_passing_mention() -> None:
 def test_a_record_identifier_ends_a_name() -> None:
     spans = [s.text for s in nm.plain_spans("CAB approved FIX-0042 Quillmark cutover on Sunday.")]
     assert "FIX-0042" in spans and "Quillmark" in spans and "FIX-0042 Quillmark" not in spans
+    # a record's long number is a name of its own, also after a name
+    spans = [s.text for s in nm.plain_spans("Raise it in Tallydesk REQ0041187 before Friday.")]
+    assert "Tallydesk" in spans and "REQ0041187" in spans and "Tallydesk REQ0041187" not in spans
     # a model number after a maker's name is still part of it
     assert "Palmetto RX-600" in [s.text for s in nm.plain_spans("We bought a Palmetto RX-600 for the lab.")]
 

@@ -84,6 +84,7 @@ _NEXT = re.compile(r"\s+([A-Za-z]+)")
 _ROOT_PATH = re.compile(r"(?:(?<=[\s(])|^)/[a-z][a-z0-9_-]{1,30}(?![\w/.-])")
 _NUMBER_GAP = re.compile(r"^ \d{1,4} $")
 _RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")  # ADR-0011, INC-204 (kctui.compiler.builtin.records)
+_RECORD_NUMBER = re.compile(r"^[A-Z]{2,5}\d{6,}$")  # a ticket's or an update's number: RITM0048812, KB5046617
 _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
 _HEX_COLOUR = re.compile(r"^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
 
@@ -200,8 +201,9 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
             break  # "Moira Kettleby Head of Infrastructure": a name, then the role it holds
         if len(group) == 1 and _RECORD_ID.match(nxt[0]) and plain[:group[0][1]].rstrip()[-1:] in _OPENERS | {""}:
             break  # the word opening a sentence before a record's identifier: "Supersedes ADR-0011"
-        if _RECORD_ID.match(group[-1][0]):
-            break  # a record's identifier ends a name: "CHG-0342 AMOS cutover" names the change and AMOS
+        if _RECORD_ID.match(group[-1][0]) or _RECORD_NUMBER.match(group[-1][0]) or _RECORD_NUMBER.match(nxt[0]):
+            break  # a record's identifier ends a name: "CHG-0342 AMOS cutover" names the change and AMOS;
+            # a record's long number is a name of its own ("ServiceNow RITM0048812")
         if not (gap == " " or _GAP.match(gap) or (gap == ". " and group[-1][0] in HONORIFICS)
                 or (_NUMBER_GAP.match(gap) and group[-1][0].isupper() and group[-1][0].isalpha() and len(group[-1][0]) > 1)):
             break  # (an acronym, a number and a capitalised word are one name: "SOC 2 Type II")
