@@ -51,24 +51,62 @@ def _statement(line: int, text: str) -> Statement:
     return Statement(text, "", line, line)
 
 
-def test_each_statement_goes_once_to_each_page_it_names_unless_the_page_has_those_lines_already() -> None:
+def test_each_statement_goes_once_to_each_page_it_names_unless_the_page_says_it_already() -> None:
     ex = Extraction("runbook.md", "sha256:x", "markdown", "Runbook", "note", "general",
-                    statements=[_statement(3, "check Piano status page"), _statement(4, "Piano and prebid"),
-                                _statement(5, "nothing here")])
-    fed = {"prebid": Contribution(claims=[Claim("prebid", "version", "8", "", "fact", "statement",
-                                                Evidence("runbook.md", 4, 4, "sha256:x"))])}
+                    statements=[_statement(3, "check Piano status page"), _statement(4, "Piano and prebid 8, see KF-881"),
+                                _statement(5, "nothing here"), _statement(6, "prebid pinned")])
+    at = Evidence("runbook.md", 4, 4, "sha256:x")
+    fed = {"prebid": Contribution(claims=[Claim("prebid", "version", "8", "", "fact", "statement", at),
+                                          Claim("prebid", "note", "prebid pinned", "", "fact", "statement",
+                                                Evidence("runbook.md", 6, 6, "sha256:x"))])}
     attach(ex, fed, NameFinder(PAGES), {"piano": "Piano", "prebid": "prebid"})
     assert [(c.subject, c.value, c.evidence.start) for c in fed["piano"].claims] == [
-        ("Piano", "check Piano status page", 3), ("Piano", "Piano and prebid", 4)]
-    assert [c.attribute for c in fed["prebid"].claims] == ["version"]  # line 4 is on it already
+        ("Piano", "check Piano status page", 3), ("Piano", "Piano and prebid 8, see KF-881", 4)]
+    # the claim that took one value of line 4 does not say the rest of it; line 6 is on the page whole
+    assert [(c.attribute, c.value) for c in fed["prebid"].claims] == [
+        ("version", "8"), ("note", "prebid pinned"), ("note", "Piano and prebid 8, see KF-881")]
 
 
-def test_one_source_gives_one_page_at_most_per_source_statements() -> None:
+def test_one_source_gives_one_page_at_most_per_source_statements_and_per_source_more_holding_a_value() -> None:
+    steps = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+             "thirteen", "fourteen", "fifteen"]
     ex = Extraction("runbook.md", "sha256:x", "markdown", "Runbook", "note", "general",
-                    statements=[_statement(k, f"Piano step {k}") for k in range(1, PER_SOURCE + 5)])
+                    statements=[_statement(k, f"Piano step {w}") for k, w in enumerate(steps, 1)]
+                    + [_statement(20 + k, f"Piano renews on {k} March") for k in range(1, 4)])
     fed: dict = {}
     attach(ex, fed, NameFinder(PAGES), {"piano": "Piano"})
+    assert len(fed["piano"].claims) == PER_SOURCE + 3  # the statements holding a value are counted apart
+    ex.statements = [_statement(k, f"Piano renews on {k} March") for k in range(1, PER_SOURCE + 5)]
+    fed = {}
+    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano"})
     assert len(fed["piano"].claims) == PER_SOURCE
+
+
+def test_a_sentence_naming_nothing_continues_the_subject_of_the_one_before() -> None:
+    def st(line: int, text: str, follows: bool) -> Statement:
+        return Statement(text, "", line, line, "line", follows)
+
+    ex = Extraction("n.md", "sha256:x", "markdown", "Notes", "note", "general",
+                    statements=[st(3, "Piano sent the quote.", False), st(3, "It is $2,150/mo.", True),
+                                st(3, "Tooling unchanged at $500.", True), st(4, "Budget is $9k.", False),
+                                st(5, "prebid bumped to 8.52.", False), st(5, "Piano renews in May.", True),
+                                st(5, "Signed by Friday.", True)])
+    fed: dict = {}
+    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano", "prebid": "prebid"})
+    assert {slug: [c.value for c in fed[slug].claims] for slug in fed} == {
+        "piano": ["Piano sent the quote.", "It is $2,150/mo.", "Tooling unchanged at $500.", "Piano renews in May.",
+                  "Signed by Friday."],
+        "prebid": ["prebid bumped to 8.52."]}  # a new line is no continuation; a sentence naming a thing is its own
+
+
+def test_a_paragraphs_later_sentence_on_the_same_line_follows_the_one_before() -> None:
+    from kctui.compiler.builtin.recall import all_statements
+    from kctui.compiler.builtin.sentences import units
+
+    doc = _doc("# n\n\nPiano sent the quote. It is $2,150/mo.\nBudget is $9k.\n\n- Piano one\n- It two\n")
+    got = [(s.value, s.follows) for s in all_statements(doc, units(doc))]
+    assert got == [("Piano sent the quote.", False), ("It is $2,150/mo.", True), ("Budget is $9k.", False),
+                   ("Piano one", False), ("It two", False)]
 
 
 def _doc(text: str):  # noqa: ANN202
@@ -105,11 +143,19 @@ def test_a_statement_reaches_the_page_its_section_or_else_its_title_names() -> N
     pages = {"tom": ["Tom"], "grace": ["Grace"], "paywall-api": ["paywall-api"]}
     ex = Extraction("n.md", "sha256:x", "markdown", "Runbook: paywall-api (owner Tom)", "note", "general",
                     statements=[st(3, "will sort Stripe creds", "Tom"), st(4, "restart it", "escalation"),
-                                st(5, "roll back", ""), st(6, "Tom and Grace", "Tom, Grace")])
+                                st(5, "roll back", ""), st(6, "Tom and Grace", "Tom, Grace"),
+                                st(7, "sort the budget", "Tom, Grace")])
     fed: dict = {}
     attach(ex, fed, NameFinder(pages), {"tom": "Tom", "grace": "Grace", "paywall-api": "paywall-api"})
     assert {slug: [c.evidence.start for c in fed[slug].claims] for slug in fed} == {
-        "tom": [3, 6], "grace": [6], "paywall-api": [4, 5]}  # a section naming two says nothing of either
+        "tom": [3, 6, 7], "grace": [6], "paywall-api": [4, 5]}  # a section naming two is about the first
+
+
+def test_a_title_or_heading_naming_several_things_is_about_the_one_it_names_first() -> None:
+    finder = NameFinder({"primo": ["Primo"], "primo-ve": ["Primo VE"], "huaxin": ["Huaxin"], "dfm": ["DFM"]})
+    assert finder.first("Postmortem: Primo VE login failures") == "primo-ve"  # the longest that starts there
+    assert finder.first("email huaxin dfm review") == "huaxin"
+    assert finder.first("Weekly notes") == ""
 
 
 def test_a_name_that_lands_on_a_page_by_its_alias_becomes_one_of_the_pages_names() -> None:
@@ -135,6 +181,25 @@ def test_a_section_headed_by_a_name_alone_is_about_it_in_any_case():
     assert finder.named("tom") == {"tomasz-wrobel"}  # … but a section headed "**tom**" is tom's
     assert finder.named("tom and grace") == set()  # the whole lead, nothing more
     assert finder.named("Grace") == {"grace"}
+
+
+def test_a_name_without_its_company_suffix_is_one_of_its_forms() -> None:
+    from kctui.compiler.steps.mentions import short_forms
+
+    assert short_forms({"polar": ["Polar Process Ltd"], "acme": ["Acme Inc.", "Acme"], "veeam": ["Veeam Backup"]}) \
+        == {"polar": ["Polar Process"]}
+
+
+def test_a_title_or_heading_holding_a_value_is_a_statement_and_a_less_than_sign_is_no_markup() -> None:
+    from kctui.compiler.builtin.recall import all_statements
+    from kctui.compiler.builtin.sentences import units
+
+    doc = _doc("# Onboarding — Ravi Menon (starts Mon 16 Nov 2026)\n\n## Atlas cutover (14–15 Mar)\n\n## Notes\n\n"
+               "p95 is ~41s, target is <20s.\n\nsee <https://example.com/x> now\n")
+    got = [(s.value, s.scope, s.start) for s in all_statements(doc, units(doc))]
+    assert got == [("p95 is ~41s, target is <20s.", "Notes", 7),
+                   ("Onboarding — Ravi Menon (starts Mon 16 Nov 2026)", "Onboarding — Ravi Menon (starts Mon 16 Nov 2026)", 1),
+                   ("Atlas cutover (14–15 Mar)", "Atlas cutover (14–15 Mar)", 3)]
 
 
 def test_an_email_s_header_greeting_and_sign_off_say_nothing_of_its_subject() -> None:

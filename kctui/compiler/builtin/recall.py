@@ -304,8 +304,29 @@ def all_statements(doc: Document, us: list[Unit]) -> list[Statement]:
     pages of the names each contains. (Its lines are not yet checked to contain it.)"""
     leads = section_leads(doc)
     unit = "page" if doc.citation_unit == "page" else "line"
-    return [Statement(text, leads.get(first, ""), first, first if unit == "page" else last, unit)
-            for text, first, last in _sentence_texts(_whole_items(us), set()) + _row_texts(doc, set())]
+    kept = [u for u in _whole_items(us) if _stated(u, set())]
+    out = [Statement(u.plain, leads.get(u.first, ""), u.first, u.first if unit == "page" else u.last, unit,
+                     k > 0 and _continues(kept[k - 1], u)) for k, u in enumerate(kept)]
+    return out + [Statement(text, leads.get(first, ""), first, first if unit == "page" else last, unit)
+                  for text, first, last in _row_texts(doc, set())] + _heading_statements(doc, unit)
+
+
+def _heading_statements(doc: Document, unit: str) -> list[Statement]:
+    """The title and headings that hold a value ("Atlas cutover (14–15 Mar)", "Onboarding — Ravi Menon
+    (starts Mon 16 Nov 2026)"), each its own scope: it states a fact of what it names first."""
+    out = []
+    for block in doc.blocks:
+        text = " ".join(block.text.split())
+        if block.kind == "heading" and 3 <= len(text) <= MAX_STATEMENT_CHARS * 2 and value_spans(text) \
+                and not _MARKUP.search(text):
+            out.append(Statement(text, text, block.start, block.start, unit))
+    return out
+
+
+def _continues(before: Unit, u: Unit) -> bool:
+    """A later sentence of the same paragraph that begins on the line where the one before it ends (a
+    new line of a block may be a new speaker's turn or a new entry)."""
+    return u.kind == before.kind == "paragraph" and u.block == before.block and u.first == before.last
 
 
 def _whole_items(us: list[Unit]) -> list[Unit]:
@@ -360,9 +381,16 @@ def _sentence_statements(doc: Document, us: list[Unit], covered: set[int]) -> li
 
 
 def _sentence_texts(us: list[Unit], covered: set[int]) -> list[tuple[str, int, int]]:
-    return [(u.plain, u.first, u.last) for u in us
-            if u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2 and "\\" not in u.plain
-            and "<" not in u.raw]  # (an autolink's or an escape's text is not what the line says)
+    return [(u.plain, u.first, u.last) for u in us if _stated(u, covered)]
+
+
+def _stated(u: Unit, covered: set[int]) -> bool:
+    return u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2 and not _MARKUP.search(u.raw)
+
+
+# an autolink, an HTML tag or comment, a Markdown escape: its text is not what the line says ("<20s",
+# "<ver>"-free text and a Windows path "ops-fs-01\efb" are)
+_MARKUP = re.compile(r"<(?:[A-Za-z][\w.+-]*:|/?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>|!--)|\\[!-/:-@\[-`{-~]")
 
 
 def _row_statements(doc: Document, covered: set[int]) -> list[Claim]:

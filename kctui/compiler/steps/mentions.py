@@ -26,13 +26,15 @@ mentioned stands no more; what it attached to pages that still stand is on them 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.recall import ASIDE
-from kctui.compiler.extraction import Extraction
+from kctui.compiler.builtin.stated_values import value_spans
+from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers.base import MESSAGE_HEADER, Skipped, source_kind
 from kctui.compiler.steps import people, recurrence
 from kctui.compiler.steps.registry import Contribution, Registry, route
@@ -93,9 +95,13 @@ class NameFinder:
                     self.keys.add(identity_key(name))
 
     def find(self, text: str) -> set[str]:
+        return {slug for _, _, slug in self.places(text)}
+
+    def places(self, text: str) -> list[tuple[int, int, str]]:
+        """(first word, words, slug) of each name `text` contains, in the order written."""
         written = _words(text)
         folded = "\x00".join(written).casefold().split("\x00")
-        found: set[str] = set()
+        found: list[tuple[int, int, str]] = []
         if self._first.keys().isdisjoint(folded):
             return found
         for i, word in enumerate(folded):
@@ -104,8 +110,14 @@ class NameFinder:
                 if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact) \
                         or (name.capitalised and not written[i][:1].isupper()):
                     continue
-                found.add(name.slug)
+                found.append((i, n, name.slug))
         return found
+
+    def first(self, text: str) -> str:
+        """The page of the first name `text` contains (the longest of those that start there, "Primo VE"
+        before "Primo"), or "" when it names none: what a title that names several things names first."""
+        places = sorted(self.places(text), key=lambda p: (p[0], -p[1], p[2]))
+        return places[0][2] if places else ""
 
     def named(self, text: str) -> set[str]:
         """The pages one of whose names is the whole of `text`, in any case: a section headed by a name
@@ -129,39 +141,53 @@ def names_of(slugs: Iterable[str], titles: Mapping[str, str], aliases: Mapping[s
 
 
 def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, titles: Mapping[str, str]) -> None:
-    """Each statement of `ex` as a note on the entity pages whose names it contains, and on the page of
-    the one thing the section it stands in is headed by (its scope: "**Tom**" over Tom's standup items,
-    "## Fastly"), else of the one thing the source's title names ("Runbook: checkout-api"); `fed`: the
-    pages this source feeds, slug -> Contribution."""
-    counts: dict[str, int] = {}
-    cap = per_source(len(ex.statements))
-    titled = finder.find(ASIDE.sub("", ex.title))
-    subject = next(iter(titled)) if len(titled) == 1 else ""
-    sections: dict[str, set[str]] = {"": set()}
-    for statement in ex.statements:
-        found = finder.find(statement.value)
-        headed = sections.get(statement.scope)
-        if headed is None:
-            headed = sections[statement.scope] = finder.find(statement.scope) or finder.named(statement.scope)
-        if not says_something(statement.value):
-            pass  # a greeting, a sign-off or a message header is about no section's thing
-        elif len(headed) == 1:
-            found |= headed
-        elif subject and not headed:
-            found.add(subject)
+    """Each statement of `ex` as a note on the entity pages it reaches (`reaches`), at most `per_source`
+    of those that state no value on one page; `fed`: the pages this source feeds, slug -> Contribution."""
+    counts: dict[tuple[bool, str], int] = {}
+    caps = {False: per_source(len(ex.statements)), True: PER_SOURCE}
+    for statement, found in reaches(ex, finder):
+        valued = bool(value_spans(statement.value))  # (a stated fact: counted apart, PER_SOURCE of them)
+        ev = statement.evidence(ex)
         for slug in sorted(found):
             contribution = fed.get(slug)
-            ev = statement.evidence(ex)
-            if contribution is not None and any(c.evidence.path == ev.path and c.evidence.start <= ev.end
-                                                and ev.start <= c.evidence.end for c in contribution.claims):
-                continue  # the page has this source's word on these lines already
-            if counts.get(slug, 0) >= cap:
+            if contribution is not None and said(statement.value, ev, contribution.claims):
+                continue  # the page has this statement of this source already
+            if counts.get((valued, slug), 0) >= caps[valued]:
                 continue
-            counts[slug] = counts.get(slug, 0) + 1
+            counts[valued, slug] = counts.get((valued, slug), 0) + 1
             if contribution is None:
                 contribution = fed[slug] = Contribution()
             contribution.claims.append(Claim(titles[slug], "note", statement.value, "", "fact", MENTION_ORIGIN, ev))
             contribution.mentions = []  # the cited sentences say what the source says; no bare mention line
+
+
+def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set[str]]]:
+    """Each statement of `ex` with the entity pages it is about: those whose names it contains; when it
+    names nothing, the page of what the sentence it continues is about (`Statement.follows`: "Tooling
+    unchanged at USD 6,500." after a sentence on Huaxin); the page of the thing the section it stands in
+    is headed by (its scope: "**Tom**" over Tom's standup items, "## Fastly"), else of the thing the
+    source's title names; a heading or title that names several things is about the one it names first
+    ("email huaxin dfm review", "Onboarding — Ravi Menon": the longest name that starts there)."""
+    subject = finder.first(ASIDE.sub("", ex.title))
+    sections: dict[str, str] = {"": subject}
+    before = ""  # the page the statement before is about: its first name's, or the one it continues
+    for statement in ex.statements:
+        places = sorted(finder.places(statement.value), key=lambda p: (p[0], -p[1], p[2]))
+        found = {slug for _, _, slug in places}
+        before = places[0][2] if places else (before if statement.follows else "")
+        if not says_something(statement.value):
+            yield statement, found  # a greeting, a sign-off or a message header is about what it names alone
+            continue
+        if before:
+            found.add(before)
+        headed = sections.get(statement.scope)
+        if headed is None:
+            named = finder.named(statement.scope)
+            headed = sections[statement.scope] = finder.first(statement.scope) or (
+                next(iter(named)) if len(named) == 1 else subject)
+        if headed:
+            found.add(headed)
+        yield statement, found
 
 
 def says_something(text: str) -> bool:
@@ -176,6 +202,14 @@ def says_something(text: str) -> bool:
 
 
 _SIGN_OFF = re.compile(r"^\w+,?\s+[A-Z][\w.'’-]*\.?$")
+
+
+def said(text: str, ev, claims: Iterable[Claim]) -> bool:  # noqa: ANN001
+    """Whether one of `claims` cites lines of `ev` and holds the whole of `text`: a claim that took one
+    value of a sentence ("version: 5.4") or another sentence of its line does not say the rest of it."""
+    folded = " ".join(text.split()).casefold()
+    return any(c.evidence.path == ev.path and c.evidence.start <= ev.end and ev.start <= c.evidence.end
+               and folded in " ".join(str(c.value).split()).casefold() for c in claims)
 
 
 def per_source(statements: int) -> int:
@@ -204,8 +238,23 @@ def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]
     return out
 
 
+def short_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """Page slug -> its names without their company suffix, as notes write them ("Polar Process" of
+    "Polar Process Ltd"; a suffix is a closed class, like a person's titles); a function of the pages'
+    names alone, so the previous pass's pages give the same forms."""
+    out: dict[str, list[str]] = {}
+    for slug in sorted(names):
+        have = set(names[slug])
+        forms = sorted({" ".join(words[:-1]) for n in have if len(words := n.split()) >= 2
+                        and nt.COMPANY_SUFFIX.match(words[-1])} - have)
+        if forms:
+            out[slug] = forms
+    return out
+
+
 def _with_people(names: dict[str, list[str]], forms: Mapping[str, list[str]]) -> None:
-    """The one-word names that stand for a person (kctui.compiler.steps.people) among their page's names."""
+    """Other forms of a page's names among them: the one-word names that stand for a person
+    (kctui.compiler.steps.people), the short forms of its longer names (`short_forms`)."""
     for slug, found in forms.items():
         names[slug] = [*names[slug], *found]
 
@@ -237,6 +286,7 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     stood = open_pages(prev_fed, {s for s, info in prev.pages.items() if info.kind == "entity"})
     aliases = {slug: prev.pages[slug].aliases for slug in standing if slug in prev.pages}
     names = names_of(standing, registry.titles, aliases, routed.values())
+    _with_people(names, short_forms(names))
     _with_people(names, people.mention_forms(registry.fold, {s: registry.titles[s] for s in standing}, names))
     finder = NameFinder(names)
 
@@ -246,9 +296,10 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     for path in sorted(routed, key=lambda p: p.encode()):
         attach_one(live[path], routed[path])
         touched |= set(routed[path])
-    before = {identity_key(n) for slug in stood for n in (prev.pages[slug].title, *prev.pages[slug].aliases)}
+    stood_names = {slug: [prev.pages[slug].title, *prev.pages[slug].aliases] for slug in stood}
+    before = {identity_key(n) for ns in stood_names.values() for n in ns}
+    before |= {identity_key(n) for ns in short_forms(stood_names).values() for n in ns}
     if registry.fold:  # (the names that stood for a person in the previous pass: found then too)
-        stood_names = {slug: [prev.pages[slug].title, *prev.pages[slug].aliases] for slug in stood}
         before |= {identity_key(n) for ns in people.mention_forms(registry.fold_before, {
             s: prev.pages[s].title for s in stood}, stood_names).values() for n in ns}
     anew = finder.keys - before
