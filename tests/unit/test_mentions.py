@@ -100,8 +100,8 @@ def test_a_sentence_naming_nothing_continues_the_subject_of_the_one_before() -> 
 
 
 def test_a_paragraphs_later_sentence_on_the_same_line_follows_the_one_before() -> None:
-    from kctui.compiler.builtin.recall import all_statements
     from kctui.compiler.builtin.sentences import units
+    from kctui.compiler.builtin.statements import all_statements
 
     doc = _doc("# n\n\nPiano sent the quote. It is $2,150/mo.\nBudget is $9k.\n\n- Piano one\n- It two\n")
     got = [(s.value, s.follows) for s in all_statements(doc, units(doc))]
@@ -130,7 +130,7 @@ Notes:
 
 
 def test_a_statement_stands_in_the_section_its_heading_or_lead_line_heads() -> None:
-    from kctui.compiler.builtin.recall import section_leads
+    from kctui.compiler.builtin.statements import section_leads
 
     leads = section_leads(_doc(STANDUP))
     assert (leads.get(4), leads.get(5), leads.get(8), leads.get(11), leads.get(1)) == ("Tom", "Tom", "Grace", "Notes", None)
@@ -191,8 +191,8 @@ def test_a_name_without_its_company_suffix_is_one_of_its_forms() -> None:
 
 
 def test_a_title_or_heading_holding_a_value_is_a_statement_and_a_less_than_sign_is_no_markup() -> None:
-    from kctui.compiler.builtin.recall import all_statements
     from kctui.compiler.builtin.sentences import units
+    from kctui.compiler.builtin.statements import all_statements
 
     doc = _doc("# Onboarding — Ravi Menon (starts Mon 16 Nov 2026)\n\n## Atlas cutover (14–15 Mar)\n\n## Notes\n\n"
                "p95 is ~41s, target is <20s.\n\nsee <https://example.com/x> now\n")

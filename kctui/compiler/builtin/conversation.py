@@ -27,8 +27,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from kctui.compiler.builtin.recall import LINE_ORIGIN
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.builtin.statements import LINE_ORIGIN
 from kctui.compiler.extraction import Entity, Extraction, cited_lines
 from kctui.compiler.readers import Block, Document
 from kctui.core.claims import Claim

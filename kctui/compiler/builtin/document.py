@@ -14,12 +14,12 @@ from kctui.compiler.builtin import (
     fields,
     names,
     prose,
-    recall,
     recognise,
     records,
     roster,
     sentences,
     shapes,
+    statements,
 )
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin.profile import EMPTY as EMPTY_PROFILE
@@ -95,11 +95,11 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
             said[start, end, value] = cited_lines_contain(doc.lines[start - 1:end], value)
         return said[start, end, value]
 
-    ex.claims += [c for c in recall.line_statements(doc, units, ex.claims)
+    ex.claims += [c for c in statements.line_statements(doc, units, ex.claims)
                   if says(c.evidence.start, c.evidence.end, c.value)]  # (a page's evidence ends where it starts)
     _keep_passing(doc, ex, found)
     if convo is None:  # (a chat's turns are its speakers' statements: kctui.compiler.builtin.conversation)
-        ex.statements = [st for st in recall.all_statements(doc, units) if says(st.start, st.end, st.value)]
+        ex.statements = [st for st in statements.all_statements(doc, units) if says(st.start, st.end, st.value)]
     if convo is not None:  # speakers as people, turns as their dated statements
         conversation.attribute(doc, convo, units, ex)
     ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
@@ -273,7 +273,7 @@ def unreached_facts(doc: Document, ex: Extraction) -> set[str]:
     thing (the source page's own statements of its lines do not count)."""
     reached: set[str] = set()
     for claim in ex.claims:
-        if claim.origin == recall.LINE_ORIGIN:
+        if claim.origin == statements.LINE_ORIGIN:
             continue  # on the source page only: the fact reached no named thing
         reached |= _tokens(claim.value)
         if claim.scope:

@@ -6,9 +6,12 @@ in a runbook belongs on Piano's page even when the runbook's own reading never t
 After the match step has routed every source (so every page of the pass exists), each statement of a
 source (`Extraction.statements`) that contains the title or an alias of an entity page that stands —
 a page some source feeds a name, a claim or a term of its own — is attached to that page as a cited
-note (at most `per_source` of one source on one page), unless the page already has a claim of that
-source citing those lines. A mention never keeps a page standing: a source's page links only the
-pages it feeds, so when the last of those goes, the page goes with the notes that only mention it.
+note, and so is a statement that is about the page by its place (`reaches`: the thing its section or
+the source's title names first, the subject of the sentence it continues); at most `per_source` of one
+source on one page that hold no value and PER_SOURCE more that hold one, unless the page holds that
+statement of that source whole already (`said`). A mention never keeps a page standing: a source's
+page links only the pages it feeds, so when the last of those goes, the page goes with the notes that
+only mention it.
 
 How a name is found in a statement (`NameFinder`): words compared case-folded, whole words only (a word
 is what lies between spaces and punctuation, a possessive "'s" dropped: "Piano's"). A name that is an

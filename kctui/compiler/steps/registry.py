@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kctui.compiler.builtin.recall import LINE_ORIGIN
+from kctui.compiler.builtin.statements import LINE_ORIGIN
 from kctui.compiler.extraction import Entity, Extraction
 from kctui.compiler.previous.page_info import PageInfo
 from kctui.compiler.previous.page_memo import Generation

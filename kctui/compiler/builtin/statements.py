@@ -1,0 +1,139 @@
+"""A source's statements: every sentence, list item, table row, and title or heading that holds a value,
+as the source page's own cited statements (`line_statements`) and as what the mention step
+(kctui.compiler.steps.mentions) attaches to the pages each is about (`all_statements`), with the
+section each stands in (`section_leads`) and whether it continues the sentence before it."""
+
+from __future__ import annotations
+
+import re
+
+from kctui.compiler.builtin.recall import ASIDE
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.builtin.stated_values import value_spans
+from kctui.compiler.extraction import Statement
+from kctui.compiler.readers import Document
+from kctui.core.claims import Claim
+
+LINE_ORIGIN = "line"  # a source's own statement: cited on its source page, routed to no other page
+
+
+def line_statements(doc: Document, us: list[Unit], claims: list[Claim]) -> list[Claim]:
+    """Every sentence, list item and table row no claim cites yet, as a statement of the source page
+    (attribute "note" of the document, origin LINE_ORIGIN): nothing the source says is dropped."""
+    covered: set[int] = set()
+    for c in claims:
+        covered.update(range(c.evidence.start, c.evidence.end + 1))
+    return _sentence_statements(doc, us, covered) + _row_statements(doc, covered)
+
+
+def all_statements(doc: Document, us: list[Unit]) -> list[Statement]:
+    """Every sentence, list item and table row as a statement of the source, whether or not a claim
+    cites it, its scope the section it stands in (`section_leads`): what the mention step attaches to the
+    pages of the names each contains. (Its lines are not yet checked to contain it.)"""
+    leads = section_leads(doc)
+    unit = "page" if doc.citation_unit == "page" else "line"
+    kept = [u for u in _whole_items(us) if _stated(u, set())]
+    out = [Statement(u.plain, leads.get(u.first, ""), u.first, u.first if unit == "page" else u.last, unit,
+                     k > 0 and _continues(kept[k - 1], u)) for k, u in enumerate(kept)]
+    return out + [Statement(text, leads.get(first, ""), first, first if unit == "page" else last, unit)
+                  for text, first, last in _row_texts(doc, set())] + _heading_statements(doc, unit)
+
+
+def _heading_statements(doc: Document, unit: str) -> list[Statement]:
+    """The title and headings that hold a value ("Atlas cutover (14–15 Mar)", "Onboarding — Ravi Menon
+    (starts Mon 16 Nov 2026)"), each its own scope: it states a fact of what it names first."""
+    out = []
+    for block in doc.blocks:
+        text = " ".join(block.text.split())
+        if block.kind == "heading" and 3 <= len(text) <= MAX_STATEMENT_CHARS * 2 and value_spans(text) \
+                and not _MARKUP.search(text):
+            out.append(Statement(text, text, block.start, block.start, unit))
+    return out
+
+
+def _continues(before: Unit, u: Unit) -> bool:
+    """A later sentence of the same paragraph that begins on the line where the one before it ends (a
+    new line of a block may be a new speaker's turn or a new entry)."""
+    return u.kind == before.kind == "paragraph" and u.block == before.block and u.first == before.last
+
+
+def _whole_items(us: list[Unit]) -> list[Unit]:
+    """The units with each list item's sentences joined into one (a list item is one statement: "Leeds
+    upgrade is off for Sunday. New date Sun 10 Jan." says both of Leeds), unless it is too long to be one."""
+    out: list[Unit] = []
+    for u in us:
+        last = out[-1] if out else None
+        if u.kind == "item" and u.index and last is not None and last.block == u.block \
+                and len(last.plain) + len(u.plain) < MAX_STATEMENT_CHARS * 2:
+            out[-1] = Unit(f"{last.raw} {u.raw}", f"{last.plain} {u.plain}", f"{last.text} {u.text}", last.first,
+                           u.last, last.block, last.index, last.kind)
+        else:
+            out.append(u)
+    return out
+
+
+_BARE_LEAD = re.compile(r"[A-Z][\w'’-]{1,30}(?: [A-Z][\w'’-]{1,30})?")
+_LEAD = re.compile(r"\*\*([^*\n]{1,60})\*\*:?|([^\s:|#>*][^:|\n]{0,38}):")  # "**Tom**", "**Tom**:", "Tom:" alone on a line
+
+
+def section_leads(doc: Document) -> dict[int, str]:
+    """Source line -> what the section holding it is headed by: the text of the heading above it (a
+    heading below the title), or of a lead line since that heading (a paragraph that is only bold
+    text or a short `Label:` — a standup's "**Tom**" over Tom's items). A parenthesised aside is no
+    part of it."""
+    out: dict[int, str] = {}
+    lead = ""
+    blocks = doc.blocks
+    for n, block in enumerate(blocks):
+        if block.kind == "heading":
+            lead = ASIDE.sub("", block.text).strip() if block.level >= 2 else ""
+            continue
+        m = _LEAD.fullmatch(block.text.strip()) if block.kind == "paragraph" else None
+        if m:
+            lead = ASIDE.sub("", m.group(1) or m.group(2)).strip()
+            continue
+        if block.kind == "paragraph" and n + 1 < len(blocks) and blocks[n + 1].kind == "item" \
+                and blocks[n + 1].start == block.end + 1 and _BARE_LEAD.fullmatch(bare := ASIDE.sub("", block.text).strip()):
+            lead = bare  # a line of one capitalised word or two right over its list ("Callum (wk2)")
+            continue
+        if lead:
+            for line in range(block.start, block.end + 1):
+                out[line] = lead
+    return out
+
+
+def _sentence_statements(doc: Document, us: list[Unit], covered: set[int]) -> list[Claim]:
+    """The sentences and list items whose first line no claim cites."""
+    return [Claim(doc.title, "note", text, "", "fact", LINE_ORIGIN, ev(doc, first, last))
+            for text, first, last in _sentence_texts(us, covered)]
+
+
+def _sentence_texts(us: list[Unit], covered: set[int]) -> list[tuple[str, int, int]]:
+    return [(u.plain, u.first, u.last) for u in us if _stated(u, covered)]
+
+
+def _stated(u: Unit, covered: set[int]) -> bool:
+    return u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2 and not _MARKUP.search(u.raw)
+
+
+# an autolink, an HTML tag or comment, a Markdown escape: its text is not what the line says ("<20s",
+# "<ver>"-free text and a Windows path "ops-fs-01\efb" are)
+_MARKUP = re.compile(r"<(?:[A-Za-z][\w.+-]*:|/?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>|!--)|\\[!-/:-@\[-`{-~]")
+
+
+def _row_statements(doc: Document, covered: set[int]) -> list[Claim]:
+    """The table rows (below the header) no claim cites, their cells joined by " | "."""
+    return [Claim(doc.title, "note", text, "", "fact", LINE_ORIGIN, ev(doc, line, line))
+            for text, line, _ in _row_texts(doc, covered)]
+
+
+def _row_texts(doc: Document, covered: set[int]) -> list[tuple[str, int, int]]:
+    out: list[tuple[str, int, int]] = []
+    for block in doc.blocks:
+        if block.kind != "table":
+            continue
+        for line, cells in block.rows[1:]:
+            text = " | ".join(c.strip() for c in cells if c.strip())
+            if line not in covered and text and len(text) <= MAX_STATEMENT_CHARS * 2 and "\\" not in text:
+                out.append((text, line, line))
+    return out
