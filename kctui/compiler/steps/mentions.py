@@ -8,7 +8,7 @@ source (`Extraction.statements`) that contains the title or an alias of an entit
 a page some source feeds a name, a claim or a term of its own — is attached to that page as a cited
 note, and so is a statement that is about the page by its place (`reaches`: the thing its section or
 the source's title names first, the subject of the sentence it continues); at most `per_source` of one
-source on one page that hold no value and PER_SOURCE more that hold one, unless the page holds that
+source on one page that hold no value and as many more that hold one, unless the page holds that
 statement of that source whole already (`said`). A mention never keeps a page standing: a source's
 page links only the pages it feeds, so when the last of those goes, the page goes with the notes that
 only mention it.
@@ -147,15 +147,15 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
     """Each statement of `ex` as a note on the entity pages it reaches (`reaches`), at most `per_source`
     of those that state no value on one page; `fed`: the pages this source feeds, slug -> Contribution."""
     counts: dict[tuple[bool, str], int] = {}
-    caps = {False: per_source(len(ex.statements)), True: PER_SOURCE}
+    cap = per_source(len(ex.statements))
     for statement, found in reaches(ex, finder):
-        valued = bool(value_spans(statement.value))  # (a stated fact: counted apart, PER_SOURCE of them)
+        valued = bool(value_spans(statement.value))  # (a stated fact: counted apart, `cap` of them too)
         ev = statement.evidence(ex)
         for slug in sorted(found):
             contribution = fed.get(slug)
             if contribution is not None and said(statement.value, ev, contribution.claims):
                 continue  # the page has this statement of this source already
-            if counts.get((valued, slug), 0) >= caps[valued]:
+            if counts.get((valued, slug), 0) >= cap:
                 continue
             counts[valued, slug] = counts.get((valued, slug), 0) + 1
             if contribution is None:
