@@ -19,6 +19,7 @@ PAGES = {
     "tom-ellery": ["Tom Ellery", "Tom"],
     "the": ["The"],
     "kubernetes": ["Kubernetes", "k8s"],
+    "burrow-rev-c": ["Burrow rev C", "rev C"],
 }
 
 
@@ -41,6 +42,8 @@ PAGES = {
     ("the tom-tom drum", set()),
     ("The end", set()),  # a function word is never looked for
     ("k8s upgrade to 1.29 next sprint", {"kubernetes"}),  # an alias
+    ("rev C draws ~11 µA asleep", {"burrow-rev-c"}),  # common words, but a later word's capital marks them
+    ("the rev was fine", set()),
     ("", set()),
 ])
 def test_a_statement_names_the_pages_whose_names_it_holds(text: str, found: set[str]) -> None:

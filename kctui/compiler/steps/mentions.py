@@ -17,7 +17,8 @@ How a name is found in a statement (`NameFinder`): words compared case-folded, w
 is what lies between spaces and punctuation, a possessive "'s" dropped: "Piano's"). A name that is an
 English word ("Grace", "Square", "Echo"; wordfreq zipf >= 3) matches only where the statement writes it
 capitalised, and a lower-case name made of common English words ("control room")
-matches nowhere: the word alone does not say it is that thing. A name of one or two
+matches nowhere: the word alone does not say it is that thing (unless a later word's capital marks it:
+"rev C", "iPad Air"). A name of one or two
 characters ("Go", "F5") matches only as written.
 
 Incremental = full: the pages a statement reaches depend on the pages that stand in the pass, so an
@@ -79,7 +80,8 @@ def _entry(name: str, slug: str) -> _Name | None:
     english = all(w.isalpha() and wd.zipf(w) >= wd.RARE_ZIPF for w in folded)
     if not name[:1].isupper():
         common = all(w.isalpha() and wd.zipf(w) >= wd.COMMON_ZIPF for w in folded)
-        return None if common else _Name(folded, slug, False, "")
+        marked = any(w[:1].isupper() for w in written[1:])  # a later word's capital marks it ("rev C")
+        return None if common and not marked else _Name(folded, slug, False, "")
     return _Name(folded, slug, english, "")
 
 
