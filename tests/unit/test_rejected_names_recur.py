@@ -12,7 +12,7 @@ import pytest
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin.candidates import Candidate
 from kctui.compiler.builtin.document import extract_document
-from kctui.compiler.builtin.recall import section_leads
+from kctui.compiler.builtin.statements import section_leads
 from kctui.compiler.builtin.records import person_subject
 from kctui.compiler.builtin.roster import roster_names
 from kctui.compiler.readers import read_source
