@@ -12,9 +12,9 @@ import pytest
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin.candidates import Candidate
 from kctui.compiler.builtin.document import extract_document
-from kctui.compiler.builtin.statements import section_leads
 from kctui.compiler.builtin.records import person_subject
 from kctui.compiler.builtin.roster import roster_names
+from kctui.compiler.builtin.statements import section_leads
 from kctui.compiler.readers import read_source
 from kctui.compiler.steps.recurrence import recurring
 
