@@ -215,3 +215,18 @@ def test_an_email_s_header_greeting_and_sign_off_say_nothing_of_its_subject() ->
     fed: dict = {}
     attach(ex, fed, NameFinder({"pagerduty": ["PagerDuty"]}), {"pagerduty": "PagerDuty"})
     assert [c.value for c in fed["pagerduty"].claims] == ["Your plan renews on 15 January 2027.", "restart it"]
+
+
+def test_a_table_row_read_as_facts_or_a_labelled_item_its_claim_holds_is_said_already() -> None:
+    """The row "3.12 | 2023-10-02 | 2028-10-31" whose cells are the page's facts, and "Action: check the
+    date" whose action-item claim holds it, are not listed again as notes (the demo's Python page had
+    shown each twice); a claim that took one value of a sentence does not say the rest of it."""
+    from kctui.compiler.steps.mentions import said
+
+    ev = Evidence("r.md", 13, 13, "sha256:x")
+    row = Claim("Python", "end of life", "2028-10-31", "3.12", "fact", "table", ev)
+    item = Claim("Python", "Action", "check the date against the release page", "", "fact", "statement", ev)
+    version = Claim("Python", "version", "3.12", "", "fact", "statement", ev)
+    assert said("3.12 | 2023-10-02 | 2028-10-31", ev, [row])
+    assert said("Action: check the date against the release page", ev, [item])
+    assert not said("Python 3.12 ends its support on 2028-10-31.", ev, [version])

@@ -210,11 +210,18 @@ _SIGN_OFF = re.compile(r"^\w+,?\s+[A-Z][\w.'’-]*\.?$")
 
 
 def said(text: str, ev, claims: Iterable[Claim]) -> bool:  # noqa: ANN001
-    """Whether one of `claims` cites lines of `ev` and holds the whole of `text`: a claim that took one
-    value of a sentence ("version: 5.4") or another sentence of its line does not say the rest of it."""
+    """Whether one of `claims` cites lines of `ev` and says `text` already: it holds the whole of it (a
+    leading `Label:` aside: "Action: check the date …" is the action item's claim), or it is a cell of
+    that table row (the row's cells are its facts). A claim that took one value of a sentence ("version:
+    5.4") or another sentence of its line does not say the rest of it."""
     folded = " ".join(text.split()).casefold()
+    unlabelled = _LABEL.sub("", folded)
     return any(c.evidence.path == ev.path and c.evidence.start <= ev.end and ev.start <= c.evidence.end
-               and folded in " ".join(str(c.value).split()).casefold() for c in claims)
+               and (c.origin == "table" or folded in (value := " ".join(str(c.value).split()).casefold())
+                    or unlabelled in value) for c in claims)
+
+
+_LABEL = re.compile(r"^[^\s:]{1,30}:\s+")
 
 
 def per_source(statements: int) -> int:
