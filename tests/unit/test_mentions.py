@@ -230,3 +230,21 @@ def test_a_table_row_read_as_facts_or_a_labelled_item_its_claim_holds_is_said_al
     assert said("3.12 | 2023-10-02 | 2028-10-31", ev, [row])
     assert said("Action: check the date against the release page", ev, [item])
     assert not said("Python 3.12 ends its support on 2028-10-31.", ev, [version])
+
+
+def test_a_sentence_continues_what_the_one_before_is_about_not_a_page_it_names_later() -> None:
+    """"Textual is a Python framework. It was created by Will McGugan." is about Textual (a term of the
+    source, no entity page): the second sentence does not go to Python's page."""
+    from kctui.compiler.extraction import Concept
+
+    ev = Evidence("apps.txt", 3, 3, "sha256:x")
+    ex = Extraction("apps.txt", "sha256:x", "text", "terminal apps", "note", "general",
+                    concepts=[Concept("Textual", (), ev, "definition")],
+                    statements=[Statement("Textual is a Python framework for terminals.", "", 3, 3),
+                                Statement("It was created by Will McGugan.", "", 3, 4, "line", True),
+                                Statement("Python releases come yearly.", "", 5, 5),
+                                Statement("Each one gets five years of fixes.", "", 5, 5, "line", True)])
+    fed: dict = {}
+    attach(ex, fed, NameFinder({"python": ["Python"]}), {"python": "Python"})
+    assert [c.evidence.start for c in fed["python"].claims] == [3, 5, 5]
+    assert "It was created by Will McGugan." not in [c.value for c in fed["python"].claims]
