@@ -10,8 +10,10 @@ packet that holds any of its statements, so it is qualified rather than asserted
 labelled EVIDENCE (source text, not compiled) with their line numbers: `L29: …` under
 `## EVIDENCE notes/a.md` quotes `sources/notes/a.md` line 29. In JSON an evidence item names the source's
 own page once (`sourcePage`, when it compiles any of its passages); a passage lists the other pages that
-compile it (`compiledIn`). A page's description is a statement of
-its own, there only when it matches (kctui.search.ranking).
+compile it (`compiledIn`), except at the tersest envelope (a 2 KB packet), where an item holds what the text
+packet shows and no more, as a flag does at every size (its disputed claims and review items as the text
+lists them). A page's description is a statement of its own, there only when it matches
+(kctui.search.ranking).
 
 Statements go in in rank order; one that does not fit in what is left is passed over for the next ones
 that do, so the packet is never empty while a statement fits and never exceeds its budget; a statement
@@ -79,6 +81,7 @@ class Envelope:
 ENVELOPE_SHARE = 0.125
 _TIGHT = ({"echo": 200, "list": 160, "action": 200, "actions": 3}, {"echo": 96, "list": 64, "action": 120, "actions": 3},
           {"echo": 40, "list": 0, "action": 90, "actions": 1})
+BARE = len(_TIGHT) - 1  # the tersest level: its text packet echoes no query, its evidence items name no compiling pages
 
 
 def _fields(env: Envelope, budget: int, used: int, groups: tuple[int, int], statements: tuple[int, int],
@@ -155,18 +158,20 @@ def _cut(text: str, words: frozenset[str]) -> str:
     return clip(piece, MAX_STATEMENT_BYTES)
 
 
-def group_items(chosen: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]]) -> list[dict[str, Any]]:
+def group_items(chosen: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]],
+                bare: bool = False) -> list[dict[str, Any]]:
     """The chosen statements as packet items: one per group, groups in the order of their best statement;
     a page's statements in rank order, a source section's in line order. A statement whose group is
     dated (a session heading, a page titled by its date) carries the relative times it holds as the
-    dates they mean (`dates`: "yesterday = Mon 4 Mar 2024")."""
+    dates they mean (`dates`: "yesterday = Mon 4 Mar 2024"). `bare` (the tersest envelope's packets): an evidence
+    item names no compiling pages (`sourcePage`, `compiledIn`), as the text packet does not."""
     order: dict[tuple[str, ...], list[Statement]] = {}
     for s in chosen:
         order.setdefault(s.group, []).append(s)
-    return [_item(group, statements, meta[group]) for group, statements in order.items()]
+    return [_item(group, statements, meta[group], bare) for group, statements in order.items()]
 
 
-def _item(group: tuple[str, ...], statements: list[Statement], m: dict[str, Any]) -> dict[str, Any]:
+def _item(group: tuple[str, ...], statements: list[Statement], m: dict[str, Any], bare: bool = False) -> dict[str, Any]:
     if group[0] == "page":
         anchor = anchor_date(str(m.get("title") or ""))
         item = {"kind": "page", "page": m["page"], "title": m["title"], "status": m["status"], "flag": m.get("flag")}
@@ -177,17 +182,17 @@ def _item(group: tuple[str, ...], statements: list[Statement], m: dict[str, Any]
                           for s in statements if s.kind == "claim"]
         return item
     anchor = anchor_date(str(m["heading"] or "")) or anchor_date(str(m["title"] or ""))
-    own = next((p for s in statements for p in s.compiled if p.startswith("sources/")), None)
+    own = None if bare else next((p for s in statements for p in s.compiled if p.startswith("sources/")), None)
     item: dict[str, Any] = {"kind": "evidence", "source": m["source"], "section": m["heading"] or m["title"]}
     if own:  # the source's own page, once: a passage lists the other pages that compile it
         item["sourcePage"] = own
-    item["passages"] = [_dated(_passage(s, own), anchor) for s in sorted(statements, key=lambda s: s.lines)]
+    item["passages"] = [_dated(_passage(s, own, bare), anchor) for s in sorted(statements, key=lambda s: s.lines)]
     return item
 
 
-def _passage(s: Statement, own: str | None) -> dict[str, Any]:
+def _passage(s: Statement, own: str | None, bare: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"lines": list(s.lines), "text": s.text}
-    others = [p for p in s.compiled if p != own]
+    others = [] if bare else [p for p in s.compiled if p != own]
     if others:
         out["compiledIn"] = others
     return out
@@ -234,10 +239,13 @@ def _short(action: str) -> str:
     return action.split(" (it is ")[0]
 
 
-def _render_text(fields: dict[str, Any], items: list[dict[str, Any]]) -> str:
+def _render_text(fields: dict[str, Any], items: list[dict[str, Any]], tight: int = 0) -> str:
     kb = fields["knowledgeBase"]
-    head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
-            "(EVIDENCE: raw source text, not compiled)\n")
+    if tight == BARE:  # the tersest envelope: the query is the caller's own, not echoed
+        head = f"# Context — knowledge base {kb.get('id')} (EVIDENCE: raw source text, not compiled)\n"
+    else:
+        head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
+                "(EVIDENCE: raw source text, not compiled)\n")
     tail = [f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements, "
             f"{fields['bytes']:,}/{fields['budget']:,} bytes" + (" (truncated)" if fields["truncated"] else "")]
     if fields["uncoveredTerms"]:
@@ -246,7 +254,7 @@ def _render_text(fields: dict[str, Any], items: list[dict[str, Any]]) -> str:
     return head + "".join(item_text(i) for i in items) + "\n".join(tail) + "\n"
 
 
-def _render_json(fields: dict[str, Any], items: list[dict[str, Any]]) -> str:
+def _render_json(fields: dict[str, Any], items: list[dict[str, Any]], tight: int = 0) -> str:
     head = _json(fields)
     return head[:-1] + ',"items":[' + ",".join(_json(i) for i in items) + "]}\n"
 
@@ -257,7 +265,7 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     with it stays within the budget, counted as the envelope at its largest (every number at its widest,
     the actions of a truncated packet) plus each group's item as rendered: an upper bound, so only the
     group a statement joins is rendered again for each one tried."""
-    render: Callable[[dict[str, Any], list[dict[str, Any]]], str] = _render_json if fmt == "json" else _render_text
+    render: Callable[..., str] = _render_json if fmt == "json" else _render_text
     one: Callable[[dict[str, Any]], str] = _json if fmt == "json" else item_text
     words = frozenset(t for term in env.terms for t in term.casefold().split())
     statements = [_shortened(s, words) for s in statements]
@@ -265,10 +273,10 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     wide = 10 ** len(str(MAX_BUDGET)) - 1
 
     def text_for(chosen: list[Statement], used: int, tight: int, next_budget: int | None) -> str:
-        items = group_items(chosen, meta)
+        items = group_items(chosen, meta, tight == BARE)
         fields = _fields(env, budget, used, (len(items), groups_available), (len(chosen), len(statements)),
                          next_budget, tight)
-        return render(fields, items)
+        return render(fields, items, tight)
 
     sized: dict[tuple[int, int], int] = {}  # (level, the budget's digits) -> size: the budget is only a number in it
 
@@ -278,11 +286,11 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
             forms = [_fields(env, budget, wide, (wide, wide), (0, n), MAX_BUDGET, tight) for n in (0, 1)]
             for f in forms:
                 f["itemsIncluded"] = f["statementsIncluded"] = f["statementsAvailable"] = f["itemsAvailable"] = wide
-            sized[key] = max(_size(render(f, [])) for f in forms)
+            sized[key] = max(_size(render(f, [], tight)) for f in forms)
         return sized[key]
 
     tight, size = _level(envelope, budget)
-    chosen, first_left = _fill(statements, meta, budget - size, fmt, one)
+    chosen, first_left = _fill(statements, meta, budget - size, fmt, one, tight == BARE)
     nb = None
     if first_left is not None:
         nb = _next_budget(statements, meta, chosen, first_left, fmt, one, envelope,
@@ -313,8 +321,8 @@ def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[s
     for _ in range(8):
         if budget >= MAX_BUDGET:
             return MAX_BUDGET
-        room = budget - _level(envelope, budget)[1]
-        got, _left = _fill(statements, meta, room, fmt, one)
+        tight, size = _level(envelope, budget)
+        got, _left = _fill(statements, meta, budget - size, fmt, one, tight == BARE)
         if want <= {id(s) for s in got}:
             return budget
         budget += 128
@@ -322,7 +330,7 @@ def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[s
 
 
 def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], room: int, fmt: str,
-          one: Callable[[dict[str, Any]], str]) -> tuple[list[Statement], int | None]:
+          one: Callable[[dict[str, Any]], str], bare: bool = False) -> tuple[list[Statement], int | None]:
     """The statements that go in, in order, within `room` bytes for the items (each group's item rendered
     as it grows), and the first one passed over (None when all went in)."""
     members: dict[tuple[str, ...], list[Statement]] = {}
@@ -332,7 +340,7 @@ def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any
     first_left: int | None = None
     for i, s in enumerate(statements):
         grown = members.get(s.group, []) + [s]
-        size = _size(one(group_items(grown, meta)[0]))
+        size = _size(one(group_items(grown, meta, bare)[0]))
         comma = 1 if fmt == "json" and s.group not in sizes and sizes else 0
         if used - sizes.get(s.group, 0) + size + comma <= room:
             used += size - sizes.get(s.group, 0) + comma

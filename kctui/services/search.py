@@ -408,7 +408,11 @@ def _slim(claim: dict[str, Any]) -> dict[str, Any]:
 def _packet_item(hit: dict[str, Any]) -> dict[str, Any]:
     """A page as a packet item: what an assistant needs, without the search screen's extras."""
     item = {k: hit[k] for k in ("kind", "rank", "page", "title", "status", "flag", "description")}
-    if item["flag"] and item["flag"].get("conflicts"):
-        item["flag"] = dict(item["flag"], conflicts=[_slim(c) for c in item["flag"]["conflicts"]])
+    flag = item["flag"]
+    if flag and (flag.get("conflicts") or flag.get("review")):  # what the text packet shows of it, no more
+        flag = dict(flag, conflicts=[{k: c[k] for k in ("text", "value", "citation")} for c in flag.get("conflicts", [])[:4]])
+        if flag.get("review"):
+            flag["review"] = [{k: r[k] for k in ("id", "kind", "reasonWords")} for r in flag["review"][:2]]
+        item["flag"] = flag
     item["claims"] = [_slim(c) for c in hit["claims"]]
     return item

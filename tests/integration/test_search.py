@@ -277,8 +277,8 @@ def test_truncation_is_reported_with_the_budget_that_holds_the_next_item(svc, wo
     assert more["statementsIncluded"] >= small["statementsIncluded"] + 1  # the named budget holds the next one
 
     def held(pkt: dict) -> set:
-        return {(i.get("page") or i.get("source"), str(x)) for i in pkt["items"]
-                for x in i.get("claims", []) + i.get("passages", [])}
+        return {(i.get("page") or i.get("source"), x["text"], str(x.get("lines") or x.get("citation"))) for i in pkt["items"]
+                for x in i.get("claims", []) + i.get("passages", [])}  # the statements (a small packet's name no compiling pages)
 
     assert held(small) <= held(more) <= held(full)  # a larger budget holds what a smaller one held
     text = svc_search.context(svc, workspace, demo_kb, "python", budget=MIN_BUDGET, fmt="text")

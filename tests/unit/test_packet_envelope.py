@@ -51,3 +51,20 @@ def test_a_small_packet_spends_its_bytes_on_statements_and_a_large_one_echoes_th
         packets._TIGHT = widest
     held_wide = json.loads(wide)["statementsIncluded"] if fmt == "json" else wide.count("\n  L")
     assert held > held_wide
+
+
+def test_the_tersest_packet_names_no_compiling_pages_and_echoes_no_query():
+    """At 2 KB an evidence item is what the text packet shows (lines and text, no `sourcePage` or
+    `compiledIn`) and the text packet's head does not repeat the caller's query; a large packet keeps both."""
+    found, meta = statements(40)
+    found = [Statement(s.group, s.kind, s.text, s.score, s.source, s.lines, s.citation,
+                       ("sources/chat-md.md", "entities/marcus.md")) for s in found]
+    small = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
+    large = json.loads(packets.pack_statements(envelope(), found, meta, 16384, "json"))
+    assert "sourcePage" not in small["items"][0] and all("compiledIn" not in p for p in small["items"][0]["passages"])
+    assert large["items"][0]["sourcePage"] == "sources/chat-md.md"
+    assert all(p["compiledIn"] == ["entities/marcus.md"] for p in large["items"][0]["passages"])
+    assert small["statementsIncluded"] > 0
+    text = packets.pack_statements(envelope(), found, meta, 2048, "text")
+    assert text.startswith("# Context — knowledge base b12345678") and "Marcus's job" not in text.splitlines()[0]
+    assert "Marcus's job" in packets.pack_statements(envelope(), found, meta, 16384, "text").splitlines()[0]
