@@ -14,7 +14,8 @@ cites is dropped; a passage reached first stands for the claims that cite it (`c
 that compile it), and those claims are dropped, unless a claim holds nearly all of the passage's words
 (`CLAIM_COVERS`), in which case the claim stands in for it, so the compiled layer is preferred
 wherever it says what the passage says; a claim of the passage's own source page that restates it does not
-(the passage stays, listing that page in `compiled`). A named page's description is a statement of its own when it says something: it defines what was
+(the passage stays, listing that page in `compiled`), nor does a claim of a flagged page (its flag, about
+any of the page's facts, would come with it: the raw line says the same in fewer bytes). A named page's description is a statement of its own when it says something: it defines what was
 typed (`defines`: "X is …"), names a query word beyond the page's title, or the query is the
 page's name alone. Pure: a function of its inputs (tests/unit/test_ranking.py).
 """
@@ -269,7 +270,8 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     if wants:
         candidates = [_wanted(s, wants) for s in candidates]
     candidates = _diverse(sorted(candidates, key=lambda s: -s.score), typed)
-    kept = _Once([s for s in candidates if s.kind == "claim" and s.source], typed).keep(candidates)
+    flagged = frozenset(str(p["page"]) for p in pages if p.get("flag"))
+    kept = _Once([s for s in candidates if s.kind == "claim" and s.source], typed, flagged).keep(candidates)
     cited = [k.text for k in kept if k.source]  # a page's description that one of them says already goes
     return [s for s in kept if s.kind != "description" or not any(s.text in text for text in cited)]
 
@@ -290,9 +292,11 @@ def _restates(claim: Statement, passage: Statement) -> bool:
 class _Once:
     """The statements kept, each source line once: a passage, or the claim that stands in for it."""
 
-    def __init__(self, claims: list[Statement], typed: set[str] = frozenset()) -> None:
+    def __init__(self, claims: list[Statement], typed: set[str] = frozenset(),
+                 flagged: frozenset[str] = frozenset()) -> None:
         self.claims = claims
         self.typed = typed
+        self.flagged = flagged  # pages whose statements come with their flag
         self.kept: list[Statement] = []
         self.taken: list[tuple[str, int, int]] = []  # what the kept statements cite or quote
         self.dropped: set[int] = set()  # claims a kept passage stands for (by identity)
@@ -319,7 +323,8 @@ class _Once:
             return None
         citing = [c for c in self.claims if id(c) not in self.dropped and _overlaps((c.source, *c.lines), s.source, *s.lines)]
         self.dropped.update(id(c) for c in citing)
-        whole = next((c for c in citing if _covers(c.text, s.text) and not _restates(c, s)), None)
+        whole = next((c for c in citing if _covers(c.text, s.text) and not _restates(c, s)
+                      and c.group[1] not in self.flagged), None)
         if whole is not None:  # the compiled claim says what the passage says: it stands in
             return Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
         return replace(s, compiled=tuple(dict.fromkeys(c.group[1] for c in citing)))

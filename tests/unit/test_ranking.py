@@ -45,6 +45,15 @@ def test_a_claim_that_says_what_its_passage_says_stands_in_for_it_and_a_fragment
     assert got[1].compiled == ("entities/redis.md",)  # the passage says more than the claim: it stands, marked
 
 
+def test_a_claim_of_a_flagged_page_does_not_stand_in_for_its_passage():
+    whole = "Redis 7.2 runs the session cache for the billing service."
+    flagged = dict(page("entities/redis.md", "Redis", [(f"Redis — note: {whole}", "^[ops.md:L4-L4]")]),
+                   flag={"status": "contradicted", "why": "the sources disagree on 1 fact", "derived": False})
+    got = fuse([flagged], [passage(1, "ops.md", 4, whole)], {"session", "cache"})
+    # the raw line says the same without the page's flag (a dispute about another fact) in front of it
+    assert kinds(got) == [("passage", "ops.md", (4, 4))] and got[0].compiled == ("entities/redis.md",)
+
+
 def test_the_passage_after_a_question_is_ranked_as_its_answer():
     hit = passage(10, "chat.md", 27, "Lena: Anyway, how's Pickle?", "Session 5")
     around = {9: passage(9, "chat.md", 25, "Marcus: Long week.", "Session 5"),
