@@ -12,10 +12,12 @@ claim stands in for it, see below), each further claim of a page a little less t
 A compiled claim and the passage it was lifted from are never both kept: a passage a kept claim
 cites is dropped; a passage reached first stands for the claims that cite it (`compiled`: the pages
 that compile it), and those claims are dropped, unless a claim holds nearly all of the passage's words
-(`CLAIM_COVERS`), in which case the claim stands in for it, so the compiled layer is preferred
-wherever it says what the passage says; a claim of the passage's own source page that restates it does not
-(the passage stays, listing that page in `compiled`), nor does a claim of a flagged page (its flag, about
-any of the page's facts, would come with it: the raw line says the same in fewer bytes). A named page's description is a statement of its own when it says something: it defines what was
+(`CLAIM_COVERS`) and its page is one the query names, in which case the claim stands in for it, so the
+compiled layer is preferred wherever it says what the passage says about what was asked. A claim of another
+page does not (the passage stays, listing that page in `compiled`): under its page's header, with a
+citation, it would cost a second header for the same words; nor does a claim of the passage's own source
+page that restates it, nor a claim of a flagged page (its flag, about any of the page's facts, would come
+with it). A named page's description is a statement of its own when it says something: it defines what was
 typed (`defines`: "X is …"), names a query word beyond the page's title, or the query is the
 page's name alone. Pure: a function of its inputs (tests/unit/test_ranking.py).
 """
@@ -148,7 +150,7 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int,
     for i, page in enumerate(pages):
         title = str(page.get("title") or "")
         words = tokens(title)
-        named = bool(words) and sum(1 for w in words if _typed(w, typed - owners)) >= NAMED * len(words)
+        named = _named(words, typed, owners)
         if named:
             score = 1.0 / (K + named_rank)
             named_rank += 1
@@ -168,6 +170,11 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int,
             out += [_claim_statement(group, c, title, score * NEXT_CLAIM ** (len(claims) + n))
                     for n, c in enumerate(page.get("stating") or [])]
     return out
+
+
+def _named(words: list[str], typed: set[str], owners: frozenset[str]) -> bool:
+    """Whether the query names a page with these title words (NAMED of them typed, not only as an owner)."""
+    return bool(words) and sum(1 for w in words if _typed(w, typed - owners)) >= NAMED * len(words)
 
 
 def _claim_statement(group: tuple[str, ...], claim: dict[str, Any], title: str, score: float) -> Statement:
@@ -270,8 +277,9 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     if wants:
         candidates = [_wanted(s, wants) for s in candidates]
     candidates = _diverse(sorted(candidates, key=lambda s: -s.score), typed)
-    flagged = frozenset(str(p["page"]) for p in pages if p.get("flag"))
-    kept = _Once([s for s in candidates if s.kind == "claim" and s.source], typed, flagged).keep(candidates)
+    unnamed = frozenset(str(p["page"]) for p in pages
+                        if p.get("flag") or not _named(tokens(str(p.get("title") or "")), typed, owners))
+    kept = _Once([s for s in candidates if s.kind == "claim" and s.source], typed, unnamed).keep(candidates)
     cited = [k.text for k in kept if k.source]  # a page's description that one of them says already goes
     return [s for s in kept if s.kind != "description" or not any(s.text in text for text in cited)]
 
@@ -293,10 +301,10 @@ class _Once:
     """The statements kept, each source line once: a passage, or the claim that stands in for it."""
 
     def __init__(self, claims: list[Statement], typed: set[str] = frozenset(),
-                 flagged: frozenset[str] = frozenset()) -> None:
+                 apart: frozenset[str] = frozenset()) -> None:
         self.claims = claims
         self.typed = typed
-        self.flagged = flagged  # pages whose statements come with their flag
+        self.apart = apart  # pages whose claims do not stand in for a passage (see the module's text)
         self.kept: list[Statement] = []
         self.taken: list[tuple[str, int, int]] = []  # what the kept statements cite or quote
         self.dropped: set[int] = set()  # claims a kept passage stands for (by identity)
@@ -324,7 +332,7 @@ class _Once:
         citing = [c for c in self.claims if id(c) not in self.dropped and _overlaps((c.source, *c.lines), s.source, *s.lines)]
         self.dropped.update(id(c) for c in citing)
         whole = next((c for c in citing if _covers(c.text, s.text) and not _restates(c, s)
-                      and c.group[1] not in self.flagged), None)
+                      and c.group[1] not in self.apart), None)
         if whole is not None:  # the compiled claim says what the passage says: it stands in
             return Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
         return replace(s, compiled=tuple(dict.fromkeys(c.group[1] for c in citing)))

@@ -39,10 +39,16 @@ def test_a_claim_that_says_what_its_passage_says_stands_in_for_it_and_a_fragment
                                                  ("Redis — version: 7.2", "^[ops.md:L9-L9]")])]
     passages = [passage(1, "ops.md", 4, whole),
                 passage(2, "ops.md", 9, "We pin Redis 7.2 because the cluster module changed in 7.4 and broke failover.")]
-    got = fuse(pages, passages, {"session", "cache", "cluster"})  # the page is not named: passages lead
-    assert kinds(got) == [("claim", "entities/redis.md", (4, 4)), ("passage", "ops.md", (9, 9))]
-    assert got[0].text == whole
-    assert got[1].compiled == ("entities/redis.md",)  # the passage says more than the claim: it stands, marked
+    got = fuse(pages, passages, {"redis", "session", "cache", "cluster"})  # the page is named
+    assert [k for k in kinds(got) if k[2] in ((4, 4), (9, 9))] == [("claim", "entities/redis.md", (4, 4)),
+                                                                  ("passage", "ops.md", (9, 9))]
+    assert next(s for s in got if s.lines == (4, 4)).text == whole
+    assert next(s for s in got if s.lines == (9, 9)).compiled == ("entities/redis.md",)  # says more: it stands, marked
+    # a page the query does not name: the passage reached first stays (one line under its source's header, not
+    # the page's header and a citation for the same words), naming the page that compiles it
+    got = fuse(pages, passages, {"session", "cache", "cluster"})
+    assert kinds(got) == [("passage", "ops.md", (4, 4)), ("passage", "ops.md", (9, 9))]
+    assert got[0].compiled == ("entities/redis.md",)
 
 
 def test_a_claim_of_a_flagged_page_does_not_stand_in_for_its_passage():
@@ -92,8 +98,8 @@ def test_a_source_page_claim_that_restates_its_own_passage_leaves_the_passage_in
     turn = "Lena: Lemon drizzle, three layers. Dex ate a corner off the cooling rack."
     pages = [page("sources/chat-md.md", "Session 12", [(turn, "^[chat.md:L41-L41]")]),
              page("entities/dex.md", "Dex", [(turn, "^[chat.md:L41-L41]")])]
-    got = fuse(pages, [passage(1, "chat.md", 41, turn)], {"cake", "lemon"})
-    assert kinds(got) == [("claim", "entities/dex.md", (41, 41))]  # another page's claim still stands in
+    got = fuse(pages, [passage(1, "chat.md", 41, turn)], {"cake", "lemon", "dex"})
+    assert kinds(got) == [("claim", "entities/dex.md", (41, 41))]  # another page's claim (named) still stands in
     got = fuse(pages[:1], [passage(1, "chat.md", 41, turn)], {"cake", "lemon"})
     assert kinds(got) == [("passage", "chat.md", (41, 41))]  # its own source page's: the passage stays
     assert got[0].compiled == ("sources/chat-md.md",)
