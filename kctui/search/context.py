@@ -4,7 +4,8 @@ byte budget, as text or JSON.
 
 One line per statement; the statements of one page, or of one source section, sit under one group
 header, so a page's title, status and flag and a source's path and section (a session's date) are
-written once per group, not once per statement. A page that is not plainly current (contradicted,
+written once per group, not once per statement; in text a source's further sections follow its first
+under the same header, each as a `§ section` line (the JSON items of one source sit together). A page that is not plainly current (contradicted,
 needs-review, stale, archived) keeps its flag inline (`⚠ CONTRADICTED: why — qualify …`) in every
 packet that holds any of its statements, so it is qualified rather than asserted. Raw passages are
 labelled EVIDENCE (source text, not compiled) with their line numbers: `L29: …` under
@@ -165,10 +166,15 @@ def group_items(chosen: list[Statement], meta: dict[tuple[str, ...], dict[str, A
     dated (a session heading, a page titled by its date) carries the relative times it holds as the
     dates they mean (`dates`: "yesterday = Mon 4 Mar 2024"). `bare` (the tersest envelope's packets): an evidence
     item names no compiling pages (`sourcePage`, `compiledIn`), as the text packet does not."""
-    order: dict[tuple[str, ...], list[Statement]] = {}
+    order: dict[tuple[str, ...], dict[tuple[str, ...], list[Statement]]] = {}  # the sections of a source together
     for s in chosen:
-        order.setdefault(s.group, []).append(s)
-    return [_item(group, statements, meta[group], bare) for group, statements in order.items()]
+        order.setdefault(unit(s.group), {}).setdefault(s.group, []).append(s)
+    return [_item(group, statements, meta[group], bare) for groups in order.values() for group, statements in groups.items()]
+
+
+def unit(group: tuple[str, ...]) -> tuple[str, ...]:
+    """What a text packet writes under one header: a page, or a source (its sections one after another)."""
+    return group[:2]
 
 
 def _item(group: tuple[str, ...], statements: list[Statement], m: dict[str, Any], bare: bool = False) -> dict[str, Any]:
@@ -217,9 +223,28 @@ def _dates_text(statement: dict[str, Any]) -> str:
     return f" ({'; '.join(statement['dates'])})" if statement.get("dates") else ""
 
 
-def item_text(item: dict[str, Any]) -> str:
+def items_text(items: list[dict[str, Any]]) -> str:
+    """The items as the text packet writes them: a source's further sections under its first one's header,
+    each as a `§ section` line, not a header of their own."""
+    out: list[str] = []
+    source = None
+    for item in items:
+        if item["kind"] == "evidence" and item["source"] == source:
+            out.append(item_text(item, more=True))
+        else:
+            out.append(item_text(item))
+        source = item["source"] if item["kind"] == "evidence" else None
+    return "".join(out)
+
+
+def item_text(item: dict[str, Any], more: bool = False) -> str:
+    """One item in text: a page or a source section under its header (`more`: a further section of the
+    source before it, under a `§ section` line)."""
     if item["kind"] == "evidence":
-        out = [f"## EVIDENCE {item['source']}" + (f" — {item['section']}" if item.get("section") else "")]
+        if more:
+            out = [f"  § {item.get('section') or '(no heading)'}"]
+        else:
+            out = [f"## EVIDENCE {item['source']}" + (f" — {item['section']}" if item.get("section") else "")]
         out += [f"  {_lines_label(tuple(p['lines']))}: {p['text']}{_dates_text(p)}" for p in item["passages"]]
         return "\n".join(out) + "\n"
     out = [f"## {item['title']} — {item['page']} ({item['status']})"]
@@ -251,7 +276,7 @@ def _render_text(fields: dict[str, Any], items: list[dict[str, Any]], tight: int
     if fields["uncoveredTerms"]:
         tail.append("no compiled page covers: " + ", ".join(fields["uncoveredTerms"]))
     tail += [f"next: {_short(a)}" for a in fields["nextActions"][:1]]
-    return head + "".join(item_text(i) for i in items) + "\n".join(tail) + "\n"
+    return head + items_text(items) + "\n".join(tail) + "\n"
 
 
 def _render_json(fields: dict[str, Any], items: list[dict[str, Any]], tight: int = 0) -> str:
@@ -266,7 +291,7 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     the actions of a truncated packet) plus each group's item as rendered: an upper bound, so only the
     group a statement joins is rendered again for each one tried."""
     render: Callable[..., str] = _render_json if fmt == "json" else _render_text
-    one: Callable[[dict[str, Any]], str] = _json if fmt == "json" else item_text
+    one: Callable[[list[dict[str, Any]]], str] = _json_items if fmt == "json" else items_text
     words = frozenset(t for term in env.terms for t in term.casefold().split())
     statements = [_shortened(s, words) for s in statements]
     groups_available = len(dict.fromkeys(s.group for s in statements))
@@ -298,6 +323,10 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     return _self_sized(lambda used: text_for(chosen, used, tight, nb))
 
 
+def _json_items(items: list[dict[str, Any]]) -> str:
+    return ",".join(_json(i) for i in items)
+
+
 def _level(envelope: Callable[..., int], budget: int) -> tuple[int, int]:
     """(tightness level, envelope size) for `budget`: the first level whose envelope takes at most
     ENVELOPE_SHARE of it, else the tersest level that fits."""
@@ -310,7 +339,7 @@ def _level(envelope: Callable[..., int], budget: int) -> tuple[int, int]:
 
 
 def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], chosen: list[Statement],
-                 first_left: int, fmt: str, one: Callable[[dict[str, Any]], str], envelope: Callable[..., int],
+                 first_left: int, fmt: str, one: Callable[[list[dict[str, Any]]], str], envelope: Callable[..., int],
                  start: int) -> int:
     """The budget to name for the next statement: the smallest tried (from `start`, up by 128 bytes, at most
     eight tries) whose packet holds it and everything this one holds. A statement passed over makes room
@@ -330,21 +359,23 @@ def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[s
 
 
 def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], room: int, fmt: str,
-          one: Callable[[dict[str, Any]], str], bare: bool = False) -> tuple[list[Statement], int | None]:
-    """The statements that go in, in order, within `room` bytes for the items (each group's item rendered
-    as it grows), and the first one passed over (None when all went in)."""
+          one: Callable[[list[dict[str, Any]]], str], bare: bool = False) -> tuple[list[Statement], int | None]:
+    """The statements that go in, in order, within `room` bytes for the items (what one header holds rendered
+    as it grows: a JSON item, or in text a page or a source with its sections), and the first one passed
+    over (None when all went in)."""
     members: dict[tuple[str, ...], list[Statement]] = {}
     sizes: dict[tuple[str, ...], int] = {}
     chosen: list[Statement] = []
     used = passed = 0
     first_left: int | None = None
     for i, s in enumerate(statements):
-        grown = members.get(s.group, []) + [s]
-        size = _size(one(group_items(grown, meta, bare)[0]))
-        comma = 1 if fmt == "json" and s.group not in sizes and sizes else 0
-        if used - sizes.get(s.group, 0) + size + comma <= room:
-            used += size - sizes.get(s.group, 0) + comma
-            members[s.group], sizes[s.group] = grown, size
+        key = s.group if fmt == "json" else unit(s.group)
+        grown = members.get(key, []) + [s]
+        size = _size(one(group_items(grown, meta, bare)))
+        comma = 1 if fmt == "json" and key not in sizes and sizes else 0
+        if used - sizes.get(key, 0) + size + comma <= room:
+            used += size - sizes.get(key, 0) + comma
+            members[key], sizes[key] = grown, size
             chosen.append(s)
             continue
         first_left = i if first_left is None else first_left

@@ -68,3 +68,23 @@ def test_the_tersest_packet_names_no_compiling_pages_and_echoes_no_query():
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     assert text.startswith("# Context — knowledge base b12345678") and "Marcus's job" not in text.splitlines()[0]
     assert "Marcus's job" in packets.pack_statements(envelope(), found, meta, 16384, "text").splitlines()[0]
+
+
+def test_the_sections_of_one_source_share_its_header_in_text_and_sit_together_in_json():
+    """A source's second section in a packet is a `§ section` line under the source's header, not a header of
+    its own; the JSON packet holds the same sections as items, one after the other."""
+    a, b, other = ("source", "chat.md", "Session 1"), ("source", "chat.md", "Session 2"), ("source", "notes.md", "")
+    found = [Statement(a, "passage", "Marcus: the job at Northgate starts in May.", 1.0, "chat.md", (3, 3)),
+             Statement(other, "passage", "Northgate office opens at eight.", 0.9, "notes.md", (1, 1)),
+             Statement(b, "passage", "Marcus: Northgate moved my start to June.", 0.8, "chat.md", (40, 40))]
+    meta = {a: {"source": "chat.md", "title": "Chat", "heading": "Session 1"},
+            b: {"source": "chat.md", "title": "Chat", "heading": "Session 2"},
+            other: {"source": "notes.md", "title": "Notes", "heading": ""}}
+    text = packets.pack_statements(envelope(), found, meta, 2048, "text")
+    assert text.count("## EVIDENCE chat.md") == 1
+    assert "## EVIDENCE chat.md — Session 1\n  L3: Marcus: the job" in text
+    assert "\n  § Session 2\n  L40: Marcus: Northgate moved" in text
+    assert text.index("§ Session 2") < text.index("## EVIDENCE notes.md")
+    data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
+    assert [(i["source"], i["section"]) for i in data["items"]] == [("chat.md", "Session 1"), ("chat.md", "Session 2"),
+                                                                     ("notes.md", "Notes")]
