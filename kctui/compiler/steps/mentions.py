@@ -151,14 +151,16 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
     counts: dict[tuple[bool, str], int] = {}
     cap = per_source(len(ex.statements))
     for statement, found in reaches(ex, finder):
+        if not found:
+            continue
         valued = bool(value_spans(statement.value))  # (a stated fact: counted apart, `cap` of them too)
         ev = statement.evidence(ex)
         for slug in sorted(found):
+            if counts.get((valued, slug), 0) >= cap:
+                continue
             contribution = fed.get(slug)
             if contribution is not None and said(statement.value, ev, contribution.claims):
                 continue  # the page has this statement of this source already
-            if counts.get((valued, slug), 0) >= cap:
-                continue
             counts[valued, slug] = counts.get((valued, slug), 0) + 1
             if contribution is None:
                 contribution = fed[slug] = Contribution()
