@@ -5,8 +5,8 @@ byte budget, as text or JSON.
 One line per statement; the statements of one page, or of one source section, sit under one group
 header, so a page's title, status and flag and a source's path and section (a session's date) are
 written once per group, not once per statement; in text a source's further sections follow its first
-under the same header, each as a `§ section` line (the JSON items of one source sit together). A page that is not plainly current (contradicted,
-needs-review, stale, archived) keeps its flag inline (`⚠ CONTRADICTED: why — qualify …`) in every
+under the same header, each as a `§ section` line (the JSON items of one source sit together). A page
+that is not plainly current (contradicted, needs-review, stale, archived) keeps its flag inline (`⚠ CONTRADICTED: why — qualify …`) in every
 packet that holds any of its statements, so it is qualified rather than asserted. Raw passages are
 labelled EVIDENCE (source text, not compiled) with their line numbers: `L29: …` under
 `## EVIDENCE notes/a.md` quotes `sources/notes/a.md` line 29. In JSON an evidence item names the source's

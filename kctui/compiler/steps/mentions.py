@@ -146,8 +146,9 @@ def names_of(slugs: Iterable[str], titles: Mapping[str, str], aliases: Mapping[s
 
 
 def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, titles: Mapping[str, str]) -> None:
-    """Each statement of `ex` as a note on the entity pages it reaches (`reaches`), at most `per_source`
-    of those that state no value on one page; `fed`: the pages this source feeds, slug -> Contribution."""
+    """Each statement of `ex` as a note on the entity pages it reaches (`reaches`): on one page at most
+    `per_source` of those that state no value and as many of those that state one; `fed`: the pages this
+    source feeds, slug -> Contribution."""
     counts: dict[tuple[bool, str], int] = {}
     cap = per_source(len(ex.statements))
     for statement, found in reaches(ex, finder):
