@@ -178,14 +178,19 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
     ("email huaxin dfm review", "Onboarding — Ravi Menon": the longest name that starts there)."""
     subject = finder.first(ASIDE.sub("", ex.title))
     sections: dict[str, str] = {"": subject}
-    own = NameFinder({str(k): [t.name, *t.aliases] for k, t in enumerate([*ex.concepts, *ex.entities])})
+    own: NameFinder | None = None  # the source's own names, made when a sentence names a page after its first word
     before = ""  # the page the statement before is about: its first name's, or the one it continues
     for statement in ex.statements:
         places = sorted(finder.places(statement.value), key=lambda p: (p[0], -p[1], p[2]))
         found = {slug for _, _, slug in places}
         if places:  # (what the source names before the first page's name is what the sentence is about:
             # "Textual is a Python framework. It was created by …" continues Textual, not Python)
-            before = "" if any(at < places[0][0] for at, _, _ in own.places(statement.value)) else places[0][2]
+            before = places[0][2]
+            if places[0][0] > 0:
+                if own is None:
+                    own = NameFinder({str(k): [t.name, *t.aliases] for k, t in enumerate([*ex.concepts, *ex.entities])})
+                if any(at < places[0][0] for at, _, _ in own.places(statement.value)):
+                    before = ""
         elif not statement.follows:
             before = ""
         if not says_something(statement.value):

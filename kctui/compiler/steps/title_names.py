@@ -29,8 +29,8 @@ from kctui.core.slugs import identity_key
 MAX_ALIASES = 4
 _BRACKETS = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
 _SEPARATOR = re.compile(r"\s*(?::\s|\s[—–-]\s|\s\|\s|,\s)\s*|\s*[—–]\s*(?=\S)")
+# a date's other words (its days and months, full and short, are words.CALENDAR's)
 _DATE_WORD = re.compile(r"^(?:\d[\d/.:-]*(?:st|nd|rd|th|h|am|pm)?|[qh][1-4]|fy\d{2,4}|w/[ce]|wk\d*|week|"
-                        r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|"
                         r"of|the|on|at|from|to|till|until|updated|last|starts?|started)$", re.I)
 _NAME_SHAPED = re.compile(r"\d|[a-z][A-Z]|\w-\w")
 
