@@ -30,3 +30,9 @@ def _summary(text: str) -> str:
 ])
 def test_the_description_is_the_first_paragraph_that_says_something(text: str, expected: str) -> None:
     assert _summary(text) == expected
+
+
+def test_a_bold_lead_line_is_no_description() -> None:
+    """A standup's "**Priya**" heads her items; the note's first item says more of it."""
+    text = "## Standup 1 Dec\n\n**Priya**\n- ledger-db vacuum now 05:30, no lag since\n\n**Omar** (on call)\n- quiet\n"
+    assert _summary(text) == "ledger-db vacuum now 05:30, no lag since"

@@ -449,9 +449,11 @@ def _summary_block(doc: Document) -> Block | None:
     """The first paragraph under a Summary-like heading, else the first prose paragraph, else (a list of
     links and nothing else) the first list item. A first paragraph of `Label: value` fields (a decision
     record's "Status: accepted", an email's header) gives way to the prose paragraph after it, unless a
-    list or a table comes first (a handover's "From: Tom -> To: Priya" says more than its sign-off)."""
+    list or a table comes first (a handover's "From: Tom -> To: Priya" says more than its sign-off). A
+    paragraph that is only a bold lead line ("**Priya**" over her standup items) is no summary."""
     chosen: Block | None = None
     fields: Block | None = None
+    lead: Block | None = None
     under_summary = False
     for block in doc.blocks:
         if block.kind == "heading":
@@ -462,7 +464,9 @@ def _summary_block(doc: Document) -> Block | None:
                 return block
             if chosen is not None:
                 continue
-            if fields is None and _field_lines(block.text):
+            if _LEAD_ONLY.fullmatch(block.text.strip()):
+                lead = lead or block  # a standup's "**Priya**" heads her items: it says nothing of the note
+            elif fields is None and _field_lines(block.text):
                 fields = block
             elif fields is None or _prose(block.text):
                 chosen = block
@@ -471,7 +475,10 @@ def _summary_block(doc: Document) -> Block | None:
     chosen = chosen or fields
     if chosen is None:  # a list of links and nothing else: its first item says what the document holds
         chosen = next((b for b in doc.blocks if b.kind == "item" and b.text.strip() and "\\" not in b.text), None)
-    return chosen
+    return chosen or lead
+
+
+_LEAD_ONLY = re.compile(r"\*\*[^*\n]{1,60}\*\*(?:\s*\([^()\n]{0,60}\))?:?")  # "**Priya**", "**Priya** (back)"
 
 
 def _prose(text: str) -> bool:
