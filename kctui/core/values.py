@@ -57,9 +57,21 @@ def plain_cited_text(lines: list[str]) -> str:
 def cited_lines_contain(lines: list[str], value: str) -> bool:
     if not value:
         return False
-    haystack = plain_cited_text(lines).casefold()
-    needle = strip_inline(html.unescape(value)).casefold()
+    haystack = _haystack(tuple(lines))
+    needle = _needle(value)
     return needle in haystack or needle.strip("\"'`") in haystack
+
+
+@lru_cache(maxsize=4096)
+def _haystack(lines: tuple[str, ...]) -> str:
+    """The cited lines' comparable text, case-folded: one line is cited by many claims (each value of a
+    sentence, a table row's cells), so it is made once."""
+    return plain_cited_text(list(lines)).casefold()
+
+
+@lru_cache(maxsize=16384)
+def _needle(value: str) -> str:
+    return strip_inline(html.unescape(value)).casefold()
 
 
 @lru_cache(maxsize=65536)

@@ -214,7 +214,7 @@ def says_something(text: str) -> bool:
     comma ("Hi Omar,"), a sign-off of a word and a name ("Thanks, Dana") or a single word ("done")."""
     if MESSAGE_HEADER.match(text):
         return False
-    if any(ch.isdigit() for ch in text):
+    if any(map(str.isdigit, text)):
         return True
     return len(text.split()) >= 2 and not text.rstrip().endswith(",") and not _SIGN_OFF.match(text)
 
