@@ -184,3 +184,12 @@ def test_a_longer_label_before_a_list_of_full_names_types_them_as_people():
 def test_a_title_before_a_full_name_in_a_list_keeps_the_list_a_list_of_people():
     found = roster_names(doc("# Sync\n\nAttendees: Quen Ashby, Capt. Ilse Brandt, Rose Vail\n"))
     assert [n.name for n in found] == ["Quen Ashby", "Ilse Brandt", "Rose Vail"]
+
+
+def test_two_full_names_after_a_label_are_a_list_of_people_but_two_other_things_are_not():
+    text = "# ADR 4: queue\n\nStatus: accepted\nDeciders: Quen Ashby, Ilse Brandt\n\nWe chose the broker.\n"
+    assert names(text) == ["Quen Ashby", "Ilse Brandt"]
+    ex = extract_document(doc(text))
+    assert {"Quen Ashby", "Ilse Brandt"} <= {e.name for e in ex.entities if e.entity_type == "person"}
+    assert names("# Stack\n\nBrokers: Redis Streams, Apache Kafka\n") == []  # no person's shape
+    assert names("# Sync\n\nOwners: Quen Ashby\n") == []  # one name is no list

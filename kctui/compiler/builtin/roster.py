@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.name_types import person_like
+from kctui.compiler.builtin.name_types import person_like, person_shape
 from kctui.compiler.builtin.names import HONORIFICS, english_ending
 from kctui.compiler.builtin.profile import KnownName, Profile
 from kctui.compiler.readers import Document
@@ -230,7 +230,8 @@ def mostly_names(words: set[str] | list[str]) -> bool:
 
 def _listed(text: str) -> tuple[list[str], list[str]]:
     """The single capitalised words of a `Label: A, B, C` line of three or more names, and the full
-    names among them ("Hannah, Marek, Kate Mulligan"); or its words in lower case, when most of them are
+    names among them ("Hannah, Marek, Kate Mulligan"; two full names make a list too: "Deciders: Maya
+    Lind, Tomas Ek"); or its words in lower case, when most of them are
     no English words ("present: priya, tom, ade, mel")."""
     m = _LIST.match(text.strip())
     if not m:
@@ -242,7 +243,9 @@ def _listed(text: str) -> tuple[list[str], list[str]]:
         # a list written in lower case ("present: priya, tom, ade, mel"): names when most are no English words
         return [i for i in items if i not in wd.FUNCTION_WORDS and i not in wd.CALENDAR], []
     items = [_untitled(i) for i in items]  # ("Capt. Fiona Grant": Fiona Grant)
-    if len(items) < 3 or not all(_ONE_NAME.fullmatch(i) or person_like(i) for i in items):
+    full = len(items) >= 2 and all(person_shape(i) for i in items) and not _HEADER.match(text.strip())
+    # (two full names no ordinary word makes: "Deciders: Maya Lind, Tomas Ek"; an email's header is read apart)
+    if (len(items) < 3 and not full) or not all(_ONE_NAME.fullmatch(i) or person_like(i) for i in items):
         return [], []
     return [i for i in items if _ONE_NAME.fullmatch(i) and i.casefold() not in wd.FUNCTION_WORDS
             and i.casefold() not in wd.CALENDAR], [i for i in items if " " in i]
