@@ -44,6 +44,14 @@ def test_spans_a_sentence_marks_as_names() -> None:
     assert nm.plain_spans("Use cases: Deploying services")[0].at_start  # after a label, a capital says nothing
 
 
+def test_after_a_function_word_opening_a_sentence_the_capitals_are_the_texts_own() -> None:
+    # "Your" is capitalised by its place; "Sentry Business" by the writer ("sentry" is an English word)
+    assert [s.text for s in nm.plain_spans("Your Sentry Business plan renews on 2027-01-15.")] == ["Sentry Business"]
+    # a given name that is an English word opens a person's name: its surname is no name of its own
+    assert "Wu" not in {s.text for s in nm.plain_spans("Hannah Wu said the rev C batteries drain.")}
+    assert nm.plain_spans("Check Status Page first.") == []  # an ordinary word opens an imperative: no name
+
+
 def test_a_once_mentioned_capitalised_word_is_no_entity_but_a_recurring_one_is() -> None:
     once = extract("# Notes\n\nWe met Zorblat yesterday.\n")
     assert not once.entities

@@ -260,9 +260,10 @@ def _leading_words(group: list[tuple[str, int, int]], at_start: bool) -> int:
     if at_start and group[0][0] in HONORIFICS and len(group) > 1:
         return 0  # "Prof. Rebecca Osei", "Dr Alan Pryce": a title opens a person's name
     if at_start:
+        opener = group[0][0].casefold() in FUNCTION_WORDS  # "Your", "The", "Our": the capitals after it are the text's own
         while k < len(group) and (common_word(group[k][0]) or (
-                not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
-            k += 1
+                not (k and opener) and not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
+            k += 1  # ("Your Sentry Business plan" names Sentry Business; "Mei Wu said" names no "Wu")
     else:
         while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:
             k += 1
