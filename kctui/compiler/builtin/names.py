@@ -45,11 +45,14 @@ from kctui.compiler.builtin.words import (  # noqa: F401 - re-exported for the t
     code_identifier,
     common_phrase,
     common_word,
+    english_compound,
     generic_acronym,
     ident_name,
     one_word,
+    period,
     placeholder,
     shaped,
+    shorthand,
     zipf,
 )
 
@@ -485,7 +488,8 @@ def typed_compound(token: str) -> bool:
 
 
 def clean_title(name: str, common_ok: bool = False) -> bool:
-    """Could this be the title of an entity page? Not a common word, a placeholder, or "<common word> team".
+    """Could this be the title of an entity page? Not a common word, a placeholder, "<common word> team",
+    an English word written short, a period of the year or an English compound.
     `common_ok`: the document's usage made this one frequent word a name (usage_need)."""
     words = name.split()
     if not words or placeholder(name) or code_identifier(name) or role_phrase(words):
@@ -493,4 +497,7 @@ def clean_title(name: str, common_ok: bool = False) -> bool:
     if len(words) == 1 and common_word(words[0]) and not (common_ok and words[0].casefold() not in FUNCTION_WORDS) \
             and not typed_compound(words[0]):
         return False
+    if len(words) == 1 and (shorthand(words[0]) or period(words[0])
+                            or (english_compound(words[0]) and not typed_compound(words[0]))):
+        return False  # an English word written short ("recvd", "Bldg"), a period ("FY27") or an English compound ("dial-up")
     return not (words[-1].casefold() == "team" and all(common_word(w) for w in words[:-1]))

@@ -57,7 +57,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     recalled, values = _recall(us, cands, spans_of, lower)
     _section_references(doc, cands)
     used = _used(cands)
-    for key in _units(us, spans_of):
+    for key in _units(us, spans_of) | _lower_in_headings(doc, cands):
         cands.pop(key, None)
     accepted = _accepted(cands, concept_keys, used)
     passing = _passing(doc, us, cands, concept_keys, accepted, {k for k, _ in recalled})
@@ -123,6 +123,18 @@ def _section_references(doc: Document, cands: dict[str, Candidate]) -> None:
     for c in cands.values():
         if c.usage and not c.vouched and c.name.casefold() in openers:
             c.usage = _NEVER
+
+
+_LOWER_WORD = re.compile(r"(?<![\w'’./@:-])[a-z][\w'’-]*+(?![./@:]\w)")
+
+
+def _lower_in_headings(doc: Document, cands: dict[str, Candidate]) -> set[str]:
+    """The keys of the one-word names only ever written at a sentence start that the document's title or
+    a heading writes in lower case: an ordinary word of the note ("Handover done Fri …" under "# On-call
+    handover: …"), as one its prose writes in lower case is (the headings are not in that prose)."""
+    lower = {w for b in doc.blocks if b.kind == "heading" for w in _LOWER_WORD.findall(b.text)}
+    return {k for k, c in cands.items() if c.kinds == {"caps"} and not c.marked and " " not in c.name
+            and c.name[:1].isupper() and c.name.casefold() in lower}
 
 
 def _used(cands: dict[str, Candidate]) -> set[str]:

@@ -132,6 +132,15 @@ ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
 CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
                      "june july august september october november december jan feb mar apr jun jul aug sep sept "
                      "oct nov dec mon tue tues wed thu thur thurs fri sat sun".split())
+# a period of the year by the calendar's or the books' convention (a fiscal or calendar year, a quarter, a
+# half: "FY27", "FY2026", "Q3", "H1"): a date, like the days and months, not a thing (closed class)
+_PERIOD = re.compile(r"^(?:(?:FY|CY)(?:\d{2}|\d{4})|[QH][1-4])$")
+
+
+def period(token: str) -> bool:
+    return bool(_PERIOD.match(token))
+
+
 _CAMEL = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]+)+$")  # ownerRepos, webApp (but not macOS, gRPC, iPhone)
 
 
@@ -182,3 +191,73 @@ def _compound_part(part: str) -> bool:
 def generic_acronym(token: str) -> bool:
     """A two-letter or a frequent acronym (PR, API, URL): vocabulary, not the name of one thing."""
     return bool(ACRONYM.match(token)) and (len(token.rstrip("s")) <= 2 or zipf(token) >= ACRONYM_COMMON_ZIPF)
+
+
+_HYPHENATED = re.compile(r"^[a-z]+(?:-[a-z]+)+$")
+
+
+# a last part English adds to any word to say "somewhat", "in the manner of" ("ricoh-ish", "vendor-like")
+_SUFFIX_PARTS = frozenset("ish like wise esque".split())
+
+
+@lru_cache(maxsize=4096)
+def english_compound(token: str) -> bool:
+    """A lower-case hyphenated word English makes by its grammar, not a name: its first part is an English
+    prefix ("re-auth") or an adverb particle ("on-prem", "in-house"), its last part a particle ("dial-up",
+    "opt-out", "stripped-down") or a suffix written apart ("ricoh-ish"). (A name made of ordinary words,
+    "order-router", "security-logging", "ops-it", is none of these: only closed classes tell.)"""
+    if not _HYPHENATED.match(token):
+        return False
+    parts = token.split("-")
+    return parts[0] in PREFIXES or parts[0] in COMPOUND_PARTICLES or parts[-1] in COMPOUND_PARTICLES \
+        or parts[-1] in _SUFFIX_PARTS
+
+
+_VOWELS = frozenset("aeiouy")
+
+
+@lru_cache(maxsize=1)
+def _common_by_opening() -> dict[str, tuple[str, ...]]:
+    """The ordinary English words (at least COMMON_ZIPF frequent), by their first two letters."""
+    from wordfreq import iter_wordlist
+
+    out: dict[str, list[str]] = {}
+    for w in iter_wordlist("en", wordlist="small"):
+        if zipf(w) < COMMON_ZIPF:
+            break
+        if w.isalpha() and len(w) >= 4:
+            out.setdefault(w[:2], []).append(w)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=4096)
+def shorthand(word: str) -> bool:
+    """An English word written short with its vowels dropped ("recvd", "Bldg", "acct"): a word English
+    does not have, in lower case or capitalised, with no vowel after its first two letters and no "s" at
+    its end, whose letters spell, in order, an ordinary English word three letters longer or more that
+    opens with its first two letters and ends with its last, leaving out its vowels and at most one
+    consonant ("received", "building", "account"; not "Perl" of "pearl", "Clang", "const")."""
+    w = word.casefold()
+    if not (3 <= len(w) <= 8 and w.isalpha() and word[1:].islower()) or any(ch in _VOWELS for ch in w[2:]) \
+            or w.endswith("s") or zipf(w) >= RARE_ZIPF:
+        return False  # (an acronym, "PRTG", a word in the plural, "Bacs", or with a vowel after its opening is none)
+    return any(len(e) >= len(w) + 3 and e[-1] == w[-1] and _consonants_left_out(w, e) <= 1
+               for e in _common_by_opening().get(w[:2], ()))
+
+
+def _consonants_left_out(short: str, word: str) -> int:
+    """The fewest consonants of `word` left out where its letters spell `short` in order, first letter
+    on first and last on last (len(word) + 1 when they do not)."""
+    inf = len(word) + 1
+    # best[j]: the fewest consonants left out of word[:j] spelling short[:i], word[j - 1] the i-th letter
+    best = [0 if j == 1 and word[0] == short[0] else inf for j in range(len(word) + 1)]
+    for ch in short[1:]:
+        nxt = [inf] * (len(word) + 1)
+        run = inf  # the best of best[k] plus the consonants of word[k:j - 1], over k < j
+        for j in range(1, len(word) + 1):
+            if j >= 2:
+                run = min(run + (word[j - 2] not in _VOWELS), best[j - 1])
+            if word[j - 1] == ch:
+                nxt[j] = run
+        best = nxt
+    return best[len(word)]
