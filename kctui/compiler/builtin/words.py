@@ -219,13 +219,12 @@ _VOWELS = frozenset("aeiouy")
 @lru_cache(maxsize=1)
 def _common_by_opening() -> dict[str, tuple[str, ...]]:
     """The ordinary English words (at least COMMON_ZIPF frequent), by their first two letters."""
-    from wordfreq import iter_wordlist
+    from wordfreq import get_frequency_dict
 
+    floor = 10 ** (COMMON_ZIPF - 9)  # (zipf is log10 of the frequency per billion words)
     out: dict[str, list[str]] = {}
-    for w in iter_wordlist("en", wordlist="small"):
-        if zipf(w) < COMMON_ZIPF:
-            break
-        if w.isalpha() and len(w) >= 4:
+    for w, f in get_frequency_dict("en", wordlist="small").items():
+        if f >= floor and len(w) >= 4 and w.isalpha():
             out.setdefault(w[:2], []).append(w)
     return {k: tuple(v) for k, v in out.items()}
 
