@@ -109,6 +109,12 @@ _NEXT_WORD = re.compile(r" ([a-z]+)\b")
 _EDITION_AFTER = re.compile(r" (?:(?:rev|revision)\.? [A-Z0-9]{1,2}|(?:19|20)\d\d)(?![\w.,:/-]\w|[\w/-])")
 
 
+# a model's designation right after a capitalised name is part of it ("ThinkPad T14", "Aurelia X8",
+# "Unifi U6 Mesh"): one or two capitals and a number, and a capitalised word after it; not a quarter, a
+# priority, a half or a week ("Q3", "P1", "H2", "W7": business shorthand, a closed class like the calendar)
+_MODEL_AFTER = re.compile(r" (?![QPHW][1-4](?!\w))[A-Z]{1,2}\d{1,3}(?: [A-Z][a-z]{2,}(?! [A-Z]))?(?![\w.,:/-]\w|[\w/-])")
+
+
 def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     """The span with the edition or revision right after it (`_EDITION_AFTER`), when the span is a
     capitalised name away from a sentence start or shaped, a year only after a name of two words or more
@@ -116,10 +122,13 @@ def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     other spelling the text uses for it: a revision alone ("rev C")."""
     if span.kind not in ("caps", "shaped", "link") or span.at_start and span.kind == "caps":
         return span, ""
-    m = _EDITION_AFTER.match(plain, span.end)
+    m = _EDITION_AFTER.match(plain, span.end) or _MODEL_AFTER.match(plain, span.end)
     if not m or any(t.casefold() in wd.CALENDAR for t in span.tokens):
         return span, ""
     edition = m.group(0).strip()
+    if m.re is _MODEL_AFTER:
+        text = plain[span.start:m.end()]
+        return replace(span, text=text, end=m.end(), tokens=tuple(text.split())), ""
     if edition[:1].isdigit() and len(span.tokens) < 2:
         return span, ""  # a year after one word dates it ("the Mosaic 2024 crop"); after a longer name
         # ("Windows Server 2022") it names the edition

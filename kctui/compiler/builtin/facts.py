@@ -327,6 +327,7 @@ def _table_rows(doc: Document, header: list[str], rows: Rows, heading: str, out:
     first cell; the people its cells name."""
     column, row_type, typed = _name_column(header, rows)
     second, second_type = _product_column(header, rows, column)
+    supplier = _supplier_column(header, column)
     for line, cells in rows:
         cells = tuple(strip_inline(c) for c in cells)
         if not cells or not cells[0]:
@@ -336,6 +337,10 @@ def _table_rows(doc: Document, header: list[str], rows: Rows, heading: str, out:
         if subjects:
             _named_row(doc, header, cells, line, column, subjects, row_type, out, found)
             products = _products(cells[second]) if 0 <= second < len(cells) else []
+            for vendor in _suppliers(cells[supplier]) if 0 <= supplier < len(cells) else []:
+                # the company that supplies the row's thing ("Product | Vendor | …"): a page with the row
+                found.append(Entity(vendor, "company", vendor, (), _ev(doc, line)))
+                out.append(Claim(vendor, f"{header[supplier]} of", subjects[0], "", "fact", "table", _ev(doc, line)))
             for product in products:  # the vendor's product the row is about: the row's cells are its facts too
                 name, release = _DOTTED_RELEASE.match(product).groups()  # "Overwatch SCADA 7.4": a release of it
                 _named_row(doc, header, cells, line, second, [name], second_type, out, found, skip=column)
@@ -363,6 +368,22 @@ def _product_column(header: list[str], rows: Rows, column: int) -> tuple[int, st
         return -1, ""
     cells = _name_cells(rows, second)
     return (second, second_type) if any(_products(f) for f in cells) else (-1, "")
+
+
+def _supplier_column(header: list[str], column: int) -> int:
+    """The column after the name column whose header types its cells as companies ("Product | Vendor |
+    Renewal": the vendor of each row's product), or -1."""
+    for k in range(column + 1, len(header)):
+        words = header[k].split()
+        if words and nt.type_from_noun(words[-1]) == "company":
+            return k
+    return -1
+
+
+def _suppliers(cell: str) -> list[str]:
+    """The companies a supplier column's cell names, each written as a name and capitalised ("Orrery
+    Software"; not "in-house")."""
+    return [n for n in _products(cell) if n[:1].isupper()]
 
 
 def _products(cell: str) -> list[str]:

@@ -109,19 +109,21 @@ def _name_span(plain: str, span: nm.Span) -> bool:
 Values = dict[tuple[str, int], tuple[str, str]]  # (candidate key, sentence) -> (kind of value, value)
 
 
-def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
-                  lower: nm.Lower) -> tuple[set[tuple[str, int]], set[str], Values, set[tuple[str, int]]]:
+def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf, lower: nm.Lower
+                  ) -> tuple[set[tuple[str, int]], set[str], Values, set[tuple[str, int]], set[str]]:
     """(candidate key, sentence index) for every fact a sentence states about a name, the keys of the
     names a fact is stated of strongly enough for a page (`about`), and the value each of those is
     stated with, read by its form (`stated_value`), and the pairs found by a sentence's place only
-    (`_inherited_subject`: cited, but no mention of the name); the names only a fact vouches for are
-    added to `cands`."""
+    (`_inherited_subject`: cited, but no mention of the name), and the keys of the names whose form and
+    the fact stated of them give them a page on one mention (people's full names, `person_named`; hosts'
+    and assets' numbers, `numbered`); the names only a fact vouches for are added to `cands`."""
     pairs: set[tuple[str, int]] = set()
     valued: set[str] = set()
     values: Values = {}
     borrowed: set[tuple[str, int]] = set()  # sentences about a name by their place only
     firsts: list[str] = []  # per sentence, the key of its first usable name ("" for none)
     passable: dict[str, bool] = {}  # (usable as a passing mention: asked once per name)
+    once: set[str] = set()  # names a page on one mention by their form (`person_named`, `numbered`)
     for i, u in enumerate(us):
         spans = [(s, k) for s, k in spans_of[i] if k in cands and (
             passable[k] if k in passable else passable.setdefault(k, usable(cands[k], passing=True)))]
@@ -130,7 +132,10 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
             spans = sorted(spans + extra, key=lambda sk: sk[0].start)
         firsts.append(spans[0][1] if spans else "")
         keys, strong = about(u.plain, spans)
-        strong = [k for k in strong if usable(cands[k])]  # (the others: passing mentions at most)
+        named = [k for s, k in spans if k in strong and person_named(u.plain, s, cands[k])]
+        once.update(named)
+        once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
+        strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
         pairs.update((key, i) for key in keys)
         valued.update(strong)
         if not spans and (inherited := _inherited_subject(us, i, firsts)):
@@ -149,7 +154,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         if spans and spans[0][1] in strong and (spans[0][1], i) not in values and u.kind != "row" \
                 and (rel := relation(u.plain, [s for s, _ in spans])):
             values[(spans[0][1], i)] = rel
-    return pairs, valued, values, borrowed
+    return pairs, valued, values, borrowed, once
 
 
 _PRONOUN = re.compile(r"^(?:It|Its|They|Their|Theirs|This|These|He|She|His|Her)\b")
@@ -234,6 +239,46 @@ def usable(c: Candidate, passing: bool = False) -> bool:
     if c.kinds <= {"ident"}:  # a hyphenated word ("re-auth", "soak-test") unless it recurs or is code-shaped
         return _ident_shape(c.name) and (passing or len(c.units) >= 2 or wd.ident_name(c.name))
     return True
+
+
+_MID_SENTENCE = re.compile(r"[a-z,;]$")
+_NUMBER_NEXT = re.compile(r"\s*[^\s\w]?\s*\S*\d")
+
+
+def person_named(plain: str, span: nm.Span, c: Candidate) -> bool:
+    """Is this a person's full name, by its words and its place: not opening its sentence ("Revisit
+    Quistbrand for the next run": its capitals say nothing), shaped as one (`nt.person_like`), its
+    first word never written in lower case in the document, no word after the given name an ordinary
+    word ("Becky Thorne", "Ben Kowalski"; not "Veeam Backup", "Northshore Media"), nor the given name
+    where nothing marks it (at a sentence start or after a colon "Export Zendesk" and "Hi Lena" open
+    with a verb or a greeting; after a lower-case word or a comma, "…, Ben Kowalski (AV)", "Ben" is a
+    given name), its first word no word with an English ending ("Preconfigured Grafana"), and no number
+    right after it (a model: "Dell Latitude 7450")."""
+    words = span.text.split()
+    before = plain[:span.start].rstrip()
+    mid = bool(_MID_SENTENCE.search(before))
+    return bool(before) and c.head_free and nt.person_like(span.text) and not _NUMBER_NEXT.match(plain, span.end) \
+        and not nm.english_ending(words[0]) and all(wd.zipf(w) < wd.COMMON_ZIPF for w in words[1 if mid else 0:])
+
+
+# a host's or an asset's number: an identifier in lower case with a number part ("etl-01", "db-1"), or
+# one in capitals whose number is zero-padded, one of a numbered fleet ("WSUS-02", "TB-07"; not a
+# ticket's or a level's, "SRE-882", "SEV-2")
+_HOST_NUMBER = re.compile(r"^[a-z]+(?:-[a-z][a-z0-9]*)*-\d{1,4}$")
+_FLEET_NUMBER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z][A-Za-z0-9]*)*-0\d{1,3}$")
+
+
+def numbered(name: str, strong: bool, plain: str, spans: list[tuple[nm.Span, str]]) -> bool:
+    """Is this a host's or an asset's number a fact is stated of (a page on one mention): in lower case,
+    named in a sentence that holds a value ("Disk on the metrics box (tsdb-2) is at 81%"); in capitals,
+    zero-padded, stated of strongly (a value next to it, the subject: "KIOSK-04 lost its network at
+    09:10")?"""
+    if strong and _FLEET_NUMBER.match(name):
+        return True
+    if not _HOST_NUMBER.match(name):
+        return False
+    inside = [(s.start, s.end) for s, _ in spans]
+    return any(not any(a <= v[0] < b for a, b in inside) for v in value_spans(plain))
 
 
 def _ident_shape(token: str) -> bool:

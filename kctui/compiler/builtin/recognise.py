@@ -81,16 +81,17 @@ def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
     """The (candidate key, sentence) pairs that state a fact about a name, and the values stated of the
     names strongly enough for a page (kctui.compiler.builtin.recall.about); such a name, or one stated
     of in two sentences or more, counts as one with a fact."""
-    recalled, _valued, values, borrowed = recall.fact_mentions(us, cands, spans_of, lower)
+    recalled, _valued, values, borrowed, once = recall.fact_mentions(us, cands, spans_of, lower)
     with_value = {key for key, _ in values}
     for key, i in recalled:
         # named once, a thing needs a value stated of it by its form (its page then holds the sentence
-        # and the value), or a person's name by its own form; named in two sentences or more, a fact
-        # about it is enough
+        # and the value), or a person's name by its own form, or a form the fact stated of it makes a
+        # page (a person's full name, a host's number: recall.fact_mentions' `once`); named in two
+        # sentences or more, a fact about it is enough
         c = cands[key]
         if sum((key, j) not in borrowed for j in c.units) >= 2 or key in with_value or (
                 (key, i) not in borrowed and named_by_form(c) and any(us[j].kind != "row" for j in c.units)
-                and recall.usable(c)):
+                and recall.usable(c)) or ((key, i) not in borrowed and key in once):
             c.fact = True
     return recalled, values
 

@@ -1,0 +1,93 @@
+"""Issue 31, recall of things named once with a stated fact (EXTRACTOR_VERSION 27): a person's full name
+a fact is stated of, a host's or an asset's number, a model's designation after its name, the vendor
+column of a list of products. Each rule has a positive and a negative table, with phrasings of our own
+(not the notes corpus's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.readers import read_source
+
+DIGEST = "sha256:" + "7" * 64
+
+
+def entity_names(text: str) -> set[str]:
+    return {e.name for e in extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST)).entities}
+
+
+@pytest.mark.parametrize("text, name", [
+    # a label line's value, after a comma: a frequent given name is one there
+    ("# Stage AV\n\nowner: the events desk (bookings), Tom Wasilewski (sound, weekends only)\n", "Tom Wasilewski"),
+    # a label line's value at its start: no word of it an ordinary word
+    ("# Cutover\n\n- Contractor on site for the night: Ingmar Voskuijlen\n", "Ingmar Voskuijlen"),
+])
+def test_a_full_name_a_fact_is_stated_of_gets_a_page_on_one_mention(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("text, not_a_name", [
+    # a greeting opening the sentence, before a name
+    ("# Mail\n\nSent: 2 May 2026 08:15 Hi Oksana, can you confirm the 14th?\n", "Hi Oksana"),
+    # a word with an English ending opens no person's name
+    ("# Setup\n\nPreconfigured Zorvana dashboards ship with 12 panels each.\n", "Preconfigured Zorvana"),
+    # an ordinary word after the first: a product or a company, not a person
+    ("# Budget\n\nThe plan moves us to Quillmark Backup, about 40 seats.\n", "Quillmark Backup"),
+    # a number right after it: a model
+    ("# Kit\n\n- New laptop: Vexlar Latitude 7730, arrived 2 Feb\n", "Vexlar Latitude"),
+])
+def test_no_person_from_a_phrase_that_only_looks_like_a_name(text, not_a_name):
+    assert not_a_name not in entity_names(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("# Handover\n\n* Disk on the metrics box (tsdb-2) is at 81%, growing weekly.\n", "tsdb-2"),
+    ("# Standup\n\n- KIOSK-04 lost its network at 09:10, replaced the cable\n", "KIOSK-04"),
+])
+def test_a_hosts_or_an_assets_number_with_a_fact_gets_a_page_on_one_mention(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("text, not_a_name", [
+    # a ticket's or a level's number is no asset's (not zero-padded)
+    ("# Standup\n\n- the fix for OPS-4471 went out at 14:05 with 3 other changes\n", "OPS-4471"),
+    ("# Incident\n\n- SEV-2 declared at 14:05 by the on-call\n", "SEV-2"),
+    # a host's number named in a sentence that states nothing of it
+    ("# Handover\n\n* Ask the desk about tsdb-2 when you start.\n", "tsdb-2"),
+])
+def test_no_page_for_a_ticket_a_level_or_a_host_named_once_without_a_fact(text, not_a_name):
+    assert not_a_name not in entity_names(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("# Kit\n\n- order a second Zorvana K12 for the loading bay, about £400\n", "Zorvana K12"),
+    ("# Kit\n\n- order a Quillmark T7 Mesh for the loading bay, about £170\n", "Quillmark T7 Mesh"),
+])
+def test_a_models_designation_after_its_name_is_part_of_it(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    # a quarter, a priority, a half or a week is no model
+    ("# Plan\n\n- ship the Zorvana Q3 roadmap to finance by 4 May\n", "Zorvana Q3"),
+    ("# Incident\n\n- Quillmark P1 raised at 09:00, closed at 11:00\n", "Quillmark P1"),
+])
+def test_business_shorthand_after_a_name_is_no_model(text, name):
+    assert name not in entity_names(text)
+
+
+VENDORS = """# Licences
+
+| Product | Vendor | Seats | Renewal |
+|---|---|---|---|
+| Plotwise | Harrowgate Software | 5 | 1 Mar 2027 |
+| Ledgerly | Quintessa Systems | 12 | 30 Jun 2027 |
+| Rotaboard | in-house | - | - |
+"""
+
+
+def test_a_vendor_column_after_the_name_column_names_companies():
+    names = entity_names(VENDORS)
+    assert {"Harrowgate Software", "Quintessa Systems"} <= names
+    assert "in-house" not in names
