@@ -91,3 +91,28 @@ def test_a_vendor_column_after_the_name_column_names_companies():
     names = entity_names(VENDORS)
     assert {"Harrowgate Software", "Quintessa Systems"} <= names
     assert "in-house" not in names
+
+
+@pytest.mark.parametrize("text, name", [
+    ("# Handover\n\n* mdb01 filled its disk to 97% on Sunday night\n", "mdb01"),
+    ("# Notes\n\nThe nightly export on the old box (qrv-fs01) took 3 hours again.\n", "qrv-fs01"),
+])
+def test_a_zero_padded_hosts_number_with_a_fact_gets_a_page_on_one_mention(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("text, word", [
+    ("# Metrics\n\n- p95 latency went from 120 ms to 180 ms on Monday\n", "p95"),
+    ("# Builds\n\n- the x86 runners cost about $300 a month\n", "x86"),
+])
+def test_a_short_letter_and_number_is_no_host(text, word):
+    assert word not in entity_names(text)
+
+
+def test_a_title_that_holds_a_value_is_a_statement_of_its_source_page():
+    text = "# Kit review — wed 14/10/26\n\nWe met and agreed nothing much today.\n"
+    ex = extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST))
+    own = [(c.value, c.evidence.start) for c in ex.claims if c.attribute == "note"]
+    assert ("Kit review — wed 14/10/26", 1) in own
+    plain = extract_document(read_source("notes/n.md", b"# Kit review\n\nWe met and agreed nothing.\n", DIGEST))
+    assert not [c for c in plain.claims if c.evidence.start == 1]  # a title without a value says nothing

@@ -261,10 +261,11 @@ def person_named(plain: str, span: nm.Span, c: Candidate) -> bool:
         and not nm.english_ending(words[0]) and all(wd.zipf(w) < wd.COMMON_ZIPF for w in words[1 if mid else 0:])
 
 
-# a host's or an asset's number: an identifier in lower case with a number part ("etl-01", "db-1"), or
+# a host's or an asset's number: an identifier in lower case with a number part ("etl-01", "db-1") or a
+# zero-padded number at its end ("gcs01", "lims-db01"; not "p95", "x86", "sha256"), or
 # one in capitals whose number is zero-padded, one of a numbered fleet ("WSUS-02", "TB-07"; not a
 # ticket's or a level's, "SRE-882", "SEV-2")
-_HOST_NUMBER = re.compile(r"^[a-z]+(?:-[a-z][a-z0-9]*)*-\d{1,4}$")
+_HOST_NUMBER = re.compile(r"^[a-z]+(?:-[a-z][a-z0-9]*)*-\d{1,4}$|^[a-z]+(?:-[a-z]+)*[a-z]0\d{1,2}$")
 _FLEET_NUMBER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z][A-Za-z0-9]*)*-0\d{1,3}$")
 
 

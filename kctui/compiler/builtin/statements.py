@@ -18,12 +18,15 @@ LINE_ORIGIN = "line"  # a source's own statement: cited on its source page, rout
 
 
 def line_statements(doc: Document, us: list[Unit], claims: list[Claim]) -> list[Claim]:
-    """Every sentence, list item and table row no claim cites yet, as a statement of the source page
-    (attribute "note" of the document, origin LINE_ORIGIN): nothing the source says is dropped."""
+    """Every sentence, list item, table row, and title or heading that holds a value ("# IT steering —
+    wed 14/10/26") no claim cites yet, as a statement of the source page (attribute "note" of the
+    document, origin LINE_ORIGIN): nothing the source says is dropped."""
     covered: set[int] = set()
     for c in claims:
         covered.update(range(c.evidence.start, c.evidence.end + 1))
-    return _sentence_statements(doc, us, covered) + _row_statements(doc, covered)
+    return _sentence_statements(doc, us, covered) + _row_statements(doc, covered) + [
+        Claim(doc.title, "note", s.value, "", "fact", LINE_ORIGIN, ev(doc, s.start, s.end))
+        for s in _heading_statements(doc, "line") if s.start not in covered]
 
 
 def all_statements(doc: Document, us: list[Unit]) -> list[Statement]:
