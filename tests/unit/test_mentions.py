@@ -20,6 +20,7 @@ PAGES = {
     "the": ["The"],
     "kubernetes": ["Kubernetes", "k8s"],
     "burrow-rev-c": ["Burrow rev C", "rev C"],
+    "ben": ["ben"],  # a roster's name written in lower case
 }
 
 
@@ -44,6 +45,8 @@ PAGES = {
     ("k8s upgrade to 1.29 next sprint", {"kubernetes"}),  # an alias
     ("rev C draws ~11 µA asleep", {"burrow-rev-c"}),  # common words, but a later word's capital marks them
     ("the rev was fine", set()),
+    ("Ben's booked you on the course", {"ben"}),  # one ordinary word in lower case: found capitalised
+    ("the ben nevis trip", set()),
     ("", set()),
 ])
 def test_a_statement_names_the_pages_whose_names_it_holds(text: str, found: set[str]) -> None:

@@ -116,3 +116,15 @@ def test_a_title_that_holds_a_value_is_a_statement_of_its_source_page():
     assert ("Kit review — wed 14/10/26", 1) in own
     plain = extract_document(read_source("notes/n.md", b"# Kit review\n\nWe met and agreed nothing.\n", DIGEST))
     assert not [c for c in plain.claims if c.evidence.start == 1]  # a title without a value says nothing
+
+
+@pytest.mark.parametrize("text, name", [
+    ("# Quote\n\n- 2 × QuillMark ZX7700, each with 8 × Vexlar H200 cards, 2 TB RAM\n", "QuillMark ZX7700"),
+    ("# Kit\n\n- the tape library is a QuillMark TS4400 in rack 3, bought 2023\n", "QuillMark TS4400"),
+])
+def test_a_product_with_its_model_a_fact_is_stated_of_gets_a_page_on_one_mention(text, name):
+    assert name in entity_names(text)
+
+
+def test_a_model_named_in_passing_gets_no_page():
+    assert "Vexlar QX9200" not in entity_names("# Notes\n\nSomeone asked about the Vexlar QX9200 at lunch.\n")

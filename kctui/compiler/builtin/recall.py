@@ -116,14 +116,15 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
     stated with, read by its form (`stated_value`), and the pairs found by a sentence's place only
     (`_inherited_subject`: cited, but no mention of the name), and the keys of the names whose form and
     the fact stated of them give them a page on one mention (people's full names, `person_named`; hosts'
-    and assets' numbers, `numbered`); the names only a fact vouches for are added to `cands`."""
+    and assets' numbers, `numbered`; a product's name with its model, `_MODEL`); the names only a fact
+    vouches for are added to `cands`."""
     pairs: set[tuple[str, int]] = set()
     valued: set[str] = set()
     values: Values = {}
     borrowed: set[tuple[str, int]] = set()  # sentences about a name by their place only
     firsts: list[str] = []  # per sentence, the key of its first usable name ("" for none)
     passable: dict[str, bool] = {}  # (usable as a passing mention: asked once per name)
-    once: set[str] = set()  # names a page on one mention by their form (`person_named`, `numbered`)
+    once: set[str] = set()  # names a page on one mention by their form (`person_named`, `numbered`, `_MODEL`)
     for i, u in enumerate(us):
         spans = [(s, k) for s, k in spans_of[i] if k in cands and (
             passable[k] if k in passable else passable.setdefault(k, usable(cands[k], passing=True)))]
@@ -135,6 +136,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         named = [k for s, k in spans if k in strong and person_named(u.plain, s, cands[k])]
         once.update(named)
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
+        once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
         pairs.update((key, i) for key in keys)
         valued.update(strong)
@@ -267,6 +269,11 @@ def person_named(plain: str, span: nm.Span, c: Candidate) -> bool:
 # ticket's or a level's, "SRE-882", "SEV-2")
 _HOST_NUMBER = re.compile(r"^[a-z]+(?:-[a-z][a-z0-9]*)*-\d{1,4}$|^[a-z]+(?:-[a-z]+)*[a-z]0\d{1,2}$")
 _FLEET_NUMBER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z][A-Za-z0-9]*)*-0\d{1,3}$")
+
+
+# a product's name with its model's designation: a capitalised name, then capitals and a number
+# ("PowerEdge XE9680", "IBM TS4300", "Cloudflare R2"): a page on one mention when a fact is stated of it
+_MODEL = re.compile(r"^[A-Z][\w-]*(?: [A-Z][\w-]*)* [A-Z]{1,3}\d{1,5}[A-Z]{0,2}(?: [A-Z][a-z]+)?$")
 
 
 def numbered(name: str, strong: bool, plain: str, spans: list[tuple[nm.Span, str]]) -> bool:

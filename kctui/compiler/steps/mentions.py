@@ -18,7 +18,8 @@ is what lies between spaces and punctuation, a possessive "'s" dropped: "Piano's
 English word ("Grace", "Square", "Echo"; wordfreq zipf >= 3) matches only where the statement writes it
 capitalised, and a lower-case name made of common English words ("control room")
 matches nowhere: the word alone does not say it is that thing (unless a later word's capital marks it:
-"rev C", "iPad Air"). A name of one or two
+"rev C", "iPad Air"); one such word matches where written capitalised ("ben" of a roster: "Ben's booked
+you on the course"). A name of one or two
 characters ("Go", "F5") matches only as written.
 
 Incremental = full: the pages a statement reaches depend on the pages that stand in the pass, so an
@@ -81,7 +82,10 @@ def _entry(name: str, slug: str) -> _Name | None:
     if not name[:1].isupper():
         common = all(w.isalpha() and wd.zipf(w) >= wd.COMMON_ZIPF for w in folded)
         marked = any(w[:1].isupper() for w in written[1:])  # a later word's capital marks it ("rev C")
-        return None if common and not marked else _Name(folded, slug, False, "")
+        if common and not marked:  # a name of one ordinary word a note writes in lower case ("ben" of
+            # a roster) is found where a statement capitalises it, as a capitalised English word is
+            return _Name(folded, slug, True, "") if len(folded) == 1 else None
+        return _Name(folded, slug, False, "")
     return _Name(folded, slug, english, "")
 
 
