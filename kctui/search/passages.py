@@ -103,6 +103,15 @@ def speaker_of(text: str) -> str:
     return m.group(1).casefold() if m else ""
 
 
+_TURN_HEAD = re.compile(_STAMP + _SPEAKER_NAME + r":\s+")
+
+
+def speaker_prefix(text: str) -> str:
+    """A turn's `Name: ` (with its time stamp) as written, "" for anything else."""
+    m = _TURN_HEAD.match(text)
+    return m.group(0) if m else ""
+
+
 def is_heading(text: str, heading: str) -> bool:
     """Whether a passage (its text, the heading it sits under) is that heading's own line."""
     m = _HEADING.match(text)

@@ -189,19 +189,28 @@ def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[
     scores by its BM25 and its rank (`relevance`); the one after a hit is its reply or continuation
     (REPLY of the hit's score, ANSWER when the hit asks a question), the one before it its lead-in
     (LEAD_IN), unless it is the section's heading (the group's header says it already); a passage keeps
-    the best score it is given. Ties keep the order of the ranking."""
+    the best score it is given, a ranked one too (a weak hit right after a strong one is its reply, and
+    counts as that). Ties keep the order of the ranking."""
     best: dict[int, tuple[float, Any]] = {}
 
     def give(score: float, p: Any) -> None:
         if p.rowid not in best or best[p.rowid][0] < score:
             best[p.rowid] = (score, p)
 
+    rows = {**around, **{p.rowid: p for p in passages}}  # `around` holds no ranked passage
+
+    def next_to(p: Any, d: int) -> Any:
+        q = rows.get(p.rowid + d)
+        if q is not None and q.path == p.path and q.heading == p.heading and not is_heading(q.text, q.heading):
+            return q
+        return None
+
     for j, p in enumerate(passages):
         score = relevance(passages, j)
         give(score, p)
         for d, share in ((1, ANSWER if p.text.rstrip().endswith("?") else REPLY), (-1, LEAD_IN)):
-            q = around.get(p.rowid + d)
-            if q is not None and q.path == p.path and q.heading == p.heading and not is_heading(q.text, q.heading):
+            q = next_to(p, d)
+            if q is not None:
                 give(score * share, q)
     return sorted(best.values(), key=lambda sp: -sp[0])
 

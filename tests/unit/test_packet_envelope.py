@@ -88,3 +88,35 @@ def test_the_sections_of_one_source_share_its_header_in_text_and_sit_together_in
     data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
     assert [(i["source"], i["section"]) for i in data["items"]] == [("chat.md", "Session 1"), ("chat.md", "Session 2"),
                                                                      ("notes.md", "Notes")]
+
+
+def test_a_section_header_leaves_out_what_its_path_says():
+    """`chat/session-07.md` under "Session 7 — Sunday 7 April 2024" is headed by its date: the path names the
+    session already (numbers compared without leading zeros); a heading the path says whole stays."""
+    assert packets.section("chat/session-07.md", "Session 7 — Sunday 7 April 2024") == "Sunday 7 April 2024"
+    assert packets.section("chat.md", "Session 7 — Sunday 7 April 2024") == "Session 7 — Sunday 7 April 2024"
+    assert packets.section("notes/notes.md", "Notes") == "Notes"
+    group = ("source", "chat/session-07.md", "Session 7 — Sunday 7 April 2024")
+    found = [Statement(group, "passage", "Marcus: the job at Northgate starts in May.", 1.0, "chat/session-07.md", (3, 3))]
+    meta = {group: {"source": "chat/session-07.md", "title": "Chat", "heading": group[2]}}
+    text = packets.pack_statements(envelope(), found, meta, 2048, "text")
+    assert "## EVIDENCE chat/session-07.md — Sunday 7 April 2024\n  L3: Marcus: the job" in text
+    data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
+    assert data["items"][0]["section"] == "Sunday 7 April 2024"
+
+
+def test_a_long_passage_keeps_the_sentences_that_name_the_query():
+    """A passage over GIST_BYTES keeps its sentences naming a query word (its speaker in front, what is left
+    out marked …); a short one, or one where no sentence or every sentence names one, stays whole."""
+    filler = "The weather was grey and the trains were late again all week, as they always seem to be. "
+    long = "Marcus: " + filler * 3 + "The Northgate job starts in May. " + filler
+    assert len(long.encode()) > packets.GIST_BYTES
+    words = frozenset(["northgate", "job", "what"])
+    assert packets._gist(long, words) == "Marcus: … The Northgate job starts in May. …"
+    assert packets._gist("Marcus: " + filler * 5, words) == "Marcus: " + filler * 5
+    assert packets._gist("Marcus: the Northgate job. It starts in May.", words) == "Marcus: the Northgate job. It starts in May."
+    group = ("source", "chat.md", "Session 1")
+    found = [Statement(group, "passage", long, 1.0, "chat.md", (3, 3))]
+    text = packets.pack_statements(envelope(), found, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}},
+                                   2048, "text")
+    assert "  L3: Marcus: … The Northgate job starts in May. …\n" in text

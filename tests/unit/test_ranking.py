@@ -159,3 +159,12 @@ def test_a_named_page_states_what_the_query_asks_for_after_the_claims_naming_its
     assert got[0].text == "$198,000 committed, overage at the committed rate"
     got = fuse(pages, [other], {"paying", "year"}, wants="amount")  # the page not named: nothing more of it
     assert ("claim", "entities/zentrix.md", (15, 15)) not in kinds(got)
+
+
+def test_a_weak_hit_right_after_a_strong_one_counts_as_its_reply():
+    """A ranked passage next to a better one keeps the better of its own score and the share its neighbour
+    gives it (the reply to a hit is no less likely to answer because it matched a word itself)."""
+    strong = RankedPassage(10, "chat.md", 27, 27, "Lena: the cake for Mum's party is sorted.", "Session 5", "T", -9.0)
+    weak = RankedPassage(11, "chat.md", 29, 29, "Marcus: which cake?", "Session 5", "T", -0.1)
+    got = {s.lines[0]: s.score for s in fuse([], [strong, weak], {"cake", "party"}, {})}
+    assert got[29] == got[27] * REPLY
