@@ -12,7 +12,8 @@ from kctui.search.ranking import WHEN, fuse, relevance
 
 
 def passage(rowid: int, line: int, text: str, score: float = 0.0) -> RankedPassage:
-    return RankedPassage(rowid, "notes.md", line, line, text, "Notes", "Title", score)
+    # ranked passages not next to each other in the file: none is given a share of another's score as its reply
+    return RankedPassage(rowid * 10, "notes.md", line, line, text, "Notes", "Title", score)
 
 
 @pytest.mark.parametrize("question, expected", [

@@ -38,7 +38,8 @@ def test_the_people_a_question_names(question, people):
 
 
 def passage(rowid: int, line: int, text: str) -> RankedPassage:
-    return RankedPassage(rowid, "chat.md", line, line, text, "Session 3", "Chat", 0.0)
+    # ranked passages not next to each other in the file: none is given a share of another's score as its reply
+    return RankedPassage(rowid * 10, "chat.md", line, line, text, "Session 3", "Chat", 0.0)
 
 
 def test_a_question_about_a_person_prefers_what_they_said():
