@@ -8,6 +8,7 @@ import json
 import pytest
 
 from kctui.search import context as packets
+from kctui.search import quoting
 from kctui.search.ranking import Statement
 
 
@@ -93,9 +94,9 @@ def test_the_sections_of_one_source_share_its_header_in_text_and_sit_together_in
 def test_a_section_header_leaves_out_what_its_path_says():
     """`chat/session-07.md` under "Session 7 — Sunday 7 April 2024" is headed by its date: the path names the
     session already (numbers compared without leading zeros); a heading the path says whole stays."""
-    assert packets.section("chat/session-07.md", "Session 7 — Sunday 7 April 2024") == "Sunday 7 April 2024"
-    assert packets.section("chat.md", "Session 7 — Sunday 7 April 2024") == "Session 7 — Sunday 7 April 2024"
-    assert packets.section("notes/notes.md", "Notes") == "Notes"
+    assert quoting.section("chat/session-07.md", "Session 7 — Sunday 7 April 2024") == "Sunday 7 April 2024"
+    assert quoting.section("chat.md", "Session 7 — Sunday 7 April 2024") == "Session 7 — Sunday 7 April 2024"
+    assert quoting.section("notes/notes.md", "Notes") == "Notes"
     group = ("source", "chat/session-07.md", "Session 7 — Sunday 7 April 2024")
     found = [Statement(group, "passage", "Marcus: the job at Northgate starts in May.", 1.0, "chat/session-07.md", (3, 3))]
     meta = {group: {"source": "chat/session-07.md", "title": "Chat", "heading": group[2]}}
@@ -110,11 +111,11 @@ def test_a_long_passage_keeps_the_sentences_that_name_the_query():
     out marked …); a short one, or one where no sentence or every sentence names one, stays whole."""
     filler = "The weather was grey and the trains were late again all week, as they always seem to be. "
     long = "Marcus: " + filler * 3 + "The Northgate job starts in May. " + filler
-    assert len(long.encode()) > packets.GIST_BYTES
+    assert len(long.encode()) > quoting.GIST_BYTES
     words = frozenset(["northgate", "job", "what"])
-    assert packets._gist(long, words) == "Marcus: … The Northgate job starts in May. …"
-    assert packets._gist("Marcus: " + filler * 5, words) == "Marcus: " + filler * 5
-    assert packets._gist("Marcus: the Northgate job. It starts in May.", words) == "Marcus: the Northgate job. It starts in May."
+    assert quoting.gist(long, words) == "Marcus: … The Northgate job starts in May. …"
+    assert quoting.gist("Marcus: " + filler * 5, words) == "Marcus: " + filler * 5
+    assert quoting.gist("Marcus: the Northgate job. It starts in May.", words) == "Marcus: the Northgate job. It starts in May."
     group = ("source", "chat.md", "Session 1")
     found = [Statement(group, "passage", long, 1.0, "chat.md", (3, 3))]
     text = packets.pack_statements(envelope(), found, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}},

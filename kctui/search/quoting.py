@@ -1,0 +1,61 @@
+"""What a context packet quotes of a source: a section's heading less what its path says, and a long
+passage as the sentences that name the query's words (kctui.search.context). Pure functions of their
+inputs (tests/unit/test_packet_envelope.py)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from kctui.search.passages import speaker_prefix
+from kctui.search.query import FUNCTION_WORDS, tokens
+
+_PART = re.compile(r"\s+[—–]\s+")
+
+
+@lru_cache(maxsize=1024)
+def section(source: str, heading: str | None) -> str:
+    """A source section's heading without the parts (between dashes) its path says already
+    (`chat/session-12.md` with "Session 12 — Saturday 15 June 2024" → "Saturday 15 June 2024"): a header
+    names the path once. A heading the path says whole stays as it is (a further section's `§` line)."""
+    if not heading:
+        return ""
+    said = {_number(t) for t in tokens(source)}
+    parts = [p for p in _PART.split(heading) if not {_number(t) for t in tokens(p)} <= said]
+    return " — ".join(parts) or heading
+
+
+def _number(token: str) -> str:
+    return token.lstrip("0") or token if token.isdigit() else token
+
+
+GIST_BYTES = 320  # a passage longer than this keeps the sentences that name a query word (a long paragraph, an email)
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+(?=\S)")
+
+
+def gist(text: str, words: frozenset[str]) -> str:
+    """A long passage as its sentences that name a query word (a turn's speaker kept in front, not counted
+    as one), the sentences left out marked `…`; the passage as it is when none or all of them do. Its line
+    citation stays: the packet quotes part of the passage, and the reader can open the rest."""
+    flat = " ".join(text.split())
+    words = frozenset(t for w in words for t in tokens(w) if len(t) > 1 and t not in FUNCTION_WORDS)
+    if len(flat.encode("utf-8")) <= GIST_BYTES or not words:
+        return text
+    lead = speaker_prefix(flat)
+    parts = _SENTENCE.split(flat[len(lead):])
+    hold = [any(_names(t, words) for t in tokens(p)) for p in parts]
+    if all(hold) or not any(hold):
+        return text
+    out: list[str] = []
+    for part, keep in zip(parts, hold):
+        if keep:
+            out.append(part)
+        elif not out or out[-1] != "…":
+            out.append("…")
+    return lead + " ".join(out)
+
+
+def _names(token: str, words: frozenset[str]) -> bool:
+    """Whether a token is a query word, or shares its stem (kctui.search.ranking: both four letters or more,
+    one a prefix of the other)."""
+    return token in words or (len(token) >= 4 and any(len(w) >= 4 and (token.startswith(w) or w.startswith(token)) for w in words))
