@@ -342,21 +342,28 @@ def _level(envelope: Callable[..., int], budget: int) -> tuple[int, int]:
 def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], chosen: list[Statement],
                  first_left: int, fmt: str, one: Callable[[list[dict[str, Any]]], str], envelope: Callable[..., int],
                  start: int) -> int:
-    """The budget to name for the next statement: the smallest tried (from `start`, up by 128 bytes, at most
-    eight tries) whose packet holds it and everything this one holds. A statement passed over makes room
-    for later ones; at a larger budget it may go in and leave one of those out, so the size of the two
-    together is tried, not assumed."""
+    """The smallest budget tried whose packet holds the next statement and all this one holds (from `start`
+    up by 128 bytes eight times, then by half again, then halving back): a statement passed over makes room
+    for later ones, which a larger budget may leave out, so the two together are tried, not assumed."""
     want = {id(s) for s in chosen} | {id(statements[first_left])}
-    budget = start
-    for _ in range(8):
-        if budget >= MAX_BUDGET:
-            return MAX_BUDGET
+
+    def holds(budget: int) -> bool:
         tight, size = _level(envelope, budget)
         got, _left = _fill(statements, meta, budget - size, fmt, one, tight == BARE)
-        if want <= {id(s) for s in got}:
-            return budget
-        budget += 128
-    return min(budget, MAX_BUDGET)
+        return want <= {id(s) for s in got}
+
+    failed, budget = start - 128, start
+    while budget < MAX_BUDGET and not holds(budget):
+        failed, budget = budget, budget + 128 if budget < start + 8 * 128 else int(budget * 1.5)
+    if budget >= MAX_BUDGET:
+        return MAX_BUDGET
+    while budget - failed > 256:  # (the smallest that holds both lies between the last two tried, most often)
+        mid = (failed + budget) // 2
+        if holds(mid):
+            budget = mid
+        else:
+            failed = mid
+    return budget
 
 
 def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], room: int, fmt: str,
