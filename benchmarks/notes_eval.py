@@ -59,7 +59,9 @@ import notes_context
 from quality import BM25, compile_corpus, key, norm, progress, strings_of
 
 NOTES = Path(__file__).resolve().parent / "data" / "notes"
-WRITERS = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o")  # e, f: written in session 10, g, h in 11, i, j in 12, k, l in 13, m, n, o in 14, each held out of its development
+WRITERS = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r")
+# e, f: written in session 10, g, h in 11, i, j in 12, k, l in 13, m, n, o in 14, p, q, r in 15, each held out
+# of its development (p, q, r wrote question evidence as lists of lines: each run of consecutive lines is a range)
 MEASURES = (  # (key, label, goal as a share)
     ("things", "things with cited facts", 0.90),
     ("facts", "facts on subject's page", 0.85),
