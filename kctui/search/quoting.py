@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from kctui.search.passages import speaker_prefix
 from kctui.search.query import FUNCTION_WORDS, tokens
+from kctui.search.ranking import typed_word
 
 _PART = re.compile(r"\s+[—–]\s+")
 
@@ -34,16 +35,17 @@ _SENTENCE = re.compile(r"(?<=[.!?…])\s+(?=\S)")
 
 
 def gist(text: str, words: frozenset[str]) -> str:
-    """A long passage as its sentences that name a query word (a turn's speaker kept in front, not counted
-    as one), the sentences left out marked `…`; the passage as it is when none or all of them do. Its line
-    citation stays: the packet quotes part of the passage, and the reader can open the rest."""
+    """A long passage as its sentences that name a query word or share its stem (ranking.typed_word; a
+    turn's speaker kept in front, not counted as one), the sentences left out marked `…`; the passage as it
+    is when none or all of them do. Its line citation stays: the packet quotes part of the passage, and the
+    reader can open the rest."""
     flat = " ".join(text.split())
     words = frozenset(t for w in words for t in tokens(w) if len(t) > 1 and t not in FUNCTION_WORDS)
     if len(flat.encode("utf-8")) <= GIST_BYTES or not words:
         return text
     lead = speaker_prefix(flat)
     parts = _SENTENCE.split(flat[len(lead):])
-    hold = [any(_names(t, words) for t in tokens(p)) for p in parts]
+    hold = [any(typed_word(t, words) for t in tokens(p)) for p in parts]
     if all(hold) or not any(hold):
         return text
     out: list[str] = []
@@ -53,9 +55,3 @@ def gist(text: str, words: frozenset[str]) -> str:
         elif not out or out[-1] != "…":
             out.append("…")
     return lead + " ".join(out)
-
-
-def _names(token: str, words: frozenset[str]) -> bool:
-    """Whether a token is a query word, or shares its stem (kctui.search.ranking: both four letters or more,
-    one a prefix of the other)."""
-    return token in words or (len(token) >= 4 and any(len(w) >= 4 and (token.startswith(w) or w.startswith(token)) for w in words))

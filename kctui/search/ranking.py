@@ -106,14 +106,14 @@ def _same_stem(a: str, b: str) -> bool:
     return a == b or (len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)))
 
 
-def _typed(word: str, typed: set[str]) -> bool:
+def typed_word(word: str, typed: set[str] | frozenset[str]) -> bool:
     """A word the query holds, or shares a stem with."""
     return word in typed or any(_same_stem(word, t) for t in typed)
 
 
 def _share_typed(text: str, typed: set[str]) -> float:
     words = set(tokens(text))
-    return sum(1 for t in typed if _typed(t, words)) / len(typed) if typed else 0.0
+    return sum(1 for t in typed if typed_word(t, words)) / len(typed) if typed else 0.0
 
 
 def defines(description: str, typed: set[str]) -> bool:
@@ -131,7 +131,7 @@ def _holds_more(text: str, typed: set[str], title: set[str]) -> bool:
     """Whether the text names a word the query holds beyond the page title's own: a description that only
     names its page ("Lena, a person mentioned in 19 sources.") answers nothing the title does not."""
     words = set(tokens(text))
-    return any(_typed(t, words) for t in typed if not _typed(t, title))
+    return any(typed_word(t, words) for t in typed if not typed_word(t, title))
 
 
 def _covers(claim: str, passage: str) -> bool:
@@ -158,7 +158,7 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int,
             score = PAGE_WEIGHT / (K + after + i)
         group = ("page", str(page["page"]))
         desc = str(page.get("description") or "")
-        says = defines(desc, typed) or _holds_more(desc, typed, set(words)) or all(_typed(t, set(words)) for t in typed)
+        says = defines(desc, typed) or _holds_more(desc, typed, set(words)) or all(typed_word(t, set(words)) for t in typed)
         if desc and says and (named or (i < DESCRIBED_PAGES and _share_typed(desc, typed) >= NAMED)):
             # a named page's own definition; one of the best pages' when it holds most of the query
             out.append(Statement(group, "description", desc, max(score, 1.0 / (K + i + 1)) * 1.01))
@@ -174,7 +174,7 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int,
 
 def _named(words: list[str], typed: set[str], owners: frozenset[str]) -> bool:
     """Whether the query names a page with these title words (NAMED of them typed, not only as an owner)."""
-    return bool(words) and sum(1 for w in words if _typed(w, typed - owners)) >= NAMED * len(words)
+    return bool(words) and sum(1 for w in words if typed_word(w, typed - owners)) >= NAMED * len(words)
 
 
 def _claim_statement(group: tuple[str, ...], claim: dict[str, Any], title: str, score: float) -> Statement:
