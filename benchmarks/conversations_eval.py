@@ -10,7 +10,11 @@ paragraphs at the same budget (benchmarks/quality.py `BM25`). Per writer, per qu
 
   evidence  the packet cites every evidence line range of the question: a citation or an evidence
             item of the packet (`path:La-Lb`, `sources/path lines a-b`) overlaps each labelled range
-            (the anchor: a packed paragraph's `path:La-Lb` overlaps it)
+            (the anchor: a packed paragraph's `path:La-Lb` overlaps it); a range that is one heading
+            line (a session's dated heading, labelled where the question asks a date) is also
+            covered by a kctui packet that quotes or cites a line of that heading's section, since
+            the packet shows each group's section heading (`covers`; added in session 16, when
+            writer-7 labelled the headings: before, no kctui packet could cover such a line)
   answer    the short answer, normalised as in quality.py, is inside the packet
 
 Goal (issue 30): kctui ≥ BM25 + 10 points on evidence, and ≥ 80 % on these conversations.
@@ -34,6 +38,7 @@ _CITED = re.compile(r"([^\s\[\]()^`'\"]+?\.md):L(\d+)(?:-L(\d+))?")
 _EVIDENCE = re.compile(r"sources/(\S+?\.md) lines (\d+)-(\d+)")
 _GROUP = re.compile(r"^## EVIDENCE (?:sources/)?(\S+)")
 _LINE = re.compile(r"^\s+L(\d+)(?:-L(\d+))?: ")
+_HEADING = re.compile(r"^(#{1,6})\s+\S")
 
 
 def chats() -> list[tuple[str, str, Path, list[Path]]]:
@@ -73,13 +78,49 @@ def ranges_in(packet: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def covers(ranges: list[tuple[str, int, int]], evidence: list[dict]) -> bool:
-    """Each labelled evidence range overlaps a range of the packet on the same file."""
+def _same_file(path: str, file: str) -> bool:
+    return path == file or path.endswith("/" + file) or file.endswith("/" + path)
+
+
+def covers(ranges: list[tuple[str, int, int]], evidence: list[dict],
+           headings: dict[str, list[tuple[int, int]]] | None = None) -> bool:
+    """Each labelled evidence range overlaps a range of the packet on the same file. With `headings` (a
+    file's Markdown heading lines, `headings_of`), an evidence range that is one heading line (a chat
+    session's dated heading, cited for the date a question asks) is also covered where the packet quotes or
+    cites a line of the section that heading opens: kctui's packet shows the section's heading once above
+    the items of each group (its date, for a dated session), and a compiled claim carries its session's
+    date (the BM25 anchor quotes paragraphs without their headings, and is asked without `headings`)."""
     def one(ev: dict) -> bool:
         a, b = ev["lines"]
-        return any((path == ev["file"] or path.endswith("/" + ev["file"]) or ev["file"].endswith("/" + path))
-                   and start <= b and a <= end for path, start, end in ranges)
+        if any(_same_file(path, ev["file"]) and start <= b and a <= end for path, start, end in ranges):
+            return True
+        section = _section(headings or {}, ev["file"], a) if a == b else None
+        return section is not None and any(_same_file(path, ev["file"]) and section[0] < start <= section[1]
+                                           for path, start, _end in ranges)
     return all(one(ev) for ev in evidence)
+
+
+def headings_of(paragraphs: list[tuple[str, int, int, str]]) -> dict[str, list[tuple[int, int]]]:
+    """(line, level) of every Markdown heading line of each file, from the anchor's paragraphs (path, first
+    line, last line, text), in line order."""
+    out: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for path, first, _last, text in paragraphs:
+        for i, line in enumerate(text.splitlines()):
+            m = _HEADING.match(line)
+            if m:
+                out[path].append((first + i, len(m.group(1))))
+    return out
+
+
+def _section(headings: dict[str, list[tuple[int, int]]], file: str, line: int) -> tuple[int, int] | None:
+    """(heading line, last line) of the section heading `line` of `file` opens (up to the next heading of
+    its level or a higher one), or None when that line is not a heading."""
+    marks = next((v for path, v in headings.items() if _same_file(path, file)), [])
+    level = next((lv for at, lv in marks if at == line), None)
+    if level is None:
+        return None
+    end = next((at - 1 for at, lv in marks if at > line and lv <= level), 10 ** 9)
+    return line, end
 
 
 def compile_chat(svc, workspace: Path, name: str, writer: Path, files: list[Path]):  # noqa: ANN001
@@ -143,7 +184,9 @@ def ask_one(svc, base, q: dict, anchor, norm, strings_of) -> dict:  # noqa: ANN0
     json_ranges = ranges_in(flat_json) + [(i["source"], *p["lines"]) for i in data["items"]
                                           if i.get("kind") == "evidence" for p in i.get("passages", [])]
     answer = norm(q["answer"])
-    return {"ev_text": covers(ranges_in(text), q["evidence"]), "ev_json": covers(json_ranges, q["evidence"]),
+    headings = headings_of(anchor.paras)
+    return {"ev_text": covers(ranges_in(text), q["evidence"], headings),
+            "ev_json": covers(json_ranges, q["evidence"], headings),
             "ev_bm25": covers(ranges_in(raw), q["evidence"]),
             "ans_text": answer in norm(text), "ans_json": answer in norm(flat_json), "ans_bm25": answer in norm(raw),
             "empty": not data["items"] and bool(raw.strip())}
