@@ -5,12 +5,14 @@ Refreshed at each query from `sources/` itself (walked without following any sym
 and bytes like the raw-evidence fallback): a file whose size, modification time and inode are the ones
 recorded keeps its passages; a new or changed file is split again; a file gone loses its passages. Only
 text sources are split (Markdown, plain text and the like; a file holding a NUL byte is skipped).
-Derived data: it can be dropped at any time.
+A passage is matched on its text, its heading, its neighbours' text and its file's name and title, each weighed
+(`rank_passages`). Derived data: it can be dropped at any time.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import stat
 from collections.abc import Iterable
@@ -28,7 +30,8 @@ TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".rst", ".org", 
 TOKENIZER = "porter unicode61 remove_diacritics 2"  # stems: a query's "removed" finds "remove"
 HEADING_WEIGHT = 0.3  # bm25 weight of a passage's heading against its text (1.0)
 CONTEXT_WEIGHT = 0.5  # and of its neighbours' text (kctui.search.passages.surroundings)
-COLUMNS = ("text", "heading", "context", "path", "start", "end")
+SOURCE_WEIGHT = 0.3  # and of its file's name and title (`source_words`), as a heading of the whole source
+COLUMNS = ("text", "heading", "context", "source", "path", "start", "end")
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ def _table(key: str) -> str:
 def _ensure(conn: sqlite3.Connection, key: str) -> None:
     conn.execute("CREATE TABLE IF NOT EXISTS passage_sources (key TEXT NOT NULL, path TEXT NOT NULL, sig TEXT NOT NULL, "
                  "title TEXT NOT NULL, PRIMARY KEY (key, path))")
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {_table(key)} USING fts5(text, heading, context, path UNINDEXED, "
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {_table(key)} USING fts5(text, heading, context, source, path UNINDEXED, "
                  f"start UNINDEXED, end UNINDEXED, tokenize = '{TOKENIZER}')")
 
 
@@ -143,12 +146,23 @@ def refresh_passages(index: SearchIndex, key: str, sources_root: os.PathLike[str
                 continue
             scanned += len(text)
             passages = split_passages(text)
-            conn.executemany(f"INSERT INTO {t}(text, heading, context, path, start, end) VALUES (?, ?, ?, ?, ?, ?)",
-                             [(p.text, p.heading, near, rel, p.start, p.end)
-                              for p, near in zip(passages, surroundings(passages))])
+            title = document_title(text)
+            conn.executemany(f"INSERT INTO {t}(text, heading, context, source, path, start, end) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             [(p.text, p.heading, near, source_words(rel, "" if p.heading == title else title), rel,
+                               p.start, p.end) for p, near in zip(passages, surroundings(passages))])
             conn.execute("INSERT INTO passage_sources(key, path, sig, title) VALUES (?, ?, ?, ?)",
-                         (key, rel, sig, document_title(text)))
+                         (key, rel, sig, title))
     return len(changed)
+
+
+def source_words(rel: str, title: str) -> str:
+    """The words that name a source, for every passage of it: its file's name (its folders and suffix
+    left out, its dashes, dots and underscores read as spaces) and its own title. People name and title a
+    note for what it is about (`email-huaxin-dfm-review.md`), and its lines need not repeat it (an
+    email's reply, a table's rows, the steps under a runbook's title). The title is left out
+    ("") for a passage whose heading is the title: its heading column holds it already."""
+    stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return " ".join([re.sub(r"[-_.]+", " ", stem), title]).strip()
 
 
 def passage_expression(parsed: ParsedQuery, other_names: Iterable[str] = ()) -> str:
@@ -168,7 +182,7 @@ def rank_passages(index: SearchIndex, key: str, expression: str, limit: int) -> 
     with index._lock:
         try:
             rows = index.conn.execute(
-                f"SELECT f.rowid, f.text, f.heading, f.path, f.start, f.end, s.title, bm25({t}, 1.0, {HEADING_WEIGHT}, {CONTEXT_WEIGHT}) AS score "
+                f"SELECT f.rowid, f.text, f.heading, f.path, f.start, f.end, s.title, bm25({t}, 1.0, {HEADING_WEIGHT}, {CONTEXT_WEIGHT}, {SOURCE_WEIGHT}) AS score "
                 f"FROM {t} f LEFT JOIN passage_sources s ON s.key = ? AND s.path = f.path WHERE {t} MATCH ? "
                 "ORDER BY score, f.path, f.start LIMIT ?", (key, expression, int(limit))).fetchall()
         except sqlite3.OperationalError as exc:

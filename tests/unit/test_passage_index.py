@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kctui.search.index import SearchIndex
-from kctui.search.passage_index import _table, rank_passages, refresh_passages
+from kctui.search.passage_index import _table, rank_passages, refresh_passages, source_words
 
 KEY = "b0123456789abcdef01234567"
 CHAT = """# Session 1 — 3 March 2024
@@ -100,3 +102,36 @@ def test_a_terms_label_is_the_word_without_the_sentences_punctuation():
 
     assert parse_query("When did Dee buy his drum kit?").labels == ["Dee", "buy", "his", "drum", "kit"]
     assert parse_query('(Marcus, node.js) "an exact phrase?"').labels == ["Marcus", "node.js", "an exact phrase?"]
+
+
+EMAIL = """From: Wendy Lin <wendy@example.cn>
+To: Priya
+
+Updated price for 2,000 pcs: USD 18.15/unit (was 18.40).
+
+Best regards, Wendy
+"""
+OTHER = """The board price for the pilot run is a question for the steering group.
+"""
+
+
+def test_a_passage_is_found_by_its_files_name_where_its_lines_do_not_say_it(tmp_path: Path) -> None:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "email-huaxin-dfm-review.md").write_text(EMAIL, encoding="utf-8")
+    (sources / "pilot.md").write_text(OTHER, encoding="utf-8")
+    index = _index(tmp_path)
+    refresh_passages(index, KEY, sources)
+    got = rank_passages(index, KEY, '"huaxin" OR "price"', 10)
+    assert (got[0].path, got[0].start) == ("email-huaxin-dfm-review.md", 4)  # the name and the word, over the word alone
+    assert {p.path for p in rank_passages(index, KEY, '"huaxin"', 10)} == {"email-huaxin-dfm-review.md"}
+
+
+@pytest.mark.parametrize(("rel", "title", "words"), [
+    ("email-huaxin-dfm-review.md", "", "email huaxin dfm review"),
+    ("notes/2026_01_22.hardware-sync.md", "Hardware sync", "2026 01 22 hardware sync Hardware sync"),
+    ("chat-1/session-03.md", "", "session 03"),
+    ("README", "Project", "README Project"),
+])
+def test_the_words_that_name_a_source(rel: str, title: str, words: str) -> None:
+    assert source_words(rel, title) == words
