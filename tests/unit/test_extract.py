@@ -266,3 +266,19 @@ def test_a_vendor_list_s_product_column_names_what_the_row_is_about() -> None:
     assert {("Cost", "£2,150/yr"), ("Renewal", "3 Mar 2027"), ("Vendor", "Paessler")} <= prtg
     assert ("version", "7.4") in {(c.attribute, c.value) for c in ex.claims if c.subject == "Overwatch Historian"}
     assert _find(ex, "Cost", "").subject == "Paessler"  # the vendor keeps the row too
+
+
+def test_a_table_of_tasks_names_no_thing_by_its_task_column() -> None:
+    """"task | owner | due": a task is a phrase that may name something ("Renew PagerDuty seats"), not a
+    thing of its own; the row is its owner's (their page says the task and its due date), and the vendor
+    list's names still name things."""
+    text = ("# TODO\n\n| task | owner | due |\n|---|---|---|\n"
+            "| Migrate artefacts to R2 | Ines | 15 Jan |\n"
+            "| Renew PagerDuty seats | Kwabena | 31 Dec |\n"
+            "| Bluebeam licence for Amara | Harriet | asap |\n\n"
+            "| vendor | cost |\n|---|---|\n| PagerDuty | $2,520/yr |\n| Jamf Pro | $4,100/yr |\n")
+    ex = extract("todo.md", text)
+    names = {e.name for e in ex.entities}
+    assert not names & {"Migrate artefacts to R2", "Renew PagerDuty seats", "Bluebeam licence for Amara"}
+    assert {"PagerDuty", "Jamf Pro"} <= names
+    assert ("task", "Renew PagerDuty seats") in {(c.attribute, c.value) for c in ex.claims if c.subject == "Kwabena"}

@@ -270,7 +270,7 @@ def _row_name(cell: str, typed: bool = False) -> bool:
     if _value_cell(text):
         return False
     words = text.split()
-    if any(wd.shaped(w) for w in words) or wd.IDENT.match(text):
+    if wd.IDENT.match(text) or (any(wd.shaped(w) for w in words) and not _phrase_words(words)):
         return True
     if not text[0].isupper() or wd.common_phrase(text) or wd.placeholder(text) or wd.ACRONYM.match(text):
         return False
@@ -279,6 +279,14 @@ def _row_name(cell: str, typed: bool = False) -> bool:
     if len(words) > 1:  # untyped: a title-case name ("Dataset Project"), not a phrase ("Service logs")
         return all(w[:1].isupper() or w.casefold() in wd.PARTICLES for w in words)
     return wd.zipf(text) < wd.RARE_ZIPF
+
+
+def _phrase_words(words: list[str]) -> bool:
+    """Lower-case words after a cell's first word that make it a phrase, not a name: a task or a
+    description that names something ("Renew PagerDuty seats", "Bluebeam licence for Amara"), where a
+    name holding a shaped word writes its other words capitalised ("Jamf Pro", "PowerEdge R760") or as
+    particles and numbers."""
+    return any(w[:1].islower() and w.isalpha() and w.casefold() not in wd.PARTICLES for w in words[1:])
 
 
 def _value_cell(text: str) -> bool:
