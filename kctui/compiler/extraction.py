@@ -17,7 +17,7 @@ from kctui.core.claims import Claim, Evidence, Question
 if TYPE_CHECKING:
     from kctui.compiler.readers.base import Document
 
-EXTRACTOR_VERSION = "builtin-extract/31"
+EXTRACTOR_VERSION = "builtin-extract/32"
 
 
 class Statement(NamedTuple):

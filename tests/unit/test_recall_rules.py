@@ -247,3 +247,28 @@ def test_a_price_belongs_to_the_name_of_its_own_sentence_else_to_what_the_item_i
     text = f"# Tools\n\nWe use Quokkabase, Wombatly and Numbatix.\n\n{item}\n"
     ex = extract(text)
     assert {c.subject for c in ex.claims if c.attribute == "price"} == {owner}
+
+
+# -- a nested list item is about what the item it sits in names ------------------------------------------
+
+
+@pytest.mark.parametrize("text, name, line", [
+    ("# ops sync\n\n- Quarrymill upgrade\n  - rollback plan unchanged, Bea on call\n\nQuarrymill runs the permits.\n",
+     "Quarrymill", 4),
+    ("# ops sync\n\n- Quarrymill upgrade\n  - new date thurs 15 oct, CHG-0193 re-approved\n\nQuarrymill runs the permits.\n",
+     "Quarrymill", 4),  # a nested item naming a ticket of its own is about its parent's name too
+    ("# ops sync\n\n1. Tessaly badges for the wards\n   - £96k year one, then £40k/yr\n\nTessaly sells the badges.\n",
+     "Tessaly", 4),
+])
+def test_a_nested_item_is_about_its_parents_name(text: str, name: str, line: int) -> None:
+    assert line in {ln for _a, _v, ln in claims_of(text, name)}
+
+
+@pytest.mark.parametrize("text, name, line", [
+    ("# ops sync\n\n- Quarrymill upgrade\n- rollback plan unchanged\n\nQuarrymill runs the permits.\n",
+     "Quarrymill", 4),  # a sibling item, not a nested one
+    ("# ops sync\n\n- Quarrymill upgrade\n\nThe rollback plan is unchanged.\n\nQuarrymill runs the permits.\n",
+     "Quarrymill", 5),  # a paragraph after the list
+])
+def test_an_item_that_is_not_nested_is_not_its_neighbours(text: str, name: str, line: int) -> None:
+    assert line not in {ln for _a, _v, ln in claims_of(text, name)}

@@ -140,7 +140,9 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
         pairs.update((key, i) for key in keys)
         valued.update(strong)
-        if not spans and (inherited := _inherited_subject(us, i, firsts)):
+        inherited = _inherited_subject(us, i, firsts) if not spans else (
+            _parent_item(us, i, firsts) if u.kind == "item" and u.level >= 2 else "")
+        if inherited and (inherited, i) not in pairs:  # (a nested item naming a ticket is about its parent's name too)
             pairs.add((inherited, i))
             borrowed.add((inherited, i))
             c = cands[inherited]
@@ -165,13 +167,16 @@ _PRONOUN = re.compile(r"^(?:It|Its|They|Their|Theirs|This|These|He|She|His|Her)\
 def _inherited_subject(us: list[Unit], i: int, firsts: list[str]) -> str:
     """What a sentence that names nothing is about, by its place: the first name of the sentence before
     in the same block when it opens with a pronoun ("It depends on …"); a later sentence of a list item,
-    the item's first name; a list item that holds a value, the first name of the lead-in paragraph
-    right before its list ("… call with Acme. Summary:")."""
+    the item's first name; a nested list item, the first name of the item it sits in (`_parent_item`,
+    also where it names something of its own); a list item that holds a value, the first name of the
+    lead-in paragraph right before its list ("… call with Acme. Summary:")."""
     u = us[i]
     if i and _PRONOUN.match(u.plain) and u.block - us[i - 1].block <= 1:
         return firsts[i - 1]
     if u.kind == "item" and u.index > 0:  # a list item is about one thing: a later sentence of it too
         return next((firsts[j] for j in range(i - 1, -1, -1) if us[j].block == u.block and firsts[j]), "")
+    if u.kind == "item" and u.level >= 2:  # a nested item is about what the item it sits in names
+        return _parent_item(us, i, firsts)  # ("- PermitTrack upgrade" / "  - new date thurs 15 oct")
     if u.kind != "item" or not any(a >= 0 for a, _ in value_spans(u.plain)):
         return ""
     k = i - 1
@@ -181,6 +186,19 @@ def _inherited_subject(us: list[Unit], i: int, firsts: list[str]) -> str:
         return ""
     lead = [j for j in range(k, -1, -1) if us[j].block == us[k].block]
     return next((firsts[j] for j in sorted(lead) if firsts[j]), "")
+
+
+def _parent_item(us: list[Unit], i: int, firsts: list[str]) -> str:
+    """The first name of the list item a nested item sits in (the nearest item before it at a lower
+    level, with only items between), "" for a top-level item or where there is none."""
+    if us[i].level < 2:
+        return ""
+    for j in range(i - 1, -1, -1):
+        if us[j].kind != "item":
+            return ""
+        if us[j].level < us[i].level:
+            return next((firsts[k] for k in range(j, -1, -1) if us[k].block == us[j].block and firsts[k]), "")
+    return ""
 
 
 ASIDE = re.compile(r"\s*\([^()]*\)")  # a parenthesised aside

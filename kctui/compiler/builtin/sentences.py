@@ -36,6 +36,7 @@ class Unit:
     block: int  # index of its block in doc.blocks
     index: int  # its position in the block
     kind: str  # paragraph | item | quote | row (a table row: its cells joined by " | ")
+    level: int = 0  # a list item's nesting (its block's level: 1 top, 2 nested in one), else 0
 
 
 def ev(doc: Document, first: int, last: int) -> Evidence:
@@ -82,7 +83,8 @@ def units(doc: Document) -> list[Unit]:
                                                or "<mailto" in sentence) else " ".join(sentence.split())
             if index == 0 and block.kind == "item":
                 plain = CHECKBOX.sub("", plain)
-            out.append(Unit(sentence, plain, bare(plain), first, last, position, index, block.kind))
+            out.append(Unit(sentence, plain, bare(plain), first, last, position, index, block.kind,
+                            block.level if block.kind == "item" else 0))
     return out
 
 

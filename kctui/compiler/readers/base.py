@@ -27,7 +27,8 @@ class Block:
 
     `text` is the inline text with container markers removed, one entry per source line joined by
     "\\n"; `lines[i]` is the source line (or PDF page) of the i-th text line.
-    kinds: heading, paragraph, item, quote, table, deflist, code.
+    kinds: heading, paragraph, item, quote, table, deflist, code. `level`: a heading's (1–6), and a list
+    item's nesting (1 for a top-level item, 2 for one nested in it; 0 where the reader does not say).
     Tables and definition lists carry `rows`: ((line, (cell, ...)), ...), a table's first row its header.
     """
 

@@ -161,7 +161,8 @@ def _text_block(tok: Any, inline: Any, base: int, containers: list[str]) -> Bloc
     kind = "paragraph"
     if containers:
         kind = "item" if containers[-1] == "list_item_open" else "quote"
-    return Block(kind, first, last, inline.content, _line_numbers(inline.content, first, last))
+    depth = containers.count("list_item_open") if kind == "item" else 0  # an item's level: 1 top, 2 nested in one
+    return Block(kind, first, last, inline.content, _line_numbers(inline.content, first, last), level=depth)
 
 
 def _table_token(table: _Table, tok: Any, before: str, base: int, out: list[Block]) -> None:
