@@ -33,6 +33,7 @@ from typing import Any
 from kctui.search.asked_for import states
 from kctui.search.passages import is_heading, speaker_of
 from kctui.search.query import tokens
+from kctui.search.time_words import tells_change
 
 K = 1.0
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
@@ -50,6 +51,8 @@ HEADING = 0.4  # a heading passage, against the score of its rank (what the pass
 SPEAKER = 2.0  # a turn spoken by a person the question names ("What is Marcus's job now?": what Marcus said)
 WHEN = 2.0  # a question that asks for a time, a duration, a count or an amount: a statement that states one,
 # against one that does not
+SETTLED = 2.5  # a question about how things stand in the end ("What is Marcus's job now?"): a turn that says
+# something changed or settled ("We're going to Porto instead!", "Still 1:55."), against one that does not
 
 _COPULA = frozenset(["is", "are", "means", "refers"])
 _ARTICLES = frozenset(["a", "an", "the"])
@@ -266,21 +269,28 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
 
 def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
          around: dict[int, Any] | None = None, wants: str | None = None,
-         owners: frozenset[str] = frozenset(), speakers: frozenset[str] = frozenset()) -> list[Statement]:
+         owners: frozenset[str] = frozenset(), speakers: frozenset[str] = frozenset(),
+         latest: bool = False) -> list[Statement]:
     """The statements of both layers, best first, each cited passage once (see the module's text).
     `pages`: page hits best first (`page`, `title`, `description`, `claims` with `text` and `citation`);
     `passages`: ranked passages (`path`, `start`, `end`, `text`, `heading`); `typed`: the query's tokens;
     `wants`: what the query asks for (kctui.search.asked_for: "time", "duration", "count", "amount"): a
     statement that states such a value counts WHEN times its score; `speakers`: the people the query names
     (kctui.search.query.people_in): a turn one of them speaks counts SPEAKER times its score (what a
-    person says is most often about them)."""
+    person says is most often about them); `latest`: the query asks how things stand in the end
+    (kctui.search.time_words.asks_latest): a turn of a conversation that says something changed or settled
+    (tells_change) counts SETTLED times its score (in a conversation the news comes as it happens, "we're
+    going to Porto instead!"; a document's "now" is most often how it stands when written, not news)."""
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
     for score, p in _with_neighbours(passages, around or {}):
         if is_heading(p.text, p.heading):  # what the passages under it say comes first
             score *= HEADING
-        if speakers and speaker_of(p.text) in speakers:
+        speaker = speaker_of(p.text)
+        if speakers and speaker in speakers:
             score *= SPEAKER
+        if latest and speaker and tells_change(p.text):
+            score *= SETTLED
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
     if wants:

@@ -1,5 +1,10 @@
 """Time in a question and in a passage, read from the words alone (no model).
 
+`asks_latest(question)`: the question asks how things stand in the end ("now", "these days", "end up",
+"finally", "in the end", "still", "so far", "actually"); `tells_change(text)`: the text says that something
+changed or settled ("instead", "now", "moved", "no longer", "after all", "in the end", "still"): what
+answers such a question is most often said so (kctui.search.ranking.SETTLED).
+
 `asks_when(question)`: the question asks for a time: "when …", or "what / which / on what …" followed by
 a word for a time ("what date", "which day", "on what evening", "what year"). `mentions_time(text)`: the
 text states one: a relative time kctui.core.relative_time resolves ("yesterday", "last week", "two years
@@ -29,6 +34,25 @@ _STATED = re.compile(
     r"|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b(?:at|by|from|until)\s+(?:half\s+)?\d{1,2}(?::\d{2})?\b"  # times of day
     r"|\b(?:last|next|this|on|at\s+the)\s+(?:night|weekend|morning|afternoon|evening)\b"
     r"|\b(?:19|20)\d\d\b", re.I)
+
+
+_LATEST = re.compile(r"\b(?:now|currently|current|these\s+days|at\s+the\s+moment|at\s+present|end(?:s|ed)?\s+up|in\s+the\s+end|"
+                     r"finally|final|still|so\s+far|as\s+of|latest|eventually|ultimately|actually)\b", re.I)
+
+
+def asks_latest(question: str) -> bool:
+    """Whether a question asks how things stand in the end (see the module's text)."""
+    return bool(_LATEST.search(question))
+
+
+_CHANGE = re.compile(r"\b(?:instead|now|changed?|moved?|switch(?:ed)?|swap(?:ped)?|anymore|no\s+longer|after\s+all|"
+                     r"in\s+the\s+end|final(?:ly)?|still|actually)\b", re.I)
+
+
+@lru_cache(maxsize=8192)
+def tells_change(text: str) -> bool:
+    """Whether a text says that something changed or settled (see the module's text)."""
+    return bool(_CHANGE.search(text))
 
 
 def asks_when(question: str) -> bool:

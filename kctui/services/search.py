@@ -46,6 +46,7 @@ from kctui.search.query import (
     tokens,
 )
 from kctui.search.ranking import defines, fuse
+from kctui.search.time_words import asks_latest
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure, NotFound
@@ -376,7 +377,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
     statements = fuse(pages, passages, typed, around, wants=wants, owners=owners_of(parsed.text),
-                      speakers=people_in(parsed.text))
+                      speakers=people_in(parsed.text), latest=asks_latest(parsed.text))
     meta: dict[tuple[str, ...], dict[str, Any]] = {("page", p["page"]): p for p in pages}
     meta.update({("source", p.path, p.heading): {"source": p.path, "title": p.title, "heading": p.heading}
                  for p in [*passages, *around.values()]})

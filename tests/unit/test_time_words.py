@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kctui.search.passage_index import RankedPassage
-from kctui.search.ranking import WHEN, fuse
-from kctui.search.time_words import asks_when, mentions_time
+from kctui.search.ranking import SETTLED, WHEN, fuse
+from kctui.search.time_words import asks_latest, asks_when, mentions_time, tells_change
 
 
 def passage(rowid: int, path: str, line: int, text: str) -> RankedPassage:
@@ -53,6 +53,48 @@ def test_a_question_about_time_moves_the_passages_that_state_one_up():
     got = fuse([], [best, plain, timed], {"move"}, wants="time")
     assert [s.lines[0] for s in got] == [3, 15, 9]
     assert got[1].score == WHEN / 3  # the third passage's 1/(K + 2), counted WHEN times
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What is Marcus's job now?", True),
+    ("What salary did Cal end up accepting?", True),
+    ("Where was the party finally held?", True),
+    ("What did the repair cost in the end?", True),
+    ("Which backend does the app run on these days?", True),
+    ("Is the race still on for May?", True),
+    ("On which dates did the band actually record?", True),
+    ("What is the name of Ana's cat?", False),
+    ("When did Ana move to Leeds?", False),
+    ("How many knots did the sailor tie?", False),  # "now" inside a word is no "now"
+])
+def test_a_question_asks_how_things_stand_in_the_end(question, expected):
+    assert asks_latest(question) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("We're going to Porto instead!", True),
+    ("He's officially Dex now.", True),
+    ("Still 1:55. Don't let me change it again.", True),
+    ("They've moved it to the 13th.", True),
+    ("Gary talked us out of oak, so quartz after all.", True),
+    ("It came to £35,200 in the end.", True),
+    ("We don't rehearse on Mondays anymore.", True),
+    ("The cassettes arrived on Friday!", False),
+    ("I know the feeling.", False),  # "know" is no "now"
+])
+def test_a_passage_tells_of_a_change(text, expected):
+    assert tells_change(text) is expected
+
+
+def test_a_question_about_how_things_stand_moves_the_passages_that_tell_of_a_change_up():
+    first = passage(1, "chat.md", 3, "Ana: The gig is at the Crane.")
+    note = passage(4, "notes.md", 1, "The gig is now at the Mill.")  # a document's "now", no news
+    other = passage(2, "chat.md", 9, "Bo: The Crane gig sold out.")
+    moved = passage(3, "chat.md", 15, "Ana: The gig moved to the Mill instead.")
+    assert [s.lines[0] for s in fuse([], [first, other, moved, note], {"gig"})] == [3, 9, 15, 1]
+    got = fuse([], [first, other, moved, note], {"gig"}, latest=True)
+    assert [s.lines[0] for s in got] == [3, 15, 9, 1]
+    assert got[1].score == pytest.approx(SETTLED / 3)  # the third passage's 1/(K + 2), counted SETTLED times
 
 
 @pytest.mark.parametrize("question, owners", [
