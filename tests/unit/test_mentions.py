@@ -190,7 +190,7 @@ def test_a_section_headed_by_a_name_alone_is_about_it_in_any_case():
 
 
 def test_a_name_without_its_company_suffix_is_one_of_its_forms() -> None:
-    from kctui.compiler.steps.mentions import short_forms
+    from kctui.compiler.steps.name_forms import short_forms
 
     assert short_forms({"polar": ["Polar Process Ltd"], "acme": ["Acme Inc.", "Acme"], "veeam": ["Veeam Backup"]}) \
         == {"polar": ["Polar Process"]}
@@ -251,3 +251,21 @@ def test_a_sentence_continues_what_the_one_before_is_about_not_a_page_it_names_l
     attach(ex, fed, NameFinder({"python": ["Python"]}), {"python": "Python"})
     assert [c.evidence.start for c in fed["python"].claims] == [3, 5, 5]
     assert "It was created by Will McGugan." not in [c.value for c in fed["python"].claims]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("kim owns the generator script", {"kim-ashby"}),  # a roster's lower-case name where it stands as one
+    ("approve OT for kim + luis", {"kim-ashby"}),
+    ("| 2 | escalation contact | kim | 9 oct |", {"kim-ashby"}),
+    ("Kim's on leave", {"kim-ashby"}),
+    ("the kim family", set()),  # not a name's place
+    ("raise w/ tom", {"tom-okoye"}),  # a person's given name (`people`): in lower case where it stands as one
+    ("Tom did the renewal", {"tom-okoye"}),
+    ("tom-tom drums", set()),
+    ("will check the logs", set()),  # a given name in its other sense
+    ("ask Will, he knows", {"will-hart"}),
+])
+def test_a_lower_case_given_name_is_found_where_it_stands_as_a_name(text: str, found: set[str]) -> None:
+    finder = NameFinder({"kim-ashby": ["Kim Ashby", "kim"], "tom-okoye": ["Tom Okoye"], "will-hart": ["Will Hart"]},
+                        {"tom-okoye": ["Tom"], "will-hart": ["Will"]})
+    assert finder.find(text) == found

@@ -19,7 +19,9 @@ English word ("Grace", "Square", "Echo"; wordfreq zipf >= 3) matches only where 
 capitalised, and a lower-case name made of common English words ("control room")
 matches nowhere: the word alone does not say it is that thing (unless a later word's capital marks it:
 "rev C", "iPad Air"); one such word matches where written capitalised ("ben" of a roster: "Ben's booked
-you on the course"). A name of one or two
+you on the course") and, in lower case, where the statement puts it in a name's place ("kim owns the
+generator script", "kim + luis", "| kim |": kctui.compiler.steps.name_position), as does a one-word name
+that stands for a person (`people.mention_forms`: "raise w/ tom"). A name of one or two
 characters ("Go", "F5") matches only as written.
 
 Incremental = full: the pages a statement reaches depend on the pages that stand in the pass, so an
@@ -35,13 +37,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.recall import ASIDE
 from kctui.compiler.builtin.stated_values import value_spans
 from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers.base import MESSAGE_HEADER, Skipped, source_kind
 from kctui.compiler.steps import people, recurrence
+from kctui.compiler.steps.name_forms import forms_of
+from kctui.compiler.steps.name_position import name_position
 from kctui.compiler.steps.registry import Contribution, Registry, route
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
@@ -62,12 +65,18 @@ def _words(text: str) -> list[str]:
 _POSSESSIVE = re.compile(r"['’][sS](?![\w'’.&+/-]*[^\W_])")
 
 
+def _spans(text: str) -> list[tuple[int, int]]:
+    """Where each of `_words(text)` stands in `text` (a possessive "'s" blanked, not dropped)."""
+    return [m.span() for m in wd.WORD.finditer(_POSSESSIVE.sub(lambda m: " " * len(m.group()), text))]
+
+
 @dataclass(frozen=True, slots=True)
 class _Name:
     words: tuple[str, ...]
     slug: str
     capitalised: bool  # must be written with a capital
     exact: str  # must be written exactly so ("" when any case will do)
+    placed: bool = False  # or in lower case where it stands as a name (`name_position`)
 
 
 def _entry(name: str, slug: str) -> _Name | None:
@@ -82,9 +91,10 @@ def _entry(name: str, slug: str) -> _Name | None:
     if not name[:1].isupper():
         common = all(w.isalpha() and wd.zipf(w) >= wd.COMMON_ZIPF for w in folded)
         marked = any(w[:1].isupper() for w in written[1:])  # a later word's capital marks it ("rev C")
-        if common and not marked:  # a name of one ordinary word a note writes in lower case ("ben" of
-            # a roster) is found where a statement capitalises it, as a capitalised English word is
-            return _Name(folded, slug, True, "") if len(folded) == 1 else None
+        if common and not marked:  # a name of one ordinary word a note writes in lower case ("kim" of
+            # a roster) is found where a statement capitalises it, as a capitalised English word is, and
+            # in lower case where it stands as a name ("kim owns the generator script", "kim + luis")
+            return _Name(folded, slug, True, "", placed=True) if len(folded) == 1 else None
         return _Name(folded, slug, False, "")
     return _Name(folded, slug, english, "")
 
@@ -92,16 +102,21 @@ def _entry(name: str, slug: str) -> _Name | None:
 class NameFinder:
     """The entity pages whose names a statement contains."""
 
-    def __init__(self, names: Mapping[str, Iterable[str]]) -> None:
-        """`names`: entity page slug -> its title and aliases."""
+    def __init__(self, names: Mapping[str, Iterable[str]], people: Mapping[str, Iterable[str]] | None = None) -> None:
+        """`names`: entity page slug -> its title and aliases; `people`: slug -> the one-word names that
+        stand for the person the page is titled by (`people.mention_forms`), found as `names` are and,
+        when only a capital would make them that name, also in lower case where they stand as a name."""
         self._first: dict[str, list[_Name]] = {}
         self.keys: set[str] = set()
-        for slug in sorted(names):
-            for name in names[slug]:
-                entry = _entry(name, slug)
-                if entry is not None:
-                    self._first.setdefault(entry.words[0], []).append(entry)
-                    self.keys.add(identity_key(name))
+        for placed, named in ((False, names), (True, people or {})):
+            for slug in sorted(named):
+                for name in named[slug]:
+                    entry = _entry(name, slug)
+                    if entry is not None:
+                        if placed and entry.capitalised:
+                            entry = _Name(entry.words, slug, True, entry.exact, placed=True)
+                        self._first.setdefault(entry.words[0], []).append(entry)
+                        self.keys.add(identity_key(name))
 
     def find(self, text: str) -> set[str]:
         return {slug for _, _, slug in self.places(text)}
@@ -113,12 +128,16 @@ class NameFinder:
         found: list[tuple[int, int, str]] = []
         if self._first.keys().isdisjoint(folded):
             return found
+        spans: list[tuple[int, int]] = []
         for i, word in enumerate(folded):
             for name in self._first.get(word, ()):
                 n = len(name.words)
-                if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact) \
-                        or (name.capitalised and not written[i][:1].isupper()):
+                if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact):
                     continue
+                if name.capitalised and not written[i][:1].isupper():
+                    spans = spans or _spans(text)
+                    if not (name.placed and name_position(text, *spans[i])):
+                        continue
                 found.append((i, n, name.slug))
         return found
 
@@ -267,23 +286,9 @@ def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]
     return out
 
 
-def short_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
-    """Page slug -> its names without their company suffix, as notes write them ("Polar Process" of
-    "Polar Process Ltd"; a suffix is a closed class, like a person's titles); a function of the pages'
-    names alone, so the previous pass's pages give the same forms."""
-    out: dict[str, list[str]] = {}
-    for slug in sorted(names):
-        have = set(names[slug])
-        forms = sorted({" ".join(words[:-1]) for n in have if len(words := n.split()) >= 2
-                        and nt.COMPANY_SUFFIX.match(words[-1])} - have)
-        if forms:
-            out[slug] = forms
-    return out
-
-
 def _with_people(names: dict[str, list[str]], forms: Mapping[str, list[str]]) -> None:
     """Other forms of a page's names among them: the one-word names that stand for a person
-    (kctui.compiler.steps.people), the short forms of its longer names (`short_forms`)."""
+    (kctui.compiler.steps.people), the short forms and head words of its names (`name_forms.forms_of`)."""
     for slug, found in forms.items():
         names[slug] = [*names[slug], *found]
 
@@ -315,9 +320,10 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     stood = open_pages(prev_fed, {s for s, info in prev.pages.items() if info.kind == "entity"})
     aliases = {slug: prev.pages[slug].aliases for slug in standing if slug in prev.pages}
     names = names_of(standing, registry.titles, aliases, routed.values())
-    _with_people(names, short_forms(names))
-    _with_people(names, people.mention_forms(registry.fold, {s: registry.titles[s] for s in standing}, names))
-    finder = NameFinder(names)
+    _with_people(names, forms_of(names))
+    forms = people.mention_forms(registry.fold, {s: registry.titles[s] for s in standing}, names)
+    finder = NameFinder(names, forms)
+    _with_people(names, forms)
 
     def attach_one(ex: Extraction, contributions: dict) -> None:
         attach(ex, contributions, finder, registry.titles)
@@ -327,7 +333,7 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
         touched |= set(routed[path])
     stood_names = {slug: [prev.pages[slug].title, *prev.pages[slug].aliases] for slug in stood}
     before = {identity_key(n) for ns in stood_names.values() for n in ns}
-    before |= {identity_key(n) for ns in short_forms(stood_names).values() for n in ns}
+    before |= {identity_key(n) for ns in forms_of(stood_names).values() for n in ns}
     if registry.fold:  # (the names that stood for a person in the previous pass: found then too)
         before |= {identity_key(n) for ns in people.mention_forms(registry.fold_before, {
             s: prev.pages[s].title for s in stood}, stood_names).values() for n in ns}
@@ -336,7 +342,7 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     fallen = {p for p in unchanged if any(s in stood and s not in standing for s in citing.get(p, ()))}
     if not anew and not fallen:
         return attach_one
-    anew_finder = NameFinder({s: [n for n in ns if identity_key(n) in anew] for s, ns in names.items()})
+    anew_finder = NameFinder(*({s: [n for n in ns if identity_key(n) in anew] for s, ns in named.items()} for named in (names, forms)))
     for path in sorted(set(named_anew(unchanged, gathered.by_path, anew)) | fallen, key=lambda p: p.encode()):
         found: Extraction | Skipped = gathered.extractor.extract(gathered.by_path[path])
         if isinstance(found, Skipped):

