@@ -229,3 +229,28 @@ def test_a_document_that_is_no_chat_extracts_as_before() -> None:
     assert cv.read(doc) is None
     ex = extract_document(doc)
     assert any(c.origin == "kv" for c in ex.claims) and not any(c.attribute == "said" for c in ex.claims)
+
+
+@pytest.mark.parametrize(("turns", "openers"), [
+    # one speaker's word, only ever opening a turn and set off: an interjection
+    ((("Hannah", "Blimey. How did it go?"), ("Cal", "It went fine."), ("Hannah", "Blimey, that's soon.")), {"blimey"}),
+    ((("Tomás", "Felicidades, Lena! Senior!"), ("Lena", "Thanks!")), {"felicidades", "thanks"}),
+    # written inside a sentence too: a name
+    ((("Lena", "Firebase. Done."), ("Tomás", "Is Firebase free?")), set()),
+    # another speaker echoes it: what they talk of
+    ((("Jonah", "SEVERNSIDE??"), ("Maren", "Severnside! They rang on Tuesday.")), set()),
+    # a speaker's name or short form opening a turn is theirs
+    ((("Ana", "Ben, did Pixel sleep?"), ("Ben", "Barely.")), {"barely"}),
+    # not set off: the turn's first word opens its sentence
+    ((("Ana", "Lisbon was lovely"), ("Ben", "Good")), {"good"}),
+])
+def test_a_word_only_ever_opening_one_speakers_turns_is_no_name(turns: tuple, openers: set[str]) -> None:
+    convo = cv.Conversation(tuple(cv.Turn(who, text, n, n, (n,), n, None) for n, (who, text) in enumerate(turns, 1)),
+                            tuple(dict.fromkeys(who for who, _ in turns)), {})
+    assert cv.openers(convo) == openers
+
+
+def test_an_interjection_opening_turns_gets_no_page() -> None:
+    text = CHAT.replace("Ana: Ha. I'll", "Ana: Crikey, I'll").replace("Ana: Poor thing.", "Ana: Crikey. Poor thing.")
+    ex, _doc = extract(text)
+    assert "Crikey" not in {e.name for e in ex.entities} | {e.name for e in ex.passing}

@@ -221,3 +221,13 @@ def test_usage_word_opening_a_heading_or_link_text_is_no_name():
     ex = extract("# Flakes\n\nSee the [Spotted a flake](#spotted-a-flake) part.\n\nThen read [Spotted a flake](#s) again.\n\n"
                  "## Spotted a flake\n\nRetry the build.\n")
     assert "Spotted" not in {e.name for e in ex.entities}
+
+
+@pytest.mark.parametrize(("text", "spans"), [
+    ("Was Niamh there?", ["Niamh"]),  # the question's verb is no part of the name
+    ("I'm crying laughing. Did Tomás call?", ["Tomás"]),
+    ("Was Niamh Okafor there?", ["Niamh Okafor"]),
+    ("Daniel Micay on June 24", ["Daniel Micay", "Micay", "June"]),  # a person's name may open a sentence
+])
+def test_an_auxiliary_opening_a_question_is_no_part_of_the_name_after_it(text: str, spans: list[str]) -> None:
+    assert [s.text for s in nm.plain_spans(text)] == spans

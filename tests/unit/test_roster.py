@@ -193,3 +193,11 @@ def test_two_full_names_after_a_label_are_a_list_of_people_but_two_other_things_
     assert {"Quen Ashby", "Ilse Brandt"} <= {e.name for e in ex.entities if e.entity_type == "person"}
     assert names("# Stack\n\nBrokers: Redis Streams, Apache Kafka\n") == []  # no person's shape
     assert names("# Sync\n\nOwners: Quen Ashby\n") == []  # one name is no list
+
+
+def test_a_given_name_and_an_initial_among_full_names_keeps_the_list_of_names_one():
+    text = "# Peak review\n\nAttendees: Quen Ashby (chair), Ilse Brandt, Rose V., Bo Tran\n\n- Ilse: book the van\n"
+    found = roster_names(doc(text))
+    assert [n.name for n in found] == ["Quen Ashby", "Ilse Brandt", "Bo Tran"]  # "Rose V." no further
+    people = {e.name for e in extract_document(doc(text)).entities if e.entity_type == "person"}
+    assert {"Quen Ashby", "Ilse Brandt", "Bo Tran"} <= people

@@ -8,6 +8,8 @@ What the extractor makes of one (`read` recognises it, `as_prose` and `attribute
 
 - the text of each turn without its `Name:` label is the prose the other rules read, so a turn's first
   word is a sentence start ("Sounds like Buddy really" is no name) and `Name: text` is no `key: value`;
+  a word the chat writes only there, set off by a comma or a sentence's end, and by one speaker, is an
+  interjection or a greeting, no name ("Blimey, that's soon.", "Felicidades! …": `openers`);
 - each turn is a statement of its speaker (`said`), dated with its session's date as its scope, with
   each relative time it holds ("last week", "two years ago") beside it as the date or range it means;
 - each speaker is a person, with the short forms other turns call them by ("Len" for Lena) as aliases;
@@ -280,6 +282,29 @@ def speakers(doc: Document, convo: Conversation, entities: list[Entity]) -> list
     return out
 
 
+def openers(convo: Conversation) -> set[str]:
+    """The words (identity keys) the chat writes only as the first of a turn, set off by a comma or a
+    sentence's end ("Blimey, that's soon.", "Felicidades! …"), never inside a sentence, by one speaker: an
+    interjection or a greeting, whose capital is the turn's. A speaker's name or short form is theirs
+    however written."""
+    opening: dict[str, set[str]] = {}  # word -> the speakers whose turns it opens
+    inside: set[str] = set()
+    for t in convo.turns:
+        m = _OPENER.match(t.text)
+        skip = m.start("word") if m else -1
+        for w in _WORD.finditer(t.text):
+            if w.start() == skip:
+                opening.setdefault(identity_key(w.group()), set()).add(t.speaker)
+            else:
+                inside.add(identity_key(w.group()))
+    people = {identity_key(n) for s in convo.speakers for n in (s, *s.split(), *convo.aliases.get(s, ()))}
+    # (a word another speaker echoes is what they talk of: "Severnside! They rang …" — "SEVERNSIDE??")
+    return {w for w, who in opening.items() if len(who) == 1} - inside - people
+
+
+_OPENER = re.compile(r"[\s*_\"“]*(?P<word>[^\W\d_][\w'’-]*)[*_]*(?:[,.!?]|\s*$)")
+
+
 def _called(convo: Conversation) -> dict[str, re.Pattern[str]]:
     """Per speaker (and short form), how a sentence calls them: their name set off by commas or opening
     the sentence ("…, Len!", "Rosa, …")."""
@@ -303,6 +328,10 @@ def attribute(doc: Document, convo: Conversation, us: list[Unit], ex: Extraction
     statements of its lines) and each sentence about oneself as claims, kept when their cited lines hold
     them, the first turn as the summary."""
     ex.entities = speakers(doc, convo, ex.entities)
+    said_so = openers(convo)  # "Blimey, that's soon.": a word only ever opening a turn is no name
+    ex.entities = [e for e in ex.entities if identity_key(e.name) not in said_so]
+    ex.passing = [e for e in ex.passing if identity_key(e.name) not in said_so]
+    ex.passing_claims = [c for c in ex.passing_claims if identity_key(c.subject) not in said_so]
     named = {identity_key(e.name) for e in ex.entities}  # a passing mention that is now a page's is the page's
     ex.claims += [c for c in ex.passing_claims if identity_key(c.subject) in named]
     ex.passing_claims = [c for c in ex.passing_claims if identity_key(c.subject) not in named]

@@ -223,7 +223,8 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
     before = plain[:s].rstrip()[-1:]
     at_start = s == first_pos or (before != "" and before in _OPENERS)
     if at_start and 2 <= len(group) <= 3 and (zipf(group[-1][0]) < RARE_ZIPF or (
-            before in _INNER_OPENERS and _inner_person(group))) and person_like(whole := plain[group[0][1]:group[-1][2]]):
+            before in _INNER_OPENERS and _inner_person(group))) and person_like(whole := plain[group[0][1]:group[-1][2]]) \
+            and not _asks(plain, group):
         # a run shaped like a person's name whose surname is no English word may be one even
         # where it opens the sentence ("Daniel Micay on June 24"), and so may any such run after a
         # bracket, a colon or a dash inside the sentence ("Owner: Rafael Costa", "(Fiona Reid)"): a
@@ -240,6 +241,15 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
         words = tuple(text.split())
         kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
         out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
+
+
+def _asks(plain: str, group: list[tuple[str, int, int]]) -> bool:
+    """Does the run open a question with an auxiliary ("Was Niamh there?", "Did Tomás call?"): the verb
+    of the question, glued in front of the name by its capital, is no part of it."""
+    return group[0][0].casefold() in AUXILIARIES and _QUESTION.match(plain, group[-1][2]) is not None
+
+
+_QUESTION = re.compile(r"[^.!?\n]*\?")
 
 
 def _inner_person(group: list[tuple[str, int, int]]) -> bool:

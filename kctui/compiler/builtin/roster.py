@@ -9,7 +9,7 @@ note keeps for people:
   Accepted" is a field); a line opening with a longer name and a dash keeps it going, a lower-case
   word among capitalised ones is no member;
 - a **list of names** after a label ("Present: Moira, Dev, Aisling, Tomasz"): three or more single
-  capitalised words or full names;
+  capitalised words or full names (a given name and an initial among them, "Tomasz W.", names no further);
 - a line that is only a name in bold ("**Dev**"): the heading of that person's part of a standup;
 - a **column of names** in a table, after the first ("| owner |": Tom, Marek, Carol Pike);
 - an email's header lines and a name before an address ("From: Tom Ellery <tom@…>"): people;
@@ -144,6 +144,7 @@ def _name_columns(doc: Document) -> list[dict[str, str]]:
 _EMPTY_CELLS = frozenset({"", "-", "—", "–", "n/a", "N/A", "?", "tbc", "TBC", "tbd", "TBD"})
 _ONE_NAME = re.compile(r"[A-Z][a-z'’]+")
 _LOWER_NAME = re.compile(r"[a-z][a-z'’]+")
+_INITIALLED = re.compile(r"[A-Z][a-z'’]+ [A-Z]\.?")  # a given name and a surname's initial ("Tomasz W.")
 # a person's name before their address ("From: Tom Ellery <tom.ellery@…>", "Alex Brennan <ab@x.com>")
 _ADDRESSED = re.compile(r"(?<![\w'’-])(?P<name>[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}),?\s*<[^<>\s@]+@[^<>\s]+>")
 
@@ -231,7 +232,8 @@ def mostly_names(words: set[str] | list[str]) -> bool:
 def _listed(text: str) -> tuple[list[str], list[str]]:
     """The single capitalised words of a `Label: A, B, C` line of three or more names, and the full
     names among them ("Hannah, Marek, Kate Mulligan"; two full names make a list too: "Deciders: Maya
-    Lind, Tomas Ek"); or its words in lower case, when most of them are
+    Lind, Tomas Ek"; a given name and an initial is one of them, "Tomasz W.", but neither a single word
+    nor a full name); or its words in lower case, when most of them are
     no English words ("present: priya, tom, ade, mel")."""
     m = _LIST.match(text.strip())
     if not m:
@@ -245,8 +247,10 @@ def _listed(text: str) -> tuple[list[str], list[str]]:
     items = [_untitled(i) for i in items]  # ("Capt. Fiona Grant": Fiona Grant)
     full = len(items) >= 2 and all(person_shape(i) for i in items) and not _HEADER.match(text.strip())
     # (two full names no ordinary word makes: "Deciders: Maya Lind, Tomas Ek"; an email's header is read apart)
-    if (len(items) < 3 and not full) or not all(_ONE_NAME.fullmatch(i) or person_like(i) for i in items):
+    if (len(items) < 3 and not full) or not all(_ONE_NAME.fullmatch(i) or person_like(i) or _INITIALLED.fullmatch(i)
+                                                for i in items):
         return [], []
+    items = [i for i in items if not _INITIALLED.fullmatch(i)]  # (a name and an initial is a person's, named no further)
     return [i for i in items if _ONE_NAME.fullmatch(i) and i.casefold() not in wd.FUNCTION_WORDS
             and i.casefold() not in wd.CALENDAR], [i for i in items if " " in i]
 
