@@ -25,3 +25,8 @@ def test_a_page_titled_by_a_name_and_a_number_or_a_domain_is_named_by_its_head_w
 
 def test_the_forms_of_a_page_are_its_short_forms_and_its_head_words() -> None:
     assert forms_of({"polar": ["Polar Process Ltd"], "prtg": ["PRTG 500"]}) == {"polar": ["Polar Process"], "prtg": ["PRTG"]}
+
+
+@pytest.mark.parametrize("name", ["crates.io", "incident.io", "feeder.db"])
+def test_a_domain_written_in_lower_case_is_an_address_with_no_head_word(name: str) -> None:
+    assert head_forms({"page": [name]}) == {}

@@ -64,3 +64,13 @@ def test_a_lower_case_word_stands_as_a_name_by_its_place(text: str, word: str, p
 def test_a_preposition_that_takes_a_person_places_a_name(text: str, word: str, placed: bool) -> None:
     start = text.index(word)
     assert name_position(text, start, start + len(word)) is placed
+
+
+@pytest.mark.parametrize(("text", "word", "placed"), [
+    ("random: owen's dog got into the bin", "owen", True),
+    ("tom's notes (internal, not sent):", "tom", True),
+    ("a poor man's implementation", "man", False),  # ("man" of a roster's "Manish": an adjective before it)
+])
+def test_a_possessive_opening_its_clause_places_a_name(text: str, word: str, placed: bool) -> None:
+    start = text.index(word)
+    assert name_position(text, start, start + len(word)) is placed

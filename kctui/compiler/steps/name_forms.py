@@ -5,8 +5,9 @@ which sources name a page anew).
 - **short forms**: a name without its company suffix ("Polar Process" of "Polar Process Ltd"; a suffix
   is a closed class, like a person's titles);
 - **head words**: the name a page is titled by before its number or its domain ("PRTG" of "PRTG 500",
-  a vendor list's product and licence size; "Bunny" of "Bunny.net", and "bunny", as a domain is written
-  in lower case), where no
+  a vendor list's product and licence size; "Bunny" of "Bunny.net", a brand written as its domain, and
+  "bunny", as a domain is written in lower case; not of a domain the base writes in lower case,
+  "crates.io", "incident.io", "feeder.db": an address or a file, whose first label is a word), where no
   other page has a name that is that word or begins with it: the word alone then says no other thing of
   the base. "Windows 10" beside "Windows 11" (or beside a "Windows" page, or "Windows Server") gives
   neither "Windows".
@@ -24,7 +25,7 @@ from kctui.core.slugs import identity_key
 # a name and a number ("PRTG 500", "CityLine 311", "Python 3.12"), or a one-label domain ("Bunny.net",
 # "Smile.io"): the head is the word before the number or the dot
 _NUMBERED = re.compile(r"^(?P<head>[^\W\d_][\w-]*[^\W_])\s+v?\d+(?:\.\d+)*$")
-_DOMAIN = re.compile(r"^(?P<head>[^\W\d_][\w-]*[^\W_])\.[a-z]{2,4}$", re.IGNORECASE)
+_DOMAIN = re.compile(r"^(?P<head>[^\W\d_][\w-]*[^\W_])\.[a-z]{2,4}$")  # (capitalised: a brand, below)
 
 
 def short_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
@@ -46,7 +47,7 @@ def head_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     for slug in sorted(names):
         for name in names[slug]:
             m = _NUMBERED.match(name) or _DOMAIN.match(name)
-            if m is not None:
+            if m is not None and (m.re is _NUMBERED or name[:1].isupper()):  # ("crates.io", "feeder.db": an address)
                 head = m.group("head")  # (a domain's label as a domain writes it too: "bunny" of "Bunny.net")
                 spellings = {head, head.casefold()} if m.re is _DOMAIN else {head}
                 heads.setdefault(identity_key(head), {}).setdefault(slug, set()).update(spellings)

@@ -11,7 +11,7 @@ only where the statement uses the word as a name — by its place, never by the 
 - **joined** to another name by "+", "&" or "/" ("kim + luis", "tom / tomasz");
 - **after a preposition that takes a person** ("w/ kim", "@kim", "by rob", "cc tom"; not "with" or
   "from": "with max 3 retries");
-- **possessive** ("tom's notes", "owen's dog");
+- **possessive**, opening its clause ("tom's notes", "random: owen's dog"; not "a poor man's");
 - **the subject of its clause**: opening a sentence, an item or a clause (after a time: "09:55 kim
   confirms …") and followed by a verb's inflected form that does not end the text or open a label
   ("rob notes:" leads a list) — a word ending in "s" or "ed" (not "ss", "us",
@@ -44,8 +44,10 @@ _NOT_VERB_ENDINGS = ("ss", "us", "is", "eed", "ways", "times")  # pass, focus, a
 def name_position(text: str, start: int, end: int) -> bool:
     """Does the word at text[start:end] stand where a note writes a person's name (the module's places)?"""
     before, after = text[:start], text[end:]
-    if _POSSESSIVE.match(after) or _AFTER.search(before) or _JOINED.search(after) or _JOINED.search(before):
+    if _AFTER.search(before) or _JOINED.search(after) or _JOINED.search(before):
         return True
+    if _POSSESSIVE.match(after):  # (opening its clause: not "a poor man's …")
+        return bool(_CLAUSE.search(before) or _OPENS.search(before))
     if _OPENS.search(before) and _CLOSES.match(after):
         return True
     return bool(_CLAUSE.search(before)) and _verb_follows(after)
