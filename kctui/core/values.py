@@ -35,13 +35,23 @@ _BOOLS = {"true": "true", "yes": "true", "on": "true", "false": "false", "no": "
 _FACT_TOKEN = re.compile(r"(?<![\w.])(\d{4}-\d{2}-\d{2}|v?\d+(?:\.\d+)+|\d+(?:,\d{3})*(?:\.\d+)?)(?![\w])")
 
 
+def _first_group(m: re.Match) -> str:
+    return m.group(1)
+
+
 def strip_inline(text: str) -> str:
-    """Inline Markdown links and images to their text, autolinks to their URL, whitespace collapsed."""
-    if "[" in text or "<" in text:
-        text = _LINK.sub(r"\1", text)
-        text = _REF_LINK.sub(r"\1", text)
-        text = _AUTOLINK.sub(r"\1", text)
-    return _WS.sub(" ", text).strip()
+    """Inline Markdown links and images to their text, autolinks to their URL, whitespace collapsed.
+
+    A pass calls this on every cited line and value, most of them without a link: each pattern runs only
+    when the text holds the two characters it cannot match without (`](`, `][`, `<`), and whitespace is
+    collapsed by `str.split` (the same Unicode whitespace as the regex `\\s`) — the same text, faster."""
+    if "](" in text:
+        text = _LINK.sub(_first_group, text)
+    if "][" in text:
+        text = _REF_LINK.sub(_first_group, text)
+    if "<" in text:
+        text = _AUTOLINK.sub(_first_group, text)
+    return " ".join(text.split())
 
 
 def plain_cited_text(lines: list[str]) -> str:
