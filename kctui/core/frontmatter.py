@@ -132,7 +132,86 @@ def safe_load_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> Any:
 def compose_yaml(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> yaml.Node | None:
     """Compose one YAML document into a node tree (with line positions) under the same guards as
     `safe_load_yaml`: size cap, aliases refused, nesting capped. Raises FrontmatterError."""
-    return _guarded(text, max_bytes, lambda loader: loader.get_single_node())
+    return _guarded(text, max_bytes, _single_node)
+
+
+def _single_node(loader: Any) -> yaml.Node | None:
+    """`get_single_node`, in one loop over the C parser's events where it can be: the node tree the
+    composer (with `_Guards`) builds — the same nodes, tags, marks and styles, the same errors — without
+    its five Python calls per node (a header of release cycles has thousands of nodes)."""
+    if _CParser is None or not isinstance(loader, _CappedCLoader) or loader.yaml_path_resolvers:
+        return loader.get_single_node()
+    loader.get_event()  # STREAM-START
+    if loader.check_event(yaml.StreamEndEvent):
+        loader.get_event()
+        return None
+    loader.get_event()  # DOCUMENT-START
+    node = _compose_events(loader)
+    loader.get_event()  # DOCUMENT-END
+    if not loader.check_event(yaml.StreamEndEvent):  # (the Python loader then says what is wrong)
+        raise yaml.composer.ComposerError("expected a single document in the stream")
+    loader.get_event()
+    return node
+
+
+def _compose_events(loader: Any) -> yaml.Node:
+    """One document's root node from the loader's events: `Composer.compose_node` unrolled, with the
+    guards' checks in their order (an alias, then the nesting cap, then a duplicate anchor)."""
+    get, resolve = loader.get_event, loader.resolve
+    tags: dict[tuple, str] = {}  # a scalar's implicit tag by its text: values recur (`eol: false`)
+    anchors: dict[str, yaml.Node] = {}
+    open_: list[tuple[yaml.Node, list]] = []  # the collections being filled, each with its pending key
+    root = None
+    while True:
+        event = get()
+        kind = type(event)
+        if kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+            open_.pop()[0].end_mark = event.end_mark
+            if not open_:
+                return root  # type: ignore[return-value]
+            continue
+        if kind is yaml.AliasEvent:
+            raise FrontmatterError(f"YAML aliases are not allowed (line {event.start_mark.line + 1})")
+        collection = kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent
+        if collection and len(open_) + 1 > MAX_DEPTH:
+            raise FrontmatterError(f"YAML nested deeper than {MAX_DEPTH} levels")
+        anchor = event.anchor
+        if anchor is not None and anchor in anchors:
+            raise yaml.composer.ComposerError(f"found duplicate anchor {anchor!r}")
+        node = _node(event, kind, resolve, tags)
+        if anchor is not None:
+            anchors[anchor] = node
+        if not open_:
+            root = node
+        else:  # a sequence's next item, a mapping's key (held until its value comes) or its value
+            parent, pending = open_[-1]
+            if type(parent) is yaml.SequenceNode:
+                parent.value.append(node)
+            elif pending:
+                parent.value.append((pending.pop(), node))
+            else:
+                pending.append(node)
+        if collection:
+            open_.append((node, []))
+        elif not open_:
+            return node
+
+
+def _node(event: Any, kind: type, resolve: Any, tags: dict[tuple, str]) -> yaml.Node:
+    """The node a scalar or a collection's start event opens, its tag resolved as the composer does (a
+    collection's items come later)."""
+    tag = event.tag
+    if kind is yaml.ScalarEvent:
+        if tag is None or tag == "!":
+            tag = tags.get((event.value, event.implicit))
+            if tag is None:
+                tag = tags[event.value, event.implicit] = resolve(yaml.ScalarNode, event.value, event.implicit)
+        return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark,
+                               style=None if event.style == "" else event.style)  # libyaml's plain style is ""
+    node_class = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
+    if tag is None or tag == "!":
+        tag = resolve(node_class, None, event.implicit)
+    return node_class(tag, [], event.start_mark, None, flow_style=event.flow_style)
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str, int]:

@@ -114,3 +114,41 @@ def test_markdown_blocks_do_not_need_the_inline_parse() -> None:
         markdown._MD = old
     assert [b.kind for b in lean] == ["heading", "paragraph", "quote", "item", "item", "table", "code", "heading",
                                       "item", "item"]
+
+
+COMPOSED = [*HEADERS, *BAD,
+            "a: &x 1\nb: &y [1, 2]\n",  # anchors without aliases compose
+            "a: &x 1\nb: &x 2\n",  # a duplicate anchor (the Python loader's error)
+            "a: &x [1, &x 2]\n",
+            "? [a, b]\n: c\n",  # a key that is a collection
+            "!!str 1", "a: !custom 1\nb: ! 2\n", "plain scalar", "", "a: 1\n---\nb: 2\n", "%YAML 1.1\n---\na: 1\n",
+            "- - - x\n", "[" * 64 + "]" * 64, "[" * 65 + "]" * 65, "- " * 70 + "x\n", "a: [1, 2\n"]
+
+
+def _full_tree(node):  # noqa: ANN001, ANN202
+    """Everything a node holds: class, tag, value, both marks in full, style or flow style."""
+    if node is None:
+        return None
+    marks = tuple((m.name, m.index, m.line, m.column, m.buffer, m.pointer) for m in (node.start_mark, node.end_mark))
+    if isinstance(node, yaml.ScalarNode):
+        return ("scalar", node.tag, node.value, node.style, marks)
+    items = [_full_tree(x) for x in node.value] if isinstance(node, yaml.SequenceNode) else \
+        [(_full_tree(k), _full_tree(v)) for k, v in node.value]
+    return (type(node).__name__, node.tag, node.flow_style, marks, items)
+
+
+def _composed(text: str, compose):  # noqa: ANN001, ANN202
+    try:
+        return _full_tree(compose(text))
+    except fm.FrontmatterError as exc:
+        return ("refused", str(exc))
+
+
+@pytest.mark.parametrize("text", COMPOSED)
+def test_composing_from_the_c_parsers_events_builds_the_composers_tree(text: str) -> None:
+    """compose_yaml's loop over the events (kctui.core.frontmatter._single_node) gives the tree, or the
+    refusal, of the composer with the guards (`get_single_node`), node for node and mark for mark."""
+    def composer(t: str):  # noqa: ANN202
+        return fm._guarded(t, fm.MAX_FRONTMATTER_BYTES, lambda loader: loader.get_single_node())
+
+    assert _composed(text, fm.compose_yaml) == _composed(text, composer)
