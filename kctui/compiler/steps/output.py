@@ -159,9 +159,15 @@ class PageWriter:
             if targets.issubset(final):
                 return []
             targets.clear()
-        # the common case, checked at once: every target of every page is a page of the new wiki
+        # the common case, checked at once: every target of every page is a page of the new wiki (a text
+        # `render` wrote links where its body does, read once already)
+        links_of = self._links_of
         for slug in final:
-            targets.update(outgoing_links(rendered[slug]) if slug in rendered else pages[slug].links)
+            if slug in rendered:
+                links = links_of.get(rendered[slug])
+                targets.update(outgoing_links(rendered[slug]) if links is None else links)
+            else:
+                targets.update(pages[slug].links)
         return [] if targets.issubset(final) else self._dangling(final)
 
     def _dangling(self, final: dict[str, str]) -> list[str]:

@@ -34,7 +34,11 @@ from kctui.core.slugs import identity_key
 MAX_RELATED = 12
 MAX_HISTORY_DETAIL = 40
 def diff_claims(path: str, old: list[Claim], new: list[Claim]) -> list[ClaimChange]:
-    """Claim changes of one source: same key, other value = revised; gone = retracted; new = added."""
+    """Claim changes of one source: same key, other value = revised; gone = retracted; new = added.
+    Ordered by key, then by `claim_order` within a key (retractions and additions after the revisions)."""
+    if not old:  # the page's first word from this source (every page of a first pass): all added
+        return [ClaimChange("added", path, n.subject, n.attribute, n.scope, "", n.value)
+                for n in sorted(new, key=_key_then_order)]
     old_ids = Counter(c.claim_id for c in old)
     new_ids = Counter(c.claim_id for c in new)
     gone = [c for c in old if old_ids[c.claim_id] > new_ids.get(c.claim_id, 0)]
@@ -56,6 +60,10 @@ def diff_claims(path: str, old: list[Claim], new: list[Claim]) -> list[ClaimChan
         for n in news[len(olds):]:
             out.append(ClaimChange("added", path, n.subject, n.attribute, n.scope, "", n.value))
     return out
+
+
+def _key_then_order(c: Claim) -> tuple:
+    return claim_key(c), claim_order(c)
 
 
 def conflicts_of(claims: list[Claim]) -> dict[tuple[str, str, str], list[Claim]]:
