@@ -289,9 +289,9 @@ def unreached_facts(doc: Document, ex: Extraction) -> set[str]:
         for b in doc.blocks:
             if b.kind == "code":
                 code.update(range(b.start, b.end + 1))
-        for number, line in enumerate(doc.lines, 1):
-            if number not in code and _DIGIT.search(line):
-                present |= fact_tokens(line)
+        # the lines' tokens at once: no token spans a line break, which bounds one as a line's ends do
+        present = fact_tokens("\n".join(line for number, line in enumerate(doc.lines, 1)
+                                        if number not in code and _DIGIT.search(line)))
     return present - reached
 
 

@@ -497,6 +497,7 @@ def typed_compound(token: str) -> bool:
         p in FUNCTION_WORDS or p in PREFIXES for p in parts)
 
 
+@lru_cache(maxsize=65536)
 def clean_title(name: str, common_ok: bool = False) -> bool:
     """Could this be the title of an entity page? Not a common word, a placeholder, "<common word> team",
     an English word written short, a period of the year or an English compound.

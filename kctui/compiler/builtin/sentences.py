@@ -18,6 +18,7 @@ PROSE_KINDS = ("paragraph", "item", "quote")
 MAX_STATEMENT_CHARS = 300
 # a sentence ends at . ! ? before a capital; a line that opens with a `Label:` or a word and a dash
 # ("ben - canning …", a roster's line) starts one of its own
+_LEADING_SPACE = re.compile(r"\s*")  # (the regex's \s is str.isspace: what lstrip strips)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])|\n(?=\**[A-Z][\w'’ /-]{0,30}\**:\**\s)"
                            r"|\n(?=\**[A-Za-z][\w'’]{1,30}\**\s+[-—–]\s)")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Mrs.", " Ms.", "Dr.", "Prof.", "Capt.", "Col.", "Maj.", "Lt.", "Sgt.", "Cllr.", "St.", "No.", "Inc.", "Ltd.")
@@ -65,12 +66,11 @@ def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
         if head.endswith(_ABBREVIATIONS):
             continue
         if head.strip():
-            yield head.strip(), line_at(begin + (len(flat[begin:]) - len(flat[begin:].lstrip()))), line_at(m.start() - 1)
+            yield head.strip(), line_at(_LEADING_SPACE.match(flat, begin).end()), line_at(m.start() - 1)
         begin = m.end()
     tail = flat[begin:].strip()
     if tail:
-        lead = len(flat[begin:]) - len(flat[begin:].lstrip())
-        yield tail, line_at(begin + lead), line_at(len(flat) - 1)
+        yield tail, line_at(_LEADING_SPACE.match(flat, begin).end()), line_at(len(flat) - 1)
 
 
 def units(doc: Document) -> list[Unit]:

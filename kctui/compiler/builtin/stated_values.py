@@ -13,7 +13,8 @@ from functools import lru_cache
 from kctui.compiler.builtin import names as nm
 
 _DIGIT_TOKEN = re.compile(r"(?<![\w@/#])[~≈<>+]?[$€£¥]?\d[\w.,:/%–+-]*")
-_WORD = re.compile(r"[A-Za-z]+")
+# a run of letters that can be a calendar word: capitalised, three letters or more (`calendar_word`)
+_CAPITALISED = re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z]{2,}")
 
 
 @lru_cache(maxsize=1)
@@ -37,7 +38,7 @@ def calendar_word(word: str) -> bool:
 def value_spans(text: str) -> list[tuple[int, int]]:
     """Where the sentence holds a value: digit tokens and calendar words."""
     out = [(m.start(), m.end()) for m in _DIGIT_TOKEN.finditer(text)]
-    out += [(m.start(), m.end()) for m in _WORD.finditer(text) if calendar_word(m.group(0))]
+    out += [(m.start(), m.end()) for m in _CAPITALISED.finditer(text) if calendar_word(m.group(0))]
     return out
 
 

@@ -93,8 +93,10 @@ def common_phrase(text: str) -> bool:
     return bool(words) and all(common_word(w) or w.isdigit() for w in words)
 
 
+@lru_cache(maxsize=65536)
 def placeholder(text: str) -> bool:
-    """Single letters and throwaway words: too short, or no letters."""
+    """Single letters and throwaway words: too short, or no letters. (Asked of each name span and title
+    again and again: answered once per text.)"""
     t = text.strip("`")
     if len(t) < 2 or not any(c.isalpha() for c in t) or (len(t) <= 3 and t.islower() and not shaped(t)):
         return True
