@@ -21,7 +21,7 @@ class BriefPage:
     retracted: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BriefClaimChange:
     change: str  # added | revised | retracted
     path: str

@@ -212,14 +212,18 @@ _ATTR_SPECIAL = re.compile(r"([\\:\[\]<&*])")
 _ESCAPED = re.compile(r"\\(.)")
 
 
+# a page's claim lines repeat its subject, attributes and scopes: each escaped once
+@lru_cache(maxsize=65536)
 def _esc_subject(text: str) -> str:
     return _SUBJECT_SPECIAL.sub(r"\\\1", text)
 
 
+@lru_cache(maxsize=65536)
 def _esc_scope(text: str) -> str:
     return _SCOPE_SPECIAL.sub(r"\\\1", text)
 
 
+@lru_cache(maxsize=65536)
 def _esc_attr(text: str) -> str:
     return _ATTR_SPECIAL.sub(r"\\\1", text)
 

@@ -221,11 +221,18 @@ def _topic_changes(old: Page | None, claims: list[Claim], contributions: dict[st
     old_paths = {x.evidence.path for x in old_claims} | {m.evidence.path for m in (old.mentions if old else [])}
     touched_paths = (old_paths | set(contributions)) & changed
     changes: list[ClaimChange] = []
+    before, after = _by_path(old_claims), _by_path(claims)  # (once, not once per path: a hub page has many)
     for path in sorted(touched_paths):
-        before = [c for c in old_claims if c.evidence.path == path]
-        after = [c for c in claims if c.evidence.path == path]
-        changes += diff_claims(path, before, after)
+        changes += diff_claims(path, before.get(path, []), after.get(path, []))
     return touched_paths, changes
+
+
+def _by_path(claims: list[Claim]) -> dict[str, list[Claim]]:
+    """The claims of each source, in the order given."""
+    out: dict[str, list[Claim]] = {}
+    for c in claims:
+        out.setdefault(c.evidence.path, []).append(c)
+    return out
 
 
 def _gone_sources(old: Page | None, ctx: PassContext) -> set[str]:

@@ -15,7 +15,7 @@ from kctui.core.claims import Claim
 ARCHIVED_SOURCE_KEY = "archived_source"  # an archived source page: the file it described (now deleted)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClaimChange:
     change: str  # added | revised | retracted
     path: str
