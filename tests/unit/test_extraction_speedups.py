@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -81,3 +82,59 @@ LINES = [
 def test_the_fact_tokens_of_lines_joined_are_those_of_each_line(lines: list[str]) -> None:
     """unreached_facts reads a document's lines in one call: no token spans a line break."""
     assert fact_tokens("\n".join(lines)) == set().union(*(fact_tokens(line) for line in lines))
+
+
+def _opens_definition_as_written(text: str, term: str) -> bool:
+    from kctui.compiler.builtin import prose
+
+    if text.casefold().startswith(term.casefold() + " "):
+        return False
+    lead = re.match(rf"^[^,]{{1,30}},\s+(?:the\s+)?{re.escape(term)}\s+(?:is|are|means)\s", text, re.I)
+    return bool((prose._INDEFINITE.match(text) or prose._GLOSS_OPEN.match(text) or lead) and not text.endswith(":")
+                and 20 <= len(text) <= prose.MAX_STATEMENT_CHARS and not prose._GLOSS_OPEN.match(term + " "))
+
+
+OPENINGS = [
+    ("In short, the build system is what compiles the code.", "build system"),
+    ("In short, THE Build System means the tool that compiles.", "build system"),
+    ("A tool that is used to transform code into other code.", "transpiler"),
+    ("The process of turning source code into a program.", "compilation"),
+    ("Build system is what compiles the code, and more.", "build system"),
+    ("Somewhat longer than thirty characters, the term is defined here.", "term"),
+    (", the term is defined here with a comma first.", "term"),
+    ("A tool that ends with a colon for a list:", "tool"),
+    ("Short.", "x"),
+    ("In short, the c++ toolchain is what builds it.", "c++ toolchain"),
+    ("Shorthand for the thing, the thing is here.", "Shorthand for"),
+]
+
+
+@pytest.mark.parametrize(("text", "term"), OPENINGS)
+def test_a_heading_definition_makes_the_terms_pattern_only_when_it_can_match(text: str, term: str) -> None:
+    from kctui.compiler.builtin import prose
+
+    assert prose._opens_definition(text, term) == _opens_definition_as_written(text, term)
+
+
+def test_the_new_variant_of_a_page_is_the_deep_copy_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """use_new_variant shares the page's frozen claims and mentions instead of copying them: the same page."""
+    import copy
+
+    from kctui.compiler.trust import disputes
+    from kctui.core.claims import Claim, Evidence, Question
+    from kctui.core.pages import Mention, Page, SourceRef
+
+    ev = Evidence("a.md", 3, 3, "sha256:aa")
+    old = Claim("Widget", "price", "$10", "", "fact", "table", ev)
+    new = Claim("Widget", "price", "$12", "", "fact", "table", Evidence("b.md", 5, 5, "sha256:bb"))
+    page = Page("entity", "widget", "Widget", sources=[SourceRef("a.md", "sha256:aa", "a")], claims=[old],
+                mentions=[Mention("Widget", ev)], questions=[Question("Why?", ev)], conflicts=[[old, new]],
+                disputed=[new], extra={"tags": ["x"]}, history=["* created"])
+    dispute = disputes.Dispute(disputes.key3(old), old, new)
+    digests, slugs = {"a.md": "sha256:aa", "b.md": "sha256:bb"}, {"a.md": "a", "b.md": "b"}
+    got = disputes.use_new_variant(page, dispute, "2026-09-01T00:00:00Z", digests, slugs)
+    # the copy as first written: everything copied
+    monkeypatch.setattr(disputes, "copy", SimpleNamespace(deepcopy=lambda x, memo=None: copy.deepcopy(x)))
+    expected = disputes.use_new_variant(page, dispute, "2026-09-01T00:00:00Z", digests, slugs)
+    assert got == expected
+    assert got.extra is not page.extra and page.extra == {"tags": ["x"]} and page.claims == [old]

@@ -373,9 +373,13 @@ def _opens_definition(text: str, term: str) -> bool:
     glossary opening, or "…, the X is …" (not "X is …", whose own definition already holds)?"""
     if text.casefold().startswith(term.casefold() + " "):
         return False  # "X is …" under "## X": the sentence's own definition already holds
-    lead = re.match(rf"^[^,]{{1,30}},\s+(?:the\s+)?{re.escape(term)}\s+(?:is|are|means)\s", text, re.I)
-    return bool((_INDEFINITE.match(text) or _GLOSS_OPEN.match(text) or lead) and not text.endswith(":")
-                and 20 <= len(text) <= MAX_STATEMENT_CHARS and not _GLOSS_OPEN.match(term + " "))
+    if text.endswith(":") or not 20 <= len(text) <= MAX_STATEMENT_CHARS or _GLOSS_OPEN.match(term + " "):
+        return False
+    if _INDEFINITE.match(text) or _GLOSS_OPEN.match(text):
+        return True
+    # "…, the X is …" (a pattern made for the term: only where a comma comes early enough for it)
+    return 0 < text.find(",") <= 30 and bool(
+        re.match(rf"^[^,]{{1,30}},\s+(?:the\s+)?{re.escape(term)}\s+(?:is|are|means)\s", text, re.I))
 
 
 def follow_ups(doc: Document, us: list[Unit], defined: list[Defined]) -> list[Claim]:
