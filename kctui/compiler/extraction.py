@@ -9,7 +9,8 @@ core. A leaf: the extraction step, the extractors and everything after extractio
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from kctui.core.claims import Claim, Evidence, Question
@@ -124,12 +125,21 @@ _CLAIM_LISTS = frozenset({"claims", "passing_claims", "statements"})
 
 
 def _plain(value):  # noqa: ANN001, ANN202
-    """A field's JSON form (dataclasses as dicts, tuples as lists)."""
-    if is_dataclass(value):
-        return asdict(value)
+    """A field's JSON form (dataclasses as dicts, tuples as lists): what `dataclasses.asdict` gives, as
+    JSON writes it, without its deep copy of every string (the fields are strings, numbers, tuples and
+    frozen dataclasses of them)."""
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
-    return value
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    names = _field_names(type(value))
+    return {name: _plain(getattr(value, name)) for name in names} if names else value
+
+
+@lru_cache(maxsize=256)
+def _field_names(kind: type) -> tuple[str, ...]:
+    """A dataclass's field names (none for any other type)."""
+    return tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
 
 
 def _entity(d: dict) -> Entity:

@@ -138,3 +138,29 @@ def test_the_new_variant_of_a_page_is_the_deep_copy_it_was(monkeypatch: pytest.M
     expected = disputes.use_new_variant(page, dispute, "2026-09-01T00:00:00Z", digests, slugs)
     assert got == expected
     assert got.extra is not page.extra and page.extra == {"tags": ["x"]} and page.claims == [old]
+
+
+def test_the_cache_form_is_what_asdict_wrote() -> None:
+    """Extraction.to_json writes its dataclass fields as `dataclasses.asdict` did, as JSON reads them."""
+    import json
+    from dataclasses import asdict, is_dataclass
+
+    from kctui.compiler import extraction
+    from kctui.compiler.builtin.document import extract_document
+    from kctui.compiler.readers import read_source
+
+    def as_written(value):  # noqa: ANN001, ANN202
+        if is_dataclass(value):
+            return asdict(value)
+        return [as_written(v) for v in value] if isinstance(value, (list, tuple)) else value
+
+    text = (b"# Widget Server\n\nWidget Server is a web server. Ada Lovelace owns Widget Server.\n\n"
+            b"## Build system\n\nA tool that is used to compile the code.\n\nWhy is it slow?\n")
+    ex = extract_document(read_source("widget.md", text, "sha256:" + "0" * 64))
+    assert ex.entities or ex.concepts or ex.subject
+    got = json.dumps(ex.to_json(), sort_keys=True)
+    fast, extraction._plain = extraction._plain, as_written
+    try:
+        assert got == json.dumps(ex.to_json(), sort_keys=True)
+    finally:
+        extraction._plain = fast
