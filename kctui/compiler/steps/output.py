@@ -159,15 +159,12 @@ class PageWriter:
             if targets.issubset(final):
                 return []
             targets.clear()
-        # the common case, checked at once: every target of every page is a page of the new wiki (a text
-        # `render` wrote links where its body does, read once already)
-        links_of = self._links_of
+        # the common case, checked at once: every target of every page is a page of the new wiki (the
+        # links `render` read from a text's body are the text's, as above)
         for slug in final:
-            if slug in rendered:
-                links = links_of.get(rendered[slug])
-                targets.update(outgoing_links(rendered[slug]) if links is None else links)
-            else:
-                targets.update(pages[slug].links)
+            text = rendered.get(slug)
+            links = self._links_of.get(text) if text is not None else pages[slug].links
+            targets.update(outgoing_links(text) if links is None else links)
         return [] if targets.issubset(final) else self._dangling(final)
 
     def _dangling(self, final: dict[str, str]) -> list[str]:

@@ -34,11 +34,11 @@ from kctui.core.slugs import identity_key
 MAX_RELATED = 12
 MAX_HISTORY_DETAIL = 40
 def diff_claims(path: str, old: list[Claim], new: list[Claim]) -> list[ClaimChange]:
-    """Claim changes of one source: same key, other value = revised; gone = retracted; new = added.
-    Ordered by key, then by `claim_order` within a key (retractions and additions after the revisions)."""
-    if not old:  # the page's first word from this source (every page of a first pass): all added
+    """Claim changes of one source: same key, other value = revised; gone = retracted; new = added;
+    by key, then by `claim_order`."""
+    if not old:  # a page's first word from this source (a first pass): all added
         return [ClaimChange("added", path, n.subject, n.attribute, n.scope, "", n.value)
-                for n in sorted(new, key=_key_then_order)]
+                for n in sorted(new, key=lambda c: (claim_key(c), claim_order(c)))]
     old_ids = Counter(c.claim_id for c in old)
     new_ids = Counter(c.claim_id for c in new)
     gone = [c for c in old if old_ids[c.claim_id] > new_ids.get(c.claim_id, 0)]
@@ -60,10 +60,6 @@ def diff_claims(path: str, old: list[Claim], new: list[Claim]) -> list[ClaimChan
         for n in news[len(olds):]:
             out.append(ClaimChange("added", path, n.subject, n.attribute, n.scope, "", n.value))
     return out
-
-
-def _key_then_order(c: Claim) -> tuple:
-    return claim_key(c), claim_order(c)
 
 
 def conflicts_of(claims: list[Claim]) -> dict[tuple[str, str, str], list[Claim]]:
@@ -221,18 +217,14 @@ def _topic_changes(old: Page | None, claims: list[Claim], contributions: dict[st
     old_paths = {x.evidence.path for x in old_claims} | {m.evidence.path for m in (old.mentions if old else [])}
     touched_paths = (old_paths | set(contributions)) & changed
     changes: list[ClaimChange] = []
-    before, after = _by_path(old_claims), _by_path(claims)  # (once, not once per path: a hub page has many)
+    before: dict[str, list[Claim]] = {}  # each source's claims, grouped once (not scanned once per source)
+    after: dict[str, list[Claim]] = {}
+    for group, of in ((before, old_claims), (after, claims)):
+        for c in of:
+            group.setdefault(c.evidence.path, []).append(c)
     for path in sorted(touched_paths):
         changes += diff_claims(path, before.get(path, []), after.get(path, []))
     return touched_paths, changes
-
-
-def _by_path(claims: list[Claim]) -> dict[str, list[Claim]]:
-    """The claims of each source, in the order given."""
-    out: dict[str, list[Claim]] = {}
-    for c in claims:
-        out.setdefault(c.evidence.path, []).append(c)
-    return out
 
 
 def _gone_sources(old: Page | None, ctx: PassContext) -> set[str]:
