@@ -17,6 +17,8 @@ TEXTS = [
     "Ma Jun Jul July Decemberish Wednesdays",
     "ÉMay Über-May xMay May-June",
     "",
+    "no digit at all, only Words and Mondays",
+    "≈3 ms, ~$5, <10%, +2, a1 b_2 @3 /4 #5 v1.2 Arabic-Indic ٣٤ and superscript ²",
 ]
 
 
@@ -164,3 +166,61 @@ def test_the_cache_form_is_what_asdict_wrote() -> None:
         assert got == json.dumps(ex.to_json(), sort_keys=True)
     finally:
         extraction._plain = fast
+
+
+NAME_SENTENCES = [
+    "SQLite and PagerDuty run on k8s; see `rg` and @priya-r in #ops-platform.",
+    "the billing-api service calls crates.io and pkg-config, then v1.2.3 and C++. and C#, F# or x86_64",
+    "abcdefghijklmnopqrstuvwxyz0 abc-def a.b a_b aB aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa. Über Émile ñandú",
+    "#fff and #a-b-c, x@y.z and @ab, O'Brien’s and Sourcegraph's 'Quoted' -Dashed- (Paren)",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", NAME_SENTENCES)
+def test_a_sentences_name_tokens_are_those_of_the_pattern_as_first_written(text: str) -> None:
+    """`_INTERESTING` with possessive runs of lower-case letters finds the same tokens."""
+    from kctui.compiler.builtin import names
+
+    as_written = re.compile(
+        r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|"
+        r"(?<![\w&/#])#[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w#-])|(?<![\w'’.&+/@-])"
+        r"(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])[\w'’.+-]*"
+    )
+    assert [m.span() for m in names._INTERESTING.finditer(text)] == [m.span() for m in as_written.finditer(text)]
+
+
+def _called_term_as_written(plain: str) -> str | None:
+    from kctui.compiler.builtin import prose
+
+    c = prose._CALLED.search(plain)
+    term = c and prose.good_term(c.group("term") or c.group("quoted"))
+    if term:
+        return term
+    c = prose._CALLED_BARE.search(plain)
+    term = c and prose.good_term(c.group("term"))
+    if term and any(w.endswith(("ly", "ed", "ing")) for w in term.split()):
+        return None
+    return term
+
+
+CALLED = [
+    "This pattern is called *the builder*.",
+    "We call this \"late binding\" in the text.",
+    "These are known as view items.",
+    "The pass, termed **lowering**, runs later.",
+    "A value referred to as \"the witness\" is kept.",
+    "It was dubbed _Ferris_ by the community.",
+    "The process (called monomorphization) copies code.",
+    "It is called often.",
+    "Nothing is named here at all.",
+    "He recalled the *old* name; the callback is Called *Upper*.",
+    "",
+]
+
+
+@pytest.mark.parametrize("plain", CALLED)
+def test_the_called_term_is_looked_for_only_where_its_words_stand(plain: str) -> None:
+    from kctui.compiler.builtin import prose
+
+    assert prose._called_term(plain) == _called_term_as_written(plain)

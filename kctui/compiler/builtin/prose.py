@@ -40,6 +40,7 @@ _CALLED = re.compile(
     r"(?:\bcalled|\bknown as|\btermed|\bwe call(?: this| these| it| them)?|\breferred to as|\bdubbed)\s+"
     r"(?:an?\s+|the\s+)?(?:(?P<m>\*\*|\*|_)(?P<term>[^*_\n]{2,60}?)(?P=m)|[\"“](?P<quoted>[^\"“”\n]{2,60}?)[\"”])"
 )
+_CALLED_WORDS = ("call", "known as", "termed", "referred to as", "dubbed")  # what _CALLED and _CALLED_BARE need
 _BOLD_LEAD = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_\n]{2,60}?)(?::(?P=m)|(?P=m)\s*(?::|—|–|-))\s+(?P<rest>\S.*)$", re.S)
 # a list item that opens with a term in a code span and a colon: "- `matcher`: the left-hand side of …"
 _CODE_LEAD = re.compile(r"^`(?P<term>[^`\n]{1,60})`\s*:\s+(?P<rest>\S.*)$", re.S)
@@ -242,7 +243,10 @@ def _called_definition(plain: str, e: Evidence, u: Unit) -> tuple[Defined, Claim
 
 
 def _called_term(plain: str) -> str | None:
-    """The term a "called"/"known as" phrase names: marked, else lower-case words at the end."""
+    """The term a "called"/"known as" phrase names: marked, else lower-case words at the end. (Both
+    patterns need one of `_CALLED_WORDS` as written: a sentence without any is looked at no further.)"""
+    if not any(w in plain for w in _CALLED_WORDS):
+        return None
     c = _CALLED.search(plain)
     term = c and good_term(c.group("term") or c.group("quoted"))
     if term:

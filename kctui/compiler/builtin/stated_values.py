@@ -14,7 +14,10 @@ from kctui.compiler.builtin import names as nm
 
 _DIGIT_TOKEN = re.compile(r"(?<![\w@/#])[~≈<>+]?[$€£¥]?\d[\w.,:/%–+-]*")
 # a run of letters that can be a calendar word: capitalised, three letters or more (`calendar_word`)
-_CAPITALISED = re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z]{2,}")
+_ANY_DIGIT = re.compile(r"\d")  # (a digit token needs one: most sentences have none, and this scan is quick)
+# (the capital first, then the look behind it: a pattern that opens with a class lets the scan skip
+# to the next capital instead of trying the look-behind at every character; the same matches)
+_CAPITALISED = re.compile(r"[A-Z](?<![A-Za-z][A-Z])[A-Za-z]{2,}")
 
 
 @lru_cache(maxsize=1)
@@ -37,7 +40,7 @@ def calendar_word(word: str) -> bool:
 
 def value_spans(text: str) -> list[tuple[int, int]]:
     """Where the sentence holds a value: digit tokens and calendar words."""
-    out = [(m.start(), m.end()) for m in _DIGIT_TOKEN.finditer(text)]
+    out = [(m.start(), m.end()) for m in _DIGIT_TOKEN.finditer(text)] if _ANY_DIGIT.search(text) else []
     out += [(m.start(), m.end()) for m in _CAPITALISED.finditer(text) if calendar_word(m.group(0))]
     return out
 
