@@ -224,3 +224,43 @@ def test_the_called_term_is_looked_for_only_where_its_words_stand(plain: str) ->
     from kctui.compiler.builtin import prose
 
     assert prose._called_term(plain) == _called_term_as_written(plain)
+
+
+def _places_as_written(finder, text: str) -> list[tuple[int, int, str]]:  # noqa: ANN001
+    from kctui.compiler.steps import mentions
+
+    written = mentions._words(text)
+    folded = "\x00".join(written).casefold().split("\x00")
+    found: list[tuple[int, int, str]] = []
+    if finder._first.keys().isdisjoint(folded):
+        return found
+    spans: list[tuple[int, int]] = []
+    for i, word in enumerate(folded):
+        for name in finder._first.get(word, ()):
+            n = len(name.words)
+            if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact):
+                continue
+            if name.capitalised and not written[i][:1].isupper():
+                spans = spans or mentions._spans(text)
+                if not (name.placed and mentions.name_position(text, *spans[i])):
+                    continue
+            found.append((i, n, name.slug))
+    return found
+
+
+PLACES_TEXTS = [
+    "Primo VE replaced Primo; primo ve is the same thing, and Ada met ada at the Widget Server.",
+    "Nothing here names a page.",
+    "Ada's server: the widget server and Widget Server and WIDGET SERVER; Primo.",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", PLACES_TEXTS)
+def test_a_finder_looks_only_at_the_words_that_open_a_name(text: str) -> None:
+    from kctui.compiler.steps.mentions import NameFinder
+
+    finder = NameFinder({"primo-ve": ["Primo VE"], "primo": ["Primo"], "widget-server": ["Widget Server", "widget"]},
+                        {"ada-lovelace": ["Ada"]})
+    assert finder.places(text) == _places_as_written(finder, text)
+    assert finder.places(text) or not text.startswith(("Primo", "Ada"))

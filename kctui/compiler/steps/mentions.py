@@ -129,8 +129,9 @@ class NameFinder:
         if self._first.keys().isdisjoint(folded):
             return found
         spans: list[tuple[int, int]] = []
-        for i, word in enumerate(folded):
-            for name in self._first.get(word, ()):
+        openers = self._first
+        for i in [i for i, word in enumerate(folded) if word in openers]:  # (the words that open a name: few)
+            for name in openers[folded[i]]:
                 n = len(name.words)
                 if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact):
                     continue
