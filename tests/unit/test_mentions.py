@@ -115,6 +115,41 @@ def test_a_paragraphs_later_sentence_on_the_same_line_follows_the_one_before() -
                    ("Piano one", False), ("It two", False)]
 
 
+@pytest.mark.parametrize(("text", "follows"), [
+    ("- Quarkbin 2.4 rollout paused\n- resumes mon 9 mar, 40% of hosts\n", True),  # a value, next item
+    ("- Quarkbin 2.4 rollout paused\n- resume once ops signs off\n", False),  # no value of its own
+    ("- Quarkbin 2.4 rollout paused\n\n- resumes mon 9 mar\n", False),  # a blank line: another list
+    ("- Quarkbin 2.4 rollout paused\n  - resumes mon 9 mar\n", False),  # nested: its parent's (recall)
+    ("Quarkbin rollout paused.\n- resumes mon 9 mar\n", False),  # an item after a paragraph
+    ("1. stop the Quarkbin agent\n2. wait 90 s for the drain\n", True),  # a numbered step too
+])
+def test_a_list_item_holding_a_value_right_after_its_sibling_follows_it(text: str, follows: bool) -> None:
+    from kctui.compiler.builtin.sentences import units
+    from kctui.compiler.builtin.statements import all_statements
+
+    doc = _doc("# n\n\n" + text)
+    got = [s.follows for s in all_statements(doc, units(doc))]
+    assert got[-1] is follows and not got[0]
+
+
+def test_a_continuation_naming_nothing_or_a_thing_after_its_opening_words_reaches_the_topic_before() -> None:
+    ex = Extraction("n.md", "sha256:x", "markdown", "Notes", "note", "general",
+                    statements=[Statement("Piano renewal slipped from 8 oct", "", 3, 3, "line"),
+                                Statement("new date thu 15 oct", "", 4, 4, "line", True),
+                                Statement("moved to 16 oct, prebid 8.52 first", "", 5, 5, "line", True),
+                                Statement("prebid bumped to 8.52", "", 6, 6, "line", True),
+                                Statement("rolled back at 14:40", "", 7, 7, "line", True),
+                                Statement("budget 3k, Piano pays", "", 8, 8, "line")])
+    fed: dict = {}
+    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano", "prebid": "prebid"})
+    assert {slug: [c.value for c in fed[slug].claims] for slug in fed} == {
+        # a continuation naming a thing only after its opening words stays on the topic too; one that
+        # opens with a name is its own; a statement that continues nothing is about what it names
+        "piano": ["Piano renewal slipped from 8 oct", "new date thu 15 oct", "moved to 16 oct, prebid 8.52 first",
+                  "budget 3k, Piano pays"],
+        "prebid": ["moved to 16 oct, prebid 8.52 first", "prebid bumped to 8.52", "rolled back at 14:40"]}
+
+
 def _doc(text: str):  # noqa: ANN202
     from kctui.compiler.readers.markdown import read_markdown
 

@@ -56,8 +56,14 @@ def _heading_statements(doc: Document, unit: str) -> list[Statement]:
 
 def _continues(before: Unit, u: Unit) -> bool:
     """A later sentence of the same paragraph that begins on the line where the one before it ends (a
-    new line of a block may be a new speaker's turn or a new entry)."""
-    return u.kind == before.kind == "paragraph" and u.block == before.block and u.first == before.last
+    new line of a block may be a new speaker's turn or a new entry); a list item that holds a value,
+    right after an item of the same list at its level ("- PermitTrack upgrade slipped" / "- new date
+    thurs 15 oct"): where it names nothing of its own (the mention step asks), the writer goes on with
+    the item before's topic, one entry of a list per topic being no rule of notes."""
+    if u.kind == before.kind == "paragraph":
+        return u.block == before.block and u.first == before.last
+    return u.kind == before.kind == "item" and u.level == before.level and u.block == before.block + 1 \
+        and u.first == before.last + 1 and bool(value_spans(u.plain))
 
 
 def _whole_items(us: list[Unit]) -> list[Unit]:

@@ -195,11 +195,13 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
 
 def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set[str]]]:
     """Each statement of `ex` with the entity pages it is about: those whose names it contains; when it
-    names nothing, the page of what the sentence it continues is about (`Statement.follows`: "Tooling
-    unchanged at USD 6,500." after a sentence on Huaxin); the page of the thing the section it stands in
-    is headed by (its scope: "**Tom**" over Tom's standup items, "## Fastly"), else of the thing the
-    source's title names; a heading or title that names several things is about the one it names first
-    ("email huaxin dfm review", "Onboarding — Ravi Menon": the longest name that starts there)."""
+    names nothing, or names a thing only after opening words that name nothing, the page of what the
+    sentence it continues is about too (`Statement.follows`: "Tooling unchanged at USD 6,500." after a
+    sentence on Huaxin, "- new date thu 15 oct, CHG-0193 re-approved" after an item on PermitTrack); the
+    page of the thing the section it stands in is headed by (its scope: "**Tom**" over Tom's standup
+    items, "## Fastly"), else of the thing the source's title names; a heading or title that names
+    several things is about the one it names first ("email huaxin dfm review", "Onboarding — Ravi
+    Menon": the longest name that starts there)."""
     subject = finder.first(ASIDE.sub("", ex.title))
     sections: dict[str, str] = {"": subject}
     own: NameFinder | None = None  # the source's own names, made when a sentence names a page after its first word
@@ -207,6 +209,7 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
     for statement in ex.statements:
         places = sorted(finder.places(statement.value), key=lambda p: (p[0], -p[1], p[2]))
         found = {slug for _, _, slug in places}
+        topic = before if statement.follows else ""  # (what the statement it continues is about)
         if places:  # (what the source names before the first page's name is what the sentence is about:
             # "Textual is a Python framework. It was created by …" continues Textual, not Python)
             before = places[0][2]
@@ -215,6 +218,8 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
                     own = NameFinder({str(k): [t.name, *t.aliases] for k, t in enumerate([*ex.concepts, *ex.entities])})
                 if any(at < places[0][0] for at, _, _ in own.places(statement.value)):
                     before = ""
+                elif topic:  # a continuation that names a thing only after its opening words goes on
+                    found.add(topic)  # with the topic before ("- new date thu 15 oct, CHG-0193 re-approved")
         elif not statement.follows:
             before = ""
         if not says_something(statement.value):
