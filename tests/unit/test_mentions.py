@@ -122,6 +122,7 @@ def test_a_paragraphs_later_sentence_on_the_same_line_follows_the_one_before() -
     ("- Quarkbin 2.4 rollout paused\n  - resumes mon 9 mar\n", False),  # nested: its parent's (recall)
     ("Quarkbin rollout paused.\n- resumes mon 9 mar\n", False),  # an item after a paragraph
     ("1. stop the Quarkbin agent\n2. wait 90 s for the drain\n", True),  # a numbered step too
+    ("- engine: Quarkbin\n- first release: 12 may 2019\n", False),  # a field of a list of fields
 ])
 def test_a_list_item_holding_a_value_right_after_its_sibling_follows_it(text: str, follows: bool) -> None:
     from kctui.compiler.builtin.sentences import units

@@ -59,11 +59,15 @@ def _continues(before: Unit, u: Unit) -> bool:
     new line of a block may be a new speaker's turn or a new entry); a list item that holds a value,
     right after an item of the same list at its level ("- PermitTrack upgrade slipped" / "- new date
     thurs 15 oct"): where it names nothing of its own (the mention step asks), the writer goes on with
-    the item before's topic, one entry of a list per topic being no rule of notes."""
+    the item before's topic, one entry of a list per topic being no rule of notes. Not a field ("-
+    release date: 2010-07-21"): a list of `label: value` items gives each a field of one thing."""
     if u.kind == before.kind == "paragraph":
         return u.block == before.block and u.first == before.last
     return u.kind == before.kind == "item" and u.level == before.level and u.block == before.block + 1 \
-        and u.first == before.last + 1 and bool(value_spans(u.plain))
+        and u.first == before.last + 1 and bool(value_spans(u.plain)) and not _FIELD.match(u.plain)
+
+
+_FIELD = re.compile(r"[*_]*\w[\w /()'-]{0,40}[*_]*:[*_]*\s")  # "release date: …", "**Owner:** …"
 
 
 def _whole_items(us: list[Unit]) -> list[Unit]:
