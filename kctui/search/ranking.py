@@ -286,7 +286,7 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     for score, p in _with_neighbours(passages, around or {}):
         if is_heading(p.text, p.heading):  # what the passages under it say comes first
             score *= HEADING
-        speaker = speaker_of(p.text)
+        speaker = speaker_of(p.text) if speakers or latest else ""  # (a regex per passage: only when asked)
         if speakers and speaker in speakers:
             score *= SPEAKER
         if latest and speaker and tells_change(p.text):

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kctui.compiler.builtin import words as wd
@@ -114,7 +114,7 @@ class NameFinder:
                     entry = _entry(name, slug)
                     if entry is not None:
                         if placed and entry.capitalised:
-                            entry = _Name(entry.words, slug, True, entry.exact, placed=True)
+                            entry = replace(entry, placed=True)
                         self._first.setdefault(entry.words[0], []).append(entry)
                         self.keys.add(identity_key(name))
 
