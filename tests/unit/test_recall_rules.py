@@ -272,3 +272,20 @@ def test_a_nested_item_is_about_its_parents_name(text: str, name: str, line: int
 ])
 def test_an_item_that_is_not_nested_is_not_its_neighbours(text: str, name: str, line: int) -> None:
     assert line not in {ln for _a, _v, ln in claims_of(text, name)}
+
+
+# -- a checkbox item opens with its verb ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, name, not_name", [
+    ("# Q1\n\n- [x] Sign Quillsmith 3yr deal, $19,800 total\n", "Quillsmith", "Sign Quillsmith"),
+    ("# Q1\n\n- [ ] Add Zabbix alerts at 80% on mon-01\n", "Zabbix", "Add Zabbix"),
+])
+def test_a_checkbox_item_opens_with_its_verb(text: str, name: str, not_name: str) -> None:
+    names = entity_names(text)
+    assert name in names and not_name not in names
+
+
+def test_a_checkbox_item_opened_by_its_owner_keeps_the_owners_name() -> None:
+    names = entity_names("# Q1\n\n- [ ] Mark Oduya to book the room for 3 Dec\n\nMark Oduya runs the rota.\n")
+    assert "Mark Oduya" in names and "Oduya" not in names

@@ -17,7 +17,7 @@ from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.profile import KnownName, Profile
 from kctui.compiler.builtin.prose import Defined
-from kctui.compiler.builtin.sentences import Unit
+from kctui.compiler.builtin.sentences import CHECKBOX, Unit
 from kctui.compiler.extraction import Entity
 from kctui.core.slugs import identity_key
 
@@ -165,12 +165,31 @@ def _mentions(us: list[Unit], profile: Profile, lower: nm.Lower) -> tuple[dict[s
     return cands, spans_of, heads
 
 
+_OWNER_AFTER = re.compile(r"\s*(?::|\bto\b|[—–]|-\s)")  # "- [ ] Tom Okoye to send …", "Tom Okoye: …", "… — …"
+
+
+def _task_spans(plain: str, spans: list[nm.Span]) -> list[nm.Span]:
+    """The spans of a checkbox item ("- [ ] Add Zabbix alerts at 80%", "- [x] Sign Cloudsmith 3yr deal"):
+    a task opens with its verb, so a run shaped like a person's name at its start whose first word is an
+    ordinary English word is the verb and the name after it ("Zabbix", "Cloudsmith"), unless the run is
+    the task's owner, written before "to", a colon or a dash ("- [ ] Mark Oduya to book the room")."""
+    first = [sp for sp in spans if sp.start == 0 and len(sp.tokens) >= 2 and wd.common_word(sp.tokens[0])]
+    if not first or _OWNER_AFTER.match(plain, first[0].end):
+        return spans
+    tail = plain.find(first[0].tokens[1], len(first[0].tokens[0]))
+    if not any(sp.start == tail for sp in spans):
+        return spans  # (no shorter span of the name after the verb: the run stays as it is)
+    return [sp for sp in spans if sp is not first[0]]
+
+
 def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list[tuple[nm.Span, int]],
                        profile: Profile, lower: nm.Lower) -> list[tuple[nm.Span, str]]:
     """The name spans of sentence i, each recorded as a mention of its candidate (a name in a list of
     people is a person); a span neither name-like nor made a name by usage is left out."""
     found: list[tuple[nm.Span, str]] = []
     sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
+    if u.kind == "item" and u.index == 0 and CHECKBOX.match(u.raw.lstrip()):
+        sentence_spans = _task_spans(u.plain, sentence_spans)
     listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
     for k, span in enumerate(sentence_spans):
         span, edition = coined.with_edition(u.plain, span)
