@@ -192,7 +192,7 @@ def test_two_full_names_after_a_label_are_a_list_of_people_but_two_other_things_
     ex = extract_document(doc(text))
     assert {"Quen Ashby", "Ilse Brandt"} <= {e.name for e in ex.entities if e.entity_type == "person"}
     assert names("# Stack\n\nBrokers: Redis Streams, Apache Kafka\n") == []  # no person's shape
-    assert names("# Sync\n\nOwners: Quen Ashby\n") == []  # one name is no list
+    assert names("# Sync\n\nSites: Quen Ashby\n") == []  # one name is no list (a role's field is: below)
 
 
 def test_a_given_name_and_an_initial_among_full_names_keeps_the_list_of_names_one():
@@ -201,3 +201,34 @@ def test_a_given_name_and_an_initial_among_full_names_keeps_the_list_of_names_on
     assert [n.name for n in found] == ["Quen Ashby", "Ilse Brandt", "Bo Tran"]  # "Rose V." no further
     people = {e.name for e in extract_document(doc(text)).entities if e.entity_type == "person"}
     assert {"Quen Ashby", "Ilse Brandt", "Bo Tran"} <= people
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("# ADR 9\n\nOwner: Rafael Quenby (warehouse systems)\n\nWe chose the broker.\n", ["Rafael Quenby"]),
+    ("# Vendors\n\n- **Account manager:** Ilse Brandt\n- renews 1 May\n", ["Ilse Brandt"]),
+    ("# Runbook\n\nTech lead: Dorotea Vasquez.\n", ["Dorotea Vasquez"]),
+    # not a role's label, not one full name, not a person's shape
+    ("# Site\n\nSite: Kings Meadow\n", []),
+    ("# Sync\n\nOwner: Payments Team\n", []),
+    ("# Sync\n\nOwner: Rafael Quenby and Bo Tran\n", []),
+    ("# Sync\n\nOwner: Data Platform\n", []),
+])
+def test_a_field_of_one_person_names_them(text, wanted):
+    found = roster_names(doc(text))
+    assert [n.name for n in found] == wanted
+    assert all(n.entity_type == "person" for n in found)
+
+
+def test_a_role_field_gives_its_person_a_page_with_the_role_on_one_mention():
+    ex = extract_document(doc("# ADR 9: broker\n\nOwner: Rafael Costa (warehouse systems)\n\nWe chose the broker.\n"))
+    assert {"Rafael Costa": "person"}.items() <= {e.name: e.entity_type for e in ex.entities}.items()
+    assert any(c.subject == "Rafael Costa" and c.attribute == "role" and c.value == "Owner" for c in ex.claims)
+
+
+def test_an_email_header_names_people_however_common_their_names_words():
+    text = "From: Marcus Bell (Corporate IT)\nTo: Grace Park\nSubject: PCs\n\nHi Grace, the price is 5 GBP.\n"
+    assert names(text) == ["Marcus Bell", "Grace Park"]
+    ex = extract_document(doc(text))
+    assert {"Marcus Bell", "Grace Park"} <= {e.name for e in ex.entities}
+    # a greeting's name followed by a clause is no apposition: Grace is not "the price is 5 GBP"
+    assert not any(c.subject == "Grace Park" and c.attribute == "is" for c in ex.claims)

@@ -180,13 +180,16 @@ class _Statements:
     def _appositive(self, c: Candidate, m: re.Match, u: Unit, i: int) -> None:
         """"X, a monitoring vendor,": a statement when the noun types the name or the name is strong; a
         typing noun also defines it."""
-        if m.group("v").split()[1].casefold() in wd.FUNCTION_WORDS:
-            return
+        if m.group("v").split()[1].casefold() in wd.FUNCTION_WORDS or _CLAUSE.search(m.group("v")):
+            return  # ("Hi Priya, the price is 5 GBP.": a clause after a greeting's name, no apposition)
         etype = nt.head_noun_type(m.group("v"))
         if etype or c.strong:
             self.statement(c, "is", m.group("v").strip(), u, i)
             c.entity_type = c.entity_type or etype
             c.defined = c.defined or bool(etype)
+
+
+_CLAUSE = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|could)\s")
 
 
 def _find_cand(text: str, cands: dict[str, Candidate]) -> Candidate | None:

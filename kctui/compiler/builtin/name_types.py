@@ -63,17 +63,19 @@ def person_shape(name: str) -> bool:
 _NAME_PART = re.compile(r"^[A-Z][a-zà-ÿ]+(?:[-'’][A-Z][a-zà-ÿ]+)?$")
 
 
-def person_like(name: str) -> bool:
+def person_like(name: str, placed: bool = False) -> bool:
     """Two or three words shaped like a person's name ("Eric Fritz", "Noah Santschi-Cooney"): each a
     capital and lower-case letters, none a function, type or role word, at least one not an ordinary
-    English word. Weaker than person_shape (given names are frequent words): only a list of them types."""
+    English word. Weaker than person_shape (given names are frequent words): only a list of them types.
+    `placed`: the text puts the name where a person goes (an email's `From:`), so ordinary words may make
+    it all ("Marcus Bell", "Grace Park")."""
     tokens = name.split()
     if not 2 <= len(tokens) <= 3 or not all(_NAME_PART.match(t) for t in tokens):
         return False
     if any(t.casefold() in FUNCTION_WORDS or t.casefold() in TYPE_NOUNS or t.casefold() in ROLE_NOUNS
            or (t.casefold() in CALENDAR and (k or zipf(tokens[-1]) >= RARE_ZIPF)) for k, t in enumerate(tokens)):
         return False  # (a given name may be a month's short form before a rare surname: "Jun Takahashi")
-    return any(zipf(t) < COMMON_ZIPF for t in tokens)
+    return placed or any(zipf(t) < COMMON_ZIPF for t in tokens)
 
 
 def type_from_noun(noun: str) -> str:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.name_types import person_like, person_shape
+from kctui.compiler.builtin.name_types import ROLE_NOUNS, person_like, person_shape
 from kctui.compiler.builtin.names import HONORIFICS, english_ending
 from kctui.compiler.builtin.profile import KnownName, Profile
 from kctui.compiler.readers import Document
@@ -151,6 +151,10 @@ _ADDRESSED = re.compile(r"(?<![\w'’-])(?P<name>[A-Z][a-z'’-]+(?: [A-Z][a-z'�
 
 # an email's header lines (RFC 5322's fields of people): "From: Jonas Berg", "**Cc:** Kerry Walsh (Finance)"
 _HEADER = re.compile(r"^\**(?:From|To|Cc|Bcc|Reply-To)\**\s*:\**\s*(?P<v>[A-Z].*)$")
+# a field whose label ends in a role and whose value is one full name, an aside after it at most:
+# "Owner: Rafael Costa (warehouse systems)", "- **Account manager:** Neil Foster"
+_ROLE_FIELD = re.compile(r"^(?:[-*+]\s+)?\**(?P<label>[A-Za-z][A-Za-z /-]{0,30}?)\**\s*:\**\s+(?P<v>[A-Z][^,;:()]*?)"
+                         r"(?:\s*\([^()]*\))?\s*\.?$")
 _ADDRESS = re.compile(r"<[^<>]*>")
 
 
@@ -166,9 +170,11 @@ def _people(lines: list[tuple[int, str]], declared: set[str], listed: list[str])
             if header else []
         if "@" in text:
             names += [m.group("name") for m in _ADDRESSED.finditer(text)]
-        for name in names:
-            if person_like(name) and name.casefold() not in declared:
+        for name in names:  # (a header's field holds people, however common their names' words)
+            if person_like(name, placed=bool(header)) and name.casefold() not in declared:
                 full.setdefault(name.casefold(), name)
+        if not header and (name := _role_field(text)) and name.casefold() not in declared:
+            full.setdefault(name.casefold(), name)
     firsts: dict[str, list[str]] = {}
     for name in full.values():
         firsts.setdefault(name.split()[0].casefold(), []).append(name)
@@ -178,6 +184,18 @@ def _people(lines: list[tuple[int, str]], declared: set[str], listed: list[str])
         alias = (given,) if len(firsts[given.casefold()]) == 1 else ()
         out.append(KnownName(name, "person", alias, cased=True))
     return tuple(out)
+
+
+def _role_field(text: str) -> str:
+    """The person a field of one person names: a label whose last word is a role noun (`ROLE_NOUNS`:
+    "Owner", "Account manager", "Tech lead"), then one full name shaped as a person's, an aside after
+    it at most ("Owner: Rafael Costa (warehouse systems)"); "" for any other line ("Site: Kings Meadow",
+    "Owner: Payments team", "Owner: Rafael Costa and Bo Tran")."""
+    m = _ROLE_FIELD.match(text.strip()) if ":" in text else None
+    if not m or m.group("label").split()[-1].casefold().removesuffix("s") not in ROLE_NOUNS:
+        return ""
+    name = m.group("v").strip(" *_")
+    return name if person_like(name) and " and " not in name else ""
 
 
 def _lines(doc: Document) -> list[tuple[int, str]]:
