@@ -21,7 +21,9 @@ _VERB_RE = "|".join(re.escape(v) for v in VERBS)
 _STATEMENT = re.compile(rf"^\s+({_VERB_RE})\s+(.+?)\.?$", re.S)
 _DATE = r"(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4})"
 _RELEASE = re.compile(rf"\b(?:version\s+)?(?P<v>v?\d+(?:\.\d+)+[\w.-]*)\s+(?:was|is|will be|got)\s+released\s+(?:on\s+)?(?P<d>{_DATE})")
-_RENEW = re.compile(rf"\b(?:renews|renew|renewed|expires|expire|is due|ends)\s+(?:on\s+|in\s+)?(?P<d>{_DATE})")
+_RENEW = re.compile(rf"\b(?P<verb>renews|renew|renewed|expires|expire|is due|ends)\s+(?:on\s+|in\s+)?(?P<d>{_DATE})")
+# the claim's verb is the sentence's: a contract that "ends on" a date does not "renew on" it
+_TERM_VERB = {"renew": "renews on", "renewed": "renews on", "expire": "expires on", "is due": "is due on"}
 _DURATION = re.compile(r"\btakes\s+(?P<v>(?:about|around|roughly|approximately|up to|at most|at least|under|over)?\s*"
                        r"\d+(?:\.\d+)?(?:\s*(?:-|–|to)\s*\d+)?\s*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|ms|s|h))\b")
 _PRICE = re.compile(r"(?P<v>(?:US)?[$€£]\s?\d[\d,]*(?:\.\d+)?\s*[kKmM]?(?:\s*(?:/|per|a|an)\s*(?:month|mo|year|yr|annum|user|seat|host|node))?)")
@@ -121,7 +123,8 @@ class _Statements:
                 self.fact(c, "release date", m.group("d"), m.group("v"), u, i)
         for m in _RENEW.finditer(text):
             if c := self.subject_before(i, m.start()):
-                self.fact(c, "renews on", m.group("d"), "", u, i)
+                verb = m.group("verb")
+                self.fact(c, _TERM_VERB.get(verb, f"{verb} on"), m.group("d"), "", u, i)
         for m in _DURATION.finditer(text):
             if c := self.subject_before(i, m.start()):
                 self.fact(c, "takes", " ".join(m.group("v").split()), "", u, i)

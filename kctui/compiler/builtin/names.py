@@ -72,8 +72,9 @@ class Span:
 _INTERESTING = re.compile(
     r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|"
     r"(?<![\w&/#])#[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w#-])|(?<![\w'’.&+/@-])"
-    r"(?:[^\W\d_a-z]|[a-z]++[A-Z0-9]|[a-z][a-z0-9]*+[-_.][a-z0-9])[\w'’.+-]*"
-)  # (possessive: what follows a run of lower-case letters is never one, so giving some back cannot help)
+    r"(?:[^\W\d_a-z]|[a-z]++[A-Z0-9]|[a-z][a-z0-9]*+[-_.][a-z0-9]|\d{1,2}(?=[A-Z][a-z]{4}))[\w'’.+-]*"
+)  # (possessive: what follows a run of lower-case letters is never one, so giving some back cannot help;
+# a number glued to a capitalised word of five letters or more opens a name: "1Password"; not a unit, "1Gbps")
 _TRAIL = ".'’+-"
 _INNER_OPENERS = frozenset(":;—–-(")  # … of which these open no sentence: a label's value, an aside, a dash
 _OPENERS = frozenset(":;—–-(\"“‘>|.!?*[")  # a capital after these says nothing: a new sentence, a label, a quote
