@@ -2,26 +2,28 @@
 (kctui.search.ranking: the compiled pages' claims and the raw source passages, one ranking) inside a
 byte budget, as text or JSON.
 
-One line per statement; the statements of one page, or of one source section, sit under one group
-header, so a page's title, status and flag and a source's path and section (a session's date) are
-written once per group, not once per statement; in text a source's further sections follow its first
-under the same header, each as a `§ section` line (the JSON items of one source sit together). A page
-that is not plainly current (contradicted, needs-review, stale, archived) keeps its flag inline (`⚠ CONTRADICTED: why — qualify …`) in every
-packet that holds any of its statements, so it is qualified rather than asserted. Raw passages are
-labelled EVIDENCE (source text, not compiled) with their line numbers: `L29: …` under
-`## EVIDENCE notes/a.md` quotes `sources/notes/a.md` line 29. In JSON an evidence item names the source's
-own page once (`sourcePage`, when it compiles any of its passages); a passage lists the other pages that
-compile it (`compiledIn`), except at the tersest envelope (a 2 KB packet), where an item holds what the text
-packet shows and no more, as a flag does at every size (its disputed claims and review items as the text
-lists them). A page's description is a statement of its own, there only when it matches
-(kctui.search.ranking).
+One line per statement; the statements of one page, or of one source, sit under one header, so a page's
+title, status and flag and a source's path and section (a session's date) are written once per group,
+not once per statement; a source's further sections follow its first under the same header, each as a
+`§ section` line. A page that is not plainly current (contradicted, needs-review, stale, archived) keeps
+its flag inline (`⚠ CONTRADICTED: why — qualify …`) in every packet that holds any of its statements, so
+it is qualified rather than asserted. Raw passages are labelled EVIDENCE (source text, not compiled) with
+their line numbers: `L29: …` under `## EVIDENCE notes/a.md` quotes `sources/notes/a.md` line 29. A page's
+description is a statement of its own, there only when it matches (kctui.search.ranking).
+
+The JSON packet mirrors the text packet item for item: one item per header, in the same order, each
+statement a short record (`{"text", "citation"}` for a claim, `{"lines", "text"}` for a passage, the
+first passage of a further section naming it: `section`), and nothing the text packet does not show
+but the compiling pages of a larger packet (an evidence item names the source's own page once,
+`sourcePage`; a passage the other pages that compile it, `compiledIn`). A field with nothing to say is
+left out (`flag`, `section`, `description`, `dates`), not written empty: at 2 KB every byte the
+envelope or an item's keys take is a statement left out.
 
 Statements go in in rank order; one that does not fit in what is left is passed over for the next ones
 that do, so the packet is never empty while a statement fits and never exceeds its budget; a statement
 longer than MAX_STATEMENT_BYTES is cut to it around its first match. A packet says what it left out
 (`truncated`, `statementsIncluded` of `statementsAvailable`) and which budget would hold the first
-statement it passed over. The JSON packet holds the same groups with the same statements, in the same
-order, item for item; the whole rendered packet never exceeds the budget.
+statement it passed over (`nextActions`).
 """
 
 from __future__ import annotations
@@ -68,27 +70,27 @@ class Envelope:
     """What surrounds the items: everything but the items, for both forms."""
 
     query: str
-    terms: list[str]
+    terms: list[str]  # the query's terms: a statement too long is cut around the first it holds
     knowledge_base: dict[str, Any]  # {"workspace", "id", "compiled", "pendingChanges"}
-    match: str
     uncovered: list[str]
-    pages_matched: int
     next_actions_empty: list[str]
     hint_more: str  # the other next step when truncated (narrow the query, …)
 
 
 # Echo limits per tightness level: a small budget gets a terser envelope, never a broken one. The first
 # level whose envelope takes at most ENVELOPE_SHARE of the budget is used, else the tersest that fits: at
-# 2 KB the query's terms are not echoed back, so the bytes go to statements.
+# 2 KB nothing the caller sent is echoed back (the query, the workspace), nor the terms no page covers, as
+# the text packet does not, so the bytes go to statements.
 ENVELOPE_SHARE = 0.125
 _TIGHT = ({"echo": 200, "list": 160, "action": 200, "actions": 3}, {"echo": 96, "list": 64, "action": 120, "actions": 3},
-          {"echo": 40, "list": 0, "action": 90, "actions": 1})
-BARE = len(_TIGHT) - 1  # the tersest level: its text packet echoes no query, its evidence items name no compiling pages
+          {"echo": 0, "list": 0, "action": 90, "actions": 1})
+BARE = len(_TIGHT) - 1  # the tersest level: no echo, and its evidence items name no compiling pages
 
 
-def _fields(env: Envelope, budget: int, used: int, groups: tuple[int, int], statements: tuple[int, int],
-            next_budget: int | None, tight: int) -> dict[str, Any]:
-    """The envelope: `groups` and `statements` are (shown, available)."""
+def _fields(env: Envelope, budget: int, used: int, statements: tuple[int, int], next_budget: int | None,
+            tight: int) -> dict[str, Any]:
+    """The envelope: `statements` are (shown, available). The tersest level leaves out the echo fields
+    (`query`, the knowledge base's `workspace`) and `uncoveredTerms`; the other fields are always there."""
     lim = _TIGHT[tight]
     truncated = statements[0] < statements[1]
     actions: list[str] = []
@@ -100,14 +102,14 @@ def _fields(env: Envelope, budget: int, used: int, groups: tuple[int, int], stat
         else:
             raise_it = f"raise the budget (it is {budget:,}; at most {MAX_BUDGET:,})"
         actions = [raise_it, env.hint_more]
-    kb = dict(env.knowledge_base)
-    kb["workspace"] = clip(str(kb.get("workspace", "")), lim["echo"])
+    kb = {k: v for k, v in env.knowledge_base.items() if k != "workspace" or tight != BARE}
+    if "workspace" in kb:
+        kb["workspace"] = clip(str(kb["workspace"]), lim["echo"])
+    echo = {} if tight == BARE else {"query": clip(env.query, lim["echo"])}
+    uncovered = {} if tight == BARE else {"uncoveredTerms": _clip_list(env.uncovered, lim["list"])}
     return {
-        "query": clip(env.query, lim["echo"]), "terms": _clip_list(env.terms, lim["list"]), "knowledgeBase": kb,
-        "match": env.match, "budget": budget, "bytes": used, "truncated": truncated,
-        "itemsIncluded": groups[0], "itemsAvailable": groups[1], "statementsIncluded": statements[0],
-        "statementsAvailable": statements[1], "pagesMatched": env.pages_matched,
-        "uncoveredTerms": _clip_list(env.uncovered, lim["list"]),
+        **echo, "knowledgeBase": kb, "budget": budget, "bytes": used, "truncated": truncated,
+        "statementsIncluded": statements[0], "statementsAvailable": statements[1], **uncovered,
         "nextActions": [clip(a, lim["action"]) for a in actions[:lim["actions"]]],
     }
 
@@ -162,38 +164,61 @@ def _cut(text: str, words: frozenset[str]) -> str:
 
 def group_items(chosen: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]],
                 bare: bool = False) -> list[dict[str, Any]]:
-    """The chosen statements as packet items: one per group, groups in the order of their best statement;
-    a page's statements in rank order, a source section's in line order. A statement whose group is
-    dated (a session heading, a page titled by its date) carries the relative times it holds as the
-    dates they mean (`dates`: "yesterday = Mon 4 Mar 2024"). `bare` (the tersest envelope's packets): an evidence
-    item names no compiling pages (`sourcePage`, `compiledIn`), as the text packet does not."""
+    """The chosen statements as packet items, one per header of the text packet: a page, or a source with
+    its sections one after another; items in the order of their best statement, a page's statements in rank
+    order, a source's sections in the order of their best statement and each one's passages in line order.
+    A statement whose group is dated (a session heading, a page titled by its date) carries the relative
+    times it holds as the dates they mean (`dates`: "yesterday = Mon 4 Mar 2024"). `bare` (the tersest
+    envelope's packets): an evidence item names no compiling pages (`sourcePage`, `compiledIn`), as the
+    text packet does not."""
     order: dict[tuple[str, ...], dict[tuple[str, ...], list[Statement]]] = {}  # the sections of a source together
     for s in chosen:
         order.setdefault(unit(s.group), {}).setdefault(s.group, []).append(s)
-    return [_item(group, statements, meta[group], bare) for groups in order.values() for group, statements in groups.items()]
+    return [_page_item(*next(iter(groups.items())), meta) if key[0] == "page" else _evidence_item(groups, meta, bare)
+            for key, groups in order.items()]
 
 
 def unit(group: tuple[str, ...]) -> tuple[str, ...]:
-    """What a text packet writes under one header: a page, or a source (its sections one after another)."""
+    """What a packet writes under one header: a page, or a source (its sections one after another)."""
     return group[:2]
 
 
-def _item(group: tuple[str, ...], statements: list[Statement], m: dict[str, Any], bare: bool = False) -> dict[str, Any]:
-    if group[0] == "page":
-        anchor = anchor_date(str(m.get("title") or ""))
-        item = {"kind": "page", "page": m["page"], "title": m["title"], "status": m["status"], "flag": m.get("flag")}
-        desc = [s.text for s in statements if s.kind == "description"]
-        if desc:
-            item["description"] = desc[0]
-        item["claims"] = [_dated({"text": s.text, "citation": s.citation}, anchor)
-                          for s in statements if s.kind == "claim"]
-        return item
-    anchor = anchor_date(str(m["heading"] or "")) or anchor_date(str(m["title"] or ""))
-    own = None if bare else next((p for s in statements for p in s.compiled if p.startswith("sources/")), None)
-    item: dict[str, Any] = {"kind": "evidence", "source": m["source"], "section": section(m["source"], m["heading"] or m["title"])}
+def _page_item(group: tuple[str, ...], statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]]) -> dict[str, Any]:
+    """A page: its path, title and status once, its flag when it is not plainly current, its claims."""
+    m = meta[group]
+    anchor = anchor_date(str(m.get("title") or ""))
+    item: dict[str, Any] = {"kind": "page", "page": m["page"], "title": m["title"], "status": m["status"]}
+    if m.get("flag"):
+        item["flag"] = m["flag"]
+    desc = [s.text for s in statements if s.kind == "description"]
+    if desc:
+        item["description"] = desc[0]
+    item["claims"] = [_dated({"text": s.text, "citation": s.citation}, anchor) for s in statements if s.kind == "claim"]
+    return item
+
+
+def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tuple[str, ...], dict[str, Any]],
+                   bare: bool = False) -> dict[str, Any]:
+    """A source: its path once, the section of its first passages (`section`, when they sit under a
+    heading), its passages; the first passage of a further section names it (`section`, "" for none), as
+    the text packet's `§ section` line does."""
+    first = meta[next(iter(groups))]
+    own = None if bare else next((p for ss in groups.values() for s in ss for p in s.compiled
+                                  if p.startswith("sources/")), None)
+    item: dict[str, Any] = {"kind": "evidence", "source": first["source"]}
+    passages: list[dict[str, Any]] = []
+    for n, (group, statements) in enumerate(groups.items()):
+        m = meta[group]
+        label = section(m["source"], m["heading"] or m["title"])
+        anchor = anchor_date(str(m["heading"] or "")) or anchor_date(str(m["title"] or ""))
+        if n == 0 and label:
+            item["section"] = label
+        for i, s in enumerate(sorted(statements, key=lambda s: s.lines)):
+            opens = {"section": label} if n and not i else {}
+            passages.append(_dated({**opens, **_passage(s, own, bare)}, anchor))
     if own:  # the source's own page, once: a passage lists the other pages that compile it
         item["sourcePage"] = own
-    item["passages"] = [_dated(_passage(s, own, bare), anchor) for s in sorted(statements, key=lambda s: s.lines)]
+    item["passages"] = passages
     return item
 
 
@@ -225,28 +250,19 @@ def _dates_text(statement: dict[str, Any]) -> str:
 
 
 def items_text(items: list[dict[str, Any]]) -> str:
-    """The items as the text packet writes them: a source's further sections under its first one's header,
-    each as a `§ section` line, not a header of their own."""
-    out: list[str] = []
-    source = None
-    for item in items:
-        if item["kind"] == "evidence" and item["source"] == source:
-            out.append(item_text(item, more=True))
-        else:
-            out.append(item_text(item))
-        source = item["source"] if item["kind"] == "evidence" else None
-    return "".join(out)
+    """The items as the text packet writes them, one header each."""
+    return "".join(item_text(item) for item in items)
 
 
-def item_text(item: dict[str, Any], more: bool = False) -> str:
-    """One item in text: a page or a source section under its header (`more`: a further section of the
-    source before it, under a `§ section` line)."""
+def item_text(item: dict[str, Any]) -> str:
+    """One item in text: a page or a source under its header; a source's further section under a
+    `§ section` line."""
     if item["kind"] == "evidence":
-        if more:
-            out = [f"  § {item.get('section') or '(no heading)'}"]
-        else:
-            out = [f"## EVIDENCE {item['source']}" + (f" — {item['section']}" if item.get("section") else "")]
-        out += [f"  {_lines_label(tuple(p['lines']))}: {p['text']}{_dates_text(p)}" for p in item["passages"]]
+        out = [f"## EVIDENCE {item['source']}" + (f" — {item['section']}" if item.get("section") else "")]
+        for p in item["passages"]:
+            if "section" in p:
+                out.append(f"  § {p['section'] or '(no heading)'}")
+            out.append(f"  {_lines_label(tuple(p['lines']))}: {p['text']}{_dates_text(p)}")
         return "\n".join(out) + "\n"
     out = [f"## {item['title']} — {item['page']} ({item['status']})"]
     flag = item.get("flag")
@@ -274,7 +290,7 @@ def _render_text(fields: dict[str, Any], items: list[dict[str, Any]], tight: int
                 "(EVIDENCE: raw source text, not compiled)\n")
     tail = [f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements, "
             f"{fields['bytes']:,}/{fields['budget']:,} bytes" + (" (truncated)" if fields["truncated"] else "")]
-    if fields["uncoveredTerms"]:
+    if fields.get("uncoveredTerms"):
         tail.append("no compiled page covers: " + ", ".join(fields["uncoveredTerms"]))
     tail += [f"next: {_short(a)}" for a in fields["nextActions"][:1]]
     return head + items_text(items) + "\n".join(tail) + "\n"
@@ -295,13 +311,11 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     one: Callable[[list[dict[str, Any]]], str] = _json_items if fmt == "json" else items_text
     words = frozenset(t for term in env.terms for t in term.casefold().split())
     statements = [_shortened(s, words) for s in statements]
-    groups_available = len(dict.fromkeys(s.group for s in statements))
     wide = 10 ** len(str(MAX_BUDGET)) - 1
 
     def text_for(chosen: list[Statement], used: int, tight: int, next_budget: int | None) -> str:
         items = group_items(chosen, meta, tight == BARE)
-        fields = _fields(env, budget, used, (len(items), groups_available), (len(chosen), len(statements)),
-                         next_budget, tight)
+        fields = _fields(env, budget, used, (len(chosen), len(statements)), next_budget, tight)
         return render(fields, items, tight)
 
     sized: dict[tuple[int, int], int] = {}  # (level, the budget's digits) -> size: the budget is only a number in it
@@ -309,9 +323,11 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     def envelope(tight: int, budget: int = budget) -> int:
         key = (tight, len(str(budget)))
         if key not in sized:
-            forms = [_fields(env, budget, wide, (wide, wide), (0, n), MAX_BUDGET, tight) for n in (0, 1)]
+            # the numbers at their widest: the packet's size is at most the budget, its statements at most
+            # those available
+            forms = [_fields(env, budget, budget, (0, n), MAX_BUDGET, tight) for n in (0, 1)]
             for f in forms:
-                f["itemsIncluded"] = f["statementsIncluded"] = f["statementsAvailable"] = f["itemsAvailable"] = wide
+                f["statementsIncluded"] = f["statementsAvailable"] = len(statements)
             sized[key] = max(_size(render(f, [], tight)) for f in forms)
         return sized[key]
 
@@ -377,7 +393,7 @@ def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any
     used = passed = 0
     first_left: int | None = None
     for i, s in enumerate(statements):
-        key = s.group if fmt == "json" else unit(s.group)
+        key = unit(s.group)
         grown = members.get(key, []) + [s]
         size = _size(one(group_items(grown, meta, bare)))
         comma = 1 if fmt == "json" and key not in sizes and sizes else 0

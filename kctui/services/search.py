@@ -356,7 +356,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         raise InvalidInput("format must be 'json' or 'text'")
     parsed = _parse(query)
     base, index, key, _stats = prepare(ctx, workspace, kb_id)
-    mode, ranked, total = _ranked(index, key, parsed, PACKET_PAGES)
+    _mode, ranked, _total = _ranked(index, key, parsed, PACKET_PAGES)
     typed = {t for g in parsed.groups for t in tokens(g.label)}
     wants = asked_for(parsed.text)
     pages = []
@@ -386,8 +386,8 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     if statements and all(s.kind == "passage" for s in statements):
         actions.insert(0, "no compiled page matches; the evidence items are raw source text: read them as such")
     env = packets.Envelope(
-        query=parsed.text, terms=parsed.labels, knowledge_base=_kb_json(base), match=mode,
-        uncovered=[parsed.groups[i].label for i in uncovered], pages_matched=total,
+        query=parsed.text, terms=parsed.labels, knowledge_base=_kb_json(base),
+        uncovered=[parsed.groups[i].label for i in uncovered],
         next_actions_empty=actions or ["broaden the query"],
         hint_more="narrow the query (more specific terms) for fewer, better items")
     return packets.pack_statements(env, statements, meta, budget, fmt)
@@ -406,14 +406,22 @@ def _slim(claim: dict[str, Any]) -> dict[str, Any]:
     return {"text": claim["text"], "value": claim["value"], "citation": claim["citation"], "matches": claim.get("matches", 0)}
 
 
+def _packet_flag(flag: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A page's flag as the text packet shows it, no more: its status and why, its first disputed claims
+    (text and citation: the disputed value is in the text) and review items, each list only when it has any."""
+    if not flag:
+        return None
+    out = {"status": flag["status"], "why": flag["why"]}
+    if flag.get("conflicts"):
+        out["conflicts"] = [{k: c[k] for k in ("text", "citation")} for c in flag["conflicts"][:4]]
+    if flag.get("review"):
+        out["review"] = [{k: r[k] for k in ("id", "kind", "reasonWords")} for r in flag["review"][:2]]
+    return out
+
+
 def _packet_item(hit: dict[str, Any]) -> dict[str, Any]:
     """A page as a packet item: what an assistant needs, without the search screen's extras."""
     item = {k: hit[k] for k in ("kind", "rank", "page", "title", "status", "flag", "description")}
-    flag = item["flag"]
-    if flag and (flag.get("conflicts") or flag.get("review")):  # what the text packet shows of it, no more
-        flag = dict(flag, conflicts=[{k: c[k] for k in ("text", "value", "citation")} for c in flag.get("conflicts", [])[:4]])
-        if flag.get("review"):
-            flag["review"] = [{k: r[k] for k in ("id", "kind", "reasonWords")} for r in flag["review"][:2]]
-        item["flag"] = flag
+    item["flag"] = _packet_flag(item["flag"])
     item["claims"] = [_slim(c) for c in hit["claims"]]
     return item

@@ -111,7 +111,7 @@ def test_a_2kb_packet_holds_the_matching_claim_of_a_long_page(svc, workspace):
     item = small["items"][0]
     assert item["page"] == "entities/ledger-service.md" and small["truncated"]
     assert item["claims"][0]["citation"] == "^[notes.md:L37-L37]" and "400 days" in item["claims"][0]["text"]
-    assert (item["title"], item["status"], item["flag"]) == ("Ledger service", "compiled", None)
+    assert (item["title"], item["status"], item.get("flag")) == ("Ledger service", "compiled", None)  # no flag: none
     assert item["claims"] == whole["claims"][: len(item["claims"])]  # the head of the ranked claims
     need = int(re.search(r"to ([\d,]+) bytes", small["nextActions"][0]).group(1).replace(",", ""))
     assert packet(svc, workspace, kb, QUERY, need)["statementsIncluded"] > small["statementsIncluded"]
@@ -188,7 +188,7 @@ def _shared_kb(svc, workspace: Path) -> str:
 def _env() -> packets.Envelope:
     return packets.Envelope(query="q", terms=["q"], knowledge_base={"workspace": "/w", "id": "kb", "compiled": True,
                                                                     "pendingChanges": False},
-                            match="all", uncovered=[], pages_matched=3, next_actions_empty=["broaden the query"],
+                            uncovered=[], next_actions_empty=["broaden the query"],
                             hint_more="narrow the query")
 
 
@@ -233,7 +233,6 @@ def test_the_packer_never_exceeds_the_budget_and_keeps_every_flag(picks, flags, 
         return
     data = json.loads(out)
     assert data["bytes"] == len(out.encode("utf-8"))
-    assert data["itemsIncluded"] == len(data["items"])
     held = sum(len(i.get("claims", [])) + len(i.get("passages", [])) for i in data["items"])
     assert data["statementsIncluded"] == held and data["truncated"] == (held < len(statements))
     if data["truncated"]:
@@ -245,7 +244,7 @@ def test_the_packer_never_exceeds_the_budget_and_keeps_every_flag(picks, flags, 
     for item in data["items"]:
         if item["kind"] == "page":
             n = int(item["title"][1:])
-            assert item["flag"] == flags[n]  # a flag is never cut
+            assert item.get("flag") == flags[n]  # a flag is never cut
     assert held or not statements  # never empty while a statement fits: every statement is cut to fit
     assert max((len(x["text"].encode()) for i in data["items"] for x in i.get("claims", []) + i.get("passages", [])),
                default=0) <= packets.MAX_STATEMENT_BYTES
@@ -263,8 +262,8 @@ def test_a_statement_too_long_for_what_is_left_is_passed_over_and_a_long_one_is_
     statements = [Statement(group, "passage", f"short statement {n} on retention", 1.0, "a.md", (n, n)) for n in range(1, 11)]
     statements += [Statement(group, "passage", long, 0.5, "a.md", (20, 20)),
                    Statement(group, "passage", "the last short one", 0.4, "a.md", (30, 30))]
-    env = packets.Envelope(query="retention", terms=["retention"], knowledge_base={"id": "kb"}, match="all",
-                           uncovered=[], pages_matched=0, next_actions_empty=[], hint_more="")
+    env = packets.Envelope(query="retention", terms=["retention"], knowledge_base={"id": "kb"},
+                           uncovered=[], next_actions_empty=[], hint_more="")
     text = packets.pack_statements(env, statements, meta, 8192, "text")
     line = next(x for x in text.splitlines() if x.startswith("  L20: "))
     assert "retention window is 400 days" in line and len(line.encode()) <= packets.MAX_STATEMENT_BYTES + 8

@@ -1,5 +1,6 @@
-"""A context packet's envelope (kctui.search.context): a small budget gets a terser one, so its bytes go
-to statements; a large one echoes the query's terms and what no page covers."""
+"""A context packet's envelope and items (kctui.search.context): a small budget gets a terser envelope, so
+its bytes go to statements; a large one echoes the query and what no page covers. The JSON packet holds
+the text packet's items, one per header, with nothing the text packet leaves out."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def envelope() -> packets.Envelope:
     return packets.Envelope(
         query="What is Marcus's job now at the Northgate office?", terms=["Marcus's", "job", "now", "Northgate", "office"],
         knowledge_base={"workspace": "/home/someone/notes", "id": "b12345678", "compiled": True, "pendingChanges": False},
-        match="any", uncovered=["office"], pages_matched=3, next_actions_empty=["broaden the query"],
+        uncovered=["office"], next_actions_empty=["broaden the query"],
         hint_more="narrow the query (more specific terms) for fewer, better items")
 
 
@@ -28,15 +29,17 @@ def statements(n: int) -> tuple[list[Statement], dict]:
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
-def test_a_small_packet_spends_its_bytes_on_statements_and_a_large_one_echoes_the_terms(fmt):
+def test_a_small_packet_spends_its_bytes_on_statements_and_a_large_one_echoes_the_query(fmt):
     found, meta = statements(60)
     small = packets.pack_statements(envelope(), found, meta, 2048, fmt)
     large = packets.pack_statements(envelope(), found, meta, 16384, fmt)
     assert len(small.encode()) <= 2048 and len(large.encode()) <= 16384
     if fmt == "json":
         small_fields, large_fields = json.loads(small), json.loads(large)
-        assert small_fields["terms"] == [] and small_fields["uncoveredTerms"] == []
-        assert large_fields["terms"] == envelope().terms and large_fields["uncoveredTerms"] == ["office"]
+        # the tersest envelope: no echo of what the caller sent (query, workspace), nor the uncovered terms
+        assert not {"query", "uncoveredTerms"} & small_fields.keys() and "workspace" not in small_fields["knowledgeBase"]
+        assert large_fields["query"] == envelope().query and large_fields["uncoveredTerms"] == ["office"]
+        assert large_fields["knowledgeBase"] == envelope().knowledge_base
         # the first next step only (what the text packet's last line says): the budget that holds more
         assert len(small_fields["nextActions"]) == 1 and small_fields["nextActions"][0].startswith("raise the budget")
         held = small_fields["statementsIncluded"]
@@ -71,9 +74,9 @@ def test_the_tersest_packet_names_no_compiling_pages_and_echoes_no_query():
     assert "Marcus's job" in packets.pack_statements(envelope(), found, meta, 16384, "text").splitlines()[0]
 
 
-def test_the_sections_of_one_source_share_its_header_in_text_and_sit_together_in_json():
+def test_the_sections_of_one_source_share_its_header_in_text_and_its_item_in_json():
     """A source's second section in a packet is a `§ section` line under the source's header, not a header of
-    its own; the JSON packet holds the same sections as items, one after the other."""
+    its own; in JSON it is in the source's one item, its first passage naming it (`section`)."""
     a, b, other = ("source", "chat.md", "Session 1"), ("source", "chat.md", "Session 2"), ("source", "notes.md", "")
     found = [Statement(a, "passage", "Marcus: the job at Northgate starts in May.", 1.0, "chat.md", (3, 3)),
              Statement(other, "passage", "Northgate office opens at eight.", 0.9, "notes.md", (1, 1)),
@@ -87,8 +90,10 @@ def test_the_sections_of_one_source_share_its_header_in_text_and_sit_together_in
     assert "\n  § Session 2\n  L40: Marcus: Northgate moved" in text
     assert text.index("§ Session 2") < text.index("## EVIDENCE notes.md")
     data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
-    assert [(i["source"], i["section"]) for i in data["items"]] == [("chat.md", "Session 1"), ("chat.md", "Session 2"),
-                                                                     ("notes.md", "Notes")]
+    assert [(i["source"], i["section"]) for i in data["items"]] == [("chat.md", "Session 1"), ("notes.md", "Notes")]
+    assert data["items"][0]["passages"] == [{"lines": [3, 3], "text": "Marcus: the job at Northgate starts in May."},
+                                            {"section": "Session 2", "lines": [40, 40],
+                                             "text": "Marcus: Northgate moved my start to June."}]
 
 
 def test_a_section_header_leaves_out_what_its_path_says():
@@ -121,3 +126,31 @@ def test_a_long_passage_keeps_the_sentences_that_name_the_query():
     text = packets.pack_statements(envelope(), found, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}},
                                    2048, "text")
     assert "  L3: Marcus: … The Northgate job starts in May. …\n" in text
+
+
+PAGE = ("page", "entities/marcus.md")
+SOURCE = ("source", "notes.md", "")
+
+
+@pytest.mark.parametrize(("flag", "heading", "page_keys", "source_keys"), [
+    (None, "", {"kind", "page", "title", "status", "claims"}, {"kind", "source", "passages"}),
+    ({"status": "stale", "why": "not read since 2020"}, "Jobs",
+     {"kind", "page", "title", "status", "flag", "claims"}, {"kind", "source", "section", "passages"}),
+])
+def test_a_json_item_holds_what_its_text_header_shows_and_no_empty_field(flag, heading, page_keys, source_keys):
+    """A page with no flag has no `flag` key, a source with no heading no `section`: a field with nothing to
+    say is left out, not written empty (null, ""); a claim is text and citation, a passage lines and text."""
+    source = ("source", "notes.md", heading)
+    found = [Statement(PAGE, "claim", "Marcus — job: lead at Northgate", 1.0, "notes.md", (2, 2), "^[notes.md:L2-L2]"),
+             Statement(source, "passage", "Marcus starts at Northgate in May.", 0.9, "notes.md", (5, 5))]
+    meta = {PAGE: {"page": "entities/marcus.md", "title": "Marcus", "status": "compiled", "flag": flag},
+            source: {"source": "notes.md", "title": "", "heading": heading}}
+    data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
+    page, evidence = data["items"]
+    assert (set(page), set(evidence)) == (page_keys, source_keys)
+    assert page["claims"] == [{"text": "Marcus — job: lead at Northgate", "citation": "^[notes.md:L2-L2]"}]
+    assert evidence["passages"] == [{"lines": [5, 5], "text": "Marcus starts at Northgate in May."}]
+    assert set(data) == {"knowledgeBase", "budget", "bytes", "truncated", "statementsIncluded", "statementsAvailable",
+                         "nextActions", "items"}  # the tersest envelope
+    text = packets.pack_statements(envelope(), found, meta, 2048, "text")
+    assert text.count("\n## ") == len(data["items"])  # one item per header of the text packet
