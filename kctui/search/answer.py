@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kctui.search.packet_items import read_claim, read_passage
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
 
 EXTRACT_SENTENCES = 3
@@ -84,18 +85,19 @@ def statements(items: list[dict[str, Any]]) -> list[Cited]:
         ident = str(n)
         if item.get("kind") == "evidence":
             src = str(item.get("source", ""))
-            for p in item.get("passages") or []:
-                lines = p.get("lines") or [0, 0]
-                out.append(Cited(ident, "passage", str(p.get("text", "")), f"sources/{src}", src,
-                                 (int(lines[0]), int(lines[-1]))))
+            for line in item.get("passages") or []:
+                passage = read_passage(str(line))
+                if passage:  # (not a `§ section` line)
+                    out.append(Cited(ident, "passage", passage[1], f"sources/{src}", src, passage[0]))
             continue
         page = f"wiki/{item.get('page', '')}"
         if item.get("description"):
             out.append(Cited(ident, "description", str(item["description"]), page, "", None))
         disputed = (item.get("flag") or {}).get("conflicts") or []  # a flagged page's disputed claims, cited
-        for c in [*disputed, *(item.get("claims") or [])]:
-            source, lines = cited_lines(str(c.get("citation", "")))
-            out.append(Cited(ident, "claim", str(c.get("text", "")), page, source, lines))
+        for claim in [*disputed, *(item.get("claims") or [])]:
+            text, citation = read_claim(str(claim))
+            source, lines = cited_lines(citation)
+            out.append(Cited(ident, "claim", text, page, source, lines))
     return out
 
 

@@ -11,13 +11,12 @@ it is qualified rather than asserted. Raw passages are labelled EVIDENCE (source
 their line numbers: `L29: …` under `## EVIDENCE notes/a.md` quotes `sources/notes/a.md` line 29. A page's
 description is a statement of its own, there only when it matches (kctui.search.ranking).
 
-The JSON packet mirrors the text packet item for item: one item per header, in the same order, each
-statement a short record (`{"text", "citation"}` for a claim, `{"lines", "text"}` for a passage, the
-first passage of a further section naming it: `section`), and nothing the text packet does not show
-but the compiling pages of a larger packet (an evidence item names the source's own page once,
-`sourcePage`; a passage the other pages that compile it, `compiledIn`). A field with nothing to say is
-left out (`flag`, `section`, `description`, `dates`), not written empty: at 2 KB every byte the
-envelope or an item's keys take is a statement left out.
+The JSON packet mirrors the text packet item for item (kctui.search.packet_items): one item per header,
+in the same order, each statement the line the text packet writes for it (a claim `"… ^[a.md:L3-L3]"`, a
+passage `"L29: …"`), and nothing the text packet does not show but the compiling pages of a larger packet
+(`sourcePage`, `compiledIn`). A field with nothing to say is left out (`flag`, `section`, `description`),
+not written empty, and the tersest envelope echoes nothing the caller sent: at 2 KB every byte the
+envelope or a key takes is a statement left out.
 
 Statements go in in rank order; one that does not fit in what is left is passed over for the next ones
 that do, so the packet is never empty while a statement fits and never exceeds its budget; a statement
@@ -31,22 +30,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
-from kctui.core.relative_time import anchor_date as _anchor_date
-from kctui.core.relative_time import resolve as resolve_relative
-from kctui.search.quoting import gist, section
+from kctui.search.packet_items import FLAG_ADVICE, group_items, item_text, items_text, unit
+from kctui.search.quoting import gist
 from kctui.search.ranking import Statement
 
-anchor_date = lru_cache(maxsize=1024)(_anchor_date)  # a group's heading is read once, not at every statement tried
+__all__ = ["FLAG_ADVICE", "Envelope", "group_items", "item_text", "items_text", "pack_statements", "unit"]
 
 MIN_BUDGET = 1024
 MAX_BUDGET = 131_072
 DEFAULT_BUDGET = 16_384
 ECHO_BYTES = 240  # echoed strings (query, workspace) are clipped so the envelope always fits
-
-FLAG_ADVICE = "qualify what this page says; do not assert it as settled"
 
 
 def clip(text: str, max_bytes: int = ECHO_BYTES) -> str:
@@ -146,10 +141,6 @@ MAX_STATEMENT_BYTES = 480
 MAX_PASSES = 24  # statements passed over (too large for what is left) before the packet is closed
 
 
-def _lines_label(lines: tuple[int, int]) -> str:
-    return f"L{lines[0]}" if lines[0] == lines[1] else f"L{lines[0]}-L{lines[1]}"
-
-
 def _cut(text: str, words: frozenset[str]) -> str:
     """One line of at most MAX_STATEMENT_BYTES, kept around the first word of the query it holds."""
     flat = " ".join(text.split())
@@ -160,120 +151,6 @@ def _cut(text: str, words: frozenset[str]) -> str:
     start = max(0, at - MAX_STATEMENT_BYTES // 3)
     piece = ("…" if start else "") + flat[start:]
     return clip(piece, MAX_STATEMENT_BYTES)
-
-
-def group_items(chosen: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]],
-                bare: bool = False) -> list[dict[str, Any]]:
-    """The chosen statements as packet items, one per header of the text packet: a page, or a source with
-    its sections one after another; items in the order of their best statement, a page's statements in rank
-    order, a source's sections in the order of their best statement and each one's passages in line order.
-    A statement whose group is dated (a session heading, a page titled by its date) carries the relative
-    times it holds as the dates they mean (`dates`: "yesterday = Mon 4 Mar 2024"). `bare` (the tersest
-    envelope's packets): an evidence item names no compiling pages (`sourcePage`, `compiledIn`), as the
-    text packet does not."""
-    order: dict[tuple[str, ...], dict[tuple[str, ...], list[Statement]]] = {}  # the sections of a source together
-    for s in chosen:
-        order.setdefault(unit(s.group), {}).setdefault(s.group, []).append(s)
-    return [_page_item(*next(iter(groups.items())), meta) if key[0] == "page" else _evidence_item(groups, meta, bare)
-            for key, groups in order.items()]
-
-
-def unit(group: tuple[str, ...]) -> tuple[str, ...]:
-    """What a packet writes under one header: a page, or a source (its sections one after another)."""
-    return group[:2]
-
-
-def _page_item(group: tuple[str, ...], statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]]) -> dict[str, Any]:
-    """A page: its path, title and status once, its flag when it is not plainly current, its claims."""
-    m = meta[group]
-    anchor = anchor_date(str(m.get("title") or ""))
-    item: dict[str, Any] = {"kind": "page", "page": m["page"], "title": m["title"], "status": m["status"]}
-    if m.get("flag"):
-        item["flag"] = m["flag"]
-    desc = [s.text for s in statements if s.kind == "description"]
-    if desc:
-        item["description"] = desc[0]
-    item["claims"] = [_dated({"text": s.text, "citation": s.citation}, anchor) for s in statements if s.kind == "claim"]
-    return item
-
-
-def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tuple[str, ...], dict[str, Any]],
-                   bare: bool = False) -> dict[str, Any]:
-    """A source: its path once, the section of its first passages (`section`, when they sit under a
-    heading), its passages; the first passage of a further section names it (`section`, "" for none), as
-    the text packet's `§ section` line does."""
-    first = meta[next(iter(groups))]
-    own = None if bare else next((p for ss in groups.values() for s in ss for p in s.compiled
-                                  if p.startswith("sources/")), None)
-    item: dict[str, Any] = {"kind": "evidence", "source": first["source"]}
-    passages: list[dict[str, Any]] = []
-    for n, (group, statements) in enumerate(groups.items()):
-        m = meta[group]
-        label = section(m["source"], m["heading"] or m["title"])
-        anchor = anchor_date(str(m["heading"] or "")) or anchor_date(str(m["title"] or ""))
-        if n == 0 and label:
-            item["section"] = label
-        for i, s in enumerate(sorted(statements, key=lambda s: s.lines)):
-            opens = {"section": label} if n and not i else {}
-            passages.append(_dated({**opens, **_passage(s, own, bare)}, anchor))
-    if own:  # the source's own page, once: a passage lists the other pages that compile it
-        item["sourcePage"] = own
-    item["passages"] = passages
-    return item
-
-
-def _passage(s: Statement, own: str | None, bare: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {"lines": list(s.lines), "text": s.text}
-    others = [] if bare else [p for p in s.compiled if p != own]
-    if others:
-        out["compiledIn"] = others
-    return out
-
-
-def _dated(statement: dict[str, Any], anchor: Any) -> dict[str, Any]:
-    dates = _dates_of(statement["text"], anchor) if anchor is not None else ()
-    if dates:
-        statement["dates"] = list(dates)
-    return statement
-
-
-@lru_cache(maxsize=4096)
-def _dates_of(text: str, anchor: Any) -> tuple[str, ...]:
-    """The relative times of a statement as the dates they mean (a packet renders a group again for each
-    statement it tries: each is read once)."""
-    return tuple(f"{r.phrase} = {r.label()}" for r in resolve_relative(text, anchor)
-                 if f"{r.phrase} = " not in text)  # a compiled statement that says it already
-
-
-def _dates_text(statement: dict[str, Any]) -> str:
-    return f" ({'; '.join(statement['dates'])})" if statement.get("dates") else ""
-
-
-def items_text(items: list[dict[str, Any]]) -> str:
-    """The items as the text packet writes them, one header each."""
-    return "".join(item_text(item) for item in items)
-
-
-def item_text(item: dict[str, Any]) -> str:
-    """One item in text: a page or a source under its header; a source's further section under a
-    `§ section` line."""
-    if item["kind"] == "evidence":
-        out = [f"## EVIDENCE {item['source']}" + (f" — {item['section']}" if item.get("section") else "")]
-        for p in item["passages"]:
-            if "section" in p:
-                out.append(f"  § {p['section'] or '(no heading)'}")
-            out.append(f"  {_lines_label(tuple(p['lines']))}: {p['text']}{_dates_text(p)}")
-        return "\n".join(out) + "\n"
-    out = [f"## {item['title']} — {item['page']} ({item['status']})"]
-    flag = item.get("flag")
-    if flag:
-        out.append(f"  ⚠ {flag['status'].upper()}: {flag['why']} — {FLAG_ADVICE}")
-        out += [f"    disputed: {c['text']} {c['citation']}" for c in flag.get("conflicts", [])[:4]]
-        out += [f"    review #{r['id']} ({r['kind']}): {r['reasonWords']}" for r in flag.get("review", [])[:2]]
-    if item.get("description"):
-        out.append(f"  {item['description']}")
-    out += [f"  * {c['text']} {c['citation']}{_dates_text(c)}" for c in item.get("claims", [])]
-    return "\n".join(out) + "\n"
 
 
 def _short(action: str) -> str:

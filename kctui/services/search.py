@@ -408,12 +408,13 @@ def _slim(claim: dict[str, Any]) -> dict[str, Any]:
 
 def _packet_flag(flag: dict[str, Any] | None) -> dict[str, Any] | None:
     """A page's flag as the text packet shows it, no more: its status and why, its first disputed claims
-    (text and citation: the disputed value is in the text) and review items, each list only when it has any."""
+    (each as a packet writes a claim, its citation ending it: the disputed value is in the text) and review
+    items, each list only when it has any."""
     if not flag:
         return None
     out = {"status": flag["status"], "why": flag["why"]}
     if flag.get("conflicts"):
-        out["conflicts"] = [{k: c[k] for k in ("text", "citation")} for c in flag["conflicts"][:4]]
+        out["conflicts"] = [f"{c['text']} {c['citation']}".strip() for c in flag["conflicts"][:4]]
     if flag.get("review"):
         out["review"] = [{k: r[k] for k in ("id", "kind", "reasonWords")} for r in flag["review"][:2]]
     return out

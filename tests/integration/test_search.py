@@ -38,6 +38,7 @@ from kctui.services.review_publish import publish_pages
 from kctui.services.search_refresh import refresh_base_index
 from kctui.services.worker import run_worker
 from tests.helpers import make_base, write_staged_page
+from tests.helpers.packets import claims, passages, statements
 
 DEMO = Path(__file__).resolve().parents[2] / "kctui" / "demo_sources"
 EOL_SLICE = ("aws-lambda.md", "django.md", "ansible-core.md", "amazon-glue.md")
@@ -143,7 +144,7 @@ def test_base_without_a_successful_compile_is_not_indexed(svc, workspace):
     assert pkt["knowledgeBase"]["compiled"] is False
     assert [i["kind"] for i in pkt["items"]] == ["evidence"]  # the raw passage is all there is
     assert pkt["items"][0]["source"] == "n.md"
-    assert [p["lines"] for p in pkt["items"][0]["passages"] if "numbat" in p["text"]] == [[3, 3]]
+    assert [p["lines"] for p in passages(pkt["items"][0]) if "numbat" in p["text"]] == [[3, 3]]
 
 
 def test_a_source_line_is_packed_once_and_never_read_through_a_symlink(svc, workspace, tmp_path):
@@ -154,7 +155,7 @@ def test_a_source_line_is_packed_once_and_never_read_through_a_symlink(svc, work
     os.symlink(outside, paths.sources_path(workspace, kb) / "link.md")
     pkt = packet(svc, workspace, kb, "quokkaship")
     quoted = [(i["kind"], x.get("citation") or x["lines"]) for i in pkt["items"]
-              for x in i.get("claims", []) + i.get("passages", []) if "quokkaship" in x["text"]]
+              for x in statements(i) if "quokkaship" in x["text"]]
     assert len(quoted) == 1, quoted  # the line once: as the claim its source page compiled, or as evidence
     kind, where = quoted[0]
     assert where in ("^[notes.md:L5-L5]", [5, 5]) and kind in ("page", "evidence")
@@ -176,7 +177,7 @@ def test_contradicted_page_is_flagged_in_the_packet(svc, workspace):
     assert first["kind"] == "page" and first["page"] == "entities/python.md"
     assert first["status"] == "contradicted" and first["flag"]["status"] == "contradicted"
     assert "disagree" in first["flag"]["why"]
-    disputed = {c["citation"]: c["text"] for c in first["flag"]["conflicts"]}  # as the text packet lists them
+    disputed = {c["citation"]: c["text"] for c in claims({"claims": first["flag"]["conflicts"]})}  # as the text lists them
     assert disputed.keys() == {"^[python-release-cycle.md:L13-L13]", "^[team-upgrade-notes.md:L8-L8]"}
     assert "2028-10-31" in disputed["^[python-release-cycle.md:L13-L13]"]
     assert "2028-10-02" in disputed["^[team-upgrade-notes.md:L8-L8]"]
@@ -257,8 +258,7 @@ def test_packet_never_exceeds_its_budget(svc, workspace, demo_kb, budget, words,
     if fmt == "json":
         data = json.loads(out)  # items are whole JSON objects
         assert data["bytes"] == len(out.encode("utf-8"))
-        held = sum(len(i.get("claims", [])) + len(i.get("passages", [])) + bool(i.get("description"))
-                   for i in data["items"])
+        held = sum(len(statements(i)) + bool(i.get("description")) for i in data["items"])
         assert data["statementsIncluded"] == held and data["truncated"] == (held < data["statementsAvailable"])
         if data["truncated"]:
             assert "raise the budget" in data["nextActions"][0]
@@ -279,7 +279,7 @@ def test_truncation_is_reported_with_the_budget_that_holds_the_next_item(svc, wo
 
     def held(pkt: dict) -> set:
         return {(i.get("page") or i.get("source"), x["text"], str(x.get("lines") or x.get("citation"))) for i in pkt["items"]
-                for x in i.get("claims", []) + i.get("passages", [])}  # the statements (a small packet's name no compiling pages)
+                for x in statements(i)}  # the statements (a small packet's name no compiling pages)
 
     assert held(small) <= held(more) <= held(full)  # a larger budget holds what a smaller one held
     text = svc_search.context(svc, workspace, demo_kb, "python", budget=MIN_BUDGET, fmt="text")
@@ -363,13 +363,13 @@ def test_endoflife_wiki_answers_python_312_end_of_life(svc, workspace, shared_di
     assert cited and int(cited.group(1)) == record and record < line <= int(cited.group(2))
     pkt = packet(svc, workspace, base.id, "python 3.12 end of life", budget=4096)
     first = pkt["items"][0]
-    assert first["title"] == "Python" and eol in first["claims"][0]["text"]
-    assert first["claims"][0]["citation"] == best["citation"]  # the compiled record leads
+    assert first["title"] == "Python" and eol in claims(first)[0]["text"]
+    assert claims(first)[0]["citation"] == best["citation"]  # the compiled record leads
     assert pkt["uncoveredTerms"] == []  # compiled pages cover every term
     cited = [re.fullmatch(r"\^\[(.+):L(\d+)-L(\d+)\]", c["citation"]).groups()
-             for i in pkt["items"] for c in i.get("claims", [])]
+             for i in pkt["items"] for c in claims(i)]
     for i in pkt["items"]:  # a claim and the passage it was lifted from are never both packed
-        for q in i.get("passages", []):
+        for q in passages(i):
             assert not any(path == i["source"] and int(a) <= q["lines"][1] and q["lines"][0] <= int(b)
                            for path, a, b in cited), (i["source"], q)
 

@@ -11,13 +11,14 @@ from kctui.search import answer as a
 
 PAGE = {"kind": "page", "page": "entities/python.md", "title": "Python", "status": "contradicted",
         "flag": {"status": "contradicted", "why": "the sources disagree on 1 fact",
-                 "conflicts": [{"text": "Python (3.12) — end of life: 2028-10-02", "citation": "^[notes.md:L8-L8]"}]},
+                 "conflicts": ["Python (3.12) — end of life: 2028-10-02 ^[notes.md:L8-L8]"]},
         "description": "Python, a language.",
-        "claims": [{"text": "Python (3.11) — end of life: 2027-10-31", "citation": "^[cycle.md:L12-L12]"},
-                   {"text": "Python (3.12) — end of life: 2028-10-31", "citation": "^[cycle.md:L13-L13]"}]}
+        "claims": ["Python (3.11) — end of life: 2027-10-31 ^[cycle.md:L12-L12]",
+                   "Python (3.12) — end of life: 2028-10-31 ^[cycle.md:L13-L13]"]}
 EVIDENCE = {"kind": "evidence", "source": "notes.md", "section": "Python",
-            "passages": [{"lines": [3, 4], "text": "The upgrade meeting was long. We agreed to move in May."},
-                         {"lines": [10, 10], "text": "Action: check the date against the release page."}]}
+            "passages": ["L3-L4: The upgrade meeting was long. We agreed to move in May.",
+                         "§ Actions",  # a further section's line, not a statement
+                         "L10: Action: check the date against the release page."]}
 ITEMS = [PAGE, EVIDENCE]
 
 

@@ -58,16 +58,17 @@ def test_a_small_packet_spends_its_bytes_on_statements_and_a_large_one_echoes_th
 
 
 def test_the_tersest_packet_names_no_compiling_pages_and_echoes_no_query():
-    """At 2 KB an evidence item is what the text packet shows (lines and text, no `sourcePage` or
+    """At 2 KB an evidence item is what the text packet shows (its passages' lines, no `sourcePage` or
     `compiledIn`) and the text packet's head does not repeat the caller's query; a large packet keeps both."""
     found, meta = statements(40)
     found = [Statement(s.group, s.kind, s.text, s.score, s.source, s.lines, s.citation,
                        ("sources/chat-md.md", "entities/marcus.md")) for s in found]
     small = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
     large = json.loads(packets.pack_statements(envelope(), found, meta, 16384, "json"))
-    assert "sourcePage" not in small["items"][0] and all("compiledIn" not in p for p in small["items"][0]["passages"])
+    assert not {"sourcePage", "compiledIn"} & small["items"][0].keys()
     assert large["items"][0]["sourcePage"] == "sources/chat-md.md"
-    assert all(p["compiledIn"] == ["entities/marcus.md"] for p in large["items"][0]["passages"])
+    passages = large["items"][0]["passages"]  # the other compiling pages, by each passage's lines
+    assert large["items"][0]["compiledIn"] == {p.split(":")[0]: ["entities/marcus.md"] for p in passages}
     assert small["statementsIncluded"] > 0
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     assert text.startswith("# Context — knowledge base b12345678") and "Marcus's job" not in text.splitlines()[0]
@@ -76,7 +77,7 @@ def test_the_tersest_packet_names_no_compiling_pages_and_echoes_no_query():
 
 def test_the_sections_of_one_source_share_its_header_in_text_and_its_item_in_json():
     """A source's second section in a packet is a `§ section` line under the source's header, not a header of
-    its own; in JSON it is in the source's one item, its first passage naming it (`section`)."""
+    its own; in JSON it is in the source's one item, the same `§ section` line before its passages."""
     a, b, other = ("source", "chat.md", "Session 1"), ("source", "chat.md", "Session 2"), ("source", "notes.md", "")
     found = [Statement(a, "passage", "Marcus: the job at Northgate starts in May.", 1.0, "chat.md", (3, 3)),
              Statement(other, "passage", "Northgate office opens at eight.", 0.9, "notes.md", (1, 1)),
@@ -91,9 +92,8 @@ def test_the_sections_of_one_source_share_its_header_in_text_and_its_item_in_jso
     assert text.index("§ Session 2") < text.index("## EVIDENCE notes.md")
     data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
     assert [(i["source"], i["section"]) for i in data["items"]] == [("chat.md", "Session 1"), ("notes.md", "Notes")]
-    assert data["items"][0]["passages"] == [{"lines": [3, 3], "text": "Marcus: the job at Northgate starts in May."},
-                                            {"section": "Session 2", "lines": [40, 40],
-                                             "text": "Marcus: Northgate moved my start to June."}]
+    assert data["items"][0]["passages"] == ["L3: Marcus: the job at Northgate starts in May.", "§ Session 2",
+                                            "L40: Marcus: Northgate moved my start to June."]
 
 
 def test_a_section_header_leaves_out_what_its_path_says():
@@ -139,7 +139,7 @@ SOURCE = ("source", "notes.md", "")
 ])
 def test_a_json_item_holds_what_its_text_header_shows_and_no_empty_field(flag, heading, page_keys, source_keys):
     """A page with no flag has no `flag` key, a source with no heading no `section`: a field with nothing to
-    say is left out, not written empty (null, ""); a claim is text and citation, a passage lines and text."""
+    say is left out, not written empty (null, ""); a statement is the line the text packet writes for it."""
     source = ("source", "notes.md", heading)
     found = [Statement(PAGE, "claim", "Marcus — job: lead at Northgate", 1.0, "notes.md", (2, 2), "^[notes.md:L2-L2]"),
              Statement(source, "passage", "Marcus starts at Northgate in May.", 0.9, "notes.md", (5, 5))]
@@ -148,9 +148,11 @@ def test_a_json_item_holds_what_its_text_header_shows_and_no_empty_field(flag, h
     data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
     page, evidence = data["items"]
     assert (set(page), set(evidence)) == (page_keys, source_keys)
-    assert page["claims"] == [{"text": "Marcus — job: lead at Northgate", "citation": "^[notes.md:L2-L2]"}]
-    assert evidence["passages"] == [{"lines": [5, 5], "text": "Marcus starts at Northgate in May."}]
+    assert page["claims"] == ["Marcus — job: lead at Northgate ^[notes.md:L2-L2]"]
+    assert evidence["passages"] == ["L5: Marcus starts at Northgate in May."]
     assert set(data) == {"knowledgeBase", "budget", "bytes", "truncated", "statementsIncluded", "statementsAvailable",
                          "nextActions", "items"}  # the tersest envelope
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     assert text.count("\n## ") == len(data["items"])  # one item per header of the text packet
+    assert "\n  * Marcus — job: lead at Northgate ^[notes.md:L2-L2]\n" in text
+    assert "\n  L5: Marcus starts at Northgate in May.\n" in text
