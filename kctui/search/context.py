@@ -261,9 +261,8 @@ def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[s
 
 def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], room: int, fmt: str,
           one: Callable[[list[dict[str, Any]]], str], bare: bool = False) -> tuple[list[Statement], int | None]:
-    """The statements that go in, in order, within `room` bytes for the items (what one header holds rendered
-    as it grows: a JSON item, or in text a page or a source with its sections), and the first one passed
-    over (None when all went in)."""
+    """The statements that go in, in order, within `room` bytes for the items (each item, a page or a source
+    with its sections, rendered again as it grows), and the first one passed over (None when all went in)."""
     members: dict[tuple[str, ...], list[Statement]] = {}
     sizes: dict[tuple[str, ...], int] = {}
     chosen: list[Statement] = []

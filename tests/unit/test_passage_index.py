@@ -57,7 +57,7 @@ def test_a_table_without_todays_columns_is_built_again(tmp_path: Path) -> None:
 def test_a_statement_that_gives_its_relative_time_already_is_not_given_it_twice():
     import datetime as dt
 
-    from kctui.search.context import _dates_of
+    from kctui.search.packet_items import _dates_of
 
     anchor = dt.date(2024, 3, 5)
     assert _dates_of("Ann: I got back yesterday.", anchor) == ("yesterday = Monday 4 March 2024",)
