@@ -151,8 +151,9 @@ def test_a_persons_name_with_a_fact_gets_a_page_on_one_mention(text, name):
 
 
 @pytest.mark.parametrize("text, name", [
-    # a title-case product of an ordinary word: its form does not say it is a person
-    ("# Notes\n\nWe moved the queue to Quokka Cloud last week, and then added all of the 40 workers.\n", "Quokka Cloud"),
+    # a title-case product of an ordinary word in a sentence with no value: its form does not say it is
+    # a person (with a value in the sentence it is a name of its form there: tests/unit/test_named_once.py)
+    ("# Notes\n\nWe moved the queue to Quokka Cloud last week, and then added all of the workers.\n", "Quokka Cloud"),
     # written only where a sentence starts: its capitals say nothing
     ("# Notes\n\nRevisit Quistbrand for the next run, around 40 units.\n", "Revisit Quistbrand"),
 ])

@@ -233,6 +233,8 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
         # their own span too ("Later Zorblat": "Zorblat")
         out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
     k = _leading_words(group, at_start)
+    if not k and group[0][0] in MERIDIEM and _TIME_BEFORE.search(plain, 0, s):
+        k = 1  # "8:12 AM MS225 is end of sale": the meridiem ends the time before it, no name opens with it
     if k < len(group) and len(group) - k <= 4:
         start, end = group[k][1], group[-1][2]
         text = plain[start:end]
@@ -242,6 +244,10 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
         words = tuple(text.split())
         kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
         out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
+
+
+MERIDIEM = frozenset({"AM", "PM"})  # after a time of day (closed class)
+_TIME_BEFORE = re.compile(r"\d\s?$")
 
 
 def _asks(plain: str, group: list[tuple[str, int, int]]) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import coined
+from kctui.compiler.builtin import coined, named_once
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
@@ -116,15 +116,16 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
     stated with, read by its form (`stated_value`), and the pairs found by a sentence's place only
     (`_inherited_subject`: cited, but no mention of the name), and the keys of the names whose form and
     the fact stated of them give them a page on one mention (people's full names, `person_named`; hosts'
-    and assets' numbers, `numbered`; a product's name with its model, `_MODEL`); the names only a fact
-    vouches for are added to `cands`."""
+    and assets' numbers, `numbered`; a product's name with its model, `_MODEL`; a name written in a
+    name's shape in a sentence with a value, a record's identifier, kctui.compiler.builtin.named_once);
+    the names only a fact vouches for are added to `cands`."""
     pairs: set[tuple[str, int]] = set()
     valued: set[str] = set()
     values: Values = {}
     borrowed: set[tuple[str, int]] = set()  # sentences about a name by their place only
     firsts: list[str] = []  # per sentence, the key of its first usable name ("" for none)
     passable: dict[str, bool] = {}  # (usable as a passing mention: asked once per name)
-    once: set[str] = set()  # names a page on one mention by their form (`person_named`, `numbered`, `_MODEL`)
+    once: set[str] = set()  # names a page on one mention by their form (`person_named`, `numbered`, `_MODEL`, named_once)
     for i, u in enumerate(us):
         spans = [(s, k) for s, k in spans_of[i] if k in cands and (
             passable[k] if k in passable else passable.setdefault(k, usable(cands[k], passing=True)))]
@@ -133,10 +134,12 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
             spans = sorted(spans + extra, key=lambda sk: sk[0].start)
         firsts.append(spans[0][1] if spans else "")
         keys, strong = about(u.plain, spans)
+        keys += [k for s, k in spans if k not in keys and named_once.states_of_record(u.plain, s)]
         named = [k for s, k in spans if k in strong and person_named(u.plain, s, cands[k])]
         once.update(named)
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
+        once.update(_written_as_names(u.plain, spans, keys, cands))
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
         pairs.update((key, i) for key in keys)
         valued.update(strong)
@@ -159,6 +162,16 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
                 and (rel := relation(u.plain, [s for s, _ in spans])):
             values[(spans[0][1], i)] = rel
     return pairs, valued, values, borrowed, once
+
+
+def _written_as_names(plain: str, spans: list[tuple[nm.Span, str]], keys: list[str],
+                      cands: dict[str, Candidate]) -> list[str]:
+    """The keys of the names the sentence states a fact about whose form gives them a page on this one
+    mention (kctui.compiler.builtin.named_once)."""
+    inside = [(s.start, s.end) for s, _ in spans]
+    valued = any(not any(a <= v[0] < b for a, b in inside) for v in value_spans(plain))
+    return [k for s, k in spans if k in keys and usable(cands[k])
+            and named_once.written_as_name(plain, s, valued)]
 
 
 _PRONOUN = re.compile(r"^(?:It|Its|They|Their|Theirs|This|These|He|She|His|Her)\b")

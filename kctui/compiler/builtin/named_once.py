@@ -1,0 +1,91 @@
+"""Names written in a name's shape get a page on one mention where their sentence states a fact (issue 31).
+
+"A name with a stated fact gets a page with that fact cited; a bare passing mention stays on the source
+page only": one mention is enough. kctui.compiler.builtin.recall finds which names a sentence states a
+fact about (`about`); a name needs more than that for a page on one mention, since a capital alone says
+little (a sentence start, a heading word, a role). What more is said here by the name's own form, in a
+sentence that holds a value outside the names (a number, a date, an amount — `value_spans`), wherever
+the name stands in it ("the PgBouncer pool (size 60)", "the existing IBM TS4300 tape library"):
+
+- **a shaped word at its end** — an inner capital or letters and digits ("PgBouncer", "Open OnDemand",
+  "Sectra IDS7", "ES400NVX"); not a word English has ("iPad", "Wi-Fi": `wordfreq` knows them), not one
+  in lower case with a digit ("m6i", "wk49", "arm64": sizes, weeks, architectures; a host's number has
+  its own rule, `recall.numbered`), not a word and one trailing digit ("SEV2", "UTC-8", "BSD-3": a level,
+  an offset, a licence's clause), not a contraction ("RMA'd") or a placeholder;
+- **capitalised words, two or more** ("Workforce Identity", "Cathay Pacific", "Declan Moore"), not all of
+  them ordinary words, each a word with one capital ("Slurm QOS", "EOW Kenji": an acronym glues names
+  together), after a lower-case word or a comma unless its first word is a rare word with no English
+  ending ("Citrix Workspace rollout to 2403 …"; not "Revisit Quistbrand for …", "Preconfigured Zorvana
+  dashboards ship with 12 …", "Sent: 2 May 08:15 Hi Lena, …");
+- not one capitalised word alone, nor an acronym alone: one rare word written as a name with a value
+  elsewhere in its sentence was tried (notes a-u: 12 things more, 25 of 36 new pages labelled, precision
+  -0.3 points; "argued about Grafterly" beside a count is a bare mention, tests/unit/test_recall_rules.py),
+  and a lone acronym is mostly vocabulary (SLA, TLS, CSV, UAT: 9 of 50 new pages labelled);
+- **a record's identifier** — capitals, a hyphen and two digits or more, or capitals and six digits
+  or more ("RC-1187", "CHG0041187", "KB5046617") — in any sentence of four words or more that names
+  it: the sentence is what is known of that ticket, change or update ("fjord-g03 is still drained
+  (RC-1187)"), value or not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import words as wd
+
+_RECORD = re.compile(r"[A-Z]{2,12}-\d{2,6}|[A-Z]{2,5}\d{6,}")
+_ONE_TRAILING_DIGIT = re.compile(r"[A-Za-z]+-?\d")  # SEV2, UTC-8, BSD-3, RSALv2
+_WORD = re.compile(r"[A-Za-z]+")
+RECORD_WORDS = 4  # the words a sentence needs to say something of a record it names
+
+
+def record_identifier(text: str) -> bool:
+    """A ticket's, a change's or an update's identifier: "RC-1187", "CHG0041187" (not "HX-2": one digit)."""
+    return bool(_RECORD.fullmatch(text))
+
+
+def states_of_record(plain: str, span: nm.Span) -> bool:
+    """Does the sentence say something of the record identifier it names (four words or more)?"""
+    return record_identifier(span.text) and len(_WORD.findall(plain)) >= RECORD_WORDS
+
+
+def written_as_name(plain: str, span: nm.Span, valued: bool) -> bool:
+    """Is the span of the sentence `plain`, by its form, a name a page is made for on this one mention
+    (see the module's docstring)? `valued`: the sentence holds a value outside its names."""
+    if record_identifier(span.text):
+        return True
+    if not valued or span.kind not in ("shaped", "caps", "link"):
+        return False
+    tokens = span.tokens
+    if span.kind == "shaped":
+        return _shaped_end(tokens[-1])
+    return len(tokens) > 1 and all(t.isalpha() and t[:1].isupper() and t[1:].islower() for t in tokens) \
+        and not all(wd.common_word(t) for t in tokens) and not (_fresh(plain, span) and _may_be_a_verb(tokens[0]))
+
+
+def _may_be_a_verb(word: str) -> bool:
+    """Could the word opening a sentence or a part of it be an English word capitalised there (a verb, a
+    greeting: "Revisit …", "Hi …", "Preconfigured …") rather than part of a name: not rare, or with an
+    English ending (`nm.english_ending`)?"""
+    return wd.zipf(word) >= wd.RARE_ZIPF or nm.english_ending(word)
+
+
+_MID_SENTENCE = re.compile(r"[a-z,;]$")
+
+
+def _fresh(plain: str, span: nm.Span) -> bool:
+    """Does the span open its sentence or a part of it (after a colon, a time, a dash, a bracket), where
+    an ordinary word is capitalised as a verb or a greeting ("Export Quorvane …", "08:15 Hi Oksana")?
+    After a lower-case word or a comma its capital is the text's own."""
+    return span.at_start or not _MID_SENTENCE.search(plain[:span.start].rstrip())
+
+
+def _shaped_end(token: str) -> bool:
+    """A last word shaped as a name's (`wd.shaped`) that is no English word, no size or week in lower
+    case, no level or clause number, no contraction or placeholder."""
+    if not wd.shaped(token) or "'" in token or "’" in token or wd.placeholder(token):
+        return False
+    if (token[:1].islower() and any(ch.isdigit() for ch in token)) or _ONE_TRAILING_DIGIT.fullmatch(token):
+        return False
+    return not (token.isalpha() and wd.zipf(token) >= wd.RARE_ZIPF)  # ("iPad", "GitHub": English has them)

@@ -1,0 +1,109 @@
+"""Issue 31, a name written in a name's shape gets a page on one mention where its sentence states a value,
+wherever it stands in the sentence; a record's identifier where its sentence says something of it
+(kctui.compiler.builtin.named_once, EXTRACTOR_VERSION 36). Positive and negative tables, with phrasings of
+our own (not the notes corpus's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.builtin import named_once
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.readers import read_source
+
+DIGEST = "sha256:" + "5" * 64
+
+
+def entity_names(text: str) -> set[str]:
+    return {e.name for e in extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST)).entities}
+
+
+@pytest.mark.parametrize("text, name", [
+    # an inner capital, in the middle of a sentence whose value is not next to it
+    ("# Runbook\n\n- Keep it under 8 workers; beyond that the QuillPool queue (depth 40) backs up.\n", "QuillPool"),
+    # a vendor's name and a product's shaped word
+    ("# Kit\n\nWe reuse the old Vexlar StorNode chassis in the back room, 3 bays free.\n", "Vexlar StorNode"),
+    # capitalised words away from the sentence start, not all ordinary words
+    ("# Travel\n\nBooked the flights with Marrowby Tours for 14 people.\n", "Marrowby Tours"),
+    # ... at the sentence start when the first word is no ordinary word
+    ("# Standup\n\n- Zentrix Workspace rollout to 1120 on the kiosks.\n", "Zentrix Workspace"),
+    # a record's identifier in a sentence that says something of it, with no other value
+    ("# Handover\n\n- node seven is still drained (QX-4471), waiting on the vendor\n", "QX-4471"),
+])
+def test_a_name_in_a_names_shape_with_a_value_gets_a_page_on_one_mention(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("text, not_a_name", [
+    # no value in the sentence: a passing mention
+    ("# Notes\n\nAsk the team whether the QuillPool queue backs up.\n", "QuillPool"),
+    # an acronym alone: vocabulary as often as a name
+    ("# Ops\n\nWe checked that the WXQ export finished, 14 files in all.\n", "WXQ"),
+    # a record's identifier in a sentence of under four words
+    ("# Refs\n\n- see QX-4471\n", "QX-4471"),
+])
+def test_no_page_for_a_name_without_a_value_or_a_lone_acronym(text, not_a_name):
+    assert not_a_name not in entity_names(text)
+
+
+def _span(plain: str, text: str) -> nm.Span:
+    kind = "shaped" if any(wd.shaped(t) for t in text.split()) else "caps"
+    start = plain.index(text)
+    return nm.Span(text, start, start + len(text), start == 0, kind, tuple(text.split()))
+
+
+@pytest.mark.parametrize("text, at_start, valued, expected", [
+    ("PgPooler", False, True, True),
+    ("Sectra IDS9", False, True, False),  # a word and one trailing digit ends it: a level's form
+    ("Vexlar StorNode", False, True, True),
+    ("PgPooler", False, False, False),  # no value in the sentence
+    ("iPad", False, True, False),  # a word English has
+    ("GitHub", False, True, False),
+    ("m7q.4xlarge", False, True, False),  # a size in lower case with a digit
+    ("wk47", False, True, False),
+    ("SEV3", False, True, False),  # a level, an offset, a clause: one trailing digit
+    ("UTC-5", False, True, False),
+    ("RMA'd", False, True, False),  # a contraction
+    ("Marrowby Tours", False, True, True),
+    ("Zentrix Workspace", True, True, True),  # at the start, its first word no ordinary word
+    ("Export Quorvane", True, True, False),  # at the start, its first word an ordinary word (a verb)
+    ("Slurm QOS", False, True, False),  # an acronym glues names together
+    ("Weekly Review", False, True, False),  # ordinary words only
+    ("Brellcourt", False, True, False),  # one capitalised word alone: not by its form
+    ("Revisit Quistbrand", True, True, False),  # at the start, its first word an English word (a verb)
+    ("Preconfigured Zorvana", True, True, False),  # ... or a word with an English ending
+    ("WXQ", False, True, False),  # an acronym alone
+    ("QX-4471", False, False, True),  # a record's identifier, value or not
+])
+def test_written_as_name(text, at_start, valued, expected):
+    plain = ("" if at_start else "we use ") + text + " now"
+    assert named_once.written_as_name(plain, _span(plain, text), valued) is expected
+
+
+@pytest.mark.parametrize("plain, name, expected", [
+    ("Sent: 2 May 08:15 Hi Oksana, can you confirm", "Hi Oksana", False),  # a greeting after a time
+    ("Owner: Mark Brell, from 3 May", "Mark Brell", False),  # after a colon an ordinary word may be a verb
+    ("the call with Mark Brell took 40 minutes", "Mark Brell", True),  # after a lower-case word
+])
+def test_an_ordinary_first_word_opening_a_part_of_the_sentence(plain, name, expected):
+    assert named_once.written_as_name(plain, _span(plain, name), True) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("RC-1187", True), ("CHG0041187", True), ("KB5046617", True),
+    ("HX-2", False), ("SEV-2", False), ("ADR 7", False), ("rc-1187", False),
+])
+def test_record_identifier(text, expected):
+    assert named_once.record_identifier(text) is expected
+
+
+@pytest.mark.parametrize("text, names, not_names", [
+    # a meridiem after a time of day ends the time: no name opens with it
+    ("Sat 8:12 AM MS225 is end of sale", {"MS225"}, {"AM MS225"}),
+    ("pinged at 10:43 PM QX-88 after the deploy", {"QX-88"}, {"PM QX-88"}),
+])
+def test_a_meridiem_after_a_time_is_no_part_of_a_name(text, names, not_names):
+    spans = {s.text for s in nm.plain_spans(text)}
+    assert names <= spans and not (not_names & spans)
