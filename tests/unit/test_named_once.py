@@ -58,6 +58,7 @@ def _span(plain: str, text: str) -> nm.Span:
     ("PgPooler", False, True, True),
     ("Sectra IDS9", False, True, False),  # a word and one trailing digit ends it: a level's form
     ("Vexlar StorNode", False, True, True),
+    ("Vexlar TX4400", False, True, True),  # capitalised words and a model's designation
     ("PgPooler", False, False, False),  # no value in the sentence
     ("iPad", False, True, False),  # a word English has
     ("GitHub", False, True, False),

@@ -12,6 +12,8 @@ the name stands in it ("the PgBouncer pool (size 60)", "the existing IBM TS4300 
   in lower case with a digit ("m6i", "wk49", "arm64": sizes, weeks, architectures; a host's number has
   its own rule, `recall.numbered`), not a word and one trailing digit ("SEV2", "UTC-8", "BSD-3": a level,
   an offset, a licence's clause), not a contraction ("RMA'd") or a placeholder;
+- **capitalised words and a model's designation** ("the existing IBM TS4300 tape library", "Hetzner
+  AX42"; recall gives one a page where a value stands next to it);
 - **capitalised words, two or more** ("Workforce Identity", "Cathay Pacific", "Declan Moore"), not all of
   them ordinary words, each a word with one capital ("Slurm QOS", "EOW Kenji": an acronym glues names
   together), after a lower-case word or a comma unless its first word is a rare word with no English
@@ -37,6 +39,9 @@ from kctui.compiler.builtin import words as wd
 _RECORD = re.compile(r"[A-Z]{2,12}-\d{2,6}|[A-Z]{2,5}\d{6,}")
 _ONE_TRAILING_DIGIT = re.compile(r"[A-Za-z]+-?\d")  # SEV2, UTC-8, BSD-3, RSALv2
 _WORD = re.compile(r"[A-Za-z]+")
+# capitalised words, then a model's designation: capitals and a number ("IBM TS4300", "Hetzner AX42",
+# "Cloudflare R2"), and perhaps a word after it (also recall's, for a name a value stands next to)
+MODEL = re.compile(r"^[A-Z][\w-]*(?: [A-Z][\w-]*)* [A-Z]{1,3}\d{1,5}[A-Z]{0,2}(?: [A-Z][a-z]+)?$")
 RECORD_WORDS = 4  # the words a sentence needs to say something of a record it names
 
 
@@ -60,6 +65,8 @@ def written_as_name(plain: str, span: nm.Span, valued: bool) -> bool:
     tokens = span.tokens
     if span.kind == "shaped":
         return _shaped_end(tokens[-1])
+    if MODEL.match(span.text):
+        return True  # a maker's or a product's name and a model's designation ("Hetzner AX42")
     return len(tokens) > 1 and all(t.isalpha() and t[:1].isupper() and t[1:].islower() for t in tokens) \
         and not all(wd.common_word(t) for t in tokens) and not (_fresh(plain, span) and _may_be_a_verb(tokens[0]))
 

@@ -304,7 +304,7 @@ _FLEET_NUMBER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z][A-Za-z0-9]*)*-0\d{1,3}$")
 
 # a product's name with its model's designation: a capitalised name, then capitals and a number
 # ("PowerEdge XE9680", "IBM TS4300", "Cloudflare R2"): a page on one mention when a fact is stated of it
-_MODEL = re.compile(r"^[A-Z][\w-]*(?: [A-Z][\w-]*)* [A-Z]{1,3}\d{1,5}[A-Z]{0,2}(?: [A-Z][a-z]+)?$")
+_MODEL = named_once.MODEL
 
 
 def numbered(name: str, strong: bool, plain: str, spans: list[tuple[nm.Span, str]]) -> bool:
