@@ -160,36 +160,88 @@ def _mentions(us: list[Unit], profile: Profile, lower: nm.Lower) -> tuple[dict[s
     cands: dict[str, Candidate] = {}
     spans_of: SpansOf = []
     heads: list[tuple[nm.Span, int]] = []  # multiword names away from a sentence start, by sentence
+    inner = inner_capitals(us)
     for i, u in enumerate(us):
-        spans_of.append(_sentence_mentions(u, i, cands, heads, profile, lower))
+        spans_of.append(_sentence_mentions(u, i, cands, heads, profile, lower, inner))
     return cands, spans_of, heads
 
 
 _OWNER_AFTER = re.compile(r"\s*(?::|\bto\b|[—–]|-\s)")  # "- [ ] Tom Okoye to send …", "Tom Okoye: …", "… — …"
 
 
-def _task_spans(plain: str, spans: list[nm.Span]) -> list[nm.Span]:
+def _task_spans(plain: str, spans: list[nm.Span], inner: frozenset[str] | None = None,
+                lower: nm.Lower | None = None) -> list[nm.Span]:
     """The spans of a checkbox item ("- [ ] Add Zabbix alerts at 80%", "- [x] Sign Cloudsmith 3yr deal"):
     a task opens with its verb, so a run shaped like a person's name at its start whose first word is an
     ordinary English word is the verb and the name after it ("Zabbix", "Cloudsmith"), unless the run is
-    the task's owner, written before "to", a colon or a dash ("- [ ] Mark Oduya to book the room")."""
-    first = [sp for sp in spans if sp.start == 0 and len(sp.tokens) >= 2 and wd.common_word(sp.tokens[0])]
-    if not first or _OWNER_AFTER.match(plain, first[0].end):
+    the task's owner, written before "to", a colon or a dash ("- [ ] Mark Oduya to book the room").
+    With `inner` and `lower` (a plain list item, or a table row's cells), the same at the item's or each
+    cell's start where the words go on after the run, it is no subject and the document writes it only
+    there (`_opens_phrase`): "| Sign Egnyte 3yr |", "- Replace Isilon like-for-like with …"."""
+    starts = {0} | ({m.end() for m in _CELL_START.finditer(plain)} if inner is not None else set())
+    for first in [sp for sp in spans if sp.start in starts and len(sp.tokens) >= 2 and wd.common_word(sp.tokens[0])]:
+        if _OWNER_AFTER.match(plain, first.end) or (inner is not None and not _opens_phrase(plain, first, inner, lower)):
+            continue
+        tail = plain.find(first.tokens[1], first.start + len(first.tokens[0]))
+        if any(sp.start == tail for sp in spans):  # (no shorter span of the name after the verb: the run stays)
+            spans = [sp for sp in spans if sp is not first]
+    return spans
+
+
+_CELL_START = re.compile(r"\|\s*")
+_WORD_AFTER = re.compile(r" [\"'“‘]?([A-Za-z0-9][\w'’-]*)")
+_LABEL_AFTER = re.compile(r"(?: [\w-]+){0,2}:")  # "- Google Workspace email: sam@…": a label's words
+_INNER_CAPITAL = re.compile(r"(?<=[a-z0-9,] )[A-Z][a-z]+\b")
+
+
+def inner_capitals(us: list[Unit]) -> frozenset[str]:
+    """The capitalised words the document writes after a word of a sentence: names there ("on Google
+    Workspace"), whatever they are where they open an item."""
+    return frozenset(w for u in us for w in _INNER_CAPITAL.findall(u.plain))
+
+
+def _opens_phrase(plain: str, span: nm.Span, inner: frozenset[str], lower: nm.Lower | None) -> bool:
+    """Does a run at an item's or a cell's start open a phrase with its first word, as a task's verb does
+    ("Sign Egnyte 3yr", "Chase Northpoint on NP-88213", "Replace Isilon like-for-like with …")? The
+    words go on after it in its cell, not as a subject's verb (an auxiliary, a verb in -ed: "Helen
+    Achterberg will ask …", "Ben Ashworth locked out"), an aside ("Tom Okoye (acct mgr)") or a label's
+    colon ("Google Workspace email: …"); the
+    document writes the run in no other place (a verb and its object seldom recur word for word: "-
+    Google Workspace email: …" and "- Google Workspace — 14 users") and never writes its first word
+    capitalised after a word of a sentence ("on Google Workspace": there "Google" is a name, no verb)."""
+    m = _WORD_AFTER.match(plain, span.end)
+    if not m or PERSON_AFTER.match(plain, span.end) or m.group(1).endswith("ed") or _LABEL_AFTER.match(plain, span.end):
+        return False
+    return span.tokens[0] not in inner and (lower is None or lower.text.count(span.text) < 2)
+
+
+_ADDRESSED = re.compile(r"\s*(?:,|[—–]|-\s)")
+
+
+def _salutation_spans(plain: str, spans: list[nm.Span]) -> list[nm.Span]:
+    """The spans of a paragraph's first sentence less a greeting's word glued to the name it addresses
+    ("Hi Marieke,", "Dear Tomasz,", "Hi Marieke — you're right"): two words opening the paragraph, the
+    first an ordinary English word, then a comma or a dash, is a salutation and the name in it (a list
+    item opening so names its person: "- Ken Oduya — releases")."""
+    first = next((sp for sp in spans if sp.start == 0 and len(sp.tokens) == 2), None)
+    if first is None or not wd.common_word(first.tokens[0]) or not _ADDRESSED.match(plain, first.end):
         return spans
-    tail = plain.find(first[0].tokens[1], len(first[0].tokens[0]))
-    if not any(sp.start == tail for sp in spans):
-        return spans  # (no shorter span of the name after the verb: the run stays as it is)
-    return [sp for sp in spans if sp is not first[0]]
+    tail = plain.find(first.tokens[1], len(first.tokens[0]))
+    return [sp for sp in spans if sp is not first] if any(sp.start == tail for sp in spans) else spans
 
 
 def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list[tuple[nm.Span, int]],
-                       profile: Profile, lower: nm.Lower) -> list[tuple[nm.Span, str]]:
+                       profile: Profile, lower: nm.Lower, inner: frozenset[str]) -> list[tuple[nm.Span, str]]:
     """The name spans of sentence i, each recorded as a mention of its candidate (a name in a list of
     people is a person); a span neither name-like nor made a name by usage is left out."""
     found: list[tuple[nm.Span, str]] = []
     sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
     if u.kind == "item" and u.index == 0 and CHECKBOX.match(u.raw.lstrip()):
         sentence_spans = _task_spans(u.plain, sentence_spans)
+    elif (u.kind == "item" and u.index == 0) or u.kind == "row":
+        sentence_spans = _task_spans(u.plain, sentence_spans, inner, lower)
+    elif u.kind == "paragraph" and u.index == 0:
+        sentence_spans = _salutation_spans(u.plain, sentence_spans)
     listed = nm.people_list(u.plain, sentence_spans) if len(sentence_spans) >= 3 else set()
     for k, span in enumerate(sentence_spans):
         span, edition = coined.with_edition(u.plain, span)

@@ -451,12 +451,15 @@ def _name_cells(rows: Rows, column: int) -> list[str]:
 _PAREN_TAIL = re.compile(r"\s+\([^()]*\)\s*$")
 
 
+_CELL_NAMES_GAP = re.compile(r",|\s[+/]\s")  # "`orders-db`, `labels-db`", "Gaz + Raj", "Nadia / Shiv"
+
+
 def _row_subjects(cell: str, typed: bool, lower_ok: bool = False) -> list[str]:
-    """The names a cell of the name column gives ("`orders-db`, `labels-db`": two)."""
+    """The names a cell of the name column gives ("`orders-db`, `labels-db`", "Gaz + Raj": two each)."""
     head = _PAREN_TAIL.sub("", cell)
     if typed and not any(w.islower() for w in head.split()):  # "Acme Forge (formerly Forge One)": the name
         cell = head
-    parts = [p.strip().strip("`*_ ") for p in cell.split(",")] if "," in cell else [cell.strip().strip("`*_ ")]
+    parts = [p.strip().strip("`*_ ") for p in _CELL_NAMES_GAP.split(cell)]
     if all(p and (_row_name(p, typed) or (typed and _named_cell(p, lower_ok))) for p in parts):
         return parts
     return []

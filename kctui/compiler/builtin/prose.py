@@ -280,9 +280,27 @@ def _glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
         return None  # "**Unsafe traits:** An *unsafe trait* is …": the sentence defines its own term
     if not _gloss_rest(rest) or any(ch.isdigit() for ch in term) or _field_value(rest):
         return None  # "Day 5: Monthly release", "**Reviewers:** Ana Ruiz, Bo Li": a label and its value
+    if not code and _among_fields(doc, u.block):
+        return None  # "**Supersedes:** ADR-003 (…)" under "**Status:** Accepted", "**Date:** 2 Nov": a record's field
     e = ev(doc, u.first, u.last)
     d = _defined(term, (), e, u, bare(rest), "glossary")
     return d, Claim(d.term, "definition", rest, "", "fact", "definition", e)
+
+
+def _among_fields(doc: Document, position: int) -> bool:
+    """Is the item at `position` one of a run of `**Label:** value` items of which two others or more
+    hold a field's value (names, a status, a date: `_field_value`, or a number first)? A record's header
+    of fields ("Status", "Date", "Deciders", "Supersedes", "Severity"), not a glossary: its labels are
+    no terms, whatever their values say."""
+    fields = 0
+    for step in (-1, 1):
+        k = position + step
+        while 0 <= k < len(doc.blocks) and doc.blocks[k].kind == "item" and \
+                (m := _BOLD_LEAD.match(" ".join(doc.blocks[k].text.split()))):
+            rest = bare(m.group("rest"))
+            fields += _field_value(rest) or rest[:1].isdigit()
+            k += step
+    return fields >= 2
 
 
 def _field_value(rest: str) -> bool:

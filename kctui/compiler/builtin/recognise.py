@@ -57,7 +57,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     recalled, values = _recall(us, cands, spans_of, lower)
     _section_references(doc, cands)
     used = _used(cands)
-    for key in _units(us, spans_of) | _lower_in_headings(doc, cands):
+    for key in _units(us, spans_of) | _lower_in_headings(doc, cands) | _role_titles(us, spans_of):
         cands.pop(key, None)
     accepted = _accepted(cands, concept_keys, used)
     passing = _passing(doc, us, cands, concept_keys, accepted, {k for k, _ in recalled})
@@ -115,6 +115,32 @@ def _units(us: list[Unit], spans_of: SpansOf) -> set[str]:
         for span, key in spans:
             after[key] = after.get(key, True) and recall.unit(us[i].plain, span)
     return {k for k, all_units in after.items() if all_units}
+
+
+_APPOSITION = re.compile(r"^\s*(?:\(|,)\s*$")  # "Tomasz Wierzbicki (Clinical Informatics Manager)", "Nadia Okafor, BIM Manager"
+
+
+def _role_titles(us: list[Unit], spans_of: SpansOf) -> set[str]:
+    """The keys of the capitalised runs headed by a role's noun ("Clinical Informatics Manager", "BIM
+    Manager") that the document writes beside a person's name, in brackets or after a comma, or with the
+    person's name in brackets after them ("the Clinical Informatics Manager (Mr. Wierzbicki)"): the title
+    of someone's job, not a thing of its own."""
+    out: set[str] = set()
+    for i, spans in enumerate(spans_of):
+        plain = us[i].plain
+        for span, key in spans:
+            if len(span.tokens) < 2 or span.tokens[-1].casefold().removesuffix("s") not in nt.ROLE_NOUNS:
+                continue
+            if any(_person(o) and (o.end <= span.start and _APPOSITION.match(plain[o.end:span.start])
+                                   or span.end <= o.start and plain[span.end:o.start].strip() == "(")
+                   for o, _ in spans):
+                out.add(key)
+    return out
+
+
+def _person(span: nm.Span) -> bool:
+    """A span written as a person's name: shaped like one, or a title and a name ("Mr. Wierzbicki")."""
+    return nt.person_like(span.text) or (len(span.tokens) == 2 and span.tokens[0].rstrip(".") in nm.HONORIFICS)
 
 
 def _section_references(doc: Document, cands: dict[str, Candidate]) -> None:

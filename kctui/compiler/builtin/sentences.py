@@ -21,7 +21,7 @@ MAX_STATEMENT_CHARS = 300
 _LEADING_SPACE = re.compile(r"\s*")  # (the regex's \s is str.isspace: what lstrip strips)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])|\n(?=\**[A-Z][\w'’ /-]{0,30}\**:\**\s)"
                            r"|\n(?=\**[A-Za-z][\w'’]{1,30}\**\s+[-—–]\s)")
-_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Mrs.", " Ms.", "Dr.", "Prof.", "Capt.", "Col.", "Maj.", "Lt.", "Sgt.", "Cllr.", "St.", "No.", "Inc.", "Ltd.")
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Mrs.", " Ms.", "(Ms.", "Dr.", "Prof.", "Capt.", "Col.", "Maj.", "Lt.", "Sgt.", "Cllr.", "St.", "No.", "Inc.", "Ltd.")
 CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
 
 

@@ -1,0 +1,128 @@
+"""Issue 31, entity precision: spans the text writes as names that are none, each told by where it stands
+and how English uses its words, not by a list of them. Table tests with phrasings of our own: a task's
+verb glued to the name after it in a table cell or a list item, a greeting and the name it addresses,
+names joined in one cell, a job's title beside its holder, a record's header of fields."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.builtin import candidates as cd
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.readers import read_source
+
+DIGEST = "sha256:" + "7" * 64
+
+
+def extract(text: str, path: str = "notes/n.md"):  # noqa: ANN201
+    return extract_document(read_source(path, text.encode("utf-8"), DIGEST))
+
+
+def entity_names(text: str) -> set[str]:
+    return {e.name for e in extract(text).entities}
+
+
+def topic_names(text: str) -> set[str]:
+    ex = extract(text)
+    return {e.name for e in ex.entities} | {c.name for c in ex.concepts}
+
+
+# -- a task's verb opening a table cell or a plain list item ---------------------------------------------
+
+
+@pytest.mark.parametrize("plain, dropped", [
+    ("Sign Quillsmith 2yr | Ana | Fri", "Sign Quillsmith"),
+    ("Chase Brindlemark on PO-4471 | Ana | Wed", "Chase Brindlemark"),
+    ("4 | Add Zorbit alerts at 80% on /srv | Ana | Done", "Add Zorbit"),
+    ("Export Falvane \"open\" tickets to a sheet", "Export Falvane"),
+])
+def test_a_verb_opening_a_cell_or_an_item_is_no_part_of_the_name(plain: str, dropped: str) -> None:
+    spans = nm.plain_spans(plain)
+    kept = {s.text for s in cd._task_spans(plain, spans, frozenset(), nm.lower_words([plain]))}
+    assert dropped not in kept and dropped.split()[1] in kept
+
+
+@pytest.mark.parametrize("plain, name", [
+    ("Grace Tannery will send the quote by Fri", "Grace Tannery"),  # a subject and its verb
+    ("Ben Aldworth locked out, new phone | INC-4471", "Ben Aldworth"),  # a verb in -ed after a subject
+    ("Tom Okonji (acct mgr) | SaaS", "Tom Okonji"),  # an aside
+    ("Mark Tiernan to book the room", "Mark Tiernan"),  # the owner
+    ("Google Halberd email: ana@example.org", "Google Halberd"),  # a label's words
+    ("Charles Farrow | hops | Lucy", "Charles Farrow"),  # the whole cell
+])
+def test_a_name_opening_a_cell_or_an_item_stays_whole(plain: str, name: str) -> None:
+    spans = nm.plain_spans(plain)
+    kept = {s.text for s in cd._task_spans(plain, spans, frozenset(), nm.lower_words([plain]))}
+    assert name in kept
+
+
+def test_a_first_word_written_as_a_name_inside_a_sentence_is_no_verb() -> None:
+    plain = "Google Halberd seats for 12 users"
+    spans = nm.plain_spans(plain)
+    assert "Google Halberd" in {s.text for s in cd._task_spans(plain, spans, frozenset({"Google"}), nm.lower_words([plain]))}
+    assert "Google Halberd" not in {s.text for s in cd._task_spans(plain, spans, frozenset(), nm.lower_words([plain]))}
+
+
+def test_a_table_of_tasks_names_the_thing_after_the_verb() -> None:
+    text = ("# Sync\n\n| What | Who | When |\n|---|---|---|\n| Sign Quillsmith 3yr, $19,800 | Ana Ruiz | today |\n"
+            "| Chase Quillsmith on PO-4471 | Bo Li | Wed |\n")
+    names = entity_names(text)
+    assert "Sign Quillsmith" not in names and "Chase Quillsmith" not in names
+
+
+# -- a greeting and the name it addresses --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, not_name", [
+    ("# Invoice 2031\n\nHi Marisol,\n\nInvoice 2031 for €2,400 was due 17 Oct, could you check it?\n\n"
+     "Hi Marisol — you're right, the quote was €600.\n", "Hi Marisol"),
+    ("# Renewal\n\nDear Tomasin,\n\nThe renewal of 2027 comes to $4,200 on 1 Jan.\n", "Dear Tomasin"),
+])
+def test_a_greeting_is_no_part_of_the_name_it_addresses(text: str, not_name: str) -> None:
+    assert not_name not in entity_names(text)
+
+
+def test_a_list_item_opening_with_a_name_and_a_dash_keeps_the_name() -> None:
+    assert "Ken Odumosu" in entity_names("# Team\n\n- Ken Odumosu — releases since 2024, typing.\n"
+                                         "- Ken Odumosu owns the 3.4 branch.\n")
+
+
+# -- names joined in one cell of a name column ---------------------------------------------------------
+
+
+def test_names_joined_in_a_cell_are_each_a_name() -> None:
+    text = ("# Actions\n\n| What | Who | When |\n|---|---|---|\n| Swap the SSDs | Gaz + Raj | Sat 21 Feb |\n"
+            "| Split the model | Nadia / Shiv | next week |\n| Book the van | Gaz | Fri |\n")
+    names = entity_names(text)
+    assert "Gaz + Raj" not in names and "Nadia / Shiv" not in names
+
+
+# -- a job's title beside the person who holds it ------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, not_name", [
+    ("# ADR\n\n- Owner: Dana Whitlock, Imaging Systems Manager\n\nNo upgrades unless the Imaging Systems "
+     "Manager agrees, from 3 Dec.\n", "Imaging Systems Manager"),
+    ("# Runbook\n\nIf the queue is late by 30 minutes, tell the Imaging Informatics Manager (Ms. Whitlock).\n"
+     "The Imaging Informatics Manager signs off fixes after 2 Dec.\n", "Imaging Informatics Manager"),
+])
+def test_a_title_beside_its_holder_is_no_thing(text: str, not_name: str) -> None:
+    assert not_name not in entity_names(text)
+
+
+# -- a record's header of fields -----------------------------------------------------------------------
+
+
+def test_a_label_among_a_records_fields_is_no_term() -> None:
+    text = ("# ADR-9: Two engine nodes\n\n- **Status:** Accepted\n- **Date:** 2 November 2026\n"
+            "- **Deciders:** Ana Ruiz, Bo Li\n- **Supersedes:** ADR-003 (single production node with cold standby)\n\n"
+            "## Context\n\nThe engine ran on one node.\n")
+    assert "Supersedes" not in topic_names(text)
+
+
+def test_a_glossary_of_terms_still_defines_them() -> None:
+    text = ("# Terms\n\n- **Quillmark:** a queue that holds the retries of the billing jobs\n"
+            "- **Brindlestore:** the store of raw exports from the ledger service\n"
+            "- **Farrowgate:** the gateway that checks each partner's token\n")
+    assert {"Quillmark", "Brindlestore", "Farrowgate"} <= topic_names(text)
