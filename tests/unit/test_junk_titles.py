@@ -126,3 +126,44 @@ def test_a_glossary_of_terms_still_defines_them() -> None:
             "- **Brindlestore:** the store of raw exports from the ledger service\n"
             "- **Farrowgate:** the gateway that checks each partner's token\n")
     assert {"Quillmark", "Brindlestore", "Farrowgate"} <= topic_names(text)
+
+
+# -- ordinary words written where a name would be ------------------------------------------------------
+
+
+def test_a_frequent_word_only_written_before_one_digit_labels_a_numbered_thing() -> None:
+    text = ("# Refresh\n\nThe Lenvo 100e Gen 3 units age out in 2029 and we stock Gen 3 screens.\n\n"
+            "- the Gen 4 covers are the same part, $38 each\n- order 420 of the Gen 4 by 2 Mar\n")
+    assert "Gen" not in entity_names(text)
+
+
+def test_an_acronym_before_its_release_digit_stays_a_name() -> None:
+    text = "# Builds\n\nWe build wheels for RHEL 8 and RHEL 9 on 3 Dec.\n\nThe RHEL 9 images take 12 minutes.\n"
+    assert "RHEL" in entity_names(text)
+
+
+@pytest.mark.parametrize("word, english", [
+    ("deferral", True), ("reseller", True), ("resellers", True), ("baking", True),
+    ("pgbouncer", False), ("restic", False), ("telvane", False), ("receiptd", False), ("balena", False),
+])
+def test_a_word_english_derives_from_one_it_has_is_no_coined_name(word: str, english: bool) -> None:
+    from kctui.compiler.builtin import words as wd
+    assert wd.unknown_word(word) is not english
+
+
+@pytest.mark.parametrize("text, not_name", [
+    ("# Jamf\n\n1. Max deferral (90 days) in Jamf + manual release.\n", "deferral"),
+    ("# Tasks\n\n- Solibri: tell reseller 3 seats not 4, before 28 Feb\n", "reseller"),
+    ("# Postmortem\n\nWe yanked 3.4.0 and released 3.4.1 with the header put back.\n", "yanked"),
+    ("# Triage\n\n- Discussions has 3 unanswered Qs older than 2 weeks, one on 2.1\n", "Qs"),
+])
+def test_an_ordinary_word_stated_of_is_no_name(text: str, not_name: str) -> None:
+    assert not_name not in entity_names(text)
+
+
+def test_a_chat_messages_first_word_opens_a_sentence() -> None:
+    spans = nm.plain_spans("**Gareth Pughley** 14:40 Retested 6 orders from the lab, all matched in Sectrix.")
+    assert [s.at_start for s in spans if s.text == "Retested"] == [True]
+    text = ("# Thread\n\n**Gareth Pughley** 14:40\nRetested 6 orders from the lab, all matched in Sectrix.\n\n"
+            "**Ana Ruiz** 14:42\nThanks, shipping it at 15:00.\n")
+    assert "Retested" not in entity_names(text)

@@ -29,7 +29,8 @@ def versioned_words(plain: str) -> list[nm.Span]:
     if not _DOTTED_NUMBER.search(plain):
         return []
     return [nm.Span(m.group(1), m.start(1), m.end(1), m.start(1) == 0, "versioned", (m.group(1),))
-            for m in _VERSIONED_WORD.finditer(plain) if wd.unknown_word(m.group(1))]
+            for m in _VERSIONED_WORD.finditer(plain) if wd.unknown_word(m.group(1))
+            and not m.group(1).endswith(_ENGLISH_ENDING)]  # ("3.4.0 stays yanked", "we yanked 3.4.0")
 
 
 _LOWER_WORD = re.compile(r"([a-z][a-z0-9]{3,24})(?![\w'’@/(-]|[.:]\w)")  # (not a call: "repr(")

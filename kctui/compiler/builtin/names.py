@@ -222,7 +222,8 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
     words, and where it opens the sentence and is shaped like a person's name, the whole run too."""
     s = group[0][1]
     before = plain[:s].rstrip()[-1:]
-    at_start = s == first_pos or (before != "" and before in _OPENERS)
+    at_start = s == first_pos or (before != "" and before in _OPENERS) or (
+        before.isdigit() and _MESSAGE_HEAD.match(plain, 0, s) is not None)
     if at_start and 2 <= len(group) <= 3 and (zipf(group[-1][0]) < RARE_ZIPF or (
             before in _INNER_OPENERS and _inner_person(group))) and person_like(whole := plain[group[0][1]:group[-1][2]]) \
             and not _asks(plain, group):
@@ -248,6 +249,10 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
 
 MERIDIEM = frozenset({"AM", "PM"})  # after a time of day (closed class)
 _TIME_BEFORE = re.compile(r"\d\s?$")
+
+# a chat message's head, its sender in bold and its time, on a line of its own above the message
+# ("**Gareth Pugh** 14:40" / "Retested 6 orders …"): the message's first word opens a sentence
+_MESSAGE_HEAD = re.compile(r"\*\*[^*]{1,40}\*\*,? \d{1,2}:\d{2} ?$")
 
 
 def _asks(plain: str, group: list[tuple[str, int, int]]) -> bool:

@@ -57,7 +57,8 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     recalled, values = _recall(us, cands, spans_of, lower)
     _section_references(doc, cands)
     used = _used(cands)
-    for key in _units(us, spans_of) | _lower_in_headings(doc, cands) | _role_titles(us, spans_of):
+    for key in _units(us, spans_of) | _numbered(us, cands, spans_of) | _lower_in_headings(doc, cands) \
+            | _role_titles(us, spans_of) | _inflected_openers(cands):
         cands.pop(key, None)
     accepted = _accepted(cands, concept_keys, used)
     passing = _passing(doc, us, cands, concept_keys, accepted, {k for k, _ in recalled})
@@ -143,6 +144,23 @@ def _person(span: nm.Span) -> bool:
     return nt.person_like(span.text) or (len(span.tokens) == 2 and span.tokens[0].rstrip(".") in nm.HONORIFICS)
 
 
+_DIGIT_AFTER = re.compile(r" [1-9](?![\d.,:/])")
+
+
+def _numbered(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf) -> set[str]:
+    """The keys of the frequent words only the document's usage makes names that it writes right before
+    one digit wherever it writes them ("Gen 3", "Gen 4 keyboards", "Sev 2", "Phase 2"): the label of a
+    numbered thing, as a unit is a number's, not a name (a release number is longer, "Windows 11", and an
+    acronym names a product before its release: "RHEL 9")."""
+    before: dict[str, bool] = {}
+    for i, spans in enumerate(spans_of):
+        for span, key in spans:
+            c = cands.get(key)
+            if c is not None and c.usage and not c.vouched and c.name[1:].islower():
+                before[key] = before.get(key, True) and bool(_DIGIT_AFTER.match(us[i].plain, span.end))
+    return {k for k, every in before.items() if every}
+
+
 def _section_references(doc: Document, cands: dict[str, Candidate]) -> None:
     """A frequent word that is, or opens, a heading of the document is a reference to that section ("see
     Alternatives", "the Spotted a flake scenario"): usage cannot make it a name."""
@@ -162,6 +180,15 @@ def _lower_in_headings(doc: Document, cands: dict[str, Candidate]) -> set[str]:
     lower = {w for b in doc.blocks if b.kind == "heading" for w in _LOWER_WORD.findall(b.text)}
     return {k for k, c in cands.items() if c.kinds == {"caps"} and not c.marked and " " not in c.name
             and c.name[:1].isupper() and c.name.casefold() in lower}
+
+
+def _inflected_openers(cands: dict[str, Candidate]) -> set[str]:
+    """The keys of the one-word names only a sentence start capitalises that end as an English verb's
+    past or participle (-ed, -ing: "Retested 6 orders …"): a verb opening its sentence, however rare the
+    word, not a name (a name the text defines, lists or declares stays)."""
+    return {k for k, c in cands.items() if c.kinds == {"caps"} and not c.marked and " " not in c.name
+            and not (c.defined or c.known or c.structured or c.listed) and len(c.name) > 5
+            and c.name.endswith(("ed", "ing")) and c.name[1:].islower()}
 
 
 def _used(cands: dict[str, Candidate]) -> set[str]:

@@ -100,6 +100,8 @@ def placeholder(text: str) -> bool:
     t = text.strip("`")
     if len(t) < 2 or not any(c.isalpha() for c in t) or (len(t) <= 3 and t.islower() and not shaped(t)):
         return True
+    if len(t) == 2 and t[0].isupper() and t[1] == "s":
+        return True  # a letter in the plural: "3 unanswered Qs", "the Ps and Ts"
     return all(len(part) == 1 for part in re.split(r"[-_.]", t))  # x.y.z, a-b
 
 
@@ -180,7 +182,25 @@ def unknown_word(word: str) -> bool:
     if zipf(w) >= RARE_ZIPF or w in CALENDAR or (w.endswith("s") and (zipf(w[:-1]) >= RARE_ZIPF or (
             w.endswith("es") and zipf(w[:-2]) >= RARE_ZIPF))):
         return False
-    return not any(_compound_part(w[:k]) and _compound_part(w[k:]) for k in range(2, len(w) - 1))
+    return not (any(_compound_part(w[:k]) and _compound_part(w[k:]) for k in range(2, len(w) - 1)) or _derived(w))
+
+
+# endings English derives words with from a verb or a noun ("deferral", "yanked", "seller"): closed class
+_DERIVING = ("al", "er", "ers", "ed", "ing")
+
+
+def _derived(w: str) -> bool:
+    """A word English derives from one it has: an English prefix before a word ("reseller", "unmount"),
+    or a deriving ending after one, its last consonant doubled or its "e" dropped ("deferral", "seller",
+    "baking")."""
+    if any(w.startswith(p) and len(w) - len(p) >= 4 and zipf(w[len(p):]) >= RARE_ZIPF for p in PREFIXES):
+        return True
+    for ending in _DERIVING:
+        stem = w[: -len(ending)]
+        if w.endswith(ending) and len(stem) >= 3 and any(zipf(s) >= RARE_ZIPF for s in (
+                stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else "")):
+            return True
+    return False
 
 
 def _compound_part(part: str) -> bool:
