@@ -167,3 +167,33 @@ def test_a_chat_messages_first_word_opens_a_sentence() -> None:
     text = ("# Thread\n\n**Gareth Pughley** 14:40\nRetested 6 orders from the lab, all matched in Sectrix.\n\n"
             "**Ana Ruiz** 14:42\nThanks, shipping it at 15:00.\n")
     assert "Retested" not in entity_names(text)
+
+
+# -- a given name's initial and a title before a surname -----------------------------------------------
+
+
+@pytest.mark.parametrize("plain, names", [
+    ("Present: T. Wierzbo, P. Ramana, A. Castellano (Pharmacy)", {"T. Wierzbo", "P. Ramana", "A. Castellano"}),
+    ("**Present:** T. Wierzbo and A. Castellano", {"T. Wierzbo", "A. Castellano"}),
+])
+def test_an_initial_in_a_list_of_people_opens_the_name(plain: str, names: set[str]) -> None:
+    assert names <= {s.text for s in nm.plain_spans(plain)}
+
+
+def test_a_letter_ending_a_sentence_is_no_initial() -> None:
+    assert {s.text for s in nm.plain_spans("the slot overflowed on rev B. MCUbooty rejected it")} >= {"MCUbooty"}
+    assert "B. MCUbooty" not in {s.text for s in nm.plain_spans("the slot overflowed on rev B. MCUbooty rejected it")}
+
+
+@pytest.mark.parametrize("text, lines", [
+    ("Ms. Castellano described the mapping.", 1),
+    ("- Ms. Castellano to retest the 12 mappings by Wednesday.", 1),
+    ("We moved 12 VMs. Then the disks.", 2),
+    ("Stay on Saft for rev C. Revisit Tadirano for rev D.", 2),
+    ("Present: T. Wierzbo, A. Castellano (Pharmacy).", 1),
+])
+def test_a_title_or_an_initial_opens_a_name_not_a_sentence(text: str, lines: int) -> None:
+    from kctui.compiler.builtin.sentences import units
+    from kctui.compiler.readers import read_source
+    doc = read_source("notes/n.md", f"# N\n\n{text}\n".encode(), DIGEST)
+    assert len(units(doc)) == lines

@@ -208,12 +208,22 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
         if _RECORD_ID.match(group[-1][0]) or _RECORD_NUMBER.match(group[-1][0]) or _RECORD_NUMBER.match(nxt[0]):
             break  # a record's identifier ends a name: "CHG-0342 AMOS cutover" names the change and AMOS;
             # a record's long number is a name of its own ("ServiceNow RITM0048812")
-        if not (gap == " " or _GAP.match(gap) or (gap == ". " and group[-1][0] in HONORIFICS)
+        if not (gap == " " or _GAP.match(gap) or (gap == ". " and (group[-1][0] in HONORIFICS or _initial(plain, group)))
                 or (_NUMBER_GAP.match(gap) and group[-1][0].isupper() and group[-1][0].isalpha() and len(group[-1][0]) > 1)):
             break  # (an acronym, a number and a capitalised word are one name: "SOC 2 Type II")
         group.append(nxt)
         j += 1
     return group
+
+
+_BEFORE_INITIAL = re.compile(r"(?:[(,;:]\**\s*|\s(?:and|&)\s)$")
+
+
+def _initial(plain: str, group: list[tuple[str, int, int]]) -> bool:
+    """Does the run so far hold only a given name's initial, in a list of people or after a label ("A"
+    of "Present: T. Wierzbicki, A. Castellanos"; not "rev B" of "on rev B. MCUboot …")?"""
+    return len(group) == 1 and len(group[0][0]) == 1 and group[0][0].isupper() and (
+        _BEFORE_INITIAL.search(plain, 0, group[0][1]) is not None)
 
 
 def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, link_texts: frozenset[str],
@@ -233,7 +243,8 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
         # loose mention, a name once it recurs; the words after the sentence's first are kept as
         # their own span too ("Later Zorblat": "Zorblat")
         out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
-    k = _leading_words(group, at_start)
+    k = 0 if len(group) > 1 and _initial(plain, group[:1]) and plain[group[0][2]:group[0][2] + 1] == "." \
+        else _leading_words(group, at_start)  # "A. Castellanos": an initial opens the name
     if not k and group[0][0] in MERIDIEM and _TIME_BEFORE.search(plain, 0, s):
         k = 1  # "8:12 AM MS225 is end of sale": the meridiem ends the time before it, no name opens with it
     if k < len(group) and len(group) - k <= 4:

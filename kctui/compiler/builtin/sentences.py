@@ -21,7 +21,11 @@ MAX_STATEMENT_CHARS = 300
 _LEADING_SPACE = re.compile(r"\s*")  # (the regex's \s is str.isspace: what lstrip strips)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])|\n(?=\**[A-Z][\w'’ /-]{0,30}\**:\**\s)"
                            r"|\n(?=\**[A-Za-z][\w'’]{1,30}\**\s+[-—–]\s)")
-_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Mrs.", " Ms.", "(Ms.", "Dr.", "Prof.", "Capt.", "Col.", "Maj.", "Lt.", "Sgt.", "Cllr.", "St.", "No.", "Inc.", "Ltd.")
+# a given name's initial in a list of people or after a label: "Present: T. Wierzbicki, A. Castellanos" (not
+# a sentence's last word: "on rev B. MCUboot rejected …")
+_INITIAL = re.compile(r"(?:[(,;:]\**\s*|\s(?:and|&)\s)[A-Z]\.$")
+_MS = re.compile(r"(?<![\w-])Ms\.$")  # "Ms. Castellanos" (not the end of "VMs.")
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Mrs.", "Dr.", "Prof.", "Capt.", "Col.", "Maj.", "Lt.", "Sgt.", "Cllr.", "St.", "No.", "Inc.", "Ltd.")
 CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
 
 
@@ -63,7 +67,7 @@ def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
     begin = 0
     for m in _SENTENCE_END.finditer(flat):
         head = flat[begin : m.start()].rstrip()
-        if head.endswith(_ABBREVIATIONS):
+        if head.endswith(_ABBREVIATIONS) or _INITIAL.search(head) or _MS.search(head):
             continue
         if head.strip():
             yield head.strip(), line_at(_LEADING_SPACE.match(flat, begin).end()), line_at(m.start() - 1)
