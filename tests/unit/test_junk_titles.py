@@ -197,3 +197,28 @@ def test_a_title_or_an_initial_opens_a_name_not_a_sentence(text: str, lines: int
     from kctui.compiler.readers import read_source
     doc = read_source("notes/n.md", f"# N\n\n{text}\n".encode(), DIGEST)
     assert len(units(doc)) == lines
+
+
+# -- a model's number is part of its name --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("plain, name", [
+    ("QS gets a Latitude 7450 on Monday", "Latitude 7450"),
+    ("still on the Dell Chromebook 3100 in grade 3", "Dell Chromebook 3100"),
+])
+def test_a_models_number_after_its_name_is_part_of_it(plain: str, name: str) -> None:
+    from kctui.compiler.builtin import coined
+    spans = [coined.with_edition(plain, s)[0].text for s in nm.plain_spans(plain)]
+    assert name in spans
+
+
+@pytest.mark.parametrize("plain, name", [
+    ("the Mosaic 2024 crop came in", "Mosaic"),  # a year
+    ("we bought a UPS 1500 for the rack", "UPS"),  # an acronym: a count or a kind's size
+    ("call Reception 0800 for a badge", "Reception"),  # a leading zero
+    ("Postgres 16 is on the new hosts", "Postgres"),  # a release
+])
+def test_a_year_a_release_or_an_acronym_keeps_its_name_alone(plain: str, name: str) -> None:
+    from kctui.compiler.builtin import coined
+    spans = [coined.with_edition(plain, s)[0].text for s in nm.plain_spans(plain)]
+    assert name in spans

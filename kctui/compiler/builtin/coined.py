@@ -116,6 +116,11 @@ _EDITION_AFTER = re.compile(r" (?:(?:rev|revision)\.? [A-Z0-9]{1,2}|(?:19|20)\d\
 _MODEL_AFTER = re.compile(r" (?![QPHW][1-4](?!\w))[A-Z]{1,2}\d{1,3}(?: [A-Z][a-z]{2,}(?! [A-Z]))?(?![\w.,:/-]\w|[\w/-])")
 
 
+# a model's number right after a capitalised word is part of its name ("Latitude 7450", "Dell Chromebook
+# 3120", "Precision 3680 tower"): three or four digits, no year ("the Mosaic 2024 crop"), no leading zero
+_MODEL_NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?![\w.,:/-]\w|[\w/%-])")
+
+
 def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     """The span with the edition or revision right after it (`_EDITION_AFTER`), when the span is a
     capitalised name away from a sentence start or shaped, a year only after a name of two words or more
@@ -123,11 +128,12 @@ def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     other spelling the text uses for it: a revision alone ("rev C")."""
     if span.kind not in ("caps", "shaped", "link") or span.at_start and span.kind == "caps":
         return span, ""
-    m = _EDITION_AFTER.match(plain, span.end) or _MODEL_AFTER.match(plain, span.end)
+    m = _EDITION_AFTER.match(plain, span.end) or _MODEL_AFTER.match(plain, span.end) or (
+        _MODEL_NUMBER_AFTER.match(plain, span.end) if span.tokens[-1][1:].islower() else None)
     if not m or any(t.casefold() in wd.CALENDAR for t in span.tokens):
         return span, ""
     edition = m.group(0).strip()
-    if m.re is _MODEL_AFTER:
+    if m.re is _MODEL_AFTER or m.re is _MODEL_NUMBER_AFTER:
         text = plain[span.start:m.end()]
         return replace(span, text=text, end=m.end(), tokens=tuple(text.split())), ""
     if edition[:1].isdigit() and len(span.tokens) < 2:
