@@ -222,3 +222,8 @@ def test_a_year_a_release_or_an_acronym_keeps_its_name_alone(plain: str, name: s
     from kctui.compiler.builtin import coined
     spans = [coined.with_edition(plain, s)[0].text for s in nm.plain_spans(plain)]
     assert name in spans
+
+
+def test_a_plain_list_item_keeps_the_name_it_opens_with() -> None:
+    names = entity_names("# Thanks\n\n- Cameron Zwarbeck on June 22, with 3 fixes\n- Dana Whitloe on June 24, 2 fixes\n")
+    assert "Zwarbeck" not in names

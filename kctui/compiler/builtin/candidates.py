@@ -175,9 +175,10 @@ def _task_spans(plain: str, spans: list[nm.Span], inner: frozenset[str] | None =
     a task opens with its verb, so a run shaped like a person's name at its start whose first word is an
     ordinary English word is the verb and the name after it ("Zabbix", "Cloudsmith"), unless the run is
     the task's owner, written before "to", a colon or a dash ("- [ ] Mark Oduya to book the room").
-    With `inner` and `lower` (a plain list item, or a table row's cells), the same at the item's or each
-    cell's start where the words go on after the run, it is no subject and the document writes it only
-    there (`_opens_phrase`): "| Sign Egnyte 3yr |", "- Replace Isilon like-for-like with …"."""
+    With `inner` and `lower` (a table row's cells), the same at each cell's start where the words go on
+    after the run, it is no subject and the document writes it only there (`_opens_phrase`): "| Sign
+    Egnyte 3yr |", "| Chase Northpoint on NP-88213 |". (Not at a plain list item's start: a list of
+    people or of titles opens so, "- Cameron Zwarich on June 22", "- Book Cloud-Native Observability".)"""
     starts = {0} | ({m.end() for m in _CELL_START.finditer(plain)} if inner is not None else set())
     for first in [sp for sp in spans if sp.start in starts and len(sp.tokens) >= 2 and wd.common_word(sp.tokens[0])]:
         if _OWNER_AFTER.match(plain, first.end) or (inner is not None and not _opens_phrase(plain, first, inner, lower)):
@@ -238,7 +239,7 @@ def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list
     sentence_spans = _with_profile_spans(nm.plain_spans(u.plain, nm.link_texts(u.raw)), u.plain, profile)
     if u.kind == "item" and u.index == 0 and CHECKBOX.match(u.raw.lstrip()):
         sentence_spans = _task_spans(u.plain, sentence_spans)
-    elif (u.kind == "item" and u.index == 0) or u.kind == "row":
+    elif u.kind == "row":  # (not a plain list item: "- Cameron Zwarich on June 22", "- Book Cloud-Native …")
         sentence_spans = _task_spans(u.plain, sentence_spans, inner, lower)
     elif u.kind == "paragraph" and u.index == 0:
         sentence_spans = _salutation_spans(u.plain, sentence_spans)
