@@ -123,6 +123,7 @@ def test_a_paragraphs_later_sentence_on_the_same_line_follows_the_one_before() -
     ("Quarkbin rollout paused.\n- resumes mon 9 mar\n", False),  # an item after a paragraph
     ("1. stop the Quarkbin agent\n2. wait 90 s for the drain\n", True),  # a numbered step too
     ("- engine: Quarkbin\n- first release: 12 may 2019\n", False),  # a field of a list of fields
+    ("- Quarkbin live since 1 Oct. Ops like it\n- cost £96/month\n", True),  # after an item of two sentences
 ])
 def test_a_list_item_holding_a_value_right_after_its_sibling_follows_it(text: str, follows: bool) -> None:
     from kctui.compiler.builtin.sentences import units
@@ -305,3 +306,42 @@ def test_a_lower_case_given_name_is_found_where_it_stands_as_a_name(text: str, f
     finder = NameFinder({"kim-ashby": ["Kim Ashby", "kim"], "tom-okoye": ["Tom Okoye"], "will-hart": ["Will Hart"]},
                         {"tom-okoye": ["Tom"], "will-hart": ["Will"]})
     assert finder.find(text) == found
+
+
+@pytest.mark.parametrize(("text", "lowered", "found"), [
+    ("sentry quota at 81% for the month", True, {"sentry"}),  # a source written in lower case
+    ("sentry quota at 81% for the month", False, set()),  # elsewhere the capital says it
+    ("uptime check in better stack by fri", True, {"better-stack"}),  # a name of several English words
+    ("a sentry stood at the gate", True, set()),  # after "a": the common noun
+    ("tickets in linear, prefix PP-", True, set()),  # one ordinary word says nothing in lower case
+    ("Sentry quota", False, {"sentry"}),
+])
+def test_a_source_written_in_lower_case_names_a_capitalised_english_name_in_lower_case(
+        text: str, lowered: bool, found: set[str]) -> None:
+    finder = NameFinder({"sentry": ["Sentry"], "better-stack": ["Better Stack"], "linear": ["Linear"]})
+    assert finder.find(text, lowered) == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("present: kofi, sandy (dial-in)", {"sandeep-gill"}),  # a person's one-word alias in a name's place
+    ("Sandy approved it", {"sandeep-gill"}),
+    ("sandy beach by the depot", set()),  # the word in its other sense
+])
+def test_a_one_word_alias_of_a_persons_page_is_found_in_lower_case_where_it_stands_as_a_name(
+        text: str, found: set[str]) -> None:
+    finder = NameFinder({"sandeep-gill": ["Sandeep Gill", "Sandy"]}, {"sandeep-gill": ["Sandeep"]})
+    assert finder.find(text) == found
+
+
+def test_a_header_of_fields_reaches_its_senders_or_its_records_page() -> None:
+    """A message's header lines (its date, its subject) reach the sender's page; a record's header fields
+    reach the page of the record one field names by its identifier; a greeting after the header does not."""
+    lines = ["From: Jo Quill <jo@example.com>", "To: Rafe Dunmore", "Date: Mon, 2 Nov 2026 14:12", "Hi Rafe,",
+             "", "**Incident:** INC0042", "**Severity:** Sev 2 (no harm)", "**Status:** Final, circulated 3 Nov"]
+    ex = Extraction("mail.md", "sha256:x", "markdown", "notes", "note", "general",
+                    statements=[_statement(k, text) for k, text in enumerate(lines, start=1) if text])
+    names = {"jo-quill": ["Jo Quill"], "rafe-dunmore": ["Rafe Dunmore"], "inc0042": ["INC0042"]}
+    fed: dict = {}
+    attach(ex, fed, NameFinder(names), {s: ns[0] for s, ns in names.items()})
+    assert [c.evidence.start for c in fed["jo-quill"].claims] == [1, 2, 3]
+    assert [c.evidence.start for c in fed["inc0042"].claims] == [6, 7, 8]

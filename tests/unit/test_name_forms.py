@@ -30,3 +30,18 @@ def test_the_forms_of_a_page_are_its_short_forms_and_its_head_words() -> None:
 @pytest.mark.parametrize("name", ["crates.io", "incident.io", "feeder.db"])
 def test_a_domain_written_in_lower_case_is_an_address_with_no_head_word(name: str) -> None:
     assert head_forms({"page": [name]}) == {}
+
+
+@pytest.mark.parametrize(("names", "forms"), [
+    ({"sg": ["SiteGround GrowBig"]}, {"sg": ["SiteGround"]}),  # a brand's word with an inner capital
+    ({"nv": ["Northvale N700 support"]}, {"nv": ["Northvale"]}),  # before a model and a word in lower case
+    ({"bw": ["Birchwood ES"]}, {"bw": ["Birchwood"]}),  # before an acronym
+    ({"cs": ["Civitas Engine"]}, {"cs": ["Civitas"]}),  # before a kind of thing
+    ({"dv": ["Daan Visser"]}, {}),  # a person's given name is the people step's
+    ({"mv": ["Marieke de Vos"]}, {}),  # a surname's particle is no word in lower case
+    ({"hv": ["Harrow Valley Go-Live"]}, {}),  # an English word opens it
+    ({"nv": ["Northvale N700 support"], "nvs": ["Northvale Systems"]}, {}),  # two pages share the word
+])
+def test_a_brands_word_opening_a_name_of_several_words_is_one_of_its_forms(
+        names: dict[str, list[str]], forms: dict[str, list[str]]) -> None:
+    assert head_forms(names) == forms

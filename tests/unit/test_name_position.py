@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.steps.name_position import name_position
+from kctui.compiler.steps.name_position import lower_case_source, name_position
 
 
 @pytest.mark.parametrize(("text", "word", "placed"), [
@@ -74,3 +74,13 @@ def test_a_preposition_that_takes_a_person_places_a_name(text: str, word: str, p
 def test_a_possessive_opening_its_clause_places_a_name(text: str, word: str, placed: bool) -> None:
     start = text.index(word)
     assert name_position(text, start, start + len(word)) is placed
+
+
+@pytest.mark.parametrize(("texts", "lowered"), [
+    (["ceph on the cluster upgraded", "- restore test still running", "Fine otherwise", "**tom** 09:20 yeah it's bad"], True),
+    (["Ceph on the cluster upgraded.", "Restore test still running.", "fine otherwise"], False),
+    (["**Alan Pryce** 09:12 morning all", "**Tom** 09:20 yeah it's bad", "**Alan Pryce** 09:25 ok thanks"], True),
+    (["ok", "done"], False),  # too few to say
+])
+def test_a_source_is_written_in_lower_case_when_most_of_its_statements_open_so(texts: list[str], lowered: bool) -> None:
+    assert lower_case_source(texts) is lowered

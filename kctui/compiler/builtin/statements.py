@@ -79,7 +79,7 @@ def _whole_items(us: list[Unit]) -> list[Unit]:
         if u.kind == "item" and u.index and last is not None and last.block == u.block \
                 and len(last.plain) + len(u.plain) < MAX_STATEMENT_CHARS * 2:
             out[-1] = Unit(f"{last.raw} {u.raw}", f"{last.plain} {u.plain}", f"{last.text} {u.text}", last.first,
-                           u.last, last.block, last.index, last.kind)
+                           u.last, last.block, last.index, last.kind, last.level)
         else:
             out.append(u)
     return out

@@ -43,8 +43,9 @@ from kctui.compiler.builtin.stated_values import value_spans
 from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers.base import MESSAGE_HEADER, Skipped, source_kind
 from kctui.compiler.steps import people, recurrence
+from kctui.compiler.steps.field_headers import header_subjects
 from kctui.compiler.steps.name_forms import forms_of
-from kctui.compiler.steps.name_position import name_position
+from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.registry import Contribution, Registry, route
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
@@ -77,6 +78,7 @@ class _Name:
     capitalised: bool  # must be written with a capital
     exact: str  # must be written exactly so ("" when any case will do)
     placed: bool = False  # or in lower case where it stands as a name (`name_position`)
+    lowered: bool = False  # or in lower case in a source written in lower case (`lower_case_source`)
 
 
 def _entry(name: str, slug: str) -> _Name | None:
@@ -96,7 +98,9 @@ def _entry(name: str, slug: str) -> _Name | None:
             # in lower case where it stands as a name ("kim owns the generator script", "kim + luis")
             return _Name(folded, slug, True, "", placed=True) if len(folded) == 1 else None
         return _Name(folded, slug, False, "")
-    return _Name(folded, slug, english, "")
+    # (a capitalised name of English words a note written in lower case writes in lower case: "sentry", "better
+    # stack"; not one ordinary word: "linear", "piano")
+    return _Name(folded, slug, english, "", lowered=english and (len(folded) > 1 or wd.zipf(folded[0]) < wd.COMMON_ZIPF))
 
 
 class NameFinder:
@@ -105,24 +109,31 @@ class NameFinder:
     def __init__(self, names: Mapping[str, Iterable[str]], people: Mapping[str, Iterable[str]] | None = None) -> None:
         """`names`: entity page slug -> its title and aliases; `people`: slug -> the one-word names that
         stand for the person the page is titled by (`people.mention_forms`), found as `names` are and,
-        when only a capital would make them that name, also in lower case where they stand as a name."""
+        when only a capital would make them that name, also in lower case where they stand as a name; so
+        is a one-word alias of such a person's page ("Sandy" of Sandeep Gill: "kofi, sandy (dial-in)")."""
         self._first: dict[str, list[_Name]] = {}
         self.keys: set[str] = set()
-        for placed, named in ((False, names), (True, people or {})):
+        people = people or {}
+        seen: set[_Name] = set()
+        for placed, named in ((False, names), (True, people)):
             for slug in sorted(named):
                 for name in named[slug]:
                     entry = _entry(name, slug)
                     if entry is not None:
-                        if placed and entry.capitalised:
+                        if entry.capitalised and (placed or (slug in people and len(entry.words) == 1)):
                             entry = replace(entry, placed=True)
-                        self._first.setdefault(entry.words[0], []).append(entry)
+                        if entry not in seen:  # (a page's names repeat: its aliases, this pass's and the last's)
+                            seen.add(entry)
+                            self._first.setdefault(entry.words[0], []).append(entry)
                         self.keys.add(identity_key(name))
 
-    def find(self, text: str) -> set[str]:
-        return {slug for _, _, slug in self.places(text)}
+    def find(self, text: str, lowered: bool = False) -> set[str]:
+        return {slug for _, _, slug in self.places(text, lowered)}
 
-    def places(self, text: str) -> list[tuple[int, int, str]]:
-        """(first word, words, slug) of each name `text` contains, in the order written."""
+    def places(self, text: str, lowered: bool = False) -> list[tuple[int, int, str]]:
+        """(first word, words, slug) of each name `text` contains, in the order written; `lowered`: the
+        text is of a source written in lower case (`lower_case_source`), where a capitalised name of
+        English words is found in lower case too (not one ordinary word, nor after "a" or "an")."""
         written = _words(text)
         folded = "\x00".join(written).casefold().split("\x00")
         found: list[tuple[int, int, str]] = []
@@ -135,17 +146,18 @@ class NameFinder:
                 n = len(name.words)
                 if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact):
                     continue
-                if name.capitalised and not written[i][:1].isupper():
+                if name.capitalised and not written[i][:1].isupper() and not (
+                        lowered and name.lowered and not (i and folded[i - 1] in _INDEFINITE)):
                     spans = spans or _spans(text)
                     if not (name.placed and name_position(text, *spans[i])):
                         continue
                 found.append((i, n, name.slug))
         return found
 
-    def first(self, text: str) -> str:
+    def first(self, text: str, lowered: bool = False) -> str:
         """The page of the first name `text` contains (the longest of those that start there, "Primo VE"
         before "Primo"), or "" when it names none: what a title that names several things names first."""
-        places = sorted(self.places(text), key=lambda p: (p[0], -p[1], p[2]))
+        places = sorted(self.places(text, lowered), key=lambda p: (p[0], -p[1], p[2]))
         return places[0][2] if places else ""
 
     def named(self, text: str) -> set[str]:
@@ -155,6 +167,9 @@ class NameFinder:
         folded = tuple(w.casefold() for w in written)
         return {name.slug for name in self._first.get(folded[0], ()) if name.words == folded
                 and not (name.exact and written[0] != name.exact)} if folded else set()
+
+
+_INDEFINITE = frozenset({"a", "an"})  # an article that makes the word after it a common noun ("a discord")
 
 
 def names_of(slugs: Iterable[str], titles: Mapping[str, str], aliases: Mapping[str, Iterable[str]],
@@ -206,9 +221,11 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
     sections: dict[str, str] = {"": subject}
     own: NameFinder | None = None  # the source's own names, made when a sentence names a page after its first word
     before = ""  # the page the statement before is about: its first name's, or the one it continues
-    for statement in ex.statements:
-        places = sorted(finder.places(statement.value), key=lambda p: (p[0], -p[1], p[2]))
-        found = {slug for _, _, slug in places}
+    lowered = lower_case_source(s.value for s in ex.statements)
+    headers = header_subjects(ex.statements, finder.named, lambda text: finder.first(text, lowered))
+    for k, statement in enumerate(ex.statements):
+        places = sorted(finder.places(statement.value, lowered), key=lambda p: (p[0], -p[1], p[2]))
+        found = {slug for _, _, slug in places} | ({headers[k]} if k in headers else set())
         topic = before if statement.follows else ""  # (what the statement it continues is about)
         if places:  # (what the source names before the first page's name is what the sentence is about:
             # "Textual is a Python framework. It was created by …" continues Textual, not Python)
@@ -353,7 +370,8 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
         found: Extraction | Skipped = gathered.extractor.extract(gathered.by_path[path])
         if isinstance(found, Skipped):
             continue  # unreadable now: its pages stand as they are
-        if path not in fallen and not any(anew_finder.find(s.value) for s in found.statements):
+        lowered = lower_case_source(s.value for s in found.statements)
+        if path not in fallen and not any(anew_finder.find(s.value, lowered) for s in found.statements):
             continue  # it names no page anew
         found = recurrence.activate(found, recurring)
         contributions = route(found, registry)

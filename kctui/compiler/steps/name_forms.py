@@ -10,7 +10,11 @@ which sources name a page anew).
   "crates.io", "incident.io", "feeder.db": an address or a file, whose first label is a word), where no
   other page has a name that is that word or begins with it: the word alone then says no other thing of
   the base. "Windows 10" beside "Windows 11" (or beside a "Windows" page, or "Windows Server") gives
-  neither "Windows".
+  neither "Windows". So is a brand's word opening a name of several words ("Grafana" of "Grafana Cloud",
+  "SiteGround" of "SiteGround GrowBig", "Northvale" of "Northvale N700 support"): a capitalised word
+  English does not have, before a word with a digit, an acronym, a word in lower case or a kind of thing
+  (a product, plan or kind of the brand's; never a person's surname: "Daan Visser", "Rhiannon Price" give
+  no given name), or written with an inner capital; a note names the product by its maker's word ("grafana dashboard", "cancel siteground").
 """
 
 from __future__ import annotations
@@ -40,6 +44,18 @@ def short_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     return out
 
 
+def _brand_head(name: str) -> str:
+    """The brand's word opening `name` (the module's last rule), or ""."""
+    words = name.split()
+    first = words[0] if len(words) >= 2 else ""
+    if not (len(first) >= 4 and first.isalpha() and first[:1].isupper() and wd.zipf(first) < wd.RARE_ZIPF):
+        return ""
+    inner = any(c.isupper() for c in first[1:])
+    kind = any(any(c.isdigit() for c in w) or wd.ACRONYM.match(w) or (w[:1].islower() and w not in wd.PARTICLES)
+               or w.casefold() in nt.TYPE_NOUNS for w in words[1:])
+    return first if inner or kind else ""
+
+
 def head_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     """Page slug -> the head words of its names (the module's second rule) that no other page shares: no
     other page has a name that is the word, begins with it, or has it for its own head word."""
@@ -51,6 +67,8 @@ def head_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
                 head = m.group("head")  # (a domain's label as a domain writes it too: "bunny" of "Bunny.net")
                 spellings = {head, head.casefold()} if m.re is _DOMAIN else {head}
                 heads.setdefault(identity_key(head), {}).setdefault(slug, set()).update(spellings)
+            elif head := _brand_head(name):
+                heads.setdefault(identity_key(head), {}).setdefault(slug, set()).add(head)
     if not heads:
         return {}
     owners: dict[str, set[str]] = {}  # identity key of a name's first word -> the pages with such a name

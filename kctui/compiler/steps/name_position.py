@@ -19,11 +19,17 @@ only where the statement uses the word as a name — by its place, never by the 
   auxiliary ("kim has a script", "tom said yes").
 
 "will check the logs", "the bill is due", "mark as done", "max 3 retries" are none of these.
+
+A source written in lower case (`lower_case_source`: most of its sentences, items and rows open in lower
+case, a chat turn's speaker aside) says nothing by a capital: there the mention step finds a capitalised
+name of English words in lower case anywhere ("sentry quota at 81%", "in better stack by fri"), unless it
+is one ordinary word ("linear", "piano") or follows "a"/"an" ("a discord").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from kctui.compiler.builtin import words as wd
 
@@ -39,6 +45,25 @@ _NEXT = re.compile(r"^\s+([a-z][a-z'’]*)(?:\s+([a-z]\w*))?(?P<end>\s*(?::|$))?
 _AUXILIARY = frozenset("is was has had does did will would can could should must might may said says "
                        "got gets".split())
 _NOT_VERB_ENDINGS = ("ss", "us", "is", "eed", "ways", "times")  # pass, focus, analysis, need; always, sometimes
+
+
+LOWER_CASE_SHARE = 0.5  # a source whose statements open in lower case this often (and at least
+LOWER_CASE_MIN = 3  # this many) is written in lower case
+# what opens a statement before its first word: markup, digits, a time, a chat turn's speaker in bold
+_OPENING = re.compile(r"^(?:[^\w*]|\d|_)*(?:\*\*[^*]+\*\*)?[^\w]*(?:\d{1,2}[:.]\d{2}(?:\s*[ap]m)?)?[\W\d_]*", re.IGNORECASE)
+
+
+def lower_case_source(texts: Iterable[str]) -> bool:
+    """Is a source with these statements written in lower case: at least LOWER_CASE_SHARE of those that
+    open with a letter (after markup, a time and a chat turn's speaker in bold) open with a small one, and
+    at least LOWER_CASE_MIN?"""
+    small = letters = 0
+    for text in texts:
+        rest = _OPENING.sub("", text, count=1)[:1]
+        if rest.isalpha():
+            letters += 1
+            small += rest.islower()
+    return small >= LOWER_CASE_MIN and small >= LOWER_CASE_SHARE * letters
 
 
 def name_position(text: str, start: int, end: int) -> bool:
