@@ -43,7 +43,7 @@ from kctui.compiler.builtin.stated_values import value_spans
 from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers.base import MESSAGE_HEADER, Skipped, source_kind
 from kctui.compiler.steps import people, recurrence
-from kctui.compiler.steps.field_headers import header_subjects
+from kctui.compiler.steps.field_headers import header_subjects, opening_record, sender_domains
 from kctui.compiler.steps.name_forms import forms_of
 from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.registry import Contribution, Registry, route
@@ -223,6 +223,8 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
     before = ""  # the page the statement before is about: its first name's, or the one it continues
     lowered = lower_case_source(s.value for s in ex.statements)
     headers = header_subjects(ex.statements, finder.named, lambda text: finder.first(text, lowered))
+    senders = sender_domains(ex.statements, finder.named)  # (a message from a page's domain is about it)
+    record = opening_record(ex.statements, finder.named)  # (a note opening with a record's header is its)
     for k, statement in enumerate(ex.statements):
         places = sorted(finder.places(statement.value, lowered), key=lambda p: (p[0], -p[1], p[2]))
         found = {slug for _, _, slug in places} | ({headers[k]} if k in headers else set())
@@ -251,6 +253,7 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
                 next(iter(named)) if len(named) == 1 else subject)
         if headed:
             found.add(headed)
+        found |= {page for page in (senders.get(k, ""), record) if page}
         yield statement, found
 
 

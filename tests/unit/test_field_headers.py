@@ -1,0 +1,65 @@
+"""What a header of fields is about (kctui.compiler.steps.field_headers): a message's sender, a record
+named by its identifier, the page a sender's address domain names."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.extraction import Statement
+from kctui.compiler.steps.field_headers import header_subjects, sender_domains
+
+PAGES = {"jo quill": "jo-quill", "inc0042": "inc0042", "bunny.net": "bunny", "huaxin ems": "huaxin",
+         "trakline": "trakline"}
+
+
+def _named(text: str) -> set[str]:
+    return {PAGES[text.casefold()]} if text.casefold() in PAGES else set()
+
+
+def _first(text: str) -> str:
+    return next((slug for name, slug in PAGES.items() if name in text.casefold()), "")
+
+
+def _statements(lines: list[str]) -> list[Statement]:
+    return [Statement(text, "", k, k) for k, text in enumerate(lines, start=1) if text]
+
+
+@pytest.mark.parametrize(("lines", "about"), [
+    (["From: Jo Quill <jo@example.com>", "To: Rafe Dunmore", "Date: Mon, 2 Nov 2026 14:12"], {1: "jo-quill", 2: "jo-quill", 3: "jo-quill"}),
+    (["> From: Jo Quill", "> Sent: 4 November 2026 09:30"], {1: "jo-quill", 2: "jo-quill"}),  # quoted
+    (["**Incident:** INC0042", "**Severity:** Sev 2", "**Status:** Final"], {1: "inc0042", 2: "inc0042", 3: "inc0042"}),
+    (["**Incident:** INC0042", "", "**Severity:** Sev 2"], {}),  # a blank line ends the header
+    (["**Severity:** Sev 2", "**Status:** Final"], {}),  # no field names what it is about
+    (["Owner: Jo Quill", "Status: final"], {}),  # a person in a record's field is no sender
+    (["Date: Mon, 2 Nov 2026 14:12"], {}),  # one field is no header
+])
+def test_a_header_of_fields_is_about_its_sender_or_its_record(lines: list[str], about: dict[int, str]) -> None:
+    statements = _statements(lines)
+    got = header_subjects(statements, _named, _first)
+    assert {statements[k].start: slug for k, slug in got.items()} == about
+
+
+@pytest.mark.parametrize(("sender", "page"), [
+    ("From: Kasia Nowak <kasia.n@bunny.net>", "bunny"),  # the domain is the page's name
+    ("From: Wendy Lin <wendy.lin@huaxin-ems.cn>", "huaxin"),  # its first label, hyphens as spaces
+    ("**From:** Lena Fischer <lena@trakline.example>", "trakline"),  # its first label
+    ("From: Jo Quill <jo@example.com>", ""),  # a domain naming no page
+    ("From: Jo Quill", ""),  # no address
+])
+def test_a_message_from_an_address_at_a_pages_domain_is_about_that_page(sender: str, page: str) -> None:
+    statements = _statements([sender, "Date: Thu, 12 Nov 2026", "", "Volume tier: $0.0028/GB.", "",
+                              "From: Tomasz W <t@example.com>", "ok, signed"])
+    got = sender_domains(statements, _named)
+    assert {statements[k].start: slug for k, slug in got.items()} == ({1: page, 2: page, 4: page} if page else {})
+
+
+@pytest.mark.parametrize(("lines", "record"), [
+    (["**Incident:** INC0042", "**Severity:** Sev 2", "", "Between 06:12 and 08:52 results were late."], "inc0042"),
+    (["Author: Jo Quill", "Status: final", "Ticket: INC0042", "", "The filesystem ran out of inodes."], "inc0042"),
+    (["The filesystem ran out of inodes.", "", *[f"line {n}" for n in range(12)], "Ticket: INC0042", "Status: final"], ""),
+    (["**Incident:** INC0042"], ""),  # one field is no header
+])
+def test_a_note_opening_with_a_records_header_is_about_that_record(lines: list[str], record: str) -> None:
+    from kctui.compiler.steps.field_headers import opening_record
+
+    assert opening_record(_statements(lines), _named) == record
