@@ -345,3 +345,18 @@ def test_a_header_of_fields_reaches_its_senders_or_its_records_page() -> None:
     attach(ex, fed, NameFinder(names), {s: ns[0] for s, ns in names.items()})
     assert [c.evidence.start for c in fed["jo-quill"].claims] == [1, 2, 3]
     assert [c.evidence.start for c in fed["inc0042"].claims] == [6, 7, 8]
+
+
+def test_a_chat_turn_naming_nothing_after_its_speaker_is_about_what_the_turn_before_is_about() -> None:
+    """A reply names nothing of its own ("£96k year one incl. badges") yet answers the turn before,
+    which asked about Quarkbin; the speakers' names are not what the turns are about."""
+    values = ["**Ana Ruiz** 10:05 what did Quarkbin quote", "**Ben Ode** 10:07 £96k year one incl. badges",
+              "Kick-off with Ana Ruiz next week"]
+    starts = [1, 4, 7]
+    ex = Extraction("chat.md", "sha256:x", "markdown", "thread", "note", "general",
+                    statements=[Statement(v, "", s, s + 1) for v, s in zip(values, starts)])
+    names = {"quarkbin": ["Quarkbin"], "ana-ruiz": ["Ana Ruiz"], "ben-ode": ["Ben Ode"]}
+    fed: dict = {}
+    attach(ex, fed, NameFinder(names), {s: ns[0] for s, ns in names.items()})
+    assert [c.evidence.start for c in fed["quarkbin"].claims] == [1, 4]
+    assert [c.evidence.start for c in fed["ben-ode"].claims] == [4]

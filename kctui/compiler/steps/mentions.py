@@ -33,8 +33,9 @@ mentioned stands no more; what it attached to pages that still stand is on them 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from kctui.compiler.builtin import words as wd
@@ -225,22 +226,22 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
     headers = header_subjects(ex.statements, finder.named, lambda text: finder.first(text, lowered))
     senders = sender_domains(ex.statements, finder.named)  # (a message from a page's domain is about it)
     record = opening_record(ex.statements, finder.named)  # (a note opening with a record's header is its)
+
+    def own_places(text: str) -> list[tuple[int, int, str]]:  # (the source's own names: made when asked)
+        nonlocal own
+        if own is None:
+            own = NameFinder({str(n): [t.name, *t.aliases] for n, t in enumerate([*ex.concepts, *ex.entities])})
+        return own.places(text)
+
     for k, statement in enumerate(ex.statements):
-        places = sorted(finder.places(statement.value, lowered), key=lambda p: (p[0], -p[1], p[2]))
-        found = {slug for _, _, slug in places} | ({headers[k]} if k in headers else set())
-        topic = before if statement.follows else ""  # (what the statement it continues is about)
-        if places:  # (what the source names before the first page's name is what the sentence is about:
-            # "Textual is a Python framework. It was created by …" continues Textual, not Python)
-            before = places[0][2]
-            if places[0][0] > 0:
-                if own is None:
-                    own = NameFinder({str(k): [t.name, *t.aliases] for k, t in enumerate([*ex.concepts, *ex.entities])})
-                if any(at < places[0][0] for at, _, _ in own.places(statement.value)):
-                    before = ""
-                elif topic:  # a continuation that names a thing only after its opening words goes on
-                    found.add(topic)  # with the topic before ("- new date thu 15 oct, CHG-0193 re-approved")
-        elif not statement.follows:
-            before = ""
+        turn = _TURN.match(statement.value)  # (a chat turn: what its speaker says, after their name)
+        text = statement.value[turn.end():] if turn else statement.value
+        places = sorted(finder.places(text, lowered), key=lambda p: (p[0], -p[1], p[2]))
+        found = {slug for _, _, slug in (finder.places(statement.value, lowered) if turn else places)}
+        found |= {headers[k]} if k in headers else set()
+        topic, before = _carried(places, statement.follows or turn is not None, before, partial(own_places, text))
+        if topic:
+            found.add(topic)
         if not says_something(statement.value):
             yield statement, found  # a greeting, a sign-off or a message header is about what it names alone
             continue
@@ -255,6 +256,29 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
             found.add(headed)
         found |= {page for page in (senders.get(k, ""), record) if page}
         yield statement, found
+
+
+# a chat turn's opening: its speaker in bold and the time ("**Dev Patel** 10:07", "**Marcus Bell** 8:03 AM",
+# "**Tom Whitlock** 03/02 10:05")
+_TURN = re.compile(r"^\*\*[^*\n]{1,60}\*\*:?\s*(?:\d{1,2}/\d{1,2}\s+)?\d{1,2}[:.]\d{2}(?:\s*[AaPp][Mm])?\s*")
+
+
+def _carried(places: list[tuple[int, int, str]], follows: bool, before: str,
+             own_places: Callable[[], list[tuple[int, int, str]]]) -> tuple[str, str]:
+    """(the page a statement is about by what it continues, "" if none; the page the next statement
+    continues): a statement that names nothing and continues the one before (`follows`, or a chat turn:
+    a reply is about what the turn before it is about, "**Dev Patel** 10:07 £96k year one" after a turn
+    on Vocera) goes on with its topic; one naming a thing only after opening words that name nothing
+    too ("- new date thu 15 oct, CHG-0193 re-approved"), unless those words hold a name of the source's
+    own ("Textual is a Python framework. It was created by …" continues Textual, not Python)."""
+    if not places:
+        return "", before if follows else ""
+    at, _, first = places[0]
+    if at == 0:
+        return "", first
+    if any(k < at for k, _, _ in own_places()):
+        return "", ""
+    return (before if follows else ""), first
 
 
 def says_something(text: str) -> bool:
