@@ -86,6 +86,10 @@ def test_one_source_gives_one_page_at_most_per_source_statements_and_per_source_
     fed = {}
     attach(ex, fed, NameFinder(PAGES), {"piano": "Piano"})
     assert len(fed["piano"].claims) == PER_SOURCE
+    ex.title = "Piano renewal"  # the page of what the source is about gets every stated fact
+    fed = {}
+    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano"})
+    assert len(fed["piano"].claims) == PER_SOURCE + 4
 
 
 def test_a_sentence_naming_nothing_continues_the_subject_of_the_one_before() -> None:

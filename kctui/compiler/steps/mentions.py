@@ -187,17 +187,20 @@ def names_of(slugs: Iterable[str], titles: Mapping[str, str], aliases: Mapping[s
 
 def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, titles: Mapping[str, str]) -> None:
     """Each statement of `ex` as a note on the entity pages it reaches (`reaches`): on one page at most
-    `per_source` of those that state no value and as many of those that state one; `fed`: the pages this
-    source feeds, slug -> Contribution."""
+    `per_source` of those that state no value and as many of those that state one, except on the page of
+    what the source is about (what its title names first, the record its opening header names), where
+    every stated fact goes (no fact of its own subject is said in passing); `fed`: the pages this source
+    feeds, slug -> Contribution."""
     counts: dict[tuple[bool, str], int] = {}
     cap = per_source(len(ex.statements))
+    own = {finder.first(ASIDE.sub("", ex.title)), opening_record(ex.statements, finder.named)} - {""}
     for statement, found in reaches(ex, finder):
         if not found:
             continue
         valued = bool(value_spans(statement.value))  # (a stated fact: counted apart, `cap` of them too)
         ev = statement.evidence(ex)
         for slug in sorted(found):
-            if counts.get((valued, slug), 0) >= cap:
+            if counts.get((valued, slug), 0) >= cap and not (valued and slug in own):
                 continue
             contribution = fed.get(slug)
             if contribution is not None and said(statement.value, ev, contribution.claims):
