@@ -364,3 +364,19 @@ def test_a_chat_turn_naming_nothing_after_its_speaker_is_about_what_the_turn_bef
     attach(ex, fed, NameFinder(names), {s: ns[0] for s, ns in names.items()})
     assert [c.evidence.start for c in fed["quarkbin"].claims] == [1, 4]
     assert [c.evidence.start for c in fed["ben-ode"].claims] == [4]
+
+
+@pytest.mark.parametrize(("title", "subjects"), [
+    ("ADR-007: Move Quarkbin to the hosted plan", ("adr-007", "quarkbin")),  # a record and what it decides on
+    ("ADR-007 — keep Quarkbin, drop Piano", ("adr-007", "quarkbin")),
+    ("Quarkbin renewal, see ADR-007", ("quarkbin", "")),  # a title not opening with a record
+    ("ADR-007: Message bus for telematics", ("adr-007", "")),
+    ("Piano status", ("piano", "")),
+    ("weekly notes", ("", "")),
+])
+def test_a_records_title_is_about_the_record_and_the_first_thing_its_decision_names(
+        title: str, subjects: tuple[str, str]) -> None:
+    from kctui.compiler.steps.mentions import title_subjects
+
+    finder = NameFinder({**PAGES, "adr-007": ["ADR-007"], "quarkbin": ["Quarkbin"]})
+    assert title_subjects(title, finder) == subjects

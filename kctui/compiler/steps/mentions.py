@@ -193,7 +193,7 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
     feeds, slug -> Contribution."""
     counts: dict[tuple[bool, str], int] = {}
     cap = per_source(len(ex.statements))
-    own = {finder.first(ASIDE.sub("", ex.title)), opening_record(ex.statements, finder.named)} - {""}
+    own = {*title_subjects(ex.title, finder), opening_record(ex.statements, finder.named)} - {""}
     for statement, found in reaches(ex, finder):
         if not found:
             continue
@@ -221,7 +221,7 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
     items, "## Fastly"), else of the thing the source's title names; a heading or title that names
     several things is about the one it names first ("email huaxin dfm review", "Onboarding — Ravi
     Menon": the longest name that starts there)."""
-    subject = finder.first(ASIDE.sub("", ex.title))
+    subject, decided = title_subjects(ex.title, finder)
     sections: dict[str, str] = {"": subject}
     own: NameFinder | None = None  # the source's own names, made when a sentence names a page after its first word
     before = ""  # the page the statement before is about: its first name's, or the one it continues
@@ -257,8 +257,24 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
                 next(iter(named)) if len(named) == 1 else subject)
         if headed:
             found.add(headed)
-        found |= {page for page in (senders.get(k, ""), record) if page}
+        found |= {page for page in (senders.get(k, ""), record, decided) if page}
         yield statement, found
+
+
+def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
+    """(the page of what a source's title names first, of the thing a record's title decides on or ""): a
+    title that opens with a record's identifier (a name with a digit: "ADR-007: Move EZproxy to OCLC
+    Hosted") is about the record and the first thing its decision names after it (EZproxy), as the
+    record's own page and claims say."""
+    text = ASIDE.sub("", title)
+    places = sorted(finder.places(text), key=lambda p: (p[0], -p[1], p[2]))
+    if not places:
+        return "", ""
+    first = places[0]
+    opening = _words(text)[first[0]:first[0] + first[1]]
+    if first[0] or not any(c.isdigit() for w in opening for c in w):
+        return first[2], ""
+    return first[2], next((slug for at, _, slug in places if at >= first[1] and slug != first[2]), "")
 
 
 # a chat turn's opening: its speaker in bold and the time ("**Dev Patel** 10:07", "**Marcus Bell** 8:03 AM",
