@@ -56,6 +56,15 @@ def _brand_head(name: str) -> str:
     return first if inner or kind else ""
 
 
+_MODEL = re.compile(r"^[^\W\d_][\w-]*[^\W_]\s+(?P<model>[A-Z]{1,4}-?\d{1,4}[A-Za-z]?)$")  # Printrex PL6, Zebra TC52
+
+
+def _model(name: str) -> str:
+    """The model's designation closing a name of a brand and it ("PL6" of "Printrex PL6"), or ""."""
+    m = _MODEL.match(name)
+    return m.group("model") if m and name[:1].isupper() else ""
+
+
 def head_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     """Page slug -> the head words of its names (the module's second rule) that no other page shares: no
     other page has a name that is the word, begins with it, or has it for its own head word."""
@@ -67,8 +76,9 @@ def head_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
                 head = m.group("head")  # (a domain's label as a domain writes it too: "bunny" of "Bunny.net")
                 spellings = {head, head.casefold()} if m.re is _DOMAIN else {head}
                 heads.setdefault(identity_key(head), {}).setdefault(slug, set()).update(spellings)
-            elif head := _brand_head(name):
-                heads.setdefault(identity_key(head), {}).setdefault(slug, set()).add(head)
+            else:
+                for head in filter(None, (_brand_head(name), _model(name))):
+                    heads.setdefault(identity_key(head), {}).setdefault(slug, set()).add(head)
     if not heads:
         return {}
     owners: dict[str, set[str]] = {}  # identity key of a name's first word -> the pages with such a name
