@@ -191,11 +191,19 @@ def test_a_statement_reaches_the_page_its_section_or_else_its_title_names() -> N
     ex = Extraction("n.md", "sha256:x", "markdown", "Runbook: paywall-api (owner Tom)", "note", "general",
                     statements=[st(3, "will sort Stripe creds", "Tom"), st(4, "restart it", "escalation"),
                                 st(5, "roll back", ""), st(6, "Tom and Grace", "Tom, Grace"),
-                                st(7, "sort the budget", "Tom, Grace")])
+                                st(7, "sort the budget", "Tom, Grace"), st(8, "renew at £5,090", "Tom / Grace")])
     fed: dict = {}
     attach(ex, fed, NameFinder(pages), {"tom": "Tom", "grace": "Grace", "paywall-api": "paywall-api"})
     assert {slug: [c.evidence.start for c in fed[slug].claims] for slug in fed} == {
-        "tom": [3, 6, 7], "grace": [6], "paywall-api": [4, 5]}  # a section naming two is about the first
+        "tom": [3, 6, 7, 8], "grace": [6, 8], "paywall-api": [4, 5]}  # a section naming two is about the
+    # first; one headed by names joined ("Tom / Grace") is about each
+
+
+def test_a_lead_line_of_two_names_joined_leads_its_list() -> None:
+    from kctui.compiler.builtin.statements import section_leads
+
+    leads = section_leads(_doc("# standup\n\nRosa / LibCal\n- going with the 2-yr deal at £5,090\n"))
+    assert leads.get(4) == "Rosa / LibCal"
 
 
 def test_a_title_or_heading_naming_several_things_is_about_the_one_it_names_first() -> None:

@@ -85,7 +85,7 @@ def _whole_items(us: list[Unit]) -> list[Unit]:
     return out
 
 
-_BARE_LEAD = re.compile(r"[A-Z][\w'’-]{1,30}(?: [A-Z][\w'’-]{1,30})?")
+_BARE_LEAD = re.compile(r"[A-Z][\w'’-]{1,30}(?: [A-Z][\w'’-]{1,30}|\s*[/&+]\s*[A-Z][\w'’-]{1,30})?")
 _LEAD = re.compile(r"\*\*([^*\n]{1,60})\*\*:?|([^\s:|#>*][^:|\n]{0,38}):")  # "**Tom**", "**Tom**:", "Tom:" alone on a line
 
 
@@ -107,7 +107,7 @@ def section_leads(doc: Document) -> dict[int, str]:
             continue
         if block.kind == "paragraph" and n + 1 < len(blocks) and blocks[n + 1].kind == "item" \
                 and blocks[n + 1].start == block.end + 1 and _BARE_LEAD.fullmatch(bare := ASIDE.sub("", block.text).strip()):
-            lead = bare  # a line of one capitalised word or two right over its list ("Callum (wk2)")
+            lead = bare  # a line of one capitalised word or two right over its list ("Callum (wk2)", "Rosa / LibCal")
             continue
         if lead:
             for line in range(block.start, block.end + 1):

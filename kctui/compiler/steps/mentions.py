@@ -222,7 +222,7 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
     several things is about the one it names first ("email huaxin dfm review", "Onboarding — Ravi
     Menon": the longest name that starts there)."""
     subject, decided = title_subjects(ex.title, finder)
-    sections: dict[str, str] = {"": subject}
+    sections: dict[str, set[str]] = {"": {subject} - {""}}
     own: NameFinder | None = None  # the source's own names, made when a sentence names a page after its first word
     before = ""  # the page the statement before is about: its first name's, or the one it continues
     lowered = lower_case_source(s.value for s in ex.statements)
@@ -252,13 +252,25 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
             found.add(before)
         headed = sections.get(statement.scope)
         if headed is None:
-            named = finder.named(statement.scope)
-            headed = sections[statement.scope] = finder.first(statement.scope) or (
-                next(iter(named)) if len(named) == 1 else subject)
-        if headed:
-            found.add(headed)
+            headed = sections[statement.scope] = _headed_by(statement.scope, finder, subject)
+        found |= headed
         found |= {page for page in (senders.get(k, ""), record, decided) if page}
         yield statement, found
+
+
+_JOINED = re.compile(r"\s*[/&+]\s*")  # "Rosa / LibCal": a lead of names joined
+
+
+def _headed_by(scope: str, finder: NameFinder, subject: str) -> set[str]:
+    """The pages a section is about: what its heading or lead names first (or is the whole of, in any
+    case: "**tom**"), every one of its names when it joins names ("Rosa / LibCal": both), else the
+    source's subject."""
+    parts = _JOINED.split(scope)
+    if len(parts) > 1 and all(finder.named(p) for p in parts):
+        return {slug for p in parts for slug in finder.named(p)}
+    named = finder.named(scope)
+    first = finder.first(scope) or (next(iter(named)) if len(named) == 1 else subject)
+    return {first} - {""}
 
 
 def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
