@@ -388,3 +388,13 @@ def test_a_records_title_is_about_the_record_and_the_first_thing_its_decision_na
 
     finder = NameFinder({**PAGES, "adr-007": ["ADR-007"], "quarkbin": ["Quarkbin"]})
     assert title_subjects(title, finder) == subjects
+
+
+@pytest.mark.parametrize(("text", "lowered", "found"), [
+    ("ask Widget about the quote", False, {"widget-server"}),  # a brand word as a name is written
+    ("a gizmo is a small widget with 3 gears", False, set()),  # not the word in lower case
+    ("cancel widget after cutover", True, {"widget-server"}),  # in a source written in lower case
+])
+def test_a_brand_word_is_found_as_a_name_is_written(text: str, lowered: bool, found: set[str]) -> None:
+    finder = NameFinder({"widget-server": ["Widget Server"]}, None, {"widget-server": ["Widget"]})
+    assert finder.find(text, lowered) == found

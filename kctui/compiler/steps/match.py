@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped
-from kctui.compiler.steps import mentions, recurrence
+from kctui.compiler.steps import mention_pass, recurrence
 from kctui.compiler.steps.full_pass import verify_unchanged
 from kctui.compiler.steps.registry import Registry, route
 from kctui.compiler.steps.results import Extracted, Gathered, Matched, PassRun, SourceChanges
@@ -34,7 +34,7 @@ def match(run: PassRun, gathered: Gathered, extracted: Extracted) -> Matched:
         fed[path] = set(contributions)
     touched = _touched(gathered, changed, routed, prev_fed)
     unchanged = [p for p in changes.unchanged if p not in live and p not in skipped_paths]
-    attach = mentions.attach_all(gathered, extracted.recurring, registry, live, routed, fed, changed, touched,
+    attach = mention_pass.attach_all(gathered, extracted.recurring, registry, live, routed, fed, changed, touched,
                                  prev_fed, unchanged)
     matched = Matched(changes, reread, registry, skipped, skipped_paths, live, changed, routed, fed, touched,
                       set(), [])

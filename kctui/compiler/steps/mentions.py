@@ -27,7 +27,8 @@ characters ("Go", "F5") matches only as written.
 Incremental = full: the pages a statement reaches depend on the pages that stand in the pass, so an
 unchanged source is read again (from the extraction cache) when its text holds a name no page that
 stood before had (a page or an alias made in this pass: `named_anew`), or when a page it only
-mentioned stands no more; what it attached to pages that still stand is on them already.
+mentioned stands no more; what it attached to pages that still stand is on them already (the pass-level part:
+kctui.compiler.steps.mention_pass).
 """
 
 from __future__ import annotations
@@ -36,18 +37,15 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
-from pathlib import Path
 
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.recall import ASIDE
 from kctui.compiler.builtin.stated_values import value_spans
 from kctui.compiler.extraction import Extraction, Statement
-from kctui.compiler.readers.base import MESSAGE_HEADER, Skipped, source_kind
-from kctui.compiler.steps import people, recurrence
+from kctui.compiler.readers.base import MESSAGE_HEADER
 from kctui.compiler.steps.field_headers import header_subjects, opening_record, sender_domains
-from kctui.compiler.steps.name_forms import forms_of
 from kctui.compiler.steps.name_position import lower_case_source, name_position
-from kctui.compiler.steps.registry import Contribution, Registry, route
+from kctui.compiler.steps.registry import Contribution
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
 
@@ -55,8 +53,6 @@ MENTION_ORIGIN = "mention"  # a statement attached to the page of a name it cont
 PER_SOURCE = 12  # at most this many statements of one source on one page, and fewer from a long one:
 SOURCE_STATEMENTS = 400  # PER_SOURCE x this / its statements, at least MIN_PER_SOURCE (what a long
 MIN_PER_SOURCE = 3  # document says in passing of a name it uses everywhere is its source page's)
-HUB_SHARE = 0.25  # a page this share of the sources feed, and at least HUB_SOURCES, gets no statement by
-HUB_SOURCES = 20  # mention alone (`open_pages`)
 
 def _words(text: str) -> list[str]:
     """The words of `text` as written (the built-in reader's word: inner dots, hyphens, slashes and
@@ -107,22 +103,27 @@ def _entry(name: str, slug: str) -> _Name | None:
 class NameFinder:
     """The entity pages whose names a statement contains."""
 
-    def __init__(self, names: Mapping[str, Iterable[str]], people: Mapping[str, Iterable[str]] | None = None) -> None:
+    def __init__(self, names: Mapping[str, Iterable[str]], people: Mapping[str, Iterable[str]] | None = None,
+                 written: Mapping[str, Iterable[str]] | None = None) -> None:
         """`names`: entity page slug -> its title and aliases; `people`: slug -> the one-word names that
         stand for the person the page is titled by (`people.mention_forms`), found as `names` are and,
         when only a capital would make them that name, also in lower case where they stand as a name; so
-        is a one-word alias of such a person's page ("Sandy" of Sandeep Gill: "kofi, sandy (dial-in)")."""
+        is a one-word alias of such a person's page ("Sandy" of Sandeep Gill: "kofi, sandy (dial-in)");
+        `written`: slug -> names found only as a name is written, capitalised or in a source written in
+        lower case (`name_forms.brand_forms`: "Widget" of "Widget Server" is not "a small widget")."""
         self._first: dict[str, list[_Name]] = {}
         self.keys: set[str] = set()
         people = people or {}
         seen: set[_Name] = set()
-        for placed, named in ((False, names), (True, people)):
+        for kind, named in (("", names), ("placed", people), ("written", written or {})):
             for slug in sorted(named):
                 for name in named[slug]:
                     entry = _entry(name, slug)
                     if entry is not None:
-                        if entry.capitalised and (placed or (slug in people and len(entry.words) == 1)):
+                        if entry.capitalised and (kind == "placed" or (slug in people and len(entry.words) == 1)):
                             entry = replace(entry, placed=True)
+                        if kind == "written" and not entry.exact:
+                            entry = replace(entry, capitalised=True, lowered=True)
                         if entry not in seen:  # (a page's names repeat: its aliases, this pass's and the last's)
                             seen.add(entry)
                             self._first.setdefault(entry.words[0], []).append(entry)
@@ -344,100 +345,3 @@ _LABEL = re.compile(r"^[^\s:]{1,30}:\s+")
 def per_source(statements: int) -> int:
     """How many statements of a source with this many reach one page."""
     return max(MIN_PER_SOURCE, min(PER_SOURCE, SOURCE_STATEMENTS // max(statements, 1)))
-
-
-def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]) -> list[str]:
-    """Of the unchanged sources `paths` (`files`: path -> SourceFile), those whose text may hold one of
-    `keys` (case-folded names no previous entity page had): each is read again. A source whose bytes are
-    not its text (a PDF: `readers.base.source_kind`) or that cannot be read is read again whenever there
-    is such a name."""
-    if not keys:
-        return []
-    out = []
-    for path in paths:
-        source = files[path]
-        data = getattr(source, "data", None)
-        if data is None and source_kind(path) != "pdf":
-            try:
-                data = Path(source.abs_path).read_bytes()
-            except OSError:
-                data = None
-        if data is None or any(k in " ".join(data.decode("utf-8", "replace").casefold().split()) for k in keys):
-            out.append(path)
-    return out
-
-
-def _with_people(names: dict[str, list[str]], forms: Mapping[str, list[str]]) -> None:
-    """Other forms of a page's names among them: the one-word names that stand for a person
-    (kctui.compiler.steps.people), the short forms and head words of its names (`name_forms.forms_of`)."""
-    for slug, found in forms.items():
-        names[slug] = [*names[slug], *found]
-
-
-def open_pages(fed: Mapping[str, set[str]], entity: set[str]) -> set[str]:
-    """The entity pages statements may reach: those some source feeds (`fed`: source -> the pages it
-    feeds a name, a claim or a term of its own), except a page most sources feed (HUB_SHARE of them, at
-    least HUB_SOURCES: "Rust" in a language's design documents), where what each says in passing of it
-    would bury what the page is for; a function of the pass's sources and what they feed alone."""
-    counts: dict[str, int] = {}
-    for pages in fed.values():
-        for slug in pages:
-            counts[slug] = counts.get(slug, 0) + 1
-    hub = max(HUB_SOURCES, HUB_SHARE * len(fed))
-    return {s for s, n in counts.items() if s in entity and n < hub}
-
-
-def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str, Extraction],  # noqa: ANN001
-               routed: dict[str, dict], fed: dict[str, set[str]], changed: set[str], touched: set[str],
-               prev_fed: dict[str, set[str]], unchanged: list[str]):  # noqa: ANN201
-    """The match step's part: the statements of every source read attached to the entity pages that
-    stand in this pass (a page some source feeds a name, a claim or a term of its own: `fed`, which never
-    counts a page a source only mentions), and the unchanged sources whose statements reach other pages
-    now read again — one naming a page anew, one whose statements are on a page that no longer stands.
-    Returns `attach(extraction, contributions)` for a source the step reads later."""
-    prev = gathered.prev
-    entity = {s for s, k in registry.kinds.items() if k == "entity"}
-    standing = open_pages(fed, entity)
-    stood = open_pages(prev_fed, {s for s, info in prev.pages.items() if info.kind == "entity"})
-    aliases = {slug: prev.pages[slug].aliases for slug in standing if slug in prev.pages}
-    names = names_of(standing, registry.titles, aliases, routed.values())
-    _with_people(names, forms_of(names))
-    forms = people.mention_forms(registry.fold, {s: registry.titles[s] for s in standing}, names)
-    finder = NameFinder(names, forms)
-    _with_people(names, forms)
-
-    def attach_one(ex: Extraction, contributions: dict) -> None:
-        attach(ex, contributions, finder, registry.titles)
-
-    for path in sorted(routed, key=lambda p: p.encode()):
-        attach_one(live[path], routed[path])
-        touched |= set(routed[path])
-    stood_names = {slug: [prev.pages[slug].title, *prev.pages[slug].aliases] for slug in stood}
-    before = {identity_key(n) for ns in stood_names.values() for n in ns}
-    before |= {identity_key(n) for ns in forms_of(stood_names).values() for n in ns}
-    if registry.fold:  # (the names that stood for a person in the previous pass: found then too)
-        before |= {identity_key(n) for ns in people.mention_forms(registry.fold_before, {
-            s: prev.pages[s].title for s in stood}, stood_names).values() for n in ns}
-    anew = finder.keys - before
-    citing = prev.tables.citing
-    fallen = {p for p in unchanged if any(s in stood and s not in standing for s in citing.get(p, ()))}
-    if not anew and not fallen:
-        return attach_one
-    anew_finder = NameFinder(*({s: [n for n in ns if identity_key(n) in anew] for s, ns in named.items()} for named in (names, forms)))
-    for path in sorted(set(named_anew(unchanged, gathered.by_path, anew)) | fallen, key=lambda p: p.encode()):
-        found: Extraction | Skipped = gathered.extractor.extract(gathered.by_path[path])
-        if isinstance(found, Skipped):
-            continue  # unreadable now: its pages stand as they are
-        lowered = lower_case_source(s.value for s in found.statements)
-        if path not in fallen and not any(anew_finder.find(s.value, lowered) for s in found.statements):
-            continue  # it names no page anew
-        found = recurrence.activate(found, recurring)
-        contributions = route(found, registry)
-        fed[path] = set(contributions)
-        attach_one(found, contributions)
-        live[path] = found
-        routed[path] = contributions
-        changed.add(path)
-        before_pages = {s for s in citing.get(path, ()) if s in entity or registry.kinds.get(s) == "concept"}
-        touched |= before_pages ^ set(contributions)
-    return attach_one

@@ -10,11 +10,17 @@ which sources name a page anew).
   "crates.io", "incident.io", "feeder.db": an address or a file, whose first label is a word), where no
   other page has a name that is that word or begins with it: the word alone then says no other thing of
   the base. "Windows 10" beside "Windows 11" (or beside a "Windows" page, or "Windows Server") gives
-  neither "Windows". So is a brand's word opening a name of several words ("Grafana" of "Grafana Cloud",
-  "SiteGround" of "SiteGround GrowBig", "Northvale" of "Northvale N700 support"): a capitalised word
-  English does not have, before a word with a digit, an acronym, a word in lower case or a kind of thing
-  (a product, plan or kind of the brand's; never a person's surname: "Daan Visser", "Rhiannon Price" give
-  no given name), or written with an inner capital; a note names the product by its maker's word ("grafana dashboard", "cancel siteground").
+  neither "Windows". So is the model's designation closing a name of a brand and it ("PL6" of "Printrex
+  PL6", "X8" of "Aurelia X8"): "the PL6 keeps dropping off wifi".
+- **brand words** (`brand_forms`): a brand's word opening a name of several words ("Grafana" of "Grafana
+  Cloud", "SiteGround" of "SiteGround GrowBig", "Northvale" of "Northvale N700 support"): a capitalised
+  word English does not have, before a word with a digit, an acronym, a word in lower case or a kind of
+  thing (a product, plan or kind of the brand's; never a person's surname: "Daan Visser", "Rhiannon
+  Price" give no given name), or written with an inner capital, where no other page shares it. A note
+  names the product by its maker's word ("the Northvale quote"; "cancel siteground" in a note written
+  in lower case); a word rarer than the frequency list may still be English ("Widget" of "Widget
+  Server"), so the mention step finds a brand word only as a name is written: capitalised, or in a
+  source written in lower case.
 """
 
 from __future__ import annotations
@@ -66,19 +72,36 @@ def _model(name: str) -> str:
 
 
 def head_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
-    """Page slug -> the head words of its names (the module's second rule) that no other page shares: no
-    other page has a name that is the word, begins with it, or has it for its own head word."""
+    """Page slug -> the head words of its names (the module's second rule) and its models' designations
+    that no other page shares: no other page has a name that is the word, begins with it, or has it for
+    its own head word."""
+    return _unique(names, _shaped_heads)
+
+
+def brand_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """Page slug -> the brand's word opening its names (`_brand_head`) where no other page shares it: a
+    word rarer than wordfreq's list may still be English ("widget"), so the mention step finds it as the
+    note writes a name (capitalised, or in a source written in lower case), not as a word."""
+    return _unique(names, lambda name: [(h, {h})] if (h := _brand_head(name)) else [])
+
+
+def _shaped_heads(name: str) -> list[tuple[str, set[str]]]:
+    """(head, its spellings) of a name and a number, a one-label domain, a model's designation."""
+    m = _NUMBERED.match(name) or _DOMAIN.match(name)
+    if m is not None and (m.re is _NUMBERED or name[:1].isupper()):  # ("crates.io", "feeder.db": an address)
+        head = m.group("head")  # (a domain's label as a domain writes it too: "bunny" of "Bunny.net")
+        return [(head, {head, head.casefold()} if m.re is _DOMAIN else {head})]
+    model = _model(name)
+    return [(model, {model})] if model else []
+
+
+def _unique(names: Mapping[str, Iterable[str]], heads_of) -> dict[str, list[str]]:  # noqa: ANN001
+    """Page slug -> the heads `heads_of(name)` gives its names that no other page shares."""
     heads: dict[str, dict[str, set[str]]] = {}  # identity key of a head -> slug -> its spellings
     for slug in sorted(names):
         for name in names[slug]:
-            m = _NUMBERED.match(name) or _DOMAIN.match(name)
-            if m is not None and (m.re is _NUMBERED or name[:1].isupper()):  # ("crates.io", "feeder.db": an address)
-                head = m.group("head")  # (a domain's label as a domain writes it too: "bunny" of "Bunny.net")
-                spellings = {head, head.casefold()} if m.re is _DOMAIN else {head}
+            for head, spellings in heads_of(name):
                 heads.setdefault(identity_key(head), {}).setdefault(slug, set()).update(spellings)
-            else:
-                for head in filter(None, (_brand_head(name), _model(name))):
-                    heads.setdefault(identity_key(head), {}).setdefault(slug, set()).add(head)
     if not heads:
         return {}
     owners: dict[str, set[str]] = {}  # identity key of a name's first word -> the pages with such a name
