@@ -303,7 +303,7 @@ def _mention(c: Candidate, span: nm.Span, i: int, known: bool, need: int, strong
         c.usage = max(c.usage, need)
     else:
         c.vouched = True
-    _count_sentence(c, i, not (span.at_start or span.kind == "code"))
+    _count_sentence(c, i, not ((span.at_start and not span.subject) or span.kind == "code"))
     c.strong = c.strong or strong
     if etype and not c.entity_type:
         c.entity_type = etype

@@ -67,6 +67,7 @@ class Span:
     at_start: bool  # begins the sentence (capitalisation says nothing there)
     kind: str  # caps | shaped | link | code | handle | ident | path | channel
     tokens: tuple[str, ...] = ()
+    subject: bool = False  # one word opening its sentence as the bare subject of a verb ("Sentry handles …")
 
 
 _INTERESTING = re.compile(
@@ -257,8 +258,17 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
                 text = text[: -len(suffix)]
         words = tuple(text.split())
         kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
-        out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words))
+        subject = at_start and k == 0 and len(words) == 1 and bool(_FINITE_VERB.match(plain, start + len(text)))
+        out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words, subject))
 
+
+# a finite verb right after a word that opens its sentence: an auxiliary, or a known word in -s ("Sentry
+# handles …", "Quillstack stays …"); English puts a determiner before a common noun that is a subject
+# ("The sentry handles …"), so a bare capitalised word there is a name (subject_band: not a mass noun)
+_FINITE_VERB = re.compile(r" (?:is|was|has|had|will|would|can|could|should|must|does|did|[a-z]{2,}[^s\W]s)\b"
+                          r"(?! (?:is|are|was|were|has|have|had|will|would|can|could|should|must|do|does)\b)")
+# (a word in -s before another verb is a noun in the plural: "Heterogeneous lists are …")
+SUBJECT_BAND = 3.5  # a word that opens its sentence as a verb's bare subject: rarer than this (not "Deployment is")
 
 MERIDIEM = frozenset({"AM", "PM"})  # after a time of day (closed class)
 _TIME_BEFORE = re.compile(r"\d\s?$")
@@ -378,6 +388,8 @@ def _one_word_like(span: Span, t: str, lower_words: Lower | frozenset[str]) -> t
     z = zipf(t)
     if z >= COMMON_ZIPF:
         return False, False  # a frequent word: only the document's usage can make it a name
+    if span.subject and z < SUBJECT_BAND and low not in FUNCTION_WORDS and not english_ending(t) and low[-1] != "s":
+        return True, False  # "Sentry handles error tracking; …": the bare subject of a verb is a name
     return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
 
 
