@@ -52,6 +52,7 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")
 # (closed class, like the calendar's words: a roster's "me - …" line is the writer's own)
 _CLOSED = frozenset({"yesterday", "today", "tomorrow", "tonight", "me", "us", "him"})
 _SENTENCE_END = re.compile(r"(?<=\w\w)[.;]\s+(?=[A-Z])")  # (not after an initial: "A. Jones")
+_PARTS = re.compile(r"[,;:()]")  # (a value of several parts is no one person's name)
 _ITEM_GAP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
 
@@ -151,10 +152,6 @@ _ADDRESSED = re.compile(r"(?<![\w'’-])(?P<name>[A-Z][a-z'’-]+(?: [A-Z][a-z'�
 
 # an email's header lines (RFC 5322's fields of people): "From: Jonas Berg", "**Cc:** Kerry Walsh (Finance)"
 _HEADER = re.compile(r"^\**(?:From|To|Cc|Bcc|Reply-To)\**\s*:\**\s*(?P<v>[A-Z].*)$")
-# a field whose label ends in a role and whose value is one full name, an aside after it at most:
-# "Owner: Rafael Costa (warehouse systems)", "- **Account manager:** Neil Foster"
-_ROLE_FIELD = re.compile(r"^(?:[-*+]\s+)?\**(?P<label>[A-Za-z][A-Za-z /-]{0,30}?)\**\s*:\**\s+(?P<v>[A-Z][^,;:()]*?)"
-                         r"(?:\s*\([^()]*\))?\s*\.?$")
 _ADDRESS = re.compile(r"<[^<>]*>")
 
 
@@ -191,11 +188,12 @@ def _role_field(text: str) -> str:
     "Owner", "Account manager", "Tech lead"), then one full name shaped as a person's, an aside after
     it at most ("Owner: Rafael Costa (warehouse systems)"); "" for any other line ("Site: Kings Meadow",
     "Owner: Payments team", "Owner: Rafael Costa and Bo Tran")."""
-    m = _ROLE_FIELD.match(text.strip()) if ":" in text else None
-    if not m or m.group("label").split()[-1].casefold().removesuffix("s") not in ROLE_NOUNS:
+    line = text.strip()
+    m = _LIST.match(line) if ":" in line else None  # (a label and its value, as a list of names is written)
+    if not m or line[:m.start("items")].strip(" -*+:").split()[-1].casefold().removesuffix("s") not in ROLE_NOUNS:
         return ""
-    name = m.group("v").strip(" *_")
-    return name if person_like(name) and " and " not in name else ""
+    name = _ASIDE.sub("", m.group("items")).strip(" *_.")
+    return name if person_like(name) and " and " not in name and not _PARTS.search(name) else ""
 
 
 def _lines(doc: Document) -> list[tuple[int, str]]:

@@ -44,7 +44,11 @@ def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]
                 data = Path(source.abs_path).read_bytes()
             except OSError:
                 data = None
-        if data is None or any(k in " ".join(data.decode("utf-8", "replace").casefold().split()) for k in keys):
+        if data is None:
+            out.append(path)
+            continue
+        text = " ".join(data.decode("utf-8", "replace").casefold().split())  # (once per source, not per name)
+        if any(k in text for k in keys):
             out.append(path)
     return out
 

@@ -194,8 +194,9 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
     feeds, slug -> Contribution."""
     counts: dict[tuple[bool, str], int] = {}
     cap = per_source(len(ex.statements))
-    own = {*title_subjects(ex.title, finder), opening_record(ex.statements, finder.named)} - {""}
-    for statement, found in reaches(ex, finder):
+    subjects, record = title_subjects(ex.title, finder), opening_record(ex.statements, finder.named)
+    own = {*subjects, record} - {""}
+    for statement, found in reaches(ex, finder, subjects, record):
         if not found:
             continue
         valued = bool(value_spans(statement.value))  # (a stated fact: counted apart, `cap` of them too)
@@ -213,7 +214,8 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
             contribution.mentions = []  # the cited sentences say what the source says; no bare mention line
 
 
-def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set[str]]]:
+def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], record: str
+            ) -> Iterator[tuple[Statement, set[str]]]:
     """Each statement of `ex` with the entity pages it is about: those whose names it contains; when it
     names nothing, or names a thing only after opening words that name nothing, the page of what the
     sentence it continues is about too (`Statement.follows`: "Tooling unchanged at USD 6,500." after a
@@ -221,15 +223,15 @@ def reaches(ex: Extraction, finder: NameFinder) -> Iterator[tuple[Statement, set
     page of the thing the section it stands in is headed by (its scope: "**Tom**" over Tom's standup
     items, "## Fastly"), else of the thing the source's title names; a heading or title that names
     several things is about the one it names first ("email huaxin dfm review", "Onboarding — Ravi
-    Menon": the longest name that starts there)."""
-    subject, decided = title_subjects(ex.title, finder)
+    Menon": the longest name that starts there). `subjects`: `title_subjects` of its title; `record`: the
+    record its opening header names (`opening_record`: a note opening with a record's header is its)."""
+    subject, decided = subjects
     sections: dict[str, set[str]] = {"": {subject} - {""}}
     own: NameFinder | None = None  # the source's own names, made when a sentence names a page after its first word
     before = ""  # the page the statement before is about: its first name's, or the one it continues
     lowered = lower_case_source(s.value for s in ex.statements)
     headers = header_subjects(ex.statements, finder.named, lambda text: finder.first(text, lowered))
     senders = sender_domains(ex.statements, finder.named)  # (a message from a page's domain is about it)
-    record = opening_record(ex.statements, finder.named)  # (a note opening with a record's header is its)
 
     def own_places(text: str) -> list[tuple[int, int, str]]:  # (the source's own names: made when asked)
         nonlocal own
