@@ -232,3 +232,28 @@ def test_an_email_header_names_people_however_common_their_names_words():
     assert {"Marcus Bell", "Grace Park"} <= {e.name for e in ex.entities}
     # a greeting's name followed by a clause is no apposition: Grace is not "the price is 5 GBP"
     assert not any(c.subject == "Grace Park" and c.attribute == "is" for c in ex.claims)
+
+
+@pytest.mark.parametrize("text, wanted", [
+    # a bold line with an aside on that person's day still heads their part; a name ending in -s is a name
+    ("# Standup\n\n**Ilse**\n- wrote the parser\n\n**Quen**\n- on the rota\n\n**Tobias** (out until Wed)\n",
+     ["Ilse", "Quen", "Tobias"]),
+    # a plural whose singular English knows heads a section, not a person
+    ("# Standup\n\n**Ilse**\n- wrote the parser\n\n**Quen**\n- on the rota\n\n**Blockers**\n- none\n",
+     ["Ilse", "Quen"]),
+])
+def test_bold_lines_head_a_persons_part(text, wanted):
+    assert names(text) == wanted
+
+
+@pytest.mark.parametrize("line, action", [
+    ("- Quenby: book the van by Friday", True),
+    ("- Quenby: to book the van", True),
+    ("- Quenby: we're at 14 seats, contract allows 15", False),  # a statement of it, opening with a pronoun
+    ("- Quenby: renews on 3 March, $79/month", False),  # a verb's third person: what it does
+    ("- Quenby: it still pages twice", False),
+])
+def test_a_name_and_a_colon_open_an_action_item_only_before_a_task(line, action):
+    text = f"# Sync\n\n{line}\n- Ilse: write it up\n- Bo: order the rack\n"
+    ex = extract_document(doc(text))
+    assert any(c.attribute == "action item" and c.subject == "Quenby" for c in ex.claims) is action

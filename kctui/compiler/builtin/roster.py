@@ -43,7 +43,8 @@ _OPENER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?(?P<name>[A
 _LONGER = re.compile(r"^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\[[ xX]\]\s+)?[A-Z0-9][\w.+'’-]*(?: [A-Z0-9][\w.+'’-]*){1,3}"
                      r"(?:\s*\([^()]*\))?\s+[—–-]\s+\S")
 _LIST = re.compile(r"^(?:[-*+]\s+)?\**[A-Za-z][\w ]{1,40}?\**\s*:\**\s+(?P<items>[A-Za-z].*)$")
-_BOLD = re.compile(r"^\*\*(?P<name>[A-Za-z][a-z'’]+)\*\*:?\s*$")  # ("**jun**": a standup written in lower case)
+# ("**jun**": a standup written in lower case; "**Jonas** (out until Wed)": an aside on that person's day)
+_BOLD = re.compile(r"^\*\*(?P<name>[A-Za-z][a-z'’]+)\*\*:?(?:\s*\([^()]*\))?\s*$")
 # a chat's turn header: a full name in bold (a group in parentheses after it) before the time of the turn
 # ("**Ingrid Solberg** 14:44", "**Gary Holt (Wakefield)** 14:41"), as a pasted Slack or Teams thread has
 _SPEAKER = re.compile(r"^\*\*(?P<name>[A-Z][^*()]{2,60}?)(?:\s*\([^()*]*\))?\*\*\s*\(?\d{1,2}[:.]\d{2}\b")
@@ -95,7 +96,7 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
         _close(r, named, slots)
     heads: set[str] = set()  # the bold lines of a note whose bold lines are mostly names: each heads a person's part
     if len({w.casefold() for w in bold}) >= ROSTER_MIN and mostly_names({w.casefold() for w in bold}):
-        heads = {low for w in bold if w[:1].isupper() and not english_ending(w) and (low := w.casefold()) not in _CLOSED
+        heads = {low for w in bold if w[:1].isupper() and not _word_form(w) and (low := w.casefold()) not in _CLOSED
                  and low not in wd.FUNCTION_WORDS and low not in wd.CALENDAR}  # ("**Me**": the writer)
         among.update(w.casefold() for w in bold)
     for column in _name_columns(doc):
@@ -108,6 +109,19 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     full = _people(lines, found, full_names)
     given = {k.aliases[0].casefold() for k in full if k.aliases}  # (stands for its full name)
     return tuple(_declared(spelled[w]) for w in sorted(found - given, key=lambda w: (first[w], w))) + full
+
+
+PLURAL_ZIPF = 3.0  # an -s word whose singular English uses this often is a plural ("Blockers"; not "Jonas")
+
+
+def _word_form(word: str) -> bool:
+    """A bold line's word that is a form of an English word, a standup's section and not a person: an
+    English ending ("Pending"), or a plural whose singular English knows ("Blockers", "Updates"); a
+    name that merely ends in -s ("**Jonas**", "**Thomas**": no "jona", "thoma") heads that person's part."""
+    low = word.casefold()
+    if not english_ending(word):
+        return False
+    return low.endswith(wd.WORD_SUFFIX) or wd.zipf(low[:-1]) >= PLURAL_ZIPF
 
 
 def _declared(word: str) -> KnownName:

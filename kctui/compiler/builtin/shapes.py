@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 
 from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, bare, ev
 from kctui.compiler.readers import Block, Document
 from kctui.core.claims import Claim
@@ -93,6 +94,8 @@ def _owner(task: str, names: dict[str, str]) -> tuple[str, str] | None:
     m = _OWNER.match(task)
     if not m or not (m.group("task")[:1].islower() or m.group("task").startswith("[")):
         return None  # "Deciders: Priya Raman, Lena Vogel" lists names; an action item says what to do
+    if _stated(m.group("task")):
+        return None  # "Statuspage: renews on 3 March", "Pagerduty: we're at 14 seats": what it is, no task
     who = m.group("handle") or m.group("name")
     if not (m.group("handle") or identity_key(who) in names or nt.person_shape(who)):
         return None
@@ -165,3 +168,20 @@ def _block_commands(doc: Document, block: Block, names: dict[str, str], context:
         if len(out) >= MAX_COMMANDS:
             break
     return out
+
+
+_FIRST = re.compile(r"[A-Za-z]+")
+STATED_ZIPF = 3.0  # an -s word whose stem English uses this often: a verb's third person ("renews", "runs")
+
+
+def _stated(task: str) -> bool:
+    """What follows a name and a colon states something of it rather than a task for it: it opens
+    with a pronoun or another function word ("we're at 14 seats") or a verb's third person ("renews on
+    3 March"); a task opens with what to do ("write the runbook", "to book the slot")."""
+    m = _FIRST.match(task)
+    if not m:
+        return False
+    low = m.group(0).casefold()
+    if low in wd.FUNCTION_WORDS and low != "to":
+        return True
+    return len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is")) and wd.zipf(low[:-1]) >= STATED_ZIPF
