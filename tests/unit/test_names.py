@@ -70,6 +70,11 @@ def test_a_release_number_marks_a_name_where_it_opens_a_sentence() -> None:
         ("Unleash", "release date", "2024-05-02", "5.12")]
     plain = extract("# Layout\n\nSection 2.1 explains the layout. Figure 3.2 shows it. Version 2.0 adds more.\n")
     assert not plain.entities and not plain.passing
+    # two ordinary words before a release number, the subject of the sentence's verb, are a name;
+    # ordinary words before a number that no verb follows are not
+    two = extract("# Logs\n\nFluent Bit 2.2 drops lines under load.\n\nSee Section 2.1 for more. Read Chapter 3.1 first.\n")
+    assert [e.name for e in two.entities] == ["Fluent Bit"]
+    assert ("Fluent Bit", "version", "2.2") in [(c.subject, c.attribute, c.value) for c in two.claims]
 
 
 def test_typed_by_the_noun_the_text_uses() -> None:

@@ -218,6 +218,7 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
     return group
 
 
+_VERSION_AFTER = re.compile(r"\s+v?\d+\.\d+(?:\.\d+)?\b")  # a release number after a run of capitals
 _BEFORE_INITIAL = re.compile(r"[(,;:]\**\s*$")
 
 
@@ -248,6 +249,10 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
         out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
     k = 0 if len(group) > 1 and _initial(plain, group[:1]) and plain[group[0][2]:group[0][2] + 1] == "." \
         else _leading_words(group, at_start)  # "A. Castellanos": an initial opens the name
+    if k == len(group) > 1 and at_start and group[0][0].casefold() not in FUNCTION_WORDS \
+            and (version := _VERSION_AFTER.match(plain, group[-1][2])) and _FINITE_VERB.match(plain, version.end()):
+        k = 0  # "Fluent Bit 2.2 drops lines": a release number names the run of capitals it follows as
+        # the subject of the sentence's verb (not "See Section 2.1 for …", "Read Chapter 3.1 first")
     if not k and group[0][0] in MERIDIEM and _TIME_BEFORE.search(plain, 0, s):
         k = 1  # "8:12 AM MS225 is end of sale": the meridiem ends the time before it, no name opens with it
     if k < len(group) and len(group) - k <= 4:
