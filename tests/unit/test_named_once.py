@@ -95,6 +95,9 @@ def test_an_ordinary_first_word_opening_a_part_of_the_sentence(plain, name, expe
 @pytest.mark.parametrize("text, expected", [
     ("RC-1187", True), ("CHG0041187", True), ("KB5046617", True),
     ("HX-2", False), ("SEV-2", False), ("ADR 7", False), ("rc-1187", False),
+    # identifiers of several parts: a year or a letter code before the number
+    ("PO-2026-0147", True), ("FD-Q-20417", True), ("PRN-2F-01", True), ("CVE-2024-3094", True),
+    ("PO-2026-", False), ("T14-Gen-5", False), ("YYYY-01-01", False), ("XX-1234", False),
 ])
 def test_record_identifier(text, expected):
     assert named_once.record_identifier(text) is expected

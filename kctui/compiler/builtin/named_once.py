@@ -23,8 +23,8 @@ the name stands in it ("the PgBouncer pool (size 60)", "the existing IBM TS4300 
   elsewhere in its sentence was tried (notes a-u: 12 things more, 25 of 36 new pages labelled, precision
   -0.3 points; "argued about Grafterly" beside a count is a bare mention, tests/unit/test_recall_rules.py),
   and a lone acronym is mostly vocabulary (SLA, TLS, CSV, UAT: 9 of 50 new pages labelled);
-- **a record's identifier** — capitals, a hyphen and two digits or more, or capitals and six digits
-  or more ("RC-1187", "CHG0041187", "KB5046617") — in any sentence of four words or more that names
+- **a record's identifier** — capitals, a hyphen and two digits or more (perhaps with parts between:
+  "PO-2026-0147", "FD-Q-20417"), or capitals and six digits or more ("RC-1187", "CHG0041187", "KB5046617") — in any sentence of four words or more that names
   it: the sentence is what is known of that ticket, change or update ("fjord-g03 is still drained
   (RC-1187)"), value or not.
 """
@@ -36,7 +36,7 @@ import re
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 
-_RECORD = re.compile(r"[A-Z]{2,12}-\d{2,6}|[A-Z]{2,5}\d{6,}")
+_RECORD = re.compile(r"[A-Z]{2,12}(?:-[A-Z0-9]{1,6})*-\d{2,6}|[A-Z]{2,5}\d{6,}")
 _ONE_TRAILING_DIGIT = re.compile(r"[A-Za-z]+-?\d")  # SEV2, UTC-8, BSD-3, RSALv2
 _WORD = re.compile(r"[A-Za-z]+")
 # capitalised words, then a model's designation: capitals and a number ("IBM TS4300", "Hetzner AX42",
@@ -46,8 +46,9 @@ RECORD_WORDS = 4  # the words a sentence needs to say something of a record it n
 
 
 def record_identifier(text: str) -> bool:
-    """A ticket's, a change's or an update's identifier: "RC-1187", "CHG0041187" (not "HX-2": one digit)."""
-    return bool(_RECORD.fullmatch(text))
+    """A ticket's, a change's or an update's identifier: "RC-1187", "CHG0041187" (not "HX-2": one digit; not a
+    placeholder of one letter repeated, "YYYY-01-01")."""
+    return bool(_RECORD.fullmatch(text)) and len(set(_WORD.match(text).group())) > 1  # (not "YYYY-01-01", "XX-1234")
 
 
 def states_of_record(plain: str, span: nm.Span) -> bool:
