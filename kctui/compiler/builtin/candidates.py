@@ -391,6 +391,8 @@ def _defined_and_structured(cands: dict[str, Candidate], defined: list[Defined],
         c.fact, c.strong = True, True
         c.structured = c.structured or bool(e.entity_type)  # under a header that types it ("Vendor")
         c.entity_type = c.entity_type or e.entity_type
+        if e.aliases:  # the other names its cell writes ("Nuke render (nuke_r)")
+            c.surfaces += [a for a in (e.surface, *e.aliases) if a not in c.surfaces]
     concept_keys = {key_of(t) for t in concept_terms}
     for d in defined:  # a term defined at a sentence start that the text capitalises elsewhere is a name
         c = cands.get(key_of(d.term))

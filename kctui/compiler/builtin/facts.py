@@ -405,8 +405,12 @@ def _named_row(doc: Document, header: list[str], cells: tuple[str, ...], line: i
                row_type: str, out: list[Claim], found: list[Entity], skip: int = -1) -> None:
     """A row of the things its name column names: each an entity, with the row's other cells (but the
     `skip` column's) as claims."""
+    tail = _PAREN_TAIL.search(cells[column]) if len(subjects) == 1 else None
+    code = tail.group(0).strip(" ()") if tail else ""  # "Nuke render (nuke_r)": the name its code writes
+    # (not a host's number, "Hetzner CX31 (mulberry-wp-01)": the machine, a thing of its own)
+    aliases = (code,) if wd.IDENT.match(code) and not any(ch.isdigit() for ch in code) else ()
     for subject in subjects:
-        found.append(Entity(subject, row_type, subject, (), _ev(doc, line)))
+        found.append(Entity(subject, row_type, subject, aliases, _ev(doc, line)))
         for k, (attribute, value) in enumerate(zip(header, cells)):
             if k not in (column, skip) and _usable(value):
                 out.append(Claim(subject, attribute, value, "", "fact", "table", _ev(doc, line)))
@@ -451,14 +455,16 @@ def _name_cells(rows: Rows, column: int) -> list[str]:
 _PAREN_TAIL = re.compile(r"\s+\([^()]*\)\s*$")
 
 
-_CELL_NAMES_GAP = re.compile(r",|\s[+/]\s")  # "`orders-db`, `labels-db`", "Gaz + Raj", "Nadia / Shiv"
+# "`orders-db`, `labels-db`", "Gaz + Raj", "Nadia / Shiv"; not inside brackets: "AWS eu-central-1 (EKS + RDS)"
+_CELL_NAMES_GAP = re.compile(r"(?:,|\s[+/]\s)(?![^(]*\))")
 
 
 def _row_subjects(cell: str, typed: bool, lower_ok: bool = False) -> list[str]:
     """The names a cell of the name column gives ("`orders-db`, `labels-db`", "Gaz + Raj": two each)."""
     head = _PAREN_TAIL.sub("", cell)
-    if typed and not any(w.islower() for w in head.split()):  # "Acme Forge (formerly Forge One)": the name
-        cell = head
+    if typed and head and not any(w in wd.FUNCTION_WORDS for w in head.split()):
+        cell = head  # "Acme Forge (formerly Forge One)", "Kodeo sp. z o.o. (Kraków)": the name, then a remark
+        # (not "PostgreSQL 14 on EC2 (r6i.2xlarge ×3, Patroni)": a phrase of names)
     parts = [p.strip().strip("`*_ ") for p in _CELL_NAMES_GAP.split(cell)]
     if all(p and (_row_name(p, typed) or (typed and _named_cell(p, lower_ok))) for p in parts):
         return parts
