@@ -1,9 +1,13 @@
 """Issue 31, entity precision: a page's title is how the text names the thing. Table tests with phrasings
 of our own: a name column's cell with a remark in brackets, names joined inside brackets, a code name
-in brackets."""
+in brackets, a model's generation after its name, a verb glued to an acronym ("OK'd")."""
 
 from __future__ import annotations
 
+import pytest
+
+from kctui.compiler.builtin import coined
+from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.readers import read_source
 
@@ -49,3 +53,34 @@ def test_a_phrase_of_names_keeps_its_brackets_out_of_any_title() -> None:
             "| Quillbase 14 on EC2 (r6i.2xlarge ×3, Zorbit) | Brindle | ~$4,100 |\n"
             "| Falvane Cloud | Falvane | ~$3,000 |\n")
     assert not [n for n in entities(text) if "(" in n or ")" in n]
+
+
+# -- a model's generation, a verb glued to an acronym ------------------------------------------------------
+
+@pytest.mark.parametrize("text, name, not_name", [
+    ("# Kit\n\n- 38 x Skylap Z14 Gen 5, €1,140 each, from Quillhotel\n- [x] Laptop Skylap Z14 Gen 5 issued, asset ALC-0417\n",
+     "Skylap Z14 Gen 5", "Skylap Z14 Gen"),
+    ("# Rooms\n\nThree groups turned up for Study Room 4 at 10am. Study Room 4 holds 6 people.\n",
+     "Study Room 4", "Study Room"),
+])
+def test_a_models_generation_is_part_of_its_name(text: str, name: str, not_name: str) -> None:
+    names = entities(text)
+    assert name in names and not_name not in names
+
+
+@pytest.mark.parametrize("plain, kept", [
+    ("Onboarding for Ana Quillby 2 Mar, ask Bo Zorbit about it.", "Ana Quillby"),  # a day of a month
+    ("We ordered Skylap Pro 3 units from Zorbit Ltd.", "Skylap Pro"),  # a count of a plural noun
+    ("The Brindle Linux 8.10 updates went out on Falvane Cloud.", "Brindle Linux"),  # a dotted release
+])
+def test_a_number_after_a_name_that_is_no_generation(plain: str, kept: str) -> None:
+    spans = [sp.text for sp in nm.plain_spans(plain)]
+    assert kept in spans
+    assert all(not (s.startswith(kept) and s != kept) for s in
+               (coined.with_edition(plain, sp)[0].text for sp in nm.plain_spans(plain)))
+
+
+def test_a_verb_made_of_an_acronym_is_no_name() -> None:
+    assert nm.junk_token("OK'd") and nm.junk_token("RMA’d") and nm.junk_token("DM'ing")
+    assert not nm.junk_token("O'Brien")
+    assert "OK'd" not in entities("# Standup\n\n- Mara OK'd the SSDs for Zorbit. Mara OK'd going to $30k for Feb.\n")

@@ -121,6 +121,22 @@ _MODEL_AFTER = re.compile(r" (?![QPHW][1-4](?!\w))[A-Z]{1,2}\d{1,3}(?: [A-Z][a-z
 _MODEL_NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?![\w.,:/-]\w|[\w/%-])")
 
 
+# a model's generation right after a name of two words or more ending in a capitalised word is part of it
+# ("ThinkPad T14 Gen 5", "Group Room 4", "Rocky Linux 8"): one or two digits, no dotted release, no count
+# of a plural noun or a day of a month after it ("Skyvane Pro 3 units", "Ana Ruiz 2 Mar")
+_GENERATION_AFTER = re.compile(r" [1-9]\d?(?![\w.,:/-]\w|[\w/%-])(?! [a-z]+s\b)")
+
+
+def _generation(plain: str, span: nm.Span) -> re.Match | None:
+    """The generation after a name (`_GENERATION_AFTER`) when its last word is a capitalised word."""
+    last = span.tokens[-1] if span.tokens else ""
+    if len(span.tokens) < 2 or not (last[:1].isupper() and last[1:].isalpha() and last[1:].islower()):
+        return None
+    m = _GENERATION_AFTER.match(plain, span.end)
+    after = _NEXT_WORD.match(plain.casefold(), m.end()) if m else None
+    return None if not m or after and after.group(1) in wd.CALENDAR else m
+
+
 def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     """The span with the edition or revision right after it (`_EDITION_AFTER`), when the span is a
     capitalised name away from a sentence start or shaped, a year only after a name of two words or more
@@ -129,13 +145,16 @@ def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     if span.kind not in ("caps", "shaped", "link") or span.at_start and span.kind == "caps":
         return span, ""
     m = _EDITION_AFTER.match(plain, span.end) or _MODEL_AFTER.match(plain, span.end) or (
-        _MODEL_NUMBER_AFTER.match(plain, span.end) if span.tokens[-1][1:].islower() else None)
+        _MODEL_NUMBER_AFTER.match(plain, span.end) if span.tokens[-1][1:].islower() else None) or _generation(plain, span)
     if not m or any(t.casefold() in wd.CALENDAR for t in span.tokens):
         return span, ""
     edition = m.group(0).strip()
-    if m.re is _MODEL_AFTER or m.re is _MODEL_NUMBER_AFTER:
+    if m.re in (_MODEL_AFTER, _MODEL_NUMBER_AFTER, _GENERATION_AFTER):
         text = plain[span.start:m.end()]
-        return replace(span, text=text, end=m.end(), tokens=tuple(text.split())), ""
+        model = replace(span, text=text, end=m.end(), tokens=tuple(text.split()))
+        g = _generation(plain, model)  # "ThinkPad" + " T14 Gen" + " 5"
+        return (model if g is None else replace(model, text=plain[span.start:g.end()], end=g.end(),
+                                                 tokens=tuple(plain[span.start:g.end()].split()))), ""
     if edition[:1].isdigit() and len(span.tokens) < 2:
         return span, ""  # a year after one word dates it ("the Mosaic 2024 crop"); after a longer name
         # ("Windows Server 2022") it names the edition
