@@ -1,6 +1,7 @@
 """Issue 31, entity precision: a page's title is how the text names the thing. Table tests with phrasings
 of our own: a name column's cell with a remark in brackets, names joined inside brackets, a code name
-in brackets, a model's generation after its name, a verb glued to an acronym ("OK'd")."""
+in brackets, a model's generation after its name, a verb glued to an acronym ("OK'd"), a word English lacks in a sentence
+of another language ("el lunes 08")."""
 
 from __future__ import annotations
 
@@ -84,3 +85,23 @@ def test_a_verb_made_of_an_acronym_is_no_name() -> None:
     assert nm.junk_token("OK'd") and nm.junk_token("RMA’d") and nm.junk_token("DM'ing")
     assert not nm.junk_token("O'Brien")
     assert "OK'd" not in entities("# Standup\n\n- Mara OK'd the SSDs for Zorbit. Mara OK'd going to $30k for Feb.\n")
+
+
+# -- a word English lacks, in a sentence of another language ----------------------------------------------
+
+@pytest.mark.parametrize("plain, foreign", [
+    ("Pablo una pregunta, el electricista dice que puede venir el lunes 08 a tirar cable para la sala nueva", True),
+    ("perfecto. Y que me avise cuando acabe, el lunes tengo a Jordi que puede conectarse en remoto", True),
+    ("GKE + postgres 14 on db-prod-01 via pgbouncer, owned by accounts", False),
+    ("pgbouncer values live in the chart; receiptd 0.9.3 restarts nightly", False),
+])
+def test_a_sentence_in_another_language(plain: str, foreign: bool) -> None:
+    assert coined.not_english(plain) is foreign
+
+
+def test_a_word_of_another_language_before_a_number_is_no_name() -> None:
+    text = ("# Chat\n\n[03/12/26, 12:40] Lucía: el electricista dice que puede venir el jueves 08 a tirar cable "
+            "para la sala nueva, necesita algo\n\n[03/12/26, 12:50] Pablo: perfecto, el jueves tengo a Jordi "
+            "que puede conectarse en remoto\n")
+    assert "jueves" not in entities(text)
+    assert "zorbitd" in entities("# Ops\n\nzorbitd 0.9.3 restarts nightly on the box. zorbitd logs go to /var.\n")

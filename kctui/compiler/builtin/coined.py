@@ -46,6 +46,8 @@ def unknown_words(plain: str, start: int, lower: nm.Lower) -> list[nm.Span]:
     in another place too — and that the document never writes as a common noun (heading a phrase after
     an article or a determiner, or in the plural: "the runbook.", "runbooks") nor calls ("repr(…)")."""
     found = [m for m in _BEFORE_VALUE.finditer(plain)] if _DIGIT.search(plain) else []
+    if found and not_english(plain):
+        found = []  # ("el lunes 08 a tirar cable": English's word list says nothing of a word there)
     if (m := _LOWER_WORD.match(plain, start)) and not any(f.start() == start for f in found) \
             and (not start or plain[start - 1] == " "):
         found.insert(0, m)
@@ -62,6 +64,19 @@ def unknown_words(plain: str, start: int, lower: nm.Lower) -> list[nm.Span]:
 
 
 _DIGIT = re.compile(r"\d")
+_PLAIN_WORD = re.compile(r"(?<![\w'’./@#-])[a-z]{3,}(?![\w'’@/-])")
+FOREIGN_WORDS = 4  # the words English does not have that make a sentence one in another language
+
+
+def not_english(plain: str) -> bool:
+    """Is the sentence written in another language: four lower-case words or more English does not
+    have (`wd.unknown_word`), half its lower-case words or more ("Pablo una pregunta, el electricista
+    dice que puede venir el lunes 08 …"; not a row of coined names, "GKE + postgres 14 on db-prod-01 via
+    pgbouncer")? A word English lacks is a coined name only in English prose; a team's chat in Spanish
+    is full of them."""
+    words = _PLAIN_WORD.findall(plain)
+    unknown = sum(1 for w in words if wd.unknown_word(w))
+    return unknown >= FOREIGN_WORDS and unknown * 2 >= len(words)
 # a word right before a value: "receiptd 0.9.3", "restic (v0.17)"
 _BEFORE_VALUE = re.compile(r"(?<![\w'’./@#:/-])([a-z][a-z0-9]{3,24}) \(?v?\d")
 
