@@ -1,13 +1,13 @@
 """Issue 31, entity precision: a page's title is how the text names the thing. Table tests with phrasings
 of our own: a name column's cell with a remark in brackets, names joined inside brackets, a code name
 in brackets, a model's generation after its name, a verb glued to an acronym ("OK'd"), a word English lacks in a sentence
-of another language ("el lunes 08")."""
+of another language ("el lunes 08"), a label opening a roster's line ("- Fleet: 52 tablets …")."""
 
 from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.builtin import coined
+from kctui.compiler.builtin import coined, roster
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.readers import read_source
@@ -17,6 +17,10 @@ DIGEST = "sha256:" + "7" * 64
 
 def extract(text: str, path: str = "notes/n.md"):  # noqa: ANN201
     return extract_document(read_source(path, text.encode("utf-8"), DIGEST))
+
+
+def extract_doc(text: str):  # noqa: ANN201
+    return read_source("notes/n.md", text.encode("utf-8"), DIGEST)
 
 
 def entities(text: str) -> dict[str, tuple[str, ...]]:
@@ -105,3 +109,22 @@ def test_a_word_of_another_language_before_a_number_is_no_name() -> None:
             "que puede conectarse en remoto\n")
     assert "jueves" not in entities(text)
     assert "zorbitd" in entities("# Ops\n\nzorbitd 0.9.3 restarts nightly on the box. zorbitd logs go to /var.\n")
+
+
+# -- a roster's line opening with an ordinary word its list of people leaves out ---------------------------
+
+MINUTES = ("# Sync – 4 Nov\n\nAttendees: Aoife (admin), Capt. Zora Quill (ops), Priya, Dev\n\nNotes\n"
+           "- Fleet: 52 tablets in service, 6 spares in the cage.\n- Zora: no issues reported by crew on the 6 units.\n"
+           "- Aoife: can't downgrade once signing stops, checked on 4 Nov.\n- Dev: crew app fine on 27.\n")
+
+
+def test_a_label_opening_a_roster_line_is_no_person() -> None:
+    assert "fleet" not in {k.name.casefold() for k in roster.roster_names(extract_doc(MINUTES))}
+    assert "Fleet" not in entities(MINUTES)
+
+
+def test_a_roster_of_common_given_names_keeps_them() -> None:
+    text = ("# Standup\n\nPresent: Grace, Marek, Zorvan\n\n- Grace: fixed the printer queue on ws-03\n"
+            "- Marek: booked the van for Fri 12 Dec\n- Zorvan: chased the Quillsoft quote\n")
+    names = {k.name.casefold() for k in roster.roster_names(extract_doc(text))}
+    assert {"grace", "marek", "zorvan"} <= names

@@ -94,6 +94,7 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     full_names += _speakers(lines)
     for r in runs:
         _close(r, named, slots)
+    named -= _labels_among(named, among | {n.split()[0].casefold() for n in full_names})
     heads: set[str] = set()  # the bold lines of a note whose bold lines are mostly names: each heads a person's part
     if len({w.casefold() for w in bold}) >= ROSTER_MIN and mostly_names({w.casefold() for w in bold}):
         heads = {low for w in bold if w[:1].isupper() and not _word_form(w) and (low := w.casefold()) not in _CLOSED
@@ -248,6 +249,15 @@ def _close(run: list[tuple[str, int]], named: set[str], slots: dict[str, set[int
         named.update(members)
     for word, line in run:
         slots.setdefault(word.casefold(), set()).add(line)
+
+
+def _labels_among(members: set[str], listed: set[str]) -> set[str]:
+    """The ordinary words (COMMON_ZIPF or more) opening a roster's lines that the note's list of people
+    leaves out where it lists most of the rosters' members: a line's label, not a person ("- Fleet: 52
+    iPads in service" among "- Fiona: …", "- Aoife: …" under "Attendees: Aoife, Capt. Fiona Grant, Dev")."""
+    if not listed or 2 * len(members & listed) < len(members):
+        return set()
+    return {w for w in members - listed if wd.zipf(w) >= wd.COMMON_ZIPF}
 
 
 def mostly_names(words: set[str] | list[str]) -> bool:
