@@ -1,7 +1,8 @@
 """Issue 31, entity precision: a page's title is how the text names the thing. Table tests with phrasings
 of our own: a name column's cell with a remark in brackets, names joined inside brackets, a code name
 in brackets, a model's generation after its name, a verb glued to an acronym ("OK'd"), a word English lacks in a sentence
-of another language ("el lunes 08"), a label opening a roster's line ("- Fleet: 52 tablets …")."""
+of another language ("el lunes 08"), a label opening a roster's line ("- Fleet: 52 tablets …"), a model's number
+with letters ("8568Y+")."""
 
 from __future__ import annotations
 
@@ -128,3 +129,22 @@ def test_a_roster_of_common_given_names_keeps_them() -> None:
             "- Marek: booked the van for Fri 12 Dec\n- Zorvan: chased the Quillsoft quote\n")
     names = {k.name.casefold() for k in roster.roster_names(extract_doc(text))}
     assert {"grace", "marek", "zorvan"} <= names
+
+
+# -- a model's number with a letter, or after a shaped word ---------------------------------------------
+
+@pytest.mark.parametrize("plain, name", [
+    ("Each node has 2 × Zeron Platinum 8568Y+, 2 TB RAM and 8 GPUs.", "Zeron Platinum 8568Y+"),
+    ("The rack runs on a Quill Smart-UPS 1500 (ps-app01).", "Quill Smart-UPS 1500"),
+    ("Grade 3 has 360 Brindle 100e laptops left.", "Brindle 100e"),
+])
+def test_a_models_number_is_part_of_its_name(plain: str, name: str) -> None:
+    assert name in {coined.with_edition(plain, sp)[0].text for sp in nm.plain_spans(plain)}
+
+
+@pytest.mark.parametrize("plain, kept", [
+    ("TestNav needs Zorbit OS 120+ on every device.", "Zorbit OS"),  # a least release
+    ("Grade 3 is on Zorbit OS 131 since Monday.", "Zorbit OS"),  # a release after an acronym
+])
+def test_a_release_after_a_name_is_no_model(plain: str, kept: str) -> None:
+    assert kept in {coined.with_edition(plain, sp)[0].text for sp in nm.plain_spans(plain)}

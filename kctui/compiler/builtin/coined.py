@@ -132,8 +132,19 @@ _MODEL_AFTER = re.compile(r" (?![QPHW][1-4](?!\w))[A-Z]{1,2}\d{1,3}(?: [A-Z][a-z
 
 
 # a model's number right after a capitalised word is part of its name ("Latitude 7450", "Dell Chromebook
-# 3120", "Precision 3680 tower"): three or four digits, no year ("the Mosaic 2024 crop"), no leading zero
-_MODEL_NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?![\w.,:/-]\w|[\w/%-])")
+# 3120", "Precision 3680 tower", "Xeon Platinum 8568Y+"): three or four digits, a letter or two and a plus
+# after them at most, no year ("the Mosaic 2024 crop"), no leading zero, no least release ("Chrome OS 120+")
+_MODEL_NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?:[A-Za-z]{1,2}\+?)?(?![\w.,:/-]\w|[\w/%+-])")
+
+
+def _model_number(plain: str, span: nm.Span) -> re.Match | None:
+    """A model's number after a name (`_MODEL_NUMBER_AFTER`) whose last word is a capitalised word, or
+    a name of two words or more ending in a shaped word ("APC Smart-UPS 1500"; not an acronym: "UPS
+    1500" is a unit's rating, "Chrome OS 131" a release)."""
+    last = span.tokens[-1] if span.tokens else ""
+    if last[1:].islower() or (len(span.tokens) >= 2 and wd.shaped(last) and not wd.ACRONYM.match(last)):
+        return _MODEL_NUMBER_AFTER.match(plain, span.end)
+    return None
 
 
 # a model's generation right after a name of two words or more ending in a capitalised word is part of it
@@ -160,7 +171,7 @@ def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     if span.kind not in ("caps", "shaped", "link") or span.at_start and span.kind == "caps":
         return span, ""
     m = _EDITION_AFTER.match(plain, span.end) or _MODEL_AFTER.match(plain, span.end) or (
-        _MODEL_NUMBER_AFTER.match(plain, span.end) if span.tokens[-1][1:].islower() else None) or _generation(plain, span)
+        _model_number(plain, span)) or _generation(plain, span)
     if not m or any(t.casefold() in wd.CALENDAR for t in span.tokens):
         return span, ""
     edition = m.group(0).strip()
