@@ -1,7 +1,7 @@
 """The values a sentence states, read by their form (kctui.compiler.builtin.recall decides what they are
 said of): where a sentence holds one (a token with a digit, a capitalised day or month as `dateutil`
 reads them), whether one stands right after a name ("Postgres 16"), and the kind of the value stated
-of a name — a date (what `dateutil` parses as one), an amount, a duration, a share, a version.
+of a name (a date written in several words, "23 April 2026", is one value) — a date (what `dateutil` parses as one), an amount, a duration, a share, a version.
 """
 
 from __future__ import annotations
@@ -76,12 +76,11 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
         return None
     near = [v for v in found if value_next_to(plain, span, [v])]
     if near:
-        a, b = near[0]
-    elif first and len(found) == 1:
-        a, b = found[0]
+        a, b = _widen(plain, *near[0])
+    elif first and len(whole := list(dict.fromkeys(_widen(plain, *v) for v in found))) == 1:
+        a, b = whole[0]  # one value, perhaps written in several words ("on 23 April 2026", "until 3 Dec")
     else:
         return None
-    a, b = _widen(plain, a, b)
     text = plain[a:b].rstrip(".,;:)")
     if not text or len(text) > 40:
         return None
@@ -112,7 +111,7 @@ def _widen(plain: str, a: int, b: int) -> tuple[int, int]:
         lo -= 1
     while hi + 1 < len(words) and words[hi + 1].start() - words[hi].end() <= 1 and _dateish(words[hi + 1].group(0)):
         hi += 1
-    if lo == hi == idx or not any(calendar_word(words[k].group(0).strip(",")) for k in range(lo, hi + 1)):
+    if lo == hi == idx or not any(calendar_word(words[k].group(0).strip(",.")) for k in range(lo, hi + 1)):
         return a, b
     return min(a, words[lo].start()), max(b, words[hi].end())
 
