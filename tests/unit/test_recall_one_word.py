@@ -55,3 +55,32 @@ def test_a_name_opening_a_sentence_with_a_date_in_words_gets_a_page(text, name):
 ])
 def test_an_ordinary_word_opening_a_sentence_with_a_date_gets_no_page(text, not_a_name):
     assert not_a_name not in entity_names(text)
+
+
+# -- one capitalised word alone in brackets after a word: what the words before it are called ----------
+
+
+@pytest.mark.parametrize("text, name", [
+    ("# Site\n\n- Harbeck (Ivo) on site Thu 19 for the survey.\n", "Ivo"),
+    ("# Release\n\n- [x] rc1 tagged + published — Nov 18 (Oskar)\n", "Oskar"),
+    ("# Shop\n\nThe webshop (Tindrel) stays up during the 4 May cutover.\n", "Tindrel"),
+    # the apposition is a fact of its own, without a value where English does not have the word
+    ("# Intro\n\nHappy to set up a call with our support engineer (Zdravko) if useful.\n", "Zdravko"),
+])
+def test_a_word_alone_in_brackets_after_a_word_gets_a_page(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("text, not_a_name", [
+    ("# Vendors\n\n| Vantrel | CDN | $6,500/month (Business) | 2026-07-15 |\n", "Business"),  # a frequent word
+    ("# Timeline\n\n- 09:10 (Weds) the queue backs up, 3 jobs stuck\n", "Weds"),  # a day
+    ("# Vendors\n\nThe enterprise tier costs more: $9,000/year (Enterprise) from 1 May.\n", "Enterprise"),  # written in lower case
+    ("# Team\n\n- Tomasz Wierzbicki (Tom) joins on 3 March\n", "Tom"),  # the name before it, written short
+    ("# Timeline\n\n- 04:10 alert fired (UTC), 2 pages sent\n", "UTC"),  # an acronym
+    ("# Timeline\n\n- 04:10 alert fired for $6,500/month (Premium) customers\n", "Premium"),  # after an amount: a tier
+    ("# Releases\n\nThe project ships two lines: stable and regular (Weekly).\n", "Weekly"),  # a gloss, no value
+    # an English word (a given name English has too) with no value: a passing mention
+    ("# Intro\n\nHappy to set up a call with our support engineer (Marcus) if useful.\n", "Marcus"),
+])
+def test_no_page_for_a_bracketed_word_that_is_no_name(text, not_a_name):
+    assert not_a_name not in entity_names(text)

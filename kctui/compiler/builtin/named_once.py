@@ -19,14 +19,25 @@ the name stands in it ("the PgBouncer pool (size 60)", "the existing IBM TS4300 
   together), after a lower-case word or a comma unless its first word is a rare word with no English
   ending ("Citrix Workspace rollout to 2403 …"; not "Revisit Quistbrand for …", "Preconfigured Zorvana
   dashboards ship with 12 …", "Sent: 2 May 08:15 Hi Lena, …");
-- not one capitalised word alone, nor an acronym alone: one rare word written as a name with a value
+- not one capitalised word alone (but alone in brackets, below), nor an acronym alone: one rare word written as a name with a value
   elsewhere in its sentence was tried (notes a-u: 12 things more, 25 of 36 new pages labelled, precision
   -0.3 points; "argued about Grafterly" beside a count is a bare mention, tests/unit/test_recall_rules.py),
   and a lone acronym is mostly vocabulary (SLA, TLS, CSV, UAT: 9 of 50 new pages labelled);
 - **a record's identifier** — capitals, a hyphen and two digits or more (perhaps with parts between:
   "PO-2026-0147", "FD-Q-20417"), or capitals and six digits or more ("RC-1187", "CHG0041187", "KB5046617") — in any sentence of four words or more that names
   it: the sentence is what is known of that ticket, change or update ("fjord-g03 is still drained
-  (RC-1187)"), value or not.
+  (RC-1187)"), value or not;
+- **one capitalised word alone in brackets after a word** (`bracketed`, session 18): an apposition, the
+  name the writer gives what the words before it speak of ("our integration engineer (Owen)", "Caledon
+  (Ross) on site Thu 19", "rc1 tagged — Nov 18 (Ken)", "Microsoft (Nuance) | … | $37,620"), however
+  common its word (a given name). A bracket opens a sentence for the candidates' rules (a capital after
+  it says nothing), but a word alone in it after a word of the sentence is a name; the apposition is a
+  fact stated of it (recall) in a sentence with a value, or, without one, where English does not have
+  the word (an English word glosses: "HTTP (Web) server", "regular (Weekly) releases", "WCAG compliance
+  (Accessibility)"). Not a word the document writes in lower case, nor a very
+  frequent one ("(Business)", "(Director)": a plan, a role), a day or month, an acronym ("(UTC)",
+  "(CTO)": a zone, a role), a function word, the name right before it written short ("Tomasz Wierzbicki
+  (Tom)": the same person), nor a word after an amount ("$6,500/month (Enterprise)": its plan or tier).
 """
 
 from __future__ import annotations
@@ -97,3 +108,37 @@ def _shaped_end(token: str) -> bool:
     if (token[:1].islower() and any(ch.isdigit() for ch in token)) or _ONE_TRAILING_DIGIT.fullmatch(token):
         return False
     return not (token.isalpha() and wd.zipf(token) >= wd.RARE_ZIPF)  # ("iPad", "GitHub": English has them)
+
+
+_BRACKETED = re.compile(r"(?<=[\w.!?*] )\(([A-Z][a-z]{1,24})\)")
+
+
+BRACKETED_ZIPF = 5.0  # a word in brackets at least this frequent is an ordinary word ("(Business)", "(Director)")
+
+
+def bracketed(plain: str, lower: nm.Lower, valued: bool) -> list[nm.Span]:
+    """The capitalised words alone in brackets after a word of the sentence (see the module's docstring),
+    as spans only a fact vouches for: not a word the document writes in lower case ("(Enterprise)" where
+    it writes "enterprise"), a very frequent word, a day or month, a function word; where the sentence
+    holds no value (`valued`), only a word English does not have."""
+    if "(" not in plain:
+        return []
+    return [nm.Span(m.group(1), m.start(1), m.end(1), False, "bracketed", (m.group(1),))
+            for m in _BRACKETED.finditer(plain) if _own_word(m.group(1), lower)
+            and (valued or wd.zipf(m.group(1)) < wd.RARE_ZIPF)
+            and not _short_form(m.group(1), plain[:m.start()]) and not _AMOUNT_BEFORE.search(plain, 0, m.start())]
+
+
+_AMOUNT_BEFORE = re.compile(r"[$€£¥][^\s(]*\s$")  # "$6,500/month (Enterprise)": the amount's plan or tier
+
+
+def _short_form(word: str, before: str) -> bool:
+    """Is the bracketed word another form of a name right before it, sharing its first two letters
+    ("Tomasz Wierzbicki (Tom)", "han (Hanna)"): the same one written short or in full, not a second?"""
+    return any(w.lstrip("*_`'\"(")[:2].casefold() == word[:2].casefold() for w in before.split()[-3:])
+
+
+def _own_word(word: str, lower: nm.Lower) -> bool:
+    low = word.casefold()
+    return low not in lower and low not in wd.FUNCTION_WORDS and low not in wd.CALENDAR \
+        and wd.zipf(word) < BRACKETED_ZIPF

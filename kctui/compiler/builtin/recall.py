@@ -117,7 +117,8 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
     (`_inherited_subject`: cited, but no mention of the name), and the keys of the names whose form and
     the fact stated of them give them a page on one mention (people's full names, `person_named`; hosts'
     and assets' numbers, `numbered`; a product's name with its model, `_MODEL`; a name written in a
-    name's shape in a sentence with a value, a record's identifier, kctui.compiler.builtin.named_once);
+    name's shape in a sentence with a value, a record's identifier, a word alone in brackets after a word
+    of a sentence with a value, kctui.compiler.builtin.named_once);
     the names only a fact vouches for are added to `cands`."""
     pairs: set[tuple[str, int]] = set()
     valued: set[str] = set()
@@ -140,6 +141,9 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         once.update(_written_as_names(u.plain, spans, keys, cands))
+        named_in_brackets = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
+        keys += [k for k in named_in_brackets if k not in keys]
+        once.update(named_in_brackets)
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
         pairs.update((key, i) for key in keys)
         valued.update(strong)
@@ -172,6 +176,22 @@ def _written_as_names(plain: str, spans: list[tuple[nm.Span, str]], keys: list[s
     valued = any(not any(a <= v[0] < b for a, b in inside) for v in value_spans(plain))
     return [k for s, k in spans if k in keys and usable(cands[k])
             and named_once.written_as_name(plain, s, valued)]
+
+
+def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: nm.Lower) -> list[str]:
+    """The keys of the names the sentence writes alone in brackets after a word, as what the words before
+    them are called (kctui.compiler.builtin.named_once.bracketed): the apposition is a fact stated of
+    them, in a sentence with a value; without one, of a word English does not have only (an English word
+    in brackets glosses the words before it: "HTTP (Web) server", "regular (Weekly) releases")."""
+    if "(" not in plain:
+        return []
+    starts = {b.start for b in named_once.bracketed(plain, lower, _valued(plain, [s for s, _ in spans]))}
+    return [k for s, k in spans if s.start in starts and len(s.tokens) == 1] if starts else []
+
+
+def _valued(plain: str, spans: list[nm.Span]) -> bool:
+    """Does the sentence hold a value outside its names?"""
+    return any(not any(s.start <= v[0] < s.end for s in spans) for v in value_spans(plain))
 
 
 _PRONOUN = re.compile(r"^(?:It|Its|They|Their|Theirs|This|These|He|She|His|Her)\b")
@@ -340,7 +360,8 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
     label = _LABEL.match(u.plain)
     start = label.end() if label else 0  # (where the sentence's subject may stand)
     for span in _code_spans(u.plain) + coined.versioned_words(u.plain) \
-            + coined.unknown_words(u.plain, start, lower) + coined.snake_names(u.plain, start):
+            + coined.unknown_words(u.plain, start, lower) + coined.snake_names(u.plain, start) \
+            + named_once.bracketed(u.plain, lower, _valued(u.plain, [s for s, _ in have])):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
         c = candidate(cands, span.text, u.first, u.last)

@@ -192,8 +192,11 @@ def _inflected_openers(cands: dict[str, Candidate]) -> set[str]:
 
 
 def _used(cands: dict[str, Candidate]) -> set[str]:
-    """The keys of the frequent words only the document's usage makes names ("Linear")."""
-    return {k for k, c in cands.items() if c.usage and not c.vouched and nm.clean_title(c.name, common_ok=True)}
+    """The keys of the frequent words only the document's usage makes names ("Linear"), or its writing
+    one alone in brackets as what the words before it are called ("Caledon (Ross)":
+    kctui.compiler.builtin.named_once.bracketed)."""
+    return {k for k, c in cands.items() if (c.usage and not c.vouched or "bracketed" in c.kinds)
+            and nm.clean_title(c.name, common_ok=True)}
 
 
 def _accepted(cands: dict[str, Candidate], concept_keys: set[str], used: set[str]) -> dict[str, Candidate]:

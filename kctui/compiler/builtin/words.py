@@ -135,7 +135,7 @@ ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
 # English capitalises these by convention: their capital says nothing (closed class, like FUNCTION_WORDS)
 CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
                      "june july august september october november december jan feb mar apr jun jul aug sep sept "
-                     "oct nov dec mon tue tues wed thu thur thurs fri sat sun".split())
+                     "oct nov dec mon tue tues wed weds thu thur thurs fri sat sun".split())
 # a period of the year by the calendar's or the books' convention (a fiscal or calendar year, a quarter, a
 # half: "FY27", "FY2026", "Q3", "H1"): a date, like the days and months, not a thing (closed class)
 _PERIOD = re.compile(r"^(?:(?:FY|CY)(?:\d{2}|\d{4})|[QH][1-4])$")
