@@ -19,6 +19,7 @@ from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped, source_kind
 from kctui.compiler.steps import people, recurrence
 from kctui.compiler.steps.mentions import NameFinder, attach, names_of
+from kctui.compiler.steps.name_extents import add_extents, source_extents, versioned
 from kctui.compiler.steps.name_forms import brand_forms, forms_of
 from kctui.compiler.steps.name_position import lower_case_source
 from kctui.compiler.steps.registry import Registry, route
@@ -93,11 +94,20 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     finder = NameFinder(names, forms, brands)
     _with_people(names, forms)
 
-    def attach_one(ex: Extraction, contributions: dict) -> None:
+    def extents_of(ex: Extraction) -> list[tuple[str, str, bool]]:  # (its names written with a version)
+        texts = [s.value for s in ex.statements]
+        return source_extents(texts, finder, lower_case_source(texts))
+
+    extended = {path: extents_of(live[path]) for path in routed}
+    versions = versioned(names) | {slug for found in extended.values() for slug, _, dotted in found if dotted}
+
+    def attach_one(ex: Extraction, contributions: dict, path: str = "") -> None:
         attach(ex, contributions, finder, registry.titles)
+        found = extended[path] if path in extended else extents_of(ex)
+        add_extents(found, contributions, versions, lambda form: registry.find("entity", form))
 
     for path in sorted(routed, key=lambda p: p.encode()):
-        attach_one(live[path], routed[path])
+        attach_one(live[path], routed[path], path)
         touched |= set(routed[path])
     stood_names = {slug: [prev.pages[slug].title, *prev.pages[slug].aliases] for slug in stood}
     before = {identity_key(n) for ns in stood_names.values() for n in ns}

@@ -63,7 +63,7 @@ def _words(text: str) -> list[str]:
 _POSSESSIVE = re.compile(r"['’][sS](?![\w'’.&+/-]*[^\W_])")
 
 
-def _spans(text: str) -> list[tuple[int, int]]:
+def word_spans(text: str) -> list[tuple[int, int]]:
     """Where each of `_words(text)` stands in `text` (a possessive "'s" blanked, not dropped)."""
     return [m.span() for m in wd.WORD.finditer(_POSSESSIVE.sub(lambda m: " " * len(m.group()), text))]
 
@@ -150,7 +150,7 @@ class NameFinder:
                     continue
                 if name.capitalised and not written[i][:1].isupper() and not (
                         lowered and name.lowered and not (i and folded[i - 1] in _INDEFINITE)):
-                    spans = spans or _spans(text)
+                    spans = spans or word_spans(text)
                     if not (name.placed and name_position(text, *spans[i])):
                         continue
                 found.append((i, n, name.slug))
