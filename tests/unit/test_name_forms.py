@@ -42,6 +42,13 @@ def test_a_domain_written_in_lower_case_is_an_address_with_no_head_word(name: st
     ({"hv": ["Harrow Valley Go-Live"]}, {}),  # an English word opens it
     ({"nv": ["Northvale N700 support"], "nvs": ["Northvale Systems"]}, {}),  # two pages share the word
     ({"pl": ["Printrex PL6"], "printrex": ["Printrex"]}, {}),  # another page is named by it
+    ({"mdb": ["MongoDB"]}, {"mdb": ["Mongo"]}),  # a one-word name ending in its kind's acronym
+    ({"ai": ["OpenAI"], "gql": ["GraphQL"], "rmq": ["RabbitMQ"]}, {}),  # an English word opens it
+    ({"ts": ["TimescaleDB"], "pg": ["Postgres"]}, {"ts": ["Timescale"]}),
+    ({"mdb": ["MongoDB"], "mongo": ["Mongo"]}, {}),  # a page of its own keeps the word
+    ({"mdb": ["MongoDB"], "atlas": ["Mongo Atlas"]}, {}),  # another page's name begins with it
+    ({"gh": ["GitHub"], "js": ["JavaScript"], "ps": ["PowerSchool"]}, {}),  # a tail that is a word
+    ({"ios": ["iPadOS"], "grpc": ["gRPC"], "pi": ["PyPI"]}, {}),  # lower case first; a head under four letters
 ])
 def test_a_brands_word_opening_a_name_of_several_words_is_one_of_its_forms(
         names: dict[str, list[str]], forms: dict[str, list[str]]) -> None:

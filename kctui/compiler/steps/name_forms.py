@@ -21,6 +21,13 @@ which sources name a page anew).
   in lower case); a word rarer than the frequency list may still be English ("Widget" of "Widget
   Server"), so the mention step finds a brand word only as a name is written: capitalised, or in a
   source written in lower case.
+- **short forms of one word** (`brand_forms` too): the brand's word that opens a one-word name ending
+  in the acronym of its kind ("Mongo" of "MongoDB", "Timescale" of "TimescaleDB"): teams say "Mongo
+  5.0 on the repo box", "Timescale compresses the old chunks". Four letters or more, capitalised,
+  letters only, a word English does not have (not "Open" of "OpenAI", "Chat" of "ChatGPT", "Graph" of
+  "GraphQL", nor "Rabbit" of "RabbitMQ"), where no other page shares it (a page "Mongo" of its own keeps
+  the word); not a word of a name whose tail is a word ("GitHub", "JavaScript", "PowerSchool": "Git",
+  "Java" and "Power" are other things), nor of one in lower case first ("iPadOS").
 """
 
 from __future__ import annotations
@@ -79,10 +86,20 @@ def head_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
 
 
 def brand_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
-    """Page slug -> the brand's word opening its names (`_brand_head`) where no other page shares it: a
-    word rarer than wordfreq's list may still be English ("widget"), so the mention step finds it as the
-    note writes a name (capitalised, or in a source written in lower case), not as a word."""
-    return _unique(names, lambda name: [(h, {h})] if (h := _brand_head(name)) else [])
+    """Page slug -> the brand's word opening its names (`_brand_head`, `_kind_tail_head`) where no other
+    page shares it: a word rarer than wordfreq's list may still be English ("widget"), so the mention
+    step finds it as the note writes a name (capitalised, or in a source written in lower case), not as
+    a word."""
+    return _unique(names, lambda name: [(h, {h})] if (h := _brand_head(name) or _kind_tail_head(name)) else [])
+
+
+_KIND_TAIL = re.compile(r"^(?P<head>[A-Z][a-z]{3,})[A-Z]{2,3}$")  # MongoDB, RabbitMQ, PostgreSQL (not: "Postgre")
+
+
+def _kind_tail_head(name: str) -> str:
+    """The brand's word of a one-word name ending in its kind's acronym ("Mongo" of "MongoDB"), or ""."""
+    m = _KIND_TAIL.match(name)
+    return m.group("head") if m and wd.zipf(m.group("head")) < wd.RARE_ZIPF else ""
 
 
 def _shaped_heads(name: str) -> list[tuple[str, set[str]]]:
