@@ -241,7 +241,7 @@ def _places_as_written(finder, text: str) -> list[tuple[int, int, str]]:  # noqa
             if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact):
                 continue
             if name.capitalised and not written[i][:1].isupper():
-                spans = spans or mentions._spans(text)
+                spans = spans or mentions.word_spans(text)
                 if not (name.placed and mentions.name_position(text, *spans[i])):
                     continue
             found.append((i, n, name.slug))

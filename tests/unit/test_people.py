@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.compiler.extraction import Entity
-from kctui.compiler.steps.people import fold_map, foldable, mention_forms, stands_for
+from kctui.compiler.steps.people import counted, fold_map, foldable, mention_forms, stands_for
 from kctui.core.claims import Evidence
 
 PEOPLE = ["Tomasz Wójcik", "Adeola Bankole", "Ingrid Solberg", "Mo Rahman"]
@@ -74,3 +74,19 @@ def test_the_mention_step_finds_a_persons_page_by_the_names_that_stand_for_them(
     # a page not standing gets none; a word of the calendar is no one's name ("Mar", "Jun" of Marco Junger)
     assert mention_forms(fold, {"marco-junger": "Marco Junger"}, {}) == {
         "marco-junger": ["Junger", "Marc", "Marco"]}
+
+
+@pytest.mark.parametrize(("records", "names", "people"), [
+    # people in company count as they did
+    ([["Ngozi Eze", "Priya Raman"]], [], {"Ngozi Eze", "Priya Raman"}),
+    # one full name alone: a person when its given name is a name of the base alone
+    ([["Ngozi Eze"], []], ["Ngozi Eze", "Ngozi", "Lars"], {"Ngozi Eze"}),
+    ([["Ngozi Eze"]], ["Ngozi Eze", "Lars"], set()),  # no "Ngozi" alone: maybe a product's name
+    ([["Debian LTS"]], ["Debian LTS", "Debian"], set()),  # not shaped as a person's word by word
+    # a brand's word opens several names of the base: "Cloudflare" is no given name
+    ([["Cloudflare Analytics"]], ["Cloudflare Analytics", "Cloudflare WAF", "Cloudflare"], set()),
+    ([["Kofi Mensah"], ["Kofi Annan"]], ["Kofi Mensah", "Kofi Annan", "Kofi"], set()),  # (two Kofis: no one's)
+])
+def test_a_full_name_alone_is_a_persons_when_the_base_calls_them_by_their_given_name(
+        records: list[list[str]], names: list[str], people: set[str]) -> None:
+    assert counted(records, names) == people

@@ -41,7 +41,7 @@ from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.core.pages import OWN_PEOPLE_KEY
 from kctui.core.slugs import identity_key
 
-__all__ = ["OWN_PEOPLE_KEY", "base_people", "fold_map", "foldable", "mention_forms", "people_of", "recorded_fold", "refolded",
+__all__ = ["OWN_PEOPLE_KEY", "base_people", "counted", "fold_map", "foldable", "mention_forms", "people_of", "recorded_fold", "refolded",
            "stands_for"]
 
 # a source names people when it names two or more by their full name (attendees, a chat, a team's notes);
@@ -106,15 +106,55 @@ def fold_map(people: Iterable[str]) -> dict[str, str]:
 def people_of(ex: Extraction) -> list[str]:
     """The people a source names (its `own_people`): its entities and subject typed as a person whose
     name is a full name (two or three words shaped as a person's), as read (a passing mention made an
-    entity by another source does not count), sorted; none when there are too many to record."""
+    entity by another source does not count), sorted; none when there are too many to record. One such
+    name alone is recorded too: the base counts it only when its given name is a name of the base
+    alone (`counted`)."""
     activated = {id(e) for e in ex.passing}  # (recurrence.activate appends the very passing mentions it makes entities)
     named = [e for e in ex.entities if id(e) not in activated]
     if ex.subject is not None:
         named.append(ex.subject)
     out = sorted({e.name for e in named if e.entity_type == "person" and _person_name(e.name)})
-    if len(out) < PEOPLE_MIN:
-        return []  # (a product page's "Alibaba Dragonwell is …" reads like a person's name: people come in company)
     return out if sum(len(n.encode("utf-8", "surrogateescape")) + 4 for n in out) <= MAX_PEOPLE_BYTES else []
+
+
+def counted(records: Iterable[Iterable[str]], names: Iterable[str]) -> set[str]:
+    """The people of the base, from the people each of its sources records (`people_of`): all those of a
+    source that names PEOPLE_MIN or more (people come in company: a product page's "Alibaba Dragonwell
+    is …" reads like a person's name), and one a source names alone when its given name is, alone, a name
+    the base's sources give a page of its own (`names`): "Ngozi Eze" as a decision record's author, and
+    "Ngozi" in the standups and the sprint planning, are one person (`_given_alone`)."""
+    alone: set[str] = set()
+    opening: dict[str, set[str]] = {}  # a word -> the names of several words it opens
+    for name in names:
+        key = identity_key(name)
+        if " " in key:
+            opening.setdefault(key.split(" ")[0], set()).add(key)
+        elif key:
+            alone.add(key)
+    out: set[str] = set()
+    for people in records:
+        people = list(people)
+        if len(people) >= PEOPLE_MIN:
+            out.update(people)
+        else:
+            out.update(p for p in people if _given_alone(p, alone, opening))
+    return out
+
+
+def _given_alone(person: str, alone: set[str], opening: Mapping[str, set[str]]) -> bool:
+    """Is the given name of `person`, a name a source gives alone, a name of that person's: shaped as a
+    person's word by word (`name_types.person_like`: not "Debian LTS", "ISC DHCP", which the endoflife
+    pages type as a person), and opening no other name of the base (a brand's word opens several:
+    "Cloudflare" of "Cloudflare Analytics" and of "Cloudflare WAF")?"""
+    parts = _parts(person)
+    return parts is not None and parts[0] in alone and nt.person_like(person) \
+        and opening.get(parts[0], set()) <= {identity_key(person)}
+
+
+def _own_names(ex: Extraction) -> list[str]:
+    """The names a source gives pages of its own, as read (not its passing mentions)."""
+    activated = {id(e) for e in ex.passing}
+    return [e.name for e in ex.entities if id(e) not in activated] + ([ex.subject.name] if ex.subject else [])
 
 
 def _person_name(name: str) -> bool:
@@ -130,17 +170,24 @@ def foldable(entity: Entity, defined: set[str]) -> bool:
 
 
 def base_people(live: Mapping[str, Extraction], prev: PreviousWiki, rest: Iterable[str]) -> set[str]:
-    """The people of the base: those the extractions of this pass name (`live`), and those the source
-    pages of the sources not read (`rest`: unchanged, or not extracted) record."""
-    out: set[str] = set()
-    for ex in live.values():
-        out.update(people_of(ex))
+    """The people of the base (`counted`): from those the extractions of this pass name (`live`), and
+    those the source pages of the sources not read (`rest`: unchanged, or not extracted) record; the
+    names of the base are the extractions' own and the previous wiki's entity pages' (which hold the
+    own names of the sources not read: an incremental pass counts as a full one does)."""
+    records = [people_of(ex) for ex in live.values()]
     page_of = prev.tables.page_of
     for path in rest:
         slug = page_of.get(path)
         if slug is not None and path not in live:
-            out.update(prev.pages[slug].people)
-    return out
+            records.append(prev.pages[slug].people)
+    return counted(records, [*(n for ex in live.values() for n in _own_names(ex)), *_entity_names(prev)])
+
+
+def _entity_names(prev: PreviousWiki) -> list[str]:
+    """The titles and aliases of the previous wiki's entity pages (archived ones left out)."""
+    archived = prev.tables.archived
+    return [n for slug, info in prev.pages.items() if info.kind == "entity" and slug not in archived
+            for n in (info.title, *info.aliases)]
 
 
 def refolded(prev: PreviousWiki, registry, paths: Iterable[str], recurring: set[str]) -> list[str]:  # noqa: ANN001
@@ -201,7 +248,8 @@ def mention_forms(fold: Mapping[str, str], titles: Mapping[str, str],
 
 
 def recorded_fold(prev: PreviousWiki) -> dict[str, str]:
-    """The fold of the previous pass: from the people its source pages record (archived ones left out)."""
+    """The fold of the previous pass: from the people its source pages record (archived ones left out),
+    counted as `base_people` counts them."""
     archived = prev.tables.archived
-    return fold_map(n for slug, info in prev.pages.items() if info.kind == "source" and slug not in archived
-                    for n in info.people)
+    return fold_map(counted((info.people for slug, info in prev.pages.items() if info.kind == "source"
+                             and slug not in archived), _entity_names(prev)))
