@@ -33,6 +33,12 @@ def test_a_date_in_several_words_is_the_one_value_of_its_subject(plain, value):
     assert stated_values.stated_value(plain, subject_span(plain)) == ("date", value)
 
 
+def test_a_name_after_the_one_value_is_not_its_subject():
+    plain = "the vault token expires on 12 Dec, needs renewing by Dorabel"
+    at = plain.index("Dorabel")
+    assert stated_values.stated_value(plain, nm.Span("Dorabel", at, at + 7, False, "caps", ("Dorabel",))) is None
+
+
 @pytest.mark.parametrize("plain", [
     "Vantrel moved 3 hosts on 4 May",  # two values: which one is the subject's is not said by the form
     "Vantrel has had 2 outages since 9 June",

@@ -66,7 +66,7 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
 
 def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), first: bool = True) -> tuple[str, str] | None:  # type: ignore[assignment]
     """(kind, value) of the value stated of the name `span`: the value right after it ("Postgres 16",
-    "renews 2026-09-30"), or the one value of a sentence whose subject (`first` name) it is; widened over
+    "renews 2026-09-30"), or the one value of a sentence whose subject (`first` name, before the value) it is; widened over
     the calendar words and numbers next to it ("Tue 17 Feb", "31 Jul 2026") and a unit of time; its
     kind by its form — "date" (what dateutil reads as one), "amount" (a currency), "duration", "share"
     (a percentage), "version" (a dotted number, or a number right after the name), else "value".
@@ -77,7 +77,8 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
     near = [v for v in found if value_next_to(plain, span, [v])]
     if near:
         a, b = _widen(plain, *near[0])
-    elif first and len(whole := list(dict.fromkeys(_widen(plain, *v) for v in found))) == 1:
+    elif first and len(whole := list(dict.fromkeys(_widen(plain, *v) for v in found))) == 1 \
+            and span.end <= whole[0][0]:  # (a name after the value is none of its subject: "… expires on 12 Dec, needs renewing by Jonas")
         a, b = whole[0]  # one value, perhaps written in several words ("on 23 April 2026", "until 3 Dec")
     else:
         return None
