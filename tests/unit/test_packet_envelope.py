@@ -5,6 +5,7 @@ the text packet's items, one per header, with nothing the text packet leaves out
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -126,6 +127,50 @@ def test_a_long_passage_keeps_the_sentences_that_name_the_query():
     text = packets.pack_statements(envelope(), found, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}},
                                    2048, "text")
     assert "  L3: Marcus: … The Northgate job starts in May. …\n" in text
+
+
+@pytest.mark.parametrize(("turn", "quoted"), [
+    # talk around the news: the sentence naming a query word stays
+    ("Nadia: Ha, you're right. Anyway, the honeymoon plans changed. Rhys is making pancakes.",
+     "Nadia: … Anyway, the honeymoon plans changed. …"),
+    # the answer that names no query word holds a value: a name after a word, a number
+    ("Nadia: Nothing bad, honestly. The flights were silly. So we're going to Madeira instead.",
+     "Nadia: … So we're going to Madeira instead."),
+    ("Callum: I was waiting until it was all signed. They came back at £32,500. Phew.",
+     "Callum: … They came back at £32,500. …"),
+    # every sentence kept, or none: the turn as it is
+    ("Lena: Still 1:55. Honeymoon on 3 May.", "Lena: Still 1:55. Honeymoon on 3 May."),
+    ("Lena: Ha. Oh well, you know how it is. Anyway, talk soon, I have to go.",
+     "Lena: Ha. Oh well, you know how it is. Anyway, talk soon, I have to go."),
+    # a short turn stays whole
+    ("Marcus: And? Go on.", "Marcus: And? Go on."),
+    # not a turn: quoted as `gist` quotes a passage (whole below GIST_BYTES)
+    ("We're going to Madeira instead. Anyway, talk soon, I have to go.", "We're going to Madeira instead. Anyway, talk soon, I have to go."),
+])
+def test_a_turn_below_the_first_statements_keeps_its_sentences_that_can_answer(turn, quoted):
+    """turn_gist: a turn over TURN_GIST_BYTES keeps the sentences that name a query word or hold a value (a
+    number, a capitalised word after a word), the rest marked …, the speaker in front."""
+    assert quoting.turn_gist(turn, frozenset(["honeymoon", "where", "nadia", "salary"])) == quoted
+
+
+def test_the_first_statements_are_quoted_whole_and_the_turns_after_them_as_their_gist():
+    """The WHOLE_TURNS best statements keep every sentence (a turn's talk can be the answer); the turns
+    after them keep the sentences that can answer, so more turns fit."""
+    group = ("source", "chat.md", "Session 1")
+    turn = "Nadia: Ha, you're right about that one. Anyway, the honeymoon plans changed again."
+    found = [Statement(group, "passage", turn, 1.0 / (i + 1), "chat.md", (i + 1, i + 1)) for i in range(4)]
+    text = packets.pack_statements(envelope(), found, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}},
+                                   2048, "text")
+    lines = [line for line in text.splitlines() if line.startswith("  L")]
+    assert lines[:2] == [f"  L{i}: {turn}" for i in (1, 2)]
+    # (the envelope's terms are the query's: "honeymoon" is not one; "Nadia" is no value after "Nadia: ")
+    assert lines[2:] == [f"  L{i}: {turn}" for i in (3, 4)]
+    envelope_with = replace(envelope(), terms=["honeymoon"])
+    text = packets.pack_statements(envelope_with, found, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}},
+                                   2048, "text")
+    lines = [line for line in text.splitlines() if line.startswith("  L")]
+    assert lines[:2] == [f"  L{i}: {turn}" for i in (1, 2)]
+    assert lines[2:] == [f"  L{i}: Nadia: … Anyway, the honeymoon plans changed again." for i in (3, 4)]
 
 
 PAGE = ("page", "entities/marcus.md")
