@@ -138,6 +138,26 @@ def surroundings(passages: list[Passage]) -> list[str]:
     return out
 
 
+TURN_REACH = 2  # a conversation's turn is also read with the turns this far before and after it
+
+
+def further_turns(passages: list[Passage]) -> list[str]:
+    """For each conversation's turn (`speaker_of`), the turns of its section two to TURN_REACH places
+    before and after it, joined by a newline ("" for any other passage): a chat names its topic once and
+    answers it turns later ("Any news from the letting agent?" — "Yes!" — "Go on…" — "We settled on
+    £1,095"), so the turn that answers is also found by the words of the turn that asked two turns back,
+    weighed below its next neighbours' (kctui.search.passage_index.FURTHER_WEIGHT)."""
+    out: list[str] = []
+    for i, p in enumerate(passages):
+        if not speaker_of(p.text):
+            out.append("")
+            continue
+        span = (*range(i - TURN_REACH, i - 1), *range(i + 2, i + TURN_REACH + 1))
+        out.append("\n".join(passages[j].text for j in span if 0 <= j < len(passages)
+                             and passages[j].heading == p.heading and not is_heading(passages[j].text, p.heading)))
+    return out
+
+
 def _same_table(a: Passage, b: Passage, a_first: bool) -> bool:
     """Two row passages of one table: the same section, `b` on the line after `a`, or the one after the
     rule under the header (`a_first`)."""

@@ -38,6 +38,21 @@ def test_an_answer_is_ranked_by_the_question_it_answers(tmp_path: Path) -> None:
     assert 9 not in [p.start for p in got]  # two turns away: not its context
 
 
+def test_an_answer_two_turns_after_the_question_is_found_by_its_words_below_the_next_turn(tmp_path: Path) -> None:
+    """A chat answers a question turns later ("Any news from the letting agent?" — "Yes!" — "Go on…" — the
+    answer): the turn two places after it is found by its words (FURTHER_WEIGHT), below the turn right
+    after it, and a turn three places away is not."""
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "chat.md").write_text(
+        "# Session 2\n\nAnn: Any news from the letting agent?\n\nBo: Yes! Finally.\n\nAnn: Go on then.\n\n"
+        "Bo: We settled on 1,095 from September.\n\nAnn: Brilliant.\n\nBo: Anyway, how was the gig?\n", encoding="utf-8")
+    index = _index(tmp_path)
+    refresh_passages(index, KEY, sources)
+    got = [p.start for p in rank_passages(index, KEY, '"letting" OR "agent"', 10)]
+    assert got[:2] == [3, 5] and 7 in got and 9 not in got
+
+
 def test_a_table_without_todays_columns_is_built_again(tmp_path: Path) -> None:
     sources = tmp_path / "sources"
     sources.mkdir()
@@ -50,7 +65,8 @@ def test_a_table_without_todays_columns_is_built_again(tmp_path: Path) -> None:
                      "start UNINDEXED, end UNINDEXED)")
         conn.execute("INSERT INTO passage_sources VALUES (?, 'chat.md', 'stale', '')", (KEY,))
     assert refresh_passages(index, KEY, sources) == 1
-    assert [p.start for p in rank_passages(index, KEY, '"lemon"', 10)] == [5, 3, 7]  # its neighbours by their context
+    # its neighbours by their context, then the turn two places away by its further turns
+    assert [p.start for p in rank_passages(index, KEY, '"lemon"', 10)] == [5, 3, 7, 9]
     assert refresh_passages(index, KEY, sources) == 0  # and kept from then on
 
 

@@ -90,6 +90,22 @@ def test_a_passage_is_surrounded_by_its_neighbours_in_its_own_section_only():
     assert surroundings([]) == []
 
 
+def test_a_turn_is_also_read_with_the_turns_two_places_away_in_its_section():
+    from kctui.search.passages import further_turns
+
+    got = split_passages(CHAT)
+    assert further_turns(got) == [
+        "",  # a heading: no turn
+        "Audrey: Biscuit. He is\na terrier.",  # two places after; the heading two places before is no turn
+        "",  # its section holds nothing two places away (the next section is not its context)
+        "Audrey: I adopted a puppy last week!",
+        "",  # a heading
+        "",  # a turn alone with its next one in its section
+        "",
+    ]
+    assert further_turns(split_passages("Intro line.\n\nAnother paragraph.\n\nA third.\n")) == ["", "", ""]
+
+
 def test_a_table_row_is_read_with_its_header_row():
     from kctui.search.passages import surroundings
 
