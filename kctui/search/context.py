@@ -23,9 +23,9 @@ that do, so the packet is never empty while a statement fits and never exceeds i
 longer than MAX_STATEMENT_BYTES is cut to it around its first match. A long passage is quoted as its
 sentences that name a query word (kctui.search.quoting.gist), and a conversation's turn after the packet's
 WHOLE_TURNS best statements as its sentences that name one or hold a value (`turn_gist`), its line citation
-whole: a second hop sits below the first statements, where a turn's talk would cost the next turn's place. A packet says what it left out
-(`truncated`, `statementsIncluded` of `statementsAvailable`) and which budget would hold the first
-statement it passed over (`nextActions`).
+whole: a second hop sits below the first statements, where a turn's talk would cost the next turn's place.
+A packet says what it left out (`truncated`, `statementsIncluded` of `statementsAvailable`) and which budget
+would hold the first statement it passed over (`nextActions`).
 """
 
 from __future__ import annotations
