@@ -20,6 +20,7 @@ from kctui.compiler.builtin import (
     sentences,
     shapes,
     statements,
+    table_facts,
 )
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin.profile import EMPTY as EMPTY_PROFILE
@@ -138,7 +139,7 @@ def _structured_facts(doc: Document) -> tuple[list[Claim], list[Entity], list[Co
     tables name and the people the lines name; the terms of the definition lists)."""
     candidates: list[Claim] = []
     candidates += facts.frontmatter_claims(doc)
-    table_claims, structured = facts.table_claims(doc)
+    table_claims, structured = table_facts.table_claims(doc)
     candidates += table_claims
     gloss_claims, gloss_concepts = facts.glossary(doc)
     candidates += gloss_claims
