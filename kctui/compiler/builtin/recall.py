@@ -172,8 +172,7 @@ def _written_as_names(plain: str, spans: list[tuple[nm.Span, str]], keys: list[s
                       cands: dict[str, Candidate]) -> list[str]:
     """The keys of the names the sentence states a fact about whose form gives them a page on this one
     mention (kctui.compiler.builtin.named_once)."""
-    inside = [(s.start, s.end) for s, _ in spans]
-    valued = any(not any(a <= v[0] < b for a, b in inside) for v in value_spans(plain))
+    valued = _valued(plain, [s for s, _ in spans])
     return [k for s, k in spans if k in keys and usable(cands[k])
             and named_once.written_as_name(plain, s, valued)]
 

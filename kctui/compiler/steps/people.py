@@ -109,11 +109,7 @@ def people_of(ex: Extraction) -> list[str]:
     entity by another source does not count), sorted; none when there are too many to record. One such
     name alone is recorded too: the base counts it only when its given name is a name of the base
     alone (`counted`)."""
-    activated = {id(e) for e in ex.passing}  # (recurrence.activate appends the very passing mentions it makes entities)
-    named = [e for e in ex.entities if id(e) not in activated]
-    if ex.subject is not None:
-        named.append(ex.subject)
-    out = sorted({e.name for e in named if e.entity_type == "person" and _person_name(e.name)})
+    out = sorted({e.name for e in _read_entities(ex) if e.entity_type == "person" and _person_name(e.name)})
     return out if sum(len(n.encode("utf-8", "surrogateescape")) + 4 for n in out) <= MAX_PEOPLE_BYTES else []
 
 
@@ -151,10 +147,16 @@ def _given_alone(person: str, alone: set[str], opening: Mapping[str, set[str]]) 
         and opening.get(parts[0], set()) <= {identity_key(person)}
 
 
+def _read_entities(ex: Extraction) -> list[Entity]:
+    """The entities a source gives pages of its own, as read, and its subject: not the passing mentions
+    recurrence.activate appended to its entities (another source made them entities)."""
+    activated = {id(e) for e in ex.passing}
+    return [e for e in ex.entities if id(e) not in activated] + ([ex.subject] if ex.subject is not None else [])
+
+
 def _own_names(ex: Extraction) -> list[str]:
     """The names a source gives pages of its own, as read (not its passing mentions)."""
-    activated = {id(e) for e in ex.passing}
-    return [e.name for e in ex.entities if id(e) not in activated] + ([ex.subject.name] if ex.subject else [])
+    return [e.name for e in _read_entities(ex)]
 
 
 def _person_name(name: str) -> bool:
