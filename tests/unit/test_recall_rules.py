@@ -249,6 +249,16 @@ def test_a_price_belongs_to_the_name_of_its_own_sentence_else_to_what_the_item_i
     assert {c.subject for c in ex.claims if c.attribute == "price"} == {owner}
 
 
+@pytest.mark.parametrize("text, owner", [
+    ("We pushed back with the Quokkabase quote Marta Quillon got last month ($148,000/year).", "Quokkabase"),
+    ("Marta Quillon, I can't get to $2.85 on a 1-year.", None),  # the person addressed has no price
+    ("Budget from Marta Quillon: about $130k for Quokkabase devices.", None),  # nor the one who grants it
+])
+def test_a_price_is_never_stated_of_a_person(text, owner):
+    ex = extract(f"# Renewal\n\nMarta Quillon runs finance.\n\n{text}\n")
+    assert {c.subject for c in ex.claims if c.attribute == "price"} == ({owner} if owner else set())
+
+
 # -- a nested list item is about what the item it sits in names ------------------------------------------
 
 

@@ -85,15 +85,19 @@ class _Statements:
         self.claims: list[Claim] = []
         self.claimed: set[tuple[str, int]] = set()
 
-    def subject_before(self, i: int, pos: int) -> Candidate | None:
+    def subject_before(self, i: int, pos: int, people: bool = True) -> Candidate | None:
         """What a fact at `pos` of sentence i is about: the last name before it in its own sentence (a
         unit can hold more than one: "… with Xero and Shopify. £299/month on the Scale plan."), else the
         unit's first name; in a sentence that opens with a pronoun and names nothing before, the first
-        name of the sentence before."""
+        name of the sentence before. With `people` false a person is passed over: a price is of what
+        is bought, not of who is greeted, quoted or asked to approve it ("Hi Dana, I can't get to
+        $2.85", "the quote Tomás got ($148,000/year)", "Jen: opex approved at £96k")."""
         cands = self.cands
         best = first = None
         opens = _clause_start(self.us[i].text, pos)
         for span, key in self.spans_of[i]:
+            if not people and key in cands and cands[key].entity_type == "person":
+                continue
             if span.end <= pos and key in cands:
                 if span.start >= opens:
                     best = cands[key]
@@ -130,7 +134,7 @@ class _Statements:
                 self.fact(c, "takes", " ".join(m.group("v").split()), "", u, i)
         if "$" in text or "€" in text or "£" in text:
             for m in _PRICE.finditer(text):
-                if c := self.subject_before(i, m.start()):
+                if c := self.subject_before(i, m.start(), people=False):
                     self.fact(c, "price", " ".join(m.group("v").split()), "", u, i)
 
     def owners(self, text: str, u: Unit, i: int) -> None:
