@@ -185,3 +185,11 @@ def test_a_hosts_number_is_shaped_like_a_name(token, shaped):
     from kctui.compiler.builtin import words as wd
 
     assert wd.shaped(token) is shaped
+
+
+@pytest.mark.parametrize("name, person", [
+    ("Priya Raman", True), ("Tomás Ortega", True),
+    ("Skyfold CDN", False), ("CKF SOW", False), ("OT VLAN", False),  # an acronym is no part of a person's name
+])
+def test_a_persons_name_is_capitalised_words_not_acronyms(name: str, person: bool) -> None:
+    assert nt.person_shape(name) is person

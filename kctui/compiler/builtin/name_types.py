@@ -52,11 +52,14 @@ def role_phrase(tokens: list[str] | tuple[str, ...]) -> bool:
 
 
 def person_shape(name: str) -> bool:
-    """Two or three capitalised alphabetic tokens that are not ordinary words: "Priya Raman"."""
+    """Two or three capitalised alphabetic tokens that are not ordinary words: "Priya Raman". Not an
+    acronym among them ("Skyfold CDN", "CKF SOW", "OT VLAN"): a name's parts are written in lower case
+    after their capital."""
     tokens = [t for t in name.split() if t.casefold() not in PARTICLES]
     if not 2 <= len(tokens) <= 3:
         return False
     return all(t[:1].isupper() and t.replace("-", "").replace("'", "").isalpha() and not shaped(t)
+               and not (len(t) > 1 and t.isupper())
                and not common_word(t) and t.casefold() not in TYPE_NOUNS for t in tokens)
 
 
