@@ -259,6 +259,22 @@ def test_a_price_is_never_stated_of_a_person(text, owner):
     assert {c.subject for c in ex.claims if c.attribute == "price"} == ({owner} if owner else set())
 
 
+@pytest.mark.parametrize("line, kept, dropped", [
+    ("Quokkabase renewal quote came in at €14,400/yr (was €12,900).", "€14,400/yr", "€12,900"),
+    ("Quokkabase now costs $2,100/month, up from $1,800.", "$2,100/month", "$1,800"),
+    ("The Quokkabase contract ends 30 Jun 2027 (was 31 Mar 2027).", "30 Jun 2027", "31 Mar 2027"),
+])
+def test_a_value_the_sentence_says_held_before_is_no_claim_of_now(line, kept, dropped):
+    values = {c.value for c in extract(f"# Notes\n\n{line}\n").claims if c.subject == "Quokkabase"}
+    assert any(kept in v for v in values)
+    assert dropped not in values
+
+
+def test_a_bare_was_still_states_a_value():
+    values = {c.value for c in extract("# Notes\n\nThe Quokkabase outage was 42 minutes.\n").claims}
+    assert any("42 minutes" in v for v in values)
+
+
 # -- a nested list item is about what the item it sits in names ------------------------------------------
 
 

@@ -14,6 +14,7 @@ from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import APPOSITIVE, Candidate, SpansOf, candidate, key_of
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.builtin.stated_values import former
 from kctui.compiler.readers import Document
 from kctui.core.claims import VERBS, Claim
 
@@ -134,7 +135,7 @@ class _Statements:
                 self.fact(c, "takes", " ".join(m.group("v").split()), "", u, i)
         if "$" in text or "€" in text or "£" in text:
             for m in _PRICE.finditer(text):
-                if c := self.subject_before(i, m.start(), people=False):
+                if not former(text, m.start()) and (c := self.subject_before(i, m.start(), people=False)):
                     self.fact(c, "price", " ".join(m.group("v").split()), "", u, i)
 
     def owners(self, text: str, u: Unit, i: int) -> None:

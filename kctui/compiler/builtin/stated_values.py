@@ -50,6 +50,16 @@ def value_spans(text: str) -> list[tuple[int, int]]:
 _NEXT_TO = re.compile(r"[\s(:,]{1,3}(?:[a-z]+\s+){0,2}(?:v(?:ersion)?\s?)?")
 
 
+# what marks the value after it as one that held before ("€14,400/yr (was €12,900)", "up from 3", "previously
+# 180"): no value its name has now. (A bare "was" does not: "downtime was 42 minutes" states one.)
+_FORMER = re.compile(r"(?:\(\s*was|\b(?:up|down) from|\bpreviously|\bformerly|\bused to be)\s+(?:~|about\s+|around\s+)?$", re.I)
+
+
+def former(plain: str, a: int) -> bool:
+    """Is the value at `a` one the sentence says held before, not now?"""
+    return bool(_FORMER.search(plain, max(0, a - 24), a))
+
+
 def value_next_to(plain: str, span: nm.Span, values: list[tuple[int, int]]) -> bool:
     """Does a value follow the name at once ("Postgres 16", "EMQX 5.4", "Acme (2026-03-31)")?"""
     return any(0 < a - span.end <= 20 and _NEXT_TO.fullmatch(plain[span.end:a]) for a, _ in values)
@@ -71,7 +81,8 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
     kind by its form — "date" (what dateutil reads as one), "amount" (a currency), "duration", "share"
     (a percentage), "version" (a dotted number, or a number right after the name), else "value".
     `names`: the spans of the sentence's names, whose digits are no values."""
-    found = [v for v in value_spans(plain) if not any(a <= v[0] < b for a, b in [(span.start, span.end), *names])]
+    found = [v for v in value_spans(plain) if not any(a <= v[0] < b for a, b in [(span.start, span.end), *names])
+             and not former(plain, v[0])]
     if not found:
         return None
     near = [v for v in found if value_next_to(plain, span, [v])]
