@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import coined, named_once
+from kctui.compiler.builtin import coined, identifiers, named_once
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
@@ -109,8 +109,8 @@ def _name_span(plain: str, span: nm.Span) -> bool:
 Values = dict[tuple[str, int], tuple[str, str]]  # (candidate key, sentence) -> (kind of value, value)
 
 
-def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf, lower: nm.Lower
-                  ) -> tuple[set[tuple[str, int]], set[str], Values, set[tuple[str, int]], set[str]]:
+def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf, lower: nm.Lower,
+                  named_ids: frozenset[str] = frozenset()) -> tuple[set[tuple[str, int]], set[str], Values, set[tuple[str, int]], set[str]]:
     """(candidate key, sentence index) for every fact a sentence states about a name, the keys of the
     names a fact is stated of strongly enough for a page (`about`), and the value each of those is
     stated with, read by its form (`stated_value`), and the pairs found by a sentence's place only
@@ -130,7 +130,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
     for i, u in enumerate(us):
         spans = [(s, k) for s, k in spans_of[i] if k in cands and (
             passable[k] if k in passable else passable.setdefault(k, usable(cands[k], passing=True)))]
-        extra = _extra_spans(u, i, spans_of[i], cands, lower)
+        extra = _extra_spans(u, i, spans_of[i], cands, lower, named_ids)
         if extra:
             spans = sorted(spans + extra, key=lambda sk: sk[0].start)
         firsts.append(spans[0][1] if spans else "")
@@ -349,17 +349,19 @@ def _ident_shape(token: str) -> bool:
 
 
 def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[str, Candidate],
-                 lower: nm.Lower) -> list[tuple[nm.Span, str]]:
+                 lower: nm.Lower, named_ids: frozenset[str] = frozenset()) -> list[tuple[nm.Span, str]]:
     """Names of the sentence the candidates' rules leave out but a fact vouches for: a code span shaped
-    as an identifier, and the names kctui.compiler.builtin.coined finds in lower case (a word before a
-    release, a word English does not have, an identifier with underscores); each added as a candidate
-    (not yet accepted)."""
+    as an identifier, the names kctui.compiler.builtin.coined finds in lower case (a word before a
+    release, a word English does not have, an identifier with underscores) and the identifiers with
+    underscores the document names as things (`named_ids`, kctui.compiler.builtin.identifiers); each added
+    as a candidate (not yet accepted)."""
     taken = [(s.start, s.end) for s, _ in have]
     out: list[tuple[nm.Span, str]] = []
     label = _LABEL.match(u.plain)
     start = label.end() if label else 0  # (where the sentence's subject may stand)
     for span in _code_spans(u.plain) + coined.versioned_words(u.plain) \
             + coined.unknown_words(u.plain, start, lower) + coined.snake_names(u.plain, start) \
+            + identifiers.spans(u.plain, named_ids) \
             + named_once.bracketed(u.plain, lower, _valued(u.plain, [s for s, _ in have])):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue

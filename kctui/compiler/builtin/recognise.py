@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kctui.compiler.builtin import identifiers, recall
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
-from kctui.compiler.builtin import recall
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, acts_as_person, find_candidates, key_of
 from kctui.compiler.builtin.entity_facts import statements
@@ -40,7 +40,8 @@ class Recognised:
     claims: list[Claim]
     names: dict[str, str]  # identity key of every spelling → entity name
     weak: frozenset[str] = frozenset()  # entities only recurrence vouches for (identity keys)
-    used: frozenset[str] = frozenset()  # frequent words the document's usage makes names ("Linear")
+    # frequent words the document's usage makes names ("Linear"), identifiers it names as things ("fct_orders")
+    used: frozenset[str] = frozenset()
     # names the document marks without the evidence for a page here: an entity only when another source mentions
     # them too (kctui.compiler.steps.recurrence), with what this document says about them
     passing: list[Entity] = field(default_factory=list)
@@ -54,14 +55,15 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     claims, claimed = statements(doc, us, cands, spans_of)
     # recall first: a sentence that states a fact about a name makes it an entity and is cited on its page
     # (named in one sentence only, it is a passing mention with that fact: a page once another source names it)
-    recalled, values = _recall(us, cands, spans_of, lower)
+    named_ids = identifiers.named([u.plain for u in us], doc)  # identifiers with underscores named as things
+    recalled, values = _recall(us, cands, spans_of, lower, named_ids)
     _section_references(doc, cands)
-    used = _used(cands)
+    used = _used(cands) | (named_ids & cands.keys())  # (a title however its form reads: "ledger_entries")
     for key in _units(us, spans_of) | _numbered(us, cands, spans_of) | _lower_in_headings(doc, cands) \
             | _role_titles(us, spans_of) | _inflected_openers(cands):
         cands.pop(key, None)
     accepted = _accepted(cands, concept_keys, used)
-    passing = _passing(doc, us, cands, concept_keys, accepted, {k for k, _ in recalled})
+    passing = _passing(doc, us, cands, concept_keys, accepted, {k for k, _ in recalled}, used)
     # the sentences that say something about each named thing, each cited
     for c in _distinct([*accepted.values(), *passing.values()]):
         _cite(doc, us, c, claimed, recalled, claims, values)
@@ -78,11 +80,11 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
 
 
 def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
-            lower: nm.Lower) -> tuple[set[tuple[str, int]], recall.Values]:
+            lower: nm.Lower, named_ids: frozenset[str]) -> tuple[set[tuple[str, int]], recall.Values]:
     """The (candidate key, sentence) pairs that state a fact about a name, and the values stated of the
     names strongly enough for a page (kctui.compiler.builtin.recall.about); such a name, or one stated
     of in two sentences or more, counts as one with a fact."""
-    recalled, _valued, values, borrowed, once = recall.fact_mentions(us, cands, spans_of, lower)
+    recalled, _valued, values, borrowed, once = recall.fact_mentions(us, cands, spans_of, lower, named_ids)
     with_value = {key for key, _ in values}
     for key, i in recalled:
         # named once, a thing needs a value stated of it by its form (its page then holds the sentence
@@ -206,14 +208,14 @@ def _accepted(cands: dict[str, Candidate], concept_keys: set[str], used: set[str
 
 
 def _passing(doc: Document, us: list[Unit], cands: dict[str, Candidate], concept_keys: set[str],
-             accepted: dict[str, Candidate], stated: set[str]) -> dict[str, Candidate]:
+             accepted: dict[str, Candidate], stated: set[str], used: set[str]) -> dict[str, Candidate]:
     """The passing mentions: named without the evidence for a page here, or a name a sentence states a
     fact about (`stated`: an entity here only with more evidence, a page with what this document says once another source
     names it too); not an entity, not a concept; a line's label ("Deciders: …") and a section of the
     document ("see Unresolved Questions") are not names."""
     headings = {key_of(" ".join(b.text.strip("#` ").split())) for b in doc.blocks if b.kind == "heading"}
     return {k: c for k, c in cands.items() if k not in concept_keys and k not in accepted and k not in headings
-            and (c.passing() or (k in stated and recall.usable(c, passing=True))) and _clean(c.name)
+            and (c.passing() or (k in stated and recall.usable(c, passing=True))) and (_clean(c.name) or k in used)
             and not any(a is c for a in accepted.values())
             and not (_labels_its_line(doc, us, c) and not c.kinds & {"ident", "code", "shaped"})}
 

@@ -1,0 +1,83 @@
+"""Things named by identifiers with underscores, by how the document writes them, not by their words.
+
+A data team names its tables, jobs, warehouses and routes in snake case (`fct_shipment_legs`,
+`TRANSFORM_WH`, `ADT_OUT_OMNICELL`), and code names its variables, settings and functions so (`pool_mode`,
+`max_idle_time`, `read_exact`). Their words cannot tell the two apart ("ledger_entries" is a table of
+ordinary words); their use can: a setting is written with its value (`pool_mode=session`, `python_min:
+3.10`, `cl_waiting > 20`, "wal_keep_size bumped to 2GB") or after the thing it sets ("TRANSFORM_WH
+auto_suspend"), a function is called (`alter_job(…)`), a column or a key sits in a call, a path or a
+template (`orders(user_id`, `<run_id>/`), a member after a dot (`settlement_runs.status`); and a document
+that shows code (a block of it) writes its identifiers as the code's. An identifier a document without
+code names and never writes so is a candidate name like any other (recall: a page where the document
+states a fact of it in two sentences or a value right beside it; a passing mention, a page once another
+source names it too, where it says less). (The older rule of kctui.compiler.builtin.coined still names an
+identifier with a word English lacks at a sentence's start or before a value, in any document.)
+"""
+
+from __future__ import annotations
+
+import re
+
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.readers import Document
+from kctui.core.slugs import identity_key
+
+# an identifier of two parts or more joined by underscores
+_TOKEN = re.compile(r"(?<![\w\\-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w\\-])")
+# what follows a setting, a call or a key: a value after `=`, a comparison, a call's bracket or a macro's
+# `!`, a `: value`, a path, a member (`.x`, `::x`), a template's closing bracket, or a new value a word or
+# two on ("bumped to 2GB", "300s → 60s")
+_SETTING_AFTER = re.compile(r"`?(?:\s*(?:=|[<>]=?|!=)|[(!\[{/>]|:\s*[\d`'\"<>=~^]|::|\.\w|"
+                            r"(?:\s+[^\s_]+){0,2}?\s*(?:→|->|\bto\b)\s*[\d`'\"])")
+# what stands before a key or a member: a call's, a list's or an attribute's bracket ("activities(user_id",
+# "#[macro_export]"), a member's dot or path ("self.read_exact", "io::read_exact"), a variable's sign, an
+# address or a path, or the identifier whose setting it is ("TRANSFORM_WH auto_suspend")
+_KEY_BEFORE = re.compile(r"(?:\w\(|[\[{$<.@/#]|::|[A-Za-z0-9]_[A-Za-z0-9]+`? )`?$")
+
+
+def _occurrences(plain: str) -> list[re.Match[str]]:
+    return list(_TOKEN.finditer(plain)) if "_" in plain else []
+
+
+def _as_setting(plain: str, m: re.Match[str]) -> bool:
+    """Is this occurrence written as a setting, a call, a member or a key (its value, a bracket, a dot or
+    a path beside it; a file's name is a member's dot)?"""
+    return bool(_SETTING_AFTER.match(plain, m.end()) or _KEY_BEFORE.search(plain, max(0, m.start() - 40), m.start()))
+
+
+# an inline code span that holds code: a call, a path, a type's brackets, a reference, a block, a statement
+_CODE_SPAN = re.compile(r"`[^`\n]*(?:\(|::|<|&|\{|;|->|=>|\[)[^`\n]*`")
+CODE_SPANS = 3  # the inline code spans holding code that make a document one that shows code
+
+
+def shows_code(doc: Document) -> bool:
+    """Does the document show code: a block of code, or CODE_SPANS inline code spans holding code (a
+    call, a path, a type, a reference: "`fn as_mut(&mut self)`", "`Vec<T>`")? A team's notes quote a
+    command or a query now and then; a proposal for a language or an API writes code in every paragraph."""
+    if any(b.kind == "code" for b in doc.blocks):
+        return True
+    return sum(len(_CODE_SPAN.findall(line)) for line in doc.lines if "`" in line) >= CODE_SPANS
+
+
+def named(texts: list[str], doc: Document) -> frozenset[str]:
+    """The identity keys of the identifiers with underscores the texts (the document's sentences) name
+    and no line of the document writes as a setting, a call, a member or a key; none in a document that
+    shows code (a block of code: its identifiers are the code's variables and functions)."""
+    if shows_code(doc):
+        return frozenset()
+    settings = {identity_key(m.group(0)) for line in doc.lines for m in _occurrences(line) if _as_setting(line, m)}
+    return frozenset(k for plain in texts for m in _occurrences(plain) if (k := identity_key(m.group(0))) not in settings)
+
+
+def spans(plain: str, named: frozenset[str]) -> list[nm.Span]:
+    """The spans of the sentence that write one of the `named` identifiers."""
+    if not named:
+        return []
+    out = []
+    for m in _occurrences(plain):
+        if identity_key(m.group(0)) in named:
+            start, end = m.start(), m.end()
+            if plain[start - 1:start] == "`" and plain[end:end + 1] == "`":
+                start, end = start - 1, end + 1  # (a code span of its own)
+            out.append(nm.Span(m.group(0), start, end, start == 0, "snake", (m.group(0),)))
+    return out
