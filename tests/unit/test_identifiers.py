@@ -96,3 +96,22 @@ def test_spans_cover_a_code_span_of_its_own(plain, found):
 ])
 def test_a_document_shows_code_by_a_block_or_three_inline_spans_of_code(text, shows):
     assert identifiers.shows_code(_doc(text)) is shows
+
+
+@pytest.mark.parametrize("plain, keys", [
+    # a noun after a name, an acronym or a determiner says what the code span names
+    ("Alerts page the Opsgenie service `wren-batch-late` at night", {"wren-batch-late"}),
+    ("- offsite copy: Wasabi bucket `tally-nas-offsite`, 30 day lock", {"tally-nas-offsite"}),
+    ("the Airbyte connector (`ledgerly_pg_prod`) failed twice", {"ledgerly_pg_prod"}),
+    # a verb's object, a determiner before the span, a setting: none
+    ("reset pgbouncer `pool_mode` from transaction", set()),
+    ("a new `event_code` value arrived", set()),
+    ("the worker reads `retry_limit: 5` from its config", set()),
+])
+def test_a_code_span_typed_by_the_noun_before_it(plain, keys):
+    assert identifiers.typed(plain) == frozenset(keys)
+
+
+def test_a_typed_code_span_gets_a_page_on_one_mention():
+    text = "# Alerts\n\n- Alerts page the Opsgenie service `wren-batch-late`, owned by Ana.\n"
+    assert "wren-batch-late" in entity_names(text)

@@ -19,11 +19,14 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import words as wd
 from kctui.compiler.readers import Document
 from kctui.core.slugs import identity_key
 
-# an identifier of two parts or more joined by underscores
-_TOKEN = re.compile(r"(?<![\w\\-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w\\-])")
+# an identifier of two parts or more joined by underscores; or by hyphens, in lower case, in a code span of
+# its own (bare, a hyphenated identifier is read by kctui.compiler.builtin.names: "billing-api", "etl-01")
+_TOKEN = re.compile(r"(?<![\w\\-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w\\-])"
+                    r"|(?<=`)[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?=`)")
 # what follows a setting, a call or a key: a value after `=`, a comparison, a call's bracket or a macro's
 # `!`, a `: value`, a path, a member (`.x`, `::x`), a template's closing bracket, or a new value a word or
 # two on ("bumped to 2GB", "300s → 60s")
@@ -36,7 +39,13 @@ _KEY_BEFORE = re.compile(r"(?:\w\(|[\[{$<.@/#]|::|[A-Za-z0-9]_[A-Za-z0-9]+`? )`?
 
 
 def _occurrences(plain: str) -> list[re.Match[str]]:
-    return list(_TOKEN.finditer(plain)) if "_" in plain else []
+    return [m for m in _TOKEN.finditer(plain) if "_" in m.group(0) or not _english(m.group(0))] \
+        if "_" in plain or "`" in plain else []
+
+
+def _english(token: str) -> bool:
+    """A hyphenated token English makes (a compound, "read-only"), or a version ("v1-2")."""
+    return wd.english_compound(token) or bool(wd.VERSIONISH.match(token))
 
 
 def _as_setting(plain: str, m: re.Match[str]) -> bool:
@@ -81,3 +90,27 @@ def spans(plain: str, named: frozenset[str]) -> list[nm.Span]:
                 start, end = start - 1, end + 1  # (a code span of its own)
             out.append(nm.Span(m.group(0), start, end, start == 0, "snake", (m.group(0),)))
     return out
+
+
+# a code span of one identifier right after the noun that says what it is, itself after a name, an acronym
+# or a determiner: "the SQS queue `label-requests`", "PagerDuty service `lns-chirpstack`", "B2 bucket `x`"
+_DETERMINERS = ("the", "a", "an", "our", "their", "its", "this", "that", "new", "old")
+_TYPED = re.compile(r"(?:\b(?i:the|an?|our|their|its|this|that|new|old)|[A-Z][\w.-]*)"
+                    r" ([a-z]{3,}) \(?`([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)`")
+
+
+def typed(plain: str) -> frozenset[str]:
+    """The identity keys of the identifiers the sentence types by a noun right before their code span:
+    named as the one thing of that kind (a page on this one mention, as "X, a database" would be), not a
+    verb's object ("reset pgbouncer `pool_mode`": a verb, no name or determiner, before the word)."""
+    if "`" not in plain:
+        return frozenset()
+    return frozenset(identity_key(m.group(2)) for m in _TYPED.finditer(plain)
+                     if m.group(1) not in wd.FUNCTION_WORDS and m.group(1) not in _DETERMINERS
+                     and not m.group(1).endswith(("ed", "ing"))
+                     and not _english(m.group(2)) and not _SETTING_AFTER.match(plain, m.end()))
+
+
+def typed_in(texts: list[str]) -> frozenset[str]:
+    """`typed` over the document's sentences."""
+    return frozenset(k for plain in texts for k in typed(plain))

@@ -86,6 +86,8 @@ def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
     of in two sentences or more, counts as one with a fact."""
     recalled, _valued, values, borrowed, once = recall.fact_mentions(us, cands, spans_of, lower, named_ids)
     with_value = {key for key, _ in values}
+    for key in identifiers.typed_in([u.plain for u in us]) & cands.keys():
+        cands[key].fact = True  # (a code span typed by the noun before it: "the SQS queue `label-requests`")
     for key, i in recalled:
         # named once, a thing needs a value stated of it by its form (its page then holds the sentence
         # and the value), or a person's name by its own form, or a form the fact stated of it makes a
