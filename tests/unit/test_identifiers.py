@@ -115,3 +115,19 @@ def test_a_code_span_typed_by_the_noun_before_it(plain, keys):
 def test_a_typed_code_span_gets_a_page_on_one_mention():
     text = "# Alerts\n\n- Alerts page the Opsgenie service `wren-batch-late`, owned by Ana.\n"
     assert "wren-batch-late" in entity_names(text)
+
+
+@pytest.mark.parametrize("plain, found", [
+    ("the nightly run picked up PR #4410 (dedup change)", ["PR #4410"]),
+    ("CR #77 and CR #78 both wait on review", ["CR #77", "CR #78"]),
+    # no acronym before the number, a heading's sign, one digit: none
+    ("see #4410 and ticket #51", []),
+    ("## 3 items, PR #7 too", []),
+])
+def test_a_record_named_by_its_kinds_acronym_and_number(plain, found):
+    assert [s.text for s in identifiers.numbered_records(plain)] == found
+
+
+def test_a_record_named_by_acronym_and_number_gets_a_page_on_one_mention():
+    text = "# Timeline\n\n- 06:10 the nightly run picks up PR #4410, a change to the dedup logic\n"
+    assert "PR #4410" in entity_names(text)

@@ -114,3 +114,16 @@ def typed(plain: str) -> frozenset[str]:
 def typed_in(texts: list[str]) -> frozenset[str]:
     """`typed` over the document's sentences."""
     return frozenset(k for plain in texts for k in typed(plain))
+
+
+# a record named by its kind's acronym and its number: "PR #817", "CR #2231" (not a heading's "#", "# 2")
+_NUMBERED = re.compile(r"(?<![\w#/-])[A-Z]{2,5} #\d{2,7}(?![\w-])")
+
+
+def numbered_records(plain: str) -> list[nm.Span]:
+    """The spans of the sentence that name a record by an acronym of its kind and its number ("PR #817"):
+    a record's identifier, as "CHG-0342" is (kctui.compiler.builtin.named_once)."""
+    if " #" not in plain:
+        return []
+    return [nm.Span(m.group(0), m.start(), m.end(), m.start() == 0, "record", tuple(m.group(0).split()))
+            for m in _NUMBERED.finditer(plain)]

@@ -47,7 +47,7 @@ import re
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 
-_RECORD = re.compile(r"[A-Z]{2,12}(?:-[A-Z0-9]{1,6})*-\d{2,6}|[A-Z]{2,5}\d{6,}")
+_RECORD = re.compile(r"[A-Z]{2,12}(?:-[A-Z0-9]{1,6})*-\d{2,6}|[A-Z]{2,5}\d{6,}|[A-Z]{2,5} #\d{2,7}")
 _ONE_TRAILING_DIGIT = re.compile(r"[A-Za-z]+-?\d")  # SEV2, UTC-8, BSD-3, RSALv2
 _WORD = re.compile(r"[A-Za-z]+")
 # capitalised words, then a model's designation: capitals and a number ("IBM TS4300", "Hetzner AX42",
@@ -57,7 +57,7 @@ RECORD_WORDS = 4  # the words a sentence needs to say something of a record it n
 
 
 def record_identifier(text: str) -> bool:
-    """A ticket's, a change's or an update's identifier: "RC-1187", "CHG0041187" (not "HX-2": one digit; not a
+    """A ticket's, a change's or an update's identifier: "RC-1187", "CHG0041187", "PR #817" (not "HX-2": one digit; not a
     placeholder of one letter repeated, "YYYY-01-01")."""
     return bool(_RECORD.fullmatch(text)) and len(set(_WORD.match(text).group())) > 1  # (not "YYYY-01-01", "XX-1234")
 

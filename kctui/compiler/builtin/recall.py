@@ -361,7 +361,7 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
     start = label.end() if label else 0  # (where the sentence's subject may stand)
     for span in _code_spans(u.plain) + coined.versioned_words(u.plain) \
             + coined.unknown_words(u.plain, start, lower) + coined.snake_names(u.plain, start) \
-            + identifiers.spans(u.plain, named_ids) \
+            + identifiers.spans(u.plain, named_ids) + identifiers.numbered_records(u.plain) \
             + named_once.bracketed(u.plain, lower, _valued(u.plain, [s for s, _ in have])):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
