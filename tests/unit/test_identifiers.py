@@ -131,3 +131,10 @@ def test_a_record_named_by_its_kinds_acronym_and_number(plain, found):
 def test_a_record_named_by_acronym_and_number_gets_a_page_on_one_mention():
     text = "# Timeline\n\n- 06:10 the nightly run picks up PR #4410, a change to the dedup logic\n"
     assert "PR #4410" in entity_names(text)
+
+
+@pytest.mark.parametrize("host", ["wren-mgmt01", "tally-login02", "ops-db-01"])
+def test_a_hosts_zero_padded_number_is_a_passing_mention_named_once(host):
+    # a page once another source names it too (kctui.compiler.steps.recurrence)
+    text = f"# Notes\n\n- don't restart the file server on {host} during the day, ask me first\n"
+    assert host in passing_names(text) | entity_names(text)

@@ -33,7 +33,8 @@ _ONE_WORD_OPENS = re.compile(r" (?:[a-z]+|v?\d)")
 _VERSION_AFTER = re.compile(r"\s+(?:version\s+)?v?\d+(?:\.\d+)+\b")
 _COMPANY_TAIL = re.compile(r",?\s+(Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|plc)\b\.?")
 
-_HOST = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-\d{1,4}$")  # letters, then a number part: etl-01, amos-db-01
+# letters, then a number part (etl-01, amos-db-01) or a zero-padded number at the end (kelpie-mgmt01)
+_HOST = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-\d{1,4}$|^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]+0\d{1,2}$")
 SpansOf = list[list[tuple[nm.Span, str]]]  # per sentence: each name span and its candidate's key
 
 
