@@ -17,9 +17,13 @@ compiled layer is preferred wherever it says what the passage says about what wa
 page does not (the passage stays, listing that page in `compiled`): under its page's header, with a
 citation, it would cost a second header for the same words; nor does a claim of the passage's own source
 page that restates it, nor a claim of a flagged page (its flag, about any of the page's facts, would come
-with it). A named page's description is a statement of its own when it says something: it defines what was
-typed (`defines`: "X is …"), names a query word beyond the page's title, or the query is the
-page's name alone. Pure: a function of its inputs (tests/unit/test_ranking.py).
+with it), nor any claim of a conversation's turn (`speaker_of`): the turn is its speaker's words on a line
+under its session's header, which the packet's other turns of that session share, where the claim costs
+its page's header and a citation and drops the speaker ("Carol (2024-06-24) — plan: I'll hold you to
+that. x" under `## Carol` against "L601: Carol: I'll hold you to that. x" under its session's date). A
+named page's description is a statement of its own when it says something: it defines what was typed
+(`defines`: "X is …"), names a query word beyond the page's title, or the query is the page's name alone.
+Pure: a function of its inputs (tests/unit/test_ranking.py).
 """
 
 from __future__ import annotations
@@ -352,7 +356,8 @@ class _Once:
         self.dropped.update(id(c) for c in citing)
         whole = next((c for c in citing if _covers(c.text, s.text) and not _restates(c, s)
                       and c.group[1] not in self.apart), None)
-        if whole is not None:  # the compiled claim says what the passage says: it stands in
+        if whole is not None and not speaker_of(s.text):  # the compiled claim says what the passage (not a turn)
+            # says: it stands in
             return Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
         return replace(s, compiled=tuple(dict.fromkeys(c.group[1] for c in citing)))
 

@@ -87,11 +87,15 @@ def test_claim_text_drops_what_the_group_header_says():
 
 
 def test_a_description_that_a_kept_statement_says_already_is_left_out():
-    line = "Maya: The Postgres 16 upgrade went fine yesterday."
-    pages = [page("sources/chat.md", "Team chat — 3 March 2026", [], line),
-             page("entities/postgres.md", "Postgres", [(f"Postgres — note: {line}", "^[chat.md:L3-L3]")])]
-    got = fuse(pages, [passage(1, "chat.md", 3, line)], {"postgres", "upgrade"})
+    line = "The Postgres 16 upgrade went fine yesterday."
+    pages = [page("sources/ops.md", "Ops log — 3 March 2026", [], line),
+             page("entities/postgres.md", "Postgres", [(f"Postgres — note: {line}", "^[ops.md:L3-L3]")])]
+    got = fuse(pages, [passage(1, "ops.md", 3, line)], {"postgres", "upgrade"})
     assert [(s.kind, s.text) for s in got] == [("claim", line)]  # said once, cited
+    turn = f"Maya: {line}"  # a turn stays a turn (see below), and the description it says is left out just as well
+    got = fuse([page("sources/chat.md", "Team chat — 3 March 2026", [], turn)], [passage(1, "chat.md", 3, turn)],
+               {"postgres", "upgrade"})
+    assert [(s.kind, s.text) for s in got] == [("passage", turn)]
 
 
 def test_a_source_page_claim_that_restates_its_own_passage_leaves_the_passage_in_place():
@@ -99,10 +103,26 @@ def test_a_source_page_claim_that_restates_its_own_passage_leaves_the_passage_in
     pages = [page("sources/chat-md.md", "Session 12", [(turn, "^[chat.md:L41-L41]")]),
              page("entities/dex.md", "Dex", [(turn, "^[chat.md:L41-L41]")])]
     got = fuse(pages, [passage(1, "chat.md", 41, turn)], {"cake", "lemon", "dex"})
-    assert kinds(got) == [("claim", "entities/dex.md", (41, 41))]  # another page's claim (named) still stands in
+    assert kinds(got) == [("claim", "entities/dex.md", (41, 41))]  # another page's claim (named), reached first, stays
     got = fuse(pages[:1], [passage(1, "chat.md", 41, turn)], {"cake", "lemon"})
     assert kinds(got) == [("passage", "chat.md", (41, 41))]  # its own source page's: the passage stays
     assert got[0].compiled == ("sources/chat-md.md",)
+
+
+def test_a_conversation_turn_stays_a_turn_where_a_claim_would_stand_in_for_another_passage():
+    """Table: (passage text, whether the named page's claim holding all its words stands in for it when the
+    passage is reached first: the claim names the query's words only in its value, so it ranks below)."""
+    claim = "Carol (2024-06-24) — plan: I'll hold you to that. x"
+    for text, stands_in in [("Carol: I'll hold you to that. x", False),  # a turn: its line under its session
+                            ("[19:34] Carol: I'll hold you to that. x", False),  # a time-stamped turn
+                            ("**Carol** 7:05 pm\nI'll hold you to that. x", False),  # a speaker's head on its own line
+                            ("Carol (2024-06-24) plan: I'll hold you to that. x", True),  # a note's line: no speaker
+                            ("I'll hold you to that, Carol. x", True)]:
+        pages = [page("entities/carol.md", "Carol", [])]
+        pages[0]["claims"] = [{"text": claim, "citation": "^[chat.md:L601-L601]", "matches": 0.75}]
+        got = fuse(pages, [passage(1, "chat.md", 601, text, "24 June 2024")], {"carol", "hold"})
+        assert [s.kind for s in got] == (["claim"] if stands_in else ["passage"]), text
+        assert stands_in or got[0].compiled == ("entities/carol.md",)
 
 
 def test_a_heading_passage_ranks_after_the_passage_under_it_that_matches_as_well():
