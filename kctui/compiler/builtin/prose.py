@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import people_signals
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.sentences import (
     CHECKBOX,
@@ -268,8 +269,8 @@ def _glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
     itself, so a common word in one is a term too."""
     code = u.plain[:1] == "`"
     m = (_CODE_LEAD if code else _BOLD_LEAD).match(u.plain)
-    if not m or "\\" in u.plain:
-        return None
+    if not m or "\\" in u.plain or people_signals.chat_quote(doc.blocks[u.block]):
+        return None  # ("> **tomek:** 70 on mobile?": a quoted chat's speaker, no term)
     if code and not _code_run(doc, u.block):
         return None  # one `x`: … line is a label or an option; a glossary lists its terms in a row
     term = good_term(f"`{m.group('term')}`" if code else m.group("term"))

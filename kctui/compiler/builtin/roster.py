@@ -52,7 +52,9 @@ SPEAKERS_MIN = 2  # turn headers that make a note a chat
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 # (closed class, like the calendar's words: a roster's "me - …" line is the writer's own)
 _CLOSED = frozenset({"yesterday", "today", "tomorrow", "tonight", "me", "us", "him"})
-_SENTENCE_END = re.compile(r"(?<=\w\w)[.;]\s+(?=[A-Z])")  # (not after an initial: "A. Jones")
+# (not after an initial: "A. Jones"; a writer in lower case ends a sentence before a lower-case word:
+# "ppl: jess, tomek, me (rob). dani not started yet")
+_SENTENCE_END = re.compile(r"(?<=\w\w)[.;]\s+(?=[A-Za-z])|(?<=\))[.;]\s+(?=[A-Za-z])")
 _PARTS = re.compile(r"[,;:()]")  # (a value of several parts is no one person's name)
 _ITEM_GAP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
@@ -97,19 +99,28 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     named -= _labels_among(named, among | {n.split()[0].casefold() for n in full_names})
     heads: set[str] = set()  # the bold lines of a note whose bold lines are mostly names: each heads a person's part
     if len({w.casefold() for w in bold}) >= ROSTER_MIN and mostly_names({w.casefold() for w in bold}):
-        heads = {low for w in bold if w[:1].isupper() and not _word_form(w) and (low := w.casefold()) not in _CLOSED
+        heads = {low for w in bold if (w[:1].isupper() or _lower_case(bold)) and not _word_form(w) and (low := w.casefold()) not in _CLOSED
                  and low not in wd.FUNCTION_WORDS and low not in wd.CALENDAR}  # ("**Me**": the writer)
         among.update(w.casefold() for w in bold)
     for column in _name_columns(doc):
         named.update(column)
         for word in column:
             _spell(spelled, column[word])
-    found = named | {w for w, lines in places.items() if (len(lines | slots.get(w, set())) >= 2 or w in heads)
+    found = named | {w for w, lines in places.items() if (len(lines | slots.get(w, set())) >= 2 or w in heads) and w not in _CLOSED
                      and (wd.zipf(w) < wd.COMMON_ZIPF or w in among)}  # ("**Yes**" and "Yes: …" lines are no name's places)
     first = {w: min(places.get(w, set()) | slots.get(w, set()) or {0}) for w in found}
     full = _people(lines, found, full_names)
     given = {k.aliases[0].casefold() for k in full if k.aliases}  # (stands for its full name)
     return tuple(_declared(spelled[w]) for w in sorted(found - given, key=lambda w: (first[w], w))) + full
+
+
+def _lower_case(bold: list[str]) -> bool:
+    """Does the note write every bold line's word in lower case ("**tomek**", "**pri**", "**me**"): a
+    writer who types people's names in lower case, whose standup heads are as much a person's part as
+    "**Tom**" is (the bold lines are mostly names, as for capitalised heads), when there are more than
+    ROSTER_MIN of them: two bold words in lower case are as often a runbook's sections ("**symptoms**",
+    "**escalate**")."""
+    return len({w.casefold() for w in bold}) > ROSTER_MIN and all(w[:1].islower() for w in bold)
 
 
 PLURAL_ZIPF = 3.0  # an -s word whose singular English uses this often is a plural ("Blockers"; not "Jonas")
@@ -314,9 +325,11 @@ def _continued(lines: list[tuple[int, str]], n: int) -> str:
 
 
 def _speakers(lines: list[tuple[int, str]]) -> list[str]:
-    """The full names of a chat's turn headers (`_SPEAKER`), when the note has two or more: its people."""
+    """The full names of a chat's turn headers (`_SPEAKER`), when the note has two or more: its people. A
+    turn header is a place for a person, as an email's `From:` is: its name may be all ordinary words
+    ("**Marcus Bell** 8:02 AM"; `person_like`'s `placed`)."""
     found = [m.group("name").strip() for _, text in lines if text.startswith("**") and (m := _SPEAKER.match(text))]
-    return [n for n in found if person_like(n)] if len(found) >= SPEAKERS_MIN else []
+    return [n for n in found if person_like(n, placed=True)] if len(found) >= SPEAKERS_MIN else []
 
 
 def _bold(text: str) -> list[str]:
