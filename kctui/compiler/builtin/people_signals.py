@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.readers import Block
 
 # a chat turn quoted in a note: a one-word name in bold and a colon, then what was said
@@ -25,3 +26,39 @@ def chat_quote(block: Block) -> bool:
         return False
     lines = [ln.strip() for ln in block.text.splitlines() if ln.strip()]
     return len(lines) >= TURNS_MIN and all(_TURN.match(ln) for ln in lines)
+
+
+# what sets a person's full name apart as a person's, by its place in the sentence (`apposed`):
+# a role in brackets right after it: a few lower-case words or one acronym ("Stephanie Moore (AE)",
+# "Joanne Reilly (clinical specialist)", "Marcus Dole (support eng), support@…")
+_ROLE_AFTER = re.compile(r"\s*\((?:[a-z][a-z .&/'’-]{0,30}|[A-Z]{2,4})[),]")
+# alone in brackets, or first in them before a comma ("IG (Fiona Reid) have signed off", "(Jon Reyes, their PM)")
+_OPEN_BRACKET = re.compile(r"\(\s*$")
+_CLOSE_OR_COMMA = re.compile(r"\s*[),]")
+# the value of a label ("account mgr: Neil Foster", "Scanhire: Becky Thorne", "sales: Jo Park")
+_LABEL_BEFORE = re.compile(r"(?:^|[.;|(]\s+|[|(]|—\s*|-\s+)[A-Za-z][\w&'’.-]*(?: [A-Za-z][\w&'’.-]*){0,3}:\s*$")
+# what a role is said to be ("our AE there is Rachel Kim", "the contact is now Helen Marsh")
+_IS_BEFORE = re.compile(r"\b(?:is|was|it's|it’s)(?: now)?\s*$")
+# the value ends there: the end of the sentence, a bracket, a comma, a cell's end
+_ENDS = re.compile(r"\s*(?:$|[,;)(|]|[.!?](?:\s|$)|\s[—–-]\s)")
+
+
+def apposed(plain: str, start: int, end: int) -> bool:
+    """Is the full name at plain[start:end] set apart as a person's by its place, whatever its words: a
+    role in brackets right after it, alone (or first, before a comma) in brackets, the value of a label,
+    or what something is said to be ("… is Rachel Kim)")? An apposition is a fact stated of a person:
+    who they are to the writer (a vendor's contact, a role), which is why notes name them there."""
+    before, after = plain[:start], plain[end:]
+    if _ROLE_AFTER.match(after) and not any(ch.isdigit() for ch in after.split(")", 1)[0]):
+        return True
+    if _OPEN_BRACKET.search(before) and _CLOSE_OR_COMMA.match(after):
+        return True
+    return bool((_LABEL_BEFORE.search(before) or _IS_BEFORE.search(before)) and _ENDS.match(after))
+
+
+def apposed_person(plain: str, span) -> bool:  # noqa: ANN001 - a names.Span
+    """Is the span a person's full name set apart by its place (`apposed`): two or three words shaped as
+    a person's, which the place lets be ordinary words ("Rachel Kim", "Jo Park"; `person_like`'s
+    `placed`)?"""
+    return 2 <= len(span.text.split()) <= 3 and nt.person_like(span.text, placed=True) \
+        and apposed(plain, span.start, span.end)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import coined, identifiers, named_once
+from kctui.compiler.builtin import coined, identifiers, named_once, people_signals
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
@@ -142,6 +142,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         once.update(_written_as_names(u.plain, spans, keys, cands))
         named_in_brackets = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
+        named_in_brackets += _apposed_people(u.plain, spans_of[i], cands)  # ("LaunchDarkly: Dan Reyes (AE)")
         keys += [k for k in named_in_brackets if k not in keys]
         once.update(named_in_brackets)
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
@@ -186,6 +187,14 @@ def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: nm.Lower) ->
         return []
     starts = {b.start for b in named_once.bracketed(plain, lower, _valued(plain, [s for s, _ in spans]))}
     return [k for s, k in spans if s.start in starts and len(s.tokens) == 1] if starts else []
+
+
+def _apposed_people(plain: str, spans: list[tuple[nm.Span, str]], cands: dict[str, Candidate]) -> list[str]:
+    """The keys of the people's full names the sentence sets apart as a person's by their place (a role
+    in brackets, a label's value: kctui.compiler.builtin.people_signals.apposed_person), the place
+    vouching for them where their capitals alone would not (after a colon or a bracket)."""
+    return [k for s, k in spans if k in cands and cands[k].vouched and nm.clean_title(cands[k].name)
+            and people_signals.apposed_person(plain, s)]
 
 
 def _valued(plain: str, spans: list[nm.Span]) -> bool:
