@@ -30,8 +30,9 @@ def chat_quote(block: Block) -> bool:
 
 # what sets a person's full name apart as a person's, by its place in the sentence (`apposed`):
 # a role in brackets right after it: a few lower-case words or one acronym ("Stephanie Moore (AE)",
-# "Joanne Reilly (clinical specialist)", "Marcus Dole (support eng), support@…")
-_ROLE_AFTER = re.compile(r"\s*\((?:[a-z][a-z .&/'’-]{0,30}|[A-Z]{2,4})[),]")
+# "Joanne Reilly (clinical specialist)", "Marcus Dole (support eng), support@…"; not a list of acronyms:
+# "Technical Success (CE, IE, TA, SE)", a team)
+_ROLE_AFTER = re.compile(r"\s*\((?:[a-z][a-z .&/'’-]{0,30}[),]|[A-Z]{2,4}\))")
 # alone in brackets, or first in them before a comma ("IG (Fiona Reid) have signed off", "(Jon Reyes, their PM)")
 _OPEN_BRACKET = re.compile(r"\(\s*$")
 _CLOSE_OR_COMMA = re.compile(r"\s*[),]")
@@ -49,11 +50,19 @@ def apposed(plain: str, start: int, end: int) -> bool:
     or what something is said to be ("… is Rachel Kim)")? An apposition is a fact stated of a person:
     who they are to the writer (a vendor's contact, a role), which is why notes name them there."""
     before, after = plain[:start], plain[end:]
-    if _ROLE_AFTER.match(after) and not any(ch.isdigit() for ch in after.split(")", 1)[0]):
+    if (role := _ROLE_AFTER.match(after)) and not any(ch.isdigit() for ch in after.split(")", 1)[0]) \
+            and not _short_form(plain[start:end], role.group(0)):
         return True
     if _OPEN_BRACKET.search(before) and _CLOSE_OR_COMMA.match(after):
         return True
     return bool((_LABEL_BEFORE.search(before) or _IS_BEFORE.search(before)) and _ENDS.match(after))
+
+
+def _short_form(name: str, aside: str) -> bool:
+    """Is the aside the name's own short form, an acronym of its initials ("Remote Procedure Call (RPC)",
+    "Amazon Machine Image (AMI)"), not a role?"""
+    letters = aside.strip(" (),")
+    return letters.isupper() and letters[:1] == name[:1].upper()
 
 
 def apposed_person(plain: str, span) -> bool:  # noqa: ANN001 - a names.Span

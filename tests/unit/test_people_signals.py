@@ -1,0 +1,101 @@
+"""Issue 31: people named in passing get a page by the place the text gives them
+(kctui.compiler.builtin.people_signals, and roster's lower-case places). Names and phrasings are our
+own, not the notes corpus's."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.builtin import people_signals as ps
+from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.builtin.roster import roster_names
+from kctui.compiler.readers import Block, read_source
+
+DIGEST = "sha256:" + "7" * 64
+
+
+def doc(text: str):  # noqa: ANN201
+    return read_source("notes/n.md", text.encode("utf-8"), DIGEST)
+
+
+def entity_names(text: str) -> set[str]:
+    return {e.name for e in extract_document(doc(text)).entities}
+
+
+def concept_names(text: str) -> set[str]:
+    return {c.name for c in extract_document(doc(text)).concepts}
+
+
+@pytest.mark.parametrize("plain, name, wanted", [
+    ("Zorvex: Halvard Quill (AE)", "Halvard Quill", True),  # a role in brackets after it
+    ("support: Tamsin Orvell (support eng), help@zorvex.io", "Tamsin Orvell", True),
+    ("Security (Brannoc Idris) have signed off", "Brannoc Idris", True),  # alone in brackets
+    ("after the call (Ottoline Vask, their PM):", "Ottoline Vask", True),  # first in brackets
+    ("account mgr: Wendel Marsh", "Wendel Marsh", True),  # a label's value
+    ("call with Zorvex (our AE there is Rachel Kim).", "Rachel Kim", True),  # what a role is said to be
+    ("we moved to Grafana Cloud last year", "Grafana Cloud", False),  # a name in passing
+    ("Halvard Quill (2024) wrote it", "Halvard Quill", False),  # a year in brackets: no role
+    ("Zorvex Cloud (Business) is the plan", "Zorvex Cloud", False),  # a capitalised aside: a plan or tier
+])
+def test_a_full_name_set_apart_by_its_place(plain, name, wanted):
+    start = plain.index(name)
+    assert ps.apposed(plain, start, start + len(name)) is wanted
+
+
+@pytest.mark.parametrize("text, name", [
+    ("# Vendors\n\n- Zorvex: Halvard Quill (AE), support via their portal\n", "Halvard Quill"),
+    ("# Renewal\n\nQuick summary after the call with Zorvex (our AE there is Rachel Kim).\n", "Rachel Kim"),
+    ("# ADR\n\nThe board and IG (Brannoc Idris) have signed off — ref DP-2024-017.\n", "Brannoc Idris"),
+])
+def test_a_person_set_apart_by_their_place_gets_a_page_on_one_mention(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("lines, wanted", [
+    ("**tomek:** 70 on mobile? sure\n**jess:** you said it on the call", True),
+    ("**Ilse:** done\n**Quen:** thanks", True),
+    ("**Term:** what it means", False),  # one line: as often a quoted definition
+    ("**Term:** what it means\nand more words on it", False),  # not every line a turn
+])
+def test_a_quote_whose_lines_open_with_a_bold_name_is_a_chat(lines, wanted):
+    assert ps.chat_quote(Block("quote", 1, 2, lines, (1, 2))) is wanted
+    assert not ps.chat_quote(Block("paragraph", 1, 2, lines, (1, 2)))
+
+
+def test_a_quoted_chats_speakers_are_no_glossary_terms():
+    text = "# Call\n\nslack after:\n> **quenby:** 70 on mobile? sure jan\n> **ilse:** 70. you said it\n"
+    assert "quenby" not in concept_names(text)
+
+
+@pytest.mark.parametrize("text, wanted", [
+    # a list in lower case whose sentence ends before a lower-case word
+    ("# standup\n\nppl: ilse, quenby, tavi, me (bo). orla not started yet\n\n**quenby**\n- x\n", ["quenby"]),
+    # lower-case bold heads, three or more: each heads a person's part
+    ("# standup\n\n**quenby**\n- fixed it\n\n**tavi**\n- shipped\n\n**orla**\n- up and running\n\n**me**\n- rota\n",
+     ["quenby", "tavi", "orla"]),
+    # two lower-case bold lines are a runbook's sections
+    ("# runbook\n\n**symptoms**\n- it stalls\n\n**escalate**\n- call the vendor\n", []),
+])
+def test_lower_case_places_for_people(text, wanted):
+    assert [n.name for n in roster_names(doc(text))] == wanted
+
+
+def test_a_chat_turn_header_names_a_person_of_ordinary_words():
+    text = ("# thread\n\n**Marcus Bell** 8:02 AM\nok update\n\n**Tomasz Wróbel** 8:05 AM\nnice\n\n"
+            "**Marcus Bell** 8:06 AM\nno rma\n")
+    assert "Marcus Bell" in [n.name for n in roster_names(doc(text))]
+
+
+@pytest.mark.parametrize("plain, name", [
+    ("Remote Procedure Call (RPC) is how they talk", "Remote Procedure Call"),
+    ("the Extended Long Term Support (ELTS) phase", "Extended Long Term Support"),
+])
+def test_a_names_acronym_in_brackets_is_no_role(plain, name):
+    start = plain.index(name)
+    assert not ps.apposed(plain, start, start + len(name))
+
+
+def test_a_list_of_acronyms_in_brackets_is_no_role():
+    plain = "shared with all members of Technical Success (CE, IE, TA, SE) so we"
+    start = plain.index("Technical Success")
+    assert not ps.apposed(plain, start, start + len("Technical Success"))
