@@ -99,3 +99,16 @@ def test_a_list_of_acronyms_in_brackets_is_no_role():
     plain = "shared with all members of Technical Success (CE, IE, TA, SE) so we"
     start = plain.index("Technical Success")
     assert not ps.apposed(plain, start, start + len("Technical Success"))
+
+
+@pytest.mark.parametrize("text, person", [
+    ("# adr\n\ndeciders: orla, quenby, tavish fenwright (clerk)\n", "Tavish Fenwright"),
+    ("# mtg\n\npresent: orla quillan (chair), bram tesk (finance), Hal Brennick, tavi\n", "Orla Quillan"),
+])
+def test_a_full_name_in_lower_case_in_a_list_of_names_is_a_person(text, person):
+    found = {n.name: n for n in roster_names(doc(text))}
+    assert person in found and found[person].entity_type == "person" and not found[person].cased
+
+
+def test_a_list_of_lower_case_phrases_names_nobody():
+    assert roster_names(doc("# plan\n\nsteps: check the logs, restart it, call the vendor\n")) == ()

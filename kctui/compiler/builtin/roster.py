@@ -203,9 +203,11 @@ def _people(lines: list[tuple[int, str]], declared: set[str], listed: list[str])
         firsts.setdefault(name.split()[0].casefold(), []).append(name)
     out = []
     for name in full.values():
-        given = name.split()[0]
+        # (a full name written in lower case, "gerald fenn", is found in any case, spelled capitalised)
+        spelled = " ".join(w[:1].upper() + w[1:] for w in name.split()) if name[:1].islower() else name
+        given = spelled.split()[0]
         alias = (given,) if len(firsts[given.casefold()]) == 1 else ()
-        out.append(KnownName(name, "person", alias, cased=True))
+        out.append(KnownName(spelled, "person", alias, cased=name[:1].isupper()))
     return tuple(out)
 
 
@@ -295,6 +297,8 @@ def _listed(text: str) -> tuple[list[str], list[str]]:
     if len(items) >= 3 and all(_LOWER_NAME.fullmatch(i) for i in items) and mostly_names(items):
         # a list written in lower case ("present: priya, tom, ade, mel"): names when most are no English words
         return [i for i in items if i not in wd.FUNCTION_WORDS and i not in wd.CALENDAR], []
+    if (lower := _lower_full_names(items)) is not None:
+        return lower
     items = [_untitled(i) for i in items]  # ("Capt. Fiona Grant": Fiona Grant)
     full = len(items) >= 2 and all(person_shape(i) for i in items) and not _HEADER.match(text.strip())
     # (two full names no ordinary word makes: "Deciders: Maya Lind, Tomas Ek"; an email's header is read apart)
@@ -304,6 +308,22 @@ def _listed(text: str) -> tuple[list[str], list[str]]:
     items = [i for i in items if not _INITIALLED.fullmatch(i)]  # (a name and an initial is a person's, named no further)
     return [i for i in items if _ONE_NAME.fullmatch(i) and i.casefold() not in wd.FUNCTION_WORDS
             and i.casefold() not in wd.CALENDAR], [i for i in items if " " in i]
+
+
+def _lower_full_names(items: list[str]) -> tuple[list[str], list[str]] | None:
+    """A list of three or more names some of which are full names written in lower case ("deciders:
+    dana, kim, gerald fenn", "present: dana okafor, priya nand, Hal Brennan, raj"): each item one to
+    three words of letters, one of them at least two words in lower case, its words mostly names
+    (`mostly_names`) and none a function word; (its single words, its full names) as `_listed` gives
+    them, or None for any other list."""
+    parts = [i.split() for i in items]
+    if len(items) < 3 or not any(len(p) >= 2 and p[0].islower() for p in parts) or not all(
+            1 <= len(p) <= 3 and all(_LOWER_NAME.fullmatch(w) or _ONE_NAME.fullmatch(w) for w in p) for p in parts):
+        return None
+    words = [w.casefold() for p in parts for w in p]
+    if any(w in wd.FUNCTION_WORDS for w in words) or not mostly_names(words):
+        return None
+    return [i for i in items if " " not in i and i.casefold() not in wd.CALENDAR], [i for i in items if " " in i]
 
 
 _TITLE_DOT = re.compile(r"\b(" + "|".join(sorted(HONORIFICS)) + r")\.\s+")  # ("Capt. Fiona": no sentence ends)
