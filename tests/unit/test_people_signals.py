@@ -112,3 +112,19 @@ def test_a_full_name_in_lower_case_in_a_list_of_names_is_a_person(text, person):
 
 def test_a_list_of_lower_case_phrases_names_nobody():
     assert roster_names(doc("# plan\n\nsteps: check the logs, restart it, call the vendor\n")) == ()
+
+
+@pytest.mark.parametrize("text, wanted", [
+    # a month's short form among names, never written next to a number: a given name
+    ("# standup\n\npresent: orla, tom, jun (late), quenby\n\n**jun**\n- looked at the crash\n\n**orla**\n- x\n",
+     True),
+    # the same word next to a number elsewhere in the note is a month
+    ("# standup\n\npresent: orla, tom, jun (late), quenby\n\n**jun**\n- x\n\n**orla**\n- due 30 jun\n", False),
+])
+def test_a_calendar_word_among_names_is_a_name_where_the_note_never_dates_it(text, wanted):
+    assert ("jun" in [n.name for n in roster_names(doc(text))]) is wanted
+
+
+def test_a_list_in_lower_case_with_a_capitalised_name_among_them():
+    text = "# sync\n\nattendees: quenby, orla, tavi, Dana (producer)\n\n- Dana: launch moves to 3 dec\n"
+    assert "Dana" in [n.name for n in roster_names(doc(text))]

@@ -100,7 +100,7 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     heads: set[str] = set()  # the bold lines of a note whose bold lines are mostly names: each heads a person's part
     if len({w.casefold() for w in bold}) >= ROSTER_MIN and mostly_names({w.casefold() for w in bold}):
         heads = {low for w in bold if (w[:1].isupper() or _lower_case(bold)) and not _word_form(w) and (low := w.casefold()) not in _CLOSED
-                 and low not in wd.FUNCTION_WORDS and low not in wd.CALENDAR}  # ("**Me**": the writer)
+                 and low not in wd.FUNCTION_WORDS}  # ("**Me**": the writer; a calendar word: `_undated`)
         among.update(w.casefold() for w in bold)
     for column in _name_columns(doc):
         named.update(column)
@@ -108,6 +108,7 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
             _spell(spelled, column[word])
     found = named | {w for w, lines in places.items() if (len(lines | slots.get(w, set())) >= 2 or w in heads) and w not in _CLOSED
                      and (wd.zipf(w) < wd.COMMON_ZIPF or w in among)}  # ("**Yes**" and "Yes: …" lines are no name's places)
+    found = _undated(found, lines)
     first = {w: min(places.get(w, set()) | slots.get(w, set()) or {0}) for w in found}
     full = _people(lines, found, full_names)
     given = {k.aliases[0].casefold() for k in full if k.aliases}  # (stands for its full name)
@@ -121,6 +122,21 @@ def _lower_case(bold: list[str]) -> bool:
     ROSTER_MIN of them: two bold words in lower case are as often a runbook's sections ("**symptoms**",
     "**escalate**")."""
     return len({w.casefold() for w in bold}) > ROSTER_MIN and all(w[:1].islower() for w in bold)
+
+
+def _undated(found: set[str], lines: list[tuple[int, str]]) -> set[str]:
+    """The names found less the calendar words, but one: a month's or a day's short form that is a
+    given name too ("present: priya, tom, jun, ade", "**jun**") is a person's where the note never writes
+    it next to a number, as a date is ("30 jun", "jun 2027", "mon 30"), and it is the one calendar word
+    among the names (a list of days, "mon, wed, fri", is no list of people)."""
+    calendar = {w for w in found if w in wd.CALENDAR}
+    if not calendar:
+        return found
+    if len(calendar) > 1:
+        return found - calendar
+    word = next(iter(calendar))
+    dated = re.compile(rf"\d\W{{0,2}}{re.escape(word)}\b|\b{re.escape(word)}\W{{0,2}}\d", re.IGNORECASE)
+    return found - calendar if any(dated.search(text) for _, text in lines) else found
 
 
 PLURAL_ZIPF = 3.0  # an -s word whose singular English uses this often is a plural ("Blockers"; not "Jonas")
@@ -294,9 +310,12 @@ def _listed(text: str) -> tuple[list[str], list[str]]:
     said = _SENTENCE_END.split(_TITLE_DOT.sub(r"\1 ", _ASIDE.sub("", m.group("items"))), maxsplit=1)[0]  # (". Apologies: Lukas": another label's)
     items = [i.strip(" .*_") for i in _ITEM_GAP.split(said)]
     items = [i for i in items if i]  # (a trailing comma)
-    if len(items) >= 3 and all(_LOWER_NAME.fullmatch(i) for i in items) and mostly_names(items):
-        # a list written in lower case ("present: priya, tom, ade, mel"): names when most are no English words
-        return [i for i in items if i not in wd.FUNCTION_WORDS and i not in wd.CALENDAR], []
+    if len(items) >= 3 and all(_LOWER_NAME.fullmatch(i) or _ONE_NAME.fullmatch(i) for i in items) \
+            and 2 * sum(bool(_LOWER_NAME.fullmatch(i)) for i in items) > len(items) \
+            and mostly_names([i.casefold() for i in items]):
+        # a list written in lower case ("present: priya, tom, ade, mel", a capitalised name or two among
+        # them: "attendees: priya, tom, jun, Dana"): names when most are no English words
+        return [i for i in items if i not in wd.FUNCTION_WORDS], []  # (a calendar word: `_undated`)
     if (lower := _lower_full_names(items)) is not None:
         return lower
     items = [_untitled(i) for i in items]  # ("Capt. Fiona Grant": Fiona Grant)
