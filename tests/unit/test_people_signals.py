@@ -128,3 +128,10 @@ def test_a_calendar_word_among_names_is_a_name_where_the_note_never_dates_it(tex
 def test_a_list_in_lower_case_with_a_capitalised_name_among_them():
     text = "# sync\n\nattendees: quenby, orla, tavi, Dana (producer)\n\n- Dana: launch moves to 3 dec\n"
     assert "Dana" in [n.name for n in roster_names(doc(text))]
+
+
+def test_an_email_header_kept_in_a_code_block_names_its_people():
+    text = ("# Email thread: renewal\n\n```\nFrom:    Halvard Quill <hq@zorvex.io>\n"
+            "Cc:      Orla Vance <ov@x.org>; Rachel Kim <rk@x.org>\nDate:    Tue, 10 Nov 2026\n```\n\n"
+            "Dear Halvard,\n\nRachel Kim in Procurement will raise the PO.\n")
+    assert {"Halvard Quill", "Orla Vance", "Rachel Kim"} <= {n.name for n in roster_names(doc(text))}

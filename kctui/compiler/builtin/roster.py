@@ -241,12 +241,15 @@ def _role_field(text: str) -> str:
 
 
 def _lines(doc: Document) -> list[tuple[int, str]]:
-    """(source line, text) of every line of the note's paragraphs and list items, in order."""
+    """(source line, text) of every line of the note's paragraphs and list items, in order, and an
+    email's header lines a note keeps in a code block (a pasted thread: "```\nFrom: Helen Marsh <…>")."""
     out: list[tuple[int, str]] = []
     for block in doc.blocks:
         if block.kind in ("paragraph", "item"):
             out += [(block.lines[k] if k < len(block.lines) else block.start + k, t)
                     for k, t in enumerate(block.text.split("\n"))]
+        elif block.kind == "code":  # (the fence is the block's first line)
+            out += [(block.start + 1 + k, t) for k, t in enumerate(block.text.split("\n")) if _HEADER.match(t)]
     return out
 
 
