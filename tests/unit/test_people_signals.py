@@ -135,3 +135,20 @@ def test_an_email_header_kept_in_a_code_block_names_its_people():
             "Cc:      Orla Vance <ov@x.org>; Rachel Kim <rk@x.org>\nDate:    Tue, 10 Nov 2026\n```\n\n"
             "Dear Halvard,\n\nRachel Kim in Procurement will raise the PO.\n")
     assert {"Halvard Quill", "Orla Vance", "Rachel Kim"} <= {n.name for n in roster_names(doc(text))}
+
+
+@pytest.mark.parametrize("text, word, wanted", [
+    ("X runs it", "X", True), ("X joined for the last 15 min", "X", True), ("X says so", "X", True),
+    ("X is here", "X", False), ("X class", "X", False), ("X 2024", "X", False),
+])
+def test_a_verb_in_the_third_person_or_the_past_after_a_name(text, word, wanted):
+    assert ps.agent(text, len(word)) is wanted
+
+
+@pytest.mark.parametrize("text, name, wanted", [
+    ("# Onboarding\n\n- IT induction, usually Tuesday mornings — Tamsin Orvell runs it\n", "Tamsin Orvell", True),
+    ("# Runbook\n\n- after that, Hardening Zorvex takes over\n", "Hardening Zorvex", False),  # a gerund
+    ("# Todo\n\n- Check Cloudflare rules after the cutover\n", "Check Cloudflare", False),  # opens its sentence
+])
+def test_a_full_name_that_is_the_agent_of_a_verb_gets_a_page(text, name, wanted):
+    assert (name in entity_names(text)) is wanted

@@ -4,7 +4,17 @@ only the place the text gives the name says it is a person's.
 
 - **a pasted chat** (`chat_quote`): a quote whose lines open with a name in bold and a colon ("> **tomek:**
   70 on mobile …", "> **jess:** 70. you said it on the call") holds turns of a chat; the bold leads are
-  its speakers, not terms a glossary defines.
+  its speakers, not terms a glossary defines;
+- **a place set apart** (`apposed_person`): a full name with a role in brackets after it ("Dan Reyes
+  (AE)"), alone or first in brackets ("IG (Fiona Reid)"), a label's value ("account mgr: Neil Foster"),
+  what something is said to be ("our AE there is Rachel Kim"); its words may then be ordinary words;
+- **an agent** (`agent`): a full name shaped as a person's, mid-sentence, before a verb in the third
+  person or the past ("— Jenny Walsh runs it").
+
+Each is a fact stated of the person (who they are to the writer, what they do), so the name gets a page
+on one mention (kctui.compiler.builtin.recall). Tried and left out (notes a-aa): a role in brackets
+after a note title's name ("onboarding — Ben Carter (OT/telemetry tech)"): one page more, one junk
+("Integration Analyst (Clinical Informatics)"), no labelled thing more.
 """
 
 from __future__ import annotations
@@ -12,6 +22,8 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import words as wd
 from kctui.compiler.readers import Block
 
 # a chat turn quoted in a note: a one-word name in bold and a colon, then what was said
@@ -65,9 +77,33 @@ def _short_form(name: str, aside: str) -> bool:
     return letters.isupper() and letters[:1] == name[:1].upper()
 
 
+# a verb in the third person or the past right after a name: what someone says or does ("Jenny Walsh
+# runs it", "Karen Liu joined for the last 15 min")
+_VERB_AFTER = re.compile(r"\s+(?P<verb>[a-z]{3,}(?:s|ed))\b(?!['’-])")
+VERB_STEM_ZIPF = 3.0  # the verb's stem is a word English uses at least this often
+
+
+def agent(plain: str, end: int) -> bool:
+    """Is the name ending at `end` the agent of a verb right after it, in the third person or the past
+    ("runs", "joined", "says"): a word English knows whose stem it knows too, not a plural's -ss?"""
+    m = _VERB_AFTER.match(plain, end)
+    if not m or m.group("verb").endswith("ss"):
+        return False
+    verb = m.group("verb")
+    stems = (verb[:-1], verb[:-2], verb[:-3]) if verb.endswith("ed") else (verb[:-1], verb[:-2])
+    return wd.zipf(verb) >= VERB_STEM_ZIPF and any(wd.zipf(s) >= VERB_STEM_ZIPF for s in stems if len(s) >= 2)
+
+
 def apposed_person(plain: str, span) -> bool:  # noqa: ANN001 - a names.Span
     """Is the span a person's full name set apart by its place (`apposed`): two or three words shaped as
     a person's, which the place lets be ordinary words ("Rachel Kim", "Jo Park"; `person_like`'s
-    `placed`)?"""
-    return 2 <= len(span.text.split()) <= 3 and nt.person_like(span.text, placed=True) \
-        and apposed(plain, span.start, span.end)
+    `placed`); or one shaped as a person's by its words (`person_like`) that is the agent of a verb right
+    after it (`agent`: "Jenny Walsh runs it")?"""
+    if not 2 <= len(span.text.split()) <= 3:
+        return False
+    if nt.person_like(span.text, placed=True) and apposed(plain, span.start, span.end):
+        return True
+    # (not opening its sentence, where a verb or a gerund capitalised opens it: "Check Cloudflare rules",
+    # "Hardening Patroni failover takes")
+    return bool(plain[:span.start].strip()) and not nm.english_ending(span.text.split()[0]) \
+        and nt.person_like(span.text) and agent(plain, span.end)
