@@ -152,3 +152,16 @@ def test_a_verb_in_the_third_person_or_the_past_after_a_name(text, word, wanted)
 ])
 def test_a_full_name_that_is_the_agent_of_a_verb_gets_a_page(text, name, wanted):
     assert (name in entity_names(text)) is wanted
+
+
+@pytest.mark.parametrize("text, name, wanted", [
+    # a cell or a label's value: the candidates' rules see a sentence start there
+    ("# Vendors\n\n| product | vendor | contact |\n|---|---|---|\n| Zorvex WMS | Zorvex Ltd | account mgr: Wendel Foster |\n",
+     "Wendel Foster", True),
+    ("# Vendors\n\n| product | contact |\n|---|---|\n| Quillo | Marcus Dole (support eng), help@quillo.io |\n",
+     "Marcus Dole", True),
+    ("# Runbook\n\n- Call Nadia (head brewer) whatever the time.\n", "Call Nadia", False),  # an imperative
+    ("# Runbook\n\n- set it to Automatic (Delayed Start) again\n", "Delayed Start", False),  # a setting
+])
+def test_a_full_name_its_place_sets_apart_where_a_sentence_starts(text, name, wanted):
+    assert (name in entity_names(text)) is wanted

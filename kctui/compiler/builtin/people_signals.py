@@ -83,6 +83,11 @@ _VERB_AFTER = re.compile(r"\s+(?P<verb>[a-z]{3,}(?:s|ed))\b(?!['’-])")
 VERB_STEM_ZIPF = 3.0  # the verb's stem is a word English uses at least this often
 
 
+# a word opening a sentence this frequent is read as an English word there (an imperative: "Call",
+# "Ask"), not a given name ("Karen", "Marcus": about 4)
+IMPERATIVE_ZIPF = 5.0
+
+
 def agent(plain: str, end: int) -> bool:
     """Is the name ending at `end` the agent of a verb right after it, in the third person or the past
     ("runs", "joined", "says"): a word English knows whose stem it knows too, not a plural's -ss?"""
@@ -99,11 +104,27 @@ def apposed_person(plain: str, span) -> bool:  # noqa: ANN001 - a names.Span
     a person's, which the place lets be ordinary words ("Rachel Kim", "Jo Park"; `person_like`'s
     `placed`); or one shaped as a person's by its words (`person_like`) that is the agent of a verb right
     after it (`agent`: "Jenny Walsh runs it")?"""
-    if not 2 <= len(span.text.split()) <= 3:
-        return False
+    words = span.text.split()
+    if not 2 <= len(words) <= 3 or any(nm.english_ending(w) for w in words[:-1]):
+        return False  # ("Automatic (Delayed Start)", "(Senior Integration Analyst)": a setting, a role)
+    if not plain[:span.start].strip(" -*+") and wd.zipf(words[0]) >= IMPERATIVE_ZIPF:
+        return False  # ("- Call Nadia (head brewer)": a verb opening a sentence, not a given name)
     if nt.person_like(span.text, placed=True) and apposed(plain, span.start, span.end):
         return True
     # (not opening its sentence, where a verb or a gerund capitalised opens it: "Check Cloudflare rules",
     # "Hardening Patroni failover takes")
     return bool(plain[:span.start].strip()) and not nm.english_ending(span.text.split()[0]) \
         and nt.person_like(span.text) and agent(plain, span.end)
+
+
+# a full name as written: two or three capitalised words, none glued to a word, an address or a handle
+_FULL_NAME = re.compile(r"(?<![\w@.'’-])[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}(?![\w@'’-])")
+
+
+def apposed_spans(plain: str) -> list[nm.Span]:
+    """The full names of a sentence set apart as a person's by their place (`apposed_person`) where the
+    candidates' rules see a sentence start ("sales: Jo Park", a cell's "Marcus Dole (support eng)"): a
+    name after a colon or opening a cell capitalises nothing, but its place says who it is."""
+    return [span for m in _FULL_NAME.finditer(plain)
+            if apposed_person(plain, span := nm.Span(m.group(0), m.start(), m.end(), m.start() == 0, "caps",
+                                                     tuple(m.group(0).split())))]

@@ -142,7 +142,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         once.update(_written_as_names(u.plain, spans, keys, cands))
         named_in_brackets = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
-        named_in_brackets += _apposed_people(u.plain, spans_of[i], cands)  # ("LaunchDarkly: Dan Reyes (AE)")
+        named_in_brackets += _apposed_people(u.plain, spans_of[i] + extra, cands)  # ("LaunchDarkly: Dan Reyes (AE)")
         keys += [k for k in named_in_brackets if k not in keys]
         once.update(named_in_brackets)
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
@@ -363,7 +363,8 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
     as an identifier, the names kctui.compiler.builtin.coined finds in lower case (a word before a
     release, a word English does not have, an identifier with underscores) and the identifiers with
     underscores the document names as things (`named_ids`, kctui.compiler.builtin.identifiers); each added
-    as a candidate (not yet accepted)."""
+    as a candidate (not yet accepted); and people's full names their place sets apart
+    (people_signals.apposed_spans)."""
     taken = [(s.start, s.end) for s, _ in have]
     out: list[tuple[nm.Span, str]] = []
     label = _LABEL.match(u.plain)
@@ -371,7 +372,8 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
     for span in _code_spans(u.plain) + coined.versioned_words(u.plain) \
             + coined.unknown_words(u.plain, start, lower) + coined.snake_names(u.plain, start) \
             + identifiers.spans(u.plain, named_ids) + identifiers.numbered_records(u.plain) \
-            + named_once.bracketed(u.plain, lower, _valued(u.plain, [s for s, _ in have])):
+            + named_once.bracketed(u.plain, lower, _valued(u.plain, [s for s, _ in have])) \
+            + people_signals.apposed_spans(u.plain):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
         c = candidate(cands, span.text, u.first, u.last)
