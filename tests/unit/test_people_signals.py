@@ -165,3 +165,14 @@ def test_a_full_name_that_is_the_agent_of_a_verb_gets_a_page(text, name, wanted)
 ])
 def test_a_full_name_its_place_sets_apart_where_a_sentence_starts(text, name, wanted):
     assert (name in entity_names(text)) is wanted
+
+
+@pytest.mark.parametrize("text, name, wanted", [
+    ("# ADR\n\n2. Zorvex Pro. Quote $8,400/yr (Tamsin from Zorvex, email 14 Nov).\n", "Tamsin", True),
+    ("# Handover\n\n- sup acct enabled for the 7.4.2 follow-up (Pieterjan @ Quillo). disable after wed\n",
+     "Pieterjan", True),
+    ("# Plan\n\n- (Support from Zorvex ends 3 May)\n", "Support", False),  # a frequent word
+    ("# Plan\n\n- (Pricing from Zorvex: $3/seat)\n", "Pricing", False),  # an English ending
+])
+def test_someone_of_an_organisation_gets_a_page(text, name, wanted):
+    assert (name in entity_names(text)) is wanted

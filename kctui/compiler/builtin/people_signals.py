@@ -8,6 +8,8 @@ only the place the text gives the name says it is a person's.
 - **a place set apart** (`apposed_person`): a full name with a role in brackets after it ("Dan Reyes
   (AE)"), alone or first in brackets ("IG (Fiona Reid)"), a label's value ("account mgr: Neil Foster"),
   what something is said to be ("our AE there is Rachel Kim"); its words may then be ordinary words;
+- **someone of an organisation** (`member_spans`): a given name opening a bracket or a label's value
+  before "from", "at" or "@" and the organisation ("(Stephanie from Statsig, email 14 Nov)");
 - **an agent** (`agent`): a full name shaped as a person's, mid-sentence, before a verb in the third
   person or the past ("— Jenny Walsh runs it").
 
@@ -128,3 +130,25 @@ def apposed_spans(plain: str) -> list[nm.Span]:
     return [span for m in _FULL_NAME.finditer(plain)
             if apposed_person(plain, span := nm.Span(m.group(0), m.start(), m.end(), m.start() == 0, "caps",
                                                      tuple(m.group(0).split())))]
+
+
+# someone of an organisation: a capitalised word opening a bracket or a label's value, then "from", "at"
+# or "@" and the organisation ("(Stephanie from Zorvex, email 14 Nov)", "(Pieter @ Telvane)", "contact:
+# Elena at garmin dev relations")
+_MEMBER = re.compile(r"(?:^|\(|:\s)\s*(?P<name>[A-Z][a-z'’]{1,24})\s+(?:from|at|@)\s+(?=[\w#])")
+MEMBER_ZIPF = 5.0  # a word this frequent opening it is an ordinary word ("Support from …", "Login at …")
+
+
+def member_spans(plain: str, lower: nm.Lower) -> list[nm.Span]:
+    """The one-word names the sentence gives as someone of an organisation (`_MEMBER`), as spans only
+    this place vouches for: not a word the document writes in lower case, a function or calendar word, a
+    frequent word or one with an English ending ("Pricing from …")."""
+    out = []
+    for m in _MEMBER.finditer(plain):
+        word = m.group("name")
+        low = word.casefold()
+        if low in lower or low in wd.FUNCTION_WORDS or low in wd.CALENDAR or wd.zipf(word) >= MEMBER_ZIPF \
+                or nm.english_ending(word):
+            continue
+        out.append(nm.Span(word, m.start("name"), m.end("name"), m.start("name") == 0, "bracketed", (word,)))
+    return out
