@@ -64,12 +64,38 @@ def apposed(plain: str, start: int, end: int) -> bool:
     or what something is said to be ("… is Rachel Kim)")? An apposition is a fact stated of a person:
     who they are to the writer (a vendor's contact, a role), which is why notes name them there."""
     before, after = plain[:start], plain[end:]
-    if (role := _ROLE_AFTER.match(after)) and not any(ch.isdigit() for ch in after.split(")", 1)[0]) \
+    if (role := _ROLE_AFTER.match(after)) and _a_role(after.split(")", 1)[0]) \
             and not _short_form(plain[start:end], role.group(0)):
         return True
-    if _OPEN_BRACKET.search(before) and _CLOSE_OR_COMMA.match(after):
+    if _OPEN_BRACKET.search(before) and (after.lstrip().startswith(",") or (
+            _CLOSE_OR_COMMA.match(after) and _glossed_by_nothing(before.rstrip()[:-1], plain[start:end]))):
         return True
     return bool((_LABEL_BEFORE.search(before) or _IS_BEFORE.search(before)) and _ENDS.match(after))
+
+
+def _a_role(aside: str) -> bool:
+    """Is the aside in brackets after a name a role ("(AE)", "(support eng)", "(head of IT)"): no number,
+    no function word but "of" ("(ok for internal use)", "(only available for LTS …)": a remark)?"""
+    words = aside.strip(" (").casefold().split()
+    return not any(ch.isdigit() for ch in aside) and not any(w in wd.FUNCTION_WORDS and w != "of" for w in words)
+
+
+def _glossed_by_nothing(before: str, name: str) -> bool:
+    """Is a name alone in brackets said of the words before it, not their gloss: not after a function
+    word ("an (Apache Licensed) open-source …") or the acronym it spells out ("CET (Central European
+    Time)", "GA (General Availability)"), and after a capitalised word only a name shaped as a person's
+    by its words ("Dell (Sam Whitfield)", "Tomek (Tomasz Wierzbicki)"; not "_Maintenance_ (Critical
+    Support)", a gloss). After a lower-case word or another acronym it names who they are ("IG (Fiona
+    Reid) have signed off")."""
+    words = before.split()
+    if not words:
+        return True
+    last = words[-1].strip("*_`'\"")
+    if last.casefold() in wd.FUNCTION_WORDS:
+        return False
+    if last.isupper():
+        return last[:1] != name[:1]
+    return not last[:1].isupper() or nt.person_like(name)
 
 
 def _short_form(name: str, aside: str) -> bool:
@@ -114,9 +140,12 @@ def apposed_person(plain: str, span) -> bool:  # noqa: ANN001 - a names.Span
     if nt.person_like(span.text, placed=True) and apposed(plain, span.start, span.end):
         return True
     # (not opening its sentence, where a verb or a gerund capitalised opens it: "Check Cloudflare rules",
-    # "Hardening Patroni failover takes")
-    return bool(plain[:span.start].strip()) and not nm.english_ending(span.text.split()[0]) \
-        and nt.person_like(span.text) and agent(plain, span.end)
+    # "Hardening Patroni failover takes"; a plural after a name of ordinary words reads as a verb, "Vault
+    # Enterprise releases", "View Grafana logs": a verb in -s follows only a name no word of which is an
+    # ordinary word, `person_shape`)
+    return bool(plain[:span.start].strip()) and not nm.english_ending(words[0]) \
+        and nt.person_like(span.text) and agent(plain, span.end) \
+        and (nt.person_shape(span.text) or _VERB_AFTER.match(plain, span.end).group("verb").endswith("ed"))
 
 
 # a full name as written: two or three capitalised words, none glued to a word, an address or a handle
@@ -132,10 +161,10 @@ def apposed_spans(plain: str) -> list[nm.Span]:
                                                      tuple(m.group(0).split())))]
 
 
-# someone of an organisation: a capitalised word opening a bracket or a label's value, then "from", "at"
-# or "@" and the organisation ("(Stephanie from Zorvex, email 14 Nov)", "(Pieter @ Telvane)", "contact:
+# someone of an organisation: a capitalised word opening a bracket or a label's value (not a sentence:
+# "Apart from …", "Aside from …", "Graduates from …"), then "from", "at" or "@" and the organisation ("(Stephanie from Zorvex, email 14 Nov)", "(Pieter @ Telvane)", "contact:
 # Elena at garmin dev relations")
-_MEMBER = re.compile(r"(?:^|\(|:\s)\s*(?P<name>[A-Z][a-z'’]{1,24})\s+(?:from|at|@)\s+(?=[\w#])")
+_MEMBER = re.compile(r"(?:\(|:\s)\s*(?P<name>[A-Z][a-z'’]{1,24})\s+(?:from|at|@)\s+(?=[\w#])")
 MEMBER_ZIPF = 5.0  # a word this frequent opening it is an ordinary word ("Support from …", "Login at …")
 
 
