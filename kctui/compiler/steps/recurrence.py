@@ -17,12 +17,13 @@ it is not read, as the pages it names would not say (a page lists a source that 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.wiki import PreviousWiki
+from kctui.compiler.steps import written_names
 from kctui.compiler.steps.people import people_of
 from kctui.compiler.steps.registry import Registry
 from kctui.core.pages import MENTIONED_ONCE_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KEY, RECURRING_KEY
@@ -100,10 +101,12 @@ def passing_keys(ex: Extraction) -> set[str]:
 
 
 def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], set[str]]],
-              named: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
+              named: set[str] = frozenset(),  # type: ignore[assignment]
+              written: Callable[[set[str]], set[str]] | None = None) -> set[str]:
     """The passing mentions that two or more sources name: `live` are the extractions of this pass,
     `unchanged` the (own keys, passing keys) recorded for the sources not read; `named`: the names of
-    the previous wiki's entity pages (for the first-word rule below)."""
+    the previous wiki's entity pages (for the first-word rule below); `written`: of the passing mentions
+    one source names, those another source writes all the same (kctui.compiler.steps.written_names)."""
     sources: dict[str, int] = {}
     once: set[str] = set()
     for ex in live.values():
@@ -119,18 +122,21 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
     # that name where it is written, not for a thing of its own; not where the rest of the longer name
     # holds a number: a model or a record of it ("Saft LS14500", "ServiceNow RITM0048812")
     firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k and not _DIGIT.search(k.split(" ", 1)[1])}
-    return {k for k in once if sources.get(k, 0) >= 2 and (" " in k or k not in firsts)}
+    elsewhere = written({k for k in once if sources.get(k, 0) < 2}) if written is not None else set()
+    return {k for k in once if (sources.get(k, 0) >= 2 or k in elsewhere) and (" " in k or k not in firsts)}
 
 
 def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str],
-                  entity_keys: Mapping[str, set[str]] | None = None) -> tuple[list[str], set[str]]:
+                  entity_keys: Mapping[str, set[str]] | None = None,
+                  read: Callable[[str], str] | None = None) -> tuple[list[str], set[str]]:
     """(unchanged sources to read again, the recurring names): those whose passing mention turns into a
     recurring name, or stops being one, since the previous pass. An unchanged source counts for the
     names its page records: its passing mentions (`mentioned_once`) and its own names (`own_names`);
     what it decided is its `mentioned_elsewhere`. A page of an older pass without `own_names` counts
     for the names of the entity pages that list it (an alias's page too: not exact, as before).
     `entity_keys` is the previous wiki's entity pages by the identity key of each title and alias: the
-    match step's registry index (made here when not given)."""
+    match step's registry index (made here when not given). `read` gives a source's text (of `live` and
+    `unchanged`): with it, a passing mention another source writes recurs too (`written_names`)."""
     page_of = prev.tables.page_of  # resource -> its source page (kctui.compiler.previous.tables)
     rest = {p: prev.pages[page_of[p]] for p in unchanged if p in page_of and p not in live}
     once = {p: _recorded_keys(info.passing) for p, info in rest.items() if info.passing}
@@ -147,7 +153,16 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
     # the longer names an unchanged source gives count for the first-word rule as a read source's do
     named = {k for k in entity_keys if " " in k} | {k for keys in recorded.values() for k in keys if " " in k}
     state = {p: (own.get(p, set()), once.get(p, set())) for p in set(own) | set(once)}
-    names = recurring(live, state, named)
+    written = None
+    if read is not None:
+        by_source = {p: [e.name for e in ex.passing] for p, ex in live.items()}
+        by_source.update({p: list(info.passing) for p, info in rest.items() if info.passing})
+        once_names = written_names.passing_by_source(by_source)
+        paths = sorted({*live, *rest}, key=lambda p: p.encode())
+
+        def written(keys: set[str]) -> set[str]:
+            return written_names.written_elsewhere({k: once_names[k] for k in keys if k in once_names}, paths, read)
+    names = recurring(live, state, named, written)
     again = [p for p, keys in once.items() if (keys & names) != _recorded_keys(rest[p].recurring)]
     return sorted(again, key=lambda p: p.encode()), names
 
