@@ -4,7 +4,6 @@ then the unchanged ones whose passing mentions turn into, or stop being, recurri
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped
@@ -37,7 +36,8 @@ def extract(run: PassRun, gathered: Gathered) -> Extracted:
     # which entity pages a recurring name has
     registry = Registry(gathered.prev)
     again, recurring = recurrence.to_read_again(gathered.prev, extractions, [] if run.full else changes.unchanged,
-                                                registry.index["entity"].exact, partial(_text_of, by_path))
+                                                registry.index["entity"].exact,
+                                                written_names.SourceTexts(by_path))
     for path in again:
         _keep(extractions, skipped, path, extractor.extract(by_path[path]))
     refolded = _fold_people(run, gathered, changes, extractions, registry, recurring)
@@ -72,11 +72,6 @@ def _not_extracted_unchanged(changes: SourceChanges, reread: list[str],
     changes = replace(changes, modified=[p for p in changes.modified if p not in skip],
                       unchanged=sorted(set(changes.unchanged) | set(back), key=lambda p: p.encode()))
     return changes, reread
-
-
-def _text_of(by_path: dict, path: str) -> str:
-    """A source's text, for the passing mentions another source writes (kctui.compiler.steps.written_names)."""
-    return written_names.source_text(by_path[path]) if path in by_path else ""
 
 
 def _keep(extractions: dict[str, Extraction], skipped: list[Skipped], path: str, result: Extraction | Skipped) -> None:

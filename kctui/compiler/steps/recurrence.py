@@ -128,15 +128,16 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
 
 def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str],
                   entity_keys: Mapping[str, set[str]] | None = None,
-                  read: Callable[[str], str] | None = None) -> tuple[list[str], set[str]]:
+                  texts: written_names.SourceTexts | None = None) -> tuple[list[str], set[str]]:
     """(unchanged sources to read again, the recurring names): those whose passing mention turns into a
     recurring name, or stops being one, since the previous pass. An unchanged source counts for the
     names its page records: its passing mentions (`mentioned_once`) and its own names (`own_names`);
     what it decided is its `mentioned_elsewhere`. A page of an older pass without `own_names` counts
     for the names of the entity pages that list it (an alias's page too: not exact, as before).
     `entity_keys` is the previous wiki's entity pages by the identity key of each title and alias: the
-    match step's registry index (made here when not given). `read` gives a source's text (of `live` and
-    `unchanged`): with it, a passing mention another source writes recurs too (`written_names`)."""
+    match step's registry index (made here when not given). `texts`: the pass's sources as
+    kctui.compiler.steps.written_names reads them; with them, a passing mention another source writes
+    recurs too."""
     page_of = prev.tables.page_of  # resource -> its source page (kctui.compiler.previous.tables)
     rest = {p: prev.pages[page_of[p]] for p in unchanged if p in page_of and p not in live}
     once = {p: _recorded_keys(info.passing) for p, info in rest.items() if info.passing}
@@ -154,14 +155,13 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
     named = {k for k in entity_keys if " " in k} | {k for keys in recorded.values() for k in keys if " " in k}
     state = {p: (own.get(p, set()), once.get(p, set())) for p in set(own) | set(once)}
     written = None
-    if read is not None:
+    if texts is not None:
         by_source = {p: [e.name for e in ex.passing] for p, ex in live.items()}
         by_source.update({p: list(info.passing) for p, info in rest.items() if info.passing})
         once_names = written_names.passing_by_source(by_source)
-        paths = sorted({*live, *rest}, key=lambda p: p.encode())
 
         def written(keys: set[str]) -> set[str]:
-            return written_names.written_elsewhere({k: once_names[k] for k in keys if k in once_names}, paths, read)
+            return written_names.written_elsewhere({k: once_names[k] for k in keys if k in once_names}, texts)
     names = recurring(live, state, named, written)
     again = [p for p, keys in once.items() if (keys & names) != _recorded_keys(rest[p].recurring)]
     return sorted(again, key=lambda p: p.encode()), names

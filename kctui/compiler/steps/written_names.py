@@ -47,35 +47,76 @@ def source_text(source: object) -> str:
     return data.decode("utf-8", "replace")
 
 
-class _Text:
-    """One source's text with its words (to rule a name out before a search)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = _CODE.sub(" ", text)
-        self.words = frozenset(_WORD.findall(text))
-
-    def writes(self, name: str) -> bool:
-        if not set(_WORD.findall(name)) <= self.words:
-            return False
-        return re.search(r"(?<![\w&-])" + re.escape(name) + r"(?![\w&-])", self.text) is not None
+def prose(text: str) -> str:
+    return _CODE.sub(" ", text)
 
 
-def written_elsewhere(once: Mapping[str, tuple[str, frozenset[str]]], paths: Iterable[str],
-                      read: Callable[[str], str]) -> set[str]:
+# the words of each source's prose by (path, digest): a long-lived worker's incremental pass reads only the
+# changed sources and those that hold every word of a name it asks about (at most MAX_KEPT sources kept)
+MAX_KEPT = 8192
+_KEPT: dict[tuple[str, str], frozenset[str]] = {}
+
+
+class SourceTexts:
+    """The pass's sources as this rule reads them: the words of each one's prose (kept by digest), and its
+    prose itself when a name's words are all in it. `by_path`: path -> the source (a listing's file:
+    `path`, `digest`, its bytes or where to read them); `read` gives a source's text (`source_text`)."""
+
+    def __init__(self, by_path: Mapping[str, object], read: Callable[[object], str] = source_text) -> None:
+        self.by_path, self.read = by_path, read
+        self._prose: dict[str, str] = {}
+
+    def paths(self) -> list[str]:
+        return sorted(self.by_path, key=lambda p: p.encode())
+
+    def words(self, path: str) -> frozenset[str]:
+        digest = getattr(self.by_path[path], "digest", "")
+        key = (path, digest)
+        if digest and key in _KEPT:
+            return _KEPT[key]
+        words = frozenset(_WORD.findall(self.prose(path)))
+        if digest:
+            if len(_KEPT) >= MAX_KEPT:
+                _KEPT.clear()
+            _KEPT[key] = words
+        return words
+
+    def prose(self, path: str) -> str:
+        if path not in self._prose:
+            self._prose[path] = prose(self.read(self.by_path[path]))
+        return self._prose[path]
+
+
+def written_elsewhere(once: Mapping[str, tuple[str, frozenset[str]]], sources: SourceTexts) -> set[str]:
     """The keys of `once` (identity key -> (a passing name with a capital, the sources that name it)) that
-    another source of `paths` writes as written, where no source writes the name in lower case; `read`
-    gives a source's text."""
+    another of the `sources` writes as written, where none writes the name in lower case."""
     wanted = {k: v for k, v in once.items() if any(ch.isupper() for ch in v[0]) and not role(v[0])
               and not any(english_ending(w) for w in v[0].split())}
     if not wanted:
         return set()
-    texts = {p: _Text(t) for p in paths if (t := read(p))}
-    out = set()
-    for k, (name, own) in wanted.items():
-        if any(p not in own and t.writes(name) for p, t in texts.items()) \
-                and not any(t.writes(name.lower()) for t in texts.values()):
-            out.add(k)
-    return out
+    words = {p: sources.words(p) for p in sources.paths()}
+
+    def written(name: str, besides: frozenset[str] = frozenset()) -> bool:
+        needed = set(_WORD.findall(name))
+        return bool(needed) and any(_whole(sources.prose(p), name) for p, held in words.items()
+                                    if p not in besides and needed <= held)
+    return {k for k, (name, own) in wanted.items() if written(name, own) and not written(name.lower())}
+
+
+def _whole(text: str, name: str) -> bool:
+    """Is the name in the text with no letter, digit, hyphen or ampersand glued before or after it? (A
+    search for the plain string, which is fast, then a look at its two ends.)"""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if not (at and _glued(text[at - 1])) and not (end < len(text) and _glued(text[end])):
+            return True
+        at = text.find(name, at + 1)
+    return False
+
+
+def _glued(ch: str) -> bool:
+    return ch.isalnum() or ch in "_&-"
 
 
 def role(name: str) -> bool:
