@@ -39,6 +39,9 @@ def _ex(path: str, own: list[str] = (), once: list[str] = ()) -> Extraction:  # 
     ({"a": ([], ["Valery"]), "b": (["Valery Bugakov"], ["Valery"])}, set()),  # a first name of a longer name
     ({"a": ([], ["Vostrel"]), "b": (["Vostrel VT4400"], ["Vostrel"])}, {"vostrel"}),  # a maker before its model
     ({"a": ([], ["Sentry"]), "b": ([], ["Sentry DSN"])}, set()),          # different names
+    ({"a": ([], ["Timescale"]), "b": (["Timescale Cloud"], ["Timescale"])}, {"timescale"}),  # a brand before its product
+    ({"a": ([], ["Jira"]), "b": (["Jira Service Management"], ["Jira"])}, {"jira"}),  # (ordinary words after it)
+    ({"a": ([], ["Priya"]), "b": (["Priya Nand-Okafor"], ["Priya"])}, set()),  # a given name before a surname
 ])
 def test_recurring_names(sources: dict, expected: set[str]) -> None:
     live = {p: _ex(p, own, once) for p, (own, once) in sources.items()}

@@ -16,11 +16,11 @@ it is not read, as the pages it names would not say (a page lists a source that 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
+from kctui.compiler.builtin.words import common_word
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.compiler.steps import written_names
@@ -38,7 +38,6 @@ RECORDED_KEYS = (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KE
 # named rows gives 3,900 names, 70 KB); a source with more records none and is counted as a page of an
 # older pass is, from the entity pages that list it
 MAX_OWN_NAMES_BYTES = 16 * 1024
-_DIGIT = re.compile(r"\d")
 
 
 def _keys(names: Iterable[str]) -> set[str]:
@@ -120,10 +119,18 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
             sources[k] = sources.get(k, 0) + 1
     # a lone word that begins a longer name some source gives ("Valery" of Valery Bugakov) stands for
     # that name where it is written, not for a thing of its own; not where the rest of the longer name
-    # holds a number: a model or a record of it ("Saft LS14500", "ServiceNow RITM0048812")
-    firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k and not _DIGIT.search(k.split(" ", 1)[1])}
+    # is no surname: a number, a model or a record of it ("Saft LS14500", "ServiceNow RITM0048812"), or
+    # an ordinary word, the brand's product or kind ("GitHub Actions", "Timescale Cloud", "Jira
+    # Service Management")
+    firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k and _surname(k.split(" ", 1)[1])}
     elsewhere = written({k for k in once if sources.get(k, 0) < 2}) if written is not None else set()
     return {k for k in once if (sources.get(k, 0) >= 2 or k in elsewhere) and (" " in k or k not in firsts)}
+
+
+def _surname(rest: str) -> bool:
+    """Could the rest of a longer name (an identity key's words after its first) be a person's surname:
+    words of letters only (a hyphen or an apostrophe inside), none an ordinary English word?"""
+    return all(w.replace("-", "").replace("'", "").isalpha() and not common_word(w) for w in rest.split())
 
 
 def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: list[str],
