@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.builtin import identifiers
+from kctui.compiler.builtin import identifiers, sentences
 from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.readers import read_source
 from kctui.core.slugs import identity_key
@@ -29,11 +29,11 @@ def passing_names(text: str) -> set[str]:
 
 def named(text: str) -> set[str]:
     doc = _doc(text)
-    return set(identifiers.named([b.text for b in doc.blocks], doc))
+    return set(identifiers.named(sentences.units(doc) + sentences.row_units(doc), doc))
 
 
 @pytest.mark.parametrize("text, name", [
-    # a table named in two sentences that say something of it
+    # a table named in two sentences that say something of it (bare in one of them)
     ("# Standup\n\n- the nightly `orchard_stock_daily` rebuild took 3h again\n"
      "- orchard_stock_daily is now split into 4 chunks, done by 06:00\n", "orchard_stock_daily"),
     # an identifier in capitals, a warehouse, in a list item and a table row
@@ -46,7 +46,7 @@ def test_an_identifier_named_in_two_sentences_gets_a_page(text, name):
 
 def test_an_identifier_named_once_is_a_passing_mention():
     # a page once another source names it too (kctui.compiler.steps.recurrence)
-    text = "# Todo\n\n- [ ] retire the `plover_exports_v2` job, nobody reads it since March\n"
+    text = "# Todo\n\n- [ ] retire the plover_exports_v2 job, nobody reads it since March\n"
     assert "plover_exports_v2" in passing_names(text) | entity_names(text)
 
 
@@ -138,3 +138,20 @@ def test_a_hosts_zero_padded_number_is_a_passing_mention_named_once(host):
     # a page once another source names it too (kctui.compiler.steps.recurrence)
     text = f"# Notes\n\n- don't restart the file server on {host} during the day, ask me first\n"
     assert host in passing_names(text) | entity_names(text)
+
+
+@pytest.mark.parametrize("text, not_a_name", [
+    # only in a code span, in quotes or in a table's cells (a schema's fields): the document does not name it
+    ("# Notes\n\n- the `quill_rows` count went 40 to 41 on 3 May\n- `quill_rows` was 80 at 09:00\n", "quill_rows"),
+    ("# Notes\n\nWhat we call a reader is called a \"weekly_reader\" in the pings, 3 a week.\n", "weekly_reader"),
+    ("# Fields\n\n| field | meaning |\n| --- | --- |\n| app_tier | plan, 1 to 3 |\n| app_zone | region, 2 |\n", "app_tier"),
+    # an identifier opening with a function word names a method
+    ("# Notes\n\n- into_parts splits the reader in 2\n- into_parts is cheap, 1 call\n", "into_parts"),
+])
+def test_an_identifier_the_document_does_not_name_as_a_word_of_its_own(text, not_a_name):
+    assert identity_key(not_a_name) not in named(text)
+
+
+def test_a_typed_code_span_is_named_though_only_in_code():
+    text = "# Notes\n\n- the Airbyte connector (`ledgerly_pg_prod`) failed twice on 3 May\n"
+    assert "ledgerly_pg_prod" in named(text)

@@ -106,10 +106,8 @@ def test_an_identifier_with_underscores_names_a_thing_by_a_word_of_its_own(token
 @pytest.mark.parametrize("text, name, page", [
     ("# Access\n\n- vexmor_svc expires 2026-11-30, ask Ana\n", "vexmor_svc", True),
     ("# Access\n\n- pool_size went 40 on 2026-01-02\n", "pool_size", False),
-    # in a code span of its own it is named as a thing too (kctui.compiler.builtin.identifiers), in a
-    # document that shows no code
-    ("# Access\n\n- `vexmor_svc` expires 2026-11-30, ask Ana\n", "vexmor_svc", True),
-    ("# Access\n\n- `vexmor_svc` expires 2026-11-30, ask Ana\n\n```sh\nvexmor --renew\n```\n", "vexmor_svc", False),
+    # in a code span it is code, read by the code-span rules
+    ("# Access\n\n- `vexmor_svc` expires 2026-11-30, ask Ana\n", "vexmor_svc", False),
 ])
 def test_an_identifier_with_underscores_and_a_fact_gets_a_page(text, name, page):
     assert (name in entity_names(text)) is page

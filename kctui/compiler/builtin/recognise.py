@@ -55,7 +55,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     claims, claimed = statements(doc, us, cands, spans_of)
     # recall first: a sentence that states a fact about a name makes it an entity and is cited on its page
     # (named in one sentence only, it is a passing mention with that fact: a page once another source names it)
-    named_ids = identifiers.named([u.plain for u in us], doc)  # identifiers with underscores named as things
+    named_ids = identifiers.named(us, doc)  # identifiers with underscores named as things
     recalled, values = _recall(us, cands, spans_of, lower, named_ids)
     _section_references(doc, cands)
     used = _used(cands) | (named_ids & cands.keys())  # (a title however its form reads: "ledger_entries")
