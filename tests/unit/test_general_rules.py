@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.readers import read_source
 
@@ -88,7 +89,7 @@ def test_a_lone_code_span_item_is_a_label_not_a_glossary() -> None:
     ("The previous ADR, in short.", "ADR"),
 ])
 def test_counted_acronyms_are_common_nouns(sentence: str, kind: str) -> None:
-    assert kind in nm.lower_words([sentence]).kinds
+    assert kind in ug.lower_words([sentence]).kinds
 
 
 @pytest.mark.parametrize("sentence, name", [
@@ -98,7 +99,7 @@ def test_counted_acronyms_are_common_nouns(sentence: str, kind: str) -> None:
     ("This GKE cluster hosts it.", "GKE"),
 ])
 def test_acronyms_in_names_are_not_counted(sentence: str, name: str) -> None:
-    assert name not in nm.lower_words([sentence]).kinds
+    assert name not in ug.lower_words([sentence]).kinds
 
 
 def test_a_counted_acronym_gets_no_entity_page_however_often_it_recurs() -> None:
@@ -125,7 +126,7 @@ def test_an_acronym_used_as_a_name_still_recurs_into_a_page() -> None:
 ])
 def test_a_run_of_acronyms_headed_by_a_generic_one_is_no_name(tokens: tuple[str, ...], name: bool) -> None:
     span = nm.Span(" ".join(tokens), 5, 5 + len(" ".join(tokens)), False, "caps", tokens)
-    assert nm.name_like(span, nm.lower_words(["some text"]))[0] is name
+    assert nm.name_like(span, ug.lower_words(["some text"]))[0] is name
 
 
 # -- names marked by their shape --------------------------------------------------------------------------
@@ -198,8 +199,8 @@ def test_an_untyped_code_span_stays_code_however_often_it_recurs() -> None:
 
 
 def test_a_name_after_the_and_a_modifier_is_not_counted() -> None:
-    assert "GHE" not in nm.lower_words(["Errors talking to the destination GHE as a remote."]).kinds
-    assert "GHE" in nm.lower_words(["Feeds repositories into the destination GHE."]).kinds  # ends its phrase
+    assert "GHE" not in ug.lower_words(["Errors talking to the destination GHE as a remote."]).kinds
+    assert "GHE" in ug.lower_words(["Feeds repositories into the destination GHE."]).kinds  # ends its phrase
 
 
 def test_a_person_who_only_opens_list_items_is_still_a_person() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.builtin.profile import EMPTY, ProfileError, load_profile, parse_profile
 from kctui.compiler.readers import read_source
@@ -159,16 +160,16 @@ def _span(text: str, at_start: bool = False, kind: str = "caps") -> nm.Span:
     ("Kustomize", "run kustomize build", False, 2, "a rare word in lower case too is a command there"),
 ])
 def test_usage_need(text, lower, at_start, need, reason):  # noqa: ANN001
-    assert nm.usage_need(_span(text, at_start), nm.lower_words([lower])) == need, reason
+    assert ug.usage_need(_span(text, at_start), ug.lower_words([lower])) == need, reason
 
 
 def test_acronym_used_as_a_label_is_not_a_name():
-    assert nm.usage_need(_span("TODO"), nm.lower_words(["TODO: fix this.", "later"])) == 0
-    assert nm.usage_need(_span("TODO"), nm.lower_words(["see the list"])) == 2
+    assert ug.usage_need(_span("TODO"), ug.lower_words(["TODO: fix this.", "later"])) == 0
+    assert ug.usage_need(_span("TODO"), ug.lower_words(["see the list"])) == 2
 
 
 def test_domains_and_paths_are_not_lower_case_uses():
-    lower = nm.lower_words(["open cloud.google.com/run or /react/ now"])
+    lower = ug.lower_words(["open cloud.google.com/run or /react/ now"])
     assert "google" not in lower and "react" not in lower and "open" in lower
 
 
@@ -219,7 +220,7 @@ def test_a_multiword_name_before_team_is_a_team_and_counts_at_a_sentence_start()
     ("Settings", "open the setting", "the singular is written in lower case"),
 ])
 def test_usage_rejects_common_nouns_in_other_forms(text, lower, reason):  # noqa: ANN001
-    assert nm.usage_need(_span(text), nm.lower_words([lower])) == 0, reason
+    assert ug.usage_need(_span(text), ug.lower_words([lower])) == 0, reason
 
 
 def test_usage_word_opening_a_heading_or_link_text_is_no_name():

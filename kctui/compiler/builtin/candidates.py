@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from kctui.compiler.builtin import coined
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.profile import KnownName, Profile
 from kctui.compiler.builtin.prose import Defined
@@ -120,7 +121,7 @@ def candidate(cands: dict[str, Candidate], name: str, line: int, end: int) -> Ca
 
 
 def find_candidates(us: list[Unit], defined: list[Defined], profile: Profile, structured: list[Entity],
-                    concept_terms: list[str], lower: nm.Lower) -> tuple[dict[str, Candidate], SpansOf, set[str]]:
+                    concept_terms: list[str], lower: ug.Lower) -> tuple[dict[str, Candidate], SpansOf, set[str]]:
     """(identity key -> candidate, the name spans of each sentence, the keys of the document's concepts)."""
     cands, spans_of, heads = _mentions(us, profile, lower)
     _sentence_start_mentions(us, cands, spans_of)
@@ -154,7 +155,7 @@ def _nested_tails(cands: dict[str, Candidate], spans_of: SpansOf) -> None:
             cands[key] = whole
 
 
-def _mentions(us: list[Unit], profile: Profile, lower: nm.Lower) -> tuple[dict[str, Candidate], SpansOf,
+def _mentions(us: list[Unit], profile: Profile, lower: ug.Lower) -> tuple[dict[str, Candidate], SpansOf,
                                                                           list[tuple[nm.Span, int]]]:
     """Every name span of every sentence as a mention of its candidate; and the multiword names away
     from a sentence start, by sentence."""
@@ -171,7 +172,7 @@ _OWNER_AFTER = re.compile(r"\s*(?::|\bto\b|[—–]|-\s)")  # "- [ ] Tom Okoye t
 
 
 def _task_spans(plain: str, spans: list[nm.Span], inner: frozenset[str] | None = None,
-                lower: nm.Lower | None = None) -> list[nm.Span]:
+                lower: ug.Lower | None = None) -> list[nm.Span]:
     """The spans of a checkbox item ("- [ ] Add Zabbix alerts at 80%", "- [x] Sign Cloudsmith 3yr deal"):
     a task opens with its verb, so a run shaped like a person's name at its start whose first word is an
     ordinary English word is the verb and the name after it ("Zabbix", "Cloudsmith"), unless the run is
@@ -202,7 +203,7 @@ def inner_capitals(us: list[Unit]) -> frozenset[str]:
     return frozenset(w for u in us for w in _INNER_CAPITAL.findall(u.plain))
 
 
-def _opens_phrase(plain: str, span: nm.Span, inner: frozenset[str], lower: nm.Lower | None) -> bool:
+def _opens_phrase(plain: str, span: nm.Span, inner: frozenset[str], lower: ug.Lower | None) -> bool:
     """Does a run at an item's or a cell's start open a phrase with its first word, as a task's verb does
     ("Sign Egnyte 3yr", "Chase Northpoint on NP-88213", "Replace Isilon like-for-like with …")? The
     words go on after it in its cell, not as a subject's verb (an auxiliary, a verb in -ed: "Helen
@@ -233,7 +234,7 @@ def _salutation_spans(plain: str, spans: list[nm.Span]) -> list[nm.Span]:
 
 
 def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list[tuple[nm.Span, int]],
-                       profile: Profile, lower: nm.Lower, inner: frozenset[str]) -> list[tuple[nm.Span, str]]:
+                       profile: Profile, lower: ug.Lower, inner: frozenset[str]) -> list[tuple[nm.Span, str]]:
     """The name spans of sentence i, each recorded as a mention of its candidate (a name in a list of
     people is a person); a span neither name-like nor made a name by usage is left out."""
     found: list[tuple[nm.Span, str]] = []
@@ -257,7 +258,7 @@ def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list
             ok, strong = True, True  # an acronym with a release number is a product's name ("EMQX 5.4")
         elif not ok and span.start and u.plain[:span.start].rstrip().endswith(":") and _field_name(u.plain, span, lower):
             ok, span = True, replace(span, at_start=False)  # a `Label: Name` line's value keeps its capital
-        need = 0 if ok else nm.usage_need(span, lower)
+        need = 0 if ok else ug.usage_need(span, lower)
         if not ok and not need:
             continue
         name, etype, strong = _name_and_type(u.plain, span, known, strong)
@@ -274,7 +275,7 @@ def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list
     return found
 
 
-def _field_name(plain: str, span: nm.Span, lower: nm.Lower) -> bool:
+def _field_name(plain: str, span: nm.Span, lower: ug.Lower) -> bool:
     """The whole value of a `Label: Name` line: one capitalised word, no acronym, rarer than a common word."""
     return len(span.tokens) == 1 and span.text.isalpha() and not wd.ACRONYM.match(span.text) \
         and not _ASIDE.sub("", plain[span.end:]).strip(" .") and span.text.casefold() not in lower \
@@ -294,7 +295,7 @@ def _name_and_type(plain: str, span: nm.Span, known: KnownName | None, strong: b
 
 
 def _mention(c: Candidate, span: nm.Span, i: int, known: bool, need: int, strong: bool, etype: str,
-             lower: nm.Lower) -> None:
+             lower: ug.Lower) -> None:
     """Record one mention of a candidate by a span of sentence i."""
     if len(span.tokens) > 1 and not c.head_free:
         c.head_free = span.tokens[0].casefold() not in lower

@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 
 _VERSIONED_WORD = re.compile(r"(?<![\w./@#-])([a-z][a-z]{2,20})(?=\s+v?\d+\.\d+(?:\.\d+)*\b)")
@@ -39,7 +40,7 @@ _ENGLISH_ENDING = ("ing", "ed", "ly", "able", "ible", "less", "ful", "ness", "me
                    "ancy", "ism", "ize", "ise", "ous", "ive", "ry")
 
 
-def unknown_words(plain: str, start: int, lower: nm.Lower) -> list[nm.Span]:
+def unknown_words(plain: str, start: int, lower: ug.Lower) -> list[nm.Span]:
     """A lower-case word English does not have (`wd.unknown_word`, and no English ending: "pgbouncer",
     "receiptd"; not "idempotency", "expiry") where a fact is stated of it — right before a value
     ("receiptd 0.9.3"), or opening the sentence (at `start`, after a `Label:`) when the document writes it
@@ -98,12 +99,12 @@ def snake_names(plain: str, start: int) -> list[nm.Span]:
 _VALUE_AFTER = re.compile(r" \(?v?\d")  # a value right after the word: "receiptd 0.9.3", "restic (v0.17)"
 
 
-def _recurs(word: str, lower: nm.Lower) -> bool:
+def _recurs(word: str, lower: ug.Lower) -> bool:
     """Does the document write this word in two places or more?"""
     return len(re.findall(rf"(?<![\w./@#-]){word}(?![\w/@-])", lower.text)) >= 2
 
 
-def _common_noun(word: str, lower: nm.Lower) -> bool:
+def _common_noun(word: str, lower: ug.Lower) -> bool:
     """Does the document write the word as a common noun: heading a noun phrase after an article or a
     determiner ("the runbook.", "a runbook for …"; not "the pitcrew bot", where it names what the noun
     is), or in the plural ("runbooks")?"""

@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 
 _RECORD = re.compile(r"[A-Z]{2,12}(?:-[A-Z0-9]{1,6})*-\d{2,6}|[A-Z]{2,5}\d{6,}|[A-Z]{2,5} #\d{2,7}")
@@ -116,7 +117,7 @@ _BRACKETED = re.compile(r"(?<=[\w.!?*] )\(([A-Z][a-z]{1,24})\)")
 BRACKETED_ZIPF = 5.0  # a word in brackets at least this frequent is an ordinary word ("(Business)", "(Director)")
 
 
-def bracketed(plain: str, lower: nm.Lower, valued: bool) -> list[nm.Span]:
+def bracketed(plain: str, lower: ug.Lower, valued: bool) -> list[nm.Span]:
     """The capitalised words alone in brackets after a word of the sentence (see the module's docstring),
     as spans only a fact vouches for: not a word the document writes in lower case ("(Enterprise)" where
     it writes "enterprise"), a very frequent word, a day or month, a function word; where the sentence
@@ -138,7 +139,7 @@ def _short_form(word: str, before: str) -> bool:
     return any(w.lstrip("*_`'\"(")[:2].casefold() == word[:2].casefold() for w in before.split()[-3:])
 
 
-def _own_word(word: str, lower: nm.Lower) -> bool:
+def _own_word(word: str, lower: ug.Lower) -> bool:
     low = word.casefold()
     return low not in lower and low not in wd.FUNCTION_WORDS and low not in wd.CALENDAR \
         and wd.zipf(word) < BRACKETED_ZIPF

@@ -1,4 +1,4 @@
-# size: the name judgements of one span (plain_spans, name_like, usage_need, clean_title) share the document-usage model (Lower); each rule is a short named helper.
+# size: finding a sentence's name spans (plain_spans and its run rules) and judging them (name_like, clean_title) share the Span and the sentence-start rules; each rule is a short named helper.
 """Named things from evidence in the text, not from lists.
 
 A name is a span the text marks as one: capitalised away from the start of a sentence ("Priya Raman",
@@ -11,15 +11,18 @@ in lower case is not a name there. An acronym the document counts like a common 
 "this PR proposes …", "RFCs") is a kind of thing, not a name; a lower-case identifier is a name by its
 shape only when it is a domain or a compound of no ordinary words (crates.io, pkg-config) and recurs.
 
-This module finds the candidate spans of a sentence and judges them (`name_like`, `usage_need`,
-`clean_title`); the word-level tests are in `kctui.compiler.builtin.words` (frequency, shape, the closed-class
-grammar of English) and the generic nouns that say what kind of thing a name is, and who is a person,
-in `kctui.compiler.builtin.name_types`.
+This module finds the candidate spans of a sentence and judges them (`name_like`, `clean_title`); what
+the document's own usage says about a word (the words it writes in lower case, how many capitalised
+sentences make a frequent word a name) is in `kctui.compiler.builtin.usage`; the word-level tests are
+in `kctui.compiler.builtin.words` (frequency, shape, the closed-class grammar of English) and the
+generic nouns that say what kind of thing a name is, and who is a person, in
+`kctui.compiler.builtin.name_types`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -291,6 +294,9 @@ def _asks(plain: str, group: list[tuple[str, int, int]]) -> bool:
 
 
 _QUESTION = re.compile(r"[^.!?\n]*\?")
+# the auxiliary verbs of English (closed class, like FUNCTION_WORDS): a question's opening verb, a verb after a noun
+AUXILIARIES = frozenset("is are was were be been will would should could can may might must shall does do did "
+                        "has have had".split())
 
 
 def _inner_person(group: list[tuple[str, int, int]]) -> bool:
@@ -366,9 +372,9 @@ def link_texts(raw: str) -> frozenset[str]:
     return frozenset(" ".join(m.group(1).strip("`*_ ").split()) for m in _LINK_TEXT.finditer(raw))
 
 
-def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
+def name_like(span: Span, lower_words: Container[str]) -> tuple[bool, bool]:
     """(is a candidate, is strong evidence on its own) for a span, given the words the document writes in
-    lower case."""
+    lower case (`usage.Lower`, whose counted acronyms `kinds` are read too; a plain set of words will do)."""
     tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
     if not tokens or placeholder(span.text):
         return False, False
@@ -383,7 +389,7 @@ def name_like(span: Span, lower_words: Lower | frozenset[str]) -> tuple[bool, bo
     return _words_like(span, tokens, lower_words)
 
 
-def _one_word_like(span: Span, t: str, lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
+def _one_word_like(span: Span, t: str, lower_words: Container[str]) -> tuple[bool, bool]:
     """name_like of a span of one word: a rare word, capitalised and never written in lower case."""
     low = t.casefold()
     if low in lower_words or low.removesuffix("s") in CALENDAR or (len(low) > 4 and (
@@ -399,7 +405,7 @@ def _one_word_like(span: Span, t: str, lower_words: Lower | frozenset[str]) -> t
     return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
 
 
-def _words_like(span: Span, tokens: list[str], lower_words: Lower | frozenset[str]) -> tuple[bool, bool]:
+def _words_like(span: Span, tokens: list[str], lower_words: Container[str]) -> tuple[bool, bool]:
     """name_like of a span of several words: not a role, not a kind of thing; ordinary words only away
     from a sentence start and never written so in lower case."""
     if role_phrase(tokens) or _kind_phrase(tokens, lower_words) or _PLURAL_ACRONYM_TAIL.match(tokens[-1]):
@@ -413,119 +419,13 @@ def _words_like(span: Span, tokens: list[str], lower_words: Lower | frozenset[st
 _PLURAL_ACRONYM_TAIL = re.compile(r"^[A-Z]{2,6}s$")
 
 
-def _kind_phrase(tokens: list[str], lower_words: Lower | frozenset[str]) -> bool:
+def _kind_phrase(tokens: list[str], lower_words: Container[str]) -> bool:
     """Words that name a kind of thing, not a thing: kinds of document the text counts ("RFC PR": "an
     RFC"), or acronyms headed by a generic one ("AWS API")."""
     kinds = getattr(lower_words, "kinds", frozenset())
     if kinds and any(t in kinds for t in tokens) and all(t in kinds or common_word(t) or generic_acronym(t) for t in tokens):
         return True
     return all(ACRONYM.match(t) for t in tokens) and generic_acronym(tokens[-1])
-
-
-USAGE_ZIPF = 4.25  # a word at least this frequent needs three capitalised sentences, not two
-USAGE_MAX_ZIPF = 4.5  # at least this frequent, a word stays an ordinary word however a document writes it
-LOWER_OK_ZIPF = 3.5  # a rarer word written in lower case too is a command or a path there, still a name
-
-
-def usage_need(span: Span, lower_words: Lower | frozenset[str]) -> int:
-    """For a one-word span name_like rejects on its own: the number of sentences of the document that
-    must write it capitalised away from a sentence start for the document's usage to make it a name
-    (0: usage cannot). A frequent word ("Google", "Linear") needs 2 such sentences (3 when very frequent)
-    and no lower-case use; an acronym ("GCP", "AWS") of 3+ letters needs 2, must not be an ordinary word
-    in lower case, a placeholder (YYYY, XXX) or a label ("NOTE:", "TODO:"); a rare word the document also
-    writes in lower case ("alertmanager" in a path) needs 2. Words English capitalises by convention (days,
-    months) and words at least USAGE_MAX_ZIPF frequent ("Engineering", "Product") never qualify."""
-    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
-    if span.at_start or span.kind not in ("caps", "link") or len(tokens) != 1 or placeholder(span.text):
-        return 0
-    t = tokens[0]
-    if not t.isalpha() or t.casefold() in FUNCTION_WORDS or t.casefold() in CALENDAR:
-        return 0
-    if ACRONYM.match(t):
-        return _acronym_need(t, lower_words)
-    if not (t[:1].isupper() and t[1:].islower()):
-        return 0
-    return _word_need(t, lower_words)
-
-
-def _acronym_need(t: str, lower_words: Lower | frozenset[str]) -> int:
-    """usage_need of an acronym: 2, unless it is short, a placeholder, frequent, or a label or a common
-    noun of the document."""
-    if len(t) < 3 or not t.isupper() or len(set(t)) < len(t) - 1 or zipf(t) >= ACRONYM_COMMON_ZIPF:
-        return 0  # PR, YYYY, XXX, NOTE, API
-    labels = getattr(lower_words, "labels", frozenset())
-    plurals = getattr(lower_words, "plurals", frozenset())
-    kinds = getattr(lower_words, "kinds", frozenset())
-    return 0 if t in labels or t in plurals or t in kinds or t.casefold() in lower_words else 2
-
-
-def _word_need(t: str, lower_words: Lower | frozenset[str]) -> int:
-    """usage_need of a capitalised word, by its frequency and whether the document writes it (or its
-    plural or singular) in lower case."""
-    low = t.casefold()
-    if (low.endswith("s") and low[:-1] in lower_words) or low + "s" in lower_words:
-        return 0  # "destructor" in lower case: "Destructors" is a common noun there
-    z = zipf(t)
-    if low in lower_words:
-        return 2 if z < LOWER_OK_ZIPF else 0
-    if COMMON_ZIPF <= z < USAGE_MAX_ZIPF:
-        return 3 if z >= USAGE_ZIPF else 2
-    return 0
-
-
-# a lower-case word of prose; not a piece of a domain, path or address (cloud.google.com, /react/, x@linear)
-_LOWER = re.compile(r"(?<![\w'’./@:-])[a-z][\w'’-]*+(?![./@:]\w)")
-_PLURAL_HINT = re.compile(r"[A-Z]s\b")
-_PLURAL_CAPS = re.compile(r"\b([A-Z]{2,6})s\b")  # APIs, URLs, PRs: the document counts them, a common noun
-_LABEL = re.compile(r"\b([A-Z]{2,})\**\s*:")  # "NOTE:", "TODO:", "**WARNING**:" …
-_LABEL_BEFORE = frozenset(".!?*>|_")  # … at the start of a line or sentence
-# an acronym after a determiner no name takes ("an RFC to …", "each PR.", "this SLA is …"), heading its noun
-# phrase (then punctuation, the end, or a closed-class word): a kind of thing the text counts, not a name
-# ("an AWS account": the acronym modifies a noun, which says nothing)
-_COUNTED_CAPS = re.compile(
-    r"(?<![\w'’])(?P<det>[Aa]n?|[Tt]his|[Tt]hese|[Tt]hat|[Ee]ach|[Ee]very|[Aa]nother|[Aa]ny|[Tt]he) (?:(?P<adj>[a-z]{3,}) )?"
-    r"(?P<acr>[A-Z]{2,6})(?=[.,;:!?)]|$| (?P<next>[a-z]+)\b)")
-AUXILIARIES = frozenset("is are was were be been will would should could can may might must shall does do did "
-                        "has have had".split())
-
-
-def _counted(m: re.Match) -> bool:
-    """Does this determiner + acronym read as a common noun: "an RFC to …", "a separate RFC.", "this RFC
-    proposes …", "the RFC is …"? ("the AWS and GCP consoles", "this GKE cluster": the acronym is part of
-    a name or modifies a noun)"""
-    det, adj, nxt = m.group("det").casefold(), m.group("adj"), m.group("next")
-    if adj in FUNCTION_WORDS or adj in AUXILIARIES:
-        return False
-    if nxt is None or nxt in AUXILIARIES:
-        return True
-    if det == "the":
-        return False  # "the" goes with names too ("the NHS", "the destination GHE as a remote")
-    if nxt in FUNCTION_WORDS:
-        return True
-    # a singular determiner and a verb in -s: "this RFC proposes" (not "these AWS regions")
-    return det in ("this", "that", "each", "every", "another") and nxt.endswith("s") and not nxt.endswith(("ss", "us", "is"))
-
-
-class Lower:
-    """The words (and phrases) a document writes in lower case, the all-caps words it uses as labels and
-    the acronyms it uses as common nouns (plural or counted)."""
-
-    __slots__ = ("text", "words", "labels", "plurals", "kinds")
-
-    def __init__(self, texts: list[str]) -> None:
-        self.text = " " + " ".join(" ".join(texts).split()) + " "
-        self.words = frozenset(_LOWER.findall(self.text))
-        self.plurals = frozenset(_PLURAL_CAPS.findall(self.text)) if _PLURAL_HINT.search(self.text) else frozenset()
-        self.labels = frozenset(m.group(1) for t in texts if ":" in t for m in _LABEL.finditer(t)
-                                if (t[: m.start()].rstrip()[-1:] or ".") in _LABEL_BEFORE)
-        self.kinds = frozenset(m.group("acr") for m in _COUNTED_CAPS.finditer(self.text.strip()) if _counted(m))
-
-    def __contains__(self, item: str) -> bool:
-        return f" {item} " in self.text if " " in item else item in self.words
-
-
-def lower_words(texts: list[str]) -> Lower:
-    return Lower(texts)
 
 
 def typed_compound(token: str) -> bool:
@@ -544,7 +444,7 @@ def typed_compound(token: str) -> bool:
 def clean_title(name: str, common_ok: bool = False) -> bool:
     """Could this be the title of an entity page? Not a common word, a placeholder, "<common word> team",
     an English word written short, a period of the year or an English compound.
-    `common_ok`: the document's usage made this one frequent word a name (usage_need)."""
+    `common_ok`: the document's usage made this one frequent word a name (`usage.usage_need`)."""
     words = name.split()
     if not words or placeholder(name) or code_identifier(name) or role_phrase(words):
         return False

@@ -25,6 +25,7 @@ import re
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.readers import Block
 
@@ -168,7 +169,7 @@ _MEMBER = re.compile(r"(?:\(|:\s)\s*(?P<name>[A-Z][a-z'’]{1,24})\s+(?:from|at|
 MEMBER_ZIPF = 5.0  # a word this frequent opening it is an ordinary word ("Support from …", "Login at …")
 
 
-def member_spans(plain: str, lower: nm.Lower) -> list[nm.Span]:
+def member_spans(plain: str, lower: ug.Lower) -> list[nm.Span]:
     """The one-word names the sentence gives as someone of an organisation (`_MEMBER`), as spans only
     this place vouches for: not a word the document writes in lower case, a function or calendar word, a
     frequent word or one with an English ending ("Pricing from …")."""

@@ -20,6 +20,7 @@ import re
 from kctui.compiler.builtin import coined, identifiers, named_once, people_signals
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, candidate, key_of
 from kctui.compiler.builtin.sentences import Unit
@@ -109,7 +110,7 @@ def _name_span(plain: str, span: nm.Span) -> bool:
 Values = dict[tuple[str, int], tuple[str, str]]  # (candidate key, sentence) -> (kind of value, value)
 
 
-def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf, lower: nm.Lower,
+def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf, lower: ug.Lower,
                   named_ids: frozenset[str] = frozenset()) -> tuple[set[tuple[str, int]], set[str], Values, set[tuple[str, int]], set[str]]:
     """(candidate key, sentence index) for every fact a sentence states about a name, the keys of the
     names a fact is stated of strongly enough for a page (`about`), and the value each of those is
@@ -178,7 +179,7 @@ def _written_as_names(plain: str, spans: list[tuple[nm.Span, str]], keys: list[s
             and named_once.written_as_name(plain, s, valued)]
 
 
-def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: nm.Lower) -> list[str]:
+def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: ug.Lower) -> list[str]:
     """The keys of the names the sentence writes alone in brackets after a word, as what the words before
     them are called (kctui.compiler.builtin.named_once.bracketed): the apposition is a fact stated of
     them, in a sentence with a value; without one, of a word English does not have only (an English word
@@ -190,7 +191,7 @@ def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: nm.Lower) ->
 
 
 def _apposed_people(plain: str, spans: list[tuple[nm.Span, str]], cands: dict[str, Candidate],
-                    lower: nm.Lower) -> list[str]:
+                    lower: ug.Lower) -> list[str]:
     """The keys of the people's full names the sentence sets apart as a person's by their place (a role
     in brackets, a label's value: kctui.compiler.builtin.people_signals.apposed_person), and of the
     one-word names it gives as someone of an organisation (`member_spans`), the place vouching for them
@@ -362,7 +363,7 @@ def _ident_shape(token: str) -> bool:
 
 
 def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[str, Candidate],
-                 lower: nm.Lower, named_ids: frozenset[str] = frozenset()) -> list[tuple[nm.Span, str]]:
+                 lower: ug.Lower, named_ids: frozenset[str] = frozenset()) -> list[tuple[nm.Span, str]]:
     """Names of the sentence the candidates' rules leave out but a fact vouches for: a code span shaped
     as an identifier, the names kctui.compiler.builtin.coined finds in lower case (a word before a
     release, a word English does not have, an identifier with underscores) and the identifiers with

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from kctui.compiler.builtin import identifiers, recall
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, acts_as_person, find_candidates, key_of
 from kctui.compiler.builtin.entity_facts import statements
@@ -50,7 +51,7 @@ class Recognised:
 
 def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Profile,
               structured: list[Entity], concept_terms: list[str]) -> Recognised:
-    lower = nm.lower_words([_CODE.sub(" ", u.plain) if "`" in u.plain else u.plain for u in us])  # prose, not code
+    lower = ug.lower_words([_CODE.sub(" ", u.plain) if "`" in u.plain else u.plain for u in us])  # prose, not code
     cands, spans_of, concept_keys = find_candidates(us, defined, profile, structured, concept_terms, lower)
     claims, claimed = statements(doc, us, cands, spans_of)
     # recall first: a sentence that states a fact about a name makes it an entity and is cited on its page
@@ -80,7 +81,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
 
 
 def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
-            lower: nm.Lower, named_ids: frozenset[str]) -> tuple[set[tuple[str, int]], recall.Values]:
+            lower: ug.Lower, named_ids: frozenset[str]) -> tuple[set[tuple[str, int]], recall.Values]:
     """The (candidate key, sentence) pairs that state a fact about a name, and the values stated of the
     names strongly enough for a page (kctui.compiler.builtin.recall.about); such a name, or one stated
     of in two sentences or more, counts as one with a fact."""
