@@ -22,6 +22,8 @@ after a note title's name ("onboarding — Ben Carter (OT/telemetry tech)"): one
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
@@ -182,3 +184,15 @@ def member_spans(plain: str, lower: ug.Lower) -> list[nm.Span]:
             continue
         out.append(nm.Span(word, m.start("name"), m.end("name"), m.start("name") == 0, "bracketed", (word,)))
     return out
+
+
+def apposed_keys(plain: str, spans: list[tuple[nm.Span, str]], cands: Mapping[str, Any], lower: ug.Lower) -> list[str]:
+    """The keys of the people's full names the sentence sets apart as a person's by their place (a role
+    in brackets, a label's value: `apposed_person`), and of the one-word names it gives as someone of an
+    organisation (`member_spans`), the place vouching for them where their capitals alone would not
+    (after a colon or a bracket). `cands`: the document's candidates by key
+    (kctui.compiler.builtin.candidates.Candidate: `vouched`, `name`)."""
+    members = {s.start for s in member_spans(plain, lower)} if "(" in plain or ":" in plain else set()
+    return [k for s, k in spans if k in cands and cands[k].vouched and (
+        (apposed_person(plain, s) and nm.clean_title(cands[k].name))
+        or (s.start in members and " " not in s.text and nm.clean_title(cands[k].name, common_ok=True)))]

@@ -143,7 +143,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         once.update(_written_as_names(u.plain, spans, keys, cands))
         named_in_brackets = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
-        named_in_brackets += _apposed_people(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
+        named_in_brackets += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
         keys += [k for k in named_in_brackets if k not in keys]
         once.update(named_in_brackets)
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
@@ -188,18 +188,6 @@ def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: ug.Lower) ->
         return []
     starts = {b.start for b in named_once.bracketed(plain, lower, _valued(plain, [s for s, _ in spans]))}
     return [k for s, k in spans if s.start in starts and len(s.tokens) == 1] if starts else []
-
-
-def _apposed_people(plain: str, spans: list[tuple[nm.Span, str]], cands: dict[str, Candidate],
-                    lower: ug.Lower) -> list[str]:
-    """The keys of the people's full names the sentence sets apart as a person's by their place (a role
-    in brackets, a label's value: kctui.compiler.builtin.people_signals.apposed_person), and of the
-    one-word names it gives as someone of an organisation (`member_spans`), the place vouching for them
-    where their capitals alone would not (after a colon or a bracket)."""
-    members = {s.start for s in people_signals.member_spans(plain, lower)} if "(" in plain or ":" in plain else set()
-    return [k for s, k in spans if k in cands and cands[k].vouched and (
-        (people_signals.apposed_person(plain, s) and nm.clean_title(cands[k].name))
-        or (s.start in members and " " not in s.text and nm.clean_title(cands[k].name, common_ok=True)))]
 
 
 def _valued(plain: str, spans: list[nm.Span]) -> bool:
