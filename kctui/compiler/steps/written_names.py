@@ -55,6 +55,12 @@ def prose(text: str) -> str:
 # changed sources and those that hold every word of a name it asks about (at most MAX_KEPT sources kept)
 MAX_KEPT = 8192
 _KEPT: dict[tuple[str, str], frozenset[str]] = {}
+# and whether a source's prose writes a name, by (path, digest, name): a long-lived worker's next pass asks
+# the unchanged sources the same names again and reads none of them (at most MAX_FOUND answers kept)
+MAX_FOUND = 200_000
+_FOUND: dict[tuple[str, str, str], bool] = {}
+# each word's kept sources, (path, digest): the sources that can write a name are those holding all its words
+_HOLDING: dict[str, set[tuple[str, str]]] = {}
 
 
 class SourceTexts:
@@ -78,8 +84,34 @@ class SourceTexts:
         if digest:
             if len(_KEPT) >= MAX_KEPT:
                 _KEPT.clear()
+                _HOLDING.clear()
             _KEPT[key] = words
+            for w in words:
+                _HOLDING.setdefault(w, set()).add(key)
         return words
+
+    def holding(self, needed: set[str]) -> list[str]:
+        """The paths of the sources whose prose holds every one of the words (after `words` has read each
+        source once): the intersection of each word's kept (path, digest), the rarest word's first."""
+        lists = sorted((_HOLDING.get(w, set()) for w in needed), key=len)
+        if not lists:
+            return []
+        keys = set.intersection(*lists) if len(lists) > 1 else lists[0]
+        by_path = self.by_path  # (in no order: whether any of them writes a name does not depend on one)
+        return [p for p, d in keys if p in by_path and getattr(by_path[p], "digest", "") == d]
+
+    def writes(self, path: str, name: str) -> bool:
+        """Does the source's prose write the name as a whole word (`_whole`)?"""
+        digest = getattr(self.by_path[path], "digest", "")
+        if not digest:
+            return _whole(self.prose(path), name)
+        key = (path, digest, name)
+        found = _FOUND.get(key)
+        if found is None:
+            if len(_FOUND) >= MAX_FOUND:
+                _FOUND.clear()
+            found = _FOUND[key] = _whole(self.prose(path), name)
+        return found
 
     def prose(self, path: str) -> str:
         if path not in self._prose:
@@ -95,11 +127,14 @@ def written_elsewhere(once: Mapping[str, tuple[str, frozenset[str]]], sources: S
     if not wanted:
         return set()
     words = {p: sources.words(p) for p in sources.paths()}
+    kept = all(getattr(sources.by_path[p], "digest", "") for p in words)  # (each source's words indexed)
 
     def written(name: str, besides: frozenset[str] = frozenset()) -> bool:
         needed = set(_WORD.findall(name))
-        return bool(needed) and any(_whole(sources.prose(p), name) for p, held in words.items()
-                                    if p not in besides and needed <= held)
+        if not needed:
+            return False
+        holders = sources.holding(needed) if kept else [p for p, held in words.items() if needed <= held]
+        return any(sources.writes(p, name) for p in holders if p not in besides)
     return {k for k, (name, own) in wanted.items() if written(name, own) and not written(name.lower())}
 
 
