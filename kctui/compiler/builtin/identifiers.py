@@ -131,7 +131,7 @@ def spans(plain: str, named: frozenset[str]) -> list[nm.Span]:
 # a code span of one identifier right after the noun that says what it is, itself after a name, an acronym
 # or a determiner: "the SQS queue `label-requests`", "PagerDuty service `lns-chirpstack`", "B2 bucket `x`"
 _DETERMINERS = ("the", "a", "an", "our", "their", "its", "this", "that", "new", "old")
-_TYPED = re.compile(r"(?P<lead>\b(?i:the|an?|our|their|its|this|that|new|old)|[A-Z][\w.-]*)"
+_TYPED = re.compile(rf"(?P<lead>\b(?i:{'|'.join(_DETERMINERS)})|[A-Z][\w.-]*)"
                     r" (?P<noun>[a-z]{3,}) \(?`(?P<ident>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)`")
 
 

@@ -72,9 +72,6 @@ class SourceTexts:
         self.by_path, self.read = by_path, read
         self._prose: dict[str, str] = {}
 
-    def paths(self) -> list[str]:
-        return sorted(self.by_path, key=lambda p: p.encode())
-
     def words(self, path: str) -> frozenset[str]:
         digest = getattr(self.by_path[path], "digest", "")
         key = (path, digest)
@@ -126,7 +123,7 @@ def written_elsewhere(once: Mapping[str, tuple[str, frozenset[str]]], sources: S
               and not any(english_ending(w) for w in v[0].split())}
     if not wanted:
         return set()
-    words = {p: sources.words(p) for p in sources.paths()}
+    words = {p: sources.words(p) for p in sources.by_path}  # (each read once, and indexed: `holding`)
     kept = all(getattr(sources.by_path[p], "digest", "") for p in words)  # (each source's words indexed)
 
     def written(name: str, besides: frozenset[str] = frozenset()) -> bool:
