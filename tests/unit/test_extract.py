@@ -164,7 +164,7 @@ def test_extraction_is_deterministic() -> None:
 
 import pytest  # noqa: E402
 
-from kctui.compiler.builtin import prose  # noqa: E402
+from kctui.compiler.builtin import terms  # noqa: E402
 
 
 def _defined_terms(text: str) -> dict[str, str]:
@@ -216,7 +216,7 @@ def test_shapes_that_do_not_define(text: str) -> None:
 def test_a_bold_label_over_a_definition_is_not_itself_a_term() -> None:
     found = _defined_terms("1. **Sealed traits:** A *sealed trait* is a trait that no other crate can implement.\n")
     assert "Sealed traits" not in found
-    assert prose.good_term("`Walker<'a>`") == "Walker"
+    assert terms.good_term("`Walker<'a>`") == "Walker"
 
 
 @pytest.mark.parametrize(("text", "described"), [

@@ -87,13 +87,13 @@ def test_the_fact_tokens_of_lines_joined_are_those_of_each_line(lines: list[str]
 
 
 def _opens_definition_as_written(text: str, term: str) -> bool:
-    from kctui.compiler.builtin import prose
+    from kctui.compiler.builtin import glossary
 
     if text.casefold().startswith(term.casefold() + " "):
         return False
     lead = re.match(rf"^[^,]{{1,30}},\s+(?:the\s+)?{re.escape(term)}\s+(?:is|are|means)\s", text, re.I)
-    return bool((prose._INDEFINITE.match(text) or prose._GLOSS_OPEN.match(text) or lead) and not text.endswith(":")
-                and 20 <= len(text) <= prose.MAX_STATEMENT_CHARS and not prose._GLOSS_OPEN.match(term + " "))
+    return bool((glossary._INDEFINITE.match(text) or glossary._GLOSS_OPEN.match(text) or lead) and not text.endswith(":")
+                and 20 <= len(text) <= glossary.MAX_STATEMENT_CHARS and not glossary._GLOSS_OPEN.match(term + " "))
 
 
 OPENINGS = [
@@ -113,9 +113,9 @@ OPENINGS = [
 
 @pytest.mark.parametrize(("text", "term"), OPENINGS)
 def test_a_heading_definition_makes_the_terms_pattern_only_when_it_can_match(text: str, term: str) -> None:
-    from kctui.compiler.builtin import prose
+    from kctui.compiler.builtin import glossary
 
-    assert prose._opens_definition(text, term) == _opens_definition_as_written(text, term)
+    assert glossary._opens_definition(text, term) == _opens_definition_as_written(text, term)
 
 
 def test_the_new_variant_of_a_page_is_the_deep_copy_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -191,14 +191,14 @@ def test_a_sentences_name_tokens_are_those_of_the_pattern_as_first_written(text:
 
 
 def _called_term_as_written(plain: str) -> str | None:
-    from kctui.compiler.builtin import prose
+    from kctui.compiler.builtin import definitions, terms
 
-    c = prose._CALLED.search(plain)
-    term = c and prose.good_term(c.group("term") or c.group("quoted"))
+    c = definitions._CALLED.search(plain)
+    term = c and terms.good_term(c.group("term") or c.group("quoted"))
     if term:
         return term
-    c = prose._CALLED_BARE.search(plain)
-    term = c and prose.good_term(c.group("term"))
+    c = definitions._CALLED_BARE.search(plain)
+    term = c and terms.good_term(c.group("term"))
     if term and any(w.endswith(("ly", "ed", "ing")) for w in term.split()):
         return None
     return term
@@ -221,9 +221,9 @@ CALLED = [
 
 @pytest.mark.parametrize("plain", CALLED)
 def test_the_called_term_is_looked_for_only_where_its_words_stand(plain: str) -> None:
-    from kctui.compiler.builtin import prose
+    from kctui.compiler.builtin import definitions
 
-    assert prose._called_term(plain) == _called_term_as_written(plain)
+    assert definitions._called_term(plain) == _called_term_as_written(plain)
 
 
 def _places_as_written(finder, text: str) -> list[tuple[int, int, str]]:  # noqa: ANN001

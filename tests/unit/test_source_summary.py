@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.builtin.prose import summary
+from kctui.compiler.builtin.summary import summary
 from kctui.compiler.readers.markdown import read_markdown
 
 

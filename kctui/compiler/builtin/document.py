@@ -12,6 +12,7 @@ from kctui.compiler.builtin import (
     conversation,
     facts,
     fields,
+    glossary,
     names,
     prose,
     recognise,
@@ -20,6 +21,7 @@ from kctui.compiler.builtin import (
     sentences,
     shapes,
     statements,
+    summary,
     table_facts,
 )
 from kctui.compiler.builtin import name_types as nt
@@ -85,8 +87,8 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates = _without_restated_notes(candidates)
     _record(doc, ex, units, candidates, names_here)
     _drop_the_unsaid(ex, found, candidates)
-    ex.summary = prose.summary(doc)
-    ex.questions = prose.questions(doc, units)
+    ex.summary = summary.summary(doc)
+    ex.questions = summary.questions(doc, units)
     _keep_cited(doc, ex, candidates)
     _without_alias_twins(ex)
     said: dict[tuple[int, int, str], bool] = {}  # (lines, value) -> do the lines say it (asked once)
@@ -153,7 +155,7 @@ def _definitions(doc: Document, units: list[sentences.Unit], profile: Profile) -
     """The terms the prose defines (in a sentence or under a heading) and their claims, less the headings
     the profile ignores."""
     defined, definition_claims = prose.definitions(doc, units)
-    glossary_defined, glossary_claims = prose.heading_definitions(doc, units, defined)
+    glossary_defined, glossary_claims = glossary.heading_definitions(doc, units, defined)
     defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
     definition_claims += [c for c in glossary_claims if not profile.ignores_heading(c.subject)]
     return defined, definition_claims

@@ -23,8 +23,8 @@ from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, acts_as_person, find_candidates, key_of
 from kctui.compiler.builtin.entity_facts import statements
 from kctui.compiler.builtin.profile import Profile
-from kctui.compiler.builtin.prose import Defined
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.builtin.terms import Defined
 from kctui.compiler.extraction import Entity
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim

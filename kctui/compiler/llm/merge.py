@@ -6,7 +6,7 @@ marks the source lossy, so the pages it feeds are held for review."""
 
 from __future__ import annotations
 
-from kctui.compiler.builtin import facts, prose
+from kctui.compiler.builtin import facts, summary
 from kctui.compiler.builtin.document import unreached_facts
 from kctui.compiler.extraction import Concept, Entity, Extraction
 from kctui.compiler.llm import prompt
@@ -47,8 +47,8 @@ def merge(doc: Document, chunks: list[prompt.Chunk], parts: list[ChunkParse], ma
     ex.concepts = list(concepts.values())
     ex.entities = list(entities.values())
     ex.subject = facts.document_subject(doc, has_facts=bool(ex.claims))
-    ex.summary = prose.summary(doc)
-    ex.questions = prose.questions(doc)
+    ex.summary = summary.summary(doc)
+    ex.questions = summary.questions(doc)
     ex.dropped = sum(p.dropped for p in parts)
     ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
     ex.warnings += part_warnings(chunks, parts, max_tokens)
