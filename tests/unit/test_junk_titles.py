@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.builtin import candidates as cd
+from kctui.compiler.builtin import name_mentions as mn
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin.document import extract_document
@@ -40,7 +40,7 @@ def topic_names(text: str) -> set[str]:
 ])
 def test_a_verb_opening_a_cell_or_an_item_is_no_part_of_the_name(plain: str, dropped: str) -> None:
     spans = nm.plain_spans(plain)
-    kept = {s.text for s in cd._task_spans(plain, spans, frozenset(), ug.lower_words([plain]))}
+    kept = {s.text for s in mn._task_spans(plain, spans, frozenset(), ug.lower_words([plain]))}
     assert dropped not in kept and dropped.split()[1] in kept
 
 
@@ -54,15 +54,15 @@ def test_a_verb_opening_a_cell_or_an_item_is_no_part_of_the_name(plain: str, dro
 ])
 def test_a_name_opening_a_cell_or_an_item_stays_whole(plain: str, name: str) -> None:
     spans = nm.plain_spans(plain)
-    kept = {s.text for s in cd._task_spans(plain, spans, frozenset(), ug.lower_words([plain]))}
+    kept = {s.text for s in mn._task_spans(plain, spans, frozenset(), ug.lower_words([plain]))}
     assert name in kept
 
 
 def test_a_first_word_written_as_a_name_inside_a_sentence_is_no_verb() -> None:
     plain = "Google Halberd seats for 12 users"
     spans = nm.plain_spans(plain)
-    assert "Google Halberd" in {s.text for s in cd._task_spans(plain, spans, frozenset({"Google"}), ug.lower_words([plain]))}
-    assert "Google Halberd" not in {s.text for s in cd._task_spans(plain, spans, frozenset(), ug.lower_words([plain]))}
+    assert "Google Halberd" in {s.text for s in mn._task_spans(plain, spans, frozenset({"Google"}), ug.lower_words([plain]))}
+    assert "Google Halberd" not in {s.text for s in mn._task_spans(plain, spans, frozenset(), ug.lower_words([plain]))}
 
 
 def test_a_table_of_tasks_names_the_thing_after_the_verb() -> None:
