@@ -266,11 +266,16 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
             if text.endswith(suffix):
                 text = text[: -len(suffix)]
         words = tuple(text.split())
+        if at_start and k == 0 and len(words) == 1 and not shaped(words[0]) and _DETERMINER_AFTER.match(plain, start + len(text)):
+            return  # "Reinstall the previous package: …", "Drain the node": a word that opens a sentence
+            # before a determiner is a verb (a step, a request), as no name stands bare before one
         kind = "shaped" if any(shaped(w) for w in words) else ("link" if text in link_texts else "caps")
         subject = at_start and k == 0 and len(words) == 1 and bool(_FINITE_VERB.match(plain, start + len(text)))
         out.append(Span(text, start, start + len(text), at_start and k == 0, kind, words, subject))
 
 
+# a determiner right after a word (closed class): the word before it is a verb or a preposition, no name
+_DETERMINER_AFTER = re.compile(r" (?:the|a|an|our|your|their|its|my|each|every)\b")
 # a finite verb right after a word that opens its sentence: an auxiliary, or a known word in -s ("Sentry
 # handles …", "Quillstack stays …"); English puts a determiner before a common noun that is a subject
 # ("The sentry handles …"), so a bare capitalised word there is a name (subject_band: not a mass noun)

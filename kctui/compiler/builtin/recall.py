@@ -284,7 +284,7 @@ def usable(c: Candidate, passing: bool = False) -> bool:
             w.casefold().removesuffix("s") in wd.CALENDAR for w in c.name.split()) and not nt.person_like(c.name)):
         return False
     if c.kinds <= {"caps"} and not c.marked and (wd.zipf(c.name.split()[-1]) >= wd.RARE_ZIPF
-                                                 or (" " in c.name and not c.head_free)):
+                                                 or (" " in c.name and not c.head_free)) and not _rare_lead(c.name):
         # its only capital is a sentence start; a last word English does not know is a name still
         # ("Quokkabase", "Ilse Vandermeer")
         return False
@@ -293,6 +293,15 @@ def usable(c: Candidate, passing: bool = False) -> bool:
     if c.kinds <= {"ident"}:  # a hyphenated word ("re-auth", "soak-test") unless it recurs or is code-shaped
         return _ident_shape(c.name) and (passing or len(c.units) >= 2 or wd.ident_name(c.name))
     return True
+
+
+def _rare_lead(name: str) -> bool:
+    """Do capitalised words follow a first word English does not have ("Grafana Cloud", "Citrix Workspace"
+    opening "Also: Grafana Cloud renewal is due 31 Jan."): the sentence start explains the first capital,
+    not the others, and a rare first word (no English ending: not "Preconfigured") is no verb or greeting."""
+    words = name.split()
+    return len(words) > 1 and all(w[:1].isupper() for w in words) and words[0].isalpha() \
+        and wd.zipf(words[0]) < wd.RARE_ZIPF and not nm.english_ending(words[0])
 
 
 _MID_SENTENCE = re.compile(r"[a-z,;]$")
