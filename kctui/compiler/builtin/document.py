@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 
 from kctui.compiler.builtin import (
+    compared,
     conversation,
     facts,
     fields,
@@ -72,6 +73,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates += definition_claims
     candidates += prose.follow_ups(doc, units, defined)
     candidates += found.claims
+    _add_compared(doc, ex, candidates, found.names)
     names_here = dict(found.names)
     for c in ex.concepts:
         names_here.setdefault(identity_key(c.name), c.name)
@@ -159,6 +161,15 @@ def _definitions(doc: Document, units: list[sentences.Unit], profile: Profile) -
     defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
     definition_claims += [c for c in glossary_claims if not profile.ignores_heading(c.subject)]
     return defined, definition_claims
+
+
+def _add_compared(doc: Document, ex: Extraction, candidates: list[Claim], names: dict[str, str]) -> None:
+    """A comparison table's cells as claims of its columns' things, each an entity unless the document
+    names it already (kctui.compiler.builtin.compared)."""
+    claims, columns = compared.compared_claims(doc, names)
+    candidates += claims
+    have = {identity_key(e.name) for e in ex.entities}
+    ex.entities += [e for e in columns if identity_key(e.name) not in have]
 
 
 def _add_owners(doc: Document, ex: Extraction, owners: list[tuple[str, str, int]], entity_keys: set[str]) -> None:

@@ -35,7 +35,7 @@ def _heading_context(doc: Document) -> dict[int, str]:
     return ctx
 
 
-def _row_name(cell: str, typed: bool = False) -> bool:
+def row_name(cell: str, typed: bool = False) -> bool:
     """A table cell that names a thing (the subject of its row): not a number, date or version. Under a
     header that says what the column holds (Vendor, Service, Tool) any capitalised uncommon word will do;
     otherwise the cell must look like a name on its own."""
@@ -209,7 +209,7 @@ def _name_column(header: list[str], rows: Rows) -> tuple[int, str, bool]:
         words = header[column].split()
         row_type = nt.type_from_noun(words[-1]) if words else ""
         typed = bool(row_type) or header[column].casefold() in ("name", "names")
-        strict = sum(1 for f in cells if _row_name(f, typed))
+        strict = sum(1 for f in cells if row_name(f, typed))
         loose = sum(1 for f in cells if _row_subjects(f, True))
         if strict * 2 >= len(cells) or (strict and loose == len(cells) and (typed or strict * 3 >= len(cells))):
             return column, row_type, typed or loose == len(cells)
@@ -239,7 +239,7 @@ def _row_subjects(cell: str, typed: bool, lower_ok: bool = False) -> list[str]:
         cell = head  # "Acme Forge (formerly Forge One)", "Kodeo sp. z o.o. (Kraków)": the name, then a remark
         # (not "PostgreSQL 14 on EC2 (r6i.2xlarge ×3, Patroni)": a phrase of names)
     parts = [p.strip().strip("`*_ ") for p in _CELL_NAMES_GAP.split(cell)]
-    if all(p and (_row_name(p, typed) or (typed and _named_cell(p, lower_ok))) for p in parts):
+    if all(p and (row_name(p, typed) or (typed and _named_cell(p, lower_ok))) for p in parts):
         return parts
     return []
 
