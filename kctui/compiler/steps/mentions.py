@@ -46,6 +46,7 @@ from kctui.compiler.readers.base import MESSAGE_HEADER
 from kctui.compiler.steps.field_headers import header_subjects, opening_record, sender_domains
 from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.registry import Contribution
+from kctui.compiler.steps.title_record import title_record
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
 
@@ -195,6 +196,7 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
     counts: dict[tuple[bool, str], int] = {}
     cap = per_source(len(ex.statements))
     subjects, record = title_subjects(ex.title, finder), opening_record(ex.statements, finder.named)
+    record = record or title_record(ex.title, finder.places, _words, subjects[0])  # ("… — INC-2291", "(LDS-FS01)")
     own = {*subjects, record} - {""}
     for statement, found in reaches(ex, finder, subjects, record):
         if not found:
