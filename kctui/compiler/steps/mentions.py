@@ -44,6 +44,7 @@ from kctui.compiler.builtin.stated_values import value_spans
 from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers.base import MESSAGE_HEADER
 from kctui.compiler.steps.field_headers import header_subjects, opening_record, sender_domains
+from kctui.compiler.steps.joined_names import joined_places
 from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.registry import Contribution
 from kctui.compiler.steps.title_record import title_record
@@ -141,7 +142,7 @@ class NameFinder:
         folded = "\x00".join(written).casefold().split("\x00")
         found: list[tuple[int, int, str]] = []
         if self._first.keys().isdisjoint(folded):
-            return found
+            return joined_places(written, self._first, set(), lowered)  # (names inside a word: "Leeds/Doncaster")
         spans: list[tuple[int, int]] = []
         openers = self._first
         for i in [i for i, word in enumerate(folded) if word in openers]:  # (the words that open a name: few)
@@ -155,7 +156,7 @@ class NameFinder:
                     if not (name.placed and name_position(text, *spans[i])):
                         continue
                 found.append((i, n, name.slug))
-        return found
+        return found + joined_places(written, openers, {i for i, _, _ in found}, lowered)
 
     def first(self, text: str, lowered: bool = False) -> str:
         """The page of the first name `text` contains (the longest of those that start there, "Primo VE"
