@@ -30,6 +30,8 @@ def test_a_name_written_as_code_with_a_fact_gets_a_page_on_one_mention(text: str
 
 
 @pytest.mark.parametrize("text, name", [
+    # a passing mention: no value, not the subject
+    ("# Hosts\n\n- the logs went to `tarn-ingest` after the move\n", "tarn-ingest"),
     # a compound English makes, unmarked, is no name
     ("# Notes\n\nWe saw 14 drop-offs at the checkout step on Monday after the release.\n", "drop-offs"),
     # a machine size after an English word: no host's number
@@ -58,3 +60,4 @@ def test_code_shaped(text: str, shaped: bool) -> None:
 ])
 def test_host_number(text: str, host: bool) -> None:
     assert code_named.host_number(text) is host
+

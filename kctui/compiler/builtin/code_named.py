@@ -9,9 +9,16 @@ sets it apart as one thing, by how it is written, not by its words:
 
 - **in a code span or quotes of its own** (`marked`): "paging the `payouts-critical` service", "the
   opsgenie rotation "fw-field"", "bucket `sfc-pl-veeam`";
-- **in lower case, ending in a host's or a unit's number** (`host_number`): zero-padded ("pg-settle-04",
-  "kestrel-login01", "kc001-kc312"), or after a part English does not have ("cache-prod-1",
-  "rms-idf2-sw1"); not a machine size or a region after an English word ("e2-standard-2", "us-east4").
+- **in lower case, ending in a host's or a unit's number** (`host_number`), in a sentence that holds a
+  value: zero-padded ("pg-settle-04", "kestrel-login01", "kc001-kc312"), or after a part English does
+  not have ("cache-prod-1", "rms-idf2-sw1"); not a machine size or a region after an English word
+  ("e2-standard-2", "us-east4"). (Without a value, notes a-ad: 7 things more, 8 pages more; but a host
+  only listed after a label, "- Ledger: the app lives on tallyx-app-01", stays a passing mention.)
+
+Tried and left out too: a code span of one identifier, underscores too, between a determiner and a
+noun as the one thing of that kind ("run the `reconcile_txns` job", "the `permit_issue_retry` queue"):
+notes a-ad 4 things more and 2 pages unlabelled, but the RFCs' feature gates and lints ("the
+`debug_assertions` flag", "the `struct_variant` feature") 13 pages more.
 
 Never a shape English or a measure makes (`code_shaped`): a version ("v1.2.3"), a size ("16GB"), a
 compound English makes ("re-auth", "long-running", "end-to-end"), a placeholder ("ws-rem-xx", "v3.x.y"),
@@ -74,11 +81,12 @@ def marked(plain: str, span: nm.Span) -> bool:
 _PLACEHOLDER_PART = re.compile(r"(?:^|[-_.])x+(?:$|[-_.])")  # "ws-rem-xx", "v3.x.y": a pattern, not a name
 
 
-def stated_once(plain: str, spans: list[tuple[nm.Span, str]], keys: list[str]) -> list[str]:
+def stated_once(plain: str, spans: list[tuple[nm.Span, str]], keys: list[str], valued: bool) -> list[str]:
     """The keys of the names of a sentence joined by hyphens as code joins them (a dot only inside a number:
     a dot beside a letter is code's member, "log.NamedError", or a domain) that the sentence states a fact of (`keys`, kctui.compiler.builtin.recall.about) and that the text
     sets apart as one: in a code span or quotes of its own (`marked`), or, in lower case, ending in a
-    host's or a unit's number (`host_number`)."""
+    host's or a unit's number (`host_number`) where the sentence holds a value (`valued`)."""
     return [k for s, k in spans if k in keys and "-" in s.text and not _MEMBER.search(s.text) and code_shaped(s.text)
             and not _PLACEHOLDER_PART.search(s.text.casefold())
-            and (marked(plain, s) or (s.text.islower() and host_number(s.text)))]
+            and (marked(plain, s) or (valued and s.text.islower() and host_number(s.text)))]
+

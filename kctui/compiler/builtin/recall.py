@@ -142,7 +142,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         once.update(_written_as_names(u.plain, spans, keys, cands))
-        once.update(code_named.stated_once(u.plain, spans, keys))  # ("copperline-dev", "pg16-staging")
+        once.update(code_named.stated_once(u.plain, spans, keys, _valued(u.plain, [s for s, _ in spans])))  # ("copperline-dev", "pg16-staging")
         named_in_brackets = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
         named_in_brackets += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
         keys += [k for k in named_in_brackets if k not in keys]
