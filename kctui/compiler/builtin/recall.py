@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import code_named, coined, identifiers, named_once, people_signals
+from kctui.compiler.builtin import coined, identifiers, lone_names, named_once, people_signals
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
@@ -142,11 +142,11 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         once.update(_written_as_names(u.plain, spans, keys, cands))
-        once.update(code_named.stated_once(u.plain, spans, keys, _valued(u.plain, [s for s, _ in spans])))  # ("copperline-dev", "pg16-staging")
-        named_in_brackets = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
-        named_in_brackets += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
-        keys += [k for k in named_in_brackets if k not in keys]
-        once.update(named_in_brackets)
+        set_apart = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
+        set_apart += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
+        set_apart += _lone_capitals(u.plain, spans, cands)  # ("ticket via Freshservice", "enroll in Jamf")
+        keys += [k for k in set_apart if k not in keys]
+        once.update(set_apart)
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
         pairs.update((key, i) for key in keys)
         valued.update(strong)
@@ -178,6 +178,12 @@ def _written_as_names(plain: str, spans: list[tuple[nm.Span, str]], keys: list[s
     valued = _valued(plain, [s for s, _ in spans])
     return [k for s, k in spans if k in keys and usable(cands[k])
             and named_once.written_as_name(plain, s, valued)]
+
+
+def _lone_capitals(plain: str, spans: list[tuple[nm.Span, str]], cands: dict[str, Candidate]) -> list[str]:
+    """The keys of the names the sentence writes as one rare word it capitalises mid-sentence: what the
+    sentence speaks of, with a page on this one mention (kctui.compiler.builtin.lone_names)."""
+    return [k for s, k in spans if lone_names.rare_capital(plain, s) and usable(cands[k])]
 
 
 def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: ug.Lower) -> list[str]:
@@ -285,7 +291,7 @@ def usable(c: Candidate, passing: bool = False) -> bool:
             w.casefold().removesuffix("s") in wd.CALENDAR for w in c.name.split()) and not nt.person_like(c.name)):
         return False
     if c.kinds <= {"caps"} and not c.marked and (wd.zipf(c.name.split()[-1]) >= wd.RARE_ZIPF
-                                                 or (" " in c.name and not c.head_free)) and not _rare_lead(c.name):
+                                                 or (" " in c.name and not c.head_free)):
         # its only capital is a sentence start; a last word English does not know is a name still
         # ("Quokkabase", "Ilse Vandermeer")
         return False
@@ -294,15 +300,6 @@ def usable(c: Candidate, passing: bool = False) -> bool:
     if c.kinds <= {"ident"}:  # a hyphenated word ("re-auth", "soak-test") unless it recurs or is code-shaped
         return _ident_shape(c.name) and (passing or len(c.units) >= 2 or wd.ident_name(c.name))
     return True
-
-
-def _rare_lead(name: str) -> bool:
-    """Do capitalised words follow a first word English does not have ("Grafana Cloud", "Citrix Workspace"
-    opening "Also: Grafana Cloud renewal is due 31 Jan."): the sentence start explains the first capital,
-    not the others, and a rare first word (no English ending: not "Preconfigured") is no verb or greeting."""
-    words = name.split()
-    return len(words) > 1 and all(w[:1].isupper() for w in words) and words[0].isalpha() \
-        and wd.zipf(words[0]) < wd.RARE_ZIPF and not nm.english_ending(words[0])
 
 
 _MID_SENTENCE = re.compile(r"[a-z,;]$")

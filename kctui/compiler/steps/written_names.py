@@ -3,7 +3,8 @@ sentence (a *passing mention*, kctui.compiler.steps.recurrence) recurs when anot
 writes it too, letter for letter, even where that source's own reading could not take it for a name:
 at the start of a sentence or a list item, where a capital says nothing ("- Vodafone business fibre,
 500 Mbps" in a vendor list, while a chat writes "the Vodafone signal is one bar"). The first source
-vouches that the word is a name, the second that the base talks about it.
+vouches that the word is a name, the second that the base talks about it. A passing mention in lower
+case counts where English does not have the word ("tokend", "slurmdbd": kctui.compiler.builtin.lone_names).
 
 Not so: a name the base also writes in lower case ("Standup" opening items, "standup" elsewhere: a
 word); a title with a word of an English ending ("Supporting Batch Changes", "Extended Support
@@ -22,6 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
+from kctui.compiler.builtin.lone_names import coined_word
 from kctui.compiler.builtin.name_types import ROLE_NOUNS
 from kctui.compiler.builtin.names import english_ending
 from kctui.compiler.readers.base import source_kind
@@ -117,9 +119,10 @@ class SourceTexts:
 
 
 def written_elsewhere(once: Mapping[str, tuple[str, frozenset[str]]], sources: SourceTexts) -> set[str]:
-    """The keys of `once` (identity key -> (a passing name with a capital, the sources that name it)) that
-    another of the `sources` writes as written, where none writes the name in lower case."""
-    wanted = {k: v for k, v in once.items() if any(ch.isupper() for ch in v[0]) and not role(v[0])
+    """The keys of `once` (identity key -> (a passing name with a capital, or a coined word in lower case
+    English does not have — `lone_names.coined_word`: "tokend" —, the sources that name it)) that another of
+    the `sources` writes as written, where none writes a capitalised name in lower case."""
+    wanted = {k: v for k, v in once.items() if (any(ch.isupper() for ch in v[0]) or coined_word(v[0])) and not role(v[0])
               and not any(english_ending(w) for w in v[0].split())}
     if not wanted:
         return set()
@@ -132,7 +135,7 @@ def written_elsewhere(once: Mapping[str, tuple[str, frozenset[str]]], sources: S
             return False
         holders = sources.holding(needed) if kept else [p for p, held in words.items() if needed <= held]
         return any(sources.writes(p, name) for p in holders if p not in besides)
-    return {k for k, (name, own) in wanted.items() if written(name, own) and not written(name.lower())}
+    return {k for k, (name, own) in wanted.items() if written(name, own) and (name.islower() or not written(name.lower()))}
 
 
 def _whole(text: str, name: str) -> bool:

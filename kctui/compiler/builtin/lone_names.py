@@ -1,0 +1,64 @@
+"""One word written as a name, not as code: a page on one mention, or once another source writes it (issue 31).
+
+"A name with a stated fact gets a page even when named once." kctui.compiler.builtin.named_once gives a
+page on one mention to names whose form says so (an inner capital, two capitalised words, a model's
+number); one capitalised word alone it leaves a passing mention, since a capital alone says little at a
+sentence start or in a heading. Away from those places it says more, by how the word is written and how
+rare it is in English (`wordfreq`):
+
+- **a rare capitalised word mid-sentence** (`rare_capital`): one word with one capital, rarer in English
+  than `RARE_CAPITAL_ZIPF`, after a lower-case word or a comma and before no other capitalised word
+  ("Redpanda (standing in for Kafka)", "replaced Jira in Sept 2025", "ticket via Freshservice", "enroll in
+  Jamf", "look at Huntress", "reseller Labelpoint"): the writer's own capital on a word English does not
+  capitalise or barely has; not a word with an English ending or an English plural ("Expired",
+  "Revs"), not a part of a run of capitals ("Device Enroller", "Halvorsen & Reid"). Where it stands in
+  its sentence it names the thing the sentence speaks of, value or not.
+- **a coined word in lower case another source writes too** (`coined_word`, for
+  kctui.compiler.steps.written_names): a passing mention in lower case that English does not have
+  (`wd.unknown_word`: "tokend", "slurmdbd", "pagerduty"; not "runbook", two English words), letters only (an
+  identifier's or a host's shape is the code-shaped names' rule), recurs where another source writes it,
+  as a capitalised passing mention does.
+
+Notes a-ad, both rules: things with a page citing their facts 61.0 -> 61.7 % (+20), facts 71.3 -> 71.8 %
+(+43), no labelled page lost; of the 18 new pages no label names, 16 are places, brands and products the
+labels leave out ("Kraków", "Intune", "Navisworks", "pagerduty"), 2 a part of a longer name ("Entra" of
+Entra ID, "Workspace" of Google Workspace). Handbook and RFCs: the same precision and recall.
+
+Never a list of a corpus's words: English is `wordfreq`'s small list (kctui.compiler.builtin.words).
+"""
+
+from __future__ import annotations
+
+from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin import words as wd
+
+# a capitalised word rarer than this in English is the writer's name for something where it stands
+# mid-sentence: one wordfreq's small list lacks ("Jira", "Kraków"). At 3.5 notes a-ad gain one thing
+# ("Olga") and three unlabelled pages, the handbook and the RFCs "Compute", "Comma", "Str", "Unix"
+RARE_CAPITAL_ZIPF = wd.RARE_ZIPF
+
+
+def rare_capital(plain: str, span: nm.Span) -> bool:
+    """Is the span one rare capitalised word the sentence `plain` capitalises mid-sentence (see the
+    module's docstring)?"""
+    if span.at_start or len(span.tokens) != 1 or span.kind != "caps":
+        return False
+    word = span.tokens[0]
+    if not (word.isalpha() and len(word) >= 3 and word[:1].isupper() and word[1:].islower()) \
+            or wd.zipf(word) >= RARE_CAPITAL_ZIPF or _english_form(word):
+        return False
+    before = plain[:span.start].split()
+    prev = before[-1].lstrip("(\"'") if before else ""
+    after = plain[span.end:].lstrip()[:1]
+    return (prev.endswith(",") or (prev.isalpha() and prev.islower())) and not after.isupper() and after not in ("&", "+")
+
+
+def _english_form(word: str) -> bool:
+    """An English ending ("Expired") or an English plural ("Revs": "rev" is a word)."""
+    low = word.casefold()
+    return low.endswith(wd.WORD_SUFFIX) or (low.endswith("s") and wd.zipf(low[:-1]) >= wd.RARE_ZIPF)
+
+
+def coined_word(name: str) -> bool:
+    """A name in lower case letters only that English does not have ("tokend", "slurmdbd", "pagerduty")."""
+    return name.isalpha() and name.islower() and wd.unknown_word(name)
