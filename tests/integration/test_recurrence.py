@@ -12,9 +12,11 @@ from tests.helpers.passes import compile_into as _compile
 POSTMORTEM = """# Postmortem: login errors
 
 Between 09:12 and 09:40 the login service failed for some users.
-At 09:12 the on-call engineer was paged through Opsgenie.
+The on-call engineer was paged through Opsgenie.
 Meet on Monday to review it.
 """
+# (no value in the sentence that names Opsgenie: a rare capitalised word in a sentence with one gets a
+# page on one mention, kctui.compiler.builtin.lone_names)
 RUNBOOK = """# Runbook: login service
 
 Restart the login service with the deploy script.

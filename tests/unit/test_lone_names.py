@@ -50,7 +50,8 @@ def test_a_span_of_several_words_or_not_of_capitals_is_not_a_lone_capital():
 
 @pytest.mark.parametrize("text, name, expected", [
     ("# Onboarding\n\n- laptop from IT, enroll in Quorvex, disk encryption on\n", "Quorvex", True),
-    ("# Notes\n\nTickets go via Zendrix and take about a day.\n", "Zendrix", True),
+    ("# Notes\n\nTickets go via Zendrix and take about 3 days.\n", "Zendrix", True),
+    ("# Notes\n\nSomeone mentioned Zendrix while we talked about lunch.\n", "Zendrix", False),  # no value, prose
     ("# Notes\n\nQuorvex went down this morning.\n", "Quorvex", False),            # a passing mention at most
     ("# Notes\n\nWe moved the chat to Slack last week.\n", "Slack", False),
 ])
