@@ -70,3 +70,30 @@ def test_a_rare_capital_mid_sentence_gets_a_page_on_one_mention(text, name, expe
 ])
 def test_coined_word(name, expected):
     assert lone_names.coined_word(name) is expected
+
+
+@pytest.mark.parametrize("plain, word, expected", [
+    ("laptop from IT, enroll in Quorvex, DiskGuard on", "DiskGuard", True),      # two capitalised parts
+    ("rows move to MyQRL nightly", "MyQRL", True),                               # a word and a short acronym
+    ("pods stuck in CrashLoopOver again", "CrashLoopOver", False),               # three parts: code's name of a state
+    ("the pod was OOMKilled twice", "OOMKilled", False),                          # capitals first
+    ("add a vNIC to the host", "vNIC", False),                                    # a lower-case first letter
+    ("files live in GitHub now", "GitHub", False),                                # English has it
+])
+def test_rare_capital_of_two_parts(plain, word, expected):
+    start = plain.index(word)
+    span = nm.Span(word, start, start + len(word), False, "shaped", (word,))
+    assert lone_names.rare_capital(plain, span) is expected
+
+
+def test_a_word_of_two_parts_in_a_list_item_gets_a_page_on_one_mention():
+    assert "DiskGuard" in entity_names("# Onboarding\n\n- laptop from IT, turn DiskGuard on\n")
+    assert "DiskGuard" not in entity_names("# Notes\n\nSomeone said DiskGuard while we talked about lunch.\n")
+
+
+@pytest.mark.parametrize("plain, word", [
+    ("- `FOLLOW(x)` = `{FatArrow, Comma, Semi}`", "Comma"),   # inside a code span
+    ("- from Tyctor(`T`) to the inner type", "Tyctor"),       # called like a function
+])
+def test_code_is_no_lone_capital(plain, word):
+    assert not lone_names.rare_capital(plain, _span(plain, word))

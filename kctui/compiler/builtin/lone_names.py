@@ -15,24 +15,33 @@ rare it is in English (`wordfreq`):
   value, a list item or a table row (a note's terse statement of fact) it names what the line states a
   fact of (kctui.compiler.builtin.recall); in a paragraph with no value it stays a passing mention ("we
   met Zorblat yesterday"), a page once another source names it too.
+- **a word of two capitalised parts mid-sentence** (also `rare_capital`): "enroll in Jamf, FileVault on",
+  "FlagClient already used in most places", "Replace with OpenAthens", by the same place and sentence,
+  where no value asks it (kctui.compiler.builtin.named_once gives it a page where one does); not a word
+  English has ("iPad", "GitHub": `named_once.shaped_end`), not three parts ("CrashLoopBackOff").
 - **a coined word in lower case another source writes too** (`coined_word`, for
   kctui.compiler.steps.written_names): a passing mention in lower case that English does not have
   (`wd.unknown_word`: "tokend", "slurmdbd", "pagerduty"; not "runbook", two English words), letters only (an
   identifier's or a host's shape is the code-shaped names' rule), recurs where another source writes it,
   as a capitalised passing mention does.
 
-Notes a-ad, both rules: things with a page citing their facts 61.0 -> 61.7 % (+20), facts 71.3 -> 71.8 %
-(+45), no labelled page lost; of the 15 new pages no label names, 13 are places, brands and products the
-labels leave out ("Kraków", "Intune", "Navisworks", "pagerduty"), 2 a part of a longer name ("Entra" of
-Entra ID, "Workspace" of Google Workspace). Without the list items and rows (a value only): +14 things,
-+33 facts. With no value asked anywhere: +23 things, and every bare mention in prose is a page. Handbook
-and RFCs: the same precision and recall.
+Notes a-ad, the three rules: things with a page citing their facts 61.0 -> 61.9 % (+25), facts 71.3 ->
+71.9 % (+55), no labelled page lost; of the 20 new pages no label names, 16 are places, brands and
+products the labels leave out ("Kraków", "Intune", "OneDrive", "pagerduty"), 2 names in code
+("BashOperator", "DigitalDeveloper", a role), 2 a part of a longer name ("Entra" of Entra ID,
+"Workspace" of Google Workspace). Without the list items and rows (a value only): +14 things, +33
+facts. With no value asked anywhere: +23 things, and every bare mention in prose is a page. Handbook and
+RFCs: the same precision and recall (their goldens gain "Zapier", "Todoist", "Gradle", "Tomcat",
+"MutableMap", "Deques").
 
 Never a list of a corpus's words: English is `wordfreq`'s small list (kctui.compiler.builtin.words).
 """
 
 from __future__ import annotations
 
+import re
+
+from kctui.compiler.builtin import named_once
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 
@@ -45,16 +54,27 @@ RARE_CAPITAL_ZIPF = wd.RARE_ZIPF
 def rare_capital(plain: str, span: nm.Span) -> bool:
     """Is the span one rare capitalised word the sentence `plain` capitalises mid-sentence (see the
     module's docstring)?"""
-    if span.at_start or len(span.tokens) != 1 or span.kind != "caps":
+    if span.at_start or len(span.tokens) != 1 or span.kind not in ("caps", "shaped"):
         return False
     word = span.tokens[0]
-    if not (word.isalpha() and len(word) >= 3 and word[:1].isupper() and word[1:].islower()) \
+    if span.kind == "shaped":
+        if not (_TWO_PARTS.fullmatch(word) and named_once.shaped_end(word)):
+            return False
+    elif not (word.isalpha() and len(word) >= 3 and word[:1].isupper() and word[1:].islower()) \
             or wd.zipf(word) >= RARE_CAPITAL_ZIPF or _english_form(word):
         return False
     before = plain[:span.start].split()
     prev = before[-1].lstrip("(\"'") if before else ""
     after = plain[span.end:].lstrip()[:1]
+    if plain.count("`", 0, span.start) % 2 or plain[span.end:span.end + 1] == "(":
+        return False  # inside a code span, or called ("TyCtor(`T`)"): code, not a name
     return (prev.endswith(",") or (prev.isalpha() and prev.islower())) and not after.isupper() and after not in ("&", "+")
+
+
+# two capitalised parts, or a capitalised word and a short acronym, glued ("FileVault", "OpenAthens",
+# "MySQL"); not three parts or more ("CrashLoopBackOff", "NullPointerException": a state's or an error's
+# name in code), not capitals first ("OOMKilled"), not a lower-case first letter ("vNIC")
+_TWO_PARTS = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,3})")
 
 
 def _english_form(word: str) -> bool:

@@ -77,7 +77,7 @@ def written_as_name(plain: str, span: nm.Span, valued: bool) -> bool:
         return False
     tokens = span.tokens
     if span.kind == "shaped":
-        return _shaped_end(tokens[-1])
+        return shaped_end(tokens[-1])
     if MODEL.match(span.text):
         return True  # a maker's or a product's name and a model's designation ("Hetzner AX42")
     return len(tokens) > 1 and all(t.isalpha() and t[:1].isupper() and t[1:].islower() for t in tokens) \
@@ -101,7 +101,7 @@ def _fresh(plain: str, span: nm.Span) -> bool:
     return span.at_start or not _MID_SENTENCE.search(plain[:span.start].rstrip())
 
 
-def _shaped_end(token: str) -> bool:
+def shaped_end(token: str) -> bool:
     """A last word shaped as a name's (`wd.shaped`) that is no English word, no size or week in lower
     case, no level or clause number, no contraction or placeholder."""
     if not wd.shaped(token) or "'" in token or "’" in token or wd.placeholder(token):
