@@ -41,11 +41,10 @@ def test_rare_capital(plain, word, expected):
     assert lone_names.rare_capital(plain, _span(plain, word)) is expected
 
 
-def test_a_span_of_several_words_or_not_of_capitals_is_not_a_lone_capital():
-    plain = "we moved to Quorvex Cloud"
-    span = nm.Span("Quorvex Cloud", 12, 25, False, "caps", ("Quorvex", "Cloud"))
-    assert not lone_names.rare_capital(plain, span)
-    assert not lone_names.rare_capital(plain, nm.Span("Quorvex", 12, 19, False, "shaped", ("Quorvex",)))
+def test_a_word_of_capitals_and_a_word_shaped_otherwise_are_not_lone_capitals():
+    plain = "we moved to QuorVexCloud and QUORVEX"
+    assert not lone_names.rare_capital(plain, nm.Span("QuorVexCloud", 12, 24, False, "shaped", ("QuorVexCloud",)))
+    assert not lone_names.rare_capital(plain, nm.Span("QUORVEX", 29, 36, False, "caps", ("QUORVEX",)))
 
 
 @pytest.mark.parametrize("text, name, expected", [
@@ -97,3 +96,16 @@ def test_a_word_of_two_parts_in_a_list_item_gets_a_page_on_one_mention():
 ])
 def test_code_is_no_lone_capital(plain, word):
     assert not lone_names.rare_capital(plain, _span(plain, word))
+
+
+@pytest.mark.parametrize("plain, name, expected", [
+    ("- SSO for the intranet via Quorvex Workspace", "Quorvex Workspace", True),
+    ("- checked by Clinical Safety, Dr Odile Brannagh", "Dr Odile Brannagh", True),
+    ("- migrated from the old Oct Quorvex export", "Oct Quorvex", False),      # a month's name
+    ("- single sign-on via Quorvex SSO", "Quorvex SSO", False),                # an acronym glues words
+    ("- moved to Shared Drives", "Shared Drives", False),                      # ordinary words
+])
+def test_two_or_three_words_as_a_name(plain, name, expected):
+    start = plain.index(name)
+    span = nm.Span(name, start, start + len(name), False, "caps", tuple(name.split()))
+    assert lone_names.rare_capital(plain, span) is expected
