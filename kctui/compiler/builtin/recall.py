@@ -144,7 +144,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(_written_as_names(u.plain, spans, keys, cands))
         set_apart = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
         set_apart += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
-        set_apart += _lone_capitals(u, spans, cands)  # ("ticket via Freshservice, ~3 days")
+        set_apart += [k for k in lone_names.stated_of(u.kind, u.plain, spans) if usable(cands[k])]  # ("via Jamf, ~3 days")
         keys += [k for k in set_apart if k not in keys]
         once.update(set_apart)
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
@@ -178,16 +178,6 @@ def _written_as_names(plain: str, spans: list[tuple[nm.Span, str]], keys: list[s
     valued = _valued(plain, [s for s, _ in spans])
     return [k for s, k in spans if k in keys and usable(cands[k])
             and named_once.written_as_name(plain, s, valued)]
-
-
-def _lone_capitals(u: Unit, spans: list[tuple[nm.Span, str]], cands: dict[str, Candidate]) -> list[str]:
-    """The keys of the names a sentence with a value, a list item or a table row writes as one rare word it
-    capitalises mid-sentence: what the sentence states a fact of, with a page on this one mention
-    (kctui.compiler.builtin.lone_names); in a paragraph without a value, a passing mention ("Someone
-    mentioned Quokkabase while we talked about lunch")."""
-    if u.kind not in ("item", "row") and not _valued(u.plain, [s for s, _ in spans]):
-        return []
-    return [k for s, k in spans if lone_names.rare_capital(u.plain, s) and usable(cands[k])]
 
 
 def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: ug.Lower) -> list[str]:
