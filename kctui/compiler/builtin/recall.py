@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import coined, identifiers, lone_names, named_once, people_signals
+from kctui.compiler.builtin import code_named, coined, identifiers, lone_names, named_once, people_signals
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
@@ -142,6 +142,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         once.update(_written_as_names(u.plain, spans, keys, cands))
+        once.update(code_named.stated_once(u.plain, spans, keys, _valued(u.plain, [s for s, _ in spans])))  # ("copperline-dev", "pg16-staging")
         set_apart = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
         set_apart += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
         set_apart += [k for k in lone_names.stated_of(u.kind, u.plain, spans) if usable(cands[k])]  # ("via Jamf, ~3 days")
