@@ -8,6 +8,10 @@ query names the page (its title's words typed), the best passage 1.0 and another
 its BM25 against the best one's and its reciprocal rank 1/(K + j) (`relevance`); another
 page's claims rank after the passages (the passage a claim cites is ranked with the others, and the
 claim stands in for it, see below), each further claim of a page a little less than the one before.
+A passage is also weighed by its form (`_passage_weight`): a heading comes after what it heads, and the
+passage right after a heading hit is what its section opens with (UNDER_HEADING of the heading's score,
+where a reply gets REPLY); a passage of a document whose own words name nothing the query asks about was
+found by the words around it, and counts less (OWN_WORDS).
 
 A compiled claim and the passage it was lifted from are never both kept: a passage a kept claim
 cites is dropped; a passage reached first stands for the claims that cite it (`compiled`: the pages
@@ -36,7 +40,7 @@ from typing import Any
 
 from kctui.search.asked_for import states
 from kctui.search.passages import is_heading, speaker_of
-from kctui.search.query import tokens
+from kctui.search.query import FUNCTION_WORDS, tokens
 from kctui.search.time_words import tells_change
 
 K = 1.0
@@ -55,6 +59,10 @@ HEADING = 0.4  # a heading passage, against the score of its rank (what the pass
 SPEAKER = 2.0  # a turn spoken by a person the question names ("What is Marcus's job now?": what Marcus said)
 WHEN = 2.0  # a question that asks for a time, a duration, a count or an amount: a statement that states one,
 # against one that does not
+UNDER_HEADING = 0.6  # the passage right after a heading hit, against the heading's score: what its section opens
+# with ("## 1. StockPilot 9.4.0 at Doncaster" / "- went live Sun 22 Nov as planned"), not a reply (REPLY)
+OWN_WORDS = 0.6  # a passage (not a turn, not a heading) whose own text names no word of the query, found only
+# by its heading's, neighbours' or file's words, against one that names one
 SETTLED = 2.5  # a question about how things stand in the end ("What is Marcus's job now?"): a turn that says
 # something changed or settled ("We're going to Porto instead!", "Still 1:55."), against one that does not
 
@@ -138,7 +146,13 @@ def _holds_more(text: str, typed: set[str], title: set[str]) -> bool:
     """Whether the text names a word the query holds beyond the page title's own: a description that only
     names its page ("Lena, a person mentioned in 19 sources.") answers nothing the title does not."""
     words = set(tokens(text))
-    return any(typed_word(t, words) for t in typed if not typed_word(t, title))
+    return any(typed_word(t, words) for t in typed if not typed_word(t, title) and _content(t))
+
+
+def _content(word: str) -> bool:
+    """A word of the query that says what it asks about: not a function word of English, nor one letter or
+    digit (the bag of words the raw passages are matched by leaves out the same)."""
+    return len(word) > 1 and word not in FUNCTION_WORDS
 
 
 def _covers(claim: str, passage: str) -> bool:
@@ -215,7 +229,8 @@ def _with_neighbours(passages: list[Any], around: dict[int, Any]) -> list[tuple[
     for j, p in enumerate(passages):
         score = relevance(passages, j)
         give(score, p)
-        for d, share in ((1, ANSWER if p.text.rstrip().endswith("?") else REPLY), (-1, LEAD_IN)):
+        after = ANSWER if p.text.rstrip().endswith("?") else UNDER_HEADING if is_heading(p.text, p.heading) else REPLY
+        for d, share in ((1, after), (-1, LEAD_IN)):
             q = next_to(p, d)
             if q is not None:
                 give(score * share, q)
@@ -287,14 +302,9 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     going to Porto instead!"; a document's "now" is most often how it stands when written, not news)."""
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
+    content = {t for t in typed if _content(t)}
     for score, p in _with_neighbours(passages, around or {}):
-        if is_heading(p.text, p.heading):  # what the passages under it say comes first
-            score *= HEADING
-        speaker = speaker_of(p.text) if speakers or latest else ""  # (a regex per passage: only when asked)
-        if speakers and speaker in speakers:
-            score *= SPEAKER
-        if latest and speaker and tells_change(p.text):
-            score *= SETTLED
+        score *= _passage_weight(p, content, speakers, latest)
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
     if wants:
@@ -305,6 +315,31 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     kept = _Once([s for s in candidates if s.kind == "claim" and s.source], typed, unnamed).keep(candidates)
     cited = [k.text for k in kept if k.source]  # a page's description that one of them says already goes
     return [s for s in kept if s.kind != "description" or not any(s.text in text for text in cited)]
+
+
+def _passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: bool) -> float:
+    """What a passage's score is multiplied by for its form (see `fuse`): a heading HEADING (what the passages
+    under it say comes first); a passage of a document whose own text names no content word of the query
+    OWN_WORDS (it was found by the words around it: its heading's, its neighbours', its file's, which its
+    neighbours and its heading show better); a turn SPEAKER when a person the question names speaks it, and
+    SETTLED when the question asks how things stand in the end and the turn tells of a change. A turn keeps
+    its score without the query's words: a reply is found by the turn it answers ("Still 1:55.")."""
+    if is_heading(p.text, p.heading):
+        return HEADING
+    named = not content or _names_any(p.text, content)
+    speaker = speaker_of(p.text) if speakers or latest or not named else ""  # (a regex: only when it counts)
+    weight = OWN_WORDS if not named and not speaker else 1.0
+    if speakers and speaker in speakers:
+        weight *= SPEAKER
+    if latest and speaker and tells_change(p.text):
+        weight *= SETTLED
+    return weight
+
+
+def _names_any(text: str, words: set[str]) -> bool:
+    """Whether the text names one of the words (or a word sharing its stem)."""
+    own = set(tokens(text))
+    return any(typed_word(t, own) for t in words)
 
 
 def _wanted(s: Statement, wants: str) -> Statement:

@@ -5,7 +5,7 @@ preferred where it says what the passage says, the passage after a question rank
 from __future__ import annotations
 
 from kctui.search.passage_index import RankedPassage
-from kctui.search.ranking import ANSWER, REPLY, claim_text, fuse
+from kctui.search.ranking import ANSWER, OWN_WORDS, REPLY, UNDER_HEADING, claim_text, fuse
 
 
 def passage(rowid: int, path: str, line: int, text: str, heading: str = "Notes") -> RankedPassage:
@@ -150,6 +150,9 @@ def test_a_named_page_description_that_only_names_the_page_is_left_out():
     assert [s.kind for s in fuse(pages, [], {"lena"})] == ["description"]  # the query is her name alone
     defined = [dict(pages[0], description="Lena is the practice manager.")]
     assert [s.kind for s in fuse(defined, [], {"lena", "car"})] == ["description"]
+    # a number or a function word of the question the filler happens to hold says nothing either
+    doncaster = [page("entities/doncaster.md", "Doncaster", [], "Doncaster, a thing mentioned in 9 sources.")]
+    assert fuse(doncaster, [], {"did", "doncaster", "go", "to", "9", "4", "0", "in"}) == []
 
 
 def test_a_scope_in_brackets_stays_with_its_subject():
@@ -188,3 +191,31 @@ def test_a_weak_hit_right_after_a_strong_one_counts_as_its_reply():
     weak = RankedPassage(11, "chat.md", 29, 29, "Marcus: which cake?", "Session 5", "T", -0.1)
     got = {s.lines[0]: s.score for s in fuse([], [strong, weak], {"cake", "party"}, {})}
     assert got[29] == got[27] * REPLY
+
+
+def test_the_passage_under_a_heading_hit_is_what_the_heading_opens():
+    heading = passage(1, "ops-review.md", 6, "## 1. StockPilot 9.4.0 at Doncaster", "1. StockPilot 9.4.0 at Doncaster")
+    around = {2: passage(2, "ops-review.md", 7, "- went live Sun 22 Nov as planned, with hf2",
+                         "1. StockPilot 9.4.0 at Doncaster")}
+    got = fuse([], [heading], {"doncaster", "stockpilot"}, around)
+    scores = {s.lines[0]: s.score for s in got}
+    # the share is of the heading's score before its own weight (HEADING); the line names no query word
+    assert scores[7] == 1.0 * UNDER_HEADING * OWN_WORDS and UNDER_HEADING > REPLY
+    around[2] = passage(2, "ops-review.md", 7, "- Doncaster went live Sun 22 Nov", "1. StockPilot 9.4.0 at Doncaster")
+    scores = {s.lines[0]: s.score for s in fuse([], [heading], {"doncaster", "stockpilot"}, around)}
+    assert scores[7] == UNDER_HEADING and scores[7] > scores[6]  # what the section says, before its heading
+
+
+def test_a_document_passage_that_names_no_query_word_itself_ranks_below_its_score():
+    """Found only by its neighbours' or heading's words, a passage of a document counts OWN_WORDS of its
+    score; a conversation's turn does not (a reply is found by the turn it answers)."""
+    cases = [  # (text, weighted)
+        ("Nothing else burning. Have a good week, Felix.", True),
+        ("- Slurm upgrade moved to Sat 21 Nov", False),
+        ("- slurm's upgrades go on Saturdays", False),  # a query word's stem counts as the word
+        ("Priya: Fine by me, let's move it a week.", False),  # a turn
+        ("**Priya Raman** 11:05\nFine by me, let's move it a week.", False),  # a chat export's turn
+    ]
+    for text, weighted in cases:
+        got = fuse([], [passage(1, "notes.md", 3, text)], {"slurm", "upgrade", "the", "is"})
+        assert got[0].score == (OWN_WORDS if weighted else 1.0), text
