@@ -10,8 +10,9 @@ page's claims rank after the passages (the passage a claim cites is ranked with 
 claim stands in for it, see below), each further claim of a page a little less than the one before.
 A passage is also weighed by its form (`_passage_weight`): a heading comes after what it heads, and the
 passage right after a heading hit is what its section opens with (UNDER_HEADING of the heading's score,
-where a reply gets REPLY); a passage of a document whose own words name nothing the query asks about was
-found by the words around it, and counts less (OWN_WORDS).
+where a reply gets REPLY); a passage of a document whose own words name nothing the query asks about and
+hold no number was found by the words around it, and counts less (OWN_WORDS): a line that holds a number
+("- went live Sun 22 Nov, done by 09:20") may be the answer its neighbours ask for, filler does not.
 
 A compiled claim and the passage it was lifted from are never both kept: a passage a kept claim
 cites is dropped; a passage reached first stands for the claims that cite it (`compiled`: the pages
@@ -61,11 +62,12 @@ WHEN = 2.0  # a question that asks for a time, a duration, a count or an amount:
 # against one that does not
 UNDER_HEADING = 0.6  # the passage right after a heading hit, against the heading's score: what its section opens
 # with ("## 1. StockPilot 9.4.0 at Doncaster" / "- went live Sun 22 Nov as planned"), not a reply (REPLY)
-OWN_WORDS = 0.6  # a passage (not a turn, not a heading) whose own text names no word of the query, found only
-# by its heading's, neighbours' or file's words, against one that names one
+OWN_WORDS = 0.4  # a passage (not a turn, not a heading) that neither names a word of the query nor holds a
+# number, found only by its heading's, neighbours' or file's words ("Nothing else burning. Have a good week.")
 SETTLED = 2.5  # a question about how things stand in the end ("What is Marcus's job now?"): a turn that says
 # something changed or settled ("We're going to Porto instead!", "Still 1:55."), against one that does not
 
+_VALUE = re.compile(r"\d")  # a number, a date, a version: what a line under the query's words can answer with
 _COPULA = frozenset(["is", "are", "means", "refers"])
 _ARTICLES = frozenset(["a", "an", "the"])
 _CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):L(\d+)(?:-L(\d+))?\]")
@@ -320,15 +322,15 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
 def _passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: bool) -> float:
     """What a passage's score is multiplied by for its form (see `fuse`): a heading HEADING (what the passages
     under it say comes first); a passage of a document whose own text names no content word of the query
-    OWN_WORDS (it was found by the words around it: its heading's, its neighbours', its file's, which its
-    neighbours and its heading show better); a turn SPEAKER when a person the question names speaks it, and
+    OWN_WORDS when it holds no number either (it was found by the words around it: its heading's, its
+    neighbours', its file's, which they show better; a number can be what they ask for); a turn SPEAKER when a person the question names speaks it, and
     SETTLED when the question asks how things stand in the end and the turn tells of a change. A turn keeps
     its score without the query's words: a reply is found by the turn it answers ("Still 1:55.")."""
     if is_heading(p.text, p.heading):
         return HEADING
     named = not content or _names_any(p.text, content)
     speaker = speaker_of(p.text) if speakers or latest or not named else ""  # (a regex: only when it counts)
-    weight = OWN_WORDS if not named and not speaker else 1.0
+    weight = OWN_WORDS if not named and not speaker and not _VALUE.search(p.text) else 1.0
     if speakers and speaker in speakers:
         weight *= SPEAKER
     if latest and speaker and tells_change(p.text):

@@ -199,18 +199,22 @@ def test_the_passage_under_a_heading_hit_is_what_the_heading_opens():
                          "1. StockPilot 9.4.0 at Doncaster")}
     got = fuse([], [heading], {"doncaster", "stockpilot"}, around)
     scores = {s.lines[0]: s.score for s in got}
-    # the share is of the heading's score before its own weight (HEADING); the line names no query word
-    assert scores[7] == 1.0 * UNDER_HEADING * OWN_WORDS and UNDER_HEADING > REPLY
-    around[2] = passage(2, "ops-review.md", 7, "- Doncaster went live Sun 22 Nov", "1. StockPilot 9.4.0 at Doncaster")
+    # the share is of the heading's score before its own weight (HEADING); the line holds a date
+    assert scores[7] == 1.0 * UNDER_HEADING and UNDER_HEADING > REPLY
+    around[2] = passage(2, "ops-review.md", 7, "- went live on Sunday as planned", "1. StockPilot 9.4.0 at Doncaster")
+    scores = {s.lines[0]: s.score for s in fuse([], [heading], {"doncaster", "stockpilot"}, around)}
+    assert scores[7] == 1.0 * UNDER_HEADING * OWN_WORDS  # no number, no query word: found by its heading alone
+    around[2] = passage(2, "ops-review.md", 7, "- Doncaster went live on Sunday", "1. StockPilot 9.4.0 at Doncaster")
     scores = {s.lines[0]: s.score for s in fuse([], [heading], {"doncaster", "stockpilot"}, around)}
     assert scores[7] == UNDER_HEADING and scores[7] > scores[6]  # what the section says, before its heading
 
 
 def test_a_document_passage_that_names_no_query_word_itself_ranks_below_its_score():
-    """Found only by its neighbours' or heading's words, a passage of a document counts OWN_WORDS of its
-    score; a conversation's turn does not (a reply is found by the turn it answers)."""
+    """Found only by its neighbours' or heading's words, a passage of a document with no number counts
+    OWN_WORDS of its score; a conversation's turn does not (a reply is found by the turn it answers)."""
     cases = [  # (text, weighted)
         ("Nothing else burning. Have a good week, Felix.", True),
+        ("It's Sat 21 Nov now, not the 14th.", False),  # a number: it can be the answer
         ("- Slurm upgrade moved to Sat 21 Nov", False),
         ("- slurm's upgrades go on Saturdays", False),  # a query word's stem counts as the word
         ("Priya: Fine by me, let's move it a week.", False),  # a turn
