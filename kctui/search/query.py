@@ -267,6 +267,16 @@ def alt_in(alt: Alt, toks: list[str]) -> bool:
     return False
 
 
+def same_stem(a: str, b: str) -> bool:
+    """The same word, or one a prefix of the other, both four letters or more ("backport", "backporting")."""
+    return a == b or (len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)))
+
+
+def typed_word(word: str, typed: set[str] | frozenset[str]) -> bool:
+    """A word the query holds, or shares a stem with."""
+    return word in typed or any(same_stem(word, t) for t in typed)
+
+
 def group_in(group: Group, toks: list[str]) -> bool:
     return any(alt_in(a, toks) for a in group.alts)
 

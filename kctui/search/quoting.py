@@ -10,8 +10,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from kctui.search.passages import speaker_prefix
-from kctui.search.query import FUNCTION_WORDS, tokens
-from kctui.search.ranking import typed_word
+from kctui.search.query import FUNCTION_WORDS, tokens, typed_word
 
 _PART = re.compile(r"\s+[—–]\s+")
 

@@ -8,7 +8,7 @@ query names the page (its title's words typed), the best passage 1.0 and another
 its BM25 against the best one's and its reciprocal rank 1/(K + j) (`relevance`); another
 page's claims rank after the passages (the passage a claim cites is ranked with the others, and the
 claim stands in for it, see below), each further claim of a page a little less than the one before.
-A passage is also weighed by its form (`_passage_weight`): a heading comes after what it heads, and the
+A passage is also weighed by its form (kctui.search.passage_weight): a heading comes after what it heads, and the
 passage right after a heading hit is what its section opens with (UNDER_HEADING of the heading's score,
 where a reply gets REPLY); a passage of a document whose own words name nothing the query asks about and
 hold no number was found by the words around it, and counts less (OWN_WORDS): a line that holds a number
@@ -40,9 +40,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kctui.search.asked_for import states
+from kctui.search.passage_weight import content_word, passage_weight
 from kctui.search.passages import is_heading, speaker_of
-from kctui.search.query import FUNCTION_WORDS, tokens
-from kctui.search.time_words import tells_change
+from kctui.search.query import same_stem, tokens, typed_word
 
 K = 1.0
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
@@ -56,18 +56,11 @@ ANSWER = 0.7  # the passage after a hit that asks a question: its answer
 LEAD_IN = 0.1  # the passage before a hit
 DIVERSE = 1.0  # how far a statement naming query words not yet named moves up
 DIVERSE_WINDOW = 40  # how far down the ranking it may come from
-HEADING = 0.4  # a heading passage, against the score of its rank (what the passages under it say comes first)
-SPEAKER = 2.0  # a turn spoken by a person the question names ("What is Marcus's job now?": what Marcus said)
 WHEN = 2.0  # a question that asks for a time, a duration, a count or an amount: a statement that states one,
 # against one that does not
 UNDER_HEADING = 0.6  # the passage right after a heading hit, against the heading's score: what its section opens
 # with ("## 1. StockPilot 9.4.0 at Doncaster" / "- went live Sun 22 Nov as planned"), not a reply (REPLY)
-OWN_WORDS = 0.4  # a passage (not a turn, not a heading) that neither names a word of the query nor holds a
-# number, found only by its heading's, neighbours' or file's words ("Nothing else burning. Have a good week.")
-SETTLED = 2.5  # a question about how things stand in the end ("What is Marcus's job now?"): a turn that says
-# something changed or settled ("We're going to Porto instead!", "Still 1:55."), against one that does not
 
-_VALUE = re.compile(r"\d")  # a number, a date, a version: what a line under the query's words can answer with
 _COPULA = frozenset(["is", "are", "means", "refers"])
 _ARTICLES = frozenset(["a", "an", "the"])
 _CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):L(\d+)(?:-L(\d+))?\]")
@@ -118,16 +111,6 @@ def claim_text(claim_text: str, title: str) -> str:
     return text
 
 
-def _same_stem(a: str, b: str) -> bool:
-    """The same word, or one a prefix of the other, both four letters or more ("backport", "backporting")."""
-    return a == b or (len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)))
-
-
-def typed_word(word: str, typed: set[str] | frozenset[str]) -> bool:
-    """A word the query holds, or shares a stem with."""
-    return word in typed or any(_same_stem(word, t) for t in typed)
-
-
 def _share_typed(text: str, typed: set[str]) -> float:
     words = set(tokens(text))
     return sum(1 for t in typed if typed_word(t, words)) / len(typed) if typed else 0.0
@@ -148,13 +131,7 @@ def _holds_more(text: str, typed: set[str], title: set[str]) -> bool:
     """Whether the text names a word the query holds beyond the page title's own: a description that only
     names its page ("Lena, a person mentioned in 19 sources.") answers nothing the title does not."""
     words = set(tokens(text))
-    return any(typed_word(t, words) for t in typed if not typed_word(t, title) and _content(t))
-
-
-def _content(word: str) -> bool:
-    """A word of the query that says what it asks about: not a function word of English, nor one letter or
-    digit (the bag of words the raw passages are matched by leaves out the same)."""
-    return len(word) > 1 and word not in FUNCTION_WORDS
+    return any(typed_word(t, words) for t in typed if not typed_word(t, title) and content_word(t))
 
 
 def _covers(claim: str, passage: str) -> bool:
@@ -267,7 +244,7 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
         for w in set(tokens(text)):
             got = named.get(w)
             if got is None:
-                got = named[w] = frozenset(t for t in typed if _same_stem(t, w))
+                got = named[w] = frozenset(t for t in typed if same_stem(t, w))
             out |= got
         return frozenset(out)
 
@@ -301,12 +278,13 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     person says is most often about them); `latest`: the query asks how things stand in the end
     (kctui.search.time_words.asks_latest): a turn of a conversation that says something changed or settled
     (tells_change) counts SETTLED times its score (in a conversation the news comes as it happens, "we're
-    going to Porto instead!"; a document's "now" is most often how it stands when written, not news)."""
+    going to Porto instead!"; a document's "now" is most often how it stands when written, not news). Each
+    passage's weight for its form: kctui.search.passage_weight."""
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
-    content = {t for t in typed if _content(t)}
+    content = {t for t in typed if content_word(t)}
     for score, p in _with_neighbours(passages, around or {}):
-        score *= _passage_weight(p, content, speakers, latest)
+        score *= passage_weight(p, content, speakers, latest)
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
     if wants:
@@ -317,31 +295,6 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     kept = _Once([s for s in candidates if s.kind == "claim" and s.source], typed, unnamed).keep(candidates)
     cited = [k.text for k in kept if k.source]  # a page's description that one of them says already goes
     return [s for s in kept if s.kind != "description" or not any(s.text in text for text in cited)]
-
-
-def _passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: bool) -> float:
-    """What a passage's score is multiplied by for its form (see `fuse`): a heading HEADING (what the passages
-    under it say comes first); a passage of a document whose own text names no content word of the query
-    OWN_WORDS when it holds no number either (it was found by the words around it: its heading's, its
-    neighbours', its file's, which they show better; a number can be what they ask for); a turn SPEAKER when a person the question names speaks it, and
-    SETTLED when the question asks how things stand in the end and the turn tells of a change. A turn keeps
-    its score without the query's words: a reply is found by the turn it answers ("Still 1:55.")."""
-    if is_heading(p.text, p.heading):
-        return HEADING
-    named = not content or _names_any(p.text, content)
-    speaker = speaker_of(p.text) if speakers or latest or not named else ""  # (a regex: only when it counts)
-    weight = OWN_WORDS if not named and not speaker and not _VALUE.search(p.text) else 1.0
-    if speakers and speaker in speakers:
-        weight *= SPEAKER
-    if latest and speaker and tells_change(p.text):
-        weight *= SETTLED
-    return weight
-
-
-def _names_any(text: str, words: set[str]) -> bool:
-    """Whether the text names one of the words (or a word sharing its stem)."""
-    own = set(tokens(text))
-    return any(typed_word(t, own) for t in words)
 
 
 def _wanted(s: Statement, wants: str) -> Statement:

@@ -5,7 +5,8 @@ preferred where it says what the passage says, the passage after a question rank
 from __future__ import annotations
 
 from kctui.search.passage_index import RankedPassage
-from kctui.search.ranking import ANSWER, OWN_WORDS, REPLY, UNDER_HEADING, claim_text, fuse
+from kctui.search.passage_weight import OWN_WORDS
+from kctui.search.ranking import ANSWER, REPLY, UNDER_HEADING, claim_text, fuse
 
 
 def passage(rowid: int, path: str, line: int, text: str, heading: str = "Notes") -> RankedPassage:

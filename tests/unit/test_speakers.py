@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from kctui.search.passage_index import RankedPassage
+from kctui.search.passage_weight import SPEAKER
 from kctui.search.passages import speaker_of
 from kctui.search.query import people_in
-from kctui.search.ranking import SPEAKER, fuse
+from kctui.search.ranking import fuse
 
 
 @pytest.mark.parametrize("text, speaker", [

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kctui.search.passage_index import RankedPassage
-from kctui.search.ranking import SETTLED, WHEN, fuse
+from kctui.search.passage_weight import SETTLED
+from kctui.search.ranking import WHEN, fuse
 from kctui.search.time_words import asks_latest, asks_when, mentions_time, tells_change
 
 

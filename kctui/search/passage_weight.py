@@ -1,0 +1,63 @@
+"""What a raw passage's score is multiplied by for its form, in the one ranking of a context packet
+(kctui.search.ranking.fuse): a heading, a passage found only by the words around it, a turn of a conversation.
+
+- A heading counts HEADING: what the passages under it say comes first (a meeting's "## 1. StockPilot 9.4.0
+  at Doncaster" is answered by the item under it, which the ranking reaches as the heading's next passage).
+- A passage of a document whose own text names no content word of the query (`content_word`) and holds no
+  number counts OWN_WORDS: it was found by its heading's, neighbours' or file's words (the FTS5 columns weighed
+  below its text, kctui.search.passage_index), which those show better ("Nothing else burning. Have a good
+  week, Felix." after the line on the Slurm upgrade). A number keeps it whole: a date, an amount or a version
+  under the query's words is what a line answers with ("- went live Sun 22 Nov, done by 09:20"); on the notes
+  the weight on every such passage cited more evidence lines but quoted fewer answers.
+- A turn of a conversation (`speaker_of`) keeps its score without the query's words (a reply is found by
+  the turn it answers: "Still 1:55."); it counts SPEAKER when a person the question names speaks it, and
+  SETTLED when the question asks how things stand in the end and the turn tells of a change (tells_change).
+
+Pure (tests/unit/test_ranking.py, test_speakers.py, test_time_words.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from kctui.search.passages import is_heading, speaker_of
+from kctui.search.query import FUNCTION_WORDS, tokens, typed_word
+from kctui.search.time_words import tells_change
+
+HEADING = 0.4  # a heading passage, against the score of its rank (what the passages under it say comes first)
+OWN_WORDS = 0.4  # a passage (not a turn, not a heading) that neither names a word of the query nor holds a
+# number, found only by its heading's, neighbours' or file's words ("Nothing else burning. Have a good week.")
+SPEAKER = 2.0  # a turn spoken by a person the question names ("What is Marcus's job now?": what Marcus said)
+SETTLED = 2.5  # a question about how things stand in the end ("What is Marcus's job now?"): a turn that says
+# something changed or settled ("We're going to Porto instead!", "Still 1:55."), against one that does not
+
+_VALUE = re.compile(r"\d")  # a number, a date, a version: what a line under the query's words can answer with
+
+
+def content_word(word: str) -> bool:
+    """A word of the query that says what it asks about: not a function word of English, nor one letter or
+    digit (the bag of words the raw passages are matched by leaves out the same)."""
+    return len(word) > 1 and word not in FUNCTION_WORDS
+
+
+def passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: bool) -> float:
+    """The factor of passage `p` (its `text` and `heading`) for its form (see the module's text); `content`:
+    the query's content words; `speakers`: the people the question names; `latest`: whether it asks how
+    things stand in the end."""
+    if is_heading(p.text, p.heading):
+        return HEADING
+    named = not content or names_any(p.text, content)
+    speaker = speaker_of(p.text) if speakers or latest or not named else ""  # (a regex: only when it counts)
+    weight = OWN_WORDS if not named and not speaker and not _VALUE.search(p.text) else 1.0
+    if speakers and speaker in speakers:
+        weight *= SPEAKER
+    if latest and speaker and tells_change(p.text):
+        weight *= SETTLED
+    return weight
+
+
+def names_any(text: str, words: set[str]) -> bool:
+    """Whether the text names one of the words (or a word sharing its stem, `typed_word`)."""
+    own = set(tokens(text))
+    return any(typed_word(t, own) for t in words)
