@@ -84,15 +84,6 @@ def written_as_name(plain: str, span: nm.Span, valued: bool) -> bool:
         and not all(wd.common_word(t) for t in tokens) and not (_fresh(plain, span) and _may_be_a_verb(tokens[0]))
 
 
-def rare_lead(name: str) -> bool:
-    """Do capitalised words follow a first word English does not have ("Grafana Cloud", "Citrix Workspace"
-    opening "Also: Grafana Cloud renewal is due 31 Jan.")? The sentence start explains the first capital,
-    not the others, and a rare first word (no English ending: not "Preconfigured") is no verb or greeting."""
-    words = name.split()
-    return len(words) > 1 and all(w[:1].isupper() for w in words) and words[0].isalpha() \
-        and wd.zipf(words[0]) < wd.RARE_ZIPF and not nm.english_ending(words[0])
-
-
 def _may_be_a_verb(word: str) -> bool:
     """Could the word opening a sentence or a part of it be an English word capitalised there (a verb, a
     greeting: "Revisit …", "Hi …", "Preconfigured …") rather than part of a name: not rare, or with an

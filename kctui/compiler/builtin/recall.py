@@ -286,7 +286,7 @@ def usable(c: Candidate, passing: bool = False) -> bool:
             w.casefold().removesuffix("s") in wd.CALENDAR for w in c.name.split()) and not nt.person_like(c.name)):
         return False
     if c.kinds <= {"caps"} and not c.marked and (wd.zipf(c.name.split()[-1]) >= wd.RARE_ZIPF
-                                                 or (" " in c.name and not c.head_free)) and not named_once.rare_lead(c.name):
+                                                 or (" " in c.name and not c.head_free)):
         # its only capital is a sentence start; a last word English does not know is a name still
         # ("Quokkabase", "Ilse Vandermeer")
         return False
