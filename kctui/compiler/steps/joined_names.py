@@ -62,8 +62,8 @@ def joined_places(written: list[str], openers: Mapping[str, Iterable[NameEntry]]
     source is written in lower case (kctui.compiler.steps.name_position `lower_case_source`)."""
     found: list[tuple[int, int, str]] = []
     for i, word in enumerate(written):
-        if i in taken or not any(ch in word for ch in "./"):
-            continue
+        if ("/" not in word and "." not in word[:-1]) or i in taken:
+            continue  # (no slash, no dot inside the word: a sentence's last word joins nothing)
         joined = parts(word)
         named = {part: pages for part in joined if (pages := _pages(part, openers))}
         if len(joined) > 1 and not _names_joined(joined, named, lowered):
