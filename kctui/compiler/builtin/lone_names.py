@@ -48,7 +48,6 @@ import re
 from kctui.compiler.builtin import named_once
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.stated_values import value_spans
 
 # a capitalised word rarer than this in English is the writer's name for something where it stands
 # mid-sentence: one wordfreq's small list lacks ("Jira", "Kraków"). At 3.5 notes a-ad gain one thing
@@ -56,13 +55,13 @@ from kctui.compiler.builtin.stated_values import value_spans
 RARE_CAPITAL_ZIPF = wd.RARE_ZIPF
 
 
-def stated_of(kind: str, plain: str, spans: list[tuple[nm.Span, str]]) -> list[str]:
-    """The keys of the spans a sentence with a value, a list item or a table row (`kind`) writes as a
-    name set apart mid-sentence (`rare_capital`): what it states a fact of, with a page on this one
-    mention (kctui.compiler.builtin.recall); in a paragraph with no value, none ("Someone mentioned
-    Quokkabase while we talked about lunch": a passing mention)."""
-    if kind not in ("item", "row") and not any(
-            not any(s.start <= v[0] < s.end for s, _ in spans) for v in value_spans(plain)):
+def stated_of(kind: str, plain: str, spans: list[tuple[nm.Span, str]], valued: bool) -> list[str]:
+    """The keys of the spans a sentence with a value (`valued`: a value outside its names, as
+    kctui.compiler.builtin.recall reads it), a list item or a table row (`kind`) writes as a name set
+    apart mid-sentence (`rare_capital`): what it states a fact of, with a page on this one mention
+    (kctui.compiler.builtin.recall); in a paragraph with no value, none ("Someone mentioned Quokkabase
+    while we talked about lunch": a passing mention)."""
+    if kind not in ("item", "row") and not valued:
         return []
     return [k for s, k in spans if rare_capital(plain, s)]
 

@@ -142,10 +142,11 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         once.update(_written_as_names(u.plain, spans, keys, cands))
-        once.update(code_named.stated_once(u.plain, spans, keys, _valued(u.plain, [s for s, _ in spans])))  # ("copperline-dev", "pg16-staging")
-        set_apart = _bracketed(u.plain, spans, lower)  # (an apposition states what it names: a fact)
+        has_value = _valued(u.plain, [s for s, _ in spans])  # (asked once: the rules below all read it)
+        once.update(code_named.stated_once(u.plain, spans, keys, has_value))  # ("copperline-dev", "pg16-staging")
+        set_apart = _bracketed(u.plain, spans, lower, has_value)  # (an apposition states what it names: a fact)
         set_apart += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
-        set_apart += [k for k in lone_names.stated_of(u.kind, u.plain, spans) if usable(cands[k])]  # ("via Jamf, ~3 days")
+        set_apart += [k for k in lone_names.stated_of(u.kind, u.plain, spans, has_value) if usable(cands[k])]  # ("via Jamf, ~3 days")
         keys += [k for k in set_apart if k not in keys]
         once.update(set_apart)
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
@@ -181,14 +182,14 @@ def _written_as_names(plain: str, spans: list[tuple[nm.Span, str]], keys: list[s
             and named_once.written_as_name(plain, s, valued)]
 
 
-def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: ug.Lower) -> list[str]:
+def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: ug.Lower, valued: bool) -> list[str]:
     """The keys of the names the sentence writes alone in brackets after a word, as what the words before
     them are called (kctui.compiler.builtin.named_once.bracketed): the apposition is a fact stated of
-    them, in a sentence with a value; without one, of a word English does not have only (an English word
+    them, in a sentence with a value (`valued`: `_valued`); without one, of a word English does not have only (an English word
     in brackets glosses the words before it: "HTTP (Web) server", "regular (Weekly) releases")."""
     if "(" not in plain:
         return []
-    starts = {b.start for b in named_once.bracketed(plain, lower, _valued(plain, [s for s, _ in spans]))}
+    starts = {b.start for b in named_once.bracketed(plain, lower, valued)}
     return [k for s, k in spans if s.start in starts and len(s.tokens) == 1] if starts else []
 
 
