@@ -30,7 +30,13 @@ def _value_spans_as_written(text: str) -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize("text", TEXTS)
 def test_value_spans_looks_at_capitalised_words_only(text: str) -> None:
-    assert stated_values.value_spans(text) == _value_spans_as_written(text)
+    assert list(stated_values.value_spans(text)) == _value_spans_as_written(text)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_value_spans_remembered_are_the_same_and_unchangeable(text: str) -> None:
+    first = stated_values.value_spans(text)
+    assert isinstance(first, tuple) and stated_values.value_spans(text) == first == tuple(_value_spans_as_written(text))
 
 
 def _sentences_as_written(block: Block) -> list[tuple[str, int, int]]:

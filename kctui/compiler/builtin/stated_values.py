@@ -38,11 +38,14 @@ def calendar_word(word: str) -> bool:
     return info.weekday(word) is not None or info.month(word) is not None  # type: ignore[attr-defined]
 
 
-def value_spans(text: str) -> list[tuple[int, int]]:
-    """Where the sentence holds a value: digit tokens and calendar words."""
+@lru_cache(maxsize=16384)
+def value_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Where the sentence holds a value: digit tokens and calendar words. Remembered per text: the rules
+    of one sentence ask it again and again (about 3.5 times each over the RFCs), and a tuple cannot be
+    changed by one of them under another."""
     out = [(m.start(), m.end()) for m in _DIGIT_TOKEN.finditer(text)] if _ANY_DIGIT.search(text) else []
     out += [(m.start(), m.end()) for m in _CAPITALISED.finditer(text) if calendar_word(m.group(0))]
-    return out
+    return tuple(out)
 
 
 # between a name and its value: punctuation, at most two words in lower case (a verb, a preposition:
