@@ -270,3 +270,28 @@ def test_a_finder_looks_only_at_the_words_that_open_a_name(text: str) -> None:
                         {"ada-lovelace": ["Ada"]})
     assert finder.places(text) == _places_as_written(finder, text)
     assert finder.places(text) or not text.startswith(("Primo", "Ada"))
+
+
+# the patterns of kctui.compiler.builtin.usage as first written (a look-behind or a word boundary first)
+_PLURAL_CAPS_AS_WRITTEN = re.compile(r"\b([A-Z]{2,6})s\b")
+_COUNTED_CAPS_AS_WRITTEN = re.compile(
+    r"(?<![\w'’])(?P<det>[Aa]n?|[Tt]his|[Tt]hese|[Tt]hat|[Ee]ach|[Ee]very|[Aa]nother|[Aa]ny|[Tt]he) (?:(?P<adj>[a-z]{3,}) )?"
+    r"(?P<acr>[A-Z]{2,6})(?=[.,;:!?)]|$| (?P<next>[a-z]+)\b)")
+USAGE_TEXTS = [
+    "an RFC to fix it, An API. this PR is open, these AWS regions, that SLA, the NHS is, Each PR.",
+    "Every DB is, each SSD drives, Another VM a, any KPI; a separate RFC. the GKE cluster",
+    "Tn X, En ABC x, tHe AB ee AB, Thes AB, xan RFC, 'an RFC to, ’a PR is, Ea PR is, Anny PR is, Th PR is",
+    "APIs, xAPIs, éAPIs, _APIs, 1APIs, APIss, ABCDEFGs ABCDEFs PRs. URLs",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", USAGE_TEXTS)
+def test_usage_patterns_start_with_their_first_letter(text: str) -> None:
+    from kctui.compiler.builtin import usage
+
+    def groups(pattern: re.Pattern, text: str) -> list:
+        return [(m.span(), m.groups(), m.groupdict()) for m in pattern.finditer(text)]
+
+    assert usage._PLURAL_CAPS.findall(text) == _PLURAL_CAPS_AS_WRITTEN.findall(text)
+    assert groups(usage._COUNTED_CAPS, text) == groups(_COUNTED_CAPS_AS_WRITTEN, text)

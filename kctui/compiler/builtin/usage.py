@@ -86,15 +86,19 @@ def _word_need(t: str, lower_words: Lower | frozenset[str]) -> int:
 # a lower-case word of prose; not a piece of a domain, path or address (cloud.google.com, /react/, x@linear)
 _LOWER = re.compile(r"(?<![\w'’./@:-])[a-z][\w'’-]*+(?![./@:]\w)")
 _PLURAL_HINT = re.compile(r"[A-Z]s\b")
-_PLURAL_CAPS = re.compile(r"\b([A-Z]{2,6})s\b")  # APIs, URLs, PRs: the document counts them, a common noun
+# APIs, URLs, PRs: the document counts them, a common noun (`\b([A-Z]{2,6})s\b`, written capital first so
+# that the scan skips to the next capital instead of trying the word boundary at every character)
+_PLURAL_CAPS = re.compile(r"([A-Z](?<!\w[A-Z])[A-Z]{1,5})s\b")
 _LABEL = re.compile(r"\b([A-Z]{2,})\**\s*:")  # "NOTE:", "TODO:", "**WARNING**:" …
 _LABEL_BEFORE = frozenset(".!?*>|_")  # … at the start of a line or sentence
 # an acronym after a determiner no name takes ("an RFC to …", "each PR.", "this SLA is …"), heading its noun
 # phrase (then punctuation, the end, or a closed-class word): a kind of thing the text counts, not a name
 # ("an AWS account": the acronym modifies a noun, which says nothing)
+# (the determiners a, an, another, any, this, these, that, the, each, every, not after a word: written first
+# letter first, the look-behind after it, so that the scan skips to the next A, T or E; the same matches)
 _COUNTED_CAPS = re.compile(
-    r"(?<![\w'’])(?P<det>[Aa]n?|[Tt]his|[Tt]hese|[Tt]hat|[Ee]ach|[Ee]very|[Aa]nother|[Aa]ny|[Tt]he) (?:(?P<adj>[a-z]{3,}) )?"
-    r"(?P<acr>[A-Z]{2,6})(?=[.,;:!?)]|$| (?P<next>[a-z]+)\b)")
+    r"(?P<det>[AaTtEe](?<![\w'’].)(?:(?<=[Aa])(?:n|nother|ny)?|(?<=[Tt])h(?:is|ese|at|e)|(?<=[Ee])(?:ach|very))) "
+    r"(?:(?P<adj>[a-z]{3,}) )?(?P<acr>[A-Z]{2,6})(?=[.,;:!?)]|$| (?P<next>[a-z]+)\b)")
 
 
 def _counted(m: re.Match) -> bool:
