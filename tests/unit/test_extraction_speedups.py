@@ -295,3 +295,34 @@ def test_usage_patterns_start_with_their_first_letter(text: str) -> None:
 
     assert usage._PLURAL_CAPS.findall(text) == _PLURAL_CAPS_AS_WRITTEN.findall(text)
     assert groups(usage._COUNTED_CAPS, text) == groups(_COUNTED_CAPS_AS_WRITTEN, text)
+
+
+@pytest.mark.parametrize("text", ["", "no digits here", "version 3.4.0", "superscript ² only", "Arabic-Indic ٣",
+                                  "fullwidth ３", "é and 7", "é and no digit", "①"])
+def test_has_digit_is_any_isdigit(text: str) -> None:
+    from kctui.compiler.steps.name_extents import has_digit
+
+    assert has_digit(text) == any(c.isdigit() for c in text)
+
+
+@pytest.mark.parametrize("words", [("Leeds/Doncaster",), ("no", "joined", "names"), ("gcs01.rcs.ac.uk",), ("end.",),
+                                   ("a", "b/c"), ()])
+def test_joined_places_asks_the_statement_once_then_each_word(words: tuple[str, ...]) -> None:
+    from kctui.compiler.steps.joined_names import joined_places
+    from kctui.compiler.steps.mentions import NameFinder
+
+    finder = NameFinder({"leeds": ["Leeds"], "doncaster": ["Doncaster"], "gcs01": ["gcs01"]})
+    found = joined_places(words, finder._first, set())
+    if not any("/" in w or "." in w[:-1] for w in words):
+        assert found == []
+    assert joined_places(list(words), finder._first, set()) == found
+
+
+@pytest.mark.parametrize("text", ["Piano's status page", "a b  c", "", "rn-141..148 and Leeds/Doncaster"])
+def test_mention_words_are_remembered_unchanged(text: str) -> None:
+    from kctui.compiler.builtin import words as wd
+    from kctui.compiler.steps import mentions
+
+    first = mentions._words(text)
+    assert isinstance(first, tuple) and mentions._words(text) == first
+    assert list(first) == wd.WORD.findall(mentions._POSSESSIVE.sub("", text))

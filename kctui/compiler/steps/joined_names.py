@@ -22,7 +22,7 @@ as written whole).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 MAX_JOINED = 3  # names a slash joins (more: a path)
@@ -54,13 +54,16 @@ def parts(word: str) -> list[str]:
     return []
 
 
-def joined_places(written: list[str], openers: Mapping[str, Iterable[NameEntry]],
+def joined_places(written: Sequence[str], openers: Mapping[str, Iterable[NameEntry]],
                   taken: set[int], lowered: bool = False) -> list[tuple[int, int, str]]:
     """(word, 1, page) of each name of one word a word of the statement holds joined (`parts`), but in the
     words where a name was found already (`taken`); `written`: the statement's words as written
     (`NameFinder.places`), `openers`: a name's first word, case-folded -> its entries; `lowered`: the
     source is written in lower case (kctui.compiler.steps.name_position `lower_case_source`)."""
     found: list[tuple[int, int, str]] = []
+    joined = "".join(written)
+    if "/" not in joined and "." not in joined:
+        return found  # (no word holds a slash or a dot: asked once of the statement, not of each word)
     for i, word in enumerate(written):
         if ("/" not in word and "." not in word[:-1]) or i in taken:
             continue  # (no slash, no dot inside the word: a sentence's last word joins nothing)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import lru_cache, partial
 
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.recall import ASIDE
@@ -56,10 +56,13 @@ PER_SOURCE = 12  # at most this many statements of one source on one page, and f
 SOURCE_STATEMENTS = 400  # PER_SOURCE x this / its statements, at least MIN_PER_SOURCE (what a long
 MIN_PER_SOURCE = 3  # document says in passing of a name it uses everywhere is its source page's)
 
-def _words(text: str) -> list[str]:
+@lru_cache(maxsize=16384)
+def _words(text: str) -> tuple[str, ...]:
     """The words of `text` as written (the built-in reader's word: inner dots, hyphens, slashes and
-    apostrophes kept, edge punctuation not), a possessive "'s" dropped."""
-    return wd.WORD.findall(_POSSESSIVE.sub("", text))
+    apostrophes kept, edge punctuation not), a possessive "'s" dropped. Remembered per text: a pass asks
+    it of most statements twice or more (their versions' extents, the names they reach, the source's own
+    names), and a tuple cannot be changed by one caller under another."""
+    return tuple(wd.WORD.findall(_POSSESSIVE.sub("", text)))
 
 
 _POSSESSIVE = re.compile(r"['’][sS](?![\w'’.&+/-]*[^\W_])")

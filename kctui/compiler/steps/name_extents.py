@@ -71,7 +71,7 @@ def extents(text: str, places: list[tuple[int, int, str]], spans: list[tuple[int
     (`NameFinder.places(text)`: first word, words, slug) that `text` writes with a version after it: the
     name as written (its words one space apart) and its version; `spans`: where each word of `text`
     stands (the finder's words)."""
-    if not places or not any(c.isdigit() for c in text):
+    if not places or not has_digit(text):
         return []
     out: list[tuple[str, str, bool]] = []
     pages_at: dict[tuple[int, int], set[str]] = {}
@@ -93,8 +93,17 @@ def extents(text: str, places: list[tuple[int, int, str]], spans: list[tuple[int
 
 def source_extents(texts: Iterable[str], finder: NameFinder, lowered: bool) -> list[tuple[str, str, bool]]:
     """`extents` of each of a source's statements (`texts`) that holds a digit."""
-    return [found for text in texts if any(c.isdigit() for c in text)
+    return [found for text in texts if has_digit(text)
             for found in extents(text, finder.places(text, lowered), word_spans(text))]
+
+
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
+def has_digit(text: str) -> bool:
+    """Whether `text` holds a character `str.isdigit` takes for a digit: in ASCII text those are 0-9, which
+    a regular expression finds without a Python step per character (a pass asks it of every statement)."""
+    return _ASCII_DIGIT.search(text) is not None if text.isascii() else any(map(str.isdigit, text))
 
 
 def versioned(names: dict[str, list[str]]) -> set[str]:

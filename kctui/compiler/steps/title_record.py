@@ -21,14 +21,14 @@ value of the record's, not its name; a date is no name of a page).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 _BRACKETED = re.compile(r"\(([^()]*)\)")
 _SEPARATOR = re.compile(r"\s*(?::\s|\s[—–-]\s|\s\|\s)\s*")
 MIN_DIGITS = 2  # an identifier's or a number's ("INC-2291", "gcs01"), not a level's ("SEV2", "P1")
 
 Places = Callable[[str], list[tuple[int, int, str]]]  # text -> (first word, words, page) of the names it holds
-Words = Callable[[str], list[str]]  # text -> its words, as `Places` counts them
+Words = Callable[[str], Sequence[str]]  # text -> its words, as `Places` counts them
 
 
 def title_record(title: str, places: Places, words: Words, subject: str) -> str:
