@@ -39,8 +39,10 @@ def _first_group(m: re.Match) -> str:
     return m.group(1)
 
 
+@lru_cache(maxsize=32768)
 def strip_inline(text: str) -> str:
     """Inline Markdown links and images to their text, autolinks to their URL, whitespace collapsed.
+    Remembered per text: an extraction asks it of the same sentence or value about twice.
 
     A pass calls this on every cited line and value, most of them without a link: each pattern runs only
     when the text holds the two characters it cannot match without (`](`, `][`, `<`), and whitespace is

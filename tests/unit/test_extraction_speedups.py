@@ -326,3 +326,14 @@ def test_mention_words_are_remembered_unchanged(text: str) -> None:
     first = mentions._words(text)
     assert isinstance(first, tuple) and mentions._words(text) == first
     assert list(first) == wd.WORD.findall(mentions._POSSESSIVE.sub("", text))
+
+
+@pytest.mark.parametrize("text", ["[Piano](https://p.io) status", "<https://x.org>  and  [a][b]", "Priya Raman",
+                                  "the `Searcher<'a>` type", "Skyfold CDN", "", "  spaced\u00a0out  "])
+def test_remembered_rules_answer_as_they_did(text: str) -> None:
+    from kctui.compiler.builtin import name_types, terms
+    from kctui.core import values
+
+    for rule, args in ((values.strip_inline, (text,)), (terms.good_term, (text,)), (name_types.person_shape, (text,)),
+                       (terms.marked_as_name, (text.strip() or "x", True)), (terms.marked_as_name, (text.strip() or "x", False))):
+        assert rule(*args) == rule(*args) == rule.__wrapped__(*args)

@@ -5,6 +5,7 @@ a role someone holds ("Head of Engineering")."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kctui.compiler.builtin.words import (
     CALENDAR,
@@ -51,10 +52,11 @@ def role_phrase(tokens: list[str] | tuple[str, ...]) -> bool:
     return bool(heads)
 
 
+@lru_cache(maxsize=16384)
 def person_shape(name: str) -> bool:
     """Two or three capitalised alphabetic tokens that are not ordinary words: "Priya Raman". Not an
     acronym among them ("Skyfold CDN", "CKF SOW", "OT VLAN"): a name's parts are written in lower case
-    after their capital."""
+    after their capital. (Remembered per name: the rules ask it of the same name about four times.)"""
     tokens = [t for t in name.split() if t.casefold() not in PARTICLES]
     if not 2 <= len(tokens) <= 3:
         return False

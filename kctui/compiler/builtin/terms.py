@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
@@ -24,8 +25,10 @@ _GENERIC = re.compile(r"^`([A-Za-z_][\w:]*)<[^`<>]*>`$")
 _PAREN_ALIAS = re.compile(r"^(?P<name>.+?)\s*\((?P<alias>[^()\s]{1,12})\)$")
 
 
+@lru_cache(maxsize=8192)
 def good_term(term: str) -> str | None:
-    """A defined term: a short noun phrase, not a pronoun, question or fragment of code."""
+    """A defined term: a short noun phrase, not a pronoun, question or fragment of code. (Remembered per
+    term: the definition rules ask it of the same words about twice.)"""
     inline = _code_term(strip_inline(term).strip())
     if inline is None:
         return None  # part code, part prose: not a term as the text writes it
@@ -73,8 +76,10 @@ def one_common_word(term: str) -> bool:
     return len(words) == 1 and "-" not in words[0].strip("-") and wd.common_word(words[0])
 
 
+@lru_cache(maxsize=8192)
 def marked_as_name(term: str, at_start: bool) -> bool:
-    """Does the text mark a defined term as a name (→ an entity) rather than a common noun (→ a concept)?"""
+    """Does the text mark a defined term as a name (→ an entity) rather than a common noun (→ a concept)?
+    (Remembered: asked of the same term about three times.)"""
     words = term.split()
     if any(wd.shaped(w) for w in words) or len(words) == 1 and wd.IDENT.match(term):
         return True
