@@ -337,3 +337,20 @@ def test_remembered_rules_answer_as_they_did(text: str) -> None:
     for rule, args in ((values.strip_inline, (text,)), (terms.good_term, (text,)), (name_types.person_shape, (text,)),
                        (terms.marked_as_name, (text.strip() or "x", True)), (terms.marked_as_name, (text.strip() or "x", False))):
         assert rule(*args) == rule(*args) == rule.__wrapped__(*args)
+
+
+@pytest.mark.parametrize("texts", [["fixed it", "**Dev Patel** 10:07 restart the box", "- [ ] check", "Done."],
+                                   ["10:02 am ok", "_x_ y", "...", "", "12 servers"], ["A", "b", "c", "d"]])
+def test_lower_case_source_reads_each_opening_without_copying_the_statement(texts: list[str]) -> None:
+    from kctui.compiler.steps import name_position
+
+    def as_written(texts: list[str]) -> bool:
+        small = letters = 0
+        for text in texts:
+            rest = name_position._OPENING.sub("", text, count=1)[:1]
+            if rest.isalpha():
+                letters += 1
+                small += rest.islower()
+        return small >= name_position.LOWER_CASE_MIN and small >= name_position.LOWER_CASE_SHARE * letters
+
+    assert name_position.lower_case_source(texts) == as_written(texts)

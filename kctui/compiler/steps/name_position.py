@@ -59,7 +59,8 @@ def lower_case_source(texts: Iterable[str]) -> bool:
     at least LOWER_CASE_MIN?"""
     small = letters = 0
     for text in texts:
-        rest = _OPENING.sub("", text, count=1)[:1]
+        at = _OPENING.match(text).end()  # (its opening always matches, maybe empty: the first letter after it)
+        rest = text[at:at + 1]
         if rest.isalpha():
             letters += 1
             small += rest.islower()
