@@ -354,3 +354,15 @@ def test_lower_case_source_reads_each_opening_without_copying_the_statement(text
         return small >= name_position.LOWER_CASE_MIN and small >= name_position.LOWER_CASE_SHARE * letters
 
     assert name_position.lower_case_source(texts) == as_written(texts)
+
+
+_FULL_NAME_AS_WRITTEN = re.compile(r"(?<![\w@.'’-])[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}(?![\w@'’-])")
+
+
+@pytest.mark.parametrize("text", ["sales: Jo Park", "Marcus Dole (support eng)", "x-Jo Park, @Jo Park, .Jo Park",
+                                  "'Jo Park, ’Jo Park, éJo Park, Jo Park-, Jo Park's", "Ann Lee Vo Ng", ""])
+def test_full_names_are_found_capital_first(text: str) -> None:
+    from kctui.compiler.builtin import people_signals
+
+    assert [m.span() for m in people_signals._FULL_NAME.finditer(text)] == \
+        [m.span() for m in _FULL_NAME_AS_WRITTEN.finditer(text)]

@@ -151,8 +151,9 @@ def apposed_person(plain: str, span) -> bool:  # noqa: ANN001 - a names.Span
         and (nt.person_shape(span.text) or _VERB_AFTER.match(plain, span.end).group("verb").endswith("ed"))
 
 
-# a full name as written: two or three capitalised words, none glued to a word, an address or a handle
-_FULL_NAME = re.compile(r"(?<![\w@.'’-])[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}(?![\w@'’-])")
+# a full name as written: two or three capitalised words, none glued to a word, an address or a handle (the
+# capital first, then the look-behind at the character before it: the scan skips to the next capital)
+_FULL_NAME = re.compile(r"[A-Z](?<![\w@.'’-][A-Z])[a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}(?![\w@'’-])")
 
 
 def apposed_spans(plain: str) -> list[nm.Span]:
