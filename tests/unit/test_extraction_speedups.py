@@ -366,3 +366,26 @@ def test_full_names_are_found_capital_first(text: str) -> None:
 
     assert [m.span() for m in people_signals._FULL_NAME.finditer(text)] == \
         [m.span() for m in _FULL_NAME_AS_WRITTEN.finditer(text)]
+
+
+# patterns of the name rules as first written (a look-behind first), against theirs (the character after it first)
+_AS_WRITTEN = {
+    "name_mentions._INNER_CAPITAL": r"(?<=[a-z0-9,] )[A-Z][a-z]+\b",
+    "named_once._BRACKETED": r"(?<=[\w.!?*] )\(([A-Z][a-z]{1,24})\)",
+    "identifiers._NUMBERED": r"(?<![\w#/-])[A-Z]{2,5} #\d{2,7}(?![\w-])",
+    "roster._ADDRESSED": r"(?<![\w'’-])(?P<name>[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}),?\s*<[^<>\s@]+@[^<>\s]+>",
+}
+PATTERN_TEXTS = ["a Jo, 1 Ann b, x (Abc) y. (Def) * (Ghi) ((Jkl) ,Mo", "PR #817, xPR #817, #CR #22, ABCDEF #12",
+                 "AB #1234567, CR #2231x, -AB #12", "Jo Park <jo@x.io>, x-Jo Park <a@b>, ’Ann Lee <c@d>, Ann Lee Vo <z@y>", ""]
+
+
+@pytest.mark.parametrize("name", sorted(_AS_WRITTEN))
+@pytest.mark.parametrize("text", PATTERN_TEXTS)
+def test_name_patterns_match_as_first_written(name: str, text: str) -> None:
+    import importlib
+
+    module, attr = name.split(".")
+    pattern = getattr(importlib.import_module(f"kctui.compiler.builtin.{module}"), attr)
+    written = re.compile(_AS_WRITTEN[name])
+    assert [(m.span(), m.groups()) for m in pattern.finditer(text)] == [(m.span(), m.groups()) for m in written.finditer(text)]
+    assert [bool(pattern.match(text, i)) for i in range(len(text))] == [bool(written.match(text, i)) for i in range(len(text))]

@@ -159,7 +159,7 @@ def typed_in(texts: list[str]) -> frozenset[str]:
 
 
 # a record named by its kind's acronym and its number: "PR #817", "CR #2231" (not a heading's "#", "# 2")
-_NUMBERED = re.compile(r"(?<![\w#/-])[A-Z]{2,5} #\d{2,7}(?![\w-])")
+_NUMBERED = re.compile(r"[A-Z](?<![\w#/-][A-Z])[A-Z]{1,4} #\d{2,7}(?![\w-])")  # (the capital first: the scan skips to it)
 
 
 def numbered_records(plain: str) -> list[nm.Span]:

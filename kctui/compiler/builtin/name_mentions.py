@@ -74,7 +74,7 @@ def _task_spans(plain: str, spans: list[nm.Span], inner: frozenset[str] | None =
 _CELL_START = re.compile(r"\|\s*")
 _WORD_AFTER = re.compile(r" [\"'“‘]?([A-Za-z0-9][\w'’-]*)")
 _LABEL_AFTER = re.compile(r"(?: [\w-]+){0,2}:")  # "- Google Workspace email: sam@…": a label's words
-_INNER_CAPITAL = re.compile(r"(?<=[a-z0-9,] )[A-Z][a-z]+\b")
+_INNER_CAPITAL = re.compile(r"[A-Z](?<=[a-z0-9,] [A-Z])[a-z]+\b")  # (the capital first: the scan skips to it)
 
 
 def inner_capitals(us: list[Unit]) -> frozenset[str]:

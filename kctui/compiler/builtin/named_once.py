@@ -111,7 +111,7 @@ def shaped_end(token: str) -> bool:
     return not (token.isalpha() and wd.zipf(token) >= wd.RARE_ZIPF)  # ("iPad", "GitHub": English has them)
 
 
-_BRACKETED = re.compile(r"(?<=[\w.!?*] )\(([A-Z][a-z]{1,24})\)")
+_BRACKETED = re.compile(r"\((?<=[\w.!?*] \()([A-Z][a-z]{1,24})\)")  # (the bracket first: the scan skips to it)
 
 
 BRACKETED_ZIPF = 5.0  # a word in brackets at least this frequent is an ordinary word ("(Business)", "(Director)")

@@ -189,7 +189,7 @@ _ONE_NAME = re.compile(r"[A-Z][a-z'’]+")
 _LOWER_NAME = re.compile(r"[a-z][a-z'’]+")
 _INITIALLED = re.compile(r"[A-Z][a-z'’]+ [A-Z]\.?")  # a given name and a surname's initial ("Tomasz W.")
 # a person's name before their address ("From: Tom Ellery <tom.ellery@…>", "Alex Brennan <ab@x.com>")
-_ADDRESSED = re.compile(r"(?<![\w'’-])(?P<name>[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}),?\s*<[^<>\s@]+@[^<>\s]+>")
+_ADDRESSED = re.compile(r"(?P<name>[A-Z](?<![\w'’-][A-Z])[a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}),?\s*<[^<>\s@]+@[^<>\s]+>")
 
 
 # an email's header lines (RFC 5322's fields of people): "From: Jonas Berg", "**Cc:** Kerry Walsh (Finance)"
