@@ -135,7 +135,9 @@ _MODEL_AFTER = re.compile(r" (?![QPHW][1-4](?!\w))[A-Z]{1,2}\d{1,3}(?: [A-Z][a-z
 # a model's number right after a capitalised word is part of its name ("Latitude 7450", "Dell Chromebook
 # 3120", "Precision 3680 tower", "Xeon Platinum 8568Y+"): three or four digits, a letter or two and a plus
 # after them at most, no year ("the Mosaic 2024 crop"), no leading zero, no least release ("Chrome OS 120+")
-_MODEL_NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?:[A-Za-z]{1,2}\+?)?(?![\w.,:/-]\w|[\w/%+-])")
+_MODEL_NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?:[A-Za-z]{1,2}\+?)?(?![\w.,:/-]\w|[\w/%+-])"
+                                 r"(?! [a-z]+s\b)(?: [A-Z][a-z]{2,} [1-9]\d?(?![\w.,:/-]\w|[\w/%-]))?")
+# (no count of a plural noun after it, "PowerSchool 2500 students"; a generation after it, "Lenovo 100e Gen 3")
 
 
 def _model_number(plain: str, span: nm.Span) -> re.Match | None:
@@ -143,8 +145,8 @@ def _model_number(plain: str, span: nm.Span) -> re.Match | None:
     a name of two words or more ending in a shaped word ("APC Smart-UPS 1500"; not an acronym: "UPS
     1500" is a unit's rating, "Chrome OS 131" a release)."""
     last = span.tokens[-1] if span.tokens else ""
-    if last[1:].islower() or (len(span.tokens) >= 2 and wd.shaped(last) and not wd.ACRONYM.match(last)):
-        return _MODEL_NUMBER_AFTER.match(plain, span.end)
+    if last[1:].islower() or (wd.shaped(last) and not wd.ACRONYM.match(last) and (len(span.tokens) >= 2 or last.isalpha())):
+        return _MODEL_NUMBER_AFTER.match(plain, span.end)  # (one word of inner capitals too: "FortiGate 200F")
     return None
 
 
@@ -169,10 +171,11 @@ def with_edition(plain: str, span: nm.Span) -> tuple[nm.Span, str]:
     capitalised name away from a sentence start or shaped, a year only after a name of two words or more
     ("Windows Server 2022", "Burrow rev C"; not "In 2019", "May 2024", "the Mosaic 2024 crop"); and the
     other spelling the text uses for it: a revision alone ("rev C")."""
-    if span.kind not in ("caps", "shaped", "link") or span.at_start and span.kind == "caps":
+    if span.kind not in ("caps", "shaped", "link"):
         return span, ""
-    m = _EDITION_AFTER.match(plain, span.end) or _MODEL_AFTER.match(plain, span.end) or (
-        _model_number(plain, span)) or _generation(plain, span)
+    opening = span.at_start and span.kind == "caps"  # (a model's designation names it there too: "Dell Latitude 7450")
+    m = (None if opening else _EDITION_AFTER.match(plain, span.end)) or _MODEL_AFTER.match(plain, span.end) or (
+        _model_number(plain, span)) or (None if opening else _generation(plain, span))
     if not m or any(t.casefold() in wd.CALENDAR for t in span.tokens):
         return span, ""
     edition = m.group(0).strip()

@@ -26,6 +26,7 @@ from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kctui.compiler.builtin import models
 from kctui.compiler.builtin.name_types import (
     ROLE_NOUNS,
     TYPE_NOUNS,
@@ -178,8 +179,9 @@ def _tokens(plain: str) -> list[tuple[str, int, int]]:
         if plain[m.start() + len(tok): m.start() + len(tok) + 1] == "#" and tok.isalpha() and len(tok) <= 2 \
                 and not plain[m.start() + len(tok) + 1: m.start() + len(tok) + 2].isalnum():
             tok += "#"  # C#, F#
-        if tok[0] != "`" and _junk(tok):
-            continue  # env_VARS, file names, line anchors, "Cody-related": not names
+        if tok[0] != "`" and _junk(tok) and not (
+                models.designation(tok) and models.after_name(plain, m.start(), toks[-1] if toks else None)):
+            continue  # env_VARS, file names, line anchors, "Cody-related": not names ("Makito X4" is a model)
         toks.append((tok, m.start(), m.start() + len(tok)))
     return toks
 
@@ -252,7 +254,7 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
         # their own span too ("Later Zorblat": "Zorblat")
         out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
     k = 0 if len(group) > 1 and _initial(plain, group[:1]) and plain[group[0][2]:group[0][2] + 1] == "." \
-        else _leading_words(group, at_start)  # "A. Castellanos": an initial opens the name
+        else _leading_words(group, at_start, models.names_a_model(plain, group))  # "A. Castellanos": an initial opens the name
     if k == len(group) > 1 and at_start and group[0][0].casefold() not in FUNCTION_WORDS \
             and (version := _VERSION_AFTER.match(plain, group[-1][2])) and _FINITE_VERB.match(plain, version.end()):
         k = 0  # "Fluent Bit 2.2 drops lines": a release number names the run of capitals it follows as
@@ -318,16 +320,19 @@ def english_ending(token: str) -> bool:
     return len(low) > 4 and (low.endswith(WORD_SUFFIX) or (low.endswith("s") and not low.endswith(("ss", "us", "is", "es"))))
 
 
-def _leading_words(group: list[tuple[str, int, int]], at_start: bool) -> int:
+def _leading_words(group: list[tuple[str, int, int]], at_start: bool, model: bool = False) -> int:
     """How many of the run's first tokens are not part of the name: at a sentence start, ordinary words
-    that are just capitalised there; elsewhere, function words ("The", "Of")."""
+    that are just capitalised there; elsewhere, function words ("The", "Of"). `model`: the run names a
+    model (`models.names_a_model`), whose maker's word is kept unless it is a common word ("Dell
+    PowerEdge T160")."""
     k = 0
     if at_start and group[0][0] in HONORIFICS and len(group) > 1:
         return 0  # "Prof. Rebecca Osei", "Dr Alan Pryce": a title opens a person's name
     if at_start:
         opener = group[0][0].casefold() in FUNCTION_WORDS  # "Your", "The", "Our": the capitals after it are the text's own
         while k < len(group) and (common_word(group[k][0]) or (
-                not (k and opener) and not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF)):
+                not (k and opener) and not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF
+                and not model)):
             k += 1  # ("Your Sentry Business plan" names Sentry Business; "Mei Wu said" names no "Wu")
     else:
         while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:

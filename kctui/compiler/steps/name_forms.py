@@ -11,7 +11,8 @@ which sources name a page anew).
   other page has a name that is that word or begins with it: the word alone then says no other thing of
   the base. "Windows 10" beside "Windows 11" (or beside a "Windows" page, or "Windows Server") gives
   neither "Windows". So is the model's designation closing a name of a brand and it ("PL6" of "Printrex
-  PL6", "X8" of "Aurelia X8"): "the PL6 keeps dropping off wifi".
+  PL6", "X8" of "Aurelia X8"): "the PL6 keeps dropping off wifi"; and the line and model after a maker's
+  word ("PowerEdge T160" of "Dell PowerEdge T160", "U6 Mesh" of "Unifi U6 Mesh": `models.line_and_model`).
 - **brand words** (`brand_forms`): a brand's word opening a name of several words ("Grafana" of "Grafana
   Cloud", "SiteGround" of "SiteGround GrowBig", "Northvale" of "Northvale N700 support"): a capitalised
   word English does not have, before a word with a digit, an acronym, a word in lower case or a kind of
@@ -35,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from kctui.compiler.builtin import models
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
 from kctui.core.slugs import identity_key
@@ -108,7 +110,7 @@ def _shaped_heads(name: str) -> list[tuple[str, set[str]]]:
     if m is not None and (m.re is _NUMBERED or name[:1].isupper()):  # ("crates.io", "feeder.db": an address)
         head = m.group("head")  # (a domain's label as a domain writes it too: "bunny" of "Bunny.net")
         return [(head, {head, head.casefold()} if m.re is _DOMAIN else {head})]
-    model = _model(name)
+    model = _model(name) or models.line_and_model(name)
     return [(model, {model})] if model else []
 
 
