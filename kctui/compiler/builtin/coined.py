@@ -136,8 +136,8 @@ _MODEL_AFTER = re.compile(r" (?![QPHW][1-4](?!\w))[A-Z]{1,2}\d{1,3}(?: [A-Z][a-z
 # 3120", "Precision 3680 tower", "Xeon Platinum 8568Y+"): three or four digits, a letter or two and a plus
 # after them at most, no year ("the Mosaic 2024 crop"), no leading zero, no least release ("Chrome OS 120+")
 _MODEL_NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?:[A-Za-z]{1,2}\+?)?(?![\w.,:/-]\w|[\w/%+-])"
-                                 r"(?! [a-z]+s\b)(?: [A-Z][a-z]{2,} [1-9]\d?(?![\w.,:/-]\w|[\w/%-]))?")
-# (no count of a plural noun after it, "PowerSchool 2500 students"; a generation after it, "Lenovo 100e Gen 3")
+                                 r"(?: [A-Z][a-z]{2,} [1-9]\d?(?![\w.,:/-]\w|[\w/%-]))?")  # (a generation: "Lenovo 100e Gen 3")
+_PLURAL_AFTER = re.compile(r" [a-z]+s\b")  # a count of a plural noun: "PowerSchool 2500 students"
 
 
 def _model_number(plain: str, span: nm.Span) -> re.Match | None:
@@ -145,8 +145,11 @@ def _model_number(plain: str, span: nm.Span) -> re.Match | None:
     a name of two words or more ending in a shaped word ("APC Smart-UPS 1500"; not an acronym: "UPS
     1500" is a unit's rating, "Chrome OS 131" a release)."""
     last = span.tokens[-1] if span.tokens else ""
-    if last[1:].islower() or (wd.shaped(last) and not wd.ACRONYM.match(last) and (len(span.tokens) >= 2 or last.isalpha())):
-        return _MODEL_NUMBER_AFTER.match(plain, span.end)  # (one word of inner capitals too: "FortiGate 200F")
+    if last[1:].islower() or (len(span.tokens) >= 2 and wd.shaped(last) and not wd.ACRONYM.match(last)):
+        return _MODEL_NUMBER_AFTER.match(plain, span.end)
+    if len(span.tokens) == 1 and wd.shaped(last) and last.isalpha() and not wd.ACRONYM.match(last):
+        m = _MODEL_NUMBER_AFTER.match(plain, span.end)  # one word of inner capitals: "FortiGate 200F"
+        return None if m is None or _PLURAL_AFTER.match(plain, m.end()) else m  # (not "PowerSchool 2500 students")
     return None
 
 
