@@ -1,16 +1,18 @@
 """A model's designation written after the name of its maker or its product line: part of the name.
 
 Notes name hardware and products by a maker, a line and a model ("Dell PowerEdge T160", "Makito X4
-decoder", "Huawei B535", "Cisco IE-4000"). The designation is a capital or three and a number, with a
+decoder", "Huawei B535", "ThinkCentre M70q"). The designation is a capital or three and a number, with a
 letter or two after it ("T160", "M70q", "H740P"); on its own such a token is no name (a line anchor, a
 paper size, a key: "L12", "A4", "F10" — `names._JUNK_TOKEN`), but right after a capitalised word it names
 which model of that name is meant, and the name stops short without it. Business shorthand stays out
-(a quarter, a priority, a half, a week: "Q3", "P1", "H2", "W7", a closed class like the calendar).
+(a quarter, a priority, a half, a week: "Q3", "P1", "H2", "W2", a closed class like the calendar).
 
 Where such a run opens its sentence (a table's cell, a list item, after a colon), the maker's word
 before the line is part of the name though English also has it as a word ("Dell", "Zebra", "Cisco":
-rarer than a common word, `wd.COMMON_ZIPF`): a model's designation at the run's end, or a model's number
-right after it, says the run is a product's name, whose capitals are its own.
+rarer than a common word, `wd.COMMON_ZIPF`; a common word there is still a verb: "Replace Dell T140"): a
+model's designation after the run's first word, or a model's number right after the run, says the run is
+a product's name, whose capitals are its own (`names_a_model`). The line and model without the maker's
+word is another form of the name (`line_and_model`, for kctui.compiler.steps.name_forms).
 
 Never a list of a corpus's makers or models: the signal is the designation's form and its place.
 """
@@ -49,12 +51,6 @@ def names_a_model(plain: str, group: list[tuple[str, int, int]]) -> bool:
     """Does a run of capitals name a model: a designation after its first token ("Dell PowerEdge T160",
     "Huawei B535 EOL"), or a model's number right after it ("Dell Latitude 7450")?"""
     return any(designation(t) for t, _, _ in group[1:]) or bool(_NUMBER_AFTER.match(plain, group[-1][2]))
-
-
-def maker_word(token: str) -> bool:
-    """Could a capitalised word opening a model's name be its maker's or its line's: no common word
-    of English ("Dell", "Zebra", "Cisco"; not "Replace", "Order")?"""
-    return not wd.common_word(token)
 
 
 _MODEL_NUMBER = re.compile(r"^(?!(?:19|20)\d\d$)[1-9]\d{2,3}[A-Za-z]{0,2}$")  # 7450, 1500, 3120 (no year)
