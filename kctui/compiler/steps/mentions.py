@@ -7,7 +7,9 @@ After the match step has routed every source (so every page of the pass exists),
 source (`Extraction.statements`) that contains the title or an alias of an entity page that stands —
 a page some source feeds a name, a claim or a term of its own — is attached to that page as a cited
 note, and so is a statement that is about the page by its place (`reaches`: the thing its section or
-the source's title names first, the subject of the sentence it continues); at most `per_source` of one
+the source's title names first, the subject of the sentence it continues) unless it opens with a name of
+another thing (kctui.compiler.steps.statement_subject: "Also: Grafana Cloud's renewal is due 31 Jan."
+in an email on Checkly is Grafana Cloud's, not Checkly's); at most `per_source` of one
 source on one page that hold no value and as many more that hold one, unless the page holds that
 statement of that source whole already (`said`). A mention never keeps a page standing: a source's
 page links only the pages it feeds, so when the last of those goes, the page goes with the notes that
@@ -47,6 +49,7 @@ from kctui.compiler.steps.field_headers import header_subjects, opening_record, 
 from kctui.compiler.steps.joined_names import joined_places
 from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.registry import Contribution
+from kctui.compiler.steps.statement_subject import keeps_place, leading_pages
 from kctui.compiler.steps.title_record import title_record
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
@@ -229,10 +232,14 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
     page of the thing the section it stands in is headed by (its scope: "**Tom**" over Tom's standup
     items, "## Fastly"), else of the thing the source's title names; a heading or title that names
     several things is about the one it names first ("email huaxin dfm review", "Onboarding — Ravi
-    Menon": the longest name that starts there). `subjects`: `title_subjects` of its title; `record`: the
-    record its opening header names (`opening_record`: a note opening with a record's header is its)."""
+    Menon": the longest name that starts there). A statement that opens with a name of its own, where the
+    sentence's subject stands, is that thing's: it reaches the pages it is about by its place (its
+    section's, title's, record's, sender's, the one it continues) only when it names one of them there
+    too, or its section's heading opens with a name ("**Tom**": kctui.compiler.steps.statement_subject).
+    `subjects`: `title_subjects` of its title; `record`: the record its opening header names
+    (`opening_record`: a note opening with a record's header is its)."""
     subject, decided = subjects
-    sections: dict[str, set[str]] = {"": {subject} - {""}}
+    sections: dict[str, tuple[set[str], bool]] = {"": ({subject} - {""}, False)}
     own: NameFinder | None = None  # the source's own names, made when a sentence names a page after its first word
     before = ""  # the page the statement before is about: its first name's, or the one it continues
     lowered = lower_case_source(s.value for s in ex.statements)
@@ -251,7 +258,8 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
         places = sorted(finder.places(text, lowered), key=lambda p: (p[0], -p[1], p[2]))
         found = {slug for _, _, slug in (finder.places(statement.value, lowered) if turn else places)}
         found |= {headers[k]} if k in headers else set()
-        topic, before = _carried(places, statement.follows or turn is not None, before, partial(own_places, text))
+        leads = leading_pages(text, places, partial(word_spans, text))
+        topic, before = _carried(places, leads, statement.follows or turn is not None, before, partial(own_places, text))
         if topic:
             found.add(topic)
         if not says_something(statement.value):
@@ -259,27 +267,32 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
             continue
         if before:
             found.add(before)
-        headed = sections.get(statement.scope)
-        if headed is None:
-            headed = sections[statement.scope] = _headed_by(statement.scope, finder, subject)
-        found |= headed
-        found |= {page for page in (senders.get(k, ""), record, decided) if page}
+        headed, explicit = sections.get(statement.scope) or sections.setdefault(
+            statement.scope, _headed_by(statement.scope, finder, subject))
+        placed = headed | {page for page in (senders.get(k, ""), record, decided) if page}
+        if keeps_place(leads, placed):  # (one opening with a name of its own is that thing's: statement_subject)
+            found |= placed
+        elif explicit:
+            found |= headed
         yield statement, found
 
 
 _JOINED = re.compile(r"\s*[/&+]\s*")  # "Rosa / LibCal": a lead of names joined
 
 
-def _headed_by(scope: str, finder: NameFinder, subject: str) -> set[str]:
-    """The pages a section is about: what its heading or lead names first (or is the whole of, in any
-    case: "**tom**"), every one of its names when it joins names ("Rosa / LibCal": both), else the
-    source's subject."""
+def _headed_by(scope: str, finder: NameFinder, subject: str) -> tuple[set[str], bool]:
+    """(the pages a section is about, whether its heading opens with their names): what its heading or
+    lead names first (or is the whole of, in any case: "**tom**"), every one of its names when it joins
+    names ("Rosa / LibCal": both), else the source's subject. A heading opens with a name when nothing but
+    its number or function words precede it ("**Tom**", "1. StockPilot 9.4.0 at Doncaster"; not
+    "Onboarding — Ravi Menon": `statement_subject.leading_pages`)."""
     parts = _JOINED.split(scope)
     if len(parts) > 1 and all(finder.named(p) for p in parts):
-        return {slug for p in parts for slug in finder.named(p)}
+        return {slug for p in parts for slug in finder.named(p)}, True
     named = finder.named(scope)
-    first = finder.first(scope) or (next(iter(named)) if len(named) == 1 else subject)
-    return {first} - {""}
+    places = sorted(finder.places(scope), key=lambda p: (p[0], -p[1], p[2]))
+    first = places[0][2] if places else next(iter(named)) if len(named) == 1 else subject
+    return {first} - {""}, bool(named) or first in leading_pages(scope, places, partial(word_spans, scope))
 
 
 def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
@@ -303,18 +316,20 @@ def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
 _TURN = re.compile(r"^\*\*[^*\n]{1,60}\*\*:?\s*(?:\d{1,2}/\d{1,2}\s+)?\d{1,2}[:.]\d{2}(?:\s*[AaPp][Mm])?\s*")
 
 
-def _carried(places: list[tuple[int, int, str]], follows: bool, before: str,
+def _carried(places: list[tuple[int, int, str]], leads: set[str], follows: bool, before: str,
              own_places: Callable[[], list[tuple[int, int, str]]]) -> tuple[str, str]:
     """(the page a statement is about by what it continues, "" if none; the page the next statement
     continues): a statement that names nothing and continues the one before (`follows`, or a chat turn:
     a reply is about what the turn before it is about, "**Dev Patel** 10:07 £96k year one" after a turn
     on Vocera) goes on with its topic; one naming a thing only after opening words that name nothing
     too ("- new date thu 15 oct, CHG-0193 re-approved"), unless those words hold a name of the source's
-    own ("Textual is a Python framework. It was created by …" continues Textual, not Python)."""
+    own ("Textual is a Python framework. It was created by …" continues Textual, not Python) or only
+    function words precede the name (`leads`, the names where its subject stands: "The Sectra quote came
+    in" is Sectra's, kctui.compiler.steps.statement_subject)."""
     if not places:
         return "", before if follows else ""
     at, _, first = places[0]
-    if at == 0:
+    if first in leads:
         return "", first
     if any(k < at for k, _, _ in own_places()):
         return "", ""
