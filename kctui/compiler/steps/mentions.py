@@ -206,9 +206,9 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
     record = record or title_record(ex.title, finder.places, _words, subjects[0])  # ("… — INC-2291", "(LDS-FS01)")
     own = {*subjects, record} - {""}
     for statement, found in reaches(ex, finder, subjects, record):
-        if not found:
-            continue
         valued = bool(value_spans(statement.value))  # (a stated fact: counted apart, `cap` of them too)
+        if not found or _bare_lead(statement.value, finder):
+            continue
         ev = statement.evidence(ex)
         for slug in sorted(found):
             if counts.get((valued, slug), 0) >= cap and not (valued and slug in own):
@@ -221,6 +221,13 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
                 contribution = fed[slug] = Contribution()
             contribution.claims.append(Claim(titles[slug], "note", statement.value, "", "fact", MENTION_ORIGIN, ev))
             contribution.mentions = []  # the cited sentences say what the source says; no bare mention line
+
+
+def _bare_lead(text: str, finder: NameFinder) -> bool:
+    """A bold line that is a name and no more ("**Ines**" over her standup items) leads the lines under it
+    and says nothing of the thing itself: no note of its own on the page (the items under it are)."""
+    inner = text.strip()
+    return len(inner) > 4 and inner[:2] in ("**", "__") and inner[-2:] == inner[:2] and bool(finder.named(inner[2:-2]))
 
 
 def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], record: str
