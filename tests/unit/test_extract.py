@@ -208,6 +208,8 @@ def test_definition_shapes_define_their_term(text: str, term: str, value_part: s
     "The value is known as expected.\n",
     "- `see below`\n",
     "- `x`: 1\n",
+    "1. **Tue** — api-gw 502s for 6 min, the cert on lb-03 expired.\n",  # a day dates its item, defines nothing
+    "- **Sept**: Fastly renewal, $4,100.\n",
 ])
 def test_shapes_that_do_not_define(text: str) -> None:
     assert _defined_terms(text) == {}

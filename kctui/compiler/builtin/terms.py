@@ -39,8 +39,8 @@ def good_term(term: str) -> str | None:
     words = term.split()
     if not (2 <= len(term) <= 60) or not words or len(words) > 6 or wd.placeholder(term):
         return None
-    if _stray_function_word(words):
-        return None
+    if _stray_function_word(words) or all(w.casefold() in wd.CALENDAR for w in words):
+        return None  # (a day or a month is no term: "**Tue** — api-gw 502s for 6 min" dates its item)
     if not (term[0].isalnum() or term[0] == "#"):
         return None
     return term if _plain_term(term) else None
