@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from kctui.compiler.builtin import people_heads
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.name_types import ROLE_NOUNS, person_like, person_shape
 from kctui.compiler.builtin.names import HONORIFICS, english_ending
@@ -93,6 +94,9 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
             _spell(spelled, word)
     if run:
         runs.append(run)
+    for line, word in people_heads.heading_words(doc):  # ("## ray" under "present: marta, ray, …": a second place)
+        if word.casefold() in among and not _word_form(word):  # (not "### Subtyping" of "…: subtyping, coercion")
+            places.setdefault(word.casefold(), set()).add(line)
     full_names += _speakers(lines)
     for r in runs:
         _close(r, named, slots)
@@ -112,7 +116,8 @@ def roster_names(doc: Document) -> tuple[KnownName, ...]:
     first = {w: min(places.get(w, set()) | slots.get(w, set()) or {0}) for w in found}
     full = _people(lines, found, full_names)
     given = {k.aliases[0].casefold() for k in full if k.aliases}  # (stands for its full name)
-    return tuple(_declared(spelled[w]) for w in sorted(found - given, key=lambda w: (first[w], w))) + full
+    speaking = people_heads.speakers(lines)  # (a chat's speaker is a person: "**suni** 09:12")
+    return tuple(people_heads.typed(_declared(spelled[w]), speaking) for w in sorted(found - given, key=lambda w: (first[w], w))) + full
 
 
 def _lower_case(bold: list[str]) -> bool:
@@ -376,7 +381,7 @@ def _speakers(lines: list[tuple[int, str]]) -> list[str]:
 
 def _bold(text: str) -> list[str]:
     m = _BOLD.match(text.strip())
-    return [m.group("name")] if m else []
+    return [m.group("name")] if m else people_heads.turn_head(text)  # ("**suni** 09:12")
 
 
 def _spell(spelled: dict[str, str], word: str) -> None:
