@@ -53,3 +53,16 @@ def test_sections_and_schedules_name_nobody(text):
 ])
 def test_a_turn_header_is_one_word_in_bold_before_the_time(line, wanted):
     assert turn_head(line) == wanted
+
+
+def test_a_supplier_column_names_its_rows_things_in_any_case():
+    """"Supplier" types its column's cells as companies, as "Vendor" does: a lower-case cell names one too
+    (kctui.compiler.builtin.table_facts; name_types.TYPE_NOUNS)."""
+    from kctui.compiler.builtin.document import extract_document
+
+    text = ("# Suppliers\n\n| Supplier | What | Cost | Ends |\n|---|---|---|---|\n"
+            "| Quorvex (hosting) | hosting | £2,300/month | rolling |\n| pingbarn | uptime checks | £199/yr | renews 14 Jan |\n"
+            "| AWS | storage | £40/month | rolling |\n| Telvane Digital | CMS support | £24,000/yr | 31 Aug 2027 |\n")
+    ex = extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST))
+    assert {"Quorvex", "pingbarn", "AWS", "Telvane Digital"} <= {e.name for e in ex.entities}
+    assert any(c.subject == "pingbarn" and c.value == "renews 14 Jan" for c in ex.claims)

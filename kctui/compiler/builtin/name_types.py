@@ -28,7 +28,7 @@ TYPE_NOUNS = {
     "database": "tool", "db": "tool", "queue": "tool", "broker": "tool", "cache": "tool", "engine": "tool",
     "library": "library", "package": "library", "module": "library", "framework": "library", "sdk": "library",
     "plugin": "library", "extension": "library",
-    "company": "company", "vendor": "company", "provider": "company", "startup": "company", "firm": "company",
+    "company": "company", "vendor": "company", "supplier": "company", "provider": "company", "startup": "company", "firm": "company",
     "corporation": "company", "inc": "company", "ltd": "company", "llc": "company", "gmbh": "company",
     "corp": "company", "foundation": "organisation", "organisation": "organisation", "organization": "organisation",
     "team": "team", "squad": "team", "guild": "team",
