@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import code_named, coined, identifiers, lone_names, named_once, people_signals
+from kctui.compiler.builtin import code_named, coined, identifiers, lone_names, lower_names, named_once, people_signals
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
@@ -136,6 +136,8 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
             spans = sorted(spans + extra, key=lambda sk: sk[0].start)
         firsts.append(spans[0][1] if spans else "")
         keys, strong = about(u.plain, spans)
+        keys, strong = lower_names.passing_only({k: cands[k].kinds for _, k in extra}, spans, u.kind,
+                                                _valued(u.plain, [s for s, _ in spans]), keys, strong)  # ("from fleetctl")
         keys += [k for s, k in spans if k not in keys and named_once.states_of_record(u.plain, s)]
         named = [k for s, k in spans if k in strong and person_named(u.plain, s, cands[k])]
         once.update(named)
@@ -369,7 +371,8 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
             + coined.unknown_words(u.plain, start, lower) + coined.snake_names(u.plain, start) \
             + identifiers.spans(u.plain, named_ids) + identifiers.numbered_records(u.plain) \
             + named_once.bracketed(u.plain, lower, _valued(u.plain, [s for s, _ in have])) \
-            + people_signals.apposed_spans(u.plain) + people_signals.member_spans(u.plain, lower):
+            + people_signals.apposed_spans(u.plain) + people_signals.member_spans(u.plain, lower) \
+            + lower_names.placed_words(u.plain, u.kind, _valued(u.plain, [s for s, _ in have]), lower):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
         c = candidate(cands, span.text, u.first, u.last)
