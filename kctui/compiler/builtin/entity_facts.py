@@ -13,6 +13,7 @@ from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import APPOSITIVE, Candidate, SpansOf, candidate, key_of
+from kctui.compiler.builtin.name_edges import possessor
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.compiler.builtin.stated_values import former
 from kctui.compiler.readers import Document
@@ -142,14 +143,15 @@ class _Statements:
         """Who owns (maintains, runs, …) the name before, a candidate of its own; what it runs (on)."""
         for m in _BY.finditer(text):
             c = self.subject_before(i, m.start())
-            who = m.group("who")
+            who = possessor(m.group("who"))  # "run by Hannah Cole's team": Hannah Cole
             if c and key_of(who) != c.key and not (len(who.split()) == 1 and wd.common_word(who)):
                 self.fact(c, f"{m.group('verb')} by", who, "", u, i)
                 p = candidate(self.cands, who, u.first, u.last)
                 p.fact, p.strong = True, True
                 p.kinds.add("caps")
                 p.entity_type = p.entity_type or ("person" if nt.person_shape(who) else "")
-                p.units.append(i)
+                if i not in p.units:
+                    p.units.append(i)
         for m in _RUNS.finditer(text):
             c = self.subject_before(i, m.start())
             if c and m.group("v").split()[0].casefold() not in wd.FUNCTION_WORDS:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kctui.compiler.builtin import models
+from kctui.compiler.builtin.name_edges import verb_form, without_dates
 from kctui.compiler.builtin.name_types import (
     ROLE_NOUNS,
     TYPE_NOUNS,
@@ -153,7 +154,8 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
                 out.append(Span(tok, s, e, s == first_pos, "channel", (tok,)))
         elif c0.isupper() or shaped(tok):
             group = _run(plain, toks, i)
-            _run_spans(plain, group, first_pos, link_texts, out)
+            if named := without_dates(plain, group):  # ("3 Sep Wrekin main transmitter": Wrekin)
+                _run_spans(plain, named, first_pos, link_texts, out)
             i += len(group)
             continue
         elif IDENT.match(tok) and not VERSIONISH.match(tok):
@@ -246,7 +248,7 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
         before.isdigit() and _MESSAGE_HEAD.match(plain, 0, s) is not None)
     if at_start and 2 <= len(group) <= 3 and (zipf(group[-1][0]) < RARE_ZIPF or (
             before in _INNER_OPENERS and _inner_person(group))) and person_like(whole := plain[group[0][1]:group[-1][2]]) \
-            and not _asks(plain, group):
+            and not _asks(plain, group) and not verb_form(group[0][0]):
         # a run shaped like a person's name whose surname is no English word may be one even
         # where it opens the sentence ("Daniel Micay on June 24"), and so may any such run after a
         # bracket, a colon or a dash inside the sentence ("Owner: Rafael Costa", "(Fiona Reid)"): a
@@ -332,8 +334,9 @@ def _leading_words(group: list[tuple[str, int, int]], at_start: bool, model: boo
         opener = group[0][0].casefold() in FUNCTION_WORDS  # "Your", "The", "Our": the capitals after it are the text's own
         while k < len(group) and (common_word(group[k][0]) or (
                 not (k and opener) and not shaped(group[k][0]) and len(group) > 1 and zipf(group[k][0]) >= RARE_ZIPF
-                and not model)):
-            k += 1  # ("Your Sentry Business plan" names Sentry Business; "Mei Wu said" names no "Wu")
+                and not model) or (k == 0 and len(group) > 1 and verb_form(group[0][0]))):
+            k += 1  # ("Your Sentry Business plan" names Sentry Business; "Mei Wu said" names no "Wu";
+            # "Reinstalled FTDI driver": a verb's past however rare the word)
     else:
         while k < len(group) and group[k][0].casefold() in FUNCTION_WORDS:
             k += 1

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.name_edges import nickname_of
 from kctui.compiler.builtin.sentences import Unit, bare
 from kctui.core.claims import Evidence
 from kctui.core.values import strip_inline
@@ -114,6 +115,8 @@ def defined(term: str, aliases: tuple[str, ...], e: Evidence, u: Unit, rest: str
     m = _PAREN_ALIAS.match(term)
     if m and len(m.group("name")) >= 2:
         term, aliases = m.group("name").strip(), aliases + (m.group("alias"),)
+    elif full := nickname_of(term):  # "Dev (Devendra Malhotra)": the person's full name, "Dev" an alias
+        term, aliases = full, aliases + (term.split(" (", 1)[0],)
     at_start = u.text.startswith(term) or u.text[4:].startswith(term)
     words = term.split()
     noun_type = nt.type_from_noun(words[-1]) if len(words) > 1 else ""
