@@ -76,3 +76,14 @@ def test_a_nickname_defined_in_a_list_titles_the_person_by_the_full_name() -> No
     names = entity_names("# Who's who\n\n- **Dev (Devendra Malhotra)** - dev, permits beta lead dev, payments\n"
                          "- **Sophie Lam** - frontend dev, accessibility champion\n")
     assert "Devendra Malhotra" in names and "Dev (Devendra Malhotra)" not in names
+
+
+def test_a_surname_after_a_particle_stands_for_its_person() -> None:
+    assert ne.person_with_particles("Pieter de Vries") and ne.person_with_particles("Anouk van der Wiel")
+    assert not ne.person_with_particles("Bank of England")
+    assert spans("ask Jan van der Wiel today") == ["Jan van der Wiel"]
+    names = entity_names("# Kestrel RMA\n\nFrom: Pieter de Vries <p.devries@kestrel-ems.nl>\n\n"
+                         "- Pieter de Vries confirmed the RMA-0042 failure analysis on 3 Mar.\n"
+                         "- de Vries says lot K-2025-118 boards need an x-ray.\n"
+                         "- Ask de Vries for the report by Friday.\n")
+    assert "Pieter de Vries" in names and "Vries" not in names

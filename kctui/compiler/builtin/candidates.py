@@ -20,6 +20,7 @@ from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.name_edges import person_with_particles
 from kctui.compiler.builtin.name_evidence import Candidate, SpansOf, candidate, key_of
 from kctui.compiler.builtin.name_mentions import (  # noqa: F401 - APPOSITIVE, acts_as_person: imported from here
     APPOSITIVE,
@@ -174,11 +175,12 @@ def _surnames(cands: dict[str, Candidate]) -> None:
     lasts: dict[str, list[Candidate]] = {}
     for c in {id(c): c for c in cands.values()}.values():
         # only a person: "Later Zorblat" is nobody, and "Linux" does not stand for Alpine Linux
-        if nt.person_like(c.name) and (c.entity_type == "person" or c.listed):
+        if person_with_particles(c.name) and (c.entity_type == "person" or c.listed):
             lasts.setdefault(key_of(c.name.split()[-1]), []).append(c)
     for key, ps in lasts.items():
         single = cands.get(key)
-        if single is not None and len(ps) == 1 and single is not ps[0] and not single.defined and not single.fact:
+        if single is not None and len(ps) == 1 and single is not ps[0] and not single.defined and not single.fact \
+                and single.name[:1].isupper():  # ("bakkerij vos", a shop written in lower case, is not Marieke de Vos)
             _fold(ps[0], single)
             cands[key] = ps[0]
 

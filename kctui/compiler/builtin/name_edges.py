@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin.name_types import person_like
-from kctui.compiler.builtin.words import CALENDAR, PREFIXES, RARE_ZIPF, zipf
+from kctui.compiler.builtin.words import CALENDAR, PARTICLES, PREFIXES, RARE_ZIPF, zipf
 
 Token = tuple[str, int, int]  # (token, start, end) in the plain sentence
 
@@ -51,7 +51,7 @@ def without_dates(plain: str, group: list[Token]) -> list[Token]:
             _plural_day(out[0][0]) or _DIGIT_BEFORE.search(plain, 0, out[0][1]) is not None
             or (len(out) > 1 and _calendar(out[1][0]))
             or (len(out) > 1 and out[0][0].casefold() in SHORT_CALENDAR
-                and not person_like(plain[out[0][1]:out[-1][2]]))):
+                and not person_with_particles(plain[out[0][1]:out[-1][2]]))):
         out.pop(0)  # ("Oct Brightloop Cloud"; not "Jun Takahashi")
     return out
 
@@ -90,3 +90,15 @@ def verb_form(token: str) -> bool:
     stems = {stem} | {stem[len(p):] for p in PREFIXES if stem.startswith(p) and len(stem) - len(p) >= 3}
     return any(zipf(s) >= RARE_ZIPF for t in stems
                for s in (t, t + "e", t[:-1] if t[-1:] == t[-2:-1] else "") if len(s) >= 3)
+
+
+_SURNAME_PARTICLES = PARTICLES - {"of"}  # inside a surname, in lower case ("Pieter de Vries", "Jan van der Berg")
+
+
+def person_with_particles(name: str) -> bool:
+    """Is the name a person's by its shape (`name_types.person_like`) once the particles inside it are
+    left out ("Pieter de Vries" as "Pieter Vries")? The surname alone ("Vries" of "… de Vries says …")
+    then stands for that person, as "Micay" does for Daniel Micay."""
+    words = name.split()
+    inner = [w for w in words[1:-1] if w not in _SURNAME_PARTICLES]
+    return person_like(" ".join([words[0], *inner, words[-1]]) if len(words) > 2 else name)

@@ -88,7 +88,7 @@ _JUNK_TOKEN = re.compile(r"_|\.(?:md|MD|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar
                          r"|['’](?:e?d|ing)$")  # (a verb made of a word with an apostrophe: "OK'd", "RMA'd", "DM'ing")
 _MARKED = re.compile(r"[^\W\d_a-z]|[`@]|[a-z][-_.][a-z0-9]|[a-z]\d|\d[a-z]")  # a capital, code, a handle, a-b, k8
 _FIRST_WORD = re.compile(r"\W*([^\W_][\w'’.+-]*)")
-_GAP = re.compile(r"^ (?:(?P<p>de|van|von|der|den|da|del|di|du|la|le|bin|al|of) )?$")
+_GAP = re.compile(r"^ (?:(?:de|van|von|der|den|da|del|di|du|la|le|bin|al|of) ){0,2}$")  # "Jan van der Berg"
 _FIRST = re.compile(r"[\w`@]")
 _NEXT = re.compile(r"\s+([A-Za-z]+)")
 # a root path of one segment written in prose ("/scratch at 81% full", "(/home)"): a mount or a share
