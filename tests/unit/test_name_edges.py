@@ -87,3 +87,29 @@ def test_a_surname_after_a_particle_stands_for_its_person() -> None:
                          "- de Vries says lot K-2025-118 boards need an x-ray.\n"
                          "- Ask de Vries for the report by Friday.\n")
     assert "Pieter de Vries" in names and "Vries" not in names
+
+
+@pytest.mark.parametrize("sentence,names", [
+    ("02:14 pager: FrostLine CRITICAL FRZ-04 -58 °C, Ana went in.", ["FrostLine", "FRZ-04", "Ana"]),
+    ("Pager said WARNING DB-01 disk at 91%", ["DB-01"]),
+    # capitals before no identifier stay a name ("OPERA Cloud", "VAST Data")
+    ("the OPERA Cloud migration starts soon", ["OPERA Cloud"]),
+])
+def test_an_alert_s_severity_splits_its_source_from_the_record(sentence: str, names: list[str]) -> None:
+    found = spans(sentence)  # (the severity and the unit are spans name_like then refuses)
+    assert set(names) <= set(found) and not any(" " in n and n not in names for n in found)
+
+
+@pytest.mark.parametrize("title,reading", [
+    ("FrostLine CRITICAL FRZ-04 -58 °C", True), ("Freezer 3 at 92%", True), ("delta +3", True),
+    ("FRZ-04", False), ("Windows 11", False), ("SOC 2 Type II", False), ("Library 204", False), ("BRY-97", False),
+])
+def test_a_reading_is_never_part_of_a_title(title: str, reading: bool) -> None:
+    assert ne.holds_reading(title) is reading
+    assert not nm.clean_title(title) if reading else True
+
+
+def test_a_row_named_by_an_alert_s_text_gets_no_page() -> None:
+    names = entity_names("# Freezer alarms\n\nFrostLine paged Ana twice.\n\n| alarm | time | who |\n|---|---|---|\n"
+                         "| FrostLine CRITICAL FRZ-04 -58 °C | 02:14 | Ana |\n| FrostLine WARNING FRZ-02 -71 °C | 03:40 | Ana |\n")
+    assert not any("°C" in n for n in names)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin.name_types import person_like
-from kctui.compiler.builtin.words import CALENDAR, PARTICLES, PREFIXES, RARE_ZIPF, zipf
+from kctui.compiler.builtin.words import CALENDAR, PARTICLES, PREFIXES, RARE_ZIPF, common_word, zipf
 
 Token = tuple[str, int, int]  # (token, start, end) in the plain sentence
 
@@ -102,3 +102,29 @@ def person_with_particles(name: str) -> bool:
     words = name.split()
     inner = [w for w in words[1:-1] if w not in _SURNAME_PARTICLES]
     return person_like(" ".join([words[0], *inner, words[-1]]) if len(words) > 2 else name)
+
+
+_RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")  # FRZ-04, INC-204 (as kctui.compiler.builtin.names reads one)
+
+
+def _shouted(token: str) -> bool:
+    """An ordinary English word written in capitals ("CRITICAL", "WARNING", "RESOLVED"): a state or a
+    severity an alert shouts, not an acronym."""
+    return len(token) >= 4 and token.isalpha() and token.isupper() and common_word(token)
+
+
+def record_label(before: str, token: str, after: str) -> bool:
+    """Does a run of capitals break at `token` (between the tokens `before` and `after`, "" at its ends):
+    an ordinary word in capitals before a record's identifier, or the identifier after one ("FrostLine
+    CRITICAL FRZ-04 …": FrostLine, FRZ-04)? An alert's text glues its source, its severity and the
+    record; the severity names nothing ("OPERA Cloud", "VAST Data" are names: no identifier follows)."""
+    return (_shouted(token) and bool(_RECORD_ID.match(after))) or (_shouted(before) and bool(_RECORD_ID.match(token)))
+
+
+_READING = re.compile(r"(?:^|\s)[-+−±]\d|\d\s?[°%‰]")
+
+
+def holds_reading(name: str) -> bool:
+    """Does the text hold a reading ("-58 °C", "+3", "92%")? A value measured, never part of a name:
+    a title holding one is an alert's or a row's whole text, not what names the thing."""
+    return bool(_READING.search(name))

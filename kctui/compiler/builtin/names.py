@@ -26,8 +26,6 @@ from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kctui.compiler.builtin import models
-from kctui.compiler.builtin.name_edges import verb_form, without_dates
 from kctui.compiler.builtin.name_types import (
     ROLE_NOUNS,
     TYPE_NOUNS,
@@ -208,8 +206,9 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
         gap = plain[group[-1][2]:nxt[1]]
         if nxt[0][0] in "`@" or not (nxt[0][0].isupper() or shaped(nxt[0])):
             break
-        if group[-1][0].endswith(("'s", "’s")) or nxt[0] == group[-1][0]:
-            break  # "Sourcegraph's Cloudflare" is two names
+        if group[-1][0].endswith(("'s", "’s")) or nxt[0] == group[-1][0] \
+                or record_label(group[-1][0], nxt[0], toks[j + 2][0] if j + 2 < n else ""):
+            break  # "Sourcegraph's Cloudflare" is two names; "FrostLine CRITICAL FRZ-04": an alert's parts
         if nxt[0].casefold() in ROLE_NOUNS and plain.startswith(" of ", nxt[2]):
             break  # "Moira Kettleby Head of Infrastructure": a name, then the role it holds
         if len(group) == 1 and _RECORD_ID.match(nxt[0]) and plain[:group[0][1]].rstrip()[-1:] in _OPENERS | {""}:
@@ -459,8 +458,8 @@ def clean_title(name: str, common_ok: bool = False) -> bool:
     an English word written short, a period of the year or an English compound.
     `common_ok`: the document's usage made this one frequent word a name (`usage.usage_need`)."""
     words = name.split()
-    if not words or placeholder(name) or code_identifier(name) or role_phrase(words):
-        return False
+    if not words or placeholder(name) or code_identifier(name) or role_phrase(words) or holds_reading(name):
+        return False  # (a reading: "FrostLine CRITICAL FRZ-04 -58 °C" is an alert's text)
     if len(words) == 1 and common_word(words[0]) and not (common_ok and words[0].casefold() not in FUNCTION_WORDS) \
             and not typed_compound(words[0]):
         return False

@@ -22,6 +22,7 @@ from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, acts_as_person, find_candidates, key_of
 from kctui.compiler.builtin.entity_facts import statements
+from kctui.compiler.builtin.name_edges import holds_reading
 from kctui.compiler.builtin.profile import Profile
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.compiler.builtin.terms import Defined
@@ -207,7 +208,8 @@ def _used(cands: dict[str, Candidate]) -> set[str]:
 def _accepted(cands: dict[str, Candidate], concept_keys: set[str], used: set[str]) -> dict[str, Candidate]:
     """The candidates the evidence makes entities (a concept of the document is none)."""
     return {k: c for k, c in cands.items() if k not in concept_keys and c.accepted()
-            and (_clean(c.name) or k in used or (c.structured and not wd.placeholder(c.name)) or c.known)}
+            and (_clean(c.name) or k in used or (c.structured and not wd.placeholder(c.name)
+                                                  and not holds_reading(c.name)) or c.known)}
 
 
 def _passing(doc: Document, us: list[Unit], cands: dict[str, Candidate], concept_keys: set[str],
