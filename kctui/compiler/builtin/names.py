@@ -26,6 +26,8 @@ from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kctui.compiler.builtin import models
+from kctui.compiler.builtin.name_edges import holds_reading, record_label, verb_form, without_dates
 from kctui.compiler.builtin.name_types import (
     ROLE_NOUNS,
     TYPE_NOUNS,
