@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from kctui.compiler.builtin.names import clean_title, one_word, zipf
+from kctui.compiler.builtin.name_checks import clean_title
+from kctui.compiler.builtin.names import one_word, zipf
 from kctui.compiler.builtin.usage import USAGE_MAX_ZIPF
 from kctui.compiler.steps.pipeline import compile_pass
 from kctui.core.frontmatter import parse_document

@@ -186,14 +186,14 @@ NAME_SENTENCES = [
 @pytest.mark.parametrize("text", NAME_SENTENCES)
 def test_a_sentences_name_tokens_are_those_of_the_pattern_as_first_written(text: str) -> None:
     """`_INTERESTING` with possessive runs of lower-case letters finds the same tokens."""
-    from kctui.compiler.builtin import names
+    from kctui.compiler.builtin import name_tokens
 
     as_written = re.compile(
         r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|"
         r"(?<![\w&/#])#[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w#-])|(?<![\w'’.&+/@-])"
         r"(?:[^\W\d_a-z]|[a-z]+[A-Z0-9]|[a-z][a-z0-9]*[-_.][a-z0-9])[\w'’.+-]*"
     )
-    assert [m.span() for m in names._INTERESTING.finditer(text)] == [m.span() for m in as_written.finditer(text)]
+    assert [m.span() for m in name_tokens._INTERESTING.finditer(text)] == [m.span() for m in as_written.finditer(text)]
 
 
 def _called_term_as_written(plain: str) -> str | None:

@@ -10,6 +10,7 @@ import pytest
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.builtin.name_checks import name_like
 from kctui.compiler.readers import read_source
 
 DIGEST = "sha256:" + "3" * 64
@@ -126,7 +127,7 @@ def test_an_acronym_used_as_a_name_still_recurs_into_a_page() -> None:
 ])
 def test_a_run_of_acronyms_headed_by_a_generic_one_is_no_name(tokens: tuple[str, ...], name: bool) -> None:
     span = nm.Span(" ".join(tokens), 5, 5 + len(" ".join(tokens)), False, "caps", tokens)
-    assert nm.name_like(span, ug.lower_words(["some text"]))[0] is name
+    assert name_like(span, ug.lower_words(["some text"]))[0] is name
 
 
 # -- names marked by their shape --------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import pytest
 from kctui.compiler.builtin import name_edges as ne
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.builtin.name_checks import clean_title
 from kctui.compiler.readers import read_source
 
 DIGEST = "sha256:" + "5" * 64
@@ -106,7 +107,7 @@ def test_an_alert_s_severity_splits_its_source_from_the_record(sentence: str, na
 ])
 def test_a_reading_is_never_part_of_a_title(title: str, reading: bool) -> None:
     assert ne.holds_reading(title) is reading
-    assert not nm.clean_title(title) if reading else True
+    assert not clean_title(title) if reading else True
 
 
 def test_a_row_named_by_an_alert_s_text_gets_no_page() -> None:

@@ -11,6 +11,8 @@ import pytest
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.builtin.name_checks import clean_title
+from kctui.compiler.builtin.name_tokens import junk_token
 from kctui.compiler.readers import read_source
 
 DIGEST = "sha256:" + "6" * 64
@@ -33,7 +35,7 @@ def spans(plain: str) -> list[str]:
     ("post-1.0", True), ("pre-2024", True),
 ])
 def test_an_identifier_with_a_number_part_is_no_adjective_compound(token, junk):
-    assert nm.junk_token(token) is junk
+    assert junk_token(token) is junk
 
 
 def test_an_identifier_with_a_number_part_is_a_name_a_fact_is_stated_of():
@@ -49,7 +51,7 @@ def test_an_identifier_with_a_number_part_is_a_name_a_fact_is_stated_of():
     ("long-term", False), ("follow-up", False), ("on-call", False), ("sales-team", False), ("re-service", False),
 ])
 def test_a_lower_case_compound_headed_by_a_kind_of_thing_is_a_title(token, named):
-    assert nm.clean_title(token) is named
+    assert clean_title(token) is named
 
 
 @pytest.mark.parametrize("plain, name", [
@@ -128,7 +130,7 @@ def test_a_whole_title_in_title_case_names_a_topic_not_a_person():
     ("Cloud-like", True), ("Quokka-specific", True),  # a compound modifier
 ])
 def test_a_capitalised_word_with_a_short_lower_case_tail_is_one_word(token, junk):
-    assert nm.junk_token(token) is junk
+    assert junk_token(token) is junk
 
 
 @pytest.mark.parametrize("text, word", [

@@ -10,6 +10,8 @@ import pytest
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.builtin.name_checks import clean_title
+from kctui.compiler.builtin.name_types import role_phrase
 from kctui.compiler.builtin.profile import EMPTY, ProfileError, load_profile, parse_profile
 from kctui.compiler.readers import read_source
 
@@ -29,9 +31,9 @@ def test_common_words_by_frequency_not_by_list(word: str, common: bool) -> None:
 
 def test_titles_that_are_no_names() -> None:
     for title in ("Among team", "If team", "For team", "Accurate team", "A", "foo", "Consequences", "x"):
-        assert not nm.clean_title(title), title
+        assert not clean_title(title), title
     for title in ("Priya Raman", "billing-api", "SQLite", "Cody team", "Batch Changes"):
-        assert nm.clean_title(title), title
+        assert clean_title(title), title
     assert nm.common_phrase("Action items") and nm.common_phrase("Detailed design") and not nm.common_phrase("Kafka topics")
 
 
@@ -203,7 +205,7 @@ def test_list_of_people_and_glossary_opening():
     (("Developer", "Infrastructure"), False, "named after a role, not one"),
 ])
 def test_role_phrase_needs_the_role_as_its_head(tokens, role, reason):  # noqa: ANN001
-    assert nm.role_phrase(tokens) is role, reason
+    assert role_phrase(tokens) is role, reason
 
 
 def test_a_multiword_name_before_team_is_a_team_and_counts_at_a_sentence_start():

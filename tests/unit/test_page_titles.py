@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.builtin.name_checks import clean_title
 from kctui.compiler.readers import read_source
 
 DIGEST = "sha256:" + "7" * 64
@@ -48,7 +48,7 @@ def test_an_english_word_written_short_is_told_by_its_letters(word, short):
     ("FY27 budget", True), ("quota-service", True), ("order-router", True), ("Quokkabase", True),
 ])
 def test_such_words_title_no_page(title, ok):
-    assert nm.clean_title(title) is ok
+    assert clean_title(title) is ok
 
 
 def test_a_fact_stated_of_such_a_word_makes_no_page_but_its_names_keep_theirs():

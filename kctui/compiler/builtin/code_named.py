@@ -33,6 +33,7 @@ import re
 
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.name_tokens import junk_token
 
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+$|^(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{2,}$")
 _MEMBER = re.compile(r"[^\W\d]\.|\.[^\W\d]")  # a dot beside a letter: code's member ("log.NamedError"), a domain
@@ -46,7 +47,7 @@ def code_shaped(text: str) -> bool:
         return False
     if "." in text and _DOMAIN.search(text.casefold()):
         return False  # a domain or a file name: "stg.example.co.uk", "runbook.md"
-    if nm.junk_token(text) or wd.english_compound(text.casefold()):
+    if junk_token(text) or wd.english_compound(text.casefold()):
         return False
     parts = [p for p in re.split(r"[-_.]", text.casefold()) if p]
     if parts[0] in wd.PREFIXES or parts[-1].endswith(wd.WORD_SUFFIX) or any(p in wd.FUNCTION_WORDS for p in parts):

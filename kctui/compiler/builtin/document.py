@@ -14,7 +14,7 @@ from kctui.compiler.builtin import (
     facts,
     fields,
     glossary,
-    names,
+    name_checks,
     prose,
     recognise,
     records,
@@ -81,7 +81,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     _add_owners(doc, ex, owners, entity_keys)
     # a row of a table's name column is a name however common its word ("Linear" in a vendor list)
     rows = {identity_key(e.name) for e in structured}
-    ex.entities = [e for e in ex.entities if names.clean_title(e.name) or identity_key(e.name) in found.used | rows]
+    ex.entities = [e for e in ex.entities if name_checks.clean_title(e.name) or identity_key(e.name) in found.used | rows]
     candidates += item_claims
     candidates += _decisions(doc, ex, found, units, names_here)
     candidates += shapes.commands(doc, found.names)

@@ -15,8 +15,8 @@ import re
 import yaml
 
 from kctui.compiler.builtin import name_types as nt
-from kctui.compiler.builtin import names
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.name_checks import clean_title
 from kctui.compiler.builtin.name_types import type_from_noun
 from kctui.compiler.builtin.table_facts import MAX_VALUE_CHARS, usable_value
 from kctui.compiler.extraction import Concept, Entity
@@ -161,7 +161,7 @@ def _names_a_thing(title: str) -> bool:
         return False
     if not all(w[:1].isupper() or wd.shaped(w) or w.casefold() in wd.PARTICLES for w in words):
         return False  # "Vendors and contracts" is a title; a name capitalises every word
-    return not wd.common_phrase(plain) and names.clean_title(plain)
+    return not wd.common_phrase(plain) and clean_title(plain)
 
 
 # -- frontmatter ----------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Notes name hardware and products by a maker, a line and a model ("Dell PowerEdge T160", "Makito X4
 decoder", "Huawei B535", "ThinkCentre M70q"). The designation is a capital or three and a number, with a
 letter or two after it ("T160", "M70q", "H740P"); on its own such a token is no name (a line anchor, a
-paper size, a key: "L12", "A4", "F10" — `names._JUNK_TOKEN`), but right after a capitalised word it names
+paper size, a key: "L12", "A4", "F10" — `name_tokens.JUNK_TOKEN`), but right after a capitalised word it names
 which model of that name is meant, and the name stops short without it. Business shorthand stays out
 (a quarter, a priority, a half, a week: "Q3", "P1", "H2", "W2", a closed class like the calendar).
 

@@ -19,6 +19,7 @@ from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.name_checks import name_like
 from kctui.compiler.builtin.name_evidence import Candidate, SpansOf, candidate
 from kctui.compiler.builtin.profile import KnownName, Profile
 from kctui.compiler.builtin.sentences import CHECKBOX, Unit
@@ -132,7 +133,7 @@ def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list
         if span.at_start and versioned:
             span = replace(span, at_start=False)  # the version marks it where the capital cannot
         known = profile.known(span.text)
-        ok, strong = (True, True) if known else nm.name_like(span, lower)
+        ok, strong = (True, True) if known else name_like(span, lower)
         if not ok and versioned and u.kind != "row" and len(span.tokens) == 1 and wd.ACRONYM.match(span.text) \
                 and not wd.generic_acronym(span.text) and span.text.casefold() not in lower:
             ok, strong = True, True  # an acronym with a release number is a product's name ("EMQX 5.4")

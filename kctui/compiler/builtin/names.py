@@ -1,4 +1,3 @@
-# size: finding a sentence's name spans (plain_spans and its run rules) and judging them (name_like, clean_title) share the Span and the sentence-start rules; each rule is a short named helper.
 """Named things from evidence in the text, not from lists.
 
 A name is a span the text marks as one: capitalised away from the start of a sentence ("Priya Raman",
@@ -11,53 +10,37 @@ in lower case is not a name there. An acronym the document counts like a common 
 "this PR proposes …", "RFCs") is a kind of thing, not a name; a lower-case identifier is a name by its
 shape only when it is a domain or a compound of no ordinary words (crates.io, pkg-config) and recurs.
 
-This module finds the candidate spans of a sentence and judges them (`name_like`, `clean_title`); what
-the document's own usage says about a word (the words it writes in lower case, how many capitalised
-sentences make a frequent word a name) is in `kctui.compiler.builtin.usage`; the word-level tests are
-in `kctui.compiler.builtin.words` (frequency, shape, the closed-class grammar of English) and the
-generic nouns that say what kind of thing a name is, and who is a person, in
+This module finds the candidate spans of a sentence: among the words that may make a name
+(`kctui.compiler.builtin.name_tokens`), where a run of them begins and ends as one name, and which of its
+first words are no part of it. The spans are judged in `kctui.compiler.builtin.name_checks` (`name_like`,
+`clean_title`); what the document's own usage says about a word (the words it writes in lower case, how
+many capitalised sentences make a frequent word a name) is in `kctui.compiler.builtin.usage`; the
+word-level tests are in `kctui.compiler.builtin.words` (frequency, shape, the closed-class grammar of
+English) and the generic nouns that say what kind of thing a name is, and who is a person, in
 `kctui.compiler.builtin.name_types`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Container
 from dataclasses import dataclass
-from functools import lru_cache
 
 from kctui.compiler.builtin import models
-from kctui.compiler.builtin.name_edges import holds_reading, record_label, verb_form, without_dates
-from kctui.compiler.builtin.name_types import (
-    ROLE_NOUNS,
-    TYPE_NOUNS,
-    person_like,
-    role_phrase,
-)
-from kctui.compiler.builtin.words import (  # noqa: F401 - re-exported for the tests
-    ACRONYM,
-    ACRONYM_COMMON_ZIPF,
-    CALENDAR,
+from kctui.compiler.builtin.name_edges import record_label, verb_form, without_dates
+from kctui.compiler.builtin.name_tokens import JUNK_TOKEN, junk_token, tokens
+from kctui.compiler.builtin.name_types import ROLE_NOUNS, TYPE_NOUNS, person_like
+from kctui.compiler.builtin.words import (  # noqa: F401 - common_phrase, ident_name, one_word: re-exported for the tests
     COMMON_ZIPF,
     FUNCTION_WORDS,
     IDENT,
-    PARTICLES,
-    PREFIXES,
     RARE_ZIPF,
-    SUFFIX_SHAPE,
     VERSIONISH,
     WORD_SUFFIX,
-    code_identifier,
     common_phrase,
     common_word,
-    english_compound,
-    generic_acronym,
     ident_name,
     one_word,
-    period,
-    placeholder,
     shaped,
-    shorthand,
     zipf,
 )
 
@@ -75,17 +58,8 @@ class Span:
     subject: bool = False  # one word opening its sentence as the bare subject of a verb ("Sentry handles …")
 
 
-_INTERESTING = re.compile(
-    r"`[^`\n]{1,60}`|(?<![\w.@/])@[A-Za-z][\w-]{1,38}(?![\w/.@-])|"
-    r"(?<![\w&/#])#[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w#-])|(?<![\w'’.&+/@-])"
-    r"(?:[^\W\d_a-z]|[a-z]++[A-Z0-9]|[a-z][a-z0-9]*+[-_.][a-z0-9]|\d{1,2}(?=[A-Z][a-z]{4}))[\w'’.+-]*"
-)  # (possessive: what follows a run of lower-case letters is never one, so giving some back cannot help;
-# a number glued to a capitalised word of five letters or more opens a name: "1Password"; not a unit, "1Gbps")
-_TRAIL = ".'’+-"
 _INNER_OPENERS = frozenset(":;—–-(")  # … of which these open no sentence: a label's value, an aside, a dash
 _OPENERS = frozenset(":;—–-(\"“‘>|.!?*[")  # a capital after these says nothing: a new sentence, a label, a quote
-_JUNK_TOKEN = re.compile(r"_|\.(?:md|MD|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d"
-                         r"|['’](?:e?d|ing)$")  # (a verb made of a word with an apostrophe: "OK'd", "RMA'd", "DM'ing")
 _MARKED = re.compile(r"[^\W\d_a-z]|[`@]|[a-z][-_.][a-z0-9]|[a-z]\d|\d[a-z]")  # a capital, code, a handle, a-b, k8
 _FIRST_WORD = re.compile(r"\W*([^\W_][\w'’.+-]*)")
 _GAP = re.compile(r"^ (?:(?:de|van|von|der|den|da|del|di|du|la|le|bin|al|of) ){0,2}$")  # "Jan van der Berg"
@@ -100,41 +74,15 @@ _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
 _HEX_COLOUR = re.compile(r"^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
 
 
-@lru_cache(maxsize=65536)
-def junk_token(token: str) -> bool:
-    """A file name, an env_VAR, a line anchor, an adjective compound: never a name."""
-    return _junk(token)
-
-
-@lru_cache(maxsize=65536)
-def _junk(token: str) -> bool:
-    return bool(_JUNK_TOKEN.search(token)) or ("-" in token and _compound(token))
-
-
-@lru_cache(maxsize=65536)
-def _compound(token: str) -> bool:
-    """An adjective compound ("DevOps-specific", "Cloud-like", "external-to-EPD"), not a name."""
-    parts = [p for p in token.split("-") if p]
-    if len(parts) < 2:
-        return False
-    if parts[0][:1].isupper() and parts[-1].islower() and len(parts[-1]) > 2:
-        return True  # ("Co-op", "Wi-fi": a word's own hyphen, not a compound modifier)
-    if parts[0] in PREFIXES and not any(ch.isalpha() for ch in "".join(parts[1:])):
-        return True  # "post-1.0", "pre-2024": an English prefix on a number
-    # (a part of digits is no capital: "etl-01", "ledger-pg-2" are identifiers, not "external-to-EPD")
-    return any(p.casefold() in FUNCTION_WORDS for p in parts[1:-1]) or (
-        parts[0].islower() and not parts[-1].islower() and any(ch.isupper() for ch in parts[-1]))
-
-
 def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Span]:
     """Candidate name spans of one sentence (inline links already reduced to their text)."""
     paths = [Span(m.group(0), m.start(), m.end(), m.start() == 0, "path", (m.group(0),))
              for m in _ROOT_PATH.finditer(plain)] if "/" in plain else []
     if not _MARKED.search(plain, 1):  # nothing past the first letter marks a name: only the first word can be one
         m = _FIRST_WORD.match(plain)
-        if not m or not m.group(1)[:1].isupper() or common_word(m.group(1)) or _junk(m.group(1)):
+        if not m or not m.group(1)[:1].isupper() or common_word(m.group(1)) or junk_token(m.group(1)):
             return paths
-    toks = _tokens(plain)
+    toks = tokens(plain)
     if not toks:
         return paths
     first = _FIRST.search(plain)
@@ -167,33 +115,12 @@ def plain_spans(plain: str, link_texts: frozenset[str] = frozenset()) -> list[Sp
     return out
 
 
-def _tokens(plain: str) -> list[tuple[str, int, int]]:
-    """(token, start, end) of the words of a sentence that may be or begin a name: capitalised or shaped
-    words, code spans, handles, identifiers; trailing punctuation and junk (file names, env_VARS) left out."""
-    toks = []
-    for m in _INTERESTING.finditer(plain):
-        tok = m.group(0)
-        if tok[-1] in _TRAIL and tok[0] != "`":
-            core = tok.rstrip(".'’-")  # "C++." ends a sentence; "C++" keeps its suffix
-            tok = core if core.endswith("++") and SUFFIX_SHAPE.match(core) else tok.rstrip(_TRAIL)
-            if not tok:
-                continue
-        if plain[m.start() + len(tok): m.start() + len(tok) + 1] == "#" and tok.isalpha() and len(tok) <= 2 \
-                and not plain[m.start() + len(tok) + 1: m.start() + len(tok) + 2].isalnum():
-            tok += "#"  # C#, F#
-        if tok[0] != "`" and _junk(tok) and not (
-                models.designation(tok) and models.after_name(plain, m.start(), toks[-1] if toks else None)):
-            continue  # env_VARS, file names, line anchors, "Cody-related": not names ("Makito X4" is a model)
-        toks.append((tok, m.start(), m.start() + len(tok)))
-    return toks
-
-
 def _code_span(plain: str, tok: str, s: int, e: int, first_pos: int, out: list[Span]) -> None:
     """A code span names only what the text types or defines ("the `rg` tool", "`rg` is a …")."""
     inner = tok.strip("`").strip()
     nxt = _NEXT.match(plain, e)
     if nxt and (nxt.group(1).casefold() in TYPE_NOUNS or nxt.group(1) in ("is", "are")) \
-            and _CODE_NAME.fullmatch(inner) and not _JUNK_TOKEN.search(inner):  # not `x.tar.gz`
+            and _CODE_NAME.fullmatch(inner) and not JUNK_TOKEN.search(inner):  # not `x.tar.gz`
         out.append(Span(inner, s, e, s == first_pos, "code", (inner,)))
 
 
@@ -283,11 +210,10 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
 _DETERMINER_AFTER = re.compile(r" (?:the|a|an|our|your|their|its|my|each|every)\b")
 # a finite verb right after a word that opens its sentence: an auxiliary, or a known word in -s ("Sentry
 # handles …", "Quillstack stays …"); English puts a determiner before a common noun that is a subject
-# ("The sentry handles …"), so a bare capitalised word there is a name (subject_band: not a mass noun)
+# ("The sentry handles …"), so a bare capitalised word there is a name (name_checks.SUBJECT_BAND: not a mass noun)
 _FINITE_VERB = re.compile(r" (?:is|was|has|had|will|would|can|could|should|must|does|did|[a-z]{2,}[^s\W]s)\b"
                           r"(?! (?:is|are|was|were|has|have|had|will|would|can|could|should|must|do|does)\b)")
 # (a word in -s before another verb is a noun in the plural: "Heterogeneous lists are …")
-SUBJECT_BAND = 3.5  # a word that opens its sentence as a verb's bare subject: rarer than this (not "Deployment is")
 
 MERIDIEM = frozenset({"AM", "PM"})  # after a time of day (closed class)
 _TIME_BEFORE = re.compile(r"\d\s?$")
@@ -347,15 +273,6 @@ def _leading_words(group: list[tuple[str, int, int]], at_start: bool, model: boo
 # English titles written before a person's name (closed class, like PARTICLES): part of how the text names them
 HONORIFICS = frozenset({"Dr", "Prof", "Mr", "Mrs", "Ms", "Mx", "Sir", "Dame", "Capt", "Cpt", "Col", "Maj", "Lt",
                         "Sgt", "Cllr", "Insp", "Supt", "Cdr"})
-_RANGE_GAP = re.compile(r"[-–—/]")
-
-
-def _calendar_range(token: str) -> bool:
-    """A span of days or months ("Thu-Fri", "Jan/Feb")."""
-    parts = _RANGE_GAP.split(token)
-    return len(parts) > 1 and all(p.casefold() in CALENDAR for p in parts)
-
-
 _LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
 
 
@@ -384,88 +301,3 @@ def link_texts(raw: str) -> frozenset[str]:
     if "](" not in raw:
         return frozenset()
     return frozenset(" ".join(m.group(1).strip("`*_ ").split()) for m in _LINK_TEXT.finditer(raw))
-
-
-def name_like(span: Span, lower_words: Container[str]) -> tuple[bool, bool]:
-    """(is a candidate, is strong evidence on its own) for a span, given the words the document writes in
-    lower case (`usage.Lower`, whose counted acronyms `kinds` are read too; a plain set of words will do)."""
-    tokens = [t for t in span.tokens if t.casefold() not in PARTICLES]
-    if not tokens or placeholder(span.text):
-        return False, False
-    if span.kind in ("code", "ident", "handle", "path", "channel"):
-        return True, span.kind in ("handle", "channel")
-    if all(_calendar_range(t) for t in tokens):
-        return False, False  # a span of days or months ("Thu-Fri", "Mon–Wed", "Jan/Feb"), not a name
-    if any(shaped(t) for t in tokens):
-        return True, True
-    if len(tokens) == 1:
-        return _one_word_like(span, tokens[0], lower_words)
-    return _words_like(span, tokens, lower_words)
-
-
-def _one_word_like(span: Span, t: str, lower_words: Container[str]) -> tuple[bool, bool]:
-    """name_like of a span of one word: a rare word, capitalised and never written in lower case."""
-    low = t.casefold()
-    if low in lower_words or low.removesuffix("s") in CALENDAR or (len(low) > 4 and (
-            (low.endswith("s") and low[:-1] in lower_words) or low + "s" in lower_words)):
-        return False, False  # the document writes it (or its singular, its plural) as an ordinary word; a day or month
-    if ACRONYM.match(t):
-        return False, False  # an acronym needs its expansion, a definition or a typing noun (or usage)
-    z = zipf(t)
-    if z >= COMMON_ZIPF:
-        return False, False  # a frequent word: only the document's usage can make it a name
-    if span.subject and z < SUBJECT_BAND and low not in FUNCTION_WORDS and not english_ending(t) and low[-1] != "s":
-        return True, False  # "Sentry handles error tracking; …": the bare subject of a verb is a name
-    return (not span.at_start or z < RARE_ZIPF), z < RARE_ZIPF and not span.at_start
-
-
-def _words_like(span: Span, tokens: list[str], lower_words: Container[str]) -> tuple[bool, bool]:
-    """name_like of a span of several words: not a role, not a kind of thing; ordinary words only away
-    from a sentence start and never written so in lower case."""
-    if role_phrase(tokens) or _kind_phrase(tokens, lower_words) or _PLURAL_ACRONYM_TAIL.match(tokens[-1]):
-        return False, False  # (an acronym in the plural heads a count of things: "zone C APs")
-    if all(common_word(t) for t in tokens):
-        phrase = " ".join(tokens).casefold()
-        return (not span.at_start and phrase not in lower_words and len(tokens) <= 3), False
-    return True, not span.at_start or sum(not common_word(t) for t in tokens) >= 2
-
-
-_PLURAL_ACRONYM_TAIL = re.compile(r"^[A-Z]{2,6}s$")
-
-
-def _kind_phrase(tokens: list[str], lower_words: Container[str]) -> bool:
-    """Words that name a kind of thing, not a thing: kinds of document the text counts ("RFC PR": "an
-    RFC"), or acronyms headed by a generic one ("AWS API")."""
-    kinds = getattr(lower_words, "kinds", frozenset())
-    if kinds and any(t in kinds for t in tokens) and all(t in kinds or common_word(t) or generic_acronym(t) for t in tokens):
-        return True
-    return all(ACRONYM.match(t) for t in tokens) and generic_acronym(tokens[-1])
-
-
-def typed_compound(token: str) -> bool:
-    """A lower-case identifier whose last part is a noun of a kind of thing ("label-service",
-    "billing-db", "order-queue"): the name of one thing of that kind, however ordinary its parts (an
-    English compound ends in a modifier's head: "long-term", "follow-up")."""
-    if not IDENT.match(token) or "_" in token:
-        return False
-    parts = [p for p in re.split(r"[-.]", token) if p]
-    kind = TYPE_NOUNS.get(parts[-1], "")
-    return len(parts) >= 2 and kind not in ("", "person", "team") and not any(
-        p in FUNCTION_WORDS or p in PREFIXES for p in parts)
-
-
-@lru_cache(maxsize=65536)
-def clean_title(name: str, common_ok: bool = False) -> bool:
-    """Could this be the title of an entity page? Not a common word, a placeholder, "<common word> team",
-    an English word written short, a period of the year or an English compound.
-    `common_ok`: the document's usage made this one frequent word a name (`usage.usage_need`)."""
-    words = name.split()
-    if not words or placeholder(name) or code_identifier(name) or role_phrase(words) or holds_reading(name):
-        return False  # (a reading: "FrostLine CRITICAL FRZ-04 -58 °C" is an alert's text)
-    if len(words) == 1 and common_word(words[0]) and not (common_ok and words[0].casefold() not in FUNCTION_WORDS) \
-            and not typed_compound(words[0]):
-        return False
-    if len(words) == 1 and (shorthand(words[0]) or period(words[0])
-                            or (english_compound(words[0]) and not typed_compound(words[0]))):
-        return False  # an English word written short ("recvd", "Bldg"), a period ("FY27") or an English compound ("dial-up")
-    return not (words[-1].casefold() == "team" and all(common_word(w) for w in words[:-1]))

@@ -29,6 +29,7 @@ from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.name_checks import clean_title
 from kctui.compiler.readers import Block
 
 # a chat turn quoted in a note: a one-word name in bold and a colon, then what was said
@@ -195,5 +196,5 @@ def apposed_keys(plain: str, spans: list[tuple[nm.Span, str]], cands: Mapping[st
     (kctui.compiler.builtin.candidates.Candidate: `vouched`, `name`)."""
     members = {s.start for s in member_spans(plain, lower)} if "(" in plain or ":" in plain else set()
     return [k for s, k in spans if k in cands and cands[k].vouched and (
-        (apposed_person(plain, s) and nm.clean_title(cands[k].name))
-        or (s.start in members and " " not in s.text and nm.clean_title(cands[k].name, common_ok=True)))]
+        (apposed_person(plain, s) and clean_title(cands[k].name))
+        or (s.start in members and " " not in s.text and clean_title(cands[k].name, common_ok=True)))]

@@ -23,6 +23,8 @@ from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, candidate, key_of
+from kctui.compiler.builtin.name_checks import clean_title
+from kctui.compiler.builtin.name_tokens import junk_token
 from kctui.compiler.builtin.sentences import Unit
 from kctui.compiler.builtin.stated_values import stated_value, value_next_to, value_spans
 
@@ -285,7 +287,7 @@ def usable(c: Candidate, passing: bool = False) -> bool:
     `passing`, one a fact can make a passing mention (a page once another source names it too)."""
     if c.defined or c.known or c.listed or c.fact:
         return True
-    if not c.vouched or not nm.clean_title(c.name) or (any(
+    if not c.vouched or not clean_title(c.name) or (any(
             w.casefold().removesuffix("s") in wd.CALENDAR for w in c.name.split()) and not nt.person_like(c.name)):
         return False
     if c.kinds <= {"caps"} and not c.marked and (wd.zipf(c.name.split()[-1]) >= wd.RARE_ZIPF
@@ -393,6 +395,6 @@ def _code_spans(plain: str) -> list[nm.Span]:
     for m in _CODE.finditer(plain):
         inner = m.group(1)
         if _CODE_NAME.match(inner) and not wd.placeholder(inner) and not key_of(inner).replace(".", "").isdigit() \
-                and not nm.code_identifier(inner) and not nm.junk_token(inner):
+                and not wd.code_identifier(inner) and not junk_token(inner):
             out.append(nm.Span(inner, m.start(), m.end(), m.start() == 0, "code", (inner,)))
     return out

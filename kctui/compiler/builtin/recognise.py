@@ -22,6 +22,7 @@ from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, acts_as_person, find_candidates, key_of
 from kctui.compiler.builtin.entity_facts import statements
+from kctui.compiler.builtin.name_checks import clean_title
 from kctui.compiler.builtin.name_edges import holds_reading
 from kctui.compiler.builtin.profile import Profile
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
@@ -202,7 +203,7 @@ def _used(cands: dict[str, Candidate]) -> set[str]:
     one alone in brackets as what the words before it are called ("Caledon (Ross)":
     kctui.compiler.builtin.named_once.bracketed)."""
     return {k for k, c in cands.items() if (c.usage and not c.vouched or "bracketed" in c.kinds)
-            and nm.clean_title(c.name, common_ok=True)}
+            and clean_title(c.name, common_ok=True)}
 
 
 def _accepted(cands: dict[str, Candidate], concept_keys: set[str], used: set[str]) -> dict[str, Candidate]:
@@ -322,4 +323,4 @@ def _clause(sentence: str, surfaces: list[str]) -> str:
 
 
 def _clean(name: str) -> bool:
-    return nm.clean_title(name)
+    return clean_title(name)

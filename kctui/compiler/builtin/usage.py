@@ -13,7 +13,7 @@ months) or words so frequent they stay ordinary whatever one document does ("Eng
 
 Why: no hand list of names or of common words can know one corpus's vocabulary; the evidence is the
 document's own writing, read once per document (`Lower`) and consulted per span (`usage_need`, and
-`kctui.compiler.builtin.names.name_like`, which takes a `Lower` as the words written in lower case).
+`kctui.compiler.builtin.name_checks.name_like`, which takes a `Lower` as the words written in lower case).
 """
 
 from __future__ import annotations
