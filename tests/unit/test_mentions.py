@@ -398,17 +398,3 @@ def test_a_records_title_is_about_the_record_and_the_first_thing_its_decision_na
 def test_a_brand_word_is_found_as_a_name_is_written(text: str, lowered: bool, found: set[str]) -> None:
     finder = NameFinder({"widget-server": ["Widget Server"]}, None, {"widget-server": ["Widget"]})
     assert finder.find(text, lowered) == found
-
-
-@pytest.mark.parametrize(("text", "noted"), [
-    ("**Tom Ellery**", False),  # a bold lead over a person's standup items: the items are the notes
-    ("__Piano__", False),
-    ("**Piano** renews in May", True),  # the lead says something after the name
-    ("Piano", True),  # a list's item that is a name alone stays (what the list it stands in says of it)
-    ("**Piano and prebid**", True),  # a lead naming more than one page is no single name
-])
-def test_a_bold_line_that_is_a_name_alone_is_no_note_of_its_page(text: str, noted: bool) -> None:
-    ex = Extraction("standup.md", "sha256:x", "markdown", "Standup", "note", "general", statements=[_statement(3, text)])
-    fed: dict = {}
-    attach(ex, fed, NameFinder(PAGES), {"piano": "Piano", "prebid": "prebid", "tom-ellery": "Tom Ellery"})
-    assert any(c.value == text for contribution in fed.values() for c in contribution.claims) is noted
