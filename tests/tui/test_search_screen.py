@@ -129,3 +129,20 @@ def test_search_is_in_the_registry_and_can_be_rebound():
     assert keys.validate_keymap({"search": "f5"}) == {"search": "f5"}
     with pytest.raises(keys.KeymapError, match="bound to both"):
         keys.validate_keymap({"search": "/"})
+
+
+@pytest.mark.parametrize(("snippet", "lines"), [
+    # the snippet is the claim's whole text: said once, its citation after it
+    ("Okta — note: the «Okta» renewal is $18,400/yr", 2),
+    # a snippet of another part of the page: the claim's line follows it
+    ("Okta, a «thing» mentioned in 2 sources.", 3),
+])
+def test_a_hit_says_its_claim_once_with_its_citation(snippet: str, lines: int) -> None:
+    from kctui.ui.screens.search import hit_text
+
+    hit = {"page": "entities/okta.md", "title": "Okta", "status": "compiled", "snippet": snippet,
+           "claims": [{"text": "Okta — note: the Okta renewal is $18,400/yr", "citation": "^[standup.md:L11-L11]"}]}
+    shown_text = hit_text(hit, {}).plain
+    assert len(shown_text.splitlines()) == lines
+    assert shown_text.count("$18,400/yr") == 1
+    assert shown_text.rstrip().endswith("^[standup.md:L11-L11]")

@@ -52,11 +52,14 @@ def hit_text(hit: dict[str, Any], tones: dict[str, str]) -> Text:
     t.append(f"  {hit['page']}", style=tones.get("muted", ""))
     t.append(f"  {word}\n", style=tones.get(tone, ""))
     t.append("  ")
-    t.append_text(marked((hit.get("snippet") or hit.get("description") or "").replace("\n", " "),
-                         f"bold {tones.get('accent', '')}".strip()))
+    snippet = marked((hit.get("snippet") or hit.get("description") or "").replace("\n", " "),
+                     f"bold {tones.get('accent', '')}".strip())
+    t.append_text(snippet)
     claim = next(iter(hit.get("claims") or ()), None)
     if claim:
-        t.append(f"\n  {claim.get('text', '')} ", style="")
+        text = str(claim.get("text", ""))
+        # (a snippet that is the claim's whole text is not said twice: its citation follows it)
+        t.append(" " if " ".join(snippet.plain.split()) == " ".join(text.split()) else f"\n  {text} ", style="")
         t.append(str(claim.get("citation") or ""), style=tones.get("muted", ""))
     return t
 
