@@ -73,6 +73,7 @@ def test_stated_value_kinds(plain, kind, value):
 @pytest.mark.parametrize("plain", [
     "Quokkabase was discussed at 10:30 by the team",  # a time of day says nothing of its form
     "Quokkabase and 3 others were discussed",  # a count
+    "Quokkabase depot stores the spares for all VR-220s",  # a model's number in the plural is no 220 seconds
 ])
 def test_no_stated_value_without_a_form(plain):
     span = nm.Span("Quokkabase", 0, 10, True, "caps", ("Quokkabase",))

@@ -108,8 +108,9 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
         return "date", text
     if unit and text[:1].isdigit():
         return "duration", f"{text} {unit.group(0)}"
-    if _DURATION_UNIT.fullmatch(text.lstrip("~≈<>0123456789.,")) and text[:1] in "~≈<>0123456789":
-        return "duration", text
+    if _DURATION_UNIT.fullmatch(text.lstrip("~≈<>0123456789.,")) and text[:1] in "~≈<>0123456789" \
+            and not (plain[a - 1:a] == "-" and plain[a - 2:a - 1].isalnum()):
+        return "duration", text  # (not a model's number in the plural: "all VR-220s" are no 220 seconds)
     if (_DOTTED.match(text) or (a - span.end <= 1 and text.isdigit())) and (near or not _OWNED.search(plain, 0, a)):
         return "version", text  # (of the capitalised word right before it, if any: "sluice (Go 1.22)")
     return None  # a count or a time of day: the sentence says what it is, not its form
