@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from kctui.compiler.builtin import models
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
@@ -31,12 +32,12 @@ def versioned_words(plain: str) -> list[nm.Span]:
         return []
     return [nm.Span(m.group(1), m.start(1), m.end(1), m.start(1) == 0, "versioned", (m.group(1),))
             for m in _VERSIONED_WORD.finditer(plain) if wd.unknown_word(m.group(1))
-            and not m.group(1).endswith(_ENGLISH_ENDING)]  # ("3.4.0 stays yanked", "we yanked 3.4.0")
+            and not m.group(1).endswith(ENGLISH_ENDING)]  # ("3.4.0 stays yanked", "we yanked 3.4.0")
 
 
 _LOWER_WORD = re.compile(r"([a-z][a-z0-9]{3,24})(?![\w'’@/(-]|[.:]\w)")  # (not a call: "repr(")
 # endings English words are made with: a word ending so is English however rare ("idempotency", "dedupe" not)
-_ENGLISH_ENDING = ("ing", "ed", "ly", "able", "ible", "less", "ful", "ness", "ment", "tion", "sion", "ity", "ency",
+ENGLISH_ENDING = ("ing", "ed", "ly", "able", "ible", "less", "ful", "ness", "ment", "tion", "sion", "ity", "ency",
                    "ancy", "ism", "ize", "ise", "ous", "ive", "ry")
 
 
@@ -55,10 +56,10 @@ def unknown_words(plain: str, start: int, lower: ug.Lower) -> list[nm.Span]:
     out = []
     for m in found:
         w = m.group(1)
-        if w.endswith(_ENGLISH_ENDING) or not wd.unknown_word(w):
+        if w.endswith(ENGLISH_ENDING) or not wd.unknown_word(w):
             continue
         if (m.start() == start and not _VALUE_AFTER.match(plain, m.end(1)) and not _recurs(w, lower)) \
-                or _common_noun(w, lower):
+                or common_noun(w, lower):
             continue
         out.append(nm.Span(w, m.start(), m.end(1), m.start() == 0, "lower", (w,)))
     return out
@@ -104,7 +105,7 @@ def _recurs(word: str, lower: ug.Lower) -> bool:
     return len(re.findall(rf"(?<![\w./@#-]){word}(?![\w/@-])", lower.text)) >= 2
 
 
-def _common_noun(word: str, lower: ug.Lower) -> bool:
+def common_noun(word: str, lower: ug.Lower) -> bool:
     """Does the document write the word as a common noun: heading a noun phrase after an article or a
     determiner ("the runbook.", "a runbook for …"; not "the pitcrew bot", where it names what the noun
     is), or in the plural ("runbooks")?"""
@@ -135,8 +136,7 @@ _MODEL_AFTER = re.compile(r" (?![QPHW][1-4](?!\w))[A-Z]{1,2}\d{1,3}(?: [A-Z][a-z
 # a model's number right after a capitalised word is part of its name ("Latitude 7450", "Dell Chromebook
 # 3120", "Precision 3680 tower", "Xeon Platinum 8568Y+"): three or four digits, a letter or two and a plus
 # after them at most, no year ("the Mosaic 2024 crop"), no leading zero, no least release ("Chrome OS 120+")
-_MODEL_NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?:[A-Za-z]{1,2}\+?)?(?![\w.,:/-]\w|[\w/%+-])"
-                                 r"(?: [A-Z][a-z]{2,} [1-9]\d?(?![\w.,:/-]\w|[\w/%-]))?")  # (a generation: "Lenovo 100e Gen 3")
+_MODEL_NUMBER_AFTER = re.compile(models.NUMBER_AFTER.pattern + r"(?: [A-Z][a-z]{2,} [1-9]\d?(?![\w.,:/-]\w|[\w/%-]))?")  # (a generation: "Lenovo 100e Gen 3")
 _PLURAL_AFTER = re.compile(r" [a-z]+s\b")  # a count of a plural noun: "PowerSchool 2500 students"
 
 

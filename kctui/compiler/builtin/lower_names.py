@@ -43,8 +43,8 @@ def placed_words(plain: str, kind: str, valued: bool, lower: ug.Lower) -> list[n
     out = []
     for m in _PLACED.finditer(plain):
         w = m.group(1)
-        if w.endswith(coined._ENGLISH_ENDING) or not wd.unknown_word(w) or wd.shorthand(w) \
-                or coined._common_noun(w, lower):
+        if w.endswith(coined.ENGLISH_ENDING) or not wd.unknown_word(w) or wd.shorthand(w) \
+                or coined.common_noun(w, lower):
             continue
         out.append(nm.Span(w, m.start(1), m.end(1), False, KIND, (w,)))
     return out if not out or not coined.not_english(plain) else []

@@ -28,8 +28,8 @@ _DESIGNATION = re.compile(r"^[A-Z]{1,3}\d{1,5}[A-Za-z]{0,2}\+?$")
 # business shorthand: a quarter, a priority, a half, a week (closed class, like the calendar)
 _SHORTHAND = re.compile(r"^[QPHW][1-4](?!\d)")  # (not "P2PE" either)
 # a model's number right after a run of capitals ("Dell Latitude 7450", "Lenovo 100e"): three or four
-# digits, no year, a letter or two after it at most (as kctui.compiler.builtin.coined reads it)
-_NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?:[A-Za-z]{1,2}\+?)?(?![\w.,:/-]\w|[\w/%+-])")
+# digits, no year, a letter or two after it at most (kctui.compiler.builtin.coined reads a generation after it)
+NUMBER_AFTER = re.compile(r" (?!(?:19|20)\d\d\b)[1-9]\d{2,3}(?:[A-Za-z]{1,2}\+?)?(?![\w.,:/-]\w|[\w/%+-])")
 
 
 def designation(token: str) -> bool:
@@ -50,7 +50,7 @@ def after_name(plain: str, start: int, previous: tuple[str, int, int] | None) ->
 def names_a_model(plain: str, group: list[tuple[str, int, int]]) -> bool:
     """Does a run of capitals name a model: a designation after its first token ("Dell PowerEdge T160",
     "Huawei B535 EOL"), or a model's number right after it ("Dell Latitude 7450")?"""
-    return any(designation(t) for t, _, _ in group[1:]) or bool(_NUMBER_AFTER.match(plain, group[-1][2]))
+    return any(designation(t) for t, _, _ in group[1:]) or bool(NUMBER_AFTER.match(plain, group[-1][2]))
 
 
 _MODEL_NUMBER = re.compile(r"^(?!(?:19|20)\d\d$)[1-9]\d{2,3}[A-Za-z]{0,2}$")  # 7450, 1500, 3120 (no year)

@@ -12,14 +12,19 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin.name_types import person_like
-from kctui.compiler.builtin.words import CALENDAR, PARTICLES, PREFIXES, RARE_ZIPF, common_word, zipf
+from kctui.compiler.builtin.words import (
+    CALENDAR,
+    CALENDAR_SHORT,
+    PARTICLES,
+    PREFIXES,
+    RARE_ZIPF,
+    RECORD_ID,
+    common_word,
+    zipf,
+)
 
 Token = tuple[str, int, int]  # (token, start, end) in the plain sentence
 
-# the short forms English writes the days and months in (closed class, like CALENDAR): "Sep", "Wed",
-# "Thurs"; never a name's last word ("Patch Tuesday" is one, "Brightloop Oct" is a name and a month)
-SHORT_CALENDAR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed weds thu thur "
-                           "thurs fri sat sun".split())
 _DIGIT_BEFORE = re.compile(r"\d(?:st|nd|rd|th)?\s+$")  # "3 Sep", "21st Oct"
 _DIGIT_AFTER = re.compile(r"\s+\d")  # "Wed 9", "Mar 9"
 
@@ -35,7 +40,8 @@ def _plural_day(token: str) -> bool:
 
 
 def without_dates(plain: str, group: list[Token]) -> list[Token]:
-    """The run less the days and months glued to its ends: at its end, a day's or month's short form, a
+    """The run less the days and months glued to its ends: at its end, a day's or month's short form (never
+    a name's last word: "Patch Tuesday" is one, "Brightloop Oct" a name and a month), a
     day in the plural, or one a number follows ("Waterfront Wed 9" → Waterfront, "Dana Thursdays" →
     Dana, "Mon Mar 9" → nothing); at its start, one a number precedes or another date follows ("3 Sep
     Wrekin" → Wrekin), or a day in the plural. A short form before a name of a person's shape stays:
@@ -44,13 +50,13 @@ def without_dates(plain: str, group: list[Token]) -> list[Token]:
         return group
     out = list(group)
     while out and _calendar(out[-1][0]) and (
-            out[-1][0].casefold() in SHORT_CALENDAR or _plural_day(out[-1][0])
+            out[-1][0].casefold() in CALENDAR_SHORT or _plural_day(out[-1][0])
             or _DIGIT_AFTER.match(plain, out[-1][2]) is not None):
         out.pop()
     while out and _calendar(out[0][0]) and (
             _plural_day(out[0][0]) or _DIGIT_BEFORE.search(plain, 0, out[0][1]) is not None
             or (len(out) > 1 and _calendar(out[1][0]))
-            or (len(out) > 1 and out[0][0].casefold() in SHORT_CALENDAR
+            or (len(out) > 1 and out[0][0].casefold() in CALENDAR_SHORT
                 and not person_with_particles(plain[out[0][1]:out[-1][2]]))):
         out.pop(0)  # ("Oct Brightloop Cloud"; not "Jun Takahashi")
     return out
@@ -104,9 +110,6 @@ def person_with_particles(name: str) -> bool:
     return person_like(" ".join([words[0], *inner, words[-1]]) if len(words) > 2 else name)
 
 
-_RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")  # FRZ-04, INC-204 (as kctui.compiler.builtin.names reads one)
-
-
 def _shouted(token: str) -> bool:
     """An ordinary English word written in capitals ("CRITICAL", "WARNING", "RESOLVED"): a state or a
     severity an alert shouts, not an acronym."""
@@ -118,7 +121,7 @@ def record_label(before: str, token: str, after: str) -> bool:
     an ordinary word in capitals before a record's identifier, or the identifier after one ("FrostLine
     CRITICAL FRZ-04 …": FrostLine, FRZ-04)? An alert's text glues its source, its severity and the
     record; the severity names nothing ("OPERA Cloud", "VAST Data" are names: no identifier follows)."""
-    return (_shouted(token) and bool(_RECORD_ID.match(after))) or (_shouted(before) and bool(_RECORD_ID.match(token)))
+    return (_shouted(token) and bool(RECORD_ID.match(after))) or (_shouted(before) and bool(RECORD_ID.match(token)))
 
 
 _READING = re.compile(r"(?:^|\s)[-+−±]\d|\d\s?[°%‰]")

@@ -34,6 +34,7 @@ from kctui.compiler.builtin.words import (  # noqa: F401 - common_phrase, ident_
     FUNCTION_WORDS,
     IDENT,
     RARE_ZIPF,
+    RECORD_ID,
     VERSIONISH,
     WORD_SUFFIX,
     common_phrase,
@@ -68,7 +69,6 @@ _NEXT = re.compile(r"\s+([A-Za-z]+)")
 # a root path of one segment written in prose ("/scratch at 81% full", "(/home)"): a mount or a share
 _ROOT_PATH = re.compile(r"(?:(?<=[\s(])|^)/[a-z][a-z0-9_-]{1,30}(?![\w/.-])")
 _NUMBER_GAP = re.compile(r"^ \d{1,4} $")
-_RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")  # ADR-0011, INC-204 (kctui.compiler.builtin.records)
 _RECORD_NUMBER = re.compile(r"^[A-Z]{2,5}\d{6,}$")  # a ticket's or an update's number: RITM0048812, KB5046617
 _CODE_NAME = re.compile(r"[A-Za-z][\w.+-]{1,40}")
 _HEX_COLOUR = re.compile(r"^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
@@ -140,9 +140,9 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
             break  # "Sourcegraph's Cloudflare" is two names; "FrostLine CRITICAL FRZ-04": an alert's parts
         if nxt[0].casefold() in ROLE_NOUNS and plain.startswith(" of ", nxt[2]):
             break  # "Moira Kettleby Head of Infrastructure": a name, then the role it holds
-        if len(group) == 1 and _RECORD_ID.match(nxt[0]) and plain[:group[0][1]].rstrip()[-1:] in _OPENERS | {""}:
+        if len(group) == 1 and RECORD_ID.match(nxt[0]) and plain[:group[0][1]].rstrip()[-1:] in _OPENERS | {""}:
             break  # the word opening a sentence before a record's identifier: "Supersedes ADR-0011"
-        if _RECORD_ID.match(group[-1][0]) or _RECORD_NUMBER.match(group[-1][0]) or _RECORD_NUMBER.match(nxt[0]):
+        if RECORD_ID.match(group[-1][0]) or _RECORD_NUMBER.match(group[-1][0]) or _RECORD_NUMBER.match(nxt[0]):
             break  # a record's identifier ends a name: "CHG-0342 AMOS cutover" names the change and AMOS;
             # a record's long number is a name of its own ("ServiceNow RITM0048812")
         if not (gap == " " or _GAP.match(gap) or (gap == ". " and (group[-1][0] in HONORIFICS or (

@@ -138,15 +138,14 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
             spans = sorted(spans + extra, key=lambda sk: sk[0].start)
         firsts.append(spans[0][1] if spans else "")
         keys, strong = about(u.plain, spans)
-        keys, strong = lower_names.passing_only({k: cands[k].kinds for _, k in extra}, spans, u.kind,
-                                                _valued(u.plain, [s for s, _ in spans]), keys, strong)  # ("from fleetctl")
+        has_value = _valued(u.plain, [s for s, _ in spans])  # (asked once: the rules below all read it)
+        keys, strong = lower_names.passing_only({k: cands[k].kinds for _, k in extra}, spans, u.kind, has_value, keys, strong)
         keys += [k for s, k in spans if k not in keys and named_once.states_of_record(u.plain, s)]
         named = [k for s, k in spans if k in strong and person_named(u.plain, s, cands[k])]
         once.update(named)
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
         once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
         once.update(_written_as_names(u.plain, spans, keys, cands))
-        has_value = _valued(u.plain, [s for s, _ in spans])  # (asked once: the rules below all read it)
         once.update(code_named.stated_once(u.plain, spans, keys, has_value))  # ("copperline-dev", "pg16-staging")
         set_apart = _bracketed(u.plain, spans, lower, has_value)  # (an apposition states what it names: a fact)
         set_apart += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
@@ -369,12 +368,13 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
     out: list[tuple[nm.Span, str]] = []
     label = _LABEL.match(u.plain)
     start = label.end() if label else 0  # (where the sentence's subject may stand)
+    valued = _valued(u.plain, [s for s, _ in have])
     for span in _code_spans(u.plain) + coined.versioned_words(u.plain) \
             + coined.unknown_words(u.plain, start, lower) + coined.snake_names(u.plain, start) \
             + identifiers.spans(u.plain, named_ids) + identifiers.numbered_records(u.plain) \
-            + named_once.bracketed(u.plain, lower, _valued(u.plain, [s for s, _ in have])) \
+            + named_once.bracketed(u.plain, lower, valued) \
             + people_signals.apposed_spans(u.plain) + people_signals.member_spans(u.plain, lower) \
-            + lower_names.placed_words(u.plain, u.kind, _valued(u.plain, [s for s, _ in have]), lower):
+            + lower_names.placed_words(u.plain, u.kind, valued, lower):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
         c = candidate(cands, span.text, u.first, u.last)

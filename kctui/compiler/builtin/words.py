@@ -133,9 +133,13 @@ def is_title_token(token: str) -> bool:
 
 ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
 # English capitalises these by convention: their capital says nothing (closed class, like FUNCTION_WORDS)
+# the short forms English writes the days and months in: "Sep", "Wed", "Thurs"
+CALENDAR_SHORT = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed weds thu thur thurs fri "
+                           "sat sun".split())
 CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
-                     "june july august september october november december jan feb mar apr jun jul aug sep sept "
-                     "oct nov dec mon tue tues wed weds thu thur thurs fri sat sun".split())
+                     "june july august september october november december".split()) | CALENDAR_SHORT
+# a record's identifier: letters, a hyphen and a number ("ADR-0011", "INC-204", "FRZ-04")
+RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")
 # a period of the year by the calendar's or the books' convention (a fiscal or calendar year, a quarter, a
 # half: "FY27", "FY2026", "Q3", "H1"): a date, like the days and months, not a thing (closed class)
 _PERIOD = re.compile(r"^(?:(?:FY|CY)(?:\d{2}|\d{4})|[QH][1-4])$")

@@ -164,10 +164,15 @@ class NameFinder:
                 found.append((i, n, name.slug))
         return found + joined_places(written, openers, {i for i, _, _ in found}, lowered)
 
+    def ordered(self, text: str, lowered: bool = False) -> list[tuple[int, int, str]]:
+        """`places` in the order the text writes them, the longest first of those that start at one word
+        ("Primo VE" before "Primo")."""
+        return sorted(self.places(text, lowered), key=lambda p: (p[0], -p[1], p[2]))
+
     def first(self, text: str, lowered: bool = False) -> str:
         """The page of the first name `text` contains (the longest of those that start there, "Primo VE"
         before "Primo"), or "" when it names none: what a title that names several things names first."""
-        places = sorted(self.places(text, lowered), key=lambda p: (p[0], -p[1], p[2]))
+        places = self.ordered(text, lowered)
         return places[0][2] if places else ""
 
     def named(self, text: str) -> set[str]:
@@ -206,9 +211,9 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
     record = record or title_record(ex.title, finder.places, _words, subjects[0])  # ("… — INC-2291", "(LDS-FS01)")
     own = {*subjects, record} - {""}
     for statement, found in reaches(ex, finder, subjects, record):
-        valued = bool(value_spans(statement.value))  # (a stated fact: counted apart, `cap` of them too)
         if not found or _bare_lead(statement.value, finder):
             continue
+        valued = bool(value_spans(statement.value))  # (a stated fact: counted apart, `cap` of them too)
         ev = statement.evidence(ex)
         for slug in sorted(found):
             if counts.get((valued, slug), 0) >= cap and not (valued and slug in own):
@@ -262,7 +267,7 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
     for k, statement in enumerate(ex.statements):
         turn = _TURN.match(statement.value)  # (a chat turn: what its speaker says, after their name)
         text = statement.value[turn.end():] if turn else statement.value
-        places = sorted(finder.places(text, lowered), key=lambda p: (p[0], -p[1], p[2]))
+        places = finder.ordered(text, lowered)
         found = {slug for _, _, slug in (finder.places(statement.value, lowered) if turn else places)}
         found |= {headers[k]} if k in headers else set()
         leads = leading_pages(text, places, partial(word_spans, text))
@@ -297,7 +302,7 @@ def _headed_by(scope: str, finder: NameFinder, subject: str) -> tuple[set[str], 
     if len(parts) > 1 and all(finder.named(p) for p in parts):
         return {slug for p in parts for slug in finder.named(p)}, True
     named = finder.named(scope)
-    places = sorted(finder.places(scope), key=lambda p: (p[0], -p[1], p[2]))
+    places = finder.ordered(scope)
     first = places[0][2] if places else next(iter(named)) if len(named) == 1 else subject
     return {first} - {""}, bool(named) or first in leading_pages(scope, places, partial(word_spans, scope))
 
@@ -308,7 +313,7 @@ def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
     Hosted") is about the record and the first thing its decision names after it (EZproxy), as the
     record's own page and claims say."""
     text = ASIDE.sub("", title)
-    places = sorted(finder.places(text), key=lambda p: (p[0], -p[1], p[2]))
+    places = finder.ordered(text)
     if not places:
         return "", ""
     first = places[0]
