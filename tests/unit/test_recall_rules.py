@@ -64,6 +64,8 @@ def test_a_bare_mention_gets_no_page(text, name):
     ("Zuora renews Tue 9 Mar 2027 again", "date", "Tue 9 Mar 2027"),
     ("Quokkabase uses 12% of the disk", "share", "12%"),
     ("Quokkabase took 3h on Friday", "duration", "3h"),
+    ("Quokkabase timed out after 450s", "duration", "450s"),  # no HTTP status: seconds
+    ("Quokkabase timed out after 300s", "duration", "300s"),  # a redirect's code is no error: seconds
 ])
 def test_stated_value_kinds(plain, kind, value):
     span = nm.Span(plain.split()[0], 0, len(plain.split()[0]), True, "caps", (plain.split()[0],))
@@ -74,6 +76,8 @@ def test_stated_value_kinds(plain, kind, value):
     "Quokkabase was discussed at 10:30 by the team",  # a time of day says nothing of its form
     "Quokkabase and 3 others were discussed",  # a count
     "Quokkabase depot stores the spares for all VR-220s",  # a model's number in the plural is no 220 seconds
+    "Quokkabase webhook returns 502s",  # an HTTP error status in the plural counts responses, no seconds
+    "Quokkabase throttled us with 429s all morning",
 ])
 def test_no_stated_value_without_a_form(plain):
     span = nm.Span("Quokkabase", 0, 10, True, "caps", ("Quokkabase",))

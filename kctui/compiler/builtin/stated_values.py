@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from http import HTTPStatus
 from functools import lru_cache
 
 from kctui.compiler.builtin import names as nm
@@ -109,11 +110,22 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
     if unit and text[:1].isdigit():
         return "duration", f"{text} {unit.group(0)}"
     if _DURATION_UNIT.fullmatch(text.lstrip("~≈<>0123456789.,")) and text[:1] in "~≈<>0123456789" \
-            and not (plain[a - 1:a] == "-" and plain[a - 2:a - 1].isalnum()):
+            and not (plain[a - 1:a] == "-" and plain[a - 2:a - 1].isalnum()) and not http_errors(text):
         return "duration", text  # (not a model's number in the plural: "all VR-220s" are no 220 seconds)
     if (_DOTTED.match(text) or (a - span.end <= 1 and text.isdigit())) and (near or not _OWNED.search(plain, 0, a)):
         return "version", text  # (of the capitalised word right before it, if any: "sluice (Go 1.22)")
     return None  # a count or a time of day: the sentence says what it is, not its form
+
+
+def http_errors(text: str) -> bool:
+    """An HTTP error status in the plural ("502s", "returns 500s", "Samsara 429s"): responses counted,
+    no seconds. The codes are the standard library's (`http.HTTPStatus`), client and server errors only."""
+    if len(text) != 4 or text[3] != "s" or not text[:3].isdigit() or text[0] not in "45":
+        return False
+    return int(text[:3]) in _HTTP_ERRORS
+
+
+_HTTP_ERRORS = frozenset(int(code) for code in HTTPStatus if code >= 400)
 
 
 def _widen(plain: str, a: int, b: int) -> tuple[int, int]:
