@@ -72,6 +72,23 @@ def test_stated_value_kinds(plain, kind, value):
     assert stated_values.stated_value(plain, span) == (kind, value)
 
 
+@pytest.mark.parametrize("plain, other, found", [
+    # another name opening a clause between the subject and the value takes the value
+    ("Quokkabase migration is done, Zuora contract ends 31 Dec 2026", "Zuora", None),
+    ("Quokkabase is retired; the Zuora plan renews on 2027-01-15", "Zuora", None),
+    # a dash after a topic heads its statement; a clause that ends before the value keeps it the subject's
+    ("Quokkabase licence – Zuora got them down to £17,450/yr", "Zuora", ("amount", "£17,450/yr")),
+    ("Quokkabase licences, Zuora. ~£9k/yr", "Zuora", ("amount", "~£9k/yr")),
+    # a name inside the subject's own clause leaves the value with the subject
+    ("Quokkabase, which Zuora bought, renews on 2027-01-15", "Zuora", ("date", "2027-01-15")),
+    ("Quokkabase on Zuora renews on 2027-01-15", "Zuora", ("date", "2027-01-15")),
+])
+def test_a_value_after_another_clause_is_not_the_subjects(plain, other, found):
+    span = nm.Span("Quokkabase", 0, 10, True, "caps", ("Quokkabase",))
+    at = plain.index(other)
+    assert stated_values.stated_value(plain, span, [(at, at + len(other))]) == found
+
+
 @pytest.mark.parametrize("plain", [
     "Quokkabase was discussed at 10:30 by the team",  # a time of day says nothing of its form
     "Quokkabase and 3 others were discussed",  # a count

@@ -93,7 +93,8 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
     if near:
         a, b = _widen(plain, *near[0])
     elif first and len(whole := list(dict.fromkeys(_widen(plain, *v) for v in found))) == 1 \
-            and span.end <= whole[0][0]:  # (a name after the value is none of its subject: "… expires on 12 Dec, needs renewing by Jonas")
+            and span.end <= whole[0][0] and not _clause_between(plain, span, whole[0][0], names):
+        # (a name after the value is none of its subject: "… expires on 12 Dec, needs renewing by Jonas")
         a, b = whole[0]  # one value, perhaps written in several words ("on 23 April 2026", "until 3 Dec")
     else:
         return None
@@ -115,6 +116,23 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
     if (_DOTTED.match(text) or (a - span.end <= 1 and text.isdigit())) and (near or not _OWNED.search(plain, 0, a)):
         return "version", text  # (of the capitalised word right before it, if any: "sluice (Go 1.22)")
     return None  # a count or a time of day: the sentence says what it is, not its form
+
+
+_CLAUSE_MARK = re.compile(r"[,;]\s*(?:(?:the|our|their|its|a|an)\s+)?$", re.I)
+_CLAUSE_END = re.compile(r"[.,;:!?](?:\s|$)")
+
+
+def _clause_between(plain: str, span: nm.Span, end: int, names: list[tuple[int, int]]) -> bool:
+    """Whether another name opens a clause of its own between the subject and the value, the clause
+    running on to the value: the value is that clause's ("the Grafana OnCall migration is done, PagerDuty
+    contract ends 31 Dec 2026" states PagerDuty's end, not Grafana OnCall's). A name inside the subject's
+    own clause does not ("Quokkabase, which Zuora bought, renews on 1 May"), nor one whose clause ends
+    before the value ("TeamViewer licences, SSO. ~£9k/yr"), nor the subject named again; a dash after a
+    topic heads its statement ("Vestas licence – Gaz got them down to £17,450/yr")."""
+    own = plain[span.start:span.end].casefold()
+    return any(span.end <= a and b <= end and plain[a:b].casefold() != own
+               and _CLAUSE_MARK.search(plain, span.end, a) and not _CLAUSE_END.search(plain, b, end)
+               for a, b in names)
 
 
 def http_errors(text: str) -> bool:
