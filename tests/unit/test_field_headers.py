@@ -63,3 +63,34 @@ def test_a_note_opening_with_a_records_header_is_about_that_record(lines: list[s
     from kctui.compiler.steps.field_headers import opening_record
 
     assert opening_record(_statements(lines), _named) == record
+
+
+# -- the fields of one line (kctui.compiler.builtin.facts.fields) ------------------------------------------
+
+from kctui.compiler.builtin import facts  # noqa: E402
+from kctui.compiler.builtin.document import extract_document  # noqa: E402
+from kctui.compiler.readers import read_source  # noqa: E402
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("Owner: Jo Quill", [("Owner", "Jo Quill")]),
+    ("**Severity:** Sev 2 **Duration:** 47 min **Commander:** Jo Quill",
+     [("Severity", "Sev 2"), ("Duration", "47 min"), ("Commander", "Jo Quill")]),
+    ("**Severity:** Sev 2", [("Severity", "Sev 2")]),
+    ("Severity: Sev 2 | Duration: 47 min · Commander: Jo Quill",
+     [("Severity", "Sev 2"), ("Duration", "47 min"), ("Commander", "Jo Quill")]),
+    ("Severity: Sev 2 | then we rolled back", []),  # a part that is no field: no fields
+    ("**Tom**: upgraded nginx to 1.25", []),  # a standup's bold person and what they did: no field
+    ("We rolled back at 14:44", []),
+])
+def test_the_fields_of_a_line(line: str, found: list[tuple[str, str]]) -> None:
+    assert facts.fields(line) == found
+
+
+def test_a_line_of_fields_states_each_value_of_what_the_note_is_about_not_of_a_name_in_it() -> None:
+    text = "# Incident: checkout errors\n\n**Severity:** SEV2 **Duration:** 47 min **Commander:** Hana Sato\n\nWebhooks failed.\n"
+    ex = extract_document(read_source("notes/n.md", text.encode(), "sha256:" + "5" * 64))
+    got = {(c.subject, c.attribute, c.value) for c in ex.claims}
+    assert {("Incident: checkout errors", "Duration", "47 min"), ("Incident: checkout errors", "Commander", "Hana Sato")} <= got
+    assert not any(c.subject == "SEV2" and c.value == "47 min" for c in ex.claims)
+    assert "Hana Sato" in {e.name for e in ex.entities}

@@ -308,18 +308,34 @@ def key_value_claims(doc: Document) -> list[Claim]:
         if block.kind not in ("paragraph", "item"):
             continue
         texts = block.text.split("\n")
-        matches = [_kv(t) for t in texts]
+        matches = [fields(t) for t in texts]
         if block.kind == "paragraph" and not all(matches):
             continue
         if block.kind == "item":
             matches = matches[:1]
-        for i, m in enumerate(matches):
-            if not m:
-                continue
-            key, value = m
+        for i, found in enumerate(matches):
             line = block.lines[i] if i < len(block.lines) else block.start
-            out.append(Claim(doc.title, key, value, "", "fact", "kv", _ev(doc, line)))
+            out += [Claim(doc.title, key, value, "", "fact", "kv", _ev(doc, line)) for key, value in found]
     return out
+
+
+_BOLD_LABEL = re.compile(r"\*\*(?P<key>[A-Za-z][A-Za-z0-9 ()'/._-]{0,40}?):\*\*\s*")
+_FIELD_SEP = re.compile(r"\s+[|·•]\s+")
+
+
+def fields(text: str) -> list[tuple[str, str]]:
+    """The `key: value` fields of a line: one ("Owner: Osei Mensah"), a run of bold labels each with its
+    value ("**Severity:** SEV2 **Duration:** 47 min **Commander:** Hana Sato"), or fields set apart by
+    bars or dots ("Severity: SEV2 | Duration: 47 min"). A line with any part that is no field has none."""
+    text = text.strip()
+    labels = list(_BOLD_LABEL.finditer(text))
+    if labels and labels[0].start() == 0:
+        parts = [f"{m.group('key')}: {text[m.end():labels[k + 1].start() if k + 1 < len(labels) else len(text)]}"
+                 for k, m in enumerate(labels)]
+    else:
+        parts = _FIELD_SEP.split(text)
+    found = [_kv(part.strip().rstrip("|·•").strip()) for part in parts]
+    return [f for f in found if f] if all(found) else []
 
 
 def _kv(text: str) -> tuple[str, str] | None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from http import HTTPStatus
 from functools import lru_cache
+from http import HTTPStatus
 
 from kctui.compiler.builtin import names as nm
 
@@ -93,7 +93,8 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
     if near:
         a, b = _widen(plain, *near[0])
     elif first and len(whole := list(dict.fromkeys(_widen(plain, *v) for v in found))) == 1 \
-            and span.end <= whole[0][0] and not _clause_between(plain, span, whole[0][0], names):
+            and span.end <= whole[0][0] and not _clause_between(plain, span, whole[0][0], names) \
+            and not _field_between(plain, span.end, whole[0][0]):
         # (a name after the value is none of its subject: "… expires on 12 Dec, needs renewing by Jonas")
         a, b = whole[0]  # one value, perhaps written in several words ("on 23 April 2026", "until 3 Dec")
     else:
@@ -133,6 +134,16 @@ def _clause_between(plain: str, span: nm.Span, end: int, names: list[tuple[int, 
     return any(span.end <= a and b <= end and plain[a:b].casefold() != own
                and _CLAUSE_MARK.search(plain, span.end, a) and not _CLAUSE_END.search(plain, b, end)
                for a, b in names)
+
+
+_FIELD_LABEL = re.compile(r"(?:^|(?<=[\s*_]))[A-Za-z][\w()/-]*(?::[*_]*|[*_]+:)\s")  # (a label's last word, before its colon)
+
+
+def _field_between(plain: str, start: int, end: int) -> bool:
+    """Whether a line of fields gives the value a label of its own after the subject: "Severity: SEV2
+    Duration: 47 min" states the duration of what the line is about, not of SEV2."""
+    labels = [m.start() for m in _FIELD_LABEL.finditer(plain)]
+    return len(labels) >= 2 and any(start <= a < end for a in labels)
 
 
 def http_errors(text: str) -> bool:
