@@ -12,6 +12,7 @@ from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.compiler.builtin.stated_values import value_spans
 from kctui.compiler.extraction import Statement
 from kctui.compiler.readers import Document
+from kctui.compiler.readers.base import Block
 from kctui.core.claims import Claim
 
 LINE_ORIGIN = "line"  # a source's own statement: cited on its source page, routed to no other page
@@ -92,27 +93,42 @@ _LEAD = re.compile(r"\*\*([^*\n]{1,60})\*\*:?|([^\s:|#>*][^:|\n]{0,38}):")  # "*
 def section_leads(doc: Document) -> dict[int, str]:
     """Source line -> what the section holding it is headed by: the text of the heading above it (a
     heading below the title), or of a lead line since that heading (a paragraph that is only bold
-    text or a short `Label:` — a standup's "**Tom**" over Tom's items). A parenthesised aside is no
-    part of it."""
+    text or a short `Label:` — a standup's "**Tom**" over Tom's items) while its own block lasts
+    (`_led`: "Decisions: …" after Tom's list and a blank line is the heading's again). A
+    parenthesised aside is no part of it."""
     out: dict[int, str] = {}
-    lead = ""
+    heading = lead = ""
+    led: Block | None = None  # the last block so far of the block a lead line leads
+    fresh = False  # a lead line stands right before this block
     blocks = doc.blocks
     for n, block in enumerate(blocks):
         if block.kind == "heading":
-            lead = ASIDE.sub("", block.text).strip() if block.level >= 2 else ""
+            heading = lead = ASIDE.sub("", block.text).strip() if block.level >= 2 else ""
+            led, fresh = None, False
             continue
         m = _LEAD.fullmatch(block.text.strip()) if block.kind == "paragraph" else None
-        if m:
-            lead = ASIDE.sub("", m.group(1) or m.group(2)).strip()
+        bare = ASIDE.sub("", block.text).strip()
+        if m or (block.kind == "paragraph" and n + 1 < len(blocks) and blocks[n + 1].kind == "item"
+                 and blocks[n + 1].start == block.end + 1 and _BARE_LEAD.fullmatch(bare)):
+            # (or a line of one capitalised word or two right over its list: "Callum (wk2)", "Rosa / LibCal")
+            lead, led, fresh = ASIDE.sub("", m.group(1) or m.group(2)).strip() if m else bare, None, True
             continue
-        if block.kind == "paragraph" and n + 1 < len(blocks) and blocks[n + 1].kind == "item" \
-                and blocks[n + 1].start == block.end + 1 and _BARE_LEAD.fullmatch(bare := ASIDE.sub("", block.text).strip()):
-            lead = bare  # a line of one capitalised word or two right over its list ("Callum (wk2)", "Rosa / LibCal")
-            continue
+        if fresh or (led is not None and _led(led, block)):
+            led, fresh = block, False
+        elif led is not None:
+            lead, led = heading, None
         if lead:
             for line in range(block.start, block.end + 1):
                 out[line] = lead
     return out
+
+
+def _led(before: Block, block: Block) -> bool:
+    """Does `block` go on with what a lead line leads, `before` its last block so far? Yes for an item of
+    the list it opens and a block right on the next line; not for a new paragraph, table or list after a
+    blank line: a lead ("**Tom**", "Blockers:") heads its own list or paragraph, and what the writer sets
+    apart after it is the section's again."""
+    return block.start == before.end + 1 or block.kind == before.kind == "item"
 
 
 def _sentence_statements(doc: Document, us: list[Unit], covered: set[int]) -> list[Claim]:
