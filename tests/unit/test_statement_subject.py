@@ -9,7 +9,7 @@ import pytest
 
 from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.steps.mentions import NameFinder, attach, word_spans
-from kctui.compiler.steps.statement_subject import keeps_place, leading_pages
+from kctui.compiler.steps.statement_subject import goes_on_topic, keeps_place, leading_pages
 
 PAGES = {
     "checkly": ["Checkly"],
@@ -120,3 +120,54 @@ def test_a_continuation_opening_with_a_name_is_not_the_topic_before() -> None:
                                         ("The Sectra quote came in at $9,000", "", True),
                                         ("new date thu 15 oct, Sectra signs", "", True)])
     assert reached == {3: {"datadog"}, 4: {"datadog"}, 5: {"sectra"}, 6: {"sectra"}}
+
+
+@pytest.mark.parametrize(("text", "follows", "item", "turn", "goes_on"), [
+    # a list item naming its own thing opens a topic of its own
+    ("pg-prod-02 decommissioned", True, True, False, False),
+    ("DDM config needs Datadog 11.x", True, True, False, False),
+    ("09:40 Tom paged, on call", True, True, False, False),  # a time opening it is no value of its own
+    # ... unless it names nothing, or states a value before the first thing it names
+    ("new date thu 15 oct", True, True, False, True),
+    ("new date thu 15 oct, ADR-007 re-approved", True, True, False, True),
+    # a later sentence of a paragraph goes on as before (its opening words decide: `_carried`)
+    ("It runs on pg-prod-02 now.", True, False, False, True),
+    ("Datadog renewal is due 31 Jan.", False, False, False, False),  # continuing nothing
+    # a chat turn goes on with the topic before only when it names nothing
+    ("£96k year one incl. badges", False, False, True, True),
+    ("fyi Sectra moved the backups", False, False, True, False),
+])
+def test_a_statement_goes_on_with_the_topic_before_unless_it_names_its_own_thing(
+        text: str, follows: bool, item: bool, turn: bool, goes_on: bool) -> None:
+    places = sorted(FINDER.places(text), key=lambda p: (p[0], -p[1], p[2]))
+    assert goes_on_topic(text, places, partial(word_spans, text), follows, item, turn) is goes_on
+
+
+def test_a_list_item_naming_its_own_thing_leaves_the_item_before_it() -> None:
+    """"- mq-01 decommissioned" after an item on Tom's work is mq-01's, not Tom's; "- new date thu 15 oct,
+    ADR-007 re-approved" after an item on Sectra states the date of Sectra's item."""
+    names = {**PAGES, "mq-01": ["mq-01"]}
+    ex = Extraction("n.md", "sha256:x", "markdown", "Weekly notes", "note", "general",
+                    statements=[Statement(text, "", line, line, "line", line > 3) for line, text in enumerate(
+                        ["Tom finished the nginx upgrade on 3 Nov", "mq-01 decommissioned on 4 Nov",
+                         "Sectra upgrade slipped from 8 Oct", "new date thu 15 oct, ADR-007 re-approved"], start=3)])
+    fed: dict = {}
+    attach(ex, fed, NameFinder(names), {slug: ns[0] for slug, ns in names.items()})
+    assert [c.evidence.start for c in fed["tom"].claims] == [3]
+    assert [c.evidence.start for c in fed["mq-01"].claims] == [4]
+    assert [c.evidence.start for c in fed["sectra"].claims] == [5, 6]
+
+
+def test_a_chat_turn_naming_a_thing_is_not_about_the_turn_before() -> None:
+    """A turn is its speaker's statement: naming a thing of its own, it leaves the topic of the turn before
+    ("fyi Sectra moved the backups" after a turn on Datadog); naming nothing, it keeps it ("yes, do it")."""
+    values = ["**Ana Ruiz** 09:30 Datadog bill came in at $23,400", "**Tom** 09:31 fyi Sectra moved the backups",
+              "**Ana Ruiz** 09:32 yes, do it"]
+    ex = Extraction("chat.md", "sha256:x", "markdown", "thread", "note", "general",
+                    statements=[Statement(v, "", line, line) for line, v in enumerate(values, start=1)])
+    names = {**PAGES, "ana-ruiz": ["Ana Ruiz"]}
+    fed: dict = {}
+    attach(ex, fed, NameFinder(names), {slug: ns[0] for slug, ns in names.items()})
+    assert [c.evidence.start for c in fed["datadog"].claims] == [1]
+    assert [c.evidence.start for c in fed["sectra"].claims] == [2, 3]
+    assert [c.evidence.start for c in fed["tom"].claims] == [2]

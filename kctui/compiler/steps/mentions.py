@@ -49,7 +49,7 @@ from kctui.compiler.steps.field_headers import header_subjects, opening_record, 
 from kctui.compiler.steps.joined_names import joined_places
 from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.registry import Contribution
-from kctui.compiler.steps.statement_subject import keeps_place, leading_pages
+from kctui.compiler.steps.statement_subject import goes_on_topic, keeps_place, leading_pages
 from kctui.compiler.steps.title_record import title_record
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
@@ -271,7 +271,9 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
         found = {slug for _, _, slug in (finder.places(statement.value, lowered) if turn else places)}
         found |= {headers[k]} if k in headers else set()
         leads = leading_pages(text, places, partial(word_spans, text))
-        topic, before = _carried(places, leads, statement.follows or turn is not None, before, partial(own_places, text))
+        item = statement.follows and statement.start > ex.statements[k - 1].end  # (a list item: `Statement.follows`)
+        goes_on = goes_on_topic(text, places, partial(word_spans, text), statement.follows, item, turn is not None)
+        topic, before = _carried(places, leads, goes_on, before, partial(own_places, text))
         if topic:
             found.add(topic)
         if not says_something(statement.value):
@@ -331,10 +333,10 @@ _TURN = re.compile(r"^\*\*[^*\n]{1,60}\*\*:?\s*(?:\d{1,2}/\d{1,2}\s+)?\d{1,2}[:.
 def _carried(places: list[tuple[int, int, str]], leads: set[str], follows: bool, before: str,
              own_places: Callable[[], list[tuple[int, int, str]]]) -> tuple[str, str]:
     """(the page a statement is about by what it continues, "" if none; the page the next statement
-    continues): a statement that names nothing and continues the one before (`follows`, or a chat turn:
-    a reply is about what the turn before it is about, "**Dev Patel** 10:07 £96k year one" after a turn
-    on Vocera) goes on with its topic; one naming a thing only after opening words that name nothing
-    too ("- new date thu 15 oct, CHG-0193 re-approved"), unless those words hold a name of the source's
+    continues): a statement that names nothing and may go on with the one before's topic (`follows`:
+    kctui.compiler.steps.statement_subject `goes_on_topic`, a chat turn naming nothing too: "**Dev
+    Patel** 10:07 £96k year one" after a turn on Vocera) goes on with it; one naming a thing only after
+    opening words that name nothing too ("- new date thu 15 oct, CHG-0193 re-approved"), unless those words hold a name of the source's
     own ("Textual is a Python framework. It was created by …" continues Textual, not Python) or only
     function words precede the name (`leads`, the names where its subject stands: "The Sectra quote came
     in" is Sectra's, kctui.compiler.steps.statement_subject)."""

@@ -26,6 +26,10 @@ email is Grafana Cloud's, not Checkly's), unless that name is of one of the page
   reports, under an agenda item what the meeting said of it ("Leeds next: provisionally Sun 6 Dec").
   A heading that names a thing after other words ("Onboarding — Ravi Menon"), and a title, are not: a
   note's title names what it is about first, and its sections go on to other things.
+- **a turn or a list item that names its own thing opens a topic** (`goes_on_topic`): a chat turn is
+  its speaker's statement, about the turn before's topic only when it names nothing ("yes, do it"); a
+  list item that names a thing before stating a value ("- mq-01..03 decommissioned") is not about the
+  item before's.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.stated_values import value_spans
 
 
 def leading_pages(text: str, places: Sequence[tuple[int, int, str]],
@@ -88,3 +93,30 @@ def keeps_place(leads: Collection[str], placed: Collection[str]) -> bool:
     its record's, its sender's)? Yes when it names nothing in its subject's place (`leads`), or names one
     of those pages there."""
     return not leads or any(page in placed for page in leads)
+
+
+def goes_on_topic(text: str, places: Sequence[tuple[int, int, str]], spans: Callable[[], Sequence[tuple[int, int]]],
+                  follows: bool, item: bool, turn: bool) -> bool:
+    """May a statement go on with the topic of the one before it (kctui.compiler.steps.mentions
+    `_carried`)? `follows`: it continues the sentence or list item before it (`Statement.follows`), `item`:
+    as a list item; `turn`: it is a chat turn, `text` what its speaker says; `places`: the names `text`
+    holds (`NameFinder.ordered`), `spans()` where its words stand.
+
+    - **a turn is its speaker's statement**: it goes on with the turn before's topic only when it names
+      nothing ("**Dev Patel** 10:07 £96k year one" after a turn on Vocera, "yes, do it"); one that
+      names a thing is about what it names ("**Anouk** 09:31 fyi restic …" is not Wasabi's).
+    - **a list item that names its own thing** opens a topic of its own ("- mq-01..03 decommissioned"
+      after an item on Kofi's work): it goes on with the item before's only when it names nothing, or
+      states a value before the first thing it names ("- new date thu 15 oct, CHG-0193 re-approved"
+      after "- PermitTrack upgrade slipped": the date is the upgrade's). A time or a step's number
+      opening it is no value of that kind ("- 09:40 P2 raised, on-call paged (Tom)").
+    - a later sentence of a paragraph goes on as the sentence before does (`_carried` decides by its
+      opening words)."""
+    if turn and not places:
+        return True
+    if not follows or not (item and places):
+        return follows
+    return bool(value_spans(_STAMP.sub("", text[:spans()[places[0][0]][0]])))
+
+
+_STAMP = re.compile(r"^[^A-Za-z]*(?=\s|$)")  # what opens an item before its first word of letters: a time, a number
