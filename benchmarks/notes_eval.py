@@ -45,6 +45,9 @@ Measures, per writer and overall (counts pooled over the writers):
                            that match nothing are listed                               (goal >= 97 %)
   spread                   for each measure, the highest minus the lowest writer, in percentage
                            points                                                      (goal <= 10)
+  lines on the wrong page  of the cited lines on a labelled thing's entity page, the share that cite a
+                           line labelled as another thing's fact, none of the page's thing's, and
+                           name neither (benchmarks/notes_trust.py)               (lower is better)
 The worst misses of each measure follow (up to --misses): things with the most facts first, facts of
 the subjects that miss the most, decisions and actions in file order, entity pages with the most
 statements first.
@@ -58,6 +61,7 @@ import shutil
 from pathlib import Path
 
 import notes_context
+from notes_trust import wrong_page
 from quality import BM25, compile_corpus, key, norm, progress, strings_of
 
 NOTES = Path(__file__).resolve().parent / "data" / "notes"
@@ -211,6 +215,7 @@ def measure(labels: dict, pages: list[dict]) -> dict:
               for p in entities if not p["names"] & labelled]
     out["precision"] = (len(matched), len(entities), misses)
     out["unmatched_titles"] = sorted(p["title"] for p in entities if not p["names"] & labelled)
+    out["wrong_page"] = wrong_page(things, pages)  # (lower is better: benchmarks/notes_trust.py)
     return out
 
 
@@ -263,11 +268,18 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
         print(f"  {label:25}" + "".join(f"{cell(*p):>16}" for p in per + [overall]) + f"{spread:7.1f}p"
               f"  >= {goal:.0%}: {'yes' if ok else 'NO'}; <= {SPREAD_GOAL:g}p: {'yes' if spread <= SPREAD_GOAL else 'NO'}")
         summary[m] = {"share": total_share or 0.0, "spread": spread}
+    per = [results[w]["wrong_page"][:2] for w in WRITERS]
+    overall = (sum(h for h, _ in per), sum(t for _, t in per))
+    shares = [s for s in (share(*p) for p in per) if s is not None]
+    spread = (max(shares) - min(shares)) * 100 if shares else 0.0
+    print(f"  {'lines on the wrong page':25}" + "".join(f"{cell(*p):>16}" for p in per + [overall]) + f"{spread:7.1f}p"
+          "  (lower is better: cited lines on a labelled thing's page that state another thing's fact)")
+    summary["wrong_page"] = {"share": share(*overall) or 0.0, "lines": overall}
     dec = [sum(results[w]["item_kinds"]["decision"][i] for w in WRITERS) for i in (0, 1)]
     act = [sum(results[w]["item_kinds"]["action"][i] for w in WRITERS) for i in (0, 1)]
     print(f"  (decisions {dec[0]} of {dec[1]}, action items {act[0]} of {act[1]})")
 
-    for m, label, _goal in MEASURES:
+    for m, label, _goal in (*MEASURES, ("wrong_page", "lines on the wrong page", None)):
         lost = [(weight, w, text) for w in WRITERS for weight, text in results[w][m][2]]
         if not lost:
             continue

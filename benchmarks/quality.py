@@ -493,7 +493,10 @@ def main() -> None:
     if notes:
         ctx = notes.pop("context", None)
         cloze = notes.pop("cloze", None)
+        wrong = notes.pop("wrong_page", None)
         print("  notes     " + "  ".join(f"{k} {v['share']:.0%} (spread {v['spread']:.0f}p)" for k, v in notes.items()))
+        if wrong:
+            print(f"  notes     lines on the wrong page {wrong['share']:.1%} ({wrong['lines'][0]} of {wrong['lines'][1]})")
         if ctx:
             print(f"  notes     evidence: text {ctx['text']:.0%}  JSON {ctx['json']:.0%}  BM25 {ctx['bm25']:.0%}"
                   " (the writers' questions)")
