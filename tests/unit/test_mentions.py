@@ -199,26 +199,6 @@ def test_a_statement_reaches_the_page_its_section_or_else_its_title_names() -> N
     # first; one headed by names joined ("Tom / Grace") is about each
 
 
-@pytest.mark.parametrize(("text", "led"), [
-    # a bold lead heads its own list; a paragraph after a blank line is the section's again
-    ("## Standup\n\n**Tom**\n- Fastly quote came in\n- will sort Stripe creds\n\nDecisions: go with Fastly\n",
-     {4: "Tom", 5: "Tom", 7: "Standup"}),
-    # a list after a blank line under the lead, a loose list, a paragraph right under the list
-    ("# n\n\n**Tom**\n\n- Fastly quote came in\n\n- will sort Stripe creds\nand the keys\n",
-     {5: "Tom", 7: "Tom", 8: "Tom"}),
-    # a paragraph the lead heads; the next after a blank line, a table after it, are not its
-    ("# n\n\nRaj notes:\n\nRouter is on 4G.\n\nDoing C today.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
-     {5: "Raj notes"}),
-    # the next lead heads its own list
-    ("# n\n\n**Tom**\n- on leave\n\n**Grace**\n- iOS 5.12 in review\n\nparking lot\n",
-     {4: "Tom", 7: "Grace"}),
-])
-def test_a_lead_lines_section_ends_where_its_own_list_or_paragraph_does(text: str, led: dict[int, str]) -> None:
-    from kctui.compiler.builtin.statements import section_leads
-
-    assert section_leads(_doc(text)) == led
-
-
 def test_a_lead_line_of_two_names_joined_leads_its_list() -> None:
     from kctui.compiler.builtin.statements import section_leads
 

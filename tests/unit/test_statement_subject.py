@@ -1,5 +1,7 @@
 """A statement that opens with a name of another thing is that thing's, not its section's or its note's
-(kctui.compiler.steps.statement_subject, used by kctui.compiler.steps.mentions `reaches`)."""
+(kctui.compiler.steps.statement_subject, used by kctui.compiler.steps.mentions `reaches`); a chat turn or
+a list item naming its own thing does not go on with the topic before; a lead line's section is its own
+list or paragraph (kctui.compiler.builtin.statements `section_leads`)."""
 
 from __future__ import annotations
 
@@ -171,3 +173,24 @@ def test_a_chat_turn_naming_a_thing_is_not_about_the_turn_before() -> None:
     assert [c.evidence.start for c in fed["datadog"].claims] == [1]
     assert [c.evidence.start for c in fed["sectra"].claims] == [2, 3]
     assert [c.evidence.start for c in fed["tom"].claims] == [2]
+
+
+@pytest.mark.parametrize(("text", "led"), [
+    # a bold lead heads its own list; a paragraph after a blank line is the section's again
+    ("## Standup\n\n**Tom**\n- Fastly quote came in\n- will sort Stripe creds\n\nDecisions: go with Fastly\n",
+     {4: "Tom", 5: "Tom", 7: "Standup"}),
+    # a list after a blank line under the lead, a loose list, a paragraph right under the list
+    ("# n\n\n**Tom**\n\n- Fastly quote came in\n\n- will sort Stripe creds\nand the keys\n",
+     {5: "Tom", 7: "Tom", 8: "Tom"}),
+    # a paragraph the lead heads; the next after a blank line, a table after it, are not its
+    ("# n\n\nRaj notes:\n\nRouter is on 4G.\n\nDoing C today.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+     {5: "Raj notes"}),
+    # the next lead heads its own list
+    ("# n\n\n**Tom**\n- on leave\n\n**Grace**\n- iOS 5.12 in review\n\nparking lot\n",
+     {4: "Tom", 7: "Grace"}),
+])
+def test_a_lead_lines_section_ends_where_its_own_list_or_paragraph_does(text: str, led: dict[int, str]) -> None:
+    from kctui.compiler.builtin.statements import section_leads
+    from kctui.compiler.readers.markdown import read_markdown
+
+    assert section_leads(read_markdown("standup.md", text, "sha256:x", len(text))) == led
