@@ -111,3 +111,40 @@ def test_record_identifier(text, expected):
 def test_a_meridiem_after_a_time_is_no_part_of_a_name(text, names, not_names):
     spans = {s.text for s in nm.plain_spans(text)}
     assert names <= spans and not (not_names & spans)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Vexlar TX4400", True),  # capitals and a number
+    ("Vexlar QT-M4410", True),  # a series' capitals, a hyphen, capitals and a number
+    ("Vexlar QT-M88VI", True),  # ... and a revision's letters after it
+    ("Norbrook KS130-24P", True),  # a variant after a hyphen
+    ("Norbrook Stormline 3300", True),  # a model's number
+    ("Norbrook Stormline 3300 Gen 2", True),  # ... and a generation
+    ("Norbrook Stormline 2021", False),  # a year is no model's number
+    ("Norbrook Stormline 33", False),  # two digits: a version, an instance ("Postgres 14", "Room 12")
+    ("Jira QX-4471", False),  # a record's number after a hyphen follows no capital
+    ("Norbrook", False),
+])
+def test_a_models_designation_in_its_forms(text, expected):
+    assert bool(named_once.MODEL.match(text)) is expected
+
+
+@pytest.mark.parametrize("text, name", [
+    # a series' capitals and a model's after a hyphen, the sentence's value not next to it
+    ("# Site\n\n- Toner for the Vexlar QT-M4410 — ordered, arrives Tue\n", "Vexlar QT-M4410"),
+    # a maker's word and a model's number, in a sentence with an amount
+    ("# Kit\n\n- bought two Norbrook Stormline 3300 units, $812 each\n", "Norbrook Stormline 3300"),
+    # a table's first cell, its maker's word written in lower case elsewhere in the document
+    ("# Orders\n\n| Item | Qty | Cost |\n|---|---|---|\n| Quendra QZ420 label printer | 1 | $398.00 |\n\n"
+     "quendra says the old one cannot be fixed.\n", "Quendra QZ420"),
+])
+def test_a_product_with_its_model_gets_a_page_on_one_mention(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("text, not_a_name", [
+    # a unit after its number, then a generation's letters and one digit
+    ("# Spec\n\n| Part | Node A | Node B |\n|---|---|---|\n| Memory | 2 TB DDR5 | 4 TB DDR5 |\n", "TB DDR5"),
+])
+def test_no_product_from_a_unit_and_a_model(text, not_a_name):
+    assert not_a_name not in entity_names(text)

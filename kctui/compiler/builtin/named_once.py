@@ -52,8 +52,13 @@ _RECORD = re.compile(r"[A-Z]{2,12}(?:-[A-Z0-9]{1,6})*-\d{2,6}|[A-Z]{2,5}\d{6,}|[
 _ONE_TRAILING_DIGIT = re.compile(r"[A-Za-z]+-?\d")  # SEV2, UTC-8, BSD-3, RSALv2
 _WORD = re.compile(r"[A-Za-z]+")
 # capitalised words, then a model's designation: capitals and a number ("IBM TS4300", "Hetzner AX42",
-# "Cloudflare R2"), and perhaps a word after it (also recall's, for a name a value stands next to)
-MODEL = re.compile(r"^[A-Z][\w-]*(?: [A-Z][\w-]*)* [A-Z]{1,3}\d{1,5}[A-Z]{0,2}(?: [A-Z][a-z]+)?$")
+# "Cloudflare R2"), perhaps a variant after a hyphen ("Meraki MS130-48P"), or a series' capitals, a
+# hyphen, and capitals and a number ("Brother HL-L8360", "Epson TM-T88VI"; not a record's "SRE-882": a
+# designation's number follows a capital), and perhaps a word after it (also recall's, for a name a
+# value stands next to)
+MODEL = re.compile(r"^[A-Z][\w-]*(?: [A-Z][\w-]*)* (?:[A-Z]{1,3}\d{1,5}[A-Z]{0,2}(?:-\d{1,3}[A-Z]{1,2})?"
+                   r"|[A-Z]{1,3}-[A-Z]{1,2}\d{1,5}[A-Z]{0,3}|(?!(?:19|20)\d\d\b)[1-9]\d{2,3}[A-Za-z]{0,2})"
+                   r"(?: [A-Z][a-z]+(?: [1-9]\d?)?)?$")
 RECORD_WORDS = 4  # the words a sentence needs to say something of a record it names
 
 
@@ -76,10 +81,12 @@ def written_as_name(plain: str, span: nm.Span, valued: bool) -> bool:
     if not valued or span.kind not in ("shaped", "caps", "link"):
         return False
     tokens = span.tokens
+    if span.kind == "shaped" and _ONE_TRAILING_DIGIT.fullmatch(tokens[-1]):
+        return False  # a level's form, a generation's ("Sectra IDS9", "1 TB DDR5")
+    if MODEL.match(span.text):
+        return True  # a maker's or a product's name and a model's designation ("Hetzner AX42", "Dell OptiPlex 7020")
     if span.kind == "shaped":
         return shaped_end(tokens[-1])
-    if MODEL.match(span.text):
-        return True  # a maker's or a product's name and a model's designation ("Hetzner AX42")
     return len(tokens) > 1 and all(t.isalpha() and t[:1].isupper() and t[1:].islower() for t in tokens) \
         and not all(wd.common_word(t) for t in tokens) and not (_fresh(plain, span) and _may_be_a_verb(tokens[0]))
 

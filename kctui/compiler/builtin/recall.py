@@ -290,9 +290,10 @@ def usable(c: Candidate, passing: bool = False) -> bool:
             w.casefold().removesuffix("s") in wd.CALENDAR for w in c.name.split()) and not nt.person_like(c.name)):
         return False
     if c.kinds <= {"caps"} and not c.marked and (wd.zipf(c.name.split()[-1]) >= wd.RARE_ZIPF
-                                                 or (" " in c.name and not c.head_free)):
+                                                 or (" " in c.name and not c.head_free and not _MODEL.match(c.name))):
         # its only capital is a sentence start; a last word English does not know is a name still
-        # ("Quokkabase", "Ilse Vandermeer")
+        # ("Quokkabase", "Ilse Vandermeer"), and so is a model's designation after a maker's word the
+        # document also writes in lower case ("Zebra ZD421 label printer" opening a cell, "zebra says …")
         return False
     if c.kinds <= {"path"}:
         return True  # a root path written in prose names a mount or a share ("/scratch")
