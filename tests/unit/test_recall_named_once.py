@@ -49,6 +49,10 @@ def test_an_ordinary_word_after_the_first_makes_a_product_or_a_company_not_a_per
 @pytest.mark.parametrize("text, name", [
     ("# Handover\n\n* Disk on the metrics box (tsdb-2) is at 81%, growing weekly.\n", "tsdb-2"),
     ("# Standup\n\n- KIOSK-04 lost its network at 09:10, replaced the cable\n", "KIOSK-04"),
+    # in capitals, zero-padded, in a sentence with a value though not its subject: a digit in its first
+    # part, or letters before the number of its last part
+    ("# Standup\n\n- 1 new fault: sensor dropout after ~25min on QR3-0112, logged\n", "QR3-0112"),
+    ("# Patching\n\n- Kit: CU9 on test (HQ-2F-APP01) by 3/14, prod the week after\n", "HQ-2F-APP01"),
 ])
 def test_a_hosts_or_an_assets_number_with_a_fact_gets_a_page_on_one_mention(text, name):
     assert name in entity_names(text)
@@ -60,6 +64,7 @@ def test_a_hosts_or_an_assets_number_with_a_fact_gets_a_page_on_one_mention(text
     ("# Incident\n\n- SEV-2 declared at 14:05 by the on-call\n", "SEV-2"),
     # a host's number named in a sentence that states nothing of it
     ("# Handover\n\n* Ask the desk about tsdb-2 when you start.\n", "tsdb-2"),
+    ("# Handover\n\n* Ask the desk about QR3-0112 when you start.\n", "QR3-0112"),
 ])
 def test_no_page_for_a_ticket_a_level_or_a_host_named_once_without_a_fact(text, not_a_name):
     assert not_a_name not in entity_names(text)

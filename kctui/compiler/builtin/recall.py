@@ -324,10 +324,11 @@ def person_named(plain: str, span: nm.Span, c: Candidate) -> bool:
 
 # a host's or an asset's number: an identifier in lower case with a number part ("etl-01", "db-1") or a
 # zero-padded number at its end ("gcs01", "lims-db01"; not "p95", "x86", "sha256"), or
-# one in capitals whose number is zero-padded, one of a numbered fleet ("WSUS-02", "TB-07"; not a
-# ticket's or a level's, "SRE-882", "SEV-2")
+# one in capitals whose number is zero-padded, one of a numbered fleet ("WSUS-02", "TB-07"; its parts
+# with digits, "PK2-0107", "BOS-3E-TST01", or letters before the number, "BOS-ADC01"; not a ticket's or
+# a level's, "SRE-882", "SEV-2")
 _HOST_NUMBER = re.compile(r"^[a-z]+(?:-[a-z][a-z0-9]*)*-\d{1,4}$|^[a-z]+(?:-[a-z]+)*[a-z]0\d{1,2}$")
-_FLEET_NUMBER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z][A-Za-z0-9]*)*-0\d{1,3}$")
+_FLEET_NUMBER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-[A-Za-z]{0,4}0\d{1,3}$")
 
 
 # a product's name with its model's designation: a capitalised name, then capitals and a number
@@ -337,12 +338,14 @@ _MODEL = named_once.MODEL
 
 def numbered(name: str, strong: bool, plain: str, spans: list[tuple[nm.Span, str]]) -> bool:
     """Is this a host's or an asset's number a fact is stated of (a page on one mention): in lower case,
-    named in a sentence that holds a value ("Disk on the metrics box (tsdb-2) is at 81%"); in capitals,
-    zero-padded, stated of strongly (a value next to it, the subject: "KIOSK-04 lost its network at
-    09:10")?"""
-    if strong and _FLEET_NUMBER.match(name):
+    named in a sentence that holds a value ("Disk on the metrics box (tsdb-2) is at 81%"); zero-padded,
+    one of a numbered fleet (`_FLEET_NUMBER`), stated of strongly (a value next to it, the subject:
+    "KIOSK-04 lost its network at 09:10") or named in a sentence that holds a value ("dropout after
+    ~40min on PK2-0107"; a ticket's number is not zero-padded, "SRE-882", and is a record's of its own)?"""
+    fleet = bool(_FLEET_NUMBER.match(name))
+    if strong and fleet:
         return True
-    if not _HOST_NUMBER.match(name):
+    if not fleet and not _HOST_NUMBER.match(name):
         return False
     inside = [(s.start, s.end) for s, _ in spans]
     return any(not any(a <= v[0] < b for a, b in inside) for v in value_spans(plain))
