@@ -120,8 +120,9 @@ def test_a_typed_code_span_gets_a_page_on_one_mention():
 @pytest.mark.parametrize("plain, found", [
     ("the nightly run picked up PR #4410 (dedup change)", ["PR #4410"]),
     ("CR #77 and CR #78 both wait on review", ["CR #77", "CR #78"]),
-    # no acronym before the number, a heading's sign, one digit: none
-    ("see #4410 and ticket #51", []),
+    # no acronym before the number: a ticket's number alone, of three digits or more (session 22); a
+    # heading's sign, one or two digits: none
+    ("see #4410 and ticket #51", ["#4410"]),
     ("## 3 items, PR #7 too", []),
 ])
 def test_a_record_named_by_its_kinds_acronym_and_number(plain, found):

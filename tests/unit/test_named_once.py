@@ -148,3 +148,31 @@ def test_a_product_with_its_model_gets_a_page_on_one_mention(text, name):
 ])
 def test_no_product_from_a_unit_and_a_model(text, not_a_name):
     assert not_a_name not in entity_names(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    # a ticket's number alone, after the word for its kind or opening the item, in a sentence saying
+    # something of it
+    ("# Standup\n\n- swapped the switch at the depot, ticket #5512 closed\n", "#5512"),
+    ("# Helpdesk\n\n- **#60391** lab 4 printer — toner replaced, closed wed\n", "#60391"),
+    ("# Vendors\n\n- opened a support case #0731882 with the vendor, waiting on them\n", "#0731882"),
+])
+def test_a_tickets_number_alone_gets_a_page_on_one_mention(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("text, not_a_name", [
+    ("# Triage\n\n- see #5512\n", "#5512"),  # a sentence of under four words says nothing of it
+    ("# Kit\n\n- scanner #6 needs a new cable before Friday\n", "#6"),  # one digit: a count's place
+    ("# Notes\n\n- police report #26-00311 filed for the laptop\n", "#26"),  # a number's part
+])
+def test_no_page_for_a_short_number_or_a_bare_reference(text, not_a_name):
+    assert not_a_name not in entity_names(text)
+
+
+@pytest.mark.parametrize("text, expected", [("#4471", True), ("#48291", True), ("#12", False), ("#4471-2", False)])
+def test_a_tickets_number_is_a_record_identifier_and_a_title(text, expected):
+    from kctui.compiler.builtin.name_checks import clean_title
+
+    assert named_once.record_identifier(text) is expected
+    assert clean_title(text) is expected

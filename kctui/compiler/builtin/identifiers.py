@@ -162,11 +162,20 @@ def typed_in(texts: list[str]) -> frozenset[str]:
 _NUMBERED = re.compile(r"[A-Z](?<![\w#/-][A-Z])[A-Z]{1,4} #\d{2,7}(?![\w-])")  # (the capital first: the scan skips to it)
 
 
+# a ticket's or an issue's number alone: "#" and three digits or more, not inside a word, an entity
+# ("&#8217;") or a path, not a number's part ("#26-00311")
+_BARE_NUMBER = re.compile(r"(?<![\w&#/-])#\d{3,9}(?![\w-])")
+
+
 def numbered_records(plain: str) -> list[nm.Span]:
-    """The spans of the sentence that name a record by an acronym of its kind and its number ("PR #817"):
-    a record's identifier, as "CHG-0342" is (kctui.compiler.builtin.named_once)."""
-    if " #" not in plain:
+    """The spans of the sentence that name a record by an acronym of its kind and its number ("PR #817"),
+    or by its number alone ("ticket #4471 closed", "#48291 cable unplugged"): a record's identifier, as
+    "CHG-0342" is (kctui.compiler.builtin.named_once)."""
+    if "#" not in plain:
         return []
-    return [nm.Span(m.group(0), m.start(), m.end(), m.start() == 0, "record", tuple(m.group(0).split()))
-            for m in _NUMBERED.finditer(plain)]
+    out = [nm.Span(m.group(0), m.start(), m.end(), m.start() == 0, "record", tuple(m.group(0).split()))
+           for m in _NUMBERED.finditer(plain)] if " #" in plain else []
+    taken = [(s.start, s.end) for s in out]
+    return out + [nm.Span(m.group(0), m.start(), m.end(), m.start() == 0, "record", (m.group(0),))
+                  for m in _BARE_NUMBER.finditer(plain) if not any(a <= m.start() < b for a, b in taken)]
 

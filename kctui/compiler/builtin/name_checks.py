@@ -33,6 +33,7 @@ from kctui.compiler.builtin.words import (
     PARTICLES,
     PREFIXES,
     RARE_ZIPF,
+    TICKET_NUMBER,
     code_identifier,
     common_word,
     english_compound,
@@ -128,6 +129,8 @@ def clean_title(name: str, common_ok: bool = False) -> bool:
     """Could this be the title of an entity page? Not a common word, a placeholder, "<common word> team",
     an English word written short, a period of the year or an English compound.
     `common_ok`: the document's usage made this one frequent word a name (`usage.usage_need`)."""
+    if TICKET_NUMBER.match(name):
+        return True  # a ticket's number alone (no letters, yet no placeholder)
     words = name.split()
     if not words or placeholder(name) or code_identifier(name) or role_phrase(words) or holds_reading(name):
         return False  # (a reading: "FrostLine CRITICAL FRZ-04 -58 °C" is an alert's text)

@@ -24,7 +24,10 @@ the name stands in it ("the PgBouncer pool (size 60)", "the existing IBM TS4300 
   -0.3 points; "argued about Grafterly" beside a count is a bare mention, tests/unit/test_recall_rules.py),
   and a lone acronym is mostly vocabulary (SLA, TLS, CSV, UAT: 9 of 50 new pages labelled);
 - **a record's identifier** — capitals, a hyphen and two digits or more (perhaps with parts between:
-  "PO-2026-0147", "FD-Q-20417"), or capitals and six digits or more ("RC-1187", "CHG0041187", "KB5046617") — in any sentence of four words or more that names
+  "PO-2026-0147", "FD-Q-20417"), or capitals and six digits or more ("RC-1187", "CHG0041187", "KB5046617"),
+  or "#" and three digits or more alone, a ticket's, a case's or a build's number ("ticket #4471 closed",
+  "#48291 cable unplugged"; session 22, notes a-al: 20 labelled things more, the 14 new pages no label
+  names all tickets, cases, builds or invoices) — in any sentence of four words or more that names
   it: the sentence is what is known of that ticket, change or update ("fjord-g03 is still drained
   (RC-1187)"), value or not;
 - **one capitalised word alone in brackets after a word** (`bracketed`, session 18): an apposition, the
@@ -63,8 +66,10 @@ RECORD_WORDS = 4  # the words a sentence needs to say something of a record it n
 
 
 def record_identifier(text: str) -> bool:
-    """A ticket's, a change's or an update's identifier: "RC-1187", "CHG0041187", "PR #817" (not "HX-2": one digit; not a
+    """A ticket's, a change's or an update's identifier: "RC-1187", "CHG0041187", "PR #817", "#4471" (not "HX-2": one digit; not a
     placeholder of one letter repeated, "YYYY-01-01")."""
+    if wd.TICKET_NUMBER.match(text):
+        return True
     return bool(_RECORD.fullmatch(text)) and len(set(_WORD.match(text).group())) > 1  # (not "YYYY-01-01", "XX-1234")
 
 

@@ -140,6 +140,7 @@ CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday j
                      "june july august september october november december".split()) | CALENDAR_SHORT
 # a record's identifier: letters, a hyphen and a number ("ADR-0011", "INC-204", "FRZ-04")
 RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")
+TICKET_NUMBER = re.compile(r"^#\d{3,9}$")  # a ticket's or an issue's number alone: "#4471", "#48291"
 # a period of the year by the calendar's or the books' convention (a fiscal or calendar year, a quarter, a
 # half: "FY27", "FY2026", "Q3", "H1"): a date, like the days and months, not a thing (closed class)
 _PERIOD = re.compile(r"^(?:(?:FY|CY)(?:\d{2}|\d{4})|[QH][1-4])$")
