@@ -176,3 +176,20 @@ def test_a_tickets_number_is_a_record_identifier_and_a_title(text, expected):
 
     assert named_once.record_identifier(text) is expected
     assert clean_title(text) is expected
+
+
+@pytest.mark.parametrize("text, name", [
+    # a product with its model, the subject of a sentence with no value: what it is, a fact of it
+    ("# Handover\n\n- the kitchen printer keeps dropping off. It's the Vexlar QT-M88VI, a lease issue I think.\n",
+     "Vexlar QT-M88VI"),
+    ("# Kit\n\n- laptop: Quendra Q14 (current model), stock in the cupboard\n", "Quendra Q14"),
+])
+def test_a_product_with_its_model_a_fact_is_stated_of_gets_a_page_without_a_value(text, name):
+    assert name in entity_names(text)
+
+
+@pytest.mark.parametrize("text, not_a_name", [
+    ("# Notes\n\nAsk the team about the Vexlar QT-M4410 when you can.\n", "Vexlar QT-M4410"),  # states nothing of it
+])
+def test_no_page_for_a_product_named_in_passing(text, not_a_name):
+    assert not_a_name not in entity_names(text)

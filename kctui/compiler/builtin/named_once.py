@@ -12,8 +12,12 @@ the name stands in it ("the PgBouncer pool (size 60)", "the existing IBM TS4300 
   in lower case with a digit ("m6i", "wk49", "arm64": sizes, weeks, architectures; a host's number has
   its own rule, `recall.numbered`), not a word and one trailing digit ("SEV2", "UTC-8", "BSD-3": a level,
   an offset, a licence's clause), not a contraction ("RMA'd") or a placeholder;
-- **capitalised words and a model's designation** ("the existing IBM TS4300 tape library", "Hetzner
-  AX42"; recall gives one a page where a value stands next to it);
+- **capitalised words and a model's designation** (`model_named`: "the existing IBM TS4300 tape library",
+  "Hetzner AX42", a series' capitals and a hyphen before it, "Brother HL-L8360", a model's number of three
+  or four digits, "APC Smart-UPS 1500", a generation after it, "ThinkPad E14 Gen 6"); recall gives one a
+  page wherever its sentence states a fact of it, value or not ("It's the Epson TM-T88VI, …", "Kestrel
+  K14 (current model)": session 22, notes a-al 4 things more, 3 new pages no label names, all models;
+  the handbook's pages unchanged);
 - **capitalised words, two or more** ("Workforce Identity", "Cathay Pacific", "Declan Moore"), not all of
   them ordinary words, each a word with one capital ("Slurm QOS", "EOW Kenji": an acronym glues names
   together), after a lower-case word or a comma unless its first word is a rare word with no English
@@ -65,6 +69,13 @@ MODEL = re.compile(r"^[A-Z][\w-]*(?: [A-Z][\w-]*)* (?:[A-Z]{1,3}\d{1,5}[A-Z]{0,2
 RECORD_WORDS = 4  # the words a sentence needs to say something of a record it names
 
 
+def model_named(name: str, shaped: bool) -> bool:
+    """Is the name a maker's or a product's words and a model's designation (`MODEL`)? Written as a shaped
+    span (`shaped`), not where its last word is a word and one digit: a level's form, a generation's
+    ("Sectra IDS9", "1 TB DDR5")."""
+    return bool(MODEL.match(name)) and not (shaped and _ONE_TRAILING_DIGIT.fullmatch(name.rsplit(" ", 1)[-1]))
+
+
 def record_identifier(text: str) -> bool:
     """A ticket's, a change's or an update's identifier: "RC-1187", "CHG0041187", "PR #817", "#4471" (not "HX-2": one digit; not a
     placeholder of one letter repeated, "YYYY-01-01")."""
@@ -86,9 +97,7 @@ def written_as_name(plain: str, span: nm.Span, valued: bool) -> bool:
     if not valued or span.kind not in ("shaped", "caps", "link"):
         return False
     tokens = span.tokens
-    if span.kind == "shaped" and _ONE_TRAILING_DIGIT.fullmatch(tokens[-1]):
-        return False  # a level's form, a generation's ("Sectra IDS9", "1 TB DDR5")
-    if MODEL.match(span.text):
+    if model_named(span.text, span.kind == "shaped"):
         return True  # a maker's or a product's name and a model's designation ("Hetzner AX42", "Dell OptiPlex 7020")
     if span.kind == "shaped":
         return shaped_end(tokens[-1])

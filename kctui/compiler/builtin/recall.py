@@ -119,7 +119,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
     stated with, read by its form (`stated_value`), and the pairs found by a sentence's place only
     (`_inherited_subject`: cited, but no mention of the name), and the keys of the names whose form and
     the fact stated of them give them a page on one mention (people's full names, `person_named`; hosts'
-    and assets' numbers, `numbered`; a product's name with its model, `_MODEL`; a name written in a
+    and assets' numbers, `numbered`; a product's name with its model, named_once.model_named; a name written in a
     name's shape in a sentence with a value, a record's identifier, a word alone in brackets after a word
     of a sentence with a value, kctui.compiler.builtin.named_once);
     the names only a fact vouches for are added to `cands`."""
@@ -129,7 +129,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
     borrowed: set[tuple[str, int]] = set()  # sentences about a name by their place only
     firsts: list[str] = []  # per sentence, the key of its first usable name ("" for none)
     passable: dict[str, bool] = {}  # (usable as a passing mention: asked once per name)
-    once: set[str] = set()  # names a page on one mention by their form (`person_named`, `numbered`, `_MODEL`, named_once)
+    once: set[str] = set()  # names a page on one mention by their form (`person_named`, `numbered`, named_once)
     for i, u in enumerate(us):
         spans = [(s, k) for s, k in spans_of[i] if k in cands and (
             passable[k] if k in passable else passable.setdefault(k, usable(cands[k], passing=True)))]
@@ -144,7 +144,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         named = [k for s, k in spans if k in strong and person_named(u.plain, s, cands[k])]
         once.update(named)
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
-        once.update(k for _, k in spans if k in strong and _MODEL.match(cands[k].name))
+        once.update(k for _, k in spans if k in keys and named_once.model_named(cands[k].name, "shaped" in cands[k].kinds))
         once.update(_written_as_names(u.plain, spans, keys, cands))
         once.update(code_named.stated_once(u.plain, spans, keys, has_value))  # ("copperline-dev", "pg16-staging")
         set_apart = _bracketed(u.plain, spans, lower, has_value)  # (an apposition states what it names: a fact)
@@ -290,7 +290,7 @@ def usable(c: Candidate, passing: bool = False) -> bool:
             w.casefold().removesuffix("s") in wd.CALENDAR for w in c.name.split()) and not nt.person_like(c.name)):
         return False
     if c.kinds <= {"caps"} and not c.marked and (wd.zipf(c.name.split()[-1]) >= wd.RARE_ZIPF
-                                                 or (" " in c.name and not c.head_free and not _MODEL.match(c.name))):
+                                                 or (" " in c.name and not c.head_free and not named_once.MODEL.match(c.name))):
         # its only capital is a sentence start; a last word English does not know is a name still
         # ("Quokkabase", "Ilse Vandermeer"), and so is a model's designation after a maker's word the
         # document also writes in lower case ("Zebra ZD421 label printer" opening a cell, "zebra says …")
@@ -331,9 +331,6 @@ _HOST_NUMBER = re.compile(r"^[a-z]+(?:-[a-z][a-z0-9]*)*-\d{1,4}$|^[a-z]+(?:-[a-z
 _FLEET_NUMBER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-[A-Za-z]{0,4}0\d{1,3}$")
 
 
-# a product's name with its model's designation: a capitalised name, then capitals and a number
-# ("PowerEdge XE9680", "IBM TS4300", "Cloudflare R2"): a page on one mention when a fact is stated of it
-_MODEL = named_once.MODEL
 
 
 def numbered(name: str, strong: bool, plain: str, spans: list[tuple[nm.Span, str]]) -> bool:
