@@ -35,8 +35,6 @@ _CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)+$|^[A-Za-z]+
 SUBJECT_LEAD = 2  # words a subject may follow ("The", "Our new")
 
 
-
-
 def _subject(plain: str, spans: list[tuple[nm.Span, str]]) -> int:
     """The index of the span that is the sentence's subject, or -1: the first name, after a `Label:` and
     at most SUBJECT_LEAD words, with at least two words said after it."""
