@@ -138,3 +138,11 @@ def test_a_product_with_its_model_a_fact_is_stated_of_gets_a_page_on_one_mention
 
 def test_a_model_named_in_passing_gets_no_page():
     assert "Vexlar QX9200" not in entity_names("# Notes\n\nSomeone asked about the Vexlar QX9200 at lunch.\n")
+
+
+@pytest.mark.parametrize("text, title", [
+    ("# Incident\n\n- 13:02 Quillmark webhooks fail with 502s, 40 of them by 13:10\n", "Quillmark 502s"),
+    ("# Sync\n\n- **Vexlar 429s** — we hit the 150 req/s limit at 23:45 every night\n", "Vexlar 429s"),
+])
+def test_an_http_error_status_in_the_plural_is_no_models_designation(text, title):
+    assert title not in entity_names(text)

@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import names as nm
+from kctui.compiler.builtin.stated_values import http_errors
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 
@@ -72,8 +73,9 @@ RECORD_WORDS = 4  # the words a sentence needs to say something of a record it n
 def model_named(name: str, shaped: bool) -> bool:
     """Is the name a maker's or a product's words and a model's designation (`MODEL`)? Written as a shaped
     span (`shaped`), not where its last word is a word and one digit: a level's form, a generation's
-    ("Sectra IDS9", "1 TB DDR5")."""
-    return bool(MODEL.match(name)) and not (shaped and _ONE_TRAILING_DIGIT.fullmatch(name.rsplit(" ", 1)[-1]))
+    ("Sectra IDS9", "1 TB DDR5"), nor where it is an HTTP error status in the plural ("Fastly 503s")."""
+    last = name.rsplit(" ", 1)[-1]
+    return bool(MODEL.match(name)) and not (shaped and _ONE_TRAILING_DIGIT.fullmatch(last)) and not http_errors(last)
 
 
 def record_identifier(text: str) -> bool:
