@@ -52,3 +52,29 @@ def test_the_page_a_new_note_makes_collects_an_unchanged_notes_lines_and_lets_go
     inc3 = same_either_way(tmp_path, "g3", "g2", cache=cache)
     # proposed for archiving: no claim stays without a page of its own to stand on
     assert_archived_without(inc3 / "entities" / "piano.md", "runbook.md")
+
+
+FASTLY_NOTE = """# Fastly
+
+- CDN for the site, 118 TB/mo
+- Renewal: quote £2,150/mo for 12 months, ends 31 Jan 2027
+"""
+STANDUP = """# Standup 12 Nov
+
+- Fastly renewal moved to Fri 20 Nov, Dana owns it
+"""
+
+
+def test_an_event_page_a_new_note_makes_collects_the_unchanged_notes_lines_that_write_its_noun(tmp_path: Path) -> None:
+    src = tmp_path / "sources"
+    src.mkdir()
+    (src / "fastly.md").write_text(FASTLY_NOTE, encoding="utf-8")
+    cache = tmp_path / "cache"
+    first = _compile(tmp_path, "g1", None, cache=cache)
+    assert not (first / "entities" / "fastly-renewal.md").exists()
+    # the standup names the event: the note on Fastly writes "Renewal" alone, a line of the event's too
+    (src / "standup.md").write_text(STANDUP, encoding="utf-8")
+    inc = same_either_way(tmp_path, "g2", "g1", cache=cache)
+    page = (inc / "entities" / "fastly-renewal.md").read_text(encoding="utf-8")
+    assert "^[standup.md:L3-L3]" in page and "^[fastly.md:L4-L4]" in page
+    assert "^[fastly.md:L3-L3]" not in page  # (the CDN's traffic is Fastly's alone)

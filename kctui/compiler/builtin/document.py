@@ -15,6 +15,7 @@ from kctui.compiler.builtin import (
     fields,
     glossary,
     name_checks,
+    named_events,
     prose,
     recognise,
     records,
@@ -93,6 +94,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.questions = summary.questions(doc, units)
     _keep_cited(doc, ex, candidates)
     _without_alias_twins(ex)
+    _add_events(doc, ex)
     said: dict[tuple[int, int, str], bool] = {}  # (lines, value) -> do the lines say it (asked once)
 
     def says(start: int, end: int, value: str) -> bool:
@@ -109,6 +111,17 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
         conversation.attribute(doc, convo, units, ex)
     ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
     return ex
+
+
+def _add_events(doc: Document, ex: Extraction) -> None:
+    """The events and projects the document names by a name of its own and a noun of a doing ("CKF
+    cutover moved": kctui.compiler.builtin.named_events), each an entity titled as the text writes it."""
+    have = {identity_key(e.name) for e in ex.entities}
+    names = [n for e in ex.entities for n in (e.name, *e.aliases)]
+    for phrase, line in named_events.event_names(enumerate(doc.lines, 1), names):
+        if identity_key(phrase) not in have:
+            have.add(identity_key(phrase))
+            ex.entities.append(Entity(phrase, "event", phrase, (), sentences.ev(doc, line, line)))
 
 
 def _without_alias_twins(ex: Extraction) -> None:

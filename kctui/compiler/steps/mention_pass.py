@@ -12,6 +12,7 @@ stands no more.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -52,6 +53,22 @@ def named_anew(paths: Iterable[str], files: Mapping[str, object], keys: set[str]
         if any(k in text for k in keys):
             out.append(path)
     return out
+
+
+def new_event_nouns(events: Mapping[str, list[tuple[str, str]]], names: Mapping[str, list[str]],
+                    anew: set[str]) -> set[str]:
+    """The nouns of the event pages named anew (`NameFinder.events`: thing -> (noun, event)), case-folded:
+    a statement of the thing's that writes the noun alone reaches the event's page
+    (`NameFinder.event_pages`), so an unchanged source writing it is read again as one naming it is."""
+    return {noun.casefold() for pairs in events.values() for noun, event in pairs
+            if any(identity_key(n) in anew for n in names.get(event, ()))}
+
+
+def _holds_word(text: str, words: set[str]) -> bool:
+    return bool(words) and not words.isdisjoint(w.casefold() for w in _WORD.findall(text))
+
+
+_WORD = re.compile(r"[^\W_][\w'’-]*")
 
 
 def _with_people(names: dict[str, list[str]], forms: Mapping[str, list[str]]) -> None:
@@ -122,12 +139,14 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
         return attach_one
     anew_finder = NameFinder(*({s: [n for n in ns if identity_key(n) in anew] for s, ns in named.items()}
                                for named in (names, forms, brands)))
-    for path in sorted(set(named_anew(unchanged, gathered.by_path, anew)) | fallen, key=lambda p: p.encode()):
+    nouns = new_event_nouns(finder.events, names, anew)  # (a new event's noun alone reaches it too)
+    for path in sorted(set(named_anew(unchanged, gathered.by_path, anew | nouns)) | fallen, key=lambda p: p.encode()):
         found: Extraction | Skipped = gathered.extractor.extract(gathered.by_path[path])
         if isinstance(found, Skipped):
             continue  # unreadable now: its pages stand as they are
         lowered = lower_case_source(s.value for s in found.statements)
-        if path not in fallen and not any(anew_finder.find(s.value, lowered) for s in found.statements):
+        if path not in fallen and not any(anew_finder.find(s.value, lowered) or _holds_word(s.value, nouns)
+                                          for s in found.statements):
             continue  # it names no page anew
         found = recurrence.activate(found, recurring)
         contributions = route(found, registry)
