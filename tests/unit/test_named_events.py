@@ -1,5 +1,5 @@
 """Events and projects named by a thing's name and a noun of a doing (kctui.compiler.builtin.named_events),
-and the sections and sources they title (kctui.compiler.steps.mentions.event_of)."""
+and the sections and sources they title (kctui.compiler.steps.event_pages)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from kctui.compiler.builtin import named_events as ne
 from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers import read_source
+from kctui.compiler.steps.event_pages import event_of
 from kctui.compiler.steps.mentions import NameFinder, attach, title_subjects
 
 DIGEST = "sha256:" + "6" * 64
@@ -57,8 +58,20 @@ def test_a_source_or_section_an_event_titles_is_about_the_event_and_its_thing() 
                          "primo-ve": ["Primo VE"]})
     assert title_subjects("RE: Fastly renewal 2027", finder) == ("fastly-renewal", "fastly")
     assert title_subjects("Primo VE login failures", finder) == ("primo-ve", "")  # a longer name, no event
+    finder2 = NameFinder({"sqlite": ["SQLite"], "wal": ["SQLite write-ahead logging"]})
+    assert title_subjects("SQLite write-ahead logging", finder2) == ("wal", "")  # no noun of a doing
     ex = Extraction("e.md", "sha256:x", "markdown", "Weekly", "note", "general",
                     statements=[Statement("Quote: £2,150/mo for 12 months", "Fastly renewal", 4, 4)])
     fed: dict = {}
     attach(ex, fed, finder, {"fastly": "Fastly", "fastly-renewal": "Fastly renewal"})
     assert sorted(fed) == ["fastly", "fastly-renewal"]
+
+
+@pytest.mark.parametrize(("written", "places", "thing"), [
+    (("Kestrel", "8.4", "cutover"), [(0, 3, "k-cutover"), (0, 1, "kestrel")], "kestrel"),  # a release between
+    (("Primo", "VE"), [(0, 2, "primo-ve"), (0, 1, "primo")], ""),  # a capitalised word: a name of its own
+    (("Fastly", "invoice"), [(0, 2, "f-invoice"), (0, 1, "fastly")], ""),  # a thing, no doing
+    (("Fastly", "renewal"), [(0, 2, "f-renewal")], ""),  # no shorter name at its word
+])
+def test_an_event_title_is_about_the_thing_it_names_first_too(written: tuple[str, ...], places: list, thing: str) -> None:
+    assert event_of(written, places) == thing

@@ -18,7 +18,7 @@ English is `wordfreq`'s word list and the closed classes of particles and ending
 
 The page is titled as the text writes the phrase. Its statements name the thing too, so they reach the
 thing's page as well (kctui.compiler.steps.mentions), and a section or a source the phrase titles is
-about both (`mentions.event_of`): the renewal's quote is the vendor's fact too.
+about both (kctui.compiler.steps.event_pages): the renewal's quote is the vendor's fact too.
 """
 
 from __future__ import annotations

@@ -40,12 +40,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
-from kctui.compiler.builtin import named_events
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.recall import ASIDE
 from kctui.compiler.builtin.stated_values import value_spans
 from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers.base import MESSAGE_HEADER
+from kctui.compiler.steps.event_pages import event_of, events_of_things
 from kctui.compiler.steps.field_headers import header_subjects, opening_record, sender_domains
 from kctui.compiler.steps.joined_names import joined_places
 from kctui.compiler.steps.name_position import lower_case_source, name_position
@@ -137,7 +137,7 @@ class NameFinder:
                             seen.add(entry)
                             self._first.setdefault(entry.words[0], []).append(entry)
                         self.keys.add(identity_key(name))
-        self.events = _events_of_things(self._first, names)
+        self.events = events_of_things({e.words: e.slug for es in self._first.values() for e in es}, names, _words)
 
     def event_pages(self, found: set[str], text: str) -> set[str]:
         """The pages of the events of the things in `found` whose noun `text` writes alone ("cutover Sat
@@ -192,25 +192,6 @@ class NameFinder:
         folded = tuple(w.casefold() for w in written)
         return {name.slug for name in self._first.get(folded[0], ()) if name.words == folded
                 and not (name.exact and written[0] != name.exact)} if folded else set()
-
-
-def _events_of_things(first: Mapping[str, list[_Name]], names: Mapping[str, Iterable[str]]
-                      ) -> dict[str, list[tuple[str, str]]]:
-    """thing's page -> (noun, event's page) for each page titled by another page's name and a noun of a
-    doing written in lower case ("CKF cutover" of CKF: kctui.compiler.builtin.named_events). Where a
-    statement is the thing's, that noun written alone ("Cutover: ~~Sat 21 Nov~~ -> Sat 28 Nov" in the
-    note on CKF) says what the event's page is for: which cutover the line speaks of is the thing's."""
-    by_words = {entry.words: entry.slug for entries in first.values() for entry in entries}
-    out: dict[str, list[tuple[str, str]]] = {}
-    for slug in sorted(names):
-        for name in names[slug]:
-            written = _words(name)
-            if len(written) < 2 or not named_events.event_noun(written[-1]):
-                continue
-            thing = by_words.get(tuple(w.casefold() for w in written[:-1]))
-            if thing is not None and thing != slug and (written[-1], slug) not in out.get(thing, ()):
-                out.setdefault(thing, []).append((written[-1], slug))
-    return out
 
 
 _INDEFINITE = frozenset({"a", "an"})  # an article that makes the word after it a common noun ("a discord")
@@ -335,20 +316,8 @@ def _headed_by(scope: str, finder: NameFinder, subject: str) -> tuple[set[str], 
     named = finder.named(scope)
     places = finder.ordered(scope)
     first = places[0][2] if places else next(iter(named)) if len(named) == 1 else subject
-    return {first, event_of(scope, places)} - {""}, bool(named) or first in leading_pages(
+    return {first, event_of(_words(scope), places)} - {""}, bool(named) or first in leading_pages(
         scope, places, partial(word_spans, scope))
-
-
-def event_of(text: str, places: list[tuple[int, int, str]]) -> str:
-    """The page of the thing the first name of `text` (`places` in order) is an event or a part of, or "":
-    a shorter name opening at its word, the longer one's other words written in lower case ("Fastly
-    renewal" of Fastly, "LaneOS 7.5.0 pilot" of LaneOS 7.5.0: kctui.compiler.builtin.named_events; not
-    "Primo VE" of Primo). A section or a source so titled is about both: the renewal's quote is
-    Fastly's too."""
-    if len(places) < 2 or places[1][0] != places[0][0] or places[1][1] >= places[0][1]:
-        return ""
-    written = _words(text)[places[0][0] + places[1][1]:places[0][0] + places[0][1]]
-    return places[1][2] if written and all(w.islower() for w in written if w.isalpha()) else ""
 
 
 def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
@@ -363,7 +332,7 @@ def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
     first = places[0]
     opening = _words(text)[first[0]:first[0] + first[1]]
     if first[0] or not any(c.isdigit() for w in opening for c in w):
-        return first[2], event_of(text, places)
+        return first[2], event_of(_words(text), places)
     return first[2], next((slug for at, _, slug in places if at >= first[1] and slug != first[2]), "")
 
 
