@@ -239,3 +239,17 @@ def test_usage_word_opening_a_heading_or_link_text_is_no_name():
 ])
 def test_an_auxiliary_opening_a_question_is_no_part_of_the_name_after_it(text: str, spans: list[str]) -> None:
     assert [s.text for s in nm.plain_spans(text)] == spans
+
+
+@pytest.mark.parametrize("text,spans", [
+    ("move BP clients to Defender for Business as their ESET term ends.", ["BP", "Defender for Business", "ESET"]),
+    ("- Untappd for Business — £480/yr, Marta", ["Untappd for Business", "Marta"]),
+    ("we pay Microsoft for Business Premium now", ["Microsoft", "Business Premium"]),  # two names: the run goes on
+    ("ask Jira for Monday", ["Jira", "Monday"]),  # a day is no market
+    ("ask Jira for Grafana", ["Jira", "Grafana"]),  # two names: no ordinary word closes the run
+    ("donated by Harlan & Moss LLP. Ollie", ["Harlan & Moss LLP", "Ollie"]),  # a company suffix closes the firm
+    ("so far: Bayview 11/11 ok, Grind & Co 6/8", ["Bayview", "Grind & Co"]),  # a company's mark
+    ("1:1s with Tomasz & Ines on Thu", ["Tomasz", "Ines"]),  # two people: no firm's mark
+])
+def test_a_name_joined_inside_by_for_or_ampersand(text: str, spans: list[str]) -> None:
+    assert [s.text for s in nm.plain_spans(text)] == spans

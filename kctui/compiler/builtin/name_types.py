@@ -38,7 +38,7 @@ TYPE_NOUNS = {
 # Nouns for a role a person holds: "Head of Engineering", "Support Engineers" name a role, not someone.
 ROLE_NOUNS = frozenset("engineer manager owner admin administrator lead head director designer developer captain "
                        "officer vp president member reviewer maintainer responder".split())
-COMPANY_SUFFIX = re.compile(r"^(?:Inc|Ltd|LLC|GmbH|Corp|Corporation|Limited|AG|SA|plc)\.?$")
+COMPANY_SUFFIX = re.compile(r"^(?:Inc|Ltd|LLC|LLP|GmbH|Corp|Corporation|Limited|AG|SA|plc)\.?$")
 
 
 def role_phrase(tokens: list[str] | tuple[str, ...]) -> bool:

@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from kctui.compiler.builtin import models
 from kctui.compiler.builtin.name_edges import record_label, verb_form, without_dates
 from kctui.compiler.builtin.name_tokens import JUNK_TOKEN, junk_token, tokens
-from kctui.compiler.builtin.name_types import ROLE_NOUNS, TYPE_NOUNS, person_like
+from kctui.compiler.builtin.name_types import COMPANY_SUFFIX, ROLE_NOUNS, TYPE_NOUNS, person_like
 from kctui.compiler.builtin.words import (  # noqa: F401 - common_phrase, ident_name, one_word: re-exported for the tests
+    CALENDAR,
     COMMON_ZIPF,
     FUNCTION_WORDS,
     IDENT,
@@ -147,11 +148,30 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
             # a record's long number is a name of its own ("ServiceNow RITM0048812")
         if not (gap == " " or _GAP.match(gap) or (gap == ". " and (group[-1][0] in HONORIFICS or (
                 _initial(plain, group) and not common_word(nxt[0]))))
-                or (_NUMBER_GAP.match(gap) and group[-1][0].isupper() and group[-1][0].isalpha() and len(group[-1][0]) > 1)):
+                or (_NUMBER_GAP.match(gap) and group[-1][0].isupper() and group[-1][0].isalpha() and len(group[-1][0]) > 1)
+                or joined_inside(gap, group[-1][0], nxt, toks[j + 2] if j + 2 < n else None, plain)):
             break  # (an acronym, a number and a capitalised word are one name: "SOC 2 Type II")
         group.append(nxt)
         j += 1
     return group
+
+
+def joined_inside(gap: str, before: str, word: tuple[str, int, int], after: tuple[str, int, int] | None,
+                  plain: str) -> bool:
+    """Is the token `word`, after `gap` inside a run of capitals, still part of the name (`before` the run's
+    last word, `after` the token after `word`)? "for" and a capitalised ordinary word closing the run: the
+    edition of a product for a market ("Defender for Business", "Untappd for Business"; not "Microsoft for
+    Business Premium", two names, nor a day: "Jira for Monday"); "&" and a company's mark ("Grind & Co") or
+    two words a company suffix closes ("Harlan & Moss LLP"): a firm named by its partners."""
+    text = word[0]
+    goes_on = after is not None and plain[word[2]:after[1]] == " "
+    if gap == " for ":
+        return not goes_on and text[:1].isupper() and text[1:].islower() and common_word(text) \
+            and text.casefold() not in CALENDAR
+    if gap == " & ":
+        return before.isalpha() and before[:1].isupper() and text.isalpha() and text[:1].isupper() and (
+            text == "Co" or (goes_on and COMPANY_SUFFIX.match(after[0]) is not None))
+    return False
 
 
 _VERSION_AFTER = re.compile(r"\s+v?\d+\.\d+(?:\.\d+)?\b")  # a release number after a run of capitals

@@ -85,6 +85,7 @@ class _Name:
     exact: str  # must be written exactly so ("" when any case will do)
     placed: bool = False  # or in lower case where it stands as a name (`name_position`)
     lowered: bool = False  # or in lower case in a source written in lower case (`lower_case_source`)
+    person: bool = False  # a one-word name standing for a person: in lower case, not before a determiner
 
 
 def _entry(name: str, slug: str) -> _Name | None:
@@ -130,7 +131,7 @@ class NameFinder:
                     entry = _entry(name, slug)
                     if entry is not None:
                         if entry.capitalised and (kind == "placed" or (slug in people and len(entry.words) == 1)):
-                            entry = replace(entry, placed=True)
+                            entry = replace(entry, placed=True, lowered=True, person=True)
                         if kind == "written" and not entry.exact:
                             entry = replace(entry, capitalised=True, lowered=True)
                         if entry not in seen:  # (a page's names repeat: its aliases, this pass's and the last's)
@@ -167,7 +168,8 @@ class NameFinder:
                 if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact):
                     continue
                 if name.capitalised and not written[i][:1].isupper() and not (
-                        lowered and name.lowered and not (i and folded[i - 1] in _INDEFINITE)):
+                        lowered and name.lowered and not (i and folded[i - 1] in _INDEFINITE)
+                        and not (name.person and folded[i + 1:i + 2] and folded[i + 1] in _DETERMINERS)):
                     spans = spans or word_spans(text)
                     if not (name.placed and name_position(text, *spans[i])):
                         continue
@@ -194,6 +196,9 @@ class NameFinder:
                 and not (name.exact and written[0] != name.exact)} if folded else set()
 
 
+# a determiner after a word makes it a verb ("chase the quote", "mark the ticket"), never a person's name
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "our", "your", "their", "its", "my",
+                          "his", "her", "each", "every", "all", "some", "any", "it", "them"})
 _INDEFINITE = frozenset({"a", "an"})  # an article that makes the word after it a common noun ("a discord")
 
 
