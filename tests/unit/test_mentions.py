@@ -398,14 +398,3 @@ def test_a_records_title_is_about_the_record_and_the_first_thing_its_decision_na
 def test_a_brand_word_is_found_as_a_name_is_written(text: str, lowered: bool, found: set[str]) -> None:
     finder = NameFinder({"widget-server": ["Widget Server"]}, None, {"widget-server": ["Widget"]})
     assert finder.find(text, lowered) == found
-
-
-def test_a_one_word_name_of_a_person_is_found_in_lower_case_in_a_source_written_so() -> None:
-    from kctui.compiler.steps.mentions import NameFinder
-    finder = NameFinder({"marcus-bell": ["Marcus Bell", "Marcus"]}, {"marcus-bell": ["Marcus"]})
-    assert finder.find("marcus out fri 1/16 afternoon (dentist)", lowered=True) == {"marcus-bell"}
-    assert finder.find("send the serial to marcus, he logs it", lowered=True) == {"marcus-bell"}
-    assert finder.find("marcus out fri 1/16 afternoon (dentist)") == set()  # a note that capitalises names
-    chase = NameFinder({"chase-lee": ["Chase Lee", "Chase"]}, {"chase-lee": ["Chase"]})
-    assert chase.find("chase the quote from cdw", lowered=True) == set()  # a verb before a determiner
-    assert chase.find("chase is off fri", lowered=True) == {"chase-lee"}

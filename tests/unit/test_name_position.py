@@ -84,3 +84,14 @@ def test_a_possessive_opening_its_clause_places_a_name(text: str, word: str, pla
 ])
 def test_a_source_is_written_in_lower_case_when_most_of_its_statements_open_so(texts: list[str], lowered: bool) -> None:
     assert lower_case_source(texts) is lowered
+
+
+def test_a_one_word_name_of_a_person_is_found_in_lower_case_in_a_source_written_so() -> None:
+    from kctui.compiler.steps.mentions import NameFinder
+    finder = NameFinder({"marcus-bell": ["Marcus Bell", "Marcus"]}, {"marcus-bell": ["Marcus"]})
+    assert finder.find("marcus out fri 1/16 afternoon (dentist)", lowered=True) == {"marcus-bell"}
+    assert finder.find("send the serial to marcus, he logs it", lowered=True) == {"marcus-bell"}
+    assert finder.find("marcus out fri 1/16 afternoon (dentist)") == set()  # a note that capitalises names
+    chase = NameFinder({"chase-lee": ["Chase Lee", "Chase"]}, {"chase-lee": ["Chase"]})
+    assert chase.find("chase the quote from cdw", lowered=True) == set()  # a verb before a determiner
+    assert chase.find("chase is off fri", lowered=True) == {"chase-lee"}
