@@ -90,3 +90,18 @@ def test_the_mention_step_finds_a_persons_page_by_the_names_that_stand_for_them(
 def test_a_full_name_alone_is_a_persons_when_the_base_calls_them_by_their_given_name(
         records: list[list[str]], names: list[str], people: set[str]) -> None:
     assert counted(records, names) == people
+
+
+@pytest.mark.parametrize("name,entity_type,person", [
+    ("Marcus Bell", "person", True),  # ordinary words, typed a person by its source (a chat's speaker)
+    ("Grace Park", "person", True),
+    ("Priya Raman", "person", True),
+    ("Marcus Bell", "", False),  # untyped: ordinary words say nothing
+    ("Support Team", "person", False),  # a type word
+])
+def test_the_people_a_source_names_are_those_it_types_so(name: str, entity_type: str, person: bool) -> None:
+    from kctui.compiler.extraction import Extraction
+    from kctui.compiler.steps.people import people_of
+    e = Entity(name, entity_type, name, (), Evidence("n.md", 1, 1, "sha256:1"))
+    ex = Extraction("n.md", "sha256:x", "markdown", "n", "note", "general", entities=[e])
+    assert (people_of(ex) == [name]) is person

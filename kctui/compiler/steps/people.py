@@ -160,7 +160,9 @@ def _own_names(ex: Extraction) -> list[str]:
 
 
 def _person_name(name: str) -> bool:
-    return 2 <= len(name.split()) <= 3 and (nt.person_like(name) or nt.person_shape(name))
+    """A full name of a person its source types so: shaped as a person's name, ordinary words allowed (the
+    type puts it where a person goes: "Marcus Bell", "Grace Park", `name_types.person_like`'s `placed`)."""
+    return 2 <= len(name.split()) <= 3 and (nt.person_like(name, placed=True) or nt.person_shape(name))
 
 
 def foldable(entity: Entity, defined: set[str]) -> bool:
