@@ -97,11 +97,20 @@ def test_a_full_name_alone_is_a_persons_when_the_base_calls_them_by_their_given_
     ("Grace Park", "person", True),
     ("Priya Raman", "person", True),
     ("Marcus Bell", "", False),  # untyped: ordinary words say nothing
+    ("Megan Fitch", "", True),  # untyped, a given name English knows and a surname, among typed people
+    ("Confluent Cloud", "", False),  # a brand's word English does not know opens a product's name
+    ("Oracle Simphony Cloud", "", False),  # untyped, three words: a product's more often than a person's
+    ("Megan Fitch", "tool", False),  # typed as something else by its source
     ("Support Team", "person", False),  # a type word
 ])
 def test_the_people_a_source_names_are_those_it_types_so(name: str, entity_type: str, person: bool) -> None:
     from kctui.compiler.extraction import Extraction
     from kctui.compiler.steps.people import people_of
-    e = Entity(name, entity_type, name, (), Evidence("n.md", 1, 1, "sha256:1"))
-    ex = Extraction("n.md", "sha256:x", "markdown", "n", "note", "general", entities=[e])
-    assert (people_of(ex) == [name]) is person
+
+    def entity(n: str, t: str) -> Entity:
+        return Entity(n, t, n, (), Evidence("n.md", 1, 1, "sha256:1"))
+    typed = [entity("Tomás Reyes", "person"), entity("Jen Okafor", "person")]
+    ex = Extraction("n.md", "sha256:x", "markdown", "n", "note", "general", entities=[*typed, entity(name, entity_type)])
+    assert (name in people_of(ex)) is person
+    alone = Extraction("n.md", "sha256:x", "markdown", "n", "note", "general", entities=[entity(name, entity_type)])
+    assert (name in people_of(alone)) is (person and entity_type == "person")  # (untyped: only in a source of people)

@@ -6,7 +6,10 @@ it begins or ends (kctui.compiler.builtin.candidates); this step does it across 
 The rule (`stands_for`, `fold_map`), a pure function of the base's people:
 
 - the **people** of the base are the full names its sources type as a person (two or three words,
-  shaped as a person's name: `people_of`), whichever source does, where a source names two or more
+  shaped as a person's name, ordinary words allowed: `people_of`), and in a source that types two or
+  more so, the untyped ones of two words shaped as a person's that open with a word English knows (a
+  given name: "Megan Fitch"; not a brand's word: "Confluent Cloud"), whichever source does, where a
+  source names two or more
   (attendees, a chat's speakers, a team's notes; a product page's one name read as a person's is not);
 - a one-word name stands for a person when it is their given name, a short form of it (a prefix of it
   of at least three letters) or their surname when English does not know it as a word (Solberg, not
@@ -105,11 +108,16 @@ def fold_map(people: Iterable[str]) -> dict[str, str]:
 
 def people_of(ex: Extraction) -> list[str]:
     """The people a source names (its `own_people`): its entities and subject typed as a person whose
-    name is a full name (two or three words shaped as a person's), as read (a passing mention made an
+    name is a full name (two or three words shaped as a person's), and where it types PEOPLE_MIN or more
+    so, its untyped ones of a given name and a surname too (`_given_and_surname`: a source of people
+    names its people; a product page's untyped names are products'), as read (a passing mention made an
     entity by another source does not count), sorted; none when there are too many to record. One such
     name alone is recorded too: the base counts it only when its given name is a name of the base
     alone (`counted`)."""
-    out = sorted({e.name for e in _read_entities(ex) if e.entity_type == "person" and _person_name(e.name)})
+    entities = _read_entities(ex)
+    out = sorted({e.name for e in entities if e.entity_type == "person" and _person_name(e.name)})
+    if len(out) >= PEOPLE_MIN:  # a source of people (attendees, a team's notes): its untyped full names too
+        out = sorted({*out, *(e.name for e in entities if not e.entity_type and _given_and_surname(e.name))})
     return out if sum(len(n.encode("utf-8", "surrogateescape")) + 4 for n in out) <= MAX_PEOPLE_BYTES else []
 
 
@@ -157,6 +165,15 @@ def _read_entities(ex: Extraction) -> list[Entity]:
 def _own_names(ex: Extraction) -> list[str]:
     """The names a source gives pages of its own, as read (not its passing mentions)."""
     return [e.name for e in _read_entities(ex)]
+
+
+def _given_and_surname(name: str) -> bool:
+    """An untyped name of two words shaped as a person's (`name_types.person_like`) whose first word English
+    knows as a word: a given name is a frequent word in the word lists ("Megan Fitch", "Ben Kowalski"), a
+    brand's word before a product's is not ("Confluent Cloud", "Navisworks Manage"); a third word is a
+    product's more often than a person's ("Oracle Simphony Cloud")."""
+    words = name.split()
+    return len(words) == 2 and nt.person_like(name) and wd.zipf(words[0]) >= wd.RARE_ZIPF
 
 
 def _person_name(name: str) -> bool:
