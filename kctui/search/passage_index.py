@@ -201,10 +201,14 @@ def _ranked(r: sqlite3.Row, score: float) -> RankedPassage:
                          r["title"] or "", score)
 
 
-def neighbours(index: SearchIndex, key: str, hits: list[RankedPassage]) -> dict[int, RankedPassage]:
-    """The passages just before and after each hit in its file and section (by rowid), by rowid."""
+def neighbours(index: SearchIndex, key: str, hits: list[RankedPassage], reach: int = 0,
+               first: int = 0) -> dict[int, RankedPassage]:
+    """The passages just before and after each hit in its file and section (by rowid), by rowid, and the
+    `reach` passages after each of the `first` hits (where a value asked for may be answered a few turns
+    on: kctui.search.ranking.VALUE_REACH)."""
     t = _table(key)
-    want = sorted({h.rowid + d for h in hits for d in (-1, 1)} - {h.rowid for h in hits})
+    want = sorted({h.rowid + d for h in hits for d in (-1, 1)}
+                  | {h.rowid + d for h in hits[:first] for d in range(2, reach + 1)} - {h.rowid for h in hits})
     if not want:
         return {}
     with index._lock:

@@ -45,7 +45,7 @@ from kctui.search.query import (
     snippet,
     tokens,
 )
-from kctui.search.ranking import defines, fuse
+from kctui.search.ranking import VALUE_HITS, VALUE_REACH, defines, fuse
 from kctui.search.time_words import asks_latest
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
@@ -373,7 +373,7 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         refresh_passages(index, key, sources)
         passages = rank_passages(index, key, passage_expression(parsed, _other_names(index, key, typed)),
                                  FUSED_PASSAGES)
-        around = neighbours(index, key, passages)
+        around = neighbours(index, key, passages, reach=VALUE_REACH, first=VALUE_HITS if wants else 0)
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
     statements = fuse(pages, passages, typed, around, wants=wants, owners=owners_of(parsed.text),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kctui.search.index import SearchIndex
-from kctui.search.passage_index import _table, rank_passages, refresh_passages, source_words
+from kctui.search.passage_index import _table, neighbours, rank_passages, refresh_passages, source_words
 
 KEY = "b0123456789abcdef01234567"
 CHAT = """# Session 1 — 3 March 2024
@@ -51,6 +51,20 @@ def test_an_answer_two_turns_after_the_question_is_found_by_its_words_below_the_
     refresh_passages(index, KEY, sources)
     got = [p.start for p in rank_passages(index, KEY, '"letting" OR "agent"', 10)]
     assert got[:2] == [3, 5] and 7 in got and 9 not in got
+
+
+def test_the_passages_further_after_the_first_hits_are_read_only_when_asked(tmp_path: Path) -> None:
+    """A question asking for a value reads the `reach` passages after its `first` best hits (where the talk a
+    hit opens comes to the value: kctui.search.ranking.VALUE_REACH); otherwise only each hit's two neighbours."""
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "chat.md").write_text(CHAT, encoding="utf-8")
+    index = _index(tmp_path)
+    refresh_passages(index, KEY, sources)
+    hit = next(p for p in rank_passages(index, KEY, '"cake"', 10) if p.start == 3)
+    assert sorted(p.start for p in neighbours(index, KEY, [hit]).values()) == [1, 5]
+    assert sorted(p.start for p in neighbours(index, KEY, [hit], reach=3, first=1).values()) == [1, 5, 7, 9]
+    assert sorted(p.start for p in neighbours(index, KEY, [hit], reach=3, first=0).values()) == [1, 5]
 
 
 def test_a_table_without_todays_columns_is_built_again(tmp_path: Path) -> None:

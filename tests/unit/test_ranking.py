@@ -4,9 +4,11 @@ preferred where it says what the passage says, the passage after a question rank
 
 from __future__ import annotations
 
+import pytest
+
 from kctui.search.passage_index import RankedPassage
 from kctui.search.passage_weight import OWN_WORDS
-from kctui.search.ranking import ANSWER, REPLY, UNDER_HEADING, claim_text, fuse
+from kctui.search.ranking import ANSWER, REPLY, UNDER_HEADING, VALUE_NEAR, VALUE_REACH, WHEN, claim_text, fuse
 
 
 def passage(rowid: int, path: str, line: int, text: str, heading: str = "Notes") -> RankedPassage:
@@ -224,3 +226,42 @@ def test_a_document_passage_that_names_no_query_word_itself_ranks_below_its_scor
     for text, weighted in cases:
         got = fuse([], [passage(1, "notes.md", 3, text)], {"slurm", "upgrade", "the", "is"})
         assert got[0].score == (OWN_WORDS if weighted else 1.0), text
+
+
+def _session(texts: list[str], heading: str = "Session 15") -> dict[int, RankedPassage]:
+    return {10 + i: passage(10 + i, "chat.md", 17 + 2 * i, text, heading) for i, text in enumerate(texts)}
+
+
+@pytest.mark.parametrize(("wants", "at", "text", "near"), [
+    # the talk the hit opened reaches the amount asked for a few turns on: it is ranked (×WHEN: it states one)
+    ("amount", 5, "Rob: £6,400. A bit over the estimate", True),
+    ("amount", 2, "Rob: £6,400 all in", True),
+    # a turn that states no value of the kind asked for gets nothing beyond the hit's own neighbours
+    ("amount", 5, "Rob: Terracotta floor, white tiles, brass taps", False),
+    ("time", 5, "Rob: £6,400. A bit over the estimate", False),
+    # past VALUE_REACH the talk has moved on
+    ("amount", VALUE_REACH + 1, "Rob: £6,400. A bit over the estimate", False),
+    # a question that asks for no value: no passage beyond the neighbours
+    (None, 5, "Rob: £6,400. A bit over the estimate", False),
+])
+def test_a_value_asked_for_a_few_turns_after_a_hit_is_ranked(wants, at, text, near):
+    turns = ["Rob: The bathroom will take longer than that", "Hannah: ha", "Rob: Actually it's done!!",
+             "Hannah: Wait that looks amazing", "Rob: Team effort", "Hannah: What did it come to in the end",
+             "Rob: Thanks", "Hannah: Your dad is a legend"]
+    turns[at] = text
+    around = _session(turns)
+    hit = around.pop(10)
+    got = {s.lines[0]: s.score for s in fuse([], [hit], {"bathroom", "costing"}, around, wants=wants)}
+    line = 17 + 2 * at
+    if near:
+        assert got[line] == pytest.approx(1.0 * VALUE_NEAR * WHEN)
+    else:
+        assert line not in got or at == 1
+
+
+def test_a_value_after_a_hit_stays_in_the_hit_s_section():
+    around = _session(["Rob: How's the bathroom?", "Hannah: fine"])
+    around[12] = passage(12, "chat.md", 21, "Rob: £6,400", "Session 16")  # the next session's first turn
+    hit = around.pop(10)
+    got = {s.lines[0] for s in fuse([], [hit], {"bathroom"}, around, wants="amount")}
+    assert 21 not in got
