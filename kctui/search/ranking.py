@@ -63,12 +63,9 @@ WHEN = 2.0  # a question that asks for a time, a duration, a count or an amount:
 # against one that does not
 UNDER_HEADING = 0.6  # the passage right after a heading hit, against the heading's score: what its section opens
 # with ("## 1. StockPilot 9.4.0 at Doncaster" / "- went live Sun 22 Nov as planned"), not a reply (REPLY)
-VALUE_HITS = 10  # a question asking for a value: the best hits whose following passages are looked at …
-VALUE_REACH = 6  # … up to this many passages on, in the same section …
-VALUE_NEAR = 0.3  # … where one that states a value of the kind asked for scores this share of the hit's
-# (before WHEN): "What did the bathroom end up costing?" → "How's the bathroom?" … "What did it come to in
-# the end" / "£6,400. A bit over the £6k estimate". 10 / 6 / 0.3 gave chats 756 → 771 of 1,034 (reach 4:
-# 766, 8: 772; share 0.2 / 0.4: 766 / 767; 5 / 20 hits: 769), notes 912 → 914 of 1,140
+VALUE_HITS = 10  # a question asking for a value: the best hits whose next VALUE_REACH passages are looked at, where
+VALUE_REACH = 6  # one stating a value of the kind asked for scores VALUE_NEAR of the hit's (then WHEN): chats 756 →
+VALUE_NEAR = 0.3  # 771 of 1,034 (reach 4 / 8: 766 / 772; share 0.2 / 0.4: 766 / 767), notes 912 → 914 of 1,140
 
 _COPULA = frozenset(["is", "are", "means", "refers"])
 _ARTICLES = frozenset(["a", "an", "the"])
@@ -232,9 +229,7 @@ def _with_neighbours(passages: list[Any], around: dict[int, Any], wants: str | N
 
 def _values_after(p: Any, next_to: Callable[[Any, int], Any], wants: str) -> list[Any]:
     """The passages 2 to VALUE_REACH places after `p` in its section (`next_to` steps one place, None past
-    the section's end) that state a value of the kind `wants`: a conversation reaches the answer a few
-    turns after the turn that names the topic ("How's the bathroom?" … "£6,400."), where no word of the
-    question is left to find it by."""
+    its end) that state a value of the kind `wants` (a chat's answer, turns after its topic is named)."""
     out = []
     q = next_to(p, 1)
     for _ in range(2, VALUE_REACH + 1):
