@@ -61,6 +61,7 @@ import shutil
 from pathlib import Path
 
 import notes_context
+import notes_items
 from notes_trust import wrong_page
 from quality import BM25, compile_corpus, key, norm, progress, strings_of
 
@@ -239,6 +240,7 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
     results: dict[str, dict] = {}
     asked: dict[str, dict] = {}
     cloze: dict[str, dict] = {}
+    typed: dict[str, dict] = {}
     for w in WRITERS:
         folder = NOTES / f"writer-{w}"
         if not folder.is_dir():
@@ -251,6 +253,7 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
         base = compile_corpus(svc, workspace, f"notes-writer-{w}", source)
         pages = read_wiki(paths.wiki_path(workspace, base.id))
         results[w] = measure(labels, pages)
+        typed[w] = notes_items.measure(labels, pages)
         asked[w] = notes_context.ask(svc, base, source, notes_context.written(folder), BM25, norm, strings_of)
         cloze[w] = notes_context.ask(svc, base, source, notes_context.questions(labels), BM25, norm, strings_of)
 
@@ -278,6 +281,7 @@ def notes_report(svc, workspace: Path, tmp: Path, misses: int) -> dict:
     dec = [sum(results[w]["item_kinds"]["decision"][i] for w in WRITERS) for i in (0, 1)]
     act = [sum(results[w]["item_kinds"]["action"][i] for w in WRITERS) for i in (0, 1)]
     print(f"  (decisions {dec[0]} of {dec[1]}, action items {act[0]} of {act[1]})")
+    notes_items.report(typed, WRITERS)
 
     for m, label, _goal in (*MEASURES, ("wrong_page", "lines on the wrong page", None)):
         lost = [(weight, w, text) for w in WRITERS for weight, text in results[w][m][2]]

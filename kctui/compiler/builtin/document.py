@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 
 from kctui.compiler.builtin import (
+    agenda,
     compared,
     conversation,
     facts,
@@ -79,6 +80,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     for c in ex.concepts:
         names_here.setdefault(identity_key(c.name), c.name)
     item_claims, owners = shapes.items(doc, units, names_here)
+    item_claims += _agenda(doc, units, names_here, item_claims)
     _add_owners(doc, ex, owners, entity_keys)
     # a row of a table's name column is a name however common its word ("Linear" in a vendor list)
     rows = {identity_key(e.name) for e in structured}
@@ -185,6 +187,18 @@ def _add_compared(doc: Document, ex: Extraction, candidates: list[Claim], names:
     ex.entities += [e for e in columns if identity_key(e.name) not in have]
 
 
+def _agenda(doc: Document, units: list[sentences.Unit], names_here: dict[str, str], item_claims: list[Claim]) -> list[Claim]:
+    """The decisions and action items of the sections, lead-ins and tables that say so (kctui.compiler.
+    builtin.agenda), less the lines a checkbox or an owned item typed already. (Their owners are no new
+    pages: a name an action item alone vouches for would gather lines that are not its own.)"""
+    taken = {c.evidence.start for c in item_claims}
+    found = agenda.section_claims(doc, units, names_here, taken)
+    taken |= {c.evidence.start for c in found}
+    handed = agenda.handed_claims(doc, units, names_here, taken)
+    rows = agenda.table_claims(doc, names_here)
+    return found + handed + rows + agenda.due_claims(doc, item_claims)
+
+
 def _add_owners(doc: Document, ex: Extraction, owners: list[tuple[str, str, int]], entity_keys: set[str]) -> None:
     """The owners of action items as entities (a person, when the item's shape says so)."""
     for owner, etype, line in owners:
@@ -201,7 +215,7 @@ def _decisions(doc: Document, ex: Extraction, found: recognise.Recognised, units
     """The decisions of the document, each on the thing chosen: a name met once that a decision chooses
     ("We chose Redis Streams over …") is an entity, with what the document says of it."""
     passing = {identity_key(e.name): e for e in found.passing}
-    claims = shapes.decisions(doc, units, {**{k: e.name for k, e in passing.items()}, **names_here})
+    claims = shapes.decisions(doc, units, {**{k: e.name for k, e in passing.items()}, **names_here}, names_here)
     chosen = {identity_key(c.subject) for c in claims} & set(passing) - set(names_here)
     for key in sorted(chosen):
         ex.entities.append(passing[key])
@@ -219,7 +233,7 @@ def _record(doc: Document, ex: Extraction, units: list[sentences.Unit], candidat
         return
     entity, claims = records.record_claims(doc, name, candidates, units, lambda text: shapes.first_named(text, names_here))
     others, links = records.supersession(doc, name, units)
-    candidates[:] = records.moved(doc, candidates) + claims + links
+    candidates[:] = records.with_decision(doc, name, records.moved(doc, candidates)) + claims + links
     for e in (entity, *others):
         if identity_key(e.name) not in {identity_key(x.name) for x in ex.entities}:
             ex.entities.append(e)

@@ -30,9 +30,19 @@ _OWNER = re.compile(r"^(?:@(?P<handle>[A-Za-z][\w-]{1,38})\s*(?::|—|–|-|\bto
 _CHOSE = re.compile(r"\b(?:we|they|the team|I)\s+(?:have\s+)?(?P<verb>chose|choose|picked|selected|decided on|went with|are going with|settled on|adopted)\s+"
                     r"(?P<x>[^,.;]{1,60}?)(?:\s+(?:over|instead of|rather than)\s+(?P<y>[^,.;]{1,60}?))?(?:,?\s+(?:because|since|as)\s+(?P<why>[^;]{3,200}?))?\.?$", re.I)
 _DECIDED = re.compile(r"\b(?:we|they|the team)\s+(?:have\s+)?(?:decided|agreed)\s+(?:to|that)\s+(?P<what>.{3,200}?)\.?$", re.I)
-_DECISION_LEAD = re.compile(r"^(?:Decision|Decided|Resolution|Outcome)\s*:\s*(?P<what>\S.{2,250}?)\.?$", re.I)
-_DECISION_HINTS = ("chose", "choose", "picked", "selected", "decided", "went with", "going with", "settled on", "adopted",
-                   "agreed", "ecision", "esolution", "utcome")
+_DECISION_LEAD = re.compile(r"(?:^|(?<=[\s→>(:,*_]))(?:decision|decided|resolution|outcome|agreed|approved)\s*:\s*(?:\*\*|__)?\s*(?P<what>\S.{2,250}?)\.?$", re.I)
+# a choice stated without the verbs above: "we go with option 2", "going with B", "9 it is", "we'll use X", "approved"
+_CHOICE = re.compile(r"\b(?P<verb>(?:go|goes|going|went)\s+with|(?:will|'ll|’ll)\s+(?:use|take|go for)|decided|agreed|approved|signed off)\b"
+                     r"|^(?P<x>[^,.;]{1,40}?)\s+it\s+is\b", re.I)
+# a date or a plan moved: "moves from 31 March to 30 April", "slipped to tue 10 mar", "pushed to Q2"
+_MOVED = re.compile(r"\b(?P<verb>(?:moves?|moved|moving|slips?|slipped|pushed|postponed|rescheduled|deferred|brought forward|bumped))"
+                    r"(?:\s+(?:again|back|out))?\s+(?:from\s+(?P<y>[^,;()]{2,30}?)\s+)?(?:to|until|till)\s+(?P<x>[^,;()]{2,40})", re.I)
+# the same, written as the change of a value: "moving nov 19 -> dec 3", "was Sat 21 Nov, now Sat 28 Nov"
+_MOVED_ARROW = re.compile(r"\b(?P<verb>mov\w*|slip\w*|push\w*|postpon\w*|reschedul\w*)\W+(?:from\s+)?(?P<y>[^,;()]{2,24}?)\s*(?:->|→)\s*(?P<x>[^,;()]{2,30})", re.I)
+_WAS_NOW = re.compile(r"\b(?P<verb>was)\s+(?P<y>[^,;()]{2,30}?),?\s+now\s+(?P<x>[^,;()]{2,40})", re.I)
+_DECISION_HINTS = ("chose", "choose", "picked", "selected", "decided", "with", "settled on", "adopted", "agreed", "approved",
+                   "decision", "resolution", "outcome", "it is", "use", "take", "go for", "signed off", "mov", "slip", "push",
+                   "postpone", "reschedul", "defer", "forward", "bump", "now")
 _CMD = re.compile(r"^(?:\$\s+|#\s+)?(?P<cmd>(?:sudo\s+)?[a-z][\w.-]*(?:\s+\S+)+)\s*$")
 _NOT_SHELL = re.compile(r"[{};]\s*$|^\s*(?:fn|let|def|class|import|from|return|if|for|while|pub|use|struct|impl|const|var|function)\b|\s=\s|=>|::")
 
@@ -71,7 +81,9 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
             continue
         raw = strip_inline(doc.blocks[u.block].text.split("\n")[0])
         box = _BOX.match(raw)
-        task = bare(box.group("rest")) if box else u.text
+        # the value as written (code and emphasis marks kept: a value is a span of its line), read bare
+        value = box.group("rest").strip() if box else u.plain
+        task = bare(value)
         e = ev(doc, u.first, u.last)
         if len(task) > MAX_STATEMENT_CHARS or len(task) < 3:
             continue
@@ -82,9 +94,9 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
         subject = owner or _subject(task, names) or doc.title
         if box:
             attribute = "done" if box.group("mark") in "xX" else "to do"
-            claims.append(Claim(subject, attribute, task, "", "fact", "statement", e))
+            claims.append(Claim(subject, attribute, value, "", "fact", "statement", e))
         elif owner:
-            claims.append(Claim(subject, "action item", task, "", "fact", "statement", e))
+            claims.append(Claim(subject, "action item", value, "", "fact", "statement", e))
     return claims, owners
 
 
@@ -103,30 +115,73 @@ def _owner(task: str, names: dict[str, str]) -> tuple[str, str] | None:
     return names.get(identity_key(who), who), "person" if person else ""
 
 
-def decisions(doc: Document, us: list[Unit], names: dict[str, str]) -> list[Claim]:
+def decisions(doc: Document, us: list[Unit], names: dict[str, str], known: dict[str, str] | None = None) -> list[Claim]:
+    """The decisions stated in a sentence, on the thing chosen (else the note): "we chose X over Y because Z"
+    (with the alternative and the reason), "Decision: …", "we decided to …", "we go with X", "X it is", a
+    date or plan moved ("moves from 31 March to 30 April": the old date its alternative). A question
+    ("do we keep X or go with Y?") decides nothing. The words are read in any case ("Going with B").
+    `known` are the names the document gives a page (`names` less its passing mentions): only a choice in
+    so many words ("we chose X") makes a passing name a page; a moved date or a looser phrasing goes on a
+    page the document gives, else the note's."""
     out: list[Claim] = []
     for u in us:
-        text = u.text
-        if len(text) > MAX_STATEMENT_CHARS or not any(h in text for h in _DECISION_HINTS):
+        text = u.plain  # (marks kept: a value is a span of its line, "moved to **Sat 21 Feb**")
+        low = text.casefold()
+        if len(text) > MAX_STATEMENT_CHARS or not any(h in low for h in _DECISION_HINTS) or text.rstrip().endswith("?"):
             continue
-        e = ev(doc, u.first, u.last)
-        m = _CHOSE.search(text)
-        if m:
-            chosen = m.group("x").strip()
-            subject = _subject(chosen, names) or _subject(text, names) or doc.title
-            value = text[m.start("verb"):].rstrip(".")
-            out.append(Claim(subject, "decision", value, "", "fact", "statement", e))
-            if m.group("why"):
-                out.append(Claim(subject, "reason", m.group("why").strip(), "", "fact", "statement", e))
-            if m.group("y"):
-                out.append(Claim(subject, "alternative", m.group("y").strip(), "", "fact", "statement", e))
-            continue
-        m = _DECISION_LEAD.match(text) or _DECIDED.search(text)
-        if m:
-            what = m.group("what").strip()
-            subject = _subject(what, names) or doc.title
-            out.append(Claim(subject, "decision", what, "", "fact", "statement", e))
+        out += _decision(doc, u, text, names, names if known is None else known)
     return out
+
+
+def _decision(doc: Document, u: Unit, text: str, names: dict[str, str], known: dict[str, str]) -> list[Claim]:
+    """The decision claims of one statement, by the first phrasing of it that matches."""
+    e = ev(doc, u.first, u.last)
+    m = _CHOSE.search(text)
+    if m:
+        chosen = m.group("x").strip()
+        subject = _subject(chosen, names) or _subject(text, names) or doc.title
+        out = [Claim(subject, "decision", _span(text[m.start("verb"):]), "", "fact", "statement", e)]
+        if m.group("why"):
+            out.append(Claim(subject, "reason", m.group("why").strip(), "", "fact", "statement", e))
+        if m.group("y"):
+            out.append(Claim(subject, "alternative", m.group("y").strip(), "", "fact", "statement", e))
+        return out
+    m = _DECISION_LEAD.search(text) or _DECIDED.search(text)
+    if m:
+        what = _span(m.group("what"))
+        return [Claim(_subject(what, names) or doc.title, "decision", what, "", "fact", "statement", e)]
+    m = next((m for pattern in (_MOVED, _MOVED_ARROW, _WAS_NOW) if (m := pattern.search(text)) and _when(m.group("x"))), None)
+    if m:
+        value = _span(text[m.start("verb"):])
+        subject = _subject(value, known) or doc.title  # (the page of a name the decision's words hold)
+        out = [Claim(subject, "decision", value, "", "fact", "statement", e)]
+        if m.group("y"):  # (the old date alone names nothing: the note's)
+            out.append(Claim(doc.title, "alternative", _span(m.group("y")), "", "fact", "statement", e))
+        return out
+    m = next((m for m in _CHOICE.finditer(text) if _said(text, m)), None)
+    if m:
+        value = _span(text[m.start("verb") if m.group("verb") else 0:])
+        return [Claim(_subject(value, known) or doc.title, "decision", value, "", "fact", "statement", e)]
+    return []
+
+
+def _said(text: str, m: re.Match[str]) -> bool:
+    """A choice's verb in lower case, or capitalised where it opens a sentence or a clause ("Going with
+    B"): a capital mid-sentence is a name ("mostly Go with a bit of Python")."""
+    if not m.group("verb") or not m.group("verb")[:1].isupper():
+        return True
+    before = text[:m.start("verb")].rstrip(" *_")
+    return not before or before[-1] in ".:;—–-(>→!"
+
+
+def _span(value: str) -> str:
+    """A decision's words without the stop and the emphasis marks at their ends ("**Sat 21 Feb**.")."""
+    return value.strip().strip(".*").strip()
+
+
+def _when(span: str) -> bool:
+    """A moved plan's new time: a digit or a day's or month's name ("30 April", "tue 10 mar", "Q2")."""
+    return any(ch.isdigit() for ch in span) or any(t in wd.CALENDAR for t in re.split(r"\W+", span.casefold()))
 
 
 def commands(doc: Document, names: dict[str, str]) -> list[Claim]:

@@ -1,0 +1,306 @@
+"""Decisions and action items by where they stand (issue 31, point 3): what a note puts under a heading
+or a lead-in that says so, and the rows of a table of tasks.
+
+- a section under a heading that says decision(s) / outcome / resolution / agreed / decided, and a list
+  after a lead-in line of that kind ("Decisions:", "**Agreed**"), holds decisions: each sentence of it is
+  a decision claim of the note (of the record, for a decision record: see document._record);
+- a section or a list after "Actions:", "Action items", "Next steps", "Follow-ups", "TODO" holds action
+  items: each item is an action item of its owner (as people write one: "Marcus — …", "Osei: …",
+  "… (Gus)", "… — **Devin**, draft by 12 Feb", "AP: Lena to …", "@Tomás can you …"), else of the note,
+  with its due date ("by 3/6", "due 8 Dec") as a claim of its own;
+- a table whose header has an owner column (owner / who / assignee …) or a due column (due / deadline)
+  is a table of action items: each row is an action item of its owner with its due, or done where a
+  status column says so.
+
+The words below are the English words for a decision, an action, an owner and a due date (closed class):
+no word of any corpus. Each claim's value is a span of its cited line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, bare, ev
+from kctui.compiler.readers import Document
+from kctui.core.claims import Claim
+from kctui.core.slugs import identity_key
+from kctui.core.values import strip_inline
+
+# the English words a heading or a lead-in names decisions or actions by (closed class)
+DECISION_WORDS = frozenset("decision decisions decided outcome outcomes resolution resolutions resolved agreed "
+                           "agreement agreements conclusion conclusions".split())
+ACTION_WORDS = frozenset("action actions todo todos to-do to-dos tasks followups follow-ups follow-up ap aps "
+                         "next-steps".split())
+OWNER_WORDS = frozenset("owner owners who assignee assignees assigned lead responsible by".split())
+DUE_WORDS = frozenset("due deadline eta target due-date".split())
+DONE_WORDS = frozenset("done closed complete completed fixed resolved shipped ✅ ✔ ✓ yes".split())
+STATUS_WORDS = frozenset("status state done".split())
+MAX_LABEL_WORDS = 4  # a heading or lead-in naming a kind of list is short ("Action items", "Decisions made")
+
+DECISION = "decision"
+ACTION = "action"
+
+
+def label_kind(text: str) -> str:
+    """DECISION, ACTION or "" for a heading's or a lead-in's words: "Decisions", "**Agreed**",
+    "Action items:", "Next steps", "Decisions & actions" (both: ACTION, its items' owners tell)."""
+    words = _label_words(text)
+    if not words or len(words) > MAX_LABEL_WORDS:
+        return ""
+    joined = "-".join(words)
+    if set(words) & ACTION_WORDS or "next-steps" in joined or "follow-up" in joined or "to-do" in joined:
+        return ACTION
+    # a decision word heads the label ("Decisions", "Decision outcome", "Decisions made"), not a word of
+    # another list it qualifies ("Decision drivers", "Decision makers")
+    head = words[-1]
+    return DECISION if head in DECISION_WORDS or words[0] in DECISION_WORDS and head.endswith(("ed", "made", "taken")) else ""
+
+
+def _label_words(text: str) -> list[str]:
+    label = bare(strip_inline(text)).strip().rstrip(":").strip()
+    return [w for w in re.split(r"[^\w-]+", label.casefold().replace("&", " ")) if w and not w.isdigit()]
+
+
+_LEAD = re.compile(r"^(?:\*\*|__)?(?P<label>[^:*_]{2,40}?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$")
+
+
+def _lead_kind(text: str) -> str:
+    """The kind a paragraph names when it is a lead-in alone on its line ("Decisions:", "**Agreed**")."""
+    first = strip_inline(text.split("\n")[0]).strip()
+    m = _LEAD.match(first)
+    return label_kind(m.group("label")) if m and (first.endswith(":") or first.startswith(("**", "__"))) else ""
+
+
+def section_kinds(doc: Document) -> dict[int, str]:
+    """The block indexes that stand under a decisions or actions heading (to the next heading of its level
+    or above) or in the list right after a lead-in of that kind, with that kind."""
+    out: dict[int, str] = {}
+    heading_kind, heading_level, lead = "", 0, ""
+    for k, block in enumerate(doc.blocks):
+        if block.kind == "heading":
+            kind = label_kind(block.text)
+            if kind or block.level <= heading_level or not heading_kind:
+                heading_kind, heading_level = kind, block.level
+            lead = ""
+            continue
+        if block.kind == "item" and lead:
+            out[k] = lead
+            continue
+        lead = _lead_kind(block.text) if block.kind == "paragraph" else ""
+        if heading_kind and block.kind in ("paragraph", "item", "quote") and not lead:
+            out[k] = heading_kind
+    return out
+
+
+# --- owners and due dates, as people write them -------------------------------------------------------
+
+_NAME = r"[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’-]+){0,2}"
+_HANDLE = r"@[A-Za-z][\w-]{1,38}"
+_OWNER_SHAPES = (
+    re.compile(rf"^(?:(?:AP|AI|TODO)\s*:\s*)?(?P<who>{_HANDLE}|{_NAME}(?:\s*(?:\+|&|and)\s*{_NAME})?)\s*(?::|—|–|\s-\s)\s*\S"),
+    re.compile(rf"\b(?P<who>{_NAME}(?:\s*(?:\+|&|and)\s*{_NAME})?)\s+(?:to|will|can you|pls|please)\s+[a-z]"),
+    re.compile(rf"(?P<who>{_HANDLE})\b"),
+    re.compile(rf"\((?P<who>{_NAME}(?:\s*(?:\+|&|and|,)\s*{_NAME})*)\)\s*[.,;]?(?:\s|$)"),
+    re.compile(rf"(?:—|–|\s-\s)\s*(?:\*\*|__)?(?P<who>{_NAME}(?:\s*(?:\+|&|and)\s*{_NAME})?)(?:\*\*|__)?\s*(?:,|—|–|\s-\s|\(|$)"),
+    re.compile(rf"\b[Oo]wner\s*:?\s*(?P<who>{_NAME})"),
+)
+_DUE = re.compile(r"\b(?:due|by|before|until|deadline)\s*:?\s+(?P<due>[^,;()—–]{2,30}?)\s*(?=$|[,;()—–.!]\s|[,;()—–!]|\s+(?:at|to|so|and|if|for|or)\s)", re.I)
+_TRAILING_DATE = re.compile(r"(?:—|–|\s-\s|,)\s*(?P<due>~?[^—–,;()]{2,24}?)\s*$")
+
+
+def owner_of(text: str, names: dict[str, str]) -> str | None:
+    """The owner an action item names, in the shapes people write one; a name must be a name of the
+    document, a handle or shaped as a person's ("Marcus — …", "… (Gus)", "AP: Lena to …")."""
+    plain = bare(text)
+    for shape in _OWNER_SHAPES:
+        for m in shape.finditer(plain):
+            who = re.split(r"\s*(?:\+|&|\band\b|,)\s*", m.group("who").strip())[0].strip(" .")
+            if _ownerlike(who, names):
+                return names.get(identity_key(who.lstrip("@")), who.lstrip("@"))
+    return None
+
+
+def _owner_cell(cell: str, names: dict[str, str]) -> str | None:
+    """An owner column's cell names its owner where it is a name alone: one to three capitalised words
+    ("Sam", "Jono Reyes"), the first of several ("Tom + Ravi")."""
+    who = re.split(r"\s*(?:\+|&|\band\b|,|/)\s*", bare(cell).strip())[0].strip(" .")
+    tokens = who.split()
+    if not 1 <= len(tokens) <= 3 or not all(t[:1].isupper() and t.replace("-", "").replace("'", "").isalpha() for t in tokens):
+        return None
+    return names.get(identity_key(who), who) if _ownerlike(who, names) or len(tokens) == 1 and tokens[0].casefold() not in wd.FUNCTION_WORDS | wd.CALENDAR | OWNER_WORDS | DONE_WORDS else None
+
+
+def _ownerlike(who: str, names: dict[str, str]) -> bool:
+    if who.startswith("@"):
+        return True
+    first = who.split()[0].casefold()
+    if first in wd.FUNCTION_WORDS or first in wd.CALENDAR or first in ACTION_WORDS | DECISION_WORDS | OWNER_WORDS:
+        return False
+    return identity_key(who) in names or nt.person_shape(who)
+
+
+def due_of(text: str) -> str | None:
+    """The due date an item names: after "due", "by", "before" ("by 3/6", "due 8 Dec"), or a date
+    closing the item after a dash or a comma ("… — Fri 10/9"). A due holds a digit or a day's or
+    month's name."""
+    plain = bare(text)
+    for m in (*_DUE.finditer(plain), _TRAILING_DATE.search(plain)):
+        if m and _datelike(m.group("due")):
+            return m.group("due").strip()
+    return None
+
+
+def _datelike(span: str) -> bool:
+    tokens = [t for t in re.split(r"[^\w/]+", span.casefold()) if t]
+    if not tokens or len(tokens) > 5:
+        return False
+    return any(t in wd.CALENDAR or t in ("eod", "eow", "today", "tomorrow", "tmrw", "week", "month") for t in tokens) \
+        or any(ch.isdigit() for ch in span) and len(tokens) <= 4
+
+
+# --- claims -------------------------------------------------------------------------------------------
+
+
+def section_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: set[int]) -> list[Claim]:
+    """The decisions and action items of the sections and lists that say so; `taken` are the lines
+    another rule already typed (a checkbox item, an owned item)."""
+    kinds = section_kinds(doc)
+    claims: list[Claim] = []
+    for u in us:
+        kind = kinds.get(u.block)
+        if not kind or u.kind == "row" or u.first in taken or len(u.plain) > MAX_STATEMENT_CHARS:
+            continue
+        text = u.plain
+        if len(text.split()) < 2 or text.rstrip().endswith("?"):
+            continue
+        e = ev(doc, u.first, u.last)
+        owner = owner_of(text, names)
+        due = due_of(text)
+        if kind == DECISION and not (owner and due):
+            claims.append(Claim(doc.title, "decision", text, "", "fact", "statement", e))
+            continue
+        if u.index:
+            continue  # an action item is its item's first sentence (the rest say why)
+        claims.append(Claim(_page_of(owner, text, doc, names), "action item", text, "", "fact", "statement", e))
+        if due:
+            claims.append(Claim(doc.title, "due", due, "", "fact", "statement", e))
+    return claims
+
+
+def _page_of(owner: str | None, value: str, doc: Document, names: dict[str, str]) -> str:
+    """The page an action item goes on: its owner's where the document names them and the item's words
+    do ("Quen — order the rack"), else the note's (a row's task alone would read on the owner's page as
+    a fact of someone else)."""
+    if owner and identity_key(owner) in names and re.search(rf"(?<!\w){re.escape(owner.split()[0])}(?!\w)", value, re.I):
+        return owner
+    return doc.title
+
+
+# a task handed to someone in a sentence: "Jonas to finish porting by 27 Feb", "Dana will sign off the
+# spend", "AP: Priya to provision …", "Grace — could you raise the PO", "@lena can you …"
+_HANDED = re.compile(rf"(?:^|(?<=[\s(>→:;,]))(?P<who>{_HANDLE}|{_NAME}(?:\s*(?:\+|&|and)\s*{_NAME})?)"
+                     r"(?:\s+(?:to|will|'ll|’ll|owns|is going to)|\s*[,:—–-]?\s*(?:can|could|would)\s+you|\s*(?:,|—|–)?\s*pls|\s*(?:,|—|–)?\s*please)"
+                     r"\s+(?P<verb>[a-z][a-z'’-]+)")
+OBJECT_WORDS = frozenset("me him us you it be been being".split())  # after "to": a preposition's object, no task
+
+
+def handed_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: set[int]) -> list[Claim]:
+    """A sentence that hands a task to someone (a name of the document, one shaped as a person's or a
+    handle) is their action item, with its due where it names one; not a line another rule typed."""
+    people = set(names)
+    out: list[Claim] = []
+    for u in us:
+        if u.kind == "row" or u.first in taken or len(u.plain) > MAX_STATEMENT_CHARS:
+            continue
+        owner = _handed_to(bare(u.plain), people)
+        if owner is None:
+            continue
+        e = ev(doc, u.first, u.last)
+        out.append(Claim(_page_of(names.get(identity_key(owner), owner), u.plain, doc, names), "action item",
+                         u.plain, "", "fact", "statement", e))
+        if due := due_of(u.plain):
+            out.append(Claim(doc.title, "due", due, "", "fact", "statement", e))
+        taken.add(u.first)
+    return out
+
+
+_PREPOSITION_BEFORE = re.compile(r"\b(?:from|of|in|on|at|for|with|by|into|onto|via)\s*$", re.I)
+
+
+def _handed_to(text: str, people: set[str]) -> str | None:
+    """The person a sentence hands a task to: a handle, a name of the document (`people`: their keys)
+    or one shaped as a person's, before "to", "will", "can you" and a verb ("Jonas to finish …"); not
+    a name after a preposition ("moved from Redis to use …")."""
+    for m in _HANDED.finditer(text):
+        verb = m.group("verb").casefold()
+        if verb in OBJECT_WORDS or verb in wd.FUNCTION_WORDS or _PREPOSITION_BEFORE.search(text[:m.start()]):
+            continue
+        who = re.split(r"\s*(?:\+|&|\band\b)\s*", m.group("who").strip())[0].strip(" .")
+        if who.startswith("@") or identity_key(who) in people or nt.person_shape(who):
+            return who.lstrip("@")
+    return None
+
+
+def due_claims(doc: Document, items: list[Claim]) -> list[Claim]:
+    """The due dates of the to-dos and owned action items another rule found ("- [ ] Quen — the quote
+    — by 3/6"), each a claim of the note at the item's line (a date alone would read on the owner's page
+    as a fact of someone else; the item's own claim there holds it)."""
+    out: list[Claim] = []
+    for c in items:
+        if c.attribute in ("to do", "action item") and (due := due_of(c.value)):
+            out.append(Claim(doc.title, "due", due, "", "fact", "statement", c.evidence))
+    return out
+
+
+def table_claims(doc: Document, names: dict[str, str]) -> list[Claim]:
+    """The rows of a table of action items (a header with an owner column or a due column): each row an
+    action item of its owner (done where its status says so), with its owner and due as claims."""
+    claims: list[Claim] = []
+    for block in doc.blocks:
+        if block.kind != "table" or len(block.rows) < 2:
+            continue
+        header = [_label_words(c) for c in block.rows[0][1]]
+        who = _column(header, OWNER_WORDS)
+        due = _column(header, DUE_WORDS)
+        if who < 0 and due < 0:
+            continue
+        status = _column(header, STATUS_WORDS)
+        for line, cells in block.rows[1:]:
+            claims += _table_row(doc, [strip_inline(c).strip() for c in cells], line, (who, due, status), names)
+    return claims
+
+
+def _column(header: list[list[str]], vocabulary: frozenset[str]) -> int:
+    """The first column whose header words are of the vocabulary (up to three words: "Due date")."""
+    for k, words in enumerate(header):
+        if words and len(words) <= 3 and set(words) & vocabulary:
+            return k
+    return -1
+
+
+def _table_row(doc: Document, cells: list[str], line: int, columns: tuple[int, int, int],
+               names: dict[str, str]) -> list[Claim]:
+    """One row's claims: the task (the longest other cell) as an action item (done where the status or
+    the due cell says so), its owner's cell and its due cell."""
+    who, due, status = columns
+    task = max((c for k, c in enumerate(cells) if k not in columns and not c.isdigit() and not c.startswith("#")),
+               key=len, default="")
+    if len(task.split()) < 2 or len(task) > MAX_STATEMENT_CHARS:
+        return []
+    e = ev(doc, line, line)
+    owner_cell = cells[who] if 0 <= who < len(cells) else ""
+    owner = (owner_of(owner_cell, names) or _owner_cell(owner_cell, names)) if owner_cell else None
+    subject = _page_of(owner, task, doc, names)
+    state = cells[status] if 0 <= status < len(cells) else ""
+    done = bool(set(_label_words(state)) & DONE_WORDS) or any(mark in state for mark in "✅✔✓")
+    due_cell = cells[due] if 0 <= due < len(cells) else ""
+    if not done and due_cell and any(mark in due_cell for mark in "✅✔✓"):
+        done = True
+    claims = [Claim(subject, "done" if done else "action item", task, "", "fact", "statement", e)]
+    if owner_cell:
+        claims.append(Claim(subject, "owner", owner_cell, "", "fact", "statement", e))
+    if due_cell and due_cell not in ("-", "—", "–"):
+        claims.append(Claim(doc.title, "due", due_cell, "", "fact", "statement", e))
+    return claims
