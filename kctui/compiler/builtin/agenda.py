@@ -8,8 +8,8 @@ or a lead-in that says so, and the rows of a table of tasks.
   items: each item is an action item of its owner (as people write one: "Marcus — …", "Osei: …",
   "… (Gus)", "… — **Devin**, draft by 12 Feb", "AP: Lena to …", "@Tomás can you …"), else of the note,
   with its due date ("by 3/6", "due 8 Dec") as a claim of its own;
-- a table whose header has an owner column (owner / who / assignee …) or a due column (due / deadline)
-  is a table of action items: each row is an action item of its owner with its due, or done where a
+- a table whose header has a due column (due / deadline), or an owner column (owner / who / assignee …)
+  beside a task column (action / task / what …), is a table of action items: each row is an action item of its owner with its due, or done where a
   status column says so.
 
 The words below are the English words for a decision, an action, an owner and a due date (closed class):
@@ -35,12 +35,19 @@ ACTION_WORDS = frozenset("action actions todo todos to-do to-dos tasks followups
                          "next-steps".split())
 OWNER_WORDS = frozenset("owner owners who assignee assignees assigned lead responsible by".split())
 DUE_WORDS = frozenset("due deadline eta target due-date".split())
+TASK_WORDS = ACTION_WORDS | frozenset("task item items what step steps".split())  # a task column's header
 DONE_WORDS = frozenset("done closed complete completed fixed resolved shipped ✅ ✔ ✓ yes".split())
 STATUS_WORDS = frozenset("status state done".split())
 MAX_LABEL_WORDS = 4  # a heading or lead-in naming a kind of list is short ("Action items", "Decisions made")
 
 DECISION = "decision"
 ACTION = "action"
+
+
+def as_written(doc: Document, u: Unit, value: str) -> bool:
+    """The value stands letter for letter on its lines (a sentence read without its escapes, "\\[2]" as
+    "[2]", is no span of them: such a claim is not made)."""
+    return value in " ".join(line.strip() for line in doc.lines[u.first - 1:u.last])
 
 
 def label_kind(text: str) -> str:
@@ -173,7 +180,7 @@ def section_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: 
         if not kind or u.kind == "row" or u.first in taken or len(u.plain) > MAX_STATEMENT_CHARS:
             continue
         text = u.plain
-        if len(text.split()) < 2 or text.rstrip().endswith("?"):
+        if len(text.split()) < 2 or text.rstrip().endswith("?") or not as_written(doc, u, text):
             continue
         e = ev(doc, u.first, u.last)
         owner = owner_of(text, names)
@@ -215,7 +222,7 @@ def handed_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: s
         if u.kind == "row" or u.first in taken or len(u.plain) > MAX_STATEMENT_CHARS:
             continue
         owner = _handed_to(bare(u.plain), people)
-        if owner is None:
+        if owner is None or not as_written(doc, u, u.plain):
             continue
         e = ev(doc, u.first, u.last)
         out.append(Claim(_page_of(names.get(identity_key(owner), owner), u.plain, doc, names), "action item",
@@ -255,7 +262,7 @@ def due_claims(doc: Document, items: list[Claim]) -> list[Claim]:
 
 
 def table_claims(doc: Document, names: dict[str, str]) -> list[Claim]:
-    """The rows of a table of action items (a header with an owner column or a due column): each row an
+    """The rows of a table of action items (a header with a due column, or an owner and a task column): each row an
     action item of its owner (done where its status says so), with its owner and due as claims."""
     claims: list[Claim] = []
     for block in doc.blocks:
@@ -264,8 +271,8 @@ def table_claims(doc: Document, names: dict[str, str]) -> list[Claim]:
         header = [_label_words(c) for c in block.rows[0][1]]
         who = _column(header, OWNER_WORDS)
         due = _column(header, DUE_WORDS)
-        if who < 0 and due < 0:
-            continue
+        if due < 0 and (who < 0 or _column(header, TASK_WORDS) < 0):
+            continue  # (an owner column alone is a list's, a vendor's owner: a task column makes it tasks)
         status = _column(header, STATUS_WORDS)
         for line, cells in block.rows[1:]:
             claims += _table_row(doc, [strip_inline(c).strip() for c in cells], line, (who, due, status), names)

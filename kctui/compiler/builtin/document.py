@@ -233,7 +233,7 @@ def _record(doc: Document, ex: Extraction, units: list[sentences.Unit], candidat
         return
     entity, claims = records.record_claims(doc, name, candidates, units, lambda text: shapes.first_named(text, names_here))
     others, links = records.supersession(doc, name, units)
-    candidates[:] = records.with_decision(doc, name, records.moved(doc, candidates)) + claims + links
+    candidates[:] = records.moved(doc, candidates) + claims + links
     for e in (entity, *others):
         if identity_key(e.name) not in {identity_key(x.name) for x in ex.entities}:
             ex.entities.append(e)

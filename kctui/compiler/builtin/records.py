@@ -22,7 +22,6 @@ from kctui.core.claims import Claim
 # an identifier opening the title, then a separator: "ADR-007: …", "ADR-0019 — …", "INC-12. …"
 _RECORD_ID = re.compile(r"^(?P<id>[A-Z][A-Za-z]{1,11}-\d{1,6})(?=\s*(?:[:.—–|-]\s|$))")
 HEADER_ORIGINS = ("kv", "table")
-DECISION_ATTRIBUTES = ("decision", "alternative", "reason")  # a decision record's own claims
 HEADER_LINES = 8  # how far under the title a record's header may reach  # the claims of a header's `key: value` lines and key/value table
 
 
@@ -110,19 +109,6 @@ def record_claims(doc: Document, name: str, claims: list[Claim], us: list[Unit],
 def moved(doc: Document, claims: list[Claim]) -> list[Claim]:
     """The claims without the header fields a record takes (see record_claims)."""
     return [c for c in claims if not (c.subject == doc.title and c.origin in HEADER_ORIGINS)]
-
-
-def with_decision(doc: Document, name: str, claims: list[Claim]) -> list[Claim]:
-    """The note's first decision, where it is the note's own (its "Decision" section's statement, on the
-    note's page) is the record's, with what that sentence gives (its alternative, its reason); the later
-    ones (the section's details, which often state facts of other things) stay on the note's page."""
-    decided = [c.evidence.start for c in claims if c.attribute in DECISION_ATTRIBUTES]
-    first = min(decided, default=0)
-    if not any(c.subject == doc.title and c.evidence.start == first for c in claims):
-        return claims  # (the first decision is a named thing's: none is the note's statement)
-    return [Claim(name, c.attribute, c.value, c.scope, c.form, c.origin, c.evidence)
-            if c.subject == doc.title and c.attribute in DECISION_ATTRIBUTES and c.evidence.start == first else c
-            for c in claims]
 
 
 # the status words of a decision record's format (Nygard's ADRs): "Superseded by ADR-016", "Supersedes 0009"

@@ -33,7 +33,7 @@ _DECIDED = re.compile(r"\b(?:we|they|the team)\s+(?:have\s+)?(?:decided|agreed)\
 _DECISION_LEAD = re.compile(r"(?:^|(?<=[\s→>(:,*_]))(?:decision|decided|resolution|outcome|agreed|approved)\s*:\s*(?:\*\*|__)?\s*(?P<what>\S.{2,250}?)\.?$", re.I)
 # a choice stated without the verbs above: "we go with option 2", "going with B", "9 it is", "we'll use X", "approved"
 _CHOICE = re.compile(r"\b(?P<verb>(?:go|goes|going|went)\s+with|(?:will|'ll|’ll)\s+(?:use|take|go for)|decided|agreed|approved|signed off)\b"
-                     r"|^(?P<x>[^,.;]{1,40}?)\s+it\s+is\b", re.I)
+                     r"|^(?P<x>[^,.;]{1,40}?)\s+it\s+is\s*[.!]*$", re.I)  # ("9 it is.": the words close the sentence)
 # a date or a plan moved: "moves from 31 March to 30 April", "slipped to tue 10 mar", "pushed to Q2"
 _MOVED = re.compile(r"\b(?P<verb>(?:moves?|moved|moving|slips?|slipped|pushed|postponed|rescheduled|deferred|brought forward|bumped))"
                     r"(?:\s+(?:again|back|out))?\s+(?:from\s+(?P<y>[^,;()]{2,30}?)\s+)?(?:to|until|till)\s+(?P<x>[^,;()]{2,40})", re.I)
@@ -129,7 +129,8 @@ def decisions(doc: Document, us: list[Unit], names: dict[str, str], known: dict[
         low = text.casefold()
         if len(text) > MAX_STATEMENT_CHARS or not any(h in low for h in _DECISION_HINTS) or text.rstrip().endswith("?"):
             continue
-        out += _decision(doc, u, text, names, names if known is None else known)
+        out += [c for c in _decision(doc, u, text, names, names if known is None else known)
+                if c.value in " ".join(line.strip() for line in doc.lines[u.first - 1:u.last])]  # (letter for letter)
     return out
 
 
@@ -146,10 +147,14 @@ def _decision(doc: Document, u: Unit, text: str, names: dict[str, str], known: d
         if m.group("y"):
             out.append(Claim(subject, "alternative", m.group("y").strip(), "", "fact", "statement", e))
         return out
-    m = _DECISION_LEAD.search(text) or _DECIDED.search(text)
+    m = _DECIDED.search(text)
     if m:
         what = _span(m.group("what"))
         return [Claim(_subject(what, names) or doc.title, "decision", what, "", "fact", "statement", e)]
+    m = _DECISION_LEAD.search(text)
+    if m:
+        what = _span(m.group("what"))
+        return [Claim(_subject(what, known) or doc.title, "decision", what, "", "fact", "statement", e)]
     m = next((m for pattern in (_MOVED, _MOVED_ARROW, _WAS_NOW) if (m := pattern.search(text)) and _when(m.group("x"))), None)
     if m:
         value = _span(text[m.start("verb"):])
@@ -179,9 +184,16 @@ def _span(value: str) -> str:
     return value.strip().strip(".*").strip()
 
 
+_TIME_LEAD = frozenset("the next end mid early late start w/c wk week".split())  # before a time: "end of Feb", "w/c 4 Jan"
+
+
 def _when(span: str) -> bool:
-    """A moved plan's new time: a digit or a day's or month's name ("30 April", "tue 10 mar", "Q2")."""
-    return any(ch.isdigit() for ch in span) or any(t in wd.CALENDAR for t in re.split(r"\W+", span.casefold()))
+    """A moved plan's new time: it opens with a number or a day's or month's name, after a word that
+    leads a time ("30 April", "tue 10 mar", "end of Feb"); "moved to Nomad 1.7" moved a thing, no date."""
+    words = [w for w in re.split(r"[^\w/]+", span.casefold()) if w]
+    while words and (words[0] in _TIME_LEAD or words[0] == "of"):
+        words = words[1:]
+    return bool(words) and (words[0][:1].isdigit() or words[0] in wd.CALENDAR or re.fullmatch(r"[qh][1-4]", words[0]) is not None)
 
 
 def commands(doc: Document, names: dict[str, str]) -> list[Claim]:
