@@ -52,9 +52,9 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import names as nm
-from kctui.compiler.builtin.stated_values import http_errors
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.stated_values import http_errors
 
 _RECORD = re.compile(r"[A-Z]{2,12}(?:-[A-Z0-9]{1,6})*-\d{2,6}|[A-Z]{2,5}\d{6,}|[A-Z]{2,5} #\d{2,7}")
 _ONE_TRAILING_DIGIT = re.compile(r"[A-Za-z]+-?\d")  # SEV2, UTC-8, BSD-3, RSALv2
