@@ -194,3 +194,18 @@ def test_a_lead_lines_section_ends_where_its_own_list_or_paragraph_does(text: st
     from kctui.compiler.readers.markdown import read_markdown
 
     assert section_leads(read_markdown("standup.md", text, "sha256:x", len(text))) == led
+
+
+@pytest.mark.parametrize(("text", "follows"), [
+    ("- 13:20 Quarkbin pods OOMKilled, limit 512Mi\n- 13:31 limit raised to 1Gi, pods roll\n", False),  # a log's entries
+    ("- [09:40] Quarkbin paged\n- [09:52] restart done, 3 of 4 nodes\n", False),
+    ("- Quarkbin pods OOMKilled at 13:20\n- limit raised to 1Gi at 13:31\n", True),  # a time inside: goes on
+])
+def test_an_entry_of_a_log_does_not_go_on_with_the_entry_before(text: str, follows: bool) -> None:
+    from kctui.compiler.builtin.sentences import units
+    from kctui.compiler.builtin.statements import all_statements
+    from kctui.compiler.readers.markdown import read_markdown
+
+    text = "# n\n\n" + text
+    doc = read_markdown("log.md", text, "sha256:x", len(text))
+    assert [s.follows for s in all_statements(doc, units(doc))][-1] is follows

@@ -61,14 +61,19 @@ def _continues(before: Unit, u: Unit) -> bool:
     right after an item of the same list at its level ("- PermitTrack upgrade slipped" / "- new date
     thurs 15 oct"): where it names nothing of its own (the mention step asks), the writer goes on with
     the item before's topic, one entry of a list per topic being no rule of notes. Not a field ("-
-    release date: 2010-07-21"): a list of `label: value` items gives each a field of one thing."""
+    release date: 2010-07-21"): a list of `label: value` items gives each a field of one thing; not an
+    entry of a log, both items opening with a time of day ("- 13:31 limit raised to 1Gi, pods roll")."""
     if u.kind == before.kind == "paragraph":
         return u.block == before.block and u.first == before.last
     return u.kind == before.kind == "item" and u.level == before.level and u.block == before.block + 1 \
-        and u.first == before.last + 1 and bool(value_spans(u.plain)) and not _FIELD.match(u.plain)
+        and u.first == before.last + 1 and bool(value_spans(u.plain)) and not _FIELD.match(u.plain) \
+        and not (_CLOCK.match(u.plain) and _CLOCK.match(before.plain))
 
 
 _FIELD = re.compile(r"[*_]*\w[\w /()'-]{0,40}[*_]*:[*_]*\s")  # "release date: …", "**Owner:** …"
+# a time of day opening an item: in a list whose items open so, each is an entry of a log, an event of its
+# own ("- 13:20 Bruno finds envoy OOMKilled" / "- 13:31 limit raised to 1Gi": the second is not Bruno's)
+_CLOCK = re.compile(r"[^\w]*\d{1,2}:\d{2}\b")
 
 
 def _whole_items(us: list[Unit]) -> list[Unit]:
