@@ -22,7 +22,7 @@ import re
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, bare, ev
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
@@ -42,12 +42,6 @@ MAX_LABEL_WORDS = 4  # a heading or lead-in naming a kind of list is short ("Act
 
 DECISION = "decision"
 ACTION = "action"
-
-
-def as_written(doc: Document, u: Unit, value: str) -> bool:
-    """The value stands letter for letter on its lines (a sentence read without its escapes, "\\[2]" as
-    "[2]", is no span of them: such a claim is not made)."""
-    return value in " ".join(line.strip() for line in doc.lines[u.first - 1:u.last])
 
 
 def label_kind(text: str) -> str:

@@ -329,8 +329,6 @@ _HOST_NUMBER = re.compile(r"^[a-z]+(?:-[a-z][a-z0-9]*)*-\d{1,4}$|^[a-z]+(?:-[a-z
 _FLEET_NUMBER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-[A-Za-z]{0,4}0\d{1,3}$")
 
 
-
-
 def numbered(name: str, strong: bool, plain: str, spans: list[tuple[nm.Span, str]]) -> bool:
     """Is this a host's or an asset's number a fact is stated of (a page on one mention): in lower case,
     named in a sentence that holds a value ("Disk on the metrics box (tsdb-2) is at 81%"); zero-padded,

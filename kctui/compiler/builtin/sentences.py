@@ -61,6 +61,12 @@ def ev(doc: Document, first: int, last: int) -> Evidence:
     return Evidence(doc.path, first, last, doc.digest)
 
 
+def as_written(doc: Document, u: Unit, value: str) -> bool:
+    """The value stands letter for letter on the unit's lines (a sentence read without its escapes,
+    "\\[2]" as "[2]", is no span of them: such a claim is not made)."""
+    return value in " ".join(line.strip() for line in doc.lines[u.first - 1:u.last])
+
+
 def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
     """(sentence, first line, last line) of a prose block, in order."""
     texts = block.text.split("\n")

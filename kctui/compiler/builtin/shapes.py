@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, bare, ev
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev
 from kctui.compiler.readers import Block, Document
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
@@ -129,8 +129,7 @@ def decisions(doc: Document, us: list[Unit], names: dict[str, str], known: dict[
         low = text.casefold()
         if len(text) > MAX_STATEMENT_CHARS or not any(h in low for h in _DECISION_HINTS) or text.rstrip().endswith("?"):
             continue
-        out += [c for c in _decision(doc, u, text, names, names if known is None else known)
-                if c.value in " ".join(line.strip() for line in doc.lines[u.first - 1:u.last])]  # (letter for letter)
+        out += [c for c in _decision(doc, u, text, names, names if known is None else known) if as_written(doc, u, c.value)]
     return out
 
 
