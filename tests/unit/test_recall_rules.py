@@ -62,6 +62,8 @@ def test_a_bare_mention_gets_no_page(text, name):
 @pytest.mark.parametrize("plain, kind, value", [
     ("Nomad 1.7 is on every host", "version", "1.7"),
     ("Zuora renews Tue 9 Mar 2027 again", "date", "Tue 9 Mar 2027"),
+    ("Zuora renews 31 Jan 2027, 12 seats at $100/seat", "date", "31 Jan 2027"),  # a year and a comma end it
+    ("Zuora renews Jan 31, 2027, then stops", "date", "Jan 31, 2027"),
     ("Quokkabase uses 12% of the disk", "share", "12%"),
     ("Quokkabase took 3h on Friday", "duration", "3h"),
     ("Quokkabase timed out after 450s", "duration", "450s"),  # no HTTP status: seconds
@@ -269,6 +271,16 @@ def test_a_price_belongs_to_the_name_of_its_own_sentence_else_to_what_the_item_i
     text = f"# Tools\n\nWe use Quokkabase, Wombatly and Numbatix.\n\n{item}\n"
     ex = extract(text)
     assert {c.subject for c in ex.claims if c.attribute == "price"} == {owner}
+
+
+@pytest.mark.parametrize("line, price", [
+    ("The Quokkabase trial was $6/user/mo, we said no.", "$6/user/mo"),  # a price per user per month, whole
+    ("Quokkabase renews at $100 per seat a month for 12 seats.", "$100 per seat a month"),
+    ("Quokkabase costs £410/month on the team plan.", "£410/month"),
+])
+def test_a_price_keeps_each_unit_it_is_per(line, price):
+    ex = extract(f"# Tools\n\n{line}\n")
+    assert {c.value for c in ex.claims if c.attribute == "price" and c.subject == "Quokkabase"} == {price}
 
 
 @pytest.mark.parametrize("text, owner", [

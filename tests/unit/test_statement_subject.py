@@ -200,6 +200,11 @@ def test_a_lead_lines_section_ends_where_its_own_list_or_paragraph_does(text: st
     ("- 13:20 Quarkbin pods OOMKilled, limit 512Mi\n- 13:31 limit raised to 1Gi, pods roll\n", False),  # a log's entries
     ("- [09:40] Quarkbin paged\n- [09:52] restart done, 3 of 4 nodes\n", False),
     ("- Quarkbin pods OOMKilled at 13:20\n- limit raised to 1Gi at 13:31\n", True),  # a time inside: goes on
+    # the day before the time of day
+    ("- Tue 01:12 — `quark-api` p99 over 800 ms\n- Thu 14:40 — disk 85 % on `pg-rep-02`\n", False),
+    ("- Dec 3 06:50 Quarkbin paged\n- Dec 3 07:05 restart done, 3 of 4 nodes\n", False),
+    ("- 11/12 02:10 queue over 500\n- 11/12 02:40 queue back to 0\n", False),
+    ("- Quarkbin patched Tue 09:10\n- disk back at 61 % on Thu\n", True),  # only one opens with its time
 ])
 def test_an_entry_of_a_log_does_not_go_on_with_the_entry_before(text: str, follows: bool) -> None:
     from kctui.compiler.builtin.sentences import units

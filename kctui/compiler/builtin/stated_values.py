@@ -166,7 +166,8 @@ def _widen(plain: str, a: int, b: int) -> tuple[int, int]:
     lo = hi = idx
     while lo > 0 and words[lo].start() - words[lo - 1].end() <= 1 and _dateish(words[lo - 1].group(0)):
         lo -= 1
-    while hi + 1 < len(words) and words[hi + 1].start() - words[hi].end() <= 1 and _dateish(words[hi + 1].group(0)):
+    while hi + 1 < len(words) and words[hi + 1].start() - words[hi].end() <= 1 and _dateish(words[hi + 1].group(0)) \
+            and not _YEAR_CLOSES.fullmatch(words[hi].group(0)):
         hi += 1
     if lo == hi == idx or not any(calendar_word(words[k].group(0).strip(",.")) for k in range(lo, hi + 1)):
         return a, b
@@ -174,6 +175,7 @@ def _widen(plain: str, a: int, b: int) -> tuple[int, int]:
 
 
 _TOKEN = re.compile(r"\S+")
+_YEAR_CLOSES = re.compile(r"\d{4},")  # a year and a comma end a date: "renews 31 Jan 2027, 12 seats at …"
 
 
 def _dateish(word: str) -> bool:

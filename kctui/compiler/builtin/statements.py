@@ -72,8 +72,9 @@ def _continues(before: Unit, u: Unit) -> bool:
 
 _FIELD = re.compile(r"[*_]*\w[\w /()'-]{0,40}[*_]*:[*_]*\s")  # "release date: …", "**Owner:** …"
 # a time of day opening an item: in a list whose items open so, each is an entry of a log, an event of its
-# own ("- 13:20 Bruno finds envoy OOMKilled" / "- 13:31 limit raised to 1Gi": the second is not Bruno's)
-_CLOCK = re.compile(r"[^\w]*\d{1,2}:\d{2}\b")
+# own ("- 13:20 Bruno finds envoy OOMKilled" / "- 13:31 limit raised to 1Gi": the second is not Bruno's);
+# the day may stand before the time ("- Tue 01:12 — …", "- Dec 3 06:50 …", "- 11/12 02:10 …")
+_CLOCK = re.compile(r"[^\w]*(?:(?:[A-Za-z]{3,9}\.?|\d{1,2}(?:[/.-]\d{1,2}){0,2}),?\s+){0,2}\d{1,2}:\d{2}\b")
 
 
 def _whole_items(us: list[Unit]) -> list[Unit]:
