@@ -50,6 +50,7 @@ from kctui.compiler.steps.field_headers import header_subjects, opening_record, 
 from kctui.compiler.steps.joined_names import joined_places
 from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.registry import Contribution
+from kctui.compiler.steps.said import not_within, said
 from kctui.compiler.steps.statement_subject import goes_on_topic, keeps_place, leading_pages
 from kctui.compiler.steps.title_record import title_record
 from kctui.core.claims import Claim
@@ -239,6 +240,7 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
             counts[valued, slug] = counts.get((valued, slug), 0) + 1
             if contribution is None:
                 contribution = fed[slug] = Contribution()
+            contribution.claims[:] = not_within(statement.value, ev, contribution.claims)
             contribution.claims.append(Claim(titles[slug], "note", statement.value, "", "fact", MENTION_ORIGIN, ev))
             contribution.mentions = []  # the cited sentences say what the source says; no bare mention line
 
@@ -378,21 +380,6 @@ def says_something(text: str) -> bool:
 
 
 _SIGN_OFF = re.compile(r"^\w+,?\s+[A-Z][\w.'’-]*\.?$")
-
-
-def said(text: str, ev, claims: Iterable[Claim]) -> bool:  # noqa: ANN001
-    """Whether one of `claims` cites lines of `ev` and says `text` already: it holds the whole of it (a
-    leading `Label:` aside: "Action: check the date …" is the action item's claim), or it is a cell of
-    that table row (the row's cells are its facts). A claim that took one value of a sentence ("version:
-    5.4") or another sentence of its line does not say the rest of it."""
-    folded = " ".join(text.split()).casefold()
-    unlabelled = _LABEL.sub("", folded)
-    return any(c.evidence.path == ev.path and c.evidence.start <= ev.end and ev.start <= c.evidence.end
-               and (c.origin == "table" or folded in (value := " ".join(str(c.value).split()).casefold())
-                    or unlabelled in value) for c in claims)
-
-
-_LABEL = re.compile(r"^[^\s:]{1,30}:\s+")
 
 
 def per_source(statements: int) -> int:
