@@ -320,13 +320,15 @@ def key_value_claims(doc: Document) -> list[Claim]:
 
 
 _BOLD_LABEL = re.compile(r"\*\*(?P<key>[A-Za-z][A-Za-z0-9 ()'/._-]{0,40}?):\*\*\s*")
-_FIELD_SEP = re.compile(r"\s+[|·•]\s+")
+_FIELD_SEP = re.compile(r"\s+(?:[|·•]|(?:→|->)(?=\s+[A-Za-z][\w ()/-]{0,30}:\s))\s+")  # (an arrow before a label: "From: Tom → To: Grace")
 
 
 def fields(text: str) -> list[tuple[str, str]]:
     """The `key: value` fields of a line: one ("Owner: Osei Mensah"), a run of bold labels each with its
     value ("**Severity:** SEV2 **Duration:** 47 min **Commander:** Hana Sato"), or fields set apart by
-    bars or dots ("Severity: SEV2 | Duration: 47 min"). A line with any part that is no field has none."""
+    bars or dots ("Severity: SEV2 | Duration: 47 min"), or by an arrow before the next label (a handover's
+    "From: Jonas → To: Mireille"; "Status: draft → final" is one field). A line with any part that is no
+    field has none."""
     text = text.strip()
     labels = list(_BOLD_LABEL.finditer(text))
     if labels and labels[0].start() == 0:

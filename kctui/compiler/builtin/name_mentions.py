@@ -157,10 +157,15 @@ def _sentence_mentions(u: Unit, i: int, cands: dict[str, Candidate], heads: list
 
 
 def _field_name(plain: str, span: nm.Span, lower: ug.Lower) -> bool:
-    """The whole value of a `Label: Name` line: one capitalised word, no acronym, rarer than a common word."""
+    """The whole value of a `Label: Name` line, or of one field of a line of fields ("From: Jonas → To:
+    Mireille", "Owner: Tomas | Reviewer: Grace"): one capitalised word, no acronym, rarer than a common word."""
+    rest = _ASIDE.sub("", plain[span.end:]).strip(" .")
     return len(span.tokens) == 1 and span.text.isalpha() and not wd.ACRONYM.match(span.text) \
-        and not _ASIDE.sub("", plain[span.end:]).strip(" .") and span.text.casefold() not in lower \
+        and (not rest or bool(_NEXT_FIELD.match(rest))) and span.text.casefold() not in lower \
         and wd.zipf(span.text) < wd.COMMON_ZIPF
+
+
+_NEXT_FIELD = re.compile(r"(?:[|·•]|→|->)\s+[A-Za-z][\w ()/-]{0,30}:\s")  # (the next field of the line)
 
 
 def _name_and_type(plain: str, span: nm.Span, known: KnownName | None, strong: bool) -> tuple[str, str, bool]:
