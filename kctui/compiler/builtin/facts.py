@@ -329,6 +329,8 @@ def fields(text: str) -> list[tuple[str, str]]:
     bars or dots ("Severity: SEV2 | Duration: 47 min"), or by an arrow before the next label (a handover's
     "From: Jonas → To: Mireille"; "Status: draft → final" is one field). A line with any part that is no
     field has none."""
+    if ":" not in text:
+        return []  # (every field has its colon: most lines are read no further)
     text = text.strip()
     labels = list(_BOLD_LABEL.finditer(text))
     if labels and labels[0].start() == 0:

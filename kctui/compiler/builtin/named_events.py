@@ -81,22 +81,48 @@ def event_names(lines: Iterable[tuple[int, str]], names: Iterable[str]) -> list[
     """(the phrase as written, its line) for each event or project the module's docstring reads on
     `lines` ((line number, text)), one per phrase (its first line), of the names `names` the document
     gives."""
-    known = sorted({n for n in names if n.strip()}, key=len, reverse=True)
-    pattern = re.compile(r"(?:(?P<known>" + "|".join(re.escape(n) for n in known) + r")|" + _SHAPED + r")"
-                         + _RELEASE + r" (?P<noun>[a-z][a-z-]{3,24})(?![\w'’@/-])")
+    by_word = _by_first_word(names)
     out: dict[str, tuple[str, int]] = {}
     for number, raw in lines:
         for part in raw.replace("**", "").replace("`", "").split("|"):  # (a table row: each cell opens)
             cell = part.strip()
             lead = _LEAD.match(cell)
-            m = pattern.match(cell, lead.end() if lead else 0)
-            if m is not None and event_noun(m.group("noun")) and (m.group("known") or _name_shaped(m.group("shaped"))):
-                out.setdefault(m.group(0).casefold(), (m.group(0), number))
+            found = _event_at(cell, lead.end() if lead else 0, by_word)
+            if found is not None and event_noun(found[1]) and (found[2] or _name_shaped(found[3])):
+                out.setdefault(found[0].casefold(), (found[0], number))
     return list(out.values())
 
 
 # up to three capitalised words or words with a digit: a name where its shape says so (`_name_shaped`)
 _SHAPED = r"(?P<shaped>[A-Z][\w&+.-]*(?: [A-Z0-9][\w&+.-]*){0,2})"
+_SPACE = re.compile(r"\s")
+_TAIL = re.compile(_RELEASE + r" (?P<noun>[a-z][a-z-]{3,24})(?![\w'’@/-])")  # after the name: the noun
+_SHAPED_EVENT = re.compile(_SHAPED + _TAIL.pattern)
+
+
+def _first_word(text: str, pos: int = 0) -> str:
+    space = _SPACE.search(text, pos)
+    return text[pos:space.start()] if space else text[pos:]
+
+
+def _by_first_word(names: Iterable[str]) -> dict[str, list[str]]:
+    """The document's names by their first word, each word's longest first."""
+    out: dict[str, list[str]] = {}
+    for name in sorted({n for n in names if n.strip()}, key=len, reverse=True):
+        out.setdefault(_first_word(name), []).append(name)
+    return out
+
+
+def _event_at(cell: str, pos: int, by_word: dict[str, list[str]]) -> tuple[str, str, str, str] | None:
+    """(the phrase, its noun, the document's name it opens with or "", the name-shaped run or "") that
+    opens `cell` at `pos`: the longest of the document's names there that a noun follows, else a run of
+    capitalised words. (A name opens the cell where the cell's first word is the name's: the noun comes
+    after a space. One pattern of all the names, compiled for each document, had cost more.)"""
+    for name in by_word.get(_first_word(cell, pos), ()):
+        if cell.startswith(name, pos) and (tail := _TAIL.match(cell, pos + len(name))):
+            return cell[pos:tail.end()], tail.group("noun"), name, ""
+    m = _SHAPED_EVENT.match(cell, pos)
+    return (m.group(0), m.group("noun"), "", m.group("shaped")) if m else None
 
 
 def _name_shaped(run: str) -> bool:

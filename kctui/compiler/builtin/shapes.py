@@ -40,9 +40,14 @@ _MOVED = re.compile(r"\b(?P<verb>(?:moves?|moved|moving|slips?|slipped|pushed|po
 # the same, written as the change of a value: "moving nov 19 -> dec 3", "was Sat 21 Nov, now Sat 28 Nov"
 _MOVED_ARROW = re.compile(r"\b(?P<verb>mov\w*|slip\w*|push\w*|postpon\w*|reschedul\w*)\W+(?:from\s+)?(?P<y>[^,;()]{2,24}?)\s*(?:->|→)\s*(?P<x>[^,;()]{2,30})", re.I)
 _WAS_NOW = re.compile(r"\b(?P<verb>was)\s+(?P<y>[^,;()]{2,30}?),?\s+now\s+(?P<x>[^,;()]{2,40})", re.I)
-_DECISION_HINTS = ("chose", "choose", "picked", "selected", "decided", "with", "settled on", "adopted", "agreed", "approved",
-                   "decision", "resolution", "outcome", "it is", "use", "take", "go for", "signed off", "mov", "slip", "push",
-                   "postpone", "reschedul", "defer", "forward", "bump", "now")
+# words the phrasings above cannot do without, read in the sentence casefolded with its spaces single
+# ("chose", "moved", "go with", "now" between spaces, "it is"): a sentence with none is not read by them
+# ("with", "use" or "now" alone had sent nearly every sentence through all seven; "postponing" is left
+# to other words, as it was)
+_DECISION_WORDS = ("chose", "choose", "picked", "selected", "decided", "settled on", "adopted", "agreed", "approved",
+                   "signed off", "decision", "resolution", "outcome", "go with", "goes with", "going with", "went with",
+                   "ll use", "ll take", "ll go for", " it is", " now ", "mov", "slip", "push", "postpone", "reschedul",
+                   "deferred", "brought forward", "bumped")
 _CMD = re.compile(r"^(?:\$\s+|#\s+)?(?P<cmd>(?:sudo\s+)?[a-z][\w.-]*(?:\s+\S+)+)\s*$")
 _NOT_SHELL = re.compile(r"[{};]\s*$|^\s*(?:fn|let|def|class|import|from|return|if|for|while|pub|use|struct|impl|const|var|function)\b|\s=\s|=>|::")
 
@@ -126,8 +131,10 @@ def decisions(doc: Document, us: list[Unit], names: dict[str, str], known: dict[
     out: list[Claim] = []
     for u in us:
         text = u.plain  # (marks kept: a value is a span of its line, "moved to **Sat 21 Feb**")
-        low = text.casefold()
-        if len(text) > MAX_STATEMENT_CHARS or not any(h in low for h in _DECISION_HINTS) or text.rstrip().endswith("?"):
+        if len(text) > MAX_STATEMENT_CHARS or text.rstrip().endswith("?"):
+            continue
+        words = " " + " ".join(text.casefold().split())
+        if not any(w in words for w in _DECISION_WORDS):
             continue
         out += [c for c in _decision(doc, u, text, names, names if known is None else known) if as_written(doc, u, c.value)]
     return out
