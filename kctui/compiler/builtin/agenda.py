@@ -97,8 +97,10 @@ def section_kinds(doc: Document) -> dict[int, str]:
 
 # --- owners and due dates, as people write them -------------------------------------------------------
 
-_NAME = r"[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’-]+){0,2}"
-_HANDLE = r"@[A-Za-z][\w-]{1,38}"
+_AFTER_CAPITAL = r"[\w'’.-]+(?:\s+[A-Z][\w'’-]+){0,2}"  # (a name's letters after its capital)
+_AFTER_AT = r"[A-Za-z][\w-]{1,38}"  # (a handle's after its "@")
+_NAME = "[A-Z]" + _AFTER_CAPITAL
+_HANDLE = "@" + _AFTER_AT
 _OWNER_SHAPES = (
     re.compile(rf"^(?:(?:AP|AI|TODO)\s*:\s*)?(?P<who>{_HANDLE}|{_NAME}(?:\s*(?:\+|&|and)\s*{_NAME})?)\s*(?::|—|–|\s-\s)\s*\S"),
     re.compile(rf"\b(?P<who>{_NAME}(?:\s*(?:\+|&|and)\s*{_NAME})?)\s+(?:to|will|can you|pls|please)\s+[a-z]"),
@@ -201,7 +203,10 @@ def _page_of(owner: str | None, value: str, doc: Document, names: dict[str, str]
 
 # a task handed to someone in a sentence: "Jonas to finish porting by 27 Feb", "Dana will sign off the
 # spend", "AP: Priya to provision …", "Grace — could you raise the PO", "@lena can you …"
-_HANDED = re.compile(rf"(?:^|(?<=[\s(>→:;,]))(?P<who>{_HANDLE}|{_NAME}(?:\s*(?:\+|&|and)\s*{_NAME})?)"
+# (the handle's "@" or the name's capital first, then the look behind it at what stands before: a pattern
+# that opens with a class lets the scan skip to the next one instead of trying the look-behind at every
+# character; the same matches)
+_HANDED = re.compile(rf"(?P<who>[@A-Z](?<![^\s(>→:;,].)(?:(?<=@){_AFTER_AT}|(?<=[A-Z]){_AFTER_CAPITAL}(?:\s*(?:\+|&|and)\s*{_NAME})?))"
                      r"(?:\s+(?:to|will|'ll|’ll|owns|is going to)|\s*[,:—–-]?\s*(?:can|could|would)\s+you|\s*(?:,|—|–)?\s*pls|\s*(?:,|—|–)?\s*please)"
                      r"\s+(?P<verb>[a-z][a-z'’-]+)")
 OBJECT_WORDS = frozenset("me him us you it be been being".split())  # after "to": a preposition's object, no task
