@@ -11,7 +11,8 @@ import pytest
 
 from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.steps.mentions import NameFinder, attach, word_spans
-from kctui.compiler.steps.statement_subject import goes_on_topic, keeps_place, leading_pages
+from kctui.compiler.steps.statement_subject import TITLE, goes_on_topic, keeps_place, leading_pages, states_of_another
+from kctui.core.claims import Claim, Evidence
 
 PAGES = {
     "checkly": ["Checkly"],
@@ -214,3 +215,59 @@ def test_an_entry_of_a_log_does_not_go_on_with_the_entry_before(text: str, follo
     text = "# n\n\n" + text
     doc = read_markdown("log.md", text, "sha256:x", len(text))
     assert [s.follows for s in all_statements(doc, units(doc))][-1] is follows
+
+
+@pytest.mark.parametrize(("said_of", "own", "another"), [
+    ([{"lto-9"}], {"home"}, True),  # a price of LTO-9 in a decision record on /home
+    ([set()], {"home"}, True),  # a value of a name without a page of its own: not the title's either
+    ([{"lto-9"}, {TITLE}], {"home"}, False),  # ... and one of the note's title ("Running cost: …" its field)
+    ([{"lto-9"}, {"home"}], {"home"}, False),  # ... and one of the title's thing
+    ([], {"home"}, False),  # no value the reading states of a name: the statement stays with the title
+])
+def test_a_value_of_another_thing_is_not_the_titles(said_of: list[set[str]], own: set[str], another: bool) -> None:
+    assert states_of_another(said_of, own) is another
+
+
+def _claims_reached(title: str, statements: list[tuple[str, str]], claims: list[tuple[str, str, str]],
+                    pages: dict[str, list[str]]) -> dict[int, set[str]]:
+    """Line -> the pages its statement reaches, for a note titled `title` of (text, scope) and the claims its
+    reading states, (subject, attribute, value), each of the line whose statement holds its value."""
+    lines = {text: line for line, (text, _) in enumerate(statements, start=3)}
+    found = [Claim(subject, attribute, value, "", "fact", "statement",
+                   Evidence("n.md", line, line, "sha256:x", "line"))
+             for subject, attribute, value in claims for text, line in lines.items() if value in text]
+    ex = Extraction("n.md", "sha256:x", "markdown", title, "note", "general", claims=found,
+                    statements=[Statement(text, scope, line, line, "line", False)
+                                for line, (text, scope) in enumerate(statements, start=3)])
+    fed: dict = {}
+    attach(ex, fed, NameFinder(pages), {slug: names[0] for slug, names in pages.items()})
+    out: dict[int, set[str]] = {}
+    for slug, contribution in fed.items():
+        for claim in contribution.claims:
+            out.setdefault(claim.evidence.start, set()).add(slug)
+    return out
+
+
+RECORD_PAGES = {**PAGES, "adr-009": ["ADR-009"], "home": ["/home"], "lto-9": ["LTO-9"], "render": ["Render"],
+                "shiftly": ["Shiftly"]}
+RECORD = "ADR-009: Back up /home to tape"
+
+
+@pytest.mark.parametrize(("statements", "claims", "reached"), [
+    # a price the reading takes for LTO-9's: not the record's nor /home's (it stays on LTO-9's page)
+    ([("Running cost: about 40 LTO-9 cartridges a year, roughly £3,200.", "Context")],
+     [("LTO-9", "price", "£3,200")], {3: {"lto-9"}}),
+    # ... the same line with the note's own field (the title's value) stays with the title
+    ([("Running cost: about 40 LTO-9 cartridges a year, roughly £3,200.", "Context")],
+     [("LTO-9", "price", "£3,200"), (RECORD, "Running cost", "about 40 LTO-9 cartridges a year, roughly £3,200.")],
+     {3: {"adr-009", "home", "lto-9"}}),
+    # a line naming another thing with no value stated of it, and one naming nothing, stay
+    ([("Tape is cheaper than Render per TB.", "Options"), ("Target go-live 7 Dec 2026.", "")],
+     [], {3: {"adr-009", "home", "render"}, 4: {"adr-009", "home"}}),
+    # a section headed by its own thing keeps what it holds: only the title's place is left
+    ([("cheaper than Render, $19 a month", "Shiftly")], [("Render", "price", "$19")],
+     {3: {"shiftly", "render"}}),
+])
+def test_a_statement_stating_a_value_of_another_thing_leaves_its_titles_pages(
+        statements: list[tuple[str, str]], claims: list[tuple[str, str, str]], reached: dict[int, set[str]]) -> None:
+    assert _claims_reached(RECORD, statements, claims, RECORD_PAGES) == reached

@@ -26,6 +26,14 @@ email is Grafana Cloud's, not Checkly's), unless that name is of one of the page
   reports, under an agenda item what the meeting said of it ("Leeds next: provisionally Sun 6 Dec").
   A heading that names a thing after other words ("Onboarding — Ravi Menon"), and a title, are not: a
   note's title names what it is about first, and its sections go on to other things.
+- **a value of another thing is not the title's** (`states_of_another`): a statement that reaches a
+  page only by its note's title (or the record it opens with, or its sender) and states a value the
+  source's reading takes for another thing's, none for the title's, leaves the title's page: "Running
+  cost: about 40 LTO-9 cartridges a year, roughly £3,200." in a decision record on backing up /home is a
+  price of LTO-9, "**Move the whole app to Render** (web service $7 + Postgres $19)" in one on Shiftly's
+  database is Render's. It stays on the pages it names. One that names nothing, or states no value, or
+  one of the title's thing ("owner: Marek (backup: Tom)" in a runbook, a field of the note), stays with
+  the title: a note titled after one thing goes on to other things, but not every line of it does.
 - **a turn or a list item that names its own thing opens a topic** (`goes_on_topic`): a chat turn is
   its speaker's statement, about the turn before's topic only when it names nothing ("yes, do it"); a
   list item that names a thing before stating a value ("- mq-01..03 decommissioned") is not about the
@@ -35,7 +43,7 @@ email is Grafana Cloud's, not Checkly's), unless that name is of one of the page
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.stated_values import value_spans
@@ -93,6 +101,23 @@ def keeps_place(leads: Collection[str], placed: Collection[str]) -> bool:
     its record's, its sender's)? Yes when it names nothing in its subject's place (`leads`), or names one
     of those pages there."""
     return not leads or any(page in placed for page in leads)
+
+
+def states_of_another(said_of: Iterable[Collection[str]], own: Collection[str]) -> bool:
+    """Does a statement its note's title places on a page (`own`: the pages of what the title, the record
+    it opens with or its sender names, and its section's) state a value of another thing and none of its
+    own (the module's rule: `said_of`, for each value the source's reading states of a name in the
+    statement's lines, the pages that name is the whole of, `TITLE` for the note's title itself, none for
+    a name without a page of its own)?"""
+    other = False
+    for pages in said_of:
+        if TITLE in pages or any(page in own for page in pages):
+            return False
+        other = True
+    return other
+
+
+TITLE = "\x00title"  # what `states_of_another` is given for a value stated of the note's title itself
 
 
 def goes_on_topic(text: str, places: Sequence[tuple[int, int, str]], spans: Callable[[], Sequence[tuple[int, int]]],
