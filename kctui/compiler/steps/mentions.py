@@ -51,7 +51,13 @@ from kctui.compiler.steps.joined_names import joined_places
 from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.registry import Contribution
 from kctui.compiler.steps.said import not_within, said
-from kctui.compiler.steps.statement_subject import TITLE, goes_on_topic, keeps_place, leading_pages, states_of_another
+from kctui.compiler.steps.statement_subject import (
+    goes_on_topic,
+    keeps_place,
+    leading_pages,
+    states_of_another,
+    values_said_of,
+)
 from kctui.compiler.steps.title_record import title_record
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
@@ -264,10 +270,8 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
     Menon": the longest name that starts there). A statement that opens with a name of its own, where the
     sentence's subject stands, is that thing's: it reaches the pages it is about by its place (its
     section's, title's, record's, sender's, the one it continues) only when it names one of them there
-    too, or its section's heading opens with a name ("**Tom**": kctui.compiler.steps.statement_subject);
-    one that states a value of another thing and none of the title's leaves the pages it reaches by its
-    note's title, record or sender (`statement_subject.states_of_another`, the values as the source's
-    reading states them: `_values_said_of`).
+    too, or its section's heading opens with a name ("**Tom**"), and leaves its title's when it states a
+    value of another thing (kctui.compiler.steps.statement_subject `states_of_another`).
     `subjects`: `title_subjects` of its title; `record`: the record its opening header names
     (`opening_record`: a note opening with a record's header is its)."""
     subject, decided = subjects
@@ -277,7 +281,7 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
     lowered = lower_case_source(s.value for s in ex.statements)
     headers = header_subjects(ex.statements, finder.named, lambda text: finder.first(text, lowered))
     senders = sender_domains(ex.statements, finder.named)  # (a message from a page's domain is about it)
-    said_of = _values_said_of(ex, finder)
+    said_of = values_said_of(ex, finder.named)
 
     def own_places(text: str) -> list[tuple[int, int, str]]:  # (the source's own names: made when asked)
         nonlocal own
@@ -314,23 +318,6 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
         elif explicit:
             found |= headed
         yield statement, found | finder.event_pages(found, text)
-
-
-def _values_said_of(ex: Extraction, finder: NameFinder) -> Callable[[Statement], list[set[str]]]:
-    """For a statement of `ex`: for each value the source's reading states of a name in its lines (a
-    claim of the name, not the statement itself: "LTO-9 · price: £3,200"), the pages that name is the
-    whole of (`statement_subject.TITLE` for the source's own title): `statement_subject.states_of_another`."""
-    by_line: dict[int, list[Claim]] = {}
-    for claim in ex.claims:
-        if claim.attribute != "note" and value_spans(claim.value):  # (a value of a name, not the sentence)
-            for line in range(claim.evidence.start, claim.evidence.end + 1):
-                by_line.setdefault(line, []).append(claim)
-
-    def said_of(statement: Statement) -> list[set[str]]:
-        claims = {c for line in range(statement.start, statement.end + 1) for c in by_line.get(line, ())
-                  if c.value in statement.value}
-        return [{TITLE} if c.subject == ex.title else finder.named(c.subject) for c in claims]
-    return said_of
 
 
 _JOINED = re.compile(r"\s*[/&+]\s*")  # "Rosa / LibCal": a lead of names joined

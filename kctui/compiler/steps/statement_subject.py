@@ -47,6 +47,8 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.stated_values import value_spans
+from kctui.compiler.extraction import Extraction, Statement
+from kctui.core.claims import Claim
 
 
 def leading_pages(text: str, places: Sequence[tuple[int, int, str]],
@@ -118,6 +120,23 @@ def states_of_another(said_of: Iterable[Collection[str]], own: Collection[str]) 
 
 
 TITLE = "\x00title"  # what `states_of_another` is given for a value stated of the note's title itself
+
+
+def values_said_of(ex: Extraction, named: Callable[[str], set[str]]) -> Callable[[Statement], list[set[str]]]:
+    """For a statement of `ex`: for each value the source's reading states of a name in its lines (a
+    claim of the name, not the statement itself: "LTO-9 · price: £3,200"), the pages that name is the
+    whole of (`named`; `TITLE` for the source's own title): what `states_of_another` is given."""
+    by_line: dict[int, list[Claim]] = {}
+    for claim in ex.claims:
+        if claim.attribute != "note" and value_spans(claim.value):  # (a value of a name, not the sentence)
+            for line in range(claim.evidence.start, claim.evidence.end + 1):
+                by_line.setdefault(line, []).append(claim)
+
+    def said_of(statement: Statement) -> list[set[str]]:
+        claims = {c for line in range(statement.start, statement.end + 1) for c in by_line.get(line, ())
+                  if c.value in statement.value}
+        return [{TITLE} if c.subject == ex.title else named(c.subject) for c in claims]
+    return said_of
 
 
 def goes_on_topic(text: str, places: Sequence[tuple[int, int, str]], spans: Callable[[], Sequence[tuple[int, int]]],
