@@ -104,6 +104,9 @@ def test_an_alert_s_severity_splits_its_source_from_the_record(sentence: str, na
 @pytest.mark.parametrize("title,reading", [
     ("FrostLine CRITICAL FRZ-04 -58 °C", True), ("Freezer 3 at 92%", True), ("delta +3", True),
     ("FRZ-04", False), ("Windows 11", False), ("SOC 2 Type II", False), ("Library 204", False), ("BRY-97", False),
+    # a count in brackets closing it: a status table's row label, the name glued to how many
+    ("ActivPanels Franklin MS (28)", True), ("Wi-Fi CVHS (92 APs)", True), ("Printers (1,204)", True),
+    ("Claroty SRA (Secure Remote Access)", False), ("XT cabinets (46) + OmniCenter", False), ("VPN (FortiClient)", False),
 ])
 def test_a_reading_is_never_part_of_a_title(title: str, reading: bool) -> None:
     assert ne.holds_reading(title) is reading

@@ -250,6 +250,27 @@ def test_an_auxiliary_opening_a_question_is_no_part_of_the_name_after_it(text: s
     ("donated by Harlan & Moss LLP. Ollie", ["Harlan & Moss LLP", "Ollie"]),  # a company suffix closes the firm
     ("so far: Bayview 11/11 ok, Grind & Co 6/8", ["Bayview", "Grind & Co"]),  # a company's mark
     ("1:1s with Tomasz & Ines on Thu", ["Tomasz", "Ines"]),  # two people: no firm's mark
+    # two capitalised words English has around "&", in a run not all of ordinary words: a firm or a product
+    ("a quote from Ardent Fire & Security for comparison", ["Ardent Fire & Security"]),
+    ("- Consulted: Kite & Key (Ollie), Jo Kowalczyk", ["Consulted", "Kite & Key", "Ollie", "Jo Kowalczyk"]),
+    ("Kite & Key have run Cantaloupe for 2 other clients", ["Kite & Key", "Cantaloupe"]),
+    ("cabling by (Coastline Data & Electrical) last week", ["Coastline Data & Electrical"]),
+    ("we back up with Veeam Backup & Replication nightly", ["Veeam Backup & Replication"]),
+    ("The Kite & Key team", ["Kite & Key"]),  # a function word opening the sentence is no part of it
+    ("## Platform & Infrastructure", ["Infrastructure"]),  # ordinary words only: a heading, not a firm
+    ("ask Kofi & Priya first", ["Kofi", "Priya"]),  # given names English does not have: two people
 ])
 def test_a_name_joined_inside_by_for_or_ampersand(text: str, spans: list[str]) -> None:
+    assert [s.text for s in nm.plain_spans(text)] == spans
+
+
+@pytest.mark.parametrize("text,spans", [
+    ("Castlegate quote for Milestone Care Plus (XProtect Professional+, 96 channels)",
+     ["Castlegate", "Milestone Care Plus", "XProtect Professional+"]),  # an edition's "+" ends the name
+    ("we moved to Dagster+ in May", ["Dagster+", "May"]),
+    ("SEV2+ pages go to Ravi", ["SEV2", "Ravi"]),  # after a digit, "+" says "or more"
+    ("we still use C++ here", ["C++"]),
+    ("the move to Dagster+. Then more", ["Dagster+"]),  # a full stop after it ends the sentence
+])
+def test_a_plus_glued_to_a_capitalised_word_is_part_of_the_name(text: str, spans: list[str]) -> None:
     assert [s.text for s in nm.plain_spans(text)] == spans

@@ -7,8 +7,9 @@ a candidate. A span of one capitalised word is one only when the word is not fre
 subject of a verb ("Sentry handles …"); an acronym needs more (its expansion, a definition, a typing
 noun, or usage). A span of several words is none when it is a role, a kind of thing ("AWS API", an
 acronym the document counts like a noun) or a span of days or months ("Thu-Fri"). A title is held to
-more: no common word, placeholder, English word written short ("Bldg"), period of the year ("FY27"),
-English compound ("dial-up"), reading ("-58 °C") or "<common word> team".
+more: no common word, placeholder, English word written short ("Bldg"), period of the year ("FY27",
+"wk47"), English compound ("dial-up") or word English writes closed up ("Wi-Fi"), reading ("-58 °C") or
+count in brackets ("ActivPanels Franklin MS (28)"), or "<common word> team".
 
 Why apart from finding the spans: a span is judged against the whole document's usage (`usage.Lower`),
 and a title is checked again wherever a page's name is settled (`kctui.compiler.builtin.recognise`,
@@ -34,6 +35,7 @@ from kctui.compiler.builtin.words import (
     PREFIXES,
     RARE_ZIPF,
     TICKET_NUMBER,
+    closed_up,
     code_identifier,
     common_word,
     english_compound,
@@ -137,7 +139,8 @@ def clean_title(name: str, common_ok: bool = False) -> bool:
     if len(words) == 1 and common_word(words[0]) and not (common_ok and words[0].casefold() not in FUNCTION_WORDS) \
             and not typed_compound(words[0]):
         return False
-    if len(words) == 1 and (shorthand(words[0]) or period(words[0])
+    if len(words) == 1 and (shorthand(words[0]) or period(words[0]) or closed_up(words[0])
                             or (english_compound(words[0]) and not typed_compound(words[0]))):
-        return False  # an English word written short ("recvd", "Bldg"), a period ("FY27") or an English compound ("dial-up")
+        return False  # an English word written short ("recvd", "Bldg"), a period ("FY27", "wk47"), an English
+        # compound ("dial-up") or a word English writes closed up ("Wi-Fi")
     return not (words[-1].casefold() == "team" and all(common_word(w) for w in words[:-1]))

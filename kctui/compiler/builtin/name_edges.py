@@ -124,10 +124,12 @@ def record_label(before: str, token: str, after: str) -> bool:
     return (_shouted(token) and bool(RECORD_ID.match(after))) or (_shouted(before) and bool(RECORD_ID.match(token)))
 
 
-_READING = re.compile(r"(?:^|\s)[-+−±]\d|\d\s?[°%‰]")
+_READING = re.compile(r"(?:^|\s)[-+−±]\d|\d\s?[°%‰]|\s\(\d[\d,]*(?: [A-Za-z]+)?\)$")
 
 
 def holds_reading(name: str) -> bool:
-    """Does the text hold a reading ("-58 °C", "+3", "92%")? A value measured, never part of a name:
-    a title holding one is an alert's or a row's whole text, not what names the thing."""
+    """Does the text hold a reading ("-58 °C", "+3", "92%") or close with a count in brackets ("ActivPanels
+    Franklin MS (28)", "Wi-Fi CVHS (92 APs)")? A value measured or counted, never part of a name: a title
+    holding one is an alert's or a status table's row label, the name glued to how many, not what names
+    the thing (a count inside a name stays: "XT cabinets (46) + OmniCenter")."""
     return bool(_READING.search(name))

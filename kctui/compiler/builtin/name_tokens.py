@@ -3,7 +3,8 @@
 A name is read from the words the text marks: a capital ("Priya", an inner one: "PagerDuty"), an inner
 digit or separator ("k8s", "billing-api"), a code span, a handle ("@priya"), a chat channel with a hyphen
 ("#ops-platform"). `tokens` picks those words out of a sentence with their offsets, trailing punctuation
-off ("C++." ends a sentence, "C++" keeps its suffix; "C#" and "F#" keep theirs), and leaves out what is
+off ("C++." ends a sentence, "C++" keeps its suffix; "C#" and "F#" keep theirs, and a capitalised word
+its edition's "+": "XProtect Professional+", "Dagster+"), and leaves out what is
 never a name however it is written (`junk_token`): a file name, an env_VAR, a line anchor, a verb made
 with an apostrophe ("OK'd"), an adjective compound ("DevOps-specific") — unless, right after a name, it
 is a model's designation ("Makito X4", `kctui.compiler.builtin.models`).
@@ -28,6 +29,9 @@ _INTERESTING = re.compile(
 )  # (possessive: what follows a run of lower-case letters is never one, so giving some back cannot help;
 # a number glued to a capitalised word of five letters or more opens a name: "1Password"; not a unit, "1Gbps")
 _TRAIL = ".'’+-"
+# a capitalised word and one "+" glued to it: the edition a product's name ends with ("Professional+",
+# "Dagster+", "Disney+"), part of the name (not after a digit: "3.9+", "SEV2+" say "or more")
+_PLUS_EDITION = re.compile(r"^[A-Z][A-Za-z]*[a-z]\+$")
 # a file name, an env_VAR, a line anchor: never a name (a code span is read against it too)
 JUNK_TOKEN = re.compile(r"_|\.(?:md|MD|txt|json|ya?ml|go|ts|tsx|js|py|rs|gz|tar|toml|sh|html|css|sql|lock)$|^[A-Z]\d"
                         r"|['’](?:e?d|ing)$")  # (a verb made of a word with an apostrophe: "OK'd", "RMA'd", "DM'ing")
@@ -67,7 +71,8 @@ def tokens(plain: str) -> list[tuple[str, int, int]]:
         tok = m.group(0)
         if tok[-1] in _TRAIL and tok[0] != "`":
             core = tok.rstrip(".'’-")  # "C++." ends a sentence; "C++" keeps its suffix
-            tok = core if core.endswith("++") and SUFFIX_SHAPE.match(core) else tok.rstrip(_TRAIL)
+            tok = core if (core.endswith("++") and SUFFIX_SHAPE.match(core)) or _PLUS_EDITION.match(core) \
+                else tok.rstrip(_TRAIL)
             if not tok:
                 continue
         if plain[m.start() + len(tok): m.start() + len(tok) + 1] == "#" and tok.isalpha() and len(tok) <= 2 \

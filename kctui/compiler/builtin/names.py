@@ -149,29 +149,45 @@ def _run(plain: str, toks: list[tuple[str, int, int]], i: int) -> list[tuple[str
         if not (gap == " " or _GAP.match(gap) or (gap == ". " and (group[-1][0] in HONORIFICS or (
                 _initial(plain, group) and not common_word(nxt[0]))))
                 or (_NUMBER_GAP.match(gap) and group[-1][0].isupper() and group[-1][0].isalpha() and len(group[-1][0]) > 1)
-                or joined_inside(gap, group[-1][0], nxt, toks[j + 2] if j + 2 < n else None, plain)):
+                or joined_inside(gap, [t for t, _, _ in group], nxt, toks[j + 2] if j + 2 < n else None, plain)):
             break  # (an acronym, a number and a capitalised word are one name: "SOC 2 Type II")
         group.append(nxt)
         j += 1
     return group
 
 
-def joined_inside(gap: str, before: str, word: tuple[str, int, int], after: tuple[str, int, int] | None,
+def joined_inside(gap: str, run: list[str], word: tuple[str, int, int], after: tuple[str, int, int] | None,
                   plain: str) -> bool:
-    """Is the token `word`, after `gap` inside a run of capitals, still part of the name (`before` the run's
-    last word, `after` the token after `word`)? "for" and a capitalised ordinary word closing the run: the
-    edition of a product for a market ("Defender for Business", "Untappd for Business"; not "Microsoft for
-    Business Premium", two names, nor a day: "Jira for Monday"); "&" and a company's mark ("Grind & Co") or
-    two words a company suffix closes ("Harlan & Moss LLP"): a firm named by its partners."""
+    """Is the token `word`, after `gap` inside a run of capitals, still part of the name (`run` the run's
+    words so far)? "for" and a capitalised ordinary word closing the run: the edition of a product for a
+    market ("Defender for Business", "Untappd for Business"; not "Microsoft for Business Premium", two
+    names, nor a day: "Jira for Monday"); "&" between two words: a firm or a product named by its
+    parts (`ampersand_joins`)."""
     text = word[0]
     goes_on = after is not None and plain[word[2]:after[1]] == " "
     if gap == " for ":
         return not goes_on and text[:1].isupper() and text[1:].islower() and common_word(text) \
             and text.casefold() not in CALENDAR
     if gap == " & ":
-        return before.isalpha() and before[:1].isupper() and text.isalpha() and text[:1].isupper() and (
-            text == "Co" or (goes_on and COMPANY_SUFFIX.match(after[0]) is not None))
+        return ampersand_joins(run, text, after[0] if goes_on and after is not None else "")
     return False
+
+
+def ampersand_joins(run: list[str], word: str, after: str) -> bool:
+    """Does "&" join `word` to the run of capitals before it (`after`: the capitalised token right after
+    `word`, "" when none)? A company's mark ("Grind & Co") or two words a company suffix closes ("Harlan &
+    Moss LLP"): a firm named by its partners; or two capitalised words English has on either side, in a
+    run not all of ordinary words ("Kite & Key", "Ardent Fire & Security", "Veeam Backup & Replication"):
+    a firm's or a product's name, which the text writes whole (its short form alone, "Kite", names
+    nothing). Not two given names English does not have ("Tomasz & Ines": two people), nor a heading of
+    ordinary words ("Platform & Infrastructure", "Science & Engineering": what the section is about)."""
+    before = run[-1]
+    if not (before.isalpha() and before[:1].isupper() and word.isalpha() and word[:1].isupper()):
+        return False
+    if word == "Co" or COMPANY_SUFFIX.match(after) is not None:
+        return True
+    return before[1:].islower() and word[1:].islower() and zipf(before) >= RARE_ZIPF and zipf(word) >= RARE_ZIPF \
+        and not all(common_word(t) for t in (*run, word))
 
 
 _VERSION_AFTER = re.compile(r"\s+v?\d+\.\d+(?:\.\d+)?\b")  # a release number after a run of capitals
@@ -205,6 +221,10 @@ def _run_spans(plain: str, group: list[tuple[str, int, int]], first_pos: int, li
         out.append(Span(whole, group[0][1], group[-1][2], True, "caps", tuple(whole.split())))
     k = 0 if len(group) > 1 and _initial(plain, group[:1]) and plain[group[0][2]:group[0][2] + 1] == "." \
         else _leading_words(group, at_start, models.names_a_model(plain, group))  # "A. Castellanos": an initial opens the name
+    if any(plain[group[i][2]:group[i + 1][1]] == " & " for i in range(len(group) - 1)):
+        k = min(k, next((i for i, t in enumerate(group) if t[0].casefold() not in FUNCTION_WORDS), k))
+        # a firm's name "&" joins is whole however ordinary its words: "(Coastline Data & Electrical)",
+        # "Kite & Key have run …" open with it (not "The" of "The Kite & Key team")
     if k == len(group) > 1 and at_start and group[0][0].casefold() not in FUNCTION_WORDS \
             and (version := _VERSION_AFTER.match(plain, group[-1][2])) and _FINITE_VERB.match(plain, version.end()):
         k = 0  # "Fluent Bit 2.2 drops lines": a release number names the run of capitals it follows as

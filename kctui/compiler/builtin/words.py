@@ -143,11 +143,20 @@ RECORD_ID = re.compile(r"^[A-Z]{2,12}-\d{1,6}$")
 TICKET_NUMBER = re.compile(r"^#\d{3,9}$")  # a ticket's or an issue's number alone: "#4471", "#48291"
 # a period of the year by the calendar's or the books' convention (a fiscal or calendar year, a quarter, a
 # half: "FY27", "FY2026", "Q3", "H1"): a date, like the days and months, not a thing (closed class)
-_PERIOD = re.compile(r"^(?:(?:FY|CY)(?:\d{2}|\d{4})|[QH][1-4])$")
+# a financial or calendar year, a quarter, a half, a week of the year ("FY27", "Q3", "H2", "wk47", "Wk 3"'s "Wk3")
+_PERIOD = re.compile(r"^(?:(?:FY|CY)(?:\d{2}|\d{4})|[QH][1-4]|[Ww][Kk]\d{1,2})$")
 
 
 def period(token: str) -> bool:
+    """A period of the year written short ("FY27", "Q3", "wk47"): when, not a thing (closed class)."""
     return bool(_PERIOD.match(token))
+
+
+def closed_up(token: str) -> bool:
+    """A hyphenated word English writes closed up as an ordinary word ("Wi-Fi": "wifi", "E-mail"): one
+    word of the language written with a hyphen, not a name (wordfreq reads "Wi-Fi" as two words, "wi" and
+    "fi", and so does not know it; "Snipe-IT", "Hyper-V" closed up are no English words)."""
+    return "-" in token and token.replace("-", "").isalpha() and zipf(token.replace("-", "")) >= RARE_ZIPF
 
 
 _CAMEL = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]+)+$")  # ownerRepos, webApp (but not macOS, gRPC, iPhone)
