@@ -203,6 +203,12 @@ def test_list_of_people_and_glossary_opening():
     (("Support", "Engineers"), True, "the role noun heads the phrase"),
     (("Head", "of", "Engineering"), True, "a role of something"),
     (("Developer", "Infrastructure"), False, "named after a role, not one"),
+    (("Marine", "Superintendent"), True, "a post, however rare its noun"),
+    (("Data", "Coordinator"), True, "a post"),
+    (("Counseling", "Leads"), True, "words English has before a role: a group of posts"),
+    (("Site", "Principals"), True, "a group an email goes to"),
+    (("GoGuardian", "Admin"), False, "a product's edition: a word English lacks before the role noun"),
+    (("Alaris", "Systems", "Manager"), False, "a product named after a role"),
 ])
 def test_role_phrase_needs_the_role_as_its_head(tokens, role, reason):  # noqa: ANN001
     assert role_phrase(tokens) is role, reason
@@ -274,3 +280,13 @@ def test_a_name_joined_inside_by_for_or_ampersand(text: str, spans: list[str]) -
 ])
 def test_a_plus_glued_to_a_capitalised_word_is_part_of_the_name(text: str, spans: list[str]) -> None:
     assert [s.text for s in nm.plain_spans(text)] == spans
+
+
+@pytest.mark.parametrize("name,person", [
+    ("Site Principals", False), ("Counseling Leads", False), ("Site Registrars", False),  # groups of posts
+    ("Tom Owens", True), ("Jen Alvarez", True), ("Grace Park", True),
+])
+def test_a_role_in_the_plural_in_an_email_header_is_no_person(name: str, person: bool) -> None:
+    from kctui.compiler.builtin.name_types import person_like
+
+    assert person_like(name, placed=True) is person

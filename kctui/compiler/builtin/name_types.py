@@ -37,15 +37,16 @@ TYPE_NOUNS = {
 }
 # Nouns for a role a person holds: "Head of Engineering", "Support Engineers" name a role, not someone.
 ROLE_NOUNS = frozenset("engineer manager owner admin administrator lead head director designer developer captain "
-                       "officer vp president member reviewer maintainer responder".split())
+                       "officer vp president member reviewer maintainer responder assistant coordinator supervisor "
+                       "superintendent principal registrar technician analyst specialist consultant".split())
 COMPANY_SUFFIX = re.compile(r"^(?:Inc|Ltd|LLC|LLP|GmbH|Corp|Corporation|Limited|AG|SA|plc)\.?$")
 
 
 def role_phrase(tokens: list[str] | tuple[str, ...]) -> bool:
     """Ordinary words around a role noun: a job title, not a name."""
     roles = [t for t in tokens if t.casefold().removesuffix("s") in ROLE_NOUNS]
-    if not roles or not all(t in roles or common_word(t) or t.casefold() in PARTICLES for t in tokens):
-        return False
+    if not roles or not all(t in roles or zipf(t) >= RARE_ZIPF or t.casefold() in PARTICLES for t in tokens):
+        return False  # (words English has around it: "Counseling Leads", "Marine Superintendent")
     # the role noun heads the phrase: last ("Support Engineers") or before "of" ("Head of Engineering");
     # "Developer Infrastructure" is named after a role, it is not one
     heads = [k for k, t in enumerate(tokens) if t in roles and (k == len(tokens) - 1 or tokens[k + 1].casefold() == "of")]
@@ -70,14 +71,15 @@ _NAME_PART = re.compile(r"^[A-Z][a-zà-ÿ]+(?:[-'’][A-Z][a-zà-ÿ]+)?$")
 
 def person_like(name: str, placed: bool = False) -> bool:
     """Two or three words shaped like a person's name ("Eric Fritz", "Noah Santschi-Cooney"): each a
-    capital and lower-case letters, none a function, type or role word, at least one not an ordinary
+    capital and lower-case letters, none a function, type or role word (nor a role's plural: "Site
+    Principals", a group an email is sent to), at least one not an ordinary
     English word. Weaker than person_shape (given names are frequent words): only a list of them types.
     `placed`: the text puts the name where a person goes (an email's `From:`), so ordinary words may make
     it all ("Marcus Bell", "Grace Park")."""
     tokens = name.split()
     if not 2 <= len(tokens) <= 3 or not all(_NAME_PART.match(t) for t in tokens):
         return False
-    if any(t.casefold() in FUNCTION_WORDS or t.casefold() in TYPE_NOUNS or t.casefold() in ROLE_NOUNS
+    if any(t.casefold() in FUNCTION_WORDS or t.casefold() in TYPE_NOUNS or t.casefold().removesuffix("s") in ROLE_NOUNS
            or (t.casefold() in CALENDAR and (k or zipf(tokens[-1]) >= RARE_ZIPF)) for k, t in enumerate(tokens)):
         return False  # (a given name may be a month's short form before a rare surname: "Jun Takahashi")
     return placed or any(zipf(t) < COMMON_ZIPF for t in tokens)
