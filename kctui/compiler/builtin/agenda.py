@@ -5,7 +5,8 @@ or a lead-in that says so, and the rows of a table of tasks.
   after a lead-in line of that kind ("Decisions:", "**Agreed**"), holds decisions: each sentence of it is
   a decision claim of the note (of the record, for a decision record: see document._record);
 - a section or a list after "Actions:", "Action items", "Next steps", "Follow-ups", "TODO" holds action
-  items: each item is an action item of its owner (as people write one: "Marcus — …", "Osei: …",
+  items: each list item (a paragraph among them only where it names an owner: "Next meeting: 19 May" is
+  a remark) is an action item of its owner (as people write one: "Marcus — …", "Osei: …",
   "… (Gus)", "… — **Devin**, draft by 12 Feb", "AP: Lena to …", "@Tomás can you …"), else of the note,
   with its due date ("by 3/6", "due 8 Dec") as a claim of its own;
 - a table whose header has a due column (due / deadline), or an owner column (owner / who / assignee …)
@@ -55,8 +56,10 @@ def label_kind(text: str) -> str:
         return ACTION
     # a decision word heads the label ("Decisions", "Decision outcome", "Decisions made"), not a word of
     # another list it qualifies ("Decision drivers", "Decision makers")
+    # or a decision word that a phrase of when or where qualifies ("Decisions this week", "Decision from review")
     head = words[-1]
-    return DECISION if head in DECISION_WORDS or words[0] in DECISION_WORDS and head.endswith(("ed", "made", "taken")) else ""
+    qualified = len(words) > 1 and words[1] in wd.FUNCTION_WORDS
+    return DECISION if head in DECISION_WORDS or words[0] in DECISION_WORDS and (head.endswith(("ed", "made", "taken")) or qualified) else ""
 
 
 def _label_words(text: str) -> list[str]:
@@ -184,8 +187,9 @@ def section_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: 
         if kind == DECISION and not (owner and due):
             claims.append(Claim(doc.title, "decision", text, "", "fact", "statement", e))
             continue
-        if u.index:
-            continue  # an action item is its item's first sentence (the rest say why)
+        if u.index or u.kind == "paragraph" and not owner:
+            continue  # an action item is its item's first sentence (the rest say why); a paragraph among
+            # the items is a remark ("Next meeting: 19 May", "(Aisha keeps this list)") unless it hands a task
         claims.append(Claim(_page_of(owner, text, doc, names), "action item", text, "", "fact", "statement", e))
         if due:
             claims.append(Claim(doc.title, "due", due, "", "fact", "statement", e))

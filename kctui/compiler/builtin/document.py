@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from kctui.compiler.builtin import (
     agenda,
+    commitments,
     compared,
     conversation,
     facts,
@@ -80,7 +81,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     for c in ex.concepts:
         names_here.setdefault(identity_key(c.name), c.name)
     item_claims, owners = shapes.items(doc, units, names_here)
-    item_claims += _agenda(doc, units, names_here, item_claims)
+    item_claims += _agenda(doc, units, names_here, item_claims, {identity_key(e.name) for e in ex.entities if e.entity_type == "person"})
     _add_owners(doc, ex, owners, entity_keys)
     # a row of a table's name column is a name however common its word ("Linear" in a vendor list)
     rows = {identity_key(e.name) for e in structured}
@@ -187,7 +188,8 @@ def _add_compared(doc: Document, ex: Extraction, candidates: list[Claim], names:
     ex.entities += [e for e in columns if identity_key(e.name) not in have]
 
 
-def _agenda(doc: Document, units: list[sentences.Unit], names_here: dict[str, str], item_claims: list[Claim]) -> list[Claim]:
+def _agenda(doc: Document, units: list[sentences.Unit], names_here: dict[str, str], item_claims: list[Claim],
+            people: set[str]) -> list[Claim]:
     """The decisions and action items of the sections, lead-ins and tables that say so (kctui.compiler.
     builtin.agenda), less the lines a checkbox or an owned item typed already. (Their owners are no new
     pages: a name an action item alone vouches for would gather lines that are not its own.)"""
@@ -196,7 +198,9 @@ def _agenda(doc: Document, units: list[sentences.Unit], names_here: dict[str, st
     taken |= {c.evidence.start for c in found}
     handed = agenda.handed_claims(doc, units, names_here, taken)
     rows = agenda.table_claims(doc, names_here)
-    return found + handed + rows + agenda.due_claims(doc, item_claims)
+    taken |= {c.evidence.start for c in rows}
+    said = commitments.commitment_claims(doc, units, names_here, people, taken)
+    return found + handed + rows + said + agenda.due_claims(doc, item_claims + said)
 
 
 def _add_owners(doc: Document, ex: Extraction, owners: list[tuple[str, str, int]], entity_keys: set[str]) -> None:

@@ -92,7 +92,7 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
         e = ev(doc, u.first, u.last)
         if len(task) > MAX_STATEMENT_CHARS or len(task) < 3:
             continue
-        owned = _owner(task, names)
+        owned = _owner(task, names, boxed=box is not None)
         owner = owned[0] if owned else None
         if owned:  # (the task after an owner is never blank: its pattern opens it with a non-space)
             owners.append((owned[0], owned[1], u.first))
@@ -105,11 +105,12 @@ def items(doc: Document, us: list[Unit], names: dict[str, str]) -> tuple[list[Cl
     return claims, owners
 
 
-def _owner(task: str, names: dict[str, str]) -> tuple[str, str] | None:
+def _owner(task: str, names: dict[str, str], boxed: bool = False) -> tuple[str, str] | None:
     """(the owner an action item opens with, "person" or ""): a handle, a name of the document or a
-    person's name, followed by what to do ("Priya: write …", "@lena to …")."""
+    person's name, followed by what to do ("Priya: write …", "@lena to …"); in a checkbox item the task
+    after a dash may open with a name ("- [ ] Bruno — Tempo 2.6 upgrade plan" is Bruno's, not Tempo's)."""
     m = _OWNER.match(task)
-    if not m or not (m.group("task")[:1].islower() or m.group("task").startswith("[")):
+    if not m or not (m.group("task")[:1].islower() or m.group("task").startswith("[") or boxed and _dashed(task, m)):
         return None  # "Deciders: Priya Raman, Lena Vogel" lists names; an action item says what to do
     if _stated(m.group("task")):
         return None  # "Statuspage: renews on 3 March", "Pagerduty: we're at 14 seats": what it is, no task
@@ -118,6 +119,13 @@ def _owner(task: str, names: dict[str, str]) -> tuple[str, str] | None:
         return None
     person = m.group("handle") or nt.person_shape(who) or identity_key(who) not in names
     return names.get(identity_key(who), who), "person" if person else ""
+
+
+def _dashed(task: str, m: re.Match[str]) -> bool:
+    """The owner stands before a dash (not a colon: "Deciders: Priya Raman" is a label) and what follows
+    is no further name alone."""
+    between = task[m.end("name") if m.group("name") else m.end("handle"):m.start("task")]
+    return any(d in between for d in "—–-") and not nt.person_shape(m.group("task").strip())
 
 
 def decisions(doc: Document, us: list[Unit], names: dict[str, str], known: dict[str, str] | None = None) -> list[Claim]:

@@ -1,0 +1,166 @@
+"""Action items and decisions said in so many words where no heading, lead-in or table says so (issue 31,
+point 3), read from the sentence's structure:
+
+- a pledge: the writer's first person, a modal of the future and a verb ("I'll email their lab lead",
+  "ill draft something", "I'm going to reorder") is an action item of the note;
+- a request: a clause opening with "please" / "pls" / "can you" / "could you" and a verb, after a name
+  or not ("Please send the order form to Hana", "Tom, can you check the switch?", "Marek add it to the
+  handover pls") is an action item, of the person named where one is (a request asked as a question is
+  still one);
+- an owner's item: a list item led by a person's name written as a label ("- raj: extend gis-srv-02 by
+  200GB", a name of the document's people in any case) says what they are to do;
+- an owner closing a list item after a dash or in brackets ("TeamCity 2026.2 upgrade w/c 30 Nov — Dev",
+  "upgrade when we get to it (Tom)") hands the item to them;
+- a group's commitment: the first person plural with a modal of the future or "let's" and a verb ("we'll
+  bill as a flat line", "let's stay", "we're going to keep Tableau") is a decision of the note.
+
+The words below are English's pronouns, modals and request words (closed class), no word of any corpus.
+Each claim's value is its sentence as written, a span of its cited lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev
+from kctui.compiler.readers import Document
+from kctui.core.claims import Claim
+from kctui.core.slugs import identity_key
+
+# where a clause opens: the sentence's start, a stop, a colon, a dash, a comma, or a word that only leads
+# a reply ("ok", "yes", "fine", "so", "and", "also", "then") before it
+_CLAUSE = r"(?:^|(?<=[.!?;:,—–(>→])\s*|\b(?:ok|okay|yes|yep|yeah|sure|fine|so|and|also|then|but)\s+)"
+_PLEDGE = re.compile(r"(?:(?<![\w'’])(?:I\s*(?:'ll|’ll|\s+will|'m going to|’m going to|\s+am going to|'m gonna)|i'll|i’ll)|" + _CLAUSE + r"ill)"
+                     r"\s+(?:also\s+|just\s+|then\s+)?(?P<verb>[a-z][a-z'’-]+)")
+_GROUP = re.compile(r"(?:(?<![\w'’])(?:[Ww]e\s*(?:'ll|’ll|\s+will|'re going to|’re going to|\s+are going to|\s+shall))|" + _CLAUSE + r"(?:[Ll]et's|[Ll]et’s|[Ll]ets))"
+                    r"\s+(?:also\s+|just\s+|then\s+)?(?P<verb>[a-z][a-z'’-]+)"
+                    # the group's choice under way: "we're staying put", "we're sticking with Tableau", "we're not doing the 3yr"
+                    r"|(?<![\w'’])[Ww]e\s*(?:'re|’re|\s+are)\s+(?:now\s+)?(?P<choice>staying|sticking|keeping|going with|not|moving|switching|dropping|replacing|migrating)\b"
+                    # a choice not to, opening its clause: "not doing it now", "no. not launching a new store into BF"
+                    r"|" + _CLAUSE + r"(?:\*\*|__)?(?P<refusal>[Nn]ot\s+[a-z]+ing)\b(?!\s+(?:yet|well|great)\b)")
+_NAME = r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
+_REQUEST = re.compile(_CLAUSE + rf"(?:@?(?P<who>{_NAME})\s*,?\s*)?(?:please|pls|plz|can you|could you|can u|would you)\s+(?P<verb>[a-z][a-z'’-]+)", re.I)
+# "Marek add it to the handover pls": a name, a verb and a request word closing the clause
+_NAMED_REQUEST = re.compile(_CLAUSE + rf"@?(?P<who>{_NAME})\s+(?P<verb>[a-z][a-z'’-]+)\b[^.!?;]*?\b(?:pls|please|plz)\b")
+# the verbs a pledge or a request opens with that say no task ("I'll be on the call", "can you believe")
+NO_TASK = frozenset("be been bet believe guess say admit see hear imagine find note let own sort".split())
+NEGATIONS = frozenset("don't dont do not never not nobody".split())  # "please don't touch": a standing rule, no task
+_LABELLED = re.compile(r"^(?:\*\*|__)?(?P<label>[A-Za-z][\w-]{0,20}(?:\s+[A-Za-z][\w-]{0,20})?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?P<task>\S.*)$")
+_CLOSING_OWNER = re.compile(rf"(?:\s(?:—|–|-)\s*|\(|\.\s+)(?:\*\*|__)?(?P<who>{_NAME})(?:\*\*|__)?\)?\s*[.!]*$")
+ACTION_VALUE_WORDS = 3  # a task names something to do: a word or two is a label, no task
+
+
+def commitment_claims(doc: Document, us: list[Unit], names: dict[str, str], people: set[str],
+                      taken: set[int]) -> list[Claim]:
+    """The pledges, requests, plan items and owned items of the document (action items) and its group's
+    commitments (decisions); no action item on a line another rule typed one on (`taken`, updated). `people` are the keys of
+    the names the document's people go by."""
+    out: list[Claim] = []
+    for u in us:
+        if u.kind == "row" or len(u.plain) > MAX_STATEMENT_CHARS or not as_written(doc, u, u.plain):
+            continue
+        for first, last, value in _pieces(doc, u):
+            text = bare(value)
+            if len(text.split()) < 2:
+                continue
+            said = [(kind, owner) for kind, owner in said_commitment(text, names, people, first=u.kind == "item" and u.index == 0)
+                    if kind == "decision" or first not in taken and u.first not in taken]
+            e = ev(doc, first, last)
+            for kind, owner in said:
+                if kind == "decision":
+                    out.append(Claim(doc.title, "decision", value, "", "fact", "statement", e))
+                else:
+                    page = owner if owner and identity_key(owner) in names else doc.title
+                    out.append(Claim(page, "action item", value, "", "fact", "statement", e))
+            if said:
+                taken.add(first)
+    return out
+
+
+_TURN_HEAD = re.compile(r"^\s*(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)[\s\d:.,APMapm\[\]()—–/-]*$")
+
+
+def _pieces(doc: Document, u: Unit) -> list[tuple[int, int, str]]:
+    """(first line, last line, text) of what a sentence says: the sentence itself, or, where it runs over
+    a chat turn's header ("**Dave Kowalski** 10:10 AM" alone on its line: turns written without a blank
+    line between them read as one paragraph), each line of it that is no header, said by one speaker."""
+    lines = doc.lines[u.first - 1:u.last]
+    if u.last == u.first or not any(_TURN_HEAD.match(line) for line in lines):
+        return [(u.first, u.last, u.plain)]
+    return [(u.first + k, u.first + k, line.strip()) for k, line in enumerate(lines) if line.strip() and not _TURN_HEAD.match(line)]
+
+
+def said_commitment(text: str, names: dict[str, str], people: set[str], first: bool = False) -> list[tuple[str, str | None]]:
+    """The commitments one sentence (read bare) makes: ("action", owner or None) for a pledge, a request
+    or an owned list item, ("decision", None) for a group's commitment, both where it makes both ("let's
+    go Dell then, I'll tell CDW-G today"). `first` when it is a list item's first sentence (an owner as
+    its label or closing it is read there only)."""
+    out: list[tuple[str, str | None]] = []
+    question = text.rstrip().endswith("?")
+    if len(text.split()) < ACTION_VALUE_WORDS:  # (a task names what to do; "Let's stay." decides in two words)
+        pass
+    elif not question and (m := _PLEDGE.search(text)) and _task_verb(m.group("verb")):
+        out.append(("action", None))
+    elif (owner := _requested(text, names, people)) is not None:
+        out.append(("action", owner or None))
+    elif first and (owner := _item_owner(text, names, people)) is not None:
+        out.append(("action", owner or None))
+    if not question and (m := _GROUP.search(text)) and (m.group("choice") or m.group("refusal") or _group_verb(m.group("verb"))):
+        out.append(("decision", None))
+    return out
+
+
+GROUP_VERBS = frozenset("do go get make take keep put stay".split())  # function-like verbs that still say a choice after "let's"
+
+
+def _group_verb(verb: str) -> bool:
+    return verb.casefold() in GROUP_VERBS or _task_verb(verb)
+
+
+def _task_verb(verb: str) -> bool:
+    low = verb.casefold()
+    return low not in NO_TASK and low not in wd.FUNCTION_WORDS
+
+
+def _requested(text: str, names: dict[str, str], people: set[str]) -> str | None:
+    """The person a request asks ("" when it names none), or None when the sentence asks nothing."""
+    for m in _REQUEST.finditer(text):
+        if not _task_verb(m.group("verb")) or m.group("verb").casefold() in NEGATIONS:
+            continue
+        who = m.group("who")
+        if who and who.casefold() in ("please", "pls", "plz", "can", "could", "would"):
+            who = None
+        return _person(who, names, people) or "" if who else ""
+    for m in _NAMED_REQUEST.finditer(text):
+        if _task_verb(m.group("verb")) and (who := _person(m.group("who"), names, people)):
+            return who
+    return None
+
+
+def _item_owner(text: str, names: dict[str, str], people: set[str]) -> str | None:
+    """The owner of a list item led by a plan label ("" for "t:", "today:") or by a person's name as a
+    label ("raj: extend …"), or closed by a person's name after a dash or in brackets; None for an item
+    that names no one to do it."""
+    m = _LABELLED.match(text)
+    if m and len(m.group("task").split()) >= 2:
+        label = m.group("label").strip()
+        if identity_key(label) in people:
+            return names.get(identity_key(label), label)
+    m = _CLOSING_OWNER.search(text)
+    if m and len(text[:m.start()].split()) >= 2:
+        return _person(m.group("who"), names, people)
+    return None
+
+
+def _person(who: str | None, names: dict[str, str], people: set[str]) -> str | None:
+    """The name a request or an item's owner gives, where it is a person's: one the document's people
+    go by, or one shaped as a person's full name."""
+    if not who:
+        return None
+    who = who.strip().lstrip("@")
+    key = identity_key(who)
+    if key in people or nt.person_shape(who):
+        return names.get(key, who)
+    return None
