@@ -100,3 +100,12 @@ def test_a_remark_among_action_items_is_no_action() -> None:
 ])
 def test_decision_heading_qualified_by_when(label: str, kind: str) -> None:
     assert agenda.label_kind(label) == kind
+
+
+def test_a_bare_label_line_leads_its_list() -> None:
+    """'actions' alone on its line before a list leads it as 'Actions:' would; 'AIs' names action items."""
+    text = "# Call\n\nsome text here.\n\nactions\n- jess: wholesale quote to olly by fri 20 nov\n\nweather\n- it rained all day\n"
+    got = typed(text)
+    assert (6, "action item", "Call") in got
+    assert not any(line == 9 for line, _, _ in got)
+    assert agenda.label_kind("AIs") == agenda.ACTION

@@ -32,7 +32,7 @@ from kctui.core.values import strip_inline
 # the English words a heading or a lead-in names decisions or actions by (closed class)
 DECISION_WORDS = frozenset("decision decisions decided outcome outcomes resolution resolutions resolved agreed "
                            "agreement agreements conclusion conclusions".split())
-ACTION_WORDS = frozenset("action actions todo todos to-do to-dos tasks followups follow-ups follow-up ap aps "
+ACTION_WORDS = frozenset("action actions todo todos to-do to-dos tasks followups follow-ups follow-up ap aps ais "
                          "next-steps".split())
 OWNER_WORDS = frozenset("owner owners who assignee assignees assigned lead responsible by".split())
 DUE_WORDS = frozenset("due deadline eta target due-date".split())
@@ -71,10 +71,16 @@ _LEAD = re.compile(r"^(?:\*\*|__)?(?P<label>[^:*_]{2,40}?)(?:\*\*|__)?\s*:?\s*(?
 
 
 def _lead_kind(text: str) -> str:
-    """The kind a paragraph names when it is a lead-in alone on its line ("Decisions:", "**Agreed**")."""
-    first = strip_inline(text.split("\n")[0]).strip()
+    """The kind a paragraph names when it is a lead-in alone on its line ("Decisions:", "**Agreed**", or
+    the label's word alone, "actions", a line of its own before the list)."""
+    lines = text.split("\n")
+    first = strip_inline(lines[0]).strip()
     m = _LEAD.match(first)
-    return label_kind(m.group("label")) if m and (first.endswith(":") or first.startswith(("**", "__"))) else ""
+    if not m:
+        return ""
+    if first.endswith(":") or first.startswith(("**", "__")):
+        return label_kind(m.group("label"))
+    return label_kind(first) if len(lines) == 1 and len(first.split()) <= 2 else ""
 
 
 def section_kinds(doc: Document) -> dict[int, str]:
