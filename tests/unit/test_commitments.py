@@ -109,3 +109,14 @@ def test_a_bare_label_line_leads_its_list() -> None:
     assert (6, "action item", "Call") in got
     assert not any(line == 9 for line, _, _ in got)
     assert agenda.label_kind("AIs") == agenda.ACTION
+
+
+@pytest.mark.parametrize("table, tasks", [
+    ("| Vendor | What for | Owner | Renewal |\n|---|---|---|---|\n| Relaybus | event queue hosting | Quen | 1 Mar 2027 |\n", False),
+    ("| What | Who | When |\n|---|---|---|\n| order the spare rack | Quen | Fri 12 Mar |\n", True),
+    ("| # | Task | Who |\n|---|---|---|\n| 1 | write the restore runbook | Ilse |\n", True),
+])
+def test_a_register_of_things_is_no_table_of_tasks(table: str, tasks: bool) -> None:
+    """'What' beside an owner heads a register of things unless a column says when."""
+    got = typed(f"# Lists\n\nWith Quen Osei and Ilse Marr.\n\n{table}")
+    assert any(a == "action item" for _, a, _ in got) == tasks

@@ -37,6 +37,8 @@ ACTION_WORDS = frozenset("action actions todo todos to-do to-dos tasks followups
 OWNER_WORDS = frozenset("owner owners who assignee assignees assigned lead responsible by".split())
 DUE_WORDS = frozenset("due deadline eta target due-date".split())
 TASK_WORDS = ACTION_WORDS | frozenset("task item items what step steps".split())  # a task column's header
+REGISTER_WORDS = frozenset("what item items".split())  # a column of things as much as of tasks
+WHEN_WORDS = frozenset("when date".split())
 DONE_WORDS = frozenset("done closed complete completed fixed resolved shipped ✅ ✔ ✓ yes".split())
 STATUS_WORDS = frozenset("status state done".split())
 MAX_LABEL_WORDS = 4  # a heading or lead-in naming a kind of list is short ("Action items", "Decisions made")
@@ -280,8 +282,11 @@ def table_claims(doc: Document, names: dict[str, str]) -> list[Claim]:
         header = [_label_words(c) for c in block.rows[0][1]]
         who = _column(header, OWNER_WORDS)
         due = _column(header, DUE_WORDS)
-        if due < 0 and (who < 0 or _column(header, TASK_WORDS) < 0):
-            continue  # (an owner column alone is a list's, a vendor's owner: a task column makes it tasks)
+        tasks = _column(header, TASK_WORDS - REGISTER_WORDS) >= 0 or _column(header, TASK_WORDS) >= 0 and _column(header, WHEN_WORDS) >= 0
+        if due < 0 and (who < 0 or not tasks):
+            continue  # (an owner column alone is a list's, a vendor's owner: a task column makes it tasks;
+            # "What" / "Item" beside an owner heads a register of things, "| Vendor | What for | Owner |",
+            # unless a column says when: "| What | Who | When |")
         status = _column(header, STATUS_WORDS)
         for line, cells in block.rows[1:]:
             claims += _table_row(doc, [strip_inline(c).strip() for c in cells], line, (who, due, status), names)
