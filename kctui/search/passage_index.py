@@ -31,9 +31,12 @@ TOKENIZER = "porter unicode61 remove_diacritics 2"  # stems: a query's "removed"
 HEADING_WEIGHT = 0.3  # bm25 weight of a passage's heading against its text (1.0)
 CONTEXT_WEIGHT = 0.5  # and of its neighbours' text (kctui.search.passages.surroundings)
 SOURCE_WEIGHT = 0.3  # and of its file's name and title (`source_words`), as a heading of the whole source
-FURTHER_WEIGHT = 0.35  # and, for a conversation's turn, of the turns two places away (`further_turns`): 0.15 / 0.25 /
-# 0.5 / 0.7 gave 475 / 478 / 486 / 485 of 674 chat questions against 484 (one column of both: 486), answers best here
+FURTHER_WEIGHT = 0.25  # and, for a conversation's turn, of the turns further away (`further_turns`): with two
+# places each way 0.15 / 0.25 / 0.5 / 0.7 gave 475 / 478 / 486 / 485 of 674 chat questions against 484 at 0.35; with
+# five before and three after (session 23) 0.2 / 0.25: 831 / 834 of 1,124; four before 0.25 / 0.35 / 0.5: 834 / 834 / 832
 COLUMNS = ("text", "heading", "context", "source", "further", "path", "start", "end")
+LAYOUT = 2  # how a file's passages and their columns are made (kctui.search.passages): part of each file's
+# signature, so a table an older version filled is split again once (2: the further turns five before, three after)
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,7 @@ def _text_sources(root: os.PathLike[str] | str) -> dict[str, tuple[str, str]]:
                 except OSError:
                     continue
                 if stat.S_ISREG(st.st_mode):
-                    out[name] = (e.path, f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}")
+                    out[name] = (e.path, f"{LAYOUT}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}")
     return out
 
 

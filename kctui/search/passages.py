@@ -138,21 +138,26 @@ def surroundings(passages: list[Passage]) -> list[str]:
     return out
 
 
-TURN_REACH = 2  # a conversation's turn is also read with the turns this far before and after it
+TURN_REACH_BEFORE = 5  # a conversation's turn is also read with the turns this far before it (2 places on)
+TURN_REACH_AFTER = 3  # and this far after it: a chat names its topic and comes to the news turns later. Chats
+# (1,124 questions) 826 → 834 against 2 / 2 (4 / 3: 834, 3 / 2: 830, 6 / 3: 828, 5 / 4: 825), with the column
+# at 0.25 (kctui.search.passage_index.FURTHER_WEIGHT)
 
 
 def further_turns(passages: list[Passage]) -> list[str]:
-    """For each conversation's turn (`speaker_of`), the turns of its section two to TURN_REACH places
-    before and after it, joined by a newline ("" for any other passage): a chat names its topic once and
-    answers it turns later ("Any news from the letting agent?" — "Yes!" — "Go on…" — "We settled on
-    £1,095"), so the turn that answers is also found by the words of the turn that asked two turns back,
-    weighed below its next neighbours' (kctui.search.passage_index.FURTHER_WEIGHT)."""
+    """For each conversation's turn (`speaker_of`), the turns of its section two to TURN_REACH_BEFORE places
+    before it and two to TURN_REACH_AFTER places after it, joined by a newline ("" for any other passage): a
+    chat names its topic once and answers it turns later ("Any news from the letting agent?" — "Yes!" — "Go
+    on…" — "We settled on £1,095"; "Oakley Barn flooded" … "so we've moved it. new date SATURDAY 6TH
+    SEPTEMBER"), so the turn that answers is also found by the words of the turns that opened its topic, more
+    of them before it than after (the news follows its topic), weighed below its next neighbours'
+    (kctui.search.passage_index.FURTHER_WEIGHT)."""
     out: list[str] = []
     for i, p in enumerate(passages):
         if not speaker_of(p.text):
             out.append("")
             continue
-        span = (*range(i - TURN_REACH, i - 1), *range(i + 2, i + TURN_REACH + 1))
+        span = (*range(i - TURN_REACH_BEFORE, i - 1), *range(i + 2, i + TURN_REACH_AFTER + 1))
         out.append("\n".join(passages[j].text for j in span if 0 <= j < len(passages)
                              and passages[j].heading == p.heading and not is_heading(passages[j].text, p.heading)))
     return out

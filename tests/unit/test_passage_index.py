@@ -35,22 +35,23 @@ def test_an_answer_is_ranked_by_the_question_it_answers(tmp_path: Path) -> None:
     assert refresh_passages(index, KEY, sources) == 1
     got = rank_passages(index, KEY, '"cake" OR "party"', 10)
     assert [p.start for p in got if p.start != 1][:2] == [3, 5]  # the question, then its answer (which names neither word)
-    assert 9 not in [p.start for p in got]  # two turns away: not its context
+    assert [p.start for p in got].index(9) > 2  # three turns on: found through its further turns, below the answer
 
 
-def test_an_answer_two_turns_after_the_question_is_found_by_its_words_below_the_next_turn(tmp_path: Path) -> None:
+def test_an_answer_turns_after_the_question_is_found_by_its_words_below_the_next_turn(tmp_path: Path) -> None:
     """A chat answers a question turns later ("Any news from the letting agent?" — "Yes!" — "Go on…" — the
-    answer): the turn two places after it is found by its words (FURTHER_WEIGHT), below the turn right
-    after it, and a turn three places away is not."""
+    answer): the turns up to TURN_REACH_BEFORE places after it are found by its words (FURTHER_WEIGHT), below
+    the turn right after it, and a turn further away is not."""
     sources = tmp_path / "sources"
     sources.mkdir()
     (sources / "chat.md").write_text(
         "# Session 2\n\nAnn: Any news from the letting agent?\n\nBo: Yes! Finally.\n\nAnn: Go on then.\n\n"
-        "Bo: We settled on 1,095 from September.\n\nAnn: Brilliant.\n\nBo: Anyway, how was the gig?\n", encoding="utf-8")
+        "Bo: We settled on 1,095 from September.\n\nAnn: Brilliant.\n\nBo: Anyway, how was the gig?\n\n"
+        "Ann: Loud.\n\nBo: Ha.\n", encoding="utf-8")
     index = _index(tmp_path)
     refresh_passages(index, KEY, sources)
     got = [p.start for p in rank_passages(index, KEY, '"letting" OR "agent"', 10)]
-    assert got[:2] == [3, 5] and 7 in got and 9 not in got
+    assert got[:2] == [3, 5] and {7, 9, 11, 13} <= set(got) and 15 not in got and 17 not in got
 
 
 def test_the_passages_further_after_the_first_hits_are_read_only_when_asked(tmp_path: Path) -> None:
@@ -80,7 +81,8 @@ def test_a_table_without_todays_columns_is_built_again(tmp_path: Path) -> None:
         conn.execute("INSERT INTO passage_sources VALUES (?, 'chat.md', 'stale', '')", (KEY,))
     assert refresh_passages(index, KEY, sources) == 1
     # its neighbours by their context, then the turn two places away by its further turns
-    assert [p.start for p in rank_passages(index, KEY, '"lemon"', 10)] == [5, 3, 7, 9]
+    got = [p.start for p in rank_passages(index, KEY, '"lemon"', 10)]
+    assert got[0] == 5 and set(got[1:3]) == {3, 7} and got[3:] == [9]
     assert refresh_passages(index, KEY, sources) == 0  # and kept from then on
 
 
@@ -165,3 +167,19 @@ def test_a_passage_is_found_by_its_files_name_where_its_lines_do_not_say_it(tmp_
 ])
 def test_the_words_that_name_a_source(rel: str, title: str, words: str) -> None:
     assert source_words(rel, title) == words
+
+
+def test_a_file_split_by_an_older_layout_is_split_again_once(tmp_path: Path) -> None:
+    """The file's signature holds LAYOUT: a table filled by a version that made the columns otherwise (the
+    further turns of fewer places) is filled again, without a change of its columns or of the file."""
+    from kctui.search.passage_index import LAYOUT
+
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "chat.md").write_text(CHAT, encoding="utf-8")
+    index = _index(tmp_path)
+    assert refresh_passages(index, KEY, sources) == 1
+    with index.write() as conn:  # what the version before LAYOUT 2 stored: size, mtime and inode alone
+        conn.execute("UPDATE passage_sources SET sig = substr(sig, ?)", (len(f"{LAYOUT}:") + 1,))
+    assert refresh_passages(index, KEY, sources) == 1
+    assert refresh_passages(index, KEY, sources) == 0

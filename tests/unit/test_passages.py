@@ -106,6 +106,22 @@ def test_a_turn_is_also_read_with_the_turns_two_places_away_in_its_section():
     assert further_turns(split_passages("Intro line.\n\nAnother paragraph.\n\nA third.\n")) == ["", "", ""]
 
 
+@pytest.mark.parametrize("at, expected", [
+    (0, "T3\nT4"),  # the first turn: only the turns two and three places after it
+    (2, "T1\nT5\nT6"),
+    (6, "T2\nT3\nT4\nT5\nT9\nT10"),  # two to five places before, two and three after (T1 is six before)
+    (10, "T6\nT7\nT8\nT9"),  # the last turn
+])
+def test_a_turn_is_read_with_more_turns_before_it_than_after(at, expected):
+    """A chat comes to its news turns after it names the topic: a turn is read with the turns two to
+    TURN_REACH_BEFORE (5) places before it and two to TURN_REACH_AFTER (3) places after it."""
+    from kctui.search.passages import further_turns
+
+    chat = "# Session 1\n\n" + "\n\n".join(f"{'Ann' if n % 2 else 'Bo'}: T{n}" for n in range(1, 12)) + "\n"
+    got = further_turns(split_passages(chat))[1:]  # the turns, after the heading
+    assert "\n".join(t.split(": ")[1] for t in got[at].split("\n")) == expected
+
+
 def test_a_table_row_is_read_with_its_header_row():
     from kctui.search.passages import surroundings
 
