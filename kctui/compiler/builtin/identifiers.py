@@ -59,7 +59,12 @@ def _english(token: str) -> bool:
 def _as_setting(plain: str, m: re.Match[str]) -> bool:
     """Is this occurrence written as a setting, a call, a member or a key (its value, a bracket, a dot or
     a path beside it; a file's name is a member's dot)?"""
-    return bool(_SETTING_AFTER.match(plain, m.end()) or _KEY_BEFORE.search(plain, max(0, m.start() - 40), m.start()))
+    return as_setting(plain, m.start(), m.end())
+
+
+def as_setting(plain: str, start: int, end: int) -> bool:
+    """`_as_setting` of the text between `start` and `end`."""
+    return bool(_SETTING_AFTER.match(plain, end) or _KEY_BEFORE.search(plain, max(0, start - 40), start))
 
 
 _CODE_SPAN_ANY = re.compile(r"`[^`\n]*`")
@@ -86,10 +91,16 @@ def named(us: list[Unit], doc: Document) -> frozenset[str]:
     code (a block of code: its identifiers are the code's variables and functions)."""
     if shows_code(doc):
         return frozenset()
-    settings = {identity_key(m.group(0)) for line in doc.lines for m in _occurrences(line) if _as_setting(line, m)}
+    settings = settings_of(doc)
     bare = {identity_key(m.group(0)) for u in us if u.kind != "row" for m in _occurrences(_CODE_SPAN_ANY.sub(_blank, u.plain))
             if _bare(u.plain, m)}
     return frozenset(k for k in (bare | typed_in([u.plain for u in us])) - settings if not _method(k))
+
+
+def settings_of(doc: Document) -> frozenset[str]:
+    """The identity keys of the identifiers with underscores or hyphens some line of the document writes
+    as a setting, a call, a member or a key (`_as_setting`)."""
+    return frozenset(identity_key(m.group(0)) for line in doc.lines for m in _occurrences(line) if _as_setting(line, m))
 
 
 def _method(key: str) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import code_named, coined, identifiers, lone_names, lower_names, named_once, people_signals
+from kctui.compiler.builtin import code_things as ct
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
@@ -111,7 +112,8 @@ Values = dict[tuple[str, int], tuple[str, str]]  # (candidate key, sentence) -> 
 
 
 def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf, lower: ug.Lower,
-                  named_ids: frozenset[str] = frozenset()) -> tuple[set[tuple[str, int]], set[str], Values, set[tuple[str, int]], set[str]]:
+                  named_ids: frozenset[str] = frozenset(), code_ids: frozenset[str] = frozenset()
+                  ) -> tuple[set[tuple[str, int]], set[str], Values, set[tuple[str, int]], set[str]]:
     """(candidate key, sentence index) for every fact a sentence states about a name, the keys of the
     names a fact is stated of strongly enough for a page (`about`), and the value each of those is
     stated with, read by its form (`stated_value`), and the pairs found by a sentence's place only
@@ -119,7 +121,8 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
     the fact stated of them give them a page on one mention (people's full names, `person_named`; hosts'
     and assets' numbers, `numbered`; a product's name with its model, named_once.model_named; a name written in a
     name's shape in a sentence with a value, a record's identifier, a word alone in brackets after a word
-    of a sentence with a value, kctui.compiler.builtin.named_once);
+    of a sentence with a value, kctui.compiler.builtin.named_once; an identifier in a code span of its own
+    typed by a noun or stated of strongly, kctui.compiler.builtin.code_things, of `code_ids`);
     the names only a fact vouches for are added to `cands`."""
     pairs: set[tuple[str, int]] = set()
     valued: set[str] = set()
@@ -131,7 +134,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
     for i, u in enumerate(us):
         spans = [(s, k) for s, k in spans_of[i] if k in cands and (
             passable[k] if k in passable else passable.setdefault(k, usable(cands[k], passing=True)))]
-        extra = _extra_spans(u, i, spans_of[i], cands, lower, named_ids)
+        extra = _extra_spans(u, i, spans_of[i], cands, lower, named_ids, code_ids)
         if extra:
             spans = sorted(spans + extra, key=lambda sk: sk[0].start)
         firsts.append(spans[0][1] if spans else "")
@@ -145,6 +148,9 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(k for _, k in spans if k in keys and named_once.model_named(cands[k].name, "shaped" in cands[k].kinds))
         once.update(_written_as_names(u.plain, spans, keys, cands))
         once.update(code_named.stated_once(u.plain, spans, keys, has_value))  # ("copperline-dev", "pg16-staging")
+        coded = ct.once_named(u.plain, spans, strong, cands, code_ids)  # ("the `carrier_invoice_sftp` job": the noun a fact)
+        keys += [k for k in coded if k not in keys]
+        once.update(coded)
         set_apart = _bracketed(u.plain, spans, lower, has_value)  # (an apposition states what it names: a fact)
         set_apart += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
         set_apart += [k for k in lone_names.stated_of(u.kind, u.plain, spans, has_value) if usable(cands[k])]  # ("via Jamf, ~3 days")
@@ -354,11 +360,13 @@ def _ident_shape(token: str) -> bool:
 
 
 def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[str, Candidate],
-                 lower: ug.Lower, named_ids: frozenset[str] = frozenset()) -> list[tuple[nm.Span, str]]:
+                 lower: ug.Lower, named_ids: frozenset[str] = frozenset(),
+                 code_ids: frozenset[str] = frozenset()) -> list[tuple[nm.Span, str]]:
     """Names of the sentence the candidates' rules leave out but a fact vouches for: a code span shaped
     as an identifier, the names kctui.compiler.builtin.coined finds in lower case (a word before a
     release, a word English does not have, an identifier with underscores) and the identifiers with
-    underscores the document names as things (`named_ids`, kctui.compiler.builtin.identifiers); each added
+    underscores the document names as things (`named_ids`, kctui.compiler.builtin.identifiers), the
+    identifiers it writes in code spans of their own (`code_ids`, kctui.compiler.builtin.code_things); each added
     as a candidate (not yet accepted); and people's full names their place sets apart
     (people_signals.apposed_spans)."""
     taken = [(s.start, s.end) for s, _ in have]
@@ -366,7 +374,7 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
     label = _LABEL.match(u.plain)
     start = label.end() if label else 0  # (where the sentence's subject may stand)
     valued = _valued(u.plain, [s for s, _ in have])
-    for span in _code_spans(u.plain) + coined.versioned_words(u.plain) \
+    for span in ct.spans(u.plain, code_ids) + _code_spans(u.plain) + coined.versioned_words(u.plain) \
             + coined.unknown_words(u.plain, start, lower) + coined.snake_names(u.plain, start) \
             + identifiers.spans(u.plain, named_ids) + identifiers.numbered_records(u.plain) \
             + named_once.bracketed(u.plain, lower, valued) \

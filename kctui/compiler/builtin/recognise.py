@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kctui.compiler.builtin import identifiers, recall
+from kctui.compiler.builtin import code_things, identifiers, recall
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
@@ -59,9 +59,10 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     # recall first: a sentence that states a fact about a name makes it an entity and is cited on its page
     # (named in one sentence only, it is a passing mention with that fact: a page once another source names it)
     named_ids = identifiers.named(us, doc)  # identifiers with underscores named as things
-    recalled, values = _recall(us, cands, spans_of, lower, named_ids)
+    code_ids = code_things.named(us, doc)  # identifiers in code spans of their own ("`carrier_invoice_sftp`")
+    recalled, values = _recall(us, cands, spans_of, lower, named_ids, code_ids)
     _section_references(doc, cands)
-    used = _used(cands) | (named_ids & cands.keys())  # (a title however its form reads: "ledger_entries")
+    used = _used(cands) | ((named_ids | code_ids) & cands.keys())  # (a title however its form reads: "ledger_entries")
     for key in _units(us, spans_of) | _numbered(us, cands, spans_of) | _lower_in_headings(doc, cands) \
             | _role_titles(us, spans_of) | _inflected_openers(cands):
         cands.pop(key, None)
@@ -82,12 +83,12 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
                       _passing_entities(doc, passing, once), passing_claims)
 
 
-def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf,
-            lower: ug.Lower, named_ids: frozenset[str]) -> tuple[set[tuple[str, int]], recall.Values]:
+def _recall(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf, lower: ug.Lower,
+            named_ids: frozenset[str], code_ids: frozenset[str]) -> tuple[set[tuple[str, int]], recall.Values]:
     """The (candidate key, sentence) pairs that state a fact about a name, and the values stated of the
     names strongly enough for a page (kctui.compiler.builtin.recall.about); such a name, or one stated
     of in two sentences or more, counts as one with a fact."""
-    recalled, _valued, values, borrowed, once = recall.fact_mentions(us, cands, spans_of, lower, named_ids)
+    recalled, _valued, values, borrowed, once = recall.fact_mentions(us, cands, spans_of, lower, named_ids, code_ids)
     with_value = {key for key, _ in values}
     for key in identifiers.typed_in([u.plain for u in us]) & cands.keys():
         cands[key].fact = True  # (a code span typed by the noun before it: "the SQS queue `label-requests`")
