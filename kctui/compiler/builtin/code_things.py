@@ -26,7 +26,7 @@ Measured (session 23, notes a-ap): things with a page citing their facts 2,674 �
 10,716, labelled precision 73.1 % → 73.1 % (71 new pages, 48 labelled; of the 23 others most are things
 the writers left unlabelled: flags, DAGs, branches, channels, a few columns and fields). Any fact in the
 sentence (a value anywhere in it, `recall.about`'s first list) instead of a strong one: 8 things more,
-but 40 new unlabelled pages (columns, tags, fields: "drop `user_id` tag … by Friday").
+but 23 unlabelled pages more (columns, tags, fields: "drop `user_id` tag … by Friday").
 """
 
 from __future__ import annotations
