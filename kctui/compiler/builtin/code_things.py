@@ -5,8 +5,8 @@ A team writes the names of its jobs, tables, feature flags, groups, secrets and 
 them, and sets them apart in a code span of their own: "the `carrier_invoice_sftp` job", "flag:
 `garmin_sync`", "Secrets Manager: `prod/pay360/hmac`", "Branch: `maint/3.4`", "group `SG-Lic-E3`". Such
 a span is a thing where its shape is an identifier's (`code_token`: letters, perhaps digits, joined by
-`_ - . / @ #`; not a URL, a file's name, a version, a number, a hash, a placeholder or a template, not a
-command: no space) and the document shows no code (kctui.compiler.builtin.identifiers.shows_code: a
+`_ - . / @ #`; not a URL, a file's name, a version, a number, a hash, a placeholder, not a command: no
+space; not ordinary English words only, a pattern or a convention: "`major.minor`", "`snake_case`") and the document shows no code (kctui.compiler.builtin.identifiers.shows_code: a
 proposal for a language writes its variables, features and lints so in every paragraph), nor writes it
 anywhere as a setting, a call, a member or a key (`BRK_FX_CACHE=/scratch/…`, identifiers._as_setting).
 
@@ -22,9 +22,11 @@ Named so, it is a thing on one mention where the text says what it is or states 
   of a `Label:` line ("Branch: `maint/3.4`").
 
 Its page is titled as written; named in two sentences, or in two sources, it gathers what each says.
-Measured (session 23, notes a-ap): things with a page citing their facts 2,674 → 2,718, facts 10,643 →
-10,716, labelled precision 73.1 % → 73.1 % (71 new pages, 48 labelled; of the 23 others most are things
-the writers left unlabelled: flags, DAGs, branches, channels, a few columns and fields). Any fact in the
+Measured (session 23, notes a-ap): things with a page citing their facts 2,674 → 2,717, facts 10,643 →
+10,714, labelled precision 73.1 % → 73.1 % (65 new pages, 47 labelled; of the 18 others most are things
+the writers left unlabelled: flags, DAGs, branches, channels, a few columns and fields). Ordinary words
+only were left out after the handbook and the RFCs (`#code-intel`, `team/NAME`, `snake_case`,
+`box_patterns`; endoflife's version schemes `major.minor`): notes 1 thing fewer, 5 unlabelled pages fewer. Any fact in the
 sentence (a value anywhere in it, `recall.about`'s first list) instead of a strong one: 8 things more,
 but 23 unlabelled pages more (columns, tags, fields: "drop `user_id` tag … by Friday").
 """
@@ -54,7 +56,7 @@ _NUMBERISH = re.compile(r"^[v#]?\d[\d.,:/-]*[A-Za-z]{0,3}$")  # a version, a siz
 
 def code_token(text: str) -> bool:
     """Is `text` one identifier code names a thing with (see the module's docstring): letters, joined by
-    `_ - . / @ #`, not a URL, a file's name (an extension after a path or a name of code's: "api-hpa.yaml",
+    `_ - . / @ #`, not ordinary English words only ("major.minor", "snake_case"), not a URL, a file's name (an extension after a path or a name of code's: "api-hpa.yaml",
     "tests/docker-compose.yml", or after a stem with a capital or an underscore: "RunParameters.xml"), a version or a number ("3.4.0", "12h"), a hash ("a3f9c1e"), a placeholder
     ("x.y"), a method ("into_inner")?"""
     if not any(ch.isalpha() for ch in text) or not _JOINER.search(text) or "://" in text or text.startswith("www."):
@@ -64,8 +66,10 @@ def code_token(text: str) -> bool:
         return False
     if JUNK_TOKEN.search(text.replace("_", "")) or ("/" in text and _FILE_EXT.search(text)) or _FILE_NAME.match(text):
         return False  # a file's name: "release.yml", "tests/docker-compose.yml", "RunParameters.xml"
-    first = re.split(r"[-_./@#]", text.lstrip("/#"), maxsplit=1)[0].casefold()
-    return first not in wd.FUNCTION_WORDS  # ("into_inner", "as_ref": a method's verb phrase)
+    parts = [p for p in re.split(r"[-_./@#]", text.lstrip("/#").casefold()) if p]
+    if parts[0] in wd.FUNCTION_WORDS:
+        return False  # ("into_inner", "as_ref": a method's verb phrase)
+    return not all(p.isalpha() and wd.common_word(p) for p in parts)  # ("major.minor", "snake_case": words')
 
 
 def named(us: list[Unit], doc: Document) -> frozenset[str]:
