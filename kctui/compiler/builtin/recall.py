@@ -88,7 +88,6 @@ def about(plain: str, spans: list[tuple[nm.Span, str]]) -> tuple[list[str], list
     return found, list(dict.fromkeys(strong))
 
 
-
 _NUMBER_BEFORE = re.compile(r"\d[\d.,]*\s?$")
 
 
@@ -121,8 +120,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
     the fact stated of them give them a page on one mention (people's full names, `person_named`; hosts'
     and assets' numbers, `numbered`; a product's name with its model, named_once.model_named; a name written in a
     name's shape in a sentence with a value, a record's identifier, a word alone in brackets after a word
-    of a sentence with a value, kctui.compiler.builtin.named_once; an identifier in a code span of its own
-    typed by a noun or stated of strongly, kctui.compiler.builtin.code_things, of `code_ids`);
+    of a sentence with a value, kctui.compiler.builtin.named_once; a code span typed or stated of, code_things);
     the names only a fact vouches for are added to `cands`."""
     pairs: set[tuple[str, int]] = set()
     valued: set[str] = set()
@@ -283,8 +281,6 @@ def relation(plain: str, spans: list[nm.Span]) -> tuple[str, str] | None:
     return verb, spans[1].text
 
 
-
-
 def usable(c: Candidate, passing: bool = False) -> bool:
     """A candidate a fact can make an entity: name-like somewhere on its own, a clean title; with
     `passing`, one a fact can make a passing mention (a page once another source names it too)."""
@@ -365,8 +361,7 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
     """Names of the sentence the candidates' rules leave out but a fact vouches for: a code span shaped
     as an identifier, the names kctui.compiler.builtin.coined finds in lower case (a word before a
     release, a word English does not have, an identifier with underscores) and the identifiers with
-    underscores the document names as things (`named_ids`, kctui.compiler.builtin.identifiers), the
-    identifiers it writes in code spans of their own (`code_ids`, kctui.compiler.builtin.code_things); each added
+    underscores the document names as things (`named_ids`), those in code spans of their own (`code_ids`); each added
     as a candidate (not yet accepted); and people's full names their place sets apart
     (people_signals.apposed_spans)."""
     taken = [(s.start, s.end) for s, _ in have]
