@@ -153,9 +153,14 @@ def stated_once(plain: str, code_spans: list[tuple[nm.Span, str]], keys: list[st
     out: dict[str, str] = {}
     for span, key in code_spans:
         noun = kind(plain, span)
-        if noun or key in keys:
-            out[key] = out.get(key) or noun
+        if _CONSTANT.fullmatch(span.text.strip("`")):
+            continue  # a constant or an environment variable ("`SRC_REPOS_DESIRED_PERCENT_FREE`"): a setting
+        if noun or (key in keys and not wd.code_identifier(span.text.strip("`"))):
+            out[key] = out.get(key) or noun  # (untyped, a variable of ordinary words is no title: name_checks)
     return out
+
+
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 
 def once_named(plain: str, spans: list[tuple[nm.Span, str]], strong: list[str], cands: dict[str, Candidate],
