@@ -36,20 +36,25 @@ def test_a_runbook_line_naming_a_vendor_reaches_the_vendor_page_made_from_anothe
     assert "£52,000/yr" in page
 
 
-def test_the_page_a_new_note_makes_collects_an_unchanged_notes_lines_and_lets_go_of_them(tmp_path: Path) -> None:
-    src = tmp_path / "sources"
+def _one_then_another(root: Path, first: tuple[str, str], added: tuple[str, str]) -> tuple[Path, Path]:
+    """A pass over one note, then another note added: (the first pass's wiki, the second's, which an
+    incremental and a full pass give alike)."""
+    src = root / "sources"
     src.mkdir()
-    (src / "runbook.md").write_text(RUNBOOK, encoding="utf-8")
-    cache = tmp_path / "cache"
-    first = _compile(tmp_path, "g1", None, cache=cache)
+    (src / first[0]).write_text(first[1], encoding="utf-8")
+    wiki = _compile(root, "g1", None, cache=root / "cache")
+    (src / added[0]).write_text(added[1], encoding="utf-8")
+    return wiki, same_either_way(root, "g2", "g1", cache=root / "cache")
+
+
+def test_the_page_a_new_note_makes_collects_an_unchanged_notes_lines_and_lets_go_of_them(tmp_path: Path) -> None:
+    first, inc = _one_then_another(tmp_path, ("runbook.md", RUNBOOK), ("vendors.md", VENDORS))
     assert not (first / "entities" / "piano.md").exists()
-    # the vendor list comes: Piano gets a page, and the unchanged runbook's lines reach it
-    (src / "vendors.md").write_text(VENDORS, encoding="utf-8")
-    inc = same_either_way(tmp_path, "g2", "g1", cache=cache)
+    # the vendor list came: Piano gets a page, and the unchanged runbook's lines reach it
     assert "^[runbook.md:L5-L5]" in (inc / "entities" / "piano.md").read_text(encoding="utf-8")
     # the vendor list goes: the runbook alone gives Piano no page, and keeps none alive
-    (src / "vendors.md").unlink()
-    inc3 = same_either_way(tmp_path, "g3", "g2", cache=cache)
+    (tmp_path / "sources" / "vendors.md").unlink()
+    inc3 = same_either_way(tmp_path, "g3", "g2", cache=tmp_path / "cache")
     # proposed for archiving: no claim stays without a page of its own to stand on
     assert_archived_without(inc3 / "entities" / "piano.md", "runbook.md")
 
@@ -66,15 +71,9 @@ STANDUP = """# Standup 12 Nov
 
 
 def test_an_event_page_a_new_note_makes_collects_the_unchanged_notes_lines_that_write_its_noun(tmp_path: Path) -> None:
-    src = tmp_path / "sources"
-    src.mkdir()
-    (src / "fastly.md").write_text(FASTLY_NOTE, encoding="utf-8")
-    cache = tmp_path / "cache"
-    first = _compile(tmp_path, "g1", None, cache=cache)
+    first, inc = _one_then_another(tmp_path, ("fastly.md", FASTLY_NOTE), ("standup.md", STANDUP))
     assert not (first / "entities" / "fastly-renewal.md").exists()
-    # the standup names the event: the note on Fastly writes "Renewal" alone, a line of the event's too
-    (src / "standup.md").write_text(STANDUP, encoding="utf-8")
-    inc = same_either_way(tmp_path, "g2", "g1", cache=cache)
+    # the standup named the event: the note on Fastly writes "Renewal" alone, a line of the event's too
     page = (inc / "entities" / "fastly-renewal.md").read_text(encoding="utf-8")
     assert "^[standup.md:L3-L3]" in page and "^[fastly.md:L4-L4]" in page
     assert "^[fastly.md:L3-L3]" not in page  # (the CDN's traffic is Fastly's alone)

@@ -80,10 +80,8 @@ def named(us: list[Unit], doc: Document) -> frozenset[str]:
     in prose, a list item or a table's cell, never as a setting (with a value, a call's bracket or a
     member's dot beside it, anywhere in the document: identifiers.as_setting); none in a document that
     shows code."""
-    if shows_code(doc):
-        return frozenset()
     found = {identity_key(m.group(1)) for u in us if "`" in u.plain for m in _SPAN.finditer(u.plain) if code_token(m.group(1))}
-    if not found:
+    if not found or shows_code(doc):  # (the spans first: most notes have none, and then no line is read again)
         return frozenset()
     settings = settings_of(doc) | {identity_key(m.group(1)) for line in doc.lines if "`" in line
                                    for m in _SPAN.finditer(line) if as_setting(line, m.start(), m.end())}

@@ -14,11 +14,11 @@ def said(text: str, ev, claims: Iterable[Claim]) -> bool:  # noqa: ANN001
     leading `Label:` aside: "Action: check the date …" is the action item's claim), or it is a cell of
     that table row (the row's cells are its facts). A claim that took one value of a sentence ("version:
     5.4") or another sentence of its line does not say the rest of it."""
-    folded = " ".join(text.split()).casefold()
+    folded = _folded(text)
     unlabelled = _LABEL.sub("", folded)
     return any(c.evidence.path == ev.path and c.evidence.start <= ev.end and ev.start <= c.evidence.end
-               and (c.origin == "table" or folded in (value := " ".join(str(c.value).split()).casefold())
-                    or unlabelled in value) for c in claims)
+               and (c.origin == "table" or folded in (value := _folded(str(c.value))) or unlabelled in value)
+               for c in claims)
 
 
 _LABEL = re.compile(r"^[^\s:]{1,30}:\s+")
@@ -28,8 +28,12 @@ def not_within(text: str, ev, claims: list[Claim]) -> list[Claim]:  # noqa: ANN0
     """`claims` without the notes that `text`, a statement of lines `ev` about to join them, holds whole: a
     sentence of a list item noted on its own ("Tue 01:12 — `quark-api` p99 > 800 ms for 6 min.") says
     nothing the whole item does not, and a page that cites both says it twice."""
-    folded = " ".join(text.split()).casefold()
+    folded = _folded(text)
     return [c for c in claims if not (
         c.attribute == "note" and c.evidence.path == ev.path and ev.start <= c.evidence.start
-        and c.evidence.end <= ev.end and len(c.value) < len(text)
-        and " ".join(str(c.value).split()).casefold() in folded)]
+        and c.evidence.end <= ev.end and len(c.value) < len(text) and _folded(str(c.value)) in folded)]
+
+
+def _folded(text: str) -> str:
+    """`text` as compared: its whitespace one space, its case folded."""
+    return " ".join(text.split()).casefold()
