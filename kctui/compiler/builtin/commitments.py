@@ -99,17 +99,30 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
     its label or closing it is read there only)."""
     out: list[tuple[str, str | None]] = []
     question = text.rstrip().endswith("?")
+    folded = text.casefold()
     if len(text.split()) < ACTION_VALUE_WORDS:  # (a task names what to do; "Let's stay." decides in two words)
         pass
-    elif not question and (m := _PLEDGE.search(text)) and _task_verb(m.group("verb")):
+    elif not question and _may_pledge(text) and (m := _PLEDGE.search(text)) and _task_verb(m.group("verb")):
         out.append(("action", None))
-    elif (owner := _requested(text, names, people)) is not None:
+    elif (owner := _requested(text, names, people, folded)) is not None:
         out.append(("action", owner or None))
     elif first and (owner := _item_owner(text, names, people)) is not None:
         out.append(("action", owner or None))
-    if not question and (m := _GROUP.search(text)) and (m.group("choice") or m.group("refusal") or _group_verb(m.group("verb"))):
+    if (not question and ("we" in folded or "let" in folded or "not" in folded) and (m := _GROUP.search(text))
+            and (m.group("choice") or m.group("refusal") or _group_verb(m.group("verb")))):
         out.append(("decision", None))
     return out
+
+
+# what each pattern cannot match without (the patterns try every position of a sentence; most sentences
+# hold none of these words, so they are looked for first: the same answers, fewer searches)
+_PLEDGE_NEEDS = ("ill", "'ll", "’ll", "going to", "gonna")
+_REQUEST_NEEDS = ("please", "pls", "plz", "can you", "could you", "can u", "would you")
+_NAMED_REQUEST_NEEDS = ("pls", "please", "plz")
+
+
+def _may_pledge(text: str) -> bool:
+    return any(w in text for w in _PLEDGE_NEEDS)
 
 
 GROUP_VERBS = frozenset("do go get make take keep put stay".split())  # function-like verbs that still say a choice after "let's"
@@ -124,8 +137,12 @@ def _task_verb(verb: str) -> bool:
     return low not in NO_TASK and low not in wd.FUNCTION_WORDS
 
 
-def _requested(text: str, names: dict[str, str], people: set[str]) -> str | None:
-    """The person a request asks ("" when it names none), or None when the sentence asks nothing."""
+def _requested(text: str, names: dict[str, str], people: set[str], folded: str | None = None) -> str | None:
+    """The person a request asks ("" when it names none), or None when the sentence asks nothing
+    (`folded`: the text casefolded, when the caller has it)."""
+    folded = text.casefold() if folded is None else folded
+    if not any(w in folded for w in _REQUEST_NEEDS):
+        return None
     for m in _REQUEST.finditer(text):
         if not _task_verb(m.group("verb")) or m.group("verb").casefold() in NEGATIONS:
             continue
@@ -133,7 +150,7 @@ def _requested(text: str, names: dict[str, str], people: set[str]) -> str | None
         if who and who.casefold() in ("please", "pls", "plz", "can", "could", "would"):
             who = None
         return _person(who, names, people) or "" if who else ""
-    for m in _NAMED_REQUEST.finditer(text):
+    for m in _NAMED_REQUEST.finditer(text) if any(w in text for w in _NAMED_REQUEST_NEEDS) else ():
         if _task_verb(m.group("verb")) and (who := _person(m.group("who"), names, people)):
             return who
     return None
