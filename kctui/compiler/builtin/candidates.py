@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from kctui.compiler.builtin import models
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
@@ -46,7 +47,28 @@ def find_candidates(us: list[Unit], defined: list[Defined], profile: Profile, st
     _given_names(cands)
     _surnames(cands)
     _nested_tails(cands, spans_of)
+    _model_tails(cands)
     return cands, spans_of, concept_keys
+
+
+def _model_tails(cands: dict[str, Candidate]) -> None:
+    """A model's designation written alone ("the TSX600") where the document also names it with the
+    word before it ("Thermo TSX600", "Dell OptiPlex 7020", "Westfield MR46") is that one thing: one page,
+    not two. Not where two longer names end with it ("Nordex NC2", "WHR NC2": which one is unsaid)."""
+    ends: dict[str, list[Candidate]] = {}
+    for c in {id(c): c for c in cands.values()}.values():
+        words = c.name.split()
+        for k in range(1, len(words)):
+            ends.setdefault(key_of(" ".join(words[k:])), []).append(c)
+    for key, longer in sorted(ends.items()):
+        c = cands.get(key)
+        whole = {id(x): x for x in longer}
+        if c is None or len(whole) != 1 or c.defined or c.known or not models.designation(c.name.split()[-1]):
+            continue
+        outer = next(iter(whole.values()))
+        if outer is not c:
+            _fold(outer, c)
+            cands[key] = outer
 
 
 def _nested_tails(cands: dict[str, Candidate], spans_of: SpansOf) -> None:
