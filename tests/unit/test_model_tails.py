@@ -29,3 +29,4 @@ def test_a_designation_two_names_end_with_stays_its_own(body: str) -> None:
     found = _entities(body)
     assert "NC2" in found
     assert all("NC2" not in aliases for name, aliases in found.items() if name != "NC2")
+

@@ -68,6 +68,8 @@ def test_a_bare_mention_gets_no_page(text, name):
     ("Quokkabase took 3h on Friday", "duration", "3h"),
     ("Quokkabase timed out after 450s", "duration", "450s"),  # no HTTP status: seconds
     ("Quokkabase timed out after 300s", "duration", "300s"),  # a redirect's code is no error: seconds
+    ("Quokkabase moved to 10.20.4.15 on Friday", "address", "10.20.4.15"),  # four numbers to 255: an address
+    ("Quokkabase subnet 10.40.70.0/24, pre-staged", "address", "10.40.70.0/24"),
 ])
 def test_stated_value_kinds(plain, kind, value):
     span = nm.Span(plain.split()[0], 0, len(plain.split()[0]), True, "caps", (plain.split()[0],))

@@ -75,6 +75,7 @@ _DURATION_UNIT = re.compile(r"(?:ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|
                             r"months?|mo|y|yrs?|years?)\b", re.I)
 _DOTTED = re.compile(r"v?\d+(?:\.\d+)+[a-z0-9.-]*$|v\d+$")
 _OWNED = re.compile(r"\b[A-Z][\w.+-]*\s+v?$")
+_IPV4 = re.compile(r"(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:/\d{1,2})?$")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
 
 
@@ -114,6 +115,8 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
     if _DURATION_UNIT.fullmatch(text.lstrip("~≈<>0123456789.,")) and text[:1] in "~≈<>0123456789" \
             and not (plain[a - 1:a] == "-" and plain[a - 2:a - 1].isalnum()) and not http_errors(text):
         return "duration", text  # (not a model's number in the plural: "all VR-220s" are no 220 seconds)
+    if _IPV4.match(text):
+        return "address", text  # ("relay01 on 10.20.4.15": four numbers to 255 joined by dots are an address, no version)
     if (_DOTTED.match(text) or (a - span.end <= 1 and text.isdigit())) and (near or not _OWNED.search(plain, 0, a)):
         return "version", text  # (of the capitalised word right before it, if any: "sluice (Go 1.22)")
     return None  # a count or a time of day: the sentence says what it is, not its form

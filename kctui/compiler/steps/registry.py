@@ -188,6 +188,7 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
     claims and mentions. Processing order is fixed, so the same inputs always give the same slugs."""
     fed: dict[str, Contribution] = {}
     local: dict[str, str] = {}  # a name's key -> the page this document's own names resolved it to
+    people: set[str] = set()  # the pages of the document's names that are people's
     if ex.subject:
         s = ex.subject
         slug = registry.resolve("entity", s.name, s.aliases, s.entity_type, ex.domain)
@@ -207,6 +208,8 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
         # next pass finds the page by it and a full pass does not take the source for changed)
         _mention(fed, registry, slug, entity.surface, entity.evidence, (entity.name, *entity.aliases),
                  "person" if person else entity.entity_type)
+        if person or entity.entity_type == "person":
+            people.add(slug)
         for name in (entity.name, entity.surface.strip("`"), *entity.aliases):
             local.setdefault(identity_key(name), slug)
     for concept in sorted(ex.concepts, key=lambda c: (c.evidence.start, c.name)):
@@ -218,7 +221,8 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
         if claim.origin == LINE_ORIGIN:
             continue  # the source's own statement: its source page only
         slug = local.get(identity_key(claim.subject)) or registry.find("entity", claim.subject)
-        if slug is not None:
+        if slug is not None and not (claim.attribute == "version" and slug in people):  # (a person has no release:
+            # "Bea wants 24.04 before the intake" is cited on her page as a note, not as her version)
             fed.setdefault(slug, Contribution()).claims.append(claim)
     for contribution in fed.values():
         if contribution.claims:  # the cited sentences say what the source says; no bare mention line
