@@ -42,6 +42,11 @@ _CALLED_BARE = re.compile(
     r"(?P<term>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,2})(?:\)|\.?$)")
 # "is a more readable name than …", "is a better fit": a comparison, not what the thing is
 _COMPARISON = re.compile(r"^(?:(?:a|an|the|much|far|no)\s+)?(?:more|less|better|worse|clearer|simpler|nicer)\b")
+# "is a good tool to use in this scenario", "are a good way to measure this": an opinion of a concept, not
+# what it is (a name's sentence stays a statement of it: "GitHub gists are a great way to …"; session 24)
+_OPINION = re.compile(r"^(?:a|an|the)\s+(?:good|great|bad|best|worst|nice)\s")
+# "means of …" is the noun, no defining verb ("Support different means of accessing …"; session 24)
+_NOT_MEANING = re.compile(r"^of\s")
 _STATEMENT_VERBS = ("is", "are", "refers to", "means", "denotes")
 
 
@@ -80,6 +85,8 @@ def _is_definition(plain: str, e: Evidence, u: Unit) -> tuple[Defined, Claim] | 
         return None
     alias = (m.group("alias") or "").strip()
     d = defined(term, (alias,) if alias and good_term(alias) else (), e, u, rest)
+    if not d.is_name and _OPINION.match(rest):
+        return None
     verb = m.group("verb")
     if verb in _STATEMENT_VERBS:
         return d, Claim(d.term, verb, rest, "", "statement", "definition", e)
@@ -99,7 +106,14 @@ def _defines_term(m: re.Match, term: str, plain: str) -> bool:
         return False
     if m.group("verb") not in ("is", "are") and one_common_word(term):
         return False
+    if m.group("verb") == "means" and _NOT_MEANING.match(m.group("rest")) or _adverb(term.split()[-1]):
+        return False  # "Monitoring generally means …": the adverb is the verb's, the term no term
     return not _COMPARISON.match(m.group("rest"))
+
+
+def _adverb(word: str) -> bool:
+    """An adverb made of an ordinary adjective and "-ly" ("generally", "usually"; not "Supply", "Italy")."""
+    return len(word) > 4 and word.islower() and word.endswith("ly") and wd.common_word(word[:-2])
 
 
 def _marked_definition(plain: str, e: Evidence, u: Unit) -> tuple[Defined, Claim] | None:
@@ -107,12 +121,15 @@ def _marked_definition(plain: str, e: Evidence, u: Unit) -> tuple[Defined, Claim
     m = _MARKED_MEANS.search(plain)
     # a code span or quotes around one ordinary word mark a literal ("`name` denotes the span's
     # identifier"), not a term of the text; a comparison ("`peek` is a clearer name") defines nothing
-    if not m or not (term := good_term(m.group("term"))) or one_common_word(term) or _COMPARISON.match(m.group("rest")):
+    if not m or not (term := good_term(m.group("term"))) or one_common_word(term) or _COMPARISON.match(m.group("rest")) \
+            or m.group("verb") == "means" and _NOT_MEANING.match(m.group("rest")):
         return None
     rest = m.group("rest").strip().rstrip(":").rstrip()
     if len(rest) > MAX_STATEMENT_CHARS or len(rest.split()) < 2:
         return None
     d = defined(term, (), e, u, rest)
+    if not d.is_name and _OPINION.match(rest):
+        return None
     return d, Claim(d.term, m.group("verb"), rest, "", "statement", "definition", e)
 
 

@@ -18,6 +18,7 @@ from kctui.compiler.builtin import (
     glossary,
     name_checks,
     named_events,
+    other_names,
     prose,
     recognise,
     records,
@@ -176,7 +177,7 @@ def _definitions(doc: Document, units: list[sentences.Unit], profile: Profile) -
     glossary_defined, glossary_claims = glossary.heading_definitions(doc, units, defined)
     defined = [d for d in defined + glossary_defined if not profile.ignores_heading(d.term)]
     definition_claims += [c for c in glossary_claims if not profile.ignores_heading(c.subject)]
-    return defined, definition_claims
+    return other_names.as_aliases(doc, defined, definition_claims)  # ("Also referred to as "X"": its section's term's)
 
 
 def _add_compared(doc: Document, ex: Extraction, candidates: list[Claim], names: dict[str, str]) -> None:
