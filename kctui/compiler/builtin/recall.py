@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import code_named, coined, examples, identifiers, lone_names, lower_names, named_once, people_signals
+from kctui.compiler.builtin import code_named, coined, identifiers, lone_names, lower_names, named_once, people_signals
 from kctui.compiler.builtin import code_things as ct
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, candidate, key_of
+from kctui.compiler.builtin.examples import without as without_examples
 from kctui.compiler.builtin.name_checks import clean_title
 from kctui.compiler.builtin.name_tokens import junk_token
 from kctui.compiler.builtin.sentences import Unit
@@ -133,7 +134,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         spans = [(s, k) for s, k in spans_of[i] if k in cands and (
             passable[k] if k in passable else passable.setdefault(k, usable(cands[k], passing=True)))]
         extra = _extra_spans(u, i, spans_of[i], cands, lower, named_ids, code_ids)
-        spans = examples.without(u.plain, sorted(spans + extra, key=lambda sk: sk[0].start) if extra else spans)
+        spans = without_examples(u.plain, sorted(spans + extra, key=lambda sk: sk[0].start) if extra else spans)
         firsts.append(spans[0][1] if spans else "")
         keys, strong = about(u.plain, spans)
         has_value = _valued(u.plain, [s for s, _ in spans])  # (asked once: the rules below all read it)
