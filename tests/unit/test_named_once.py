@@ -193,3 +193,35 @@ def test_a_product_with_its_model_a_fact_is_stated_of_gets_a_page_without_a_valu
 ])
 def test_no_page_for_a_product_named_in_passing(text, not_a_name):
     assert not_a_name not in entity_names(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    # a capitalised word opening a list item, set off by a dash from what the item says of it
+    ("# Suppliers\n\nOld ones:\n\n- Quorvane - old hosting, ended 2023\n", "Quorvane"),
+    ("# Options\n\n4. Plimbly — looked at it briefly, no reference customers, dropped early\n", "Plimbly"),
+    # ... or by a bracket
+    ("# Team\n\n- Sandor (ward 4 maintenance) happy with the new sensors\n", "Sandor"),
+    # a shaped name before a colon, no value in the line
+    ("# Accounts\n\n- [ ] DevHub: `ops-tools` group, Developer role — Felix\n", "DevHub"),
+])
+def test_a_name_opening_its_line_set_off_from_what_it_says_gets_a_page(text, name):
+    assert name in entity_names(text)
+
+
+def test_no_page_for_a_lines_topic_the_line_says_nothing_of():
+    # one word after the dash: nothing said of it (a passing mention still)
+    assert "Quorvane" not in entity_names("# Notes\n\n- Quorvane - done\n")
+
+
+@pytest.mark.parametrize("plain, text, expected", [
+    ("Quorvane - old hosting, ended 2023", "Quorvane", True),
+    ("Quorvane – replaced by new servers", "Quorvane", True),
+    ("Sandor (ward 4 maintenance) happy", "Sandor", True),
+    ("**Quorvane** - bucket, locked", "Quorvane", False),  # a label in bold
+    ("moved off Quorvane - it was slow", "Quorvane", False),  # not the line's opening
+    ("Quorvane: old hosting, ended", "Quorvane", False),  # a capitalised word before a colon: a label
+    ("DevHub: ops group, Developer role", "DevHub", True),  # a shaped name before a colon: the line's topic
+    ("Quorvane - done", "Quorvane", False),  # one word after the dash
+])
+def test_line_topic(plain, text, expected):
+    assert named_once.line_topic(plain, _span(plain, text)) is expected

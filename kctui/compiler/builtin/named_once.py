@@ -91,10 +91,16 @@ def states_of_record(plain: str, span: nm.Span) -> bool:
     return record_identifier(span.text) and len(_WORD.findall(plain)) >= RECORD_WORDS
 
 
+def states_of(plain: str, span: nm.Span) -> bool:
+    """Does the sentence state a fact of the span by the span's place: a record's identifier it names
+    (`states_of_record`), the name it opens, set off from what it says of it (`line_topic`)?"""
+    return states_of_record(plain, span) or line_topic(plain, span)
+
+
 def written_as_name(plain: str, span: nm.Span, valued: bool) -> bool:
     """Is the span of the sentence `plain`, by its form, a name a page is made for on this one mention
     (see the module's docstring)? `valued`: the sentence holds a value outside its names."""
-    if record_identifier(span.text):
+    if record_identifier(span.text) or line_topic(plain, span):
         return True
     if not valued or span.kind not in ("shaped", "caps", "link"):
         return False
@@ -105,6 +111,17 @@ def written_as_name(plain: str, span: nm.Span, valued: bool) -> bool:
         return shaped_end(tokens[-1])
     return len(tokens) > 1 and all(t.isalpha() and t[:1].isupper() and t[1:].islower() for t in tokens) \
         and not all(wd.common_word(t) for t in tokens) and not (_fresh(plain, span) and _may_be_a_verb(tokens[0]))
+
+
+_SET_OFF = re.compile(r"\s*(?:[–—-]\s|\()\s*\S+\s+\S")  # a dash or a bracket, then two words or more
+_SET_OFF_COLON = re.compile(r"\s*:\s+\S+\s+\S")
+
+
+def line_topic(plain: str, span: nm.Span) -> bool:
+    """Is the span what its line is about: the name opening it, set off by a dash or a bracket from what
+    the line says of it ("Rackspace - old hosting, ended 2023", "Kepware – replaced by …")?"""
+    return span.kind in ("caps", "shaped") and not plain[:span.start].strip("*_ ") and (
+        bool(_SET_OFF.match(plain, span.end)) or (span.kind == "shaped" and bool(_SET_OFF_COLON.match(plain, span.end))))
 
 
 def _may_be_a_verb(word: str) -> bool:

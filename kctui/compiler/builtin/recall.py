@@ -139,7 +139,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         keys, strong = about(u.plain, spans)
         has_value = _valued(u.plain, [s for s, _ in spans])  # (asked once: the rules below all read it)
         keys, strong = lower_names.passing_only({k: cands[k].kinds for _, k in extra}, spans, u.kind, has_value, keys, strong)
-        keys += [k for s, k in spans if k not in keys and named_once.states_of_record(u.plain, s)]
+        keys += [k for s, k in spans if k not in keys and named_once.states_of(u.plain, s)]
         named = [k for s, k in spans if k in strong and person_named(u.plain, s, cands[k])]
         once.update(named)
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
