@@ -34,6 +34,11 @@ the name stands in it ("the PgBouncer pool (size 60)", "the existing IBM TS4300 
   names all tickets, cases, builds or invoices) — in any sentence of four words or more that names
   it: the sentence is what is known of that ticket, change or update ("fjord-g03 is still drained
   (RC-1187)"), value or not;
+- **the name its line opens, set off** by a dash or a bracket from two words or more the line says of it
+  (`line_topic`, session 24: "Rackspace - old hosting, ended 2023", "Adrián (VLC1 maintenance) happy"), or
+  a shaped name by a colon ("GitLab: `lab-informatics` group, Developer role"), value or not: the line is
+  about it (notes: 14 new pages, 12 labelled; a name's shape and another name in its sentence were tried
+  instead and fail: 45 new pages, 33 % labelled); not a name in bold alone, the item's label;
 - **one capitalised word alone in brackets after a word** (`bracketed`, session 18): an apposition, the
   name the writer gives what the words before it speak of ("our integration engineer (Owen)", "Caledon
   (Ross) on site Thu 19", "rc1 tagged — Nov 18 (Ken)", "Microsoft (Nuance) | … | $37,620"), however
