@@ -98,7 +98,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.questions = summary.questions(doc, units)
     _keep_cited(doc, ex, candidates)
     _without_alias_twins(ex)
-    _add_events(doc, ex)
+    events_once = _add_events(doc, ex)
     said: dict[tuple[int, int, str], bool] = {}  # (lines, value) -> do the lines say it (asked once)
 
     def says(start: int, end: int, value: str) -> bool:
@@ -109,6 +109,8 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.claims += [c for c in statements.line_statements(doc, units, ex.claims)
                   if says(c.evidence.start, c.evidence.end, c.value)]  # (a page's evidence ends where it starts)
     _keep_passing(doc, ex, found)
+    passing = {identity_key(p.name) for p in ex.passing}
+    ex.passing += [e for e in events_once if identity_key(e.name) not in passing]
     if convo is None:  # (a chat's turns are its speakers' statements: kctui.compiler.builtin.conversation)
         ex.statements = [st for st in statements.all_statements(doc, units) if says(st.start, st.end, st.value)]
     if convo is not None:  # speakers as people, turns as their dated statements
@@ -117,15 +119,23 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     return ex
 
 
-def _add_events(doc: Document, ex: Extraction) -> None:
+def _add_events(doc: Document, ex: Extraction) -> list[Entity]:
     """The events and projects the document names by a name of its own and a noun of a doing ("CKF
-    cutover moved": kctui.compiler.builtin.named_events), each an entity titled as the text writes it."""
+    cutover moved": kctui.compiler.builtin.named_events), each an entity titled as the text writes it
+    where the document names it on two lines or on a heading; the others, named in one line, are
+    returned to be passing mentions."""
+    once: list[Entity] = []
     have = {identity_key(e.name) for e in ex.entities}
     names = [n for e in ex.entities for n in (e.name, *e.aliases)]
     for phrase, line in named_events.event_names(enumerate(doc.lines, 1), names):
         if identity_key(phrase) not in have:
             have.add(identity_key(phrase))
-            ex.entities.append(Entity(phrase, "event", phrase, (), sentences.ev(doc, line, line)))
+            event = Entity(phrase, "event", phrase, (), sentences.ev(doc, line, line))
+            if named_events.named_again(doc.lines, phrase, line):
+                ex.entities.append(event)
+            else:  # (named in one line: a passing mention, a page where another source names it too)
+                once.append(event)
+    return once
 
 
 def _without_alias_twins(ex: Extraction) -> None:

@@ -100,6 +100,23 @@ _TAIL = re.compile(_RELEASE + r" (?P<noun>[a-z][a-z-]{3,24})(?![\w'’@/-])")  #
 _SHAPED_EVENT = re.compile(_SHAPED + _TAIL.pattern)
 
 
+# a line that titles what follows it: a heading, or an email's subject
+_TITLE_LINE = re.compile(r"^\s*(?:#{1,6}\s|(?:\*\*)?Subject:)", re.IGNORECASE)
+
+
+def named_again(lines: Iterable[str], phrase: str, line: int) -> bool:
+    """Does the document name the event `phrase` (first named on `line`, counted from 1) more than in
+    passing: on a second line too, or on a line that titles what follows (a heading, an email's subject)?
+    An event named in one line of a note, beside its other news ("SOTI renewal quote in, no change"), is a
+    passing mention: a page of its own where another source names it too (kctui.compiler.steps.recurrence),
+    as for any name; its line stays on its thing's page."""
+    text = list(lines)
+    if 0 < line <= len(text) and _TITLE_LINE.match(text[line - 1]):
+        return True
+    word = re.compile(r"(?<![\w-])" + re.escape(phrase.casefold()) + r"(?![\w-])")
+    return sum(1 for t in text if word.search(t.replace("**", "").replace("`", "").casefold())) >= 2
+
+
 def _first_word(text: str, pos: int = 0) -> str:
     space = _SPACE.search(text, pos)
     return text[pos:space.start()] if space else text[pos:]
