@@ -9,7 +9,8 @@ noun, or usage). A span of several words is none when it is a role, a kind of th
 acronym the document counts like a noun) or a span of days or months ("Thu-Fri"). A title is held to
 more: no common word, placeholder, English word written short ("Bldg"), period of the year ("FY27",
 "wk47"), English compound ("dial-up") or word English writes closed up ("Wi-Fi"), reading ("-58 °C") or
-count in brackets ("ActivPanels Franklin MS (28)"), or "<common word> team".
+count in brackets ("ActivPanels Franklin MS (28)"), "<common word> team", a telephone's extension
+("x2210"), an identifier with a part held open ("TX-xx") or an offset from UTC ("UTC+5").
 
 Why apart from finding the spans: a span is judged against the whole document's usage (`usage.Lower`),
 and a title is checked again wherever a page's name is settled (`kctui.compiler.builtin.recognise`,
@@ -126,6 +127,12 @@ def typed_compound(token: str) -> bool:
         p in FUNCTION_WORDS or p in PREFIXES for p in parts)
 
 
+# not a thing's number though shaped like one (closed classes): a telephone's extension ("x2210"), an
+# identifier with a part held open for any value ("TX-xx", "DOL-xx-B": a pattern of names, not one), an
+# offset from UTC ("UTC+5" of "UTC+5:30": a time zone)
+_NOT_A_NUMBER = re.compile(r"^(?:x\d{3,5}|(?:[A-Za-z0-9]+-)+(?:xx+|XX+)(?:-[A-Za-z0-9]+)*|(?:UTC|GMT)[+-]\d{1,2})$")
+
+
 @lru_cache(maxsize=65536)
 def clean_title(name: str, common_ok: bool = False) -> bool:
     """Could this be the title of an entity page? Not a common word, a placeholder, "<common word> team",
@@ -134,7 +141,8 @@ def clean_title(name: str, common_ok: bool = False) -> bool:
     if TICKET_NUMBER.match(name):
         return True  # a ticket's number alone (no letters, yet no placeholder)
     words = name.split()
-    if not words or placeholder(name) or code_identifier(name) or role_phrase(words) or holds_reading(name):
+    if not words or placeholder(name) or code_identifier(name) or role_phrase(words) or holds_reading(name) \
+            or _NOT_A_NUMBER.match(name):
         return False  # (a reading: "FrostLine CRITICAL FRZ-04 -58 °C" is an alert's text)
     if len(words) == 1 and common_word(words[0]) and not (common_ok and words[0].casefold() not in FUNCTION_WORDS) \
             and not typed_compound(words[0]):
