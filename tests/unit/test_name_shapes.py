@@ -54,6 +54,17 @@ def test_a_lower_case_compound_headed_by_a_kind_of_thing_is_a_title(token, named
     assert clean_title(token) is named
 
 
+@pytest.mark.parametrize("title, named", [
+    # a telephone's extension, an identifier with a part held open, an offset from UTC: no thing's number
+    ("x2210", False), ("x4400", False), ("TX-xx", False), ("DOL-xx-B", False), ("UTC+5", False),
+    ("GMT-8", False),
+    # a model's number, a host's, a record's identifier stay titles
+    ("X4400", True), ("TX-01", True), ("DOL-01-B", True), ("RC-1187", True),
+])
+def test_an_extension_an_open_part_or_an_offset_is_no_title(title, named):
+    assert clean_title(title) is named
+
+
 @pytest.mark.parametrize("plain, name", [
     ("Attendees: Prof. Ada Quist (chair), Dr Lin Vatter", "Prof. Ada Quist"),
     ("We asked Mrs. Ilsa Brandvold about the lease.", "Mrs. Ilsa Brandvold"),

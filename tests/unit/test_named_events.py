@@ -47,10 +47,30 @@ def test_an_event_is_named_where_a_subject_or_title_goes(line: str, found: list[
 
 def test_an_event_is_an_entity_of_its_document_titled_as_written() -> None:
     text = ("# Vendors\n\n- Fastly renewal: quote £2,150/mo, ends 31 Jan 2027\n"
-            "- Fastly bandwidth at 118 TB/mo, Fastly support via Dana Whitfield\n")
+            "- Fastly bandwidth at 118 TB/mo, Fastly support via Dana Whitfield\n"
+            "- Dana to sign the Fastly renewal by 20 Jan\n")
     ex = extract_document(read_source("n.md", text.encode("utf-8"), DIGEST))
     events = [e for e in ex.entities if e.name == "Fastly renewal"]
     assert len(events) == 1 and events[0].entity_type == "event" and events[0].evidence.start == 3
+
+
+def test_an_event_named_in_one_line_is_a_passing_mention() -> None:
+    text = ("# Standup\n\n- SOTI renewal quote in, no change\n"
+            "- SOTI MobiControl agent 15.2 on all 210 TC52s\n")
+    ex = extract_document(read_source("n.md", text.encode("utf-8"), DIGEST))
+    assert "SOTI renewal" not in {e.name for e in ex.entities}
+    assert "SOTI renewal" in {e.name for e in ex.passing}  # (a page where another source names it too)
+
+
+@pytest.mark.parametrize(("lines", "line", "again"), [
+    (["- SOTI renewal quote in", "- **SOTI renewal** signed 3 Dec"], 1, True),  # a second line, bold or not
+    (["- SOTI renewal quote in", "- SOTI MobiControl 15.2"], 1, False),  # one line
+    (["## SOTI renewal", "quote in, no change"], 1, True),  # a heading titles what follows
+    (["Subject: RE: SOTI renewal 2027", "quote attached"], 1, True),  # an email's subject
+    (["- SOTI renewal quote in", "- SOTI renewals are due"], 1, False),  # another word
+])
+def test_an_event_is_named_again_on_a_second_line_or_a_title(lines: list[str], line: int, again: bool) -> None:
+    assert ne.named_again(lines, "SOTI renewal", line) is again
 
 
 def test_a_source_or_section_an_event_titles_is_about_the_event_and_its_thing() -> None:
