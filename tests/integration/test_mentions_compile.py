@@ -67,13 +67,14 @@ FASTLY_NOTE = """# Fastly
 STANDUP = """# Standup 12 Nov
 
 - Fastly renewal moved to Fri 20 Nov, Dana owns it
+- Dana to sign the Fastly renewal by 20 Nov
 """
 
 
 def test_an_event_page_a_new_note_makes_collects_the_unchanged_notes_lines_that_write_its_noun(tmp_path: Path) -> None:
     first, inc = _one_then_another(tmp_path, ("fastly.md", FASTLY_NOTE), ("standup.md", STANDUP))
     assert not (first / "entities" / "fastly-renewal.md").exists()
-    # the standup named the event: the note on Fastly writes "Renewal" alone, a line of the event's too
+    # the standup named the event (on two lines): the note on Fastly writes "Renewal" alone, a line of the event's too
     page = (inc / "entities" / "fastly-renewal.md").read_text(encoding="utf-8")
     assert "^[standup.md:L3-L3]" in page and "^[fastly.md:L4-L4]" in page
     assert "^[fastly.md:L3-L3]" not in page  # (the CDN's traffic is Fastly's alone)
