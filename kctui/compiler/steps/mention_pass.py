@@ -19,6 +19,7 @@ from pathlib import Path
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped, source_kind
 from kctui.compiler.steps import people, recurrence
+from kctui.compiler.steps.first_words import first_word_forms, initials_forms
 from kctui.compiler.steps.mentions import NameFinder, attach, names_of
 from kctui.compiler.steps.name_extents import add_extents, source_extents, versioned
 from kctui.compiler.steps.name_forms import brand_forms, forms_of
@@ -78,6 +79,14 @@ def _with_people(names: dict[str, list[str]], forms: Mapping[str, list[str]]) ->
         names[slug] = [*names[slug], *found]
 
 
+def _firsts(names: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """Page slug -> the first words and initials that stand for its names (kctui.compiler.steps.first_words)."""
+    out = first_word_forms(names)
+    for slug, found in initials_forms(names).items():
+        out[slug] = [*out.get(slug, ()), *found]
+    return out
+
+
 def open_pages(fed: Mapping[str, set[str]], entity: set[str]) -> set[str]:
     """The entity pages statements may reach: those some source feeds (`fed`: source -> the pages it
     feeds a name, a claim or a term of its own), except a page most sources feed (HUB_SHARE of them, at
@@ -106,8 +115,11 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
     aliases = {slug: prev.pages[slug].aliases for slug in standing if slug in prev.pages}
     names = names_of(standing, registry.titles, aliases, routed.values())
     brands = brand_forms(names)
+    firsts = _firsts(names)  # (found as a person's one-word name is: kctui.compiler.steps.first_words)
     _with_people(names, forms_of(names))
     forms = people.mention_forms(registry.fold, {s: registry.titles[s] for s in standing}, names)
+    for slug, found in firsts.items():
+        forms[slug] = [*forms.get(slug, ()), *found]
     finder = NameFinder(names, forms, brands)
     _with_people(names, forms)
 
@@ -128,7 +140,8 @@ def attach_all(gathered, recurring: set[str], registry: Registry, live: dict[str
         touched |= set(routed[path])
     stood_names = {slug: [prev.pages[slug].title, *prev.pages[slug].aliases] for slug in stood}
     before = {identity_key(n) for ns in stood_names.values() for n in ns}
-    before |= {identity_key(n) for f in (forms_of, brand_forms) for ns in f(stood_names).values() for n in ns}
+    before |= {identity_key(n) for f in (forms_of, brand_forms, _firsts) for ns in f(stood_names).values()
+               for n in ns}
     if registry.fold:  # (the names that stood for a person in the previous pass: found then too)
         before |= {identity_key(n) for ns in people.mention_forms(registry.fold_before, {
             s: prev.pages[s].title for s in stood}, stood_names).values() for n in ns}

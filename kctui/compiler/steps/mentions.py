@@ -18,13 +18,13 @@ only mention it.
 How a name is found in a statement (`NameFinder`): words compared case-folded, whole words only (a word
 is what lies between spaces and punctuation, a possessive "'s" dropped: "Piano's"). A name that is an
 English word ("Grace", "Square", "Echo"; wordfreq zipf >= 3) matches only where the statement writes it
-capitalised, and a lower-case name made of common English words ("control room")
-matches nowhere: the word alone does not say it is that thing (unless a later word's capital marks it:
-"rev C", "iPad Air"); one such word matches where written capitalised ("ben" of a roster: "Ben's booked
-you on the course") and, in lower case, where the statement puts it in a name's place ("kim owns the
-generator script", "kim + luis", "| kim |": kctui.compiler.steps.name_position), as does a one-word name
-that stands for a person (`people.mention_forms`: "raise w/ tom"). A name of one or two
-characters ("Go", "F5") matches only as written.
+capitalised, and a lower-case name made of common English words ("control room") matches nowhere: the
+word alone does not say it is that thing (unless a later word's capital marks it: "rev C", "iPad Air"); one
+such word matches where written capitalised ("ben" of a roster: "Ben's booked you on the course") and, in
+lower case, where the statement puts it in a name's place ("kim owns the generator script", "kim + luis",
+"| kim |": kctui.compiler.steps.name_position), as does a one-word name that stands for a person
+(`people.mention_forms`: "raise w/ tom"). A name of one or two characters ("Go", "F5") matches only as
+written; a person's initials (kctui.compiler.steps.first_words) only in a name's place too ("TB thinks …").
 
 Incremental = full: the pages a statement reaches depend on the pages that stand in the pass, so an
 unchanged source is read again (from the extraction cache) when its text holds a name no page that
@@ -139,6 +139,8 @@ class NameFinder:
                     if entry is not None:
                         if entry.capitalised and (kind == "placed" or (slug in people and len(entry.words) == 1)):
                             entry = replace(entry, placed=True, lowered=True, person=True)
+                        elif kind == "placed" and entry.exact.isupper():  # (a person's initials: where a name goes)
+                            entry = replace(entry, placed=True)
                         if kind == "written" and not entry.exact:
                             entry = replace(entry, capitalised=True, lowered=True)
                         if entry not in seen:  # (a page's names repeat: its aliases, this pass's and the last's)
@@ -174,7 +176,7 @@ class NameFinder:
                 n = len(name.words)
                 if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact):
                     continue
-                if name.capitalised and not written[i][:1].isupper() and not (
+                if (name.capitalised or name.placed) and not (written[i][:1].isupper() and name.capitalised) and not (
                         lowered and name.lowered and not (i and folded[i - 1] in _INDEFINITE)
                         and not (name.person and folded[i + 1:i + 2] and folded[i + 1] in _DETERMINERS)):
                     spans = spans or word_spans(text)
@@ -204,8 +206,7 @@ class NameFinder:
 
 
 # a determiner after a word makes it a verb ("chase the quote", "mark the ticket"), never a person's name
-_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "our", "your", "their", "its", "my",
-                          "his", "her", "each", "every", "all", "some", "any", "it", "them"})
+_DETERMINERS = frozenset("the a an this that these those our your their its my his her each every all some any it them".split())
 _INDEFINITE = frozenset({"a", "an"})  # an article that makes the word after it a common noun ("a discord")
 
 
