@@ -13,7 +13,7 @@ from kctui.compiler.steps.mentions import NameFinder
     ({"kh": ["Karen Holt"]}, {"kh": ["Karen"]}),  # a given name: a word English has
     ({"hc": ["Hannah Cole"], "rota": ["On-call rota"]}, {"hc": ["Hannah"]}),
     ({"lt": ["Lumen Translations"]}, {"lt": ["Lumen"]}),  # a firm's own word
-    ({"kb": ["Keeper Business"]}, {"kb": ["Keeper"]}),
+    ({"kb": ["Keeper Business"]}, {}),  # a frequent second word: a kind ("Storage Protect", "Waste Services")
     ({"ac": ["Acer C736"]}, {"ac": ["Acer"]}),  # a maker's word before its model
     ({"sh": ["Station Hotel"]}, {}),  # a first word this frequent stands for no one thing
     ({"vn": ["Veset Nimbus"]}, {}),  # a word English does not have: name_forms.brand_forms's

@@ -63,8 +63,8 @@ def _two_words(name: str) -> list[str]:
 def _first_word(name: str) -> str:
     """The first word of `name` that may stand for it (the module's rule), or ""."""
     words = name.split()
-    if len(words) != 2 or not _WORD.match(words[0]) or not (_WORD.match(words[1]) or _MODEL.match(words[1])):
-        return ""
+    if len(words) != 2 or not _WORD.match(words[0]) or not (_MODEL.match(words[1]) or _two_words(name)):
+        return ""  # (a model's designation, or a second word that is no kind: `_two_words`)
     first = words[0].casefold()
     if len(first) < 3 or first in wd.FUNCTION_WORDS or first in wd.CALENDAR or first in wd.CALENDAR_SHORT:
         return ""
