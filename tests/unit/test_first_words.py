@@ -55,3 +55,12 @@ def test_a_name_of_two_words_is_called_by_its_initials_where_no_other_page_share
 def test_initials_are_found_only_where_a_name_goes(text: str, found: set[str]) -> None:
     finder = NameFinder({"dj": ["Dhananjay Joshi"], "tb": ["Tom Brandt"]}, {"dj": ["DJ"], "tb": ["TB"]})
     assert finder.find(text) == found
+
+
+@pytest.mark.parametrize("name", ["Additional Artifacts", "Usage Pings", "Self-serve Cody"])
+def test_a_first_word_english_derives_stands_for_no_one_thing(name: str) -> None:
+    assert first_word_forms({"page": [name]}) == {}
+
+
+def test_a_word_of_two_parts_opening_with_a_function_word_has_no_initials() -> None:
+    assert initials_forms({"io": ["IntoOwned"]}) == {}

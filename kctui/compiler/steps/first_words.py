@@ -68,7 +68,13 @@ def _first_word(name: str) -> str:
     first = words[0].casefold()
     if len(first) < 3 or first in wd.FUNCTION_WORDS or first in wd.CALENDAR or first in wd.CALENDAR_SHORT:
         return ""
+    if not first.isalpha() or first.endswith(_ENGLISH_ENDINGS):
+        return ""  # (an adjective or a noun English derives: "Additional Artifacts", "Usage Pings", "Self-serve Cody")
     return words[0] if wd.RARE_ZIPF <= wd.zipf(first) < FIRST_MAX_ZIPF else ""
+
+
+_ENGLISH_ENDINGS = ("al", "ic", "ive", "ous", "ing", "ed", "age", "ion", "ment", "ity", "ness", "ary", "ory", "ful",
+                    "less", "ly", "able", "ible", "ance", "ence", "ure", "ism", "ist", "ship")
 
 
 _MODEL = re.compile(r"^[A-Z][A-Z-]*\d[\w-]*$")  # a model's designation: C736, FMD-3200, T54W
@@ -77,8 +83,9 @@ _MODEL = re.compile(r"^[A-Z][A-Z-]*\d[\w-]*$")  # a model's designation: C736, F
 def _initials(name: str) -> str:
     """The capitals of a name's two words ("DJ" of "Dhananjay Joshi") or of a word of two capitalised
     parts ("PD" of "PagerDuty", "WP" of "WordPress"), or ""."""
-    if _TWO_PARTS.match(name):
-        return "".join(c for c in name if c.isupper())
+    if _TWO_PARTS.match(name):  # (not a function word's: "IntoOwned")
+        return "" if re.split(r"(?=[A-Z])", name)[1].casefold() in wd.FUNCTION_WORDS else "".join(
+            c for c in name if c.isupper())
     return "".join(w[0] for w in _two_words(name))
 
 
