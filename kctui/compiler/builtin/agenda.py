@@ -32,6 +32,7 @@ from kctui.core.values import strip_inline
 # the English words a heading or a lead-in names decisions or actions by (closed class)
 DECISION_WORDS = frozenset("decision decisions decided outcome outcomes resolution resolutions resolved agreed "
                            "agreement agreements conclusion conclusions".split())
+NOT_DONE_WORDS = frozenset("cancelled canceled dropped".split())  # a heading of what was decided against
 ACTION_WORDS = frozenset("action actions todo todos to-do to-dos tasks followups follow-ups follow-up ap aps ais "
                          "next-steps".split())
 OWNER_WORDS = frozenset("owner owners who assignee assignees assigned lead responsible by".split())
@@ -59,6 +60,8 @@ def label_kind(text: str) -> str:
     # a decision word heads the label ("Decisions", "Decision outcome", "Decisions made"), not a word of
     # another list it qualifies ("Decision drivers", "Decision makers")
     # or a decision word that a phrase of when or where qualifies ("Decisions this week", "Decision from review")
+    if (set(words) & NOT_DONE_WORDS or "not-doing" in joined or "won-t" in joined) and not set(words) & DONE_WORDS:
+        return DECISION  # what the note decided against: "Not doing", "Cancelled / gone", "Won't fix"
     head = words[-1]
     qualified = len(words) > 1 and words[1] in wd.FUNCTION_WORDS
     return DECISION if head in DECISION_WORDS or words[0] in DECISION_WORDS and (head.endswith(("ed", "made", "taken")) or qualified) else ""

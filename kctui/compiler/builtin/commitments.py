@@ -61,7 +61,7 @@ def commitment_claims(doc: Document, us: list[Unit], names: dict[str, str], peop
     for u in us:
         if u.kind == "row" or len(u.plain) > MAX_STATEMENT_CHARS or not as_written(doc, u, u.plain):
             continue
-        for first, last, value in _pieces(doc, u):
+        for first, last, value in pieces(doc, u):
             text = bare(value)
             if len(text.split()) < 2:
                 continue
@@ -82,7 +82,7 @@ def commitment_claims(doc: Document, us: list[Unit], names: dict[str, str], peop
 _TURN_HEAD = re.compile(r"^\s*(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)[\s\d:.,APMapm\[\]()—–/-]*$")
 
 
-def _pieces(doc: Document, u: Unit) -> list[tuple[int, int, str]]:
+def pieces(doc: Document, u: Unit) -> list[tuple[int, int, str]]:
     """(first line, last line, text) of what a sentence says: the sentence itself, or, where it runs over
     a chat turn's header ("**Dave Kowalski** 10:10 AM" alone on its line: turns written without a blank
     line between them read as one paragraph), each line of it that is no header, said by one speaker."""

@@ -13,6 +13,7 @@ from kctui.compiler.builtin import (
     commitments,
     compared,
     conversation,
+    decided,
     facts,
     fields,
     glossary,
@@ -89,6 +90,8 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     ex.entities = [e for e in ex.entities if name_checks.clean_title(e.name) or identity_key(e.name) in found.used | rows]
     candidates += item_claims
     candidates += _decisions(doc, ex, found, units, names_here)
+    have = {c.evidence.start for c in candidates if c.attribute == "decision"}
+    candidates += decided.claims(doc, units, have) + decided.row_claims(doc, sentences.row_units(doc), have)
     candidates += shapes.commands(doc, found.names)
     candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
     candidates = _without_restated_notes(candidates)

@@ -30,9 +30,13 @@ _OWNER = re.compile(r"^(?:@(?P<handle>[A-Za-z][\w-]{1,38})\s*(?::|—|–|-|\bto
 _CHOSE = re.compile(r"\b(?:we|they|the team|I)\s+(?:have\s+)?(?P<verb>chose|choose|picked|selected|decided on|went with|are going with|settled on|adopted)\s+"
                     r"(?P<x>[^,.;]{1,60}?)(?:\s+(?:over|instead of|rather than)\s+(?P<y>[^,.;]{1,60}?))?(?:,?\s+(?:because|since|as)\s+(?P<why>[^;]{3,200}?))?\.?$", re.I)
 _DECIDED = re.compile(r"\b(?:we|they|the team)\s+(?:have\s+)?(?:decided|agreed)\s+(?:to|that)\s+(?P<what>.{3,200}?)\.?$", re.I)
-_DECISION_LEAD = re.compile(r"(?:^|(?<=[\s→>(:,*_]))(?:decision|decided|resolution|outcome|agreed|approved)\s*:\s*(?:\*\*|__)?\s*(?P<what>\S.{2,250}?)\.?$", re.I)
+# (the word may carry who or where in brackets or a short phrase: "Decision (Greg, w/ Dave's advice):",
+# "Decision at the retro:", "decision for ADR-011 then:"; what is decided runs to its sentence's end)
+_DECISION_LEAD = re.compile(r"(?:^|(?<=[\s→>(:,*_]))(?:decision|decided|resolution|resolved|outcome|agreed|approved)"
+                            r"(?:\s*\([^()\n]{1,60}\)|\s+(?:at|in|for|from|of|by|on)\s+[^:.;!?\n]{1,40}?)?"
+                            r"(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?P<what>\S.{2,250}?)(?:\.?$|(?=\.\s+\S))", re.I)
 # a choice stated without the verbs above: "we go with option 2", "going with B", "9 it is", "we'll use X", "approved"
-_CHOICE = re.compile(r"\b(?P<verb>(?:go|goes|going|went)\s+with|(?:will|'ll|’ll)\s+(?:use|take|go for)|decided|agreed|approved|signed off)\b"
+_CHOICE = re.compile(r"\b(?P<verb>(?:go|goes|going|gone|went)\s+(?:with|w(?=/))|decisions?\s+to|decide\s+to|(?:will|'ll|’ll)\s+(?:use|take|go for)|decided|agreed|approved|signed off)\b"
                      r"|^(?P<x>[^,.;]{1,40}?)\s+it\s+is\s*[.!]*$", re.I)  # ("9 it is.": the words close the sentence)
 # a date or a plan moved: "moves from 31 March to 30 April", "slipped to tue 10 mar", "pushed to Q2"
 _MOVED = re.compile(r"\b(?P<verb>(?:moves?|moved|moving|slips?|slipped|pushed|postponed|rescheduled|deferred|brought forward|bumped))"
@@ -45,7 +49,8 @@ _WAS_NOW = re.compile(r"\b(?P<verb>was)\s+(?P<y>[^,;()]{2,30}?),?\s+now\s+(?P<x>
 # ("with", "use" or "now" alone had sent nearly every sentence through all seven; "postponing" is left
 # to other words, as it was)
 _DECISION_WORDS = ("chose", "choose", "picked", "selected", "decided", "settled on", "adopted", "agreed", "approved",
-                   "signed off", "decision", "resolution", "outcome", "go with", "goes with", "going with", "went with",
+                   "signed off", "decision", "resolution", "resolved", "outcome", "go with", "goes with", "going with", "went with",
+                   "go w/", "going w/", "gone w/", "went w/", "decide to",
                    "ll use", "ll take", "ll go for", " it is", " now ", "mov", "slip", "push", "postpone", "reschedul",
                    "deferred", "brought forward", "bumped")
 _CMD = re.compile(r"^(?:\$\s+|#\s+)?(?P<cmd>(?:sudo\s+)?[a-z][\w.-]*(?:\s+\S+)+)\s*$")
@@ -139,7 +144,12 @@ def decisions(doc: Document, us: list[Unit], names: dict[str, str], known: dict[
     out: list[Claim] = []
     for u in us:
         text = u.plain  # (marks kept: a value is a span of its line, "moved to **Sat 21 Feb**")
-        if len(text) > MAX_STATEMENT_CHARS or text.rstrip().endswith("?"):
+        if text.rstrip().endswith("?"):
+            continue
+        if len(text) > MAX_STATEMENT_CHARS:  # (a long paragraph decides where it leads with the word: its first sentence)
+            if (m := _DECISION_LEAD.search(text)) and as_written(doc, u, what := _span(m.group("what"))):
+                last = next(k for k in range(u.first, u.last + 1) if what in " ".join(x.strip() for x in doc.lines[u.first - 1:k]))
+                out.append(Claim(doc.title, "decision", what, "", "fact", "statement", ev(doc, u.first, last)))
             continue
         words = " " + " ".join(text.casefold().split())
         if not any(w in words for w in _DECISION_WORDS):

@@ -1,0 +1,153 @@
+"""Decisions marked as decided by the words of their line, where no heading, lead-in or "we chose"
+says so (issue 31, point 3; session 24):
+
+- a value changed, the old one struck through or named: "Cutover: ~~Sat 21 Nov~~ -> **Sat 28 Nov**",
+  "~~Thu 29 Oct~~ **Thu 12 Nov** full dry run", "… (moved 16 Nov, export delay)", "go-live is now
+  **Sat 14 Nov**, not the 7th" (the old value its *alternative*);
+- a choice given as an order: "go Enercon.", "fine, do the 100.", "do 2.", "go for it";
+- a rejection: "not chosen", "not pursued", "not renewing", "overruled", "don't renew", "is a no",
+  "no for now", "parked for now", "not in scope", "scratch that", "<a thing> — no.", "<a thing> —
+  cancelled Nov 2025, …";
+- a standing rule said as final: "full stop", "no exceptions", "from now on";
+- an approval: "Greg ok'd it", "cabinet said yes to Lightspeed Alert";
+- a thing kept as it is for a while: "pi-hist-01 stays up read-only til end of June", "Old local boxes
+  kept read-only for 12 months then wiped", "keep it till GLS s2 is done", "holding off … til after".
+
+Each is a decision of the note (of the record, for a decision record), its value the sentence as written.
+A question decides nothing, a done checklist item struck through is done, not changed, and a lead-in
+(a sentence closing with ":") introduces what is decided without saying it. The words are English's
+(closed class), no word of any corpus.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kctui.compiler.builtin import commitments
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.readers import Document
+from kctui.core.claims import Claim
+
+_MARKS = r"(?:\*\*|__)?"
+# a clause's start: the sentence's, after a stop, a colon or a dash, or after a word of assent
+_CLAUSE = r"(?:^|(?<=[.!;:—–])\s*|\b(?:ok|okay|yes|yep|fine|so|then)[,.!]?\s+)"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+_WHEN_WORD = r"(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|w/c|wk|week|q[1-4]|\d)"
+
+# a value changed: "~~Sat 21 Nov~~ -> **Sat 28 Nov**", "~~24 Sep~~ → ~~w/c 26 Oct~~ → now Tue 3 Nov",
+# "~~Ravi Chandran~~ → Nadia", "~~Thu 29 Oct~~ **Thu 12 Nov**", "~~cutover 11/16~~ cutover Mon 12/7"
+_STRUCK = re.compile(r"~~(?P<y>[^~\n]{1,80})~~\s*(?:(?P<arrow>->|→|=>)\s*(?:~~[^~\n]{1,80}~~\s*(?:->|→|=>)\s*)*)?"
+                     r"(?:now\s+)?" + _MARKS + r"(?P<x>[A-Za-z0-9][^~\n]{1,60})")
+# a changed plan's note in brackets after its value: "(moved 16 Nov, …)", "(moved bc of freeze)"
+_MOVED_NOTE = re.compile(r"\((?:moved|changed|swapped|rescheduled|pushed|slipped)\s+(?:from|to|on|at|in|bc|b/c|because|again|\d|[a-z]{3}\s+\d)", re.I)
+# "is now **Sat 14 Nov**, not the 7th", "doors are now 19:30, not 19:00", "now Tue 21 Apr not 14 Apr"
+_NOW_NOT = re.compile(r"\bnow\s+" + _MARKS + r"(?P<x>[^,;.()*_]{2,30}?)" + _MARKS + r",?\s+not\s+(?:the\s+)?(?P<y>[^,;.()*_]{2,24})", re.I)
+# a choice given as an order: "go Enercon", "ok, go Acer", "fine, do the 100", "do 2.", "go for it"
+_ORDER = re.compile(_CLAUSE + r"(?:nah\s+|just\s+)?(?:[Gg]o\s+(?:for\s+it\b|(?:with\s+)?[A-Z0-9][\w.-]*)|[Dd]o\s+(?:the\s+)?\d+\b|[Ll]eave\s+it\s*[.!])")
+# a thing not to be done before a time or an event: "NOT before 20 Oct", "not until the cloud trial's done"
+# (not a fact's "that's not till 2025", an aside's "(not until January)" or "… or not before …")
+_NOT_BEFORE = re.compile(r"(?<!\()(?<!\bor )(?<!\bis )(?<!'s )(?<!’s )\bnot\s+(?:before|until|till)\b", re.I)
+# a rejection
+_REJECTED = re.compile(r"\bnot\s+(?:chosen|pursued|renewing|renewed|selected|in scope)\b|\boverruled\b|\bdon'?t\s+renew\b"
+                       r"|\bis\s+a\s+no(?:-go)?\b|\bno\s+for\s+now\b|\b(?:parked|dropped)\s+(?:for\s+now|till|until|til)\b"
+                       r"|\bstays\s+parked\b|(?<![/\w])scratch\s+that\b|\bwon'?t\s+fix\b", re.I)
+# "<a thing> — no.", "<a thing> — cancelled Nov 2025, …", "~~<a thing>~~ – dropped, …"
+_STRUCK_OFF = re.compile(r"^\S.{0,80}?\s(?:—|–|-)\s*" + _MARKS + r"(?:no\s*[.!]|(?:cancell?ed|dropped|not chosen|not pursued)\b)", re.I)
+# a rule said as final
+_FINAL = re.compile(r"\bfull\s+stop\b|\bno\s+exceptions\b|\bfrom\s+now\s+on\b|\bi\s+mean\s+it\b", re.I)
+# an approval: "Greg ok'd it", "Shiv ok'd 400 on Fri", "cabinet said yes to …"
+_APPROVED = re.compile(r"\b(?:ok'?d|okayed)\b|\bsaid\s+yes\s+to\b", re.I)
+# a thing kept as it is for a while: "stays up read-only til end of June", "kept for now", "keep it till …"
+_KEPT = re.compile(r"(?<!\bto\s)\b(?:stays?|staying|kept|keep|keeping|holding\s+off|hold\s+off|hold\s+it|leave\s+it)\b(?!\s+(?:an?\s+eye|in\s+mind|\w+ing)\b)"
+                   r"[^.;:?!]{0,50}?(?:\b(?:till?|until|for\s+now|then)\b|\b(?:through|thru)\s+(?:\d|end\b|" + _MONTH + r"))", re.I)
+
+MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("changed", _STRUCK), ("changed", _MOVED_NOTE), ("changed", _NOW_NOT), ("order", _ORDER), ("rejected", _REJECTED), ("not before", _NOT_BEFORE),
+    ("rejected", _STRUCK_OFF), ("final", _FINAL), ("approved", _APPROVED), ("kept", _KEPT))
+
+
+def marker(text: str) -> tuple[str, re.Match[str]] | None:
+    """The first marker of a decision a sentence (marks kept) holds, with its match, or None."""
+    stripped = text.rstrip(" *_")
+    if stripped.endswith(("?", ":")):
+        return None  # a question decides nothing; a lead-in says what follows
+    for kind, pattern in MARKERS:
+        for m in pattern.finditer(text):
+            if kind != "changed" or pattern is not _STRUCK or _changed(m):
+                return kind, m
+    return None
+
+
+def _changed(m: re.Match[str]) -> bool:
+    """A struck value and the value after it are a change where an arrow joins them or both are dates
+    ("~~Thu 29 Oct~~ **Thu 12 Nov**"), not a crossed-out task with its note ("~~review footnote~~ done")."""
+    if m.group("arrow"):
+        return True
+    when = re.compile(rf"^\W*(?:\w+\s+)?{_WHEN_WORD}", re.I)
+    return bool(when.match(m.group("y"))) and bool(when.match(m.group("x")))
+
+
+def claims(doc: Document, us: list[Unit], decided: set[int]) -> list[Claim]:
+    """The decisions the words of the document's sentences and list items mark (not on a line another
+    rule gave a decision: `decided`), each with the old value it replaces as its *alternative*."""
+    out: list[Claim] = []
+    for u in us:
+        if u.kind == "row" or u.first in decided or len(u.plain) > MAX_STATEMENT_CHARS:
+            continue
+        if u.kind == "item" and u.raw.lstrip().lower().startswith("[x]"):
+            continue  # a done item struck through is done
+        for first, last, text in _pieces(doc, u):
+            found = marker(text)
+            if found is None or first in decided or len(text.split()) < 2 or text not in _joined(doc, first, last):
+                continue
+            e = ev(doc, first, last)
+            out.append(Claim(doc.title, "decision", text, "", "fact", "statement", e))
+            kind, m = found
+            if kind == "changed" and "y" in m.re.groupindex and (old := m.group("y").strip(" *_")):
+                out.append(Claim(doc.title, "alternative", old, "", "fact", "statement", e))
+            decided.add(first)
+    return out
+
+
+# a table cell that decides: "decided to fail over to head02", "Decision: don't try to force the array back"
+_CELL_DECISION = re.compile(r"^(?:\w+\s+)?(?:decision\s*(?::|to\b|for\b)|decided\s*(?::|to\b|for\b|on\b)|decide\s+to\b)", re.I)
+
+
+def row_claims(doc: Document, rows: list[Unit], decided: set[int]) -> list[Claim]:
+    """The decisions of table rows: a cell that opens with the word ("| 17:10 | decided to fail over … |")
+    or rejects ("not renewing", "don't renew", "CANCELLED 13 Nov - …"), the cell as written its value."""
+    out: list[Claim] = []
+    for u in rows:
+        if u.first in decided:
+            continue
+        line = doc.lines[u.first - 1]
+        for cell in u.plain.split(" | "):
+            found = marker(cell)
+            if (_CELL_DECISION.match(cell) or found and found[0] == "rejected") and len(cell.split()) >= 2 and cell in line:
+                out.append(Claim(doc.title, "decision", cell, "", "fact", "statement", ev(doc, u.first, u.first)))
+                decided.add(u.first)
+                break
+    return out
+
+
+# a line of its own: a field ("owner: ~~Kwame~~ → **Piotr**", "**when:** …") or a chat turn's header
+_FIELD_LINE = re.compile(r"^(?:\*\*|__)?[A-Za-z][\w /&'’-]{0,30}(?:\*\*|__)?\s*:(?:\*\*|__)?\s")
+
+
+def _pieces(doc: Document, u: Unit) -> list[tuple[int, int, str]]:
+    """(first line, last line, text) of what a sentence says: the sentence, or, where it runs over lines
+    that each say a thing of their own (fields on lines of their own, a chat turn's header and its
+    words), each such line."""
+    if u.last == u.first:
+        return [(u.first, u.last, u.plain)]
+    split = commitments.pieces(doc, u)
+    if len(split) > 1 or split[0][0] != u.first or split[0][1] != u.last:
+        return split
+    lines = [line.strip() for line in doc.lines[u.first - 1:u.last]]
+    if all(_FIELD_LINE.match(line) for line in lines if line):
+        return [(u.first + k, u.first + k, line) for k, line in enumerate(lines) if line]
+    return [(u.first, u.last, u.plain)]
+
+
+def _joined(doc: Document, first: int, last: int) -> str:
+    return " ".join(line.strip() for line in doc.lines[first - 1:last])
