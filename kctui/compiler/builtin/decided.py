@@ -6,7 +6,7 @@ says so (issue 31, point 3; session 24):
   **Sat 14 Nov**, not the 7th" (the old value its *alternative*);
 - a choice given as an order: "go Enercon.", "fine, do the 100.", "do 2.", "go for it";
 - a rejection: "not chosen", "not pursued", "not renewing", "overruled", "don't renew", "is a no",
-  "no for now", "parked for now", "not in scope", "scratch that", "<a thing> — no.", "<a thing> —
+  "no for now", "parked for now", "scratch that", "<a thing> — no.", "<a thing> —
   cancelled Nov 2025, …";
 - a standing rule said as final: "full stop", "no exceptions", "from now on";
 - an approval: "Greg ok'd it", "cabinet said yes to Lightspeed Alert";
@@ -41,15 +41,15 @@ _STRUCK = re.compile(r"~~(?P<y>[^~\n]{1,80})~~\s*(?:(?P<arrow>->|→|=>)\s*(?:~~
 # a changed plan's note in brackets after its value: "(moved 16 Nov, …)", "(moved bc of freeze)"
 _MOVED_NOTE = re.compile(r"\((?:moved|changed|swapped|rescheduled|pushed|slipped)\s+(?:from|to|on|at|in|bc|b/c|because|again|\d|[a-z]{3}\s+\d)", re.I)
 # "is now **Sat 14 Nov**, not the 7th", "doors are now 19:30, not 19:00", "now Tue 21 Apr not 14 Apr"
-_NOW_NOT = re.compile(r"\bnow\s+" + _MARKS + r"(?P<x>[^,;.()*_]{2,30}?)" + _MARKS + r",?\s+not\s+(?:the\s+)?(?P<y>[^,;.()*_]{2,24})", re.I)
+_NOW_NOT = re.compile(r"\bnow\s+" + _MARKS + r"(?P<x>[^,;.()*_\d]{0,20}\d[^,;.()*_]{0,20}?)" + _MARKS + r",?\s+not\s+(?:the\s+)?(?P<y>[^,;.()*_]{2,24})", re.I)
 # a choice given as an order: "go Enercon", "ok, go Acer", "fine, do the 100", "do 2.", "go for it"
-_ORDER = re.compile(_CLAUSE + r"(?:nah\s+|just\s+)?(?:[Gg]o\s+(?:for\s+it\b|(?:with\s+)?[A-Z0-9][\w.-]*)|[Dd]o\s+(?:the\s+)?\d+\b|[Ll]eave\s+it\s*[.!])")
+_ORDER = re.compile(_CLAUSE + r"(?:nah\s+|just\s+)?(?:go\s+(?:for\s+it\b|(?:with\s+)?[A-Z0-9][\w.-]*)|[Dd]o\s+(?:the\s+)?\d+\b|[Ll]eave\s+it\s*[.!])")
 # a thing not to be done before a time or an event: "NOT before 20 Oct", "not until the cloud trial's done"
 # (not a fact's "that's not till 2025", an aside's "(not until January)" or "… or not before …")
 _NOT_BEFORE = re.compile(r"(?<!\()(?<!\bor )(?<!\bis )(?<!'s )(?<!’s )\bnot\s+(?:before|until|till)\b", re.I)
 # a rejection
-_REJECTED = re.compile(r"\bnot\s+(?:chosen|pursued|renewing|renewed|selected|in scope)\b|\boverruled\b|\bdon'?t\s+renew\b"
-                       r"|\bis\s+a\s+no(?:-go)?\b|\bno\s+for\s+now\b|\b(?:parked|dropped)\s+(?:for\s+now|till|until|til)\b"
+_REJECTED = re.compile(r"\bnot\s+(?:chosen|pursued|renewing|renewed|selected)\b(?!\s*:)|\boverruled\b|\bdon'?t\s+renew\b"
+                       r"|\bis\s+a\s+no(?:-go)?(?![\w-])|\bno\s+for\s+now\b|\b(?:parked|dropped)\s+(?:for\s+now|till|until|til)\b"
                        r"|\bstays\s+parked\b|(?<![/\w])scratch\s+that\b|\bwon'?t\s+fix\b", re.I)
 # "<a thing> — no.", "<a thing> — cancelled Nov 2025, …", "~~<a thing>~~ – dropped, …"
 _STRUCK_OFF = re.compile(r"^\S.{0,80}?\s(?:—|–|-)\s*" + _MARKS + r"(?:no\s*[.!]|(?:cancell?ed|dropped|not chosen|not pursued)\b)", re.I)

@@ -33,10 +33,10 @@ _DECIDED = re.compile(r"\b(?:we|they|the team)\s+(?:have\s+)?(?:decided|agreed)\
 # (the word may carry who or where in brackets or a short phrase: "Decision (Greg, w/ Dave's advice):",
 # "Decision at the retro:", "decision for ADR-011 then:"; what is decided runs to its sentence's end)
 _DECISION_LEAD = re.compile(r"(?:^|(?<=[\s→>(:,*_]))(?:decision|decided|resolution|resolved|outcome|agreed|approved)"
-                            r"(?:\s*\([^()\n]{1,60}\)|\s+(?:at|in|for|from|of|by|on)\s+[^:.;!?\n]{1,40}?)?"
-                            r"(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?P<what>\S.{2,250}?)(?:\.?$|(?=\.\s+\S))", re.I)
+                            r"(?:\s*\([^()\n]{1,60}\)|\s+(?:at|in|for|from|of|by|on)\s+[\w' -]{1,30}?)?"
+                            r"(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?P<what>[^\s:].{2,250}?)(?:\.?$|(?=\.\s+\S))", re.I)
 # a choice stated without the verbs above: "we go with option 2", "going with B", "9 it is", "we'll use X", "approved"
-_CHOICE = re.compile(r"\b(?P<verb>(?:go|goes|going|gone|went)\s+(?:with|w(?=/))|decisions?\s+to|decide\s+to|(?:will|'ll|’ll)\s+(?:use|take|go for)|decided|agreed|approved|signed off)\b"
+_CHOICE = re.compile(r"\b(?P<verb>(?:go|goes|going|gone|went)\s+(?:with|w(?=/))|(?:will|'ll|’ll)\s+(?:use|take|go for)|decided|agreed|approved|signed off)\b"
                      r"|^(?P<x>[^,.;]{1,40}?)\s+it\s+is\s*[.!]*$", re.I)  # ("9 it is.": the words close the sentence)
 # a date or a plan moved: "moves from 31 March to 30 April", "slipped to tue 10 mar", "pushed to Q2"
 _MOVED = re.compile(r"\b(?P<verb>(?:moves?|moved|moving|slips?|slipped|pushed|postponed|rescheduled|deferred|brought forward|bumped))"
@@ -50,7 +50,7 @@ _WAS_NOW = re.compile(r"\b(?P<verb>was)\s+(?P<y>[^,;()]{2,30}?),?\s+now\s+(?P<x>
 # to other words, as it was)
 _DECISION_WORDS = ("chose", "choose", "picked", "selected", "decided", "settled on", "adopted", "agreed", "approved",
                    "signed off", "decision", "resolution", "resolved", "outcome", "go with", "goes with", "going with", "went with",
-                   "go w/", "going w/", "gone w/", "went w/", "decide to",
+                   "go w/", "going w/", "gone w/", "went w/",
                    "ll use", "ll take", "ll go for", " it is", " now ", "mov", "slip", "push", "postpone", "reschedul",
                    "deferred", "brought forward", "bumped")
 _CMD = re.compile(r"^(?:\$\s+|#\s+)?(?P<cmd>(?:sudo\s+)?[a-z][\w.-]*(?:\s+\S+)+)\s*$")

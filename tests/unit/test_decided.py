@@ -1,0 +1,101 @@
+"""Decisions marked by the words of their line (kctui.compiler.builtin.decided, issue 31 point 3, session
+24): a value changed, a choice given as an order, a rejection, a rule said as final, an approval, a thing
+kept for a while, not before a time; and what none of them is. Names and phrasings are our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.builtin import decided
+from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.readers import read_source
+
+DIGEST = "sha256:" + "6" * 64
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("Launch: ~~Mon 3 May~~ -> **Mon 17 May** (moved 20 Apr, vendor late)", "changed"),
+    ("~~Thu 4 Jun~~ **Thu 18 Jun** full rehearsal with the night crew", "changed"),
+    ("Mentor: ~~Ines Okoro~~ → Paulo", "changed"),
+    ("**Target: Tue 9 Jun** (moved 2 Jun - the cabling is not done)", "changed"),
+    ("The pilot is now **Sat 6 Jun**, not the 30th.", "changed"),
+    ("then no. not worth it for the price. go Lindqvist.", "order"),
+    ("fine, do the 40. one-off.", "order"),
+    ("nah leave it. the move makes it moot", "order"),
+    ("Bramble Cloud — evaluated in March, not chosen", "rejected"),
+    ("- Hoverly Pro — cancelled Jan 2026, we use Corvex now.", "rejected"),
+    ("Phone recording is a no for now, revisit in spring.", "rejected"),
+    ("Anything in 8K — no.", "rejected"),
+    ("No deploys without a second reviewer, full stop", "final"),
+    ("from now on: imports run on the small queue, never the large one", "final"),
+    ("The spare router wasn't in the budget — Oskar ok'd it from the same line.", "approved"),
+    ("the old archive box stays up read-only til end of June for safety", "kept"),
+    ("Old tape library kept read-only for 12 months then wiped.", "kept"),
+    ("Firmware 9.2 NOT before 20 Oct, book the change board for the week after", "not before"),
+])
+def test_a_marker_says_the_line_decides(sentence: str, kind: str) -> None:
+    found = decided.marker(sentence)
+    assert found is not None and found[0] == kind
+
+
+@pytest.mark.parametrize("sentence", [
+    "Should we go Lindqvist?",  # a question decides nothing
+    "Here's what I'd like to do – Oskar already ok'd this:",  # a lead-in says what follows
+    "~~review the footnote~~ done 3/2",  # a crossed-out task, no changed value
+    "We are legally required to keep adult records for 8 years, and others until 25.",  # an obligation
+    "the stairwell wifi is the new refresh, that's not till 2025",  # a fact of when
+    "Files in /scratch that have not been accessed will be deleted.",  # a path, no "scratch that"
+    "Marina shows the device as offline — leave it, don't pull it.",  # an instruction, not a choice
+    "Keep an eye on the queue until Friday.",  # no thing kept as it is
+    "The cutover went fine, logs attached.",
+    "At runtime the cast is a no-op.",  # "a no-op" is no "a no"
+    "Reasons this was not pursued: the change is small.",  # a lead-in to reasons
+    "Go Live Support",  # a label, no order
+])
+def test_no_marker(sentence: str) -> None:
+    assert decided.marker(sentence) is None
+
+
+def _decisions(text: str) -> set[tuple[int, str, str]]:
+    ex = extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST))
+    return {(c.evidence.start, c.attribute, c.value) for c in ex.claims if c.attribute in ("decision", "alternative")}
+
+
+def test_a_conditional_decide_to_is_no_decision() -> None:
+    assert not _decisions("# Hiring\n\nIf we decide to move forward, we will schedule a call to discuss your code.\n")
+
+
+def test_a_changed_value_is_a_decision_with_its_old_value_the_alternative() -> None:
+    got = _decisions("# Rollout plan\n\nGo-live: ~~Mon 3 May~~ -> **Mon 17 May** (moved 20 Apr, vendor late)\n")
+    assert (3, "decision", "Go-live: ~~Mon 3 May~~ -> **Mon 17 May** (moved 20 Apr, vendor late)") in got
+    assert (3, "alternative", "Mon 3 May") in got
+
+
+def test_fields_on_lines_of_their_own_are_read_line_by_line() -> None:
+    got = _decisions("# Sync integration\n\nepic: ABC-100 sync\nowner: ~~Ines~~ → **Paulo** from 7 Dec\nbackend: Sam\n")
+    assert {(line, attribute) for line, attribute, _ in got} == {(4, "decision"), (4, "alternative")}
+
+
+def test_a_done_item_struck_through_is_no_decision() -> None:
+    assert not _decisions("# Todo\n\n- [x] ~~order the Mon 3 May cables~~ Tue 4 May done\n")
+
+
+def test_a_table_cell_that_decides() -> None:
+    text = ("# Incident review\n\n| Time | What |\n|---|---|\n| 17:10 | decided to fail over to the spare node |\n"
+            "| 17:30 | node back |\n")
+    assert _decisions(text) == {(5, "decision", "decided to fail over to the spare node")}
+
+
+def test_a_not_doing_heading_holds_decisions() -> None:
+    got = _decisions("# Laptop refresh\n\n## Not doing\n\n- touchscreen models, nobody asked for them\n")
+    assert (5, "decision", "touchscreen models, nobody asked for them") in got
+
+
+@pytest.mark.parametrize("line, value", [
+    ("- **Decision (Mara, w/ Tom's advice):** notify the regulator and the clients", "notify the regulator and the clients"),
+    ("Decision at the retro: we keep the nightly job, not a second one", "we keep the nightly job, not a second one"),
+    ("**Resolved:** that the board proceeds to a tender for two nodes", "that the board proceeds to a tender for two nodes"),
+    ("- going w/ **Harrowgate** via Linden instead, $4,520 incl. onsite", "going w/ **Harrowgate** via Linden instead, $4,520 incl. onsite"),
+])
+def test_decision_leads_and_choices(line: str, value: str) -> None:
+    assert (3, "decision", value) in _decisions(f"# Notes\n\n{line}\n")
