@@ -153,24 +153,23 @@ def test_a_turn_below_the_first_statements_keeps_its_sentences_that_can_answer(t
     assert quoting.turn_gist(turn, frozenset(["honeymoon", "where", "nadia", "salary"])) == quoted
 
 
-def test_the_first_statements_are_quoted_whole_and_the_turns_after_them_as_their_gist():
-    """The WHOLE_TURNS best statements keep every sentence (a turn's talk can be the answer); the turns
-    after them keep the sentences that can answer, so more turns fit."""
+@pytest.mark.parametrize("whole", [0, 2])
+def test_the_turns_after_the_first_statements_are_quoted_as_their_gist(monkeypatch, whole):
+    """The WHOLE_TURNS best statements keep every sentence (none since session 24: the best turn's talk cost
+    the second hop's place); the turns after them keep the sentences that can answer, so more turns fit."""
+    monkeypatch.setattr(packets, "WHOLE_TURNS", whole)
     group = ("source", "chat.md", "Session 1")
     turn = "Nadia: Ha, you're right about that one. Anyway, the honeymoon plans changed again."
     found = [Statement(group, "passage", turn, 1.0 / (i + 1), "chat.md", (i + 1, i + 1)) for i in range(4)]
-    text = packets.pack_statements(envelope(), found, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}},
-                                   2048, "text")
+    meta = {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}}
+    text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     lines = [line for line in text.splitlines() if line.startswith("  L")]
-    assert lines[:2] == [f"  L{i}: {turn}" for i in (1, 2)]
     # (the envelope's terms are the query's: "honeymoon" is not one; "Nadia" is no value after "Nadia: ")
-    assert lines[2:] == [f"  L{i}: {turn}" for i in (3, 4)]
-    envelope_with = replace(envelope(), terms=["honeymoon"])
-    text = packets.pack_statements(envelope_with, found, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}},
-                                   2048, "text")
+    assert lines == [f"  L{i}: {turn}" for i in (1, 2, 3, 4)]
+    text = packets.pack_statements(replace(envelope(), terms=["honeymoon"]), found, meta, 2048, "text")
     lines = [line for line in text.splitlines() if line.startswith("  L")]
-    assert lines[:2] == [f"  L{i}: {turn}" for i in (1, 2)]
-    assert lines[2:] == [f"  L{i}: Nadia: … Anyway, the honeymoon plans changed again." for i in (3, 4)]
+    assert lines[:whole] == [f"  L{i}: {turn}" for i in range(1, whole + 1)]
+    assert lines[whole:] == [f"  L{i}: Nadia: … Anyway, the honeymoon plans changed again." for i in range(whole + 1, 5)]
 
 
 PAGE = ("page", "entities/marcus.md")
