@@ -147,7 +147,7 @@ WHOLE_TURNS = 0  # the best statements, quoted whole (a turn's talk around its n
 # turns after them as their sentences that name a query word or hold a value (kctui.search.quoting.turn_gist):
 # conversations 67.4 → 69.4 % of questions with every evidence turn in a 2 KB packet at 2 (session 14); at 0
 # (session 24, every turn as its gist: the best turn's talk cost the second hop's place) 1,214 questions 74.1 →
-# 74.4 % (four won, none lost; 1: 74.3 %)
+# 74.4 % (four won, none lost; with the text packet's shorter last line 74.5 %, where 1 gives 74.3 %)
 MAX_PASSES = 24  # statements passed over (too large for what is left) before the packet is closed
 
 
