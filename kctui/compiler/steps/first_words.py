@@ -118,9 +118,9 @@ def _unique(names: Mapping[str, Iterable[str]], form_of: Callable[[str], str]) -
         for name in ns:
             key = identity_key(name)
             first = key.split(" ")[0] if key else ""
-            for head in heads:
-                if first.startswith(head):
-                    owners.setdefault(head, set()).add(slug)
+            for end in range(1, len(first) + 1):  # (each form the first word begins with: its prefixes)
+                if first[:end] in heads:
+                    owners.setdefault(first[:end], set()).add(slug)
     out: dict[str, list[str]] = {}
     for key, by_slug in sorted(heads.items()):
         if len(by_slug) != 1:

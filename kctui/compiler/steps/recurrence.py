@@ -165,10 +165,8 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
     if texts is not None:
         by_source = {p: [e.name for e in ex.passing] for p, ex in live.items()}
         by_source.update({p: list(info.passing) for p, info in rest.items() if info.passing})
-        once_names = written_names.passing_by_source(by_source)
-
         def written(keys: set[str]) -> set[str]:
-            return written_names.written_elsewhere({k: once_names[k] for k in keys if k in once_names}, texts)
+            return written_names.written_elsewhere(written_names.passing_by_source(by_source, keys), texts)
     names = recurring(live, state, named, written)
     again = [p for p, keys in once.items() if (keys & names) != _recorded_keys(rest[p].recurring)]
     return sorted(again, key=lambda p: p.encode()), names

@@ -160,15 +160,16 @@ def role(name: str) -> bool:
     return name.rsplit(" ", 1)[-1].casefold() in ROLE_NOUNS
 
 
-def passing_by_source(names_of: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, frozenset[str]]]:
+def passing_by_source(names_of: Mapping[str, Iterable[str]], keys: set[str] | None = None
+                      ) -> dict[str, tuple[str, frozenset[str]]]:
     """identity key -> (its first passing name, the sources that mention it in passing), from each
-    source's passing names."""
+    source's passing names; only for `keys` where given (a pass asks for the few a single source names)."""
     first: dict[str, str] = {}
     where: dict[str, set[str]] = {}
     for path in sorted(names_of, key=lambda p: p.encode()):  # (the same first name in any order of reading)
         for n in names_of[path]:
             k = identity_key(n)
-            if k:
+            if k and (keys is None or k in keys):
                 first.setdefault(k, n)
                 where.setdefault(k, set()).add(path)
     return {k: (first[k], frozenset(where[k])) for k in first}
