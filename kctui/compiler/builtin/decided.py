@@ -66,12 +66,25 @@ MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("rejected", _STRUCK_OFF), ("final", _FINAL), ("approved", _APPROVED), ("kept", _KEPT))
 
 
+# what each marker cannot match without, casefolded (most sentences hold none of these: the patterns,
+# which try every position of a sentence, are tried only where they may match; the same answers)
+_NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _STRUCK: ("~~",), _MOVED_NOTE: ("(",), _NOW_NOT: ("now",), _ORDER: ("go", "do", "leave"),
+    _REJECTED: ("no", "overrul", "don", "parked", "dropped", "scratch", "won"), _NOT_BEFORE: ("not",),
+    _STRUCK_OFF: ("no", "cancel", "dropped"), _FINAL: ("stop", "exception", "now", "mean"),
+    _APPROVED: ("ok", "said"), _KEPT: ("stay", "kept", "keep", "hold", "leave"),
+}
+
+
 def marker(text: str) -> tuple[str, re.Match[str]] | None:
     """The first marker of a decision a sentence (marks kept) holds, with its match, or None."""
     stripped = text.rstrip(" *_")
     if stripped.endswith(("?", ":")):
         return None  # a question decides nothing; a lead-in says what follows
+    folded = text.casefold()
     for kind, pattern in MARKERS:
+        if not any(w in folded for w in _NEEDS[pattern]):
+            continue
         for m in pattern.finditer(text):
             if kind != "changed" or pattern is not _STRUCK or _changed(m):
                 return kind, m
