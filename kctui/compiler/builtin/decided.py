@@ -70,10 +70,12 @@ MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # which try every position of a sentence, are tried only where they may match; the same answers)
 _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _STRUCK: ("~~",), _MOVED_NOTE: ("(",), _NOW_NOT: ("now",), _ORDER: ("go", "do", "leave"),
-    _REJECTED: ("no", "overrul", "don", "parked", "dropped", "scratch", "won"), _NOT_BEFORE: ("not",),
+    _REJECTED: ("not", "overrul", "renew", "parked", "dropped", "scratch", "fix", " no", "\tno", "\nno"), _NOT_BEFORE: ("not",),
     _STRUCK_OFF: ("no", "cancel", "dropped"), _FINAL: ("stop", "exception", "now", "mean"),
     _APPROVED: ("ok", "said"), _KEPT: ("stay", "kept", "keep", "hold", "leave"),
 }
+
+_MARKERS_NEEDS = tuple((kind, pattern, _NEEDS[pattern]) for kind, pattern in MARKERS)
 
 
 def marker(text: str) -> tuple[str, re.Match[str]] | None:
@@ -82,9 +84,9 @@ def marker(text: str) -> tuple[str, re.Match[str]] | None:
     if stripped.endswith(("?", ":")):
         return None  # a question decides nothing; a lead-in says what follows
     folded = text.casefold()
-    for kind, pattern in MARKERS:
-        if not any(w in folded for w in _NEEDS[pattern]):
-            continue
+    for kind, pattern, needs in _MARKERS_NEEDS:
+        if not any(w in folded for w in needs) and not (pattern is _REJECTED and folded.startswith("no")):
+            continue  # ("is a no", "no for now": "no" after a space or opening the sentence)
         for m in pattern.finditer(text):
             if kind != "changed" or pattern is not _STRUCK or _changed(m):
                 return kind, m
