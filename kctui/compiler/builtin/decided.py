@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import commitments
-from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev, joined
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
 
@@ -113,7 +113,7 @@ def claims(doc: Document, us: list[Unit], decided: set[int]) -> list[Claim]:
             continue  # a done item struck through is done
         for first, last, text in _pieces(doc, u):
             found = marker(text)
-            if found is None or first in decided or len(text.split()) < 2 or text not in _joined(doc, first, last):
+            if found is None or first in decided or len(text.split()) < 2 or text not in joined(doc, first, last):
                 continue
             e = ev(doc, first, last)
             out.append(Claim(doc.title, "decision", text, "", "fact", "statement", e))
@@ -162,7 +162,3 @@ def _pieces(doc: Document, u: Unit) -> list[tuple[int, int, str]]:
     if all(_FIELD_LINE.match(line) for line in lines if line):
         return [(u.first + k, u.first + k, line) for k, line in enumerate(lines) if line]
     return [(u.first, u.last, u.plain)]
-
-
-def _joined(doc: Document, first: int, last: int) -> str:
-    return " ".join(line.strip() for line in doc.lines[first - 1:last])

@@ -20,7 +20,7 @@ import re
 
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.stated_values import value_spans
+from kctui.compiler.builtin.stated_values import valued_outside
 
 _LEAD = re.compile(r"(?:\bfor example|\bfor instance|\be\.g\.|\bi\.e\.)\s*,?\s*$", re.I)
 _KIND = re.compile(r"(?:^|\s)(?P<word>[a-z][a-z'-]*)\s+(?:like|such as)\s+$")
@@ -67,7 +67,7 @@ def example_keys(plain: str, spans: list[tuple[nm.Span, str]]) -> set[str]:
 def _valued(plain: str, spans: list[tuple[nm.Span, str]]) -> bool:
     """Does the sentence hold a value outside its names? Its records are then what the value is said of
     ("(3 times in Oct, see OPS-1398, OPS-1415)": the outages' records), not pointers."""
-    return any(not any(s.start <= v[0] < s.end for s, _ in spans) for v in value_spans(plain))
+    return valued_outside(plain, [s for s, _ in spans])
 
 
 def _joined(between: str) -> bool:

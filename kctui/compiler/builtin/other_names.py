@@ -37,12 +37,13 @@ def as_aliases(doc: Document, defined: list[Defined], claims: list[Claim]) -> tu
     """The defined terms and their claims, with each term a sentence names as another name of its
     section's term (`other_name`, a "called" definition: no `rest`) made an alias of that term: the
     section's heading term for a paragraph right in the section, or a term the same paragraph defines."""
-    heading_of = _headings(doc)
+    heading_of: list[int] | None = None  # (read only where a sentence names another name: most documents have none)
     out = list(defined)
     moved: dict[tuple[str, int], str] = {}  # (term, line) -> the owner's term
     for d in defined:
         if d.unit is None or d.rest or d.origin != "definition" or not other_name(d.unit.plain):
             continue
+        heading_of = _headings(doc) if heading_of is None else heading_of
         owner = _owner(doc, d, out, heading_of)
         if owner is None:
             continue

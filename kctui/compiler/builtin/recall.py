@@ -29,6 +29,7 @@ from kctui.compiler.builtin.name_checks import clean_title
 from kctui.compiler.builtin.name_tokens import junk_token
 from kctui.compiler.builtin.sentences import Unit
 from kctui.compiler.builtin.stated_values import stated_value, value_next_to, value_spans
+from kctui.compiler.builtin.stated_values import valued_outside as _valued
 
 _WORD = re.compile(r"[A-Za-z]+")
 _LABEL = re.compile(r"^(?:[^\W\d][\w'’ -]{0,40}?|\*\*[^*]{1,40}\*\*):\s+")
@@ -144,7 +145,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(named)
         once.update(k for _, k in spans if k in keys and numbered(cands[k].name, k in strong, u.plain, spans))
         once.update(k for _, k in spans if k in keys and named_once.model_named(cands[k].name, "shaped" in cands[k].kinds))
-        once.update(_written_as_names(u.plain, spans, keys, cands))
+        once.update(_written_as_names(u.plain, spans, keys, cands, has_value))
         once.update(code_named.stated_once(u.plain, spans, keys, has_value))  # ("copperline-dev", "pg16-staging")
         coded = ct.once_named(u.plain, spans, strong, cands, code_ids)  # ("the `carrier_invoice_sftp` job": the noun a fact)
         keys += [k for k in coded if k not in keys]
@@ -179,10 +180,9 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
 
 
 def _written_as_names(plain: str, spans: list[tuple[nm.Span, str]], keys: list[str],
-                      cands: dict[str, Candidate]) -> list[str]:
+                      cands: dict[str, Candidate], valued: bool) -> list[str]:
     """The keys of the names the sentence states a fact about whose form gives them a page on this one
-    mention (kctui.compiler.builtin.named_once)."""
-    valued = _valued(plain, [s for s, _ in spans])
+    mention (kctui.compiler.builtin.named_once); `valued`: the sentence holds a value outside `spans`."""
     return [k for s, k in spans if k in keys and usable(cands[k])
             and named_once.written_as_name(plain, s, valued)]
 
@@ -196,11 +196,6 @@ def _bracketed(plain: str, spans: list[tuple[nm.Span, str]], lower: ug.Lower, va
         return []
     starts = {b.start for b in named_once.bracketed(plain, lower, valued)}
     return [k for s, k in spans if s.start in starts and len(s.tokens) == 1] if starts else []
-
-
-def _valued(plain: str, spans: list[nm.Span]) -> bool:
-    """Does the sentence hold a value outside its names?"""
-    return any(not any(s.start <= v[0] < s.end for s in spans) for v in value_spans(plain))
 
 
 _PRONOUN = re.compile(r"^(?:It|Its|They|Their|Theirs|This|These|He|She|His|Her)\b")
@@ -342,8 +337,7 @@ def numbered(name: str, strong: bool, plain: str, spans: list[tuple[nm.Span, str
         return True
     if not fleet and not _HOST_NUMBER.match(name):
         return False
-    inside = [(s.start, s.end) for s, _ in spans]
-    return any(not any(a <= v[0] < b for a, b in inside) for v in value_spans(plain))
+    return _valued(plain, [s for s, _ in spans])
 
 
 def _ident_shape(token: str) -> bool:

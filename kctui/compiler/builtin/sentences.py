@@ -64,7 +64,12 @@ def ev(doc: Document, first: int, last: int) -> Evidence:
 def as_written(doc: Document, u: Unit, value: str) -> bool:
     """The value stands letter for letter on the unit's lines (a sentence read without its escapes,
     "\\[2]" as "[2]", is no span of them: such a claim is not made)."""
-    return value in " ".join(line.strip() for line in doc.lines[u.first - 1:u.last])
+    return value in joined(doc, u.first, u.last)
+
+
+def joined(doc: Document, first: int, last: int) -> str:
+    """The lines `first`..`last` (counted from 1) as one text, each stripped, joined by a space."""
+    return " ".join(line.strip() for line in doc.lines[first - 1:last])
 
 
 def sentences(block: Block) -> Iterator[tuple[str, int, int]]:

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev, joined
 from kctui.compiler.readers import Block, Document
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
@@ -148,7 +148,7 @@ def decisions(doc: Document, us: list[Unit], names: dict[str, str], known: dict[
             continue
         if len(text) > MAX_STATEMENT_CHARS:  # (a long paragraph decides where it leads with the word: its first sentence)
             if (m := _DECISION_LEAD.search(text)) and as_written(doc, u, what := _span(m.group("what"))):
-                last = next(k for k in range(u.first, u.last + 1) if what in " ".join(x.strip() for x in doc.lines[u.first - 1:k]))
+                last = next(k for k in range(u.first, u.last + 1) if what in joined(doc, u.first, k))
                 out.append(Claim(doc.title, "decision", what, "", "fact", "statement", ev(doc, u.first, last)))
             continue
         words = " " + " ".join(text.casefold().split())

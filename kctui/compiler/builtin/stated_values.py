@@ -64,6 +64,11 @@ def former(plain: str, a: int) -> bool:
     return bool(_FORMER.search(plain, max(0, a - 24), a))
 
 
+def valued_outside(plain: str, spans: list[nm.Span]) -> bool:
+    """Does the sentence hold a value outside its names (`spans`)?"""
+    return any(not any(s.start <= v[0] < s.end for s in spans) for v in value_spans(plain))
+
+
 def value_next_to(plain: str, span: nm.Span, values: list[tuple[int, int]]) -> bool:
     """Does a value follow the name at once ("Postgres 16", "EMQX 5.4", "Acme (2026-03-31)")?"""
     return any(0 < a - span.end <= 20 and _NEXT_TO.fullmatch(plain[span.end:a]) for a, _ in values)

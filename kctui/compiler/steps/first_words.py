@@ -53,11 +53,18 @@ def _two_words(name: str) -> list[str]:
     if len(words) != 2 or not all(_WORD.match(w) for w in words):
         return []
     first, second = (w.casefold() for w in words)
-    if len(first) < 3 or first in wd.FUNCTION_WORDS or first in wd.CALENDAR or first in wd.CALENDAR_SHORT:
+    if not _may_open(first):
         return []
     if wd.zipf(first) >= FIRST_MAX_ZIPF or wd.zipf(second) >= SECOND_MAX_ZIPF or second in nt.TYPE_NOUNS:
         return []
     return words
+
+
+def _may_open(first: str) -> bool:
+    """Could the (casefolded) first word stand for its name: three letters or more, no function word, no
+    word of the calendar?"""
+    return len(first) >= 3 and first not in wd.FUNCTION_WORDS and first not in wd.CALENDAR \
+        and first not in wd.CALENDAR_SHORT
 
 
 def _first_word(name: str) -> str:
@@ -66,7 +73,7 @@ def _first_word(name: str) -> str:
     if len(words) != 2 or not _WORD.match(words[0]) or not (_MODEL.match(words[1]) or _two_words(name)):
         return ""  # (a model's designation, or a second word that is no kind: `_two_words`)
     first = words[0].casefold()
-    if len(first) < 3 or first in wd.FUNCTION_WORDS or first in wd.CALENDAR or first in wd.CALENDAR_SHORT:
+    if not _may_open(first):
         return ""
     if not first.isalpha() or first.endswith(_ENGLISH_ENDINGS):
         return ""  # (an adjective or a noun English derives: "Additional Artifacts", "Usage Pings", "Self-serve Cody")
