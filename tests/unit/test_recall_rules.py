@@ -249,6 +249,13 @@ def test_the_one_name_a_label_line_gives_gets_the_label_as_its_role():
     assert ("role", "On-call this week") in {(c.attribute, c.value) for c in ex.claims if c.subject == "Ilsabet"}
 
 
+def test_an_email_header_names_its_writer_without_a_role():
+    ex = extract("From: Hannah Quillfeather\nTo: IT\nSubject: go-live moved\n\nPorting got pushed to 18 Jan.\n\n"
+                 "Thanks,\nHannah Quillfeather\n")
+    assert "Hannah Quillfeather" in {e.name for e in ex.entities}
+    assert not any(c.attribute == "role" and c.value == "From" for c in ex.claims)
+
+
 @pytest.mark.parametrize("line", ["Status: Superseded by DR-4.", "Severity: SEV-2", "Subject: QRX 2 review, notes"])
 def test_a_label_line_with_more_than_a_name_gives_no_role(line):
     assert not any(c.attribute == "role" for c in extract(f"# Notes\n\n{line}\n").claims)
