@@ -253,8 +253,8 @@ def _label_value(plain: str, spans: list[tuple[nm.Span, str]]) -> tuple[str, str
         return None  # "Severity: SEV-2": a value of the field, not someone or something it names
     rest = ASIDE.sub("", plain[label.end():span.start] + plain[span.end:]).strip(" .*`_")
     name_label = plain[:label.end()].strip(" *:_")
-    if name_label.casefold() in wd.FUNCTION_WORDS:
-        return None  # "From: Hannah Price": an email's header says who wrote it, no role
+    if name_label.casefold() in wd.FUNCTION_WORDS or name_label.casefold() in ("cc", "bcc"):
+        return None  # "From: Hannah Price", "Cc: Ravi": an email's header says who wrote or got it, no role
     return (key, name_label) if not rest and name_label else None
 
 
