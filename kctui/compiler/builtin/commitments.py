@@ -108,7 +108,7 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
         out.append(("action", owner or None))
     elif first and (owner := _item_owner(text, names, people)) is not None:
         out.append(("action", owner or None))
-    if (not question and ("we" in folded or "let" in folded or "not" in folded) and (m := _GROUP.search(text))
+    if (not question and _GROUP_NEEDS.search(text) and (m := _GROUP.search(text))
             and (m.group("choice") or m.group("refusal") or _group_verb(m.group("verb")))):
         out.append(("decision", None))
     return out
@@ -119,6 +119,9 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
 _PLEDGE_NEEDS = ("ill", "'ll", "’ll", "going to", "gonna")
 _REQUEST_NEEDS = ("please", "pls", "plz", "can you", "could you", "can u", "would you")
 _NAMED_REQUEST_NEEDS = ("pls", "please", "plz")
+# the words each of _GROUP's ways opens with, its clauses' starts left out ("we'll", "we are", "let's",
+# "not doing"): found at once where the whole pattern tries every position
+_GROUP_NEEDS = re.compile(r"[Ww]e\s*['’\s]|[Ll]et['’s]|[Nn]ot\s+[a-z]+ing")
 
 
 def _may_pledge(text: str) -> bool:

@@ -29,6 +29,9 @@ from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
 
 _MARKS = r"(?:\*\*|__)?"
+# (a pattern whose words open with a word boundary opens with a lookahead for the letters those words
+# begin with, "(?=[os])": the engine tries a pattern at every position of a sentence, and passes over a
+# position no word of it begins at before trying each word's boundary; the same matches, faster)
 # a clause's start: the sentence's, after a stop, a colon or a dash, or after a word of assent
 _CLAUSE = r"(?:^|(?<=[.!;:—–])\s*|\b(?:ok|okay|yes|yep|fine|so|then)[,.!]?\s+)"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
@@ -41,24 +44,24 @@ _STRUCK = re.compile(r"~~(?P<y>[^~\n]{1,80})~~\s*(?:(?P<arrow>->|→|=>)\s*(?:~~
 # a changed plan's note in brackets after its value: "(moved 16 Nov, …)", "(moved bc of freeze)"
 _MOVED_NOTE = re.compile(r"\((?:moved|changed|swapped|rescheduled|pushed|slipped)\s+(?:from|to|on|at|in|bc|b/c|because|again|\d|[a-z]{3}\s+\d)", re.I)
 # "is now **Sat 14 Nov**, not the 7th", "doors are now 19:30, not 19:00", "now Tue 21 Apr not 14 Apr"
-_NOW_NOT = re.compile(r"\bnow\s+" + _MARKS + r"(?P<x>[^,;.()*_\d]{0,20}\d[^,;.()*_]{0,20}?)" + _MARKS + r",?\s+not\s+(?:the\s+)?(?P<y>[^,;.()*_]{2,24})", re.I)
+_NOW_NOT = re.compile(r"(?=n)\bnow\s+" + _MARKS + r"(?P<x>[^,;.()*_\d]{0,20}\d[^,;.()*_]{0,20}?)" + _MARKS + r",?\s+not\s+(?:the\s+)?(?P<y>[^,;.()*_]{2,24})", re.I)
 # a choice given as an order: "go Enercon", "ok, go Acer", "fine, do the 100", "do 2.", "go for it"
 _ORDER = re.compile(_CLAUSE + r"(?:nah\s+|just\s+)?(?:go\s+(?:for\s+it\b|(?:with\s+)?[A-Z0-9][\w.-]*)|[Dd]o\s+(?:the\s+)?\d+\b|[Ll]eave\s+it\s*[.!])")
 # a thing not to be done before a time or an event: "NOT before 20 Oct", "not until the cloud trial's done"
 # (not a fact's "that's not till 2025", an aside's "(not until January)" or "… or not before …")
-_NOT_BEFORE = re.compile(r"(?<!\()(?<!\bor )(?<!\bis )(?<!'s )(?<!’s )\bnot\s+(?:before|until|till)\b", re.I)
+_NOT_BEFORE = re.compile(r"(?=n)(?<!\()(?<!\bor )(?<!\bis )(?<!'s )(?<!’s )\bnot\s+(?:before|until|till)\b", re.I)
 # a rejection
-_REJECTED = re.compile(r"\bnot\s+(?:chosen|pursued|renewing|renewed|selected)\b(?!\s*:)|\boverruled\b|\bdon'?t\s+renew\b"
+_REJECTED = re.compile(r"(?=[nodipsw])(?:\bnot\s+(?:chosen|pursued|renewing|renewed|selected)\b(?!\s*:)|\boverruled\b|\bdon'?t\s+renew\b"
                        r"|\bis\s+a\s+no(?:-go)?(?![\w-])|\bno\s+for\s+now\b|\b(?:parked|dropped)\s+(?:for\s+now|till|until|til)\b"
-                       r"|\bstays\s+parked\b|(?<![/\w])scratch\s+that\b|\bwon'?t\s+fix\b", re.I)
+                       r"|\bstays\s+parked\b|(?<![/\w])scratch\s+that\b|\bwon'?t\s+fix\b)", re.I)
 # "<a thing> — no.", "<a thing> — cancelled Nov 2025, …", "~~<a thing>~~ – dropped, …"
 _STRUCK_OFF = re.compile(r"^\S.{0,80}?\s(?:—|–|-)\s*" + _MARKS + r"(?:no\s*[.!]|(?:cancell?ed|dropped|not chosen|not pursued)\b)", re.I)
 # a rule said as final
-_FINAL = re.compile(r"\bfull\s+stop\b|\bno\s+exceptions\b|\bfrom\s+now\s+on\b|\bi\s+mean\s+it\b", re.I)
+_FINAL = re.compile(r"(?=[fni])(?:\bfull\s+stop\b|\bno\s+exceptions\b|\bfrom\s+now\s+on\b|\bi\s+mean\s+it\b)", re.I)
 # an approval: "Greg ok'd it", "Shiv ok'd 400 on Fri", "cabinet said yes to …"
-_APPROVED = re.compile(r"\b(?:ok'?d|okayed)\b|\bsaid\s+yes\s+to\b", re.I)
+_APPROVED = re.compile(r"(?=[os])(?:\b(?:ok'?d|okayed)\b|\bsaid\s+yes\s+to\b)", re.I)
 # a thing kept as it is for a while: "stays up read-only til end of June", "kept for now", "keep it till …"
-_KEPT = re.compile(r"(?<!\bto\s)\b(?:stays?|staying|kept|keep|keeping|holding\s+off|hold\s+off|hold\s+it|leave\s+it)\b(?!\s+(?:an?\s+eye|in\s+mind|\w+ing)\b)"
+_KEPT = re.compile(r"(?=[skhl])(?<!\bto\s)\b(?:stays?|staying|kept|keep|keeping|holding\s+off|hold\s+off|hold\s+it|leave\s+it)\b(?!\s+(?:an?\s+eye|in\s+mind|\w+ing)\b)"
                    r"[^.;:?!]{0,50}?(?:\b(?:till?|until|for\s+now|then)\b|\b(?:through|thru)\s+(?:\d|end\b|" + _MONTH + r"))", re.I)
 
 MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -85,8 +88,12 @@ def marker(text: str) -> tuple[str, re.Match[str]] | None:
         return None  # a question decides nothing; a lead-in says what follows
     folded = text.casefold()
     for kind, pattern, needs in _MARKERS_NEEDS:
-        if not any(w in folded for w in needs) and not (pattern is _REJECTED and folded.startswith("no")):
-            continue  # ("is a no", "no for now": "no" after a space or opening the sentence)
+        for w in needs:  # (a loop, not any(): asked ten times of every sentence)
+            if w in folded:
+                break
+        else:
+            if not (pattern is _REJECTED and folded.startswith("no")):
+                continue  # ("is a no", "no for now": "no" after a space or opening the sentence)
         for m in pattern.finditer(text):
             if kind != "changed" or pattern is not _STRUCK or _changed(m):
                 return kind, m

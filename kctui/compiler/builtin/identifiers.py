@@ -144,13 +144,16 @@ def spans(plain: str, named: frozenset[str]) -> list[nm.Span]:
 _DETERMINERS = ("the", "a", "an", "our", "their", "its", "this", "that", "new", "old")
 _TYPED = re.compile(rf"(?P<lead>\b(?i:{'|'.join(_DETERMINERS)})|[A-Z][\w.-]*)"
                     r" (?P<noun>[a-z]{3,}) \(?`(?P<ident>[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)`")
+# what _TYPED cannot match without, from the space before its noun (a code span of two parts or more
+# after a lower-case word): looked for first, where _TYPED tries its words at every position
+_TYPED_NEED = re.compile(r" [a-z]{3,} \(?`[A-Za-z][A-Za-z0-9]*[-_][A-Za-z0-9]")
 
 
 def typed(plain: str) -> frozenset[str]:
     """The identity keys of the identifiers the sentence types by a noun right before their code span:
     named as the one thing of that kind (a page on this one mention, as "X, a database" would be), not a
     verb's object ("reset pgbouncer `pool_mode`": a verb, no name or determiner, before the word)."""
-    if "`" not in plain:
+    if "`" not in plain or not _TYPED_NEED.search(plain):
         return frozenset()
     return frozenset(identity_key(m.group("ident")) for m in _TYPED.finditer(plain) if _typing_lead(m)
                      and (noun := m.group("noun")) not in wd.FUNCTION_WORDS and noun not in _DETERMINERS

@@ -48,8 +48,10 @@ def _heading_statements(doc: Document, unit: str) -> list[Statement]:
     (starts Mon 16 Nov 2026)"), each its own scope: it states a fact of what it names first."""
     out = []
     for block in doc.blocks:
+        if block.kind != "heading":
+            continue  # (the text of a heading only: most blocks are paragraphs, items and rows)
         text = " ".join(block.text.split())
-        if block.kind == "heading" and 3 <= len(text) <= MAX_STATEMENT_CHARS * 2 and value_spans(text) \
+        if 3 <= len(text) <= MAX_STATEMENT_CHARS * 2 and value_spans(text) \
                 and not _MARKUP.search(text):
             out.append(Statement(text, text, block.start, block.start, unit))
     return out
