@@ -140,7 +140,10 @@ def bare(text: str) -> str:
     return text if "  " not in text and "\n" not in text else " ".join(text.split())
 
 
-_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
+# an emphasis mark: a "*" or "_" opening (no word before it, text after) or closing one (text before, no
+# word after); each way opens with its mark and looks behind it after (no word or star before a star), so
+# the engine skips to the next "*" or "_" at once instead of trying four lookbehinds at every position
+_EMPHASIS = re.compile(r"\*(?:(?<![\w*]\*)(?=\S)|(?<=\S\*)(?![\w*]))|_(?:(?<!\w_)(?=\S)|(?<=\S_)(?!\w))")
 
 
 def split_plain(text: str) -> list[str]:
