@@ -62,3 +62,16 @@ def states(kind: str | None, text: str) -> bool:
         return mentions_time(text)
     holds = _HOLDS.get(kind or "")
     return bool(holds and holds.search(text))
+
+
+_FRAME = re.compile(r"\bhow\s+(much|many|long|far|often)\b|\b(?:what|which)\s+(kind|type|sort)s?\s+of\b"
+                    r"|\bthe\s+(name)\s+of\b", re.I)
+
+
+def frame_words(question: str) -> frozenset[str]:
+    """The words of the question's frame, which say what form the answer takes, not what it is about: "how
+    much / many / long / far / often", "what kind / type / sort of", "the name of" (casefolded). The talk that
+    answers seldom repeats them ("£40 a year" for "how much are the subs"), and where it does they are
+    filler ("thanks so much", "that kind of thing")."""
+    return frozenset(w.casefold() for m in _FRAME.finditer(question) for w in m.groups() if w)
+

@@ -18,6 +18,7 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kctui.search.asked_for import frame_words
 from kctui.search.index import SearchIndex
 from kctui.search.passages import document_title, further_turns, split_passages, surroundings
 from kctui.search.query import FUNCTION_WORDS, ParsedQuery, tokens
@@ -177,7 +178,9 @@ def passage_expression(parsed: ParsedQuery, other_names: Iterable[str] = ()) -> 
     spellings: "latest price" looks for no "version"), each on its own (one-letter tokens
     such as a possessive's `s`, and the function words of English, dropped), and the words of the other
     names of what it names (`other_names`), OR-joined; FTS5's porter stemmer takes each to its stem."""
-    toks = dict.fromkeys(t for g in parsed.groups for t in tokens(g.label) if len(t) > 1 and t not in FUNCTION_WORDS)
+    frame = frame_words(parsed.text)
+    toks = dict.fromkeys(t for g in parsed.groups for t in tokens(g.label)
+                         if len(t) > 1 and t not in FUNCTION_WORDS and t not in frame)
     toks.update(dict.fromkeys(t for t in other_names if len(t) > 1 and t not in FUNCTION_WORDS and t.isalnum()))
     return " OR ".join(f'"{t}"' for t in toks) or " OR ".join(g.fts() for g in parsed.groups)
 
