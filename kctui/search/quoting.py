@@ -80,3 +80,61 @@ def _kept(text: str, words: frozenset[str], limit: int, keep: Callable[[str, boo
         elif not out or out[-1] != "…":
             out.append("…")
     return lead + " ".join(out)
+
+
+TURN_BYTES = 45  # a turn below the packet's FULL_GISTS best statements: at most this many bytes, its speaker's name in them
+
+
+def turn_line(text: str, words: frozenset[str]) -> str:
+    """A conversation's turn below the packet's best statements as `fitted` to TURN_BYTES (its speaker in
+    front); any other passage as it is. Its line citation is whole: the reader opens the turn
+    for the rest, and a question's second hop (the earlier value, the other session) fits where a long turn
+    would cost its place."""
+    flat = " ".join(text.split())
+    lead = speaker_prefix(flat)
+    if not lead:
+        return text
+    return fitted(flat, words, TURN_BYTES)
+
+
+def fitted(text: str, words: frozenset[str], limit: int) -> str:
+    """`text` in at most `limit` UTF-8 bytes: its sentences that name a query word first, then those that
+    hold a value, then the others, each whole while it fits, kept in their order, the rest marked `…`; the
+    first of them cut short (`… …`) when none fits whole. A speaker in front stays."""
+    flat = " ".join(text.split())
+    if len(flat.encode("utf-8")) <= limit:
+        return flat
+    words = frozenset(t for w in words for t in tokens(w) if len(t) > 1 and t not in FUNCTION_WORDS)
+    lead = speaker_prefix(flat)
+    parts = _SENTENCE.split(flat[len(lead):])
+    rank = [(0 if any(typed_word(t, words) for t in tokens(p)) else 1 if _VALUE.search(p) else 2, i)
+            for i, p in enumerate(parts) if p != "…"]  # (a gap a gist marked stays a gap)
+    if not rank:
+        return _clipped(flat, limit)
+    room = limit - len(lead.encode("utf-8"))
+    taken: set[int] = set()
+    for _r, i in sorted(rank):
+        cost = len(parts[i].encode("utf-8")) + 4  # the space and a `… ` it may bring
+        if cost <= room:
+            taken.add(i)
+            room -= cost
+    if not taken:  # the first of them cut short, the gaps around it marked
+        best = min(rank)[1]
+        pre, post = "… " if best else "", " …" if best < len(parts) - 1 else ""
+        cut = _clipped(parts[best], limit - len((lead + pre + post).encode("utf-8")))
+        return lead + pre + cut + ("" if cut.endswith(" …") else post)
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        if i in taken:
+            out.append(part)
+        elif not out or out[-1] != "…":
+            out.append("…")
+    return lead + " ".join(out)
+
+
+def _clipped(text: str, limit: int) -> str:
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    cut = data[: max(0, limit - 4)].decode("utf-8", "ignore")
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip() + " …"  # on a word's end

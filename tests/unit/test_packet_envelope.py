@@ -158,6 +158,7 @@ def test_the_turns_after_the_first_statements_are_quoted_as_their_gist(monkeypat
     """The WHOLE_TURNS best statements keep every sentence (none since session 24: the best turn's talk cost
     the second hop's place); the turns after them keep the sentences that can answer, so more turns fit."""
     monkeypatch.setattr(packets, "WHOLE_TURNS", whole)
+    monkeypatch.setattr(packets, "FULL_GISTS", 10)  # (the turns after them: the next test)
     group = ("source", "chat.md", "Session 1")
     turn = "Nadia: Ha, you're right about that one. Anyway, the honeymoon plans changed again."
     found = [Statement(group, "passage", turn, 1.0 / (i + 1), "chat.md", (i + 1, i + 1)) for i in range(4)]
@@ -170,6 +171,48 @@ def test_the_turns_after_the_first_statements_are_quoted_as_their_gist(monkeypat
     lines = [line for line in text.splitlines() if line.startswith("  L")]
     assert lines[:whole] == [f"  L{i}: {turn}" for i in range(1, whole + 1)]
     assert lines[whole:] == [f"  L{i}: Nadia: … Anyway, the honeymoon plans changed again." for i in range(whole + 1, 5)]
+
+
+def test_the_turns_after_the_best_statements_are_quoted_in_turn_bytes():
+    """The FULL_GISTS best statements are quoted as their gist; a turn after them as what fits of
+    TURN_BYTES, the sentence naming a query word first, its line citation whole."""
+    group = ("source", "chat.md", "Session 1")
+    turn = "Lena: Ha, that is so kind of you to say. Anyway, we're going to Porto instead!"
+    found = [Statement(group, "passage", turn, 1.0 / (i + 1), "chat.md", (i + 1, i + 1)) for i in range(5)]
+    meta = {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}}
+    text = packets.pack_statements(replace(envelope(), terms=["porto"]), found, meta, 2048, "text")
+    lines = [line for line in text.splitlines() if line.startswith("  L")]
+    assert lines[:packets.FULL_GISTS] == [f"  L{i}: Lena: … Anyway, we're going to Porto instead!"
+                                          for i in range(1, packets.FULL_GISTS + 1)]
+    assert lines[packets.FULL_GISTS:] == [f"  L{i}: Lena: … Anyway, we're going to Porto …"
+                                          for i in range(packets.FULL_GISTS + 1, 6)]
+    assert all(len(line.split(": ", 1)[1].encode()) <= quoting.TURN_BYTES for line in lines[packets.FULL_GISTS:])
+
+
+@pytest.mark.parametrize(("text", "limit", "quoted"), [
+    # the sentence naming a query word first, then one holding a value, each whole while it fits
+    ("Lena: Ha, that is so kind. Anyway, we're going to Porto instead! Same dates, 12 to 16 September.", 60,
+     "Lena: … Anyway, we're going to Porto instead! …"),
+    ("Lena: Ha, that is so kind. We booked it. Same dates, 12 to 16 September.", 50,
+     "Lena: … Same dates, 12 to 16 September."),
+    # none fits whole: the first of them cut short
+    ("Lena: We are definitely going to Porto in the second week of September.", 40, "Lena: We are definitely going to …"),
+    # it fits: as it is
+    ("Marcus: And? Go on.", 45, "Marcus: And? Go on."),
+    # not a turn
+    ("We're going to Porto instead of Lisbon, which is a shame.", 30, "We're going to Porto …"),
+])
+def test_a_turn_is_fitted_to_its_bytes_by_the_sentences_that_can_answer(text, limit, quoted):
+    out = quoting.fitted(text, frozenset(["porto"]), limit)
+    assert out == quoted
+    assert len(out.encode()) <= limit
+
+
+def test_a_turn_line_quotes_a_turn_and_leaves_any_other_passage():
+    assert quoting.turn_line("Marcus: And? Go on. Tell me about the new flat.", frozenset(["flat"])) \
+        == "Marcus: … Tell me about the new flat."
+    long = "The flat is above a bakery on the high street, two minutes from the station and the park."
+    assert quoting.turn_line(long, frozenset(["flat"])) == long
 
 
 PAGE = ("page", "entities/marcus.md")
