@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kctui.compiler.builtin import code_things, identifiers, recall
+from kctui.compiler.builtin import code_things, host_names, identifiers, recall
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
@@ -62,6 +62,7 @@ def recognise(doc: Document, us: list[Unit], defined: list[Defined], profile: Pr
     code_ids = code_things.named(us, doc)  # identifiers in code spans of their own ("`carrier_invoice_sftp`")
     recalled, values = _recall(us, cands, spans_of, lower, named_ids, code_ids)
     _section_references(doc, cands)
+    host_names.mark_hosts(cands)  # (a host's name: a page on one mention, its sentence a fact of it)
     used = _used(cands) | ((named_ids | code_ids) & cands.keys())  # (a title however its form reads: "ledger_entries")
     for key in _units(us, spans_of) | _numbered(us, cands, spans_of) | _lower_in_headings(doc, cands) \
             | _role_titles(us, spans_of) | _inflected_openers(cands):
