@@ -24,15 +24,18 @@ from kctui.compiler.builtin.name_evidence import Candidate
 # lower-case parts joined by hyphens, the last a few letters and a zero-padded number or a zero-padded
 # number alone ("amos-app-01", "rgy-fs01", "kelpie-mgmt01"); a sibling after a slash may follow ("-01/02")
 _HOST = re.compile(r"^(?P<parts>[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*)-(?P<last>[a-z]{0,8})0\d{1,2}(?:/\d{1,3})?$")
+# the same in capitals, one of a numbered fleet or register ("BOS-DC01", "STN-SALTO01", "H-031"; not a
+# ticket's number, "SRE-882", nor a level's, "SEV-2": not zero-padded)
+_FLEET = re.compile(r"^(?P<parts>[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*)-(?P<last>[A-Z]{0,8})0\d{1,3}$")
 
 
 def host_name(name: str) -> bool:
     """Is `name` a host's name by its shape (`_HOST`): not a placeholder's letters ("xxx-salto01"), nor one
     English word before its number ("week-01", "phase-02"; "cron-01" and "amos-app-01" are hosts)?"""
-    m = _HOST.match(name)
+    m = _HOST.match(name) or _FLEET.match(name)
     if m is None:
         return False
-    parts = m["parts"].split("-") + ([m["last"]] if m["last"] else [])
+    parts = m["parts"].casefold().split("-") + ([m["last"].casefold()] if m["last"] else [])
     if any(len(p) > 1 and len(set(p)) == 1 for p in parts):
         return False  # "xxx-salto01", "yy-01": a placeholder's letters
     return len(parts) > 1 or wd.zipf(parts[0]) < wd.COMMON_ZIPF
@@ -40,8 +43,10 @@ def host_name(name: str) -> bool:
 
 def page_on_one_mention(c: Candidate) -> bool:
     """Does a candidate get a page for being a host's name, named once (`host_name`): a candidate the
-    text names as an identifier only (not a code member, not a model after a capitalised word)?"""
-    return c.kinds <= {"ident"} and c.vouched and host_name(c.name)
+    text names as an identifier only, or in capitals (not a code member, not a model after a capitalised
+    word)?"""
+    return (c.kinds <= {"ident"} if c.name.islower() else c.kinds <= {"caps", "ident"}) and c.vouched \
+        and host_name(c.name)
 
 
 def mark_hosts(cands: dict[str, Candidate]) -> None:
