@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.steps.recurrence import RECORDED_KEYS, recorded_names
 from kctui.compiler.steps.registry import Contribution
-from kctui.compiler.steps.title_names import title_aliases
+from kctui.compiler.steps.title_names import source_aliases
 from kctui.compiler.trust.changes import (
     ARCHIVED_SOURCE_KEY,
     ClaimChange,
@@ -347,7 +347,7 @@ def build_source_page(slug: str, ex: Extraction, old: Page | None, ctx: PassCont
         kind="source",
         slug=slug,
         title=ex.title,
-        aliases=title_aliases(ex.title, _own_names(ex)),
+        aliases=source_aliases(ex.title, _own_names(ex), path),
         tags=tags,
         domain=ex.domain,
         sources=[SourceRef(path, ex.digest, slug)],

@@ -16,6 +16,11 @@ own: a part that is one of those is that page's name, not this one's.
   or a hyphen: "gcs01").
 - The title without its remarks and trailing dates ("Postmortem: paywall blocked logged-in subscribers —
   9 Nov 2026" → "Postmortem: paywall blocked logged-in subscribers") is a name too.
+- The file's name is the note's name where notes point to each other ("see oncall-handover-bf-weekend.md",
+  "the todo-s3-launch list"; session 25 N, `file_aliases`): the source page carries it, and its stem where
+  the stem is a slug of several words ("runbook-release"; not "vendors", a word) that is no name the source
+  gives a page of its own. On the 50 writers' notes 13 labelled things were a note by its file name or stem,
+  10 of them with their facts on the note's own page.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ _SEPARATOR = re.compile(r"\s*(?::\s|\s[—–-]\s|\s\|\s|,\s)\s*|\s*[—–]\s*(
 _DATE_WORD = re.compile(r"^(?:\d[\d/.:-]*(?:st|nd|rd|th|h|am|pm)?|[qh][1-4]|fy\d{2,4}|w/[ce]|wk\d*|week|"
                         r"of|the|on|at|from|to|till|until|updated|last|starts?|started)$", re.I)
 _NAME_SHAPED = re.compile(r"\d|[a-z][A-Z]|\w-\w")
+_SLUG = re.compile(r"^[\w]+(?:[-_][\w]+)+$")  # a file's stem of several words joined ("todo-s3-launch")
 
 
 def title_aliases(title: str, own_names: Iterable[str] = ()) -> list[str]:
@@ -53,6 +59,27 @@ def title_aliases(title: str, own_names: Iterable[str] = ()) -> list[str]:
             taken.add(key)
             out.append(name)
     return out[:MAX_ALIASES]
+
+
+def source_aliases(title: str, own_names: Iterable[str], path: str) -> list[str]:
+    """A source page's aliases: its title's (`title_aliases`), then its file's (`file_aliases`)."""
+    own = list(own_names)
+    titled = title_aliases(title, own)
+    return titled + file_aliases(path, title, [*own, *titled])
+
+
+def file_aliases(path: str, title: str, own_names: Iterable[str] = ()) -> list[str]:
+    """The names a source's file gives its page besides `title` (`path`: the source's path): its file name,
+    and its stem where that is a slug of several words ("runbook-release.md", "runbook-release")."""
+    name = path.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else ""
+    taken = {identity_key(title)} | {identity_key(n) for n in own_names}
+    out = []
+    for alias in (name, stem if _SLUG.match(stem) else ""):
+        if alias and identity_key(alias) not in taken:
+            taken.add(identity_key(alias))
+            out.append(alias)
+    return out
 
 
 def _named(part: str) -> bool:
