@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.steps.title_names import title_aliases
+from kctui.compiler.steps.title_names import file_aliases, source_aliases, title_aliases
 
 
 @pytest.mark.parametrize(("title", "own", "expected"), [
@@ -30,3 +30,26 @@ from kctui.compiler.steps.title_names import title_aliases
 ])
 def test_title_aliases(title: str, own: list[str], expected: list[str]) -> None:
     assert title_aliases(title, own) == expected
+
+
+@pytest.mark.parametrize(("path", "title", "own", "expected"), [
+    # the file's name, and its stem where that is a slug of several words
+    ("runbook-release.md", "Runbook: cutting a quaypg release", [], ["runbook-release.md", "runbook-release"]),
+    ("notes/todo-s3-launch.md", "s3 launch todo (dec 3)", [], ["todo-s3-launch.md", "todo-s3-launch"]),
+    # a stem of one word is a word, not the note's name
+    ("vendors.md", "Vendors & contracts", [], ["vendors.md"]),
+    # nor one the title or a page of the source's own already has
+    ("gcs01.md", "gcs01", [], ["gcs01.md"]),
+    ("paywall-api.md", "Runbook: paywall-api", ["paywall-api"], ["paywall-api.md"]),
+    # no extension: the name alone
+    ("README", "Readme", [], []),
+])
+def test_file_aliases(path: str, title: str, own: list[str], expected: list[str]) -> None:
+    assert file_aliases(path, title, own) == expected
+
+
+def test_source_aliases_title_first_then_file() -> None:
+    assert source_aliases("Runbook: paywall-api", ["paywall-api"], "runbook-paywall-api.md") == [
+        "runbook-paywall-api.md", "runbook-paywall-api"]
+    assert source_aliases("Postmortem: Hangar 3 Wi-Fi outage (28 Oct 2026)", [], "pm-hangar3.md") == [
+        "Hangar 3 Wi-Fi outage", "Postmortem: Hangar 3 Wi-Fi outage", "pm-hangar3.md", "pm-hangar3"]
