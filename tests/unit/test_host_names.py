@@ -35,8 +35,9 @@ def _cand(name: str, kinds: set[str], vouched: bool = True) -> Candidate:
 @pytest.mark.parametrize(("cand", "expected"), [
     (_cand("pacs-tst-01", {"ident"}), True),
     (_cand("BOS-DC01", {"caps"}), True),
-    # a code span's or a call's member, or a name only the document's usage vouches for: no page by shape
-    (_cand("pacs-tst-01", {"ident", "code"}), False),
+    # in a code span of its own too; not a path's part, nor a name only the document's usage vouches for
+    (_cand("pacs-tst-01", {"ident", "code"}), True),
+    (_cand("pacs-tst-01", {"ident", "path"}), False),
     (_cand("pacs-tst-01", {"ident"}, vouched=False), False),
     (_cand("pacs-tst-01", {"caps"}), False),
 ])

@@ -43,9 +43,9 @@ def host_name(name: str) -> bool:
 
 def page_on_one_mention(c: Candidate) -> bool:
     """Does a candidate get a page for being a host's name, named once (`host_name`): a candidate the
-    text names as an identifier only, or in capitals (not a code member, not a model after a capitalised
-    word)?"""
-    return (c.kinds <= {"ident"} if c.name.islower() else c.kinds <= {"caps", "ident"}) and c.vouched \
+    text names as an identifier, in a code span of its own ("`mkx-cloud-01/02`") or, in capitals, as a
+    capitalised word (not a code member, not a model after a capitalised word)?"""
+    return (c.kinds <= {"ident", "code"} if c.name.islower() else c.kinds <= {"caps", "ident"}) and c.vouched \
         and host_name(c.name)
 
 
