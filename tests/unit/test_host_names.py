@@ -54,6 +54,7 @@ def _entities(text: str) -> set[str]:
     # named once, no value in its sentence: a page all the same
     ("# Onboarding\n\n- ask Priya for an account on tessel-build01 before you start\n", "tessel-build01", True),
     ("# Salto\n\nChecked the lock boxes too (QRV-LOCK01), both fine.\n", "QRV-LOCK01", True),
+    ("# Handover\n\n* Ask the desk about QR3-0112 when you start.\n", "QR3-0112", True),
     # not zero-padded, or a placeholder: a passing mention still
     ("# Onboarding\n\n- ask Priya for an account on tessel-build-3 before you start\n", "tessel-build-3", False),
     ("# Runbook\n\n- log in to each hotel's `xxx-lock01` and restart the service\n", "xxx-lock01", False),
