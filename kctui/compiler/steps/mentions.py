@@ -29,8 +29,7 @@ written; a person's initials (kctui.compiler.steps.first_words) only in a name's
 Incremental = full: the pages a statement reaches depend on the pages that stand in the pass, so an
 unchanged source is read again (from the extraction cache) when its text holds a name no page that
 stood before had (a page or an alias made in this pass: `named_anew`), or when a page it only
-mentioned stands no more; what it attached to pages that still stand is on them already (the pass-level part:
-kctui.compiler.steps.mention_pass).
+mentioned stands no more; what it attached to pages that still stand is on them already (mention_pass).
 """
 
 from __future__ import annotations
@@ -49,6 +48,7 @@ from kctui.compiler.steps.event_pages import event_of, events_of_things
 from kctui.compiler.steps.field_headers import header_subjects, opening_record, sender_domains
 from kctui.compiler.steps.joined_names import joined_places
 from kctui.compiler.steps.name_position import lower_case_source, name_position
+from kctui.compiler.steps.plural_names import same_words
 from kctui.compiler.steps.registry import Contribution
 from kctui.compiler.steps.said import not_within, said
 from kctui.compiler.steps.statement_subject import (
@@ -174,7 +174,7 @@ class NameFinder:
         for i in [i for i, word in enumerate(folded) if word in openers]:  # (the words that open a name: few)
             for name in openers[folded[i]]:
                 n = len(name.words)
-                if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact):
+                if (n > 1 and not same_words(name.words, folded[i:i + n])) or (name.exact and written[i] != name.exact):
                     continue
                 if (name.capitalised or name.placed) and not (written[i][:1].isupper() and name.capitalised) and not (
                         lowered and name.lowered and not (i and folded[i - 1] in _INDEFINITE)
