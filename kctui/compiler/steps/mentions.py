@@ -1,35 +1,33 @@
 """Every statement reaches the pages of the names it contains (issue 31, recall first).
 
-A source that names a thing with a page of its own — made from this source or from another — says
-something about it in each sentence, list item and table row that names it: "check Piano status page"
-in a runbook belongs on Piano's page even when the runbook's own reading never took "Piano" for a name.
-After the match step has routed every source (so every page of the pass exists), each statement of a
-source (`Extraction.statements`) that contains the title or an alias of an entity page that stands —
-a page some source feeds a name, a claim or a term of its own — is attached to that page as a cited
-note, and so is a statement that is about the page by its place (`reaches`: the thing its section or
-the source's title names first, the subject of the sentence it continues) unless it opens with a name of
-another thing (kctui.compiler.steps.statement_subject: "Also: Grafana Cloud's renewal is due 31 Jan."
-in an email on Checkly is Grafana Cloud's, not Checkly's); at most `per_source` of one
-source on one page that hold no value and as many more that hold one, unless the page holds that
-statement of that source whole already (`said`). A mention never keeps a page standing: a source's
-page links only the pages it feeds, so when the last of those goes, the page goes with the notes that
-only mention it.
+A source that names a thing with a page of its own — made from this source or from another — says something about it
+in each sentence, list item and table row that names it: "check Piano status page" in a runbook belongs on Piano's
+page even when the runbook's own reading never took "Piano" for a name. After the match step has routed every source
+(so every page of the pass exists), each statement of a source (`Extraction.statements`) that contains the title or
+an alias of an entity page that stands — a page some source feeds a name, a claim or a term of its own — is attached
+to that page as a cited note, and so is a statement that is about the page by its place (`reaches`: the thing its
+section or the source's title names first, the subject of the sentence it continues) unless it opens with a name of
+another thing (kctui.compiler.steps.statement_subject: "Also: Grafana Cloud's renewal is due 31 Jan." in an email on
+Checkly is Grafana Cloud's, not Checkly's); at most `per_source` of one source on one page that hold no value and as
+many more that hold one, unless the page holds that statement of that source whole already (`said`). A mention never
+keeps a page standing: a source's page links only the pages it feeds, so when the last of those goes, the page goes
+with the notes that only mention it.
 
-How a name is found in a statement (`NameFinder`): words compared case-folded, whole words only (a word
-is what lies between spaces and punctuation, a possessive "'s" dropped: "Piano's"). A name that is an
-English word ("Grace", "Square", "Echo"; wordfreq zipf >= 3) matches only where the statement writes it
-capitalised, and a lower-case name made of common English words ("control room") matches nowhere: the
-word alone does not say it is that thing (unless a later word's capital marks it: "rev C", "iPad Air"); one
-such word matches where written capitalised ("ben" of a roster: "Ben's booked you on the course") and, in
-lower case, where the statement puts it in a name's place ("kim owns the generator script", "kim + luis",
-"| kim |": kctui.compiler.steps.name_position), as does a one-word name that stands for a person
-(`people.mention_forms`: "raise w/ tom"). A name of one or two characters ("Go", "F5") matches only as
-written; a person's initials (kctui.compiler.steps.first_words) only in a name's place too ("TB thinks …").
+How a name is found in a statement (`NameFinder`): words compared case-folded, whole words only (a word is what lies
+between spaces and punctuation, a possessive "'s" dropped: "Piano's"). A name that is an English word ("Grace",
+"Square", "Echo"; wordfreq zipf >= 3) matches only where the statement writes it capitalised, and a lower-case name
+made of common English words ("control room") matches nowhere: the word alone does not say it is that thing (unless
+a later word's capital marks it: "rev C", "iPad Air"); one such word matches where written capitalised ("ben" of a
+roster: "Ben's booked you on the course") and, in lower case, where the statement puts it in a name's place ("kim
+owns the generator script", "kim + luis", "| kim |": kctui.compiler.steps.name_position), as does a one-word name
+that stands for a person (`people.mention_forms`: "raise w/ tom"). A name of one or two characters ("Go", "F5")
+matches only as written; a person's initials (kctui.compiler.steps.first_words) only in a name's place too ("TB
+thinks …").
 
-Incremental = full: the pages a statement reaches depend on the pages that stand in the pass, so an
-unchanged source is read again (from the extraction cache) when its text holds a name no page that
-stood before had (a page or an alias made in this pass: `named_anew`), or when a page it only
-mentioned stands no more; what it attached to pages that still stand is on them already (mention_pass).
+Incremental = full: the pages a statement reaches depend on the pages that stand in the pass, so an unchanged source
+is read again (from the extraction cache) when its text holds a name no page that stood before had (a page or an
+alias made in this pass: `named_anew`), or when a page it only mentioned stands no more; what it attached to pages
+that still stand is on them already (mention_pass).
 """
 
 from __future__ import annotations
@@ -59,6 +57,7 @@ from kctui.compiler.steps.statement_subject import (
     values_said_of,
 )
 from kctui.compiler.steps.title_record import title_record
+from kctui.compiler.steps.title_scope import leaves_title
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
 
@@ -122,14 +121,15 @@ class NameFinder:
 
     def __init__(self, names: Mapping[str, Iterable[str]], people: Mapping[str, Iterable[str]] | None = None,
                  written: Mapping[str, Iterable[str]] | None = None) -> None:
-        """`names`: entity page slug -> its title and aliases; `people`: slug -> the one-word names that
-        stand for the person the page is titled by (`people.mention_forms`), found as `names` are and,
-        when only a capital would make them that name, also in lower case where they stand as a name; so
-        is a one-word alias of such a person's page ("Sandy" of Sandeep Gill: "kofi, sandy (dial-in)");
-        `written`: slug -> names found only as a name is written, capitalised or in a source written in
-        lower case (`name_forms.brand_forms`: "Widget" of "Widget Server" is not "a small widget")."""
+        """`names`: entity page slug -> its title and aliases; `people`: slug -> the one-word names that stand for the
+    person the page is titled by (`people.mention_forms`), found as `names` are and, when only a capital would make
+    them that name, also in lower case where they stand as a name; so is a one-word alias of such a person's page
+    ("Sandy" of Sandeep Gill: "kofi, sandy (dial-in)"); `written`: slug -> names found only as a name is written,
+    capitalised or in a source written in lower case (`name_forms.brand_forms`: "Widget" of "Widget Server" is not
+    "a small widget")."""
         self._first: dict[str, list[_Name]] = {}
         self.keys: set[str] = set()
+        self.heads: dict[str, set[str]] = {}  # slug -> the words that open its names (title_scope)
         people = people or {}
         seen: set[_Name] = set()
         for kind, named in (("", names), ("placed", people), ("written", written or {})):
@@ -143,6 +143,8 @@ class NameFinder:
                             entry = replace(entry, placed=True)
                         if kind == "written" and not entry.exact:
                             entry = replace(entry, capitalised=True, lowered=True)
+                        if kind != "placed" and entry.words[0] not in wd.FUNCTION_WORDS:
+                            self.heads.setdefault(slug, set()).add(entry.words[0])
                         if entry not in seen:  # (a page's names repeat: its aliases, this pass's and the last's)
                             seen.add(entry)
                             self._first.setdefault(entry.words[0], []).append(entry)
@@ -150,8 +152,8 @@ class NameFinder:
         self.events = events_of_things({e.words: e.slug for es in self._first.values() for e in es}, names, _words)
 
     def event_pages(self, found: set[str], text: str) -> set[str]:
-        """The pages of the events of the things in `found` whose noun `text` writes alone ("cutover Sat
-        28th" reaches "CKF cutover" where the statement is CKF's): `_events_of_things`."""
+        """The pages of the events of the things in `found` whose noun `text` writes alone ("cutover Sat 28th" reaches
+    "CKF cutover" where the statement is CKF's): `_events_of_things`."""
         if not self.events or not found:
             return set()
         words = {w.casefold() for w in _words(text)}
@@ -161,9 +163,9 @@ class NameFinder:
         return {slug for _, _, slug in self.places(text, lowered)}
 
     def places(self, text: str, lowered: bool = False) -> list[tuple[int, int, str]]:
-        """(first word, words, slug) of each name `text` contains, in the order written; `lowered`: the
-        text is of a source written in lower case (`lower_case_source`), where a capitalised name of
-        English words is found in lower case too (not one ordinary word, nor after "a" or "an")."""
+        """(first word, words, slug) of each name `text` contains, in the order written; `lowered`: the text is of a
+    source written in lower case (`lower_case_source`), where a capitalised name of English words is found in lower
+    case too (not one ordinary word, nor after "a" or "an")."""
         written = _words(text)
         folded = "\x00".join(written).casefold().split("\x00")
         found: list[tuple[int, int, str]] = []
@@ -253,28 +255,27 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
 
 
 def _bare_lead(text: str, finder: NameFinder) -> bool:
-    """A bold line that is a name and no more ("**Ines**" over her standup items) leads the lines under it
-    and says nothing of the thing itself: no note of its own on the page (the items under it are)."""
+    """A bold line that is a name and no more ("**Ines**" over her standup items) leads the lines under it and says
+    nothing of the thing itself: no note of its own on the page (the items under it are)."""
     inner = text.strip()
     return len(inner) > 4 and inner[:2] in ("**", "__") and inner[-2:] == inner[:2] and bool(finder.named(inner[2:-2]))
 
 
 def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], record: str
             ) -> Iterator[tuple[Statement, set[str]]]:
-    """Each statement of `ex` with the entity pages it is about: those whose names it contains; when it
-    names nothing, or names a thing only after opening words that name nothing, the page of what the
-    sentence it continues is about too (`Statement.follows`: "Tooling unchanged at USD 6,500." after a
-    sentence on Huaxin, "- new date thu 15 oct, CHG-0193 re-approved" after an item on PermitTrack); the
-    page of the thing the section it stands in is headed by (its scope: "**Tom**" over Tom's standup
-    items, "## Fastly"), else of the thing the source's title names; a heading or title that names
-    several things is about the one it names first ("email huaxin dfm review", "Onboarding — Ravi
-    Menon": the longest name that starts there). A statement that opens with a name of its own, where the
-    sentence's subject stands, is that thing's: it reaches the pages it is about by its place (its
-    section's, title's, record's, sender's, the one it continues) only when it names one of them there
-    too, or its section's heading opens with a name ("**Tom**"), and leaves its title's when it states a
-    value of another thing (kctui.compiler.steps.statement_subject `states_of_another`).
-    `subjects`: `title_subjects` of its title; `record`: the record its opening header names
-    (`opening_record`: a note opening with a record's header is its)."""
+    """Each statement of `ex` with the entity pages it is about: those whose names it contains; when it names
+    nothing, or names a thing only after opening words that name nothing, the page of what the sentence it continues
+    is about too (`Statement.follows`: "Tooling unchanged at USD 6,500." after a sentence on Huaxin, "- new date thu
+    15 oct, CHG-0193 re-approved" after an item on PermitTrack); the page of the thing the section it stands in is
+    headed by (its scope: "**Tom**" over Tom's standup items, "## Fastly"), else of the thing the source's title
+    names; a heading or title that names several things is about the one it names first ("email huaxin dfm review",
+    "Onboarding — Ravi Menon": the longest name that starts there). A statement that opens with a name of its own,
+    where the sentence's subject stands, is that thing's: it reaches the pages it is about by its place (its
+    section's, title's, record's, sender's, the one it continues) only when it names one of them there too, or its
+    section's heading opens with a name ("**Tom**"), and leaves its title's when it states a value of another thing
+    (kctui.compiler.steps.statement_subject `states_of_another`), or names other things and not the title's
+    (kctui.compiler.steps.title_scope). `subjects`: `title_subjects` of its title; `record`: the record its opening
+    header names (`opening_record`: a note opening with a record's header is its)."""
     subject, decided = subjects
     sections: dict[str, tuple[set[str], bool]] = {"": ({subject} - {""}, False)}
     own: NameFinder | None = None  # the source's own names, made when a sentence names a page after its first word
@@ -313,8 +314,8 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
             headed if headed == {subject} else set())  # (what the note's title, its record or its sender names)
         placed = headed | titled
         if keeps_place(leads, placed):  # (one opening with a name of its own is that thing's: statement_subject)
-            if titled and states_of_another(said_of(statement), placed):
-                placed -= titled  # (a value of another thing is not the title's: statement_subject)
+            if titled and (states_of_another(said_of(statement), placed) or leaves_title(text, places, titled, finder.heads)):
+                placed -= titled  # (a value of another thing, a line of others only: statement_subject, title_scope)
             found |= placed
         elif explicit:
             found |= headed
@@ -325,11 +326,11 @@ _JOINED = re.compile(r"\s*[/&+]\s*")  # "Rosa / LibCal": a lead of names joined
 
 
 def _headed_by(scope: str, finder: NameFinder, subject: str) -> tuple[set[str], bool]:
-    """(the pages a section is about, whether its heading opens with their names): what its heading or
-    lead names first (or is the whole of, in any case: "**tom**"), every one of its names when it joins
-    names ("Rosa / LibCal": both), else the source's subject. A heading opens with a name when nothing but
-    its number or function words precede it ("**Tom**", "1. StockPilot 9.4.0 at Doncaster"; not
-    "Onboarding — Ravi Menon": `statement_subject.leading_pages`)."""
+    """(the pages a section is about, whether its heading opens with their names): what its heading or lead names
+    first (or is the whole of, in any case: "**tom**"), every one of its names when it joins names ("Rosa / LibCal":
+    both), else the source's subject. A heading opens with a name when nothing but its number or function words
+    precede it ("**Tom**", "1. StockPilot 9.4.0 at Doncaster"; not "Onboarding — Ravi Menon":
+    `statement_subject.leading_pages`)."""
     parts = _JOINED.split(scope)
     if len(parts) > 1 and all(finder.named(p) for p in parts):
         return {slug for p in parts for slug in finder.named(p)}, True
@@ -356,21 +357,20 @@ def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
     return first[2], next((slug for at, _, slug in places if at >= first[1] and slug != first[2]), "")
 
 
-# a chat turn's opening: its speaker in bold and the time ("**Dev Patel** 10:07", "**Marcus Bell** 8:03 AM",
-# "**Tom Whitlock** 03/02 10:05")
+# a chat turn's opening: its speaker in bold and the time ("**Dev Patel** 10:07", "**Tom W** 03/02 8:03 AM")
 _TURN = re.compile(r"^\*\*[^*\n]{1,60}\*\*:?\s*(?:\d{1,2}/\d{1,2}\s+)?\d{1,2}[:.]\d{2}(?:\s*[AaPp][Mm])?\s*")
 
 
 def _carried(places: list[tuple[int, int, str]], leads: set[str], follows: bool, before: str,
              own_places: Callable[[], list[tuple[int, int, str]]]) -> tuple[str, str]:
-    """(the page a statement is about by what it continues, "" if none; the page the next statement
-    continues): a statement that names nothing and may go on with the one before's topic (`follows`:
-    kctui.compiler.steps.statement_subject `goes_on_topic`, a chat turn naming nothing too: "**Dev
-    Patel** 10:07 £96k year one" after a turn on Vocera) goes on with it; one naming a thing only after
-    opening words that name nothing too ("- new date thu 15 oct, CHG-0193 re-approved"), unless those words hold a name of the source's
-    own ("Textual is a Python framework. It was created by …" continues Textual, not Python) or only
-    function words precede the name (`leads`, the names where its subject stands: "The Sectra quote came
-    in" is Sectra's, kctui.compiler.steps.statement_subject)."""
+    """(the page a statement is about by what it continues, "" if none; the page the next statement continues): a
+    statement that names nothing and may go on with the one before's topic (`follows`:
+    kctui.compiler.steps.statement_subject `goes_on_topic`, a chat turn naming nothing too: "**Dev Patel** 10:07
+    £96k year one" after a turn on Vocera) goes on with it; one naming a thing only after opening words that name
+    nothing too ("- new date thu 15 oct, CHG-0193 re-approved"), unless those words hold a name of the source's own
+    ("Textual is a Python framework. It was created by …" continues Textual, not Python) or only function words
+    precede the name (`leads`, the names where its subject stands: "The Sectra quote came in" is Sectra's,
+    kctui.compiler.steps.statement_subject)."""
     if not places:
         return "", before if follows else ""
     at, _, first = places[0]
@@ -382,9 +382,9 @@ def _carried(places: list[tuple[int, int, str]], leads: set[str], follows: bool,
 
 
 def says_something(text: str) -> bool:
-    """Can a statement be about its section's or its document's thing without naming it ("restart it",
-    "PTO Fri 4th")? Not a message header ("Date: Mon, 30 Nov 2026", "From: …"), a greeting that ends on a
-    comma ("Hi Omar,"), a sign-off of a word and a name ("Thanks, Dana") or a single word ("done")."""
+    """Can a statement be about its section's or its document's thing without naming it ("restart it", "PTO Fri
+    4th")? Not a message header ("Date: Mon, 30 Nov 2026", "From: …"), a greeting that ends on a comma ("Hi Omar,"),
+    a sign-off of a word and a name ("Thanks, Dana") or a single word ("done")."""
     if MESSAGE_HEADER.match(text):
         return False
     if any(map(str.isdigit, text)):
