@@ -105,10 +105,10 @@ def _reached(title: str, statements: list[tuple[str, str, bool]]) -> dict[int, s
     ("Payments vendors", [("Datadog | Metrics, APM | $212,000", "", False),
                           ("Host | pg-prod-02 | 16 GB", "", False)],
      {3: {"datadog"}, 4: {"pg-prod-02"}}),
-    # a record's fields stay with the record; a clause of its own naming another thing no longer (title_scope)
+    # a record's fields and a clause of its own stay with the record (its write-up is the record's: title_scope)
     ("ADR-007: Move the ledger to Aurora", [("Deciders: Priya Nair, Tom", "", False),
                                             ("If Castlebrook commits to 2 years we hold £5,090/yr.", "", False)],
-     {3: {"adr-007", "priya-nair", "tom"}, 4: {"castlebrook"}}),
+     {3: {"adr-007", "priya-nair", "tom"}, 4: {"adr-007", "castlebrook"}}),
     # a list opening a statement names each in passing (and names other things than the title's: title_scope)
     ("Payments onboarding", [("Python 3.11, Django 4.2 locally", "", False)],
      {3: {"python", "django"}}),
@@ -262,9 +262,10 @@ RECORD = "ADR-009: Back up /home to tape"
     ([("Running cost: about 40 LTO-9 cartridges a year, roughly £3,200.", "Context")],
      [("LTO-9", "price", "£3,200"), (RECORD, "Running cost", "about 40 LTO-9 cartridges a year, roughly £3,200.")],
      {3: {"adr-009", "home", "lto-9"}}),
-    # a line naming nothing stays; one naming another thing and not the title's leaves it (title_scope, session 25)
+    # a line naming nothing stays; one naming another thing and not the title's leaves what the decision names,
+    # not the record (title_scope, session 25)
     ([("Tape is cheaper than Render per TB.", "Options"), ("Target go-live 7 Dec 2026.", "")],
-     [], {3: {"render"}, 4: {"adr-009", "home"}}),
+     [], {3: {"adr-009", "render"}, 4: {"adr-009", "home"}}),
     # ... unless it is a field of the note
     ([("Options: tape, or Render per TB.", "")], [], {3: {"adr-009", "home", "render"}}),
     # a section headed by its own thing keeps what it holds: only the title's place is left

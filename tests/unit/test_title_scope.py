@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.compiler.steps.mentions import NameFinder
-from kctui.compiler.steps.title_scope import leaves_title
+from kctui.compiler.steps.title_scope import leaves_title, leaving, record_pages
 
 FINDER = NameFinder({"quillpool": ["QuillPool"], "redwick": ["Redwick"], "tarn-db": ["tarn-db"],
                      "amber-aurora": ["Amber Aurora Cloud"], "aurora": ["Aurora"]})
@@ -28,3 +28,19 @@ FINDER = NameFinder({"quillpool": ["QuillPool"], "redwick": ["Redwick"], "tarn-d
 ])
 def test_leaves_title(text, titled, leaves):
     assert leaves_title(text, FINDER.ordered(text), titled, FINDER.heads) is leaves
+
+
+@pytest.mark.parametrize("title, subject, record, pages", [
+    ("ADR-007: Move the queue to Redwick", "adr-007", "", {"adr-007"}),  # a title opening with an identifier
+    ("Postmortem: QuillPool queue stuck — INC-4471", "quillpool", "inc-4471", {"inc-4471"}),  # named apart
+    ("QuillPool runbook", "quillpool", "", set()),
+    ("Onboarding — Ana Ruiz", "ana-ruiz", "", {"ana-ruiz"}),  # a person's own note
+])
+def test_record_pages(title, subject, record, pages):
+    assert record_pages(title, subject, record, {"ana-ruiz": ["Ana"]}) == pages
+
+
+def test_a_records_write_up_stays_on_its_page():
+    text = "Option 2, logical replication to tarn-db then cutover."
+    places = FINDER.ordered(text)
+    assert leaving(text, places, {"adr-007", "redwick"} - {"adr-007"}, FINDER.heads) == {"redwick"}

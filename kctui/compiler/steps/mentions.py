@@ -57,7 +57,7 @@ from kctui.compiler.steps.statement_subject import (
     values_said_of,
 )
 from kctui.compiler.steps.title_record import title_record
-from kctui.compiler.steps.title_scope import leaves_title
+from kctui.compiler.steps.title_scope import leaving, record_pages
 from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
 
@@ -130,7 +130,7 @@ class NameFinder:
         self._first: dict[str, list[_Name]] = {}
         self.keys: set[str] = set()
         self.heads: dict[str, set[str]] = {}  # slug -> the words that open its names (title_scope)
-        people = people or {}
+        people = self.people = people or {}  # (a person's own note: kctui.compiler.steps.title_scope)
         seen: set[_Name] = set()
         for kind, named in (("", names), ("placed", people), ("written", written or {})):
             for slug in sorted(named):
@@ -255,8 +255,7 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
 
 
 def _bare_lead(text: str, finder: NameFinder) -> bool:
-    """A bold line that is a name and no more ("**Ines**" over her standup items) leads the lines under it and says
-    nothing of the thing itself: no note of its own on the page (the items under it are)."""
+    """A bold line that is a name alone ("**Ines**" over her items) leads them: no note of its own on the page."""
     inner = text.strip()
     return len(inner) > 4 and inner[:2] in ("**", "__") and inner[-2:] == inner[:2] and bool(finder.named(inner[2:-2]))
 
@@ -283,7 +282,7 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
     lowered = lower_case_source(s.value for s in ex.statements)
     headers = header_subjects(ex.statements, finder.named, lambda text: finder.first(text, lowered))
     senders = sender_domains(ex.statements, finder.named)  # (a message from a page's domain is about it)
-    said_of = values_said_of(ex, finder.named)
+    said_of, records = values_said_of(ex, finder.named), record_pages(ex.title, subject, record, finder.people)
 
     def own_places(text: str) -> list[tuple[int, int, str]]:  # (the source's own names: made when asked)
         nonlocal own
@@ -314,8 +313,9 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
             headed if headed == {subject} else set())  # (what the note's title, its record or its sender names)
         placed = headed | titled
         if keeps_place(leads, placed):  # (one opening with a name of its own is that thing's: statement_subject)
-            if titled and (states_of_another(said_of(statement), placed) or leaves_title(text, places, titled, finder.heads)):
-                placed -= titled  # (a value of another thing, a line of others only: statement_subject, title_scope)
+            if titled and states_of_another(said_of(statement), placed):
+                placed -= titled  # (a value of another thing is not the title's: statement_subject)
+            placed -= leaving(text, places, titled - records, finder.heads)  # (other things' line: title_scope)
             found |= placed
         elif explicit:
             found |= headed
