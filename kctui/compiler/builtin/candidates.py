@@ -21,6 +21,7 @@ from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin import written_after as wa
 from kctui.compiler.builtin.name_edges import person_with_particles
 from kctui.compiler.builtin.name_evidence import Candidate, SpansOf, candidate, key_of
 from kctui.compiler.builtin.name_mentions import (  # noqa: F401 - APPOSITIVE, acts_as_person: imported from here
@@ -48,6 +49,7 @@ def find_candidates(us: list[Unit], defined: list[Defined], profile: Profile, st
     _surnames(cands)
     _nested_tails(cands, spans_of)
     _model_tails(cands)
+    _written_after(cands, us)
     return cands, spans_of, concept_keys
 
 
@@ -69,6 +71,19 @@ def _model_tails(cands: dict[str, Candidate]) -> None:
         if outer is not c:
             _fold(outer, c)
             cands[key] = outer
+
+
+def _written_after(cands: dict[str, Candidate], us: list[Unit]) -> None:
+    """A name the document writes only after one same word, where the two are a name of it too ("OneCare"
+    of "Zebra OneCare"), is that name (kctui.compiler.builtin.written_after)."""
+    names = {key: c.name for key, c in cands.items() if key_of(c.name) == key}
+    fixed = frozenset(key for key, c in cands.items() if c.defined or c.known)
+    for key, longer in sorted(wa.written_after(names, [u.text for u in us], key_of, fixed).items()):
+        c, outer = cands.get(key), cands.get(longer)
+        if c is None or outer is None or outer is c :
+            continue
+        _fold(outer, c)
+        cands[key] = outer
 
 
 def _nested_tails(cands: dict[str, Candidate], spans_of: SpansOf) -> None:

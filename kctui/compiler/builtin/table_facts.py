@@ -232,6 +232,11 @@ _PAREN_TAIL = re.compile(r"\s+\([^()]*\)\s*$")
 _CELL_NAMES_GAP = re.compile(r"(?:,|\s[+/]\s)(?![^(]*\))")
 
 
+# what a name never holds: a question's mark, a dash between words (a remark after it), emphasis inside
+_REMARK = re.compile(r"\?|\s[—–]\s|\*\*")
+_STRESSED = re.compile(r"\*\*([^*]+)\*\*")
+
+
 def _row_subjects(cell: str, typed: bool, lower_ok: bool = False) -> list[str]:
     """The names a cell of the name column gives ("`orders-db`, `labels-db`", "Gaz + Raj": two each)."""
     head = _PAREN_TAIL.sub("", cell)
@@ -239,6 +244,10 @@ def _row_subjects(cell: str, typed: bool, lower_ok: bool = False) -> list[str]:
         cell = head  # "Acme Forge (formerly Forge One)", "Kodeo sp. z o.o. (Kraków)": the name, then a remark
         # (not "PostgreSQL 14 on EC2 (r6i.2xlarge ×3, Patroni)": a phrase of names)
     parts = [p.strip().strip("`*_ ") for p in _CELL_NAMES_GAP.split(cell)]
+    if any(_REMARK.search(p) for p in parts):
+        # "Ambersil? no — **Stage Depot**": a remark, no name; the name it stresses is the row's ("Stage Depot")
+        stressed = _STRESSED.findall(cell)
+        return _row_subjects(stressed[0], typed, lower_ok) if len(stressed) == 1 else []
     if all(p and (row_name(p, typed) or (typed and _named_cell(p, lower_ok))) for p in parts):
         return parts
     return []
