@@ -23,14 +23,25 @@ def entities(text: str) -> dict[str, tuple[str, ...]]:
 @pytest.mark.parametrize("names, texts, expected", [
     # written only after "Brisk": the longer name's
     ({"quillcare": "QuillCare", "brisk quillcare": "Brisk QuillCare"},
-     ["Brisk QuillCare (handhelds) renews in May", "Brisk QuillCare quote came in"], {"quillcare": "brisk quillcare"}),
+     ["Brisk QuillCare (handhelds) renews in May", "Brisk QuillCare quote came in"],
+     {"quillcare": ("Brisk QuillCare", "brisk quillcare")}),
+    # a model's number always after its maker's word, which the document never names with it as a name:
+    # titled so ("Helix" opening its sentences was read as the sentence's capital)
+    ({"tx-40": "TX-40"}, ["Tarvo TX-40 jammed again at 9", "Tarvo TX-40 belt replaced"],
+     {"tx-40": ("Tarvo TX-40", "tarvo tx-40")}),
+    # not after a verb, an acronym or a word the document writes in lower case too
+    ({"tx-40": "TX-40"}, ["Logged TX-40 fault", "Logged TX-40 again"], {}),
+    ({"tx-40": "TX-40"}, ["MV TX-40 sailed", "MV TX-40 back"], {}),
+    ({"tx-40": "TX-40"}, ["Invoice TX-40 paid", "the invoice is late"], {}),
+    # no number in it: no title the document does not write as a name
+    ({"quillcare": "QuillCare"}, ["Brisk QuillCare renews", "Brisk QuillCare quote"], {}),
     # written alone once: a name of its own
     ({"quillcare": "QuillCare", "brisk quillcare": "Brisk QuillCare"},
      ["Brisk QuillCare renews in May", "QuillCare covers the scanners"], {}),
     # after two different words: which one it is stays unsaid
     ({"nc7": "NC7", "vantor nc7": "Vantor NC7", "hollin nc7": "Hollin NC7"},
      ["Vantor NC7 at the north site", "Hollin NC7 at the south site"], {}),
-    # the word before it and the name are no name of the document: nothing to fold into
+    # after a word in lower case: nothing to fold into
     ({"quillcare": "QuillCare"}, ["our QuillCare plan", "the QuillCare plan"], {}),
     # a name the document defines or knows keeps its page
     ({"quillcare": "QuillCare", "brisk quillcare": "Brisk QuillCare"}, ["Brisk QuillCare renews"], {}),
@@ -62,3 +73,10 @@ def test_a_name_cell_with_a_remark(cell, expected, absent):
     assert not any("?" in name for name in found)
     if expected:
         assert expected in found
+
+
+def test_a_model_number_written_only_after_its_maker_is_titled_so():
+    found = entities("# Sorter runbook\n\n- Tarvo TX-40 jams: stop the belt, clear the chute, restart from the panel.\n"
+                     "- Tarvo TX-40 spares are in cage 3, 2 belts and 4 rollers.\n")
+    assert "TX-40" not in found
+    assert found["Tarvo TX-40"] == ("TX-40",)

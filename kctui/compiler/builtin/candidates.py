@@ -15,6 +15,7 @@ candidate and its evidence: kctui.compiler.builtin.name_evidence.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from kctui.compiler.builtin import models
 from kctui.compiler.builtin import name_types as nt
@@ -74,16 +75,29 @@ def _model_tails(cands: dict[str, Candidate]) -> None:
 
 
 def _written_after(cands: dict[str, Candidate], us: list[Unit]) -> None:
-    """A name the document writes only after one same word, where the two are a name of it too ("OneCare"
-    of "Zebra OneCare"), is that name (kctui.compiler.builtin.written_after)."""
+    """A name the document writes only after one same maker's word is the name the two make: the
+    document's own where it names it so ("OneCare" of "Zebra OneCare"), else one titled so, the short
+    spelling its alias ("HX-2" of "Helix HX-2"; kctui.compiler.builtin.written_after)."""
     names = {key: c.name for key, c in cands.items() if key_of(c.name) == key}
     fixed = frozenset(key for key, c in cands.items() if c.defined or c.known)
-    for key, longer in sorted(wa.written_after(names, [u.text for u in us], key_of, fixed).items()):
-        c, outer = cands.get(key), cands.get(longer)
-        if c is None or outer is None or outer is c :
+    for key, (longer, longer_key) in sorted(wa.written_after(names, [u.text for u in us], key_of, fixed).items()):
+        c = cands.get(key)
+        if c is None:
             continue
-        _fold(outer, c)
-        cands[key] = outer
+        outer = cands.get(longer_key)
+        if outer is None:  # titled as the text writes it, with everything the short spelling had
+            outer = replace(c, name=longer, key=longer_key, surfaces=[*c.surfaces], units=[*c.units],
+                            kinds=set(c.kinds), marked_in=set(c.marked_in))
+            if c.name not in outer.surfaces:
+                outer.surfaces.append(c.name)
+            for k, other in list(cands.items()):
+                if other is c:
+                    cands[k] = outer
+            cands[longer_key] = outer
+            continue
+        if outer is not c:
+            _fold(outer, c)
+            cands[key] = outer
 
 
 def _nested_tails(cands: dict[str, Candidate], spans_of: SpansOf) -> None:
