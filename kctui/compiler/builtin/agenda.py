@@ -10,7 +10,8 @@ or a lead-in that says so, and the rows of a table of tasks.
   "… (Gus)", "… — **Devin**, draft by 12 Feb", "AP: Lena to …", "@Tomás can you …"), else of the note,
   with its due date ("by 3/6", "due 8 Dec") as a claim of its own;
 - a table whose header has a due column (due / deadline), or an owner column (owner / who / assignee …)
-  beside a task column (action / task / what …), is a table of action items: each row is an action item of its owner with its due, or done where a
+  beside a task column (action / task / what …) or a column of when (date / time / day), or a column
+  headed "who" and a verb ("who sets it up"), is a table of action items: each row is an action item of its owner with its due, or done where a
   status column says so.
 
 The words below are the English words for a decision, an action, an owner and a due date (closed class):
@@ -39,7 +40,7 @@ OWNER_WORDS = frozenset("owner owners who assignee assignees assigned lead respo
 DUE_WORDS = frozenset("due deadline eta target due-date".split())
 TASK_WORDS = ACTION_WORDS | frozenset("task item items what step steps".split())  # a task column's header
 REGISTER_WORDS = frozenset("what item items".split())  # a column of things as much as of tasks
-WHEN_WORDS = frozenset("when date".split())
+WHEN_WORDS = frozenset("when date time day".split())
 DONE_WORDS = frozenset("done closed complete completed fixed resolved shipped ✅ ✔ ✓ yes".split())
 STATUS_WORDS = frozenset("status state done".split())
 MAX_LABEL_WORDS = 4  # a heading or lead-in naming a kind of list is short ("Action items", "Decisions made")
@@ -201,13 +202,13 @@ def section_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: 
         if u.index or u.kind == "paragraph" and not owner:
             continue  # an action item is its item's first sentence (the rest say why); a paragraph among
             # the items is a remark ("Next meeting: 19 May", "(Aisha keeps this list)") unless it hands a task
-        claims.append(Claim(_page_of(owner, text, doc, names), "action item", text, "", "fact", "statement", e))
+        claims.append(Claim(page_of(owner, text, doc, names), "action item", text, "", "fact", "statement", e))
         if due:
             claims.append(Claim(doc.title, "due", due, "", "fact", "statement", e))
     return claims
 
 
-def _page_of(owner: str | None, value: str, doc: Document, names: dict[str, str]) -> str:
+def page_of(owner: str | None, value: str, doc: Document, names: dict[str, str]) -> str:
     """The page an action item goes on: its owner's where the document names them and the item's words
     do ("Quen — order the rack"), else the note's (a row's task alone would read on the owner's page as
     a fact of someone else)."""
@@ -239,7 +240,7 @@ def handed_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: s
         if owner is None or not as_written(doc, u, u.plain):
             continue
         e = ev(doc, u.first, u.last)
-        out.append(Claim(_page_of(names.get(identity_key(owner), owner), u.plain, doc, names), "action item",
+        out.append(Claim(page_of(names.get(identity_key(owner), owner), u.plain, doc, names), "action item",
                          u.plain, "", "fact", "statement", e))
         if due := due_of(u.plain):
             out.append(Claim(doc.title, "due", due, "", "fact", "statement", e))
@@ -253,15 +254,23 @@ _PREPOSITION_BEFORE = re.compile(r"\b(?:from|of|in|on|at|for|with|by|into|onto|v
 def _handed_to(text: str, people: set[str]) -> str | None:
     """The person a sentence hands a task to: a handle, a name of the document (`people`: their keys)
     or one shaped as a person's, before "to", "will", "can you" and a verb ("Jonas to finish …"); not
-    a name after a preposition ("moved from Redis to use …")."""
+    a name after a preposition ("moved from Redis to use …"). Opening its clause, a given name the
+    document knows no thing by ("… over budget. Daf to coordinate w/ …") or a titled one ("Ms. Raman
+    will present") is a person's too (session 25)."""
     for m in _HANDED.finditer(text):
         verb = m.group("verb").casefold()
-        if verb in OBJECT_WORDS or verb in wd.FUNCTION_WORDS or _PREPOSITION_BEFORE.search(text[:m.start()]):
+        if verb in OBJECT_WORDS or verb in wd.FUNCTION_WORDS or verb in ("don't", "dont", "never") or _PREPOSITION_BEFORE.search(text[:m.start()]):
             continue
         who = re.split(r"\s*(?:\+|&|\band\b)\s*", m.group("who").strip())[0].strip(" .")
         if who.startswith("@") or identity_key(who) in people or nt.person_shape(who):
             return who.lstrip("@")
+        if _CLAUSE_OPEN.search(text[:m.start()]) and (given_name(who, {}) or _TITLED.match(text[m.start():])):
+            return who  # a given name or a titled name opening its clause: "… over budget. Daf to coordinate w/ …"
     return None
+
+
+_CLAUSE_OPEN = re.compile(r"(?:^|[.;:—–→(,]\s*|\s-\s*)$")
+_TITLED = re.compile(r"(?:Mr|Ms|Mrs|Dr)\.?\s+[A-Z]")
 
 
 def due_claims(doc: Document, items: list[Claim]) -> list[Claim]:
@@ -284,8 +293,12 @@ def table_claims(doc: Document, names: dict[str, str]) -> list[Claim]:
             continue
         header = [_label_words(c) for c in block.rows[0][1]]
         who = _column(header, OWNER_WORDS)
+        # "who" and a verb heads the column of whom each row is for to do ("who sets it up", "who grants")
+        who_does = next((k for k, words in enumerate(header) if len(words) >= 2 and words[0] == "who"), -1)
+        who = who if who >= 0 else who_does
         due = _column(header, DUE_WORDS)
-        tasks = _column(header, TASK_WORDS - REGISTER_WORDS) >= 0 or _column(header, TASK_WORDS) >= 0 and _column(header, WHEN_WORDS) >= 0
+        tasks = _column(header, TASK_WORDS - REGISTER_WORDS) >= 0 or _column(header, TASK_WORDS) >= 0 and _column(header, WHEN_WORDS) >= 0 \
+            or who_does >= 0 or who >= 0 and _column(header, WHEN_WORDS) >= 0  # (a schedule: "| Time | What | Who |", "| Date | Test | Who |")
         if due < 0 and (who < 0 or not tasks):
             continue  # (an owner column alone is a list's, a vendor's owner: a task column makes it tasks;
             # "What" / "Item" beside an owner heads a register of things, "| Vendor | What for | Owner |",
@@ -316,7 +329,7 @@ def _table_row(doc: Document, cells: list[str], line: int, columns: tuple[int, i
     e = ev(doc, line, line)
     owner_cell = cells[who] if 0 <= who < len(cells) else ""
     owner = (owner_of(owner_cell, names) or _owner_cell(owner_cell, names)) if owner_cell else None
-    subject = _page_of(owner, task, doc, names)
+    subject = page_of(owner, task, doc, names)
     state = cells[status] if 0 <= status < len(cells) else ""
     done = bool(set(_label_words(state)) & DONE_WORDS) or any(mark in state for mark in "✅✔✓")
     due_cell = cells[due] if 0 <= due < len(cells) else ""
@@ -328,3 +341,14 @@ def _table_row(doc: Document, cells: list[str], line: int, columns: tuple[int, i
     if due_cell and due_cell not in ("-", "—", "–"):
         claims.append(Claim(doc.title, "due", due_cell, "", "fact", "statement", e))
     return claims
+
+
+_GIVEN = re.compile(r"^[A-Z][a-z]{2,}(?:[-'’][A-Z][a-z]+)?$")
+
+
+def given_name(who: str, names: dict[str, str]) -> bool:
+    """A word alone in an owner's place (closing a list item after a dash, in brackets) that reads as a
+    given name: one capitalised word, no ordinary word nor a day's or month's ("Kat", "Aisha", not
+    "Tom" or "Finance"), that the document names no thing by ("— Relaybus": a thing's name)."""
+    return bool(_GIVEN.match(who)) and not wd.common_word(who) and who.casefold() not in wd.CALENDAR \
+        and identity_key(who) not in names

@@ -2,7 +2,10 @@
 point 3), read from the sentence's structure:
 
 - a pledge: the writer's first person, a modal of the future and a verb ("I'll email their lab lead",
-  "ill draft something", "I'm going to reorder") is an action item of the note;
+  "ill draft something", "I'm going to reorder"), or the modal opening its clause with no subject, the
+  writer's "I" left out ("not happy, will push back", "Will update the questionnaire answers"), or a
+  task under way opening its clause with the time it is done ("swapping it tmrw", "enrolling in SOTI
+  this week"), is an action item of the note;
 - a request: a clause opening with "please" / "pls" / "can you" / "could you" and a verb, after a name
   or not ("Please send the order form to Hana", "Tom, can you check the switch?", "Marek add it to the
   handover pls") is an action item, of the person named where one is (a request asked as a question is
@@ -10,7 +13,10 @@ point 3), read from the sentence's structure:
 - an owner's item: a list item led by a person's name written as a label ("- raj: extend gis-srv-02 by
   200GB", a name of the document's people in any case) says what they are to do;
 - an owner closing a list item after a dash or in brackets ("TeamCity 2026.2 upgrade w/c 30 Nov — Dev",
-  "upgrade when we get to it (Tom)") hands the item to them;
+  "upgrade when we get to it (Tom)") hands the item to them; in any sentence of the item, so does one
+  in brackets closing it ("… flag in ResourceSpace (Tom)", "(owner: Seun)", "(aiko)"), after an
+  arrow ("→ Felix, target v2.4.0", "-> raj, by 20 oct") or after a dash before a comma or a stop
+  ("— Tom, once 23..28 are all stable");
 - a group's commitment: the first person plural with a modal of the future or "let's" and a verb ("we'll
   bill as a flat line", "let's stay", "we're going to keep Tableau") is a decision of the note.
 
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from kctui.compiler.builtin import agenda, assigned
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev
@@ -32,7 +39,7 @@ from kctui.core.slugs import identity_key
 # where a clause opens: the sentence's start, a stop, a colon, a dash, a comma, or a word that only leads
 # a reply ("ok", "yes", "fine", "so", "and", "also", "then") before it
 _CLAUSE = r"(?:^|(?<=[.!?;:,—–(>→])\s*|\b(?:ok|okay|yes|yep|yeah|sure|fine|so|and|also|then|but)\s+)"
-_PLEDGE = re.compile(r"(?:(?<![\w'’])(?:I\s*(?:'ll|’ll|\s+will|'m going to|’m going to|\s+am going to|'m gonna)|i'll|i’ll)|" + _CLAUSE + r"ill)"
+_PLEDGE = re.compile(r"(?:(?<![\w'’])(?:I\s*(?:'ll|’ll|\s+will|'m going to|’m going to|\s+am going to|'m gonna)|i'll|i’ll)|" + _CLAUSE + r"ill|(?:^|(?<=[.!;:,—–(>→])\s*)[Ww]ill)"
                      r"\s+(?:also\s+|just\s+|then\s+)?(?P<verb>[a-z][a-z'’-]+)")
 _GROUP = re.compile(r"(?:(?<![\w'’])(?:[Ww]e\s*(?:'ll|’ll|\s+will|'re going to|’re going to|\s+are going to|\s+shall))|" + _CLAUSE + r"(?:[Ll]et's|[Ll]et’s|[Ll]ets))"
                     r"\s+(?:also\s+|just\s+|then\s+)?(?P<verb>[a-z][a-z'’-]+)"
@@ -40,6 +47,15 @@ _GROUP = re.compile(r"(?:(?<![\w'’])(?:[Ww]e\s*(?:'ll|’ll|\s+will|'re going 
                     r"|(?<![\w'’])[Ww]e\s*(?:'re|’re|\s+are)\s+(?:now\s+)?(?P<choice>staying|sticking|keeping|going with|not|moving|switching|dropping|replacing|migrating)\b"
                     # a choice not to, opening its clause: "not doing it now", "no. not launching a new store into BF"
                     r"|" + _CLAUSE + r"(?:\*\*|__)?(?P<refusal>[Nn]ot\s+[a-z]+ing)\b(?!\s+(?:yet|well|great)\b)")
+# the writer's "I'm" left out, a task under way with the time it is done: "swapping it tmrw", "Swapping for
+# the spare Optiplex today.", "enrolling in SOTI this week" (not "going", "waiting": REPORTING_ING)
+_SOON = r"(?:today|tonight|tmrw|tomorrow|this\s+(?:week|afternoon|morning|evening)|next\s+week|(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?)"
+_SOON_NEXT = r"(?:today|tonight|tmrw|tomorrow|this\s+(?:week|afternoon|morning|evening)|next\s+week)\b"
+# what a task's verb takes after it: its object or a preposition ("swapping it", "deploying to", "writing
+# up"), or the time itself ("sending today"); not a noun's next word ("Boxing Day", "seeding starts Sat")
+_TAKES = r"(?:it|them|him|her|the|a|an|to|on|in|into|for|with|w/|up|out|back|off|over|this|that|these|those|my|our|his|their)\b"
+_UNDER_WAY = re.compile(r"(?:^|(?<=[.!;:,—–(>→])\s*)(?P<verb>[A-Za-z][a-z]{2,}ing)\s+(?:" + _SOON_NEXT + "|" + _TAKES +
+                        r"[^.;!?]{0,60}?(?<!since )(?<!last )(?<!from )\b" + _SOON + r"\b)", re.I)
 _NAME = r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
 _REQUEST = re.compile(_CLAUSE + rf"(?:@?(?P<who>{_NAME})\s*,?\s*)?(?:please|pls|plz|can you|could you|can u|would you)\s+(?P<verb>[a-z][a-z'’-]+)", re.I)
 # "Marek add it to the handover pls": a name, a verb and a request word closing the clause
@@ -65,7 +81,8 @@ def commitment_claims(doc: Document, us: list[Unit], names: dict[str, str], peop
             text = bare(value)
             if len(text.split()) < 2:
                 continue
-            said = [(kind, owner) for kind, owner in said_commitment(text, names, people, first=u.kind == "item" and u.index == 0)
+            said = [(kind, owner) for kind, owner in said_commitment(text, names, people, first=u.kind == "item" and u.index == 0,
+                                                                     item=u.kind == "item")
                     if kind == "decision" or first not in taken and u.first not in taken]
             e = ev(doc, first, last)
             for kind, owner in said:
@@ -92,21 +109,29 @@ def pieces(doc: Document, u: Unit) -> list[tuple[int, int, str]]:
     return [(u.first + k, u.first + k, line.strip()) for k, line in enumerate(lines) if line.strip() and not _TURN_HEAD.match(line)]
 
 
-def said_commitment(text: str, names: dict[str, str], people: set[str], first: bool = False) -> list[tuple[str, str | None]]:
+def said_commitment(text: str, names: dict[str, str], people: set[str], first: bool = False,
+                    item: bool = False) -> list[tuple[str, str | None]]:
     """The commitments one sentence (read bare) makes: ("action", owner or None) for a pledge, a request
     or an owned list item, ("decision", None) for a group's commitment, both where it makes both ("let's
     go Dell then, I'll tell CDW-G today"). `first` when it is a list item's first sentence (an owner as
-    its label or closing it is read there only)."""
+    its label is read there only), `item` when it is any sentence of a list item (an owner handed the
+    sentence in brackets or after an arrow: "… flag in ResourceSpace (Tom)", "need DNS CNAME -> raj")."""
     out: list[tuple[str, str | None]] = []
     question = text.rstrip().endswith("?")
     folded = text.casefold()
     if len(text.split()) < ACTION_VALUE_WORDS:  # (a task names what to do; "Let's stay." decides in two words)
         pass
-    elif not question and _may_pledge(text) and (m := _PLEDGE.search(text)) and _task_verb(m.group("verb")):
+    elif not question and _may_pledge(text) and (m := _PLEDGE.search(text)) and _task_verb(m.group("verb")) \
+            and not ("?" in text and "will" in m.group(0).casefold()):  # ("so will dani still be around? she …")
+        out.append(("action", None))
+    elif not question and "ing" in text and any(m.group("verb").casefold() not in assigned.REPORTING_ING
+                                                 for m in _UNDER_WAY.finditer(text)):
         out.append(("action", None))
     elif (owner := _requested(text, names, people, folded)) is not None:
         out.append(("action", owner or None))
     elif first and (owner := _item_owner(text, names, people)) is not None:
+        out.append(("action", owner or None))
+    elif item and not question and (owner := _handed_on(text, names, people)) is not None:
         out.append(("action", owner or None))
     if (not question and _GROUP_NEEDS.search(text) and (m := _GROUP.search(text))
             and (m.group("choice") or m.group("refusal") or _group_verb(m.group("verb")))):
@@ -116,7 +141,7 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
 
 # what each pattern cannot match without (the patterns try every position of a sentence; most sentences
 # hold none of these words, so they are looked for first: the same answers, fewer searches)
-_PLEDGE_NEEDS = ("ill", "'ll", "’ll", "going to", "gonna")
+_PLEDGE_NEEDS = ("ill", "'ll", "’ll", "going to", "gonna")  # ("will" holds "ill")
 _REQUEST_NEEDS = ("please", "pls", "plz", "can you", "could you", "can u", "would you")
 _NAMED_REQUEST_NEEDS = ("pls", "please", "plz")
 # the words each of _GROUP's ways opens with, its clauses' starts left out ("we'll", "we are", "let's",
@@ -170,7 +195,32 @@ def _item_owner(text: str, names: dict[str, str], people: set[str]) -> str | Non
             return names.get(identity_key(label), label)
     m = _CLOSING_OWNER.search(text)
     if m and len(text[:m.start()].split()) >= 2:
-        return _person(m.group("who"), names, people)
+        return _person(m.group("who"), names, people) or (m.group("who") if agenda.given_name(m.group("who"), names) else None)
+    return None
+
+
+
+# an owner handed a list item's sentence: in brackets closing it ("(Tom)", "(owner: Seun)", "(aiko)"), after
+# an arrow ("→ Felix, target v2.4.0", "-> raj, by 20 oct", "-> Dana")
+_HANDED_ON = re.compile(r"\((?:owner\s*:\s*)?(?P<who>[A-Za-z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\)\s*[.!]*$"
+                        # after a dash, the item's rest after a comma or a stop: "— Tom, once 23..28 are stable", "— Dana. count seats"
+                        r"|\s(?:—|–|-)\s*(?:\*\*|__)?(?P<dash>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)(?:\*\*|__)?\s*(?:[,.;]|$)"
+                        r"|(?:→|->)\s*(?:\*\*|__)?(?P<to>[A-Za-z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)(?:\*\*|__)?\s*(?:$|[.,;(]|\s+(?:by|to|before|target)\b)")
+
+
+def _handed_on(text: str, names: dict[str, str], people: set[str]) -> str | None:
+    """The person a list item's sentence is handed to in brackets closing it or after an arrow, where
+    the name is one of the document's people's (in any case: "(aiko)") or shaped as a person's."""
+    for m in _HANDED_ON.finditer(text):
+        who = m.group("who") or m.group("to") or m.group("dash")
+        if len(text[:m.start()].split()) < 2:
+            continue  # a task before its owner
+        if who[:1].isupper() and (person := _person(who, names, people)):
+            return person
+        if identity_key(names.get(identity_key(who), who)) in people:
+            return names.get(identity_key(who), who)
+        if m.group("who") and agenda.given_name(who, names):
+            return who  # (a given name alone in brackets: after an arrow a word alone is as often a menu's, "UI → Restart")
     return None
 
 
@@ -181,6 +231,6 @@ def _person(who: str | None, names: dict[str, str], people: set[str]) -> str | N
         return None
     who = who.strip().lstrip("@")
     key = identity_key(who)
-    if key in people or nt.person_shape(who):
+    if key in people or identity_key(names.get(key, who)) in people or nt.person_shape(who):
         return names.get(key, who)
     return None

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from kctui.compiler.builtin import (
     agenda,
+    assigned,
     commitments,
     compared,
     conversation,
@@ -211,6 +212,7 @@ def _agenda(doc: Document, units: list[sentences.Unit], names_here: dict[str, st
     found = agenda.section_claims(doc, units, names_here, taken)
     taken |= {c.evidence.start for c in found}
     handed = agenda.handed_claims(doc, units, names_here, taken)
+    handed += assigned.claims(doc, units, names_here, people, taken)
     rows = agenda.table_claims(doc, names_here)
     taken |= {c.evidence.start for c in rows}
     said = commitments.commitment_claims(doc, units, names_here, people, taken)
