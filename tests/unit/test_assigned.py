@@ -67,6 +67,15 @@ def test_owner_of_any_sentence_of_an_item(sentence: str, said: list[tuple[str, s
     assert commitments.said_commitment(sentence, NAMES, PEOPLE, item=True) == said
 
 
+@pytest.mark.parametrize("item, said", [
+    ("t: write up the ADR for the queue move", [("action", None)]),  # the writer's plan for the day
+    ("today: patching the app box, reboot at 19:00", [("action", None)]),
+    ("y: finished the refactor of the loads table", []),  # what was done
+])
+def test_a_plan_label_opens_an_action_item(item: str, said: list[tuple[str, str | None]]) -> None:
+    assert commitments.said_commitment(item, NAMES, PEOPLE, first=True, item=True) == said
+
+
 def test_a_present_task_is_an_action_item_of_its_owner() -> None:
     text = ("# Handover\n\nAttendees: Quen Osei, Ilse Marr\n\n## heads up\n\n"
             "- Wed 2 Dec: Quen rolls the new limit to prod (config only)\n- Ilse says the queue is quiet\n")
@@ -74,3 +83,15 @@ def test_a_present_task_is_an_action_item_of_its_owner() -> None:
     got = {(c.evidence.start, c.attribute, c.subject) for c in ex.claims if c.attribute == "action item"}
     assert (7, "action item", "Quen Osei") in got
     assert not any(line == 8 for line, _, _ in got)
+
+
+@pytest.mark.parametrize("header, row, typed", [
+    ("| Time | What | Who |", "| 08:15 | final smoke test on prod | Quen |", True),  # a schedule
+    ("| System | What you get | Who sets it up |", "| Mail | a mailbox and the team lists | Ilse |", True),
+    ("| System | What | Who knows most |", "| Mail | the mail relay and filters | Ilse |", False),  # whom to ask
+    ("| Vendor | What | Contact | Lead time | Notes |", "| Relaybus | boards and stencils | web | 5 days | for protos |", False),
+])
+def test_a_table_of_tasks_by_its_columns(header: str, row: str, typed: bool) -> None:
+    text = f"# Plan\n\n{header}\n|---|---|---|\n{row}\n"
+    ex = extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST))
+    assert any(c.evidence.start == 5 and c.attribute in ("action item", "done") for c in ex.claims) == typed

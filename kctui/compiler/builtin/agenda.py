@@ -10,8 +10,8 @@ or a lead-in that says so, and the rows of a table of tasks.
   "… (Gus)", "… — **Devin**, draft by 12 Feb", "AP: Lena to …", "@Tomás can you …"), else of the note,
   with its due date ("by 3/6", "due 8 Dec") as a claim of its own;
 - a table whose header has a due column (due / deadline), or an owner column (owner / who / assignee …)
-  beside a task column (action / task / what …) or a column of when (date / time / day), or a column
-  headed "who" and a verb ("who sets it up"), is a table of action items: each row is an action item of its owner with its due, or done where a
+  beside a task column (action / task, or what / item with a column of when: date / time / day), or a
+  column headed "who" and a verb ("who sets it up"), is a table of action items: each row is an action item of its owner with its due, or done where a
   status column says so.
 
 The words below are the English words for a decision, an action, an owner and a due date (closed class):
@@ -294,11 +294,14 @@ def table_claims(doc: Document, names: dict[str, str]) -> list[Claim]:
         header = [_label_words(c) for c in block.rows[0][1]]
         who = _column(header, OWNER_WORDS)
         # "who" and a verb heads the column of whom each row is for to do ("who sets it up", "who grants")
-        who_does = next((k for k, words in enumerate(header) if len(words) >= 2 and words[0] == "who"), -1)
+        # (not a column of whom to ask: "who knows most", "who to call")
+        who_does = next((k for k, words in enumerate(header) if len(words) >= 2 and words[0] == "who" and words[1].endswith("s")
+                         and words[1] not in ("knows", "has", "is", "was", "does")), -1)
         who = who if who >= 0 else who_does
         due = _column(header, DUE_WORDS)
-        tasks = _column(header, TASK_WORDS - REGISTER_WORDS) >= 0 or _column(header, TASK_WORDS) >= 0 and _column(header, WHEN_WORDS) >= 0 \
-            or who_does >= 0 or who >= 0 and _column(header, WHEN_WORDS) >= 0  # (a schedule: "| Time | What | Who |", "| Date | Test | Who |")
+        # a column of when is headed by its word first ("Time", "Date", "Day"; not a "lead time")
+        when = any(words and len(words) <= 2 and words[0] in WHEN_WORDS for words in header)
+        tasks = _column(header, TASK_WORDS - REGISTER_WORDS) >= 0 or _column(header, TASK_WORDS) >= 0 and when or who_does >= 0
         if due < 0 and (who < 0 or not tasks):
             continue  # (an owner column alone is a list's, a vendor's owner: a task column makes it tasks;
             # "What" / "Item" beside an owner heads a register of things, "| Vendor | What for | Owner |",

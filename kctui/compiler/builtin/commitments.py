@@ -65,6 +65,7 @@ NO_TASK = frozenset("be been bet believe guess say admit see hear imagine find n
 NEGATIONS = frozenset("don't dont do not never not nobody".split())  # "please don't touch": a standing rule, no task
 _LABELLED = re.compile(r"^(?:\*\*|__)?(?P<label>[A-Za-z][\w-]{0,20}(?:\s+[A-Za-z][\w-]{0,20})?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?P<task>\S.*)$")
 _CLOSING_OWNER = re.compile(rf"(?:\s(?:—|–|-)\s*|\(|\.\s+)(?:\*\*|__)?(?P<who>{_NAME})(?:\*\*|__)?\)?\s*[.!]*$")
+PLAN_LABELS = frozenset("t today tmrw tomorrow".split())  # a standup item's label for what the writer does next
 ACTION_VALUE_WORDS = 3  # a task names something to do: a word or two is a label, no task
 
 
@@ -191,6 +192,8 @@ def _item_owner(text: str, names: dict[str, str], people: set[str]) -> str | Non
     m = _LABELLED.match(text)
     if m and len(m.group("task").split()) >= 2:
         label = m.group("label").strip()
+        if label.casefold() in PLAN_LABELS:
+            return ""  # the writer's plan for the day: "t: write up the ADR", "today: patching the app box"
         if identity_key(label) in people:
             return names.get(identity_key(label), label)
     m = _CLOSING_OWNER.search(text)
