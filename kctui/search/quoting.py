@@ -65,7 +65,7 @@ def _kept(text: str, words: frozenset[str], limit: int, keep: Callable[[str, boo
     """`text` longer than `limit` bytes as its sentences `keep` (the sentence, whether it names a query
     word) holds, the rest marked `…`, its speaker in front; as it is when none or all are kept."""
     flat = " ".join(text.split())
-    words = frozenset(t for w in words for t in tokens(w) if len(t) > 1 and t not in FUNCTION_WORDS)
+    words = _query_words(words)
     if len(flat.encode("utf-8")) <= limit or not words:
         return text
     lead = speaker_prefix(flat)
@@ -73,9 +73,19 @@ def _kept(text: str, words: frozenset[str], limit: int, keep: Callable[[str, boo
     hold = [keep(p, any(typed_word(t, words) for t in tokens(p))) for p in parts]
     if all(hold) or not any(hold):
         return text
+    return _with_gaps(lead, parts, lambda i: hold[i])
+
+
+def _query_words(words: frozenset[str]) -> frozenset[str]:
+    """The query's words as a passage's sentences are matched on: their tokens, no function word."""
+    return frozenset(t for w in words for t in tokens(w) if len(t) > 1 and t not in FUNCTION_WORDS)
+
+
+def _with_gaps(lead: str, parts: list[str], kept: Callable[[int], bool]) -> str:
+    """The speaker `lead` and the parts `kept` (by index) holds, in their order, each run of the others one `…`."""
     out: list[str] = []
-    for part, keep in zip(parts, hold):
-        if keep:
+    for i, part in enumerate(parts):
+        if kept(i):
             out.append(part)
         elif not out or out[-1] != "…":
             out.append("…")
@@ -90,11 +100,7 @@ def turn_line(text: str, words: frozenset[str]) -> str:
     front); any other passage as it is. Its line citation is whole: the reader opens the turn
     for the rest, and a question's second hop (the earlier value, the other session) fits where a long turn
     would cost its place."""
-    flat = " ".join(text.split())
-    lead = speaker_prefix(flat)
-    if not lead:
-        return text
-    return fitted(flat, words, TURN_BYTES)
+    return fitted(text, words, TURN_BYTES) if speaker_prefix(" ".join(text.split())) else text
 
 
 def fitted(text: str, words: frozenset[str], limit: int) -> str:
@@ -104,7 +110,7 @@ def fitted(text: str, words: frozenset[str], limit: int) -> str:
     flat = " ".join(text.split())
     if len(flat.encode("utf-8")) <= limit:
         return flat
-    words = frozenset(t for w in words for t in tokens(w) if len(t) > 1 and t not in FUNCTION_WORDS)
+    words = _query_words(words)
     lead = speaker_prefix(flat)
     parts = _SENTENCE.split(flat[len(lead):])
     rank = [(0 if any(typed_word(t, words) for t in tokens(p)) else 1 if _VALUE.search(p) else 2, i)
@@ -123,13 +129,7 @@ def fitted(text: str, words: frozenset[str], limit: int) -> str:
         pre, post = "… " if best else "", " …" if best < len(parts) - 1 else ""
         cut = _clipped(parts[best], limit - len((lead + pre + post).encode("utf-8")))
         return lead + pre + cut + ("" if cut.endswith(" …") else post)
-    out: list[str] = []
-    for i, part in enumerate(parts):
-        if i in taken:
-            out.append(part)
-        elif not out or out[-1] != "…":
-            out.append("…")
-    return lead + " ".join(out)
+    return _with_gaps(lead, parts, taken.__contains__)
 
 
 def _clipped(text: str, limit: int) -> str:

@@ -43,13 +43,16 @@ REPORTING = frozenset(
     "notes hopes prefers believes remembers understands sees hears means thanks starts joins leaves returns "
     "arrives works lives sits uses gets goes comes confirms asks suggests proposes wonders doubts expects "
     "reports stays remains becomes happens belongs depends applies matters plays keeps shows sounds wishes "
-    "misses worries cares knows owes gives takes runs".split())  # ("Jen runs warehouse ops": a role)
+    "misses worries cares owes gives takes runs".split())  # ("Jen runs warehouse ops": a role)
 REPORTING_ING = frozenset(
     "being having saying thinking feeling hoping wondering going starting leaving joining returning arriving "
     "working living sitting using getting coming staying waiting wanting needing looking asking "
     # nouns in -ing after a name ("Dana meeting Tue")
     "nothing something anything everything evening morning during meeting building string ceiling wedding "
     "engineering marketing accounting".split())
+
+
+_NOT_WHO = wd.FUNCTION_WORDS | wd.CALENDAR  # a clause's first word that is no one ("The", "Mon")
 
 
 def present_owner(text: str, people: set[str], names: dict[str, str]) -> str | None:
@@ -66,7 +69,7 @@ def present_owner(text: str, people: set[str], names: dict[str, str]) -> str | N
         if not _task_verb(verb, bool(m.group("be"))) or verb.endswith("ing") and not m.group("more"):
             continue  # (a task under way names what: "Marco is fuming" says how he is)
         who = m.group("who")
-        if who.split()[0].casefold() in wd.FUNCTION_WORDS | wd.CALENDAR:
+        if who.split()[0].casefold() in _NOT_WHO:
             continue
         if m.group("title") or identity_key(names.get(identity_key(who), who)) in people or nt.person_shape(who):
             return names.get(identity_key(who), who)

@@ -49,8 +49,9 @@ _GROUP = re.compile(r"(?:(?<![\w'’])(?:[Ww]e\s*(?:'ll|’ll|\s+will|'re going 
                     r"|" + _CLAUSE + r"(?:\*\*|__)?(?P<refusal>[Nn]ot\s+[a-z]+ing)\b(?!\s+(?:yet|well|great)\b)")
 # the writer's "I'm" left out, a task under way with the time it is done: "swapping it tmrw", "Swapping for
 # the spare Optiplex today.", "enrolling in SOTI this week" (not "going", "waiting": REPORTING_ING)
-_SOON = r"(?:today|tonight|tmrw|tomorrow|this\s+(?:week|afternoon|morning|evening)|next\s+week|(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?)"
-_SOON_NEXT = r"(?:today|tonight|tmrw|tomorrow|this\s+(?:week|afternoon|morning|evening)|next\s+week)\b"
+_NEXT = r"today|tonight|tmrw|tomorrow|this\s+(?:week|afternoon|morning|evening)|next\s+week"
+_SOON = r"(?:" + _NEXT + r"|(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?)"
+_SOON_NEXT = r"(?:" + _NEXT + r")\b"
 # what a task's verb takes after it: its object or a preposition ("swapping it", "deploying to", "writing
 # up"), or the time itself ("sending today"); not a noun's next word ("Boxing Day", "seeding starts Sat")
 _TAKES = r"(?:it|them|him|her|the|a|an|to|on|in|into|for|with|w/|up|out|back|off|over|this|that|these|those|my|our|his|their)\b"
@@ -200,7 +201,6 @@ def _item_owner(text: str, names: dict[str, str], people: set[str]) -> str | Non
     if m and len(text[:m.start()].split()) >= 2:
         return _person(m.group("who"), names, people) or (m.group("who") if agenda.given_name(m.group("who"), names) else None)
     return None
-
 
 
 # an owner handed a list item's sentence: in brackets closing it ("(Tom)", "(owner: Seun)", "(aiko)"), after
