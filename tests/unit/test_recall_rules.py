@@ -76,6 +76,18 @@ def test_stated_value_kinds(plain, kind, value):
     assert stated_values.stated_value(plain, span) == (kind, value)
 
 
+@pytest.mark.parametrize("plain, kind, value", [
+    ("moved onto Harbor (harbor.int:443) today", "port", "443"),  # a host's number after a colon: its port
+    ("the primary is db-prod-02:5432 now", None, None),  # (one token with the name's own digits: no value)
+    ("we pin postgres:16 in the compose file", "version", "16"),  # an image's tag after a bare name: its version
+])
+def test_a_number_after_a_colon_is_a_hosts_port_or_an_images_tag(plain, kind, value):
+    name = plain.split(":")[0].split()[-1].lstrip("(")
+    at = plain.index(name)
+    span = nm.Span(name, at, at + len(name), False, "shaped", (name,))
+    assert stated_values.stated_value(plain, span) == ((kind, value) if kind else None)
+
+
 @pytest.mark.parametrize("plain, other, found", [
     # another name opening a clause between the subject and the value takes the value
     ("Quokkabase migration is done, Zuora contract ends 31 Dec 2026", "Zuora", None),

@@ -82,6 +82,7 @@ _DOTTED = re.compile(r"v?\d+(?:\.\d+)+[a-z0-9.-]*$|v\d+$")
 _OWNED = re.compile(r"\b[A-Z][\w.+-]*\s+v?$")
 _IPV4 = re.compile(r"(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:/\d{1,2})?$")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
+_HOST = re.compile(r"\w\.[A-Za-z]")  # a host's name: a domain's dot
 
 
 def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), first: bool = True) -> tuple[str, str] | None:  # type: ignore[assignment]
@@ -122,6 +123,9 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
         return "duration", text  # (not a model's number in the plural: "all VR-220s" are no 220 seconds)
     if _IPV4.match(text):
         return "address", text  # ("relay01 on 10.20.4.15": four numbers to 255 joined by dots are an address, no version)
+    if a == span.end + 1 and plain[span.end] == ":" and text.isdigit() and _HOST.search(span.text):
+        return "port", text  # ("harbor.int:443": a domain's number after a colon is its port, no
+        # version; an image's tag after a bare name is one: "postgres:16")
     if (_DOTTED.match(text) or (a - span.end <= 1 and text.isdigit())) and (near or not _OWNED.search(plain, 0, a)):
         return "version", text  # (of the capitalised word right before it, if any: "sluice (Go 1.22)")
     return None  # a count or a time of day: the sentence says what it is, not its form
