@@ -92,6 +92,9 @@ def test_a_number_after_a_colon_is_a_hosts_port_or_an_images_tag(plain, kind, va
     # another name opening a clause between the subject and the value takes the value
     ("Quokkabase migration is done, Zuora contract ends 31 Dec 2026", "Zuora", None),
     ("Quokkabase is retired; the Zuora plan renews on 2027-01-15", "Zuora", None),
+    # a verb of saying or thinking opens the clause that states the value
+    ("Quokkabase estimates the Zuora box costs ~$210/month", "Zuora", None),
+    ("Quokkabase said that Zuora renews on 2027-01-15", "Zuora", None),
     # a dash after a topic heads its statement; a clause that ends before the value keeps it the subject's
     ("Quokkabase licence – Zuora got them down to £17,450/yr", "Zuora", ("amount", "£17,450/yr")),
     ("Quokkabase licences, Zuora. ~£9k/yr", "Zuora", ("amount", "~£9k/yr")),

@@ -131,7 +131,11 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
     return None  # a count or a time of day: the sentence says what it is, not its form
 
 
-_CLAUSE_MARK = re.compile(r"[,;]\s*(?:(?:the|our|their|its|a|an)\s+)?$", re.I)
+_CLAUSE_MARK = re.compile(r"(?:[,;]|\s(?:says?|said|thinks?|thought|reckons?|estimates?|estimated|reports?|reported|"
+                          r"believes?|believed|expects?|expected|hears?|heard|mentioned|confirmed|noted)(?:\s+that)?)"
+                          r"\s*(?:(?:the|our|their|its|a|an)\s+)?$", re.I)
+# (a clause's start: a comma or a semicolon, or a verb of saying or thinking whose clause follows: "Kwame
+# estimates the Redis box costs ~$210/month" states the box's cost, not Kwame's)
 _CLAUSE_END = re.compile(r"[.,;:!?](?:\s|$)")
 
 
@@ -141,7 +145,8 @@ def _clause_between(plain: str, span: nm.Span, end: int, names: list[tuple[int, 
     contract ends 31 Dec 2026" states PagerDuty's end, not Grafana OnCall's). A name inside the subject's
     own clause does not ("Quokkabase, which Zuora bought, renews on 1 May"), nor one whose clause ends
     before the value ("TeamViewer licences, SSO. ~£9k/yr"), nor the subject named again; a dash after a
-    topic heads its statement ("Vestas licence – Gaz got them down to £17,450/yr")."""
+    topic heads its statement ("Vestas licence – Gaz got them down to £17,450/yr"). A verb of saying or thinking
+    opens a clause too ("Kwame estimates the Redis box costs ~$210/month")."""
     own = plain[span.start:span.end].casefold()
     return any(span.end <= a and b <= end and plain[a:b].casefold() != own
                and _CLAUSE_MARK.search(plain, span.end, a) and not _CLAUSE_END.search(plain, b, end)
