@@ -70,6 +70,23 @@ def test_definitions_that_still_define(text: str, term: str) -> None:
     assert term in concepts | entities, (concepts, entities)
 
 
+@pytest.mark.parametrize("item", [
+    "- **Priya**: scratch purge announcement went out this morning, finally",
+    "- **Felix**: on call this week, quiet so far",
+    "- **Deepa**: parser canary since yesterday on 2 pods, full rollout tomorrow",
+])
+def test_a_bold_lead_holding_the_days_news_defines_nothing(item: str) -> None:
+    # a standup item "**Name**: what happened today" is a status report, not a glossary entry
+    ex = extract(f"# Standup\n\n{item}\n")
+    assert not [c for c in ex.claims if c.attribute == "definition"]
+    assert any(item[2:] in c.value or c.value in item for c in ex.claims)  # the line is still a statement
+
+
+def test_a_bold_lead_defining_a_role_still_defines() -> None:
+    ex = extract("# Who is who\n\n- **Priya Raman**: research facilitator, training and allocations\n")
+    assert ("Priya Raman", "definition") in {(c.subject, c.attribute) for c in ex.claims}
+
+
 def test_a_lone_code_span_item_is_a_label_not_a_glossary() -> None:
     # one "- `x`: …" item among prose is an option or a label; two in a row are a glossary
     lone = "Run the tool.\n\n- `matcher`: the left-hand side of a rule in a grammar.\n\nThen stop.\n"

@@ -26,6 +26,9 @@ _CODE_LEAD = re.compile(r"^`(?P<term>[^`\n]{1,60})`\s*:\s+(?P<rest>\S.*)$", re.S
 _INDEFINITE = re.compile(r"^(?:A|An)\s+[a-z]")
 # a glossary entry may open with a bare noun phrase instead: "The process of …", "Shorthand for …",
 # "Recursive acronym for …", "Data that describes …" (a noun, then a preposition or relative word)
+# a time said from the day the note is written (closed class): what holds today, not what a term means
+_NOW = re.compile(r"\b(?:today|tonight|yesterday|tomorrow|tmrw|(?:this|last|next)\s+(?:morning|afternoon|evening|"
+                  r"night|week|sprint)|so\s+far|right\s+now)\b", re.I)
 _GLOSS_OPEN = re.compile(r"^(?:The\s+[a-z]+\s+(?:of|for)\s|[A-Z][a-z]+(?:\s+[a-z]+)?\s+(?:for|of|that|which|used\s+to)\s)")
 
 
@@ -47,6 +50,8 @@ def glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
         return None  # "**Unsafe traits:** An *unsafe trait* is …": the sentence defines its own term
     if not _gloss_rest(rest) or any(ch.isdigit() for ch in term) or _field_value(rest):
         return None  # "Day 5: Monthly release", "**Reviewers:** Ana Ruiz, Bo Li": a label and its value
+    if _NOW.search(rest):
+        return None  # "**Priya**: purge notice went out this morning": the day's news of the term, no definition
     if not code and _among_fields(doc, u.block):
         return None  # "**Supersedes:** ADR-003 (…)" under "**Status:** Accepted", "**Date:** 2 Nov": a record's field
     e = ev(doc, u.first, u.last)
