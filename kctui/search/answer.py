@@ -17,6 +17,7 @@ of the packet (its JSON form, kctui.search.context) and the text (tests/unit/tes
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +26,13 @@ from kctui.search.packet_items import read_claim, read_passage
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
 
 EXTRACT_SENTENCES = 3
-KEEP_SHARE = 0.75  # a further sentence scores at least this share of the best one
+KEEP_SHARE = 0.5  # a further sentence scores at least this share of the best one
+CLAIM_BONUS = 1.1  # a compiled claim's score against a raw passage's
+DATED_BONUS = 1.3  # a dated sentence's, when the question asks when
+HEAD_BONUS = 2.0  # the packet's first sentence's against its last: the packet is ranked
+# (the conversations' 1,394 questions, a 16 KB packet: an evidence line among the three sentences 34.4 % with
+# each term counting 1, a claim +0.5, the rest kept at 0.75 of the best; 41.7 % with the terms weighed by their
+# rarity in the packet and the head bonus, 49.0 % with the rest kept at 0.5 of the best, 51.8 % at 0.3)
 MAX_ANSWER_CHARS = 8_000
 MAX_CITATIONS = 24
 
@@ -142,40 +149,46 @@ def sentences(stmt: Cited) -> list[Cited]:
     return [Cited(stmt.item, stmt.kind, p, stmt.path, stmt.source, stmt.lines) for p in parts] or [stmt]
 
 
-def _score(question: ParsedQuery, toks: list[str], stmt: Cited, asks_when: bool) -> float:
-    score = 0.0
-    for g in question.groups:
-        if group_in(g.with_prefix(), toks):  # a word of three letters or more also as a prefix: agree, agreed
-            score += 2.0 if any(ch.isdigit() for ch in g.label) else 1.0
+def _score(weights: list[float], groups: list[Any], toks: list[str], stmt: Cited, asks_when: bool, place: float) -> float:
+    """A sentence's score: the weights of the question's terms it holds (a number or version counting double),
+    more for a compiled claim (the compiled layer says it once, cited) and, when the question asks when, a
+    dated sentence, and more the nearer the packet's head it stands (`place`: 0 first, 1 last)."""
+    score = sum(w * (2.0 if any(ch.isdigit() for ch in g.label) else 1.0)
+                for w, g in zip(weights, groups) if group_in(g.with_prefix(), toks))  # (with_prefix: agree, agreed)
     if score == 0:
         return 0.0
     if stmt.kind == "claim":
-        score += 0.5  # the compiled layer says it once, cited
+        score *= CLAIM_BONUS
     if asks_when and (_ISO_DATE.search(stmt.text) or _DATE_MDY.search(stmt.text)):
-        score += 0.5
-    return score
+        score *= DATED_BONUS
+    return score * (1.0 + HEAD_BONUS * (1.0 - place))
 
 
 def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SENTENCES) -> list[Cited]:
-    """The `limit` sentences of the packet that best answer `question`: the most of its terms (a number
-    or version counting double, a spelling of the glossary counting as the term), a compiled claim
-    before a raw passage, a dated one first when the question asks when; ties in packet order. Only
-    sentences holding at least one term of the question, and after the first only those scoring at
-    least KEEP_SHARE of it."""
+    """The `limit` sentences of the packet that best answer `question`: the most of its terms, each weighed
+    by how few of the packet's sentences hold it (a name every turn of a chat says counts for little, the
+    rare word that names the answer's topic for much; a number or version counting double, a spelling of
+    the glossary counting as the term), a compiled claim before a raw passage, a dated one first when the
+    question asks when, and a sentence near the packet's head (the packet is ranked) before one near its
+    end; ties in packet order. Only sentences holding at least one term of the question, and after the
+    first only those scoring at least KEEP_SHARE of it."""
     parsed = _query(question)
     if parsed is None or not parsed.groups:
         return []
     asks_when = "when" in tokens(question) or "date" in tokens(question)
-    ranked: list[tuple[float, int, Cited]] = []
+    found: list[tuple[Cited, list[str]]] = []
     seen: set[str] = set()
-    for order, stmt in enumerate(s for st in statements(items) for s in sentences(st)):
-        key = " ".join(tokens(stmt.text))
-        if key in seen:
-            continue
-        seen.add(key)
-        score = _score(parsed, tokens(stmt.text), stmt, asks_when)
-        if score > 0:
-            ranked.append((-score, order, stmt))
+    for stmt in (s for st in statements(items) for s in sentences(st)):
+        toks = tokens(stmt.text)
+        key = " ".join(toks)
+        if key not in seen:
+            seen.add(key)
+            found.append((stmt, toks))
+    n = len(found)
+    weights = [math.log(1.0 + n / max(1, sum(1 for _, toks in found if group_in(g.with_prefix(), toks))))
+               for g in parsed.groups]
+    ranked = [(-score, order, stmt) for order, (stmt, toks) in enumerate(found)
+              if (score := _score(weights, parsed.groups, toks, stmt, asks_when, order / n)) > 0]
     ranked.sort(key=lambda r: (r[0], r[1]))
     best = -ranked[0][0] if ranked else 0.0
     return [stmt for score, _, stmt in ranked[:limit] if -score >= KEEP_SHARE * best]

@@ -118,6 +118,25 @@ def test_extract_drops_weak_sentences_and_answers_nothing_for_no_match() -> None
     assert a.extract("", ITEMS) == []
 
 
+CHAT = {"kind": "evidence", "source": "session-03.md", "section": "Session 3",
+        "passages": ["L3: Noor: Did Elliot get the Yaris in the end?",
+                     "L5: Elliot: No, Elliot went for a Honda Jazz instead, 2019, 41k miles.",
+                     "L7: Noor: Elliot, Milo is enrolled in agility now.",
+                     "L9: Elliot: He'll love that, says Elliot."]}
+
+
+def test_extract_weighs_a_term_by_how_few_sentences_hold_it() -> None:
+    # the name every turn says counts for little; the rare word naming the topic for much
+    got = a.extract("what did Noor hear of Elliot and the Honda", [CHAT])  # (two common terms, one rare)
+    assert got[0].lines == (5, 5)
+
+
+def test_extract_prefers_the_packets_head_among_equals() -> None:
+    items = [{"kind": "evidence", "source": "n.md", "section": "",
+              "passages": [f"L{k}: The boiler service costs £{90 + k}." for k in (1, 2, 3, 4, 5, 6)]}]
+    assert [s.lines for s in a.extract("boiler service cost", items)] == [(1, 1), (2, 2), (3, 3)]
+
+
 def _reply(**kw) -> str:
     data = {"answer": "It ends on 2028-10-31.", "citations": [{"item": "1", "lines": [13, 13]}], "confidence": 0.8,
             "unanswerable": False}
