@@ -56,6 +56,7 @@ from kctui.compiler.steps.statement_subject import (
     states_of_another,
     values_said_of,
 )
+from kctui.compiler.steps.title_event import title_event
 from kctui.compiler.steps.title_record import title_record
 from kctui.compiler.steps.title_scope import leaving, record_pages
 from kctui.core.claims import Claim
@@ -225,11 +226,10 @@ def names_of(slugs: Iterable[str], titles: Mapping[str, str], aliases: Mapping[s
 
 
 def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, titles: Mapping[str, str]) -> None:
-    """Each statement of `ex` as a note on the entity pages it reaches (`reaches`): on one page at most
-    `per_source` of those that state no value and as many of those that state one, except on the page of
-    what the source is about (what its title names first, the record its opening header names), where
-    every stated fact goes (no fact of its own subject is said in passing); `fed`: the pages this source
-    feeds, slug -> Contribution."""
+    """Each statement of `ex` as a note on the entity pages it reaches (`reaches`): on one page at most `per_source`
+    of those that state no value and as many of those that state one, except on the page of what the source is
+    about (what its title names first, the record its opening header names), where every stated fact goes (no fact
+    of its own subject is said in passing); `fed`: the pages this source feeds, slug -> Contribution."""
     counts: dict[tuple[bool, str], int] = {}
     cap = per_source(len(ex.statements))
     subjects, record = title_subjects(ex.title, finder), opening_record(ex.statements, finder.named)
@@ -343,17 +343,17 @@ def _headed_by(scope: str, finder: NameFinder, subject: str) -> tuple[set[str], 
 
 def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
     """(the page of what a source's title names first, of the thing a record's title decides on or ""): a
-    title that opens with a record's identifier (a name with a digit: "ADR-007: Move EZproxy to OCLC
-    Hosted") is about the record and the first thing its decision names after it (EZproxy), as the
-    record's own page and claims say."""
+    title that opens with a record's identifier (a name with a digit: "ADR-007: Move EZproxy to OCLC Hosted") is
+    about the record and the first thing its decision names after it (EZproxy), as its page and claims say."""
     text = ASIDE.sub("", title)
     places = finder.ordered(text)
     if not places:
         return "", ""
     first = places[0]
     opening = _words(text)[first[0]:first[0] + first[1]]
-    if first[0] or not any(c.isdigit() for w in opening for c in w):
-        return first[2], event_of(_words(text), places)
+    if first[0] or not any(c.isdigit() for w in opening for c in w):  # (a party, then an event: title_event)
+        event = event_of(_words(text), places)
+        return (first[2], event) if event else title_event(text, finder.ordered, _words) or (first[2], "")
     return first[2], next((slug for at, _, slug in places if at >= first[1] and slug != first[2]), "")
 
 
