@@ -32,6 +32,30 @@ DIGEST = "sha256:" + "6" * 64
     ("the old archive box stays up read-only til end of June for safety", "kept"),
     ("Old tape library kept read-only for 12 months then wiped.", "kept"),
     ("Firmware 9.2 NOT before 20 Oct, book the change board for the week after", "not before"),
+    # session 26: an assent, a plan moved with its thing named, a value set, a new value marked, a plan called off
+    ("Wiebke ok with that, as long as the lab is told", "approved"),
+    ("fine w/ it.", "approved"),
+    ("fine by me. the old client can wait", "approved"),
+    ("the dean said yes on Tuesday, signing next week", "approved"),
+    ("Agree, accept the two-year term at 4%.", "approved"),
+    ("we can accept €1,900/month if the mapping is fixed first", "approved"),
+    ("Read the review together, accepted as-is.", "approved"),
+    ("Happy to go ahead, the 9th is fine.", "approved"),
+    ("no objections, 14 May it is. Ola can you book it", "approved"),
+    ("yep that's the plan. dry run on the spare first", "approved"),
+    ("Moving the go-live to **Tue 9 Jun**, same window.", "changed"),
+    ("ok moving the Hollis cutover to w/c 3 Aug. will update the plan", "changed"),
+    ("Pia moved the nightly sync to 02:15 (it clashed with the backup)", "changed"),
+    ("Alert delay was raised to 15 min because of the defrost cycle", "changed"),
+    ("OOM twice. bumped the heap to 3g for now", "changed"),
+    ("Order goes out **9/14** not 9/21, the supplier was quick", "changed"),
+    ("we are NOT upgrading to 8.x (the licence changed)", "rejected"),
+    ("The depot migration is NOT happening this month.", "rejected"),
+    ("Not now, maybe after the audit", "rejected"),
+    ("Nice to have, not budgeted. Park till next year.", "rejected"),
+    ("so launch is **Thu 3 Sep**. final.", "final"),
+    ("whatever, go Brightline 40. it's on the capex line", "order"),
+    ("👍 go for it.", "order"),
 ])
 def test_a_marker_says_the_line_decides(sentence: str, kind: str) -> None:
     found = decided.marker(sentence)
@@ -51,6 +75,14 @@ def test_a_marker_says_the_line_decides(sentence: str, kind: str) -> None:
     "At runtime the cast is a no-op.",  # "a no-op" is no "a no"
     "Reasons this was not pursued: the change is small.",  # a lead-in to reasons
     "Go Live Support",  # a label, no order
+    "Jonas is not happy with it, wants another quote",  # an assent denied
+    "Status: Accepted",  # a record's status field
+    "Tracked changes get accepted silently on import",  # a program's doing
+    "Lotte says yes, SSO is supported",  # an answer, not an assent
+    "Jo is going to move it to 03:30 or raise the limit",  # a plan still open
+    "Crash-free sessions dropped from 99.6% to 94.1%.",  # a measure that fell, no value set
+    "The sync is still not pushing prices for two rooms.",  # a state, no plan called off
+    "My recommendation is we look at moving certs to 1-year validity",
 ])
 def test_no_marker(sentence: str) -> None:
     assert decided.marker(sentence) is None
@@ -100,3 +132,21 @@ def test_a_not_doing_heading_holds_decisions() -> None:
 ])
 def test_decision_leads_and_choices(line: str, value: str) -> None:
     assert (3, "decision", value) in _decisions(f"# Notes\n\n{line}\n")
+
+
+def test_a_decision_field_is_typed_a_decision() -> None:
+    got = _decisions("# Ops sync\n\n- **Decision:** alarm mails go to the shared box only, NOT the phone\n")
+    assert (3, "decision", "alarm mails go to the shared box only, NOT the phone") in got
+
+
+def test_the_rows_of_a_decision_table_are_decisions() -> None:
+    text = ("# ADR-3: backups\n\n## Decision\n\n| What | Choice |\n|---|---|\n| Tool | borg 1.4 on a timer |\n"
+            "| Cutover | after the term (tapes kept until June) |\n\n## Context\n\n| What | Now |\n|---|---|\n| Tool | tar |\n")
+    got = {(line, attribute) for line, attribute, _ in _decisions(text)}
+    assert {(7, "decision"), (8, "decision")} <= got and not any(line == 14 for line, _ in got)
+
+
+def test_an_owned_item_under_a_decisions_heading_is_a_decision_too() -> None:
+    ex = extract_document(read_source("notes/n.md", b"# Vendor review\n\n## Decisions\n\n- [ ] Marta Lindqvist to be the named vendor contact\n", DIGEST))
+    attributes = {c.attribute for c in ex.claims if c.evidence.start == 5}
+    assert "decision" in attributes and attributes & {"action item", "to do"}

@@ -91,7 +91,8 @@ def _lead_kind(text: str) -> str:
 
 def section_kinds(doc: Document) -> dict[int, str]:
     """The block indexes that stand under a decisions or actions heading (to the next heading of its level
-    or above) or in the list right after a lead-in of that kind, with that kind."""
+    or above; its paragraphs, lists and tables) or in the list right after a lead-in of that kind, with
+    that kind."""
     out: dict[int, str] = {}
     heading_kind, heading_level, lead = "", 0, ""
     for k, block in enumerate(doc.blocks):
@@ -105,7 +106,7 @@ def section_kinds(doc: Document) -> dict[int, str]:
             out[k] = lead
             continue
         lead = _lead_kind(block.text) if block.kind == "paragraph" else ""
-        if heading_kind and block.kind in ("paragraph", "item", "quote") and not lead:
+        if heading_kind and block.kind in ("paragraph", "item", "quote", "table") and not lead:
             out[k] = heading_kind
     return out
 
@@ -188,7 +189,9 @@ def section_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: 
     claims: list[Claim] = []
     for u in us:
         kind = kinds.get(u.block)
-        if not kind or u.kind == "row" or u.first in taken or len(u.plain) > MAX_STATEMENT_CHARS:
+        if not kind or u.kind == "row" or u.first in taken and kind != DECISION or len(u.plain) > MAX_STATEMENT_CHARS:
+            # (an item a checkbox or its owner typed as a task is, under a decisions heading, a decision too:
+            # "Marta to be the named vendor contact")
             continue
         text = u.plain
         if len(text.split()) < 2 or text.rstrip().endswith("?") or not as_written(doc, u, text):
@@ -196,7 +199,7 @@ def section_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: 
         e = ev(doc, u.first, u.last)
         owner = owner_of(text, names)
         due = due_of(text)
-        if kind == DECISION and not (owner and due):
+        if kind == DECISION and (not (owner and due) or u.first in taken):
             claims.append(Claim(doc.title, "decision", text, "", "fact", "statement", e))
             continue
         if u.index or u.kind == "paragraph" and not owner:

@@ -23,17 +23,18 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import commitments
+from kctui.compiler.builtin import agenda, commitments
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev, joined
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
+from kctui.core.values import cited_lines_contain
 
 _MARKS = r"(?:\*\*|__)?"
 # (a pattern whose words open with a word boundary opens with a lookahead for the letters those words
 # begin with, "(?=[os])": the engine tries a pattern at every position of a sentence, and passes over a
 # position no word of it begins at before trying each word's boundary; the same matches, faster)
 # a clause's start: the sentence's, after a stop, a colon or a dash, or after a word of assent
-_CLAUSE = r"(?:^|(?<=[.!;:—–])\s*|\b(?:ok|okay|yes|yep|fine|so|then)[,.!]?\s+)"
+_CLAUSE = r"(?:^|(?<=[.!;:—–])\s*|\b(?:ok|okay|yes|yep|yeah|sure|fine|so|then|whatever|right|great|perfect|np)[,.!]?\s+|👍\s*)"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
 _WHEN_WORD = r"(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|w/c|wk|week|q[1-4]|\d)"
 
@@ -57,16 +58,57 @@ _REJECTED = re.compile(r"(?=[nodipsw])(?:\bnot\s+(?:chosen|pursued|renewing|rene
 # "<a thing> — no.", "<a thing> — cancelled Nov 2025, …", "~~<a thing>~~ – dropped, …"
 _STRUCK_OFF = re.compile(r"^\S.{0,80}?\s(?:—|–|-)\s*" + _MARKS + r"(?:no\s*[.!]|(?:cancell?ed|dropped|not chosen|not pursued)\b)", re.I)
 # a rule said as final
-_FINAL = re.compile(r"(?=[fni])(?:\bfull\s+stop\b|\bno\s+exceptions\b|\bfrom\s+now\s+on\b|\bi\s+mean\s+it\b)", re.I)
+_FINAL = re.compile(r"(?=[fnis])(?:\bfull\s+stop\b|\bno\s+exceptions\b|\bfrom\s+now\s+on\b|\bi\s+mean\s+it\b"
+                    r"|(?:^|(?<=[.!]\s))(?:so\s+)?final\s*[.!:])", re.I)  # ("so launch is tue 8 dec. final.")
 # an approval: "Greg ok'd it", "Shiv ok'd 400 on Fri", "cabinet said yes to …"
 _APPROVED = re.compile(r"(?=[os])(?:\b(?:ok'?d|okayed)\b|\bsaid\s+yes\s+to\b)", re.I)
+# an assent: "Sinead ok with that", "fine w/ it", "fine by me", "Marcus said yes Fri", "we can accept €2,290",
+# "Agree, accept the 3 yr", "accepted as-is", "go ahead with", "sticking with the plan", "9 it is.",
+# "yep that's the plan", "Martin signed this morning", "confirmed: **Wed 8 April**" (a date agreed); not
+# "not happy with it", "get accepted silently", a record's "Status: Accepted", "isn't accepting", an
+# answer's "Mike says yes"
+_ASSENT = re.compile(r"(?:(?<!\bnot\s)(?<!n't\s)\b(?:ok|okay|fine|happy)\s+(?:with|w/)\s*(?:that|it|this|me|staying|the\s+\w+)\b"
+                     r"|\b(?:fine|ok|okay|good)\s+by\s+me\b|\bsaid\s+yes\b"
+                     r"|\b(?:we|I)\s+(?:can\s+|will\s+|'ll\s+|’ll\s+|'d\s+|would\s+)?accept\b|\b(?:we|I)(?:'ve|’ve|\s+have)\s+accepted\b"
+                     r"|\bfine\s+with\s+(?:us\b|\d)|\bsigned\s+(?:w/|with)\s|\b(?-i:[A-Z][a-z]+|I|we)\s+signed\s+(?:it\s+)?(?:this|today|yesterday|last|on)\b"
+                     r"|\bconfirmed\s*:?\s*(?:for\s+)?" + _MARKS + r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d{1,2}(?:[–-]\d{1,2})?(?:/\d{1,2}|\s+" + _MONTH + r"))"
+                     r"|" + _CLAUSE.replace(".!;:", ".!;") + r"(?:agreed?|accept(?:ing|ed)?)\b(?:\s*[,.!]|\s*$|\s+(?:with|the|as|at)\b)"
+                     r"|(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bnot\s)(?<![:|*]\s)(?<![:|*])\baccepted\s+(?:as|at|on|in|by|\d)"
+                     r"|\bgo(?:ing)?\s+ahead\b|\bstick(?:ing)?\s+with\b|\b(?:that'?s|that’s|thats)\s+the\s+plan\b"
+                     r"|(?:^|(?<=[.!;:—–])\s*)[^.!?;:]{1,24}?\sit\s+is\s*[.!](?=\s|$))", re.I)
+# a plan moved, its thing named between: "Moving the cutover to **Sat Feb 28**", "moved the claims export to
+# 01:30", "ok moving Brackley cutover to w/c 1 June" (not "going to move it to …", "look at moving …")
+_MOVED_WHAT = re.compile(r"(?:\b(?:moved|rescheduled|postponed)|(?:^|(?<=[.;:—–,])\s*|\b(?:ok|so|now)\s+)(?:[Mm]oving|[Rr]escheduling))"
+                         r"\s+(?!to\b)(?:[\w'’./-]+\s+){1,5}?to\s+" + _MARKS + r"(?:" + _WHEN_WORD + r"|next\b|end\b|mid\b|early\b|late\b|tomorrow\b|tonight\b)", re.I)
+# a value set: "Warning delay was raised to 10 min", "Changed to **2025.4**", "Quantity cut from 420 to
+# **360**", "bumped heap to 2g", "I bumped it to 85%" (a setting's new value, the verb's doer the writer or
+# left out; not a measure that fell, "crash-free sessions dropped from 99.6% to 94.1%")
+_SET_TO = re.compile(r"(?:\b(?:was|were|been|got|is|are|I|we|I've|we've)\s+|(?:^|(?<=[.;:—–,→])\s*))"
+                     r"(?:changed|raised|lowered|cut|bumped|reduced|increased|extended|upped|renegotiated)\b(?:\s+(?:down|up))?"
+                     r"(?:\s+(?!to\b|from\b)[\w'’./-]+){0,4}?\s+(?:from\s+\S+\s+)?to\s+" + _MARKS + r"[~$£€]?\d", re.I)
+# the new value marked, the old one after "not": "PO going out **11/6** not 11/13", "**$32k**, not 35k"
+_MARKED_NOT = re.compile(r"(?=\*)\*\*[^*\n]{1,30}\*\*,?\s+not\s+(?:the\s+)?(?P<y>[~$£€]?\d[^,;.()*]{0,16})", re.I)
+# a value with its former one: "Deep Archive transition now 60 days (was 90)", "**Sun 6 Dec** (was 22 Nov, moved
+# b/c …)", "**8 Apr** 09:00–13:00. was 31 Mar, we pushed", "rate $145 -> $155 from 1 Jan", "300s → 60s on 11/12"
+# (not a version's upgrade, "7.2.10 → 7.4.7 planned for Sat", nor a plain "was sticking, swapped")
+_NOW_WAS = re.compile(r"(?=n)\bnow\s+" + _MARKS + r"(?P<x>[^()*]{1,30}?)" + _MARKS + r"\s*\(was\s+(?P<y>[^)]{1,20})\)", re.I)
+_WAS_MOVED = re.compile(r"(?=w)\bwas\s+(?:due\s+)?(?P<y>(?:the\s+)?" + _WHEN_WORD + r"[^,;()]{0,20}?),\s*(?:moved|changed|pushed|swapped|rescheduled|slipped|we\s+(?:moved|pushed))\b", re.I)
+_NUMBER = r"[~$£€]?\d[\d,:/%$£€]*(?:\.\d+)?[a-z%/]{0,4}"
+_VALUE_FROM = re.compile(r"(?<![\w.])(?P<y>" + _NUMBER + r")\s*(?:->|→)\s*(?P<x>" + _NUMBER + r")(?![\w.])(?:\s+[\w ]{0,12})?\s+(?:from|on|effective|starting|for)\s+"
+                         r"(?:\d|the\s+\d|" + _MONTH + r"|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|launch\b|next\b)", re.I)
+# a plan called off: "we are NOT upgrading to 7.4+", "MA3 upgrade NOT happening today", "still not pushing before
+# freeze", "not now, maybe Q3", "Park till FY27."
+_CALLED_OFF = re.compile(r"(?:(?:\b(?:we'?re|we’re|we\s+are|I'?m|I’m|is|are)\s+(?:not|NOT)|(?<![\w-])(?-i:NOT))\s+"
+                         r"(?:doing|happening|going\s+ahead|renewing|upgrading|pushing|proceeding|buying|switching|migrating|falling\s+back)\b"
+                         r"|(?:^|(?<=[.;:—–])\s*)not\s+now\b|\bpark\s+(?:it\s+|that\s+|this\s+)?(?:till?|until|for\s+now)\b)", re.I)
 # a thing kept as it is for a while: "stays up read-only til end of June", "kept for now", "keep it till …"
 _KEPT = re.compile(r"(?=[skhl])(?<!\bto\s)\b(?:stays?|staying|kept|keep|keeping|holding\s+off|hold\s+off|hold\s+it|leave\s+it)\b(?!\s+(?:an?\s+eye|in\s+mind|\w+ing)\b)"
                    r"[^.;:?!]{0,50}?(?:\b(?:till?|until|for\s+now|then)\b|\b(?:through|thru)\s+(?:\d|end\b|" + _MONTH + r"))", re.I)
 
 MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("changed", _STRUCK), ("changed", _MOVED_NOTE), ("changed", _NOW_NOT), ("order", _ORDER), ("rejected", _REJECTED), ("not before", _NOT_BEFORE),
-    ("rejected", _STRUCK_OFF), ("final", _FINAL), ("approved", _APPROVED), ("kept", _KEPT))
+    ("rejected", _STRUCK_OFF), ("final", _FINAL), ("approved", _APPROVED), ("kept", _KEPT),
+    ("changed", _MOVED_WHAT), ("changed", _SET_TO), ("changed", _NOW_WAS), ("changed", _WAS_MOVED), ("changed", _VALUE_FROM), ("changed", _MARKED_NOT), ("rejected", _CALLED_OFF), ("approved", _ASSENT))
 
 
 # what each marker cannot match without, casefolded (most sentences hold none of these: the patterns,
@@ -74,18 +116,26 @@ MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _STRUCK: ("~~",), _MOVED_NOTE: ("(",), _NOW_NOT: ("now",), _ORDER: ("go", "do", "leave"),
     _REJECTED: ("not", "overrul", "renew", "parked", "dropped", "scratch", "fix", " no", "\tno", "\nno"), _NOT_BEFORE: ("not",),
-    _STRUCK_OFF: ("no", "cancel", "dropped"), _FINAL: ("stop", "exception", "now", "mean"),
+    _STRUCK_OFF: ("no", "cancel", "dropped"), _FINAL: ("stop", "exception", "now", "mean", "final"),
     _APPROVED: ("ok", "said"), _KEPT: ("stay", "kept", "keep", "hold", "leave"),
+    _MOVED_WHAT: ("moved", "moving", "reschedul", "postponed"), _SET_TO: ("to",), _MARKED_NOT: ("not",), _NOW_WAS: ("(was",), _WAS_MOVED: ("was",), _VALUE_FROM: ("->", "→"),
+    _CALLED_OFF: ("not", "park"), _ASSENT: ("with", "w/", "by me", "yes", "accept", "agree", "ahead", "plan", "it is", "signed", "confirmed"),
 }
 
 _MARKERS_NEEDS = tuple((kind, pattern, _NEEDS[pattern]) for kind, pattern in MARKERS)
+
+
+_LAST_STOP = re.compile(r"[.!](?=\s+[^.!?]+[?:]$)")  # (the stop before a line's closing question or lead-in)
 
 
 def marker(text: str) -> tuple[str, re.Match[str]] | None:
     """The first marker of a decision a sentence (marks kept) holds, with its match, or None."""
     stripped = text.rstrip(" *_")
     if stripped.endswith(("?", ":")):
-        return None  # a question decides nothing; a lead-in says what follows
+        # a question decides nothing, a lead-in says what follows; the sentences before it on its line
+        # may ("go-live is now **Sat 14 Nov**, not the 7th. Reasons:", "ok, go Acer. can you order?")
+        before = _LAST_STOP.search(stripped)
+        return marker(stripped[:before.start() + 1]) if before else None
     folded = text.casefold()
     for kind, pattern, needs in _MARKERS_NEEDS:
         for w in needs:  # (a loop, not any(): asked ten times of every sentence)
@@ -136,13 +186,21 @@ _CELL_DECISION = re.compile(r"^(?:\w+\s+)?(?:decision\s*(?::|to\b|for\b)|decided
 
 
 def row_claims(doc: Document, rows: list[Unit], decided: set[int]) -> list[Claim]:
-    """The decisions of table rows: a cell that opens with the word ("| 17:10 | decided to fail over … |")
-    or rejects ("not renewing", "don't renew", "CANCELLED 13 Nov - …"), the cell as written its value."""
+    """The decisions of table rows: a row of a table under a decisions heading (the row its value), a cell
+    that opens with the word ("| 17:10 | decided to fail over … |") or rejects ("not renewing", "don't
+    renew", "CANCELLED 13 Nov - …"), the cell as written its value."""
     out: list[Claim] = []
+    kinds = agenda.section_kinds(doc)
     for u in rows:
         if u.first in decided:
             continue
         line = doc.lines[u.first - 1]
+        if kinds.get(u.block) == agenda.DECISION and cited_lines_contain([line], u.plain):
+            # a row of a table under a decisions heading is a part of what was decided ("| Tool | restic 0.17
+            # on a timer |" under "## Decision"), the row as written its value
+            out.append(Claim(doc.title, "decision", u.plain, "", "fact", "statement", ev(doc, u.first, u.first)))
+            decided.add(u.first)
+            continue
         for cell in u.plain.split(" | "):
             found = marker(cell)
             if (_CELL_DECISION.match(cell) or found and found[0] == "rejected") and len(cell.split()) >= 2 and cell in line:

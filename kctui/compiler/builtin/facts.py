@@ -315,7 +315,10 @@ def key_value_claims(doc: Document) -> list[Claim]:
             matches = matches[:1]
         for i, found in enumerate(matches):
             line = block.lines[i] if i < len(block.lines) else block.start
-            out += [Claim(doc.title, key, value, "", "fact", "kv", _ev(doc, line)) for key, value in found]
+            # (a "Decision:" field is the note's decision, its attribute the one decisions share: the sentence
+            # rules' "decision" claim of the same line and value is this one)
+            out += [Claim(doc.title, "decision" if key.casefold() == "decision" else key, value, "", "fact", "kv", _ev(doc, line))
+                    for key, value in found]
     return out
 
 
