@@ -83,6 +83,10 @@ def test_a_marker_says_the_line_decides(sentence: str, kind: str) -> None:
     "Crash-free sessions dropped from 99.6% to 94.1%.",  # a measure that fell, no value set
     "The sync is still not pushing prices for two rooms.",  # a state, no plan called off
     "My recommendation is we look at moving certs to 1-year validity",
+    "Accept the PR if only small changes remain.",  # a handbook's instruction
+    "Go ahead and click it, then type the name to confirm.",
+    "If we accept this proposal, the old syntax stays valid.",
+    "This period is increased to 6 months for major releases.",  # a vendor's policy, no value set here
 ])
 def test_no_marker(sentence: str) -> None:
     assert decided.marker(sentence) is None

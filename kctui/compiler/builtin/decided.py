@@ -63,19 +63,20 @@ _FINAL = re.compile(r"(?=[fnis])(?:\bfull\s+stop\b|\bno\s+exceptions\b|\bfrom\s+
 # an approval: "Greg ok'd it", "Shiv ok'd 400 on Fri", "cabinet said yes to …"
 _APPROVED = re.compile(r"(?=[os])(?:\b(?:ok'?d|okayed)\b|\bsaid\s+yes\s+to\b)", re.I)
 # an assent: "Sinead ok with that", "fine w/ it", "fine by me", "Marcus said yes Fri", "we can accept €2,290",
-# "Agree, accept the 3 yr", "accepted as-is", "go ahead with", "sticking with the plan", "9 it is.",
-# "yep that's the plan", "Martin signed this morning", "confirmed: **Wed 8 April**" (a date agreed); not
-# "not happy with it", "get accepted silently", a record's "Status: Accepted", "isn't accepting", an
-# answer's "Mike says yes"
-_ASSENT = re.compile(r"(?:(?<!\bnot\s)(?<!n't\s)\b(?:ok|okay|fine|happy)\s+(?:with|w/)\s*(?:that|it|this|me|staying|the\s+\w+)\b"
-                     r"|\b(?:fine|ok|okay|good)\s+by\s+me\b|\bsaid\s+yes\b"
-                     r"|\b(?:we|I)\s+(?:can\s+|will\s+|'ll\s+|’ll\s+|'d\s+|would\s+)?accept\b|\b(?:we|I)(?:'ve|’ve|\s+have)\s+accepted\b"
-                     r"|\bfine\s+with\s+(?:us\b|\d)|\bsigned\s+(?:w/|with)\s|\b(?-i:[A-Z][a-z]+|I|we)\s+signed\s+(?:it\s+)?(?:this|today|yesterday|last|on)\b"
-                     r"|\bconfirmed\s*:?\s*(?:for\s+)?" + _MARKS + r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d{1,2}(?:[–-]\d{1,2})?(?:/\d{1,2}|\s+" + _MONTH + r"))"
-                     r"|" + _CLAUSE.replace(".!;:", ".!;") + r"(?:agreed?|accept(?:ing|ed)?)\b(?:\s*[,.!]|\s*$|\s+(?:with|the|as|at)\b)"
-                     r"|(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bnot\s)(?<![:|*]\s)(?<![:|*])\baccepted\s+(?:as|at|on|in|by|\d)"
-                     r"|\bgo(?:ing)?\s+ahead\b|\bstick(?:ing)?\s+with\b|\b(?:that'?s|that’s|thats)\s+the\s+plan\b"
-                     r"|(?:^|(?<=[.!;:—–])\s*)[^.!?;:]{1,24}?\sit\s+is\s*[.!](?=\s|$))", re.I)
+# "Agree, accept the 3 yr", "accepted as-is", "happy to go ahead", "9 it is.", "yep that's the plan", "Martin
+# signed this morning", "confirmed: **Wed 8 April**" (a date agreed); not "not happy with it", "get accepted
+# silently", a record's "Status: Accepted", "isn't accepting", an answer's "Mike says yes", an instruction's
+# "Accept the PR if …", "go ahead and click it", an option's "Go ahead with …", "if we accept this RFC"
+_ASSENT = re.compile(r"(?=[ofhgsw])(?:(?<!\bnot\s)(?<!n't\s)\b(?:ok|okay|fine|happy)\s+(?:with|w/)\s*(?:that|it|this|me|staying|the\s+\w+)\b"
+                     r"|\b(?:fine|ok|okay|good)\s+by\s+me\b|\bsaid\s+yes\b|\b(?-i:go|going)\s+ahead\b(?!\s+and\b)"
+                     r"|\bfine\s+with\s+(?:us\b|\d)|\bsigned\s+(?:w/|with)\s)", re.I)
+_ACCEPTED = re.compile(r"(?=[wiI])(?<!\bif\s)(?<!\bwhen\s)(?<!\bwhether\s)\b(?:we|I)\s+(?:can\s+|will\s+|'ll\s+|’ll\s+|'d\s+|would\s+)?accept\b"
+                       r"|(?=[wiI])\b(?:we|I)(?:'ve|’ve|\s+have)\s+accepted\b|\b(?:agree|agreed|ok|okay|yes|fine)[,.]?\s+accept\b"
+                       r"|" + _CLAUSE.replace(".!;:", ".!;") + r"(?:agreed?|accept(?:ing|ed)?)(?:\s*[,.!]|\s*$)|" + _CLAUSE.replace(".!;:", ".!;") + r"agreed?\s+with\b"
+                       r"|(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bnot\s)(?<![:|*]\s)(?<![:|*])\baccepted\s+(?:as|at|on|\d)", re.I)
+_SIGNED = re.compile(r"\b(?-i:[A-Z][a-z]+|I|we)\s+signed\s+(?:it\s+)?(?:this|today|yesterday|last|on)\b"
+                     r"|(?=c)\bconfirmed\s*:?\s*(?:for\s+)?" + _MARKS + r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d{1,2}(?:[–-]\d{1,2})?(?:/\d{1,2}|\s+" + _MONTH + r"))", re.I)
+_IT_IS = re.compile(r"(?:^|(?<=[.!;:—–])\s*)[^.!?;:]{1,24}?\sit\s+is\s*[.!](?=\s|$)|(?=t)\b(?:that'?s|that’s|thats)\s+the\s+plan\b", re.I)
 # a plan moved, its thing named between: "Moving the cutover to **Sat Feb 28**", "moved the claims export to
 # 01:30", "ok moving Brackley cutover to w/c 1 June" (not "going to move it to …", "look at moving …")
 _MOVED_WHAT = re.compile(r"(?:\b(?:moved|rescheduled|postponed)|(?:^|(?<=[.;:—–,])\s*|\b(?:ok|so|now)\s+)(?:[Mm]oving|[Rr]escheduling))"
@@ -83,7 +84,8 @@ _MOVED_WHAT = re.compile(r"(?:\b(?:moved|rescheduled|postponed)|(?:^|(?<=[.;:—
 # a value set: "Warning delay was raised to 10 min", "Changed to **2025.4**", "Quantity cut from 420 to
 # **360**", "bumped heap to 2g", "I bumped it to 85%" (a setting's new value, the verb's doer the writer or
 # left out; not a measure that fell, "crash-free sessions dropped from 99.6% to 94.1%")
-_SET_TO = re.compile(r"(?:\b(?:was|were|been|got|is|are|I|we|I've|we've)\s+|(?:^|(?<=[.;:—–,→])\s*))"
+_SET_TO = re.compile(r"(?=[crlbuie])(?:(?<=\bwas\s)|(?<=\bwere\s)|(?<=\bbeen\s)|(?<=\bgot\s)|(?<=\bI\s)"
+                     r"|(?<=\bwe\s)|(?<=\bI've\s)|(?<=\bwe've\s)|(?<![\s\S])|(?<=[.;:—–,→])|(?<=[.;:—–,→]\s))"
                      r"(?:changed|raised|lowered|cut|bumped|reduced|increased|extended|upped|renegotiated)\b(?:\s+(?:down|up))?"
                      r"(?:\s+(?!to\b|from\b)[\w'’./-]+){0,4}?\s+(?:from\s+\S+\s+)?to\s+" + _MARKS + r"[~$£€]?\d", re.I)
 # the new value marked, the old one after "not": "PO going out **11/6** not 11/13", "**$32k**, not 35k"
@@ -98,9 +100,9 @@ _VALUE_FROM = re.compile(r"(?<![\w.])(?P<y>" + _NUMBER + r")\s*(?:->|→)\s*(?P<
                          r"(?:\d|the\s+\d|" + _MONTH + r"|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|launch\b|next\b)", re.I)
 # a plan called off: "we are NOT upgrading to 7.4+", "MA3 upgrade NOT happening today", "still not pushing before
 # freeze", "not now, maybe Q3", "Park till FY27."
-_CALLED_OFF = re.compile(r"(?:(?:\b(?:we'?re|we’re|we\s+are|I'?m|I’m|is|are)\s+(?:not|NOT)|(?<![\w-])(?-i:NOT))\s+"
+_CALLED_OFF = re.compile(r"(?=[wianp])(?:(?:\b(?:we'?re|we’re|we\s+are|I'?m|I’m|is|are)\s+(?:not|NOT)|(?<![\w-])(?-i:NOT))\s+"
                          r"(?:doing|happening|going\s+ahead|renewing|upgrading|pushing|proceeding|buying|switching|migrating|falling\s+back)\b"
-                         r"|(?:^|(?<=[.;:—–])\s*)not\s+now\b|\bpark\s+(?:it\s+|that\s+|this\s+)?(?:till?|until|for\s+now)\b)", re.I)
+                         r"|(?:^|(?<=[.;:—–])|(?<=[.;:—–]\s))not\s+now\b|\bpark\s+(?:it\s+|that\s+|this\s+)?(?:till?|until|for\s+now)\b)", re.I)
 # a thing kept as it is for a while: "stays up read-only til end of June", "kept for now", "keep it till …"
 _KEPT = re.compile(r"(?=[skhl])(?<!\bto\s)\b(?:stays?|staying|kept|keep|keeping|holding\s+off|hold\s+off|hold\s+it|leave\s+it)\b(?!\s+(?:an?\s+eye|in\s+mind|\w+ing)\b)"
                    r"[^.;:?!]{0,50}?(?:\b(?:till?|until|for\s+now|then)\b|\b(?:through|thru)\s+(?:\d|end\b|" + _MONTH + r"))", re.I)
@@ -108,7 +110,8 @@ _KEPT = re.compile(r"(?=[skhl])(?<!\bto\s)\b(?:stays?|staying|kept|keep|keeping|
 MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("changed", _STRUCK), ("changed", _MOVED_NOTE), ("changed", _NOW_NOT), ("order", _ORDER), ("rejected", _REJECTED), ("not before", _NOT_BEFORE),
     ("rejected", _STRUCK_OFF), ("final", _FINAL), ("approved", _APPROVED), ("kept", _KEPT),
-    ("changed", _MOVED_WHAT), ("changed", _SET_TO), ("changed", _NOW_WAS), ("changed", _WAS_MOVED), ("changed", _VALUE_FROM), ("changed", _MARKED_NOT), ("rejected", _CALLED_OFF), ("approved", _ASSENT))
+    ("changed", _MOVED_WHAT), ("changed", _SET_TO), ("changed", _NOW_WAS), ("changed", _WAS_MOVED), ("changed", _VALUE_FROM), ("changed", _MARKED_NOT), ("rejected", _CALLED_OFF), ("approved", _ASSENT),
+    ("approved", _ACCEPTED), ("approved", _SIGNED), ("approved", _IT_IS))
 
 
 # what each marker cannot match without, casefolded (most sentences hold none of these: the patterns,
@@ -118,8 +121,9 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _REJECTED: ("not", "overrul", "renew", "parked", "dropped", "scratch", "fix", " no", "\tno", "\nno"), _NOT_BEFORE: ("not",),
     _STRUCK_OFF: ("no", "cancel", "dropped"), _FINAL: ("stop", "exception", "now", "mean", "final"),
     _APPROVED: ("ok", "said"), _KEPT: ("stay", "kept", "keep", "hold", "leave"),
-    _MOVED_WHAT: ("moved", "moving", "reschedul", "postponed"), _SET_TO: ("to",), _MARKED_NOT: ("not",), _NOW_WAS: ("(was",), _WAS_MOVED: ("was",), _VALUE_FROM: ("->", "→"),
-    _CALLED_OFF: ("not", "park"), _ASSENT: ("with", "w/", "by me", "yes", "accept", "agree", "ahead", "plan", "it is", "signed", "confirmed"),
+    _MOVED_WHAT: ("moved", "moving", "reschedul", "postponed"), _SET_TO: ("chang", "rais", "lower", "cut", "bump", "reduc", "increas", "extend", "upped", "renegotiat"), _MARKED_NOT: ("not",), _NOW_WAS: ("(was",), _WAS_MOVED: ("was",), _VALUE_FROM: ("->", "→"),
+    _CALLED_OFF: ("not", "park"), _ASSENT: ("with", "w/", "by me", "yes", "ahead"), _ACCEPTED: ("accept", "agree"), _SIGNED: ("signed", "confirmed"),
+    _IT_IS: ("it is", "the plan"),
 }
 
 _MARKERS_NEEDS = tuple((kind, pattern, _NEEDS[pattern]) for kind, pattern in MARKERS)
