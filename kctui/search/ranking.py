@@ -5,17 +5,13 @@ Inputs are the two rankings the search already makes: the pages that match the q
 each with its claims that name the query's terms, most relevant first) and the raw passages by BM25
 (kctui.search.passage_index). They are fused on one scale: the page at rank i scores 1/(K + i) when the
 query names the page (its title's words typed), the best passage 1.0 and another the geometric mean of
-its BM25 against the best one's and its reciprocal rank 1/(K + j) (`relevance`); another
-page's claims rank after the passages (the passage a claim cites is ranked with the others, and the
-claim stands in for it, see below), each further claim of a page a little less than the one before.
-A passage is also weighed by its form (kctui.search.passage_weight): a heading comes after what it heads, and the
-passage right after a heading hit is what its section opens with (UNDER_HEADING of the heading's score,
-where a reply gets REPLY); a passage of a document whose own words name nothing the query asks about and
-hold no number was found by the words around it, and counts less (OWN_WORDS): a line that holds a number
-("- went live Sun 22 Nov, done by 09:20") may be the answer its neighbours ask for, filler does not.
-A question asking for a value (a time, a count, an amount) reaches past a best hit's neighbours: a passage
-a few places on in its section that states one (VALUE_REACH, VALUE_NEAR) is where the talk the hit opened
-came to it ("How's the bathroom?" … "What did it come to in the end" / "£6,400.").
+its BM25 against the best one's and its reciprocal rank 1/(K + j), its neighbours a share of it
+(kctui.search.passage_scores); another page's claims rank after the passages (the passage a claim cites is
+ranked with the others, and the claim stands in for it, see below), each further claim of a page a little
+less than the one before. A passage is also weighed by its form (kctui.search.passage_weight): a heading comes
+after what it heads; a passage of a document whose own words name nothing the query asks about and hold no
+number was found by the words around it, and counts less (OWN_WORDS): a line that holds a number ("- went
+live Sun 22 Nov, done by 09:20") may be the answer its neighbours ask for, filler does not.
 
 A compiled claim and the passage it was lifted from are never both kept: a passage a kept claim
 cites is dropped; a passage reached first stands for the claims that cite it (`compiled`: the pages
@@ -36,36 +32,27 @@ Pure: a function of its inputs (tests/unit/test_ranking.py).
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kctui.search.asked_for import states
+from kctui.search.passage_scores import K, with_neighbours
 from kctui.search.passage_weight import content_word, passage_weight
-from kctui.search.passages import is_heading, speaker_of
+from kctui.search.passages import speaker_of
 from kctui.search.query import same_stem, tokens, typed_word
 
-K = 1.0
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
 NAMED = 0.5  # the share of a page's title words the query must hold for the page to count in full
 STRONG = 1.0  # a claim naming a query term in its subject, scope or attribute (not only in its value)
 DESCRIBED_PAGES = 3  # the best pages whose description may lead when it holds most of the query's words
 NEXT_CLAIM = 0.85  # each further claim of one page, against the one before
 CLAIM_COVERS = 0.8  # a claim holding this share of a passage's words stands in for the passage
-REPLY = 0.25  # the passage after a hit (a reply, the rest of a thought), against the hit's score
-ANSWER = 0.7  # the passage after a hit that asks a question: its answer
-LEAD_IN = 0.1  # the passage before a hit
 DIVERSE = 1.0  # how far a statement naming query words not yet named moves up
 DIVERSE_WINDOW = 40  # how far down the ranking it may come from
 WHEN = 2.0  # a question that asks for a time, a duration, a count or an amount: a statement that states one,
 # against one that does not
-UNDER_HEADING = 0.6  # the passage right after a heading hit, against the heading's score: what its section opens
-# with ("## 1. StockPilot 9.4.0 at Doncaster" / "- went live Sun 22 Nov as planned"), not a reply (REPLY)
-VALUE_HITS = 10  # a question asking for a value: the best hits whose next VALUE_REACH passages are looked at, where
-VALUE_REACH = 6  # one stating a value of the kind asked for scores VALUE_NEAR of the hit's (then WHEN): chats 756 →
-VALUE_NEAR = 0.3  # 771 of 1,034 (reach 4 / 8: 766 / 772; share 0.2 / 0.4: 766 / 767), notes 912 → 914 of 1,140
 
 _COPULA = frozenset(["is", "are", "means", "refers"])
 _ARTICLES = frozenset(["a", "an", "the"])
@@ -190,70 +177,6 @@ def _claim_statement(group: tuple[str, ...], claim: dict[str, Any], title: str, 
                      where[0] if where else "", (where[1], where[2]) if where else (0, 0), citation)
 
 
-def _with_neighbours(passages: list[Any], around: dict[int, Any], wants: str | None = None) -> list[tuple[float, Any]]:
-    """(score, passage) of the ranked passages and of the passages next to them in the same section. A hit
-    scores by its BM25 and its rank (`relevance`); the one after a hit is its reply or continuation
-    (REPLY of the hit's score, ANSWER when the hit asks a question), the one before it its lead-in
-    (LEAD_IN), unless it is the section's heading (the group's header says it already); a passage keeps
-    the best score it is given, a ranked one too (a weak hit right after a strong one is its reply, and
-    counts as that). Ties keep the order of the ranking. When the question asks for a value (`wants`),
-    a passage up to VALUE_REACH after one of the VALUE_HITS best hits, in its section, that states one of
-    that kind is where the talk the hit opened comes to it (`_values_after`)."""
-    best: dict[int, tuple[float, Any]] = {}
-
-    def give(score: float, p: Any) -> None:
-        if p.rowid not in best or best[p.rowid][0] < score:
-            best[p.rowid] = (score, p)
-
-    rows = {**around, **{p.rowid: p for p in passages}}  # `around` holds no ranked passage
-
-    def next_to(p: Any, d: int) -> Any:
-        q = rows.get(p.rowid + d)
-        if q is not None and q.path == p.path and q.heading == p.heading and not is_heading(q.text, q.heading):
-            return q
-        return None
-
-    for j, p in enumerate(passages):
-        score = relevance(passages, j)
-        give(score, p)
-        after = ANSWER if p.text.rstrip().endswith("?") else UNDER_HEADING if is_heading(p.text, p.heading) else REPLY
-        for d, share in ((1, after), (-1, LEAD_IN)):
-            q = next_to(p, d)
-            if q is not None:
-                give(score * share, q)
-        if wants and j < VALUE_HITS:
-            for q in _values_after(p, next_to, wants):
-                give(score * VALUE_NEAR, q)
-    return sorted(best.values(), key=lambda sp: -sp[0])
-
-
-def _values_after(p: Any, next_to: Callable[[Any, int], Any], wants: str) -> list[Any]:
-    """The passages 2 to VALUE_REACH places after `p` in its section (`next_to` steps one place, None past
-    its end) that state a value of the kind `wants` (a chat's answer, turns after its topic is named)."""
-    out = []
-    q = next_to(p, 1)
-    for _ in range(2, VALUE_REACH + 1):
-        q = next_to(q, 1) if q is not None else None
-        if q is None:
-            break
-        if states(wants, q.text):
-            out.append(q)
-    return out
-
-
-def relevance(passages: list[Any], j: int) -> float:
-    """The score of the `j`th ranked passage: the geometric mean of its BM25 over the best one's (FTS5's
-    bm25 is negative, better lower) and its reciprocal rank 1/(K + j). A passage that matches nearly as
-    well as the best keeps more of its score than its rank alone gives it (0.69 at the second place for
-    95 % of the best's BM25, where the rank alone halves it), while a page the query names still leads the
-    passages (its claims score by rank). Passages ranked without scores (all 0) score by rank alone."""
-    rank = 1.0 / (K + j)
-    top = float(passages[0].score) if passages else 0.0
-    if top < 0.0:
-        return math.sqrt(max(0.0, float(passages[j].score) / top) * rank)
-    return rank
-
-
 def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
     """The raw passages re-ordered among themselves (the compiled statements keep their places) so that one
     naming a query word the passages before it did not name moves up (by DIVERSE per such word, against
@@ -308,7 +231,7 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
     content = {t for t in typed if content_word(t)}
-    for score, p in _with_neighbours(passages, around or {}, wants):
+    for score, p in with_neighbours(passages, around or {}, wants):
         score *= passage_weight(p, content, speakers, latest)
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))

@@ -33,6 +33,7 @@ from kctui.search.index import (
     index_file,
 )
 from kctui.search.passage_index import neighbours, passage_expression, rank_passages, refresh_passages
+from kctui.search.passage_scores import VALUE_HITS, VALUE_REACH
 from kctui.search.query import (
     ParsedQuery,
     QueryError,
@@ -45,7 +46,7 @@ from kctui.search.query import (
     snippet,
     tokens,
 )
-from kctui.search.ranking import VALUE_HITS, VALUE_REACH, defines, fuse
+from kctui.search.ranking import defines, fuse
 from kctui.search.time_words import asks_latest
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext

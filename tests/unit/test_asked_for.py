@@ -8,7 +8,8 @@ import pytest
 
 from kctui.search.asked_for import asked_for, states
 from kctui.search.passage_index import RankedPassage
-from kctui.search.ranking import WHEN, fuse, relevance
+from kctui.search.passage_scores import relevance
+from kctui.search.ranking import WHEN, fuse
 
 
 def passage(rowid: int, line: int, text: str, score: float = 0.0) -> RankedPassage:

@@ -56,7 +56,7 @@ def test_an_answer_turns_after_the_question_is_found_by_its_words_below_the_next
 
 def test_the_passages_further_after_the_first_hits_are_read_only_when_asked(tmp_path: Path) -> None:
     """A question asking for a value reads the `reach` passages after its `first` best hits (where the talk a
-    hit opens comes to the value: kctui.search.ranking.VALUE_REACH); otherwise only each hit's two neighbours."""
+    hit opens comes to the value: kctui.search.passage_scores.VALUE_REACH); otherwise only each hit's two neighbours."""
     sources = tmp_path / "sources"
     sources.mkdir()
     (sources / "chat.md").write_text(CHAT, encoding="utf-8")

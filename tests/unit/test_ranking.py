@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from kctui.search.passage_index import RankedPassage
+from kctui.search.passage_scores import ANSWER, REPLY, UNDER_HEADING, VALUE_NEAR, VALUE_REACH
 from kctui.search.passage_weight import OWN_WORDS
-from kctui.search.ranking import ANSWER, REPLY, UNDER_HEADING, VALUE_NEAR, VALUE_REACH, WHEN, claim_text, fuse
+from kctui.search.ranking import WHEN, claim_text, fuse
 
 
 def passage(rowid: int, path: str, line: int, text: str, heading: str = "Notes") -> RankedPassage:
