@@ -42,6 +42,7 @@ from kctui.search.passage_scores import K, with_neighbours
 from kctui.search.passage_weight import content_word, passage_weight
 from kctui.search.passages import speaker_of
 from kctui.search.query import same_stem, tokens, typed_word
+from kctui.search.turn_form import turn_form
 
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
 NAMED = 0.5  # the share of a page's title words the query must hold for the page to count in full
@@ -232,7 +233,7 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     candidates = _page_statements(pages, typed, len(passages), owners)
     content = {t for t in typed if content_word(t)}
     for score, p in with_neighbours(passages, around or {}, wants):
-        score *= passage_weight(p, content, speakers, latest)
+        score *= passage_weight(p, content, speakers, latest) * turn_form(p.text, content)
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
     if wants:

@@ -67,7 +67,7 @@ def test_a_claim_of_a_flagged_page_does_not_stand_in_for_its_passage():
 def test_the_passage_after_a_question_is_ranked_as_its_answer():
     hit = passage(10, "chat.md", 27, "Lena: Anyway, how's Pickle?", "Session 5")
     around = {9: passage(9, "chat.md", 25, "Marcus: Long week.", "Session 5"),
-              11: passage(11, "chat.md", 29, "Marcus: They took three out, he is fine now.", "Session 5"),
+              11: passage(11, "chat.md", 29, "Marcus: They took three of his teeth out, Pickle is fine now.", "Session 5"),
               12: passage(12, "chat.md", 31, "Lena: Good.", "Session 6")}
     got = fuse([], [hit, passage(20, "chat.md", 80, "Lena: Pickle again?", "Session 9")], {"pickle"}, around)
     scores = {s.lines[0]: s.score for s in got}
@@ -221,7 +221,7 @@ def test_a_document_passage_that_names_no_query_word_itself_ranks_below_its_scor
         ("It's Sat 21 Nov now, not the 14th.", False),  # a number: it can be the answer
         ("- Slurm upgrade moved to Sat 21 Nov", False),
         ("- slurm's upgrades go on Saturdays", False),  # a query word's stem counts as the word
-        ("Priya: Fine by me, let's move it a week.", False),  # a turn
+        ("Priya: Fine by me, let's move it a week, nobody needs it sooner.", False),  # a turn
         ("**Priya Raman** 11:05\nFine by me, let's move it a week.", False),  # a chat export's turn
     ]
     for text, weighted in cases:

@@ -48,7 +48,7 @@ def test_a_passage_states_a_time(text, expected):
 
 def test_a_question_about_time_moves_the_passages_that_state_one_up():
     best = passage(1, "chat.md", 3, "Ana: The move went fine, the van was huge.")
-    plain = passage(2, "chat.md", 9, "Bo: Moving is the worst.")
+    plain = passage(2, "chat.md", 9, "Bo: A move is the worst.")
     timed = passage(3, "chat.md", 15, "Ana: We moved last Saturday.")
     assert [s.lines[0] for s in fuse([], [best, plain, timed], {"move"})] == [3, 9, 15]
     got = fuse([], [best, plain, timed], {"move"}, wants="time")
