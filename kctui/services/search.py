@@ -60,7 +60,7 @@ PACKET_PAGES = 50
 PACKET_CLAIMS = 8
 FUSED_PAGES = 12  # the best pages whose claims are ranked against the raw passages
 FUSED_PASSAGES = 100  # the raw passages ranked against the pages: 60 → 100 with turn_form.TALK, conversations
-# 1,090 → 1,105 of 1,394 (150: 1,103; 100 or 150 without TALK: +3)
+# 1,090 → 1,105 of 1,394 (80: 1,103, 150: 1,103; 60 with TALK 1,099, 150 without it 1,093)
 STATING = 3  # a named page's claims that state what the query asks for (a time, an amount …), beyond those naming its words
 MODES = ("all", "all-prefix", "any")
 TITLE_BOOST = 2.0
