@@ -56,6 +56,7 @@ _CITATION = re.compile(r"\^\[((?:\\.|[^\]\\])+):(?:L(\d+)(?:-L(\d+))?|p(\d+))\]\
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:]\d+)*(?![\w])")
+_SAID = re.compile(r"^[^:—\n]{1,60}?(?: — said)?:\s+")  # a turn's speaker, as a passage ("Ann: …") or a claim ("Ann — said: …")
 _ITEM_REF = re.compile(r"\[\d+(?:\s*[,;]\s*\d+)*\]")
 _QUOTE = re.compile(r"[\"“]([^\"”]{2,200})[\"”]")
 _MONTHS = {m: i for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july", "august",
@@ -177,13 +178,15 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
         return []
     asks_when = "when" in tokens(question) or "date" in tokens(question)
     found: list[tuple[Cited, list[str]]] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}  # what a sentence says, its speaker's label aside -> its place in `found`
     for stmt in (s for st in statements(items) for s in sentences(st)):
         toks = tokens(stmt.text)
-        key = " ".join(toks)
-        if key not in seen:
-            seen.add(key)
+        said = " ".join(tokens(_SAID.sub("", stmt.text)))  # (a turn as a claim, a passage, a page's description)
+        if said not in seen:
+            seen[said] = len(found)
             found.append((stmt, toks))
+        elif found[seen[said]][0].lines is None and stmt.lines is not None:
+            found[seen[said]] = (stmt, toks)  # (the same words, cited: a description's turn as its claim)
     n = len(found)
     weights = [math.log(1.0 + n / max(1, sum(1 for _, toks in found if group_in(g.with_prefix(), toks))))
                for g in parsed.groups]

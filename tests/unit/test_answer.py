@@ -137,6 +137,17 @@ def test_extract_prefers_the_packets_head_among_equals() -> None:
     assert [s.lines for s in a.extract("boiler service cost", items)] == [(1, 1), (2, 2), (3, 3)]
 
 
+def test_extract_says_a_turn_once_when_the_packet_holds_it_as_a_claim_and_as_a_passage() -> None:
+    items = [{"kind": "page", "page": "sources/s2-md.md",
+              "description": "Elliot: Hartley cancelled, so the boiler service is on the 28th.",
+              "claims": ["Elliot — said: Hartley cancelled, so the boiler service is on the 28th. ^[s2.md:L3-L3]"]},
+             {"kind": "evidence", "source": "s2.md", "section": "",
+              "passages": ["L3: Elliot: Hartley cancelled, so the boiler service is on the 28th.",
+                           "L5: Noor: Did they keep the boiler service price?"]}]
+    got = a.extract("when is the boiler service", items)
+    assert [(s.kind, s.lines) for s in got] == [("claim", (3, 3)), ("passage", (5, 5))]
+
+
 def _reply(**kw) -> str:
     data = {"answer": "It ends on 2028-10-31.", "citations": [{"item": "1", "lines": [13, 13]}], "confidence": 0.8,
             "unanswerable": False}
