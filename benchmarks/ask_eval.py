@@ -63,14 +63,11 @@ def _questions(svc, ws: Path, tmp: Path, only: str | None):  # noqa: ANN001, ANN
 
 
 def _overlaps(source: str, lines: tuple[int, int] | None, evidence: list[dict]) -> bool:
-    if not lines:
-        return False
-    for ev in evidence:
-        file, span = ev["file"], ev["lines"]
-        same = source == file or source.endswith("/" + file) or file.endswith("/" + source)
-        if same and lines[0] <= max(span) and min(span) <= lines[1]:
-            return True
-    return False
+    """Do the lines overlap one labelled evidence range (its lines a range, or a list of lines)?"""
+    from conversations_eval import _same_file
+
+    return lines is not None and any(_same_file(source, ev["file"]) and lines[0] <= max(ev["lines"])
+                                     and min(ev["lines"]) <= lines[1] for ev in evidence)
 
 
 def main() -> None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
+from kctui.search.passage_weight import names_any
 from kctui.search.passages import speaker_of
-from kctui.search.query import tokens, typed_word
 
 TALK = 0.4  # a short turn naming no content word of the question and holding no number: conversations 1,090 →
 # 1,096 of 1,394 at 0.5 (0.25 with SHORT 80: 1,096), with FUSED_PASSAGES 100 1,105 at 0.4 (0.5: 1,102)
@@ -29,5 +29,4 @@ def turn_form(text: str, content: set[str]) -> float:
     body = text.strip()
     if len(body) >= SHORT or body.endswith("?") or _DIGIT.search(body) or not speaker_of(body):
         return 1.0
-    own = set(tokens(body))
-    return 1.0 if any(typed_word(t, own) for t in content) else TALK
+    return 1.0 if names_any(body, content) else TALK

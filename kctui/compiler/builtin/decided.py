@@ -70,9 +70,10 @@ _APPROVED = re.compile(r"(?=[os])(?:\b(?:ok'?d|okayed)\b|\bsaid\s+yes\s+to\b)", 
 _ASSENT = re.compile(r"(?=[ofhgsw])(?:(?<!\bnot\s)(?<!n't\s)\b(?:ok|okay|fine|happy)\s+(?:with|w/)\s*(?:that|it|this|me|staying|the\s+\w+)\b"
                      r"|\b(?:fine|ok|okay|good)\s+by\s+me\b|\bsaid\s+yes\b|\b(?-i:go|going)\s+ahead\b(?!\s+and\b)"
                      r"|\bfine\s+with\s+(?:us\b|\d)|\bsigned\s+(?:w/|with)\s)", re.I)
+_CLAUSE_NO_COLON = _CLAUSE.replace(".!;:", ".!;")  # (a clause's start, not after a colon: "Status: Accepted" is a field)
 _ACCEPTED = re.compile(r"(?=[wiI])(?<!\bif\s)(?<!\bwhen\s)(?<!\bwhether\s)\b(?:we|I)\s+(?:can\s+|will\s+|'ll\s+|’ll\s+|'d\s+|would\s+)?accept\b"
                        r"|(?=[wiI])\b(?:we|I)(?:'ve|’ve|\s+have)\s+accepted\b|\b(?:agree|agreed|ok|okay|yes|fine)[,.]?\s+accept\b"
-                       r"|" + _CLAUSE.replace(".!;:", ".!;") + r"(?:agreed?|accept(?:ing|ed)?)(?:\s*[,.!]|\s*$)|" + _CLAUSE.replace(".!;:", ".!;") + r"agreed?\s+with\b"
+                       r"|" + _CLAUSE_NO_COLON + r"(?:agreed?|accept(?:ing|ed)?)(?:\s*[,.!]|\s*$)|" + _CLAUSE_NO_COLON + r"agreed?\s+with\b"
                        r"|(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bnot\s)(?<![:|*]\s)(?<![:|*])\baccepted\s+(?:as|at|on|\d)", re.I)
 _SIGNED = re.compile(r"\b(?-i:[A-Z][a-z]+|I|we)\s+signed\s+(?:it\s+)?(?:this|today|yesterday|last|on)\b"
                      r"|(?=c)\bconfirmed\s*:?\s*(?:for\s+)?" + _MARKS + r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d{1,2}(?:[–-]\d{1,2})?(?:/\d{1,2}|\s+" + _MONTH + r"))", re.I)
