@@ -74,6 +74,11 @@ def test_definitions_that_still_define(text: str, term: str) -> None:
     "- **Priya**: scratch purge announcement went out this morning, finally",
     "- **Felix**: on call this week, quiet so far",
     "- **Deepa**: parser canary since yesterday on 2 pods, full rollout tomorrow",
+    # a status opening on a participle or a word of state
+    "- **Rui**: still on the Keycloak migration, blocked on the LDAP bind account",
+    "- **CKF**: nothing live yet",
+    "- **PRTG**: added Visionline sensors on all 7 servers",
+    "- **bin-day-lookup**: moving from lvs-web03 to ECS, cutover 27 Nov",
 ])
 def test_a_bold_lead_holding_the_days_news_defines_nothing(item: str) -> None:
     # a standup item "**Name**: what happened today" is a status report, not a glossary entry

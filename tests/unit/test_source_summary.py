@@ -36,3 +36,17 @@ def test_a_bold_lead_line_is_no_description() -> None:
     """A standup's "**Priya**" heads her items; the note's first item says more of it."""
     text = "## Standup 1 Dec\n\n**Priya**\n- ledger-db vacuum now 05:30, no lag since\n\n**Omar** (on call)\n- quiet\n"
     assert _summary(text) == "ledger-db vacuum now 05:30, no lag since"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a label over a list is no description: the first item says more of the note
+    ("# Standup 1 Dec\n\n- **Anneke**: finished the Grafana upgrade\n\nDecisions\n- we stop paying for Pingdom\n",
+     "**Anneke**: finished the Grafana upgrade"),
+    ("parking lot:\n- who owns the VPN renewal\n", "who owns the VPN renewal"),
+    # a greeting gives way to what the email says
+    ("Dear Helen,\n\nThe support contract renews on 1 March at £4,200.\n", "The support contract renews on 1 March at £4,200."),
+    # a paragraph of three words or more without a colon still says something
+    ("Dana, Kat, Marcus\n\n- quiet week\n", "Dana, Kat, Marcus"),
+])
+def test_a_label_line_is_no_description(text: str, expected: str) -> None:
+    assert _summary(text).replace("*", "") == expected.replace("*", "")

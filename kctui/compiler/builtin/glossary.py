@@ -29,6 +29,9 @@ _INDEFINITE = re.compile(r"^(?:A|An)\s+[a-z]")
 # a time said from the day the note is written (closed class): what holds today, not what a term means
 _NOW = re.compile(r"\b(?:today|tonight|yesterday|tomorrow|tmrw|(?:this|last|next)\s+(?:morning|afternoon|evening|"
                   r"night|week|sprint)|so\s+far|right\s+now)\b", re.I)
+# a status said of the term, not what it is: the rest opens on a participle or a word of state (closed class)
+# ("**Rui**: still on the Keycloak migration", "**CKF**: nothing live yet", "**PRTG**: added sensors …")
+_STATUS = re.compile(r"^(?:[a-z]+(?:ed|ing)|still|now|back|out|off|away|done|wip|blocked|ooo|pto|sick|nothing)\b")
 _GLOSS_OPEN = re.compile(r"^(?:The\s+[a-z]+\s+(?:of|for)\s|[A-Z][a-z]+(?:\s+[a-z]+)?\s+(?:for|of|that|which|used\s+to)\s)")
 
 
@@ -50,8 +53,8 @@ def glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
         return None  # "**Unsafe traits:** An *unsafe trait* is …": the sentence defines its own term
     if not _gloss_rest(rest) or any(ch.isdigit() for ch in term) or _field_value(rest):
         return None  # "Day 5: Monthly release", "**Reviewers:** Ana Ruiz, Bo Li": a label and its value
-    if _NOW.search(rest):
-        return None  # "**Priya**: purge notice went out this morning": the day's news of the term, no definition
+    if _NOW.search(rest) or _STATUS.match(rest):
+        return None  # "**Priya**: purge notice went out this morning", "**Rui**: still on …": news, no definition
     if not code and _among_fields(doc, u.block):
         return None  # "**Supersedes:** ADR-003 (…)" under "**Status:** Accepted", "**Date:** 2 Nov": a record's field
     e = ev(doc, u.first, u.last)

@@ -49,7 +49,8 @@ def _summary_block(doc: Document) -> Block | None:
     links and nothing else) the first list item. A first paragraph of `Label: value` fields (a decision
     record's "Status: accepted", an email's header) gives way to the prose paragraph after it, unless a
     list or a table comes first (a handover's "From: Tom -> To: Priya" says more than its sign-off). A
-    paragraph that is only a bold lead line ("**Priya**" over her standup items) is no summary."""
+    paragraph that is only a bold lead line ("**Priya**" over her standup items) or a label ("Decisions",
+    "parking lot:", `_label_only`) is no summary."""
     chosen: Block | None = None
     fields: Block | None = None
     lead: Block | None = None
@@ -63,7 +64,7 @@ def _summary_block(doc: Document) -> Block | None:
                 return block
             if chosen is not None:
                 continue
-            if _LEAD_ONLY.fullmatch(block.text.strip()):
+            if _LEAD_ONLY.fullmatch(block.text.strip()) or _label_only(block.text):
                 lead = lead or block  # a standup's "**Priya**" heads her items: it says nothing of the note
             elif fields is None and _field_lines(block.text):
                 fields = block
@@ -78,6 +79,14 @@ def _summary_block(doc: Document) -> Block | None:
 
 
 _LEAD_ONLY = re.compile(r"\*\*[^*\n]{1,60}\*\*(?:\s*\([^()\n]{0,60}\))?:?")  # "**Priya**", "**Priya** (back)"
+
+
+def _label_only(text: str) -> bool:
+    """A paragraph that only labels what follows: one or two words ("Decisions", "Follow-ups"), or up to
+    three ending on a colon or a comma ("parking lot:", "Dear Helen,")."""
+    words = text.split()
+    return len(words) <= 2 and not text.rstrip().endswith((".", "!", "?")) or (
+        len(words) <= 3 and text.rstrip(" *_").endswith((":", ",")))
 
 
 def _prose(text: str) -> bool:
