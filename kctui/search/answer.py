@@ -22,13 +22,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kctui.search.asked_for import asked_for, states
 from kctui.search.packet_items import read_claim, read_passage
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
 
 EXTRACT_SENTENCES = 3
 KEEP_SHARE = 0.5  # a further sentence scores at least this share of the best one
 CLAIM_BONUS = 1.1  # a compiled claim's score against a raw passage's
-DATED_BONUS = 1.3  # a dated sentence's, when the question asks when
+DATED_BONUS = 1.3  # a dated sentence's, when the question asks when; one stating the amount, count or duration asked for
 HEAD_BONUS = 2.0  # the packet's first sentence's against its last: the packet is ranked
 # (the conversations' 1,394 questions, a 16 KB packet: an evidence line among the three sentences 34.4 % with
 # each term counting 1, a claim +0.5, the rest kept at 0.75 of the best; 41.7 % with the terms weighed by their
@@ -150,7 +151,8 @@ def sentences(stmt: Cited) -> list[Cited]:
     return [Cited(stmt.item, stmt.kind, p, stmt.path, stmt.source, stmt.lines) for p in parts] or [stmt]
 
 
-def _score(weights: list[float], groups: list[Any], toks: list[str], stmt: Cited, asks_when: bool, place: float) -> float:
+def _score(weights: list[float], groups: list[Any], toks: list[str], stmt: Cited, asks_when: bool, place: float,
+           wants: str | None = None) -> float:
     """A sentence's score: the weights of the question's terms it holds (a number or version counting double),
     more for a compiled claim (the compiled layer says it once, cited) and, when the question asks when, a
     dated sentence, and more the nearer the packet's head it stands (`place`: 0 first, 1 last)."""
@@ -162,6 +164,8 @@ def _score(weights: list[float], groups: list[Any], toks: list[str], stmt: Cited
         score *= CLAIM_BONUS
     if asks_when and (_ISO_DATE.search(stmt.text) or _DATE_MDY.search(stmt.text)):
         score *= DATED_BONUS
+    elif wants and wants != "time" and states(wants, stmt.text):
+        score *= DATED_BONUS  # an amount, a count, a duration where the question asks for one
     return score * (1.0 + HEAD_BONUS * (1.0 - place))
 
 
@@ -177,6 +181,7 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     if parsed is None or not parsed.groups:
         return []
     asks_when = "when" in tokens(question) or "date" in tokens(question)
+    wants = asked_for(question)
     found: list[tuple[Cited, list[str]]] = []
     seen: dict[str, int] = {}  # what a sentence says, its speaker's label aside -> its place in `found`
     for stmt in (s for st in statements(items) for s in sentences(st)):
@@ -191,7 +196,7 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     weights = [math.log(1.0 + n / max(1, sum(1 for _, toks in found if group_in(g.with_prefix(), toks))))
                for g in parsed.groups]
     ranked = [(-score, order, stmt) for order, (stmt, toks) in enumerate(found)
-              if (score := _score(weights, parsed.groups, toks, stmt, asks_when, order / n)) > 0]
+              if (score := _score(weights, parsed.groups, toks, stmt, asks_when, order / n, wants)) > 0]
     ranked.sort(key=lambda r: (r[0], r[1]))
     best = -ranked[0][0] if ranked else 0.0
     return [stmt for score, _, stmt in ranked[:limit] if -score >= KEEP_SHARE * best]

@@ -137,6 +137,16 @@ def test_extract_prefers_the_packets_head_among_equals() -> None:
     assert [s.lines for s in a.extract("boiler service cost", items)] == [(1, 1), (2, 2), (3, 3)]
 
 
+def test_extract_prefers_a_sentence_stating_the_kind_of_value_asked_for() -> None:
+    # "what does … cost": the sentence with an amount before the one that only names the thing, though it
+    # stands lower in the packet
+    items = [{"kind": "evidence", "source": "mail.md", "section": "",
+              "passages": ["L1: From: Backblaze", "L2: To: ops", "L3: Subject: Backblaze news",
+                           "L6: Backblaze storage moves to the EU region.",
+                           "L8: Backblaze storage goes from $6 to $6.95 per TB-month."]}]
+    assert a.extract("what does Backblaze storage cost", items)[0].lines == (8, 8)
+
+
 def test_extract_says_a_turn_once_when_the_packet_holds_it_as_a_claim_and_as_a_passage() -> None:
     items = [{"kind": "page", "page": "sources/s2-md.md",
               "description": "Elliot: Hartley cancelled, so the boiler service is on the 28th.",
