@@ -53,12 +53,14 @@ def glossary_lead(doc: Document, u: Unit) -> tuple[Defined, Claim] | None:
         return None  # "**Unsafe traits:** An *unsafe trait* is …": the sentence defines its own term
     if not _gloss_rest(rest) or any(ch.isdigit() for ch in term) or _field_value(rest):
         return None  # "Day 5: Monthly release", "**Reviewers:** Ana Ruiz, Bo Li": a label and its value
-    if _NOW.search(rest) or _STATUS.match(rest):
-        return None  # "**Priya**: purge notice went out this morning", "**Rui**: still on …": news, no definition
+    if _NOW.search(rest):
+        return None  # "**Priya**: purge notice went out this morning": the day's news of the term, no definition
     if not code and _among_fields(doc, u.block):
         return None  # "**Supersedes:** ADR-003 (…)" under "**Status:** Accepted", "**Date:** 2 Nov": a record's field
     e = ev(doc, u.first, u.last)
     d = defined(term, (), e, u, bare(rest), "glossary")
+    if _STATUS.match(rest):  # "**PRTG**: added sensors …", "**Rui**: still on …": the term's news, not what it is
+        return d, Claim(d.term, "note", u.plain, "", "fact", "statement", e)
     return d, Claim(d.term, "definition", rest, "", "fact", "definition", e)
 
 
