@@ -56,6 +56,11 @@ class Evidence:
         _EV_DIGEST(self, digest)
         _EV_UNIT(self, unit)
 
+    def __reduce__(self) -> tuple:
+        """Pickled (an extraction sent back from a worker process) as its constructor's call: the same
+        object, without the dataclass's per-object walk over its fields."""
+        return Evidence, (self.path, self.start, self.end, self.digest, self.unit)
+
 
 _EV_PATH, _EV_START, _EV_END, _EV_DIGEST, _EV_UNIT = (Evidence.__dict__[name].__set__
                                                      for name in ("path", "start", "end", "digest", "unit"))
@@ -107,6 +112,13 @@ class Claim:
         _SET_KEY(self, key)
         _SET_ID(self, claim_id)
 
+    def __reduce__(self) -> tuple:
+        """Pickled (an extraction sent back from a worker process) with its derived fields, which the
+        receiving process does not compute again: the same object, without the dataclass's per-object walk
+        over its fields."""
+        return _claim_of, (self.subject, self.attribute, self.value, self.scope, self.form, self.origin, self.evidence,
+                           self.norm_value, self.unit, self.key, self.claim_id)
+
     @property
     def confidence(self) -> float:
         return CONFIDENCE.get(self.origin, 0.6)
@@ -126,6 +138,27 @@ class Claim:
 (_SET_SUBJECT, _SET_ATTRIBUTE, _SET_VALUE, _SET_SCOPE, _SET_FORM, _SET_ORIGIN, _SET_EVIDENCE, _SET_NORM, _SET_UNIT,
  _SET_KEY, _SET_ID) = (Claim.__dict__[name].__set__ for name in (
     "subject", "attribute", "value", "scope", "form", "origin", "evidence", "norm_value", "unit", "key", "claim_id"))
+
+
+def _claim_of(subject: str, attribute: str, value: str, scope: str, form: str, origin: str, evidence: Evidence,
+              norm: str, unit: str, key: tuple[str, str, str, str], claim_id: str) -> Claim:
+    """A pickled claim again, its derived fields as they were computed (`Claim.__reduce__`)."""
+    c = _new_claim(Claim)
+    _SET_SUBJECT(c, subject)
+    _SET_ATTRIBUTE(c, attribute)
+    _SET_VALUE(c, value)
+    _SET_SCOPE(c, scope)
+    _SET_FORM(c, form)
+    _SET_ORIGIN(c, origin)
+    _SET_EVIDENCE(c, evidence)
+    _SET_NORM(c, norm)
+    _SET_UNIT(c, unit)
+    _SET_KEY(c, key)
+    _SET_ID(c, claim_id)
+    return c
+
+
+_new_claim = object.__new__
 
 
 def claim_sig(c: Claim) -> tuple:

@@ -74,6 +74,7 @@ def _label_words(text: str) -> list[str]:
 
 
 _LEAD = re.compile(r"^(?:\*\*|__)?(?P<label>[^:*_]{2,40}?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$")
+_LEAD_MOST = 2 + 40 + 2 + 1 + 2  # the most characters besides spaces `_LEAD` matches (marks, label, colon, mark)
 
 
 def _lead_kind(text: str) -> str:
@@ -81,6 +82,8 @@ def _lead_kind(text: str) -> str:
     the label's word alone, "actions", a line of its own before the list)."""
     lines = text.split("\n")
     first = strip_inline(lines[0]).strip()
+    if len(first) > _LEAD_MOST and len("".join(first.split())) > _LEAD_MOST:
+        return ""  # (more than the pattern's 47 characters besides spaces: no lead-in, without its 40 tries)
     m = _LEAD.match(first)
     if not m:
         return ""

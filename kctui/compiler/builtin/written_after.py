@@ -32,15 +32,25 @@ _TOKEN = re.compile(r"[^\W_](?:[\w&'’+.-]*[^\W_])?")
 _MAKER = re.compile(r"^[A-Z][A-Za-z&]*$")  # a word of letters, capitalised: "Zebra", "AT&T", "StreamBox"
 
 
-class Words:
-    """A document's words in order, and where each is written: to find what a name is written after."""
+_SPLIT = re.compile(f"({_TOKEN.pattern})")  # the text between the words, and the words, in one pass
 
-    def __init__(self, texts: Iterable[str]) -> None:
-        self.text = "\n".join(texts)
-        self.tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(self.text)]
+
+class Words:
+    """A document's words in order, and what is written between each and the next: to find what a name
+    is written after. With `wanted`, only those words' places are looked up (the words and the gaps come
+    from one split in C; no place of a word no name asks for is needed)."""
+
+    def __init__(self, texts: Iterable[str], wanted: Iterable[str] | None = None) -> None:
+        parts = _SPLIT.split("\n".join(texts))
+        self.words: list[str] = parts[1::2]
+        self.gaps: list[str] = parts[0::2]  # gaps[i]: the text before words[i]
+        self.vocabulary = frozenset(self.words)
         self.at: dict[str, list[int]] = {}
-        for i, (tok, _, _) in enumerate(self.tokens):
-            self.at.setdefault(tok, []).append(i)
+        for word in sorted(self.vocabulary if wanted is None else self.vocabulary.intersection(wanted)):
+            places = self.at[word] = []
+            i = -1
+            while (i := _index(self.words, word, i + 1)) >= 0:
+                places.append(i)
 
     def before(self, name: str) -> set[str] | None:
         """The words `name` follows (one space between) wherever it is written as whole words; "" where it
@@ -52,20 +62,26 @@ class Words:
         found: set[str] = set()
         n = len(words)
         for i in self.at.get(words[0], ()):
-            if [t for t, _, _ in self.tokens[i:i + n]] != words or not self._joined(i, n):
+            if self.words[i:i + n] != words or not self._joined(i, n):
                 continue
-            prev = self.tokens[i - 1] if i else None
-            found.add(prev[0] if prev and prev[2] + 1 == self.tokens[i][1] and self.text[prev[2]] == " " else "")
+            found.add(self.words[i - 1] if i and self.gaps[i] == " " else "")
         return found or None
 
     def _joined(self, i: int, n: int) -> bool:
         """Are the n words from the i-th written with one space between each (a name, not a list)?"""
-        return all(self.tokens[k][2] + 1 == self.tokens[k + 1][1] and self.text[self.tokens[k][2]] == " "
-                   for k in range(i, i + n - 1))
+        return all(self.gaps[k] == " " for k in range(i + 1, i + n))
 
     def lower_case(self, word: str) -> bool:
         """Does the document write the word in lower case too ("invoice" of "Invoice PP-INV-2031")?"""
-        return word != word.casefold() and word.casefold() in self.at
+        return word != word.casefold() and word.casefold() in self.vocabulary
+
+
+def _index(words: list[str], word: str, start: int) -> int:
+    """The place of `word` in `words` from `start` on (a scan in C), or -1."""
+    try:
+        return words.index(word, start)
+    except ValueError:
+        return -1
 
 
 def _own_name(name: str) -> bool:
@@ -88,11 +104,12 @@ def written_after(names: Mapping[str, str], texts: list[str], key_of,  # noqa: A
     not those of `fixed`, defined or known) that every occurrence in `texts` follows with one same maker's
     word. Where that longer name is not one of `names`, only if the document never writes the word in
     lower case (the caller titles the name so). `key_of` gives a spelling's key."""
-    doc = Words(texts)
+    asked = [(key, name) for key, name in sorted(names.items()) if key not in fixed and _own_name(name)]
     out: dict[str, tuple[str, str]] = {}
-    for key, name in sorted(names.items()):
-        if key in fixed or not _own_name(name):
-            continue
+    if not asked:
+        return out
+    doc = Words(texts, {name.split()[0] for _, name in asked if name.split()})
+    for key, name in asked:
         words = doc.before(name)
         if not words or len(words) != 1 or not (word := next(iter(words))) or not _maker_word(word):
             continue
