@@ -35,6 +35,7 @@ from typing import Any
 
 from kctui import __version__
 from kctui.compiler.builtin.cache import ExtractionCache
+from kctui.compiler.builtin.collector import raise_thresholds
 from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.builtin.profile import ProfileError, load_profile
 from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure
@@ -281,11 +282,13 @@ class BuiltinExtractor:
 
 def _worker_start() -> None:
     """A worker leaves Ctrl-C and the host's signal handlers to the pass: it ignores SIGINT (the
-    terminal sends it to the whole process group) and ends on SIGTERM, which is how a pass stops it."""
+    terminal sends it to the whole process group) and ends on SIGTERM, which is how a pass stops it; its
+    garbage collector runs as a pass's does."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    raise_thresholds()  # (a worker only extracts: the pass's collector thresholds, kctui.compiler.builtin.collector)
 
 
 def _alive() -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kctui.compiler.builtin.cache import default_cache_dir
+from kctui.compiler.builtin.collector import pass_collection
 from kctui.compiler.builtin.extractor import VERSION  # noqa: F401 - the built-in actor, re-exported
 from kctui.compiler.contract import CompileRequest, ProgressFn, StopFn
 from kctui.compiler.extractors import extractor_factory
@@ -45,17 +46,18 @@ def compile_pass(request: CompileRequest, *, progress: ProgressFn | None = None,
     enabled = enabled_by_default() if previous_store is None else previous_store
     store = PreviousStore(cache_folder, dry_run=dry_run, enabled=enabled)
     run = PassRun(request, steps, cache_folder, full, dry_run, opener, store, opened=[])
-    failed = True
-    try:
-        gathered = gather(run)
-        extracted = extract(run, gathered)
-        matched = match(run, gathered, extracted)
-        updated = update(run, gathered, matched)
-        flagged = flag(run, updated)
-        result = brief(run, gathered, extracted, matched, updated, flagged)
-        failed = False
-        return result
-    finally:
-        store.close(failed=failed)  # a failed pass leaves no links to the live wiki behind
-        for extractor in run.opened:  # its threads and processes end with the pass, however it ends
-            extractor.close()
+    with pass_collection():  # (fewer walks of the collector over what the pass keeps: builtin.collector)
+        failed = True
+        try:
+            gathered = gather(run)
+            extracted = extract(run, gathered)
+            matched = match(run, gathered, extracted)
+            updated = update(run, gathered, matched)
+            flagged = flag(run, updated)
+            result = brief(run, gathered, extracted, matched, updated, flagged)
+            failed = False
+            return result
+        finally:
+            store.close(failed=failed)  # a failed pass leaves no links to the live wiki behind
+            for extractor in run.opened:  # its threads and processes end with the pass, however it ends
+                extractor.close()
