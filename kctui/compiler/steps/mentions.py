@@ -73,7 +73,7 @@ def _words(text: str) -> tuple[str, ...]:
     apostrophes kept, edge punctuation not), a possessive "'s" dropped. Remembered per text: a pass asks
     it of most statements twice or more (their versions' extents, the names they reach, the source's own
     names), and a tuple cannot be changed by one caller under another."""
-    return tuple(wd.WORD.findall(_POSSESSIVE.sub("", text)))
+    return tuple(wd.WORD.findall(_POSSESSIVE.sub("", text) if "'" in text or "’" in text else text))  # (no quote: none)
 
 
 _POSSESSIVE = re.compile(r"['’][sS](?![\w'’.&+/-]*[^\W_])")
