@@ -39,7 +39,7 @@ BUDGET = 2048
 _CITED = re.compile(r"([^\s\[\]()^`'\"]+?\.md):L(\d+)(?:-L(\d+))?")
 _EVIDENCE = re.compile(r"sources/(\S+?\.md) lines (\d+)-(\d+)")
 _GROUP = re.compile(r"^## EVIDENCE (?:sources/)?(\S+)")
-_LINE = re.compile(r"^\s+L(\d+)(?:-L(\d+))?: ")
+_LINE = re.compile(r"^\s*L(\d+)(?:-L(\d+))?: ")
 _HEADING = re.compile(r"^(#{1,6})\s+\S")
 
 

@@ -15,8 +15,11 @@ The JSON packet mirrors the text packet item for item (kctui.search.packet_items
 in the same order, each statement the line the text packet writes for it (a claim `"… ^[a.md:L3-L3]"`, a
 passage `"L29: …"`), and nothing the text packet does not show but the compiling pages of a larger packet
 (`sourcePage`, `compiledIn`). A field with nothing to say is left out (`flag`, `section`, `description`),
-not written empty, and the tersest envelope echoes nothing the caller sent: at 2 KB every byte the
-envelope or a key takes is a statement left out.
+not written empty, and the tersest envelope echoes nothing the caller sent (the query, the budget) and
+leaves out what says nothing (the packet's own length; `compiled` / `pendingChanges` when true / false):
+at 2 KB every byte the envelope or a key takes is a statement left out. Its text packet is headed by the
+knowledge base alone (`# Context — knowledge base notes-a`) and ends with the count and the budget that
+holds the next statement on one line (`— 28/130 statements; next: raise the budget to 2,338 bytes`).
 
 Statements go in in rank order; one that does not fit in what is left is passed over for the next ones
 that do, so the packet is never empty while a statement fits and never exceeds its budget; a statement
@@ -38,7 +41,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kctui.search.packet_items import FLAG_ADVICE, group_items, item_text, items_text, unit
-from kctui.search.quoting import gist, turn_gist, turn_line
+from kctui.search.quoting import gist, tight_gaps, turn_gist, turn_line
 from kctui.search.ranking import Statement
 
 __all__ = ["FLAG_ADVICE", "Envelope", "group_items", "item_text", "items_text", "pack_statements", "unit"]
@@ -102,16 +105,23 @@ def _fields(env: Envelope, budget: int, used: int, statements: tuple[int, int], 
         else:
             raise_it = f"raise the budget (it is {budget:,}; at most {MAX_BUDGET:,})"
         actions = [raise_it, env.hint_more]
-    kb = {k: v for k, v in env.knowledge_base.items() if k != "workspace" or tight != BARE}
+    kb = {k: v for k, v in env.knowledge_base.items() if tight != BARE or not _said_nothing(k, v)}
     if "workspace" in kb:
         kb["workspace"] = clip(str(kb["workspace"]), lim["echo"])
     echo = {} if tight == BARE else {"query": clip(env.query, lim["echo"])}
     uncovered = {} if tight == BARE else {"uncoveredTerms": _clip_list(env.uncovered, lim["list"])}
+    sizes = {} if tight == BARE else {"budget": budget, "bytes": used}
     return {
-        **echo, "knowledgeBase": kb, "budget": budget, "bytes": used, "truncated": truncated,
+        **echo, "knowledgeBase": kb, **sizes, "truncated": truncated,
         "statementsIncluded": statements[0], "statementsAvailable": statements[1], **uncovered,
         "nextActions": [clip(_short(a) if tight == BARE else a, lim["action"]) for a in actions[:lim["actions"]]],
     }
+
+
+def _said_nothing(key: str, value: Any) -> bool:
+    """A knowledge base's field the tersest envelope leaves out: the echo (`workspace`), and its state when
+    it is the plain one (`compiled`: true, `pendingChanges`: false), which the text packet does not say."""
+    return key == "workspace" or (key, value) in {("compiled", True), ("pendingChanges", False)}
 
 
 def _clip_list(values: list[str], max_bytes: int) -> list[str]:
@@ -152,7 +162,8 @@ FULL_GISTS = 3  # the best statements quoted as their gist; a turn after them as
 # (kctui.search.quoting.turn_line): conversations 74.0 → 77.8 % of 1,304 questions with every evidence turn
 # in a 2 KB packet (JSON 71.5 → 76.7 %; 70 / 60 / 45 / 40 bytes from the first statement: 76.5 / 77.0 / 78.2
 # / 78.5 %, but the answer's words in the packet 21.1 → 16.9 % at 45; after the best three 18.6 %)
-MAX_PASSES = 24  # statements passed over (too large for what is left) before the packet is closed
+TIGHT_GAPS = True
+MAX_PASSES = 48  # statements passed over (too large for what is left) before the packet is closed
 
 
 def _cut(text: str, words: frozenset[str]) -> str:
@@ -175,16 +186,22 @@ def _short(action: str) -> str:
 
 def _render_text(fields: dict[str, Any], items: list[dict[str, Any]], tight: int = 0) -> str:
     kb = fields["knowledgeBase"]
-    if tight == BARE:  # the tersest envelope: the query is the caller's own, not echoed
-        head = f"# Context — knowledge base {kb.get('id')} (EVIDENCE: raw source text, not compiled)\n"
+    count = f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements"
+    if tight == BARE:  # the tersest envelope: nothing the caller sent (the query, the budget), and the
+        # count says whether the packet is truncated
+        head = f"# Context — knowledge base {kb.get('id')}\n"
+        tail = [count]
     else:
         head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
                 "(EVIDENCE: raw source text, not compiled)\n")
-    tail = [f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements, "
-            f"{fields['bytes']:,}/{fields['budget']:,} bytes" + (" (truncated)" if fields["truncated"] else "")]
+        tail = [f"{count}, {fields['bytes']:,}/{fields['budget']:,} bytes" + (" (truncated)" if fields["truncated"] else "")]
     if fields.get("uncoveredTerms"):
         tail.append("no compiled page covers: " + ", ".join(fields["uncoveredTerms"]))
-    tail += [f"next: {_short(a)}" for a in fields["nextActions"][:1]]
+    nxt = [f"next: {_short(a)}" for a in fields["nextActions"][:1]]
+    if tight == BARE:
+        tail = ["; ".join(tail + nxt)]
+    else:
+        tail += nxt
     return head + items_text(items) + "\n".join(tail) + "\n"
 
 
@@ -310,4 +327,6 @@ def _shortened(s: Statement, words: frozenset[str], below: bool = False, after: 
         text = turn_line(text, words)
     if text == s.text:
         return s
+    if TIGHT_GAPS and s.kind == "passage":
+        text = tight_gaps(text)
     return replace(s, text=text)

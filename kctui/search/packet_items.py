@@ -8,6 +8,13 @@ the section of its first passages. Each statement is one string, as the text pac
 - a passage `"L<a>: <text>"` or `"L<a>-L<b>: <text>"`: its lines in front (`read_passage` parts them);
 - a further section of a source, between its passages: `"§ <section>"` (`"§ (no heading)"` for none).
 
+In text a statement's line is not indented under its header (`L29: …`, `* <claim>`): the header says whose it
+is. In a source whose passages in the packet are all conversation turns, a turn said by the speaker of the
+turn above it in its section leaves out the name (`L27: Lena: …` then `L31: I can bring him home …`, Lena's
+too; SAME_SPEAKER_ONCE): at 2 KB the names on consecutive turns of one speaker took ~30 bytes a chat
+packet, and a source with a passage that is no turn names every speaker, so a line with no name is never
+a turn's own.
+
 A statement of a dated group (a session heading, a page titled by its date) carries the relative times it
 holds as the dates they mean, before a claim's citation: `"… yesterday (yesterday = Mon 4 Mar 2024)"`.
 A string per statement, not a record: at 2 KB the keys of a record per statement (`lines`, `text`,
@@ -25,6 +32,7 @@ from typing import Any
 
 from kctui.core.relative_time import anchor_date as _anchor_date
 from kctui.core.relative_time import resolve as resolve_relative
+from kctui.search.passages import speaker_prefix
 from kctui.search.quoting import section
 from kctui.search.ranking import Statement
 
@@ -32,6 +40,8 @@ anchor_date = lru_cache(maxsize=1024)(_anchor_date)  # a group's heading is read
 
 FLAG_ADVICE = "qualify what this page says; do not assert it as settled"
 NO_HEADING = "(no heading)"
+SAME_SPEAKER_ONCE = True  # a turn by the speaker of the turn above it said without the name: conversations
+# 79.1 → 79.5 % of 1,484 questions with every evidence line in a 2 KB text packet, JSON 77.6 → 77.8 % (session 27)
 
 _PASSAGE = re.compile(r"L(\d+)(?:-L(\d+))?: (.*)", re.S)
 _CLAIM = re.compile(r"(.*?) ?(\^\[(?:\\.|[^\]\\])+\])", re.S)
@@ -98,6 +108,7 @@ def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tu
     item: dict[str, Any] = {"kind": "evidence", "source": first["source"]}
     passages: list[str] = []
     compiled: dict[str, list[str]] = {}
+    turns = SAME_SPEAKER_ONCE and all(speaker_prefix(s.text) for statements in groups.values() for s in statements)
     for n, (group, statements) in enumerate(groups.items()):
         m = meta[group]
         label = section(m["source"], m["heading"] or m["title"])
@@ -106,8 +117,12 @@ def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tu
             passages.append(f"§ {label or NO_HEADING}")
         elif label:
             item["section"] = label
+        said = ""  # the speaker of the turn above in this section
         for s in sorted(statements, key=lambda s: s.lines):
-            passages.append(f"{lines_label(s.lines)}: {s.text}{_dates(s.text, anchor)}")
+            lead = speaker_prefix(s.text) if turns else ""
+            text = s.text[len(lead):] if lead and lead == said else s.text
+            said = lead
+            passages.append(f"{lines_label(s.lines)}: {text}{_dates(s.text, anchor)}")
             if not bare and s.compiled:
                 compiled[lines_label(s.lines)] = list(s.compiled)
     own = next((p for pages in compiled.values() for p in pages if p.startswith("sources/")), None)
@@ -142,15 +157,15 @@ def item_text(item: dict[str, Any]) -> str:
     """One item in text: a page or a source under its header, a statement a line."""
     if item["kind"] == "evidence":
         out = [f"## EVIDENCE {item['source']}" + (f" — {item['section']}" if item.get("section") else "")]
-        out += [f"  {p}" for p in item["passages"]]
+        out += item["passages"]
         return "\n".join(out) + "\n"
     out = [f"## {item['title']} — {item['page']} ({item['status']})"]
     flag = item.get("flag")
     if flag:
-        out.append(f"  ⚠ {flag['status'].upper()}: {flag['why']} — {FLAG_ADVICE}")
-        out += [f"    disputed: {c}" for c in flag.get("conflicts", [])[:4]]
-        out += [f"    review #{r['id']} ({r['kind']}): {r['reasonWords']}" for r in flag.get("review", [])[:2]]
+        out.append(f"⚠ {flag['status'].upper()}: {flag['why']} — {FLAG_ADVICE}")
+        out += [f"  disputed: {c}" for c in flag.get("conflicts", [])[:4]]
+        out += [f"  review #{r['id']} ({r['kind']}): {r['reasonWords']}" for r in flag.get("review", [])[:2]]
     if item.get("description"):
-        out.append(f"  {item['description']}")
-    out += [f"  * {c}" for c in item.get("claims", [])]
+        out.append(item["description"])
+    out += [f"* {c}" for c in item.get("claims", [])]
     return "\n".join(out) + "\n"

@@ -138,3 +138,15 @@ def _clipped(text: str, limit: int) -> str:
         return text
     cut = data[: max(0, limit - 4)].decode("utf-8", "ignore")
     return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip() + " …"  # on a word's end
+
+
+def tight_gaps(text: str) -> str:
+    """A quote's gap marks at its ends without their space ("Lena: … Picked him up …" → "Lena: …Picked him
+    up…"): a packet's turn lines mostly open or close on a gap, and the mark says as much without it."""
+    lead = speaker_prefix(text)
+    body = text[len(lead):]
+    if body.startswith("… "):
+        body = "…" + body[2:]
+    if body.endswith(" …") and body[-3:-2].isalnum():  # ("amazing. …" stays: a sentence's end)
+        body = body[:-2] + "…"
+    return lead + body

@@ -81,7 +81,8 @@ def answer(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, q
     from kctui.config import ConfigError  # noqa: PLC0415
 
     q = check_question(question)
-    packet = json.loads(packet_of(ctx, workspace, kb_id, q, budget=budget, fmt="json"))
+    raw = packet_of(ctx, workspace, kb_id, q, budget=budget, fmt="json")
+    packet = json.loads(raw)
     items: list[dict[str, Any]] = packet.get("items") or []
     if settings is None:
         try:
@@ -89,7 +90,7 @@ def answer(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, q
         except ConfigError as exc:
             raise InvalidInput(str(exc)) from None
     result: dict[str, Any] = {"question": q, "answer": "", "mode": "extractive", "citations": [], "flags": [],
-                              "packet_bytes": int(packet.get("bytes", 0)), "model": None, "usage": None,
+                              "packet_bytes": len(raw.encode("utf-8")), "model": None, "usage": None,
                               "kept": None, "verified": False, "unanswerable": True,
                               "generation": _generation(ctx, workspace, kb_id)}
     if settings.configured:

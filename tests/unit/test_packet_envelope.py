@@ -46,7 +46,7 @@ def test_a_small_packet_spends_its_bytes_on_statements_and_a_large_one_echoes_th
         held = small_fields["statementsIncluded"]
     else:
         assert "no compiled page covers: office" in large and "no compiled page covers" not in small
-        held = small.count("\n  L")
+        held = small.count("\nL")
     # the tersest envelope that fits: more statements than the widest one leaves room for
     widest = packets._TIGHT
     try:
@@ -54,7 +54,7 @@ def test_a_small_packet_spends_its_bytes_on_statements_and_a_large_one_echoes_th
         wide = packets.pack_statements(envelope(), found, meta, 2048, fmt)
     finally:
         packets._TIGHT = widest
-    held_wide = json.loads(wide)["statementsIncluded"] if fmt == "json" else wide.count("\n  L")
+    held_wide = json.loads(wide)["statementsIncluded"] if fmt == "json" else wide.count("\nL")
     assert held > held_wide
 
 
@@ -88,8 +88,8 @@ def test_the_sections_of_one_source_share_its_header_in_text_and_its_item_in_jso
             other: {"source": "notes.md", "title": "Notes", "heading": ""}}
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     assert text.count("## EVIDENCE chat.md") == 1
-    assert "## EVIDENCE chat.md — Session 1\n  L3: Marcus: the job" in text
-    assert "\n  § Session 2\n  L40: Marcus: Northgate moved" in text
+    assert "## EVIDENCE chat.md — Session 1\nL3: Marcus: the job" in text
+    assert "\n§ Session 2\nL40: Marcus: Northgate moved" in text
     assert text.index("§ Session 2") < text.index("## EVIDENCE notes.md")
     data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
     assert [(i["source"], i["section"]) for i in data["items"]] == [("chat.md", "Session 1"), ("notes.md", "Notes")]
@@ -107,7 +107,7 @@ def test_a_section_header_leaves_out_what_its_path_says():
     found = [Statement(group, "passage", "Marcus: the job at Northgate starts in May.", 1.0, "chat/session-07.md", (3, 3))]
     meta = {group: {"source": "chat/session-07.md", "title": "Chat", "heading": group[2]}}
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
-    assert "## EVIDENCE chat/session-07.md — Sunday 7 April 2024\n  L3: Marcus: the job" in text
+    assert "## EVIDENCE chat/session-07.md — Sunday 7 April 2024\nL3: Marcus: the job" in text
     data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
     assert data["items"][0]["section"] == "Sunday 7 April 2024"
 
@@ -126,7 +126,7 @@ def test_a_long_passage_keeps_the_sentences_that_name_the_query():
     found = [Statement(group, "passage", long, 1.0, "chat.md", (3, 3))]
     text = packets.pack_statements(envelope(), found, {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}},
                                    2048, "text")
-    assert "  L3: Marcus: … The Northgate job starts in May. …\n" in text
+    assert "\nL3: Marcus: …The Northgate job starts in May. …\n" in text  # (quoting.tight_gaps)
 
 
 @pytest.mark.parametrize(("turn", "quoted"), [
@@ -164,13 +164,20 @@ def test_the_turns_after_the_first_statements_are_quoted_as_their_gist(monkeypat
     found = [Statement(group, "passage", turn, 1.0 / (i + 1), "chat.md", (i + 1, i + 1)) for i in range(4)]
     meta = {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}}
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
-    lines = [line for line in text.splitlines() if line.startswith("  L")]
-    # (the envelope's terms are the query's: "honeymoon" is not one; "Nadia" is no value after "Nadia: ")
-    assert lines == [f"  L{i}: {turn}" for i in (1, 2, 3, 4)]
+    lines = [line for line in text.splitlines() if line.startswith("L")]
+    # (the envelope's terms are the query's: "honeymoon" is not one; "Nadia" is no value after "Nadia: ";
+    # a turn after Nadia's own is said without her name)
+    assert lines == ["L1: " + turn] + [f"L{i}: {turn.removeprefix('Nadia: ')}" for i in (2, 3, 4)]
     text = packets.pack_statements(replace(envelope(), terms=["honeymoon"]), found, meta, 2048, "text")
-    lines = [line for line in text.splitlines() if line.startswith("  L")]
-    assert lines[:whole] == [f"  L{i}: {turn}" for i in range(1, whole + 1)]
-    assert lines[whole:] == [f"  L{i}: Nadia: … Anyway, the honeymoon plans changed again." for i in range(whole + 1, 5)]
+    lines = [_named(line, "Nadia: ") for line in text.splitlines() if line.startswith("L")]
+    assert lines[:whole] == [f"L{i}: {turn}" for i in range(1, whole + 1)]
+    assert lines[whole:] == [f"L{i}: Nadia: …Anyway, the honeymoon plans changed again." for i in range(whole + 1, 5)]
+
+
+def _named(line: str, lead: str) -> str:
+    """A turn line with its speaker's name, where the packet leaves it out (said by the turn above's)."""
+    label, text = line.split(": ", 1)
+    return f"{label}: {text if text.startswith(lead) else lead + text}"
 
 
 def test_the_turns_after_the_best_statements_are_quoted_in_turn_bytes():
@@ -181,10 +188,10 @@ def test_the_turns_after_the_best_statements_are_quoted_in_turn_bytes():
     found = [Statement(group, "passage", turn, 1.0 / (i + 1), "chat.md", (i + 1, i + 1)) for i in range(5)]
     meta = {group: {"source": "chat.md", "title": "Chat", "heading": "Session 1"}}
     text = packets.pack_statements(replace(envelope(), terms=["porto"]), found, meta, 2048, "text")
-    lines = [line for line in text.splitlines() if line.startswith("  L")]
-    assert lines[:packets.FULL_GISTS] == [f"  L{i}: Lena: … Anyway, we're going to Porto instead!"
+    lines = [_named(line, "Lena: ") for line in text.splitlines() if line.startswith("L")]
+    assert lines[:packets.FULL_GISTS] == [f"L{i}: Lena: …Anyway, we're going to Porto instead!"
                                           for i in range(1, packets.FULL_GISTS + 1)]
-    assert lines[packets.FULL_GISTS:] == [f"  L{i}: Lena: … Anyway, we're going to Porto …"
+    assert lines[packets.FULL_GISTS:] == [f"L{i}: Lena: …Anyway, we're going to Porto…"
                                           for i in range(packets.FULL_GISTS + 1, 6)]
     assert all(len(line.split(": ", 1)[1].encode()) <= quoting.TURN_BYTES for line in lines[packets.FULL_GISTS:])
 
@@ -237,9 +244,9 @@ def test_a_json_item_holds_what_its_text_header_shows_and_no_empty_field(flag, h
     assert (set(page), set(evidence)) == (page_keys, source_keys)
     assert page["claims"] == ["Marcus — job: lead at Northgate ^[notes.md:L2-L2]"]
     assert evidence["passages"] == ["L5: Marcus starts at Northgate in May."]
-    assert set(data) == {"knowledgeBase", "budget", "bytes", "truncated", "statementsIncluded", "statementsAvailable",
-                         "nextActions", "items"}  # the tersest envelope
+    assert set(data) == {"knowledgeBase", "truncated", "statementsIncluded", "statementsAvailable",
+                         "nextActions", "items"}  # the tersest envelope: no budget, bytes (see test_packet_density)
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     assert text.count("\n## ") == len(data["items"])  # one item per header of the text packet
-    assert "\n  * Marcus — job: lead at Northgate ^[notes.md:L2-L2]\n" in text
-    assert "\n  L5: Marcus starts at Northgate in May.\n" in text
+    assert "\n* Marcus — job: lead at Northgate ^[notes.md:L2-L2]\n" in text
+    assert "\nL5: Marcus starts at Northgate in May.\n" in text
