@@ -163,7 +163,7 @@ FULL_GISTS = 3  # the best statements quoted as their gist; a turn after them as
 # in a 2 KB packet (JSON 71.5 → 76.7 %; 70 / 60 / 45 / 40 bytes from the first statement: 76.5 / 77.0 / 78.2
 # / 78.5 %, but the answer's words in the packet 21.1 → 16.9 % at 45; after the best three 18.6 %)
 TIGHT_GAPS = True
-MAX_PASSES = 48  # statements passed over (too large for what is left) before the packet is closed
+MAX_PASSES = 24  # statements passed over (too large for what is left) before the packet is closed
 
 
 def _cut(text: str, words: frozenset[str]) -> str:

@@ -27,6 +27,17 @@ def section(source: str, heading: str | None) -> str:
     return " — ".join(parts) or heading
 
 
+_TIME = re.compile(r",?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?$", re.I)
+
+
+def untimed(label: str) -> str:
+    """A section's label without the time of day that ends it when the rest holds a date ("Sunday 21
+    January 2024, 11:05 am" → "Sunday 21 January 2024"): the tersest packet dates a chat's sessions by the
+    day (a question asks which day, not which minute; the source's heading has the time)."""
+    rest = _TIME.sub("", label)
+    return rest if rest != label and re.search(r"\d", rest) else label
+
+
 def _number(token: str) -> str:
     return token.lstrip("0") or token if token.isdigit() else token
 

@@ -58,6 +58,20 @@ def test_a_quote_s_gap_marks_at_its_ends_take_no_space(quote, tight):
     assert quoting.tight_gaps(quote) == tight
 
 
+@pytest.mark.parametrize(("label", "day"), [
+    ("Sunday 21 January 2024, 11:05 am", "Sunday 21 January 2024"), ("Sun 16 Feb 2025, 18:00", "Sun 16 Feb 2025"),
+    ("Tue 3 Sep 2024 at 7.40pm", "Tue 3 Sep 2024"),
+    ("18:00", "18:00"), ("Session 3", "Session 3"), ("Notes", "Notes"),  # no date left: as it is
+])
+def test_the_tersest_packet_dates_a_section_by_its_day(label, day):
+    assert quoting.untimed(label) == day
+    group = ("source", "chat.md", label)
+    found = turns((group, 3, "Nadia: We booked Porto."))
+    meta = {group: {"source": "chat.md", "title": "Chat", "heading": label}}
+    assert f"## EVIDENCE chat.md — {day}\n" in packets.pack_statements(envelope(), found, meta, 2048, "text")
+    assert f"## EVIDENCE chat.md — {label}\n" in packets.pack_statements(envelope(), found, meta, 16384, "text")
+
+
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_the_tersest_envelope_says_the_count_and_the_next_budget_only(fmt):
     found = turns(*[(S1, 2 * i + 1, f"Sam{i}: the honeymoon is in Porto, said plainly, turn {i}.") for i in range(80)])
