@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from kctui.compiler.builtin import given_names
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
@@ -185,7 +186,8 @@ def member_spans(plain: str, lower: ug.Lower) -> list[nm.Span]:
                 or nm.english_ending(word):
             continue
         out.append(nm.Span(word, m.start("name"), m.end("name"), m.start("name") == 0, "bracketed", (word,)))
-    return out
+    taken = {s.start for s in out}  # (and a given name its place sets apart anywhere: kctui.compiler.builtin.given_names)
+    return sorted(out + [s for s in given_names.given_spans(plain, lower) if s.start not in taken], key=lambda s: s.start)
 
 
 def apposed_keys(plain: str, spans: list[tuple[nm.Span, str]], cands: Mapping[str, Any], lower: ug.Lower) -> list[str]:
@@ -194,7 +196,7 @@ def apposed_keys(plain: str, spans: list[tuple[nm.Span, str]], cands: Mapping[st
     organisation (`member_spans`), the place vouching for them where their capitals alone would not
     (after a colon or a bracket). `cands`: the document's candidates by key
     (kctui.compiler.builtin.candidates.Candidate: `vouched`, `name`)."""
-    members = {s.start for s in member_spans(plain, lower)} if "(" in plain or ":" in plain else set()
+    members = {s.start for s in member_spans(plain, lower)}
     return [k for s, k in spans if k in cands and cands[k].vouched and (
         (apposed_person(plain, s) and clean_title(cands[k].name))
         or (s.start in members and " " not in s.text and clean_title(cands[k].name, common_ok=True)))]
