@@ -52,7 +52,7 @@ def _heading_statements(doc: Document, unit: str) -> list[Statement]:
             continue  # (the text of a heading only: most blocks are paragraphs, items and rows)
         text = " ".join(block.text.split())
         if 3 <= len(text) <= MAX_STATEMENT_CHARS * 2 and value_spans(text) \
-                and not _MARKUP.search(text):
+                and not markup(text):
             out.append(Statement(text, text, block.start, block.start, unit))
     return out
 
@@ -150,12 +150,21 @@ def _sentence_texts(us: list[Unit], covered: set[int]) -> list[tuple[str, int, i
 
 
 def _stated(u: Unit, covered: set[int]) -> bool:
-    return u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2 and not _MARKUP.search(u.raw)
+    return u.first not in covered and 3 <= len(u.plain) <= MAX_STATEMENT_CHARS * 2 and not markup(u.raw)
 
 
 # an autolink, an HTML tag or comment, a Markdown escape: its text is not what the line says ("<20s",
 # "<ver>"-free text and a Windows path "ops-fs-01\efb" are)
 _MARKUP = re.compile(r"<(?:[A-Za-z][\w.+-]*:|/?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>|!--)|\\[!-/:-@\[-`{-~]")
+# what shows as written: a code span (Markdown escapes nothing in it: "`\\\\fs01\\scans`"), and a Windows
+# share's two backslashes before its host ("\\\\BOS-FS01\\Archive": a path, as the writer reads it)
+_AS_WRITTEN = re.compile(r"`[^`\n]*`|\\\\(?=[\w$-])")
+
+
+def markup(text: str) -> bool:
+    """Does the text hold markup whose text is not what the line says: an autolink, an HTML tag or comment, a
+    Markdown escape outside a code span (`_MARKUP`); not a code span's backslashes or a Windows share's?"""
+    return bool(_MARKUP.search(_AS_WRITTEN.sub(" ", text) if "\\" in text else text))
 
 
 def _row_statements(doc: Document, covered: set[int]) -> list[Claim]:
@@ -171,6 +180,6 @@ def _row_texts(doc: Document, covered: set[int]) -> list[tuple[str, int, int]]:
             continue
         for line, cells in block.rows[1:]:
             text = " | ".join(c.strip() for c in cells if c.strip())
-            if line not in covered and text and len(text) <= MAX_STATEMENT_CHARS * 2 and "\\" not in text:
+            if line not in covered and text and len(text) <= MAX_STATEMENT_CHARS * 2 and not markup(text):
                 out.append((text, line, line))
     return out
