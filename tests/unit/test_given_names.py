@@ -43,3 +43,11 @@ def test_a_given_name_with_its_role_gets_a_page_citing_the_line() -> None:
     ex = extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST))
     assert "Odalie" in {e.name for e in ex.entities}
     assert any(c.subject == "Odalie" and c.evidence.start == 3 for c in ex.claims)
+
+
+def test_a_surname_after_a_title_and_its_period_is_a_person_named_by_form() -> None:
+    """"Ms. Quellen" is shaped as a person's name as "Ms Quellen" is (recognise.named_by_form): named once with
+    what the sentence says of her, she gets a page."""
+    text = "# Outage\n\nThe first call came from the ward's charge nurse, Ms. Quellen, who rang at 07:05.\n"
+    ex = extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST))
+    assert "Ms. Quellen" in {e.name for e in ex.entities}

@@ -113,8 +113,9 @@ def named_by_form(c: Candidate) -> bool:
     inner capital, "ClickHouse", were tried too: in the handbook they made a stub page of every code type
     named once.)"""
     words = c.name.split()
-    return len(words) > 1 and nt.person_like(c.name) and bool(c.marked) and (
-        nt.person_shape(c.name) or c.entity_type == "person" or words[0].rstrip(".") in nm.HONORIFICS)
+    titled = words[0].rstrip(".") in nm.HONORIFICS  # (its period is no part of a name's shape: "Ms. Adeyemi")
+    return len(words) > 1 and nt.person_like(" ".join([words[0].rstrip("."), *words[1:]]) if titled else c.name) \
+        and bool(c.marked) and (nt.person_shape(c.name) or c.entity_type == "person" or titled)
 
 
 def _units(us: list[Unit], spans_of: SpansOf) -> set[str]:
