@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from kctui.compiler.runner import CompileRequest
+from kctui.core.claims import unescape_text
 from kctui.core.frontmatter import parse_document
 from kctui.core.pages import parse_claim_line
 from kctui.publish.validate import validate_staged_tree
@@ -169,12 +170,12 @@ def assert_citations_hold(wiki: Path, sources: Path) -> int:
             cited = _plain(cited_text(sources, path, m.group(2), m.group(3), m.group(4)))
             claim = parse_claim_line(line, digests)
             if claim is not None:
-                needle = claim.value
+                needle = claim.value  # (read back as the page's reader does: unescaped outside its code spans)
             elif line.startswith("* Mentioned as “"):
-                needle = line.split("“", 1)[1].split("”", 1)[0]
+                needle = unescape_text(line.split("“", 1)[1].split("”", 1)[0])
             else:
-                needle = line[: m.start()].removeprefix("* ").strip()
-            needle = _plain(re.sub(r"\\([\\\[\]<&])", r"\1", needle)).strip("`")
+                needle = unescape_text(line[: m.start()].removeprefix("* ").strip())
+            needle = _plain(needle).strip("`")
             assert needle in cited, f"{rel}: {needle!r} not in cited {path} ({cited[:200]!r})"
             checked += 1
     return checked

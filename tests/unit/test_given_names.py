@@ -51,3 +51,12 @@ def test_a_surname_after_a_title_and_its_period_is_a_person_named_by_form() -> N
     text = "# Outage\n\nThe first call came from the ward's charge nurse, Ms. Quellen, who rang at 07:05.\n"
     ex = extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST))
     assert "Ms. Quellen" in {e.name for e in ex.entities}
+
+
+def test_a_given_name_alone_in_brackets_after_a_role_is_stated_of() -> None:
+    """The role is who they are to the writer, a fact of the person: a page on one mention, with no other value in
+    the sentence (kctui.compiler.builtin.given_names; session 18's bracketed word without a value had been a passing
+    mention)."""
+    text = "# Intro\n\nHappy to set up a call with our support engineer (Marcus) if useful.\n"
+    ex = extract_document(read_source("notes/n.md", text.encode("utf-8"), DIGEST))
+    assert "Marcus" in {e.name for e in ex.entities}

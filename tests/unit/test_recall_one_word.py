@@ -85,8 +85,6 @@ def test_a_word_alone_in_brackets_after_a_word_gets_a_page(text, name):
     ("# Timeline\n\n- 04:10 alert fired (UTC), 2 pages sent\n", "UTC"),  # an acronym
     ("# Timeline\n\n- 04:10 alert fired for $6,500/month (Premium) customers\n", "Premium"),  # after an amount: a tier
     ("# Releases\n\nThe project ships two lines: stable and regular (Weekly).\n", "Weekly"),  # a gloss, no value
-    # an English word (a given name English has too) with no value: a passing mention
-    ("# Intro\n\nHappy to set up a call with our support engineer (Marcus) if useful.\n", "Marcus"),
 ])
 def test_no_page_for_a_bracketed_word_that_is_no_name(text, not_a_name):
     assert not_a_name not in entity_names(text)
