@@ -24,6 +24,7 @@ import re
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.named_owner import Lazy, Written, name_word
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
@@ -239,10 +240,11 @@ def handed_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: s
     handle) is their action item, with its due where it names one; not a line another rule typed."""
     people = set(names)
     out: list[Claim] = []
+    written = Lazy(doc.lines)  # (how the document writes its words, read where a word in a name's place asks)
     for u in us:
         if u.kind == "row" or u.first in taken or len(u.plain) > MAX_STATEMENT_CHARS:
             continue
-        owner = _handed_to(bare(u.plain), people)
+        owner = _handed_to(bare(u.plain), people, written)
         if owner is None or not as_written(doc, u, u.plain):
             continue
         e = ev(doc, u.first, u.last)
@@ -257,12 +259,15 @@ def handed_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: s
 _PREPOSITION_BEFORE = re.compile(r"\b(?:from|of|in|on|at|for|with|by|into|onto|via)\s*$", re.I)
 
 
-def _handed_to(text: str, people: set[str]) -> str | None:
+def _handed_to(text: str, people: set[str], written: Written | Lazy | None = None) -> str | None:
     """The person a sentence hands a task to: a handle, a name of the document (`people`: their keys)
     or one shaped as a person's, before "to", "will", "can you" and a verb ("Jonas to finish …"); not
     a name after a preposition ("moved from Redis to use …"). Opening its clause, a given name the
     document knows no thing by ("… over budget. Daf to coordinate w/ …") or a titled one ("Ms. Raman
-    will present") is a person's too (session 25)."""
+    will present") is a person's too (session 25), and so is, before "to", a capitalised word no more frequent
+    than a name that the document never writes in lower case and writes elsewhere where a name goes
+    (`written`: name_word) ("- Hannah to chase editorial …" where a line says "ask Hannah"; not "Need to bump
+    …", "Failure to follow …", "Requests to retired models …")."""
     for m in _HANDED.finditer(text):
         verb = m.group("verb").casefold()
         if verb in OBJECT_WORDS or verb in wd.FUNCTION_WORDS or verb in ("don't", "dont", "never") or _PREPOSITION_BEFORE.search(text[:m.start()]):
@@ -270,9 +275,15 @@ def _handed_to(text: str, people: set[str]) -> str | None:
         who = re.split(r"\s*(?:\+|&|\band\b)\s*", m.group("who").strip())[0].strip(" .")
         if who.startswith("@") or identity_key(who) in people or nt.person_shape(who):
             return who.lstrip("@")
-        if _CLAUSE_OPEN.search(text[:m.start()]) and (given_name(who, {}) or _TITLED.match(text[m.start():])):
+        if _CLAUSE_OPEN.search(text[:m.start()]) and (given_name(who, {}) or _TITLED.match(text[m.start():])
+                                                      or _named_before_to(who, text[m.end("who"):], written)):
             return who  # a given name or a titled name opening its clause: "… over budget. Daf to coordinate w/ …"
     return None
+
+
+def _named_before_to(who: str, after: str, written: Written | Lazy | None) -> bool:
+    """A word that reads as a person's before "to" and a verb (named_owner.name_word)."""
+    return written is not None and after.lstrip().startswith("to ") and name_word(who, written)
 
 
 _CLAUSE_OPEN = re.compile(r"(?:^|[.;:—–→(,]\s*|\s-\s*)$")

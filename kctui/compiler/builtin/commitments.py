@@ -93,12 +93,15 @@ def commitment_claims(doc: Document, us: list[Unit], names: dict[str, str], peop
                 else:
                     page = owner if owner and identity_key(owner) in names else doc.title
                     out.append(Claim(page, "action item", value, "", "fact", "statement", e))
-            if said:
-                taken.add(first)
+            if any(kind == "action" for kind, _ in said):
+                taken.add(first)  # (a group's decision leaves the line's other sentences free to ask: "We'll go with …. Please send …")
     return out
 
 
 _TURN_HEAD = re.compile(r"^\s*(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)[\s\d:.,APMapm\[\]()—–/-]*$")
+
+
+_LAST_STOP = re.compile(r"[.!](?=\s+[^.!?]+\?$)")  # (the stop before a text's closing question)
 
 
 def pieces(doc: Document, u: Unit) -> list[tuple[int, int, str]]:
@@ -108,7 +111,20 @@ def pieces(doc: Document, u: Unit) -> list[tuple[int, int, str]]:
     lines = doc.lines[u.first - 1:u.last]
     if u.last == u.first or not any(_TURN_HEAD.match(line) for line in lines):
         return [(u.first, u.last, u.plain)]
-    return [(u.first + k, u.first + k, line.strip()) for k, line in enumerate(lines) if line.strip() and not _TURN_HEAD.match(line)]
+    return [(u.first + k, u.first + k, _said_on(line.strip(), u.plain)) for k, line in enumerate(lines)
+            if line.strip() and not _TURN_HEAD.match(line)]
+
+
+def _said_on(line: str, sentence: str) -> str:
+    """The part of a line a sentence that runs over it says: the sentence's words after the header line
+    it opens with ("**Hannah** 10:31" + "let's do the heights, no rollback." of a line that goes on to
+    "… Dev can you get a number?"), else the line."""
+    for cut in range(len(sentence)):
+        if cut == 0 or sentence[cut - 1] == " ":
+            tail = sentence[cut:]
+            if len(tail) >= 2 and line.startswith(tail):
+                return tail
+    return line
 
 
 def said_commitment(text: str, names: dict[str, str], people: set[str], first: bool = False,
@@ -120,6 +136,11 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
     sentence in brackets or after an arrow: "… flag in ResourceSpace (Tom)", "need DNS CNAME -> raj")."""
     out: list[tuple[str, str | None]] = []
     question = text.rstrip().endswith("?")
+    if question and (stop := _LAST_STOP.search(text.rstrip())):
+        # the sentences before a closing question may pledge or decide ("I'll get Nordmar on it first thing.
+        # @Ines anything on the Peplink side?"); the question itself may still ask
+        before = said_commitment(text[:stop.start() + 1], names, people, first, item)
+        return before + [said for said in said_commitment(text[stop.end():].strip(), names, people) if said not in before]
     folded = text.casefold()
     if len(text.split()) < ACTION_VALUE_WORDS:  # (a task names what to do; "Let's stay." decides in two words)
         pass

@@ -13,6 +13,14 @@ says so (issue 31, point 3; session 24):
 - a thing kept as it is for a while: "pi-hist-01 stays up read-only til end of June", "Old local boxes
   kept read-only for 12 months then wiped", "keep it till GLS s2 is done", "holding off … til after".
 
+Session 27 (D) adds: a date chosen over another ("next standup wed, not tues", "… instead of 10/20"); a plan
+said ("plan: pilot at store 117 this Thu"); a plan moved with its thing named first ("**pg16 cutover moved**
+from sat 21 nov to …", "officially pushing to Jan"); more ways to keep or park ("continues till end of Jan",
+"leave the AP on port 31 for now", "Wasabi parked."); a risk accepted ("Accepting that.", "Accepted risk"); a
+call made ("made the call to …", "14:44 decision to roll back", "→ doing it", "— chosen", "new cutover date:");
+a word of assent before an order ("fine, sign the month-to-month", "Dave: yes just order it"); a thing rolled
+back or switched ("rolled the plugin back to 8.6.1", "Switching standard to Latitude 7450").
+
 Each is a decision of the note (of the record, for a decision record), its value the sentence as written.
 A question decides nothing, a done checklist item struck through is done, not changed, and a lead-in
 (a sentence closing with ":") introduces what is decided without saying it. The words are English's
@@ -24,6 +32,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import agenda, commitments
+from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev, joined
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
@@ -47,7 +56,7 @@ _MOVED_NOTE = re.compile(r"\((?:moved|changed|swapped|rescheduled|pushed|slipped
 # "is now **Sat 14 Nov**, not the 7th", "doors are now 19:30, not 19:00", "now Tue 21 Apr not 14 Apr"
 _NOW_NOT = re.compile(r"(?=n)\bnow\s+" + _MARKS + r"(?P<x>[^,;.()*_\d]{0,20}\d[^,;.()*_]{0,20}?)" + _MARKS + r",?\s+not\s+(?:the\s+)?(?P<y>[^,;.()*_]{2,24})", re.I)
 # a choice given as an order: "go Enercon", "ok, go Acer", "fine, do the 100", "do 2.", "go for it"
-_ORDER = re.compile(_CLAUSE + r"(?:nah\s+|just\s+)?(?:go\s+(?:for\s+it\b|(?:with\s+)?[A-Z0-9][\w.-]*)|[Dd]o\s+(?:the\s+)?\d+\b|[Ll]eave\s+it\s*[.!])")
+_ORDER = re.compile(_CLAUSE + r"(?:nah\s+|just\s+)?(?:go\s+(?:for\s+it\b|(?:with\s+)?[A-Z0-9][\w.-]*)|[Dd]o\s+(?:the\s+)?\d+\b|[Ll]eave\s+it\s*[.!]|[Hh]old\s*[.!])")
 # a thing not to be done before a time or an event: "NOT before 20 Oct", "not until the cloud trial's done"
 # (not a fact's "that's not till 2025", an aside's "(not until January)" or "… or not before …")
 _NOT_BEFORE = re.compile(r"(?=n)(?<!\()(?<!\bor )(?<!\bis )(?<!'s )(?<!’s )\bnot\s+(?:before|until|till)\b", re.I)
@@ -67,7 +76,7 @@ _APPROVED = re.compile(r"(?=[os])(?:\b(?:ok'?d|okayed)\b|\bsaid\s+yes\s+to\b)", 
 # signed this morning", "confirmed: **Wed 8 April**" (a date agreed); not "not happy with it", "get accepted
 # silently", a record's "Status: Accepted", "isn't accepting", an answer's "Mike says yes", an instruction's
 # "Accept the PR if …", "go ahead and click it", an option's "Go ahead with …", "if we accept this RFC"
-_ASSENT = re.compile(r"(?=[ofhgsw])(?:(?<!\bnot\s)(?<!n't\s)\b(?:ok|okay|fine|happy)\s+(?:with|w/)\s*(?:that|it|this|me|staying|the\s+\w+)\b"
+_ASSENT = re.compile(r"(?=[ofhgsw])(?:(?<!\bnot\s)(?<!n't\s)\b(?:ok|okay|fine|happy)\s+(?:with|w/)\s*(?:that|it|this|me|staying|the\s+\w+|option\s+\w+)\b"
                      r"|\b(?:fine|ok|okay|good)\s+by\s+me\b|\bsaid\s+yes\b|\b(?-i:go|going)\s+ahead\b(?!\s+and\b)"
                      r"|\bfine\s+with\s+(?:us\b|\d)|\bsigned\s+(?:w/|with)\s)", re.I)
 _CLAUSE_NO_COLON = _CLAUSE.replace(".!;:", ".!;")  # (a clause's start, not after a colon: "Status: Accepted" is a field)
@@ -77,7 +86,7 @@ _ACCEPTED = re.compile(r"(?=[wiI])(?<!\bif\s)(?<!\bwhen\s)(?<!\bwhether\s)\b(?:w
                        r"|(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bnot\s)(?<![:|*]\s)(?<![:|*])\baccepted\s+(?:as|at|on|\d)", re.I)
 _SIGNED = re.compile(r"\b(?-i:[A-Z][a-z]+|I|we)\s+signed\s+(?:it\s+)?(?:this|today|yesterday|last|on)\b"
                      r"|(?=c)\bconfirmed\s*:?\s*(?:for\s+)?" + _MARKS + r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d{1,2}(?:[–-]\d{1,2})?(?:/\d{1,2}|\s+" + _MONTH + r"))", re.I)
-_IT_IS = re.compile(r"(?:^|(?<=[.!;:—–])\s*)[^.!?;:]{1,24}?\sit\s+is\s*[.!](?=\s|$)|(?=t)\b(?:that'?s|that’s|thats)\s+the\s+plan\b", re.I)
+_IT_IS = re.compile(r"(?:^|(?<=[.!;:—–])\s*)[^.!?;:]{1,24}?\sit\s+is(?:\s+for\s+[^.!?;:]{1,30})?\s*[.!](?=\s|$)|(?=t)\b(?:that'?s|that’s|thats)\s+the\s+plan\b", re.I)
 # a plan moved, its thing named between: "Moving the cutover to **Sat Feb 28**", "moved the claims export to
 # 01:30", "ok moving Brackley cutover to w/c 1 June" (not "going to move it to …", "look at moving …")
 _MOVED_WHAT = re.compile(r"(?:\b(?:moved|rescheduled|postponed)|(?:^|(?<=[.;:—–,])\s*|\b(?:ok|so|now)\s+)(?:[Mm]oving|[Rr]escheduling))"
@@ -108,26 +117,90 @@ _CALLED_OFF = re.compile(r"(?=[wianp])(?:(?:\b(?:we'?re|we’re|we\s+are|I'?m|I�
 _KEPT = re.compile(r"(?=[skhl])(?<!\bto\s)\b(?:stays?|staying|kept|keep|keeping|holding\s+off|hold\s+off|hold\s+it|leave\s+it)\b(?!\s+(?:an?\s+eye|in\s+mind|\w+ing)\b)"
                    r"[^.;:?!]{0,50}?(?:\b(?:till?|until|for\s+now|then)\b|\b(?:through|thru)\s+(?:\d|end\b|" + _MONTH + r"))", re.I)
 
+# a date chosen over another: "next standup wed, not tues", "I'll do test on wed 4 nov, not the 3rd", "**Mon 16
+# Nov** (NOT Sat - …)", "week of 11 Jan 2027** (not Dec, …)" (not "around sat but not sun", "6-8%, not 17": no dates)
+_DATE = (r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|" + _MONTH + r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}/\d{1,2}\b"
+         r"|q[1-4]\b|w/c\b|wk\s*\d)")
+_DATE_NOT = re.compile(r"(?=[a-z0-9*])(?P<x>\b" + _DATE + r"[^,;.()!?*_]{0,20}?)" + _MARKS + r"\s*,?\s+\(?(?<!\bbut\s)(?<!\bor\s)(?<!\bjust\s)"
+                       r"(?:(?-i:not|NOT)|instead\s+of)\s+(?:the\s+|on\s+|in\s+)?(?P<y>" + _DATE + r"[^,;.()!?*_]{0,14}?)(?=\s*(?:[,;.()!—–-]|$))", re.I)
+# a plan said: "plan: pilot 7.4.3 at store 117 this Thu", "yep, plan is to move all 6 PCs to VLAN 40", "Plan is still
+# **Sat 7 Nov**" (not a lead-in, "Plan:" alone, nor a noun's plan, "the Growth plan is moving", "validation plan is …",
+# nor a bold label of a duty, "**Plan:** define a plan for …")
+_PLAN = re.compile(_CLAUSE + r"(?<![*_])(?:(?:new|so|the)\s+)?[Pp]lan\s*(?::|\bis\b)\s*(?=\S)")
+# a plan moved, its thing named before: "**pg16 cutover moved** from sat 21 nov to sat 2026-12-05", "spooler at DAV:
+# officially pushing to Jan", "Historian upgrade — moved from 24 Feb to w/c 11 May", "Postponed until after gold"
+# (not a delivery "slipping to 9 Oct": the vendor's news)
+_MOVED_TO = re.compile(r"(?=[mprd])\b(?:moved|moves|pushed|pushing|postponed|rescheduled|deferred)" + _MARKS + r"\s+(?:(?:again|back|out|officially)\s+)?"
+                       r"(?:from\s+(?P<y>[^,;.()]{2,24}?)\s+)?(?:to|till?|until)\s+" + _MARKS + r"(?:the\s+|after\s+)?" + _DATE, re.I)
+# a thing kept for a while in more words: "continues till end of Jan", "leave the AP on port 31 for now", "leaving it
+# till Sat 28 Feb then delete", "holding Norrvik kiosks on 2.8.1 until they fix it", "hold until after freeze" (not "on
+# leave till Wed", "hold feed button until 1 flash", a vendor's "continues to be available … until retirement")
+# a date kept: "NR cutover STAYS 3/28", "April stays on the 5th so nobody gets surprised"
+_STAYS_DATE = re.compile(r"(?=[sr])\b(?:stays?|remains?)\s+(?:on\s+(?:the\s+)?)?" + _MARKS + _DATE, re.I)
+_KEPT_MORE = re.compile(r"(?=[clh])(?:\b(?:continues|continue|continuing)\s+(?=till?\b|until\b)|(?<!\bon\s)(?<!\()\b(?:leave|leaving)\s+(?!till?\b|until\b)\S"
+                        r"|\bholding\s+(?:[\w.-]+\s+){1,3}?on\s+\S+|\bhold\s+(?=till?\b|until\b|for\s+now\b))"
+                        r"[^.;:?!]{0,50}?\b(?:till?|until|for\s+now)\b", re.I)
+# the risk or the limit taken: "no replay beyond what's unacked. Accepting that.", "PT staff use chat. Accepted risk"
+_ACCEPTING = re.compile(r"(?:(?:^|(?<=[.;:—–])\s*)(?:accepting|accepted|we\s+accept)\s+(?:that|this|it)\s*(?:[.!]|$)|\baccepted\s+risk\b"
+                        r"|(?:^|(?<=[.;:—–])\s*)accepting\s*[.!])", re.I)  # ("Dev's note (pasted 3/3): accepting.")
+# the call made: "Dean made the call at 15:30 to switch …", "14:44 decision to roll back to 4.7.9" (a log's entry opening
+# with its time), "nobody objected → doing it", an option marked "— chosen" / "(chosen)"; a new date: "new cutover date:
+# **Sat 14 Nov**" (not a handbook's "if we decide to …": the word opens its clause or its entry)
+_CALL = re.compile(r"(?:\bmade\s+the\s+call\b|(?:^|(?<=[.;:—–|])\s*)(?:\d{1,2}:\d{2}\s*[—–-]?\s*)?(?:decision|decided)\s+to\s+[a-z]"
+                   r"|(?:→|->|\bso)\s*(?:we'?re\s+)?doing\s+it\b|(?:[—–(|]|\s-)\s*" + _MARKS + r"chosen\b"
+                   r"|\bnew\s+(?:[\w-]+\s+){0,2}(?:date|target|deadline)\s*(?::|\bis\b|=)\s*\S)", re.I)
+# a word of assent, then an order, a verb and what it takes: "fine, sign the month-to-month for April then
+# Ellie", "np. pull them out of fx-big", "Dave: yes just order it", "Helen: yes, do it, but …", "fine. do it before
+# freeze." (not "ok so the printer dropped …", "fine since the fix", "yep it's there": no verb's place; not a
+# task under way, "ok resubmitting with 2 gpus", nor a past, "yes, deployed it")
+_ASSENT_ORDER = re.compile(r"(?=[oyfsnagp👍])(?<![\w'’])(?:👍\s*)?(?:ok|okay|yes|yep|yeah|fine|sure|np|agreed|great|perfect|👍)[,.!:]*\s+(?:👍\s*)?(?:just\s+)?"
+                           r"(?-i:(?P<verb>[a-z]{2,})\s+(?:it|them|the|a|an|this|that|these|those|all|our|my|with|[A-Z0-9@`*#]))", re.I)
+_NOT_ORDER = frozenset("is was are were be been has have had need needs want wants think thats got see saw know mean guess "
+                       "looks sounds thanks thank ty nice good great cool ok yes yep yeah fair done agreed already probably "
+                       "prob maybe pls please will can could would should did does fine sure".split())
+# a thing put back or switched: "gfx-02 rolled back to v3.1 on 28 Sep as workaround", "12:55 rolled the plugin back
+# to 8.6.1", "Switching standard to Latitude 7450", "fixing, switching it to "parcels_current"" (the writer's switch,
+# opening its clause; not "staff switched to paper forms", a policy's "rolling back to an earlier version is not
+# supported")
+_SWITCHED = re.compile(r"\brolled\s+(?:[\w.'’-]+\s+){0,3}?back\s+to\b|(?:^|(?<=[.;:—–,])\s*)[Ss]witching\s+(?:[\w.'’-]+\s+){0,3}?to\b")
+# a thing parked, the word closing its clause: "Wasabi parked. Revisit if …", "… a tablet for the cold store. parked"
+_PARKED = re.compile(r"(?=p)\bparked\s*(?:[.!]|$)", re.I)
+
 MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("changed", _STRUCK), ("changed", _MOVED_NOTE), ("changed", _NOW_NOT), ("order", _ORDER), ("rejected", _REJECTED), ("not before", _NOT_BEFORE),
     ("rejected", _STRUCK_OFF), ("final", _FINAL), ("approved", _APPROVED), ("kept", _KEPT),
     ("changed", _MOVED_WHAT), ("changed", _SET_TO), ("changed", _NOW_WAS), ("changed", _WAS_MOVED), ("changed", _VALUE_FROM), ("changed", _MARKED_NOT), ("rejected", _CALLED_OFF), ("approved", _ASSENT),
-    ("approved", _ACCEPTED), ("approved", _SIGNED), ("approved", _IT_IS))
+    ("approved", _ACCEPTED), ("approved", _SIGNED), ("approved", _IT_IS),
+    ("changed", _DATE_NOT), ("plan", _PLAN), ("changed", _MOVED_TO), ("kept", _KEPT_MORE), ("kept", _STAYS_DATE), ("rejected", _PARKED),
+    ("approved", _ACCEPTING), ("decided", _CALL), ("order", _ASSENT_ORDER), ("changed", _SWITCHED))
 
 
 # what each marker cannot match without, casefolded (most sentences hold none of these: the patterns,
 # which try every position of a sentence, are tried only where they may match; the same answers)
 _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
-    _STRUCK: ("~~",), _MOVED_NOTE: ("(",), _NOW_NOT: ("now",), _ORDER: ("go", "do", "leave"),
+    _STRUCK: ("~~",), _MOVED_NOTE: ("(",), _NOW_NOT: ("now",), _ORDER: ("go", "do", "leave", "hold"),
     _REJECTED: ("not", "overrul", "renew", "parked", "dropped", "scratch", "fix", " no", "\tno", "\nno"), _NOT_BEFORE: ("not",),
     _STRUCK_OFF: ("no", "cancel", "dropped"), _FINAL: ("stop", "exception", "now", "mean", "final"),
     _APPROVED: ("ok", "said"), _KEPT: ("stay", "kept", "keep", "hold", "leave"),
     _MOVED_WHAT: ("moved", "moving", "reschedul", "postponed"), _SET_TO: ("chang", "rais", "lower", "cut", "bump", "reduc", "increas", "extend", "upped", "renegotiat"), _MARKED_NOT: ("not",), _NOW_WAS: ("(was",), _WAS_MOVED: ("was",), _VALUE_FROM: ("->", "→"),
     _CALLED_OFF: ("not", "park"), _ASSENT: ("with", "w/", "by me", "yes", "ahead"), _ACCEPTED: ("accept", "agree"), _SIGNED: ("signed", "confirmed"),
     _IT_IS: ("it is", "the plan"),
+    _DATE_NOT: ("not ", "instead of"), _PLAN: ("plan",), _MOVED_TO: ("moved", "moves", "pushed", "pushing", "postponed", "reschedul", "deferred"),
+    _KEPT_MORE: ("continu", "leav", "hold"), _STAYS_DATE: ("stay", "remain"), _PARKED: ("parked",), _ACCEPTING: ("accept",),
+    _CALL: ("made the call", "decision to", "decided to", "doing it", "chosen", "date:", "date is", "date =", "target:",
+            "target is", "deadline:", "deadline is"),
+    _SWITCHED: ("back to", "switching"),
+    _ASSENT_ORDER: ("ok", "yes", "yep", "yeah", "fine", "sure", "np", "agreed", "great", "perfect", "👍"),
 }
 
 _MARKERS_NEEDS = tuple((kind, pattern, _NEEDS[pattern]) for kind, pattern in MARKERS)
+# a date chosen over another is looked for where "not" or "instead of" stands right before a date (its pattern,
+# which opens with the chosen date, would otherwise try every word of every sentence with a "not")
+_GATES: dict[re.Pattern[str], re.Pattern[str]] = {
+    _DATE_NOT: re.compile(r"(?=[nNi])\b(?:not|instead\s+of)\s+(?:the\s+|on\s+|in\s+)?" + _DATE, re.I),
+    # (an order after a word of assent: the word opens the text or follows a stop, a colon or a dash)
+    _ASSENT_ORDER: re.compile(r"[.;:—–]\s+(?:👍\s*)?(?:ok|okay|yes|yep|yeah|fine|sure|np|agreed|great|perfect|👍)[,.!:]*\s", re.I)}
+_ASSENT_OPENS = re.compile(r"(?:👍\s*)?(?:ok|okay|yes|yep|yeah|fine|sure|np|agreed|great|perfect|👍)[,.!:]*\s", re.I)
 
 
 _LAST_STOP = re.compile(r"[.!](?=\s+[^.!?]+[?:]$)")  # (the stop before a line's closing question or lead-in)
@@ -149,10 +222,24 @@ def marker(text: str) -> tuple[str, re.Match[str]] | None:
         else:
             if not (pattern is _REJECTED and folded.startswith("no")):
                 continue  # ("is a no", "no for now": "no" after a space or opening the sentence)
+        if pattern in _GATES and not (pattern is _ASSENT_ORDER and _ASSENT_OPENS.match(text) or _GATES[pattern].search(text)):
+            continue
         for m in pattern.finditer(text):
+            if pattern is _ASSENT_ORDER and not (_ordered(m.group("verb")) and _CLAUSE_END.search(text[:m.start()])):
+                continue
             if kind != "changed" or pattern is not _STRUCK or _changed(m):
                 return kind, m
     return None
+
+
+_CLAUSE_END = re.compile(r"(?:^|[.;:—–]\s+)$")  # (what stands before a clause's first word)
+
+
+def _ordered(verb: str) -> bool:
+    """A verb in an order's place after a word of assent: no function word, no verb of being, having,
+    knowing or saying, no task under way or past ("resubmitting", "deployed")."""
+    low = verb.casefold()
+    return low not in wd.FUNCTION_WORDS and low not in _NOT_ORDER and not low.endswith(("ing", "ed"))
 
 
 def _changed(m: re.Match[str]) -> bool:
@@ -180,7 +267,7 @@ def claims(doc: Document, us: list[Unit], decided: set[int]) -> list[Claim]:
             e = ev(doc, first, last)
             out.append(Claim(doc.title, "decision", text, "", "fact", "statement", e))
             kind, m = found
-            if kind == "changed" and "y" in m.re.groupindex and (old := m.group("y").strip(" *_")):
+            if kind == "changed" and "y" in m.re.groupindex and (old := (m.group("y") or "").strip(" *_")):
                 out.append(Claim(doc.title, "alternative", old, "", "fact", "statement", e))
             decided.add(first)
     return out

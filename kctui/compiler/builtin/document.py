@@ -210,7 +210,7 @@ def _agenda(doc: Document, units: list[sentences.Unit], names_here: dict[str, st
     pages: a name an action item alone vouches for would gather lines that are not its own.)"""
     taken = {c.evidence.start for c in item_claims}
     found = agenda.section_claims(doc, units, names_here, taken)
-    taken |= {c.evidence.start for c in found}
+    taken |= {c.evidence.start for c in found if c.attribute != "decision"}  # (a decision's line may hand a task too)
     handed = agenda.handed_claims(doc, units, names_here, taken)
     handed += assigned.claims(doc, units, names_here, people, taken)
     rows = agenda.table_claims(doc, names_here)

@@ -1,0 +1,57 @@
+"""A person named by a common given name where no list of people says so (issue 31 point 3, session 27, D):
+"Tom", "Hannah", "Marcus" are ordinary enough words that `agenda.given_name` passes them over; a document
+that never writes the word in lower case, and writes it elsewhere where a name goes inside a sentence ("ask
+Hannah", "w/ Tom", "Marcus's"), names a person by it. The test is the document's own writing, no list of
+names (closed class: English's function words, a frequency)."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from kctui.compiler.builtin import words as wd
+
+NAME_ZIPF = 5.0  # a given name is rarer than this ("Tom" 4.8, "Hannah" 4.1; "Need" 6.0, "Legal" 5.1)
+_GIVEN = re.compile(r"^[A-Z][a-z]{2,}(?:[-'’][A-Z][a-z]+)?$")
+
+
+class Written(NamedTuple):
+    """How a document writes its words: those it writes in lower case, and the capitalised ones it writes
+    where a name goes inside a sentence (after a lower-case word, "w/", "@", or before "'s")."""
+    lower: frozenset[str]
+    placed: frozenset[str]
+
+
+_PLACED = re.compile(r"(?:(?<=[a-z,(+&] )|(?<=w/ )|(?<=@))([A-Z][a-z]{2,})\b|\b([A-Z][a-z]{2,})(?=['’]s\b)")
+
+
+class Lazy:
+    """A document's Written, read the first time it is asked for (most documents never ask)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self._written: Written | None = None
+
+    def get(self) -> Written:
+        if self._written is None:
+            self._written = written_words(self.lines)
+        return self._written
+
+
+def written_words(lines: list[str]) -> Written:
+    """How the lines of a document write their words."""
+    text = "\n".join(lines)
+    return Written(frozenset(re.findall(r"\b[a-z][a-z'’-]+\b", text)), frozenset(a or b for a, b in _PLACED.findall(text)))
+
+
+def name_word(who: str, written: Written | Lazy) -> bool:
+    """A word that reads as a person's in a subject's place: one capitalised word, rarer than the ordinary
+    words that open a clause, that the document never writes in lower case and writes where a name goes
+    elsewhere, no verb's form ("Hannah" of "ask Hannah"; not "Need", "Moving", "Ability")."""
+    low = who.casefold()
+    if not _GIVEN.match(who) or low in wd.FUNCTION_WORDS or low in wd.CALENDAR or low.endswith(("ed", "ing", "ly")):
+        return False
+    if wd.zipf(who) >= NAME_ZIPF:
+        return False
+    w = written.get() if isinstance(written, Lazy) else written
+    return low not in w.lower and who in w.placed
