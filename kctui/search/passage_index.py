@@ -209,11 +209,12 @@ def _ranked(r: sqlite3.Row, score: float) -> RankedPassage:
 
 def neighbours(index: SearchIndex, key: str, hits: list[RankedPassage], reach: int = 0,
                first: int = 0) -> dict[int, RankedPassage]:
-    """The passages just before and after each hit in its file and section (by rowid), by rowid, and the
+    """The passages just before and the two after each hit in its file and section (by rowid), by rowid
+    (the second after: the hit's speaker going on, kctui.search.passage_scores.GOES_ON), and the
     `reach` passages after each of the `first` hits (where a value asked for may be answered a few turns
     on: kctui.search.ranking.VALUE_REACH)."""
     t = _table(key)
-    want = sorted({h.rowid + d for h in hits for d in (-1, 1)}
+    want = sorted({h.rowid + d for h in hits for d in (-1, 1, 2)}
                   | {h.rowid + d for h in hits[:first] for d in range(2, reach + 1)} - {h.rowid for h in hits})
     if not want:
         return {}

@@ -42,7 +42,7 @@ from kctui.search.passage_scores import K, with_neighbours
 from kctui.search.passage_weight import content_word, passage_weight
 from kctui.search.passages import speaker_of
 from kctui.search.query import same_stem, tokens, typed_word
-from kctui.search.turn_form import turn_form
+from kctui.search.turn_form import said_text, turn_form
 
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
 NAMED = 0.5  # the share of a page's title words the query must hold for the page to count in full
@@ -247,7 +247,7 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
 
 
 def _wanted(s: Statement, wants: str) -> Statement:
-    if s.kind == "description" or not states(wants, s.text):
+    if s.kind == "description" or not states(wants, said_text(s.text) if s.kind == "claim" else s.text):
         return s
     return replace(s, score=s.score * WHEN)
 

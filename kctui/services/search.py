@@ -48,6 +48,7 @@ from kctui.search.query import (
 )
 from kctui.search.ranking import defines, fuse
 from kctui.search.time_words import asks_latest
+from kctui.search.turn_form import SAID
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure, NotFound
@@ -367,8 +368,8 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         page = _packet_item(_hit(ctx, base, row, parsed, n, PACKET_CLAIMS, claims))
         if wants:  # what a page the query names states of the kind asked for ("what do we pay Datadog")
             shown = {c["citation"] for c in page["claims"]}
-            page["stating"] = [_slim(c) for c in claims if not c.get("conflict")
-                               and c.get("citation") not in shown and states(wants, str(c.get("text") or ""))][:STATING]
+            page["stating"] = [_slim(c) for c in claims if not c.get("conflict") and c.get("citation") not in shown
+                               and states(wants, str(c.get("value" if c.get("attribute") in SAID else "text") or ""))][:STATING]
         pages.append(page)
     sources = paths.sources_path(Path(base.workspace), base.id)
     try:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kctui.search.passage_index import RankedPassage
-from kctui.search.ranking import fuse
-from kctui.search.turn_form import SHORT, TALK, turn_form
+from kctui.search.ranking import NEXT_CLAIM, WHEN, fuse
+from kctui.search.turn_form import SHORT, TALK, said_text, turn_form
 
 CONTENT = {"rehearse", "night", "band"}
 
@@ -41,3 +41,24 @@ def test_talk_ranks_below_a_turn_that_answers():
     ranked = [passage(1, 3, "Dee: Legend.", -5.0), passage(2, 9, "Kit: Still Thursdays, the band agreed.", -4.9)]
     out = fuse([], ranked, {"band", "rehearse"})
     assert [s.text for s in out] == ["Kit: Still Thursdays, the band agreed.", "Dee: Legend."]
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("(2024-01-08) — said: I did 6 miles on Saturday.", "I did 6 miles on Saturday."),
+    ("(2024-06-30; yesterday = Saturday 29 June 2024) — plan: I'll run.", "I'll run."),
+    ("revenue: $1.2m in 2024", "revenue: $1.2m in 2024"),  # not a turn's claim: as it is
+    ("(3.12) — released: 2023-10-02", "(3.12) — released: 2023-10-02"),
+])
+def test_said_text_leaves_out_a_turn_s_date_in_front(text, said):
+    assert said_text(text) == said
+
+
+def test_a_turn_s_claim_states_no_time_by_its_session_s_date():
+    """A claim of a turn counts WHEN times only when its words state the value asked for, not its date."""
+    pages = [{"page": "entities/maddie.md", "title": "Maddie", "description": "", "claims": [], "stating": [
+        {"text": "Maddie (2024-01-08) — said: I've signed up for a marathon.", "citation": "^[s1.md:L13-L13]"},
+        {"text": "Maddie (2024-08-11) — said: Chester is on 6 October.", "citation": "^[s13.md:L25-L25]"}]}]
+    got = {s.text: s.score for s in fuse(pages, [], {"maddie", "time"}, wants="time")}
+    plain = got["(2024-01-08) — said: I've signed up for a marathon."]
+    timed = got["(2024-08-11) — said: Chester is on 6 October."]
+    assert timed > plain and timed / plain == pytest.approx(WHEN * NEXT_CLAIM)
