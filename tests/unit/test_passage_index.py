@@ -56,16 +56,17 @@ def test_an_answer_turns_after_the_question_is_found_by_its_words_below_the_next
 
 def test_the_passages_further_after_the_first_hits_are_read_only_when_asked(tmp_path: Path) -> None:
     """A question asking for a value reads the `reach` passages after its `first` best hits (where the talk a
-    hit opens comes to the value: kctui.search.passage_scores.VALUE_REACH); otherwise only each hit's two neighbours."""
+    hit opens comes to the value: kctui.search.passage_scores.VALUE_REACH); otherwise only the passage before each
+    hit and the two after it (the second: its speaker going on, kctui.search.passage_scores.GOES_ON)."""
     sources = tmp_path / "sources"
     sources.mkdir()
     (sources / "chat.md").write_text(CHAT, encoding="utf-8")
     index = _index(tmp_path)
     refresh_passages(index, KEY, sources)
     hit = next(p for p in rank_passages(index, KEY, '"cake"', 10) if p.start == 3)
-    assert sorted(p.start for p in neighbours(index, KEY, [hit]).values()) == [1, 5]
+    assert sorted(p.start for p in neighbours(index, KEY, [hit]).values()) == [1, 5, 7]
     assert sorted(p.start for p in neighbours(index, KEY, [hit], reach=3, first=1).values()) == [1, 5, 7, 9]
-    assert sorted(p.start for p in neighbours(index, KEY, [hit], reach=3, first=0).values()) == [1, 5]
+    assert sorted(p.start for p in neighbours(index, KEY, [hit], reach=3, first=0).values()) == [1, 5, 7]
 
 
 def test_a_table_without_todays_columns_is_built_again(tmp_path: Path) -> None:
