@@ -5,7 +5,8 @@ hit in its section score a share of the hit's (`with_neighbours`). A question as
 count, an amount) reaches past a best hit's neighbours: a passage a few places on in its section that states
 one (VALUE_REACH, VALUE_NEAR) is where the talk the hit opened came to it ("How's the bathroom?" … "What did
 it come to in the end" / "£6,400."). A turn's speaker going on two places after it, another's word between,
-scores GOES_ON of it (`_goes_on`): the news a turn announces comes after the other asks for it. Pure (tests/unit/test_ranking.py, test_asked_for.py).
+scores GOES_ON of it (`_goes_on`): the news a turn announces comes after the other asks for it. Pure
+(tests/unit/test_ranking.py, test_asked_for.py, test_goes_on.py).
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kctui.search.asked_for import states
+from kctui.search.echoes import with_echoes
 from kctui.search.passage_scores import K, with_neighbours
 from kctui.search.passage_weight import content_word, passage_weight
 from kctui.search.passages import speaker_of
@@ -232,7 +233,7 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
     content = {t for t in typed if content_word(t)}
-    for score, p in with_neighbours(passages, around or {}, wants):
+    for score, p in with_echoes(with_neighbours(passages, around or {}, wants), typed):
         score *= passage_weight(p, content, speakers, latest) * turn_form(p.text, content)
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
