@@ -48,8 +48,8 @@ def test_a_passage_states_a_time(text, expected):
 
 def test_a_question_about_time_moves_the_passages_that_state_one_up():
     best = passage(1, "chat.md", 3, "Ana: The move went fine, the van was huge.")
-    plain = passage(2, "chat.md", 9, "Bo: A move is the worst.")
-    timed = passage(3, "chat.md", 15, "Ana: We moved last Saturday.")
+    plain = passage(5, "chat.md", 9, "Bo: A move is the worst.")  # turns apart: no reply, no speaker going on
+    timed = passage(9, "chat.md", 15, "Ana: We moved last Saturday.")
     assert [s.lines[0] for s in fuse([], [best, plain, timed], {"move"})] == [3, 9, 15]
     got = fuse([], [best, plain, timed], {"move"}, wants="time")
     assert [s.lines[0] for s in got] == [3, 15, 9]
@@ -89,9 +89,9 @@ def test_a_passage_tells_of_a_change(text, expected):
 
 def test_a_question_about_how_things_stand_moves_the_passages_that_tell_of_a_change_up():
     first = passage(1, "chat.md", 3, "Ana: The gig is at the Crane.")
-    note = passage(4, "notes.md", 1, "The gig is now at the Mill.")  # a document's "now", no news
-    other = passage(2, "chat.md", 9, "Bo: The Crane gig sold out.")
-    moved = passage(3, "chat.md", 15, "Ana: The gig moved to the Mill instead.")
+    note = passage(20, "notes.md", 1, "The gig is now at the Mill.")  # a document's "now", no news
+    other = passage(5, "chat.md", 9, "Bo: The Crane gig sold out.")  # turns apart: no reply, no speaker going on
+    moved = passage(9, "chat.md", 15, "Ana: The gig moved to the Mill instead.")
     assert [s.lines[0] for s in fuse([], [first, other, moved, note], {"gig"})] == [3, 9, 15, 1]
     got = fuse([], [first, other, moved, note], {"gig"}, latest=True)
     assert [s.lines[0] for s in got] == [3, 15, 9, 1]
