@@ -4,8 +4,8 @@ question's ("Which songs are on the EP?": the best hit "Paper Lanterns is on the
 "agreed. so its Tuesday's Ghost, Slow Weather, Paper Lanterns"; "Who filled in for Bez?": "My colleague Priya
 used to play at uni" … "Priya got a hat-trick!!"). A turn ranked below the ECHO_OF best passages that shares
 ECHO_WORDS content words with one of them (words of three letters or more, no function word, none the question
-holds, its speaker's label left out) scores at least ECHO of that passage's score. Only turns: a document's line
-that repeats a heading's words is most often the same section's. Of the evidence turns the fused ranking held
+holds, its speaker's label left out) scores at least ECHO of that passage's score. Only turns, and only a turn's
+words: a document's line that repeats a heading's words is most often the same section's. Of the evidence turns the fused ranking held
 at places 20–100 without packing them, 14 % shared two such words with one of the five best statements, of the
 other turns there 2.8 %. Pure (tests/unit/test_echoes.py).
 """
@@ -30,7 +30,7 @@ def _words(text: str, typed: set[str]) -> set[str]:
 def with_echoes(ranked: list[tuple[float, Any]], typed: set[str]) -> list[tuple[float, Any]]:
     """(score, passage) best first, a turn below the ECHO_OF best that echoes one of them raised to ECHO of its
     score (see the module's text); `typed`: the question's tokens."""
-    best = [(score, _words(p.text, typed)) for score, p in ranked[:ECHO_OF]]
+    best = [(score, _words(p.text, typed)) for score, p in ranked[:ECHO_OF] if speaker_of(p.text)]
     out = list(ranked[:ECHO_OF])
     for score, p in ranked[ECHO_OF:]:
         if speaker_of(p.text):

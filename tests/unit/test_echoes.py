@@ -34,3 +34,10 @@ def test_the_best_passages_keep_their_scores_and_a_better_score_is_kept():
     got = with_echoes(ranked, set())
     assert [s for s, _p in got][:ECHO_OF] == [s for s, _p in sorted(ranked, key=lambda sp: -sp[0])][:ECHO_OF]
     assert dict((p.rowid, s) for s, p in got)[99] == 0.8  # its own score beats ECHO of the hit's
+
+
+def test_a_document_line_among_the_best_is_not_echoed():
+    """Only a turn's words are echoed: a document's line that repeats them is most often its own section's."""
+    best = [(1.0, _p(1, "- Paper Lanterns is on the EP. Lemon Tree is out")), *BEST[1:]]
+    ranked = [*best, (0.01, _p(99, "Dan: agreed. so its Tuesday's Ghost, Slow Weather, Paper Lanterns"))]
+    assert {p.rowid: s for s, p in with_echoes(ranked, set())}[99] == 0.01
