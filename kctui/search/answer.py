@@ -176,7 +176,8 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     the glossary counting as the term), a compiled claim before a raw passage, a dated one first when the
     question asks when, and a sentence near the packet's head (the packet is ranked) before one near its
     end; ties in packet order. Only sentences holding at least one term of the question, and after the
-    first only those scoring at least KEEP_SHARE of it."""
+    first only those scoring at least KEEP_SHARE of it. A page's claim holds its page's title too (a claim on
+    Backblaze's page is of Backblaze though it does not say the name)."""
     parsed = _query(question)
     if parsed is None or not parsed.groups:
         return []
@@ -184,8 +185,9 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     wants = asked_for(question)
     found: list[tuple[Cited, list[str]]] = []
     seen: dict[str, int] = {}  # what a sentence says, its speaker's label aside -> its place in `found`
+    titles = {str(n): tokens(str(item.get("title") or "")) for n, item in enumerate(items, 1) if item.get("kind") != "evidence"}
     for stmt in (s for st in statements(items) for s in sentences(st)):
-        toks = tokens(stmt.text)
+        toks = tokens(stmt.text) + (titles.get(stmt.item, []) if stmt.kind != "passage" else [])  # (a page's claim is of its title)
         said = " ".join(tokens(_SAID.sub("", stmt.text)))  # (a turn as a claim, a passage, a page's description)
         if said not in seen:
             seen[said] = len(found)

@@ -147,6 +147,17 @@ def test_extract_prefers_a_sentence_stating_the_kind_of_value_asked_for() -> Non
     assert a.extract("what does Backblaze storage cost", items)[0].lines == (8, 8)
 
 
+def test_a_pages_claim_is_of_its_title() -> None:
+    # a claim on Backblaze's page that does not repeat the name answers a question naming it, before a
+    # passage that names it and nothing the question asks
+    items = [{"kind": "evidence", "source": "mail.md", "section": "", "passages": ["L3: Subject: Backblaze news"]},
+             {"kind": "page", "page": "entities/backblaze.md", "title": "Backblaze", "status": "compiled",
+              "claims": ["We hold about 4.2 TB, so roughly $29/month instead of $25. ^[mail.md:L8-L9]"]},
+             {"kind": "evidence", "source": "standup.md", "section": "",
+              "passages": ["L2: Grafana upgraded.", "L3: Nginx next week.", "L4: Keycloak blocked."]}]
+    assert a.extract("what does Backblaze cost us", items)[0].lines == (8, 9)
+
+
 def test_extract_says_a_turn_once_when_the_packet_holds_it_as_a_claim_and_as_a_passage() -> None:
     items = [{"kind": "page", "page": "sources/s2-md.md",
               "description": "Elliot: Hartley cancelled, so the boiler service is on the 28th.",
