@@ -23,7 +23,6 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import shutil
 import sys
 import tempfile
@@ -75,18 +74,13 @@ def main() -> None:
     ap.add_argument("--only", choices=("conversations", "notes"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="kctui-ask-eval-") as tmp:
-        os.environ["KCTUI_STATE_DIR"] = str(Path(tmp) / "state")
-        os.environ["KCTUI_CONFIG_DIR"] = str(Path(tmp) / "config")
-        from quality import norm
+        from quality import norm, scratch_service
 
+        svc, ws = scratch_service(Path(tmp))
         from kctui.search import answer as answers
         from kctui.search import context as packets
         from kctui.services import search as svc_search
-        from kctui.services.context import ServiceContext
 
-        svc = ServiceContext.open()
-        ws = (Path(tmp) / "ws").resolve()
-        ws.mkdir()
         counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
         try:
             for corpus, q, base in _questions(svc, ws, Path(tmp), args.only):

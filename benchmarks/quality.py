@@ -74,6 +74,18 @@ def progress(msg: str) -> None:
 # -- compiling a corpus through the normal code path -------------------------------------------------
 
 
+def scratch_service(tmp: Path):  # noqa: ANN201 - a ServiceContext, imported once the state folders are set
+    """(service context, workspace) over state, config and workspace folders of their own under `tmp` (a
+    benchmark's temporary folder), so a run touches no user state."""
+    os.environ["KCTUI_STATE_DIR"] = str(tmp / "state")
+    os.environ["KCTUI_CONFIG_DIR"] = str(tmp / "config")
+    from kctui.services.context import ServiceContext
+
+    workspace = (tmp / "ws").resolve()
+    workspace.mkdir()
+    return ServiceContext.open(), workspace
+
+
 def compile_corpus(svc, workspace: Path, name: str, source: Path):
     from kctui.services import bases, jobs
     from kctui.services.local_transport import LocalTransport
@@ -440,14 +452,9 @@ def main() -> None:
     labels = json.loads(LABELS.read_text(encoding="utf-8"))
     rfc_labels = json.loads(RFC_LABELS.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="kctui-quality-") as tmp:
-        os.environ["KCTUI_STATE_DIR"] = str(Path(tmp) / "state")
-        os.environ["KCTUI_CONFIG_DIR"] = str(Path(tmp) / "config")
+        svc, workspace = scratch_service(Path(tmp))
         from kctui import paths
-        from kctui.services.context import ServiceContext
 
-        svc = ServiceContext.open()
-        workspace = (Path(tmp) / "ws").resolve()
-        workspace.mkdir()
         summary = {}
         notes = conversations = None
         try:

@@ -21,7 +21,7 @@ class BriefPage:
     retracted: int = 0
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class BriefClaimChange:
     change: str  # added | revised | retracted
     path: str
@@ -30,19 +30,6 @@ class BriefClaimChange:
     scope: str
     old: str
     new: str
-
-    def __init__(self, change: str, path: str, subject: str, attribute: str, scope: str, old: str, new: str) -> None:
-        # (a first pass makes one per claim: each slot set directly, not through the frozen class's guard)
-        _BCC_SET[0](self, change)
-        _BCC_SET[1](self, path)
-        _BCC_SET[2](self, subject)
-        _BCC_SET[3](self, attribute)
-        _BCC_SET[4](self, scope)
-        _BCC_SET[5](self, old)
-        _BCC_SET[6](self, new)
-
-
-_BCC_SET = tuple(BriefClaimChange.__dict__[name].__set__ for name in ("change", "path", "subject", "attribute", "scope", "old", "new"))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from kctui.core.claims import Claim
 ARCHIVED_SOURCE_KEY = "archived_source"  # an archived source page: the file it described (now deleted)
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class ClaimChange:
     change: str  # added | revised | retracted
     path: str
@@ -24,20 +24,6 @@ class ClaimChange:
     scope: str
     old: str = ""
     new: str = ""
-
-    def __init__(self, change: str, path: str, subject: str, attribute: str, scope: str, old: str = "",
-                 new: str = "") -> None:
-        # (a first pass makes one per claim: each slot set directly, not through the frozen class's guard)
-        _CC_SET[0](self, change)
-        _CC_SET[1](self, path)
-        _CC_SET[2](self, subject)
-        _CC_SET[3](self, attribute)
-        _CC_SET[4](self, scope)
-        _CC_SET[5](self, old)
-        _CC_SET[6](self, new)
-
-
-_CC_SET = tuple(ClaimChange.__dict__[name].__set__ for name in ("change", "path", "subject", "attribute", "scope", "old", "new"))
 
 
 @dataclass
