@@ -328,8 +328,15 @@ def _lead_and_rest(page: Page) -> tuple[list[Claim], list[Claim]]:
     return [lead], [c for c in other if c is not lead]
 
 
+# a message's header field or a form's label line ("Date: 2 Dec 2026", "From: Hetzner Online <…>"): no lead
+# while the page has a statement that is not one
+_FIELD_LINE = re.compile(r"(?:From|To|Cc|Bcc|Date|Sent|Subject|Reply-To|Attendees|Present|Location|When|Where|Time)"
+                         r":\s", re.I)
+
+
 def _lead(title: str, other: list[Claim]) -> Claim:
     leads = [c for c in other if attribute_key(c.attribute) in LEAD_ATTRIBUTES] or other
+    leads = [c for c in leads if not _FIELD_LINE.match(c.value)] or leads
     lead = next((c for c in leads if c.value.startswith((title, f"The {title}"))), None)
     if lead is None:
         lead = next((c for c in leads if attribute_key(c.attribute) != "note"), None) or next(
