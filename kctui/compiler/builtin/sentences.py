@@ -72,8 +72,40 @@ def joined(doc: Document, first: int, last: int) -> str:
     return " ".join(line.strip() for line in doc.lines[first - 1:last])
 
 
+# a paragraph of short lines none of which ends a sentence or runs on into the next (a signature, an
+# address, names without bullets): each line says its own thing ("Dan Okafor" / "Practice Systems Lead,
+# Fernside Veterinary Group" / "07700 900 318"), no name runs on across a line's end
+SHORT_LINE = 48
+_RUNS_ON = re.compile(r"[,;:(&/-]$|\b(?:and|or|of|the|a|an|to|for|with|in|on|at|by|from|but)$", re.I)
+_OPENS = re.compile(r"[A-Z0-9+(@*_`\[]")
+_SPEAKER = re.compile(r"(?:\*\*|__)[^*_]+(?:\*\*|__)|.*\b\d{1,2}[:.]\d\d\b")  # a thread's "**Lena** 10:06" over her message
+
+
+def line_block(block: Block) -> bool:
+    """Is `block` a paragraph of two or more short lines, each its own: none longer than SHORT_LINE, none but
+    the last ending on a sentence's end mark, none running on (a comma, a conjunction, an article) into a
+    next line, each opening on a capital, a digit or a mark?"""
+    if block.kind != "paragraph" or "\n" not in block.text:
+        return False
+    lines = [t.strip() for t in block.text.split("\n")]
+    if len(lines) != len(block.lines) or any(not t or len(t) > SHORT_LINE for t in lines) or _SPEAKER.match(lines[0]):
+        return False
+    return not any(t.endswith((".", "!", "?")) or not _OPENS.match(nxt) or _RUNS_ON.search(t)
+                   and any(c.isalpha() for c in t) for t, nxt in zip(lines, lines[1:], strict=False))
+
+
+def block_lines(block: Block) -> Iterator[tuple[str, int, int]]:
+    """(line, its number, its number) of a `line_block`'s lines that hold a letter or a digit."""
+    for t, line in zip(block.text.split("\n"), block.lines, strict=False):
+        if any(c.isalnum() for c in t):
+            yield t.strip(), line, line
+
+
 def sentences(block: Block) -> Iterator[tuple[str, int, int]]:
-    """(sentence, first line, last line) of a prose block, in order."""
+    """(sentence, first line, last line) of a prose block, in order (a `line_block` line by line)."""
+    if line_block(block):
+        yield from block_lines(block)
+        return
     texts = block.text.split("\n")
     starts: list[int] = []
     pos = 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin.recall import ASIDE
-from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
+from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, block_lines, ev, line_block
 from kctui.compiler.builtin.stated_values import value_spans
 from kctui.compiler.extraction import Statement
 from kctui.compiler.readers import Document
@@ -98,6 +98,9 @@ _BARE_LEAD = re.compile(r"[A-Z][\w'’-]{1,30}(?: [A-Z][\w'’-]{1,30}|\s*[/&+]\
 _LEAD = re.compile(r"\*\*([^*\n]{1,60})\*\*:?|([^\s:|#>*][^:|\n]{0,38}):")  # "**Tom**", "**Tom**:", "Tom:" alone on a line
 
 
+_NAME_LINE = re.compile(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}")  # "Dan Okafor", "Hetzner Online GmbH"
+
+
 def section_leads(doc: Document) -> dict[int, str]:
     """Source line -> what the section holding it is headed by: the text of the heading above it (a
     heading below the title), or of a lead line since that heading (a paragraph that is only bold
@@ -128,6 +131,10 @@ def section_leads(doc: Document) -> dict[int, str]:
         if lead:
             for line in range(block.start, block.end + 1):
                 out[line] = lead
+        if line_block(block):  # (a signature's lines are its first line's: "Dan Okafor" over his role)
+            head, *rest = block_lines(block)
+            if _NAME_LINE.fullmatch(head[0]):
+                out.update((line, head[0]) for _text, line, _ in rest)
     return out
 
 

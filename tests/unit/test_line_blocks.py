@@ -1,0 +1,50 @@
+"""A paragraph of short lines, each its own (a signature, an address, abbreviations defined one a line): read
+line by line, so no name runs on across a line's end, and a signature's lines are its first line's."""
+
+import pytest
+
+from kctui.compiler.builtin.sentences import line_block, units
+from kctui.compiler.builtin.statements import section_leads
+from kctui.compiler.readers import Block
+from kctui.compiler.readers.source import read_source
+
+
+def block(*lines: str) -> Block:
+    return Block("paragraph", 10, 9 + len(lines), "\n".join(lines), tuple(range(10, 10 + len(lines))))
+
+
+@pytest.mark.parametrize(("lines", "expected"), [
+    (("--", "Dan Okafor", "Practice Systems Lead, Fernside Veterinary Group", "07700 900 318"), True),
+    (("*[CA]: Community Availability", "*[LTS]: Long-Term Support"), True),
+    (("Thanks", "Dan"), True),
+    (("We moved the standup to 10:00 because the", "Sydney folks could not make it"), False),  # runs on: "the"
+    (("we met", "and then left"), False),  # the next line opens lower-case
+    (("The release went out.", "Nobody noticed."), False),  # sentences: split as sentences are
+    (("**Lena Marsh** 10:06", "APN 114-220-031"), False),  # a thread's speaker over her message
+    (("Dan Okafor",), False),  # one line
+    (("A line that is far too long to be a line of a signature or an address", "Dan"), False),
+])
+def test_a_line_block_is_short_lines_each_its_own(lines, expected):
+    assert line_block(block(*lines)) is expected
+
+
+SIGNED = """# Merchant rate review
+
+If you can get to 1.2% we'll sign for 12 months.
+
+--
+Dan Okafor
+Practice Systems Lead, Fernside Veterinary Group
+07700 900 318
+"""
+
+
+def test_a_signature_is_read_line_by_line_and_its_lines_are_its_signers():
+    doc = read_source("mail.md", SIGNED.encode(), "sha256:x")
+    texts = [(u.plain, u.first, u.last) for u in units(doc)]
+    assert ("Dan Okafor", 6, 6) in texts
+    assert ("Practice Systems Lead, Fernside Veterinary Group", 7, 7) in texts  # no "Okafor Practice Systems Lead"
+    assert ("07700 900 318", 8, 8) in texts
+    leads = section_leads(doc)
+    assert leads.get(7) == leads.get(8) == "Dan Okafor"
+    assert 6 not in leads and 3 not in leads
