@@ -3,15 +3,22 @@ thing: the answer type of classic question answering, for ranking (kctui.search.
 
 `asked_for(question)` is one of:
 
-- "time": a date or a time (kctui.search.time_words.asks_when: "when …", "what date …");
+- "time": a date or a time (kctui.search.time_words.asks_when: "when …", "what date …"; "dates" anywhere:
+  "what are the final dates");
+- "weight": how heavy ("how heavy …", "what does it weigh");
+- "distance": how far ("how far …", "the total distance", "how many miles …"; not "how far under her target":
+  a difference, not a distance);
+- "age": how old ("how old …", "what age …");
 - "duration": how long something lasts or took ("how long …", "how many days …"), not "how long ago";
-- "count": how many of something ("how many …");
+- "count": how many of something ("how many …", "the number of …", "the final guest count");
 - "amount": a sum of money ("how much …", or a question about a cost, price, bill, fee, salary, rent,
   budget or what is paid or spent);
 - None: anything else (who, what, where, why…: a name or a phrase, which the words of a statement do
   not show apart from any other).
 
-`states(kind, text)`: the text holds a value of that kind: a time (time_words.mentions_time), a number
+`states(kind, text)`: the text holds a value of that kind: a time (time_words.mentions_time, or a clock's or a
+race's time "3:55", "1:29:51"), a weight, a distance or an age (a number with its unit: "7lb 2oz", "32kg",
+"336 miles", "a 10k" but not "£10k", "3 months old", "he's eleven", "turned 70"), a number
 with a unit of time ("3h 37m", "five weeks", "a fortnight"), a number (digits or a number word), or an
 amount of money (a currency sign or code next to a number, "£38k", "1,200 euros"). Pure
 (tests/unit/test_asked_for.py).
@@ -29,37 +36,54 @@ _NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
                  r"|hundred|thousand|million|dozen|half|couple|few|several")
 _UNITS = r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?"
 
+_WEIGHT_Q = re.compile(r"\bhow\s+heavy\b|\bweigh(?:s|ed|t|ing)?\b|\bhow\s+many\s+(?:kilos|kg|pounds|lbs|stone)\b", re.I)
+_DISTANCE_Q = re.compile(r"\bhow\s+far\b(?!\s+(?:under|inside|over|off|ahead|behind|below|above)\b)|\bdistance\b|\bhow\s+many\s+(?:miles|km|kilometres|kilometers|metres|meters)\b",
+                         re.I)
+_AGE_Q = re.compile(r"\bhow\s+old\b|\bwhat\s+age\b", re.I)
 _DURATION_Q = re.compile(r"\bhow\s+long\b(?!\s+ago)|\bhow\s+many\s+(?:more\s+)?(?:seconds|minutes|hours|days|nights|weeks|"
                          r"months|years)\b", re.I)
-_COUNT_Q = re.compile(r"\bhow\s+many\b", re.I)
+_COUNT_Q = re.compile(r"\bhow\s+many\b|\b(?:number\s+of|(?:guest|head|final)\s+(?:count|numbers?))\b", re.I)
 _AMOUNT_Q = re.compile(r"\bhow\s+much\b|\b(?:cost|costs|costing|price|prices|priced|pay|pays|paying|paid|spend|spends|"
                        r"spending|spent|bill|bills|billed|fee|fees|charge|charges|charged|salary|wage|wages|rent|"
                        r"budget|quote|quoted)\b", re.I)
 
 _DURATION = re.compile(rf"\b(?:\d+(?:[.,]\d+)?|an?|{_NUMBER_WORDS})(?:\s*-\s*|\s*)(?:{_UNITS})\b"
                        r"|\b\d+\s*h\s*\d+\s*m(?:in)?\b|\bfortnight\b", re.I)
+_NUMBER = rf"(?:\d+(?:[.,]\d+)?|an?|{_NUMBER_WORDS})"
+_WEIGHT = re.compile(rf"\b{_NUMBER}\s*-?\s*(?:kg|kgs|kilos?|kilograms?|g|grams?|lbs?|pounds?|oz|ounces?|st|stone)\b", re.I)
+_DISTANCE = re.compile(rf"(?<![$£€¥₹\d])\b{_NUMBER}\s*-?\s*(?:miles?|mi|km|kms|kilomet(?:re|er)s?|k|metres?|meters?|m|yards?|"
+                       r"yds?|feet|foot|ft)\b", re.I)
+_AGE = re.compile(rf"\b{_NUMBER}\s*-?\s*(?:years?|yrs?|months?|weeks?)\s*-?\s*old\b|\baged?\s+\d+\b|\bturn(?:s|ed|ing)?\s+"
+                  rf"(?:\d+|{_NUMBER_WORDS})\b|\b(?:he|she|they|i|you|we)(?:['’]s|['’]re|['’]m| is| was| are)\s+(?:only\s+)?"
+                  rf"(?:\d+|{_NUMBER_WORDS})\b(?!\s*(?:[$£€%]|minutes|mins|hours|k\b))|\b\d+(?:st|nd|rd|th)\s+birthday\b", re.I)
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")  # a time of day or a race's time ("1:29:51", "3:55")
 _COUNT = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.I)
 _AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b\d[\d,.]*\s?(?:k|m|bn)?\s?(?:usd|eur|gbp|cad|aud|dollars?|pounds?|euros?|"
                      r"quid|grand|bucks)\b|\b(?:usd|eur|gbp|cad|aud)\s?\d", re.I)
 
 
 # (kind, what a question asking for it says, what a statement holding it says), in the order asked
-_KINDS = (("duration", _DURATION_Q, _DURATION), ("count", _COUNT_Q, _COUNT), ("amount", _AMOUNT_Q, _AMOUNT))
+_KINDS = (("weight", _WEIGHT_Q, _WEIGHT), ("distance", _DISTANCE_Q, _DISTANCE), ("age", _AGE_Q, _AGE),
+          ("duration", _DURATION_Q, _DURATION), ("count", _COUNT_Q, _COUNT), ("amount", _AMOUNT_Q, _AMOUNT))
 _HOLDS = {kind: holds for kind, _asks, holds in _KINDS}
 
 
+_DATES_Q = re.compile(r"\b(?:dates|date|what\s+day|which\s+day|what\s+year)\b", re.I)  # "what are the final dates"
+
+
 def asked_for(question: str) -> str | None:
-    """"time", "duration", "count", "amount" or None (see the module's text)."""
+    """"time", "weight", "distance", "age", "duration", "count", "amount" or None (see the module's text)."""
     if asks_when(question):
         return "time"
-    return next((kind for kind, asks, _holds in _KINDS if asks.search(question)), None)
+    kind = next((kind for kind, asks, _holds in _KINDS if asks.search(question)), None)
+    return kind or ("time" if _DATES_Q.search(question) else None)
 
 
 @lru_cache(maxsize=16384)
 def states(kind: str | None, text: str) -> bool:
     """Whether `text` holds a value of `kind` (False for None)."""
     if kind == "time":
-        return mentions_time(text)
+        return mentions_time(text) or bool(_CLOCK.search(text))
     holds = _HOLDS.get(kind or "")
     return bool(holds and holds.search(text))
 

@@ -27,6 +27,12 @@ def passage(rowid: int, line: int, text: str, score: float = 0.0) -> RankedPassa
     ("How much did Vocera want for the first year?", "amount"),
     ("What are we paying Datadog per year?", "amount"),
     ("What did the roof repair cost in the end?", "amount"),
+    ("How heavy was Nell when she was born?", "weight"),
+    ("What does the parcel weigh?", "weight"),
+    ("How far is the ride from Wigan to Lancaster?", "distance"),
+    ("How many miles did they cover on stage four?", "distance"),
+    ("How old was Biscuit at Christmas?", "age"),
+    ("What finish time was she aiming for?", "time"),
     ("Who owns the Okta contract?", None),
     ("Which city does Jonah live in?", None),
     ("Why did we pick Timescale?", None),
@@ -48,6 +54,18 @@ def test_what_a_question_asks_for(question, expected):
     ("amount", "They quoted 1,200 euros for the lot.", True),
     ("amount", "We run 3 replicas in eu-west-1.", False),  # a number, but no money
     ("time", "The renewal is on 2026-03-15.", True),
+    ("time", "Sunil reckons 3:55 is more realistic now.", True),  # a clock's or a race's time
+    ("weight", "She was 7lb 2oz, and both of them are fine.", True),
+    ("weight", "Weighed again today. 32kg now", True),
+    ("weight", "He was skinny off the track.", False),
+    ("distance", "336 miles on stage four. So 978 in total.", True),
+    ("distance", "Signed up for a 10k in May.", True),
+    ("distance", "They offered £10k more.", False),  # money, not a distance
+    ("age", "He's eleven, not twelve!", True),
+    ("age", "She is 3 months old today.", True),
+    ("age", "He turned 70 on Sunday.", True),
+    ("age", "She is 5 minutes away.", False),
+    ("age", "Nothing to report.", False),
     (None, "£96k year one.", False),
 ])
 def test_a_statement_states_what_is_asked_for(kind, text, expected):
