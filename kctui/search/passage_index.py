@@ -208,14 +208,16 @@ def _ranked(r: sqlite3.Row, score: float) -> RankedPassage:
 
 
 def neighbours(index: SearchIndex, key: str, hits: list[RankedPassage], reach: int = 0,
-               first: int = 0) -> dict[int, RankedPassage]:
+               first: int = 0, before: int = 1, span: tuple[int, int] = (0, 0)) -> dict[int, RankedPassage]:
     """The passages just before and the two after each hit in its file and section (by rowid), by rowid
     (the second after: the hit's speaker going on, kctui.search.passage_scores.GOES_ON), and the
     `reach` passages after each of the `first` hits (where a value asked for may be answered a few turns
-    on: kctui.search.ranking.VALUE_REACH)."""
+    on: kctui.search.ranking.VALUE_REACH), and the `before` passages before each hit (whether the talk
+    before a turn named what was asked about: kctui.search.named_values)."""
     t = _table(key)
-    want = sorted({h.rowid + d for h in hits for d in (-1, 1, 2)}
-                  | {h.rowid + d for h in hits[:first] for d in range(2, reach + 1)} - {h.rowid for h in hits})
+    want = sorted({h.rowid + d for h in hits for d in (*range(-max(1, before), 0), 1, 2)}
+                  | {h.rowid + d for h in hits[:first] for d in range(2, reach + 1)}
+                  | {h.rowid + d for h in hits[:span[0]] for d in range(-span[1], span[1] + 1)} - {h.rowid for h in hits})
     if not want:
         return {}
     with index._lock:

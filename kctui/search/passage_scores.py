@@ -5,8 +5,12 @@ hit in its section score a share of the hit's (`with_neighbours`). A question as
 count, an amount) reaches past a best hit's neighbours: a passage a few places on in its section that states
 one (VALUE_REACH, VALUE_NEAR) is where the talk the hit opened came to it ("How's the bathroom?" … "What did
 it come to in the end" / "£6,400."). A turn's speaker going on two places after it, another's word between,
-scores GOES_ON of it (`_goes_on`): the news a turn announces comes after the other asks for it. Pure
-(tests/unit/test_ranking.py, test_asked_for.py, test_goes_on.py).
+scores GOES_ON of it (`_goes_on`): the news a turn announces comes after the other asks for it. For a question
+asking for a value, the value reach starts from every hit that names one of the question's names in its own
+words too (kctui.search.named_values.names_in_words), not only from the VALUE_HITS best; and a turn of a best
+hit's section (SECTION_HITS, SECTION_REACH) that states a value of the kind scores SECTION_VALUE of the hit's
+(`_values_in_section`). Pure (tests/unit/test_ranking.py, test_asked_for.py, test_goes_on.py,
+test_named_values.py).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kctui.search.asked_for import states
+from kctui.search.named_values import names_in_words
 from kctui.search.passages import is_heading, speaker_of
 
 K = 1.0
@@ -29,10 +34,14 @@ GOES_ON = 0.5  # the hit's speaker's next turn after another's word between ("la
 # best hits only: 79.1 %; there 0.25 / 0.7: 79.0 / 79.0 %)
 VALUE_HITS = 10  # a question asking for a value: the best hits whose next VALUE_REACH passages are looked at, where
 VALUE_REACH = 6  # one stating a value of the kind asked for scores VALUE_NEAR of the hit's (then WHEN): chats 756 →
+SECTION_HITS = 3  # a question asking for a value: the best hits whose section's turns stating one (up to
+SECTION_REACH = 30  # this many places away) score SECTION_VALUE of the hit's
+SECTION_VALUE = 0.15
 VALUE_NEAR = 0.3  # 771 of 1,034 (reach 4 / 8: 766 / 772; share 0.2 / 0.4: 766 / 767), notes 912 → 914 of 1,140
 
 
-def with_neighbours(passages: list[Any], around: dict[int, Any], wants: str | None = None) -> list[tuple[float, Any]]:
+def with_neighbours(passages: list[Any], around: dict[int, Any], wants: str | None = None,
+                    names: frozenset[str] = frozenset()) -> list[tuple[float, Any]]:
     """(score, passage) of the ranked passages and of the passages next to them in the same section. A hit
     scores by its BM25 and its rank (`relevance`); the one after a hit is its reply or continuation
     (REPLY of the hit's score, ANSWER when the hit asks a question), the one before it its lead-in
@@ -40,7 +49,9 @@ def with_neighbours(passages: list[Any], around: dict[int, Any], wants: str | No
     the best score it is given, a ranked one too (a weak hit right after a strong one is its reply, and
     counts as that). Ties keep the order of the ranking. When the question asks for a value (`wants`),
     a passage up to VALUE_REACH after one of the VALUE_HITS best hits, in its section, that states one of
-    that kind is where the talk the hit opened comes to it (`_values_after`)."""
+    that kind is where the talk the hit opened comes to it (`_values_after`); so from any hit naming one of
+    `names` (the question's names) in its own words; and a turn of a SECTION_HITS best hit's section that
+    states one scores SECTION_VALUE of the hit's (`_values_in_section`)."""
     best: dict[int, tuple[float, Any]] = {}
 
     def give(score: float, p: Any) -> None:
@@ -66,9 +77,12 @@ def with_neighbours(passages: list[Any], around: dict[int, Any], wants: str | No
         q = _goes_on(p, next_to)
         if q is not None:
             give(score * GOES_ON, q)
-        if wants and j < VALUE_HITS:
+        if wants and (j < VALUE_HITS or names_in_words(p.text, names)):
             for q in _values_after(p, next_to, wants):
                 give(score * VALUE_NEAR, q)
+        if wants and j < SECTION_HITS:
+            for q in _values_in_section(p, rows, wants):
+                give(score * SECTION_VALUE, q)
     return sorted(best.values(), key=lambda sp: -sp[0])
 
 
@@ -95,6 +109,16 @@ def _values_after(p: Any, next_to: Callable[[Any, int], Any], wants: str) -> lis
         if states(wants, q.text):
             out.append(q)
     return out
+
+
+def _values_in_section(p: Any, rows: dict[int, Any], wants: str) -> list[Any]:
+    """The turns of `p`'s section among `rows` (up to SECTION_REACH places either way) that state a value of
+    the kind `wants`: in a session a best hit is in, the value asked for is often said turns away from the
+    words the question shares ("What salary did Callum end up accepting?": "I handed my notice in last
+    Monday" … four turns before it, "They came back at £32,500. I said yes")."""
+    return [q for q in rows.values()
+            if q is not p and abs(q.rowid - p.rowid) <= SECTION_REACH and q.path == p.path and q.heading == p.heading
+            and speaker_of(q.text) and states(wants, q.text)]
 
 
 def relevance(passages: list[Any], j: int) -> float:

@@ -32,8 +32,9 @@ from kctui.search.index import (
     base_key,
     index_file,
 )
+from kctui.search.named_values import NAMED_BEFORE
 from kctui.search.passage_index import neighbours, passage_expression, rank_passages, refresh_passages
-from kctui.search.passage_scores import VALUE_HITS, VALUE_REACH
+from kctui.search.passage_scores import SECTION_HITS, SECTION_REACH, VALUE_REACH
 from kctui.search.query import (
     ParsedQuery,
     QueryError,
@@ -376,7 +377,8 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
         refresh_passages(index, key, sources)
         passages = rank_passages(index, key, passage_expression(parsed, _other_names(index, key, typed)),
                                  FUSED_PASSAGES)
-        around = neighbours(index, key, passages, reach=VALUE_REACH, first=VALUE_HITS if wants else 0)
+        around = neighbours(index, key, passages, reach=VALUE_REACH, first=len(passages) if wants else 0,
+                            before=NAMED_BEFORE if wants else 1, span=(SECTION_HITS, SECTION_REACH) if wants else (0, 0))
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
     statements = fuse(pages, passages, typed, around, wants=wants, owners=owners_of(parsed.text),

@@ -67,6 +67,10 @@ def test_the_passages_further_after_the_first_hits_are_read_only_when_asked(tmp_
     assert sorted(p.start for p in neighbours(index, KEY, [hit]).values()) == [1, 5, 7]
     assert sorted(p.start for p in neighbours(index, KEY, [hit], reach=3, first=1).values()) == [1, 5, 7, 9]
     assert sorted(p.start for p in neighbours(index, KEY, [hit], reach=3, first=0).values()) == [1, 5, 7]
+    late = next(p for p in rank_passages(index, KEY, '"roof"', 10) if p.start == 9)
+    assert sorted(p.start for p in neighbours(index, KEY, [late], before=3).values()) == [3, 5, 7]  # who named it
+    assert sorted(p.start for p in neighbours(index, KEY, [hit], span=(1, 2)).values()) == [1, 5, 7]  # its section
+    assert sorted(p.start for p in neighbours(index, KEY, [hit], span=(1, 3)).values()) == [1, 5, 7, 9]
 
 
 def test_a_table_without_todays_columns_is_built_again(tmp_path: Path) -> None:

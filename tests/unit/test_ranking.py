@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.search.passage_index import RankedPassage
-from kctui.search.passage_scores import ANSWER, GOES_ON, REPLY, UNDER_HEADING, VALUE_NEAR, VALUE_REACH
+from kctui.search.passage_scores import ANSWER, GOES_ON, REPLY, SECTION_VALUE, UNDER_HEADING, VALUE_NEAR, VALUE_REACH
 from kctui.search.passage_weight import OWN_WORDS
 from kctui.search.ranking import WHEN, claim_text, fuse
 
@@ -240,8 +240,8 @@ def _session(texts: list[str], heading: str = "Session 15") -> dict[int, RankedP
     # a turn that states no value of the kind asked for gets nothing beyond the hit's own neighbours
     ("amount", 5, "Rob: Terracotta floor, white tiles, brass taps", False),
     ("time", 5, "Rob: £6,400. A bit over the estimate", False),
-    # past VALUE_REACH the talk has moved on
-    ("amount", VALUE_REACH + 1, "Rob: £6,400. A bit over the estimate", False),
+    # past VALUE_REACH the talk has moved on: only a best hit's section's share (SECTION_VALUE)
+    ("amount", VALUE_REACH + 1, "Rob: £6,400. A bit over the estimate", "section"),
     # a question that asks for no value: no passage beyond the neighbours
     (None, 5, "Rob: £6,400. A bit over the estimate", False),
 ])
@@ -254,7 +254,9 @@ def test_a_value_asked_for_a_few_turns_after_a_hit_is_ranked(wants, at, text, ne
     hit = around.pop(10)
     got = {s.lines[0]: s.score for s in fuse([], [hit], {"bathroom", "costing"}, around, wants=wants)}
     line = 17 + 2 * at
-    if near:  # two places on, the hit's speaker going on after another's word (GOES_ON)
+    if near == "section":
+        assert got[line] == pytest.approx(1.0 * SECTION_VALUE * WHEN)
+    elif near:  # two places on, the hit's speaker going on after another's word (GOES_ON)
         assert got[line] == pytest.approx(1.0 * (max(GOES_ON, VALUE_NEAR) if at == 2 else VALUE_NEAR) * WHEN)
     else:
         assert line not in got or at == 1

@@ -7,7 +7,7 @@ import pytest
 
 from kctui.search.passage_index import RankedPassage
 from kctui.search.passage_weight import SETTLED
-from kctui.search.ranking import WHEN, fuse
+from kctui.search.ranking import WHEN_TIME, fuse
 from kctui.search.time_words import asks_latest, asks_when, mentions_time, tells_change
 
 
@@ -53,7 +53,7 @@ def test_a_question_about_time_moves_the_passages_that_state_one_up():
     assert [s.lines[0] for s in fuse([], [best, plain, timed], {"move"})] == [3, 9, 15]
     got = fuse([], [best, plain, timed], {"move"}, wants="time")
     assert [s.lines[0] for s in got] == [3, 15, 9]
-    assert got[1].score == WHEN / 3  # the third passage's 1/(K + 2), counted WHEN times
+    assert got[1].score == WHEN_TIME / 3  # the third passage's 1/(K + 2), counted WHEN_TIME times
 
 
 @pytest.mark.parametrize("question, expected", [

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.search.passage_index import RankedPassage
-from kctui.search.ranking import NEXT_CLAIM, WHEN, fuse
+from kctui.search.ranking import NEXT_CLAIM, WHEN_TIME, fuse
 from kctui.search.turn_form import SHORT, TALK, said_text, turn_form
 
 CONTENT = {"rehearse", "night", "band"}
@@ -54,11 +54,11 @@ def test_said_text_leaves_out_a_turn_s_date_in_front(text, said):
 
 
 def test_a_turn_s_claim_states_no_time_by_its_session_s_date():
-    """A claim of a turn counts WHEN times only when its words state the value asked for, not its date."""
+    """A claim of a turn counts WHEN_TIME times only when its words state the value asked for, not its date."""
     pages = [{"page": "entities/maddie.md", "title": "Maddie", "description": "", "claims": [], "stating": [
         {"text": "Maddie (2024-01-08) — said: I've signed up for a marathon.", "citation": "^[s1.md:L13-L13]"},
         {"text": "Maddie (2024-08-11) — said: Chester is on 6 October.", "citation": "^[s13.md:L25-L25]"}]}]
     got = {s.text: s.score for s in fuse(pages, [], {"maddie", "time"}, wants="time")}
     plain = got["(2024-01-08) — said: I've signed up for a marathon."]
     timed = got["(2024-08-11) — said: Chester is on 6 October."]
-    assert timed > plain and timed / plain == pytest.approx(WHEN * NEXT_CLAIM)
+    assert timed > plain and timed / plain == pytest.approx(WHEN_TIME * NEXT_CLAIM)
