@@ -3,9 +3,9 @@ one ranking of a context packet (kctui.search.ranking.fuse): the answer comes in
 question's, right after the thing was named ("How heavy was Nell when she was born?": "Nell arrived last
 Tuesday, 4:51am" … "congratulations!!! how are you all???" … "we're all ok. Knackered. She was 7lb 2oz").
 A turn that states such a value (kctui.search.asked_for.states) and names one of the question's names
-(kctui.search.query.people_in) in its own words (its speaker's label left out: that says who speaks, not
-what the talk is about), or follows within NAMED_BEFORE turns of its section one that does, counts NAMED_VALUE times its
-score (then WHEN, as any statement of the kind asked for). Pure (tests/unit/test_named_values.py).
+(kctui.search.query.people_in) in its own words (its speaker's label left out: that says who speaks, not what
+the talk is about), or follows within NAMED_BEFORE turns of its section one that does, counts NAMED_VALUE
+times its score (then WHEN, as any statement of the kind asked for). Pure (tests/unit/test_named_values.py).
 """
 
 from __future__ import annotations
