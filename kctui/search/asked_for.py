@@ -37,8 +37,8 @@ _NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
 _UNITS = r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?"
 
 _WEIGHT_Q = re.compile(r"\bhow\s+heavy\b|\bweigh(?:s|ed|t|ing)?\b|\bhow\s+many\s+(?:kilos|kg|pounds|lbs|stone)\b", re.I)
-_DISTANCE_Q = re.compile(r"\bhow\s+far\b(?!\s+(?:under|inside|over|off|ahead|behind|below|above)\b)|\bdistance\b|\bhow\s+many\s+(?:miles|km|kilometres|kilometers|metres|meters)\b",
-                         re.I)
+_DISTANCE_Q = re.compile(r"\bhow\s+far\b(?!\s+(?:under|inside|over|off|ahead|behind|below|above)\b)|\bdistance\b"
+                         r"|\bhow\s+many\s+(?:miles|km|kilometres|kilometers|metres|meters)\b", re.I)
 _AGE_Q = re.compile(r"\bhow\s+old\b|\bwhat\s+age\b", re.I)
 _DURATION_Q = re.compile(r"\bhow\s+long\b(?!\s+ago)|\bhow\s+many\s+(?:more\s+)?(?:seconds|minutes|hours|days|nights|weeks|"
                          r"months|years)\b", re.I)
