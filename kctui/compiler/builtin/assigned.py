@@ -23,6 +23,7 @@ import re
 from kctui.compiler.builtin import agenda
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.named_owner import Lazy, Written, name_word
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
@@ -55,9 +56,10 @@ REPORTING_ING = frozenset(
 _NOT_WHO = wd.FUNCTION_WORDS | wd.CALENDAR  # a clause's first word that is no one ("The", "Mon")
 
 
-def present_owner(text: str, people: set[str], names: dict[str, str]) -> str | None:
+def present_owner(text: str, people: set[str], names: dict[str, str], written: Written | Lazy | None = None) -> str | None:
     """The person a clause of the sentence (read bare) hands a task to in the present tense, or None.
-    `people`: the keys of the document's people's names; `names`: the document's names by key."""
+    `people`: the keys of the document's people's names; `names`: the document's names by key; `written`:
+    how the document writes its words (named_owner), for a common given name closing its clause."""
     if text.rstrip().endswith(("?", ":")):
         return None  # a question asks, a lead-in introduces
     for m in _LOWER.finditer(text) if people else ():
@@ -66,16 +68,33 @@ def present_owner(text: str, people: set[str], names: dict[str, str]) -> str | N
             return names[identity_key(m.group("who"))]  # a person's name written in lower case: "jun owns the redis migration"
     for m in _PRESENT.finditer(text):
         verb = m.group("verb").casefold()
-        if not _task_verb(verb, bool(m.group("be"))) or verb.endswith("ing") and not m.group("more"):
-            continue  # (a task under way names what: "Marco is fuming" says how he is)
+        # a task under way names what ("Marco is fuming" says how he is), or closes its clause on the
+        # person doing it: "— Jordi chasing", "price TBD, Dana negotiating", "(Felix checking)"
+        closing = verb.endswith("ing") and not m.group("more")
+        if not _task_verb(verb, bool(m.group("be"))) or closing and (verb not in CLOSING_TASK_ING or m.group("be")
+                                                                      or not _CLAUSE_CLOSES.match(text[m.end("verb"):])):
+            continue
         who = m.group("who")
         if who.split()[0].casefold() in _NOT_WHO:
             continue
         if m.group("title") or identity_key(names.get(identity_key(who), who)) in people or nt.person_shape(who):
             return names.get(identity_key(who), who)
-        if agenda.given_name(who, names) and _takes(text[m.end("verb"):], verb, names):
+        if agenda.given_name(who, names) and (closing or _takes(text[m.end("verb"):], verb, names)):
             return who  # a given name the document knows no thing by: "Ade sorting the laptop", "Raj adds you"
+        if closing and written is not None and " " not in who and name_word(who, written):
+            return who  # a common given name the document writes where a name goes: "Tom negotiating"
     return None
+
+
+_CLAUSE_CLOSES = re.compile(r"^\s*(?:[.;,)!]|$)")
+# the verbs of a task under way that may close a clause on the one doing it (closed class: doing, not being
+# beside someone's task, "(Olu shadowing)", "Lena ramping", nor a noun's -ing, "(Fnv hashing)", "Conceptually speaking")
+CLOSING_TASK_ING = frozenset(
+    "chasing negotiating checking reviewing drafting leading fixing handling sorting organising organizing arranging "
+    "booking ordering investigating testing writing updating preparing raising sending packaging building coordinating "
+    "deputising deputizing covering escalating scheduling planning configuring installing migrating deploying "
+    "emailing calling chairing presenting tracking monitoring documenting triaging debugging patching rebuilding "
+    "replacing repairing quoting costing approving signing following researching benchmarking".split())
 
 
 # what a verb takes after it: its object or a preposition ("prunes it", "adds you to", "sorting the laptop")
@@ -113,10 +132,11 @@ def claims(doc: Document, us: list[Unit], names: dict[str, str], people: set[str
     """The action items handed in the present tense, each of its owner where the document names them
     (with its due where the sentence names one); not on a line another rule typed (`taken`, updated)."""
     out: list[Claim] = []
+    written = Lazy(doc.lines)
     for u in us:
         if u.kind == "row" or u.first in taken or len(u.plain) > MAX_STATEMENT_CHARS:
             continue
-        owner = present_owner(bare(u.plain), people, names)
+        owner = present_owner(bare(u.plain), people, names, written)
         if owner is None or len(u.plain.split()) < 3 or not as_written(doc, u, u.plain):
             continue
         e = ev(doc, u.first, u.last)

@@ -152,6 +152,8 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
         out.append(("action", None))
     elif (owner := _requested(text, names, people, folded)) is not None:
         out.append(("action", owner or None))
+    elif (owner := _todo(text, names, people)) is not None:
+        out.append(("action", owner or None))
     elif first and (owner := _item_owner(text, names, people)) is not None:
         out.append(("action", owner or None))
     elif item and not question and (owner := _handed_on(text, names, people)) is not None:
@@ -222,6 +224,25 @@ def _item_owner(text: str, names: dict[str, str], people: set[str]) -> str | Non
     if m and len(text[:m.start()].split()) >= 2:
         return _person(m.group("who"), names, people) or (m.group("who") if agenda.given_name(m.group("who"), names) else None)
     return None
+
+
+# a task the writer labels as one: "TODO: add the DPX agreements", "TODO(Jonah): kit -> person mapping",
+# "(todo: write it properly, luis)"; the label opens its clause, its task has two words at least
+_TODO = re.compile(r"(?:^|(?<=[.;(—–→])\s*)(?:\*\*|__)?(?:TODO|[Tt]odo|ToDo)(?:\s*\((?P<who>[^()]{1,40})\))?(?:\*\*|__)?\s*:\s*"
+                   r"(?:\*\*|__)?(?P<task>[^\s:][^:]*\S\s+\S)")
+
+
+def _todo(text: str, names: dict[str, str], people: set[str]) -> str | None:
+    """The owner of a task labelled "TODO" ("" when the label names no person), or None."""
+    if "odo" not in text and "ODO" not in text:
+        return None
+    m = _TODO.search(text)
+    if m is None:
+        return None
+    who = (m.group("who") or "").strip()
+    if not who:
+        return ""
+    return _person(who, names, people) or (who if agenda.given_name(who, names) else "")
 
 
 # an owner handed a list item's sentence: in brackets closing it ("(Tom)", "(owner: Seun)", "(aiko)"), after

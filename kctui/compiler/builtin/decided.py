@@ -165,6 +165,14 @@ _NOT_ORDER = frozenset("is was are were be been has have had need needs want wan
 _SWITCHED = re.compile(r"\brolled\s+(?:[\w.'’-]+\s+){0,3}?back\s+to\b|(?:^|(?<=[.;:—–,])\s*)[Ss]witching\s+(?:[\w.'’-]+\s+){0,3}?to\b")
 # a thing parked, the word closing its clause: "Wasabi parked. Revisit if …", "… a tablet for the cold store. parked"
 _PARKED = re.compile(r"(?=p)\bparked\s*(?:[.!]|$)", re.I)
+# (session 28, D) a person's choice or refusal: "Dana picked QR badges for K-2", "Olu says no, ignore", "Tom says
+# leave it, not this quarter", "Marta says not this quarter, revisit in Q3" (not "picked them up", "Purple says no extra
+# charge", "Helen said no before …", a pronoun's "They said no,": a vendor's answer as often); and a list item or a
+# sentence closed by "no." of its own: "NetApp quoted $61,300 to extend 1 yr. no.", "… audit trail weak). No."
+_NOT_PERSON = r"(?!(?:The|They|We|He|She|It|This|That|You|Who|Which|What|Everyone|Nobody|Someone)\b)"
+_PERSON_CHOICE = re.compile(r"\b" + _NOT_PERSON + r"[A-Z][a-z]+\s+(?:picked|chose|selected|opted\s+for|settled\s+on)\s+(?!(?:\w+\s+){0,2}(?:up|out)\b)[\w\"'“]")
+_REFUSED = re.compile(r"\b" + _NOT_PERSON + r"[A-Z][a-z]+\s+(?:says|said)\s+(?:no|not\s+(?:this|that|now|yet|until|till|before)\b[^,.;]{0,20}|leave\s+it)\s*(?:[,.;!—–]|$)")
+_CLOSING_NO = re.compile(r"^(?=(?:\S+\s+){4}).*\S[.)]\s+(?:\*\*|__)?no(?:\*\*|__)?\s*[.!]\s*$", re.I)
 
 MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("changed", _STRUCK), ("changed", _MOVED_NOTE), ("changed", _NOW_NOT), ("order", _ORDER), ("rejected", _REJECTED), ("not before", _NOT_BEFORE),
@@ -172,7 +180,8 @@ MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("changed", _MOVED_WHAT), ("changed", _SET_TO), ("changed", _NOW_WAS), ("changed", _WAS_MOVED), ("changed", _VALUE_FROM), ("changed", _MARKED_NOT), ("rejected", _CALLED_OFF), ("approved", _ASSENT),
     ("approved", _ACCEPTED), ("approved", _SIGNED), ("approved", _IT_IS),
     ("changed", _DATE_NOT), ("plan", _PLAN), ("changed", _MOVED_TO), ("kept", _KEPT_MORE), ("kept", _STAYS_DATE), ("rejected", _PARKED),
-    ("approved", _ACCEPTING), ("decided", _CALL), ("order", _ASSENT_ORDER), ("changed", _SWITCHED))
+    ("approved", _ACCEPTING), ("decided", _CALL), ("order", _ASSENT_ORDER), ("changed", _SWITCHED),
+    ("decided", _PERSON_CHOICE), ("rejected", _REFUSED), ("rejected", _CLOSING_NO))
 
 
 # what each marker cannot match without, casefolded (most sentences hold none of these: the patterns,
@@ -190,6 +199,8 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _CALL: ("made the call", "decision to", "decided to", "doing it", "chosen", "date:", "date is", "date =", "target:",
             "target is", "deadline:", "deadline is"),
     _SWITCHED: ("back to", "switching"),
+    _PERSON_CHOICE: ("picked", "chose", "selected", "opted for", "settled on"),
+    _REFUSED: ("says no", "said no", "says not", "said not", "says leave", "said leave"), _CLOSING_NO: (" no.", " no!", "no**", "no__"),
     _ASSENT_ORDER: ("ok", "yes", "yep", "yeah", "fine", "sure", "np", "agreed", "great", "perfect", "👍"),
 }
 
