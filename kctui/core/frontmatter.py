@@ -15,6 +15,7 @@ are the Python emitter's either way.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -244,6 +245,26 @@ def parse_document(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> tuple[d
 
 
 _DUMP = {"sort_keys": True, "allow_unicode": True, "default_flow_style": False, "width": 10_000}
+_RESOLVER = yaml.resolver.Resolver()
+
+
+@lru_cache(maxsize=16384)
+def _scalar_tag(value: str, implicit: tuple[bool, bool]) -> str:
+    """The tag the resolver gives a scalar's text (a pure function of it without path resolvers)."""
+    return yaml.resolver.BaseResolver.resolve(_RESOLVER, yaml.ScalarNode, value, implicit)
+
+
+if _CSafeDumper is not None:
+    class _Dumper(_CSafeDumper):  # type: ignore[misc,valid-type]
+        """`CSafeDumper`, a scalar's implicit tags remembered by its text: the emitter resolves each scalar
+        twice, trying the resolvers' patterns in Python, and a pass writes the same keys and values page
+        after page. The same tags: the resolvers are the ones `_RESOLVER` has, and none is a path's."""
+
+        def resolve(self, kind, value, implicit):  # type: ignore[no-untyped-def]
+            if kind is yaml.ScalarNode and not self.yaml_path_resolvers and type(value) is str \
+                    and self.yaml_implicit_resolvers is _RESOLVER.yaml_implicit_resolvers:
+                return _scalar_tag(value, implicit)
+            return super().resolve(kind, value, implicit)
 _LONG_LINE = 4_000
 
 
@@ -251,7 +272,7 @@ def dump_yaml(data: Any) -> str:
     """Deterministic YAML for frontmatter we write (sorted keys, block style, UTF-8): the Python
     emitter's bytes, through libyaml where that writes the same."""
     if _CSafeDumper is not None:
-        text = yaml.dump(data, Dumper=_CSafeDumper, **_DUMP)
+        text = yaml.dump(data, Dumper=_Dumper, **_DUMP)
         # libyaml escapes what Python writes as is (characters beyond the BMP): any escape, or a line
         # long enough to fold, and the Python emitter writes the text instead
         if "\\" not in text and not any(len(x) > _LONG_LINE for x in text.split("\n")) and "\x85" not in text:

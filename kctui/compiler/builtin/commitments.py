@@ -144,11 +144,11 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
     folded = text.casefold()
     if len(text.split()) < ACTION_VALUE_WORDS:  # (a task names what to do; "Let's stay." decides in two words)
         pass
-    elif not question and _may_pledge(text) and (m := _PLEDGE.search(text)) and _task_verb(m.group("verb")) \
+    elif not question and _may_pledge(text) and (m := _pledge(text)) and _task_verb(m.group("verb")) \
             and not ("?" in text and "will" in m.group(0).casefold()):  # ("so will dani still be around? she …")
         out.append(("action", None))
-    elif not question and "ing" in text and any(m.group("verb").casefold() not in assigned.REPORTING_ING
-                                                 for m in _UNDER_WAY.finditer(text)):
+    elif not question and "ing" in text and (_UNDER_WAY_OPENS.match(text) or _UNDER_WAY_GATE.search(text)) \
+            and any(m.group("verb").casefold() not in assigned.REPORTING_ING for m in _UNDER_WAY.finditer(text)):
         out.append(("action", None))
     elif (owner := _requested(text, names, people, folded)) is not None:
         out.append(("action", owner or None))
@@ -171,7 +171,22 @@ _REQUEST_NEEDS = ("please", "pls", "plz", "can you", "could you", "can u", "woul
 _NAMED_REQUEST_NEEDS = ("pls", "please", "plz")
 # the words each of _GROUP's ways opens with, its clauses' starts left out ("we'll", "we are", "let's",
 # "not doing"): found at once where the whole pattern tries every position
-_GROUP_NEEDS = re.compile(r"[Ww]e\s*['’\s]|[Ll]et['’s]|[Nn]ot\s+[a-z]+ing")
+# (each way spelt from its first letter, so the engine skips to the letters they open with)
+_GROUP_NEEDS = re.compile(r"W(?:e\s*['’\s])|w(?:e\s*['’\s])|L(?:et['’s])|l(?:et['’s])|N(?:ot\s+[a-z]+ing)|n(?:ot\s+[a-z]+ing)")
+# what a pledge cannot match without, past its words (most sentences with "will" say it mid-clause, where no
+# way of _PLEDGE reads it): "I" before a modal, "i'll", or "ill" / "will" opening a clause
+_PLEDGE_GATE = re.compile(r"I\s*(?:['’]|will|am)|i['’]ll|[.!?;:,—–(>→]\s*[Ww]?ill\s"
+                          r"|\b(?:ok|okay|yes|yep|yeah|sure|fine|so|and|also|then|but)\s+ill\s")
+# a task under way's verb opening the text or a clause (_UNDER_WAY's first part, found at once)
+_UNDER_WAY_OPENS = re.compile(r"[A-Za-z][a-z]{2,}ing\s", re.I)
+_UNDER_WAY_GATE = re.compile(r"[.!;:,—–(>→]\s*[A-Za-z][a-z]{2,}ing\s", re.I)
+
+
+def _pledge(text: str) -> re.Match[str] | None:
+    """`_PLEDGE.search(text)`, looked for only where its gate finds a way it may open."""
+    if text.startswith(("ill", "will", "Will")) or _PLEDGE_GATE.search(text):
+        return _PLEDGE.search(text)
+    return None
 
 
 def _may_pledge(text: str) -> bool:

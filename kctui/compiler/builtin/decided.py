@@ -211,6 +211,24 @@ _GATES: dict[re.Pattern[str], re.Pattern[str]] = {
     _DATE_NOT: re.compile(r"(?=[nNi])\b(?:not|instead\s+of)\s+(?:the\s+|on\s+|in\s+)?" + _DATE, re.I),
     # (an order after a word of assent: the word opens the text or follows a stop, a colon or a dash)
     _ASSENT_ORDER: re.compile(r"[.;:—–]\s+(?:👍\s*)?(?:ok|okay|yes|yep|yeah|fine|sure|np|agreed|great|perfect|👍)[,.!:]*\s", re.I)}
+# a tighter gate of the costlier markers, on the casefolded text: the words each cannot match without, in their
+# order, spelt from their first letter so the engine skips to the letters they open with (the pattern itself,
+# case-insensitive, with its lookbehinds and word boundaries, tries every position). Not used on a text with a
+# dotted or dotless i ("İ", "ı"), the only letters a case-insensitive pattern matches that casefold to another
+_FOLDED_GATES: dict[re.Pattern[str], re.Pattern[str]] = {
+    _REJECTED: re.compile(r"not\s+(?:chosen|pursued|renewing|renewed|selected)|overruled|don'?t\s+renew|is\s+a\s+no"
+                          r"|no\s+for\s+now|parked\s+(?:for\s+now|til|until)|dropped\s+(?:for\s+now|til|until)"
+                          r"|stays\s+parked|scratch\s+that|won'?t\s+fix"),
+    _CALLED_OFF: re.compile(r"not\s+(?:doing|happening|going|renewing|upgrading|pushing|proceeding|buying|switching"
+                            r"|migrating|falling|now)|park\s"),
+    _ASSENT: re.compile(r"ok(?:ay)?\s+(?:with|w/)|fine\s+(?:with|w/)|happy\s+(?:with|w/)|by\s+me|said\s+yes"
+                        r"|go(?:ing)?\s+ahead|signed\s+(?:w/|with)"),
+    _DATE_NOT: re.compile(r"not\s+(?:the\s+|on\s+|in\s+)?(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep"
+                          r"|oct|nov|dec|\d|q[1-4]|w/c|wk)|instead\s+of\s+"),
+    _MARKED_NOT: re.compile(r"\*\*,?\s+not\s"),
+}
+# (an order is case-sensitive: its gate reads the text as written)
+_ORDER_GATE = re.compile(r"go\s+(?:for\s+it|(?:with\s+)?[A-Z0-9])|[Dd]o\s+(?:the\s+)?\d|[Ll]eave\s+it\s*[.!]|[Hh]old\s*[.!]")
 _ASSENT_OPENS = re.compile(r"(?:👍\s*)?(?:ok|okay|yes|yep|yeah|fine|sure|np|agreed|great|perfect|👍)[,.!:]*\s", re.I)
 
 
@@ -226,6 +244,7 @@ def marker(text: str) -> tuple[str, re.Match[str]] | None:
         before = _LAST_STOP.search(stripped)
         return marker(stripped[:before.start() + 1]) if before else None
     folded = text.casefold()
+    gated = "ı" not in folded and "i̇" not in folded  # (`_FOLDED_GATES`)
     for kind, pattern, needs in _MARKERS_NEEDS:
         for w in needs:  # (a loop, not any(): asked ten times of every sentence)
             if w in folded:
@@ -233,6 +252,9 @@ def marker(text: str) -> tuple[str, re.Match[str]] | None:
         else:
             if not (pattern is _REJECTED and folded.startswith("no")):
                 continue  # ("is a no", "no for now": "no" after a space or opening the sentence)
+        if gated and pattern in _FOLDED_GATES and not _FOLDED_GATES[pattern].search(folded) \
+                or pattern is _ORDER and not _ORDER_GATE.search(text):
+            continue
         if pattern in _GATES and not (pattern is _ASSENT_ORDER and _ASSENT_OPENS.match(text) or _GATES[pattern].search(text)):
             continue
         for m in pattern.finditer(text):

@@ -46,7 +46,12 @@ def given_spans(plain: str, lower: ug.Lower) -> list[nm.Span]:
     spans of kind "bracketed" (a name its place vouches for however common its word)."""
     out: list[nm.Span] = []
     taken: set[int] = set()
-    for pattern in (_GIVEN_ROLE, _ROLE_GIVEN, _GIVEN_MEMBER):
+    # (the literal text each pattern cannot match without, a bracket after a space or a word of membership
+    # between spaces: most sentences hold none, and the patterns try every position of a sentence)
+    patterns = (_GIVEN_ROLE, _ROLE_GIVEN) if " (" in plain else ()
+    if " from " in plain or " at " in plain or " @ " in plain:
+        patterns += (_GIVEN_MEMBER,)
+    for pattern in patterns:
         for m in pattern.finditer(plain):
             word, start = m.group("name"), m.start("name")
             if start in taken or not _given(word, lower) or _CAPITAL_BEFORE.search(plain[:start]):
