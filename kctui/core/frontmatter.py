@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from kctui.core.yaml_block import NOT_READ, read_block
+from kctui.core.yaml_nodes import emit, node_of
 
 MAX_FRONTMATTER_BYTES = 64 * 1024
 MAX_DEPTH = 64
@@ -272,7 +273,8 @@ def dump_yaml(data: Any) -> str:
     """Deterministic YAML for frontmatter we write (sorted keys, block style, UTF-8): the Python
     emitter's bytes, through libyaml where that writes the same."""
     if _CSafeDumper is not None:
-        text = yaml.dump(data, Dumper=_Dumper, **_DUMP)
+        node = node_of(data)  # (the representer's nodes, made without its Python calls per value)
+        text = emit(node, _Dumper, **_DUMP) if node is not None else yaml.dump(data, Dumper=_Dumper, **_DUMP)
         # libyaml escapes what Python writes as is (characters beyond the BMP): any escape, or a line
         # long enough to fold, and the Python emitter writes the text instead
         if "\\" not in text and not any(len(x) > _LONG_LINE for x in text.split("\n")) and "\x85" not in text:

@@ -294,8 +294,10 @@ def claims(doc: Document, us: list[Unit], decided: set[int]) -> list[Claim]:
         if u.kind == "item" and u.raw.lstrip().lower().startswith("[x]"):
             continue  # a done item struck through is done
         for first, last, text in _pieces(doc, u):
+            if first in decided or len(text.split()) < 2:
+                continue
             found = marker(text)
-            if found is None or first in decided or len(text.split()) < 2 or text not in joined(doc, first, last):
+            if found is None or text not in joined(doc, first, last):
                 continue
             e = ev(doc, first, last)
             out.append(Claim(doc.title, "decision", text, "", "fact", "statement", e))

@@ -174,10 +174,18 @@ _MEMBER = re.compile(r"(?:\(|:\s)\s*(?P<name>[A-Z][a-z'’]{1,24})\s+(?:from|at|
 MEMBER_ZIPF = 5.0  # a word this frequent opening it is an ordinary word ("Support from …", "Login at …")
 
 
+_last_members: tuple[str, ug.Lower | None, tuple[nm.Span, ...]] = ("", None, ())
+
+
 def member_spans(plain: str, lower: ug.Lower) -> list[nm.Span]:
     """The one-word names the sentence gives as someone of an organisation (`_MEMBER`), as spans only
     this place vouches for: not a word the document writes in lower case, a function or calendar word, a
-    frequent word or one with an English ending ("Pricing from …")."""
+    frequent word or one with an English ending ("Pricing from …"). (The last answer is kept with the very
+    sentence and words it was asked of: kctui.compiler.builtin.recall asks it twice of each sentence.)"""
+    global _last_members
+    last = _last_members
+    if last[0] is plain and last[1] is lower:
+        return list(last[2])
     out = []
     for m in _MEMBER.finditer(plain):
         word = m.group("name")
@@ -187,7 +195,9 @@ def member_spans(plain: str, lower: ug.Lower) -> list[nm.Span]:
             continue
         out.append(nm.Span(word, m.start("name"), m.end("name"), m.start("name") == 0, "bracketed", (word,)))
     taken = {s.start for s in out}  # (and a given name its place sets apart anywhere: kctui.compiler.builtin.given_names)
-    return sorted(out + [s for s in given_names.given_spans(plain, lower) if s.start not in taken], key=lambda s: s.start)
+    found = sorted(out + [s for s in given_names.given_spans(plain, lower) if s.start not in taken], key=lambda s: s.start)
+    _last_members = (plain, lower, tuple(found))
+    return found
 
 
 def apposed_keys(plain: str, spans: list[tuple[nm.Span, str]], cands: Mapping[str, Any], lower: ug.Lower) -> list[str]:

@@ -152,7 +152,10 @@ def decisions(doc: Document, us: list[Unit], names: dict[str, str], known: dict[
                 out.append(Claim(doc.title, "decision", what, "", "fact", "statement", ev(doc, u.first, last)))
             continue
         words = " " + " ".join(text.casefold().split())
-        if not any(w in words for w in _DECISION_WORDS):
+        for w in _DECISION_WORDS:  # (a loop, not any(): asked of every sentence)
+            if w in words:
+                break
+        else:
             continue
         out += [c for c in _decision(doc, u, text, names, names if known is None else known) if as_written(doc, u, c.value)]
     return out

@@ -101,13 +101,17 @@ class _Building:
 
 def _update_topic_pages(state: _Building, maintained: set[str], work: int) -> None:
     registry, writer, m = state.matched.registry, state.writer, state.matched
+    by_page: dict[str, dict] = {}  # slug -> path -> its contribution, in the sources' order (made once, not per page)
+    for path, routed in m.routed.items():
+        for slug, contribution in routed.items():
+            by_page.setdefault(slug, {})[path] = contribution
     for i, slug in enumerate(sorted(m.touched), 1):
         state.run.steps.tick(i, work, slug)
         if registry.kinds.get(slug) not in maintained:
             continue
         previous = writer.previous_page(slug)
         old = None if previous is not None and previous.is_stub else previous  # a held create: not a page yet
-        contributions = {p: c[slug] for p, c in m.routed.items() if slug in c}
+        contributions = by_page.get(slug) or {}
         new = registry.new.get(slug)
         page, change = build_topic_page(slug, registry.kinds[slug], old, contributions, state.ctx,
                                         new.title if new else "", new.entity_type if new else "",
