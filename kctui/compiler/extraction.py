@@ -82,11 +82,21 @@ class Extraction:
     # -- cache form ---------------------------------------------------------------------------
     def to_json(self) -> dict:
         data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in _CLAIM_LISTS}
-        data["claims"] = [c.to_json() for c in self.claims]
-        data["passing_claims"] = [c.to_json() for c in self.passing_claims]
+        data["claims"] = [self._claim_row(c) for c in self.claims]
+        data["passing_claims"] = [self._claim_row(c) for c in self.passing_claims]
         data["statements"] = [list(st) for st in self.statements]
         data["v"] = EXTRACTOR_VERSION
         return data
+
+    def _claim_row(self, c: Claim) -> list:
+        """A claim's cache form: its texts and lines in a row, its evidence's path and digest only where they
+        are not the extraction's own (a claim as a dict of dicts, `Claim.to_json`, is several times the bytes
+        to write, and the extraction's largest part; `from_json` reads both)."""
+        ev = c.evidence
+        row = [c.subject, c.attribute, c.value, c.scope, c.form, c.origin, ev.start, ev.end, ev.unit]
+        if ev.path != self.path or ev.digest != self.digest:
+            row += [ev.path, ev.digest]
+        return row
 
     @classmethod
     def from_json(cls, data: dict) -> Extraction:
@@ -95,6 +105,14 @@ class Extraction:
 
         def ev(d: dict) -> Evidence:
             return Evidence(**d)
+
+        path, digest = data["path"], data["digest"]
+
+        def claim(c: dict | list) -> Claim:  # (a row, `_claim_row`, or a dict, as earlier entries hold it)
+            if isinstance(c, dict):
+                return Claim(**{**c, "evidence": ev(c["evidence"])})
+            where = (c[9], c[10]) if len(c) > 9 else (path, digest)
+            return Claim(c[0], c[1], c[2], c[3], c[4], c[5], Evidence(where[0], c[6], c[7], where[1], c[8]))
 
         summary = data.get("summary")
         subject = data.get("subject")
@@ -108,7 +126,7 @@ class Extraction:
             tags=tuple(data.get("tags", ())),
             summary=(summary[0], ev(summary[1])) if summary else None,
             subject=_entity(subject) if subject else None,
-            claims=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data["claims"]],
+            claims=[claim(c) for c in data["claims"]],
             concepts=[Concept(c["name"], tuple(c["aliases"]), ev(c["evidence"]), c["origin"]) for c in data["concepts"]],
             entities=[_entity(e) for e in data["entities"]],
             questions=[Question(q["text"], ev(q["evidence"])) for q in data["questions"]],
@@ -116,7 +134,7 @@ class Extraction:
             dropped=int(data.get("dropped", 0)),
             warnings=list(data.get("warnings", ())),
             passing=[_entity(e) for e in data.get("passing", ())],
-            passing_claims=[Claim(**{**c, "evidence": ev(c["evidence"])}) for c in data.get("passing_claims", ())],
+            passing_claims=[claim(c) for c in data.get("passing_claims", ())],
             statements=[Statement(*st) for st in data.get("statements", ())],
         )
 

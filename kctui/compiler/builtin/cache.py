@@ -13,7 +13,7 @@ from kctui.compiler.extraction import EXTRACTOR_VERSION, Extraction
 
 
 def cache_form(ex: Extraction) -> dict:
-    """`ex.to_json()` (which walks no claim with `dataclasses.asdict`: each claim list has its own form)."""
+    """`ex.to_json()` (which walks no claim with `dataclasses.asdict`: each claim is a row of its own)."""
     return ex.to_json()
 
 
@@ -59,6 +59,7 @@ class ExtractionCache:
         if target is None:
             return
         try:
-            write_atomically(target, json.dumps(cache_form(ex), sort_keys=True, ensure_ascii=False), durable=False)
+            # (keys in the order the form makes them: a cache entry is read back, never compared as bytes)
+            write_atomically(target, json.dumps(cache_form(ex), ensure_ascii=False), durable=False)
         except (OSError, ValueError):
             pass  # a cache that cannot be written is only slower
