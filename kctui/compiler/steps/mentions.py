@@ -69,19 +69,19 @@ MIN_PER_SOURCE = 3  # document says in passing of a name it uses everywhere is i
 
 @lru_cache(maxsize=16384)
 def _words(text: str) -> tuple[str, ...]:
-    """The words of `text` as written (the built-in reader's word: inner dots, hyphens, slashes and
-    apostrophes kept, edge punctuation not), a possessive "'s" dropped. Remembered per text: a pass asks
-    it of most statements twice or more (their versions' extents, the names they reach, the source's own
-    names), and a tuple cannot be changed by one caller under another."""
+    """The words of `text` as written (the built-in reader's word: inner dots, hyphens, slashes and apostrophes kept,
+    edge punctuation not), a possessive "'s" dropped. Remembered per text: a pass asks it of most statements twice or
+    more (their versions' extents, the names they reach, the source's own names); a tuple no caller can change."""
     return tuple(wd.WORD.findall(_POSSESSIVE.sub("", text) if "'" in text or "’" in text else text))  # (no quote: none)
 
 
 _POSSESSIVE = re.compile(r"['’][sS](?![\w'’.&+/-]*[^\W_])")
 
 
-def word_spans(text: str) -> list[tuple[int, int]]:
-    """Where each of `_words(text)` stands in `text` (a possessive "'s" blanked, not dropped)."""
-    return [m.span() for m in wd.WORD.finditer(_POSSESSIVE.sub(lambda m: " " * len(m.group()), text))]
+@lru_cache(maxsize=16384)
+def word_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Where each of `_words(text)` stands in `text` (a possessive "'s" blanked, not dropped); remembered as `_words`."""
+    return tuple(m.span() for m in wd.WORD.finditer(_POSSESSIVE.sub(lambda m: " " * len(m.group()), text)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +172,7 @@ class NameFinder:
         found: list[tuple[int, int, str]] = []
         if self._first.keys().isdisjoint(folded):
             return joined_places(written, self._first, set(), lowered)  # (names inside a word: "Leeds/Doncaster")
-        spans: list[tuple[int, int]] = []
+        spans: tuple[tuple[int, int], ...] = ()
         openers = self._first
         for i in [i for i, word in enumerate(folded) if word in openers]:  # (the words that open a name: few)
             for name in openers[folded[i]]:
@@ -387,7 +387,7 @@ def says_something(text: str) -> bool:
     a sign-off of a word and a name ("Thanks, Dana") or a single word ("done")."""
     if MESSAGE_HEADER.match(text):
         return False
-    if any(map(str.isdigit, text)):
+    if re.search("[0-9]", text) if text.isascii() else any(map(str.isdigit, text)):  # (ASCII's isdigit: one C scan)
         return True
     return len(text.split()) >= 2 and not text.rstrip().endswith(",") and not _SIGN_OFF.match(text)
 
