@@ -246,27 +246,34 @@ def parse_document(text: str, max_bytes: int = MAX_FRONTMATTER_BYTES) -> tuple[d
 
 
 _DUMP = {"sort_keys": True, "allow_unicode": True, "default_flow_style": False, "width": 10_000}
+_LONG_LINE = 4_000
 _RESOLVER = yaml.resolver.Resolver()
 
 
 @lru_cache(maxsize=16384)
 def _scalar_tag(value: str, implicit: tuple[bool, bool]) -> str:
-    """The tag the resolver gives a scalar's text (a pure function of it without path resolvers)."""
+    """The tag the resolver gives a scalar's text (a pure function of it while no resolver is a path's and the
+    implicit ones are `_RESOLVER`'s: `dump_yaml` checks)."""
     return yaml.resolver.BaseResolver.resolve(_RESOLVER, yaml.ScalarNode, value, implicit)
 
 
 if _CSafeDumper is not None:
     class _Dumper(_CSafeDumper):  # type: ignore[misc,valid-type]
-        """`CSafeDumper`, a scalar's implicit tags remembered by its text: the emitter resolves each scalar
-        twice, trying the resolvers' patterns in Python, and a pass writes the same keys and values page
-        after page. The same tags: the resolvers are the ones `_RESOLVER` has, and none is a path's."""
+        """`CSafeDumper`, a scalar's implicit tags remembered by its text: the emitter resolves each scalar twice,
+        trying the resolvers' patterns in Python, and a pass writes the same keys and values page after page."""
 
         def resolve(self, kind, value, implicit):  # type: ignore[no-untyped-def]
-            if kind is yaml.ScalarNode and not self.yaml_path_resolvers and type(value) is str \
-                    and self.yaml_implicit_resolvers is _RESOLVER.yaml_implicit_resolvers:
+            if kind is _SCALAR_NODE:
                 return _scalar_tag(value, implicit)
-            return super().resolve(kind, value, implicit)
-_LONG_LINE = 4_000
+            return _RESOLVE(self, kind, value, implicit)
+
+
+_SCALAR_NODE, _RESOLVE = yaml.ScalarNode, yaml.resolver.BaseResolver.resolve
+
+
+def _tags_cached() -> bool:
+    """Are `_Dumper`'s resolvers those `_tag` answers for (none of a path, the implicit ones `_RESOLVER`'s)?"""
+    return not _Dumper.yaml_path_resolvers and _Dumper.yaml_implicit_resolvers is _RESOLVER.yaml_implicit_resolvers
 
 
 def dump_yaml(data: Any) -> str:
@@ -274,7 +281,8 @@ def dump_yaml(data: Any) -> str:
     emitter's bytes, through libyaml where that writes the same."""
     if _CSafeDumper is not None:
         node = node_of(data)  # (the representer's nodes, made without its Python calls per value)
-        text = emit(node, _Dumper, **_DUMP) if node is not None else yaml.dump(data, Dumper=_Dumper, **_DUMP)
+        dumper = _Dumper if _tags_cached() else _CSafeDumper
+        text = emit(node, dumper, **_DUMP) if node is not None else yaml.dump(data, Dumper=dumper, **_DUMP)
         # libyaml escapes what Python writes as is (characters beyond the BMP): any escape, or a line
         # long enough to fold, and the Python emitter writes the text instead
         if "\\" not in text and not any(len(x) > _LONG_LINE for x in text.split("\n")) and "\x85" not in text:
