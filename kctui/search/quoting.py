@@ -27,14 +27,18 @@ def section(source: str, heading: str | None) -> str:
     return " — ".join(parts) or heading
 
 
-_TIME = re.compile(r",?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?$", re.I)
+_CLOCK = r"\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?"
+_TIME = re.compile(rf",?\s+(?:at\s+)?{_CLOCK}$|^(?:at\s+)?{_CLOCK}(?:\s+on\s+|\s*,\s*)"
+                   r"|^\d{1,2}[:.]\d{2}\s*[ap]\.?m\.?\s+", re.I)  # (a time that opens a label: "on" or a comma
+# after it, or its am / pm: "10.15 Release notes" is no time)
 
 
 def untimed(label: str) -> str:
-    """A section's label without the time of day that ends it when the rest holds a date ("Sunday 21
-    January 2024, 11:05 am" → "Sunday 21 January 2024"): the tersest packet dates a chat's sessions by the
-    day (a question asks which day, not which minute; the source's heading has the time)."""
-    rest = _TIME.sub("", label)
+    """A section's label without the time of day that ends or opens it when the rest holds a date ("Sunday
+    21 January 2024, 11:05 am" → "Sunday 21 January 2024", "12:30 pm on 7 September, 2024" → "7
+    September, 2024"): the tersest packet dates a chat's sessions by the day (a question asks which day, not
+    which minute; the source's heading has the time)."""
+    rest = _TIME.sub("", label, count=1)
     return rest if rest != label and re.search(r"\d", rest) else label
 
 
