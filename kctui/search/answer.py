@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kctui.search.asked_for import asked_for, states
-from kctui.search.packet_items import read_claim, read_passage
+from kctui.search.packet_items import kind_of, read_claim, read_passage
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
 
 EXTRACT_SENTENCES = 3
@@ -92,7 +92,7 @@ def statements(items: list[dict[str, Any]]) -> list[Cited]:
     out: list[Cited] = []
     for n, item in enumerate(items, 1):
         ident = str(n)
-        if item.get("kind") == "evidence":
+        if kind_of(item) == "evidence":
             src = str(item.get("source", ""))
             for line in item.get("passages") or []:
                 passage = read_passage(str(line))
@@ -185,7 +185,7 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     wants = asked_for(question)
     found: list[tuple[Cited, list[str]]] = []
     seen: dict[str, int] = {}  # what a sentence says, its speaker's label aside -> its place in `found`
-    titles = {str(n): tokens(str(item.get("title") or "")) for n, item in enumerate(items, 1) if item.get("kind") != "evidence"}
+    titles = {str(n): tokens(str(item.get("title") or "")) for n, item in enumerate(items, 1) if kind_of(item) != "evidence"}
     for stmt in (s for st in statements(items) for s in sentences(st)):
         toks = tokens(stmt.text) + (titles.get(stmt.item, []) if stmt.kind != "passage" else [])  # (a page's claim is of its title)
         said = " ".join(tokens(_SAID.sub("", stmt.text)))  # (a turn as a claim, a passage, a page's description)

@@ -16,7 +16,8 @@ in the same order, each statement the line the text packet writes for it (a clai
 passage `"L29: …"`), and nothing the text packet does not show but the compiling pages of a larger packet
 (`sourcePage`, `compiledIn`). A field with nothing to say is left out (`flag`, `section`, `description`),
 not written empty, and the tersest envelope echoes nothing the caller sent (the query, the budget) and
-leaves out what says nothing (the packet's own length; `compiled` / `pendingChanges` when true / false):
+leaves out what says nothing (the packet's own length; `compiled` / `pendingChanges` when true / false;
+`truncated`, which its counts say; an evidence item's `kind` and `section`, kctui.search.packet_items):
 at 2 KB every byte the envelope or a key takes is a statement left out. Its text packet is headed by the
 knowledge base alone (`# Context — knowledge base notes-a`) and ends with the count and the budget that
 holds the next statement on one line (`— 28/130 statements; next: raise the budget to 2,338 bytes`).
@@ -40,11 +41,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kctui.search.packet_items import FLAG_ADVICE, group_items, item_text, items_text, unit
+from kctui.search.packet_items import FLAG_ADVICE, group_items, item_text, items_text, kind_of, unit
 from kctui.search.quoting import gist, tight_gaps, turn_gist, turn_line
 from kctui.search.ranking import Statement
 
-__all__ = ["FLAG_ADVICE", "Envelope", "group_items", "item_text", "items_text", "pack_statements", "unit"]
+__all__ = ["FLAG_ADVICE", "Envelope", "group_items", "item_text", "items_text", "kind_of", "pack_statements", "unit"]
 
 MIN_BUDGET = 1024
 MAX_BUDGET = 131_072
@@ -93,7 +94,8 @@ BARE = len(_TIGHT) - 1  # the tersest level: no echo, and its evidence items nam
 def _fields(env: Envelope, budget: int, used: int, statements: tuple[int, int], next_budget: int | None,
             tight: int) -> dict[str, Any]:
     """The envelope: `statements` are (shown, available). The tersest level leaves out the echo fields
-    (`query`, the knowledge base's `workspace`) and `uncoveredTerms`; the other fields are always there."""
+    (`query`, the knowledge base's `workspace`), `uncoveredTerms` and `truncated` (the counts say it); the
+    other fields are always there."""
     lim = _TIGHT[tight]
     truncated = statements[0] < statements[1]
     actions: list[str] = []
@@ -112,7 +114,7 @@ def _fields(env: Envelope, budget: int, used: int, statements: tuple[int, int], 
     uncovered = {} if tight == BARE else {"uncoveredTerms": _clip_list(env.uncovered, lim["list"])}
     sizes = {} if tight == BARE else {"budget": budget, "bytes": used}
     return {
-        **echo, "knowledgeBase": kb, **sizes, "truncated": truncated,
+        **echo, "knowledgeBase": kb, **sizes, **({} if tight == BARE else {"truncated": truncated}),
         "statementsIncluded": statements[0], "statementsAvailable": statements[1], **uncovered,
         "nextActions": [clip(_short(a) if tight == BARE else a, lim["action"]) for a in actions[:lim["actions"]]],
     }
@@ -233,7 +235,8 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
         if key not in sized:
             # the numbers at their widest: the packet's size is at most the budget, its statements at most
             # those available
-            forms = [_fields(env, budget, budget, (0, n), MAX_BUDGET, tight) for n in (0, 1)]
+            # (a packet with statements is never empty: its actions are those of a truncated packet or none)
+            forms = [_fields(env, budget, budget, (0, 1 if statements else 0), MAX_BUDGET, tight)]
             for f in forms:
                 f["statementsIncluded"] = f["statementsAvailable"] = len(statements)
             sized[key] = max(_size(render(f, [], tight)) for f in forms)

@@ -36,8 +36,9 @@ def test_a_turn_by_the_speaker_of_the_turn_above_is_said_without_the_name_in_tex
     assert ("## EVIDENCE chat.md — Session 1\nL3: Nadia: We booked Porto.\nL5: For the honeymoon.\nL7: Sam: Lovely.\n"
             "L9: Nadia: Yes!\n§ Session 2\nL2: Nadia: Flights are done.\n") in text  # (a further section names it again)
     passages = json.loads(packets.pack_statements(envelope(), found, META, 2048, "json"))["items"][0]["passages"]
-    assert passages == [line for line in text.splitlines() if line.startswith(("L", "§"))]  # the JSON mirrors it
-    assert read_passage(passages[1]) == ((5, 5), "For the honeymoon.")
+    assert passages == ["§ Session 1"] + [line for line in text.splitlines() if line.startswith(("L", "§"))]  # the JSON
+    # mirrors it (the tersest item's first section a `§` line too)
+    assert read_passage(passages[2]) == ((5, 5), "For the honeymoon.")
 
 
 def test_a_source_with_a_passage_that_is_no_turn_names_every_speaker():
@@ -61,6 +62,8 @@ def test_a_quote_s_gap_marks_at_its_ends_take_no_space(quote, tight):
 @pytest.mark.parametrize(("label", "day"), [
     ("Sunday 21 January 2024, 11:05 am", "Sunday 21 January 2024"), ("Sun 16 Feb 2025, 18:00", "Sun 16 Feb 2025"),
     ("Tue 3 Sep 2024 at 7.40pm", "Tue 3 Sep 2024"),
+    ("12:30 pm on 7 September, 2024", "7 September, 2024"), ("7:45 pm, 8 January 2024", "8 January 2024"),  # (or opens it)
+    ("9.30am 4 May 2024", "4 May 2024"), ("10.15 Release notes v2", "10.15 Release notes v2"),  # (a number, no time)
     ("18:00", "18:00"), ("Session 3", "Session 3"), ("Notes", "Notes"),  # no date left: as it is
 ])
 def test_the_tersest_packet_dates_a_section_by_its_day(label, day):
@@ -85,10 +88,10 @@ def test_the_tersest_envelope_says_the_count_and_the_next_budget_only(fmt):
         return
     data = json.loads(out)
     assert data["knowledgeBase"] == {"id": "b1"} and not {"budget", "bytes", "query"} & data.keys()
-    assert data["truncated"] and data["statementsIncluded"] < 80
+    assert "truncated" not in data and data["statementsIncluded"] < 80  # (the counts say it)
     large = json.loads(packets.pack_statements(envelope(), found, META, 16384, fmt))
     assert large["bytes"] == len(packets.pack_statements(envelope(), found, META, 16384, fmt).encode())
-    assert large["budget"] == 16384 and large["knowledgeBase"]["compiled"] is True
+    assert large["budget"] == 16384 and large["knowledgeBase"]["compiled"] is True and large["truncated"] is False
 
 
 def test_the_tersest_envelope_still_says_a_base_not_compiled_or_with_changes_pending():

@@ -91,10 +91,14 @@ def test_the_sections_of_one_source_share_its_header_in_text_and_its_item_in_jso
     assert "## EVIDENCE chat.md — Session 1\nL3: Marcus: the job" in text
     assert "\n§ Session 2\nL40: Marcus: Northgate moved" in text
     assert text.index("§ Session 2") < text.index("## EVIDENCE notes.md")
-    data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
+    data = json.loads(packets.pack_statements(envelope(), found, meta, 16384, "json"))
     assert [(i["source"], i["section"]) for i in data["items"]] == [("chat.md", "Session 1"), ("notes.md", "Notes")]
     assert data["items"][0]["passages"] == ["L3: Marcus: the job at Northgate starts in May.", "§ Session 2",
                                             "L40: Marcus: Northgate moved my start to June."]
+    terse = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))["items"]  # (its first
+    # section a `§` line too)
+    assert terse[0] == {"source": "chat.md", "passages": ["§ Session 1", *data["items"][0]["passages"]]}
+    assert packets.items_text(terse) == packets.items_text(data["items"]) and packets.items_text(terse) in text
 
 
 def test_a_section_header_leaves_out_what_its_path_says():
@@ -108,8 +112,10 @@ def test_a_section_header_leaves_out_what_its_path_says():
     meta = {group: {"source": "chat/session-07.md", "title": "Chat", "heading": group[2]}}
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     assert "## EVIDENCE chat/session-07.md — Sunday 7 April 2024\nL3: Marcus: the job" in text
-    data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
+    data = json.loads(packets.pack_statements(envelope(), found, meta, 16384, "json"))
     assert data["items"][0]["section"] == "Sunday 7 April 2024"
+    data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
+    assert data["items"][0]["passages"][0] == "§ Sunday 7 April 2024"
 
 
 def test_a_long_passage_keeps_the_sentences_that_name_the_query():
@@ -239,13 +245,18 @@ def test_a_json_item_holds_what_its_text_header_shows_and_no_empty_field(flag, h
              Statement(source, "passage", "Marcus starts at Northgate in May.", 0.9, "notes.md", (5, 5))]
     meta = {PAGE: {"page": "entities/marcus.md", "title": "Marcus", "status": "compiled", "flag": flag},
             source: {"source": "notes.md", "title": "", "heading": heading}}
+    full = json.loads(packets.pack_statements(envelope(), found, meta, 16384, "json"))["items"]
+    assert (set(full[0]), set(full[1])) == (page_keys, source_keys)
+    assert full[1]["passages"] == ["L5: Marcus starts at Northgate in May."]
     data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
     page, evidence = data["items"]
-    assert (set(page), set(evidence)) == (page_keys, source_keys)
+    assert (set(page), set(evidence)) == (page_keys, {"source", "passages"})  # the tersest evidence item: no
+    # `kind` (an item with none is evidence), its first section a `§` line
     assert page["claims"] == ["Marcus — job: lead at Northgate ^[notes.md:L2-L2]"]
-    assert evidence["passages"] == ["L5: Marcus starts at Northgate in May."]
-    assert set(data) == {"knowledgeBase", "truncated", "statementsIncluded", "statementsAvailable",
-                         "nextActions", "items"}  # the tersest envelope: no budget, bytes (see test_packet_density)
+    assert evidence["passages"] == [f"§ {heading}"] * bool(heading) + ["L5: Marcus starts at Northgate in May."]
+    assert packets.kind_of(evidence) == "evidence" and packets.kind_of(page) == "page"
+    assert set(data) == {"knowledgeBase", "statementsIncluded", "statementsAvailable",
+                         "nextActions", "items"}  # the tersest envelope: no budget, bytes, truncated (see test_packet_density)
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     assert text.count("\n## ") == len(data["items"])  # one item per header of the text packet
     assert "\n* Marcus — job: lead at Northgate ^[notes.md:L2-L2]\n" in text
