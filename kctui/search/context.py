@@ -235,8 +235,7 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
         if key not in sized:
             # the numbers at their widest: the packet's size is at most the budget, its statements at most
             # those available
-            # (a packet with statements is never empty: its actions are those of a truncated packet or none)
-            forms = [_fields(env, budget, budget, (0, 1 if statements else 0), MAX_BUDGET, tight)]
+            forms = [_fields(env, budget, budget, (0, n), MAX_BUDGET, tight) for n in (0, 1)]
             for f in forms:
                 f["statementsIncluded"] = f["statementsAvailable"] = len(statements)
             sized[key] = max(_size(render(f, [], tight)) for f in forms)
