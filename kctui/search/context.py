@@ -16,8 +16,8 @@ in the same order, each statement the line the text packet writes for it (a clai
 passage `"L29: …"`), and nothing the text packet does not show but the compiling pages of a larger packet
 (`sourcePage`, `compiledIn`). A field with nothing to say is left out (`flag`, `section`, `description`),
 not written empty, and the tersest envelope echoes nothing the caller sent (the query, the budget) and
-leaves out what says nothing (the packet's own length; `compiled` / `pendingChanges` when true / false;
-`truncated`, which its counts say; an evidence item's `kind` and `section`, kctui.search.packet_items):
+leaves out what says nothing (the packet's own length; `compiled` / `pendingChanges` when true / false; an
+evidence item's `kind` and `section`, kctui.search.packet_items):
 at 2 KB every byte the envelope or a key takes is a statement left out. Its text packet is headed by the
 knowledge base alone (`# Context — knowledge base notes-a`) and ends with the count and the budget that
 holds the next statement on one line (`— 28/130 statements; next: raise the budget to 2,338 bytes`).
@@ -94,8 +94,7 @@ BARE = len(_TIGHT) - 1  # the tersest level: no echo, and its evidence items nam
 def _fields(env: Envelope, budget: int, used: int, statements: tuple[int, int], next_budget: int | None,
             tight: int) -> dict[str, Any]:
     """The envelope: `statements` are (shown, available). The tersest level leaves out the echo fields
-    (`query`, the knowledge base's `workspace`), `uncoveredTerms` and `truncated` (the counts say it); the
-    other fields are always there."""
+    (`query`, the knowledge base's `workspace`) and `uncoveredTerms`; the other fields are always there."""
     lim = _TIGHT[tight]
     truncated = statements[0] < statements[1]
     actions: list[str] = []
@@ -114,7 +113,7 @@ def _fields(env: Envelope, budget: int, used: int, statements: tuple[int, int], 
     uncovered = {} if tight == BARE else {"uncoveredTerms": _clip_list(env.uncovered, lim["list"])}
     sizes = {} if tight == BARE else {"budget": budget, "bytes": used}
     return {
-        **echo, "knowledgeBase": kb, **sizes, **({} if tight == BARE else {"truncated": truncated}),
+        **echo, "knowledgeBase": kb, **sizes, "truncated": truncated,
         "statementsIncluded": statements[0], "statementsAvailable": statements[1], **uncovered,
         "nextActions": [clip(_short(a) if tight == BARE else a, lim["action"]) for a in actions[:lim["actions"]]],
     }

@@ -243,7 +243,7 @@ def test_the_packer_never_exceeds_the_budget_and_keeps_every_flag(picks, flags, 
             more = json.loads(packets.pack_statements(_env(), statements, meta, int(named.group(1).replace(",", "")), fmt))
             assert _held(data) < _held(more)
     for item in data["items"]:
-        if item["kind"] == "page":
+        if packets.kind_of(item) == "page":
             n = int(item["title"][1:])
             assert item.get("flag") == flags[n]  # a flag is never cut
     assert held or not statements  # never empty while a statement fits: every statement is cut to fit

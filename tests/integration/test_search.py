@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from kctui import paths
 from kctui.core.page_status import set_page_status
 from kctui.search.context import MAX_BUDGET, MIN_BUDGET
+from kctui.search.packet_items import kind_of
 from kctui.search.query import QueryError, parse_query, tokens
 from kctui.services import jobs, results
 from kctui.services import search as svc_search
@@ -129,7 +130,7 @@ def test_staged_and_failed_output_never_appear(svc, workspace):
 
     for word in ("stagedquokka", "failedwombat", "stagedquok*", "failedwom*"):
         assert svc_search.search(svc, workspace, kb, word)["items"] == []
-        assert [i for i in packet(svc, workspace, kb, word)["items"] if i["kind"] == "page"] == []
+        assert [i for i in packet(svc, workspace, kb, word)["items"] if kind_of(i) == "page"] == []
     assert svc_search.search(svc, workspace, kb, "alpha letter")["items"][0]["title"] == "Alpha"
 
 
@@ -142,7 +143,7 @@ def test_base_without_a_successful_compile_is_not_indexed(svc, workspace):
     assert result["items"] == [] and "compile it first" in result["nextActions"][0]
     pkt = packet(svc, workspace, base.id, "numbat termites")
     assert pkt["knowledgeBase"]["compiled"] is False
-    assert [i["kind"] for i in pkt["items"]] == ["evidence"]  # the raw passage is all there is
+    assert [kind_of(i) for i in pkt["items"]] == ["evidence"]  # the raw passage is all there is
     assert pkt["items"][0]["source"] == "n.md"
     assert [p["lines"] for p in passages(pkt["items"][0]) if "numbat" in p["text"]] == [[3, 3]]
 
@@ -154,7 +155,7 @@ def test_a_source_line_is_packed_once_and_never_read_through_a_symlink(svc, work
     outside.write_text("wallabyzone lives outside sources\n")
     os.symlink(outside, paths.sources_path(workspace, kb) / "link.md")
     pkt = packet(svc, workspace, kb, "quokkaship")
-    quoted = [(i["kind"], x.get("citation") or x["lines"]) for i in pkt["items"]
+    quoted = [(kind_of(i), x.get("citation") or x["lines"]) for i in pkt["items"]
               for x in statements(i) if "quokkaship" in x["text"]]
     assert len(quoted) == 1, quoted  # the line once: as the claim its source page compiled, or as evidence
     kind, where = quoted[0]
@@ -174,7 +175,7 @@ def test_contradicted_page_is_flagged_in_the_packet(svc, workspace):
     kb = compiled_base(svc, workspace, demo_files(), name="Demo")
     pkt = packet(svc, workspace, kb, "python 3.12 end of life")
     first = pkt["items"][0]
-    assert first["kind"] == "page" and first["page"] == "entities/python.md"
+    assert kind_of(first) == "page" and first["page"] == "entities/python.md"
     assert first["status"] == "contradicted" and first["flag"]["status"] == "contradicted"
     assert "disagree" in first["flag"]["why"]
     disputed = {c["citation"]: c["text"] for c in claims({"claims": first["flag"]["conflicts"]})}  # as the text lists them

@@ -255,8 +255,8 @@ def test_a_json_item_holds_what_its_text_header_shows_and_no_empty_field(flag, h
     assert page["claims"] == ["Marcus — job: lead at Northgate ^[notes.md:L2-L2]"]
     assert evidence["passages"] == [f"§ {heading}"] * bool(heading) + ["L5: Marcus starts at Northgate in May."]
     assert packets.kind_of(evidence) == "evidence" and packets.kind_of(page) == "page"
-    assert set(data) == {"knowledgeBase", "statementsIncluded", "statementsAvailable",
-                         "nextActions", "items"}  # the tersest envelope: no budget, bytes, truncated (see test_packet_density)
+    assert set(data) == {"knowledgeBase", "truncated", "statementsIncluded", "statementsAvailable",
+                         "nextActions", "items"}  # the tersest envelope: no budget, bytes (see test_packet_density)
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     assert text.count("\n## ") == len(data["items"])  # one item per header of the text packet
     assert "\n* Marcus — job: lead at Northgate ^[notes.md:L2-L2]\n" in text
