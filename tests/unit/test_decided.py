@@ -56,6 +56,38 @@ DIGEST = "sha256:" + "6" * 64
     ("so launch is **Thu 3 Sep**. final.", "final"),
     ("whatever, go Brightline 40. it's on the capex line", "order"),
     ("👍 go for it.", "order"),
+    ("next retro thu, not wed (Ilse is at the board meeting wed)", "changed"),
+    ("I'll run the restore test on tue 3 mar, not the 2nd.", "changed"),
+    ("press note scheduled for **Mon 9 Mar** (NOT Sat - Quen wants a quiet weekend)", "changed"),
+    ("ship the patch Thu 10/22 instead of 10/20.", "changed"),
+    ("yep. plan: #4 on Sat 14th, the rest Tue 17th if it holds", "plan"),
+    ("Plan is still **Sat 7 Mar** - the cutover weekend.", "plan"),
+    ("ok so plan: all rigs on 5.2 by Thu, the farm tonight", "plan"),
+    ("**relay cutover moved** from sat 7 mar to sat 21 mar, freeze starts the 23rd", "changed"),
+    ("label printer swap: officially pushing to Jan. not enough time", "changed"),
+    ("tape rotation at the annex continues till end of May, then stop.", "kept"),
+    ("ok. leave the switch on port 12 for now and order the new one", "kept"),
+    ("holding the kiosks on 3.1.4 until the vendor fixes it", "kept"),
+    ("leaving it till Fri then delete", "kept"),
+    ("Cold storage tier parked. Revisit if restores grow", "rejected"),
+    ("- relay cutover STAYS 3/28. Ilse asked about the 21st", "kept"),
+    ("May stays on the 5th so nobody is surprised", "kept"),
+    ("Quen's note (pasted 3/3): accepting. Bruno pls update the page", "approved"),
+    ("yes hold. we said same-day launch", "order"),
+    ("no replay beyond what's unacked. Accepting that.", "approved"),
+    ("support is English only, staff use chat. Accepted risk", "approved"),
+    ("Ilse made the call at 14:10 to switch the overflow to the second depot", "decided"),
+    ("09:12 decision to roll back to 2.4.1", "decided"),
+    ("Bruno wants to drop the old imaging. nobody objected → doing it", "decided"),
+    ("3. **Relaybus for the EU sites** — chosen", "decided"),
+    ("new go-live date: **Sat 14 Mar**, same window", "decided"),
+    ("ok w/ option B. I'll move the budget line", "approved"),
+    ("21 Mar it is for the north site.", "approved"),
+    ("fine, sign the month-to-month for May then Quen. one month only", "order"),
+    ("np. pull them out of the big pool, put them back in general", "order"),
+    ("Ilse: yes, do it, but the partners get a week to object", "order"),
+    ("the printer stage rolled back to 3.1 on 2 Mar as a workaround", "changed"),
+    ("Vendor confirmed the model is dead. Switching standard to the 7460, same price", "changed"),
 ])
 def test_a_marker_says_the_line_decides(sentence: str, kind: str) -> None:
     found = decided.marker(sentence)
@@ -87,6 +119,27 @@ def test_a_marker_says_the_line_decides(sentence: str, kind: str) -> None:
     "Go ahead and click it, then type the name to confirm.",
     "If we accept this proposal, the old syntax stays valid.",
     "This period is increased to 6 months for major releases.",  # a vendor's policy, no value set here
+    "I'm around sat but not sun",  # a date beside another, no choice between them
+    "market's up 6-8%, not 17",  # numbers, no dates
+    "Plan:",  # a lead-in
+    "the Growth plan is moving from per-seat pricing to tiers",  # a noun's plan
+    "the validation plan is IQ/OQ on the test box",
+    "Ines on leave till Weds",  # "leave" a noun
+    "hold the feed button until one flash, let go.",  # a step's hold
+    "OPC UA stays on 4840, the certificate is new",  # a port, no date kept
+    "Status: Accepted",
+    "Shelf units parked at the loading bay since Monday",  # a place, not a parked plan
+    "delivery slipping from 28 Sep to 9 Oct",  # the vendor's news, no plan moved
+    "if we decide to move forward, the recruiter calls",
+    "ok resubmitting with 2 gpus and 72h.",  # a task under way
+    "ok so the kitchen printer dropped 6 tickets last night",  # news after the assent
+    "fine since the fix. disk at 31%",
+    "yep it's there, shelf 2",
+    "Clinical staff switched to paper forms at 02:40",  # others' switch, reported
+    "could roll the client back to 8.4?",  # a question
+    "Skipping minor versions or rolling back to an earlier version is not supported.",  # a policy
+    "The model continues to be available for existing users until retirement.",
+    "**Plan:** define a plan for how to deliver the project",  # a duty's bold label
 ])
 def test_no_marker(sentence: str) -> None:
     assert decided.marker(sentence) is None
