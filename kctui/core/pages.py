@@ -34,6 +34,7 @@ from kctui.core.claims import (  # noqa: F401 - the claim-line grammar is re-exp
     escape_text,
     parse_citation_suffix,
     parse_claim_line,
+    read_claim_line,
     unescape_text,
 )
 from kctui.core.frontmatter import dump_yaml, parse_document
@@ -435,7 +436,7 @@ def _read_claims(page: Page, sections: dict[str, list[str]], digests: dict[str, 
     for name in _CLAIM_SECTIONS[page.kind]:
         entries, _ = read_entries(sections.get(name, []), digests)  # a record table stands for its claims
         for entry in entries:
-            claim = parse_claim_line(strip_kept(entry), digests) if isinstance(entry, str) else entry
+            claim = read_claim_line(strip_kept(entry), digests) if isinstance(entry, str) else entry
             if claim:
                 page.claims.append(claim)
 

@@ -33,6 +33,7 @@ import re
 
 from kctui.compiler.builtin import agenda, commitments
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.needles import Needles
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev, joined
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
@@ -205,6 +206,8 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
 }
 
 _MARKERS_NEEDS = tuple((kind, pattern, _NEEDS[pattern]) for kind, pattern in MARKERS)
+_HELD = Needles([needs for _, _, needs in _MARKERS_NEEDS])  # (all markers' words looked for in one scan)
+_REJECTED_BIT = 1 << next(i for i, (_, pattern, _) in enumerate(_MARKERS_NEEDS) if pattern is _REJECTED)
 # a date chosen over another is looked for where "not" or "instead of" stands right before a date (its pattern,
 # which opens with the chosen date, would otherwise try every word of every sentence with a "not")
 _GATES: dict[re.Pattern[str], re.Pattern[str]] = {
@@ -245,13 +248,13 @@ def marker(text: str) -> tuple[str, re.Match[str]] | None:
         return marker(stripped[:before.start() + 1]) if before else None
     folded = text.casefold()
     gated = "ı" not in folded and "i̇" not in folded  # (`_FOLDED_GATES`)
-    for kind, pattern, needs in _MARKERS_NEEDS:
-        for w in needs:  # (a loop, not any(): asked ten times of every sentence)
-            if w in folded:
-                break
-        else:
-            if not (pattern is _REJECTED and folded.startswith("no")):
-                continue  # ("is a no", "no for now": "no" after a space or opening the sentence)
+    # the markers with a word they need in the text, in their order (a rejection's "no" after a space or
+    # opening the sentence: "is a no", "no for now")
+    held = _HELD.held(folded) | (_REJECTED_BIT if folded.startswith("no") else 0)
+    while held:
+        low = held & -held
+        held ^= low
+        kind, pattern, _ = _MARKERS_NEEDS[low.bit_length() - 1]
         if gated and pattern in _FOLDED_GATES and not _FOLDED_GATES[pattern].search(folded) \
                 or pattern is _ORDER and not _ORDER_GATE.search(text):
             continue

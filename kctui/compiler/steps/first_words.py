@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.steps.names_memo import remembered
 from kctui.core.slugs import identity_key
 
 FIRST_MAX_ZIPF = 5.0  # a first word this frequent or more ("Will", "Station") stands for no one thing
@@ -99,12 +100,14 @@ def _initials(name: str) -> str:
 _TWO_PARTS = re.compile(r"^[A-Z][a-z]{2,}[A-Z][a-z]{2,}$")  # PagerDuty, LaunchDarkly, ShotGrid
 
 
+@remembered  # (asked again of the same names by a long-lived worker's next pass)
 def first_word_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     """Page slug -> the first words that stand for its names (the module's rule) that no other page
     shares: no other page has a name that is the word, or whose first word is or begins with it."""
     return _unique(names, _first_word)
 
 
+@remembered
 def initials_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     """Page slug -> the initials that stand for its names (`_initials`) that no other page shares."""
     return _unique(names, _initials)

@@ -77,7 +77,6 @@ def _words(text: str) -> tuple[str, ...]:
 
 _POSSESSIVE = re.compile(r"['’][sS](?![\w'’.&+/-]*[^\W_])")
 
-
 @lru_cache(maxsize=16384)
 def word_spans(text: str) -> tuple[tuple[int, int], ...]:
     """Where each of `_words(text)` stands in `text` (a possessive "'s" blanked, not dropped); remembered as `_words`."""
@@ -95,8 +94,9 @@ class _Name:
     person: bool = False  # a one-word name standing for a person: in lower case, not before a determiner
 
 
+@lru_cache(maxsize=16384)
 def _entry(name: str, slug: str) -> _Name | None:
-    """How `name` is found in a statement, or None when its words alone never say it is that thing."""
+    """How `name` is found in a statement, or None when its words alone never say it is that thing (remembered)."""
     written = _words(name)
     if not written:
         return None

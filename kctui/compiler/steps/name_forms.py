@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 from kctui.compiler.builtin import models
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.steps.names_memo import remembered
 from kctui.core.slugs import identity_key
 
 # a name and a number ("PRTG 500", "CityLine 311", "Python 3.12"), or a one-label domain ("Bunny.net",
@@ -87,6 +88,7 @@ def head_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     return _unique(names, _shaped_heads)
 
 
+@remembered  # (asked again of the same names by a long-lived worker's next pass)
 def brand_forms(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     """Page slug -> the brand's word opening its names (`_brand_head`, `_kind_tail_head`) where no other
     page shares it: a word rarer than wordfreq's list may still be English ("widget"), so the mention
@@ -144,6 +146,7 @@ def _unique(names: Mapping[str, Iterable[str]], heads_of) -> dict[str, list[str]
     return out
 
 
+@remembered
 def forms_of(names: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     """Page slug -> the short forms and head words of its names."""
     out = short_forms(names)
