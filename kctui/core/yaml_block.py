@@ -14,6 +14,7 @@ one, is the one the full loader gives; the tests check that against PyYAML on ge
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -188,6 +189,14 @@ def _scalar(text: str) -> Any:
         return []
     if text == "{}":
         return {}
+    value = _atom(text)
+    return _atom.__wrapped__(text) if type(value) is float else value  # (a float made anew: a NaN is no other's)
+
+
+@lru_cache(maxsize=65536)
+def _atom(text: str) -> Any:
+    """A scalar's value (a str, an int, a float, a bool or None: nothing a caller can change), remembered by
+    its text: a page's keys and values recur, and a long-lived worker reads the pages it wrote."""
     first = text[:1]
     if first == "'":
         return _single_quoted(text)

@@ -40,6 +40,10 @@ class Needles:
                         for w in words}
         self._always = sum(1 << i for i, g in enumerate(groups) if "" in g)  # ("" is in every text)
 
+    def any(self, text: str) -> bool:
+        """Does `text` hold a word of any group?"""
+        return bool(self._always) or (self._search is not None and self._search(text) is not None)
+
     def held(self, text: str) -> int:
         found, pos, search = self._always, 0, self._search
         if search is None:

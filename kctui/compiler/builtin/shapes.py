@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.needles import Needles
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev, joined
 from kctui.compiler.readers import Block, Document
 from kctui.core.claims import Claim
@@ -53,6 +54,7 @@ _DECISION_WORDS = ("chose", "choose", "picked", "selected", "decided", "settled 
                    "go w/", "going w/", "gone w/", "went w/",
                    "ll use", "ll take", "ll go for", " it is", " now ", "mov", "slip", "push", "postpone", "reschedul",
                    "deferred", "brought forward", "bumped")
+_DECISION_HELD = Needles([_DECISION_WORDS])
 _CMD = re.compile(r"^(?:\$\s+|#\s+)?(?P<cmd>(?:sudo\s+)?[a-z][\w.-]*(?:\s+\S+)+)\s*$")
 _NOT_SHELL = re.compile(r"[{};]\s*$|^\s*(?:fn|let|def|class|import|from|return|if|for|while|pub|use|struct|impl|const|var|function)\b|\s=\s|=>|::")
 
@@ -152,10 +154,7 @@ def decisions(doc: Document, us: list[Unit], names: dict[str, str], known: dict[
                 out.append(Claim(doc.title, "decision", what, "", "fact", "statement", ev(doc, u.first, last)))
             continue
         words = " " + " ".join(text.casefold().split())
-        for w in _DECISION_WORDS:  # (a loop, not any(): asked of every sentence)
-            if w in words:
-                break
-        else:
+        if not _DECISION_HELD.any(words):  # (its words looked for in one scan: asked of every sentence)
             continue
         out += [c for c in _decision(doc, u, text, names, names if known is None else known) if as_written(doc, u, c.value)]
     return out
