@@ -80,3 +80,16 @@ def test_a_claim_line_read_again_is_the_claim_its_digest_says() -> None:
     assert again == parse_claim_line(line, {"notes/a.md": "sha256:2"}) and again.evidence.digest == "sha256:2"
     assert read_claim_line(line, {}) == parse_claim_line(line, {})
     assert read_claim_line("not a claim line", {}) is None
+
+
+def test_any_word_of_any_group() -> None:
+    assert Needles([("chose", "go with")]).any("we go with b") and not Needles([("chose",)]).any("we went")
+    assert Needles([("",)]).any("anything") and not Needles([()]).any("anything")
+
+
+def test_a_frontmatter_read_twice_is_the_same_and_its_own() -> None:
+    from kctui.core.yaml_block import read_block
+    text = "a: 1\nb: x\nc: true\nd: []\ne: {}\nf: 1.5\ng:\n- 2\n- y\n"
+    first, second = read_block(text, 10), read_block(text, 10)
+    assert first == second == {"a": 1, "b": "x", "c": True, "d": [], "e": {}, "f": 1.5, "g": [2, "y"]}
+    assert first["d"] is not second["d"] and first["e"] is not second["e"] and first["g"] is not second["g"]
