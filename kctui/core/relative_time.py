@@ -5,8 +5,10 @@ chat session dated Tuesday 5 March 2024 is Monday 4 March 2024; "last month" is 
 2023", "## Tue 14 Mar 2024, evening", "# Chat — 2025-02-03 21:40"): it needs a four-digit year, and is
 read with python-dateutil. `resolve(text, anchor)` finds the relative times of English prose (today,
 yesterday, tomorrow, last/next/this Friday, last/next week, month or year, N days, weeks, months or years
-ago, in N days …, a fortnight) and gives each as the date or the date range it means. Pure: a function of
-its inputs (tests/unit/test_relative_time.py).
+ago, in N days …, a fortnight) and gives each as the date or the date range it means; a weekday named alone
+("Picked her up on Saturday", "Tuesday if nothing breaks") is the one before or after as its clause's tense
+says (kctui.core.tense), and stays unresolved where the clause does not say. Pure: a function of its inputs
+(tests/unit/test_relative_time.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
+
+from kctui.core.tense import weekday_direction
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -39,12 +43,25 @@ _PATTERNS = (
     ("next_span", re.compile(r"\bnext (week|month|year)\b", re.I)),
 )
 
+# a weekday named alone: not after a word that says which one ("last", "every", "that", "a week on" …, which
+# _PATTERNS reads or nobody can), not a plural, not before the date it names ("Saturday 25 January") nor
+# before "week" ("Thursday week")
+_MONTHS = "|".join([*calendar.month_name[1:], *calendar.month_abbr[1:]])
+_BARE_DAY = re.compile(rf"\b{_DAY}\b(?!\s*,?\s*(?:the\s+)?\d|\s*,?\s*(?:{_MONTHS})\b|\s+week\b)", re.I)
+_SAYS_WHICH = re.compile(r"\b(?:last|next|this|that|every|each|same|the|a|one|coming|following|other)\s+$", re.I)
+
 
 @dataclass(frozen=True)
 class RelativeTime:
     phrase: str  # as written
     start: dt.date
     end: dt.date  # the same as start for one day
+
+    def gloss(self) -> str:
+        """What a statement carries beside it: `yesterday = Monday 4 March 2024`; a weekday named alone as
+        its date (`Saturday 2 March 2024`: the phrase is the label's first word)."""
+        label = self.label()
+        return label if label.split(" ", 1)[0].casefold() == self.phrase.casefold() else f"{self.phrase} = {label}"
 
     def label(self) -> str:
         """`Monday 4 March 2024`, `25 Feb–2 Mar 2024`, `February 2024` or `2023`."""
@@ -98,6 +115,13 @@ def resolve(text: str, anchor: dt.date) -> list[RelativeTime]:
             if got is not None:
                 taken.append(m.span())
                 found.append((m.start(), RelativeTime(m.group(0), *got)))
+    for m in _BARE_DAY.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken) or _SAYS_WHICH.search(text, 0, m.start()):
+            continue
+        want = WEEKDAYS.index(m.group(1).lower())
+        direction = weekday_direction(text, m.start(), m.end()) if want != anchor.weekday() else 0
+        if direction:
+            found.append((m.start(), RelativeTime(m.group(0), *_weekday(m, anchor, direction))))
     return [r for _at, r in sorted(found, key=lambda x: x[0])]
 
 

@@ -31,6 +31,7 @@ KEEP_SHARE = 0.5  # a further sentence scores at least this share of the best on
 CLAIM_BONUS = 1.1  # a compiled claim's score against a raw passage's
 DATED_BONUS = 1.3  # a dated sentence's, when the question asks when; one stating the amount, count or duration asked for
 HEAD_BONUS = 2.0  # the packet's first sentence's against its last: the packet is ranked
+QUESTION_SHARE = 0.25  # a sentence asking a question ("When does it go to prod?"), against one stating
 # (the conversations' 1,394 questions, a 16 KB packet: an evidence line among the three sentences 34.4 % with
 # each term counting 1, a claim +0.5, the rest kept at 0.75 of the best; 41.7 % with the terms weighed by their
 # rarity in the packet and the head bonus, 49.0 % with the rest kept at 0.5 of the best, 51.8 % at 0.3)
@@ -166,6 +167,8 @@ def _score(weights: list[float], groups: list[Any], toks: list[str], stmt: Cited
         score *= DATED_BONUS
     elif wants and wants != "time" and states(wants, stmt.text):
         score *= DATED_BONUS  # an amount, a count, a duration where the question asks for one
+    if stmt.text.rstrip().endswith("?"):
+        score *= QUESTION_SHARE  # (it shares the question's words because it asks it; the answer states)
     return score * (1.0 + HEAD_BONUS * (1.0 - place))
 
 

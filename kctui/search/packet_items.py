@@ -153,8 +153,8 @@ def _dates(text: str, anchor: Any) -> str:
 def _dates_of(text: str, anchor: Any) -> tuple[str, ...]:
     """The relative times of a statement as the dates they mean (a packet renders a group again for each
     statement it tries: each is read once)."""
-    return tuple(f"{r.phrase} = {r.label()}" for r in resolve_relative(text, anchor)
-                 if f"{r.phrase} = " not in text)  # a compiled statement that says it already
+    return tuple(r.gloss() for r in resolve_relative(text, anchor)
+                 if r.gloss() not in text)  # a compiled statement that says it already
 
 
 def kind_of(item: dict[str, Any]) -> str:

@@ -54,3 +54,21 @@ def test_several_in_one_sentence_in_order_and_none_in_plain_text():
 def test_labels_read_as_a_person_writes_dates():
     assert [r.label() for r in resolve("yesterday, last month, two years ago, last week", TUE)] == [
         "Monday 4 March 2024", "February 2024", "2022", "26 Feb–3 Mar 2024"]
+
+
+@pytest.mark.parametrize("text, written", [
+    ("Picked her up on Saturday", "Saturday 2 March 2024"),  # the Saturday before Tuesday 5 March
+    ("I'm flying home on Sunday", "Sunday 10 March 2024"),  # the Sunday after
+    ("Sent it off on Tuesday.", None),  # the day it was written: today, or a week ago?
+    ("I can do every other Saturday", None),
+    ("They're offering Thursday May 4th instead.", None),  # a date, not a weekday alone
+    ("The guy can't do till Thursday week", None),
+    ("Saturdays are best, see you Friday", None),  # a habit
+])
+def test_a_weekday_alone_is_the_one_its_tense_points_to_written_as_its_date(text, written):
+    got = [r.gloss() for r in resolve(text, TUE)]
+    assert got == ([written] if written else [])
+
+
+def test_a_relative_time_is_glossed_with_its_phrase():
+    assert [r.gloss() for r in resolve("I sprained it yesterday.", TUE)] == ["yesterday = Monday 4 March 2024"]

@@ -199,7 +199,7 @@ def scope_of(text: str, date: dt.date | None, titled: bool = False) -> tuple[str
     if date is None:
         return "", []
     found = resolve(text, date)
-    return "; ".join([*(() if titled else (day(date),)), *(f"{r.phrase} = {r.label()}" for r in found)]), found
+    return "; ".join([*(() if titled else (day(date),)), *(r.gloss() for r in found)]), found
 
 
 def about_self(sentence: str) -> bool:
