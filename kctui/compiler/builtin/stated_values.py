@@ -13,7 +13,8 @@ from http import HTTPStatus
 
 from kctui.compiler.builtin import names as nm
 
-_DIGIT_TOKEN = re.compile(r"(?<![\w@/#])[~≈<>+]?[$€£¥]?\d[\w.,:/%–+-]*")
+_DIGIT_TOKEN = re.compile(r"(?<![\w@/#])(?:[vV](?=\d)|[~≈<>+]?[$€£¥]?)\d[\w.,:/%–+-]*")
+# (a version written with its "v" is one token: "EMQX (v5.4)", "Unleash v5.7", not a "4" or a "7" after a dot)
 # a run of letters that can be a calendar word: capitalised, three letters or more (`calendar_word`)
 _ANY_DIGIT = re.compile(r"\d")  # (a digit token needs one: most sentences have none, and this scan is quick)
 # (the capital first, then the look behind it: a pattern that opens with a class lets the scan skip
@@ -52,6 +53,8 @@ def value_spans(text: str) -> tuple[tuple[int, int], ...]:
 # between a name and its value: punctuation, at most two words in lower case (a verb, a preposition:
 # "renews on", "took"), "v"/"version": "Postgres 16", "Zuora renews 2027-01-15", "EMQX (v5.4)"
 _NEXT_TO = re.compile(r"[\s(:,]{1,3}(?:[a-z]+\s+){0,2}(?:v(?:ersion)?\s?)?")
+# a version with its "v" in the bracket that opens after the name: "Unleash (self-hosted, v5.7 on the tools cluster)"
+_IN_BRACKET = re.compile(r"\s?\([^()]{0,36}[\s,]")
 
 
 # what marks the value after it as one that held before ("€14,400/yr (was €12,900)", "up from 3", "previously
@@ -71,7 +74,9 @@ def valued_outside(plain: str, spans: list[nm.Span]) -> bool:
 
 def value_next_to(plain: str, span: nm.Span, values: list[tuple[int, int]]) -> bool:
     """Does a value follow the name at once ("Postgres 16", "EMQX 5.4", "Acme (2026-03-31)")?"""
-    return any(0 < a - span.end <= 20 and _NEXT_TO.fullmatch(plain[span.end:a]) for a, _ in values)
+    return any(0 < a - span.end <= 20 and _NEXT_TO.fullmatch(plain[span.end:a])
+               or plain[a:a + 1] in ("v", "V") and 0 < a - span.end <= 40 and _IN_BRACKET.fullmatch(plain[span.end:a])
+               for a, _ in values)
 
 
 
