@@ -23,6 +23,13 @@ def block(*lines: str) -> Block:
     (("**Lena Marsh** 10:06", "APN 114-220-031"), False),  # a thread's speaker over her message
     (("Dan Okafor",), False),  # one line
     (("A line that is far too long to be a line of a signature or an address", "Dan"), False),
+    # a pasted chat: each line a stamped message, however long
+    (("[09:41] Tomasz Wren: heads up, deploy freeze starts 18 December and ends 4 January",
+      "[09:46] Maya Okafor: nice. I'll close JIRA PLAT-2210"), True),
+    (("14:02 - Ana: the IRSA change is done on staging, going to prod on Tuesday",
+      "14:05 - Dmitri: nice, that was quick."), True),
+    (("[09:41] Tomasz Wren: heads up, deploy freeze starts 18 December and ends 4 January",
+      "and the NATS cutover has to land before the 17th, which is tight for everyone"), False),  # runs on
 ])
 def test_a_line_block_is_short_lines_each_its_own(lines, expected):
     assert line_block(block(*lines)) is expected
@@ -48,3 +55,17 @@ def test_a_signature_is_read_line_by_line_and_its_lines_are_its_signers():
     leads = section_leads(doc)
     assert leads.get(7) == leads.get(8) == "Dan Okafor"
     assert 6 not in leads and 3 not in leads
+
+
+PASTED = """# #platform channel, pasted 2 December 2026
+
+[09:41] Tomasz Wren: heads up, deploy freeze starts 18 December and ends 4 January
+[09:46] Maya Okafor: nice. I'll close JIRA PLAT-2210
+"""
+
+
+def test_a_pasted_chats_lines_are_each_its_own_so_a_message_is_its_speakers():
+    doc = read_source("paste.md", PASTED.encode(), "sha256:x")
+    texts = [(u.plain, u.first, u.last) for u in units(doc)]
+    assert ("[09:46] Maya Okafor: nice. I'll close JIRA PLAT-2210", 4, 4) in texts
+    assert not any(first == 3 and last == 4 for _t, first, last in texts)  # no statement across two speakers

@@ -81,13 +81,22 @@ _OPENS = re.compile(r"[A-Z0-9+(@*_`\[]")
 _SPEAKER = re.compile(r"(?:\*\*|__)[^*_]+(?:\*\*|__)|.*\b\d{1,2}[:.]\d\d\b")  # a thread's "**Lena** 10:06" over her message
 
 
+# a line that opens on a time stamp and a speaker ("[09:41] Tomasz Wren: heads up …", "14:02 - Ana: ok"): a
+# pasted chat's message, each line its own whoever speaks and however long it is
+_STAMPED_TURN = re.compile(r"(?:\[[^\]\n]{1,40}\]|\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)\s*(?:[-–—|]\s*)?"
+                           r"[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*){0,2}:\s+\S")
+
+
 def line_block(block: Block) -> bool:
     """Is `block` a paragraph of two or more short lines, each its own: none longer than SHORT_LINE, none but
     the last ending on a sentence's end mark, none running on (a comma, a conjunction, an article) into a
-    next line, each opening on a capital, a digit or a mark?"""
+    next line, each opening on a capital, a digit or a mark? Or of lines that each open on a time stamp and
+    a speaker (a pasted chat: `_STAMPED_TURN`)?"""
     if block.kind != "paragraph" or "\n" not in block.text:
         return False
     lines = [t.strip() for t in block.text.split("\n")]
+    if len(lines) == len(block.lines) and all(_STAMPED_TURN.match(t) for t in lines):
+        return True
     if len(lines) != len(block.lines) or any(not t or len(t) > SHORT_LINE for t in lines) or _SPEAKER.match(lines[0]):
         return False
     return not any(t.endswith((".", "!", "?")) or not _OPENS.match(nxt) or _RUNS_ON.search(t)
