@@ -25,13 +25,15 @@ from typing import Any
 from kctui.search.asked_for import asked_for, states
 from kctui.search.packet_items import kind_of, read_claim, read_passage
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
+from kctui.search.replies import asks, reply_scores
 
 EXTRACT_SENTENCES = 3
 KEEP_SHARE = 0.5  # a further sentence scores at least this share of the best one
 CLAIM_BONUS = 1.1  # a compiled claim's score against a raw passage's
 DATED_BONUS = 1.3  # a dated sentence's, when the question asks when; one stating the amount, count or duration asked for
 HEAD_BONUS = 2.0  # the packet's first sentence's against its last: the packet is ranked
-QUESTION_SHARE = 0.25  # a sentence asking a question ("When does it go to prod?"), against one stating
+QUESTION_SHARE = 0.25  # a sentence asking a question ("When does it go to prod?"), against one stating;
+# its reply, the next turn of another speaker, scores replies.REPLY_SHARE of what it would have
 # (the conversations' 1,394 questions, a 16 KB packet: an evidence line among the three sentences 34.4 % with
 # each term counting 1, a claim +0.5, the rest kept at 0.75 of the best; 41.7 % with the terms weighed by their
 # rarity in the packet and the head bonus, 49.0 % with the rest kept at 0.5 of the best, 51.8 % at 0.3)
@@ -167,8 +169,6 @@ def _score(weights: list[float], groups: list[Any], toks: list[str], stmt: Cited
         score *= DATED_BONUS
     elif wants and wants != "time" and states(wants, stmt.text):
         score *= DATED_BONUS  # an amount, a count, a duration where the question asks for one
-    if stmt.text.rstrip().endswith("?"):
-        score *= QUESTION_SHARE  # (it shares the question's words because it asks it; the answer states)
     return score * (1.0 + HEAD_BONUS * (1.0 - place))
 
 
@@ -180,7 +180,8 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     question asks when, and a sentence near the packet's head (the packet is ranked) before one near its
     end; ties in packet order. Only sentences holding at least one term of the question, and after the
     first only those scoring at least KEEP_SHARE of it. A page's claim holds its page's title too (a claim on
-    Backblaze's page is of Backblaze though it does not say the name)."""
+    Backblaze's page is of Backblaze though it does not say the name). A sentence that asks a question scores
+    QUESTION_SHARE of it, and the chat's reply to it (kctui.search.replies) scores a share of what it had."""
     parsed = _query(question)
     if parsed is None or not parsed.groups:
         return []
@@ -200,8 +201,14 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     n = len(found)
     weights = [math.log(1.0 + n / max(1, sum(1 for _, toks in found if group_in(g.with_prefix(), toks))))
                for g in parsed.groups]
-    ranked = [(-score, order, stmt) for order, (stmt, toks) in enumerate(found)
-              if (score := _score(weights, parsed.groups, toks, stmt, asks_when, order / n, wants)) > 0]
+    scores = [_score(weights, parsed.groups, toks, stmt, asks_when, order / n, wants) for order, (stmt, toks) in enumerate(found)]
+    asking = {i: score for i, score in enumerate(scores) if score > 0 and asks(found[i][0].text)}
+    replied = reply_scores([stmt for stmt, _ in found], asking)
+    for i in asking:  # (a turn asking the question shares its words because it asks; the reply states)
+        scores[i] *= QUESTION_SHARE
+    for i, score in replied.items():
+        scores[i] = max(scores[i], score)
+    ranked = [(-score, order, stmt) for order, ((stmt, _toks), score) in enumerate(zip(found, scores, strict=True)) if score > 0]
     ranked.sort(key=lambda r: (r[0], r[1]))
     best = -ranked[0][0] if ranked else 0.0
     return [stmt for score, _, stmt in ranked[:limit] if -score >= KEEP_SHARE * best]

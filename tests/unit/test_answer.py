@@ -164,7 +164,7 @@ def test_extract_says_a_turn_once_when_the_packet_holds_it_as_a_claim_and_as_a_p
               "claims": ["Elliot — said: Hartley cancelled, so the boiler service is on the 28th. ^[s2.md:L3-L3]"]},
              {"kind": "evidence", "source": "s2.md", "section": "",
               "passages": ["L3: Elliot: Hartley cancelled, so the boiler service is on the 28th.",
-                           "L5: Noor: Did they keep the boiler service price?"]}]
+                           "L5: Noor: They kept the boiler service price at £90."]}]
     got = a.extract("when is the boiler service", items)
     assert [(s.kind, s.lines) for s in got] == [("claim", (3, 3)), ("passage", (5, 5))]
 
@@ -211,3 +211,24 @@ def test_a_malformed_reply_fails_closed(text, message) -> None:
 ])
 def test_partial_answer(text, shown) -> None:
     assert a.partial_answer(text) == shown
+
+
+LOKI = {"kind": "evidence", "source": "chat.md", "section": "Session 2",
+        "passages": ["L10: Raj: Loki 3.2 is running on staging.",
+                     "L11: Maya: What's the storage cost?",
+                     "L12: Raj: About $90 a month on S3 at that volume.",
+                     "L13: Maya: Good. Keep it running through the freeze."]}
+
+
+def test_a_turn_asking_the_question_is_no_answer_and_the_reply_to_it_is() -> None:
+    # the asking turn holds the question's words because it asks them; the next turn, another speaker's, answers
+    got = a.extract("what is the storage cost for Loki", [LOKI])
+    assert got[0].lines == (12, 12)
+    assert (11, 11) not in [s.lines for s in got[:1]]
+
+
+def test_a_reply_is_the_next_turn_of_another_speaker_only() -> None:
+    same_speaker = {**LOKI, "passages": ["L11: Maya: What's the storage cost?", "L12: Maya: Asking for finance."]}
+    assert [s.lines for s in a.extract("storage cost", [same_speaker])] == [(11, 11)]  # (nothing else holds a term)
+    far = {**LOKI, "passages": ["L11: Maya: What's the storage cost?", "L30: Raj: About $90 a month."]}
+    assert [s.lines for s in a.extract("storage cost", [far])] == [(11, 11)]  # (not the turn after it)

@@ -1,0 +1,55 @@
+"""A chat's reply to a question its packet holds: "Maya: What's the storage cost?" is answered by the next turn,
+another speaker's ("Raj: About $90 a month on S3 at that volume."), which shares none of the question's words.
+The no-model answer (kctui.search.answer.extract) scores a turn that asks a question low (it shares the words
+because it asks) and gives the reply a share of what the asking turn scored.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+REPLY_SHARE = 0.8  # a reply's score: this share of the score of the turn that asked it
+REPLY_GAP = 3  # at most this many lines from the asking turn's last line to the reply's first (a blank between)
+_SPEAKER = re.compile(r"^\s*([^:—\n]{1,60}?):\s")
+
+
+class Statement(Protocol):
+    item: str
+    kind: str
+    text: str
+    lines: tuple[int, int] | None
+
+
+def asks(text: str) -> bool:
+    """Does the sentence ask a question (it ends on a question mark)?"""
+    return text.rstrip().rstrip("…").rstrip().endswith("?")
+
+
+def speaker(text: str) -> str | None:
+    m = _SPEAKER.match(text)
+    return m.group(1).strip() if m else None
+
+
+def reply_scores(found: list[Statement], asked: dict[int, float]) -> dict[int, float]:
+    """{index in `found`: score} of the replies to the questions `asked` ({index: the asking turn's score}): the
+    first passage after it in its item that opens within REPLY_GAP lines of it, by another speaker."""
+    speakers: dict[tuple[str, tuple[int, int]], str] = {}
+    for st in found:
+        if st.kind == "passage" and st.lines is not None and (who := speaker(st.text)):
+            speakers.setdefault((st.item, st.lines), who)
+    out: dict[int, float] = {}
+    for i, score in asked.items():
+        q = found[i]
+        if q.kind != "passage" or q.lines is None or score <= 0:
+            continue
+        asker = speakers.get((q.item, q.lines))
+        for j, st in enumerate(found):
+            if st.item != q.item or st.kind != "passage" or st.lines is None:
+                continue
+            if q.lines[1] < st.lines[0] <= q.lines[1] + REPLY_GAP:
+                who = speakers.get((st.item, st.lines))
+                if who and who != asker:
+                    out[j] = max(out.get(j, 0.0), REPLY_SHARE * score)
+                break
+    return out
