@@ -30,6 +30,7 @@ from kctui.core.claims import Claim
 from kctui.core.page_edits import edit_entries
 from kctui.core.pages import Mention, Page, SourceRef, escape_text, is_descriptive
 from kctui.core.slugs import identity_key
+from kctui.core.value_sense import all_same
 
 MAX_RELATED = 12
 MAX_HISTORY_DETAIL = 40
@@ -72,8 +73,8 @@ def conflicts_of(claims: list[Claim]) -> dict[tuple[str, str, str], list[Claim]]
             groups.setdefault(key, {}).setdefault(c.evidence.path, []).append(c)
     out: dict[tuple[str, str, str], list[Claim]] = {}
     for key, by_path in groups.items():
-        single = {p: cs[0] for p, cs in by_path.items() if len({x.norm_value for x in cs}) == 1}
-        if len(single) >= 2 and len({c.norm_value for c in single.values()}) >= 2:
+        single = {p: cs[0] for p, cs in by_path.items() if all_same({x.norm_value for x in cs})}
+        if len(single) >= 2 and not all_same({c.norm_value for c in single.values()}):
             out[key] = sorted(single.values(), key=lambda c: (c.evidence.path, c.evidence.start))
     return dict(sorted(out.items()))
 

@@ -26,6 +26,7 @@ from kctui.core.page_status import (
 )
 from kctui.core.pages import Page, SourceRef, claim_sig, escape_text, strip_kept
 from kctui.core.record_tables import explode, implode
+from kctui.core.value_sense import same_value
 
 RESOLVED_KEY = "resolved_conflicts"
 
@@ -69,7 +70,7 @@ def open_fingerprints(page: Page | None) -> set[str]:
     for group in page.conflicts if page else []:
         head = group[0]
         out |= {fingerprint(key3(head), head.norm_value, c.norm_value) for c in group[1:]
-                if c.norm_value != head.norm_value}
+                if not same_value(c.norm_value, head.norm_value)}
     return out
 
 
@@ -99,7 +100,7 @@ def _settle_group(out: Settled, key: tuple[str, str, str], head: Claim, group: l
     a person decided against them."""
     shown = [head]
     for c in group:
-        if c.norm_value == head.norm_value:
+        if same_value(c.norm_value, head.norm_value):
             if c is not head:
                 out.accepted.append(c)
             continue

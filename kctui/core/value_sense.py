@@ -1,0 +1,82 @@
+"""Whether two values of one fact state the same thing (QA session 29, item 6): a dispute needs values
+that say different things, not the same thing written two ways.
+
+`normalise_value` already folds case, thousands separators, a version's leading `v` and a number's unit.
+What it leaves, and what is still the same value:
+
+- a period after an amount ("$18,400" and "$18,400 per year", "$18,400/yr", "$18,400 annually"): one
+  side not naming the period says the same amount; two different periods ("per month" vs "per year")
+  are different values;
+- a bare version number with a leading `v` ("16" and "v16");
+- a date written in words ("30 Sep 2026", "September 30, 2026") and as ISO ("2026-09-30").
+
+Pure: `same_value(a, b)` on two values (raw or normalised), `all_same(values)` on a group (every pair).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from kctui.core.values import normalise_value
+
+_PERIODS = {
+    "year": "year", "yr": "year", "annum": "year", "month": "month", "mo": "month", "week": "week",
+    "wk": "week", "day": "day", "hour": "hour", "hr": "hour",
+}
+_PERIOD_ADVERBS = {"annually": "year", "yearly": "year", "monthly": "month", "weekly": "week", "daily": "day",
+                   "hourly": "hour"}
+_PER = re.compile(r"^(?P<amount>.*\d.*?)\s*(?:(?:/|\bper\s+|\ba\s+|\ban\s+|\beach\s+|\bevery\s+)\s*"
+                  r"(?P<period>years?|yrs?|annum|months?|mos?|weeks?|wks?|days?|hours?|hrs?)"
+                  r"|\s+(?P<adverb>annually|yearly|monthly|weekly|daily|hourly))\.?$")
+_BARE_V = re.compile(r"^v(\d+)$")
+_MONTHS = {m: i for i, m in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
+_MONTH = r"(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY_FIRST = re.compile(rf"^(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+(?P<year>\d{{4}})$")
+_MONTH_FIRST = re.compile(rf"^{_MONTH}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year>\d{{4}})$")
+
+
+@lru_cache(maxsize=65536)
+def stated(value: str) -> tuple[str, str]:
+    """What a value states: (its amount or text in a comparable form, the period it is given per, or "")."""
+    text = normalise_value(value)
+    period = ""
+    m = _PER.match(text)
+    if m:
+        word = m.group("period") or ""
+        period = _PERIOD_ADVERBS.get(m.group("adverb") or "", "") or _PERIODS.get(word.rstrip("s"), "") or \
+            _PERIODS.get(word, "")
+        if period:
+            text = normalise_value(m.group("amount"))
+    v = _BARE_V.match(text)
+    if v:
+        text = v.group(1)
+    return _date(text), period
+
+
+def _date(text: str) -> str:
+    m = _DAY_FIRST.match(text) or _MONTH_FIRST.match(text)
+    if not m:
+        return text
+    day, month = int(m.group("day")), _MONTHS[m.group("month")[:3]]
+    if not 1 <= day <= 31:
+        return text
+    return f"{m.group('year')}-{month:02d}-{day:02d}"
+
+
+def same_value(a: str, b: str) -> bool:
+    """The two values state the same thing (a period named on one side only is the same amount)."""
+    if a == b:
+        return True
+    (x, p), (y, q) = stated(a), stated(b)
+    return x == y and (p == q or not p or not q)
+
+
+def all_same(values: list[str] | set[str]) -> bool:
+    """Every pair of `values` states the same thing (so the group is no disagreement)."""
+    vs = list(dict.fromkeys(values))
+    return all(same_value(a, b) for i, a in enumerate(vs) for b in vs[i + 1:])
+
+
+__all__ = ["all_same", "same_value", "stated"]
