@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from kctui.core.page_sections import page_sections, section_named, set_sections
+
 EDITS_KEY = "page_edits"
 SECTION = "Written by people and agents"
 EDIT_KINDS = ("statement", "note", "section")
@@ -97,14 +99,23 @@ def section_lines(entries: list[dict[str, Any]]) -> list[str]:
 
 
 def with_section(body: str, entries: list[dict[str, Any]]) -> str:
-    """`body` with its edits section replaced by one for `entries` (it is always the last section)."""
+    """`body` with its edits section replaced by one for `entries` (it is always the last section); a
+    section a person set that the page has is shown in that section instead (`kctui.core.page_sections`)."""
     lines = body.rstrip("\n").split("\n")
     head = f"## {SECTION}"
     if head in lines:
         lines = lines[:lines.index(head)]
     while lines and not lines[-1].strip():
         lines.pop()
-    section = section_lines(entries)
+    names, placed, rest = page_sections(lines), {}, []
+    for e in entries:
+        name = section_named(str(e.get("section") or ""), names) if e.get("kind") == "section" else None
+        if name is None:
+            rest.append(e)
+        else:
+            placed[name] = entry_lines(e)[2]
+    lines = set_sections(lines, placed)
+    section = section_lines(rest)
     text = "\n".join(lines + ([""] + section if section else []))
     return text.rstrip("\n") + "\n"
 

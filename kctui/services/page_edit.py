@@ -30,6 +30,7 @@ from kctui.compiler.trust.kept import says
 from kctui.core.claims import Claim, Evidence
 from kctui.core.clock import rfc3339
 from kctui.core.frontmatter import FrontmatterError
+from kctui.core.page_sections import page_sections, section_named
 from kctui.core.page_edits import EDITS_KEY, edit_entries, next_id, parse_citation, with_section
 from kctui.core.page_status import page_compile_status, render_page, split_page
 from kctui.core.pages import TYPE_KINDS
@@ -155,6 +156,8 @@ def edit_page(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
             if kind == "statement" and citation is None and target.get("citation"):
                 citation = str(target["citation"])
                 value = value if value is not None else target.get("value")
+        if kind == "section" and edit_id is None:
+            section = _page_section(section, _body, rel)
         entry = _entry(root, kind=kind, text=body_text, citation=citation, value=value, section=section,
                        author=author, at=at, entries=entries, title=state.title)
         _place(entries, entry, target)
@@ -186,6 +189,15 @@ def _checked_request(op: str, kind: str | None, edit_id: str | None) -> str | No
         raise InvalidInput(f"revise sets the text of a section (got {kind!r}) or rewrites an earlier edit "
                            "(give its id); append adds statements and notes")
     return kind
+
+
+def _page_section(name: str | None, body: str, rel: str) -> str:
+    """The page's own spelling of section `name`; InvalidInput (one line, listing them) when it has none."""
+    sections = page_sections(body)
+    found = section_named(name or "", sections)
+    if found is None:
+        raise InvalidInput(f"page {rel} has no section {str(name or '')[:80]!r}; its sections: {', '.join(sections)}")
+    return found
 
 
 def _checked_author(author: str | None) -> str:

@@ -151,11 +151,18 @@ def test_direct_edits_are_narrower_than_the_compiler(base: Base) -> None:
     with pytest.raises(InvalidInput):
         base.edit(op="append", text="x", citation="../outside.md:L1-L1", author="human:lena")
     assert base.text() == before
-    done = base.edit(op="revise", section="Runbook", text="Restart with systemctl.", author="human:lena")
-    again = base.edit(op="revise", section="Runbook", text="Restart with systemctl restart billing.",
+    with pytest.raises(InvalidInput) as bad:  # a section the page does not have (QA s29 item 17)
+        base.edit(op="revise", section="Runbook", text="Restart with systemctl.", author="human:lena")
+    assert "no section 'Runbook'" in str(bad.value) and "Relevance" in str(bad.value)
+    assert base.text() == before
+    done = base.edit(op="revise", section="relevance", text="Restart with systemctl.", author="human:lena")
+    again = base.edit(op="revise", section="Relevance", text="Restart with systemctl restart billing.",
                       author="human:lena")
     assert again["edit"]["id"] == done["edit"]["id"] and again["revision"] == done["revision"] + 1
     assert "Restart with systemctl restart billing." in base.text() and "Restart with systemctl. " not in base.text()
+    relevance = base.text().split("## Relevance\n\n", 1)[1]  # set in the page's own section, not repeated
+    assert relevance.startswith("Restart with systemctl restart billing. (written by a person (lena)")
+    assert "### Relevance" not in base.text()
 
     # agents are bounded by the base's autonomy; people are not (they are the ones attending)
     update_policy(base.svc, base.ws, base.kb.id, autonomy="suggest")
@@ -174,7 +181,7 @@ def test_direct_edits_are_narrower_than_the_compiler(base: Base) -> None:
     assert base.front()["compile_status"] == "confirmed"
     confirmed = base.text()
     with pytest.raises(Refused) as exc:
-        base.edit(op="revise", section="Runbook", text="rewritten", author="human:lena")
+        base.edit(op="revise", section="Relevance", text="rewritten", author="human:lena")
     assert exc.value.code == "human_confirmed"
     assert base.text() == confirmed
     base.edit(op="append", kind="note", text="checked after the approval", author="human:lena")
