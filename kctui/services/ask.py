@@ -23,6 +23,7 @@ from typing import Any
 
 from kctui.search import answer as answers
 from kctui.search import context as packets
+from kctui.services.ask_kept import unverify_kept
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure
 from kctui.services.search import context as packet_of
@@ -121,6 +122,7 @@ def _extractive_answer(result: dict[str, Any], question: str, items: list[dict[s
     result["flags"] = answers.flags(items, {s.item for s in chosen})
     result["verified"] = True
     result["unanswerable"] = False
+    unverify_kept(result, items)
 
 
 def _model_answer(result: dict[str, Any], settings: Any, question: str, items: list[dict[str, Any]],
@@ -144,4 +146,5 @@ def _model_answer(result: dict[str, Any], settings: Any, question: str, items: l
     if result["unanswerable"]:
         return
     result["citations"], result["verified"] = answers.verify(reply.answer, list(reply.citations), items)
+    unverify_kept(result, items)
     result["flags"] = answers.flags(items, {c["item"] for c in result["citations"]})

@@ -145,7 +145,21 @@ def _pin(c: Claim, proposal: _Proposal, pinning: _Pinning, *, by: str, at: str) 
         "subject": c.subject, "attribute": c.attribute, "scope": c.scope, "value": c.value,
         "citation": citation(c.evidence)[2:-1], "source": path,
         "pinned": str(earlier["pinned"]) if earlier else proposal.old_refs.get(path, ""),
-        "seen": proposal.new_refs.get(path, ""), "now": alike[0].value if alike else "", "by": by, "at": at})
+        "seen": proposal.new_refs.get(path, ""), "now": _now_at(c, alike), "by": by, "at": at})
+
+
+def _now_at(c: Claim, alike: list[Claim]) -> str:
+    """What the proposal says at the kept claim's cited lines (QA s29 item 1): its claim of the same key
+    citing those lines, else one that overlaps them; else a fact's one value from the same source (the
+    lines moved); else "" ("no longer says this") — never another line's claim of the same source."""
+    ev = c.evidence
+    for o in alike:
+        if (o.evidence.start, o.evidence.end) == (ev.start, ev.end):
+            return o.value
+    for o in alike:
+        if o.evidence.start <= ev.end and ev.start <= o.evidence.end:
+            return o.value
+    return alike[0].value if c.is_atomic and len(alike) == 1 else ""
 
 
 def _cite_revisions(fm: dict[str, Any], new_refs: dict[str, str]) -> None:
