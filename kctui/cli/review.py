@@ -88,9 +88,19 @@ def _resolve(item_id: str, action: str, expected: int | None, as_json: bool, hun
             chosen = parse_hunk_numbers(hunks)
         except ValueError as exc:
             raise InvalidInput(f"--hunks: {exc}") from None
-    item = resolve(open_services(), item_id, action, expected_revision=expected, hunks=chosen)
+    ctx = open_services()
+    total = None
+    if chosen is not None:
+        from kctui.services.review_partial import hunk_total  # noqa: PLC0415
+
+        total = hunk_total(ctx, item_id)
+    item = resolve(ctx, item_id, action, expected_revision=expected, hunks=chosen)
     if as_json:
         print_json(item.json())
+    elif chosen is not None and total:
+        from kctui.core.hunks import partial_words  # noqa: PLC0415
+
+        click.echo(f"#{item.id} {partial_words(action, chosen, total)}: {item.page_path}")
     else:
         click.echo(f"#{item.id} {item.state}: {item.page_path}")
 

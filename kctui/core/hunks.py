@@ -131,4 +131,15 @@ def parse_hunk_numbers(text: str) -> list[int]:
     return sorted(set(out))
 
 
-__all__ = ["Hunk", "page_hunks", "merge_hunks", "parse_hunk_numbers"]
+def partial_words(action: str, chosen: Iterable[int], total: int) -> str:
+    """What deciding `action` (approve | reject) on the hunks `chosen` of an item of `total` hunks does,
+    in words (the others get the opposite decision: approved ones are published, rejected ones are left
+    as the current page): "approved 1 of 17 hunks; 16 left as the current page"."""
+    k = len({n for n in chosen if 1 <= n <= total})
+    rest, noun = total - k, "hunk" if total == 1 else "hunks"
+    if action == "approve":
+        return f"approved {k} of {total} {noun}" + (f"; {rest} left as the current page" if rest else "")
+    return f"rejected {k} of {total} {noun} (left as the current page)" + (f"; {rest} approved" if rest else "")
+
+
+__all__ = ["Hunk", "page_hunks", "merge_hunks", "parse_hunk_numbers", "partial_words"]

@@ -219,10 +219,14 @@ class Tools:
         actor = reviewer or self.agent
 
         def go(ctx: ServiceContext) -> tuple[m.ReviewItemOut, str]:
+            from kctui.core.hunks import partial_words  # noqa: PLC0415
+            from kctui.services.review_partial import hunk_total  # noqa: PLC0415
+
+            total = hunk_total(ctx, item_id) if hunks else 0
             item = resolve(ctx, item_id, DECISIONS[decision], expected_revision=expected_revision, actor=actor,
                            hunks=hunks)
-            part = f" (hunks {', '.join(str(n) for n in hunks)})" if hunks else ""
-            return _item_out(item), f"#{item.id} {item.state}{part}: {item.page_path} (recorded as {actor})"
+            did = partial_words(DECISIONS[decision], hunks, total) if hunks and total else item.state
+            return _item_out(item), f"#{item.id} {did}: {item.page_path} (recorded as {actor})"
 
         return self.run(go)
 

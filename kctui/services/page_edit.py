@@ -30,8 +30,8 @@ from kctui.compiler.trust.kept import says
 from kctui.core.claims import Claim, Evidence
 from kctui.core.clock import rfc3339
 from kctui.core.frontmatter import FrontmatterError
-from kctui.core.page_sections import page_sections, section_named
 from kctui.core.page_edits import EDITS_KEY, edit_entries, next_id, parse_citation, with_section
+from kctui.core.page_sections import page_sections, section_named
 from kctui.core.page_status import page_compile_status, render_page, split_page
 from kctui.core.pages import TYPE_KINDS
 from kctui.core.trust import PageState, ProposedUpdate, classify_update

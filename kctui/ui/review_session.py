@@ -17,8 +17,33 @@ class ReviewSession:
 
     session_decisions: list[int]
 
+    def resolve_picked(self, item_id: int, choice: str, expected: int | None, hunks: Sequence[int] | None,
+                       total: int, after: Callable[[bool], None] | None = None) -> None:
+        """`a` / `r` in a review item: on picked hunks (marked, or the current one) it asks first, with the
+        counts (QA s29 item 2: one hunk approved and sixteen left without a word); on the whole item it acts."""
+        if not hunks or not total or len(set(hunks)) >= total:
+            self.resolve_item(item_id, choice, expected, after=after, hunks=hunks, total=total)
+            return
+        from kctui.ui.screens.confirm import ask
+
+        picked = sorted(set(hunks))
+        rest = total - len(picked)
+        them = f"hunk{'s' if len(picked) != 1 else ''} {', '.join(str(n) for n in picked)}"
+        taken, left = (them, f"the other {rest}") if choice == "approve" else (f"the other {rest}", them)
+        body = (f"{taken[0].upper()}{taken[1:]}: published. {left[0].upper()}{left[1:]}: left as the current page "
+                "has them (a claim they revise kept and flagged until its source changes).")
+        verb = "Approve" if choice == "approve" else "Reject"
+
+        def answered(yes: bool | None) -> None:
+            if yes:  # (no: nothing happens, the marks stay)
+                self.resolve_item(item_id, choice, expected, after=after, hunks=picked, total=total)
+
+        ask(self, f"{verb} {len(picked)} of {total} hunks of item #{item_id}?", body,  # type: ignore[arg-type]
+            f"{choice} {len(picked)} of {total}", answered)
+
     def resolve_item(self, item_id: int, choice: str, expected: int | None,
-                     after: Callable[[bool], None] | None = None, hunks: Sequence[int] | None = None) -> None:
+                     after: Callable[[bool], None] | None = None, hunks: Sequence[int] | None = None,
+                     total: int = 0) -> None:
         from kctui.services import review
         from kctui.services.review_undo import find_decision
 
@@ -35,8 +60,11 @@ class ReviewSession:
             if after:
                 after(True)
 
+        from kctui.core.hunks import partial_words
+
         part = f" (hunks {', '.join(str(n) for n in hunks)})" if hunks else ""
-        self.run_service("resolve", go, ok_text=lambda _r: f"item #{item_id} {RESOLVED_WORDS[choice]}{part}",  # type: ignore[attr-defined]
+        words = partial_words(choice, hunks, total) if hunks and total else f"{RESOLVED_WORDS[choice]}{part}"
+        self.run_service("resolve", go, ok_text=lambda _r: f"item #{item_id} {words}",  # type: ignore[attr-defined]
                          then=done, on_error=(lambda: after(False)) if after else None)
 
     def undo_last(self, after: Callable[[], Any] | None = None) -> None:

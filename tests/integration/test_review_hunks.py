@@ -136,6 +136,13 @@ def test_cli_approve_hunks_and_undo(svc, workspace, tmp_path, three) -> None:
     undone = json.loads(run("review", "undo", "--json", check=True).stdout)
     assert undone["hunks"] == {str(item.id): [1, 3]} and undone["items"] == [{"id": item.id, "state": "approved"}]
     assert (wiki / PAGE).read_bytes() == before
+    # the text says what a partial decision did (QA s29 item 2), not "approved" alone
+    said = run("review", "reject", str(item.id), "--hunks", "2", check=True).stdout.strip()
+    assert said == f"#{item.id} rejected 1 of 3 hunks (left as the current page); 2 approved: {PAGE}"
+    run("review", "undo", check=True)
+    said = run("review", "approve", str(item.id), "--hunks", "1,3", check=True).stdout.strip()
+    assert said == f"#{item.id} approved 2 of 3 hunks; 1 left as the current page: {PAGE}"
+    run("review", "undo", check=True)
     assert_one_line_error(run("review", "undo"), "no review decision to undo")
 
 
@@ -149,7 +156,7 @@ def test_mcp_resolve_with_hunks_and_undo(svc, workspace, clock, three) -> None:
     tools = Tools([str(workspace)], agent="agent:test", ctx_factory=lambda: ServiceContext.open(clock=clock,
                                                                                                settings=Settings()))
     out, text = tools.resolve_conflict(item.id, "approve", item.expected_revision, "human:ada", hunks=[2])
-    assert out.state == "approved" and "(hunks 2)" in text
+    assert out.state == "approved" and f"#{item.id} approved 1 of 3 hunks; 2 left as the current page: " in text
     assert "latest: 2.0" in (wiki / PAGE).read_text() and "eol: 2028" in (wiki / PAGE).read_text()
     undone, _ = tools.undo_review_decision(item.id, "human:ada")
     assert undone.items == [{"id": item.id, "state": "approved"}] and (wiki / PAGE).read_bytes() == before

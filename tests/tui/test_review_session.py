@@ -14,6 +14,7 @@ import pytest
 from kctui import paths
 from kctui.core.pages import kept_entries, parse_page
 from kctui.services import review
+from kctui.ui.screens.confirm import ConfirmScreen
 from kctui.ui.screens.main import MainScreen
 from kctui.ui.screens.review_detail import ReviewDetailScreen
 from tests.helpers.hunks import NEW, OLD, PAGE, hold, make_three_hunks
@@ -48,13 +49,33 @@ async def test_partial_approval_of_a_three_hunk_item_publishes_exactly_the_accep
         await pilot.press("right_square_bracket")  # to hunk 3
         await pilot.press("space")
         assert detail.marked == {1, 3} and detail.chosen_hunks() == [1, 3]
-        await pilot.press("a")
+        await pilot.press("a")  # picked hunks: asked first, with the counts (QA s29 item 2)
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        assert pilot.app.screen.title_text == f"Approve 2 of 3 hunks of item #{item.id}?"
+        assert "Hunks 1, 3: published. The other 1: left as the current page" in str(pilot.app.screen.body)
+        await pilot.press("y")
         await settle(pilot)
         assert isinstance(pilot.app.screen, MainScreen)
+        assert f"item #{item.id} approved 2 of 3 hunks; 1 left as the current page" in notes(pilot.app)
     assert review.get_item(svc, item.id).state == "approved"
     assert claims(ws, b) == {"eol": NEW[0], "latest": OLD[1], "owner": NEW[2]}
     page = parse_page(live(ws, b).decode(), "lang")
     assert [e["attribute"] for e in kept_entries(page.extra)] == ["latest"]  # the rejected one: kept, flagged
+
+
+async def test_no_to_a_partial_decision_changes_nothing_and_keeps_the_marks(svc, clock, three):
+    ws, b, item = three
+    before = live(ws, b)
+    async with make_app(clock).run_test(size=SIZE) as pilot:
+        detail = await open_detail(pilot)
+        await pilot.press("right_square_bracket", "right_square_bracket", "r")  # the current hunk, 2
+        await settle(pilot)
+        assert pilot.app.screen.title_text == f"Reject 1 of 3 hunks of item #{item.id}?"
+        await pilot.press("n")
+        await settle(pilot)
+        assert pilot.app.screen is detail and detail.chosen_hunks() == [2]
+    assert live(ws, b) == before and review.get_item(svc, item.id).state == "open"
 
 
 @pytest.mark.parametrize("key", ["a", "r"])
@@ -85,6 +106,8 @@ async def test_z_goes_back_through_the_session(svc, clock, three):
     async with make_app(clock).run_test(size=SIZE) as pilot:
         await open_detail(pilot)  # the first item
         await pilot.press("right_square_bracket", "a")  # its hunk 1 only
+        await settle(pilot)
+        await pilot.press("y")  # (asked first: 1 of 3 hunks)
         await settle(pilot)
         await pilot.press("enter")  # the second item (the first left the list)
         await settle(pilot)

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from kctui.core.hunks import merge_hunks, page_hunks, parse_hunk_numbers
+from kctui.core.hunks import merge_hunks, page_hunks, parse_hunk_numbers, partial_words
 
 CUR = "# T\n\n## Facts\n\n* **T** — eol: 2028 ^[t.md:L2-L2]\n* **T** — latest: 1.0 ^[t.md:L3-L3]\n* **T** — gone: x ^[t.md:L5-L5]\n\nSome prose.\n"
 NEW = ("# T\n\n## Facts\n\n* **T** — eol: 2029 ^[t.md:L2-L2]\n* **T** — latest: 2.0 ^[t.md:L3-L3]\n"
@@ -56,3 +56,14 @@ def test_hunk_numbers(text: str, numbers: list[int]) -> None:
 def test_bad_hunk_numbers(text: str) -> None:
     with pytest.raises(ValueError):
         parse_hunk_numbers(text)
+
+
+@pytest.mark.parametrize(("action", "chosen", "total", "words"), [
+    ("approve", [3], 17, "approved 1 of 17 hunks; 16 left as the current page"),
+    ("approve", [1, 2], 2, "approved 2 of 2 hunks"),
+    ("approve", [1], 1, "approved 1 of 1 hunk"),
+    ("reject", [2, 4], 5, "rejected 2 of 5 hunks (left as the current page); 3 approved"),
+    ("reject", [1, 1, 9], 3, "rejected 1 of 3 hunks (left as the current page); 2 approved"),
+])
+def test_a_partial_decision_says_what_it_did(action: str, chosen: list[int], total: int, words: str) -> None:
+    assert partial_words(action, chosen, total) == words

@@ -11,8 +11,8 @@ from kctui.core.page_edits import SECTION, with_section
 from kctui.core.page_sections import page_sections, section_named
 from kctui.core.page_status import split_page
 from kctui.core.pages import Page, SourceRef, parse_page, render_page
-from kctui.services.page_edit import _page_section
 from kctui.services.errors import InvalidInput
+from kctui.services.page_edit import _page_section
 
 DIGEST = "sha256:" + "c" * 64
 EV = Evidence("vendors.md", 7, 7, DIGEST)

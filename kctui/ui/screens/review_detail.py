@@ -313,7 +313,8 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         assert self.data is not None
         # the revision the person saw: the screen shows (and diffs against) the page at currentRevision
         seen = self.data.get("currentRevision", self.data.get("expectedRevision"))
-        self.app.resolve_item(self.item_id, choice, seen, after=self._resolved, hunks=self.chosen_hunks())
+        self.app.resolve_picked(self.item_id, choice, seen, self.chosen_hunks(), len(self.data.get("hunks") or []),
+                                after=self._resolved)
 
     def action_mark_hunk(self) -> None:
         n = (self.cursor or 0) + 1
