@@ -24,6 +24,7 @@ from kctui.compiler.builtin.words import common_word
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.wiki import PreviousWiki
 from kctui.compiler.steps import written_names
+from kctui.compiler.steps.head_nouns import surnamed
 from kctui.compiler.steps.people import people_of
 from kctui.compiler.steps.registry import Registry
 from kctui.core.pages import MENTIONED_ONCE_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KEY, RECURRING_KEY
@@ -101,11 +102,14 @@ def passing_keys(ex: Extraction) -> set[str]:
 
 def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], set[str]]],
               named: set[str] = frozenset(),  # type: ignore[assignment]
-              written: Callable[[set[str]], set[str]] | None = None) -> set[str]:
+              written: Callable[[set[str]], set[str]] | None = None, cased: set[str] | None = None) -> set[str]:
     """The passing mentions that two or more sources name: `live` are the extractions of this pass,
     `unchanged` the (own keys, passing keys) recorded for the sources not read; `named`: the names of
     the previous wiki's entity pages (for the first-word rule below); `written`: of the passing mentions
-    one source names, those another source writes all the same (kctui.compiler.steps.written_names)."""
+    one source names, those another source writes all the same (kctui.compiler.steps.written_names);
+    `cased`: the keys of the longer names the unchanged sources and the previous wiki write with a
+    capital after the first word (kctui.compiler.steps.head_nouns `surnamed`; None: every longer name
+    counts for the first-word rule)."""
     sources: dict[str, int] = {}
     once: set[str] = set()
     for ex in live.values():
@@ -122,9 +126,20 @@ def recurring(live: dict[str, Extraction], unchanged: dict[str, tuple[set[str], 
     # is no surname: a number, a model or a record of it ("Saft LS14500", "ServiceNow RITM0048812"), or
     # an ordinary word, the brand's product or kind ("GitHub Actions", "Timescale Cloud", "Jira
     # Service Management")
-    firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k and _surname(k.split(" ", 1)[1])}
+    # and not where the rest is a head noun written in lower case ("aggbridge logs", "Kingsmead substation": a
+    # surname has a capital; kctui.compiler.steps.head_nouns)
+    if cased is not None:
+        cased = cased | surnamed(n for ex in live.values() for n in _written_names(ex))
+    firsts = {k.split(" ", 1)[0] for k in (*sources, *named) if " " in k and _surname(k.split(" ", 1)[1])
+              and (cased is None or k in cased)}
     elsewhere = written({k for k in once if sources.get(k, 0) < 2}) if written is not None else set()
     return {k for k in once if (sources.get(k, 0) >= 2 or k in elsewhere) and (" " in k or k not in firsts)}
+
+
+def _written_names(ex: Extraction) -> list[str]:
+    """The names an extraction gives pages, mentions in passing or is about, as written."""
+    names = [n for e in (*ex.entities, *ex.passing) for n in (e.name, *e.aliases)]
+    return [*names, ex.subject.name] if ex.subject is not None else names
 
 
 def _surname(rest: str) -> bool:
@@ -167,7 +182,10 @@ def to_read_again(prev: PreviousWiki, live: dict[str, Extraction], unchanged: li
         by_source.update({p: list(info.passing) for p, info in rest.items() if info.passing})
         def written(keys: set[str]) -> set[str]:
             return written_names.written_elsewhere(written_names.passing_by_source(by_source, keys), texts)
-    names = recurring(live, state, named, written)
+    cased = surnamed([n for info in rest.values() for n in (*(info.own or ()), *info.passing)]
+                     + [n for k in named & set(entity_keys) for slug in entity_keys[k] if slug in prev.pages
+                        for n in (prev.pages[slug].title, *prev.pages[slug].aliases)])
+    names = recurring(live, state, named, written, cased)
     again = [p for p, keys in once.items() if (keys & names) != _recorded_keys(rest[p].recurring)]
     return sorted(again, key=lambda p: p.encode()), names
 
