@@ -6,6 +6,7 @@ cache may store it under the file's digest and path without ever changing a resu
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from kctui.compiler.builtin import (
@@ -132,6 +133,9 @@ def _add_events(doc: Document, ex: Extraction) -> list[Entity]:
     have = {identity_key(e.name) for e in ex.entities}
     names = [n for e in ex.entities for n in (e.name, *e.aliases)]
     for phrase, line in named_events.event_names(enumerate(doc.lines, 1), names):
+        for i, e in enumerate(ex.entities):  # (a list item's lead that names an event is the event: item_leads)
+            if not e.entity_type and identity_key(e.name) == identity_key(phrase):
+                ex.entities[i] = replace(e, entity_type="event")
         if identity_key(phrase) not in have:
             have.add(identity_key(phrase))
             event = Entity(phrase, "event", phrase, (), sentences.ev(doc, line, line))

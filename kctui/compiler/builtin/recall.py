@@ -25,6 +25,7 @@ from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import Candidate, SpansOf, candidate, key_of
 from kctui.compiler.builtin.examples import without as without_examples
+from kctui.compiler.builtin.item_leads import lead_keys
 from kctui.compiler.builtin.name_checks import clean_title
 from kctui.compiler.builtin.name_tokens import junk_token
 from kctui.compiler.builtin.sentences import Unit
@@ -155,6 +156,7 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         set_apart += [k for k in lone_names.stated_of(u.kind, u.plain, spans, has_value) if usable(cands[k])]  # ("via Jamf, ~3 days")
         keys += [k for k in set_apart if k not in keys]
         once.update(set_apart)
+        keys += lead_keys(us, i, cands, keys, once, spans)  # ("- code freeze: moved to Fri 6 Nov")
         strong = [k for k in strong if usable(cands[k]) or k in named]  # (the others: passing mentions at most)
         pairs.update((key, i) for key in keys)
         valued.update(strong)

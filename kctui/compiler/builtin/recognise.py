@@ -226,7 +226,7 @@ def _passing(doc: Document, us: list[Unit], cands: dict[str, Candidate], concept
     return {k: c for k, c in cands.items() if k not in concept_keys and k not in accepted and k not in headings
             and (c.passing() or (k in stated and recall.usable(c, passing=True))) and (_clean(c.name) or k in used)
             and not any(a is c for a in accepted.values())
-            and not (_labels_its_line(doc, us, c) and not c.kinds & {"ident", "code", "shaped"})}
+            and not (_labels_its_line(doc, us, c) and not c.kinds & {"ident", "code", "shaped", "lead"})}
 
 
 def _labels_its_line(doc: Document, us: list[Unit], c: Candidate) -> bool:

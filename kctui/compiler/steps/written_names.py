@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
+from kctui.compiler.builtin.item_leads import lead_shaped
 from kctui.compiler.builtin.lone_names import coined_word
 from kctui.compiler.builtin.name_types import ROLE_NOUNS
 from kctui.compiler.builtin.names import english_ending
@@ -122,7 +123,8 @@ def written_elsewhere(once: Mapping[str, tuple[str, frozenset[str]]], sources: S
     """The keys of `once` (identity key -> (a passing name with a capital, or a coined word in lower case
     English does not have — `lone_names.coined_word`: "tokend" —, the sources that name it)) that another of
     the `sources` writes as written, where none writes a capitalised name in lower case."""
-    wanted = {k: v for k, v in once.items() if (any(ch.isupper() for ch in v[0]) or coined_word(v[0])) and not role(v[0])
+    wanted = {k: v for k, v in once.items() if (any(ch.isupper() for ch in v[0]) or coined_word(v[0]) or lead_shaped(v[0]))
+              and not role(v[0])
               and not any(english_ending(w) for w in v[0].split())}
     if not wanted:
         return set()
