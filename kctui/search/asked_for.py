@@ -11,6 +11,8 @@ thing: the answer type of classic question answering, for ranking (kctui.search.
 - "age": how old ("how old …", "what age …");
 - "duration": how long something lasts or took ("how long …", "how many days …"), not "how long ago";
 - "count": how many of something ("how many …", "the number of …", "the final guest count");
+- "job": what a person does for work ("what does Jess do for a living", "what is Maddie's job", "what did Mags
+  do before she retired");
 - "amount": a sum of money ("how much …", or a question about a cost, price, bill, fee, salary, rent,
   budget or what is paid or spent);
 - None: anything else (who, what, where, why…: a name or a phrase, which the words of a statement do
@@ -18,7 +20,8 @@ thing: the answer type of classic question answering, for ranking (kctui.search.
 
 `states(kind, text)`: the text holds a value of that kind: a time (time_words.mentions_time, or a clock's or a
 race's time "3:55", "1:29:51"), a weight, a distance or an age (a number with its unit: "7lb 2oz", "32kg",
-"336 miles", "a 10k" but not "£10k", "3 months old", "he's eleven", "turned 70"), a number
+"336 miles", "a 10k" but not "£10k", "3 months old", "he's eleven", "turned 70"), a job (a person said to be
+a noun of a trade, "I'm a paramedic", "she's a marine biologist", "a retired plumber"), a number
 with a unit of time ("3h 37m", "five weeks", "a fortnight"), a number (digits or a number word), or an
 amount of money (a currency sign or code next to a number, "£38k", "1,200 euros"). Pure
 (tests/unit/test_asked_for.py).
@@ -47,6 +50,8 @@ _AMOUNT_Q = re.compile(r"\bhow\s+much\b|\b(?:cost|costs|costing|price|prices|pri
                        r"spending|spent|bill|bills|billed|fee|fees|charge|charges|charged|salary|wage|wages|rent|"
                        r"budget|quote|quoted)\b", re.I)
 
+_JOB_Q = re.compile(r"\bfor\s+a\s+living\b|\bdo\s+for\s+(?:work|a\s+job)\b|\bused\s+to\s+do\b|\bdo\s+before\s+(?:s?he|they|\w+)\s+"
+                    r"retired\b|\b(?:job|profession|occupation|line\s+of\s+work)(?:\s+title)?(?:\s+(?:now|these\s+days))?\s*\?", re.I)
 _DURATION = re.compile(rf"\b(?:\d+(?:[.,]\d+)?|an?|{_NUMBER_WORDS})(?:\s*-\s*|\s*)(?:{_UNITS})\b"
                        r"|\b\d+\s*h\s*\d+\s*m(?:in)?\b|\bfortnight\b", re.I)
 _NUMBER = rf"(?:\d+(?:[.,]\d+)?|an?|{_NUMBER_WORDS})"
@@ -56,6 +61,9 @@ _DISTANCE = re.compile(rf"(?<![$£€¥₹\d])\b{_NUMBER}\s*-?\s*(?:miles?|mi|km
 _AGE = re.compile(rf"\b{_NUMBER}\s*-?\s*(?:years?|yrs?|months?|weeks?)\s*-?\s*old\b|\baged?\s+\d+\b|\bturn(?:s|ed|ing)?\s+"
                   rf"(?:\d+|{_NUMBER_WORDS})\b|\b(?:he|she|they|i|you|we)(?:['’]s|['’]re|['’]m| is| was| are)\s+(?:only\s+)?"
                   rf"(?:\d+|{_NUMBER_WORDS})\b(?!\s*(?:[$£€%]|minutes|mins|hours|k\b))|\b\d+(?:st|nd|rd|th)\s+birthday\b", re.I)
+_JOB = re.compile(r"\b(?:i['’]?m|i\s+am|i\s+was|(?:s?he|they)(?:['’]s|['’]re|\s+is|\s+was|\s+are|\s+were)|works?\s+as|worked\s+as|"
+                  r"trained\s+as|job\s+as)\s+(?:a|an)\s+(?:[a-z-]+\s+){0,2}?[a-z-]*(?:ist|ian|er|or|ant|nurse|medic|tect|smith)\b"
+                  r"|\bretired\s+[a-z-]*(?:er|or|ist|ian)\b", re.I)  # "She's a marine biologist", "a retired plumber"
 _CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")  # a time of day or a race's time ("1:29:51", "3:55")
 _COUNT = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.I)
 _AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b\d[\d,.]*\s?(?:k|m|bn)?\s?(?:usd|eur|gbp|cad|aud|dollars?|pounds?|euros?|"
@@ -64,7 +72,7 @@ _AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b\d[\d,.]*\s?(?:k|m|bn)?\s?(?:usd|eur
 
 # (kind, what a question asking for it says, what a statement holding it says), in the order asked
 _KINDS = (("weight", _WEIGHT_Q, _WEIGHT), ("distance", _DISTANCE_Q, _DISTANCE), ("age", _AGE_Q, _AGE),
-          ("duration", _DURATION_Q, _DURATION), ("count", _COUNT_Q, _COUNT), ("amount", _AMOUNT_Q, _AMOUNT))
+          ("duration", _DURATION_Q, _DURATION), ("job", _JOB_Q, _JOB), ("count", _COUNT_Q, _COUNT), ("amount", _AMOUNT_Q, _AMOUNT))
 _HOLDS = {kind: holds for kind, _asks, holds in _KINDS}
 
 

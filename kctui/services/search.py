@@ -33,6 +33,7 @@ from kctui.search.index import (
     index_file,
 )
 from kctui.search.named_values import NAMED_BEFORE
+from kctui.search.passage_counts import passage_share
 from kctui.search.passage_index import neighbours, passage_expression, rank_passages, refresh_passages
 from kctui.search.passage_scores import SECTION_HITS, SECTION_REACH, VALUE_REACH
 from kctui.search.query import (
@@ -50,6 +51,7 @@ from kctui.search.query import (
 from kctui.search.ranking import defines, fuse
 from kctui.search.time_words import asks_latest
 from kctui.search.turn_form import SAID
+from kctui.search.word_forms import with_forms
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure, NotFound
@@ -375,8 +377,8 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     sources = paths.sources_path(Path(base.workspace), base.id)
     try:
         refresh_passages(index, key, sources)
-        passages = rank_passages(index, key, passage_expression(parsed, _other_names(index, key, typed)),
-                                 FUSED_PASSAGES)
+        passages = with_forms(lambda expr, n: rank_passages(index, key, expr, n), lambda w: passage_share(index, key, w),
+                              passage_expression(parsed, _other_names(index, key, typed)), typed, FUSED_PASSAGES)
         around = neighbours(index, key, passages, reach=VALUE_REACH, first=len(passages) if wants else 0,
                             before=NAMED_BEFORE if wants else 1, span=(SECTION_HITS, SECTION_REACH) if wants else (0, 0))
     except SearchIndexError as exc:

@@ -33,6 +33,11 @@ def passage(rowid: int, line: int, text: str, score: float = 0.0) -> RankedPassa
     ("How many miles did they cover on stage four?", "distance"),
     ("How old was Biscuit at Christmas?", "age"),
     ("What finish time was she aiming for?", "time"),
+    ("What does Jess do for a living?", "job"),
+    ("What is Maddie's job?", "job"),
+    ("What did Mags do before she retired?", "job"),
+    ("When did Lena start her new job?", "time"),  # when first
+    ("Which company does Kit work for?", None),  # a company's name, not a job
     ("Who owns the Okta contract?", None),
     ("Which city does Jonah live in?", None),
     ("Why did we pick Timescale?", None),
@@ -66,6 +71,11 @@ def test_what_a_question_asks_for(question, expected):
     ("age", "He turned 70 on Sunday.", True),
     ("age", "She is 5 minutes away.", False),
     ("age", "Nothing to report.", False),
+    ("job", "Jess: I'm a paramedic, nights mostly.", True),
+    ("job", "Rafa: She's a marine biologist at the uni.", True),
+    ("job", "Tom: He's a retired plumber so he knows what it costs.", True),
+    ("job", "Tom: it's a disaster.", False),
+    ("job", "Bo: I'm a bit tired.", False),
     (None, "£96k year one.", False),
 ])
 def test_a_statement_states_what_is_asked_for(kind, text, expected):

@@ -1,0 +1,28 @@
+"""How common a word is among a knowledge base's raw passages (kctui.search.passage_index): the share of them
+whose own text holds it (FTS5's porter stem: "meet" counts "meets" and "meeting"), for the search to ask for
+another form of a question's word only where the word is rare in what was written
+(kctui.search.word_forms.with_forms)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from kctui.search.index import SearchIndex
+from kctui.search.passage_index import _table
+
+
+def passage_share(index: SearchIndex, key: str, word: str) -> float:
+    """The share of the base's passages whose text holds `word` (letters and digits only; 0.0 when the
+    base has no passages)."""
+    if not word.isalnum():
+        return 0.0
+    t = _table(key)
+    with index._lock:
+        try:
+            total = index.conn.execute(f"SELECT count(*) FROM {t}_docsize").fetchone()[0]
+            held = index.conn.execute(f"SELECT count(*) FROM {t} WHERE {t} MATCH ?", (f'text : "{word}"',)).fetchone()[0]
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return 0.0
+            raise
+    return held / total if total else 0.0
