@@ -30,13 +30,15 @@ from kctui.core.claims import Claim
 from kctui.core.slugs import identity_key
 
 _HONORIFIC = r"(?:(?P<title>Mr|Ms|Mrs|Dr)\.?\s+)?"
-_PART = r"[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?"  # "Tom", "O'Neil", "Santschi-Cooney" (not "Tom's")
+_PART = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:[-'’][A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?"  # "Tom", "Tomás", "O'Neil", "Santschi-Cooney" (not "Tom's")
 _WHO = rf"(?P<who>{_PART}(?:\s+{_PART})?)"
 # the clause's start: the sentence's, after a stop, a colon, a dash, an arrow, a bracket or a comma
 _START = r"(?:^|(?<=[.!;:,—–→(])\s*|(?<=\s)-\s+)"
 _PRESENT = re.compile(_START + _HONORIFIC + _WHO + r"\s+(?:(?P<be>is|are)\s+)?(?P<verb>[a-z][a-z'’-]+)\b(?P<more>\s+[\w@#`\"'])?")
 
 _LOWER = re.compile(_START + r"(?P<who>[a-z][a-z'’-]{1,20})\s+(?P<verb>[a-z][a-z'’-]+)\b")
+# a person written in lower case handed a task by "to" ("jonas to find which robots …", "ray + hannah to confirm …")
+_LOWER_TO = re.compile(_START + r"(?P<who>[a-z][a-z'’-]{1,20})(?:\s*(?:\+|&|\band\b)\s*[a-z][a-z'’-]{1,20})?\s+to\s+(?P<verb>[a-z][a-z'’-]+)\b")
 
 # verbs that report, know, want, are or happen: no task ("Dana says", "Tom needs", "Leo starts Mon 9th")
 REPORTING = frozenset(
@@ -66,6 +68,10 @@ def present_owner(text: str, people: set[str], names: dict[str, str], written: W
         if identity_key(names.get(identity_key(m.group("who")), "")) in people and _task_verb(m.group("verb").casefold(), False) \
                 and _takes(text[m.end("verb"):], m.group("verb"), names):
             return names[identity_key(m.group("who"))]  # a person's name written in lower case: "jun owns the redis migration"
+    for m in _LOWER_TO.finditer(text) if people and " to " in text else ():
+        if identity_key(names.get(identity_key(m.group("who")), "")) in people and m.group("verb") not in agenda.OBJECT_WORDS \
+                and m.group("verb") not in wd.FUNCTION_WORDS:
+            return names[identity_key(m.group("who"))]  # "jonas to find which robots have …"
     for m in _PRESENT.finditer(text):
         verb = m.group("verb").casefold()
         # a task under way names what ("Marco is fuming" says how he is), or closes its clause on the

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import agenda, assigned
+from kctui.compiler.builtin import agenda, assigned, owner_place
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.named_owner import Lazy, Written
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, as_written, bare, ev
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
@@ -76,6 +77,7 @@ def commitment_claims(doc: Document, us: list[Unit], names: dict[str, str], peop
     commitments (decisions); no action item on a line another rule typed one on (`taken`, updated). `people` are the keys of
     the names the document's people go by."""
     out: list[Claim] = []
+    written = Lazy(doc.lines)
     for u in us:
         if u.kind == "row" or len(u.plain) > MAX_STATEMENT_CHARS or not as_written(doc, u, u.plain):
             continue
@@ -84,7 +86,7 @@ def commitment_claims(doc: Document, us: list[Unit], names: dict[str, str], peop
             if len(text.split()) < 2:
                 continue
             said = [(kind, owner) for kind, owner in said_commitment(text, names, people, first=u.kind == "item" and u.index == 0,
-                                                                     item=u.kind == "item")
+                                                                     item=u.kind == "item", written=written)
                     if kind == "decision" or first not in taken and u.first not in taken]
             e = ev(doc, first, last)
             for kind, owner in said:
@@ -98,6 +100,7 @@ def commitment_claims(doc: Document, us: list[Unit], names: dict[str, str], peop
     return out
 
 
+_ASSENT_MARK = re.compile(r"^\s*(?:👍|👌|✅|\+1)[\s.,!:]*(?=\S)")
 _TURN_HEAD = re.compile(r"^\s*(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)[\s\d:.,APMapm\[\]()—–/-]*$")
 
 
@@ -128,18 +131,20 @@ def _said_on(line: str, sentence: str) -> str:
 
 
 def said_commitment(text: str, names: dict[str, str], people: set[str], first: bool = False,
-                    item: bool = False) -> list[tuple[str, str | None]]:
+                    item: bool = False, written: Written | Lazy | None = None) -> list[tuple[str, str | None]]:
     """The commitments one sentence (read bare) makes: ("action", owner or None) for a pledge, a request
     or an owned list item, ("decision", None) for a group's commitment, both where it makes both ("let's
     go Dell then, I'll tell CDW-G today"). `first` when it is a list item's first sentence (an owner as
     its label is read there only), `item` when it is any sentence of a list item (an owner handed the
     sentence in brackets or after an arrow: "… flag in ResourceSpace (Tom)", "need DNS CNAME -> raj")."""
     out: list[tuple[str, str | None]] = []
+    marked = _ASSENT_MARK.match(text)
+    text = text[marked.end():] if marked else text  # (a reply's mark of assent opens its clause as "ok" does: "👍 will do this week")
     question = text.rstrip().endswith("?")
     if question and (stop := _LAST_STOP.search(text.rstrip())):
         # the sentences before a closing question may pledge or decide ("I'll get Nordmar on it first thing.
         # @Ines anything on the Peplink side?"); the question itself may still ask
-        before = said_commitment(text[:stop.start() + 1], names, people, first, item)
+        before = said_commitment(text[:stop.start() + 1], names, people, first, item, written)
         return before + [said for said in said_commitment(text[stop.end():].strip(), names, people) if said not in before]
     folded = text.casefold()
     if len(text.split()) < ACTION_VALUE_WORDS:  # (a task names what to do; "Let's stay." decides in two words)
@@ -158,6 +163,10 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
         out.append(("action", owner or None))
     elif item and not question and (owner := _handed_on(text, names, people)) is not None:
         out.append(("action", owner or None))
+    elif marked and not question and owner_place.ordered_after_assent(text):
+        out.append(("action", None))  # a task asked for in the reply: "👍 raise an FS ticket so we've got a record pls"
+    elif item and not question and (owner := owner_place.dash_owner(text, names, people, written)) is not None:
+        out.append(("action", owner or None))  # (after a dash: "— Marcus", "— Ines/Dev", "— me, 2 sprints")
     if (not question and _GROUP_NEEDS.search(text) and (m := _GROUP.search(text))
             and (m.group("choice") or m.group("refusal") or _group_verb(m.group("verb")))):
         out.append(("decision", None))

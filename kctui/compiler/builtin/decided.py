@@ -261,7 +261,7 @@ def marker(text: str) -> tuple[str, re.Match[str]] | None:
         if pattern in _GATES and not (pattern is _ASSENT_ORDER and _ASSENT_OPENS.match(text) or _GATES[pattern].search(text)):
             continue
         for m in pattern.finditer(text):
-            if pattern is _ASSENT_ORDER and not (_ordered(m.group("verb")) and _CLAUSE_END.search(text[:m.start()])):
+            if pattern is _ASSENT_ORDER and not (ordered(m.group("verb")) and _CLAUSE_END.search(text[:m.start()])):
                 continue
             if kind != "changed" or pattern is not _STRUCK or _changed(m):
                 return kind, m
@@ -271,7 +271,7 @@ def marker(text: str) -> tuple[str, re.Match[str]] | None:
 _CLAUSE_END = re.compile(r"(?:^|[.;:—–]\s+)$")  # (what stands before a clause's first word)
 
 
-def _ordered(verb: str) -> bool:
+def ordered(verb: str) -> bool:
     """A verb in an order's place after a word of assent: no function word, no verb of being, having,
     knowing or saying, no task under way or past ("resubmitting", "deployed")."""
     low = verb.casefold()
