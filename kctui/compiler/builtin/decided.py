@@ -32,8 +32,8 @@ from __future__ import annotations
 import re
 
 from kctui.compiler.builtin import agenda, commitments
-from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.needles import Needles
+from kctui.compiler.builtin.owner_place import ordered
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev, joined
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
@@ -156,9 +156,6 @@ _CALL = re.compile(r"(?:\bmade\s+the\s+call\b|(?:^|(?<=[.;:—–|])\s*)(?:\d{1,
 # task under way, "ok resubmitting with 2 gpus", nor a past, "yes, deployed it")
 _ASSENT_ORDER = re.compile(r"(?=[oyfsnagp👍])(?<![\w'’])(?:👍\s*)?(?:ok|okay|yes|yep|yeah|fine|sure|np|agreed|great|perfect|👍)[,.!:]*\s+(?:👍\s*)?(?:just\s+)?"
                            r"(?-i:(?P<verb>[a-z]{2,})\s+(?:it|them|the|a|an|this|that|these|those|all|our|my|with|[A-Z0-9@`*#]))", re.I)
-_NOT_ORDER = frozenset("is was are were be been has have had need needs want wants think thats got see saw know mean guess "
-                       "looks sounds thanks thank ty nice good great cool ok yes yep yeah fair done agreed already probably "
-                       "prob maybe pls please will can could would should did does fine sure".split())
 # a thing put back or switched: "gfx-02 rolled back to v3.1 on 28 Sep as workaround", "12:55 rolled the plugin back
 # to 8.6.1", "Switching standard to Latitude 7450", "fixing, switching it to "parcels_current"" (the writer's switch,
 # opening its clause; not "staff switched to paper forms", a policy's "rolling back to an earlier version is not
@@ -269,13 +266,6 @@ def marker(text: str) -> tuple[str, re.Match[str]] | None:
 
 
 _CLAUSE_END = re.compile(r"(?:^|[.;:—–]\s+)$")  # (what stands before a clause's first word)
-
-
-def ordered(verb: str) -> bool:
-    """A verb in an order's place after a word of assent: no function word, no verb of being, having,
-    knowing or saying, no task under way or past ("resubmitting", "deployed")."""
-    low = verb.casefold()
-    return low not in wd.FUNCTION_WORDS and low not in _NOT_ORDER and not low.endswith(("ing", "ed"))
 
 
 def _changed(m: re.Match[str]) -> bool:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import agenda, decided
+from kctui.compiler.builtin import agenda
 from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.named_owner import Lazy, Written, name_word
 from kctui.core.slugs import identity_key
 
@@ -81,4 +82,18 @@ CHOICE_VERBS = frozenset("go leave hold keep stay do let".split())
 def ordered_after_assent(text: str) -> bool:
     """Whether a reply's text after its mark of assent opens on an order of a task (read bare)."""
     m = _ORDER.match(text)
-    return bool(m) and m.group("verb") not in CHOICE_VERBS and decided.ordered(m.group("verb"))
+    return bool(m) and m.group("verb") not in CHOICE_VERBS and ordered(m.group("verb"))
+
+
+# words in an order's place that order nothing: being, having, knowing, saying, thanks, modals (decided.py's
+# order after a word of assent reads them too)
+_NOT_ORDER = frozenset("is was are were be been has have had need needs want wants think thats got see saw know mean guess "
+                       "looks sounds thanks thank ty nice good great cool ok yes yep yeah fair done agreed already probably "
+                       "prob maybe pls please will can could would should did does fine sure".split())
+
+
+def ordered(verb: str) -> bool:
+    """A verb in an order's place after a word of assent: no function word, no verb of being, having,
+    knowing or saying, no task under way or past ("resubmitting", "deployed")."""
+    low = verb.casefold()
+    return low not in wd.FUNCTION_WORDS and low not in _NOT_ORDER and not low.endswith(("ing", "ed"))
