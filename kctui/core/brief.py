@@ -78,6 +78,7 @@ class BriefData:
     claim_changes: list[BriefClaimChange] = field(default_factory=list)
     conflicts: list[BriefConflict] = field(default_factory=list)
     skipped: list[tuple[str, str, str]] = field(default_factory=list)  # (path, reason, detail)
+    skipped_before: int = 0  # skipped again, unchanged since a brief listed them (not listed again)
     warnings: list[str] = field(default_factory=list)
     links_dropped: list[str] = field(default_factory=list)
     unreached: list[tuple[str, int, tuple[str, ...]]] = field(default_factory=list)  # (path, count, examples)
@@ -200,8 +201,10 @@ def _skipped_sections(b: BriefData) -> list[str]:
     """Files skipped, and the warnings (a section only when there are any)."""
     out = ["", "## Files skipped", ""]
     if not b.skipped:
-        out.append("None.")
+        out.append("None." if not b.skipped_before else "None new.")
     out += _capped([f"* {_code(p)}: {reason}" + (f" ({detail})" if detail else "") for p, reason, detail in b.skipped])
+    if b.skipped_before:
+        out.append(f"{b.skipped_before} file(s) skipped again, unchanged since an earlier brief listed them.")
     if b.warnings:
         out += ["", "## Warnings", ""]
         out += _capped([f"* {w}" for w in b.warnings])

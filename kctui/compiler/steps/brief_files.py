@@ -66,6 +66,7 @@ def brief_data(request: CompileRequest, version: str, result: PassResult, live: 
                        for c in result.claim_changes],
         conflicts=_brief_conflicts(result),
         skipped=[(s.path, s.reason, s.detail) for s in result.skipped],
+        skipped_before=result.skipped_before,
         warnings=[w for w in warnings if ": skipped (" not in w],
         links_dropped=dropped_links,
         unreached=_unreached(live),

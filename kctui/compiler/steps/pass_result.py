@@ -24,7 +24,8 @@ class PassResult:
     updates: list[PageUpdate] = field(default_factory=list)
     claim_changes: list[ClaimChange] = field(default_factory=list)
     conflicts: list[ConflictReport] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)  # new, or changed since a pass reported them
+    skipped_before: int = 0  # skipped again, unchanged since a promoted pass reported them
     files_extracted: int = 0
     cache_hits: int = 0
     held: list[PageUpdate] = field(default_factory=list)  # updates the trust policy held for a person
