@@ -19,6 +19,7 @@ from kctui.services.source_copy import (
     TooLarge,
     check_limits,
     check_name,
+    content_problem,
     copy_paths_into,
     target_problem,
     write_all,
@@ -62,11 +63,14 @@ def ingest_paths(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: 
 def ingest_content(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, name: str,
                    content: bytes, *, replace: bool = False) -> IngestReport:
     """`kctui add WORKSPACE KB - --name NAME` and `POST …/ingest`: one file from the given bytes.
-    Raises (nothing written) on a bad name (400), an existing name (409) or oversized content (413)."""
+    Raises (nothing written) on a bad name or content the compiler cannot read (400), an existing name (409) or oversized content (413)."""
     relpath = check_name(name)
     if len(content) > MAX_FILE_BYTES:
         raise TooLarge(f"the content is {len(content):,} bytes, over the {MAX_FILE_BYTES:,}-byte limit of one "
                        "source file; nothing was written")
+    unreadable = content_problem(relpath, content)
+    if unreadable is not None:
+        raise InvalidInput(f"{relpath}: {unreadable}; nothing was written")
     sources = _sources_of(ctx, workspace, kb_id)
     problem = target_problem(sources, relpath, replace)
     if problem is not None:

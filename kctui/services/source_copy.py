@@ -11,6 +11,8 @@ The rules, the same for every caller:
   limit (`KCTUI_MAX_FILES`, `KCTUI_MAX_BYTES`);
 - each file is written atomically (a temporary file beside it, synced, moved into place), so a file
   that vanishes or fails mid-copy leaves nothing behind;
+- a file the compiler could never read (empty, or binary: a NUL byte in its first 8 KiB, a PDF aside)
+  is refused, as the compiler would skip it (`kctui.compiler.readers.read_source`);
 - every file skipped gets one line saying which and why; the others are still copied.
 """
 
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from kctui.atomic_write import place_staged, stage_beside, sync_all
+from kctui.compiler.readers.base import SNIFF_BYTES, source_kind
 from kctui.services.errors import InvalidInput, IOFailure
 from kctui.sources.excludes import is_excluded_name
 
@@ -262,11 +265,24 @@ def _stage(sources: Path, item: Planned, report: IngestReport, replace: bool,
             f"cannot read it ({exc.strerror or exc})")
         report.skipped.append(Skipped(item.source, why, "vanished"))
         return None
+    unreadable = content_problem(item.relpath, data)
+    if unreadable is not None:
+        report.skipped.append(Skipped(item.source or item.relpath, unreadable, "unreadable"))
+        return None
     target = sources / item.relpath
     try:
         return stage_beside(target, data), item, os.path.lexists(target)
     except OSError as exc:
         raise IOFailure(f"cannot write sources/{item.relpath}: {exc.strerror or exc}; nothing was added") from exc
+
+
+def content_problem(relpath: str, data: bytes) -> str | None:
+    """Why the compiler would skip this file's bytes (the readers' rules), or None."""
+    if not data.strip():
+        return "the file is empty; there is nothing to compile"
+    if b"\x00" in data[:SNIFF_BYTES] and source_kind(relpath) != "pdf":
+        return "a binary file (a NUL byte in its first 8 KiB); sources are text, Markdown, HTML or PDF"
+    return None
 
 
 def _place_all(sources: Path, staged: list[tuple[Path, Planned, bool]], report: IngestReport, replace: bool) -> None:

@@ -290,3 +290,40 @@ def test_a_name_that_appears_while_copying_is_kept(svc, workspace, base, sources
     assert (sources / "a.md").read_text() == "written meanwhile\n"
     assert report.copied == ["sub/b.txt"] and len(calls) == 2
     assert set(tree(sources)) == {"kept.md", "a.md", "sub", "sub/b.txt"}  # no temporary file left
+
+
+# -- what the compiler could never read: refused, one line each -------------------------------------
+
+
+def test_an_empty_or_binary_file_is_one_line_and_copies_nothing(svc, workspace, base, sources, tmp_path):
+    (tmp_path / "empty.md").write_bytes(b"")
+    (tmp_path / "blank.md").write_bytes(b"  \n\n")
+    (tmp_path / "image.bin").write_bytes(b"\x89PNG\x00\x01\x02")
+    (tmp_path / "paper.pdf").write_bytes(b"%PDF-1.4\n\x00binary body\n")  # a PDF is read by its own reader
+    before = tree(sources)
+    report = ingest_paths(svc, workspace, base.id, [str(tmp_path / n) for n in
+                                                    ("empty.md", "blank.md", "image.bin", "paper.pdf")])
+    assert [s.line() for s in report.skipped] == [
+        f"skipped {tmp_path / 'empty.md'}: the file is empty; there is nothing to compile",
+        f"skipped {tmp_path / 'blank.md'}: the file is empty; there is nothing to compile",
+        f"skipped {tmp_path / 'image.bin'}: a binary file (a NUL byte in its first 8 KiB); sources are text, "
+        "Markdown, HTML or PDF"]
+    assert report.copied == ["paper.pdf"] and set(tree(sources)) == set(before) | {"paper.pdf"}
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00\x01random"])
+def test_empty_or_binary_content_is_refused(svc, workspace, base, sources, content):
+    before = tree(sources)
+    with pytest.raises(InvalidInput, match="^notes/x.md: .*; nothing was written$"):
+        ingest_content(svc, workspace, base.id, "notes/x.md", content)
+    assert tree(sources) == before
+
+
+def test_cli_add_of_a_binary_file_is_one_line_and_fails(workspace, tmp_path):
+    assert kctui("kb", "create", str(workspace), "Bin").returncode == 0
+    (tmp_path / "image.bin").write_bytes(b"\x00\x01\x02abc")
+    proc = kctui("add", str(workspace), "bin", str(tmp_path / "image.bin"))
+    assert proc.returncode == 1
+    assert proc.stderr.decode().splitlines() == [f"kctui: skipped {tmp_path / 'image.bin'}: a binary file (a NUL "
+                                                 "byte in its first 8 KiB); sources are text, Markdown, HTML or PDF"]
+    assert not (paths.sources_path(workspace, "bin") / "image.bin").exists()
