@@ -81,8 +81,16 @@ def phase_words(table: dict[str, tuple[str, str, str]], phase: str) -> tuple[str
     return f"{glyph} {word}", tone
 
 
+def pending_counts(b: BaseView) -> tuple[tuple[str, int], ...]:
+    """The last scan's change counts, when the base has changes to compile: they count from the snapshot
+    the last compile request accepted, so after a cancelled compile whose changes were undone they
+    describe nothing pending (`kctui status` says `pending no`). A paused base holds its changes back
+    from its digest, so its counts always stand."""
+    return b.pending_counts if b.pending or b.phase == "paused" else ()
+
+
 def base_changes(b: BaseView) -> str:
-    d = dict(b.pending_counts)
+    d = dict(pending_counts(b))
     if d.get("totalChanged"):
         return f"{d['totalChanged']} changed"
     return "yes" if b.pending else "—"
@@ -128,8 +136,9 @@ def base_line(b: BaseView, now_us: int) -> str:
     note = base_note(b)
     if note:
         parts.append(note)
-    if b.pending_counts and dict(b.pending_counts).get("totalChanged"):
-        parts.append("pending: " + ", ".join(f"{v} {k}" for k, v in b.pending_counts if v and k != "totalChanged"))
+    counts = pending_counts(b)
+    if counts and dict(counts).get("totalChanged"):
+        parts.append("pending: " + ", ".join(f"{v} {k}" for k, v in counts if v and k != "totalChanged"))
     if b.policy == "smart_auto" and b.phase != "paused":
         parts.append("next automatic compile " + base_next(b, now_us))
     return " · ".join(parts)
