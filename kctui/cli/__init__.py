@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from kctui import __version__
-from kctui.cli.common import KctuiGroup
+from kctui.cli.common import KctuiGroup, one_line
 
 __all__ = ["COMMANDS", "main"]
 
@@ -114,7 +114,10 @@ class MainGroup(KctuiGroup):
         if args and not args[0].startswith("-") and args[0] not in COMMANDS:
             ctx.meta["kctui.workspaces"] = list(args)
             args = []
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:  # `kctui --bogus`: one line, as every usage error
+            raise one_line(exc) from None
 
 
 @click.group(cls=MainGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})

@@ -47,12 +47,33 @@ def error_line(exc: Exception) -> str | None:
     return None
 
 
+class OneLineUsageError(click.UsageError):
+    """Click's usage error (a bad option or value, a missing argument) as the one `kctui: error: …` line
+    the other errors are, naming the help to read; exit status 2 as click's."""
+
+    def show(self, file: Any = None) -> None:
+        message = self.format_message().strip().rstrip(".")
+        where = f"; see '{self.ctx.command_path} --help'" if self.ctx is not None else ""
+        click.echo(f"kctui: error: {' '.join(message.split())}{where}", err=True)
+
+
+def one_line(exc: click.UsageError) -> click.UsageError:
+    """`exc` as one line; a group run with no command still shows its help (click's NoArgsIsHelpError)."""
+    if isinstance(exc, (OneLineUsageError, getattr(click.exceptions, "NoArgsIsHelpError", OneLineUsageError))):
+        return exc
+    out = OneLineUsageError(exc.format_message(), exc.ctx)
+    out.exit_code = exc.exit_code
+    return out
+
+
 class KctuiGroup(click.Group):
     """Turns every known error into one line on stderr and a non-zero exit; never a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise one_line(exc) from None
         except BrokenPipeError:
             # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
             import os  # noqa: PLC0415

@@ -27,6 +27,18 @@ def kb_id_for_name(name: str) -> str:
     return slug
 
 
+def name_problem(name: str) -> str | None:
+    """Why a knowledge base's name is refused (it reads as a path, or holds a control character), or None.
+    The id is a slug of it either way; the name is shown, so it must not look like a folder to go to."""
+    if "/" in name or "\\" in name:
+        return "must not contain a path separator ('/' or '\\')"
+    if ".." in name:
+        return "must not contain '..'"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        return "must not contain control characters"
+    return None
+
+
 def is_valid_kb_id(value: str) -> bool:
     return bool(KB_ID_RE.match(value))
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kctui import paths
-from kctui.core.ids import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, is_valid_kb_id, kb_id_for_name
+from kctui.core.ids import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, is_valid_kb_id, kb_id_for_name, name_problem
 from kctui.core.models import BasePhase, JobPhase, Policy, Trigger
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput, IOFailure, NotFound
@@ -78,6 +78,9 @@ def _checked_fields(name: str, description: str, policy: str) -> tuple[str, str]
         raise InvalidInput("name must not be empty")
     if len(name) > MAX_NAME_CHARS:
         raise InvalidInput(f"name is longer than {MAX_NAME_CHARS} characters")
+    problem = name_problem(name)
+    if problem:
+        raise InvalidInput(f"name {name!r} {problem}")
     description = (description or "").strip()
     if len(description) > MAX_DESCRIPTION_CHARS:
         raise InvalidInput(f"description is longer than {MAX_DESCRIPTION_CHARS} characters")
@@ -119,7 +122,8 @@ def get_base(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str)
     base = _get_existing(ctx, ws, kb_id)
     if base is None:
         if not ctx.store.query_one("SELECT 1 FROM workspaces WHERE path = ?", (ws,)):
-            raise NotFound(f"workspace {ws} is not monitored")
+            raise NotFound(f"workspace {ws} does not exist" if not os.path.lexists(ws)
+                           else f"workspace {ws} is not monitored")
         raise NotFound(f"no knowledge base '{kb_id}' in {ws}")
     return base
 

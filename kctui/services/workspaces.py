@@ -89,4 +89,6 @@ def remove_workspace(ctx: ServiceContext, workspace: str | os.PathLike[str]) -> 
 
 def require_monitored(conn: sqlite3.Connection, workspace: str) -> None:
     if not conn.execute("SELECT 1 FROM workspaces WHERE path = ?", (workspace,)).fetchone():
+        if not os.path.lexists(workspace):
+            raise NotFound(f"workspace {workspace} does not exist")
         raise NotFound(f"workspace {workspace} is not monitored (add it with `kctui kb create` or `kctui WORKSPACE`)")

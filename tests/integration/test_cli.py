@@ -59,7 +59,15 @@ def test_policy_command(workspace, kb):
     [
         (("compile", "{ws}", "nope"), ("no knowledge base 'nope'",)),
         (("compile", "{ws}", "Not A Slug"), ("not a knowledge-base id",)),
-        (("compile", "{ws}/missing", "my-notes"), ("not monitored",)),
+        (("compile", "{ws}/missing", "my-notes"), ("/missing does not exist",)),
+        (("compile", "{file}", "my-notes"), ("not monitored",)),
+        (("search", "{ws}/missing", "my-notes", "foo"), ("/missing does not exist",)),
+        (("kb", "create", "{ws}", "bad name/.."), ("must not contain a path separator",)),
+        (("kb", "create", "{ws}", "up .. there"), ("must not contain '..'",)),
+        (("compile", "{ws}", "my-notes", "--budget", "x"), ("No such option '--budget'", "compile --help")),
+        (("context", "{ws}", "my-notes", "q", "--budget", "abc"), ("Invalid value for '--budget'",)),
+        (("kb", "create"), ("Missing argument 'WORKSPACE'",)),
+        (("--bogus",), ("No such option '--bogus'",)),
         (("cancel", "{ws}", "my-notes", "job-1-1"), ("no job 'job-1-1'",)),
         (("cancel", "{ws}", "my-notes", "../../x"), ("not a job id",)),
         (("kb", "create", "{file}", "X"), ("is not a directory",)),
@@ -76,6 +84,14 @@ def test_bad_input_is_one_clear_line(workspace, kb, args, needles):
     assert_one_line_error(proc, *needles)
     after = json.loads(run("status", "--json", check=True).stdout)
     assert before["items"] == after["items"], "bad input changes nothing"
+
+
+def test_usage_errors_keep_their_status_and_help_stays_whole(workspace):
+    assert run("compile", str(workspace), "x", "--bogus").returncode == 2
+    shown = run("kb", "create", "--help")
+    assert shown.returncode == 0 and shown.stdout.startswith("Usage:") and "--from" in shown.stdout
+    bare = run("review")  # a group with no command shows its help, as before
+    assert "Usage:" in bare.stdout + bare.stderr and "kctui: error" not in bare.stderr
 
 
 def test_corrupt_database_is_reported_and_left_alone(state_dir, workspace):

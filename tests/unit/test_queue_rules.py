@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.core import queue
-from kctui.core.ids import is_valid_job_id, is_valid_kb_id, job_id, kb_id_for_name
+from kctui.core.ids import is_valid_job_id, is_valid_kb_id, job_id, kb_id_for_name, name_problem
 from kctui.core.models import BasePhase
 
 T0 = 1_780_000_000_000_000
@@ -164,3 +164,20 @@ def test_kb_id_validation(value, ok):
 def test_job_id_format():
     jid = job_id(T0, 7)
     assert jid == f"job-{T0}-7" and is_valid_job_id(jid)
+
+
+@pytest.mark.parametrize(
+    "name, problem",
+    [
+        ("Team notes", None),
+        ("R&D: 2026 (draft)", None),
+        ("v1.2 notes", None),
+        ("bad name/..", "path separator"),
+        ("a\\b", "path separator"),
+        ("up .. there", "'..'"),
+        ("tab\there", "control characters"),
+    ],
+)
+def test_a_base_name_must_not_read_as_a_path(name, problem):
+    found = name_problem(name)
+    assert (found is None) if problem is None else (problem in found)
