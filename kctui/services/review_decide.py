@@ -48,6 +48,14 @@ STATES = {"approve": "approved", "reject": "rejected", "use_new": "resolved_new"
 HELD_NOTE = "a change of this page waits for review"
 
 
+def wrong_action(item_id: int, kind: str) -> str:
+    """What to do instead, in the words and flags a person types (not the action names)."""
+    if kind == "conflict":
+        return (f"review item {item_id} is a conflict item: resolve it with `kctui review resolve {item_id}` "
+                "and --use-new, --keep or --dismiss")
+    return f"review item {item_id} is a {kind} item: approve or reject it (`kctui review approve|reject {item_id}`)"
+
+
 # The queries on the open items of a page go page first (CROSS JOIN keeps SQLite's order): the page's
 # rows in review_item_pages by its index, then each item by id — not every open item of the base.
 
@@ -214,7 +222,7 @@ def _check(conn: sqlite3.Connection, item: ReviewItem, action: str, expected_rev
     refreshed — its stored revisions follow the pages — and Conflict is raised)."""
     valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
     if action not in valid:
-        raise InvalidInput(f"review item {item.id} is a {item.kind} item: use {' or '.join(valid)}")
+        raise InvalidInput(wrong_action(item.id, item.kind))
     row = conn.execute("SELECT state FROM review_items WHERE id = ?", (item.id,)).fetchone()
     if row is None or row[0] != OPEN:
         raise Conflict(f"review item {item.id} is already {row[0] if row else 'gone'}")
@@ -416,7 +424,7 @@ def resolve(ctx: ServiceContext, item_id: int | str, action: str, *, expected_re
     item = get_item(ctx, item_id)
     valid = {"held": ("approve", "reject"), "conflict": ("use_new", "keep", "dismiss")}[item.kind]
     if action not in valid:
-        raise InvalidInput(f"review item {item.id} is a {item.kind} item: use {' or '.join(valid)}")
+        raise InvalidInput(wrong_action(item.id, item.kind))
     if item.state != OPEN:
         raise Conflict(f"review item {item.id} is already {item.state}")
     actor = actor or actor_name()

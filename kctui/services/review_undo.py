@@ -22,6 +22,9 @@ from kctui.services.review_publish import publish_pages, reopen_items
 from kctui.services.review_queue import actor_name
 from kctui.services.revisions import current_revision_number
 
+STATE_WORDS = {"resolved_new": ("resolved", ", taking the new value"),
+               "resolved_keep": ("resolved", ", keeping the page's value")}
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -40,7 +43,8 @@ class Decision:
     def words(self) -> str:
         first, state = self.items[0]
         more = f" and {len(self.items) - 1} more" if len(self.items) > 1 else ""
-        return f"{state} item #{first}{more}"
+        verb, how = STATE_WORDS.get(state, (state, ""))
+        return f"{verb} item #{first}{more}{how}"
 
     def json(self) -> dict[str, Any]:
         from kctui.core.clock import rfc3339  # noqa: PLC0415
