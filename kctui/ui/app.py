@@ -321,9 +321,9 @@ class KctuiApp(ReviewSession, App[None]):
                 _, name, params = _parse(k.action)
                 state = why(name, params) if why is not None else None
             else:
-                state = keys.SCOPE_WORDS.get(k.scopes[0], "elsewhere")
+                state = keys.elsewhere(k.scopes[0])
             rows.append(HelpRow(k.group, keys.keys_text(k, self.user_keymap), k.help, k.id, state))
-        where = "main screen" if isinstance(under, MainScreen) else under.__class__.__name__
+        where = _screen_words(under)
         self.push_screen(HelpScreen(rows, where, f"{paths.config_file().name} [keys]", self.tones()["muted"]))
 
     # -- the command palette ----------------------------------------------------------------------
@@ -394,6 +394,22 @@ def _parse(action: str) -> tuple[str, str, tuple[object, ...]]:
     from textual.actions import parse
 
     return parse(action)
+
+
+def _screen_words(screen: Screen) -> str:
+    """The help title's name of the screen `?` was pressed on, in words (never a class name)."""
+    if isinstance(screen, MainScreen):
+        return keys.SCREEN_WORDS[keys.MAIN]
+    if _is_screen(screen, "review_detail", "ReviewDetailScreen"):
+        return keys.SCREEN_WORDS[keys.DETAIL]
+    if _is_screen(screen, "search", "SearchScreen"):
+        return keys.SCREEN_WORDS[keys.READER]
+    if _is_screen(screen, "page_view", "PageViewScreen"):
+        return keys.SCREEN_WORDS[keys.PAGE]
+    if _is_screen(screen, "briefs", "BriefScreen"):
+        return "brief"
+    scopes = getattr(screen, "KEY_SCOPES", ())
+    return keys.SCREEN_WORDS.get(scopes[0], "this screen") if scopes else "this screen"
 
 
 def _is_screen(screen: Screen, module: str, name: str) -> bool:

@@ -39,6 +39,15 @@ SCOPES = (APP, MAIN, DETAIL, DIALOG, READER, PAGES, PAGE, POLICY, BRIEFS, ASK)
 SCOPE_WORDS = {MAIN: "on the main screen", DETAIL: "in a review item", DIALOG: "in a yes/no question",
                READER: "in search", PAGES: "in the pages screen", PAGE: "in a page opened from the pages screen",
                POLICY: "in the policy screen", BRIEFS: "in the briefs screen", ASK: "in the ask screen"}
+# The help's title: the screen it was opened on, by its first key scope
+SCREEN_WORDS = {MAIN: "main screen", DETAIL: "review item", DIALOG: "yes/no question", READER: "search",
+                PAGES: "pages screen", PAGE: "page", POLICY: "policy screen", BRIEFS: "briefs screen",
+                ASK: "ask screen"}
+
+
+def elsewhere(scope: str) -> str:
+    """Why a key of another screen does not apply now: where it does, said as a restriction."""
+    return "only " + SCOPE_WORDS.get(scope, "elsewhere")
 
 
 @dataclass(frozen=True)
@@ -116,8 +125,8 @@ REGISTRY: tuple[KeyAction, ...] = (
               "review item, where e opens your editor).", "Review", scopes=(DETAIL,)),
     KeyAction("dismiss", "d", "resolve('dismiss')", "Dismiss", "Dismiss the conflict without changing the page.",
               "Review", scopes=(MAIN, DETAIL)),
-    KeyAction("mark", "space", "mark", "Mark", "Mark or unmark the selected review row; a / r then approve or "
-              "reject every marked held update in one promotion (asks first, with the counts).", "Review"),
+    KeyAction("mark", "space", "mark", "Mark", "Mark or unmark the selected held update and move to the next row; "
+              "a / r then approve or reject every marked one in one promotion (asks first, with the counts).", "Review"),
     KeyAction("approve-matching", "A", "bulk('approve')", "Approve all",
               "Approve every open held update matching the review pane's filter (asks first, with the counts).",
               "Review", show=False),

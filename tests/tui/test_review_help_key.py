@@ -27,6 +27,8 @@ async def test_question_mark_inside_a_review_item_shows_help(svc, clock, data):
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
         state = {r.id: r.state for r in app.screen.rows}
-        assert state["help"] is None and state["compile"] == "on the main screen"
+        assert state["help"] is None and state["compile"] == "only on the main screen"
+        title = str(app.screen.query_one("#help-title").render())
+        assert title == "kctui keys — review item" and "Screen" not in title
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ReviewDetailScreen))

@@ -249,8 +249,8 @@ async def test_the_new_keys_are_in_the_footer_help_and_palette(svc, clock, three
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
         state = {r.id: r.state for r in pilot.app.screen.rows}
-        assert all(state[b] == "in a review item" for b in ("mark-hunk", "diff-view", "editor", "pager", "keep-here"))
+        assert all(state[b] == "only in a review item" for b in ("mark-hunk", "diff-view", "editor", "pager", "keep-here"))
         assert state["next-unread"] == "every open review item has been read"  # it was just opened
-        assert state["undo-page"] == "in a page opened from the pages screen"
+        assert state["undo-page"] == "only in a page opened from the pages screen"
         assert state["undo"] == "no decision of this session to undo (older ones: v on the page screen, or " \
                                 "`kctui review undo`)"

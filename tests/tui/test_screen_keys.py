@@ -77,7 +77,7 @@ async def test_the_palette_offers_the_open_screen_s_own_keys(svc, clock, demo):
         await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
         state = {r.id: r.state for r in pilot.app.screen.rows}
         assert state["page-claims"] is None and state["page-links"] is None and state["back"] is None
-        assert state["compile"] == "on the main screen" and state["policy-save"] == "in the policy screen"
+        assert state["compile"] == "only on the main screen" and state["policy-save"] == "only in the policy screen"
         await pilot.press("escape")
         await until(pilot, lambda: pilot.app.screen is page)
 

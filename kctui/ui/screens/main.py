@@ -387,7 +387,13 @@ class MainScreen(Screen):
         return None if job.open else f"job {job.short} already {job.phase}; nothing to cancel"
 
     def _why_not_mark(self, _parameters: tuple[object, ...]) -> str | None:
-        return "no review item is selected" if self.selected_item() is None else None
+        item = self.selected_item()
+        if item is None:
+            return "no review item is selected"
+        if item.kind == "conflict" and item.id not in self.query_one(ReviewPane).marked:
+            return (f"item #{item.id} is a conflict: marks gather held updates for a / r; resolve it with n, e "
+                    "or d")
+        return None
 
     def _why_not_bulk(self, _parameters: tuple[object, ...]) -> str | None:
         return "no held update is open" if not self.snapshot.counts.get("held") else None

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from rich.text import Text
+from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -297,8 +298,11 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         if self.data.get("state") != "open":
             return f"item #{self.item_id} is already {self.data.get('state')}"
         if choice not in VALID.get(self.data["kind"], ()):
-            return (f"item #{self.item_id} is a {self.data['kind']}: use "
-                    + ("a (approve) or r (reject)" if self.data["kind"] == "held" else "n, e or d"))
+            keymap = getattr(self.app, "user_keymap", {})
+            ids = (("approve", "approve"), ("reject", "reject")) if self.data["kind"] == "held" else (
+                ("use-new", "use the new value"), ("keep-here", "keep the page"), ("dismiss", "dismiss"))
+            named = [f"{keys.keys_text(keys.BY_ID[i], keymap)} ({what})" for i, what in ids]
+            return f"item #{self.item_id} is a {self.data['kind']}: use {', '.join(named[:-1])} or {named[-1]}"
         return None
 
     def chosen_hunks(self) -> list[int] | None:
@@ -371,11 +375,13 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
 
     def on_key(self, event) -> None:  # a key of this screen that does not apply: say why, never ignore it
         entry = keys.key_to_id(keys.DETAIL, getattr(self.app, "user_keymap", {})).get(event.key)
-        if entry is None or not entry.action.startswith("resolve("):
+        if entry is None:
             return
-        choice = entry.action.split("'")[1]
-        reason = self.why_not_resolve(choice)
-        if reason:
-            event.stop()
-            event.prevent_default()
-            self.app.notify(f"{keys.display_key(event.key)}: {reason}", severity="warning", timeout=4)
+        _, name, params = parse_action(entry.action)
+        if self.check_action(name, params) is True:
+            return
+        reason = self.why_not(name, params) or "it does not apply here"
+        event.stop()
+        event.prevent_default()
+        self.app.notify(f"{keys.display_key(event.key)} ({entry.description}): {reason}", severity="warning",
+                        timeout=4)
