@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from kctui.cli.common import KctuiGroup, open_services, print_json, table
+from kctui.core.page_status import ITEM_GLYPHS
 
 if TYPE_CHECKING:
     from kctui.services.review_bulk import BulkOutcome, Selection
@@ -35,7 +36,7 @@ def review_list(workspace: str | None, show_all: bool, limit: int, offset: int, 
     if not page.total:
         click.echo("nothing to review")
         return
-    rows = [[str(i.id), i.base_id, "⚠ conflict" if i.kind == "conflict" else "✋ held", i.page_path,
+    rows = [[str(i.id), i.base_id, f"{ITEM_GLYPHS.get(i.kind, '•')} {i.kind}", i.page_path,
              i.reason, i.state] for i in page.items]
     if rows:
         click.echo(table(rows, ["ID", "KB", "KIND", "PAGE", "REASON", "STATE"]))

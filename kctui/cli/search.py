@@ -5,13 +5,14 @@ from __future__ import annotations
 import click
 
 from kctui.cli.common import open_services, print_json
+from kctui.core.page_status import status_glyph
 from kctui.search.context import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from kctui.services.search import DEFAULT_LIMIT, MAX_LIMIT
 
 
 def _print_hit(hit: dict) -> None:
     status = hit["status"]
-    mark = f"⚠ {status}" if hit["flag"] else status
+    mark = f"{status_glyph(status, True)} {status}" if hit["flag"] else status
     click.echo(f"{hit['rank']:>2}. {hit['title']}  {hit['page']}  [{mark}]")
     if hit["flag"]:
         click.echo(f"    ⚠ {hit['flag']['why']}")

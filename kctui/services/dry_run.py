@@ -33,7 +33,8 @@ from kctui.compiler.contract import CompileCancelled, CompileFailure, CompileReq
 from kctui.core.clock import rfc3339
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
-from kctui.services.errors import Conflict
+from kctui.services.errors import Conflict, InvalidInput
+from kctui.services.jobs import has_source_files, no_files
 
 CRASH_ENV = "KCTUI_TEST_DRY_RUN_CRASH_AT"  # tests: SIGKILL at a step (below) or a pass step's start
 STEPS = ("cleared", "candidate_written", "result_written")
@@ -150,6 +151,8 @@ def run_dry_run(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: s
 
     base = get_base(ctx, workspace, kb_id)
     ws = Path(base.workspace)
+    if not has_source_files(paths.sources_path(ws, base.id)):  # as `c` says it, not a failed pass
+        raise InvalidInput(no_files(base.id, "do a dry run of"))
     policy, link_style, extractor = load_policy(ctx, base.workspace, base.id)
     now = ctx.now()
     run_id = f"dry-run-{now}-{secrets.token_hex(3)}"

@@ -97,8 +97,9 @@ class HostRuntime:
                  extra_services: Sequence[BackgroundService] = (), settings: Settings | None = None,
                  ctx_factory: Callable[[], ServiceContext] | None = None, lease_check_interval: float | None = None,
                  worker_poll_max: float = 1.0, worker_join_timeout: float = 1.0, settle_heap: bool = False,
-                 stop_event: threading.Event | None = None) -> None:
+                 stop_event: threading.Event | None = None, role: str = "kctui serve") -> None:
         self.server, self.worker = server, worker
+        self.role = role  # what `kctui status` calls the process holding the host lock
         # set by a signal (`kctui serve`) while starting: start-up stops at its next step
         self.stop_event = stop_event or threading.Event()
         # a process with no UI freezes what survives each job out of the collector's walks (services/heap.py)
@@ -132,7 +133,7 @@ class HostRuntime:
             self.ctx_factory = lambda: ServiceContext.open(settings=settings)
         if self.server is not None:
             self.server.prepare()
-        self._lock = HostLock(role="kctui serve").acquire()
+        self._lock = HostLock(role=self.role).acquire()
         try:
             if self.stop_event.is_set():
                 return  # stopped before it began: the next host recovers

@@ -41,6 +41,23 @@ def insert_job(conn, base: BaseRecord, trigger: str, digest: str, now_us: int, n
     return jid
 
 
+def no_files(kb_id: str, what: str = "compile") -> str:
+    """The one message for a base with nothing in sources/ (a compile, a dry run)."""
+    return f"cannot {what} {kb_id}: its sources/ folder has no files (add some first)"
+
+
+def has_source_files(sources: Path) -> bool:
+    """Is there one regular file under `sources` the scanner would list (names it ignores aside)?"""
+    from kctui.sources.excludes import is_excluded_name  # noqa: PLC0415
+
+    for root, dirs, names in os.walk(sources, followlinks=False):
+        dirs[:] = [d for d in dirs if not is_excluded_name(d)]
+        if any(not is_excluded_name(n) and os.path.isfile(os.path.join(root, n))
+               and not os.path.islink(os.path.join(root, n)) for n in names):
+            return True
+    return False
+
+
 def request_compile(
     ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
 ) -> tuple[bool, BaseRecord, JobRecord | None]:
@@ -53,7 +70,7 @@ def request_compile(
     if result.limit_error:
         raise InvalidInput(f"cannot compile {kb_id}: {result.limit_error}")
     if not result.files:
-        raise InvalidInput(f"cannot compile {kb_id}: its sources/ folder has no files (add some first)")
+        raise InvalidInput(no_files(kb_id))
     digest = result.digest
     now = ctx.now()
     with ctx.store.write() as conn:

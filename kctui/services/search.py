@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kctui import paths
+from kctui.core.page_status import status_glyph
 from kctui.search import context as packets
 from kctui.search.asked_for import asked_for, states
 from kctui.search.flags import flag_of
@@ -329,7 +330,7 @@ def page_view(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str
         history = []
     body = history[-1].body if history and not history[-1].deleted else _read_live(base, row["path"])
     status = flag["status"] if flag else row["compile_status"]
-    line = f"⚠ {status}: {flag['why']}" if flag else f"✔ {status}"
+    line = f"{status_glyph(status, True)} {status}: {flag['why']}" if flag else f"{status_glyph(status)} {status}"
     return {"workspaceRoot": base.workspace, "knowledgeBaseId": base.id, "page": row["path"], "slug": row["slug"],
             "title": row["title"], "pageClass": row["kind"], "compileStatus": row["compile_status"],
             "status": status, "statusLine": line, "flag": flag, "description": row["description"],

@@ -7,6 +7,7 @@ import os
 
 from rich.text import Text
 
+from kctui.core.page_status import ITEM_GLYPHS
 from kctui.ui.messages import BaseView, ItemView, JobView
 
 US = 1_000_000
@@ -34,8 +35,8 @@ STEP_STATE = {
     "done": ("✔", "done", "success"),
 }
 ITEM_KIND = {
-    "held": ("✎", "held", "warning"),
-    "conflict": ("⇄", "conflict", "error"),
+    "held": (ITEM_GLYPHS["held"], "held", "warning"),
+    "conflict": (ITEM_GLYPHS["conflict"], "conflict", "error"),
 }
 TRIGGER = {"manual": "manual", "retry": "retry", "smart_auto": "auto", "scheduled": "sched"}
 
@@ -174,7 +175,9 @@ def item_cells(i: ItemView, tones: dict[str, str]) -> list[Text]:
             cell(i.title or i.page), cell(SHORT_REASON.get(i.reason or "", i.reason_words))]
 
 
-BASE_COLUMNS = (("Base", 16), ("Phase", 14), ("Changes", 10), ("Next", 9), ("Rev", 3), ("Note", None))
+# (Base is cut first: the line under the table names the selected base in full, and Note keeps its header
+# at 100 columns)
+BASE_COLUMNS = (("Base", 12), ("Phase", 14), ("Changes", 10), ("Next", 9), ("Rev", 3), ("Note", None))
 JOB_COLUMNS = (("Job", 5), ("Base", 16), ("Trigger", 7), ("Age", 4), ("Took", 6), ("Outcome", None))
 ITEM_COLUMNS = (("Item", 5), ("Kind", 10), ("Base", 10), ("Page", 14), ("Why", None))
 FAILURE_HINT = "see its error"

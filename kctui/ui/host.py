@@ -43,7 +43,7 @@ def default_runtime(api: bool = True, server_factory: Callable[[str, int], Any] 
     if api and settings.api_enabled and server_factory is not None:
         server = server_factory(settings.api_host, settings.api_port)
     return HostRuntime(server=server, worker=True, extra_services=extra, settings=settings, ctx_factory=ctx_factory,
-                       worker_poll_max=WORKER_POLL_MAX, worker_join_timeout=WORKER_JOIN_TIMEOUT)
+                       worker_poll_max=WORKER_POLL_MAX, worker_join_timeout=WORKER_JOIN_TIMEOUT, role="the kctui app")
 
 
 class HostController:
@@ -107,7 +107,9 @@ class HostController:
                 return
             self.runtime = runtime
         url = getattr(runtime, "url", None)
-        self._set("running", "host: this app (built-in compiler on" + (f", API {url}" if url else "") + ")" + api_note)
+        # short enough for the status line at 100 columns: the address without its scheme
+        api = f", API {url.removeprefix('http://')}" if url else ""
+        self._set("running", f"host: this app{api}{api_note}")
 
     def _starting(self, runtime: Any) -> Any:
         """The runtime being started: a stop from now on cuts its start-up short (no worker is started)."""

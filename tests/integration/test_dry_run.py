@@ -117,12 +117,17 @@ def test_one_dry_run_per_base_at_a_time(svc, workspace) -> None:
     assert dr.run_dry_run(svc, workspace, base.id, progress=during).phase == "succeeded"
 
 
-def test_a_failing_dry_run_is_one_line_and_changes_nothing(svc, workspace, emitted) -> None:
+def test_a_dry_run_of_an_empty_base_says_what_a_compile_says_and_changes_nothing(svc, workspace, emitted) -> None:
+    from kctui.services.errors import InvalidInput
+
     base = make_base(svc, workspace, files={})
     before = store_state(svc)
-    run = dr.run_dry_run(svc, workspace, base.id)
-    assert run.phase == "failed" and run.error_code == "source_unreadable" and "\n" not in run.error
-    assert run.to_json()["result"] is None and store_state(svc) == before and emitted == []
+    with pytest.raises(InvalidInput, match=r"^cannot do a dry run of notes: its sources/ folder has no files"):
+        dr.run_dry_run(svc, workspace, base.id)
+    with pytest.raises(InvalidInput, match=r"^cannot compile notes: its sources/ folder has no files"):
+        jobs_svc.request_compile(svc, workspace, base.id)
+    assert store_state(svc) == before and emitted == []
+    assert not dr.dry_run_root(workspace, base.id).exists() or not os.listdir(dr.dry_run_root(workspace, base.id))
 
 
 def test_the_api_runs_a_dry_run_and_returns_the_job_with_its_brief(svc, workspace, clock, emitted) -> None:

@@ -253,7 +253,7 @@ async def explore_screen(d: Driver, made: Made, cls: type) -> set[type]:
 async def test_every_key_on_every_screen(svc, clock, tmp_path, monkeypatch, size):
     data = world(svc, clock, tmp_path, running=False)
     # first in the queue (ids sort by name), compiled, with markup characters in every name it shows
-    odd = make_base(svc, data["ws"], "Aa [/] odd [b]names", {"a.md": "# [/] Python [b]title\neol: 2030\n"})
+    odd = make_base(svc, data["ws"], "Aa [b] odd [i]names", {"a.md": "# [/] Python [b]title\neol: 2030\n"})
     compile_pass(svc, data["ws"], odd.id, {"concepts/python-b.md": page("Python [/] [b]x", "eol", "2030",
                                                                         "a.md:L2-L2")})
     running_base(svc, clock, data["ws"])  # last: a job runs while the keys are pressed (q asks, x cancels)

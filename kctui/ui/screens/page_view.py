@@ -13,15 +13,16 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from kctui.core.page_status import STATUS_GLYPHS
 from kctui.ui import keys
 from kctui.ui.format import ws_label
 
 # a page's status -> (glyph, word, theme tone); a flag (contradicted, needs review, stale) wins
 STATUS = {
-    "compiled": ("✔", "compiled", "success"),
-    "contradicted": ("⇄", "contradicted", "error"),
-    "needs-review": ("⚠", "needs review", "warning"),
-    "stale": ("⌛", "stale", "warning"),
+    "compiled": (STATUS_GLYPHS["compiled"], "compiled", "success"),
+    "contradicted": (STATUS_GLYPHS["contradicted"], "contradicted", "error"),
+    "needs-review": (STATUS_GLYPHS["needs-review"], "needs review", "warning"),
+    "stale": (STATUS_GLYPHS["stale"], "stale", "warning"),
 }
 
 

@@ -6,6 +6,7 @@ Also where `e` / `E` open a file: the current hunk's cited source at its line, e
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from rich.text import Text
 from kctui.core.page_status import split_page, strip_status_line
 
 CONTEXT = 2
+LEAD = 16  # cells of a long changed line kept before its first change in the split view
 _WORDS = re.compile(r"\s+|\w+|[^\w\s]")
 _CITE = re.compile(r"^(?P<path>.+?):L(?P<start>\d+)")
 
@@ -43,14 +45,34 @@ def _side(marker: str, body: Text | str, style: str) -> Text:
     return t
 
 
-def _pairs(old: list[str], new: list[str], tones: dict[str, str]) -> list[tuple[Text | None, Text | None]]:
-    """Rows of a changed block: old and new lines paired (word-highlighted) as far as both go."""
+def change_start(old: str, new: str, col: int) -> int:
+    """Where a pair of lines `col` cells wide is shown from: 0, or (when their first difference would fall
+    past the column's edge) a little before it, so the changed part is what the row shows."""
+    common = len(os.path.commonprefix([old, new]))
+    if max(len(old), len(new)) + 2 <= col or common + 2 < col - LEAD:
+        return 0
+    return max(0, common - LEAD)
+
+
+def _from(body: Text, start: int) -> Text:
+    if not start:
+        return body
+    out = Text("…")
+    out.append_text(body[start:])
+    return out
+
+
+def _pairs(old: list[str], new: list[str], tones: dict[str, str],
+           col: int | None = None) -> list[tuple[Text | None, Text | None]]:
+    """Rows of a changed block: old and new lines paired (word-highlighted) as far as both go; with
+    `col` (the split view's column), a long pair is shown from a little before its first change."""
     out: list[tuple[Text | None, Text | None]] = []
     err, ok = tones.get("error", ""), tones.get("success", "")
     for k in range(max(len(old), len(new))):
         if k < len(old) and k < len(new):
             left, right = word_pair(old[k], new[k], tones)
-            out.append((_side("−", left, err), _side("+", right, ok)))
+            start = change_start(old[k], new[k], col) if col else 0
+            out.append((_side("−", _from(left, start), err), _side("+", _from(right, start), ok)))
         elif k < len(old):
             out.append((_side("−", old[k], err), None))
         else:
@@ -114,7 +136,7 @@ def split(cur: list[str], new: list[str], tones: dict[str, str], width: int) -> 
                 for ln in lines:
                     row(Text("  " + ln), Text("  " + ln))
             continue
-        for left, right in _pairs(cur[i1:i2], new[j1:j2], tones):
+        for left, right in _pairs(cur[i1:i2], new[j1:j2], tones, col):
             row(left, right)
     return t
 

@@ -71,21 +71,49 @@ class KeyBar(Line):
         if self.is_attached and screen is self.screen:
             self.refresh_keys()
 
+    def on_resize(self) -> None:
+        self.refresh_keys()
+
     def refresh_keys(self) -> None:
         tones = getattr(self.app, "tones", dict)()
         key_style = f"bold {tones.get('primary', '')}".strip()
-        line = Text(no_wrap=True, overflow="ellipsis", end="")
+        entries: list[tuple[Text, bool, bool]] = []  # (the key and its words, applies now, an app key)
         seen: set[str] = set()
         for _node, binding, enabled, _tip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
-            if len(line):
-                line.append("  ")
             key = self.app.get_key_display(binding)
             if enabled:
-                line.append(key, style=key_style)
-                line.append(f" {binding.description}")
+                entry = Text(key, style=key_style)
+                entry.append(f" {binding.description}")
             else:  # greyed out: does not apply to the selection now (? says why)
-                line.append(f"{key} {binding.description}", style=f"dim {tones.get('muted', '')}".strip())
+                entry = Text(f"{key} {binding.description}", style=f"dim {tones.get('muted', '')}".strip())
+            entries.append((entry, enabled, binding.action in APP_ACTIONS))
+        line = Text(no_wrap=True, overflow="ellipsis", end="")
+        for i, entry in enumerate(fit(entries, self.content_size.width)):
+            if i:
+                line.append("  ")
+            line.append_text(entry)
         self.set(line)
+
+
+APP_ACTIONS = frozenset({"help", "quit", "app.help", "app.quit"})  # kept however narrow the bar: ? says the rest
+
+
+def fit(entries: list[tuple[Text, bool, bool]], width: int) -> list[Text]:
+    """The entries that fit `width` cells (two between each): when they do not all fit, the last of the
+    screen's keys go (in order, whether they apply now or not: the bar does not jump as the selection
+    moves); the app's own keys (help, quit) always stay, and ? lists every key."""
+    def size(kept: list[tuple[Text, bool, bool]]) -> int:
+        return sum(e.cell_len for e, _, _ in kept) + 2 * max(0, len(kept) - 1)
+
+    kept = list(entries)
+    if width <= 0 or size(kept) <= width:
+        return [e for e, _, _ in kept]
+    for entry in reversed(list(kept)):
+        if size(kept) <= width:
+            break
+        if not entry[2]:
+            kept.remove(entry)
+    return [e for e, _, _ in kept]
