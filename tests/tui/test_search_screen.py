@@ -73,7 +73,7 @@ async def test_page_view_shows_status_claims_citations_and_revisions(svc, clock,
         page = await open_python_page(pilot)
         assert page.page == PYTHON
         head = shown(page, "page-head")
-        assert "Python" in head and "⚠ contradicted" in head and "disagree" in head
+        assert "Python" in head and "⇄ contradicted" in head and "disagree" in head
         claims = shown(page, "page-claims")
         assert "Python (3.12) — end of life: 2028-10-31" in claims
         assert "^[python-release-cycle.md:L13-L13]" in claims

@@ -17,6 +17,7 @@ from kctui.core.page_status import split_page, strip_status_line
 
 CONTEXT = 2
 LEAD = 16  # cells of a long changed line kept before its first change in the split view
+SHOWN = 6  # cells of the change itself a row must show, else it is shown from LEAD cells before it
 _WORDS = re.compile(r"\s+|\w+|[^\w\s]")
 _CITE = re.compile(r"^(?P<path>.+?):L(?P<start>\d+)")
 
@@ -49,7 +50,7 @@ def change_start(old: str, new: str, col: int) -> int:
     """Where a pair of lines `col` cells wide is shown from: 0, or (when their first difference would fall
     past the column's edge) a little before it, so the changed part is what the row shows."""
     common = len(os.path.commonprefix([old, new]))
-    if max(len(old), len(new)) + 2 <= col or common + 2 < col - LEAD:
+    if max(len(old), len(new)) + 2 <= col or common + 2 + SHOWN <= col - 1:  # (− marker, … at the edge)
         return 0
     return max(0, common - LEAD)
 
