@@ -95,7 +95,7 @@ class World:
                 return
             if s[1] == 5:  # a bulk decision: every open item, one action, one promotion
                 done, skipped = review.resolve_many(self.svc, [i.id for i in items], s[2], actor="human:p")
-                assert all("item: use" in why or "changed since it was proposed" in why for _, why in skipped), skipped
+                assert all(" item: " in why or "changed since it was proposed" in why for _, why in skipped), skipped
                 assert len(done) + len(skipped) == len(items)
                 return
             item = items[s[1] % len(items)]

@@ -16,6 +16,7 @@ def _e(words: str, app: bool = False, enabled: bool = True) -> tuple[Text, bool,
 
 @pytest.mark.parametrize(("width", "shown"), [
     (80, ["c Compile", "D Dry run", "x Cancel", "? Help", "q Quit"]),
+    (40, ["c Compile", "D Dry run", "? Help", "q Quit"]),  # x does not apply now: it goes first
     (30, ["c Compile", "? Help", "q Quit"]),
     (10, ["? Help", "q Quit"]),
 ])

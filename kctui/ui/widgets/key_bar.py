@@ -102,18 +102,19 @@ APP_ACTIONS = frozenset({"help", "quit", "app.help", "app.quit"})  # kept howeve
 
 
 def fit(entries: list[tuple[Text, bool, bool]], width: int) -> list[Text]:
-    """The entries that fit `width` cells (two between each): when they do not all fit, the last of the
-    screen's keys go (in order, whether they apply now or not: the bar does not jump as the selection
-    moves); the app's own keys (help, quit) always stay, and ? lists every key."""
+    """The entries that fit `width` cells (two between each): when they do not all fit, the keys that do
+    not apply now go first, then the last of the others; the app's own keys (help, quit) always stay, and
+    ? lists every key."""
     def size(kept: list[tuple[Text, bool, bool]]) -> int:
         return sum(e.cell_len for e, _, _ in kept) + 2 * max(0, len(kept) - 1)
 
     kept = list(entries)
     if width <= 0 or size(kept) <= width:
         return [e for e, _, _ in kept]
-    for entry in reversed(list(kept)):
-        if size(kept) <= width:
-            break
-        if not entry[2]:
-            kept.remove(entry)
+    for dim_only in (True, False):
+        for entry in reversed(list(kept)):
+            if size(kept) <= width:
+                break
+            if not entry[2] and not (dim_only and entry[1]):
+                kept.remove(entry)
     return [e for e, _, _ in kept]
