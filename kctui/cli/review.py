@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from kctui.cli.common import KctuiGroup, open_services, print_json, table
-from kctui.core.page_status import ITEM_GLYPHS
+from kctui.core.glyphs import ITEM_GLYPHS
 
 if TYPE_CHECKING:
     from kctui.services.review_bulk import BulkOutcome, Selection

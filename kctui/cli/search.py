@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from kctui.cli.common import open_services, print_json
-from kctui.core.page_status import status_glyph
+from kctui.core.glyphs import status_glyph
 from kctui.search.context import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from kctui.services.search import DEFAULT_LIMIT, MAX_LIMIT
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kctui import paths
-from kctui.core.page_status import status_glyph
+from kctui.core.glyphs import status_glyph
 from kctui.search import context as packets
 from kctui.search.asked_for import asked_for, states
 from kctui.search.flags import flag_of

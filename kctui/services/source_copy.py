@@ -25,11 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from kctui.atomic_write import place_staged, stage_beside, sync_all
-from kctui.compiler.readers.base import SNIFF_BYTES, source_kind
 from kctui.services.errors import InvalidInput, IOFailure
 from kctui.sources.excludes import is_excluded_name
 
 MAX_FILE_BYTES = 64 << 20  # one source file
+# The readers' rule for a file they skip (kctui.compiler.readers.read_source, SNIFF_BYTES there), kept here
+# so that copying a file loads none of the readers (the app imports this module before its first frame)
+SNIFF_BYTES = 8 * 1024
 MAX_NAME_CHARS = 1024
 MAX_COMPONENT_BYTES = 255
 
@@ -280,7 +282,7 @@ def content_problem(relpath: str, data: bytes) -> str | None:
     """Why the compiler would skip this file's bytes (the readers' rules), or None."""
     if not data.strip():
         return "the file is empty; there is nothing to compile"
-    if b"\x00" in data[:SNIFF_BYTES] and source_kind(relpath) != "pdf":
+    if b"\x00" in data[:SNIFF_BYTES] and not relpath.lower().endswith(".pdf"):
         return "a binary file (a NUL byte in its first 8 KiB); sources are text, Markdown, HTML or PDF"
     return None
 

@@ -7,7 +7,7 @@ import os
 
 from rich.text import Text
 
-from kctui.core.page_status import ITEM_GLYPHS
+from kctui.core.glyphs import ITEM_GLYPHS
 from kctui.ui.messages import BaseView, ItemView, JobView
 
 US = 1_000_000

@@ -327,3 +327,9 @@ def test_cli_add_of_a_binary_file_is_one_line_and_fails(workspace, tmp_path):
     assert proc.stderr.decode().splitlines() == [f"kctui: skipped {tmp_path / 'image.bin'}: a binary file (a NUL "
                                                  "byte in its first 8 KiB); sources are text, Markdown, HTML or PDF"]
     assert not (paths.sources_path(workspace, "bin") / "image.bin").exists()
+
+
+def test_the_copy_rule_is_the_readers_rule():
+    from kctui.compiler.readers import SNIFF_BYTES
+
+    assert source_copy.SNIFF_BYTES == SNIFF_BYTES

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kctui.core.page_status import ITEM_GLYPHS, STATUS_GLYPHS, status_glyph
+from kctui.core.glyphs import ITEM_GLYPHS, STATUS_GLYPHS, status_glyph
 from kctui.ui.format import ITEM_KIND
 from kctui.ui.screens.page_view import STATUS, status_mark
 

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from kctui.core.page_status import STATUS_GLYPHS
+from kctui.core.glyphs import STATUS_GLYPHS
 from kctui.ui import keys
 from kctui.ui.format import ws_label
 
