@@ -175,7 +175,7 @@ def ask_one(svc, base, q: dict, anchor, norm, strings_of) -> dict:  # noqa: ANN0
     """One question (`question`, `answer`, `evidence`) asked of kctui's text and JSON packets and of the
     BM25 anchor at BUDGET bytes: whether each holds every evidence range (`ev_*`) and the answer
     (`ans_*`), and whether kctui's packet is empty where the anchor's is not (`empty`)."""
-    from kctui.search.packet_items import kind_of, read_passage
+    from kctui.search.packet_items import full_item, kind_of, read_passage
     from kctui.services import search as svc_search
 
     text = svc_search.context(svc, base.workspace, base.id, q["question"], budget=BUDGET, fmt="text")
@@ -184,7 +184,8 @@ def ask_one(svc, base, q: dict, anchor, norm, strings_of) -> dict:  # noqa: ANN0
     assert len(text.encode()) <= BUDGET and len(packet.encode()) <= BUDGET
     data = json.loads(packet)
     flat_json = "\n".join(strings_of(data))
-    json_ranges = ranges_in(flat_json) + [(i["source"], *got[0]) for i in data["items"] if kind_of(i) == "evidence"
+    evidence = [full_item(i) for i in data["items"] if kind_of(i) == "evidence"]
+    json_ranges = ranges_in(flat_json) + [(i["source"], *got[0]) for i in evidence
                                           for p in i.get("passages", []) if (got := read_passage(p))]
     answer = norm(q["answer"])
     headings = headings_of(anchor.paras)

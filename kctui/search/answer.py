@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kctui.search.asked_for import asked_for, states
-from kctui.search.packet_items import kind_of, read_claim, read_passage
+from kctui.search.packet_items import full_item, kind_of, read_claim, read_passage
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
 from kctui.search.replies import asks, reply_scores
 
@@ -93,7 +93,7 @@ class Cited:
 def statements(items: list[dict[str, Any]]) -> list[Cited]:
     """Every statement of the packet's items, in packet order (item ids "1", "2", …)."""
     out: list[Cited] = []
-    for n, item in enumerate(items, 1):
+    for n, item in enumerate(map(full_item, items), 1):
         ident = str(n)
         if kind_of(item) == "evidence":
             src = str(item.get("source", ""))
@@ -128,7 +128,7 @@ def cited_lines(citation: str) -> tuple[str, tuple[int, int] | None]:
 def flags(items: list[dict[str, Any]], ids: set[str]) -> list[dict[str, Any]]:
     """The flags of the cited pages (contradicted, needs review, stale, archived): each with its page and why."""
     out = []
-    for n, item in enumerate(items, 1):
+    for n, item in enumerate(map(full_item, items), 1):
         flag = item.get("flag")
         if str(n) in ids and item.get("kind") == "page" and flag:
             out.append({"item": str(n), "page": f"wiki/{item.get('page', '')}", "status": str(flag.get("status", "")),
@@ -189,7 +189,8 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     wants = asked_for(question)
     found: list[tuple[Cited, list[str]]] = []
     seen: dict[str, int] = {}  # what a sentence says, its speaker's label aside -> its place in `found`
-    titles = {str(n): tokens(str(item.get("title") or "")) for n, item in enumerate(items, 1) if kind_of(item) != "evidence"}
+    titles = {str(n): tokens(str(item.get("title") or "")) for n, item in enumerate(map(full_item, items), 1)
+              if kind_of(item) != "evidence"}
     for stmt in (s for st in statements(items) for s in sentences(st)):
         toks = tokens(stmt.text) + (titles.get(stmt.item, []) if stmt.kind != "passage" else [])  # (a page's claim is of its title)
         said = " ".join(tokens(_SAID.sub("", stmt.text)))  # (a turn as a claim, a passage, a page's description)

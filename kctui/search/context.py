@@ -41,11 +41,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kctui.search.packet_items import FLAG_ADVICE, group_items, item_text, items_text, kind_of, unit
+from kctui.search.packet_items import FLAG_ADVICE, full_item, group_items, item_text, items_text, kind_of, unit
 from kctui.search.quoting import gist, tight_gaps, turn_gist, turn_line
 from kctui.search.ranking import Statement
 
-__all__ = ["FLAG_ADVICE", "Envelope", "group_items", "item_text", "items_text", "kind_of", "pack_statements", "unit"]
+__all__ = ["FLAG_ADVICE", "Envelope", "full_item", "group_items", "item_text", "items_text", "kind_of", "pack_statements",
+           "unit"]
 
 MIN_BUDGET = 1024
 MAX_BUDGET = 131_072
@@ -112,8 +113,9 @@ def _fields(env: Envelope, budget: int, used: int, statements: tuple[int, int], 
     echo = {} if tight == BARE else {"query": clip(env.query, lim["echo"])}
     uncovered = {} if tight == BARE else {"uncoveredTerms": _clip_list(env.uncovered, lim["list"])}
     sizes = {} if tight == BARE else {"budget": budget, "bytes": used}
+    said = {"knowledgeBase": kb} if kb or tight != BARE else {}
     return {
-        **echo, "knowledgeBase": kb, **sizes, "truncated": truncated,
+        **echo, **said, **sizes, "truncated": truncated,
         "statementsIncluded": statements[0], "statementsAvailable": statements[1], **uncovered,
         "nextActions": [clip(_short(a) if tight == BARE else a, lim["action"]) for a in actions[:lim["actions"]]],
     }
@@ -122,7 +124,7 @@ def _fields(env: Envelope, budget: int, used: int, statements: tuple[int, int], 
 def _said_nothing(key: str, value: Any) -> bool:
     """A knowledge base's field the tersest envelope leaves out: the echo (`workspace`), and its state when
     it is the plain one (`compiled`: true, `pendingChanges`: false), which the text packet does not say."""
-    return key == "workspace" or (key, value) in {("compiled", True), ("pendingChanges", False)}
+    return key in ("workspace", "id") or (key, value) in {("compiled", True), ("pendingChanges", False)}
 
 
 def _clip_list(values: list[str], max_bytes: int) -> list[str]:
@@ -185,11 +187,11 @@ def _short(action: str) -> str:
 
 
 def _render_text(fields: dict[str, Any], items: list[dict[str, Any]], tight: int = 0) -> str:
-    kb = fields["knowledgeBase"]
+    kb = fields.get("knowledgeBase", {})
     count = f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements"
     if tight == BARE:  # the tersest envelope: nothing the caller sent (the query, the budget), and the
         # count says whether the packet is truncated
-        head = f"# Context — knowledge base {kb.get('id')}\n"
+        head = "# Context\n"
         tail = [count]
     else:
         head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"

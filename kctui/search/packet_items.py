@@ -111,7 +111,7 @@ def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tu
     """A source: its path once, the section of its first passages (`section`, when they sit under a
     heading), its passages, a further section's passages after its `§ section` line."""
     first = meta[next(iter(groups))]
-    item: dict[str, Any] = {"source": first["source"]} if bare else {"kind": "evidence", "source": first["source"]}
+    item: dict[str, Any] = {"kind": "evidence", "source": first["source"]}
     passages: list[str] = []
     compiled: dict[str, list[str]] = {}
     turns = all(speaker_prefix(s.text) for statements in groups.values() for s in statements)
@@ -137,6 +137,8 @@ def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tu
     own = next((p for pages in compiled.values() for p in pages if p.startswith("sources/")), None)
     if own:  # the source's own page, once: a passage lists the other pages that compile it
         item["sourcePage"] = own
+    if bare:  # (the tersest item: its source, then its passages)
+        return [first["source"], *passages]
     item["passages"] = passages
     others = {at: [p for p in pages if p != own] for at, pages in compiled.items()}
     if any(others.values()):
@@ -157,9 +159,18 @@ def _dates_of(text: str, anchor: Any) -> tuple[str, ...]:
                  if r.gloss() not in text)  # a compiled statement that says it already
 
 
-def kind_of(item: dict[str, Any]) -> str:
-    """An item's kind: `evidence` when it says none (the tersest packet's evidence items leave it out)."""
-    return str(item.get("kind", "evidence"))
+def kind_of(item: dict[str, Any] | list[str]) -> str:
+    """An item's kind: `evidence` for an array (the tersest packet's evidence item) or an item that says none."""
+    return "evidence" if isinstance(item, list) else str(item.get("kind", "evidence"))
+
+
+def full_item(item: dict[str, Any] | list[str]) -> dict[str, Any]:
+    """An item as a record: the tersest packet's evidence item `[source, passage, …]` as
+    `{"kind": "evidence", "source": …, "passages": […]}` (its first section its first `§` line); a record
+    as it is."""
+    if isinstance(item, list):
+        return {"kind": "evidence", "source": item[0] if item else "", "passages": list(item[1:])}
+    return item
 
 
 def items_text(items: list[dict[str, Any]]) -> str:
@@ -169,6 +180,7 @@ def items_text(items: list[dict[str, Any]]) -> str:
 
 def item_text(item: dict[str, Any]) -> str:
     """One item in text: a page or a source under its header, a statement a line."""
+    item = full_item(item)
     if kind_of(item) == "evidence":
         passages, label = item["passages"], item.get("section")
         if not label and passages and passages[0].startswith("§ "):  # (the tersest item's first section)

@@ -84,7 +84,7 @@ def answer(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, q
     q = check_question(question)
     raw = packet_of(ctx, workspace, kb_id, q, budget=budget, fmt="json")
     packet = json.loads(raw)
-    items: list[dict[str, Any]] = packet.get("items") or []
+    items: list[dict[str, Any]] = [packets.full_item(i) for i in packet.get("items") or []]  # (a 2 KB evidence item is an array)
     if settings is None:
         try:
             settings = load_llm_settings()

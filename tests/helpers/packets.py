@@ -5,18 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kctui.search.packet_items import read_claim, read_passage
+from kctui.search.packet_items import full_item, read_claim, read_passage
 
 
-def claims(item: dict[str, Any]) -> list[dict[str, Any]]:
+def claims(item: dict[str, Any] | list[str]) -> list[dict[str, Any]]:
+    item = full_item(item)  # (the 2 KB packet's evidence item is an array: its source, then its passages)
     return [dict(zip(("text", "citation"), read_claim(c), strict=True)) for c in item.get("claims", [])]
 
 
-def passages(item: dict[str, Any]) -> list[dict[str, Any]]:
+def passages(item: dict[str, Any] | list[str]) -> list[dict[str, Any]]:
+    item = full_item(item)
     return [{"lines": list(lines), "text": text} for p in item.get("passages", []) if (got := read_passage(p))
             for lines, text in [got]]
 
 
-def statements(item: dict[str, Any]) -> list[dict[str, Any]]:
+def statements(item: dict[str, Any] | list[str]) -> list[dict[str, Any]]:
     """The item's claims and passages, in order (a `§ section` line is none)."""
     return claims(item) + passages(item)

@@ -169,7 +169,8 @@ def test_the_service_never_exceeds_the_budget_and_keeps_the_best_statements(svc,
 
 
 def _held(pkt: dict) -> set:
-    return {(i.get("page") or i.get("source"), x) for i in pkt["items"] for x in i.get("claims", []) + i.get("passages", [])
+    return {(i.get("page") or i.get("source"), x) for i in map(packets.full_item, pkt["items"])
+            for x in i.get("claims", []) + i.get("passages", [])
             if not x.startswith("§ ")}
 
 
@@ -253,14 +254,15 @@ def test_the_packer_never_exceeds_the_budget_and_keeps_every_flag(picks, flags, 
 
 def _held(data: dict) -> set:
     return {(i.get("page") or i.get("source"), x["text"], str(x.get("lines") or x.get("citation")))
-            for i in data["items"] for x in held_in.statements(i)}
+            for i in map(packets.full_item, data["items"]) for x in held_in.statements(i)}
 
 
 def test_a_statement_too_long_for_what_is_left_is_passed_over_and_a_long_one_is_cut():
     group = ("source", "a.md", "")
     meta = {group: {"source": "a.md", "title": "", "heading": ""}}
     long = "filler words " * 80 + "the retention window is 400 days " + "more filler " * 40
-    statements = [Statement(group, "passage", f"short statement {n} on retention", 1.0, "a.md", (n, n)) for n in range(1, 11)]
+    statements = [Statement(group, "passage", f"short statement {n} on retention, a few words longer to fill the packet",
+                            1.0, "a.md", (n, n)) for n in range(1, 11)]
     statements += [Statement(group, "passage", long, 0.5, "a.md", (20, 20)),
                    Statement(group, "passage", "the last short one", 0.4, "a.md", (30, 30))]
     env = packets.Envelope(query="retention", terms=["retention"], knowledge_base={"id": "kb"},

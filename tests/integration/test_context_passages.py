@@ -8,7 +8,7 @@ import json
 import os
 
 from kctui import paths
-from kctui.search.packet_items import kind_of
+from kctui.search.packet_items import full_item, kind_of
 from kctui.services import search as svc_search
 from tests.helpers import make_base
 from tests.helpers.packets import passages
@@ -16,7 +16,7 @@ from tests.helpers.packets import passages
 
 def _quoted(svc, workspace, kb: str, query: str) -> dict[str, list]:
     pkt = json.loads(svc_search.context(svc, workspace, kb, query, budget=4096, fmt="json"))
-    return {i["source"]: passages(i) for i in pkt["items"] if kind_of(i) == "evidence"}
+    return {i["source"]: passages(i) for i in map(full_item, pkt["items"]) if kind_of(i) == "evidence"}
 
 
 def test_the_raw_layer_is_the_sources_as_they_are_now(svc, workspace, tmp_path):

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from kctui import paths
 from kctui.core.page_status import set_page_status
 from kctui.search.context import MAX_BUDGET, MIN_BUDGET
-from kctui.search.packet_items import kind_of
+from kctui.search.packet_items import full_item, kind_of
 from kctui.search.query import QueryError, parse_query, tokens
 from kctui.services import jobs, results
 from kctui.services import search as svc_search
@@ -259,7 +259,7 @@ def test_packet_never_exceeds_its_budget(svc, workspace, demo_kb, budget, words,
     if fmt == "json":
         data = json.loads(out)  # items are whole JSON objects
         assert data.get("bytes", len(out.encode("utf-8"))) == len(out.encode("utf-8"))  # (none in the tersest envelope)
-        held = sum(len(statements(i)) + bool(i.get("description")) for i in data["items"])
+        held = sum(len(statements(i)) + bool(i.get("description")) for i in map(full_item, data["items"]))
         assert data["statementsIncluded"] == held and data["truncated"] == (held < data["statementsAvailable"])
         if data["truncated"]:
             assert "raise the budget" in data["nextActions"][0]
@@ -279,8 +279,8 @@ def test_truncation_is_reported_with_the_budget_that_holds_the_next_item(svc, wo
     assert more["statementsIncluded"] >= small["statementsIncluded"] + 1  # the named budget holds the next one
 
     def held(pkt: dict) -> set:
-        return {(i.get("page") or i.get("source"), x["text"], str(x.get("lines") or x.get("citation"))) for i in pkt["items"]
-                for x in statements(i)}  # the statements (a small packet's name no compiling pages)
+        return {(i.get("page") or i.get("source"), x["text"], str(x.get("lines") or x.get("citation")))
+                for i in map(full_item, pkt["items"]) for x in statements(i)}  # the statements (a small packet's name no compiling pages)
 
     assert held(small) <= held(more) <= held(full)  # a larger budget holds what a smaller one held
     text = svc_search.context(svc, workspace, demo_kb, "python", budget=MIN_BUDGET, fmt="text")

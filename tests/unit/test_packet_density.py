@@ -35,8 +35,8 @@ def test_a_turn_by_the_speaker_of_the_turn_above_is_said_without_the_name_in_tex
     text = packets.pack_statements(envelope(), found, META, 2048, "text")
     assert ("## EVIDENCE chat.md — Session 1\nL3: Nadia: We booked Porto.\nL5: For the honeymoon.\nL7: Sam: Lovely.\n"
             "L9: Nadia: Yes!\n§ Session 2\nL2: Nadia: Flights are done.\n") in text  # (a further section names it again)
-    passages = json.loads(packets.pack_statements(envelope(), found, META, 2048, "json"))["items"][0]["passages"]
-    assert passages == ["§ Session 1"] + [line for line in text.splitlines() if line.startswith(("L", "§"))]  # the JSON
+    source, *passages = json.loads(packets.pack_statements(envelope(), found, META, 2048, "json"))["items"][0]
+    assert source == "chat.md" and passages == ["§ Session 1"] + [line for line in text.splitlines() if line.startswith(("L", "§"))]  # the JSON
     # mirrors it (the tersest item's first section a `§` line too)
     assert read_passage(passages[2]) == ((5, 5), "For the honeymoon.")
 
@@ -82,12 +82,12 @@ def test_the_tersest_envelope_says_the_count_and_the_next_budget_only(fmt):
     assert len(out.encode()) <= 2048
     if fmt == "text":
         lines = out.splitlines()
-        assert lines[0] == "# Context — knowledge base b1"
+        assert lines[0] == "# Context"  # (the knowledge base the caller named not echoed)
         held = sum(line.startswith("L") for line in lines)
         assert lines[-1].startswith(f"— {held}/80 statements; next: raise the budget to ")
         return
     data = json.loads(out)
-    assert data["knowledgeBase"] == {"id": "b1"} and not {"budget", "bytes", "query"} & data.keys()
+    assert not {"knowledgeBase", "budget", "bytes", "query"} & data.keys()
     assert data["truncated"] and data["statementsIncluded"] < 80
     large = json.loads(packets.pack_statements(envelope(), found, META, 16384, fmt))
     assert large["bytes"] == len(packets.pack_statements(envelope(), found, META, 16384, fmt).encode())
@@ -97,4 +97,4 @@ def test_the_tersest_envelope_says_the_count_and_the_next_budget_only(fmt):
 def test_the_tersest_envelope_still_says_a_base_not_compiled_or_with_changes_pending():
     found = turns((S1, 3, "Nadia: We booked Porto."))
     data = json.loads(packets.pack_statements(envelope(compiled=False, pendingChanges=True), found, META, 2048, "json"))
-    assert data["knowledgeBase"] == {"id": "b1", "compiled": False, "pendingChanges": True}
+    assert data["knowledgeBase"] == {"compiled": False, "pendingChanges": True}

@@ -38,7 +38,7 @@ def test_a_small_packet_spends_its_bytes_on_statements_and_a_large_one_echoes_th
     if fmt == "json":
         small_fields, large_fields = json.loads(small), json.loads(large)
         # the tersest envelope: no echo of what the caller sent (query, workspace), nor the uncovered terms
-        assert not {"query", "uncoveredTerms"} & small_fields.keys() and "workspace" not in small_fields["knowledgeBase"]
+        assert not {"query", "uncoveredTerms"} & small_fields.keys() and "knowledgeBase" not in small_fields
         assert large_fields["query"] == envelope().query and large_fields["uncoveredTerms"] == ["office"]
         assert large_fields["knowledgeBase"] == envelope().knowledge_base
         # the first next step only (what the text packet's last line says): the budget that holds more
@@ -66,13 +66,13 @@ def test_the_tersest_packet_names_no_compiling_pages_and_echoes_no_query():
                        ("sources/chat-md.md", "entities/marcus.md")) for s in found]
     small = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
     large = json.loads(packets.pack_statements(envelope(), found, meta, 16384, "json"))
-    assert not {"sourcePage", "compiledIn"} & small["items"][0].keys()
+    assert not {"sourcePage", "compiledIn"} & packets.full_item(small["items"][0]).keys()
     assert large["items"][0]["sourcePage"] == "sources/chat-md.md"
     passages = large["items"][0]["passages"]  # the other compiling pages, by each passage's lines
     assert large["items"][0]["compiledIn"] == {p.split(":")[0]: ["entities/marcus.md"] for p in passages}
     assert small["statementsIncluded"] > 0
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
-    assert text.startswith("# Context — knowledge base b12345678") and "Marcus's job" not in text.splitlines()[0]
+    assert text.startswith("# Context\n") and "Marcus's job" not in text.splitlines()[0]
     assert "Marcus's job" in packets.pack_statements(envelope(), found, meta, 16384, "text").splitlines()[0]
 
 
@@ -97,7 +97,7 @@ def test_the_sections_of_one_source_share_its_header_in_text_and_its_item_in_jso
                                             "L40: Marcus: Northgate moved my start to June."]
     terse = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))["items"]  # (its first
     # section a `§` line too)
-    assert terse[0] == {"source": "chat.md", "passages": ["§ Session 1", *data["items"][0]["passages"]]}
+    assert terse[0] == ["chat.md", "§ Session 1", *data["items"][0]["passages"]]  # an array: its source, its passages
     assert packets.items_text(terse) == packets.items_text(data["items"]) and packets.items_text(terse) in text
 
 
@@ -115,7 +115,7 @@ def test_a_section_header_leaves_out_what_its_path_says():
     data = json.loads(packets.pack_statements(envelope(), found, meta, 16384, "json"))
     assert data["items"][0]["section"] == "Sunday 7 April 2024"
     data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
-    assert data["items"][0]["passages"][0] == "§ Sunday 7 April 2024"
+    assert data["items"][0][:2] == ["chat/session-07.md", "§ Sunday 7 April 2024"]
 
 
 def test_a_long_passage_keeps_the_sentences_that_name_the_query():
@@ -250,13 +250,15 @@ def test_a_json_item_holds_what_its_text_header_shows_and_no_empty_field(flag, h
     assert full[1]["passages"] == ["L5: Marcus starts at Northgate in May."]
     data = json.loads(packets.pack_statements(envelope(), found, meta, 2048, "json"))
     page, evidence = data["items"]
-    assert (set(page), set(evidence)) == (page_keys, {"source", "passages"})  # the tersest evidence item: no
-    # `kind` (an item with none is evidence), its first section a `§` line
+    assert set(page) == page_keys  # the tersest evidence item: an array, its source then its passages (its
+    # first section a `§` line); read as a record by `full_item`
     assert page["claims"] == ["Marcus — job: lead at Northgate ^[notes.md:L2-L2]"]
-    assert evidence["passages"] == [f"§ {heading}"] * bool(heading) + ["L5: Marcus starts at Northgate in May."]
+    assert evidence == ["notes.md", *[f"§ {heading}"] * bool(heading), "L5: Marcus starts at Northgate in May."]
+    assert packets.full_item(evidence) == {"kind": "evidence", "source": "notes.md", "passages": evidence[1:]}
     assert packets.kind_of(evidence) == "evidence" and packets.kind_of(page) == "page"
-    assert set(data) == {"knowledgeBase", "truncated", "statementsIncluded", "statementsAvailable",
-                         "nextActions", "items"}  # the tersest envelope: no budget, bytes (see test_packet_density)
+    assert set(data) == {"truncated", "statementsIncluded", "statementsAvailable",
+                         "nextActions", "items"}  # the tersest envelope: no budget, bytes, knowledge base's id
+    # (see test_packet_density)
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
     assert text.count("\n## ") == len(data["items"])  # one item per header of the text packet
     assert "\n* Marcus — job: lead at Northgate ^[notes.md:L2-L2]\n" in text
