@@ -15,12 +15,12 @@ The JSON packet mirrors the text packet item for item (kctui.search.packet_items
 in the same order, each statement the line the text packet writes for it (a claim `"… ^[a.md:L3-L3]"`, a
 passage `"L29: …"`), and nothing the text packet does not show but the compiling pages of a larger packet
 (`sourcePage`, `compiledIn`). A field with nothing to say is left out (`flag`, `section`, `description`),
-not written empty, and the tersest envelope echoes nothing the caller sent (the query, the budget) and
-leaves out what says nothing (the packet's own length; `compiled` / `pendingChanges` when true / false; an
-evidence item's `kind` and `section`, kctui.search.packet_items):
-at 2 KB every byte the envelope or a key takes is a statement left out. Its text packet is headed by the
-knowledge base alone (`# Context — knowledge base notes-a`) and ends with the count and the budget that
-holds the next statement on one line (`— 28/130 statements; next: raise the budget to 2,338 bytes`).
+not written empty, and the tersest envelope echoes nothing the caller sent (the query, the budget, the
+knowledge base's name) and leaves out what says nothing (the packet's own length; `compiled` /
+`pendingChanges` when true / false; an evidence item's keys: it is an array of its source and its passages,
+kctui.search.packet_items): at 2 KB every byte the envelope or a key takes is a statement left out. Its
+text packet is headed `# Context` alone and ends with the count and the budget that holds the next
+statement on one line (`— 28/130 statements; next: raise the budget to 2,338 bytes`).
 
 Statements go in in rank order; one that does not fit in what is left is passed over for the next ones
 that do, so the packet is never empty while a statement fits and never exceeds its budget; a statement
@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kctui.search.packet_items import FLAG_ADVICE, full_item, group_items, item_text, items_text, kind_of, unit
+from kctui.search.packet_items import FLAG_ADVICE, Item, full_item, group_items, item_text, items_text, kind_of, unit
 from kctui.search.quoting import gist, tight_gaps, turn_gist, turn_line
 from kctui.search.ranking import Statement
 
@@ -186,7 +186,7 @@ def _short(action: str) -> str:
     return action.split(" (it is ")[0].removesuffix(" to hold the next statement")
 
 
-def _render_text(fields: dict[str, Any], items: list[dict[str, Any]], tight: int = 0) -> str:
+def _render_text(fields: dict[str, Any], items: list[Item], tight: int = 0) -> str:
     kb = fields.get("knowledgeBase", {})
     count = f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements"
     if tight == BARE:  # the tersest envelope: nothing the caller sent (the query, the budget), and the
@@ -207,7 +207,7 @@ def _render_text(fields: dict[str, Any], items: list[dict[str, Any]], tight: int
     return head + items_text(items) + "\n".join(tail) + "\n"
 
 
-def _render_json(fields: dict[str, Any], items: list[dict[str, Any]], tight: int = 0) -> str:
+def _render_json(fields: dict[str, Any], items: list[Item], tight: int = 0) -> str:
     head = _json(fields)
     return head[:-1] + ',"items":[' + ",".join(_json(i) for i in items) + "]}\n"
 
@@ -219,7 +219,7 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     the actions of a truncated packet) plus each group's item as rendered: an upper bound, so only the
     group a statement joins is rendered again for each one tried."""
     render: Callable[..., str] = _render_json if fmt == "json" else _render_text
-    one: Callable[[list[dict[str, Any]]], str] = _json_items if fmt == "json" else items_text
+    one: Callable[[list[Item]], str] = _json_items if fmt == "json" else items_text
     words = frozenset(t for term in env.terms for t in term.casefold().split())
     statements = [_shortened(s, words, n >= WHOLE_TURNS, n >= FULL_GISTS) for n, s in enumerate(statements)]
     wide = 10 ** len(str(MAX_BUDGET)) - 1
@@ -229,17 +229,18 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
         fields = _fields(env, budget, used, (len(chosen), len(statements)), next_budget, tight)
         return render(fields, items, tight)
 
-    sized: dict[tuple[int, int], int] = {}  # (level, the budget's digits) -> size: the budget is only a number in it
+    sized: dict[tuple[int, int, bool], int] = {}  # (level, the budget's digits, JSON) -> size: the budget is only a
+    # number in it
 
-    def envelope(tight: int, budget: int = budget) -> int:
-        key = (tight, len(str(budget)))
+    def envelope(tight: int, budget: int = budget, form: Callable[..., str] = render) -> int:
+        key = (tight, len(str(budget)), form is _render_json)
         if key not in sized:
             # the numbers at their widest: the packet's size is at most the budget, its statements at most
             # those available
             forms = [_fields(env, budget, budget, (0, n), MAX_BUDGET, tight) for n in (0, 1)]
             for f in forms:
                 f["statementsIncluded"] = f["statementsAvailable"] = len(statements)
-            sized[key] = max(_size(render(f, [], tight)) for f in forms)
+            sized[key] = max(_size(form(f, [], tight)) for f in forms)
         return sized[key]
 
     tight, size = _level(envelope, budget)
@@ -251,23 +252,24 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     return _self_sized(lambda used: text_for(chosen, used, tight, nb))
 
 
-def _json_items(items: list[dict[str, Any]]) -> str:
+def _json_items(items: list[Item]) -> str:
     return ",".join(_json(i) for i in items)
 
 
 def _level(envelope: Callable[..., int], budget: int) -> tuple[int, int]:
-    """(tightness level, envelope size) for `budget`: the first level whose envelope takes at most
-    ENVELOPE_SHARE of it, else the tersest level that fits."""
+    """(tightness level, envelope size) for `budget`: the first level whose JSON envelope takes at most
+    ENVELOPE_SHARE of it, else the tersest level that fits. The text packet is at its JSON packet's level
+    (its own envelope is smaller: a short query's echoed in 2 KB of text had cost 100 bytes of statements)."""
     sizes = [envelope(t, budget) for t in range(len(_TIGHT))]
     fits = [t for t, size in enumerate(sizes) if size <= budget]
     if not fits:
         raise ValueError(f"the packet's envelope does not fit in {budget} bytes")
-    tight = next((t for t in fits if sizes[t] <= ENVELOPE_SHARE * budget), fits[-1])
+    tight = next((t for t in fits if envelope(t, budget, _render_json) <= ENVELOPE_SHARE * budget), fits[-1])
     return tight, sizes[tight]
 
 
 def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], chosen: list[Statement],
-                 first_left: int, fmt: str, one: Callable[[list[dict[str, Any]]], str], envelope: Callable[..., int],
+                 first_left: int, fmt: str, one: Callable[[list[Item]], str], envelope: Callable[..., int],
                  start: int) -> int:
     """The smallest budget tried whose packet holds the next statement and all this one holds (from `start`
     up by 128 bytes eight times, then by half again, then halving back): a statement passed over makes room
@@ -294,7 +296,7 @@ def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[s
 
 
 def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], room: int, fmt: str,
-          one: Callable[[list[dict[str, Any]]], str], bare: bool = False) -> tuple[list[Statement], int | None]:
+          one: Callable[[list[Item]], str], bare: bool = False) -> tuple[list[Statement], int | None]:
     """The statements that go in, in order, within `room` bytes for the items (each item, a page or a source
     with its sections, rendered again as it grows), and the first one passed over (None when all went in)."""
     members: dict[tuple[str, ...], list[Statement]] = {}

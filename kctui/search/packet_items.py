@@ -16,10 +16,11 @@ packet, and a source with a passage that is no turn names every speaker, so a li
 a turn's own. The tersest packet (2 KB) labels a section by its date without the time of day that ends
 its heading (`Sunday 21 January 2024`, not `…, 11:05 am`: conversations 79.5 → 79.7 %, session 27) or opens
 it (`7 September, 2024`, not `12:30 pm on …`: 80.1 → 80.2 %, JSON 78.1 → 78.5 %, session 28), and its
-evidence item says no `kind` (`evidence`, `kind_of`) and no `section`: its first section is a `§` line above
-its passages as a further one is (`item_text` writes it in the header): at 2 KB those keys took ~30 bytes a
-group, a turn of the ten or so sessions a chat packet quotes (JSON 78.5 → 79.3 %; the envelope's `truncated`
-left out too 79.4 %: it stays, a reader's field for one question). A
+evidence item is an array, its source then its passages (`["chat/s-8.md", "§ 3 April 2024", "L41: …"]`,
+`full_item` reads it as the record, `kind_of` as evidence): its first section is a `§` line above its
+passages as a further one is (`item_text` writes it in the header). At 2 KB a record's keys took ~50 bytes
+a group, the ten or so sessions a chat packet quotes: no `kind` and `section` took JSON 78.5 → 79.3 %
+(session 28), the array (and no knowledge base's id in the envelope) 79.4 → 80.2 % (session 29). A
 turn said without the name took conversations 79.1 → 79.5 % of 1,484 questions with every evidence line in a
 2 KB text packet (JSON 77.6 → 77.8 %).
 
@@ -46,6 +47,7 @@ from kctui.search.ranking import Statement
 
 anchor_date = lru_cache(maxsize=1024)(_anchor_date)  # a group's heading is read once, not at every statement tried
 
+Item = dict[str, Any] | list[str]  # a record, or the tersest packet's evidence item: [source, passage, …]
 FLAG_ADVICE = "qualify what this page says; do not assert it as settled"
 NO_HEADING = "(no heading)"
 
@@ -73,12 +75,12 @@ def read_claim(line: str) -> tuple[str, str]:
 
 
 def group_items(chosen: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]],
-                bare: bool = False) -> list[dict[str, Any]]:
+                bare: bool = False) -> list[Item]:
     """The chosen statements as packet items, one per header of the text packet: a page, or a source with
     its sections one after another; items in the order of their best statement, a page's statements in rank
     order, a source's sections in the order of their best statement and each one's passages in line order.
-    `bare` (the tersest envelope's packets): an evidence item names no compiling pages, as the text packet
-    does not."""
+    `bare` (the tersest envelope's packets): an evidence item is an array, its source then its passages, and
+    names no compiling pages, as the text packet does not."""
     order: dict[tuple[str, ...], dict[tuple[str, ...], list[Statement]]] = {}  # the sections of a source together
     for s in chosen:
         order.setdefault(unit(s.group), {}).setdefault(s.group, []).append(s)
@@ -107,9 +109,10 @@ def _page_item(group: tuple[str, ...], statements: list[Statement], meta: dict[t
 
 
 def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tuple[str, ...], dict[str, Any]],
-                   bare: bool = False) -> dict[str, Any]:
+                   bare: bool = False) -> Item:
     """A source: its path once, the section of its first passages (`section`, when they sit under a
-    heading), its passages, a further section's passages after its `§ section` line."""
+    heading), its passages, a further section's passages after its `§ section` line; `bare`: the array
+    `[path, "§ section", passage, …]`."""
     first = meta[next(iter(groups))]
     item: dict[str, Any] = {"kind": "evidence", "source": first["source"]}
     passages: list[str] = []
@@ -159,12 +162,12 @@ def _dates_of(text: str, anchor: Any) -> tuple[str, ...]:
                  if r.gloss() not in text)  # a compiled statement that says it already
 
 
-def kind_of(item: dict[str, Any] | list[str]) -> str:
+def kind_of(item: Item) -> str:
     """An item's kind: `evidence` for an array (the tersest packet's evidence item) or an item that says none."""
     return "evidence" if isinstance(item, list) else str(item.get("kind", "evidence"))
 
 
-def full_item(item: dict[str, Any] | list[str]) -> dict[str, Any]:
+def full_item(item: Item) -> dict[str, Any]:
     """An item as a record: the tersest packet's evidence item `[source, passage, …]` as
     `{"kind": "evidence", "source": …, "passages": […]}` (its first section its first `§` line); a record
     as it is."""
@@ -173,12 +176,12 @@ def full_item(item: dict[str, Any] | list[str]) -> dict[str, Any]:
     return item
 
 
-def items_text(items: list[dict[str, Any]]) -> str:
+def items_text(items: list[Item]) -> str:
     """The items as the text packet writes them, one header each."""
     return "".join(item_text(item) for item in items)
 
 
-def item_text(item: dict[str, Any]) -> str:
+def item_text(item: Item) -> str:
     """One item in text: a page or a source under its header, a statement a line."""
     item = full_item(item)
     if kind_of(item) == "evidence":

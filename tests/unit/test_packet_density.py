@@ -98,3 +98,17 @@ def test_the_tersest_envelope_still_says_a_base_not_compiled_or_with_changes_pen
     found = turns((S1, 3, "Nadia: We booked Porto."))
     data = json.loads(packets.pack_statements(envelope(compiled=False, pendingChanges=True), found, META, 2048, "json"))
     assert data["knowledgeBase"] == {"compiled": False, "pendingChanges": True}
+
+
+@pytest.mark.parametrize(("query", "workspace"), [("Porto?", "/w"), ("Where did they go?", "/home/someone/notes/chats")])
+def test_the_text_packet_is_at_its_json_packets_level(query, workspace):
+    """A short query's text envelope is small enough for the echoing level at 2 KB where its JSON envelope is
+    not: the text packet takes its JSON packet's level, so neither echoes the query back at 2 KB."""
+    env = packets.Envelope(query=query, terms=["porto"], knowledge_base={"workspace": workspace, "id": "b1", "compiled": True,
+                                                                          "pendingChanges": False},
+                           uncovered=[], next_actions_empty=["broaden the query"], hint_more="narrow the query")
+    found = turns(*[(S1, 2 * i + 1, f"Sam{i}: the honeymoon is in Porto, turn {i}.") for i in range(80)])
+    text = packets.pack_statements(env, found, META, 2048, "text")
+    data = json.loads(packets.pack_statements(env, found, META, 2048, "json"))
+    assert text.startswith("# Context\n") and query not in text and "query" not in data
+    assert packets.pack_statements(env, found, META, 16384, "text").startswith(f"# Context for “{query}”")
