@@ -16,11 +16,12 @@ in the same order, each statement the line the text packet writes for it (a clai
 passage `"L29: …"`), and nothing the text packet does not show but the compiling pages of a larger packet
 (`sourcePage`, `compiledIn`). A field with nothing to say is left out (`flag`, `section`, `description`),
 not written empty, and the tersest envelope echoes nothing the caller sent (the query, the budget, the
-knowledge base's name) and leaves out what says nothing (the packet's own length; `compiled` /
+knowledge base's id) and leaves out what says nothing (the packet's own length; `compiled` /
 `pendingChanges` when true / false; an evidence item's keys: it is an array of its source and its passages,
 kctui.search.packet_items): at 2 KB every byte the envelope or a key takes is a statement left out. Its
-text packet is headed `# Context` alone and ends with the count and the budget that holds the next
-statement on one line (`— 28/130 statements; next: raise the budget to 2,338 bytes`).
+text packet is headed by the knowledge base alone (`# Context — knowledge base notes-a`: without it the
+notes' answer string lost two questions to the fill's churn, session 29) and ends with the count and the
+budget that holds the next statement on one line (`— 28/130 statements; next: raise the budget to 2,338 bytes`).
 
 Statements go in in rank order; one that does not fit in what is left is passed over for the next ones
 that do, so the packet is never empty while a statement fits and never exceeds its budget; a statement
@@ -186,12 +187,12 @@ def _short(action: str) -> str:
     return action.split(" (it is ")[0].removesuffix(" to hold the next statement")
 
 
-def _render_text(fields: dict[str, Any], items: list[Item], tight: int = 0) -> str:
+def _render_text(fields: dict[str, Any], items: list[Item], tight: int = 0, kb_id: Any = None) -> str:
     kb = fields.get("knowledgeBase", {})
     count = f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements"
     if tight == BARE:  # the tersest envelope: nothing the caller sent (the query, the budget), and the
         # count says whether the packet is truncated
-        head = "# Context\n"
+        head = f"# Context — knowledge base {kb_id}\n"  # (the text's title: JSON leaves the id out)
         tail = [count]
     else:
         head = (f"# Context for “{fields['query']}” — knowledge base {kb.get('id')}\n"
@@ -207,7 +208,7 @@ def _render_text(fields: dict[str, Any], items: list[Item], tight: int = 0) -> s
     return head + items_text(items) + "\n".join(tail) + "\n"
 
 
-def _render_json(fields: dict[str, Any], items: list[Item], tight: int = 0) -> str:
+def _render_json(fields: dict[str, Any], items: list[Item], tight: int = 0, kb_id: Any = None) -> str:
     head = _json(fields)
     return head[:-1] + ',"items":[' + ",".join(_json(i) for i in items) + "]}\n"
 
@@ -227,7 +228,7 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     def text_for(chosen: list[Statement], used: int, tight: int, next_budget: int | None) -> str:
         items = group_items(chosen, meta, tight == BARE)
         fields = _fields(env, budget, used, (len(chosen), len(statements)), next_budget, tight)
-        return render(fields, items, tight)
+        return render(fields, items, tight, env.knowledge_base.get("id"))
 
     sized: dict[tuple[int, int, bool], int] = {}  # (level, the budget's digits, JSON) -> size: the budget is only a
     # number in it
@@ -240,7 +241,7 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
             forms = [_fields(env, budget, budget, (0, n), MAX_BUDGET, tight) for n in (0, 1)]
             for f in forms:
                 f["statementsIncluded"] = f["statementsAvailable"] = len(statements)
-            sized[key] = max(_size(form(f, [], tight)) for f in forms)
+            sized[key] = max(_size(form(f, [], tight, env.knowledge_base.get("id"))) for f in forms)
         return sized[key]
 
     tight, size = _level(envelope, budget)

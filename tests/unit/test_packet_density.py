@@ -82,7 +82,7 @@ def test_the_tersest_envelope_says_the_count_and_the_next_budget_only(fmt):
     assert len(out.encode()) <= 2048
     if fmt == "text":
         lines = out.splitlines()
-        assert lines[0] == "# Context"  # (the knowledge base the caller named not echoed)
+        assert lines[0] == "# Context — knowledge base b1"  # (the text's title; its JSON says no id)
         held = sum(line.startswith("L") for line in lines)
         assert lines[-1].startswith(f"— {held}/80 statements; next: raise the budget to ")
         return
@@ -110,5 +110,5 @@ def test_the_text_packet_is_at_its_json_packets_level(query, workspace):
     found = turns(*[(S1, 2 * i + 1, f"Sam{i}: the honeymoon is in Porto, turn {i}.") for i in range(80)])
     text = packets.pack_statements(env, found, META, 2048, "text")
     data = json.loads(packets.pack_statements(env, found, META, 2048, "json"))
-    assert text.startswith("# Context\n") and query not in text and "query" not in data
+    assert text.startswith("# Context — knowledge base b1\n") and query not in text and "query" not in data
     assert packets.pack_statements(env, found, META, 16384, "text").startswith(f"# Context for “{query}”")

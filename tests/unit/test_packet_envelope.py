@@ -72,7 +72,7 @@ def test_the_tersest_packet_names_no_compiling_pages_and_echoes_no_query():
     assert large["items"][0]["compiledIn"] == {p.split(":")[0]: ["entities/marcus.md"] for p in passages}
     assert small["statementsIncluded"] > 0
     text = packets.pack_statements(envelope(), found, meta, 2048, "text")
-    assert text.startswith("# Context\n") and "Marcus's job" not in text.splitlines()[0]
+    assert text.startswith("# Context — knowledge base b12345678\n") and "Marcus's job" not in text.splitlines()[0]
     assert "Marcus's job" in packets.pack_statements(envelope(), found, meta, 16384, "text").splitlines()[0]
 
 
