@@ -7,17 +7,9 @@ from __future__ import annotations
 import pytest
 
 from kctui.ui.format import base_changes, base_line
-from kctui.ui.messages import BaseView
+from tests.helpers.base_views import view
 
 DELETED = (("added", 0), ("modified", 0), ("deleted", 3), ("renamed", 0), ("totalChanged", 3))
-
-
-def view(**kw) -> BaseView:
-    values = dict(workspace="/w", id="kb", name="KB", policy="manual", phase="succeeded", paused_reason=None,
-                  pending=False, pending_counts=(), next_auto_us=None, next_retry_us=None, active_job_id=None,
-                  follow_up=False, last_error_words=None, open_items=0)
-    values.update(kw)
-    return BaseView(**values)
 
 
 @pytest.mark.parametrize(("kw", "cell", "line_has_pending"), [

@@ -3,17 +3,9 @@
 from __future__ import annotations
 
 from kctui.ui.format import base_next
-from kctui.ui.messages import BaseView
+from tests.helpers.base_views import view
 
 US = 1_000_000
-
-
-def view(**kw) -> BaseView:
-    values = dict(workspace="/w", id="kb", name="KB", policy="manual", phase="succeeded", paused_reason=None,
-                  pending=False, pending_counts=(), next_auto_us=None, next_retry_us=None, active_job_id=None,
-                  follow_up=False, last_error_words=None, open_items=0)
-    values.update(kw)
-    return BaseView(**values)
 
 
 def test_next_column_shows_the_schedule():

@@ -34,7 +34,7 @@ import re
 
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.name_evidence import Candidate, candidate
+from kctui.compiler.builtin.name_evidence import Candidate, vouched
 from kctui.compiler.builtin.stated_values import value_spans
 
 MIN_WORDS, MAX_WORDS = 2, 4
@@ -124,14 +124,7 @@ def lead_keys(us: list, i: int, cands: dict[str, Candidate], keys: list[str], on
     if span is None or (u.plain[span.end:].lstrip("*_ ").startswith(("—", "–"))
                         and any(s.start <= span.start < s.end for s, _ in spans)):
         return []
-    c = candidate(cands, span.text, u.first, u.last)
-    c.kinds.add(span.kind)
-    c.vouched = True
-    if span.text not in c.surfaces:
-        c.surfaces.append(span.text)
-    if i not in c.units:
-        c.units = sorted({*c.units, i})
-        c.loose += 1
+    c = vouched(cands, span.text, span.kind, i, u.first, u.last)
     if c.key in keys:
         return []
     written = re.compile(r"(?<![\w&-])" + re.escape(span.text.casefold()) + r"(?![\w&-])")

@@ -104,3 +104,17 @@ def candidate(cands: dict[str, Candidate], name: str, line: int, end: int) -> Ca
     if c is None:
         c = cands[key] = Candidate(name, key, first=(line, end))
     return c
+
+
+def vouched(cands: dict[str, Candidate], text: str, kind: str, i: int, line: int, end: int) -> Candidate:
+    """The candidate of a span a rule of recall vouches for (its `kind`, at unit `i` on lines `line`–`end`): its
+    kind and surface noted, unit `i` among its units, counted as a loose mention the first time."""
+    c = candidate(cands, text, line, end)
+    c.kinds.add(kind)
+    c.vouched = True
+    if text not in c.surfaces:
+        c.surfaces.append(text)
+    if i not in c.units:
+        c.units = sorted({*c.units, i})
+        c.loose += 1
+    return c

@@ -23,10 +23,11 @@ from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import usage as ug
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.candidates import Candidate, SpansOf, candidate, key_of
+from kctui.compiler.builtin.candidates import Candidate, SpansOf, key_of
 from kctui.compiler.builtin.examples import without as without_examples
 from kctui.compiler.builtin.item_leads import lead_keys
 from kctui.compiler.builtin.name_checks import clean_title
+from kctui.compiler.builtin.name_evidence import vouched
 from kctui.compiler.builtin.name_tokens import junk_token
 from kctui.compiler.builtin.sentences import Unit
 from kctui.compiler.builtin.stated_values import stated_value, value_next_to, value_spans
@@ -375,14 +376,7 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
             + lower_names.placed_words(u.plain, u.kind, valued, lower):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
-        c = candidate(cands, span.text, u.first, u.last)
-        c.kinds.add(span.kind)
-        c.vouched = True
-        if span.text not in c.surfaces:
-            c.surfaces.append(span.text)
-        if i not in c.units:
-            c.units = sorted({*c.units, i})
-            c.loose += 1
+        c = vouched(cands, span.text, span.kind, i, u.first, u.last)
         out.append((span, c.key))
         taken.append((span.start, span.end))
     return out
