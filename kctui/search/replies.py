@@ -6,12 +6,12 @@ because it asks) and gives the reply a share of what the asking turn scored.
 
 from __future__ import annotations
 
-import re
 from typing import Protocol
+
+from kctui.search.passages import speaker_of
 
 REPLY_SHARE = 1.0  # a reply's score: this share of the score of the turn that asked it (0.6: 53.1 %, 0.8: 53.5 %, 1.0: 54.0 % on the chats)
 REPLY_GAP = 3  # at most this many lines from the asking turn's last line to the reply's first (a blank between)
-_SPEAKER = re.compile(r"^\s*([^:—\n]{1,60}?):\s")
 
 
 class Statement(Protocol):
@@ -27,8 +27,8 @@ def asks(text: str) -> bool:
 
 
 def speaker(text: str) -> str | None:
-    m = _SPEAKER.match(text)
-    return m.group(1).strip() if m else None
+    """Who speaks in a turn (kctui.search.passages.speaker_of: its first name, its stamp aside), None for no turn."""
+    return speaker_of(text) or None
 
 
 def reply_scores(found: list[Statement], asked: dict[int, float]) -> dict[int, float]:
