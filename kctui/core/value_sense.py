@@ -8,7 +8,10 @@ What it leaves, and what is still the same value:
   side not naming the period says the same amount; two different periods ("per month" vs "per year")
   are different values;
 - a bare version number with a leading `v` ("16" and "v16");
-- a date written in words ("30 Sep 2026", "September 30, 2026") and as ISO ("2026-09-30").
+- a date written in words ("30 Sep 2026", "September 30, 2026") and as ISO ("2026-09-30");
+- an amount written with and without its currency, its thousands separators or a "k" ("$18,400", "18,400",
+  "18,400 USD", "$18.4k"): one side not naming the currency says the same amount; two different
+  currencies ("$18,400" vs "£18,400") are different values.
 
 Pure: `same_value(a, b)` on two values (raw or normalised), `all_same(values)` on a group (every pair).
 """
@@ -30,6 +33,13 @@ _PER = re.compile(r"^(?P<amount>.*\d.*?)\s*(?:(?:/|\bper\s+|\ba\s+|\ban\s+|\beac
                   r"(?P<period>years?|yrs?|annum|months?|mos?|weeks?|wks?|days?|hours?|hrs?)"
                   r"|\s+(?P<adverb>annually|yearly|monthly|weekly|daily|hourly))\.?$")
 _BARE_V = re.compile(r"^v(\d+)$")
+_CURRENCY_WORDS = {"$": "usd", "dollars": "usd", "usd": "usd", "£": "gbp", "pounds": "gbp", "gbp": "gbp",
+                   "€": "eur", "euros": "eur", "eur": "eur", "¥": "jpy", "yen": "jpy", "jpy": "jpy", "₹": "inr",
+                   "inr": "inr", "cad": "cad", "aud": "aud", "chf": "chf", "nzd": "nzd"}
+_CUR = r"[$£€¥₹]|usd|gbp|eur|jpy|inr|cad|aud|chf|nzd"
+_AMOUNT = re.compile(rf"^(?:(?P<pre>{_CUR})\s?)?(?P<num>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+                     rf"\s?(?P<mult>k|m|bn)?(?:\s?(?P<post>{_CUR}|dollars|pounds|euros|yen))?$")
+_MULT = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
 _MONTHS = {m: i for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
 _MONTH = r"(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
@@ -65,12 +75,29 @@ def _date(text: str) -> str:
     return f"{m.group('year')}-{month:02d}-{day:02d}"
 
 
+def amount(text: str) -> tuple[str, float] | None:
+    """An amount's (currency or "", number) from a normalised value ("$18,400" → ("usd", 18400.0)), or None."""
+    m = _AMOUNT.match(text)
+    if not m or (m.group("pre") and m.group("post")):
+        return None
+    number = round(float(m.group("num").replace(",", "")) * _MULT.get(m.group("mult") or "", 1), 6)
+    return _CURRENCY_WORDS.get(m.group("pre") or m.group("post") or "", ""), number
+
+
 def same_value(a: str, b: str) -> bool:
-    """The two values state the same thing (a period named on one side only is the same amount)."""
+    """The two values state the same thing (a period or a currency named on one side only is the same
+    amount)."""
     if a == b:
         return True
     (x, p), (y, q) = stated(a), stated(b)
-    return x == y and (p == q or not p or not q)
+    if not (p == q or not p or not q):
+        return False
+    if x == y:
+        return True
+    ax, ay = amount(x), amount(y)
+    if ax is None or ay is None or ax[1] != ay[1]:
+        return False
+    return ax[0] == ay[0] or not ax[0] or not ay[0]
 
 
 def all_same(values: list[str] | set[str]) -> bool:
@@ -79,4 +106,4 @@ def all_same(values: list[str] | set[str]) -> bool:
     return all(same_value(a, b) for i, a in enumerate(vs) for b in vs[i + 1:])
 
 
-__all__ = ["all_same", "same_value", "stated"]
+__all__ = ["all_same", "amount", "same_value", "stated"]

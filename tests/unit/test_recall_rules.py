@@ -108,6 +108,20 @@ def test_a_value_after_another_clause_is_not_the_subjects(plain, other, found):
     assert stated_values.stated_value(plain, span, [(at, at + len(other))]) == found
 
 
+@pytest.mark.parametrize("plain, found", [
+    # the version a rollback goes back to is no version the thing runs now (QA session 29)
+    ("Roll back to Quokkabase 2.2.9 with helm rollback.", ("rollback target", "2.2.9")),
+    ("If the deploy breaks, revert to Quokkabase 15 and page on-call", ("rollback target", "15")),
+    ("we rolled back to Quokkabase 4.1 last night", ("rollback target", "4.1")),
+    ("Quokkabase 2.3.1 on all nodes since the roll-out", ("version", "2.3.1")),
+    ("Rolled back the cache. Quokkabase 3.0 is live", ("version", "3.0")),  # (another sentence's rollback)
+])
+def test_a_rollback_target_is_not_the_version_now(plain, found):
+    at = plain.index("Quokkabase")
+    span = nm.Span("Quokkabase", at, at + 10, True, "caps", ("Quokkabase",))
+    assert stated_values.stated_value(plain, span) == found
+
+
 @pytest.mark.parametrize("plain", [
     "Quokkabase was discussed at 10:30 by the team",  # a time of day says nothing of its form
     "Quokkabase and 3 others were discussed",  # a count

@@ -62,9 +62,19 @@ _IN_BRACKET = re.compile(r"\s?\([^()]{0,36}[\s,]")
 _FORMER = re.compile(r"(?:\(\s*was|\b(?:up|down) from|\bpreviously|\bformerly|\bused to be)\s+(?:~|about\s+|around\s+)?$", re.I)
 
 
+_ROLLBACK = re.compile(r"\b(?:roll(?:s|ed|ing)?[ -]?back|revert(?:s|ed|ing)?|downgrad(?:e|es|ed|ing)|fall(?:s|ing)? back)"
+                       r"\b[^.;:!?]{0,40}$", re.I)
+
+
 def former(plain: str, a: int) -> bool:
     """Is the value at `a` one the sentence says held before, not now?"""
     return bool(_FORMER.search(plain, max(0, a - 24), a))
+
+
+def rolled_back_to(plain: str, a: int) -> bool:
+    """Is the value at `a` the one a rollback goes back to ("Roll back to ingest-gateway 2.2.9", "downgrade
+    the agent to 7.1"): an earlier version, not what runs now."""
+    return bool(_ROLLBACK.search(plain, max(0, a - 60), a))
 
 
 def valued_outside(plain: str, spans: list[nm.Span]) -> bool:
@@ -132,7 +142,7 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
         return "port", text  # ("harbor.int:443": a domain's number after a colon is its port, no
         # version; an image's tag after a bare name is one: "postgres:16")
     if (_DOTTED.match(text) or (a - span.end <= 1 and text.isdigit())) and (near or not _OWNED.search(plain, 0, a)):
-        return "version", text  # (of the capitalised word right before it, if any: "sluice (Go 1.22)")
+        return ("rollback target" if rolled_back_to(plain, a) else "version"), text  # (of the capitalised word right before it, if any: "sluice (Go 1.22)")
     return None  # a count or a time of day: the sentence says what it is, not its form
 
 
