@@ -15,7 +15,7 @@ from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import APPOSITIVE, Candidate, SpansOf, candidate, key_of
 from kctui.compiler.builtin.name_edges import possessor
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
-from kctui.compiler.builtin.stated_values import former
+from kctui.compiler.builtin.stated_values import former, speaks
 from kctui.compiler.readers import Document
 from kctui.core.claims import VERBS, Claim
 
@@ -96,15 +96,23 @@ class _Statements:
         $2.85", "the quote Tomás got ($148,000/year)", "Jen: opex approved at £96k")."""
         cands = self.cands
         best = first = None
+        best_at = 0
+        spoke = -1  # where the last name before the value that says or asks for something stands
         opens = _clause_start(self.us[i].text, pos)
         for span, key in self.spans_of[i]:
             if not people and key in cands and cands[key].entity_type == "person":
                 continue
+            if not people and span.end <= pos and speaks(self.us[i].plain, span.end):
+                spoke = span.start  # ("… came in at $1,390/mo — Priyanka negotiating, aiming for under $1,250")
+                continue
             if span.end <= pos and key in cands:
                 if span.start >= opens:
                     best = cands[key]
+                    best_at = span.start
                 elif first is None:
                     first = cands[key]
+        if spoke >= max(opens, best_at if best is not None else 0):
+            return None  # (the value is in what a person of the clause says, asks for or approves)
         if best is None and first is not None:  # "Breww — integrates with Xero. £299/month": Breww's
             return first
         if best is None and i > 0 and _PRONOUN.match(self.us[i].plain) and self.us[i - 1].block == self.us[i].block:

@@ -71,6 +71,18 @@ def former(plain: str, a: int) -> bool:
     return bool(_FORMER.search(plain, max(0, a - 24), a))
 
 
+_SPEAKS = re.compile(r"\s+(?:says?|said|thinks?|thought|reckons?|reckoned|estimates?|estimated|asked|agreed|approved|"
+                     r"ok'?d|okayed|signed off|negotiating|negotiated|pushing back|pushed back|wants?|wanted|"
+                     r"suggested|proposed|budgeted|confirmed|mentioned|noted|is negotiating|is pushing)\b", re.I)
+
+
+def speaks(plain: str, end: int) -> bool:
+    """Does the name ending at `end` say, think, ask for or approve what follows ("Leah says the v3.2 pack
+    …", "Priyanka negotiating, aiming for under $1,250", "Priya OK'd the £1,940")? The value in its words is
+    of what they talk about, not theirs."""
+    return bool(_SPEAKS.match(plain, end))
+
+
 def rolled_back_to(plain: str, a: int) -> bool:
     """Is the value at `a` the one a rollback goes back to ("Roll back to ingest-gateway 2.2.9", "downgrade
     the agent to 7.1"): an earlier version, not what runs now."""
@@ -109,7 +121,7 @@ def stated_value(plain: str, span: nm.Span, names: list[tuple[int, int]] = (), f
     `names`: the spans of the sentence's names, whose digits are no values."""
     found = [v for v in value_spans(plain) if not any(a <= v[0] < b for a, b in [(span.start, span.end), *names])
              and not former(plain, v[0])]
-    if not found:
+    if not found or speaks(plain, span.end):
         return None
     near = [v for v in found if value_next_to(plain, span, [v])]
     if near:
