@@ -36,3 +36,8 @@ def test_the_priced_thing_keeps_its_price() -> None:
 def test_a_speaker_before_the_thing_leaves_it_its_price() -> None:
     got = facts("# Costs\n\n- Kwame estimates the Quokkabase box costs ~$210/month.\n")
     assert not [f for f in got if f[0] == "Kwame"]
+
+
+def test_a_price_ends_before_the_comma_after_it() -> None:
+    got = facts("# Orders\n\n- Placed the order with Quokkabase this morning. £5,750, as quoted.\n")
+    assert ("Quokkabase", "price", "£5,750") in got
