@@ -30,6 +30,13 @@ def block(*lines: str) -> Block:
       "14:05 - Dmitri: nice, that was quick."), True),
     (("[09:41] Tomasz Wren: heads up, deploy freeze starts 18 December and ends 4 January",
       "and the NATS cutover has to land before the 17th, which is tight for everyone"), False),  # runs on
+    # the speaker first, in bold or not, then the time (QA session 30: a Slack thread pasted as it copies)
+    (("**Marta Kowalski** 09:20: yes, Twilio retries after 15 seconds and our handler is not idempotent",
+      "**Aisha Bello** 09:31: ok let's add an idempotency key on the refund notification. Marta can you take it?"), True),
+    (("Tom 9:02 AM - the IRSA change is done on staging, going to prod on Tuesday",
+      "Ana 9:05 AM - nice, that was quick and nothing broke on the way there"), True),
+    (("**Marta Kowalski** 09:20: yes, Twilio retries after 15 seconds and our handler is not idempotent",
+      "and the NATS cutover has to land before the 17th, which is tight for everyone"), False),  # runs on
 ])
 def test_a_line_block_is_short_lines_each_its_own(lines, expected):
     assert line_block(block(*lines)) is expected

@@ -85,17 +85,21 @@ _SPEAKER = re.compile(r"(?:\*\*|__)[^*_]+(?:\*\*|__)|.*\b\d{1,2}[:.]\d\d\b")  # 
 # pasted chat's message, each line its own whoever speaks and however long it is
 _STAMPED_TURN = re.compile(r"(?:\[[^\]\n]{1,40}\]|\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)\s*(?:[-–—|]\s*)?"
                            r"[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*){0,2}:\s+\S")
+# or the speaker first, perhaps in bold, then the time ("**Marta Kowalski** 09:14: INC-2291 again", "Tom 9:02 AM - ok")
+_NAMED_STAMP = re.compile(r"(?:\*\*|__)?[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*){0,2}(?:\*\*|__)?\s+"
+                          r"(?:\[[^\]\n]{1,40}\]|\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)\s*[:\-–—|]?\s+\S")
 
 
 def line_block(block: Block) -> bool:
     """Is `block` a paragraph of two or more short lines, each its own: none longer than SHORT_LINE, none but
     the last ending on a sentence's end mark, none running on (a comma, a conjunction, an article) into a
     next line, each opening on a capital, a digit or a mark? Or of lines that each open on a time stamp and
-    a speaker (a pasted chat: `_STAMPED_TURN`)?"""
+    a speaker, or a speaker and a time stamp (a pasted chat: `_STAMPED_TURN`, `_NAMED_STAMP`)?"""
     if block.kind != "paragraph" or "\n" not in block.text:
         return False
     lines = [t.strip() for t in block.text.split("\n")]
-    if len(lines) == len(block.lines) and all(_STAMPED_TURN.match(t) for t in lines):
+    if len(lines) == len(block.lines) and (all(_STAMPED_TURN.match(t) for t in lines)
+                                           or all(_NAMED_STAMP.match(t) for t in lines)):
         return True
     if len(lines) != len(block.lines) or any(not t or len(t) > SHORT_LINE for t in lines) or _SPEAKER.match(lines[0]):
         return False
