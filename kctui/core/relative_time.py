@@ -103,6 +103,18 @@ def anchor_date(heading: str) -> dt.date | None:
     return None
 
 
+# a chat line's own time stamp, as chat exports write it: "[01/10/2024, 09:10:00] Rosa: …", "01/10/2024, 09:10 - Rosa: …"
+_LINE_STAMP = re.compile(r"^\s*(?:\[(?P<inner>[^\]\n]{6,40})\]|(?P<bare>\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4},?\s+\d{1,2}[:.]\d{2}"
+                         r"(?:[:.]\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)\s*[-–—])")
+
+
+def stamp_date(text: str) -> dt.date | None:
+    """The date of the time stamp a chat line opens with (it must hold a four-digit year), else None: the
+    day its relative times are said from, where no heading dates the line."""
+    m = _LINE_STAMP.match(text) if text[:1] in "[0123456789 " else None
+    return anchor_date(m.group("inner") or m.group("bare")) if m else None
+
+
 def resolve(text: str, anchor: dt.date) -> list[RelativeTime]:
     """Each relative time of `text`, in order, as the date or range it means on `anchor`."""
     found: list[tuple[int, RelativeTime]] = []

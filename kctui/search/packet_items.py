@@ -41,6 +41,7 @@ from typing import Any
 
 from kctui.core.relative_time import anchor_date as _anchor_date
 from kctui.core.relative_time import resolve as resolve_relative
+from kctui.core.relative_time import stamp_date
 from kctui.search.passages import speaker_prefix
 from kctui.search.quoting import section, untimed
 from kctui.search.ranking import Statement
@@ -134,7 +135,7 @@ def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tu
             lead = speaker_prefix(s.text) if turns else ""
             text = s.text[len(lead):] if lead and lead == said else s.text
             said = lead
-            passages.append(f"{lines_label(s.lines)}: {text}{_dates(s.text, anchor)}")
+            passages.append(f"{lines_label(s.lines)}: {text}{_dates(s.text, stamp_date(s.text) or anchor)}")
             if not bare and s.compiled:
                 compiled[lines_label(s.lines)] = list(s.compiled)
     own = next((p for pages in compiled.values() for p in pages if p.startswith("sources/")), None)

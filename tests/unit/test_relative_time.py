@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from kctui.core.relative_time import anchor_date, resolve
+from kctui.core.relative_time import anchor_date, resolve, stamp_date
 
 TUE = dt.date(2024, 3, 5)  # a Tuesday
 
@@ -72,3 +72,14 @@ def test_a_weekday_alone_is_the_one_its_tense_points_to_written_as_its_date(text
 
 def test_a_relative_time_is_glossed_with_its_phrase():
     assert [r.gloss() for r in resolve("I sprained it yesterday.", TUE)] == ["yesterday = Monday 4 March 2024"]
+
+
+@pytest.mark.parametrize(("line", "day"), [
+    ("[01/10/2024, 09:10:00] Rosa: You said she was poorly yesterday.", dt.date(2024, 10, 1)),  # an export's stamp
+    ("01/10/2024, 09:10 - Rosa: You said she was poorly yesterday.", dt.date(2024, 10, 1)),
+    ("[2024-10-01 09:10] Rosa: hi", dt.date(2024, 10, 1)),
+    ("[09:41] Tomasz Wren: heads up", None),  # a time of day alone dates nothing
+    ("Rosa: yesterday, at 10/01/2024", None),  # a date inside the words is no stamp
+])
+def test_a_chat_lines_own_stamp_dates_it(line, day):
+    assert stamp_date(line) == day
