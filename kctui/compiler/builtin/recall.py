@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from kctui.compiler.builtin import bracketed_given as bg
+from kctui.compiler.builtin import cell_people as cp
 from kctui.compiler.builtin import code_named, coined, identifiers, lone_names, lower_names, named_once, people_signals
 from kctui.compiler.builtin import code_things as ct
 from kctui.compiler.builtin import name_types as nt
@@ -154,6 +156,8 @@ def fact_mentions(us: list[Unit], cands: dict[str, Candidate], spans_of: SpansOf
         once.update(coded)
         set_apart = _bracketed(u.plain, spans, lower, has_value)  # (an apposition states what it names: a fact)
         set_apart += people_signals.apposed_keys(u.plain, spans_of[i] + extra, cands, lower)  # ("LaunchDarkly: Dan Reyes (AE)")
+        set_apart += cp.keys(u.kind, u.plain, spans_of[i] + extra, cands, lower) \
+            + bg.keys(u.plain, spans_of[i] + extra, cands, lower, u.kind)  # ("| Bluewake | Rachel Amos |", "IT (Hank)")
         set_apart += [k for k in lone_names.stated_of(u.kind, u.plain, spans, has_value) if usable(cands[k])]  # ("via Jamf, ~3 days")
         keys += [k for k in set_apart if k not in keys]
         once.update(set_apart)
@@ -373,7 +377,8 @@ def _extra_spans(u: Unit, i: int, have: list[tuple[nm.Span, str]], cands: dict[s
             + identifiers.spans(u.plain, named_ids) + identifiers.numbered_records(u.plain) \
             + named_once.bracketed(u.plain, lower, valued) \
             + people_signals.apposed_spans(u.plain) + people_signals.member_spans(u.plain, lower) \
-            + lower_names.placed_words(u.plain, u.kind, valued, lower):
+            + lower_names.placed_words(u.plain, u.kind, valued, lower) + cp.spans(u.plain, u.kind, lower) \
+            + bg.spans(u.plain, lower, u.kind):
         if any(a < span.end and span.start < b for a, b in taken) or (span.kind == "code" and span.text.casefold() in lower):
             continue
         c = vouched(cands, span.text, span.kind, i, u.first, u.last)
