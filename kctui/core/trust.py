@@ -40,6 +40,7 @@ class HoldReason(StrEnum):
     SUPERSEDE = "supersede"
     AUTONOMY_CEILING = "autonomy_ceiling"
     COMPILE_LOSS = "compile_loss"  # issue 8: a model's extraction dropped facts of its source
+    UNSUPPORTED = "unsupported_claim"  # an external result's claim its cited lines do not hold (services.result_gate)
 
 
 REASON_WORDS: dict[str, str] = {
@@ -51,6 +52,8 @@ REASON_WORDS: dict[str, str] = {
     HoldReason.AUTONOMY_CEILING: "this kind of change is above the knowledge base's autonomy",
     HoldReason.COMPILE_LOSS: ("the model's extraction missed numbers, dates or versions of its source; "
                               "check the page against it"),
+    HoldReason.UNSUPPORTED: ("a claim's cited source lines do not hold its value (or it cites none); "
+                             "check the page against its sources"),
 }
 
 

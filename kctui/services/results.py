@@ -14,7 +14,8 @@ from kctui import paths
 from kctui.core import queue
 from kctui.core.failures import storage_error_of, storage_message
 from kctui.core.ids import is_valid_job_id
-from kctui.core.models import BasePhase, FailureCode, JobPhase, Trigger
+from kctui.core.models import CLAIMED_BY_BUILTIN, BasePhase, FailureCode, JobPhase, Trigger
+from kctui.core.trust import TrustPolicy
 from kctui.publish.promote import PromotionError, cleanup_after_promotion, promote
 from kctui.publish.validate import InvalidOutput, validate_staged_tree
 from kctui.services.bases import get_base
@@ -132,6 +133,8 @@ def report_result(
     staged = paths.staged_wiki(Path(base.workspace), base.id, job.id)
     try:
         manifest = _checked_output(staged)
+        if job.claimed_by != CLAIMED_BY_BUILTIN:  # the host's trust boundary for what no host compiler gated
+            manifest = _gated(ctx, base, staged) or manifest
     except (InvalidOutput, ManifestError) as exc:
         return _fail(ctx, base, job, code=FailureCode.INVALID_OUTPUT, transient=False,
                      error=f"staged output rejected: {exc}", compiler_version=compiler_version)
@@ -182,6 +185,24 @@ def _checked_output(staged: Path) -> Manifest | None:
         if not (staged / item.page).is_file():
             raise ManifestError(f"review.json names page {item.page}, which the staged wiki does not have")
     return manifest
+
+
+def _gated(ctx: ServiceContext, base: BaseRecord, staged: Path) -> Manifest | None:
+    """An external result through the host's gate (kctui.services.result_gate): held changes written back
+    into the staged tree and added to its review.json; the manifest read again when the gate held any."""
+    from kctui.services.policy import load_policy  # noqa: PLC0415
+    from kctui.services.result_gate import add_items, gate_result  # noqa: PLC0415
+
+    try:
+        policy = load_policy(ctx, base.workspace, base.id)[0]
+    except (ValueError, TypeError, KeyError):
+        policy = TrustPolicy(autonomy="suggest")  # a policy that cannot be read fails closed: every change held
+    items = gate_result(paths.wiki_path(Path(base.workspace), base.id), staged,
+                        paths.sources_path(Path(base.workspace), base.id), policy)
+    if not items:
+        return None
+    add_items(staged.parent, items)
+    return _checked_output(staged)
 
 
 def _emit_events(ctx: ServiceContext, base: BaseRecord, job: JobRecord) -> None:

@@ -24,7 +24,9 @@ from kctui.services import jobs as jobs_svc
 
 TOKEN = "test-token-" + "x" * 40
 RFC3339_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$")
-PAGE = "---\ntype: Concept\ntitle: Alpha\n---\n# Alpha\n\nA staged page.\n"
+# a staged page names a source of its base (a.md, or notes.md of `new_base`): the host refuses one with none
+PAGE = ("---\ntype: Concept\ntitle: Alpha\nsources:\n- resource: a.md\n- resource: notes.md\n---\n# Alpha\n\n"
+        "A staged page.\n")
 INDEX = "# Index\n\n1 page.\n\n## Concepts\n\n* [Alpha](/concepts/alpha.md) - A staged page.\n"
 STAGED = {"index.md": INDEX, "concepts/alpha.md": PAGE}
 JOB_FIELDS = {"id", "knowledgeBaseId", "trigger", "phase", "sourceDigest", "createdAt", "startedAt",

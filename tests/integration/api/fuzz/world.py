@@ -35,7 +35,7 @@ CONCURRENT_EXAMPLES = 50
 # the operation, the body valid against the operation's response schema
 CHECKS = [getattr(st_checks, name) for name in ("not_a_server_error", "status_code_conformance",
                                                 "content_type_conformance", "response_schema_conformance")]
-PAGE = "---\ntype: Concept\ntitle: Beta\n---\n# Beta\n\nA page.\n"
+PAGE = "---\ntype: Concept\ntitle: Beta\nsources:\n- resource: b.md\n---\n# Beta\n\nA page.\n"  # its source: b.md
 INDEX = "# Index\n\n1 page.\n\n## Concepts\n\n* [Beta](/concepts/beta.md) - A page.\n"
 
 # No shrinking: the server's state moves on between replays, so a shrunk example would not replay the
