@@ -246,15 +246,22 @@ def gate_result(live_root: Path, staged_root: Path, source_root: Path, policy: T
     return items
 
 
-def add_items(job_dir: Path, items: list[dict[str, Any]]) -> None:
-    """The host's held items appended to the job's `review.json` (written when the compiler wrote none)."""
-    if not items:
-        return
+def rewrite_manifest(job_dir: Path, items: list[dict[str, Any]]) -> bool:
+    """The job's `review.json` as the host files it for an external result: the host's held items added
+    (they replace the compiler's own held items on the same pages), and the compiler's `settled` and
+    `closedConflicts` dropped — an external compiler may propose, never close what waits for a person.
+    Returns whether the file changed."""
     path = job_dir / "review.json"
-    data: dict[str, Any] = {"version": 1, "items": []}
-    if path.is_file():
-        data = json.loads(path.read_text(encoding="utf-8"))
+    if not items and not path.is_file():
+        return False
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"version": 1}
+    before = json.dumps(data, sort_keys=True)
     held = {it["page"] for it in items}
-    data["items"] = [it for it in data.get("items") or [] if it.get("page") not in held or it.get("kind") != "held"]
-    data["items"] += items
+    data["items"] = [it for it in data.get("items") or []
+                     if not (isinstance(it, dict) and it.get("kind") == "held" and it.get("page") in held)] + items
+    data.pop("settled", None)
+    data.pop("closedConflicts", None)
+    if json.dumps(data, sort_keys=True) == before:
+        return False
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return True

@@ -189,9 +189,10 @@ def _checked_output(staged: Path) -> Manifest | None:
 
 def _gated(ctx: ServiceContext, base: BaseRecord, staged: Path) -> Manifest | None:
     """An external result through the host's gate (kctui.services.result_gate): held changes written back
-    into the staged tree and added to its review.json; the manifest read again when the gate held any."""
+    into the staged tree and added to its review.json (whose `settled` and `closedConflicts` it drops);
+    the manifest read again when that changed it."""
     from kctui.services.policy import load_policy  # noqa: PLC0415
-    from kctui.services.result_gate import add_items, gate_result  # noqa: PLC0415
+    from kctui.services.result_gate import gate_result, rewrite_manifest  # noqa: PLC0415
 
     try:
         policy = load_policy(ctx, base.workspace, base.id)[0]
@@ -199,10 +200,7 @@ def _gated(ctx: ServiceContext, base: BaseRecord, staged: Path) -> Manifest | No
         policy = TrustPolicy(autonomy="suggest")  # a policy that cannot be read fails closed: every change held
     items = gate_result(paths.wiki_path(Path(base.workspace), base.id), staged,
                         paths.sources_path(Path(base.workspace), base.id), policy)
-    if not items:
-        return None
-    add_items(staged.parent, items)
-    return _checked_output(staged)
+    return _checked_output(staged) if rewrite_manifest(staged.parent, items) else None
 
 
 def _emit_events(ctx: ServiceContext, base: BaseRecord, job: JobRecord) -> None:

@@ -128,3 +128,18 @@ def test_an_honest_append_is_published(api, ws, make_ctx) -> None:
     assert line in (wiki / LEDGER).read_text()  # an addition to a confirmed page applies (trust.md §3)
     assert review.list_items(svc, kb_id=kb.id) == []
     assert not (out.parent / "review.json").exists() or json.loads((out.parent / "review.json").read_text())["items"] == []
+
+
+def test_an_external_manifest_cannot_close_what_waits_for_a_person(api, ws, make_ctx) -> None:
+    svc, kb, wiki = _built(make_ctx, ws)
+    _external(api, ws, kb.id, lambda out: (out / WARSAW).unlink())
+    [held] = review.list_items(svc, kb_id=kb.id)
+
+    def edit(out: Path) -> None:  # the page as it stands, and a manifest that would settle its item
+        (out.parent / "review.json").write_text(json.dumps({
+            "version": 1, "items": [], "settled": [WARSAW],
+            "closedConflicts": [{"page": WARSAW, "fingerprint": "x"}]}))
+
+    job, _ = _external(api, ws, kb.id, edit)
+    assert job["job"]["phase"] == "succeeded"
+    assert [(i.id, i.state) for i in review.list_items(svc, kb_id=kb.id)] == [(held.id, "open")]
