@@ -305,7 +305,8 @@ def table_claims(doc: Document, names: dict[str, str]) -> list[Claim]:
     """The rows of a table of action items (a header with a due column, or an owner and a task column): each row an
     action item of its owner (done where its status says so), with its owner and due as claims."""
     claims: list[Claim] = []
-    for block in doc.blocks:
+    kinds: dict[int, str] | None = None
+    for k, block in enumerate(doc.blocks):
         if block.kind != "table" or len(block.rows) < 2:
             continue
         header = [_label_words(c) for c in block.rows[0][1]]
@@ -319,6 +320,11 @@ def table_claims(doc: Document, names: dict[str, str]) -> list[Claim]:
         # a column of when is headed by its word first ("Time", "Date", "Day"; not a "lead time")
         when = any(words and len(words) <= 2 and words[0] in WHEN_WORDS for words in header)
         tasks = _column(header, TASK_WORDS - REGISTER_WORDS) >= 0 or _column(header, TASK_WORDS) >= 0 and when or who_does >= 0
+        if due < 0 and who >= 0:  # "| Who | What | By |": a column headed "by" beside the owner's says when
+            due = next((j for j, words in enumerate(header) if words == ["by"] and j != who), -1)
+        if due < 0 and who >= 0 and not tasks:
+            kinds = section_kinds(doc) if kinds is None else kinds
+            tasks = kinds.get(k) == ACTION  # (under an actions heading, a table with an owner column holds tasks; session 30)
         if due < 0 and (who < 0 or not tasks):
             continue  # (an owner column alone is a list's, a vendor's owner: a task column makes it tasks;
             # "What" / "Item" beside an owner heads a register of things, "| Vendor | What for | Owner |",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from kctui.compiler.builtin import agenda, assigned, owner_place
+from kctui.compiler.builtin import agenda, assigned, named_tasks, owner_place
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.named_owner import Lazy, Written
@@ -40,7 +40,7 @@ from kctui.core.slugs import identity_key
 # where a clause opens: the sentence's start, a stop, a colon, a dash, a comma, or a word that only leads
 # a reply ("ok", "yes", "fine", "so", "and", "also", "then") before it
 _CLAUSE = r"(?:^|(?<=[.!?;:,—–(>→])\s*|\b(?:ok|okay|yes|yep|yeah|sure|fine|so|and|also|then|but)\s+)"
-_PLEDGE = re.compile(r"(?:(?<![\w'’])(?:I\s*(?:'ll|’ll|\s+will|'m going to|’m going to|\s+am going to|'m gonna)|i'll|i’ll)|" + _CLAUSE + r"ill|(?:^|(?<=[.!;:,—–(>→])\s*)[Ww]ill)"
+_PLEDGE = re.compile(r"(?:(?<![\w'’])(?:I\s*(?:'ll|’ll|\s+will|'m going to|’m going to|\s+am going to|'m gonna)|i'll|i’ll)|" + _CLAUSE + r"ill|(?:^|(?<=[.!?;:,—–(>→])\s*|(?<=\s-\s))[Ww]ill)"
                      r"\s+(?:also\s+|just\s+|then\s+)?(?P<verb>[a-z][a-z'’-]+)")
 _GROUP = re.compile(r"(?:(?<![\w'’])(?:[Ww]e\s*(?:'ll|’ll|\s+will|'re going to|’re going to|\s+are going to|\s+shall))|" + _CLAUSE + r"(?:[Ll]et's|[Ll]et’s|[Ll]ets))"
                     r"\s+(?:also\s+|just\s+|then\s+)?(?P<verb>[a-z][a-z'’-]+)"
@@ -149,8 +149,8 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
     folded = text.casefold()
     if len(text.split()) < ACTION_VALUE_WORDS:  # (a task names what to do; "Let's stay." decides in two words)
         pass
-    elif not question and _may_pledge(text) and (m := _pledge(text)) and _task_verb(m.group("verb")) \
-            and not ("?" in text and "will" in m.group(0).casefold()):  # ("so will dani still be around? she …")
+    elif not question and _may_pledge(text) and (m := _pledge(text)) and _pledged(m, text) \
+            and not ("?" in text[m.start():] and "will" in m.group(0).casefold()):  # ("so will dani still be around? she …")
         out.append(("action", None))
     elif not question and "ing" in text and (_UNDER_WAY_OPENS.match(text) or _UNDER_WAY_GATE.search(text)) \
             and any(m.group("verb").casefold() not in assigned.REPORTING_ING for m in _UNDER_WAY.finditer(text)):
@@ -167,6 +167,8 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
         out.append(("action", None))  # a task asked for in the reply: "👍 raise an FS ticket so we've got a record pls"
     elif item and not question and (owner := owner_place.dash_owner(text, names, people, written)) is not None:
         out.append(("action", owner or None))  # (after a dash: "— Marcus", "— Ines/Dev", "— me, 2 sprints")
+    elif not question and (owner := named_tasks.handed_owner(text, names, people, written)) is not None:
+        out.append(("action", owner or None))  # ("jules to tell Framelock", "need Bea to sort it", "who owns it? -> Tunde")
     if (not question and _GROUP_NEEDS.search(text) and (m := _GROUP.search(text))
             and (m.group("choice") or m.group("refusal") or _group_verb(m.group("verb")))):
         out.append(("decision", None))
@@ -184,7 +186,7 @@ _NAMED_REQUEST_NEEDS = ("pls", "please", "plz")
 _GROUP_NEEDS = re.compile(r"W(?:e\s*['’\s])|w(?:e\s*['’\s])|L(?:et['’s])|l(?:et['’s])|N(?:ot\s+[a-z]+ing)|n(?:ot\s+[a-z]+ing)")
 # what a pledge cannot match without, past its words (most sentences with "will" say it mid-clause, where no
 # way of _PLEDGE reads it): "I" before a modal, "i'll", or "ill" / "will" opening a clause
-_PLEDGE_GATE = re.compile(r"I\s*(?:['’]|will|am)|i['’]ll|[.!?;:,—–(>→]\s*[Ww]?ill\s"
+_PLEDGE_GATE = re.compile(r"I\s*(?:['’]|will|am)|i['’]ll|[.!?;:,—–(>→]\s*[Ww]?ill\s|\s-\s[Ww]ill\s"
                           r"|\b(?:ok|okay|yes|yep|yeah|sure|fine|so|and|also|then|but)\s+ill\s")
 # a task under way's verb opening the text or a clause (_UNDER_WAY's first part, found at once)
 _UNDER_WAY_OPENS = re.compile(r"[A-Za-z][a-z]{2,}ing\s", re.I)
@@ -207,6 +209,12 @@ GROUP_VERBS = frozenset("do go get make take keep put stay".split())  # function
 
 def _group_verb(verb: str) -> bool:
     return verb.casefold() in GROUP_VERBS or _task_verb(verb)
+
+
+def _pledged(m: re.Match[str], text: str) -> bool:
+    """A pledge's verb does a task ("sort" too where it is no "sort of": "will sort today")."""
+    verb = m.group("verb").casefold()
+    return _task_verb(verb) or verb == "sort" and not text[m.end():].lstrip().startswith("of")
 
 
 def _task_verb(verb: str) -> bool:

@@ -171,6 +171,15 @@ _NOT_PERSON = r"(?!(?:The|They|We|He|She|It|This|That|You|Who|Which|What|Everyon
 _PERSON_CHOICE = re.compile(r"\b" + _NOT_PERSON + r"[A-Z][a-z]+\s+(?:picked|chose|selected|opted\s+for|settled\s+on)\s+(?!(?:\w+\s+){0,2}(?:up|out)\b)[\w\"'“]")
 _REFUSED = re.compile(r"\b" + _NOT_PERSON + r"[A-Z][a-z]+\s+(?:says|said)\s+(?:no|not\s+(?:this|that|now|yet|until|till|before)\b[^,.;]{0,20}|leave\s+it)\s*(?:[,.;!—–]|$)")
 _CLOSING_NO = re.compile(r"^(?=(?:\S+\s+){4}).*\S[.)]\s+(?:\*\*|__)?no(?:\*\*|__)?\s*[.!]\s*$", re.I)
+# (session 30, D) a freeze set with its time, opening its clause: "Christmas change freeze: **14 Dec → 4 Jan**", "Soft
+# freeze (no new features, fixes ok) from Nov 9.", "freeze on new Airflow DAGs starting 11/16" (not "before the freeze",
+# "content freeze lifted", "Last year freeze ran 11/20 → 1/4"); a group's refusal, "we said no. staying on tarn."
+_FREEZE = re.compile(r"(?:^|(?<=[.;:—–])\s*)(?:[\w-]+\s+){0,2}freeze(?:\s+(?:on|for)\s+[^.,;:()]{1,40}?)?\s*(?:\([^)]{0,60}\))?\s*[:=]?\s*"
+                     + _MARKS + r"\s*(?:from|starting|until|till?|" + _DATE + r"|\d)", re.I)
+_WE_REFUSED = re.compile(r"(?=w)\bwe\s+said\s+no\b", re.I)
+# a choice told in the past, an assent confirmed: "we decided for EasyPost", "yes, Dave confirmed", "We are happy to accept …"
+_WE_DECIDED = re.compile(r"(?=[wiyhgp])(?<!\bif\s)(?:\b(?:we|I)\s+(?:have\s+|'ve\s+|’ve\s+)?decided\s+(?:for|on|against)\b"
+                         r"|\byes\b[,.!]?\s+(?-i:[A-Z][a-z]+)\s+confirmed\b|\b(?:happy|glad|pleased)\s+to\s+accept\b)", re.I)
 
 MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("changed", _STRUCK), ("changed", _MOVED_NOTE), ("changed", _NOW_NOT), ("order", _ORDER), ("rejected", _REJECTED), ("not before", _NOT_BEFORE),
@@ -179,7 +188,8 @@ MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("approved", _ACCEPTED), ("approved", _SIGNED), ("approved", _IT_IS),
     ("changed", _DATE_NOT), ("plan", _PLAN), ("changed", _MOVED_TO), ("kept", _KEPT_MORE), ("kept", _STAYS_DATE), ("rejected", _PARKED),
     ("approved", _ACCEPTING), ("decided", _CALL), ("order", _ASSENT_ORDER), ("changed", _SWITCHED),
-    ("decided", _PERSON_CHOICE), ("rejected", _REFUSED), ("rejected", _CLOSING_NO))
+    ("decided", _PERSON_CHOICE), ("rejected", _REFUSED), ("rejected", _CLOSING_NO), ("final", _FREEZE), ("rejected", _WE_REFUSED),
+    ("decided", _WE_DECIDED))
 
 
 # what each marker cannot match without, casefolded (most sentences hold none of these: the patterns,
@@ -200,6 +210,7 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _PERSON_CHOICE: ("picked", "chose", "selected", "opted for", "settled on"),
     _REFUSED: ("says no", "said no", "says not", "said not", "says leave", "said leave"), _CLOSING_NO: (" no.", " no!", "no**", "no__"),
     _ASSENT_ORDER: ("ok", "yes", "yep", "yeah", "fine", "sure", "np", "agreed", "great", "perfect", "👍"),
+    _FREEZE: ("freeze",), _WE_REFUSED: ("we said no",), _WE_DECIDED: ("decided", "confirmed", "to accept"),
 }
 
 _MARKERS_NEEDS = tuple((kind, pattern, _NEEDS[pattern]) for kind, pattern in MARKERS)

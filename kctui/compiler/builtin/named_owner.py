@@ -16,10 +16,13 @@ _GIVEN = re.compile(r"^[A-Z][a-z]{2,}(?:[-'’][A-Z][a-z]+)?$")
 
 
 class Written(NamedTuple):
-    """How a document writes its words: those it writes in lower case, and the capitalised ones it writes
-    where a name goes inside a sentence (after a lower-case word, "w/", "@", or before "'s")."""
+    """How a document writes its words: those it writes in lower case, the capitalised ones it writes
+    where a name goes inside a sentence (after a lower-case word, "w/", "@", or before "'s"), and the
+    lower-case ones it writes where a person goes (`named_lower`: "ask jess", "ping kofi", "kofi's", a
+    line's label "- jess — founder", "dev: …", "**jules**" alone; session 30)."""
     lower: frozenset[str]
     placed: frozenset[str]
+    named_lower: frozenset[str] = frozenset()
 
 
 _PLACED = re.compile(r"(?:(?<=[a-z,(+&] )|(?<=w/ )|(?<=@))([A-Z][a-z]{2,})\b|\b([A-Z][a-z]{2,})(?=['’]s\b)")
@@ -38,10 +41,16 @@ class Lazy:
         return self._written
 
 
+# a lower-case word where a person goes: after a verb of asking or "w/", "@", before "'s", or a line's label
+_PLACED_LOWER = re.compile(r"(?:\b(?:ask|ping|tell|told|cc|chase|thanks|thx)\s+|w/\s*|@)([a-z]{2,15})\b|\b([a-z]{2,15})['’]s\b"
+                           r"|^[ \t]*(?:#+[ \t]+|[-*+][ \t]+)?(?:\*\*)?([a-z]{2,15})(?:\*\*)?[ \t]*(?::|—|–|[ \t]-[ \t]|\(|$)", re.M)
+
+
 def written_words(lines: list[str]) -> Written:
     """How the lines of a document write their words."""
     text = "\n".join(lines)
-    return Written(frozenset(re.findall(r"\b[a-z][a-z'’-]+\b", text)), frozenset(a or b for a, b in _PLACED.findall(text)))
+    return Written(frozenset(re.findall(r"\b[a-z][a-z'’-]+\b", text)), frozenset(a or b for a, b in _PLACED.findall(text)),
+                   frozenset(a or b or c for a, b, c in _PLACED_LOWER.findall(text)))
 
 
 def name_word(who: str, written: Written | Lazy) -> bool:

@@ -1,0 +1,137 @@
+"""Action items handed to someone in more of the ways notes write it (issue 31 point 3; session 30, D),
+beside commitments' pledges, requests and owners' places:
+
+- *a person written in lower case before "to" or "will" and a verb*, opening its clause, where the
+  document writes the word where a person goes elsewhere ("ask jess", "ping kofi", "kofi's", a line's
+  label "- jess — founder") or knows it as one of its people: "nadia to call Polar Process", "jules to
+  tell Framelock", "jess to tell marieke", "mel will set it up" (not an ordinary word: "plan to …");
+- *someone needed for a task*: "need(s) <someone> to <verb>" ("blocked: need Marta to name 2 testers",
+  "need Bea to sort it", "need marcus to open 443 …"; not "need someone to …", nor "needs to");
+- *an ask answered by a name after an arrow*: a question, "need" or "who" and, closing the item, an arrow
+  and who takes it ("who owns the Airship cert going forward? -> Tunde", "need someone at goods-in Weds
+  → Kieran", "Lukas needs a namespace … -> Dana"; not a menu's path "UI → Services → Restart", nor an
+  escalation list "Tash → Dev", which ask nothing);
+- *a person's given name alone*, where one of the document's people goes by it and no other does, before
+  "to" / "will" and a verb or a task's verb in the present and what it takes ("Tom stops the sync on
+  lab-01" where the note names Tom Wróbel; "Sam to grant this week"); *a person written in lower case*
+  (as above) before a task's verb in the present ("tomek adds her as staff", "jen covers phones");
+- *an owner in brackets with the time the task is done*: "(Tom, today)", "(Devin, by 16 Feb)";
+- *a task under way with the time it is done*, a capitalised name opening its clause and a verb of doing a
+  task in -ing ("Ruth sending the signed order form this week", "Fran signing this week", "Pri checking it
+  against the PDF this week"; not "Castlegate coming tomorrow", "Dev leaning yes").
+
+The words are English's (function words, a closed set of verbs of doing a task, frequencies), no word of
+any corpus.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kctui.compiler.builtin import agenda, assigned
+from kctui.compiler.builtin import name_types as nt
+from kctui.compiler.builtin import words as wd
+from kctui.compiler.builtin.named_owner import Lazy, Written, name_word
+from kctui.core.slugs import identity_key
+
+_SOON = (r"(?:today|tonight|tmrw|tomorrow|asap|eod|eow|this\s+(?:week|wk|afternoon|morning|evening)|next\s+(?:week|wk)"
+         r"|(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?|(?:by|before)\s+\S+)")
+_START = r"(?:^|(?<=[.!;:,—–→(])\s*|(?<=\s-\s)|(?<=->\s))"
+_LOWER_WHO = r"[a-z][a-z'’-]{1,15}"
+_LOWER_TO = re.compile(_START + rf"(?P<who>{_LOWER_WHO})(?:\s*(?:\+|&|\band\b)\s*{_LOWER_WHO})?\s+(?:to|will)\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S")
+_NEEDED = re.compile(r"\bneeds?\s+(?P<who>[A-Za-z][\w'’-]+)\s+to\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S")
+_ANSWERED = re.compile(r"(?:->|→)\s*(?P<who>[A-Za-z][\w'’-]+)\s*[.!)]?\s*$")
+_OBJECT = r"(?=\s+(?:it|them|him|her|you|me|us|the|a|an|this|that|his|their|our|my|your|all|up|out|back|off|over|to|on|in|into|with|for|\d|[A-Z`\"'“]))"
+_GIVEN_ALONE = re.compile(_START + r"(?P<who>[A-Z][a-zß-öø-ÿ]+)\s+(?:(?:to|will)\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S|(?P<present>[a-z]{3,}s)\b" + _OBJECT + ")")
+_LOWER_PRESENT = re.compile(_START + rf"(?P<who>{_LOWER_WHO})\s+(?P<present>[a-z]{{3,}}s)\b" + _OBJECT)
+# an owner in brackets with the time the task is done: "(Tom, today)", "(Devin, by 16 Feb)"
+_BRACKETED = re.compile(r"\((?P<who>[A-Z][a-zß-öø-ÿ]+),\s*(?:" + _SOON + r"|(?:on\s+)?\d{1,2}(?:/\d{1,2}|\s+[A-Z][a-z]{2,}))\b[^()]{0,20}\)", re.I)
+_ROLE_VERBS = frozenset("does gives takes runs".split())  # (reporting after a name the document knows as a thing; a task after a person)
+_ASKED = re.compile(r"\?|\bneeds?\b|\bwho\b", re.I)
+_UNDER_WAY = re.compile(_START + r"(?P<who>[A-Z][a-z]+)\s+(?P<verb>[a-z]{3,}ing)\b(?P<rest>[^.;!?]{0,60}?)\b" + _SOON + r"\b")
+# after "to": a pronoun's or a preposition's object, no task; a verb of being or wanting
+_PLURAL_ZIPF = 3.3  # a word whose plural is this frequent is a noun of English, no one's name ("vendors" 3.8; "jens" 3.0)
+_NOT_VERBS = frozenset("me him her us you it them be been being the a an this that don't dont never not".split())
+_NO_ONE = frozenset("someone somebody anyone anybody everyone everybody nobody people more".split())
+
+
+def handed_owner(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """The one a sentence (read bare) hands a task to in one of the ways above, or None."""
+    if " to " in text or " will " in text:
+        for m in _LOWER_TO.finditer(text):
+            if _task(m.group("verb")) and lower_person(m.group("who"), names, people, written):
+                return names.get(identity_key(m.group("who")), m.group("who"))
+    if "need" in text:
+        for m in _NEEDED.finditer(text):
+            who = m.group("who")
+            if _task(m.group("verb")) and who.casefold() not in _NO_ONE and _person(who, names, people, written):
+                return names.get(identity_key(who), who)
+    if "->" in text or "→" in text:
+        m = _ANSWERED.search(text)
+        if m and _ASKED.search(text[:m.start()]) and _person(m.group("who"), names, people, written):
+            return names.get(identity_key(m.group("who")), m.group("who"))
+    if "(" in text and (m := _BRACKETED.search(text)) and _person(m.group("who"), names, people, written):
+        return _given_of(m.group("who"), people, names) or names.get(identity_key(m.group("who")), m.group("who"))
+    if people:
+        for m in _GIVEN_ALONE.finditer(text):
+            verb = m.group("verb") or m.group("present")
+            if (_task(verb) if m.group("verb") else assigned._task_verb(verb, False)) and (full := _given_of(m.group("who"), people, names)):
+                return full
+    for m in _LOWER_PRESENT.finditer(text):
+        verb = m.group("present")
+        if (verb in _ROLE_VERBS or assigned._task_verb(verb, False)) and lower_person(m.group("who"), names, people, written):
+            return names.get(identity_key(m.group("who")), m.group("who"))
+    if "ing " in text:
+        for m in _UNDER_WAY.finditer(text):
+            who = m.group("who")
+            if m.group("verb") in assigned.CLOSING_TASK_ING and who.casefold() not in wd.FUNCTION_WORDS and who.casefold() not in wd.CALENDAR \
+                    and (identity_key(who) in people or wd.zipf(who) < 5.0 and identity_key(who) not in names):
+                return who
+    return None
+
+
+def _given_of(who: str, people: set[str], names: dict[str, str]) -> str | None:
+    """The name of the one person of the document whose name a given name alone opens ("Tom" of Tom Wróbel)."""
+    low = who.casefold()
+    if low in wd.FUNCTION_WORDS or low in wd.CALENDAR:
+        return None
+    full = [k for k in people if " " in k and k.split()[0] == low]
+    return names.get(full[0], who) if len(full) == 1 else None
+
+
+def _task(verb: str) -> bool:
+    """A verb's base form that does something ("call", "tell", "set"; not "be", "the", "don't")."""
+    low = verb.casefold()
+    if low in _NOT_VERBS or low in wd.FUNCTION_WORDS or low in agenda.OBJECT_WORDS or low.endswith(("ed", "ing")):
+        return False
+    forms = (low + "ing", low[:-1] + "ing" if low.endswith("e") else "", low + low[-1] + "ing")
+    return any(f and wd.zipf(f) >= 2.5 for f in forms)
+
+
+def lower_person(word: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> bool:
+    """A word in lower case that names a person: one of the document's people, or no ordinary word and
+    written elsewhere in the document where a person goes ("ask jess", "kofi's", "- jess — founder"), and
+    no noun's that English writes in the plural ("vendor", "broker")."""
+    low = word.casefold()
+    if low in wd.FUNCTION_WORDS or low in wd.CALENDAR:
+        return False
+    key = identity_key(word)
+    if key in people or identity_key(names.get(key, "")) in people:
+        return True
+    if wd.common_word(low) or written is None or wd.zipf(low + "s") >= _PLURAL_ZIPF:
+        return False  # (an ordinary word, or a noun written in the plural as often: "vendor", "broker")
+    w = written.get() if isinstance(written, Lazy) else written
+    return low in w.named_lower
+
+
+def _person(who: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> bool:
+    """A word in a person's place that reads as a person's: one of the document's people, a given name,
+    a common given name the document writes where a name goes, or a person written in lower case."""
+    if not who[:1].isupper():
+        return lower_person(who, names, people, written)
+    key = identity_key(who)
+    if who.casefold() in wd.FUNCTION_WORDS or who.casefold() in wd.CALENDAR or who.isupper():
+        return False
+    if key in people or identity_key(names.get(key, "")) in people or nt.person_shape(who) or _given_of(who, people, names):
+        return True
+    return agenda.given_name(who, names) or written is not None and name_word(who, written)

@@ -1,0 +1,63 @@
+"""Issue 31 point 3 (session 30, D): tasks handed in more of the ways notes write it (kctui.compiler.builtin.
+named_tasks, commitments' pledges, agenda's tables) and a freeze or a group's refusal as a decision
+(decided). Names and phrasings are our own, not the notes corpus's."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.builtin import commitments, decided, named_tasks
+from kctui.compiler.builtin.named_owner import written_words
+
+NAMES = {"quen": "Quen Osei", "ilse": "Ilse Marr", "relaybus": "Relaybus"}
+PEOPLE = {"quen osei", "ilse marr"}
+WRITTEN = written_words(["- vesna — ops lead, rotas", "ping brannoc about the van", "**odile**", "w/ Harriet on Tue",
+                         "helm charts in the repo", "plan to move it"])
+
+
+@pytest.mark.parametrize("sentence, owner", [
+    ("probe reads 2°C high again — vesna to call the vendor", "vesna"),  # a lower-case person, a line's label
+    ("upgrade moved to Sat. brannoc to tell the supplier.", "brannoc"),  # written after "ping"
+    ("odile will set it up", "odile"),  # alone on a line in bold
+    ("ilse to book the van", "Ilse Marr"),  # one of the document's people
+    ("helm to deploy the chart", None),  # a lower-case word written nowhere where a person goes
+    ("plan to move it to Sat", None),  # an ordinary word
+    ("vesna to the rescue", None),  # no verb
+    ("blocked: need Zuzanna to sign the form", "Zuzanna"),  # someone needed for a task
+    ("need vesna to open 443 from the lab", "vesna"),
+    ("need someone to review the change", None),
+    ("the service needs to restart", None),
+    ("who owns the cert renewal going forward? -> Zuzanna", "Zuzanna"),  # an ask answered after an arrow
+    ("need someone at the loading bay Weds → Harriet", "Harriet"),
+    ("UI → Services → Restart", None),  # a menu's path asks nothing
+    ("Office hours: Zuzanna → Harriet", None),  # an escalation list
+    ("Zuzanna sending the signed form this week.", "Zuzanna"),  # a task under way with its time
+    ("renews 31 Mar. Kasimir signing this week", "Kasimir"),
+    ("Relaybus coming tomorrow to survey", None),  # no task's verb; a thing of the document
+    ("Zuzanna leaning yes, the rest before Fri", None),
+])
+def test_handed_owner(sentence: str, owner: str | None) -> None:
+    assert named_tasks.handed_owner(sentence, NAMES, PEOPLE, WRITTEN) == owner
+
+
+@pytest.mark.parametrize("sentence, said", [
+    ("proxy02 still on 7.2.1 - will do it weds eve", [("action", None)]),  # "will" after a spaced hyphen
+    ("printer again. driver? will test 3.9 on one queue", [("action", None)]),  # after a question
+    ("API key: will sort today.", [("action", None)]),  # "sort" a task
+    ("so will vesna still be around? she said so", []),  # "will" asking
+    ("I'll sort of look at it", []),
+])
+def test_pledges(sentence: str, said: list) -> None:
+    assert commitments.said_commitment(sentence, NAMES, PEOPLE, written=WRITTEN) == said
+
+
+@pytest.mark.parametrize("sentence, decides", [
+    ("Christmas change freeze: **14 Dec → 4 Jan**. Nothing non-urgent.", True),
+    ("Soft freeze (no new features, fixes ok) from Nov 9.", True),
+    ("freeze on new pipelines starting 11/16, anything new goes in the new tool", True),
+    ("Nothing new goes in before the freeze.", False),
+    ("Last year freeze ran 11/20 → 1/4.", False),
+    ("we said no. staying with the antenna", True),
+])
+def test_freeze_and_refusal(sentence: str, decides: bool) -> None:
+    assert (decided.marker(sentence) is not None) == decides
