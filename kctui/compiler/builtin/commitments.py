@@ -167,7 +167,7 @@ def said_commitment(text: str, names: dict[str, str], people: set[str], first: b
         out.append(("action", None))  # a task asked for in the reply: "👍 raise an FS ticket so we've got a record pls"
     elif item and not question and (owner := owner_place.dash_owner(text, names, people, written)) is not None:
         out.append(("action", owner or None))  # (after a dash: "— Marcus", "— Ines/Dev", "— me, 2 sprints")
-    elif not question and (owner := named_tasks.handed_owner(text, names, people, written)) is not None:
+    elif not question and (owner := named_tasks.handed_owner(text, names, people, written, item)) is not None:
         out.append(("action", owner or None))  # ("jules to tell Framelock", "need Bea to sort it", "who owns it? -> Tunde")
     if (not question and _GROUP_NEEDS.search(text) and (m := _GROUP.search(text))
             and (m.group("choice") or m.group("refusal") or _group_verb(m.group("verb")))):

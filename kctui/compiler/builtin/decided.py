@@ -175,7 +175,7 @@ _CLOSING_NO = re.compile(r"^(?=(?:\S+\s+){4}).*\S[.)]\s+(?:\*\*|__)?no(?:\*\*|__
 # freeze (no new features, fixes ok) from Nov 9.", "freeze on new Airflow DAGs starting 11/16" (not "before the freeze",
 # "content freeze lifted", "Last year freeze ran 11/20 → 1/4"); a group's refusal, "we said no. staying on tarn."
 _FREEZE = re.compile(r"(?:^|(?<=[.;:—–])\s*)(?:[\w-]+\s+){0,2}freeze(?:\s+(?:on|for)\s+[^.,;:()]{1,40}?)?\s*(?:\([^)]{0,60}\))?\s*[:=]?\s*"
-                     + _MARKS + r"\s*(?:from|starting|until|till?|" + _DATE + r"|\d)", re.I)
+                     + _MARKS + r"\s*(?:from|starting|until|till?|" + _DATE + r"|\d{4}-\d{2}-\d{2}|\d{1,2}(?:\s*[-–]\s*\d{1,2})?\s+" + _MONTH + ")", re.I)
 _WE_REFUSED = re.compile(r"(?=w)\bwe\s+said\s+no\b", re.I)
 # a choice told in the past, an assent confirmed: "we decided for EasyPost", "yes, Dave confirmed", "We are happy to accept …"
 _WE_DECIDED = re.compile(r"(?=[wiyhgp])(?<!\bif\s)(?:\b(?:we|I)\s+(?:have\s+|'ve\s+|’ve\s+)?decided\s+(?:for|on|against)\b"

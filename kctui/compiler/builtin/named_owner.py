@@ -43,7 +43,7 @@ class Lazy:
 
 # a lower-case word where a person goes: after a verb of asking or "w/", "@", before "'s", or a line's label
 _PLACED_LOWER = re.compile(r"(?:\b(?:ask|ping|tell|told|cc|chase|thanks|thx)\s+|w/\s*|@)([a-z]{2,15})\b|\b([a-z]{2,15})['’]s\b"
-                           r"|^[ \t]*(?:#+[ \t]+|[-*+][ \t]+)?(?:\*\*)?([a-z]{2,15})(?:\*\*)?[ \t]*(?::|—|–|[ \t]-[ \t]|\(|$)", re.M)
+                           r"|^[ \t]*(?:#+[ \t]+(?:\*\*)?|[-*+][ \t]+(?:\*\*)?|\*\*)([a-z]{2,15})(?:\*\*)?[ \t]*(?::|—|–|[ \t]-[ \t]|\(|$)", re.M)
 
 
 def written_words(lines: list[str]) -> Written:

@@ -16,6 +16,7 @@ beside commitments' pledges, requests and owners' places:
   lab-01" where the note names Tom Wróbel; "Sam to grant this week"); *a person written in lower case*
   (as above) before a task's verb in the present ("tomek adds her as staff", "jen covers phones");
 - *an owner in brackets with the time the task is done*: "(Tom, today)", "(Devin, by 16 Feb)";
+- *a pledge reported*: "Tom said he'd do them", "Jonas said he'll take it after cutover";
 - *a task under way with the time it is done*, a capitalised name opening its clause and a verb of doing a
   task in -ing ("Ruth sending the signed order form this week", "Fran signing this week", "Pri checking it
   against the PDF this week"; not "Castlegate coming tomorrow", "Dev leaning yes").
@@ -35,7 +36,7 @@ from kctui.compiler.builtin.named_owner import Lazy, Written, name_word
 from kctui.core.slugs import identity_key
 
 _SOON = (r"(?:today|tonight|tmrw|tomorrow|asap|eod|eow|this\s+(?:week|wk|afternoon|morning|evening)|next\s+(?:week|wk)"
-         r"|(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?|(?:by|before)\s+\S+)")
+         r"|(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?|(?:by|before)\s+(?:the\s+)?(?:\d|end\b|eod\b|eow\b|next\b|tomorrow\b|tmrw\b|(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))")
 _START = r"(?:^|(?<=[.!;:,—–→(])\s*|(?<=\s-\s)|(?<=->\s))"
 _LOWER_WHO = r"[a-z][a-z'’-]{1,15}"
 _LOWER_TO = re.compile(_START + rf"(?P<who>{_LOWER_WHO})(?:\s*(?:\+|&|\band\b)\s*{_LOWER_WHO})?\s+(?:to|will)\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S")
@@ -46,6 +47,8 @@ _GIVEN_ALONE = re.compile(_START + r"(?P<who>[A-Z][a-zß-öø-ÿ]+)\s+(?:(?:to|w
 _LOWER_PRESENT = re.compile(_START + rf"(?P<who>{_LOWER_WHO})\s+(?P<present>[a-z]{{3,}}s)\b" + _OBJECT)
 # an owner in brackets with the time the task is done: "(Tom, today)", "(Devin, by 16 Feb)"
 _BRACKETED = re.compile(r"\((?P<who>[A-Z][a-zß-öø-ÿ]+),\s*(?:" + _SOON + r"|(?:on\s+)?\d{1,2}(?:/\d{1,2}|\s+[A-Z][a-z]{2,}))\b[^()]{0,20}\)", re.I)
+# a pledge reported: "Tom said he'd do them", "Jonas said he'll take it after cutover" (not "Sam said he can do $7,200")
+_REPORTED = re.compile(r"\b(?P<who>[A-Z][a-zß-öø-ÿ]+)\s+(?:said|says)\s+(?:he|she)\s*(?:'ll|’ll|'d|’d|\s+will|\s+would)\s+(?P<verb>[a-z]+)\b")
 _ROLE_VERBS = frozenset("does gives takes runs".split())  # (reporting after a name the document knows as a thing; a task after a person)
 _ASKED = re.compile(r"\?|\bneeds?\b|\bwho\b", re.I)
 _UNDER_WAY = re.compile(_START + r"(?P<who>[A-Z][a-z]+)\s+(?P<verb>[a-z]{3,}ing)\b(?P<rest>[^.;!?]{0,60}?)\b" + _SOON + r"\b")
@@ -55,39 +58,91 @@ _NOT_VERBS = frozenset("me him her us you it them be been being the a an this th
 _NO_ONE = frozenset("someone somebody anyone anybody everyone everybody nobody people more".split())
 
 
-def handed_owner(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
-    """The one a sentence (read bare) hands a task to in one of the ways above, or None."""
-    if " to " in text or " will " in text:
-        for m in _LOWER_TO.finditer(text):
-            if _task(m.group("verb")) and lower_person(m.group("who"), names, people, written):
-                return names.get(identity_key(m.group("who")), m.group("who"))
-    if "need" in text:
-        for m in _NEEDED.finditer(text):
-            who = m.group("who")
-            if _task(m.group("verb")) and who.casefold() not in _NO_ONE and _person(who, names, people, written):
-                return names.get(identity_key(who), who)
-    if "->" in text or "→" in text:
-        m = _ANSWERED.search(text)
-        if m and _ASKED.search(text[:m.start()]) and _person(m.group("who"), names, people, written):
-            return names.get(identity_key(m.group("who")), m.group("who"))
-    if "(" in text and (m := _BRACKETED.search(text)) and _person(m.group("who"), names, people, written):
-        return _given_of(m.group("who"), people, names) or names.get(identity_key(m.group("who")), m.group("who"))
-    if people:
-        for m in _GIVEN_ALONE.finditer(text):
-            verb = m.group("verb") or m.group("present")
-            if (_task(verb) if m.group("verb") else assigned._task_verb(verb, False)) and (full := _given_of(m.group("who"), people, names)):
-                return full
-    for m in _LOWER_PRESENT.finditer(text):
-        verb = m.group("present")
-        if (verb in _ROLE_VERBS or assigned._task_verb(verb, False)) and lower_person(m.group("who"), names, people, written):
-            return names.get(identity_key(m.group("who")), m.group("who"))
-    if "ing " in text:
-        for m in _UNDER_WAY.finditer(text):
-            who = m.group("who")
-            if m.group("verb") in assigned.CLOSING_TASK_ING and who.casefold() not in wd.FUNCTION_WORDS and who.casefold() not in wd.CALENDAR \
-                    and (identity_key(who) in people or wd.zipf(who) < 5.0 and identity_key(who) not in names):
-                return who
+def handed_owner(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None,
+                 item: bool = False) -> str | None:
+    """The one a sentence (read bare) hands a task to in one of the ways above, or None (a person in lower
+    case before a verb in the present only in a list item: "tomek adds her as staff"; a paragraph's
+    "pnkfelix acknowledges that …" reports)."""
+    for way in _WAYS if item else _PROSE_WAYS:
+        if (owner := way(text, names, people, written)) is not None:
+            return owner
     return None
+
+
+def _named(who: str, names: dict[str, str]) -> str:
+    return names.get(identity_key(who), who)
+
+
+def _lower_to(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """"jules to tell Framelock", "mel will set it up"."""
+    if " to " not in text and " will " not in text:
+        return None
+    return next((_named(m.group("who"), names) for m in _LOWER_TO.finditer(text)
+                 if _task(m.group("verb")) and lower_person(m.group("who"), names, people, written)), None)
+
+
+def _needed(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """"need Bea to sort it"."""
+    if "need" not in text:
+        return None
+    return next((_named(m.group("who"), names) for m in _NEEDED.finditer(text) if _task(m.group("verb"))
+                 and m.group("who").casefold() not in _NO_ONE and _person(m.group("who"), names, people, written)), None)
+
+
+def _answered(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """"who owns the cert going forward? -> Tunde"."""
+    if "->" not in text and "→" not in text:
+        return None
+    m = _ANSWERED.search(text)
+    if m and _ASKED.search(text[:m.start()]) and _person(m.group("who"), names, people, written):
+        return _named(m.group("who"), names)
+    return None
+
+
+def _bracketed(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """"… (Tom, today)"."""
+    if "(" in text and (m := _BRACKETED.search(text)) and _person(m.group("who"), names, people, written):
+        return _given_of(m.group("who"), people, names) or _named(m.group("who"), names)
+    return None
+
+
+def _given_alone(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """"Sam to grant this week", "Tom stops the sync" (Tom Wróbel of the document)."""
+    for m in _GIVEN_ALONE.finditer(text) if people else ():
+        verb = m.group("verb") or m.group("present")
+        if (_task(verb) if m.group("verb") else assigned._task_verb(verb, False)) and (full := _given_of(m.group("who"), people, names)):
+            return full
+    return None
+
+
+def _lower_present(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """"tomek adds her as staff"."""
+    return next((_named(m.group("who"), names) for m in _LOWER_PRESENT.finditer(text)
+                 if (m.group("present") in _ROLE_VERBS or assigned._task_verb(m.group("present"), False))
+                 and lower_person(m.group("who"), names, people, written)), None)
+
+
+def _under_way(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """"Ruth sending the signed order form this week"."""
+    for m in _UNDER_WAY.finditer(text) if "ing " in text else ():
+        who = m.group("who")
+        if m.group("verb") in assigned.CLOSING_TASK_ING and who.casefold() not in wd.FUNCTION_WORDS and who.casefold() not in wd.CALENDAR \
+                and (identity_key(who) in people or _given_of(who, people, names) or agenda.given_name(who, names)
+                     or written is not None and name_word(who, written)):
+            return _given_of(who, people, names) or _named(who, names)
+    return None
+
+
+def _reported(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """"Tom said he'd do them", "Jonas said he'll take it after cutover"."""
+    if "said" not in text and "says" not in text:
+        return None
+    return next((_given_of(m.group("who"), people, names) or _named(m.group("who"), names) for m in _REPORTED.finditer(text)
+                 if _task(m.group("verb")) and m.group("who").casefold() not in wd.FUNCTION_WORDS), None)
+
+
+_WAYS = (_lower_to, _needed, _answered, _bracketed, _given_alone, _lower_present, _under_way, _reported)
+_PROSE_WAYS = tuple(way for way in _WAYS if way is not _lower_present)
 
 
 def _given_of(who: str, people: set[str], names: dict[str, str]) -> str | None:
