@@ -7,12 +7,15 @@ from __future__ import annotations
 import pytest
 
 from kctui.compiler.builtin import commitments, decided, named_tasks
+from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.builtin.named_owner import written_words
+from kctui.compiler.readers import read_source
 
 NAMES = {"quen": "Quen Osei", "ilse": "Ilse Marr", "relaybus": "Relaybus"}
 PEOPLE = {"quen osei", "ilse marr"}
 WRITTEN = written_words(["- vesna — ops lead, rotas", "ping brannoc about the van", "**odile**", "w/ Harriet on Tue",
-                         "helm charts in the repo", "plan to move it"])
+                         "helm charts in the repo", "plan to move it",
+                         "pair w/ Tom on Tue", "Dave's laptop"])
 
 
 @pytest.mark.parametrize("sentence, owner", [
@@ -61,3 +64,40 @@ def test_pledges(sentence: str, said: list) -> None:
 ])
 def test_freeze_and_refusal(sentence: str, decides: bool) -> None:
     assert (decided.marker(sentence) is not None) == decides
+
+
+@pytest.mark.parametrize("sentence, owner", [
+    ("sudo on the box (Tom to request via the portal, needs approval)", "Tom"),  # a common given name
+    ("SSO: Tom K to send the metadata after his leave", "Tom"),
+    ("Failure to follow this policy may result in action", None),  # a noun: its plural is common
+    ("Requests to retired models will fail.", None),
+    ("Glad to help with the migration", None),
+    ("Heavy to run for a team of our size.", None),
+    ("Applies to alarm CRS_FAIL.", None),
+    ("Steps to create an export of the database:", None),  # a plural
+    ("Ability to break down a problem and decide on an approach", None),
+    ("Easier to make multiple customizations", None),
+    ("Sam to grant it this week", None),  # a common given name the document writes nowhere else
+    ("Relaybus to replace the old bus", None),  # a thing of the document
+    ("min raised to 17.4 (Zuzanna, Thu). 9 devices went non-compliant", None),  # done, no time to come
+    ("test the restore w/ a throwaway repo (Zuzanna, by 16 Feb)", "Zuzanna"),
+])
+def test_more_owners(sentence: str, owner: str | None) -> None:
+    assert named_tasks.handed_owner(sentence, NAMES, PEOPLE, WRITTEN) == owner
+
+
+def _typed(text: str) -> set[tuple[int, str]]:
+    ex = extract_document(read_source("notes/n.md", text.encode("utf-8"), "sha256:" + "6" * 64))
+    return {(c.evidence.start, c.attribute) for c in ex.claims if c.attribute in ("action item", "due", "owner")}
+
+
+def test_a_table_of_owners_under_an_actions_heading_holds_tasks() -> None:
+    note = "# Go/no-go\n\n## Actions\n\n| Who | What |\n|---|---|\n| Zuzanna | Re-send the branch comms with the new date |\n"
+    assert (7, "action item") in _typed(note)
+    elsewhere = "# Go/no-go\n\n## Updates\n\n| Who | What |\n|---|---|\n| Zuzanna | Kestrel site surveys Fri still on |\n"
+    assert (7, "action item") not in _typed(elsewhere)  # a register of who said what
+
+
+def test_a_column_headed_by_beside_the_owner_says_when() -> None:
+    note = "# Sync\n\n| Who | What | By |\n|---|---|---|\n| Zuzanna | Book the rollout with the vendor | Thu 12 Mar |\n"
+    assert {(5, "action item"), (5, "due")} <= _typed(note)

@@ -15,7 +15,11 @@ beside commitments' pledges, requests and owners' places:
   "to" / "will" and a verb or a task's verb in the present and what it takes ("Tom stops the sync on
   lab-01" where the note names Tom Wróbel; "Sam to grant this week"); *a person written in lower case*
   (as above) before a task's verb in the present ("tomek adds her as staff", "jen covers phones");
-- *an owner in brackets with the time the task is done*: "(Tom, today)", "(Devin, by 16 Feb)";
+- *an owner in brackets with the time the task is to be done*: "(Tom, today)", "(Devin, by 16 Feb)" (not "raised
+  to 17.4 (Gus, Thu)": done);
+- *a common given name before "to" and a verb*, the word no noun, adjective or verb of English by its forms'
+  frequencies: "Tom to request via ServiceNow", "Dave P to send IdP metadata" (not "Failure to follow",
+  "Requests to …", "Glad to help");
 - *a pledge reported*: "Tom said he'd do them", "Jonas said he'll take it after cutover";
 - *a task under way with the time it is done*, a capitalised name opening its clause and a verb of doing a
   task in -ing ("Ruth sending the signed order form this week", "Fran signing this week", "Pri checking it
@@ -32,7 +36,7 @@ import re
 from kctui.compiler.builtin import agenda, assigned
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.builtin.named_owner import Lazy, Written, name_word
+from kctui.compiler.builtin.named_owner import NAME_ZIPF, Lazy, Written, name_word
 from kctui.core.slugs import identity_key
 
 _SOON = (r"(?:today|tonight|tmrw|tomorrow|asap|eod|eow|this\s+(?:week|wk|afternoon|morning|evening)|next\s+(?:week|wk)"
@@ -44,11 +48,18 @@ _NEEDED = re.compile(r"\bneeds?\s+(?P<who>[A-Za-z][\w'’-]+)\s+to\s+(?P<verb>[a
 _ANSWERED = re.compile(r"(?:->|→)\s*(?P<who>[A-Za-z][\w'’-]+)\s*[.!)]?\s*$")
 _OBJECT = r"(?=\s+(?:it|them|him|her|you|me|us|the|a|an|this|that|his|their|our|my|your|all|up|out|back|off|over|to|on|in|into|with|for|\d|[A-Z`\"'“]))"
 _GIVEN_ALONE = re.compile(_START + r"(?P<who>[A-Z][a-zß-öø-ÿ]+)\s+(?:(?:to|will)\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S|(?P<present>[a-z]{3,}s)\b" + _OBJECT + ")")
-_LOWER_PRESENT = re.compile(_START + rf"(?P<who>{_LOWER_WHO})\s+(?P<present>[a-z]{{3,}}s)\b" + _OBJECT)
+_LOWER_PRESENT = re.compile(rf"^(?P<who>{_LOWER_WHO})\s+(?P<present>[a-z]{{3,}}s)\b" + _OBJECT)
 # an owner in brackets with the time the task is done: "(Tom, today)", "(Devin, by 16 Feb)"
-_BRACKETED = re.compile(r"\((?P<who>[A-Z][a-zß-öø-ÿ]+),\s*(?:" + _SOON + r"|(?:on\s+)?\d{1,2}(?:/\d{1,2}|\s+[A-Z][a-z]{2,}))\b[^()]{0,20}\)", re.I)
+_BRACKETED = re.compile(r"\((?P<who>[A-Z][a-zß-öø-ÿ]+),\s*(?:today|tonight|tmrw|tomorrow|asap|eod|eow|this\s+(?:week|wk)|next\s+(?:week|wk)"
+                        r"|(?:by|before)\s+\S)[^()]{0,20}\)", re.I)  # (not "(Gus, Thu)" after a change done)
 # a pledge reported: "Tom said he'd do them", "Jonas said he'll take it after cutover" (not "Sam said he can do $7,200")
 _REPORTED = re.compile(r"\b(?P<who>[A-Z][a-zß-öø-ÿ]+)\s+(?:said|says)\s+(?:he|she)\s*(?:'ll|’ll|'d|’d|\s+will|\s+would)\s+(?P<verb>[a-z]+)\b")
+# a capitalised word opening its clause before "to" and a verb ("Tom to request via ServiceNow", "Dave P to send …")
+_CAPITAL_TO = re.compile(r"(?:^|(?<=[.!;,—–→(])\s*|(?<=:\s)|(?<=\s-\s))(?P<who>[A-Z][a-zß-öø-ÿ]+)(?:\s+[A-Z]\.?)?\s+to\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S")
+# words that take "to" and a verb and are no one's ("Glad to help", "Ready to ship", "Free to …")
+_TAKES_TO = frozenset("glad keen ready able unable likely unlikely free sure due willing eager pleased sorry happy nice good great "
+                      "important necessary possible hard easy safe fine ok okay worth prior close subject open back down up next time "
+                      "heavy".split())
 _ROLE_VERBS = frozenset("does gives takes runs".split())  # (reporting after a name the document knows as a thing; a task after a person)
 _ASKED = re.compile(r"\?|\bneeds?\b|\bwho\b", re.I)
 _UNDER_WAY = re.compile(_START + r"(?P<who>[A-Z][a-z]+)\s+(?P<verb>[a-z]{3,}ing)\b(?P<rest>[^.;!?]{0,60}?)\b" + _SOON + r"\b")
@@ -116,7 +127,7 @@ def _given_alone(text: str, names: dict[str, str], people: set[str], written: Wr
 
 
 def _lower_present(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
-    """"tomek adds her as staff"."""
+    """"tomek adds her as staff": the list item opens with the person."""
     return next((_named(m.group("who"), names) for m in _LOWER_PRESENT.finditer(text)
                  if (m.group("present") in _ROLE_VERBS or assigned._task_verb(m.group("present"), False))
                  and lower_person(m.group("who"), names, people, written)), None)
@@ -141,7 +152,30 @@ def _reported(text: str, names: dict[str, str], people: set[str], written: Writt
                  if _task(m.group("verb")) and m.group("who").casefold() not in wd.FUNCTION_WORDS), None)
 
 
-_WAYS = (_lower_to, _needed, _answered, _bracketed, _given_alone, _lower_present, _under_way, _reported)
+def _common_given_to(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
+    """"Tom to request via ServiceNow", "Dave P to send IdP metadata": a capitalised word that is no noun (no
+    plural), no adjective (no comparative) nor a verb's form of English, before "to" and a task, that the
+    document writes elsewhere where a name goes or that opens the name of one of its people."""
+    if " to " not in text:
+        return None
+    for m in _CAPITAL_TO.finditer(text):
+        who, low = m.group("who"), m.group("who").casefold()
+        if low in wd.FUNCTION_WORDS or low in wd.CALENDAR or low in _TAKES_TO or low.endswith(("ed", "ing", "ly", "ies")) \
+                or identity_key(who) in names and identity_key(names[identity_key(who)]) not in people:
+            continue  # (a thing the document names: "Relaybus to replace …")
+        if wd.zipf(who) >= NAME_ZIPF or not _task(m.group("verb")) or low.endswith("s") and wd.zipf(low[:-1]) >= 3.0 \
+                or _task(low) \
+                or any(wd.zipf(form) >= _PLURAL_ZIPF for form in (low + "s", low + "es", low + "er", low + "est", low[:-1] + "ier", low[:-1] + "ies")):
+            continue  # (a plural, "Steps to create …"; a verb, "Borrow to connect …"; a noun or an adjective by its
+            # forms, "Ability to …", "Heavy to run")
+        if full := _given_of(who, people, names):
+            return full
+        if written is not None and who in (written.get() if isinstance(written, Lazy) else written).placed:
+            return _named(who, names)  # (written elsewhere where a name goes: "w/ Tom", "Tom's")
+    return None
+
+
+_WAYS = (_lower_to, _common_given_to, _needed, _answered, _bracketed, _given_alone, _lower_present, _under_way, _reported)
 _PROSE_WAYS = tuple(way for way in _WAYS if way is not _lower_present)
 
 
