@@ -32,6 +32,7 @@ any corpus.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kctui.compiler.builtin import agenda, assigned
 from kctui.compiler.builtin import name_types as nt
@@ -43,11 +44,16 @@ _SOON = (r"(?:today|tonight|tmrw|tomorrow|asap|eod|eow|this\s+(?:week|wk|afterno
          r"|(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?|(?:by|before)\s+(?:the\s+)?(?:\d|end\b|eod\b|eow\b|next\b|tomorrow\b|tmrw\b|(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))")
 _START = r"(?:^|(?<=[.!;:,—–→(])\s*|(?<=\s-\s)|(?<=->\s))"
 _LOWER_WHO = r"[a-z][a-z'’-]{1,15}"
-_LOWER_TO = re.compile(_START + rf"(?P<who>{_LOWER_WHO})(?:\s*(?:\+|&|\band\b)\s*{_LOWER_WHO})?\s+(?:to|will)\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S")
+# (each way is looked for from the words it cannot match without, "to" / "will", then the words before them are
+# read: a pattern opening with a clause's start would try every position of every sentence)
+_TO_VERB = re.compile(r"\s(?P<modal>to|will)\s+(?P<verb>[a-z][a-z'’-]+)\b(?=\s+\S)")
+_LOWER_BEFORE = re.compile(r"(?:^|[.!;:,—–→(]\s*|\s-\s|->\s)(?P<who>" + _LOWER_WHO + r")(?:\s*(?:\+|&|\band\b)\s*" + _LOWER_WHO + r")?\s*$")
+_CAPITAL_BEFORE = re.compile(r"(?:^|[.!;,—–→(]\s*|:\s|\s-\s)(?P<who>[A-Z][a-zß-öø-ÿ]+)(?:\s+[A-Z]\.?)?\s*$")
+_GIVEN_BEFORE = re.compile(r"(?:^|[.!;:,—–→(]\s*|\s-\s|->\s)(?P<who>[A-Z][a-zß-öø-ÿ]+)\s*$")
 _NEEDED = re.compile(r"\bneeds?\s+(?P<who>[A-Za-z][\w'’-]+)\s+to\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S")
 _ANSWERED = re.compile(r"(?:->|→)\s*(?P<who>[A-Za-z][\w'’-]+)\s*[.!)]?\s*$")
 _OBJECT = r"(?=\s+(?:it|them|him|her|you|me|us|the|a|an|this|that|his|their|our|my|your|all|up|out|back|off|over|to|on|in|into|with|for|\d|[A-Z`\"'“]))"
-_GIVEN_ALONE = re.compile(_START + r"(?P<who>[A-Z][a-zß-öø-ÿ]+)\s+(?:(?:to|will)\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S|(?P<present>[a-z]{3,}s)\b" + _OBJECT + ")")
+_GIVEN_PRESENT = re.compile(r"(?:^|(?<=[.!;:,—–→(])\s*|(?<=\s-\s)|(?<=->\s))(?P<who>[A-Z][a-zß-öø-ÿ]+)\s+(?P<present>[a-z]{3,}s)\b" + _OBJECT)
 _LOWER_PRESENT = re.compile(rf"^(?P<who>{_LOWER_WHO})\s+(?P<present>[a-z]{{3,}}s)\b" + _OBJECT)
 # an owner in brackets with the time the task is done: "(Tom, today)", "(Devin, by 16 Feb)"
 _BRACKETED = re.compile(r"\((?P<who>[A-Z][a-zß-öø-ÿ]+),\s*(?:today|tonight|tmrw|tomorrow|asap|eod|eow|this\s+(?:week|wk)|next\s+(?:week|wk)"
@@ -55,14 +61,14 @@ _BRACKETED = re.compile(r"\((?P<who>[A-Z][a-zß-öø-ÿ]+),\s*(?:today|tonight|t
 # a pledge reported: "Tom said he'd do them", "Jonas said he'll take it after cutover" (not "Sam said he can do $7,200")
 _REPORTED = re.compile(r"\b(?P<who>[A-Z][a-zß-öø-ÿ]+)\s+(?:said|says)\s+(?:he|she)\s*(?:'ll|’ll|'d|’d|\s+will|\s+would)\s+(?P<verb>[a-z]+)\b")
 # a capitalised word opening its clause before "to" and a verb ("Tom to request via ServiceNow", "Dave P to send …")
-_CAPITAL_TO = re.compile(r"(?:^|(?<=[.!;,—–→(])\s*|(?<=:\s)|(?<=\s-\s))(?P<who>[A-Z][a-zß-öø-ÿ]+)(?:\s+[A-Z]\.?)?\s+to\s+(?P<verb>[a-z][a-z'’-]+)\b\s+\S")
 # words that take "to" and a verb and are no one's ("Glad to help", "Ready to ship", "Free to …")
 _TAKES_TO = frozenset("glad keen ready able unable likely unlikely free sure due willing eager pleased sorry happy nice good great "
                       "important necessary possible hard easy safe fine ok okay worth prior close subject open back down up next time "
                       "heavy".split())
 _ROLE_VERBS = frozenset("does gives takes runs".split())  # (reporting after a name the document knows as a thing; a task after a person)
 _ASKED = re.compile(r"\?|\bneeds?\b|\bwho\b", re.I)
-_UNDER_WAY = re.compile(_START + r"(?P<who>[A-Z][a-z]+)\s+(?P<verb>[a-z]{3,}ing)\b(?P<rest>[^.;!?]{0,60}?)\b" + _SOON + r"\b")
+_UNDER_WAY = re.compile(_START + r"(?P<who>[A-Z][a-z]+)\s+(?P<verb>" + "|".join(sorted(assigned.CLOSING_TASK_ING)) + r")\b(?P<rest>[^.;!?]{0,60}?)\b" + _SOON + r"\b")
+_UNDER_WAY_VERB = re.compile(r"\s(?:" + "|".join(sorted(assigned.CLOSING_TASK_ING)) + r")\b")
 # after "to": a pronoun's or a preposition's object, no task; a verb of being or wanting
 _PLURAL_ZIPF = 3.3  # a word whose plural is this frequent is a noun of English, no one's name ("vendors" 3.8; "jens" 3.0)
 _NOT_VERBS = frozenset("me him her us you it them be been being the a an this that don't dont never not".split())
@@ -86,10 +92,21 @@ def _named(who: str, names: dict[str, str]) -> str:
 
 def _lower_to(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
     """"jules to tell Framelock", "mel will set it up"."""
-    if " to " not in text and " will " not in text:
-        return None
-    return next((_named(m.group("who"), names) for m in _LOWER_TO.finditer(text)
-                 if _task(m.group("verb")) and lower_person(m.group("who"), names, people, written)), None)
+    for m in _to_verbs(text):
+        if (before := _LOWER_BEFORE.search(text, 0, m.start())) and _task(m.group("verb")) \
+                and lower_person(before.group("who"), names, people, written):
+            return _named(before.group("who"), names)
+    return None
+
+
+def _to_verbs(text: str) -> tuple[re.Match[str], ...]:
+    """The places "to" / "will" and a verb stand in a sentence (most sentences have none; asked by three ways)."""
+    return _found_to_verbs(text) if " to " in text or " will " in text else ()
+
+
+@lru_cache(maxsize=8)
+def _found_to_verbs(text: str) -> tuple[re.Match[str], ...]:
+    return tuple(_TO_VERB.finditer(text))
 
 
 def _needed(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
@@ -119,9 +136,17 @@ def _bracketed(text: str, names: dict[str, str], people: set[str], written: Writ
 
 def _given_alone(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
     """"Sam to grant this week", "Tom stops the sync" (Tom Wróbel of the document)."""
-    for m in _GIVEN_ALONE.finditer(text) if people else ():
-        verb = m.group("verb") or m.group("present")
-        if (_task(verb) if m.group("verb") else assigned._task_verb(verb, False)) and (full := _given_of(m.group("who"), people, names)):
+    if not people:
+        return None
+    firsts = {k.split()[0] for k in people if " " in k}
+    if not firsts or not any(f.capitalize() in text for f in firsts):
+        return None
+    for m in _to_verbs(text):
+        if (before := _GIVEN_BEFORE.search(text, 0, m.start())) and _task(m.group("verb")) \
+                and (full := _given_of(before.group("who"), people, names)):
+            return full
+    for m in _GIVEN_PRESENT.finditer(text):
+        if assigned._task_verb(m.group("present"), False) and (full := _given_of(m.group("who"), people, names)):
             return full
     return None
 
@@ -135,9 +160,9 @@ def _lower_present(text: str, names: dict[str, str], people: set[str], written: 
 
 def _under_way(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
     """"Ruth sending the signed order form this week"."""
-    for m in _UNDER_WAY.finditer(text) if "ing " in text else ():
+    for m in _UNDER_WAY.finditer(text) if "ing " in text and _UNDER_WAY_VERB.search(text) else ():
         who = m.group("who")
-        if m.group("verb") in assigned.CLOSING_TASK_ING and who.casefold() not in wd.FUNCTION_WORDS and who.casefold() not in wd.CALENDAR \
+        if who.casefold() not in wd.FUNCTION_WORDS and who.casefold() not in wd.CALENDAR \
                 and (identity_key(who) in people or _given_of(who, people, names) or agenda.given_name(who, names)
                      or written is not None and name_word(who, written)):
             return _given_of(who, people, names) or _named(who, names)
@@ -156,10 +181,10 @@ def _common_given_to(text: str, names: dict[str, str], people: set[str], written
     """"Tom to request via ServiceNow", "Dave P to send IdP metadata": a capitalised word that is no noun (no
     plural), no adjective (no comparative) nor a verb's form of English, before "to" and a task, that the
     document writes elsewhere where a name goes or that opens the name of one of its people."""
-    if " to " not in text:
-        return None
-    for m in _CAPITAL_TO.finditer(text):
-        who, low = m.group("who"), m.group("who").casefold()
+    for m in _to_verbs(text):
+        if m.group("modal") != "to" or not (before := _CAPITAL_BEFORE.search(text, 0, m.start())):
+            continue
+        who, low = before.group("who"), before.group("who").casefold()
         if low in wd.FUNCTION_WORDS or low in wd.CALENDAR or low in _TAKES_TO or low.endswith(("ed", "ing", "ly", "ies")) \
                 or identity_key(who) in names and identity_key(names[identity_key(who)]) not in people:
             continue  # (a thing the document names: "Relaybus to replace …")
@@ -209,8 +234,7 @@ def lower_person(word: str, names: dict[str, str], people: set[str], written: Wr
         return True
     if wd.common_word(low) or written is None or wd.zipf(low + "s") >= _PLURAL_ZIPF:
         return False  # (an ordinary word, or a noun written in the plural as often: "vendor", "broker")
-    w = written.get() if isinstance(written, Lazy) else written
-    return low in w.named_lower
+    return written.placed_lower(low) if isinstance(written, Lazy) else low in written.named_lower
 
 
 def _person(who: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> bool:
