@@ -188,9 +188,7 @@ def _common_given_to(text: str, names: dict[str, str], people: set[str], written
         if low in wd.FUNCTION_WORDS or low in wd.CALENDAR or low in _TAKES_TO or low.endswith(("ed", "ing", "ly", "ies")) \
                 or identity_key(who) in names and identity_key(names[identity_key(who)]) not in people:
             continue  # (a thing the document names: "Relaybus to replace …")
-        if wd.zipf(who) >= NAME_ZIPF or not _task(m.group("verb")) or low.endswith("s") and wd.zipf(low[:-1]) >= 3.0 \
-                or _task(low) \
-                or any(wd.zipf(form) >= _PLURAL_ZIPF for form in (low + "s", low + "es", low + "er", low + "est", low[:-1] + "ier", low[:-1] + "ies")):
+        if not _task(m.group("verb")) or not _name_like(low):
             continue  # (a plural, "Steps to create …"; a verb, "Borrow to connect …"; a noun or an adjective by its
             # forms, "Ability to …", "Heavy to run")
         if full := _given_of(who, people, names):
@@ -204,6 +202,14 @@ _WAYS = (_lower_to, _common_given_to, _needed, _answered, _bracketed, _given_alo
 _PROSE_WAYS = tuple(way for way in _WAYS if way is not _lower_present)
 
 
+@lru_cache(maxsize=4096)
+def _name_like(low: str) -> bool:
+    """A word (casefolded) that may be a given name by English's frequencies: rarer than an ordinary word, no
+    plural ("steps"), no verb ("borrow") and without a plural or comparative of its own ("ability", "heavy")."""
+    return wd.zipf(low) < NAME_ZIPF and not (low.endswith("s") and wd.zipf(low[:-1]) >= 3.0) and not _task(low) and not any(
+        wd.zipf(form) >= _PLURAL_ZIPF for form in (low + "s", low + "es", low + "er", low + "est", low[:-1] + "ier", low[:-1] + "ies"))
+
+
 def _given_of(who: str, people: set[str], names: dict[str, str]) -> str | None:
     """The name of the one person of the document whose name a given name alone opens ("Tom" of Tom Wróbel)."""
     low = who.casefold()
@@ -213,6 +219,7 @@ def _given_of(who: str, people: set[str], names: dict[str, str]) -> str | None:
     return names.get(full[0], who) if len(full) == 1 else None
 
 
+@lru_cache(maxsize=4096)
 def _task(verb: str) -> bool:
     """A verb's base form that does something ("call", "tell", "set"; not "be", "the", "don't")."""
     low = verb.casefold()
@@ -220,6 +227,11 @@ def _task(verb: str) -> bool:
         return False
     forms = (low + "ing", low[:-1] + "ing" if low.endswith("e") else "", low + low[-1] + "ing")
     return any(f and wd.zipf(f) >= 2.5 for f in forms)
+
+
+@lru_cache(maxsize=4096)
+def _plural_common(low: str) -> bool:
+    return wd.zipf(low + "s") >= _PLURAL_ZIPF
 
 
 def lower_person(word: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> bool:
@@ -232,7 +244,7 @@ def lower_person(word: str, names: dict[str, str], people: set[str], written: Wr
     key = identity_key(word)
     if key in people or identity_key(names.get(key, "")) in people:
         return True
-    if wd.common_word(low) or written is None or wd.zipf(low + "s") >= _PLURAL_ZIPF:
+    if wd.common_word(low) or written is None or _plural_common(low):
         return False  # (an ordinary word, or a noun written in the plural as often: "vendor", "broker")
     return written.placed_lower(low) if isinstance(written, Lazy) else low in written.named_lower
 
