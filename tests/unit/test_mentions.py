@@ -180,7 +180,7 @@ def test_a_statement_stands_in_the_section_its_heading_or_lead_line_heads() -> N
     from kctui.compiler.builtin.statements import section_leads
 
     leads = section_leads(_doc(STANDUP))
-    assert (leads.get(4), leads.get(5), leads.get(8), leads.get(11), leads.get(1)) == ("Tom", "Tom", "Grace", "Notes", None)
+    assert (leads.get(4), leads.get(5), leads.get(8), leads.get(11), leads.get(1)) == ("Tom", "Tom", "Grace (on call)", "Notes", None)
 
 
 def test_a_statement_reaches_the_page_its_section_or_else_its_title_names() -> None:

@@ -105,8 +105,9 @@ def section_leads(doc: Document) -> dict[int, str]:
     """Source line -> what the section holding it is headed by: the text of the heading above it (a
     heading below the title), or of a lead line since that heading (a paragraph that is only bold
     text or a short `Label:` — a standup's "**Tom**" over Tom's items) while its own block lasts
-    (`_led`: "Decisions: …" after Tom's list and a blank line is the heading's again). A
-    parenthesised aside is no part of it."""
+    (`_led`: "Decisions: …" after Tom's list and a blank line is the heading's again). A lead's
+    parenthesised aside is no part of it; a heading's is kept, for the thing it may name alone
+    (kctui.compiler.steps.heading_aside: "## Cloud backup (Project Tidewater)")."""
     out: dict[int, str] = {}
     heading = lead = ""
     led: Block | None = None  # the last block so far of the block a lead line leads
@@ -114,7 +115,7 @@ def section_leads(doc: Document) -> dict[int, str]:
     blocks = doc.blocks
     for n, block in enumerate(blocks):
         if block.kind == "heading":
-            heading = lead = ASIDE.sub("", block.text).strip() if block.level >= 2 else ""
+            heading = lead = block.text.strip() if block.level >= 2 else ""
             led, fresh = None, False
             continue
         m = _LEAD.fullmatch(block.text.strip()) if block.kind == "paragraph" else None

@@ -44,6 +44,7 @@ from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers.base import MESSAGE_HEADER
 from kctui.compiler.steps.event_pages import event_of, events_of_things
 from kctui.compiler.steps.field_headers import header_subjects, opening_record, sender_domains
+from kctui.compiler.steps.heading_aside import aside_page, split_aside
 from kctui.compiler.steps.joined_names import joined_places
 from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.plural_names import same_words
@@ -327,16 +328,15 @@ _JOINED = re.compile(r"\s*[/&+]\s*")  # "Rosa / LibCal": a lead of names joined
 
 def _headed_by(scope: str, finder: NameFinder, subject: str) -> tuple[set[str], bool]:
     """(the pages a section is about, whether its heading opens with their names): what its heading or lead names
-    first (or is the whole of, in any case: "**tom**"), every one of its names when it joins names ("Rosa / LibCal":
-    both), else the source's subject. A heading opens with a name when nothing but its number or function words
-    precede it ("**Tom**", "1. StockPilot 9.4.0 at Doncaster"; not "Onboarding — Ravi Menon":
-    `statement_subject.leading_pages`)."""
+    first outside brackets (or is the whole of: "**tom**"), all its names when it joins names ("Rosa / LibCal"),
+    else what its brackets name alone (heading_aside), else the source's subject. It opens with a name when only its
+    number or function words precede it ("1. StockPilot 9.4.0 at Doncaster"; not "Onboarding — Ravi Menon")."""
+    scope, asides = split_aside(scope)
     parts = _JOINED.split(scope)
     if len(parts) > 1 and all(finder.named(p) for p in parts):
         return {slug for p in parts for slug in finder.named(p)}, True
-    named = finder.named(scope)
-    places = finder.ordered(scope)
-    first = places[0][2] if places else next(iter(named)) if len(named) == 1 else subject
+    named, places = finder.named(scope), finder.ordered(scope)
+    first = places[0][2] if places else next(iter(named)) if len(named) == 1 else aside_page(asides, finder, subject)
     return {first, event_of(_words(scope), places)} - {""}, bool(named) or first in leading_pages(
         scope, places, partial(word_spans, scope))
 

@@ -1,0 +1,47 @@
+"""A section's thing named in its heading's brackets (kctui.compiler.steps.heading_aside, through
+kctui.compiler.steps.mentions `_headed_by`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kctui.compiler.steps.heading_aside import aside_page, split_aside
+from kctui.compiler.steps.mentions import NameFinder, _headed_by
+
+NAMES = {"tidewater": ["Tidewater", "Project Tidewater"], "wasabi": ["Wasabi"], "kelpie": ["Kelpie"],
+         "tarn": ["Tarn"], "ravi-menon": ["Ravi Menon"], "adr-007": ["ADR-007"]}
+FINDER = NameFinder(NAMES, {"ravi-menon": ["Ravi"], "seun": ["Seun"]})
+
+
+@pytest.mark.parametrize(("heading", "bare", "asides"), [
+    ("Cloud backup (Project Tidewater)", "Cloud backup", ["Project Tidewater"]),
+    ("The cluster (Kelpie), 1-minute version", "The cluster , 1-minute version", ["Kelpie"]),
+    ("Plain heading", "Plain heading", []),
+    ("", "", []),
+])
+def test_split_aside(heading: str, bare: str, asides: list[str]) -> None:
+    assert split_aside(heading) == (bare, asides)
+
+
+@pytest.mark.parametrize(("asides", "page"), [
+    (["Project Tidewater"], "tidewater"),  # a name alone
+    (["Kelpie, Tarn"], "kelpie"),  # names joined: the first
+    (["Tom off"], ""),  # a name and what is said of it: a remark
+    (["see ADR-007"], ""),
+    (["Seun"], ""),  # a person: who does the section's work
+    (["Thu 3/23", "Wasabi"], "wasabi"),  # the first aside that is a name alone
+    ([], ""),
+])
+def test_aside_page(asides: list[str], page: str) -> None:
+    assert aside_page(asides, FINDER) == page
+
+
+@pytest.mark.parametrize(("scope", "pages"), [
+    ("Cloud backup (Project Tidewater)", {"tidewater"}),  # the rest names nothing: the aside's thing
+    ("Wasabi exit (Project Tidewater)", {"wasabi"}),  # the rest names a thing: that one
+    ("Onboarding — Ravi Menon (starts Mon 16 Nov)", {"ravi-menon"}),
+    ("Week 1 (Seun)", {"subject"}),  # a person in brackets: the source's subject
+    ("Budget (see ADR-007)", {"subject"}),
+])
+def test_headed_by(scope: str, pages: set[str]) -> None:
+    assert _headed_by(scope, FINDER, "subject")[0] == pages
