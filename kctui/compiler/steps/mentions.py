@@ -347,8 +347,8 @@ def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
     about the record and the first thing its decision names after it (EZproxy), as its page and claims say."""
     text = ASIDE.sub("", title)
     places = finder.ordered(text)
-    if not places:
-        return "", ""
+    if not places:  # (what its brackets name alone: "Runbook: … remote editing (HP Anyware)", heading_aside)
+        return aside_page(split_aside(title)[1], finder), ""
     first = places[0]
     opening = _words(text)[first[0]:first[0] + first[1]]
     if first[0] or not any(c.isdigit() for w in opening for c in w):  # (a party, then an event: title_event)
