@@ -19,7 +19,10 @@ reaches it (`sender_domains`: the domain, or its first label, with its hyphens a
 of a page's name).
 
 The header is the run of statements on consecutive lines that each open with a label of a few words and
-a colon, two of them at least; it ends at the first line that is no field (a greeting, a blank line).
+a colon, two of them at least, or the rows of a table of two cells, a label and its value ("| Incident |
+INC-4588 |" / "| Duration | 09:00 – 11:42 (2h 42m) |": its rows are the record's, but the note that opens
+with it is no write-up of the record for that; measured on the notes, the postmortem's other lines are
+mostly facts of what failed); it ends at the first line that is no field (a greeting, a blank line).
 """
 
 from __future__ import annotations
@@ -33,6 +36,14 @@ from kctui.compiler.readers.base import HEADER_LINES
 # a field: a label of up to four words (bold or not, after a quote mark) and a colon, then its value
 _FIELD = re.compile(r"^(?:>\s*)?(?:\*\*)?(?P<label>[A-Za-z][\w'’-]*(?: [\w'’-]+){0,3})\s*:\s*(?:\*\*)?\s*(?P<value>\S.*)$")
 _SENDER = frozenset({"from"})
+# a field as a table's row of two cells, its label and its value ("| Incident | INC-4588 |" under an empty header)
+_ROW = re.compile(r"^(?:\*\*)?(?P<label>[A-Za-z][\w'’-]*(?: [\w'’-]+){0,3})(?:\*\*)? \| (?P<value>[^|]*\S[^|]*)$")
+
+
+def _field(text: str, line: int = 0) -> re.Match[str] | None:
+    """A `Label: value` line, or a table's row of a label and a value in the note's opening lines (a record's
+    header as a table; not a table of settings further down: "| CA | CCLC-Issuing-CA-01 |" in a host's runbook)."""
+    return _FIELD.match(text) or (_ROW.match(text) if line <= HEADER_LINES else None)
 
 
 def header_subjects(statements: Sequence[Statement], named: Callable[[str], set[str]],
@@ -64,7 +75,7 @@ def _headers(statements: Sequence[Statement]) -> list[list[int]]:
     out: list[list[int]] = []
     run: list[int] = []
     for k, statement in enumerate([*statements, None]):
-        field = _FIELD.match(statement.value) if statement is not None else None
+        field = _field(statement.value, statement.start) if statement is not None else None
         if field is not None and run and statement.start == statements[run[-1]].end + 1:
             run.append(k)
             continue
@@ -76,7 +87,7 @@ def _headers(statements: Sequence[Statement]) -> list[list[int]]:
 
 def _subject(fields: list[str], named: Callable[[str], set[str]], first: Callable[[str], str]) -> str:
     """The page a header of these fields is about: its sender's, else its record's, else ""."""
-    matches = [m for f in fields if (m := _FIELD.match(f)) is not None]
+    matches = [m for f in fields if (m := _field(f)) is not None]
     for m in matches:
         if m.group("label").casefold() in _SENDER:
             return first(m.group("value"))
