@@ -32,6 +32,8 @@ def _statements(lines: list[str]) -> list[Statement]:
     (["**Severity:** Sev 2", "**Status:** Final"], {}),  # no field names what it is about
     (["Owner: Jo Quill", "Status: final"], {}),  # a person in a record's field is no sender
     (["Date: Mon, 2 Nov 2026 14:12"], {}),  # one field is no header
+    (["Incident | INC0042", "Duration | 09:00 – 11:42 (2h 42m)"], {1: "inc0042", 2: "inc0042"}),  # as a table
+    ([*[""] * 12, "Incident | INC0042", "Duration | 2h 42m"], {}),  # a table of settings further down
 ])
 def test_a_header_of_fields_is_about_its_sender_or_its_record(lines: list[str], about: dict[int, str]) -> None:
     statements = _statements(lines)
@@ -58,6 +60,7 @@ def test_a_message_from_an_address_at_a_pages_domain_is_about_that_page(sender: 
     (["Author: Jo Quill", "Status: final", "Ticket: INC0042", "", "The filesystem ran out of inodes."], "inc0042"),
     (["The filesystem ran out of inodes.", "", *[f"line {n}" for n in range(12)], "Ticket: INC0042", "Status: final"], ""),
     (["**Incident:** INC0042"], ""),  # one field is no header
+    (["Incident | INC0042", "Severity | P1", "", "The kiosks could not log in."], ""),  # a table: no write-up
 ])
 def test_a_note_opening_with_a_records_header_is_about_that_record(lines: list[str], record: str) -> None:
     from kctui.compiler.steps.field_headers import opening_record

@@ -45,3 +45,14 @@ def test_aside_page(asides: list[str], page: str) -> None:
 ])
 def test_headed_by(scope: str, pages: set[str]) -> None:
     assert _headed_by(scope, FINDER, "subject")[0] == pages
+
+
+@pytest.mark.parametrize(("title", "subject"), [
+    ("Runbook: cloud backup for the freelancers (Project Tidewater)", "tidewater"),  # named only in brackets
+    ("Wasabi exit plan (Project Tidewater)", "wasabi"),  # named outside them: that one
+    ("Onboarding — week 1 (Seun)", ""),  # a person in brackets: no subject
+])
+def test_a_title_naming_nothing_outside_brackets_is_about_what_they_name_alone(title: str, subject: str) -> None:
+    from kctui.compiler.steps.mentions import title_subjects
+
+    assert title_subjects(title, FINDER)[0] == subject
