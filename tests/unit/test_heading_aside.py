@@ -47,12 +47,17 @@ def test_headed_by(scope: str, pages: set[str]) -> None:
     assert _headed_by(scope, FINDER, "subject")[0] == pages
 
 
-@pytest.mark.parametrize(("title", "subject"), [
-    ("Runbook: cloud backup for the freelancers (Project Tidewater)", "tidewater"),  # named only in brackets
-    ("Wasabi exit plan (Project Tidewater)", "wasabi"),  # named outside them: that one
-    ("Onboarding — week 1 (Seun)", ""),  # a person in brackets: no subject
+@pytest.mark.parametrize(("title", "body", "subject"), [
+    ("Runbook: cloud backup (Project Tidewater)", "Tidewater seeds to B2 nightly.", "tidewater"),  # named again
+    ("Runbook: cloud backup (Project Tidewater)", "Seeds to B2 nightly.", ""),  # said once: a qualifier
+    ("Runbook: cloud backup (Kelpie + Tarn)", "Kelpie and Tarn seed to B2.", ""),  # names joined: neither
+    ("Wasabi exit plan (Project Tidewater)", "", "wasabi"),  # named outside them: that one
+    ("Onboarding — week 1 (Seun)", "Seun sets up the laptop.", ""),  # a person in brackets: no subject
 ])
-def test_a_title_naming_nothing_outside_brackets_is_about_what_they_name_alone(title: str, subject: str) -> None:
+def test_a_title_naming_nothing_outside_brackets_is_about_what_they_name_alone(title: str, body: str,
+                                                                             subject: str) -> None:
+    from kctui.compiler.extraction import Statement
     from kctui.compiler.steps.mentions import title_subjects
 
-    assert title_subjects(title, FINDER)[0] == subject
+    statements = [Statement(title, title, 1, 1), Statement(body, "", 3, 3)]
+    assert title_subjects(title, FINDER, statements)[0] == subject

@@ -21,7 +21,7 @@ keeps the heading whole; kctui.compiler.steps.mentions `_headed_by` reads it wit
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
 
@@ -29,6 +29,8 @@ class Finder(Protocol):  # (kctui.compiler.steps.mentions NameFinder)
     people: Mapping[str, Collection[str]] | Collection[str]
 
     def named(self, text: str) -> set[str]: ...
+
+    def find(self, text: str) -> set[str]: ...
 
 
 ASIDES = re.compile(r"\(([^()]*)\)")  # a parenthesised aside and its text
@@ -51,3 +53,18 @@ def aside_page(asides: list[str], finder: Finder, otherwise: str = "") -> str:
         if parts and all(len(finder.named(p)) == 1 and finder.named(p).isdisjoint(finder.people) for p in parts):
             return next(iter(finder.named(parts[0])))
     return otherwise
+
+
+def title_aside(title: str, finder: Finder, body: Sequence[str]) -> str:
+    """A note's title is about the thing its brackets name (`aside_page`) when the title names nothing outside them,
+    the aside is one name (not names joined: "Runbook: dock label printers (Millbrook + Eastgate)" is no more one
+    site's than the other's), and the note names it again in its `body` (its statements' texts other than the
+    title): a note on that thing says its name ("Runbook: setting up a freelancer for remote editing (HP Anyware)"
+    writes "HP Anyware" in its steps), a qualifier in brackets is said once ("Postmortem: tracking updates delayed
+    up to 3h40m (SEV2)": the incident's level, not what its lines are about)."""
+    asides, written = split_aside(title)[1], " ".join(title.split())
+    body = [text for text in body if text != written]  # (the title's own statement)
+    if len(asides) != 1 or len([p for p in _JOINED.split(asides[0]) if p]) != 1:
+        return ""
+    page = aside_page(asides, finder)
+    return page if page and any(page in finder.find(text) for text in body) else ""

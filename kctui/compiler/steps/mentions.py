@@ -44,7 +44,7 @@ from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers.base import MESSAGE_HEADER
 from kctui.compiler.steps.event_pages import event_of, events_of_things
 from kctui.compiler.steps.field_headers import header_subjects, opening_record, sender_domains
-from kctui.compiler.steps.heading_aside import aside_page, split_aside
+from kctui.compiler.steps.heading_aside import aside_page, split_aside, title_aside
 from kctui.compiler.steps.joined_names import joined_places
 from kctui.compiler.steps.name_position import lower_case_source, name_position
 from kctui.compiler.steps.plural_names import same_words
@@ -233,7 +233,7 @@ def attach(ex: Extraction, fed: dict[str, Contribution], finder: NameFinder, tit
     of its own subject is said in passing); `fed`: the pages this source feeds, slug -> Contribution."""
     counts: dict[tuple[bool, str], int] = {}
     cap = per_source(len(ex.statements))
-    subjects, record = title_subjects(ex.title, finder), opening_record(ex.statements, finder.named)
+    subjects, record = title_subjects(ex.title, finder, ex.statements), opening_record(ex.statements, finder.named)
     record = record or title_record(ex.title, finder.places, _words, subjects[0])  # ("… — INC-2291", "(LDS-FS01)")
     own = {*subjects, record} - {""}
     for statement, found in reaches(ex, finder, subjects, record):
@@ -341,14 +341,14 @@ def _headed_by(scope: str, finder: NameFinder, subject: str) -> tuple[set[str], 
         scope, places, partial(word_spans, scope))
 
 
-def title_subjects(title: str, finder: NameFinder) -> tuple[str, str]:
+def title_subjects(title: str, finder: NameFinder, body: Iterable[Statement] = ()) -> tuple[str, str]:
     """(the page of what a source's title names first, of the thing a record's title decides on or ""): a
     title that opens with a record's identifier (a name with a digit: "ADR-007: Move EZproxy to OCLC Hosted") is
     about the record and the first thing its decision names after it (EZproxy), as its page and claims say."""
     text = ASIDE.sub("", title)
     places = finder.ordered(text)
-    if not places:  # (what its brackets name alone: "Runbook: … remote editing (HP Anyware)", heading_aside)
-        return aside_page(split_aside(title)[1], finder), ""
+    if not places:  # (what its brackets name alone, named in its `body` too: heading_aside `title_aside`)
+        return title_aside(title, finder, [s.value for s in body]), ""
     first = places[0]
     opening = _words(text)[first[0]:first[0] + first[1]]
     if first[0] or not any(c.isdigit() for w in opening for c in w):  # (a party, then an event: title_event)
