@@ -15,6 +15,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from kctui.compiler.trust.kept import holds
 from kctui.core.claims import Claim, claim_line, parse_claim_line
 from kctui.core.page_status import (
     block_claim_lines,
@@ -59,6 +60,7 @@ class Settled:
     groups: list[list[Claim]] = field(default_factory=list)  # [page's claim, disputed …] per key
     disputes: list[Dispute] = field(default_factory=list)  # every open one
     opened: list[Dispute] = field(default_factory=list)  # open now, not open on the previous page
+    rejected: list[Dispute] = field(default_factory=list)  # decided by a person: `incoming` left out
 
 
 def resolved_of(page: Page | None) -> set[str]:
@@ -84,7 +86,23 @@ def settle(old: Page | None, claims: list[Claim], groups: dict[tuple[str, str, s
         held_paths = {c.evidence.path for c in (old.claims if old else []) if key3(c) == key}
         head = next((c for c in group if c.evidence.path in held_paths), group[0])
         _settle_group(out, key, head, group, known)
+    if out.rejected:  # QA s30 #5: a decision covers every claim stating that fact, not only its own
+        out.accepted = [c for c in out.accepted
+                        if not any(restates(c, d.incoming, d.existing) for d in out.rejected)]
     return out
+
+
+def restates(c: Claim, rejected: Claim, kept: Claim) -> bool:
+    """Whether `c`, another claim of the page, states the fact a person decided against (QA s30 #5): it
+    cites the rejected claim's lines (the same source, overlapping lines), its text holds the rejected
+    value and not the value the person chose (`kept`). Such a claim leaves the page with the rejected
+    one, so the page (and every answer from it) gives one value."""
+    if key3(c) == key3(rejected) or not rejected.norm_value:
+        return False
+    a, b = c.evidence, rejected.evidence
+    if a.path != b.path or a.start > b.end or b.start > a.end:
+        return False
+    return holds(c.value, rejected.value) and not holds(c.value, kept.value)
 
 
 @dataclass(frozen=True)
@@ -106,6 +124,7 @@ def _settle_group(out: Settled, key: tuple[str, str, str], head: Claim, group: l
             continue
         dispute = Dispute(key, head, c)
         if dispute.fingerprint in known.resolved:
+            out.rejected.append(dispute)
             continue  # a person decided: the page's value stands
         out.disputed.append(c)
         out.disputes.append(dispute)
@@ -177,6 +196,8 @@ def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]
     main = explode(strip_status_line(body))  # a record table's claims as lines, to edit one of them
     if action == "use_new" and taken.head_line is not None and taken.new_line is not None:
         main = _use_new_line(main, fm, digests, taken.head_line, taken.new_line)
+    if action in ("use_new", "keep") and taken.head_line is not None and taken.new_line is not None:
+        main = _drop_restating(main, digests, taken, action)
     if fingerprint_:
         done = {str(f) for f in fm.get(RESOLVED_KEY) or []}
         fm[RESOLVED_KEY] = sorted(done | {fingerprint_})
@@ -186,6 +207,20 @@ def decide_dispute(text: str, fingerprint_: str, action: str) -> tuple[str, int]
     if status == "contradicted" and n:
         out = set_page_status(out, "contradicted", note=conflict_note(n), claim_lines=taken.remaining)
     return out, n
+
+
+def _drop_restating(main: str, digests: dict[str, str], taken: _Taken, action: str) -> str:
+    """The page's lines without the other claims that state the value the person decided against."""
+    head, new = parse_claim_line(str(taken.head_line), digests), parse_claim_line(str(taken.new_line), digests)
+    if head is None or new is None:
+        return main
+    rejected, kept = (head, new) if action == "use_new" else (new, head)
+    out = []
+    for ln in main.split("\n"):
+        c = parse_claim_line(strip_kept(ln), digests) if ln.startswith("* ") else None
+        if c is None or not restates(c, rejected, kept):
+            out.append(ln)
+    return "\n".join(out)
 
 
 def _digests(fm: dict) -> dict[str, str]:

@@ -68,6 +68,11 @@ def says(source_root: Path, claim: Claim) -> bool:
     return not holding or any(key.search(ln) for ln in holding)
 
 
+def holds(text: str, value: str) -> bool:
+    """`text` contains `value` (case, spacing and the value's normal form aside)."""
+    return _holds(text, value)
+
+
 def _holds(text: str, value: str) -> bool:
     return _norm(value) in _norm(text) or normalise_value(value) in _norm(text)
 
@@ -247,4 +252,4 @@ def _claims_of(page: Page) -> list[tuple]:
     return sorted((c.claim_id, c.value, citation(c.evidence)) for c in page.claims)
 
 
-__all__ = ["pin_kept", "recheck", "says"]
+__all__ = ["holds", "pin_kept", "recheck", "says"]
