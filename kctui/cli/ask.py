@@ -19,6 +19,8 @@ def print_answer(result: dict, streamed: bool) -> None:
         click.echo("")  # the streamed answer's line ends
     if result["mode"] == "extractive":
         click.echo("Extracted, not written (no model configured): the base's best cited statements for the question.")
+        if not result["verified"] and result["citations"]:
+            click.echo("⚠ a citation (✗ below) is not held by its source lines now; do not take it as settled.")
     elif not result["verified"]:
         click.echo("⚠ UNVERIFIED: a citation does not hold what the answer states; do not take it as settled.")
     else:
@@ -32,7 +34,7 @@ def print_answer(result: dict, streamed: bool) -> None:
         lines = c.get("lines")
         at = f" L{lines[0]}-L{lines[1]}" if lines else ""
         where = c["path"] + (f" ← {c['source']}{at}" if c.get("source") and c["source"] != c["path"] else at)
-        mark = "✓" if c["verified"] else f"✗ unverified ({c.get('why', '')})"
+        mark = "✓" if c["verified"] else f"✗ {c.get('why') or 'unverified'}"
         click.echo(f"[{c['item']}] {where} {mark}")
     if result["kept"]:
         click.echo(f"kept as {result['kept']}")

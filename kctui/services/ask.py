@@ -19,10 +19,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from kctui.search import answer as answers
 from kctui.search import context as packets
+from kctui.services.ask_cited import check_citations
 from kctui.services.ask_kept import unverify_kept
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure
@@ -97,8 +99,16 @@ def answer(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, q
     if settings.configured:
         _model_answer(result, settings, q, items, on_text)
     else:
-        _extractive_answer(result, q, items)
+        _extractive_answer(result, q, items, _source_root(ctx, workspace, kb_id))
     return result, items
+
+
+def _source_root(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str) -> Path:
+    from kctui import paths  # noqa: PLC0415
+    from kctui.services.bases import get_base  # noqa: PLC0415
+
+    base = get_base(ctx, workspace, kb_id)
+    return paths.kb_path(Path(base.workspace), base.id) / "sources"
 
 
 def _generation(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str) -> str | None:
@@ -111,16 +121,16 @@ def _generation(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: s
     return str(row[0]) if row else None
 
 
-def _extractive_answer(result: dict[str, Any], question: str, items: list[dict[str, Any]]) -> None:
+def _extractive_answer(result: dict[str, Any], question: str, items: list[dict[str, Any]], source_root: Path) -> None:
     chosen = answers.extract(question, items)
     if not chosen:
         return
     result["answer"] = "\n".join(f"{s.text} [{s.item}]" for s in chosen)
     result["citations"] = [{"item": s.item, "path": s.path, "source": f"sources/{s.source}" if s.source else "",
-                            "lines": list(s.lines) if s.lines else None, "verified": True,
-                            "why": "the packet's own text"} for s in chosen]
+                            "lines": list(s.lines) if s.lines else None, "verified": False,
+                            "why": ""} for s in chosen]
     result["flags"] = answers.flags(items, {s.item for s in chosen})
-    result["verified"] = True
+    check_citations(result, chosen, source_root)  # QA s30 #2: checked against the source lines, not assumed
     result["unanswerable"] = False
     unverify_kept(result, items)
 

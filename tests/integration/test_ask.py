@@ -72,7 +72,7 @@ def test_lines_that_do_not_hold_the_value_are_unverified(svc, workspace, answere
     assert result["verified"] is False and result["citations"][0]["verified"] is False
     assert "do not hold 2028-10-31" in result["citations"][0]["why"]
     out = CliRunner().invoke(main, ["ask", str(workspace), kb, QUESTION])
-    assert out.exit_code == 0 and "UNVERIFIED" in out.output and "✗ unverified" in out.output
+    assert out.exit_code == 0 and "UNVERIFIED" in out.output and "✗ the cited lines do not hold" in out.output
 
 
 def test_a_malformed_reply_fails_closed_with_one_line(svc, workspace, answerer):
@@ -140,3 +140,17 @@ def test_a_kept_answer_survives_the_next_compile_is_never_evidence_and_turns_sta
     assert "compile_status: stale" in now and "⚠ stale" in now
     brief = find_brief(svc, workspace, kb)["markdown"]
     assert "## Kept answers gone stale" in brief and "sources/python-release-cycle.md L13-L13 changed" in brief
+
+
+def test_with_no_model_a_citation_whose_source_line_changed_is_not_verified(svc, workspace):
+    """QA s30 #2: an extractive citation is checked against the source lines it cites now."""
+    kb = demo(svc, workspace)
+    src = paths.kb_path(workspace, kb) / "sources" / "python-release-cycle.md"
+    src.write_text(src.read_text(encoding="utf-8").replace("2028-10-31", "2029-01-31"), encoding="utf-8")
+    data = json.loads(CliRunner().invoke(main, ["ask", str(workspace), kb, QUESTION, "--json"]).output)
+    first = data["citations"][0]
+    assert data["answer"].splitlines()[0] == "Python (3.12) — end of life: 2028-10-31 [1]"
+    assert first["verified"] is False and first["why"] == "the cited lines no longer say “2028-10-31”"
+    assert data["verified"] is False
+    text = CliRunner().invoke(main, ["ask", str(workspace), kb, QUESTION]).output
+    assert "✗ the cited lines no longer say “2028-10-31”" in text and "⚠ a citation" in text

@@ -55,6 +55,8 @@ def verdict(result: dict[str, Any]) -> str:
         return "Nothing in the base answers this question."
     if result["mode"] == "extractive":
         head = "Extracted, not written (no model configured): the base's best cited statements."
+        if not result["verified"] and result["citations"]:
+            head += " ⚠ A citation (✗) is not held by its source lines now."
     elif result["verified"]:
         head = f"✓ Verified: every citation holds what the answer states ({result.get('model') or 'model'})."
     else:

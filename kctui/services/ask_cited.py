@@ -1,0 +1,86 @@
+"""An extractive answer's citations checked against the source lines they cite (QA session 30 #2).
+
+With no model, `ask` answers with the packet's own cited statements. That the statement is the packet's
+text says nothing about the source now: a claim's cited lines may have changed since the pass that made
+it (a runbook that now names another owner). Each citation is checked as the compiler checks a claim
+(`kctui.compiler.trust.kept`: the cited lines contain its value, case and spacing aside):
+
+- a compiled claim: its value (`attribute: value` → value) in the cited lines of the current source;
+- a raw passage: its words, in the cited lines of the current source;
+- a statement with no cited lines (a page's description): not checked, so never called verified.
+
+A citation that fails says why: `the cited lines no longer say “Aisha Bello”`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from kctui.compiler.trust.kept import holds
+from kctui.core.record_tables import KEPT_MARK
+
+HELD_WHY = "the cited source lines hold it"
+UNCHECKED_WHY = "not checked: it cites no source lines"
+_FACT = re.compile(r"(?:\([^)]*\)\s*—\s*)?[^:]{1,60}?:\s+(?P<value>.+)")
+_WORD = re.compile(r"\w+")
+
+
+def stated_value(kind: str, text: str) -> str:
+    """What a statement of the packet states, to look for in its cited lines: a claim's value (its text
+    after `attribute: `, a kept claim's flag left out), a passage's whole text."""
+    text = text.split(KEPT_MARK, 1)[0].strip()
+    if kind != "claim":
+        return text
+    m = _FACT.fullmatch(text)
+    return m.group("value").strip() if m else text
+
+
+def lines_of(source_root: Path, rel: str, lines: tuple[int, int]) -> str | None:
+    """The cited lines of a source (joined), None when the file cannot be read or is outside the root."""
+    if not rel or rel.startswith("/") or ".." in Path(rel).parts:
+        return None
+    try:
+        text = (source_root / rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    span = text.split("\n")[max(0, lines[0] - 1): lines[1]]
+    return " ".join(span) if span else None
+
+
+def check(kind: str, text: str, cited: str | None) -> tuple[bool, str]:
+    """(verified, why) for one statement against its cited lines' current text (None: unreadable)."""
+    if cited is None:
+        return False, "the cited lines are gone (the source no longer has them)"
+    value = stated_value(kind, text)
+    if holds(cited, value):
+        return True, HELD_WHY
+    if kind != "claim":  # a passage as the index keeps it: its words in order, markup aside
+        words, have = _WORD.findall(value.casefold()), _WORD.findall(cited.casefold())
+        if words and _in_order(words, have):
+            return True, HELD_WHY
+    shown = value if len(value) <= 80 else value[:77] + "…"
+    return False, f"the cited lines no longer say “{shown}”"
+
+
+def _in_order(words: list[str], have: list[str]) -> bool:
+    it = iter(have)
+    return all(w in it for w in words)
+
+
+def check_citations(result: dict[str, Any], chosen: list[Any], source_root: Path) -> None:
+    """Mark each citation of an extractive `result` (one per statement of `chosen`, in order) verified
+    only when its cited source lines hold what it states; the answer is verified when every one is.
+    Mutates `result`."""
+    ok_all = bool(chosen)
+    for c, s in zip(result.get("citations") or [], chosen):
+        if not s.source or not s.lines:
+            c["verified"], c["why"] = False, UNCHECKED_WHY
+        else:
+            c["verified"], c["why"] = check(s.kind, s.text, lines_of(source_root, s.source, s.lines))
+        ok_all = ok_all and c["verified"]
+    result["verified"] = ok_all
+
+
+__all__ = ["HELD_WHY", "UNCHECKED_WHY", "check", "check_citations", "lines_of", "stated_value"]
