@@ -2,7 +2,8 @@
 fields, absolute paths), their rules in the services. The OpenAPI document is generated from these models
 (kctui.api.openapi), so what is checked and what is described are one thing.
 
-Conventions (host.md §6): a body is a JSON object; unknown fields are ignored; an optional field sent as
+Conventions (host.md §6): a body is a JSON object; an unknown field is a 400 naming it (QA s30 #3: a
+`cite` for `citation` published an uncited statement; `additionalProperties: false`); an optional field sent as
 `null` counts as absent, and a required field that is `null` or missing is a 400 naming it. A field of the
 wrong type is a 400 naming it (`field 'transient' must be a boolean (true or false)`): types are strict,
 nothing is coerced. Constraints given with `doc(...)` are described, not enforced here: the service that
@@ -11,6 +12,7 @@ owns the rule checks them and words the refusal.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from types import UnionType
@@ -60,15 +62,32 @@ class RequestBody(BaseModel):
     """A JSON object from the client, checked field by field in declaration order (the first problem is
     the one answered)."""
 
-    model_config = ConfigDict(strict=True, extra="ignore", alias_generator=to_camel, frozen=True)
+    model_config = ConfigDict(strict=True, extra="forbid", alias_generator=to_camel, frozen=True)
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> Self:
+        cls._refuse_unknown(data)
         given = {k: v for k, v in data.items() if v is not None}  # null counts as absent
         try:
             return cls.model_validate(given)
         except ValidationError as exc:
             raise ApiError(400, cls._words(exc)) from None
+
+    @classmethod
+    def fields(cls) -> list[str]:
+        """The body's fields as a client spells them (camelCase), in declaration order."""
+        return [f.alias or n for n, f in cls.model_fields.items()]
+
+    @classmethod
+    def _refuse_unknown(cls, data: dict[str, Any]) -> None:
+        """A 400 naming the first field the body does not have (null or not), with the nearest known one."""
+        known = cls.fields()
+        unknown = [k for k in data if k not in known]
+        if not unknown:
+            return
+        near = _nearest(unknown[0], known)
+        hint = f" (did you mean '{near}'?)" if near else ""
+        raise ApiError(400, f"unknown field '{unknown[0]}'{hint}; this body takes {', '.join(known)}")
 
     @classmethod
     def _words(cls, exc: ValidationError) -> str:
@@ -94,6 +113,20 @@ class RequestBody(BaseModel):
         while get_origin(kind) in (Union, UnionType, Annotated):  # `X | None`, `Annotated[X, ...]`: X
             kind = next(a for a in get_args(kind) if a is not type(None))
         return _TYPE_WORDS[get_origin(kind) or kind]
+
+
+def _nearest(name: str, known: list[str]) -> str | None:
+    """The field a client probably meant: the same spelt another way (`dry_run`), else the one sharing the
+    longest start of at least 3 letters (`cite`: citation), else a close spelling."""
+    flat = name.replace("_", "").replace("-", "").casefold()
+    same = [k for k in known if k.casefold() == flat]
+    if same:
+        return same[0]
+    start = max(known, key=lambda k: len(os.path.commonprefix([k.casefold(), flat])), default=None)
+    if start is not None and len(os.path.commonprefix([start.casefold(), flat])) >= 3:
+        return start
+    near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return near[0] if near else None
 
 
 B = TypeVar("B", bound=RequestBody)

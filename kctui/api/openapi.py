@@ -8,7 +8,7 @@ tests generate their requests from it and check every answer against it.
 
 Conventions the document states once rather than on every field:
 
-- Request bodies are JSON objects; unknown fields are ignored (`additionalProperties` is left open).
+- Request bodies are JSON objects; an unknown field is a 400 naming it (`additionalProperties: false`).
 - An optional field sent as `null` counts as absent (such fields are `nullable`); a required field
   that is `null` or missing is a 400 naming it.
 - Answers are wrapped in the envelope: success `{code, message, data}`, error `{code, error, message}`.

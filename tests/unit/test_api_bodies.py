@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from kctui.api.bodies import (
+    BODIES,
     ClaimBody,
+    CompilationBody,
     CreateBaseBody,
     IngestBody,
     IngestPathBody,
@@ -62,8 +64,8 @@ def test_a_bad_body_is_a_400_naming_the_first_bad_field(model: type[RequestBody]
     assert (caught.value.status, caught.value.message) == (400, message)
 
 
-def test_unknown_fields_are_ignored_null_is_absent_and_nothing_is_coerced() -> None:
-    made = CreateBaseBody.parse({**BASE, "description": None, "color": "blue",
+def test_null_is_absent_and_nothing_is_coerced() -> None:
+    made = CreateBaseBody.parse({**BASE, "description": None,
                                  "compilationPolicy": "smart_auto", "paths": ["/a"]})
     assert (made.description, made.compilation_policy, made.paths) == (None, "smart_auto", ["/a"])
     assert ClaimBody.parse({}).workspace is None
@@ -97,3 +99,29 @@ def test_unknown_fields_are_ignored_null_is_absent_and_nothing_is_coerced() -> N
 )
 def test_pydantic_schemas_become_openapi_3_0(pydantic: dict[str, Any], openapi: dict[str, Any]) -> None:
     assert openapi_schema(pydantic) == openapi
+
+
+@pytest.mark.parametrize(("model", "body", "message"), [
+    (PageEditBody, {**EDIT, "cite": "a.md:L1-L1"},
+     "unknown field 'cite' (did you mean 'citation'?); this body takes workspace, kind, citation, value, section, "
+     "editId, operation, text, author, expectedRevision"),
+    (CreateBaseBody, {**BASE, "color": "blue"},
+     "unknown field 'color'; this body takes workspace, name, description, compilationPolicy, paths"),
+    (CreateBaseBody, {**BASE, "color": None},
+     "unknown field 'color'; this body takes workspace, name, description, compilationPolicy, paths"),
+    (CompilationBody,
+     {"workspace": "/ws", "dry_run": True},
+     "unknown field 'dry_run' (did you mean 'dryRun'?); this body takes workspace, dryRun"),
+    (ClaimBody, {"worker": "w1"}, "unknown field 'worker' (did you mean 'workspace'?); this body takes workspace"),
+    (ClaimBody, {"future": True}, "unknown field 'future'; this body takes workspace"),
+])
+def test_an_unknown_field_is_a_400_naming_it(model, body, message) -> None:
+    """QA s30 #3: `cite` for `citation` published an uncited statement; every body refuses what it lacks."""
+    with pytest.raises(ApiError) as caught:
+        model.parse(body)
+    assert (caught.value.status, caught.value.message) == (400, message)
+
+
+def test_every_body_documents_that_it_takes_no_other_field() -> None:
+    for model in BODIES:
+        assert model.model_json_schema().get("additionalProperties") is False, model.__name__

@@ -152,7 +152,8 @@ def test_result_errors_400_404_and_409_for_a_finished_job(api, ws) -> None:
     error(api.post("/bases/no-such-kb/compilations/job-1-1/result", json={"workspace": ws, "outcome": "failed"}), 404)
     error(api.get("/bases/no-such-kb/compilation", params={"workspace": ws}), 404)
     stage(c)
-    assert data(report(api, ws, c, outcome="succeeded", somethingNew={"x": 1}))["job"]["phase"] == "succeeded"
+    assert "unknown field 'somethingNew'" in error(report(api, ws, c, outcome="succeeded", somethingNew={"x": 1}), 400)
+    assert data(report(api, ws, c, outcome="succeeded"))["job"]["phase"] == "succeeded"
     assert "not running" in error(report(api, ws, c, outcome="succeeded"), 409)
 
 
