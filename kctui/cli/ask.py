@@ -30,12 +30,11 @@ def print_answer(result: dict, streamed: bool) -> None:
     for f in result["flags"]:
         click.echo(f"⚠ {f['status'].upper()}: {f['page']} — {f['why']} (qualify what it says)")
     click.echo("")
+    from kctui.services.ask_cited import where  # noqa: PLC0415
+
     for c in result["citations"]:
-        lines = c.get("lines")
-        at = f" L{lines[0]}-L{lines[1]}" if lines else ""
-        where = c["path"] + (f" ← {c['source']}{at}" if c.get("source") and c["source"] != c["path"] else at)
         mark = "✓" if c["verified"] else f"✗ {c.get('why') or 'unverified'}"
-        click.echo(f"[{c['item']}] {where} {mark}")
+        click.echo(f"[{c.get('ref') or c['item']}] {where(c)} {mark}")
     if result["kept"]:
         click.echo(f"kept as {result['kept']}")
 

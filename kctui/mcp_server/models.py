@@ -138,6 +138,8 @@ class ContextPacket(_Out):
 
 class AskCitation(_Out):
     item: str = Field(description="the packet item's id (its 1-based position in the packet)")
+    ref: str | None = Field(default=None, description="extractive: the answer's marker [n] for this citation "
+                                                      "(one per cited place; the model's answers use the item)")
     path: str = Field(description="wiki/<page> for a compiled page, sources/<path> for raw evidence")
     source: str = Field(default="", description="the source file the cited lines are in")
     lines: list[int] | None = Field(default=None, description="[start, end] source lines; null: the whole item")

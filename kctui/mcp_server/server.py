@@ -13,11 +13,12 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from kctui.mcp_server import models as m
+from kctui.mcp_server.errors import tool_error_text
 from kctui.mcp_server.tools import ToolFailure, Tools
 
 INSTRUCTIONS = (
@@ -46,8 +47,28 @@ async def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise ToolError(str(exc)) from None
 
 
+class _Server(MCPServer):
+    """The SDK's server, whose tool errors read `[code] …` (kctui.mcp_server.errors): a tool's own failure
+    as it raised it, an argument error as one `[invalid_input]` line naming the arguments; not the SDK's
+    `Error executing tool …` nor pydantic's report (QA s30 #11). A crash stays the SDK's (logged, generic)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc, UnexpectedToolError):
+                raise
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                text = tool_error_text(name, str(exc), arguments=arguments, schema=self._tool_input_schema(name),
+                                       errors=list(cause.errors()))
+            else:
+                text = tool_error_text(name, str(cause) if isinstance(cause, ToolError) else str(exc))
+            return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+
+
 def build_server(tools: Tools) -> MCPServer:
-    server = MCPServer("kctui", instructions=INSTRUCTIONS, log_level="WARNING")
+    server = _Server("kctui", instructions=INSTRUCTIONS, log_level="WARNING")
 
     @server.tool(description="Run a compile pass of a knowledge base and return its change brief. dry_run: "
                              "run the whole pass and return the brief it would give, publishing nothing.")

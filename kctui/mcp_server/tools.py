@@ -36,6 +36,17 @@ class ToolFailure(Exception):
         self.code, self.message = code, message
 
 
+def _check_decision(ctx: ServiceContext, item_id: int, decision: str) -> None:
+    """A decision of the other kind of item refused in the tool's own words (QA s30 #11: not CLI flags)."""
+    from kctui.services.review_queue import get_item  # noqa: PLC0415
+
+    item = get_item(ctx, item_id)
+    valid = {"held": ("approve", "reject"), "conflict": ("use-new", "keep", "dismiss")}.get(item.kind, ())
+    if valid and decision not in valid:
+        raise ToolFailure("invalid_input", f"review item {item_id} is a {item.kind} item: decide it with "
+                                           f"resolve_conflict(decision={' | '.join(repr(v) for v in valid)})")
+
+
 class Tools:
     """The tools, bound to the workspaces `kctui mcp` was started with and to who the edits are by."""
 
@@ -222,6 +233,7 @@ class Tools:
             from kctui.core.hunks import partial_words  # noqa: PLC0415
             from kctui.services.review_partial import hunk_total  # noqa: PLC0415
 
+            _check_decision(ctx, item_id, decision)
             total = hunk_total(ctx, item_id) if hunks else 0
             item = resolve(ctx, item_id, DECISIONS[decision], expected_revision=expected_revision, actor=actor,
                            hunks=hunks)
@@ -320,13 +332,15 @@ class Tools:
 
 
 def _answer_text(result: dict[str, Any]) -> str:
+    from kctui.services.ask_cited import where  # noqa: PLC0415
+
     if result["unanswerable"]:
         return f"nothing in the base answers “{result['question']}”" + (f": {result['answer']}" if result["answer"] else "")
     head = ("EXTRACTED, not written (no model): the base's best cited statements" if result["mode"] == "extractive"
             else "verified answer" if result["verified"] else "UNVERIFIED answer: do not take it as settled")
     lines = [head, result["answer"]]
     lines += [f"⚠ {f['status'].upper()}: {f['page']} — {f['why']}" for f in result["flags"]]
-    lines += [f"[{c['item']}] {c['path']} {c.get('source', '')} {c.get('lines') or ''} "
+    lines += [f"[{c.get('ref') or c['item']}] {where(c)} "  # (QA s30 #11: the path once, lines as L3-L4)
               f"{'verified' if c['verified'] else 'UNVERIFIED: ' + c.get('why', '')}".rstrip() for c in result["citations"]]
     if result["kept"]:
         lines.append(f"kept as {result['kept']}")

@@ -24,7 +24,7 @@ from typing import Any
 
 from kctui.search import answer as answers
 from kctui.search import context as packets
-from kctui.services.ask_cited import check_citations
+from kctui.services.ask_cited import check_citations, merge_refs, refs
 from kctui.services.ask_kept import unverify_kept
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, IOFailure
@@ -125,14 +125,16 @@ def _extractive_answer(result: dict[str, Any], question: str, items: list[dict[s
     chosen = answers.extract(question, items)
     if not chosen:
         return
-    result["answer"] = "\n".join(f"{s.text} [{s.item}]" for s in chosen)
-    result["citations"] = [{"item": s.item, "path": s.path, "source": f"sources/{s.source}" if s.source else "",
+    marks = refs(chosen)  # QA s30 #12: two different citations never share a number
+    result["answer"] = "\n".join(f"{s.text} [{n}]" for s, n in zip(chosen, marks))
+    result["citations"] = [{"item": s.item, "ref": n, "path": s.path, "source": f"sources/{s.source}" if s.source else "",
                             "lines": list(s.lines) if s.lines else None, "verified": False,
-                            "why": ""} for s in chosen]
+                            "why": ""} for s, n in zip(chosen, marks)]
     result["flags"] = answers.flags(items, {s.item for s in chosen})
     check_citations(result, chosen, source_root)  # QA s30 #2: checked against the source lines, not assumed
     result["unanswerable"] = False
     unverify_kept(result, items)
+    merge_refs(result)
 
 
 def _model_answer(result: dict[str, Any], settings: Any, question: str, items: list[dict[str, Any]],
@@ -150,6 +152,9 @@ def _model_answer(result: dict[str, Any], settings: Any, question: str, items: l
         reply = answers.parse_reply(content)
     except answers.ReplyError as exc:
         raise IOFailure(f"{exc}; no answer given") from None
+    if not reply.answer.strip() and not reply.unanswerable:  # QA s30 #12: the model's failure, not the base's
+        raise IOFailure(f"the model ({settings.model}) replied with an empty answer without saying the base cannot "
+                        "answer; no answer given (try again, or `kctui llm check`)")
     result["answer"] = reply.answer
     result["unanswerable"] = reply.unanswerable or not reply.answer
     result["confidence"] = reply.confidence

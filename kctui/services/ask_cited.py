@@ -83,4 +83,30 @@ def check_citations(result: dict[str, Any], chosen: list[Any], source_root: Path
     result["verified"] = ok_all
 
 
-__all__ = ["HELD_WHY", "UNCHECKED_WHY", "check", "check_citations", "lines_of", "stated_value"]
+def refs(chosen: list[Any]) -> list[str]:
+    """The answer's marker of each chosen statement (QA s30 #12): one number per distinct cited place (an
+    item and its lines), from 1 in answer order, so two different citations never share a number (the
+    packet's item stays in each citation's `item`)."""
+    seen: dict[tuple, str] = {}
+    return [seen.setdefault((s.item, s.source, s.lines), str(len(seen) + 1)) for s in chosen]
+
+
+def merge_refs(result: dict[str, Any]) -> None:
+    """One citation per marker: statements citing the same place share it, verified only when each is
+    (the first failing one's why). Mutates `result`."""
+    out: dict[str, dict[str, Any]] = {}
+    for c in result.get("citations") or []:
+        have = out.setdefault(str(c.get("ref") or c.get("item")), c)
+        if have is not c and have["verified"] and not c["verified"]:
+            have["verified"], have["why"] = False, c.get("why", "")
+    result["citations"] = list(out.values())
+
+
+def where(c: dict[str, Any]) -> str:
+    """A citation's place as people read it: `wiki/page.md ← sources/x.md L3-L4`, or `sources/x.md L3-L4`."""
+    lines = c.get("lines")
+    at = f" L{lines[0]}-L{lines[1]}" if lines else ""
+    return str(c.get("path") or "") + (f" ← {c['source']}{at}" if c.get("source") and c["source"] != c.get("path") else at)
+
+
+__all__ = ["HELD_WHY", "UNCHECKED_WHY", "check", "check_citations", "lines_of", "merge_refs", "refs", "stated_value", "where"]

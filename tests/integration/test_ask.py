@@ -95,6 +95,15 @@ def test_the_model_saying_unanswerable_exits_3(svc, workspace, answerer):
     assert out.exit_code == 3 and out.output.startswith("nothing in ")
 
 
+def test_an_empty_model_answer_blames_the_model_not_the_base(svc, workspace, answerer):
+    """QA s30 #12: an empty answer not marked unanswerable is the model's failure (exit 1), not "nothing in"."""
+    kb = demo(svc, workspace)
+    answerer.reply = lambda prompt: answer_json("", [], 0.0)
+    out = CliRunner().invoke(main, ["ask", str(workspace), kb, QUESTION])
+    assert out.exit_code == 1 and "nothing in" not in out.output, out.output
+    assert "replied with an empty answer" in out.output and out.output.count("\n") == 1
+
+
 def test_with_no_model_the_answer_is_extracted_and_says_so(svc, workspace):
     kb = demo(svc, workspace)
     out = CliRunner().invoke(main, ["ask", str(workspace), kb, QUESTION, "--json"])

@@ -74,7 +74,7 @@ async def _drive(env: dict[str, str], ws: Path, wiki: Path) -> None:
 
         async def refused(name: str, code: str, **args) -> str:
             r = await call(name, **args)
-            assert r.is_error and f"[{code}]" in r.content[0].text, r.content[0].text
+            assert r.is_error and r.content[0].text.startswith(f"[{code}] "), r.content[0].text  # (QA s30 #11)
             return r.content[0].text
 
         # a dry run previews the pass and publishes nothing; a real pass returns its brief
@@ -92,6 +92,10 @@ async def _drive(env: dict[str, str], ws: Path, wiki: Path) -> None:
         contradicted = await ok("list_knowledge_pages", knowledge_base=KB, status="contradicted")
         assert [p["page"] for p in contradicted["items"]] == ["entities/python.md"]
 
+        # an argument error is one [invalid_input] line naming the arguments, not pydantic's report (QA s30 #11)
+        wrong = await refused("get_knowledge_page", "invalid_input", knowledge_base=KB, slug="sqlite")
+        assert wrong == ("[invalid_input] get_knowledge_page: unknown argument 'slug'; argument 'page' is required; "
+                         "get_knowledge_page takes knowledge_base, page, workspace")
         page = await ok("get_knowledge_page", knowledge_base=KB, page="sqlite")
         assert page["claims"] and all(c["citation"] for c in page["claims"])
         assert page["revisions"] and page["revision"] == page["revisions"][-1]["revision"]
@@ -101,6 +105,9 @@ async def _drive(env: dict[str, str], ws: Path, wiki: Path) -> None:
         [item] = conflicts["items"]
         assert item["page"] == "entities/python.md" and item["decisions"] == ["use-new", "keep", "dismiss"]
         before = (wiki / "entities" / "python.md").read_bytes()
+        approve = await refused("resolve_conflict", "invalid_input", item_id=item["id"], decision="approve",
+                                expected_revision=item["expectedRevision"])
+        assert "decision='use-new' | 'keep' | 'dismiss'" in approve and "--" not in approve
         await refused("resolve_conflict", "conflict", item_id=item["id"], decision="keep",
                       expected_revision=item["expectedRevision"] - 1 if item["expectedRevision"] > 1 else 99)
         assert (wiki / "entities" / "python.md").read_bytes() == before

@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 
 from kctui.search.answer import Cited
-from kctui.services.ask_cited import UNCHECKED_WHY, check, check_citations, lines_of, stated_value
+from kctui.services.ask_cited import (
+    HELD_WHY,
+    UNCHECKED_WHY,
+    check,
+    check_citations,
+    lines_of,
+    merge_refs,
+    refs,
+    stated_value,
+    where,
+)
 
 
 @pytest.mark.parametrize("kind, text, value", [
@@ -54,3 +64,26 @@ def test_check_citations_never_calls_an_unchecked_one_verified(tmp_path: Path) -
     check_citations(result, chosen, tmp_path)
     assert [c["verified"] for c in result["citations"]] == [False, False, True]
     assert result["citations"][1]["why"] == UNCHECKED_WHY and result["verified"] is False
+
+
+def test_refs_number_each_cited_place_once_and_merge_keeps_the_worst() -> None:
+    """QA s30 #12: two different citations never share [1]; one place cited twice is one citation."""
+    a = Cited("1", "claim", "owner: A", "wiki/entities/x.md", "r.md", (4, 4))
+    b = Cited("1", "claim", "note: B", "wiki/entities/x.md", "o.md", (3, 3))
+    c = Cited("1", "claim", "context: A", "wiki/entities/x.md", "r.md", (4, 4))
+    d = Cited("2", "passage", "A.", "sources/r.md", "r.md", (4, 4))
+    assert refs([a, b, c, d]) == ["1", "2", "1", "3"]
+    result = {"citations": [{"ref": "1", "item": "1", "verified": True, "why": HELD_WHY},
+                            {"ref": "2", "item": "1", "verified": True, "why": HELD_WHY},
+                            {"ref": "1", "item": "1", "verified": False, "why": "the cited lines no longer say “A”"}]}
+    merge_refs(result)
+    assert [(c["ref"], c["verified"]) for c in result["citations"]] == [("1", False), ("2", True)]
+
+
+@pytest.mark.parametrize("c, text", [
+    ({"path": "wiki/entities/x.md", "source": "sources/r.md", "lines": [3, 4]}, "wiki/entities/x.md ← sources/r.md L3-L4"),
+    ({"path": "sources/r.md", "source": "sources/r.md", "lines": [3, 3]}, "sources/r.md L3-L3"),
+    ({"path": "wiki/entities/x.md", "source": "", "lines": None}, "wiki/entities/x.md"),
+])
+def test_where(c, text) -> None:
+    assert where(c) == text

@@ -36,7 +36,7 @@ def citation_text(c: dict[str, Any], tones: dict[str, str]) -> Text:
         t.append("✓ verified ", style=tones.get("success", ""))
     else:
         t.append("✗ unverified ", style=tones.get("error", ""))
-    t.append(f"[{c['item']}] ", style="bold")
+    t.append(f"[{c.get('ref') or c['item']}] ", style="bold")
     lines = c.get("lines")
     at = f" L{lines[0]}-L{lines[1]}" if lines else ""
     t.append(c.get("path") or "")
