@@ -19,7 +19,9 @@ def print_answer(result: dict, streamed: bool) -> None:
         click.echo("")  # the streamed answer's line ends
     if result["mode"] == "extractive":
         click.echo("Extracted, not written (no model configured): the base's best cited statements for the question.")
-        if not result["verified"] and result["citations"]:
+        from kctui.services.ask_cited import failing  # noqa: PLC0415
+
+        if failing(result):
             click.echo("⚠ a citation (✗ below) is not held by its source lines now; do not take it as settled.")
     elif not result["verified"]:
         click.echo("⚠ UNVERIFIED: a citation does not hold what the answer states; do not take it as settled.")
@@ -30,11 +32,10 @@ def print_answer(result: dict, streamed: bool) -> None:
     for f in result["flags"]:
         click.echo(f"⚠ {f['status'].upper()}: {f['page']} — {f['why']} (qualify what it says)")
     click.echo("")
-    from kctui.services.ask_cited import where  # noqa: PLC0415
+    from kctui.services.ask_cited import mark, where  # noqa: PLC0415
 
     for c in result["citations"]:
-        mark = "✓" if c["verified"] else f"✗ {c.get('why') or 'unverified'}"
-        click.echo(f"[{c.get('ref') or c['item']}] {where(c)} {mark}")
+        click.echo(f"[{c.get('ref') or c['item']}] {where(c)} {mark(c)}")
     if result["kept"]:
         click.echo(f"kept as {result['kept']}")
 

@@ -91,6 +91,18 @@ def refs(chosen: list[Any]) -> list[str]:
     return [seen.setdefault((s.item, s.source, s.lines), str(len(seen) + 1)) for s in chosen]
 
 
+def failing(result: dict[str, Any]) -> bool:
+    """Whether a citation of the answer was checked and its lines do not hold it (not merely unchecked)."""
+    return any(not c.get("verified") and c.get("why") != UNCHECKED_WHY for c in result.get("citations") or [])
+
+
+def mark(c: dict[str, Any]) -> str:
+    """A citation's mark in words: `✓`, `– not checked: …`, or `✗ why`."""
+    if c.get("verified"):
+        return "✓"
+    return f"– {UNCHECKED_WHY}" if c.get("why") == UNCHECKED_WHY else f"✗ {c.get('why') or 'unverified'}"
+
+
 def merge_refs(result: dict[str, Any]) -> None:
     """One citation per marker: statements citing the same place share it, verified only when each is
     (the first failing one's why). Mutates `result`."""
@@ -109,4 +121,4 @@ def where(c: dict[str, Any]) -> str:
     return str(c.get("path") or "") + (f" ← {c['source']}{at}" if c.get("source") and c["source"] != c.get("path") else at)
 
 
-__all__ = ["HELD_WHY", "UNCHECKED_WHY", "check", "check_citations", "lines_of", "merge_refs", "refs", "stated_value", "where"]
+__all__ = ["HELD_WHY", "UNCHECKED_WHY", "check", "check_citations", "failing", "lines_of", "mark", "merge_refs", "refs", "stated_value", "where"]

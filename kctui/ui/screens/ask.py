@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from kctui.services.ask_cited import UNCHECKED_WHY, failing
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
 from kctui.ui import keys
@@ -34,6 +35,8 @@ def citation_text(c: dict[str, Any], tones: dict[str, str]) -> Text:
     t = Text(no_wrap=True, overflow="ellipsis")
     if c.get("verified"):
         t.append("✓ verified ", style=tones.get("success", ""))
+    elif c.get("why") == UNCHECKED_WHY:
+        t.append("– not checked ", style=tones.get("muted", ""))
     else:
         t.append("✗ unverified ", style=tones.get("error", ""))
     t.append(f"[{c.get('ref') or c['item']}] ", style="bold")
@@ -55,7 +58,7 @@ def verdict(result: dict[str, Any]) -> str:
         return "Nothing in the base answers this question."
     if result["mode"] == "extractive":
         head = "Extracted, not written (no model configured): the base's best cited statements."
-        if not result["verified"] and result["citations"]:
+        if failing(result):
             head += " ⚠ A citation (✗) is not held by its source lines now."
     elif result["verified"]:
         head = f"✓ Verified: every citation holds what the answer states ({result.get('model') or 'model'})."
