@@ -27,7 +27,10 @@ def _print_report(found: dict[str, Any]) -> None:
         click.echo(f"  {item['kind']:<17} {_size(item['bytes']):>9}  {item['path']}  ({item['reason']})")
     click.echo(f"orphaned processes: {len(found['orphans'])}")
     for proc in found["orphans"]:
-        click.echo(f"  pid {proc['pid']}: {proc['command']}  (end it with: kill {proc['pid']})")
+        under = f" (under orphan {proc['parent']})" if proc.get("parent") else ""
+        click.echo(f"  pid {proc['pid']}{under}: {proc['command']}  (end it with: kill {proc['pid']})")
+    if len(found["orphans"]) > 1:
+        click.echo(f"  (all at once: kill {' '.join(str(p['pid']) for p in found['orphans'])})")
     for b in found["bases"]:
         click.echo(f"base {b['id']} ({b['workspace']}): state {_size(b['stateBytes'])} "
                    f"(staged {_size(b['stagedBytes'])}, cache {_size(b['cacheBytes'])}), wiki {_size(b['wikiBytes'])}")

@@ -7,6 +7,7 @@ import click
 from kctui.cli.common import open_services, phase_text, print_json, table
 from kctui.cli.kb import print_base
 from kctui.cli.llm import compile_estimate_cmd
+from kctui.core.handed_back import handed_back
 from kctui.services import bases as bases_svc
 from kctui.services import jobs as jobs_svc
 from kctui.services.shapes import job_json
@@ -110,7 +111,9 @@ def jobs_cmd(as_json: bool, limit: int) -> None:
     if not items:
         click.echo("no jobs yet")
         return
-    rows = [[j["id"], j["knowledgeBaseId"], j["trigger"], phase_text(j["phase"]), j["createdAt"] or "",
+    rows = [[j["id"], j["knowledgeBaseId"], j["trigger"],
+             "◔ stopped (handed back)" if handed_back(j["phase"], j["errorCode"], j["error"]) else phase_text(j["phase"]),
+             j["createdAt"] or "",
              (f"[{j['errorCode']}] " if j["errorCode"] else "") + (j["error"] or "")[:60]] for j in items]
     click.echo(table(rows, ["JOB", "KB", "TRIGGER", "PHASE", "CREATED", "ERROR"]))
 

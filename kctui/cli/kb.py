@@ -7,7 +7,9 @@ from pathlib import Path
 import click
 
 from kctui.cli.common import KctuiGroup, open_services, phase_text, print_json, table
+from kctui.core.handed_back import handed_back, stopped_words
 from kctui.services import bases as bases_svc
+from kctui.services.pending_promotion import pending_words
 from kctui.services.status import base_status_json
 
 
@@ -76,15 +78,30 @@ def kb_show(workspace: str, kb_id: str, as_json: bool) -> None:
     click.echo(f"  schema         {schema.describe()}")
 
 
+def stopped_phase(c: dict) -> str | None:
+    """`◔ stopped (handed back, retry queued)` when the last compile was a stop handed back, not a crash."""
+    if not handed_back(c["phase"], c.get("lastErrorCode"), c.get("lastError")):
+        return None
+    return ("◔ " if c.get("nextRetryAt") else "⚠ ") + stopped_words(bool(c.get("nextRetryAt")))
+
+
 def print_base(data: dict) -> None:
     c = data["compilation"]
     click.echo(f"{data['id']}  {data['name']}")
     click.echo(f"  workspace      {data['workspaceRoot']}")
+    pending = c.get("pendingPromotion")
     phase = "⚠ interrupted (host stopped)" if data.get("interrupted") else phase_text(c["phase"])
+    if pending:
+        phase = pending_words(pending, data["workspaceRoot"], data["id"])
+    else:
+        phase = stopped_phase(c) or phase
     click.echo(f"  phase          {phase}")
     click.echo(f"  policy         {c['policy']}")
     click.echo(f"  source digest  {c['sourceDigest'] or '-'}")
-    click.echo(f"  compiled       {c['lastCompiledDigest'] or 'never'}")
+    compiled = c["lastCompiledDigest"] or "never"
+    if pending and pending.get("newGenerationLive"):
+        compiled += " (recorded; the live wiki is the pending promotion's newer generation)"
+    click.echo(f"  compiled       {compiled}")
     click.echo(f"  pending        {'yes' if c['pendingChanges'] else 'no'}")
     if c["activeJobId"]:
         click.echo(f"  active job     {c['activeJobId']}")

@@ -143,20 +143,18 @@ def state_dir_of(pid: int) -> Path | None:
     return Path(os.fsdecode(home)) / ".local" / "state" / paths.APP_NAME if home else None
 
 
-def orphans(host_pid: int | None) -> list[dict[str, Any]]:
-    """kctui processes of this user and this state dir whose parent is gone (re-parented to pid 1),
-    other than the host and this process: a pass's extractor of a killed host, an app whose terminal
-    went away."""
-    mine, skip = os.getuid(), _ancestors() | {host_pid or 0}
-    ours = os.path.realpath(paths.state_dir())
-    out = []
+# a pass's extractor pool's helpers: their command lines need not name kctui (the resource tracker's does not)
+POOL_HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
+
+
+def _processes(mine: int) -> dict[int, tuple[int, str, str]]:
+    """pid → (parent pid, state letter, command line) of this user's processes."""
+    out: dict[int, tuple[int, str, str]] = {}
     try:
         pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
     except OSError:
         return out
     for pid in pids:
-        if pid in skip:
-            continue
         try:
             if os.stat(f"/proc/{pid}").st_uid != mine:
                 continue
@@ -164,13 +162,46 @@ def orphans(host_pid: int | None) -> list[dict[str, Any]]:
             stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        command = " ".join(a.decode("utf-8", "replace") for a in argv if a)
-        if "kctui" not in command or stat[0] in ("Z", "X") or int(stat[1]) != 1:
+        out[pid] = (int(stat[1]), stat[0], " ".join(a.decode("utf-8", "replace") for a in argv if a))
+    return out
+
+
+def orphans(host_pid: int | None) -> list[dict[str, Any]]:
+    """kctui processes of this user and this state dir whose parent is gone (re-parented to pid 1),
+    other than the host and this process — a pass's extractor of a killed host, its pool's forkserver and
+    resource tracker, an app whose terminal went away — and every process under one (a forkserver's
+    workers), all in one listing: ending the first would otherwise only re-parent the next."""
+    mine, skip = os.getuid(), _ancestors() | {host_pid or 0}
+    ours = os.path.realpath(paths.state_dir())
+    procs = _processes(mine)
+    roots: list[int] = []
+    for pid, (ppid, state, command) in procs.items():
+        if pid in skip or ppid != 1 or state in ("Z", "X"):
+            continue
+        if "kctui" not in command and not any(h in command for h in POOL_HELPERS):
             continue
         theirs = state_dir_of(pid)
         if theirs is None or os.path.realpath(theirs) != ours:
             continue  # another state dir's process (another person's, or a test's)
-        out.append({"pid": pid, "command": command[:200]})
+        roots.append(pid)
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, state, _command) in procs.items():
+        if state not in ("Z", "X"):
+            children.setdefault(ppid, []).append(pid)
+    out: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for root in sorted(roots):
+        stack = [(root, None)]
+        while stack:
+            pid, parent = stack.pop()
+            if pid in seen or pid in skip:
+                continue
+            seen.add(pid)
+            entry: dict[str, Any] = {"pid": pid, "command": procs[pid][2][:200]}
+            if parent is not None:
+                entry["parent"] = parent
+            out.append(entry)
+            stack.extend((c, pid) for c in sorted(children.get(pid, []), reverse=True))
     return out
 
 

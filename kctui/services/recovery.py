@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kctui import paths
-from kctui.core import queue
+from kctui.core import handed_back, queue
 from kctui.core.models import CLAIMED_BY_BUILTIN, CLAIMED_BY_EXTERNAL, FailureCode, JobPhase
 from kctui.publish.promote import promotion_pending, recover_promotion
 from kctui.services.context import ServiceContext
@@ -119,7 +119,7 @@ def hand_back_own_jobs(ctx: ServiceContext, pid: int | None = None) -> list[str]
             if base is None:
                 continue
             complete_failure(conn, base, job, code=FailureCode.COMPILER_CRASHED, transient=True, now=now,
-                             error="interrupted: the host was stopped while compiling; it will be retried",
+                             error=handed_back.BY_HOST,
                              compiler_version=None)
             handed.append(job.id)
     return handed

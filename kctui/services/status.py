@@ -26,9 +26,13 @@ def next_auto_at(ctx: ServiceContext, base: BaseRecord) -> int | None:
 
 
 def base_status_json(ctx: ServiceContext, base: BaseRecord, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    from kctui.services.pending_promotion import pending_promotion  # noqa: PLC0415
     from kctui.services.scheduler import scan_state_json  # noqa: PLC0415
 
     merged = {**scan_state_json(ctx, base), **(extra or {})}
+    pending = pending_promotion(base.workspace, base.id)
+    if pending is not None:  # a kill during promotion: the live generation may be newer than the record
+        merged["pendingPromotion"] = pending
     from kctui.services.scheduled import next_scheduled_for  # noqa: PLC0415
 
     return knowledge_base_json(base, ctx.settings, next_auto_us=next_auto_at(ctx, base),

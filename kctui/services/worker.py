@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kctui.compiler.runner import CompileCancelled, CompileFailure, CompileRequest, ProgressEvent, compile_job
+from kctui.core import handed_back
 from kctui.core.failures import storage_error_of, storage_message
 from kctui.core.models import CONTRACT_VERSION, FailureCode
 
@@ -138,7 +139,7 @@ def run_claim(transport: Transport, claim: dict[str, Any], *, stop_event: thread
         if watch.cancelled or not stop_event.is_set():
             return JobOutcome(job_id, "cancelled")
         body = {"outcome": "failed", "transient": True, "errorCode": FailureCode.COMPILER_CRASHED,
-                "error": "interrupted: the compiler was stopped while compiling; it will be retried"}
+                "error": handed_back.BY_WORKER}
         send_result(transport, claim, body)
         return JobOutcome(job_id, "stopped", body["error"])
     except CompileFailure as exc:

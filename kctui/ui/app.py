@@ -42,11 +42,12 @@ from kctui.ui.review_session import ReviewSession
 from kctui.ui.screens.confirm import ConfirmScreen, ask
 from kctui.ui.screens.help import HelpRow, HelpScreen
 from kctui.ui.screens.main import MainScreen
+from kctui.ui.stale_keys import StaleKeys
 from kctui.ui.themes import configured_theme, load_themes, theme_problems
 
 log = logging.getLogger(__name__)
 
-class KctuiApp(ReviewSession, App[None]):
+class KctuiApp(StaleKeys, ReviewSession, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "kctui"
     BINDINGS = keys.bindings(keys.APP)
@@ -116,7 +117,12 @@ class KctuiApp(ReviewSession, App[None]):
     def main(self) -> MainScreen:
         return self.screen_stack[0]  # type: ignore[return-value]
 
+    async def on_event(self, event: Any) -> None:
+        if not self.stale_key(event):  # a key typed before the screen on top showed is not run on it
+            await super().on_event(event)
+
     def on_mount(self) -> None:
+        self.watch_screens()
         if self.user_keymap:
             self.set_keymap(self.user_keymap)
         for note in self._startup_notes:

@@ -107,9 +107,18 @@ def base_next(b: BaseView, now_us: int) -> str:
     return until(now_us, b.next_auto_us) if b.next_auto_us is not None else "—"
 
 
+STOPPED = ("◔", "stopped", "accent")  # a compile a signal stopped and handed back: not a crash
+
+
+def base_phase(b: BaseView) -> tuple[str, str]:
+    return phase_words({"failed": STOPPED}, "failed") if b.stopped else phase_words(BASE_PHASE, b.phase)
+
+
 def base_note(b: BaseView) -> str:
     if b.phase == "paused":
         return b.paused_reason or "paused"
+    if b.stopped:
+        return "handed back, retry queued" if b.next_retry_us is not None else "handed back"
     if b.phase == "failed":
         return b.last_error_words or "the last compile failed"
     if b.follow_up:
@@ -118,7 +127,7 @@ def base_note(b: BaseView) -> str:
 
 
 def base_cells(b: BaseView, now_us: int, tones: dict[str, str], many_ws: bool = False) -> list[Text]:
-    phase, tone = phase_words(BASE_PHASE, b.phase)
+    phase, tone = base_phase(b)
     name = f"{ws_label(b.workspace)}/{b.name}" if many_ws else b.name
     # (no Policy column: Next says "manual" for a manual base, so the review count fits at 100 columns)
     return [cell(name, "bold"), cell(phase, tones.get(tone, "")), cell(base_changes(b)),
@@ -132,7 +141,7 @@ def short_note(note: str) -> str:
 
 def base_line(b: BaseView, now_us: int) -> str:
     """One line about the selected base, in full (the table may cut its note)."""
-    phase, _ = phase_words(BASE_PHASE, b.phase)
+    phase, _ = base_phase(b)
     parts = [f"{b.name} ({b.id} in {ws_label(b.workspace)})", phase]
     note = base_note(b)
     if note:
@@ -146,6 +155,8 @@ def base_line(b: BaseView, now_us: int) -> str:
 
 
 def job_outcome(j: JobView, now_us: int) -> str:
+    if j.stopped:
+        return phase_words({"failed": STOPPED}, "failed")[0] + " (handed back)"
     text, _ = phase_words(JOB_PHASE, j.phase)
     if j.phase == "queued" and j.not_before and j.not_before > now_us:
         return f"{text} (retry {until(now_us, j.not_before)})"
@@ -157,7 +168,7 @@ def job_outcome(j: JobView, now_us: int) -> str:
 
 
 def job_cells(j: JobView, now_us: int, names: dict[str, str], tones: dict[str, str]) -> list[Text]:
-    _, tone = phase_words(JOB_PHASE, j.phase)
+    _, tone = phase_words({"failed": STOPPED} if j.stopped else JOB_PHASE, j.phase)
     took = (j.completed_at or now_us) - j.started_at if j.started_at else None
     return [cell(j.short), cell(names.get(j.base_key, j.base_id)), cell(TRIGGER.get(j.trigger, j.trigger)),
             cell(age(now_us, j.created_at)), cell(duration(took)), cell(job_outcome(j, now_us), tones.get(tone, ""))]
@@ -177,7 +188,7 @@ def item_cells(i: ItemView, tones: dict[str, str]) -> list[Text]:
 
 # (Base is cut first: the line under the table names the selected base in full, and Note keeps its header
 # at 100 columns)
-BASE_COLUMNS = (("Base", 12), ("Phase", 14), ("Changes", 10), ("Next", 9), ("Rev", 3), ("Note", None))
+BASE_COLUMNS = (("Base", 12), ("Phase", 14), ("Changes", 10), ("Next", 9), ("Review", 6), ("Note", None))
 JOB_COLUMNS = (("Job", 5), ("Base", 16), ("Trigger", 7), ("Age", 4), ("Took", 6), ("Outcome", None))
 ITEM_COLUMNS = (("Item", 5), ("Kind", 10), ("Base", 10), ("Page", 14), ("Why", None))
 FAILURE_HINT = "see its error"

@@ -28,6 +28,7 @@ class BaseView:
     open_items: int
     compiled: bool = False  # it has a compiled wiki (the search screen needs one)
     next_scheduled_us: int | None = None  # the next pass of its cron schedule (issue 16)
+    stopped: bool = False  # its last compile was stopped by a signal and handed back, not a crash
 
     @property
     def key(self) -> str:
@@ -48,6 +49,7 @@ class JobView:
     error: str | None
     error_words: str | None
     cancel_requested: bool
+    stopped: bool = False  # stopped by a signal and handed back for a retry, not a crash
 
     @property
     def base_key(self) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from kctui.core.handed_back import handed_back
 from kctui.core.models import FAILURE_WORDS
 from kctui.core.trust import REASON_WORDS
 from kctui.services import bases as bases_svc
@@ -61,7 +62,7 @@ def job_view(j: JobRecord) -> JobView:
                    created_at=j.created_at, not_before=j.not_before, started_at=j.started_at,
                    completed_at=j.completed_at, error=j.error,
                    error_words=FAILURE_WORDS.get(j.error_code or "") if j.phase == "failed" else None,
-                   cancel_requested=bool(j.cancel_requested))
+                   cancel_requested=bool(j.cancel_requested), stopped=handed_back(j.phase, j.error_code, j.error))
 
 
 def read_jobs(ctx: ServiceContext, limit: int = JOB_LIMIT) -> tuple[JobView, ...]:
@@ -110,7 +111,8 @@ def base_view(ctx: ServiceContext, b: BaseRecord, next_retry_us: int | None, ope
         pending=b.pending_changes, pending_counts=_pending_counts(ctx, b), next_auto_us=auto,
         next_retry_us=next_retry_us, active_job_id=b.active_job_id, follow_up=bool(b.follow_up),
         last_error_words=(FAILURE_WORDS.get(b.last_error_code or "") or b.last_error) if b.phase == "failed" else None,
-        open_items=open_items, compiled=bool(b.last_compiled_digest), next_scheduled_us=next_scheduled_for(ctx, b))
+        open_items=open_items, compiled=bool(b.last_compiled_digest), next_scheduled_us=next_scheduled_for(ctx, b),
+        stopped=handed_back(b.phase, b.last_error_code, b.last_error))
 
 
 def merge(snap: Snapshot, job: JobRecord | None = None, base: BaseRecord | None = None) -> Snapshot:

@@ -8,6 +8,8 @@ taken in the order the pipeline asks for them, so a pooled pass is byte for byte
 
 - Start method: `fork` while this process runs no other thread (cheap, and safe then), else
   `forkserver` (the app and the host run threads; forking a threaded process can deadlock a child).
+- A kill -9 of the pass's process: every worker watches it and exits (`parent_watch.py`), and the
+  forkserver and the resource tracker follow.
 - Cancellation: while waiting for a worker, `should_stop` is checked every tenth of a second; a stop
   cancels what is queued and terminates the workers.
 - A worker that dies (a crash, the OOM killer) breaks the pool; the sources it left unanswered are
@@ -37,6 +39,7 @@ from kctui import __version__
 from kctui.compiler.builtin.cache import ExtractionCache
 from kctui.compiler.builtin.collector import raise_thresholds
 from kctui.compiler.builtin.document import extract_document
+from kctui.compiler.builtin.parent_watch import watch_parent
 from kctui.compiler.builtin.profile import ProfileError, load_profile
 from kctui.compiler.contract import COMPILER_NAME, CompileCancelled, CompileFailure
 from kctui.compiler.extraction import EXTRACTOR_VERSION, Extraction
@@ -256,7 +259,8 @@ class BuiltinExtractor:
         ctx = multiprocessing.get_context(method)
         if method == "forkserver":  # loaded once in the server, so every worker starts with them
             ctx.set_forkserver_preload(_PRELOAD)
-        return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx, initializer=_worker_start)
+        return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx, initializer=_worker_start,
+                                   initargs=(os.getpid(),))
 
     def _wait(self, future: Future) -> Extraction | Skipped:
         while True:
@@ -280,10 +284,13 @@ class BuiltinExtractor:
             return Skipped(source.path, "unreadable", "the extractor process crashed on this file")
 
 
-def _worker_start() -> None:
+def _worker_start(pass_pid: int = 0) -> None:
     """A worker leaves Ctrl-C and the host's signal handlers to the pass: it ignores SIGINT (the
-    terminal sends it to the whole process group) and ends on SIGTERM, which is how a pass stops it; its
-    garbage collector runs as a pass's does."""
+    terminal sends it to the whole process group) and ends on SIGTERM, which is how a pass stops it, or
+    when the pass's process `pass_pid` is gone (a kill -9: `parent_watch.py`); its garbage collector
+    runs as a pass's does."""
+    if pass_pid:
+        watch_parent(pass_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):

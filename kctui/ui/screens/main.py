@@ -51,6 +51,7 @@ from kctui.ui.stops import (
     STOP_PANE,
     STOPS,
 )
+from kctui.ui.unbound_key import unbound_words
 from kctui.ui.widgets.brief_pane import BriefPane
 from kctui.ui.widgets.filter_input import FilterInput
 from kctui.ui.widgets.key_bar import KeyBar, Line
@@ -84,6 +85,7 @@ class MainScreen(Screen):
         self.follow = True  # the Running and Brief panes follow the running (or newest) job
         self.followed_job: str | None = None
         self.pending_follow: str | None = None  # queued by a key here; followed once it runs
+        self.dry_run_of: str | None = None  # the base a dry run (D) runs on, until its brief opens
         self._bindings_sig: tuple = ()
         self._reshow = True  # the next apply() shows the tables even if the snapshot's rows are the same
         self._detail_timer = None
@@ -438,6 +440,7 @@ class MainScreen(Screen):
             self.follow = False
         entry = keys.key_to_id(keys.MAIN, self.app.user_keymap).get(event.key)  # type: ignore[attr-defined]
         if entry is None:
+            self.say_unbound(event)
             return
         name, params = parsed_action(entry)
         if self.check_action(name, params) is True:
@@ -452,6 +455,13 @@ class MainScreen(Screen):
         reason = self.why_not(name, params) or "it does not apply here"
         self.app.notify(f"{keys.display_key(event.key)} ({entry.description}): {reason}", severity="warning",
                         timeout=4)
+
+    def say_unbound(self, event: events.Key) -> None:
+        """A typed key no binding here takes says so (or where it applies), never nothing."""
+        words = unbound_words(event.key, event.character, (keys.MAIN,), self.app.user_keymap)  # type: ignore[attr-defined]
+        if words is not None:
+            event.stop()
+            self.app.notify(words, severity="warning", timeout=4, markup=False)
 
     def run_deferred(self) -> None:
         """The keys pressed before the first read of the store, in order, now that it has arrived: each
@@ -556,6 +566,12 @@ class MainScreen(Screen):
         if base is None:
             return
         app = self.app
+        if self.dry_run_of is not None:  # one at a time: a second D says so instead of starting another
+            app.notify(f"D (Dry run): a dry run of {self.dry_run_of} is running; its brief opens when it ends",
+                       severity="warning", timeout=4, markup=False)
+            return
+        self.dry_run_of = base.name
+        app.acknowledge("dry run", +1)  # type: ignore[attr-defined]
         app.notify(f"{base.name}: dry run started", timeout=3)
 
         def work() -> None:
@@ -568,6 +584,8 @@ class MainScreen(Screen):
                 text, ok = f"{base.name}: {summary_line(run)}", run.phase == "succeeded"
             except ServiceError as exc:
                 run, text, ok = None, f"dry run: {exc.message}", False
+            except Exception as exc:  # the key is free again whatever happened, and says so
+                run, text, ok = None, f"dry run failed: {type(exc).__name__}: {exc}", False
             finally:
                 ctx.close()
             app.call_from_thread(self.dry_run_done, base.name, run, text, ok)
@@ -577,6 +595,8 @@ class MainScreen(Screen):
     def dry_run_done(self, name: str, run: Any, text: str, ok: bool) -> None:
         from kctui.ui.screens.dry_run import DryRunScreen  # noqa: PLC0415
 
+        self.dry_run_of = None
+        self.app.acknowledge("dry run", -1)  # type: ignore[attr-defined]
         self.app.notify(text, severity="information" if ok else "error", timeout=5 if ok else 10)
         if run is not None and run.brief:
             self.app.push_screen(DryRunScreen(f"Dry run of {name} · {run.id}", run.brief["markdown"]))
