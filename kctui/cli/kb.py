@@ -92,7 +92,7 @@ def print_base(data: dict) -> None:
     pending = c.get("pendingPromotion")
     phase = "⚠ interrupted (host stopped)" if data.get("interrupted") else phase_text(c["phase"])
     if pending:
-        phase = pending_words(pending, data["workspaceRoot"], data["id"])
+        phase = pending_words(pending)
     else:
         phase = stopped_phase(c) or phase
     click.echo(f"  phase          {phase}")

@@ -41,7 +41,7 @@ def pending_promotion(workspace: str, kb_id: str) -> dict[str, Any] | None:
     return {"jobId": job_id, "newGenerationLive": live, "finish": FINISH}
 
 
-def pending_words(pending: dict[str, Any], workspace: str, kb_id: str) -> str:
+def pending_words(pending: dict[str, Any]) -> str:
     """`⚠ promotion pending (job-…): the new generation is live, its record is not; kctui doctor --fix finishes it`."""
     job = f" ({pending['jobId']})" if pending.get("jobId") else ""
     if pending.get("newGenerationLive"):

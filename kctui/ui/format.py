@@ -115,6 +115,8 @@ def base_phase(b: BaseView) -> tuple[str, str]:
 
 
 def base_note(b: BaseView) -> str:
+    if b.promotion_pending:
+        return b.promotion_pending
     if b.phase == "paused":
         return b.paused_reason or "paused"
     if b.stopped:

@@ -29,6 +29,7 @@ class BaseView:
     compiled: bool = False  # it has a compiled wiki (the search screen needs one)
     next_scheduled_us: int | None = None  # the next pass of its cron schedule (issue 16)
     stopped: bool = False  # its last compile was stopped by a signal and handed back, not a crash
+    promotion_pending: str | None = None  # a promotion a kill interrupted, in words (services.pending_promotion)
 
     @property
     def key(self) -> str:

@@ -23,6 +23,7 @@ from kctui.services import jobs as jobs_svc
 from kctui.services import workspaces as workspaces_svc
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
+from kctui.services.pending_promotion import pending_promotion, pending_words
 from kctui.services.review_queue import OPEN, open_counts_by_base
 from kctui.services.review_reads import unread_count
 from kctui.services.scheduled import next_scheduled_for
@@ -112,7 +113,12 @@ def base_view(ctx: ServiceContext, b: BaseRecord, next_retry_us: int | None, ope
         next_retry_us=next_retry_us, active_job_id=b.active_job_id, follow_up=bool(b.follow_up),
         last_error_words=(FAILURE_WORDS.get(b.last_error_code or "") or b.last_error) if b.phase == "failed" else None,
         open_items=open_items, compiled=bool(b.last_compiled_digest), next_scheduled_us=next_scheduled_for(ctx, b),
-        stopped=handed_back(b.phase, b.last_error_code, b.last_error))
+        stopped=handed_back(b.phase, b.last_error_code, b.last_error), promotion_pending=_pending_words(b))
+
+
+def _pending_words(b: BaseRecord) -> str | None:
+    pending = pending_promotion(b.workspace, b.id)
+    return pending_words(pending) if pending else None
 
 
 def merge(snap: Snapshot, job: JobRecord | None = None, base: BaseRecord | None = None) -> Snapshot:
