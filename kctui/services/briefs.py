@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kctui.core.clock import rfc3339
+from kctui.core.handed_back import handed_back, stopped_words
 from kctui.core.ids import is_valid_job_id
 from kctui.services.bases import get_base
 from kctui.services.context import ServiceContext
@@ -84,6 +85,8 @@ def list_passes(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: s
                     "error": r["error"], "errorWords": FAILURE_WORDS.get(r["error_code"] or "") if r["error_code"] else None,
                     "pagesWritten": pages.get(r["id"], 0), "held": filed.get("held", 0),
                     "conflicts": filed.get("conflict", 0), "hasBrief": r["id"] in briefed})
+        if handed_back(r["phase"], r["error_code"], r["error"]):  # a stop handed back for a retry, not a crash
+            out[-1].update(stopped=True, errorWords=stopped_words(False))
     return {"knowledgeBaseId": kb, "workspaceRoot": ws, "items": out, "total": int(total)}
 
 

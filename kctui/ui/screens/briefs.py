@@ -26,8 +26,10 @@ from textual.widgets.option_list import Option
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
 from kctui.ui import keys
-from kctui.ui.format import JOB_PHASE, TRIGGER, duration, ws_label
+from kctui.ui.format import JOB_PHASE, STOPPED, TRIGGER, duration, ws_label
+from kctui.ui.long_markdown import is_long
 from kctui.ui.widgets.key_bar import KeyBar, Line
+from kctui.ui.widgets.long_text import LongText
 
 INTERVAL = 0.5  # seconds between reads while the screen is open (the main screen's poll interval)
 
@@ -37,7 +39,7 @@ def when(at: str | None) -> str:
 
 
 def pass_row(p: dict[str, Any], now_us: int, tones: dict[str, str]) -> Text:
-    glyph, word, tone = JOB_PHASE.get(p["phase"], ("?", p["phase"], "muted"))
+    glyph, word, tone = STOPPED if p.get("stopped") else JOB_PHASE.get(p["phase"], ("?", p["phase"], "muted"))
     muted = tones.get("muted", "")
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"#{p['jobId'].rsplit('-', 1)[-1]:<4}", style="bold")
@@ -49,7 +51,7 @@ def pass_row(p: dict[str, Any], now_us: int, tones: dict[str, str]) -> Text:
     t.append("▤ brief " if p["hasBrief"] else ("        " if p["phase"] in ("queued", "running") else "· none  "),
              style="" if p["hasBrief"] else muted)
     if p["phase"] == "failed":
-        t.append(p.get("errorWords") or p.get("error") or "failed", style=tones.get("error", ""))
+        t.append(p.get("errorWords") or p.get("error") or "failed", style=muted if p.get("stopped") else tones.get("error", ""))
         return t
     if p["phase"] in ("queued", "running"):
         t.append("in progress" if p["phase"] == "running" else "waiting", style=muted)
@@ -239,6 +241,8 @@ class BriefScreen(Screen[None]):
     BriefScreen #brief-head { padding: 0 1; height: auto; }
     BriefScreen #brief-scroll { height: 1fr; padding: 0 1; }
     BriefScreen #brief-md { margin: 0; padding: 0; }
+    BriefScreen #brief-long { display: none; }
+    BriefScreen #brief-scroll { scrollbar-gutter: stable; }
     BriefScreen #brief-md MarkdownH1, BriefScreen #brief-md MarkdownH2, BriefScreen #brief-md MarkdownH3 {
         margin: 1 0 0 0; padding: 0; content-align: left middle; text-align: left; }
     BriefScreen #brief-md MarkdownH1 { margin: 0; }
@@ -257,11 +261,12 @@ class BriefScreen(Screen[None]):
             yield Static("", id="brief-head", markup=False)
             with VerticalScroll(id="brief-scroll", can_focus=True):
                 yield Markdown("", id="brief-md", open_links=False)
+                yield LongText(id="brief-long")
         yield KeyBar()
 
     def on_mount(self) -> None:
         p = self.pass_
-        glyph, word, _tone = JOB_PHASE.get(p["phase"], ("?", p["phase"], "muted"))
+        glyph, word, _tone = STOPPED if p.get("stopped") else JOB_PHASE.get(p["phase"], ("?", p["phase"], "muted"))
         short = "#" + p["jobId"].rsplit("-", 1)[-1]
         self.query_one(Vertical).border_title = f"Brief of pass {short}"
         head = f"{p['jobId']} · {TRIGGER.get(p['trigger'], p['trigger'])} · {glyph} {word} · {when(p['createdAt'])}"
@@ -281,7 +286,18 @@ class BriefScreen(Screen[None]):
 
     def show_brief(self, data: dict[str, Any]) -> None:
         self.markdown = data["markdown"]
-        self.query_one("#brief-md", Markdown).update(data["markdown"])
+        long = is_long(data["markdown"])  # a pass over thousands of sources: one widget, rendered in a thread
+        self.query_one("#brief-md", Markdown).display = not long
+        self.query_one("#brief-long", LongText).display = long
+        if long:
+            self.query_one("#brief-long", LongText).show(data["markdown"], "brief")
+        else:
+            self.query_one("#brief-md", Markdown).update(data["markdown"])
+
+    @property
+    def load_pending(self) -> bool:
+        """A long brief is being rendered (app.is_idle waits)."""
+        return any(w.pending for w in self.query(LongText))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return True

@@ -26,9 +26,10 @@ from textual.widgets.option_list import Option
 
 from kctui.ui import keys
 from kctui.ui.format import ITEM_KIND
-from kctui.ui.long_markdown import is_long, render_lines
+from kctui.ui.long_markdown import is_long
 from kctui.ui.screens.page_view import append_claims, render_head, render_history, status_mark
 from kctui.ui.widgets.key_bar import KeyBar, Line
+from kctui.ui.widgets.long_text import LongText
 
 SECTIONS = ("text", "claims", "revisions", "links", "review")
 SECTION_KEYS = {"text": "t", "claims": "c", "revisions": "v", "links": "l", "review": "i"}
@@ -76,7 +77,8 @@ class PageScreen(Screen[None]):
     PageScreen ContentSwitcher > * { height: 1fr; padding: 0 1; }
     PageScreen #sec-links, PageScreen #sec-review { border: none; background: $surface; text-wrap: nowrap; text-overflow: ellipsis; }
     PageScreen #read-md { margin: 0; padding: 0; }
-    PageScreen #read-long { display: none; width: auto; }
+    PageScreen #read-long { display: none; }
+    PageScreen #sec-text { scrollbar-gutter: stable; }
     PageScreen #read-md MarkdownH1, PageScreen #read-md MarkdownH2, PageScreen #read-md MarkdownH3 {
         margin: 1 0 0 0; padding: 0; content-align: left middle; text-align: left; }
     PageScreen #read-md MarkdownH1 { margin: 0; }
@@ -90,8 +92,6 @@ class PageScreen(Screen[None]):
         self.workspace, self.kb_id, self.page = workspace, kb_id, page
         self.data: dict[str, Any] | None = None
         self.section = "text"
-        self.load_pending = False  # a long text is being rendered (app.is_idle waits)
-        self.long_width = 0  # the width the long text was rendered at (0: not rendered)
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -100,7 +100,7 @@ class PageScreen(Screen[None]):
             with ContentSwitcher(initial="sec-text"):
                 with VerticalScroll(id="sec-text", can_focus=True):
                     yield Markdown("", id="read-md", open_links=False)
-                    yield Static("", id="read-long", markup=False)
+                    yield LongText(id="read-long")
                 with VerticalScroll(id="sec-claims", can_focus=True):
                     yield Static("", id="read-claims", markup=False)
                 with VerticalScroll(id="sec-revisions", can_focus=True):
@@ -152,43 +152,16 @@ class PageScreen(Screen[None]):
         text = data.get("markdown") or "*(this page has no text)*"
         long = is_long(text)
         self.query_one("#read-md", Markdown).display = not long
-        self.query_one("#read-long", Static).display = long
+        self.query_one("#read-long", LongText).display = long
         if long:
-            self.long_width = 0
-            self.render_long()
+            self.query_one("#read-long", LongText).show(text, "page text (l lists its links)")
         else:
             self.query_one("#read-md", Markdown).update(text)
 
-    def render_long(self) -> None:
-        """The long text rendered in a thread worker at the text section's width; says so meanwhile."""
-        if self.data is None:
-            return
-        region = self.query_one("#sec-text").scrollable_content_region.width
-        width = max(20, region - 1 if region > 1 else self.size.width - 6)
-        if width == self.long_width:
-            return
-        text = self.data.get("markdown") or ""
-        if not self.long_width:
-            self.query_one("#read-long", Static).update(
-                f"rendering the page text ({len(text.splitlines())} lines; l lists its links)…")
-        self.long_width, self.load_pending = width, True
-        self.run_worker(lambda: render_lines(text, width), thread=True, group="long-text", exclusive=True,
-                        name="long-text", exit_on_error=False)
-
-    def on_worker_state_changed(self, event: Any) -> None:
-        from textual.worker import WorkerState
-
-        if event.worker.name != "long-text" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
-            return
-        self.load_pending = False
-        if event.state == WorkerState.SUCCESS and event.worker.result is not None:
-            self.query_one("#read-long", Static).update(event.worker.result)
-        else:
-            self.query_one("#read-long", Static).update("the page text cannot be rendered (see the log); c shows its claims")
-
-    def on_resize(self, _event: Any) -> None:
-        if self.long_width:
-            self.render_long()
+    @property
+    def load_pending(self) -> bool:
+        """A long text is being rendered (app.is_idle waits)."""
+        return any(w.pending for w in self.query(LongText))
 
     def show_error(self) -> None:
         self.query_one("#read-head", Static).update(f"{self.page} cannot be shown (see the message); esc back")
