@@ -242,7 +242,7 @@ class BriefScreen(Screen[None]):
     BriefScreen #brief-scroll { height: 1fr; padding: 0 1; }
     BriefScreen #brief-md { margin: 0; padding: 0; }
     BriefScreen #brief-long { display: none; }
-    BriefScreen #brief-scroll { scrollbar-gutter: stable; }
+    BriefScreen #brief-scroll.long { scrollbar-gutter: stable; }
     BriefScreen #brief-md MarkdownH1, BriefScreen #brief-md MarkdownH2, BriefScreen #brief-md MarkdownH3 {
         margin: 1 0 0 0; padding: 0; content-align: left middle; text-align: left; }
     BriefScreen #brief-md MarkdownH1 { margin: 0; }
@@ -289,6 +289,7 @@ class BriefScreen(Screen[None]):
         long = is_long(data["markdown"])  # a pass over thousands of sources: one widget, rendered in a thread
         self.query_one("#brief-md", Markdown).display = not long
         self.query_one("#brief-long", LongText).display = long
+        self.query_one("#brief-scroll").set_class(long, "long")  # its width stays when the scroll bar comes
         if long:
             self.query_one("#brief-long", LongText).show(data["markdown"], "brief")
         else:

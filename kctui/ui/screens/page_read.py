@@ -78,7 +78,7 @@ class PageScreen(Screen[None]):
     PageScreen #sec-links, PageScreen #sec-review { border: none; background: $surface; text-wrap: nowrap; text-overflow: ellipsis; }
     PageScreen #read-md { margin: 0; padding: 0; }
     PageScreen #read-long { display: none; }
-    PageScreen #sec-text { scrollbar-gutter: stable; }
+    PageScreen #sec-text.long { scrollbar-gutter: stable; }
     PageScreen #read-md MarkdownH1, PageScreen #read-md MarkdownH2, PageScreen #read-md MarkdownH3 {
         margin: 1 0 0 0; padding: 0; content-align: left middle; text-align: left; }
     PageScreen #read-md MarkdownH1 { margin: 0; }
@@ -153,6 +153,7 @@ class PageScreen(Screen[None]):
         long = is_long(text)
         self.query_one("#read-md", Markdown).display = not long
         self.query_one("#read-long", LongText).display = long
+        self.query_one("#sec-text").set_class(long, "long")  # its width stays when the scroll bar comes
         if long:
             self.query_one("#read-long", LongText).show(text, "page text (l lists its links)")
         else:
