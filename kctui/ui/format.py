@@ -190,7 +190,7 @@ def item_cells(i: ItemView, tones: dict[str, str]) -> list[Text]:
 
 # (Base is cut first: the line under the table names the selected base in full, and Note keeps its header
 # at 100 columns)
-BASE_COLUMNS = (("Base", 12), ("Phase", 14), ("Changes", 10), ("Next", 9), ("Review", 6), ("Note", None))
+BASE_COLUMNS = (("Base", 12), ("Phase", 14), ("Changes", 10), ("Next", 9), ("Rev", 3), ("Note", None))
 JOB_COLUMNS = (("Job", 5), ("Base", 16), ("Trigger", 7), ("Age", 4), ("Took", 6), ("Outcome", None))
 ITEM_COLUMNS = (("Item", 5), ("Kind", 10), ("Base", 10), ("Page", 14), ("Why", None))
 FAILURE_HINT = "see its error"
