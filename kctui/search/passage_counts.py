@@ -6,6 +6,7 @@ another form of a question's word only where the word is rare in what was writte
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 from kctui.search.index import SearchIndex
 from kctui.search.passage_index import _table
@@ -26,3 +27,26 @@ def passage_share(index: SearchIndex, key: str, word: str) -> float:
                 return 0.0
             raise
     return held / total if total else 0.0
+
+
+def passage_shares(index: SearchIndex, key: str) -> Callable[[str], float]:
+    """`passage_share` for many words of one query: the count of the base's passages read once, each word's
+    count as asked (a second hop asks for a dozen words or more, kctui.search.second_hop)."""
+    t = _table(key)
+    total: list[int] = []
+
+    def share(word: str) -> float:
+        if not word.isalnum():
+            return 0.0
+        with index._lock:
+            try:
+                if not total:
+                    total.append(index.conn.execute(f"SELECT count(*) FROM {t}_docsize").fetchone()[0])
+                held = index.conn.execute(f"SELECT count(*) FROM {t} WHERE {t} MATCH ?", (f'text : "{word}"',)).fetchone()[0]
+            except sqlite3.OperationalError as exc:
+                if "no such table" in str(exc):
+                    return 0.0
+                raise
+        return held / total[0] if total[0] else 0.0
+
+    return share

@@ -44,6 +44,7 @@ from kctui.search.passage_scores import K, with_neighbours
 from kctui.search.passage_weight import content_word, passage_weight
 from kctui.search.passages import speaker_of
 from kctui.search.query import same_stem, tokens, typed_word
+from kctui.search.second_hop import with_hops
 from kctui.search.turn_form import said_text, turn_form
 
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
@@ -221,7 +222,7 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
 def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
          around: dict[int, Any] | None = None, wants: str | None = None,
          owners: frozenset[str] = frozenset(), speakers: frozenset[str] = frozenset(),
-         latest: bool = False) -> list[Statement]:
+         latest: bool = False, hops: list[tuple[float, Any]] | None = None) -> list[Statement]:
     """The statements of both layers, best first, each cited passage once (see the module's text).
     `pages`: page hits best first (`page`, `title`, `description`, `claims` with `text` and `citation`);
     `passages`: ranked passages (`path`, `start`, `end`, `text`, `heading`); `typed`: the query's tokens;
@@ -232,12 +233,13 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     (kctui.search.time_words.asks_latest): a turn of a conversation that says something changed or settled
     (tells_change) counts SETTLED times its score (in a conversation the news comes as it happens, "we're
     going to Porto instead!"; a document's "now" is most often how it stands when written, not news). Each
-    passage's weight for its form: kctui.search.passage_weight."""
+    passage's weight for its form: kctui.search.passage_weight. `hops`: (score, passage) of a second query
+    (kctui.search.second_hop), joined to the passages' scores."""
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
     content = {t for t in typed if content_word(t)}
     rows = {**(around or {}), **{p.rowid: p for p in passages}}
-    for score, p in with_echoes(with_neighbours(passages, around or {}, wants, speakers), typed):
+    for score, p in with_echoes(with_hops(with_neighbours(passages, around or {}, wants, speakers), hops or []), typed):
         score *= passage_weight(p, content, speakers, latest) * turn_form(p.text, content)
         if wants and speakers and states(wants, p.text) and in_named_stretch(p, rows, speakers):
             score *= NAMED_VALUE  # a value in talk naming what was asked about (kctui.search.named_values)

@@ -34,7 +34,7 @@ from kctui.search.index import (
     index_file,
 )
 from kctui.search.named_values import NAMED_BEFORE
-from kctui.search.passage_counts import passage_share
+from kctui.search.passage_counts import passage_share, passage_shares
 from kctui.search.passage_index import neighbours, passage_expression, rank_passages, refresh_passages
 from kctui.search.passage_scores import SECTION_HITS, SECTION_REACH, VALUE_REACH
 from kctui.search.query import (
@@ -50,6 +50,7 @@ from kctui.search.query import (
     tokens,
 )
 from kctui.search.ranking import defines, fuse
+from kctui.search.second_hop import second_hop
 from kctui.search.time_words import asks_latest
 from kctui.search.turn_form import SAID
 from kctui.search.word_forms import with_forms
@@ -382,13 +383,14 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
                               passage_expression(parsed, _other_names(index, key, typed)), typed, FUSED_PASSAGES)
         around = neighbours(index, key, passages, reach=VALUE_REACH, first=len(passages) if wants else 0,
                             before=NAMED_BEFORE if wants else 1, span=(SECTION_HITS, SECTION_REACH) if wants else (0, 0))
+        hops = second_hop(lambda expr, n: rank_passages(index, key, expr, n), passage_shares(index, key), passages, typed)
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
     statements = fuse(pages, passages, typed, around, wants=wants, owners=owners_of(parsed.text),
-                      speakers=people_in(parsed.text), latest=asks_latest(parsed.text))
+                      speakers=people_in(parsed.text), latest=asks_latest(parsed.text), hops=hops)
     meta: dict[tuple[str, ...], dict[str, Any]] = {("page", p["page"]): p for p in pages}
     meta.update({("source", p.path, p.heading): {"source": p.path, "title": p.title, "heading": p.heading}
-                 for p in [*passages, *around.values()]})
+                 for p in [*passages, *around.values(), *(hit for _s, hit in hops)]})
     uncovered = [i for i, g in enumerate(parsed.groups) if index.count(key, g.fts()) == 0]
     actions = _next_actions(base, parsed, bool(statements))
     if statements and all(s.kind == "passage" for s in statements):
