@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from kctui.compiler.builtin import glued_openers as go
 from kctui.compiler.builtin import models
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
@@ -51,6 +52,8 @@ def find_candidates(us: list[Unit], defined: list[Defined], profile: Profile, st
     _nested_tails(cands, spans_of)
     _model_tails(cands)
     _written_after(cands, us)
+    _glued(cands, go.glued_openers({k: c.name for k, c in cands.items()}, [u.text for u in us], key_of,
+                                   {k for k, c in cands.items() if c.structured or c.known}))
     return cands, spans_of, concept_keys
 
 
@@ -72,6 +75,22 @@ def _model_tails(cands: dict[str, Candidate]) -> None:
         if outer is not c:
             _fold(outer, c)
             cands[key] = outer
+
+
+def _glued(cands: dict[str, Candidate], glued: dict[str, str]) -> None:
+    """A sentence's opener glued to a name ("Need Tappa") is the name's mention, not a name of its own
+    (kctui.compiler.builtin.glued_openers); the glued spelling is no alias of it unless the prose defines it."""
+    for key, x_key in glued.items():
+        c, x = cands[key], cands[x_key]
+        if c is x:
+            continue
+        surfaces = list(x.surfaces)
+        _fold(x, c)
+        if not c.defined:  # (a term the prose defines keeps its spelling as an alias: its claims' subject)
+            x.surfaces = surfaces
+        for k, other in list(cands.items()):
+            if other is c:
+                cands[k] = x
 
 
 def _written_after(cands: dict[str, Candidate], us: list[Unit]) -> None:
