@@ -104,8 +104,19 @@ def render_head(data: dict[str, Any], tones: dict[str, str]) -> Text:
     t.append(f"{data.get('reasonWords') or data.get('reason')}\n")
     if data.get("summary"):
         t.append("What: ", style="bold")
-        t.append(f"{data['summary']}\n")
+        t.append(f"{short_summary(data['summary'])}\n")
     return t
+
+
+SUMMARY_CHARS = 420  # about five lines of the item's head; the hunks below say every change
+
+
+def short_summary(summary: str) -> str:
+    """A change set's summary cut at a word after its first few lines (one of many pages filled the screen
+    and hid the hunks); the cut says where the rest is."""
+    if len(summary) <= SUMMARY_CHARS:
+        return summary
+    return summary[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " … (cut: the hunks below show each change)"
 
 
 def empty(_: int) -> Text:
