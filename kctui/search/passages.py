@@ -39,9 +39,13 @@ _RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # a turn's opening: an optional time stamp, then a speaker's name of one to three capitalised words (the
 # first captured), as `Name: text` (_TURN) or, in a chat export, `**Name** 10:07` on a line of its own
 # above the message (speaker_of)
-_STAMP = r"^\s*(?:\[[^\]\n]{1,24}\]\s*)?"
+_STAMP = (r"^\s*(?:\[[^\]\n]{1,24}\]\s*|\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4},?\s+\d{1,2}[:.]\d{2}(?:[:.]\d{2})?"
+          r"(?:\s*[AaPp]\.?[Mm]\.?)?\s*[-–]\s*)?")  # "[09:41] ", or a phone export's "01/10/2024, 09:10 - "
 _SPEAKER_NAME = r"([A-Z][\w.'’-]{0,30})(?: [A-Z][\w.'’-]{0,30}){0,2}"
 _TURN = re.compile(_STAMP + _SPEAKER_NAME + r":\s+\S")
+# a pasted thread's line that opens on the speaker, perhaps in bold, then the time ("**Marta Kowalski** 09:20: …")
+_NAMED_TIME = re.compile(r"^\s*(?:\*\*)?" + _SPEAKER_NAME + r"(?:\*\*)?\s+\[?\d{1,2}[:.]\d{2}(?:[:.]\d{2})?"
+                         r"(?:\s*[AaPp]\.?[Mm]\.?)?\]?\s*[:\-–]\s+\S")
 _TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*:")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
@@ -184,9 +188,9 @@ def _front_matter(lines: list[str], out: list[Passage]) -> int:
 
 def _run_passages(lines: list[str], run: list[int], heading: str) -> list[Passage]:
     """One run of non-blank lines: its items, rows and turns each a passage, else the whole run."""
-    turns = sum(1 for n in run if _TURN.match(lines[n]))
+    turns = sum(1 for n in run if _TURN.match(lines[n]) or _NAMED_TIME.match(lines[n]))
     starts = [n for n in run if _ITEM.match(lines[n]) or (_ROW.match(lines[n]) and not _RULE.match(lines[n]))
-              or (turns >= 2 and _TURN.match(lines[n]))]
+              or (turns >= 2 and (_TURN.match(lines[n]) or _NAMED_TIME.match(lines[n])))]
     if not starts or starts[0] != run[0]:
         starts = [run[0], *starts]
     out: list[Passage] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.search.passages import MAX_PASSAGE_CHARS, Passage, document_title, split_passages
+from kctui.search.passages import MAX_PASSAGE_CHARS, Passage, document_title, speaker_of, split_passages
 
 CHAT = """# Session 3 — 7:10 pm on 14 March, 2024
 
@@ -132,3 +132,14 @@ def test_a_table_row_is_read_with_its_header_row():
     assert near[3] == "| Vendor | Owner |\n| AWS | Priya |\n| A | B |"  # the header, then its neighbours
     assert near[2] == "| Vendor | Owner |\n| Cloudflare | Kenji |"  # right under the header: once
     assert near[5] == "| A | B |"  # another table's row: its own header only
+
+
+def test_a_pasted_thread_and_a_phone_export_are_split_a_message_a_passage():
+    text = ("# Slack thread\n\n"
+            "**Marta Kowalski** 09:14: INC-2291 again, 14 customers got two refund SMS\n"
+            "**Tomasz Nowak** 09:16: was it the Twilio webhook retry?\n\n"
+            "01/10/2024, 09:10 - Rosa: Gethin, how's Mabel?\n"
+            "01/10/2024, 09:11 - Gethin: Better, thanks.\n")
+    got = [(p.start, p.end) for p in split_passages(text)]
+    assert got == [(1, 1), (3, 3), (4, 4), (6, 6), (7, 7)]  # no passage across two speakers
+    assert speaker_of("01/10/2024, 09:11 - Gethin: Better, thanks.") == "gethin"
