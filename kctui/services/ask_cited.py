@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from kctui.compiler.trust.kept import holds
+from kctui.compiler.trust.kept import cited_lines, holds
 from kctui.core.record_tables import KEPT_MARK
 
 HELD_WHY = "the cited source lines hold it"
@@ -38,14 +38,9 @@ def stated_value(kind: str, text: str) -> str:
 
 
 def lines_of(source_root: Path, rel: str, lines: tuple[int, int]) -> str | None:
-    """The cited lines of a source (joined), None when the file cannot be read or is outside the root."""
-    if not rel or rel.startswith("/") or ".." in Path(rel).parts:
-        return None
-    try:
-        text = (source_root / rel).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    span = text.split("\n")[max(0, lines[0] - 1): lines[1]]
+    """The cited lines of a source (joined), None when the file cannot be read or is outside the root
+    (`kept.cited_lines`, the compiler's reader of cited lines)."""
+    span = cited_lines(source_root, rel, lines[0], lines[1])
     return " ".join(span) if span else None
 
 

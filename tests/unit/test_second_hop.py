@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kctui.search.passage_index import RankedPassage
 from kctui.search.second_hop import HOP, HOP_RARE, HOP_WORDS, hop_words, second_hop, with_hops
+from tests.helpers.chat_index import chat_index, index_chat
 
 
 def p(rowid: int, score: float, text: str = "x") -> RankedPassage:
@@ -60,16 +61,11 @@ def test_a_passage_found_by_both_keeps_its_better_score():
 
 
 def test_the_shares_of_many_words_read_the_passages_count_once(tmp_path):
-    from kctui.search.index import SearchIndex
     from kctui.search.passage_counts import passage_shares
-    from kctui.search.passage_index import refresh_passages
 
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    (sources / "chat.md").write_text("# Session 1 — 3 March 2024\n\nAnn: Kuba's wedding is in Gdansk.\n\nBo: Gdansk!"
-                                     "\n\nAnn: The hotel double-booked.\n\nBo: Ha.\n", encoding="utf-8")
-    index = SearchIndex.open(tmp_path / "index.db")
+    index, sources = chat_index(tmp_path, "# Session 1 — 3 March 2024\n\nAnn: Kuba's wedding is in Gdansk.\n\nBo: Gdansk!"
+                                          "\n\nAnn: The hotel double-booked.\n\nBo: Ha.\n")
     assert passage_shares(index, "b1")("gdansk") == 0.0  # no passages yet
-    refresh_passages(index, "b1", sources)
+    index_chat(index, sources)
     share = passage_shares(index, "b1")
     assert share("gdansk") == 2 / 5 and share("hotel") == 1 / 5 and share("x-y") == 0.0 and share("zzz") == 0.0

@@ -7,6 +7,7 @@ import pytest
 
 from kctui.search.passage_index import RankedPassage
 from kctui.search.word_forms import FORMS_WEIGHT, RARE, other_forms, query_forms, with_forms
+from tests.helpers.chat_index import chat_index, index_chat
 
 
 @pytest.mark.parametrize(("word", "forms"), [
@@ -57,17 +58,12 @@ def test_a_passage_holding_another_form_gains_a_share_of_its_bm25_and_one_only_i
 
 
 def test_a_words_share_of_the_passages_counts_their_own_text_by_its_stem(tmp_path):
-    from kctui.search.index import SearchIndex
     from kctui.search.passage_counts import passage_share
-    from kctui.search.passage_index import refresh_passages
 
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    (sources / "chat.md").write_text("# Session 1 — 3 March 2024\n\nAnn: Where did you meet him?\n\nBo: We met at a party."
-                                     "\n\nAnn: A meeting of minds.\n\nBo: Ha.\n", encoding="utf-8")
-    index = SearchIndex.open(tmp_path / "index.db")
+    index, sources = chat_index(tmp_path, "# Session 1 — 3 March 2024\n\nAnn: Where did you meet him?\n\nBo: We met at a party."
+                                          "\n\nAnn: A meeting of minds.\n\nBo: Ha.\n")
     assert passage_share(index, "b1", "meet") == 0.0  # no passages yet
-    refresh_passages(index, "b1", sources)
+    index_chat(index, sources)
     assert passage_share(index, "b1", "meet") == pytest.approx(2 / 5)  # "meet", "meeting" (the heading is a passage)
     assert passage_share(index, "b1", "met") == pytest.approx(1 / 5)
     assert passage_share(index, "b1", "x-y") == 0.0

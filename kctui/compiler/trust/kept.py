@@ -40,25 +40,32 @@ def _parse(text: str, rel: str) -> Page | None:
         return None
 
 
+def cited_lines(source_root: Path, rel: str, start: int, end: int) -> list[str] | None:
+    """Lines `start`..`end` of the source `rel` under `source_root` as it is now; None for a path out of
+    the root (absolute, "..", a symlink on the way: never followed out of sources/) or a file that cannot
+    be read."""
+    if not rel or rel.startswith("/") or ".." in rel.split("/"):
+        return None
+    target, cur = source_root / rel, source_root
+    try:
+        for part in Path(rel).parts:
+            cur = cur / part
+            if cur.is_symlink():
+                return None
+        lines = target.read_text(encoding="utf-8", errors="replace").split("\n")
+    except OSError:
+        return None
+    return lines[max(0, start - 1): end]
+
+
 def says(source_root: Path, claim: Claim) -> bool:
     """The claim's cited lines in the current source contain its value (case and spacing aside); for one
     value of a record citing the whole record, on a line that gives it under its key."""
     ev = claim.evidence
     if ev.unit != "line":
         return False
-    if ev.path.startswith("/") or ".." in ev.path.split("/"):
-        return False
-    target, cur = source_root / ev.path, source_root
-    try:
-        for part in Path(ev.path).parts:
-            cur = cur / part
-            if cur.is_symlink():
-                return False
-        lines = target.read_text(encoding="utf-8", errors="replace").split("\n")
-    except OSError:
-        return False
-    span = lines[ev.start - 1: ev.end]
-    if not _holds(" ".join(span), claim.value):
+    span = cited_lines(source_root, ev.path, ev.start, ev.end)
+    if span is None or not _holds(" ".join(span), claim.value):
         return False
     if claim.form != "fact" or not claim.scope or len(span) < 2:
         return True
