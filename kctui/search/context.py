@@ -38,10 +38,11 @@ would hold the first statement it passed over (`nextActions`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kctui.search.pack_memo import Lazy, Sizes
 from kctui.search.packet_items import FLAG_ADVICE, Item, full_item, group_items, item_text, items_text, kind_of, unit
 from kctui.search.quoting import gist, tight_gaps, turn_gist, turn_line
 from kctui.search.ranking import Statement
@@ -222,7 +223,8 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     render: Callable[..., str] = _render_json if fmt == "json" else _render_text
     one: Callable[[list[Item]], str] = _json_items if fmt == "json" else items_text
     words = frozenset(t for term in env.terms for t in term.casefold().split())
-    statements = [_shortened(s, words, n >= WHOLE_TURNS, n >= FULL_GISTS) for n, s in enumerate(statements)]
+    statements = Lazy(statements, lambda n, s: _shortened(s, words, n >= WHOLE_TURNS, n >= FULL_GISTS))  # (quoted
+    # when the fill reaches it)
     wide = 10 ** len(str(MAX_BUDGET)) - 1
 
     def text_for(chosen: list[Statement], used: int, tight: int, next_budget: int | None) -> str:
@@ -245,11 +247,12 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
         return sized[key]
 
     tight, size = _level(envelope, budget)
-    chosen, first_left = _fill(statements, meta, budget - size, fmt, one, tight == BARE)
+    sizes = {bare: Sizes(lambda grown, bare=bare: _size(one(group_items(grown, meta, bare)))) for bare in (False, True)}
+    chosen, first_left = _fill(statements, meta, budget - size, fmt, one, tight == BARE, sizes)
     nb = None
     if first_left is not None:
         nb = _next_budget(statements, meta, chosen, first_left, fmt, one, envelope,
-                          _size(text_for(chosen + [statements[first_left]], wide, tight, MAX_BUDGET)) + 64)
+                          _size(text_for(chosen + [statements[first_left]], wide, tight, MAX_BUDGET)) + 64, sizes)
     return _self_sized(lambda used: text_for(chosen, used, tight, nb))
 
 
@@ -269,9 +272,9 @@ def _level(envelope: Callable[..., int], budget: int) -> tuple[int, int]:
     return tight, sizes[tight]
 
 
-def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], chosen: list[Statement],
+def _next_budget(statements: Sequence[Statement], meta: dict[tuple[str, ...], dict[str, Any]], chosen: list[Statement],
                  first_left: int, fmt: str, one: Callable[[list[Item]], str], envelope: Callable[..., int],
-                 start: int) -> int:
+                 start: int, sizes: dict[bool, Sizes] | None = None) -> int:
     """The smallest budget tried whose packet holds the next statement and all this one holds (from `start`
     up by 128 bytes eight times, then by half again, then halving back): a statement passed over makes room
     for later ones, which a larger budget may leave out, so the two together are tried, not assumed."""
@@ -279,7 +282,7 @@ def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[s
 
     def holds(budget: int) -> bool:
         tight, size = _level(envelope, budget)
-        got, _left = _fill(statements, meta, budget - size, fmt, one, tight == BARE)
+        got, _left = _fill(statements, meta, budget - size, fmt, one, tight == BARE, sizes)
         return want <= {id(s) for s in got}
 
     failed, budget = start - 128, start
@@ -296,10 +299,15 @@ def _next_budget(statements: list[Statement], meta: dict[tuple[str, ...], dict[s
     return budget
 
 
-def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]], room: int, fmt: str,
-          one: Callable[[list[Item]], str], bare: bool = False) -> tuple[list[Statement], int | None]:
+def _fill(statements: Sequence[Statement], meta: dict[tuple[str, ...], dict[str, Any]], room: int, fmt: str,
+          one: Callable[[list[Item]], str], bare: bool = False,
+          sizes_of: dict[bool, Sizes] | None = None) -> tuple[list[Statement], int | None]:
     """The statements that go in, in order, within `room` bytes for the items (each item, a page or a source
-    with its sections, rendered again as it grows), and the first one passed over (None when all went in)."""
+    with its sections, rendered again as it grows), and the first one passed over (None when all went in).
+    `sizes_of`: the items' sizes measured by an earlier fill of the same statements (pack_memo.Sizes)."""
+    if sizes_of is None:
+        sizes_of = {bare: Sizes(lambda grown: _size(one(group_items(grown, meta, bare))))}
+    measured = sizes_of[bare]
     members: dict[tuple[str, ...], list[Statement]] = {}
     sizes: dict[tuple[str, ...], int] = {}
     chosen: list[Statement] = []
@@ -308,7 +316,7 @@ def _fill(statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any
     for i, s in enumerate(statements):
         key = unit(s.group)
         grown = members.get(key, []) + [s]
-        size = _size(one(group_items(grown, meta, bare)))
+        size = measured.size(grown)
         comma = 1 if fmt == "json" and key not in sizes and sizes else 0
         if used - sizes.get(key, 0) + size + comma <= room:
             used += size - sizes.get(key, 0) + comma

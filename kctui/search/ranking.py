@@ -204,10 +204,14 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
 
     passages = [ranked[i] for i in slots]
     words = [names(s.text) for s in passages]
+    every = frozenset().union(*words)
     seen: set[str] = set()
     order: list[Statement] = []
     left = list(range(len(passages)))
     while left:
+        if seen >= every:  # no passage left names a word not named yet: the rest keep their order (best first)
+            order += [passages[i] for i in left]
+            break
         best = max(left[:DIVERSE_WINDOW],
                    key=lambda i: passages[i].score * (1 + DIVERSE * len(words[i] - seen) / len(typed)))
         left.remove(best)
@@ -273,11 +277,14 @@ class _Once:
 
     def __init__(self, claims: list[Statement], typed: set[str] = frozenset(),
                  apart: frozenset[str] = frozenset()) -> None:
-        self.claims = claims
+        self.claims: dict[str, list[Statement]] = {}  # by the source they cite, in their order
+        for c in claims:
+            self.claims.setdefault(c.source, []).append(c)
         self.typed = typed
         self.apart = apart  # pages whose claims do not stand in for a passage (see the module's text)
         self.kept: list[Statement] = []
-        self.taken: list[tuple[str, int, int]] = []  # what the kept statements cite or quote
+        self.taken: dict[str, list[tuple[int, int]]] = {}  # what the kept statements cite or quote, by source
+        self.said: dict[tuple[str, tuple[str, ...]], int] = {}  # the kept statements' (text, group), counted
         self.dropped: set[int] = set()  # claims a kept passage stands for (by identity)
 
     def keep(self, candidates: list[Statement]) -> list[Statement]:
@@ -287,12 +294,16 @@ class _Once:
             got = self._passage(s) if s.kind == "passage" else self._claim(s)
             if got is not None:
                 self.kept.append(got)
+                self._said(got, 1)
                 if got.source:
-                    self.taken.append((got.source, *got.lines))
+                    self.taken.setdefault(got.source, []).append(got.lines)
         return self.kept
 
+    def _said(self, s: Statement, n: int) -> None:
+        self.said[(s.text, s.group)] = self.said.get((s.text, s.group), 0) + n
+
     def _cited(self, path: str, start: int, end: int) -> bool:
-        return any(_overlaps(t, path, start, end) for t in self.taken)
+        return any(a <= end and start <= b for a, b in self.taken.get(path, ()))
 
     def _passage(self, s: Statement) -> Statement | None:
         """The passage, or the claim that says what it says; None when a kept statement quotes its lines.
@@ -300,7 +311,8 @@ class _Once:
         if self._cited(s.source, *s.lines):
             self._widen(s)
             return None
-        citing = [c for c in self.claims if id(c) not in self.dropped and _overlaps((c.source, *c.lines), s.source, *s.lines)]
+        citing = [c for c in self.claims.get(s.source, ()) if id(c) not in self.dropped
+                  and _overlaps((c.source, *c.lines), s.source, *s.lines)]
         self.dropped.update(id(c) for c in citing)
         whole = next((c for c in citing if _covers(c.text, s.text) and not _restates(c, s)
                       and c.group[1] not in self.apart), None)
@@ -323,11 +335,14 @@ class _Once:
         page_name = k.group[1].rsplit("/", 1)[-1].removesuffix(".md")  # the header's: the claim names its page
         if not _holds_more(s.text, self.typed, set(tokens(k.text)) | set(tokens(page_name))):
             return  # the rest of the passage names no query word the claim leaves out
+        self._said(k, -1)
         self.kept[i] = replace(s, score=max(s.score, k.score), compiled=(k.group[1],))
-        self.taken[self.taken.index((k.source, *k.lines))] = (s.source, *s.lines)
+        self._said(self.kept[i], 1)
+        taken = self.taken[k.source]  # (the passage's source: they overlap)
+        taken[taken.index(k.lines)] = s.lines
 
     def _claim(self, s: Statement) -> Statement | None:
         if s.kind == "claim" and s.source and (
-                self._cited(s.source, *s.lines) or any(k.text == s.text and k.group == s.group for k in self.kept)):
+                self._cited(s.source, *s.lines) or self.said.get((s.text, s.group), 0) > 0):
             return None
         return s
