@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from kctui.search.passages import speaker_of, speaker_prefix
-from kctui.search.query import tokens
+from kctui.search.query import word_set
 
 NAMED_VALUE = 2.0  # a value turn in talk naming what the question names, against another value turn (1.5 with
 # NAMED_BEFORE 3: 2 questions fewer)
@@ -25,7 +25,7 @@ def names_in_words(text: str, names: frozenset[str]) -> bool:
     a possessive's 's counts: "Nell's")."""
     if not names:
         return False
-    words = set(tokens(text[len(speaker_prefix(text)):]))
+    words = word_set(text[len(speaker_prefix(text)):])
     return any(n in words for n in names)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 MAX_QUERY_BYTES = 1024
 MAX_TERMS = 32
@@ -73,6 +74,14 @@ _TOKEN = re.compile(r"[^\W_]+")
 def tokens(text: str) -> list[str]:
     """Letters-and-digits runs of the folded text (unicode61 separates on everything else)."""
     return _TOKEN.findall(fold(text))
+
+
+@lru_cache(maxsize=4096)
+def word_set(text: str) -> frozenset[str]:
+    """The set of the text's `tokens`, kept for the texts met last: a passage's words are asked for by
+    several steps of one context packet (its weight, its place among the others, the claims it stands for),
+    and again by the next query that ranks it."""
+    return frozenset(_TOKEN.findall(fold(text)))
 
 
 _GLOSSARY: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
@@ -251,6 +260,8 @@ def alt_in(alt: Alt, toks: list[str]) -> bool:
     if n == 0 or n > len(toks):
         return False
     first = alt.toks[0]
+    if n == 1 and not alt.prefix:  # (the loop below, for one word: is it one of the tokens)
+        return first in toks
     for i in range(len(toks) - n + 1):
         if n == 1:
             t = toks[i]
@@ -273,8 +284,16 @@ def same_stem(a: str, b: str) -> bool:
 
 
 def typed_word(word: str, typed: set[str] | frozenset[str]) -> bool:
-    """A word the query holds, or shares a stem with."""
-    return word in typed or any(same_stem(word, t) for t in typed)
+    """A word the query holds, or shares a stem with (`same_stem`, written out: it runs for every word of
+    every passage a context packet weighs)."""
+    if word in typed:
+        return True
+    if len(word) < 4:
+        return False
+    for t in typed:
+        if len(t) >= 4 and (word.startswith(t) or t.startswith(word)):
+            return True
+    return False
 
 
 def group_in(group: Group, toks: list[str]) -> bool:

@@ -43,7 +43,7 @@ from kctui.search.named_values import NAMED_VALUE, in_named_stretch
 from kctui.search.passage_scores import K, with_neighbours
 from kctui.search.passage_weight import content_word, passage_weight
 from kctui.search.passages import speaker_of
-from kctui.search.query import same_stem, tokens, typed_word
+from kctui.search.query import same_stem, tokens, typed_word, word_set
 from kctui.search.second_hop import with_hops
 from kctui.search.turn_form import said_text, turn_form
 
@@ -111,7 +111,7 @@ def claim_text(claim_text: str, title: str) -> str:
 
 
 def _share_typed(text: str, typed: set[str]) -> float:
-    words = set(tokens(text))
+    words = word_set(text)
     return sum(1 for t in typed if typed_word(t, words)) / len(typed) if typed else 0.0
 
 
@@ -129,13 +129,13 @@ def defines(description: str, typed: set[str]) -> bool:
 def _holds_more(text: str, typed: set[str], title: set[str]) -> bool:
     """Whether the text names a word the query holds beyond the page title's own: a description that only
     names its page ("Lena, a person mentioned in 19 sources.") answers nothing the title does not."""
-    words = set(tokens(text))
+    words = word_set(text)
     return any(typed_word(t, words) for t in typed if not typed_word(t, title) and content_word(t))
 
 
 def _covers(claim: str, passage: str) -> bool:
-    words = set(tokens(passage))
-    return bool(words) and len(words & set(tokens(claim))) >= CLAIM_COVERS * len(words)
+    words = word_set(passage)
+    return bool(words) and len(words & word_set(claim)) >= CLAIM_COVERS * len(words)
 
 
 def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int,
@@ -195,7 +195,7 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
 
     def names(text: str) -> frozenset[str]:
         out: set[str] = set()
-        for w in set(tokens(text)):
+        for w in word_set(text):
             got = named.get(w)
             if got is None:
                 got = named[w] = frozenset(t for t in typed if same_stem(t, w))
@@ -333,7 +333,7 @@ class _Once:
         if k.kind != "claim" or _covers(k.text, s.text) or not (k.lines[0] >= s.lines[0] and k.lines[1] <= s.lines[1]):
             return
         page_name = k.group[1].rsplit("/", 1)[-1].removesuffix(".md")  # the header's: the claim names its page
-        if not _holds_more(s.text, self.typed, set(tokens(k.text)) | set(tokens(page_name))):
+        if not _holds_more(s.text, self.typed, word_set(k.text) | word_set(page_name)):
             return  # the rest of the passage names no query word the claim leaves out
         self._said(k, -1)
         self.kept[i] = replace(s, score=max(s.score, k.score), compiled=(k.group[1],))

@@ -25,6 +25,7 @@ from kctui import paths
 from kctui.core.glyphs import status_glyph
 from kctui.search import context as packets
 from kctui.search.asked_for import asked_for, states
+from kctui.search.claim_match import PageClaims, best_claims, page_claims
 from kctui.search.flags import flag_of
 from kctui.search.index import (
     RefreshStats,
@@ -40,12 +41,9 @@ from kctui.search.passage_scores import SECTION_HITS, SECTION_REACH, VALUE_REACH
 from kctui.search.query import (
     ParsedQuery,
     QueryError,
-    fold,
-    matched_groups,
     owners_of,
     parse_query,
     people_in,
-    quick_needles,
     snippet,
     tokens,
 )
@@ -184,82 +182,24 @@ def _flag(ctx: ServiceContext, base, row, claims: list[dict[str, Any]]) -> dict[
     return flag
 
 
-TITLE_SUBJECT = 0.25  # a term named only by a subject that is the page's own title
-SUMMARY_BONUS = 0.25  # a matching sentence of the page's summary leads its equals
-
-
-def _best_claims(claims: list[dict[str, Any]], parsed: ParsedQuery, n: int, title: str = "") -> list[dict[str, Any]]:
-    """The page's claims that name query terms, the most relevant first. A claim earns one point per
-    term named in its subject, scope or attribute and a half per term only its value names (so
-    `Debian (12) — releaseDate` beats `Debian (1.2) — releaseDate: 1996-12-12`); a subject that is
-    just the page's own title earns a quarter per term (every claim of the page has it, so it tells
-    them apart by nothing), and such claims are kept only when no claim of the page names a term
-    itself; a matching summary sentence earns a quarter more. Among equals, the claim
-    where the query's words are densest (occurrences per word, BM25-style saturation) comes first,
-    then page order. A contradicted page's disputed claims are left to its flag, which lists them all."""
-    groups = parsed.groups
-    match = _ClaimMatch(groups, fold(title).strip())
-    found = [(score, i, c) for i, c in enumerate(claims) if not c.get("conflict") and (score := match.score(c)) > 0]
-    if any(f[0] >= 0.5 for f in found):  # claims that name the query's terms themselves: only those
-        found = [f for f in found if f[0] >= 0.5]
-    scored = [(score, -match.density(str(c.get("text") or "")), i, c) for score, i, c in found]
-    scored.sort(key=lambda s: (-s[0], s[1], s[2]))
-    return [dict(c, matches=score) for score, _d, _i, c in scored[:n]]
-
-
-class _ClaimMatch:
-    """How much one claim of a page names the query (see `_best_claims`); what a page's claims repeat
-    (subjects, scopes, attributes, values) is matched once."""
-
-    def __init__(self, groups: tuple, title_key: str) -> None:
-        self.groups, self.title_key = groups, title_key
-        self.needles = list(dict.fromkeys(nd for g in groups for nd in quick_needles(g)))
-        self.words = {t for g in groups for a in g.alts for t in a.toks}
-        self.seen: dict[str, frozenset[int]] = {}
-
-    def named(self, text: str) -> frozenset[int]:
-        got = self.seen.get(text)
-        if got is None:
-            folded = fold(text)
-            got = self.seen[text] = (frozenset(matched_groups(self.groups, text))
-                                     if any(nd in folded for nd in self.needles) else frozenset())
-        return got
-
-    def density(self, text: str) -> float:
-        toks = tokens(text)
-        if not toks:
-            return 0.0
-        tf = sum(1 for t in toks if t in self.words)
-        return tf / (tf + 1.2 * (0.25 + 0.75 * len(toks) / 24))  # BM25's tf saturation, length-normalised
-
-    def score(self, c: dict[str, Any]) -> float:
-        subject = str(c.get("subject") or "")
-        by_subject = self.named(subject)
-        strong = self.named(str(c.get("scope") or "")) | self.named(str(c.get("attribute") or ""))
-        weak: frozenset[int] = frozenset()
-        if fold(subject).strip() == self.title_key:
-            weak = by_subject - strong
-        else:
-            strong |= by_subject
-        score = float(len(strong)) + TITLE_SUBJECT * len(weak)
-        if len(strong) < len(self.groups):
-            score += 0.5 * len(self.named(str(c.get("value") or "")) - strong)
-        if score > 0 and c.get("form") == "summary":
-            score += SUMMARY_BONUS
-        return score
+def _best_claims(claims: list[dict[str, Any]], parsed: ParsedQuery, n: int, title: str = "",
+                 page: PageClaims | None = None) -> list[dict[str, Any]]:
+    """The page's claims that name query terms, the most relevant first (kctui.search.claim_match);
+    `page`: the claims as read once for the page (`page_claims`), when the caller has them."""
+    return best_claims(page if page is not None else PageClaims(claims, title), parsed.groups, n)
 
 
 def _hit(ctx: ServiceContext, base, row, parsed: ParsedQuery, rank: int, n_claims: int,
-         claims: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A page hit; `claims`: the row's claims when the caller has parsed them already."""
-    claims = json.loads(row["claims_json"]) if claims is None else claims
+         page: PageClaims | None = None) -> dict[str, Any]:
+    """A page hit; `page`: the row's claims as read once for the page (`page_claims`), when the caller has them."""
+    claims = json.loads(row["claims_json"]) if page is None else page.claims
     flag = _flag(ctx, base, row, claims)
     return {
         "kind": "page", "rank": rank, "page": row["path"], "slug": row["slug"], "title": row["title"],
         "pageClass": row["kind"], "compileStatus": row["compile_status"],
         "status": flag["status"] if flag else row["compile_status"], "flag": flag,
         "score": round(-float(row["score"]), 4), "snippet": row["snip"] or "", "description": row["description"],
-        "claims": _best_claims(claims, parsed, n_claims, str(row["title"] or "")),
+        "claims": _best_claims(claims, parsed, n_claims, str(row["title"] or ""), page),
     }
 
 
@@ -369,8 +309,9 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     wants = asked_for(parsed.text)
     pages = []
     for n, row in enumerate(_rows(index, key, ranked[:FUSED_PAGES], None), 1):
-        claims = json.loads(row["claims_json"])
-        page = _packet_item(_hit(ctx, base, row, parsed, n, PACKET_CLAIMS, claims))
+        read = page_claims(row["digest"], row["claims_json"], str(row["title"] or ""))
+        claims = read.claims
+        page = _packet_item(_hit(ctx, base, row, parsed, n, PACKET_CLAIMS, read))
         if wants:  # what a page the query names states of the kind asked for ("what do we pay Datadog")
             shown = {c["citation"] for c in page["claims"]}
             page["stating"] = [_slim(c) for c in claims if not c.get("conflict") and c.get("citation") not in shown
