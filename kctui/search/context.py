@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from kctui.search.pack_memo import Lazy, Sizes
@@ -188,7 +188,7 @@ def _short(action: str) -> str:
     return action.split(" (it is ")[0].removesuffix(" to hold the next statement")
 
 
-def _render_text(fields: dict[str, Any], items: list[Item], tight: int = 0, kb_id: Any = None) -> str:
+def _render_text(fields: dict[str, Any], items: list[Item], tight: int = 0, kb_id: Any = None, body: str | None = None) -> str:
     kb = fields.get("knowledgeBase", {})
     count = f"— {fields['statementsIncluded']}/{fields['statementsAvailable']} statements"
     if tight == BARE:  # the tersest envelope: nothing the caller sent (the query, the budget), and the
@@ -206,12 +206,13 @@ def _render_text(fields: dict[str, Any], items: list[Item], tight: int = 0, kb_i
         tail = ["; ".join(tail + nxt)]
     else:
         tail += nxt
-    return head + items_text(items) + "\n".join(tail) + "\n"
+    return head + (items_text(items) if body is None else body) + "\n".join(tail) + "\n"
 
 
-def _render_json(fields: dict[str, Any], items: list[Item], tight: int = 0, kb_id: Any = None) -> str:
+def _render_json(fields: dict[str, Any], items: list[Item], tight: int = 0, kb_id: Any = None, body: str | None = None) -> str:
+    """`body`: the items as rendered already (`_json_items`)."""
     head = _json(fields)
-    return head[:-1] + ',"items":[' + ",".join(_json(i) for i in items) + "]}\n"
+    return head[:-1] + ',"items":[' + (_json_items(items) if body is None else body) + "]}\n"
 
 
 def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple[str, ...], dict[str, Any]],
@@ -253,7 +254,10 @@ def pack_statements(env: Envelope, statements: list[Statement], meta: dict[tuple
     if first_left is not None:
         nb = _next_budget(statements, meta, chosen, first_left, fmt, one, envelope,
                           _size(text_for(chosen + [statements[first_left]], wide, tight, MAX_BUDGET)) + 64, sizes)
-    return _self_sized(lambda used: text_for(chosen, used, tight, nb))
+    items = group_items(chosen, meta, tight == BARE)
+    body = one(items)  # (the items are the same whatever the envelope says)
+    return _self_sized(lambda used: render(_fields(env, budget, used, (len(chosen), len(statements)), nb, tight), items,
+                                           tight, env.knowledge_base.get("id"), body))
 
 
 def _json_items(items: list[Item]) -> str:
@@ -342,4 +346,4 @@ def _shortened(s: Statement, words: frozenset[str], below: bool = False, after: 
         return s
     if s.kind == "passage":  # (its end gap marks without their space: conversations 79.5 → 79.6 %, session 27)
         text = tight_gaps(text)
-    return replace(s, text=text)
+    return Statement(s.group, s.kind, text, s.score, s.source, s.lines, s.citation, s.compiled)  # (replace(s, text=…))

@@ -205,14 +205,14 @@ class SearchIndex:
                 (expression, int(limit)),
             ).fetchall()
 
-    def details(self, key: str, ids: list[int]) -> dict[int, sqlite3.Row]:
-        """The stored page rows of `ids`, each with its indexed body text."""
+    def details(self, key: str, ids: list[int], body: bool = True) -> dict[int, sqlite3.Row]:
+        """The stored page rows of `ids`, each with its indexed body text (`body`)."""
         t = _fts(key)
         if not ids:
             return {}
         with self._lock:
             rows = self.conn.execute(
-                f"SELECT p.{PAGE_COLUMNS.replace(', ', ', p.')}, f.body AS body FROM pages p "
+                f"SELECT p.{PAGE_COLUMNS.replace(', ', ', p.')}{', f.body AS body' if body else ''} FROM pages p "
                 f"JOIN {t} f ON f.rowid = p.id WHERE p.id IN ({', '.join('?' for _ in ids)})", tuple(ids),
             ).fetchall()
         return {r["id"]: r for r in rows}

@@ -9,44 +9,39 @@ import sqlite3
 from collections.abc import Callable
 
 from kctui.search.index import SearchIndex
+from kctui.search.index_memo import kept
 from kctui.search.passage_index import _table
 
 
 def passage_share(index: SearchIndex, key: str, word: str) -> float:
     """The share of the base's passages whose text holds `word` (letters and digits only; 0.0 when the
     base has no passages)."""
-    if not word.isalnum():
-        return 0.0
-    t = _table(key)
-    with index._lock:
-        try:
-            total = index.conn.execute(f"SELECT count(*) FROM {t}_docsize").fetchone()[0]
-            held = index.conn.execute(f"SELECT count(*) FROM {t} WHERE {t} MATCH ?", (f'text : "{word}"',)).fetchone()[0]
-        except sqlite3.OperationalError as exc:
-            if "no such table" in str(exc):
-                return 0.0
-            raise
-    return held / total if total else 0.0
+    return passage_shares(index, key)(word)
 
 
 def passage_shares(index: SearchIndex, key: str) -> Callable[[str], float]:
-    """`passage_share` for many words of one query: the count of the base's passages read once, each word's
-    count as asked (a second hop asks for a dozen words or more, kctui.search.second_hop)."""
+    """`passage_share` for many words of one query (a second hop asks for a dozen words or more,
+    kctui.search.second_hop): the count of the base's passages and each word's, read once until the index
+    is written (kctui.search.index_memo)."""
     t = _table(key)
-    total: list[int] = []
+    with index._lock:
+        counts = kept(index, f"passages held:{key}")  # word -> passages holding it; None -> all passages
 
     def share(word: str) -> float:
         if not word.isalnum():
             return 0.0
         with index._lock:
             try:
-                if not total:
-                    total.append(index.conn.execute(f"SELECT count(*) FROM {t}_docsize").fetchone()[0])
-                held = index.conn.execute(f"SELECT count(*) FROM {t} WHERE {t} MATCH ?", (f'text : "{word}"',)).fetchone()[0]
+                if None not in counts:
+                    counts[None] = index.conn.execute(f"SELECT count(*) FROM {t}_docsize").fetchone()[0]
+                if word not in counts:
+                    counts[word] = index.conn.execute(f"SELECT count(*) FROM {t} WHERE {t} MATCH ?",
+                                                      (f'text : "{word}"',)).fetchone()[0]
             except sqlite3.OperationalError as exc:
                 if "no such table" in str(exc):
                     return 0.0
                 raise
-        return held / total[0] if total[0] else 0.0
+            total, held = counts[None], counts[word]
+        return held / total if total else 0.0
 
     return share

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from kctui.search.asked_for import frame_words
 from kctui.search.index import SearchIndex
+from kctui.search.index_memo import kept
 from kctui.search.passages import document_title, further_turns, split_passages, surroundings
 from kctui.search.query import FUNCTION_WORDS, ParsedQuery, tokens
 
@@ -122,12 +123,15 @@ def refresh_passages(index: SearchIndex, key: str, sources_root: os.PathLike[str
     """Bring the base's passages in line with `sources/`; returns how many files were split again."""
     current = _text_sources(sources_root)
     with index._lock:
-        conn = index.conn
-        tables = conn.execute("SELECT name FROM sqlite_master WHERE name IN ('passage_sources', ?)",
-                              (_table(key),)).fetchall()
-        stored = ({r[0]: r[1] for r in conn.execute("SELECT path, sig FROM passage_sources WHERE key = ?", (key,))}
-                  if len(tables) == 2 else {})
-        fresh = len(tables) == 2 and _current(conn, key)
+        memo = kept(index, f"passage sources:{key}")  # (read again after any write to the index)
+        if "stored" not in memo:
+            conn = index.conn
+            tables = conn.execute("SELECT name FROM sqlite_master WHERE name IN ('passage_sources', ?)",
+                                  (_table(key),)).fetchall()
+            memo["stored"] = ({r[0]: r[1] for r in conn.execute("SELECT path, sig FROM passage_sources WHERE key = ?",
+                                                                 (key,))} if len(tables) == 2 else {})
+            memo["fresh"] = len(tables) == 2 and _current(conn, key)
+        stored, fresh = memo["stored"], memo["fresh"]
     if not fresh:
         stored = {}
     changed = [rel for rel, (_full, sig) in current.items() if stored.get(rel) != sig]
@@ -218,11 +222,22 @@ def rank_passages(index: SearchIndex, key: str, expression: str, limit: int) -> 
 
 
 def _rows_by_id(index: SearchIndex, key: str, ids: list[int]) -> list[sqlite3.Row]:
-    """The passages' rows (with their source's title), by rowid, in no order."""
+    """The passages' rows (with their source's title), by rowid, in rowid order: read from the FTS5 table's
+    own content table (`_content`, its columns `c0`… in COLUMNS' order), a plain table, in a third of the time
+    the virtual table takes; through the virtual table where that is not there."""
     t = _table(key)
+    marks = ", ".join("?" for _ in ids)
+    try:
+        return index.conn.execute(
+            f'SELECT f.id AS "rowid", f.c0 AS "text", f.c1 AS "heading", f.c5 AS "path", f.c6 AS "start", f.c7 AS "end", '
+            f"s.title FROM {t}_content f LEFT JOIN passage_sources s ON s.key = ? AND s.path = f.c5 WHERE f.id IN ({marks}) "
+            "ORDER BY f.id", (key, *ids)).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "no such" not in str(exc):
+            raise
     return index.conn.execute(
         f"SELECT f.rowid, f.text, f.heading, f.path, f.start, f.end, s.title FROM {t} f LEFT JOIN passage_sources s "
-        f"ON s.key = ? AND s.path = f.path WHERE f.rowid IN ({', '.join('?' for _ in ids)})", (key, *ids)).fetchall()
+        f"ON s.key = ? AND s.path = f.path WHERE f.rowid IN ({marks}) ORDER BY f.rowid", (key, *ids)).fetchall()
 
 
 def _ranked(r: sqlite3.Row, score: float) -> RankedPassage:

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from kctui.search.passages import is_heading, speaker_of
-from kctui.search.query import FUNCTION_WORDS, typed_word, word_set
+from kctui.search.query import FUNCTION_WORDS, names_word
 from kctui.search.time_words import tells_change
 
 HEADING = 0.4  # a heading passage, against the score of its rank (what the passages under it say comes first)
@@ -59,5 +59,4 @@ def passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: 
 
 def names_any(text: str, words: set[str]) -> bool:
     """Whether the text names one of the words (or a word sharing its stem, `typed_word`)."""
-    own = word_set(text)
-    return any(typed_word(t, own) for t in words)
+    return any(names_word(t, text) for t in words)

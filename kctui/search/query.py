@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -82,6 +83,27 @@ def word_set(text: str) -> frozenset[str]:
     several steps of one context packet (its weight, its place among the others, the claims it stands for),
     and again by the next query that ranks it."""
     return frozenset(_TOKEN.findall(fold(text)))
+
+
+@lru_cache(maxsize=4096)
+def _sorted_words(text: str) -> tuple[str, ...]:
+    return tuple(sorted(word_set(text)))
+
+
+def names_word(word: str, text: str) -> bool:
+    """`typed_word(word, word_set(text))`: whether the text holds the word or one sharing its stem, looked up
+    rather than compared with each of the text's words: a word it begins with (four letters or more) is one
+    of the word's prefixes, and the words that begin with it follow it in the text's words sorted."""
+    words = word_set(text)
+    if word in words:
+        return True
+    if len(word) < 4:
+        return False
+    if any(word[:k] in words for k in range(4, len(word))):
+        return True
+    ordered = _sorted_words(text)
+    i = bisect_left(ordered, word)
+    return i < len(ordered) and ordered[i].startswith(word)
 
 
 _GLOSSARY: tuple[tuple[tuple[str, ...], ...], ...] = tuple(

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from kctui.search.passages import speaker_prefix
-from kctui.search.query import FUNCTION_WORDS, tokens, typed_word
+from kctui.search.query import FUNCTION_WORDS, names_word, tokens
 
 _PART = re.compile(r"\s+[—–]\s+")
 
@@ -85,7 +85,7 @@ def _kept(text: str, words: frozenset[str], limit: int, keep: Callable[[str, boo
         return text
     lead = speaker_prefix(flat)
     parts = _SENTENCE.split(flat[len(lead):])
-    hold = [keep(p, any(typed_word(t, words) for t in tokens(p))) for p in parts]
+    hold = [keep(p, any(names_word(w, p) for w in words)) for p in parts]
     if all(hold) or not any(hold):
         return text
     return _with_gaps(lead, parts, lambda i: hold[i])
@@ -128,7 +128,7 @@ def fitted(text: str, words: frozenset[str], limit: int) -> str:
     words = _query_words(words)
     lead = speaker_prefix(flat)
     parts = _SENTENCE.split(flat[len(lead):])
-    rank = [(0 if any(typed_word(t, words) for t in tokens(p)) else 1 if _VALUE.search(p) else 2, i)
+    rank = [(0 if any(names_word(w, p) for w in words) else 1 if _VALUE.search(p) else 2, i)
             for i, p in enumerate(parts) if p != "…"]  # (a gap a gist marked stays a gap)
     if not rank:
         return _clipped(flat, limit)

@@ -43,7 +43,7 @@ from kctui.search.named_values import NAMED_VALUE, in_named_stretch
 from kctui.search.passage_scores import K, with_neighbours
 from kctui.search.passage_weight import content_word, passage_weight
 from kctui.search.passages import speaker_of
-from kctui.search.query import same_stem, tokens, typed_word, word_set
+from kctui.search.query import names_word, tokens, typed_word, word_set
 from kctui.search.second_hop import with_hops
 from kctui.search.turn_form import said_text, turn_form
 
@@ -111,8 +111,7 @@ def claim_text(claim_text: str, title: str) -> str:
 
 
 def _share_typed(text: str, typed: set[str]) -> float:
-    words = word_set(text)
-    return sum(1 for t in typed if typed_word(t, words)) / len(typed) if typed else 0.0
+    return sum(1 for t in typed if names_word(t, text)) / len(typed) if typed else 0.0
 
 
 def defines(description: str, typed: set[str]) -> bool:
@@ -129,8 +128,7 @@ def defines(description: str, typed: set[str]) -> bool:
 def _holds_more(text: str, typed: set[str], title: set[str]) -> bool:
     """Whether the text names a word the query holds beyond the page title's own: a description that only
     names its page ("Lena, a person mentioned in 19 sources.") answers nothing the title does not."""
-    words = word_set(text)
-    return any(typed_word(t, words) for t in typed if not typed_word(t, title) and content_word(t))
+    return any(names_word(t, text) for t in typed if not typed_word(t, title) and content_word(t))
 
 
 def _covers(claim: str, passage: str) -> bool:
@@ -191,16 +189,8 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
     slots = [i for i, s in enumerate(ranked) if s.kind == "passage"]
     if not typed or DIVERSE == 0 or len(slots) < 2:
         return ranked
-    named: dict[str, frozenset[str]] = {}  # a word of the text -> the query words it names
-
-    def names(text: str) -> frozenset[str]:
-        out: set[str] = set()
-        for w in word_set(text):
-            got = named.get(w)
-            if got is None:
-                got = named[w] = frozenset(t for t in typed if same_stem(t, w))
-            out |= got
-        return frozenset(out)
+    def names(text: str) -> frozenset[str]:  # the query words the text names (or a word sharing their stem)
+        return frozenset(t for t in typed if names_word(t, text))
 
     passages = [ranked[i] for i in slots]
     words = [names(s.text) for s in passages]
@@ -262,7 +252,8 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
 def _wanted(s: Statement, wants: str) -> Statement:
     if s.kind == "description" or not states(wants, said_text(s.text) if s.kind == "claim" else s.text):
         return s
-    return replace(s, score=s.score * (WHEN_TIME if wants == "time" else WHEN))
+    return Statement(s.group, s.kind, s.text, s.score * (WHEN_TIME if wants == "time" else WHEN), s.source, s.lines,
+                     s.citation, s.compiled)  # (dataclasses.replace, written out: it runs for every statement)
 
 
 def _restates(claim: Statement, passage: Statement) -> bool:
@@ -319,7 +310,8 @@ class _Once:
         if whole is not None and not speaker_of(s.text):  # the compiled claim says what the passage (not a turn)
             # says: it stands in
             return Statement(whole.group, "claim", whole.text, s.score, whole.source, whole.lines, whole.citation)
-        return replace(s, compiled=tuple(dict.fromkeys(c.group[1] for c in citing)))
+        return Statement(s.group, s.kind, s.text, s.score, s.source, s.lines, s.citation,
+                         tuple(dict.fromkeys(c.group[1] for c in citing)))
 
     def _widen(self, s: Statement) -> None:
         """A kept claim lifted from part of this passage that leaves most of it out, where the rest names a

@@ -150,7 +150,7 @@ def _ranked(index: SearchIndex, key: str, parsed: ParsedQuery, limit: int) -> tu
 
 def _rows(index: SearchIndex, key: str, ranked: list[tuple[int, float]], parsed: ParsedQuery | None):
     """The ranked pages' stored rows, in rank order; with a snippet when `parsed` is given."""
-    details = index.details(key, [i for i, _s in ranked])
+    details = index.details(key, [i for i, _s in ranked], body=parsed is not None)
     for page_id, score in ranked:
         row = details.get(page_id)
         if row is not None:
