@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kctui.search.passages import speaker_of, speaker_prefix
 from kctui.search.query import FUNCTION_WORDS, tokens
+from kctui.search.turns_read import speaker_of, speaker_prefix
 
 ECHO = 0.5  # of the best passage's score it echoes: conversations 79.2 → 79.5 % (0.3: 79.2 %)
 ECHO_OF = 5  # the best passages whose words are echoed

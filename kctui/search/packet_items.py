@@ -42,9 +42,9 @@ from typing import Any
 from kctui.core.relative_time import anchor_date as _anchor_date
 from kctui.core.relative_time import resolve as resolve_relative
 from kctui.core.relative_time import stamp_date
-from kctui.search.passages import speaker_prefix
 from kctui.search.quoting import section, untimed
 from kctui.search.ranking import Statement
+from kctui.search.turns_read import speaker_prefix
 
 anchor_date = lru_cache(maxsize=1024)(_anchor_date)  # a group's heading is read once, not at every statement tried
 
@@ -133,9 +133,8 @@ def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tu
         said = ""  # the speaker of the turn above in this section
         for s in sorted(statements, key=lambda s: s.lines):
             lead = speaker_prefix(s.text) if turns else ""
-            text = s.text[len(lead):] if lead and lead == said else s.text
+            passages.append(_passage_line(s.text, s.lines, len(lead) if lead and lead == said else 0, anchor))
             said = lead
-            passages.append(f"{lines_label(s.lines)}: {text}{_dates(s.text, stamp_date(s.text) or anchor)}")
             if not bare and s.compiled:
                 compiled[lines_label(s.lines)] = list(s.compiled)
     own = next((p for pages in compiled.values() for p in pages if p.startswith("sources/")), None)
@@ -148,6 +147,13 @@ def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tu
     if any(others.values()):
         item["compiledIn"] = {at: pages for at, pages in others.items() if pages}
     return item
+
+
+@lru_cache(maxsize=8192)
+def _passage_line(text: str, lines: tuple[int, int], said: int, anchor: Any) -> str:
+    """A passage's line: its lines, its text (without the `said` characters of a speaker the turn above named),
+    the dates its relative times mean (a packet renders a group again for each statement it tries)."""
+    return f"{lines_label(lines)}: {text[said:]}{_dates(text, stamp_date(text) or anchor)}"
 
 
 def _dates(text: str, anchor: Any) -> str:

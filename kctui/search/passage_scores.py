@@ -21,7 +21,7 @@ from typing import Any
 
 from kctui.search.asked_for import states
 from kctui.search.named_values import names_in_words
-from kctui.search.passages import is_heading, speaker_of
+from kctui.search.turns_read import is_heading, speaker_of
 
 K = 1.0
 REPLY = 0.25  # the passage after a hit (a reply, the rest of a thought), against the hit's score

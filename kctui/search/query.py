@@ -86,10 +86,13 @@ def word_set(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
-def _sorted_words(text: str) -> tuple[str, ...]:
-    return tuple(sorted(word_set(text)))
+def _stem_index(text: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The first four letters of the text's words of four letters or more, and its words sorted."""
+    words = word_set(text)
+    return frozenset(w[:4] for w in words if len(w) >= 4), tuple(sorted(words))
 
 
+@lru_cache(maxsize=32768)
 def names_word(word: str, text: str) -> bool:
     """`typed_word(word, word_set(text))`: whether the text holds the word or one sharing its stem, looked up
     rather than compared with each of the text's words: a word it begins with (four letters or more) is one
@@ -99,9 +102,11 @@ def names_word(word: str, text: str) -> bool:
         return True
     if len(word) < 4:
         return False
+    heads, ordered = _stem_index(text)
+    if word[:4] not in heads:  # (a word sharing its stem shares its first four letters)
+        return False
     if any(word[:k] in words for k in range(4, len(word))):
         return True
-    ordered = _sorted_words(text)
     i = bisect_left(ordered, word)
     return i < len(ordered) and ordered[i].startswith(word)
 

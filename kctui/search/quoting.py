@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from kctui.search.passages import speaker_prefix
 from kctui.search.query import FUNCTION_WORDS, names_word, tokens
+from kctui.search.turns_read import speaker_prefix
 
 _PART = re.compile(r"\s+[—–]\s+")
 

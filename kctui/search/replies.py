@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from kctui.search.passages import speaker_of
+from kctui.search.turns_read import speaker_of
 
 REPLY_SHARE = 1.0  # a reply's score: this share of the score of the turn that asked it (0.6: 53.1 %, 0.8: 53.5 %, 1.0: 54.0 % on the chats)
 REPLY_GAP = 3  # at most this many lines from the asking turn's last line to the reply's first (a blank between)

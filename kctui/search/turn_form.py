@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from kctui.search.passage_weight import names_any
-from kctui.search.passages import speaker_of
+from kctui.search.turns_read import speaker_of
 
 TALK = 0.4  # a short turn naming no content word of the question and holding no number: conversations 1,090 →
 # 1,096 of 1,394 at 0.5 (0.25 with SHORT 80: 1,096), with FUSED_PASSAGES 100 1,105 at 0.4 (0.5: 1,102)
