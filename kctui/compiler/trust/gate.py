@@ -32,6 +32,7 @@ from kctui.compiler.trust.changes import (
     claim_order,
 )
 from kctui.compiler.trust.disputes import Dispute, open_fingerprints, use_new_variant
+from kctui.compiler.trust.kept import cited_lines
 from kctui.compiler.trust.kept import recheck as recheck_kept
 from kctui.compiler.trust.page_edits import conflict_item, decide_edit, mark_disputed, recheck_edits
 from kctui.compiler.trust.policy import policy_of
@@ -57,15 +58,13 @@ FRESH = frozenset({"create", "append", "revise"})  # updates that bring new evid
 
 
 def cited_text(source_root: Path, claim: Claim, limit: int = 4000) -> str:
-    """The cited lines of a claim's source (for a reviewer; empty for a PDF page or an unreadable file)."""
+    """The cited lines of a claim's source (for a reviewer), read as `kept.cited_lines` reads them: empty
+    for a PDF page, a file that cannot be read, or a path out of sources/ (a symlink is never followed)."""
     ev = claim.evidence
     if ev.unit != "line":
         return ""
-    try:
-        lines = (source_root / ev.path).read_text(encoding="utf-8", errors="replace").split("\n")
-    except OSError:
-        return ""
-    return "\n".join(lines[ev.start - 1: ev.end])[:limit]
+    lines = cited_lines(source_root, ev.path, ev.start, ev.end)
+    return "\n".join(lines)[:limit] if lines is not None else ""
 
 
 def _side(source_root: Path, claim: Claim) -> dict[str, str]:

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kctui.compiler.trust import cited as _cited
 from kctui.core.claims import Claim, citation, claim_line
 from kctui.core.frontmatter import FrontmatterError
 from kctui.core.page_status import render_page, split_page
 from kctui.core.pages import KEPT_KEY, Page, kept_entries, kept_match, kept_suffix, parse_page, strip_kept
 from kctui.core.record_tables import explode, implode
-from kctui.core.values import normalise_value
+from kctui.core.values import cited_lines_contain, normalise_value
 
 
 def _key(c: Claim) -> tuple[str, str, str, str]:
@@ -43,29 +44,21 @@ def _parse(text: str, rel: str) -> Page | None:
 def cited_lines(source_root: Path, rel: str, start: int, end: int) -> list[str] | None:
     """Lines `start`..`end` of the source `rel` under `source_root` as it is now; None for a path out of
     the root (absolute, "..", a symlink on the way: never followed out of sources/) or a file that cannot
-    be read."""
-    if not rel or rel.startswith("/") or ".." in rel.split("/"):
-        return None
-    target, cur = source_root / rel, source_root
-    try:
-        for part in Path(rel).parts:
-            cur = cur / part
-            if cur.is_symlink():
-                return None
-        lines = target.read_text(encoding="utf-8", errors="replace").split("\n")
-    except OSError:
-        return None
-    return lines[max(0, start - 1): end]
+    be read (`kctui.compiler.trust.cited`)."""
+    return _cited.cited_lines(source_root, rel, start, end)
 
 
 def says(source_root: Path, claim: Claim) -> bool:
-    """The claim's cited lines in the current source contain its value (case and spacing aside); for one
-    value of a record citing the whole record, on a line that gives it under its key."""
+    """The claim's cited lines in the current source contain its value (case and spacing aside; a PDF page
+    citation: the page's text, as the compiler checks it); for one value of a record citing the whole
+    record, on a line that gives it under its key."""
     ev = claim.evidence
-    if ev.unit != "line":
+    span = _cited.cited_span(source_root, ev.path, ev.unit, ev.start, ev.end)
+    if span is None:
         return False
-    span = cited_lines(source_root, ev.path, ev.start, ev.end)
-    if span is None or not _holds(" ".join(span), claim.value):
+    if ev.unit == "page":
+        return _holds(" ".join(span), claim.value) or cited_lines_contain(span, claim.value)
+    if not _holds(" ".join(span), claim.value):
         return False
     if claim.form != "fact" or not claim.scope or len(span) < 2:
         return True
