@@ -2,8 +2,10 @@
 fields, absolute paths), their rules in the services. The OpenAPI document is generated from these models
 (kctui.api.openapi), so what is checked and what is described are one thing.
 
-Conventions (host.md §6): a body is a JSON object; an unknown field is a 400 naming it (QA s30 #3: a
-`cite` for `citation` published an uncited statement; `additionalProperties: false`); an optional field sent as
+Conventions (host.md §6): a body is a JSON object; an unknown field is a 400 naming it and the contract
+version the host speaks (QA s30 #3: a `cite` for `citation` published an uncited statement;
+`additionalProperties: false`; host.md is silent on unknown request fields, so the host stays strict: a
+compiler built for a later contract learns at once which field and which version it met); an optional field sent as
 `null` counts as absent, and a required field that is `null` or missing is a 400 naming it. A field of the
 wrong type is a 400 naming it (`field 'transient' must be a boolean (true or false)`): types are strict,
 nothing is coerced. Constraints given with `doc(...)` are described, not enforced here: the service that
@@ -25,7 +27,7 @@ from starlette.requests import Request
 
 from kctui.api.envelope import ApiError
 from kctui.core.ids import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
-from kctui.core.models import FailureCode, Policy
+from kctui.core.models import CONTRACT_VERSION, FailureCode, Policy
 
 MAX_INGEST_NAME = 1024
 NOT_ABSOLUTE = "absolute_path"
@@ -87,7 +89,8 @@ class RequestBody(BaseModel):
             return
         near = _nearest(unknown[0], known)
         hint = f" (did you mean '{near}'?)" if near else ""
-        raise ApiError(400, f"unknown field '{unknown[0]}'{hint}; this body takes {', '.join(known)}")
+        raise ApiError(400, f"unknown field '{unknown[0]}'{hint}; this body takes {', '.join(known)} "
+                            f"(the host speaks contract version \"{CONTRACT_VERSION}\")")
 
     @classmethod
     def _words(cls, exc: ValidationError) -> str:

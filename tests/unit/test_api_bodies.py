@@ -101,19 +101,25 @@ def test_pydantic_schemas_become_openapi_3_0(pydantic: dict[str, Any], openapi: 
     assert openapi_schema(pydantic) == openapi
 
 
+V = ' (the host speaks contract version "1")'  # host.md is silent on unknown request fields: strict, and says so
+
+
 @pytest.mark.parametrize(("model", "body", "message"), [
     (PageEditBody, {**EDIT, "cite": "a.md:L1-L1"},
      "unknown field 'cite' (did you mean 'citation'?); this body takes workspace, kind, citation, value, section, "
-     "editId, operation, text, author, expectedRevision"),
+     "editId, operation, text, author, expectedRevision" + V),
     (CreateBaseBody, {**BASE, "color": "blue"},
-     "unknown field 'color'; this body takes workspace, name, description, compilationPolicy, paths"),
+     "unknown field 'color'; this body takes workspace, name, description, compilationPolicy, paths" + V),
     (CreateBaseBody, {**BASE, "color": None},
-     "unknown field 'color'; this body takes workspace, name, description, compilationPolicy, paths"),
+     "unknown field 'color'; this body takes workspace, name, description, compilationPolicy, paths" + V),
     (CompilationBody,
      {"workspace": "/ws", "dry_run": True},
-     "unknown field 'dry_run' (did you mean 'dryRun'?); this body takes workspace, dryRun"),
-    (ClaimBody, {"worker": "w1"}, "unknown field 'worker' (did you mean 'workspace'?); this body takes workspace"),
-    (ClaimBody, {"future": True}, "unknown field 'future'; this body takes workspace"),
+     "unknown field 'dry_run' (did you mean 'dryRun'?); this body takes workspace, dryRun" + V),
+    (ClaimBody, {"worker": "w1"}, "unknown field 'worker' (did you mean 'workspace'?); this body takes workspace" + V),
+    (ClaimBody, {"future": True}, "unknown field 'future'; this body takes workspace" + V),
+    (ResultBody, {"workspace": "/ws", "outcome": "succeeded", "pagesWritten": 3},
+     "unknown field 'pagesWritten'; this body takes workspace, outcome, transient, error, compilerVersion, errorCode"
+     + V),
 ])
 def test_an_unknown_field_is_a_400_naming_it(model, body, message) -> None:
     """QA s30 #3: `cite` for `citation` published an uncited statement; every body refuses what it lacks."""

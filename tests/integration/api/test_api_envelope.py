@@ -96,7 +96,8 @@ def test_wrong_types_are_400_naming_the_field(api, ws, method, path, body, field
 
 def test_unknown_fields_and_bad_json_are_400(api, ws) -> None:
     assert error(api.post("/bases", json={"workspace": ws, "name": "Extra", "color": "blue"}), 400) == (
-        "unknown field 'color'; this body takes workspace, name, description, compilationPolicy, paths")
+        "unknown field 'color'; this body takes workspace, name, description, compilationPolicy, paths "
+        '(the host speaks contract version "1")')
     made = data(api.post("/bases", json={"workspace": ws, "name": "Extra"}))
     assert made["knowledgeBase"]["id"] == "extra"
     assert "unknown field 'future'" in error(api.post("/compilations/claim", json={"workspace": ws, "future": True}), 400)
