@@ -6,7 +6,8 @@ a job the host's own worker claimed in process (`claimed_by` builtin, set by the
 API's claim route always records `external`) is not gated again. Every other success passes here:
 
 - each page that differs from the live one is a create, an append (every line of the live page is still
-  there), a revise (anything else: a line changed or gone, a frontmatter field changed, a person's
+  there, every field kept or a list only grown, every cited source still cited — its digest may move —,
+  the description remade), a revise (anything else: a line changed or gone, a frontmatter field changed, a person's
   `verified` sign-off dropped) or a remove; `classify_update` decides it with the base's stored policy,
   as the built-in gate does (a remove is a supersede: always held);
 - a page whose only change is its flag turning worse (needs-review, contradicted, stale) passes;
@@ -47,6 +48,9 @@ from kctui.core.trust import HoldReason, PageState, ProposedUpdate, TrustPolicy,
 from kctui.publish.validate import RESERVED_NAMES, InvalidOutput
 
 WORSE_FLAGS = frozenset({"needs-review", "contradicted", "stale"})
+# remade every pass from what the page holds (the built-in compiler's "mentioned in 2 sources"), as the
+# index is; an append may change it (the compiler's own append does: trust.md §1 counts claims)
+_REMADE = frozenset({"sources", "description"})
 _CLAIM_SHAPE = re.compile(r"^\s*[*-]\s+\*\*.+?\*\*\s+—\s")  # `* **Subject** — attribute: value`
 _WHAT = {"create": "create the page", "append": "add to the page", "revise": "change what the page says",
          "supersede": "remove the page"}
@@ -88,10 +92,23 @@ def change_kind(live: str | None, staged: str | None) -> str | None:
         old, new = page_compile_status(live), page_compile_status(staged)
         return None if new == old or new in WORSE_FLAGS else "revise"
     (fl, _), (fs, _) = split_page(live), split_page(staged)
-    kept_fields = all(fs.get(k) == v for k, v in fl.items() if k not in FLAG_KEYS | {"sources"})
-    sources_kept = all(s in (fs.get("sources") or []) for s in fl.get("sources") or [])
+    kept_fields = all(_kept(v, fs.get(k)) for k, v in fl.items() if k not in FLAG_KEYS | _REMADE)
+    sources_kept = _resources(fl) <= _resources(fs)
     lines_kept = set(_body_lines(live)) <= set(_body_lines(staged))
     return "append" if kept_fields and sources_kept and lines_kept else "revise"
+
+
+def _kept(live: Any, staged: Any) -> bool:
+    """A frontmatter field an append keeps: the same value, or a list that only grew (an alias, a tag,
+    a sign-off added; one dropped is a revise)."""
+    if isinstance(live, list) and isinstance(staged, list):
+        return all(item in staged for item in live)
+    return live == staged
+
+
+def _resources(fm: dict[str, Any]) -> set[str]:
+    """The source files a page cites in its `sources` (a digest moves with its file's new revision)."""
+    return {str(s.get("resource")) for s in fm.get("sources") or [] if isinstance(s, dict)}
 
 
 def changes_of(live_root: Path, staged_root: Path) -> list[Change]:
@@ -228,13 +245,18 @@ def proposed_page(change: Change) -> str:
     return set_page_status(change.live or "", "archived", note="the compiler's result removed this page")
 
 
-def gate_result(live_root: Path, staged_root: Path, source_root: Path, policy: TrustPolicy) -> list[dict[str, Any]]:
+def gate_result(live_root: Path, staged_root: Path, source_root: Path, policy: TrustPolicy,
+                tally: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """Gate a staged tree in place: every held change's live page (or stub) is written back into it.
-    Returns the review items (review.json's `held` shape) of the held changes. Raises InvalidOutput,
-    before anything is written, when a page has no source at all."""
+    Returns the review items (review.json's `held` shape) of the held changes; `tally` (when given)
+    counts the changes applied by kind and the held ones (for the log). Raises InvalidOutput, before
+    anything is written, when a page has no source at all."""
     decided = [(c, *decide(c, policy, source_root)) for c in changes_of(live_root, staged_root)]
     items: list[dict[str, Any]] = []
     for change, reason, summary in decided:
+        if tally is not None:
+            key = change.kind if reason is None else "held"
+            tally[key] = tally.get(key, 0) + 1
         if reason is None:
             continue
         title = str((parse_document(proposed_page(change))[0] or {}).get("title") or change.page)

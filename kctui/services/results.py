@@ -134,7 +134,7 @@ def report_result(
     try:
         manifest = _checked_output(staged)
         if job.claimed_by != CLAIMED_BY_BUILTIN:  # the host's trust boundary for what no host compiler gated
-            manifest = _gated(ctx, base, staged) or manifest
+            manifest = _gated(ctx, base, job, staged) or manifest
     except (InvalidOutput, ManifestError) as exc:
         return _fail(ctx, base, job, code=FailureCode.INVALID_OUTPUT, transient=False,
                      error=f"staged output rejected: {exc}", compiler_version=compiler_version)
@@ -187,20 +187,28 @@ def _checked_output(staged: Path) -> Manifest | None:
     return manifest
 
 
-def _gated(ctx: ServiceContext, base: BaseRecord, staged: Path) -> Manifest | None:
+def _gated(ctx: ServiceContext, base: BaseRecord, job: JobRecord, staged: Path) -> Manifest | None:
     """An external result through the host's gate (kctui.services.result_gate): held changes written back
-    into the staged tree and added to its review.json (whose `settled` and `closedConflicts` it drops);
-    the manifest read again when that changed it."""
+    into the staged tree and added to its review.json (whose `settled` and `closedConflicts` it drops),
+    then its `index.md` and `log.md` as the host owns them (kctui.services.result_books); the manifest
+    read again when the gate changed it."""
+    from kctui.core.clock import rfc3339  # noqa: PLC0415
     from kctui.services.policy import load_policy  # noqa: PLC0415
+    from kctui.services.result_books import write_books  # noqa: PLC0415
     from kctui.services.result_gate import gate_result, rewrite_manifest  # noqa: PLC0415
 
     try:
         policy = load_policy(ctx, base.workspace, base.id)[0]
     except (ValueError, TypeError, KeyError):
         policy = TrustPolicy(autonomy="suggest")  # a policy that cannot be read fails closed: every change held
-    items = gate_result(paths.wiki_path(Path(base.workspace), base.id), staged,
-                        paths.sources_path(Path(base.workspace), base.id), policy)
-    return _checked_output(staged) if rewrite_manifest(staged.parent, items) else None
+    live, tally = paths.wiki_path(Path(base.workspace), base.id), {}
+    items = gate_result(live, staged, paths.sources_path(Path(base.workspace), base.id), policy, tally)
+    manifest = _checked_output(staged) if rewrite_manifest(staged.parent, items) else None
+    shown = manifest or read_manifest(staged.parent)
+    tally["conflicts"] = sum(1 for it in (shown.items if shown else []) if it.kind == "conflict")
+    write_books(live, staged, at=rfc3339(job.created_at) or "", job_id=job.id, trigger=str(job.trigger),
+                source_digest=job.source_digest or "", counts=tally)
+    return manifest
 
 
 def _emit_events(ctx: ServiceContext, base: BaseRecord, job: JobRecord) -> None:

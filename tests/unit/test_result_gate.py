@@ -37,6 +37,14 @@ def src(tmp_path: Path) -> Path:
     (page(COST, OWNER), page(COST), "revise"),
     (page(COST), page(COST.replace("6,100", "61")), "revise"),
     (page(COST, extra="verified:\n- by: human:root\n"), page(COST), "revise"),  # a sign-off dropped
+    # as the built-in compiler's append (s31 G: a remote worker's append was held as a revise): a list
+    # that only grew, a source's digest that moved, the description remade
+    (page(COST, extra="aliases:\n- DD\n"), page(COST, OWNER, extra="aliases:\n- DD\n- Data dog\n"), "append"),
+    (page(COST, extra="aliases:\n- DD\n- Data dog\n"), page(COST, OWNER, extra="aliases:\n- DD\n"), "revise"),
+    (page(COST), page(COST, OWNER).replace("- resource: vendors.md", "- resource: vendors.md\n  digest: sha256:2"),
+     "append"),
+    (page(COST), page(COST, OWNER).replace("- resource: vendors.md", "- resource: other.md"), "revise"),
+    (page(COST, extra="description: in 1 source\n"), page(COST, OWNER, extra="description: in 2 sources\n"), "append"),
 ])
 def test_change_kind(live, staged, kind) -> None:
     assert change_kind(live, staged) == kind
