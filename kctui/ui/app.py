@@ -436,6 +436,9 @@ def run_app(workspaces: Sequence[str] | None = None, server_factory: Callable[[s
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     except OSError:
         pass
+    from kctui.ui.pool_helpers import start_pool_helpers  # noqa: PLC0415
+
+    start_pool_helpers()  # before Textual takes sys.stderr
     factory = functools.partial(default_runtime, server_factory=server_factory)
     app = KctuiApp(runtime_factory=factory, workspaces=list(workspaces or ()), handle_signals=True)
     from kctui.ui.stop_signals import StopOnSignals

@@ -104,7 +104,26 @@ def base_next(b: BaseView, now_us: int) -> str:
         return "sched " + until(now_us, b.next_scheduled_us)
     if b.policy != "smart_auto":
         return "manual"
-    return until(now_us, b.next_auto_us) if b.next_auto_us is not None else "—"
+    return until(now_us, b.next_auto_us) if b.next_auto_us is not None else AUTO_IDLE[auto_idle(b)][0]
+
+
+# why a smart_auto base has no automatic compile ahead: (the Next cell, the words of the line under it)
+AUTO_IDLE = {"paused": ("paused", "none while paused"),
+             "job": ("after job", "none while a compile of it is queued or running"),
+             "current": ("on change", "when a source changes (the wiki is up to date)"),
+             "unscanned": ("on scan", "once its sources are scanned (nothing compiled yet)"),
+             "waiting": ("soon", "once the source changes settle")}
+
+
+def auto_idle(b: BaseView) -> str:
+    """Why a smart_auto base has no next automatic compile (a key of AUTO_IDLE)."""
+    if b.phase == "paused":
+        return "paused"
+    if b.active_job_id or b.phase in ("queued", "running"):
+        return "job"
+    if b.pending:
+        return "waiting"
+    return "current" if b.compiled else "unscanned"
 
 
 STOPPED = ("◔", "stopped", "accent")  # a compile a signal stopped and handed back: not a crash
@@ -152,7 +171,8 @@ def base_line(b: BaseView, now_us: int) -> str:
     if counts and dict(counts).get("totalChanged"):
         parts.append("pending: " + ", ".join(f"{v} {k}" for k, v in counts if v and k != "totalChanged"))
     if b.policy == "smart_auto" and b.phase != "paused":
-        parts.append("next automatic compile " + base_next(b, now_us))
+        idle = b.next_auto_us is None and b.next_retry_us is None and b.next_scheduled_us is None
+        parts.append("next automatic compile " + (AUTO_IDLE[auto_idle(b)][1] if idle else base_next(b, now_us)))
     return " · ".join(parts)
 
 
