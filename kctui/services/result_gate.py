@@ -79,9 +79,10 @@ def _body_lines(text: str) -> list[str]:
     return [ln.rstrip() for ln in body.split("\n") if ln.strip() and not ln.startswith(">")]
 
 
-def change_kind(live: str | None, staged: str | None) -> str | None:
+def change_kind(live: str | None, staged: str | None, settled: bool = False) -> str | None:
     """The kind of change from `live` to `staged` (None: nothing a policy decides — the same page, or
-    only its flag turned worse)."""
+    only its flag turned worse, or, for a page the compiler `settled`, a wait for review ended with the
+    page as it is: see `settles`)."""
     if live == staged or (live is None and staged is None):
         return None
     if live is None:
@@ -90,7 +91,7 @@ def change_kind(live: str | None, staged: str | None) -> str | None:
         return "supersede"
     if same_content(live, staged):
         old, new = page_compile_status(live), page_compile_status(staged)
-        return None if new == old or new in WORSE_FLAGS else "revise"
+        return None if new == old or new in WORSE_FLAGS or (settled and settles(live, staged)) else "revise"
     (fl, _), (fs, _) = split_page(live), split_page(staged)
     kept_fields = all(_kept(v, fs.get(k)) for k, v in fl.items() if k not in FLAG_KEYS | _REMADE)
     sources_kept = _resources(fl) <= _resources(fs)
@@ -111,12 +112,21 @@ def _resources(fm: dict[str, Any]) -> set[str]:
     return {str(s.get("resource")) for s in fm.get("sources") or [] if isinstance(s, dict)}
 
 
-def changes_of(live_root: Path, staged_root: Path) -> list[Change]:
-    """Every page the staged tree creates, changes or removes, in path order."""
+def settles(live: str, staged: str) -> bool:
+    """The page waited for review and the compiler's pass reads it as it is now (the same content, its
+    flag back to compiled or confirmed): the proposal that waited is moot, as the built-in gate settles
+    it (`TrustGate._only_flag_changes`). Nothing of the page changes; a conflict is never closed so."""
+    return (same_content(live, staged) and page_compile_status(live) == "needs-review"
+            and page_compile_status(staged) in ("compiled", "confirmed"))
+
+
+def changes_of(live_root: Path, staged_root: Path, settled: frozenset[str] | set[str] = frozenset()) -> list[Change]:
+    """Every page the staged tree creates, changes or removes, in path order (`settled`: the pages the
+    compiler's review.json says it settled)."""
     out: list[Change] = []
     for rel in sorted(page_paths(live_root) | page_paths(staged_root)):
         live, staged = _read(live_root / rel), _read(staged_root / rel)
-        kind = change_kind(live, staged)
+        kind = change_kind(live, staged, rel in settled)
         if kind is not None:
             out.append(Change(rel, kind, live, staged))
     return out
@@ -246,12 +256,13 @@ def proposed_page(change: Change) -> str:
 
 
 def gate_result(live_root: Path, staged_root: Path, source_root: Path, policy: TrustPolicy,
-                tally: dict[str, int] | None = None) -> list[dict[str, Any]]:
+                tally: dict[str, int] | None = None, settled: frozenset[str] | set[str] = frozenset(),
+                ) -> list[dict[str, Any]]:
     """Gate a staged tree in place: every held change's live page (or stub) is written back into it.
     Returns the review items (review.json's `held` shape) of the held changes; `tally` (when given)
     counts the changes applied by kind and the held ones (for the log). Raises InvalidOutput, before
     anything is written, when a page has no source at all."""
-    decided = [(c, *decide(c, policy, source_root)) for c in changes_of(live_root, staged_root)]
+    decided = [(c, *decide(c, policy, source_root)) for c in changes_of(live_root, staged_root, settled)]
     items: list[dict[str, Any]] = []
     for change, reason, summary in decided:
         if tally is not None:
@@ -268,11 +279,12 @@ def gate_result(live_root: Path, staged_root: Path, source_root: Path, policy: T
     return items
 
 
-def rewrite_manifest(job_dir: Path, items: list[dict[str, Any]]) -> bool:
+def rewrite_manifest(job_dir: Path, items: list[dict[str, Any]], live_root: Path | None = None) -> bool:
     """The job's `review.json` as the host files it for an external result: the host's held items added
-    (they replace the compiler's own held items on the same pages), and the compiler's `settled` and
-    `closedConflicts` dropped — an external compiler may propose, never close what waits for a person.
-    Returns whether the file changed."""
+    (they replace the compiler's own held items on the same pages), and the compiler's `closedConflicts`
+    dropped and its `settled` kept only for pages it left as they are (`settles`, against `live_root`):
+    an external compiler may propose, and end a wait on a page it does not change, never close a
+    conflict or a change that waits for a person. Returns whether the file changed."""
     path = job_dir / "review.json"
     if not items and not path.is_file():
         return False
@@ -281,9 +293,18 @@ def rewrite_manifest(job_dir: Path, items: list[dict[str, Any]]) -> bool:
     held = {it["page"] for it in items}
     data["items"] = [it for it in data.get("items") or []
                      if not (isinstance(it, dict) and it.get("kind") == "held" and it.get("page") in held)] + items
+    kept = [p for p in data.get("settled") or [] if isinstance(p, str) and p not in held
+            and live_root is not None and _settled_here(live_root, job_dir / "wiki", p)]
     data.pop("settled", None)
+    if kept:
+        data["settled"] = kept
     data.pop("closedConflicts", None)
     if json.dumps(data, sort_keys=True) == before:
         return False
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return True
+
+
+def _settled_here(live_root: Path, staged_root: Path, rel: str) -> bool:
+    live, staged = _read(live_root / rel), _read(staged_root / rel)
+    return live is not None and staged is not None and settles(live, staged)

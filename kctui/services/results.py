@@ -202,8 +202,10 @@ def _gated(ctx: ServiceContext, base: BaseRecord, job: JobRecord, staged: Path) 
     except (ValueError, TypeError, KeyError):
         policy = TrustPolicy(autonomy="suggest")  # a policy that cannot be read fails closed: every change held
     live, tally = paths.wiki_path(Path(base.workspace), base.id), {}
-    items = gate_result(live, staged, paths.sources_path(Path(base.workspace), base.id), policy, tally)
-    manifest = _checked_output(staged) if rewrite_manifest(staged.parent, items) else None
+    given = read_manifest(staged.parent)
+    items = gate_result(live, staged, paths.sources_path(Path(base.workspace), base.id), policy, tally,
+                        settled=set(given.settled) if given else set())
+    manifest = _checked_output(staged) if rewrite_manifest(staged.parent, items, live) else None
     shown = manifest or read_manifest(staged.parent)
     tally["conflicts"] = sum(1 for it in (shown.items if shown else []) if it.kind == "conflict")
     write_books(live, staged, at=rfc3339(job.created_at) or "", job_id=job.id, trigger=str(job.trigger),

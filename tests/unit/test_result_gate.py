@@ -10,7 +10,16 @@ import pytest
 from kctui.core.frontmatter import parse_document
 from kctui.core.trust import TrustPolicy
 from kctui.publish.validate import InvalidOutput
-from kctui.services.result_gate import Change, change_kind, decide, gate_result, has_source, held_stand_in, unsupported
+from kctui.services.result_gate import (
+    Change,
+    change_kind,
+    decide,
+    gate_result,
+    has_source,
+    held_stand_in,
+    rewrite_manifest,
+    unsupported,
+)
 
 HEAD = "---\ntype: Entity\ntitle: Datadog\ncompile_status: {status}\nsources:\n- resource: vendors.md\n{extra}---\n\n"
 COST = "* **Datadog** — monthly cost: $6,100 ^[vendors.md:L3-L3]\n"
@@ -111,3 +120,25 @@ def test_gate_result_writes_held_pages_back_and_lists_them(tmp_path, src) -> Non
     assert "$6,100" in (staged / "entities/datadog.md").read_text()
     assert "$61 " in items[0]["proposedBody"]
     assert OWNER in (staged / "entities/gone.md").read_text()
+
+
+def test_a_wait_the_compiler_settled_ends_only_with_the_page_as_it_is(tmp_path) -> None:
+    """s31 G: the sources say again what the page says; the compiler's pass clears the needs-review flag
+    and settles the held item, as the built-in gate does; the host honours that for an unchanged page only."""
+    import json
+
+    waiting, back = page(COST, status="needs-review"), page(COST)
+    assert change_kind(waiting, back) == "revise"  # not settled by the compiler: the flag is the compiler's say
+    assert change_kind(waiting, back, settled=True) is None
+    assert change_kind(waiting, page(COST, OWNER), settled=True) == "append"  # a change is still a change
+    assert change_kind(page(COST, status="contradicted"), back, settled=True) == "revise"  # never a conflict
+    live, staged = tmp_path / "live", tmp_path / "job" / "wiki"
+    for root, texts in ((live, (waiting, waiting)), (staged, (back, page(COST, OWNER)))):
+        (root / "entities").mkdir(parents=True)
+        (root / "entities/a.md").write_text(texts[0])
+        (root / "entities/b.md").write_text(texts[1])
+    (tmp_path / "job/review.json").write_text(json.dumps(
+        {"version": 1, "items": [], "settled": ["entities/a.md", "entities/b.md"], "closedConflicts": ["x"]}))
+    assert rewrite_manifest(tmp_path / "job", [], live)
+    data = json.loads((tmp_path / "job/review.json").read_text())
+    assert data.get("settled") == ["entities/a.md"] and "closedConflicts" not in data

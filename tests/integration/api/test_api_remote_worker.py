@@ -1,7 +1,8 @@
 """Session 31 (G): the built-in compiler run as a remote worker (`kctui worker --url`, `HttpTransport`) is
 gated as an external compiler, and must file for a person what the in-process worker files: the same
 review items (a contradiction one conflict, not a conflict and a held revise of the same page; a
-confirmed page's revise held as human_confirmed, its sign-off kept) and the same promoted pages. And the
+confirmed page's revise held as human_confirmed, its sign-off kept; a held revise its sources no longer
+ask for settled, not held again) and the same promoted pages. And the
 host owns `index.md` and `log.md` of an external result (wiki.md §5): the index made anew from the pages
 it promotes (no link to nowhere), the log kept only when it adds entries to the live one."""
 
@@ -61,21 +62,29 @@ def _run(svc, ws: str, name: str, remote: str | None) -> tuple[list, list, dict[
     (src / "wal-tuning.md").write_text(TUNING)
     _pass(svc, ws, kb.id, remote)
     wiki = paths.wiki_path(Path(ws), kb.id)
+    held = _items(svc, ws, kb.id)
+    for rel, old, new in (("sqlite-wal.md", "2000 pages", "1000 pages"),  # the sources say it as before:
+                          ("python-release-cycle.md", "2024-10-08", "2024-10-07")):  # the held revises are moot
+        (src / rel).write_text((src / rel).read_text().replace(old, new))
+    _pass(svc, ws, kb.id, remote)
     pages = {p.relative_to(wiki).as_posix(): STAMP.sub("", p.read_text()) for p in wiki.rglob("*.md")
              if p.name != "log.md"}
-    return [conflict.page_path], _items(svc, ws, kb.id), pages
+    return [conflict.page_path], held, _items(svc, ws, kb.id), pages
 
 
 def test_a_remote_worker_files_what_the_in_process_worker_files(live, ws, make_ctx) -> None:
     svc = make_ctx()
-    first_here, here, pages_here = _run(svc, ws, "Here", None)
-    first_there, there, pages_there = _run(svc, ws, "There", live)
+    first_here, here, after_here, pages_here = _run(svc, ws, "Here", None)
+    first_there, there, after_there, pages_there = _run(svc, ws, "There", live)
     assert first_here == first_there == ["entities/python.md"]
     assert here == there == [("conflict", "entities/linux.md", "contradiction", "append"),
                              ("held", "entities/python.md", "human_confirmed", "revise"),
                              ("held", "entities/sqlite-write-ahead-logging.md", "autonomy_ceiling", "revise")]
+    # the sources back as they were: the held revises are settled on both paths (not held again)
+    assert after_here == after_there == [("conflict", "entities/linux.md", "contradiction", "append")]
     assert pages_here == pages_there
     assert "verified:" in pages_there["entities/python.md"]  # the person's confirmation survives
+    assert "compile_status: confirmed" in pages_there["entities/python.md"]
 
 
 def test_the_host_owns_index_and_log_of_an_external_result(api, ws, make_ctx) -> None:
