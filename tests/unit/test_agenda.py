@@ -121,7 +121,9 @@ def test_decision_phrasings(sentence: str, decided: bool) -> None:
 
 def test_checkbox_value_keeps_its_marks() -> None:
     """A checkbox item with code or emphasis is still a to-do (its value a span of its line)."""
-    got = typed("# Release\n\n- [ ] delete the `release/4.0.x` branches\n- [x] **tag** the build\n")
+    # (a ticked box naming its owner or date: a ticked one naming no one is a checklist's step, "checked
+    # off": tests/unit/test_not_tasks.py)
+    got = typed("# Release\n\n- [ ] delete the `release/4.0.x` branches\n- [x] **tag** the build, 3 Mar\n")
     assert (3, "to do", "Release") in got
     assert (4, "done", "Release") in got
 

@@ -39,7 +39,9 @@ ACTION_WORDS = frozenset("action actions todo todos to-do to-dos tasks followups
                          "next-steps".split())
 OWNER_WORDS = frozenset("owner owners who assignee assignees assigned lead responsible by".split())
 DUE_WORDS = frozenset("due deadline eta target due-date".split())
-TASK_WORDS = ACTION_WORDS | frozenset("task item items what step steps".split())  # a task column's header
+# a task column's header (not "step": a column of steps is a procedure's, a runsheet's or a runbook's, whoever
+# runs it does them in turn; no one's action items, session 31)
+TASK_WORDS = ACTION_WORDS | frozenset("task item items what".split())
 REGISTER_WORDS = frozenset("what item items".split())  # a column of things as much as of tasks
 WHEN_WORDS = frozenset("when date time day".split())
 DONE_WORDS = frozenset("done closed complete completed fixed resolved shipped ✅ ✔ ✓ yes".split())

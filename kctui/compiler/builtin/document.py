@@ -21,6 +21,7 @@ from kctui.compiler.builtin import (
     glossary,
     name_checks,
     named_events,
+    not_tasks,
     other_names,
     prose,
     recognise,
@@ -86,6 +87,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
         names_here.setdefault(identity_key(c.name), c.name)
     item_claims, owners = shapes.items(doc, units, names_here)
     item_claims += _agenda(doc, units, names_here, item_claims, {identity_key(e.name) for e in ex.entities if e.entity_type == "person"})
+    item_claims = not_tasks.retyped(doc, item_claims, names_here)  # (a roster line, a report, a rule: no task)
     _add_owners(doc, ex, owners, entity_keys)
     # a row of a table's name column is a name however common its word ("Linear" in a vendor list)
     rows = {identity_key(e.name) for e in structured}
