@@ -26,6 +26,7 @@ ACTIONS = {"action item", "to do", "done", "owner", "due"}
     ("- Teodor: set up the staging box", "action item", ""),  # "set": the present as much as the past
     ("- QueueDepth: backlog > 5000 for 10m → page the on-call", "action item", nt.RULE),
     ("- bump the pool 20 -> 30 on the gateway", "action item", ""),  # an arrow with no threshold: a change to make
+    ("- Wren: vans over 6.0m are priced as cars => lanes undercounted", "action item", ""),  # prose, no sign
     ("| 2 | disk alert >80% on the gateways -> pager | Teodor | 7 Nov |", "action item", ""),  # a row of tasks
     ("- [x] VPN client installed", "done", nt.CHECKED),
     ("- [x] VPN client installed (Gethin)", "done", ""),  # its owner
@@ -64,3 +65,9 @@ def test_a_ticked_step_of_a_checklist_is_checked_off_not_done() -> None:
     assert (3, nt.CHECKED) in {(line, attribute) for line, attribute, _, _ in claims}
     assert (4, "done") in {(line, attribute) for line, attribute, _, _ in claims}
     assert (5, "to do") in {(line, attribute) for line, attribute, _, _ in claims}
+
+
+def test_a_ticked_box_of_a_todo_list_stays_done() -> None:
+    """Under a heading of actions ("TODO", "Action items"), a ticked box is a task done, owner or not."""
+    claims = _claims("# Platform TODO\n\n- [ ] rotate the signing key\n- [x] move the paging schedules\n")
+    assert (4, "done") in {(line, attribute) for line, attribute, _, _ in claims}

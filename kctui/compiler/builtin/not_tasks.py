@@ -10,11 +10,11 @@ longer listed among anyone's tasks), and the due date read off it goes.
 - a **status report**: a name or a label, a separator and a verb in the past tense first ("Tomas:
   finished the migration, now on alerts", "Mailchimp — cancelled Nov 2025") with no word of what comes
   next (will, to do, need, by a date, please, a question);
-- a **rule's definition**: a threshold (a comparison and a number) and an arrow to what follows
+- a **rule's definition**: a threshold (a comparison's sign and a number) and an arrow to what follows
   ("HighLatency: p99 > 800ms for 5m → page on-call"): what the system does, not a task;
 - a **ticked box that names no one** ("- [x] TLS renewals automated via cert-manager", "- [x] M365 /
   Teams"): a step of a checklist, done; a ticked box with its owner or its date ("- [x] fix the probe —
-  Tom, done 19 Feb") stays done.
+  Tom, done 19 Feb"), or under a heading or lead-in of actions ("# Platform TODO"), stays done.
 
 The words below are closed classes of English (the role nouns of name_types, a few irregular past
 forms, the words that say what comes next); no word of any corpus.
@@ -46,7 +46,7 @@ _OPENER = re.compile(_ITEM + r"(?:\*\*|__)?(?P<who>@?[A-Za-z][\w'’.&-]*(?:\s+[
                      r"(?:\s*\([^()]*\))?\s*(?:\*\*|__)?\s*(?::|—|–|\s-)\s*(?:\*\*|__)?\s*(?P<rest>\S.*)$")
 _CLAUSE_END = re.compile(r"[,;.(]|\s[—–-]\s|\s+(?:and|who|since|until|from)\s")
 _ARROW = re.compile(r"→|⇒|=>|(?<![<-])->")
-_THRESHOLD = re.compile(r"(?:(?<![-=<])[<>](?!-)=?|[≥≤]|\b(?:over|above|below|under|exceeds?)\b)\s*~?\d")
+_THRESHOLD = re.compile(r"(?:(?<![-=<])[<>](?!-)=?|[≥≤])\s*~?\d")  # (a sign: "over 6.0m" in prose describes)
 _BOX = re.compile(r"^\s*[-*+]\s+\[(?P<mark>[ xX])\]\s+(?P<rest>.*)$")
 _OWNER_MARK = re.compile(r"\((?:[A-Z][\w'’-]+|[A-Z]{2,3})[,)\s+&/]|(?:—|–|\s-\s|,)\s*(?:\*\*)?(?:[A-Z][a-z'’-]+|[A-Z]{2,3})\b")
 
@@ -56,10 +56,20 @@ def retyped(doc: Document, claims: list[Claim], names: dict[str, str]) -> list[C
     the due dates read off those lines."""
     kinds = {c.evidence.start: kind for c in claims if c.attribute in ACTION_ATTRIBUTES
              and (kind := no_task(_line(doc, c.evidence.start), c.attribute, names))}
+    if CHECKED in kinds.values():  # (a ticked box of a to-do list, under "TODO" or "Actions", is a task done)
+        listed = _action_lines(doc)
+        kinds = {line: kind for line, kind in kinds.items() if kind != CHECKED or line not in listed}
     if not kinds:
         return claims
     return [replace(c, attribute=kinds[c.evidence.start]) if c.attribute in ACTION_ATTRIBUTES and c.evidence.start in kinds else c
             for c in claims if not (c.attribute == "due" and c.evidence.start in kinds)]
+
+
+def _action_lines(doc: Document) -> set[int]:
+    """The lines of the blocks that stand under an actions heading or lead-in (agenda.section_kinds)."""
+    kinds = agenda.section_kinds(doc)
+    return {n for k, block in enumerate(doc.blocks) if kinds.get(k) == agenda.ACTION
+            for n in range(block.start, block.end + 1)}
 
 
 def _line(doc: Document, n: int) -> str:
