@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kctui.search.query import word_set
 from kctui.search.turns_read import speaker_of, speaker_prefix
+from kctui.search.word_sets import word_set
 
 NAMED_VALUE = 2.0  # a value turn in talk naming what the question names, against another value turn (1.5 with
 # NAMED_BEFORE 3: 2 questions fewer)

@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kctui.search.query import FUNCTION_WORDS, names_word
+from kctui.search.query import FUNCTION_WORDS
 from kctui.search.time_words import tells_change
 from kctui.search.turns_read import is_heading, speaker_of
+from kctui.search.word_sets import names_word
 
 HEADING = 0.4  # a heading passage, against the score of its rank (what the passages under it say comes first)
 OWN_WORDS = 0.4  # a passage (not a turn, not a heading) that neither names a word of the query nor holds a

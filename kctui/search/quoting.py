@@ -9,8 +9,9 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from kctui.search.query import FUNCTION_WORDS, names_word, tokens
+from kctui.search.query import FUNCTION_WORDS, tokens
 from kctui.search.turns_read import speaker_prefix
+from kctui.search.word_sets import names_word
 
 _PART = re.compile(r"\s+[—–]\s+")
 

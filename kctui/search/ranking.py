@@ -42,10 +42,11 @@ from kctui.search.echoes import with_echoes
 from kctui.search.named_values import NAMED_VALUE, in_named_stretch
 from kctui.search.passage_scores import K, with_neighbours
 from kctui.search.passage_weight import content_word, passage_weight
-from kctui.search.query import names_word, tokens, typed_word, word_set
+from kctui.search.query import tokens, typed_word
 from kctui.search.second_hop import with_hops
 from kctui.search.turn_form import said_text, turn_form
 from kctui.search.turns_read import speaker_of
+from kctui.search.word_sets import names_word, word_set
 
 PAGE_WEIGHT = 0.6  # a page the query does not name: its claims against the passages
 NAMED = 0.5  # the share of a page's title words the query must hold for the page to count in full

@@ -17,16 +17,8 @@ from kctui.search.index_memo import kept
 from kctui.search.pack_memo import Lazy, Sizes
 from kctui.search.passage_counts import passage_shares
 from kctui.search.passage_index import TIE_ROOM, _table, rank_passages, refresh_passages
-from kctui.search.query import (
-    fold,
-    matched_groups,
-    names_word,
-    parse_query,
-    quick_needles,
-    tokens,
-    typed_word,
-    word_set,
-)
+from kctui.search.query import fold, matched_groups, parse_query, quick_needles, tokens, typed_word
+from kctui.search.word_sets import names_word, word_set
 
 KEY = "b0123456789abcdef01234567"
 
