@@ -18,6 +18,7 @@ the same pages query after query. The claims it holds are shared: read them, nev
 from __future__ import annotations
 
 import json
+import threading
 from bisect import bisect_right
 from collections import Counter, OrderedDict
 from itertools import accumulate
@@ -94,20 +95,23 @@ class PageClaims:
 
 
 _kept: OrderedDict[tuple[str, str], tuple[str, PageClaims]] = OrderedDict()
+_lock = threading.Lock()  # (the API serves queries from several threads)
 
 
 def page_claims(digest: str, claims_json: str, title: str) -> PageClaims:
     """The page's claims, parsed once per page and title (by `digest`; the JSON is compared whole, so a
     changed page is parsed again whatever its digest says)."""
     key = (digest, title)
-    got = _kept.get(key)
-    if got is not None and got[0] == claims_json:
-        _kept.move_to_end(key)
-        return got[1]
+    with _lock:
+        got = _kept.get(key)
+        if got is not None and got[0] == claims_json:
+            _kept.move_to_end(key)
+            return got[1]
     page = PageClaims(json.loads(claims_json), title)
-    _kept[key] = (claims_json, page)
-    while len(_kept) > KEPT_PAGES:
-        _kept.popitem(last=False)
+    with _lock:
+        _kept[key] = (claims_json, page)
+        while len(_kept) > KEPT_PAGES:
+            _kept.popitem(last=False)
     return page
 
 
