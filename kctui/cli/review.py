@@ -37,7 +37,7 @@ def review_list(workspace: str | None, show_all: bool, limit: int, offset: int, 
         click.echo("nothing to review")
         return
     rows = [[str(i.id), i.base_id, f"{ITEM_GLYPHS.get(i.kind, '•')} {i.kind}", i.page_path,
-             i.reason, i.state] for i in page.items]
+             i.reason, i.state_words] for i in page.items]
     if rows:
         click.echo(table(rows, ["ID", "KB", "KIND", "PAGE", "REASON", "STATE"]))
     shown = f"{page.offset + 1}–{page.offset + len(page.items)}" if page.items else "none"
@@ -56,7 +56,7 @@ def review_show(item_id: str, as_json: bool) -> None:
     if as_json:
         print_json(data)
         return
-    click.echo(f"#{data['id']} {data['kind']} on {data['page']} ({data['knowledgeBaseId']}) — {data['state']}")
+    click.echo(f"#{data['id']} {data['kind']} on {data['page']} ({data['knowledgeBaseId']}) — {data.get('stateWords') or data['state']}")
     click.echo(f"reason: {data['reason']} — {data['reasonWords']}")
     if data["summary"]:
         click.echo(f"summary: {data['summary']}")
@@ -103,7 +103,7 @@ def _resolve(item_id: str, action: str, expected: int | None, as_json: bool, hun
 
         click.echo(f"#{item.id} {partial_words(action, chosen, total)}: {item.page_path}")
     else:
-        click.echo(f"#{item.id} {item.state}: {item.page_path}")
+        click.echo(f"#{item.id} {item.state_words}: {item.page_path}")
 
 
 def _bulk(action: str, item_id: str | None, expected: int | None, job: str | None, source: str | None,

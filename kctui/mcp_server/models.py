@@ -87,6 +87,9 @@ class ReviewItemOut(_Out):
     reason_words: str = Field(default="", alias="reasonWords")
     summary: str = ""
     state: str
+    state_words: str = Field(default="", alias="stateWords",
+                             description="the state as a person reads it: `partly approved (37/38)` when a "
+                                         "decision took some of the item's hunks")
     expected_revision: int | None = Field(default=None, alias="expectedRevision")
     decisions: list[str] = Field(default_factory=list, description="what resolve_conflict accepts for it")
     details: dict[str, Any] = Field(default_factory=dict, description="a conflict's two sides with citations")

@@ -353,7 +353,7 @@ def _item_out(item: Any) -> m.ReviewItemOut:
     details = {k: data[k] for k in ("existing", "incoming") if data.get(k)}
     return m.ReviewItemOut(id=item.id, knowledgeBaseId=item.base_id, kind=item.kind, page=item.page_path,
                            title=item.title, reason=item.reason, reasonWords=item.reason_words, summary=item.summary,
-                           state=item.state, expectedRevision=item.expected_revision,
+                           state=item.state, stateWords=item.state_words, expectedRevision=item.expected_revision,
                            decisions=decisions if item.state == "open" else [], details=details)
 
 

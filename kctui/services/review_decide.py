@@ -31,14 +31,14 @@ from pathlib import Path
 
 from kctui import paths
 from kctui.compiler.trust.disputes import block_dispute_count, decide_dispute, swap_by_sides
-from kctui.compiler.trust.kept import pin_kept
+from kctui.compiler.trust.kept import change_set_refs, pin_kept
 from kctui.compiler.trust.page_edits import decide_edit
 from kctui.core.clock import rfc3339
 from kctui.core.page_status import COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status, split_page
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput
 from kctui.services.review_hunks import accepted_by_page, item_hunks, partial_page
-from kctui.services.review_publish import after_publish, publish_pages
+from kctui.services.review_publish import after_publish, publish_pages, record_partial
 from kctui.services.review_queue import OPEN, ReviewItem, actor_name, get_item, read_live_page
 from kctui.services.review_undo import old_proposals, record_decision
 from kctui.services.revisions import current_revision_number
@@ -82,6 +82,7 @@ class Batch:
         self.decided_by: dict[str, tuple[int, str]] = {}  # page -> (item, action) of the last decision on it
         self.withdrawn: dict[int, str] = {}  # item -> why (its proposal no longer matches its sources)
         self.hunks: dict[int, list[int]] = {}  # item -> the hunk numbers its action applied to (issue 35)
+        self.partial: dict[int, tuple[int, int]] = {}  # item -> (hunks approved, hunks in all), some taken
         self.digests: dict[str, str] = {}
         self._front: dict[int, tuple[str, tuple[dict, str]]] = {}
         # page -> (id, kind) of every open item of the base on it: the open items do not change while
@@ -254,6 +255,10 @@ def _plan(batch: Batch, item: ReviewItem, action: str, hunks: Sequence[int] | No
              else _plan_conflict(batch, item, action))
     if hunks is not None:
         batch.hunks[item.id] = sorted(set(int(n) for n in hunks))
+    if taken:  # some of its hunks approved, the others not: recorded as what happened (QA s31 item 4)
+        approved, total = sum(len(acc) for acc, _ in taken.values()), sum(n for _, n in taken.values())
+        if 0 < approved < total:
+            batch.partial[item.id] = (approved, total)
     batch.texts.update(texts)
     batch.decided.append((item, state))
     batch.decided_ids.add(item.id)
@@ -287,6 +292,7 @@ def _plan_held(batch: Batch, item: ReviewItem, action: str,
     page as taking those of its hunks leaves it (all: approved; none: rejected; some: partial)."""
     texts: dict[str, str] = {}
     any_taken = taken is not None and any(acc for acc, _ in taken.values())
+    seen = change_set_refs([batch.proposal(item.id, p.page_path, p.proposed_body) for p in item.page_list])
     for p in item.page_list:
         page_action, partial = action, None
         if taken is not None:
@@ -299,7 +305,7 @@ def _plan_held(batch: Batch, item: ReviewItem, action: str,
         fallback = block_claim_lines(batch.body(current)) if current and conflicted else []
         proposed = batch.proposal(item.id, p.page_path, p.proposed_body)
         if partial is not None and proposed:
-            part = partial_page(current, proposed, partial, p.page_path, by=batch.actor, at=batch.at)
+            part = partial_page(current, proposed, partial, p.page_path, by=batch.actor, at=batch.at, seen_refs=seen)
             if part is not None:
                 texts[p.page_path] = _with_status(part, others, "confirmed", actor=batch.actor, at=batch.at,
                                                   fallback_block=fallback)
@@ -311,15 +317,16 @@ def _plan_held(batch: Batch, item: ReviewItem, action: str,
             texts[p.page_path] = _with_status(proposed, others, settled, actor=batch.actor, at=batch.at,
                                               fallback_block=fallback, parsed=parsed)
         elif current is not None:
-            texts[p.page_path] = _rejected(batch, p.page_path, current, proposed, others, fallback)
+            texts[p.page_path] = _rejected(batch, p.page_path, current, proposed, others, fallback, seen)
     return texts
 
 
 def _rejected(batch: Batch, rel: str, current: str, proposed: str | None, others: list[tuple[int, str]],
-              fallback: list[str]) -> str:
+              fallback: list[str], seen: dict[str, str]) -> str:
     """A page as rejecting the held proposal for it leaves it: its claims kept, its status as before."""
     fm = batch.front(current)
-    kept = pin_kept(current, proposed, rel, by=batch.actor, at=batch.at, split=(copy.deepcopy(fm), batch.body(current)))
+    kept = pin_kept(current, proposed, rel, by=batch.actor, at=batch.at, split=(copy.deepcopy(fm), batch.body(current)),
+                    seen_refs=seen)
     settled = ("archived" if _status_of(fm) == "archived" or _archived(fm)
                else "confirmed" if _signed(fm) else "compiled")
     return _with_status(kept, others, settled, actor=None, at=None, fallback_block=fallback)
@@ -386,6 +393,7 @@ def _commit(batch: Batch, workspace: str, kb_id: str) -> Path | None:
                     else f"review of items {', '.join(str(i.id) for i, _ in batch.decided)}"), now_us=now,
             decision={"item": first.id, "state": batch.decided[0][1], "actor": actor, "at": now,
                       "items": [[i.id, st] for i, st in batch.decided],
+                      "partial": {str(i): list(an) for i, an in batch.partial.items()},
                       "rebased": [[oid, page, body] for (oid, page), body in batch.proposals.items()]},
             # in a bulk action each page's revision names the decision that wrote it
             notes=None if len(batch.decided) == 1 else {
@@ -394,6 +402,7 @@ def _commit(batch: Batch, workspace: str, kb_id: str) -> Path | None:
                 for rel, (iid, act) in batch.decided_by.items() if rel in texts})
     conn.executemany("UPDATE review_items SET state = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
                      [(state, now, actor, item.id) for item, state in batch.decided])
+    record_partial(conn, [item.id for item, _ in batch.decided], batch.partial)
     after_publish(conn, workspace, kb_id, list(texts), [(o, p, b) for (o, p), b in batch.proposals.items()])
     record_decision(conn, workspace, kb_id, [(i.id, st) for i, st in batch.decided],
                     [(rel, n, current_revision_number(conn, workspace, kb_id, rel)) for rel, n in before.items()],

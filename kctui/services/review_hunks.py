@@ -68,7 +68,8 @@ def accepted_by_page(item: ReviewItem, hunks: list[ItemHunk], action: str,
     return out
 
 
-def partial_page(current: str | None, proposed: str, accepted: set[int], rel: str, *, by: str, at: str) -> str | None:
+def partial_page(current: str | None, proposed: str, accepted: set[int], rel: str, *, by: str, at: str,
+                 seen_refs: dict[str, str] | None = None) -> str | None:
     """The page with the hunks `accepted` of the proposal taken and the others left: the proposal's
     front matter (its sources' revisions), the claims of rejected hunks kept and flagged. None: a page
     the proposal creates, none of whose hunks was taken."""
@@ -79,7 +80,7 @@ def partial_page(current: str | None, proposed: str, accepted: set[int], rel: st
         return render_page(copy.deepcopy(pfm), merge_hunks("", strip_status_line(pbody), accepted))
     cfm, cbody = split_page(current)
     merged = render_page(cfm, merge_hunks(strip_status_line(cbody), strip_status_line(pbody), accepted))
-    kfm, kbody = split_page(pin_kept(merged, proposed, rel, by=by, at=at))
+    kfm, kbody = split_page(pin_kept(merged, proposed, rel, by=by, at=at, seen_refs=seen_refs))
     fm = copy.deepcopy(pfm)
     if kfm.get(KEPT_KEY):
         fm[KEPT_KEY] = kfm[KEPT_KEY]

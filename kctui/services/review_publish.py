@@ -245,6 +245,20 @@ def settle_decision(ctx: ServiceContext, conn: sqlite3.Connection, workspace: st
                                "WHERE id = ? AND state = 'open'", (state, int(at or now), actor, item_id))
             if cur.rowcount:
                 resolved.append(item_id)
+        part = decision.get("partial") or {}
+        record_partial(conn, [i for i, *_ in decided],
+                       {int(k): (int(v[0]), int(v[1])) for k, v in part.items() if isinstance(v, list) and len(v) == 2})
     else:
         pending.extend(item_id for item_id, *_ in decided)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def record_partial(conn: sqlite3.Connection, ids: list[int], partial: dict[int, tuple[int, int]]) -> None:
+    """Each decided item's `partial` detail: (approved, of) hunks when the decision took some, else none."""
+    conn.executemany("UPDATE review_items SET details_json = json_remove(details_json, '$.partial') WHERE id = ?",
+                     [(i,) for i in ids if i not in partial])
+    conn.executemany("UPDATE review_items SET details_json = json_set(details_json, '$.partial', "
+                     "json_object('approved', ?, 'of', ?)) WHERE id = ?",
+                     [(a, n, i) for i, (a, n) in partial.items() if i in set(ids)])
+
+

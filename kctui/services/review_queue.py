@@ -75,12 +75,29 @@ class ReviewItem:
         return self.pages or (ItemPage(self.page_path, self.title, self.update_kind, self.reason, self.summary,
                                        self.proposed_body, self.expected_revision),)
 
+    @property
+    def partial(self) -> tuple[int, int] | None:
+        """(hunks approved, hunks in all) of a decision that took some of a held item's hunks (QA s31 item
+        4); None for a whole decision or an open item."""
+        part = self.details.get("partial") if self.state in ("approved", "rejected") else None
+        if isinstance(part, dict) and isinstance(part.get("approved"), int) and isinstance(part.get("of"), int):
+            return part["approved"], part["of"]
+        return None
+
+    @property
+    def state_words(self) -> str:
+        """The state as a person reads it: `partly approved (37/38)` for a decision on some hunks."""
+        part = self.partial
+        return f"partly approved ({part[0]}/{part[1]})" if part else self.state
+
     def json(self) -> dict[str, Any]:
         return {
             "id": self.id, "workspaceRoot": self.workspace, "knowledgeBaseId": self.base_id, "jobId": self.job_id,
             "kind": self.kind, "page": self.page_path, "slug": self.slug, "title": self.title,
             "updateKind": self.update_kind, "reason": self.reason, "reasonWords": self.reason_words,
             "summary": self.summary, "expectedRevision": self.expected_revision, "state": self.state,
+            "stateWords": self.state_words,
+            "partial": ({"approved": self.partial[0], "of": self.partial[1]} if self.partial else None),
             "createdAt": rfc3339(self.created_at), "resolvedAt": rfc3339(self.resolved_at),
             "resolvedBy": self.resolved_by, **({"existing": self.details.get("existing"),
                                                  "incoming": self.details.get("incoming")} if self.kind == "conflict" else {}),

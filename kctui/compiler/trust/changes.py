@@ -53,6 +53,20 @@ class PageUpdate:
     written: bool = True  # False: the staged page kept its current body (held, or a conflict's rest held)
 
 
+def drop_kept_changes(update: PageUpdate, kept: list[dict]) -> None:
+    """The update's claim changes without those of a claim a person kept (QA s31 item 1): the kept value
+    stays on the proposal, so its revision or retraction is not what the proposal asks (nor its summary)."""
+    if not kept:
+        return
+    marks = {(str(e.get("source")), str(e.get("subject")), str(e.get("attribute")), str(e.get("scope") or ""),
+              str(e.get("value"))) for e in kept}
+    gone = [c for c in update.changes if c.change != "added" and (c.path, c.subject, c.attribute, c.scope, c.old) in marks]
+    if gone:
+        update.changes = [c for c in update.changes if c not in gone]
+        update.revised -= sum(1 for c in gone if c.change == "revised")
+        update.retracted -= sum(1 for c in gone if c.change == "retracted")
+
+
 @dataclass
 class PassContext:
     created_at: str

@@ -30,6 +30,7 @@ from kctui.compiler.trust.changes import (
     PageUpdate,
     PassContext,
     claim_order,
+    drop_kept_changes,
 )
 from kctui.compiler.trust.disputes import Dispute, open_fingerprints, use_new_variant
 from kctui.compiler.trust.kept import cited_lines
@@ -149,6 +150,7 @@ class TrustGate:
         if recheck_kept(page, old, self.ctx.digests, self.source_root, self.ctx.changed) and old is not None:
             self.writer.keep(old, None)  # only the change a person decided against: the page stands
             return None
+        drop_kept_changes(update, kept_entries(page.extra))  # what a person kept is not proposed again
         self.closed |= {(page.rel_path, fp) for fp in open_fingerprints(previous) - open_fingerprints(page)}
         fresh = self._freshen(page, update, old)
         text = self.writer.render(page, old, self.ctx)

@@ -82,15 +82,18 @@ def _norm(text: str) -> str:
 
 
 def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str,
-             split: tuple[dict[str, Any], str] | None = None) -> str:
+             split: tuple[dict[str, Any], str] | None = None, seen_refs: dict[str, str] | None = None) -> str:
     """The current page text with every claim the proposal revises or retracts kept and flagged, and its
     sources' digests moved to the proposal's (the person decided against that revision: the next pass
-    does not propose it again). `split`: `split_page(current)` when the caller has it (changed here)."""
+    does not propose it again). `split`: `split_page(current)` when the caller has it (changed here).
+    `seen_refs`: resource -> digest every page of the decided change set cites (`change_set_refs`): the
+    revision the person saw of a source this page's proposal no longer cites (QA s31 item 1: a claim
+    retracted from this page is kept against that revision, not against a deleted file)."""
     cur = _parse(current, rel)
     new = _parse(proposed, rel) if proposed else None
     if cur is None or cur.is_stub:
         return current
-    proposal = _Proposal.of(cur, new)
+    proposal = _Proposal.of(cur, new, seen_refs or {})
     pinning = _Pinning(kept_entries(cur.extra))
     for c in cur.claims:
         _pin(c, proposal, pinning, by=by, at=at)
@@ -110,15 +113,16 @@ class _Proposal:
     old_refs: dict[str, str]  # … the current page's
     claims: dict[tuple, list[Claim]]  # the proposal's claims by `_key`
     kept: list[dict[str, Any]]  # the proposal's kept entries
+    seen_refs: dict[str, str]  # resource -> digest the whole change set cites
 
     @classmethod
-    def of(cls, cur: Page, new: Page | None) -> _Proposal:
+    def of(cls, cur: Page, new: Page | None, seen_refs: dict[str, str]) -> _Proposal:
         new_refs = {s.resource: s.digest for s in new.sources} if new is not None and not new.is_stub else {}
         claims: dict[tuple, list[Claim]] = {}
         for c in new.claims if new is not None else []:
             claims.setdefault(_key(c), []).append(c)
         return cls(new is not None, new_refs, {s.resource: s.digest for s in cur.sources}, claims,
-                   kept_entries(new.extra) if new is not None else [])
+                   kept_entries(new.extra) if new is not None else [], seen_refs)
 
 
 @dataclass
@@ -150,7 +154,17 @@ def _pin(c: Claim, proposal: _Proposal, pinning: _Pinning, *, by: str, at: str) 
         "subject": c.subject, "attribute": c.attribute, "scope": c.scope, "value": c.value,
         "citation": citation(c.evidence)[2:-1], "source": path,
         "pinned": str(earlier["pinned"]) if earlier else proposal.old_refs.get(path, ""),
-        "seen": proposal.new_refs.get(path, ""), "now": _now_at(c, alike), "by": by, "at": at})
+        "seen": proposal.new_refs.get(path) or proposal.seen_refs.get(path, ""), "now": _now_at(c, alike), "by": by, "at": at})
+
+
+def change_set_refs(proposals: list[str | None]) -> dict[str, str]:
+    """resource -> digest that the proposals of one change set cite (their frontmatter `sources`)."""
+    out: dict[str, str] = {}
+    for text in proposals:
+        page = _parse(text, "page.md") if text else None
+        if page is not None and not page.is_stub:
+            out.update({s.resource: s.digest for s in page.sources if s.digest})
+    return out
 
 
 def _now_at(c: Claim, alike: list[Claim]) -> str:
@@ -237,9 +251,9 @@ def _still_kept(page: Page, entry: dict[str, Any], kept: Claim, digests: dict[st
     current = digests.get(kept.evidence.path, "")
     if says(source_root, kept) and current:
         return False  # the source says the kept value again: the flag goes away
-    if current != str(entry.get("seen") or ""):
-        return False  # the source changed again: this proposal is classified like any other
     same = [c for c in page.claims if _key(c) == _key(kept)]
+    if current != str(entry.get("seen") or "") and not _asks_again(kept, entry, same, current):
+        return False  # the source changed again there: this proposal is classified like any other
     if not any(c.norm_value == kept.norm_value and c.evidence == kept.evidence for c in same):
         # the source is the revision the person decided against: the rejected value is not proposed again
         # (a fact has one value, the kept one; a note is one of many, the others stand beside it)
@@ -248,8 +262,22 @@ def _still_kept(page: Page, entry: dict[str, Any], kept: Claim, digests: dict[st
     return True
 
 
+def _asks_again(kept: Claim, entry: dict[str, Any], same: list[Claim], current: str) -> bool:
+    """The source changed since the decision, elsewhere than at the kept claim (QA s31 item 1: a row added
+    to a table whose other row a person kept): the proposal says at the kept claim's lines exactly what the
+    person rejected (`now`; or, as then, nothing there), so the rejection holds. A file that is gone, or
+    a proposal saying anything else there, asks again."""
+    if not current or not str(entry.get("seen") or ""):
+        return False
+    mine = [c for c in same if c.subject == kept.subject]
+    now = str(entry.get("now") or "")
+    if not now:
+        return not any(c.evidence.start <= kept.evidence.end and kept.evidence.start <= c.evidence.end for c in mine)
+    return _now_at(kept, mine) == now
+
+
 def _claims_of(page: Page) -> list[tuple]:
     return sorted((c.claim_id, c.value, citation(c.evidence)) for c in page.claims)
 
 
-__all__ = ["holds", "pin_kept", "recheck", "says"]
+__all__ = ["change_set_refs", "holds", "pin_kept", "recheck", "says"]

@@ -242,7 +242,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         else:
             hint = "n use the new value · K keep the existing page · d dismiss · e editor · esc back"
         if data.get("state") != "open":
-            hint = f"This item is {data.get('state')}; nothing to resolve. z undo · esc back"
+            hint = f"This item is {data.get('stateWords') or data.get('state')}; nothing to resolve. z undo · esc back"
         self.query_one("#detail-keys", Static).update(hint)
         self.refresh_bindings()
 
@@ -307,7 +307,7 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         if self.data is None:
             return "the item is still loading"
         if self.data.get("state") != "open":
-            return f"item #{self.item_id} is already {self.data.get('state')}"
+            return f"item #{self.item_id} is already {self.data.get('stateWords') or self.data.get('state')}"
         if choice not in VALID.get(self.data["kind"], ()):
             keymap = getattr(self.app, "user_keymap", {})
             ids = (("approve", "approve"), ("reject", "reject")) if self.data["kind"] == "held" else (
