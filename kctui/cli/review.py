@@ -36,7 +36,8 @@ def review_list(workspace: str | None, show_all: bool, limit: int, offset: int, 
     if not page.total:
         click.echo("nothing to review")
         return
-    rows = [[str(i.id), i.base_id, f"{ITEM_GLYPHS.get(i.kind, '•')} {i.kind}", i.page_path,
+    rows = [[str(i.id), i.base_id, f"{ITEM_GLYPHS.get(i.kind, '•')} {i.kind}",
+             i.page_path if len(i.page_list) <= 1 else i.label,
              i.reason, i.state_words] for i in page.items]
     if rows:
         click.echo(table(rows, ["ID", "KB", "KIND", "PAGE", "REASON", "STATE"]))
@@ -77,7 +78,8 @@ def review_show(item_id: str, as_json: bool) -> None:
                 click.echo(s["citedLines"])
 
 
-def _resolve(item_id: str, action: str, expected: int | None, as_json: bool, hunks: str | None = None) -> None:
+def _resolve(item_id: str, action: str, expected: int | None, as_json: bool, hunks: str | None = None,
+             yes: bool = False) -> None:
     from kctui.services.review import resolve  # noqa: PLC0415
 
     chosen = None
@@ -95,6 +97,8 @@ def _resolve(item_id: str, action: str, expected: int | None, as_json: bool, hun
         from kctui.services.review_partial import hunk_total  # noqa: PLC0415
 
         total = hunk_total(ctx, item_id)
+    elif action == "approve":
+        _say_overrides(ctx, [item_id], yes)
     item = resolve(ctx, item_id, action, expected_revision=expected, hunks=chosen)
     if as_json:
         print_json(item.json())
@@ -104,6 +108,22 @@ def _resolve(item_id: str, action: str, expected: int | None, as_json: bool, hun
         click.echo(f"#{item.id} {partial_words(action, chosen, total)}: {item.page_path}")
     else:
         click.echo(f"#{item.id} {item.state_words}: {item.page_path}")
+
+
+def _say_overrides(ctx, item_ids: list, yes: bool) -> None:  # noqa: ANN001
+    """Before an approval publishes: the values a person kept that it would replace (QA s31 item 2), on
+    stderr; for a single item without --yes, asked first (a bulk action asks once, after this)."""
+    from kctui.services.review_bulk import select_items  # noqa: PLC0415
+    from kctui.services.review_kept import kept_overrides, overrides_words  # noqa: PLC0415
+    from kctui.services.review_queue import get_item  # noqa: PLC0415
+
+    items = ([get_item(ctx, item_ids[0])] if len(item_ids) == 1
+             else list(select_items(ctx, item_ids=[int(i) for i in item_ids]).items))
+    words = overrides_words(kept_overrides(items))
+    for line in words:
+        click.echo(line, err=True)
+    if words and not yes:
+        click.confirm("Approve it all the same?", abort=True, err=True)
 
 
 def _bulk(action: str, item_id: str | None, expected: int | None, job: str | None, source: str | None,
@@ -117,7 +137,7 @@ def _bulk(action: str, item_id: str | None, expected: int | None, job: str | Non
     if item_id is not None:
         if filter_text is not None:
             raise click.UsageError("--filter narrows --job, --source or --all, not a single ID")
-        _resolve(item_id, action, expected, as_json, hunks)
+        _resolve(item_id, action, expected, as_json, hunks, yes)
         return
     if hunks is not None:
         raise click.UsageError("--hunks goes with a single ID")
@@ -133,6 +153,8 @@ def _bulk(action: str, item_id: str | None, expected: int | None, job: str | Non
     if not selection.count:
         _say_nothing_selected(action, selection, as_json)
         return
+    if action == "approve":
+        _say_overrides(ctx, [i.id for i in selection.items], True)
     if not yes:
         click.confirm(f"{selection.describe(action).capitalize()}?", abort=True, err=True)
     outcome = bulk_resolve(ctx, selection.items, action, progress=_bulk_progress(as_json))

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kctui.core.clock import rfc3339
+from kctui.core.review_label import item_label
 from kctui.core.trust import REASON_WORDS
 from kctui.services.context import ServiceContext
 from kctui.services.errors import InvalidInput, NotFound
@@ -85,6 +86,12 @@ class ReviewItem:
         return None
 
     @property
+    def label(self) -> str:
+        """The item's name in a list: a change set's sources and page count (`kctui.core.review_label`)."""
+        return item_label(self.kind, self.title, self.page_path, [str(s) for s in self.details.get("sources") or []],
+                          len(self.page_list))
+
+    @property
     def state_words(self) -> str:
         """The state as a person reads it: `partly approved (37/38)` for a decision on some hunks."""
         part = self.partial
@@ -96,7 +103,7 @@ class ReviewItem:
             "kind": self.kind, "page": self.page_path, "slug": self.slug, "title": self.title,
             "updateKind": self.update_kind, "reason": self.reason, "reasonWords": self.reason_words,
             "summary": self.summary, "expectedRevision": self.expected_revision, "state": self.state,
-            "stateWords": self.state_words,
+            "stateWords": self.state_words, "label": self.label,
             "partial": ({"approved": self.partial[0], "of": self.partial[1]} if self.partial else None),
             "createdAt": rfc3339(self.created_at), "resolvedAt": rfc3339(self.resolved_at),
             "resolvedBy": self.resolved_by, **({"existing": self.details.get("existing"),

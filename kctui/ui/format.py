@@ -205,7 +205,7 @@ SHORT_REASON = {"contradiction": "contradiction", "never_auto": "never-auto guar
 def item_cells(i: ItemView, tones: dict[str, str]) -> list[Text]:
     glyph, word, tone = ITEM_KIND.get(i.kind, ("?", i.kind, "muted"))
     return [cell(f"#{i.id}"), cell(f"{glyph} {word}", tones.get(tone, "")), cell(i.base_id),
-            cell(i.title or i.page), cell(SHORT_REASON.get(i.reason or "", i.reason_words))]
+            cell(i.label or i.title or i.page), cell(SHORT_REASON.get(i.reason or "", i.reason_words))]
 
 
 # (Base is cut first: the line under the table names the selected base in full, and Note keeps its header

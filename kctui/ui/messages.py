@@ -78,6 +78,7 @@ class ItemView:
     reason_words: str
     summary: str
     expected_revision: int
+    label: str = ""  # the row's name: the source change and page count of a change set (QA s31 item 11)
 
 
 @dataclass(frozen=True)

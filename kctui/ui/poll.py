@@ -8,6 +8,7 @@ totals, so ten thousand jobs cost what five hundred do."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from typing import Any
 
 from kctui.core.handed_back import handed_back
 from kctui.core.models import FAILURE_WORDS
+from kctui.core.review_label import item_label
 from kctui.core.trust import REASON_WORDS
 from kctui.services import bases as bases_svc
 from kctui.services import briefs, progress, status
@@ -83,15 +85,27 @@ def read_items(ctx: ServiceContext, limit: int = ITEM_LIMIT) -> tuple[tuple[Item
     """The open review items, oldest first, bounded (a read of the service's table, never a write), and
     how many open items are held updates and conflicts (the store's counts: they add up to the total)."""
     rows = ctx.store.query(
-        "SELECT id, kind, workspace, base_id, job_id, page_path, title, reason, summary, expected_revision "
+        "SELECT id, kind, workspace, base_id, job_id, page_path, title, reason, summary, expected_revision, "
+        "json_extract(details_json, '$.sources') AS sources, "
+        "(SELECT COUNT(*) FROM review_item_pages p WHERE p.item_id = review_items.id) AS pages "
         "FROM review_items WHERE state = ? ORDER BY id LIMIT ?", (OPEN, int(limit)))
     kinds = {r[0]: int(r[1]) for r in ctx.store.query(
         "SELECT kind, COUNT(*) FROM review_items WHERE state = ? GROUP BY kind", (OPEN,))}
     items = tuple(ItemView(id=r["id"], kind=r["kind"], workspace=r["workspace"], base_id=r["base_id"],
                            job_id=r["job_id"], page=r["page_path"], title=r["title"], reason=r["reason"],
                            reason_words=REASON_WORDS.get(r["reason"], r["reason"]), summary=r["summary"],
-                           expected_revision=r["expected_revision"]) for r in rows)
+                           expected_revision=r["expected_revision"],
+                           label=item_label(r["kind"], r["title"], r["page_path"], _sources(r["sources"]),
+                                            int(r["pages"] or 0))) for r in rows)
     return items, kinds.get("held", 0), kinds.get("conflict", 0)
+
+
+def _sources(raw: str | None) -> list[str]:
+    try:
+        got = json.loads(raw) if raw else []
+    except ValueError:
+        return []
+    return [str(s) for s in got] if isinstance(got, list) else []
 
 
 def read_detail(ctx: ServiceContext, job_id: str, names: dict[str, str]) -> JobDetail | None:

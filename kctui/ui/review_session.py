@@ -43,9 +43,13 @@ class ReviewSession:
 
     def resolve_item(self, item_id: int, choice: str, expected: int | None,
                      after: Callable[[bool], None] | None = None, hunks: Sequence[int] | None = None,
-                     total: int = 0) -> None:
+                     total: int = 0, checked: bool = False) -> None:
         from kctui.services import review
         from kctui.services.review_undo import find_decision
+
+        if choice == "approve" and not hunks and not checked:  # a value a person kept: asked first (QA s31 #2)
+            self._approve_if_nothing_kept(item_id, expected, after)
+            return
 
         def go(ctx: Any) -> int | None:
             review.resolve(ctx, item_id, choice, expected_revision=expected, hunks=hunks)
@@ -66,6 +70,30 @@ class ReviewSession:
         words = partial_words(choice, hunks, total) if hunks and total else f"{RESOLVED_WORDS[choice]}{part}"
         self.run_service("resolve", go, ok_text=lambda _r: f"item #{item_id} {words}",  # type: ignore[attr-defined]
                          then=done, on_error=(lambda: after(False)) if after else None)
+
+    def _approve_if_nothing_kept(self, item_id: int, expected: int | None,
+                                 after: Callable[[bool], None] | None) -> None:
+        """Approve the whole item; when its proposal replaces a value a person kept, ask first, naming it."""
+        from kctui.services.review_kept import kept_overrides, overrides_words
+        from kctui.services.review_queue import get_item
+        from kctui.ui.screens.confirm import ask
+
+        def go_on(yes: bool | None) -> None:
+            if yes:
+                self.resolve_item(item_id, "approve", expected, after=after, checked=True)
+            elif after:
+                after(False)
+
+        def counted(lines: list[str]) -> None:
+            if not lines:
+                go_on(True)
+                return
+            body = "\n".join([*overrides_words(lines, limit=4), "", "Approve the item all the same?"])
+            ask(self, f"Approve item #{item_id}: it overrides a kept value", body,  # type: ignore[arg-type]
+                "approve over a kept value", go_on)
+
+        self.run_service("check", lambda ctx: kept_overrides([get_item(ctx, item_id)]),  # type: ignore[attr-defined]
+                         then=counted, quiet=True, reads_only=True)
 
     def undo_last(self, after: Callable[[], Any] | None = None) -> None:
         """Undo the session's last decision still standing (z); say so when there is none."""

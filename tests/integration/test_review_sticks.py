@@ -4,9 +4,12 @@ any page of its change set: a page the change retracts a claim from included).""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kctui.services import review
+from kctui.services.review_kept import kept_overrides, overrides_words
 from kctui.services.review_undo import undo_decision
 from tests.helpers.cli import run
 from tests.helpers.hunks import make_three_hunks
@@ -33,6 +36,8 @@ def test_a_rejection_holds_on_every_page_of_the_change(svc, workspace) -> None:
     [item] = b.items()
     # the role's change retracts the row's note from the CDN page: that page is one of the change set
     assert "entities/cdn.md" in {p.page_path for p in item.page_list}
+    # QA 11: the item is named by its source change, not by one of its pages ("CDN")
+    assert item.json()["label"] == f"{len(item.page_list)} pages · roster.md"
     review.resolve(svc, item.id, "reject", actor="human:ada")
     # before: the CDN page's kept note was pinned against "no file", so every pass read roster.md again
     # and proposed the rejected change in full (a new item each compile, with no source change)
@@ -78,3 +83,57 @@ def test_a_decision_on_some_hunks_is_listed_as_what_happened(svc, workspace, act
     undo_decision(svc, item_id=item.id)
     again = review.get_item(svc, item.id)
     assert again.state == "open" and again.state_words == "open" and again.json()["partial"] is None
+
+
+SAAS = ("# Vendors\n\n| Vendor | Service | Cost | Owner |\n| --- | --- | --- | --- |\n"
+        "| Datadog | Monitoring | {cost} | {owner} |\n| PagerDuty | Paging | $900 / month | Mara Lind |\n")
+
+
+def test_rejecting_one_hunk_takes_the_lines_restating_its_value_with_it(svc, workspace) -> None:
+    """QA 2: a person rejected only the owner's hunk; the row's `note:` (another, approved hunk) went on
+    stating the rejected owner beside the kept one, on every later compile too."""
+    b = Base(svc, workspace, {"vendors.md": SAAS.format(cost="$2,400 / month", owner="Jonas Weber"),
+                              "standup.md": "# Standup\n\n- Jonas: Datadog dashboards cleaned up.\n"})
+    b.compile()
+    b.write("vendors.md", SAAS.format(cost="$2,750 / month", owner="Ines Duarte"))
+    b.compile()
+    [item] = b.items()
+    hunks = review.show_item(svc, item.id)["hunks"]
+    owner = [h["hunk"] for h in hunks if "Owner: Jonas Weber" in json.dumps(h) and "Ines Duarte" in json.dumps(h)]
+    assert owner, [h.get("what") for h in hunks]
+    review.resolve(svc, item.id, "reject", hunks=owner, actor="human:ada")
+    for _ in range(2):
+        for f in sorted(b.wiki.rglob("*.md")):
+            text = f.read_text(encoding="utf-8")
+            if "Owner: Jonas Weber (⚑ kept" in text:
+                # (the reverse claim "Ines Duarte (Datadog) — Owner of: Datadog" is not covered yet)
+                lines = [ln for ln in text.split("\n") if ln.startswith("* **Datadog**") and "Ines Duarte" in ln
+                         and "⚑" not in ln]
+                assert lines == [], (f.name, lines)
+        b.compile()
+        assert b.items() == [], [(i.id, i.summary) for i in b.items()]
+
+
+def test_an_approval_that_would_replace_a_kept_value_says_so_first(svc, workspace) -> None:
+    """QA 2: the file was split; bulk `A` published `Owner: Ines Duarte` over the owner a person had kept
+    twice, and the confirm dialog said nothing of it."""
+    b = Base(svc, workspace, {"vendors.md": SAAS.format(cost="$2,400 / month", owner="Jonas Weber")})
+    b.compile()
+    b.write("vendors.md", SAAS.format(cost="$2,400 / month", owner="Ines Duarte"))
+    b.compile()
+    [item] = b.items()
+    review.resolve(svc, item.id, "reject", actor="human:ada")
+    # the row moves to a file of its own: a new change that drops the kept value
+    (b.src / "vendors.md").unlink()
+    b.write("saas.md", SAAS.format(cost="$2,400 / month", owner="Ines Duarte"))
+    b.compile()
+    held = [i for i in b.items() if i.kind == "held"]
+    lines = kept_overrides(held)
+    assert any("Owner: Jonas Weber (kept by ada on " in ln for ln in lines), lines
+    assert overrides_words(lines)[0].startswith("⚠ This overrides")
+    ids = [str(i.id) for i in held]
+    refused = run("review", "approve", ids[0]) if len(ids) == 1 else run("review", "approve", "--all")
+    assert "Owner: Jonas Weber (kept by ada" in refused.stderr and refused.returncode != 0  # asked, not answered
+    assert all(i.state == "open" for i in b.items() if i.kind == "held")
+    done = run("review", "approve", "--all", "--yes")
+    assert done.returncode == 0 and "⚠ This overrides" in done.stderr

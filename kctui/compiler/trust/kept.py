@@ -101,7 +101,8 @@ def pin_kept(current: str, proposed: str | None, rel: str, *, by: str, at: str,
     _cite_revisions(fm, proposal.new_refs)
     _set_kept(fm, pinning.entries + pinning.added)
     pinning.moved.update(_flagged_lines(cur.claims, pinning.added))
-    return render_page(fm, _replace_lines(body, pinning.moved))
+    gone = {claim_line(c) for c in _restating(cur.claims, pinning.added)}
+    return render_page(fm, _replace_lines(body, pinning.moved, gone))
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,30 @@ def change_set_refs(proposals: list[str | None]) -> dict[str, str]:
     return out
 
 
+def restates_kept(c: Claim, kept: Claim, now: str) -> bool:
+    """Whether `c`, another claim of the page, states the value a person rejected in favour of `kept` (QA s31
+    item 2, as `disputes.restates` does for a conflict): it cites the kept claim's lines (same source,
+    overlapping lines), its text holds the rejected value `now` and not the kept one — the table row's
+    `note:` "Datadog | Monitoring | … | Ines Duarte" beside the kept `Owner: Jonas Weber`. It leaves the
+    page with the rejected value, so the page (and every answer from it) gives the kept one."""
+    if not now or (c.key == kept.key and c.norm_value == kept.norm_value):
+        return False
+    a, b = c.evidence, kept.evidence
+    if a.path != b.path or a.start > b.end or b.start > a.end:
+        return False
+    return _holds(c.value, now) and not _holds(c.value, kept.value)
+
+
+def _restating(claims: list[Claim], entries: list[dict[str, Any]]) -> list[Claim]:
+    """The claims restating the rejected value of a kept entry (`restates_kept`)."""
+    out = []
+    for e in entries:
+        kept = next((c for c in claims if kept_match(e, c)), None)
+        if kept is not None:
+            out += [c for c in claims if c is not kept and restates_kept(c, kept, str(e.get("now") or ""))]
+    return out
+
+
 def _now_at(c: Claim, alike: list[Claim]) -> str:
     """What the proposal says at the kept claim's cited lines (QA s29 item 1): its claim of the same key
     citing those lines, else one that overlaps them; else a fact's one value from the same source (the
@@ -209,10 +234,12 @@ def _flagged_lines(claims: list[Claim], added: list[dict[str, Any]]) -> dict[str
     return out
 
 
-def _replace_lines(body: str, moved: dict[str, str]) -> str:
+def _replace_lines(body: str, moved: dict[str, str], gone: set[str] | frozenset[str] = frozenset()) -> str:
     out = []
     for line in explode(body).split("\n"):  # record tables as claim lines, edited, then tables again
         key = strip_kept(line)
+        if key in gone and not line.startswith(">"):
+            continue
         out.append(moved[key] if not line.startswith(">") and key in moved else line)
     return implode("\n".join(out))
 
@@ -259,6 +286,8 @@ def _still_kept(page: Page, entry: dict[str, Any], kept: Claim, digests: dict[st
         # (a fact has one value, the kept one; a note is one of many, the others stand beside it)
         others = [c for c in page.claims if _key(c) != _key(kept)] if kept.is_atomic else page.claims
         page.claims = others + [kept]
+    now = str(entry.get("now") or "")
+    page.claims = [c for c in page.claims if c is kept or not restates_kept(c, kept, now)]
     return True
 
 

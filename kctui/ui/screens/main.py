@@ -774,15 +774,22 @@ class MainScreen(Screen):
 
         needle = self.needle["review"]
 
-        def counted(sel: Any) -> None:
+        def counted(got: Any) -> None:
+            sel, overrides = got
             self.confirm_bulk(choice, [i.id for i in sel.items], {i.id: i.expected_revision for i in sel.items},
-                              len(sel.bases()), len(sel.conflicts), f"matching “{needle}”" if needle else "open")
+                              len(sel.bases()), len(sel.conflicts), f"matching “{needle}”" if needle else "open",
+                              overrides)
 
-        self.app.run_service("count", lambda ctx: select_items(ctx, everything=True, filter_text=needle or None),
-                             then=counted, quiet=True, reads_only=True)  # type: ignore[attr-defined]
+        def count(ctx: Any) -> Any:
+            from kctui.services.review_kept import kept_overrides  # noqa: PLC0415
+
+            sel = select_items(ctx, everything=True, filter_text=needle or None)
+            return sel, (kept_overrides(sel.items) if choice == "approve" else [])
+
+        self.app.run_service("count", count, then=counted, quiet=True, reads_only=True)  # type: ignore[attr-defined]
 
     def confirm_bulk(self, choice: str, ids: list[int], seen: dict[int, int], bases: int,
-                     left_out: int, which: str) -> None:
+                     left_out: int, which: str, overrides: list[str] | None = None) -> None:
         verb = {"approve": "Approve", "reject": "Reject"}[choice]
         if not ids:
             self.app.notify(f"no {which} held update to {choice}" + (
@@ -799,6 +806,10 @@ class MainScreen(Screen):
             lines.append(f"{left_out} conflict{'s are' if left_out != 1 else ' is'} left out: resolve each with "
                          "n (use new), e (keep) or d (dismiss).")
         lines.append("An item whose page changed since you saw it is skipped, not applied.")
+        if overrides:  # a value a person kept: said before it publishes (QA s31 item 2)
+            from kctui.services.review_kept import overrides_words  # noqa: PLC0415
+
+            lines += ["", *overrides_words(overrides, limit=3)]
 
         def answered(yes: bool | None) -> None:
             if yes:
