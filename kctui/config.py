@@ -38,6 +38,7 @@ BOUNDS: dict[str, tuple[type, float | None, bool, float | None]] = {
     "lease_seconds": (float, 0, False, None),
     "max_files": (int, 0, False, None),
     "max_bytes": (int, 0, False, None),
+    "max_source_bytes": (int, 0, False, None),
     "api_enabled": (bool, None, True, None),
     "api_host": (str, None, True, None),
     "api_port": (int, 0, True, 65535),
@@ -104,6 +105,7 @@ class Settings:
     lease_seconds: float = 3600.0
     max_files: int = 20_000
     max_bytes: int = 1 << 30
+    max_source_bytes: int = 1 << 20  # one text source the compiler reads; a larger one is skipped (readers/base.py)
     api_enabled: bool = True
     api_host: str = "127.0.0.1"
     api_port: int = 8765
@@ -122,6 +124,7 @@ ENV_VARS: dict[str, str] = {
     "KCTUI_LEASE_SECONDS": "lease_seconds",
     "KCTUI_MAX_FILES": "max_files",
     "KCTUI_MAX_BYTES": "max_bytes",
+    "KCTUI_MAX_SOURCE_BYTES": "max_source_bytes",
 }
 
 

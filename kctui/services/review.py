@@ -48,6 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from kctui import paths
 from kctui.compiler.trust.disputes import block_dispute_count, decide_dispute
 from kctui.core.page_status import same_content
+from kctui.core.source_text import source_lines
 from kctui.core.trust import HoldReason
 from kctui.services.context import ServiceContext
 from kctui.services.review_decide import resolve, resolve_many
@@ -343,7 +344,7 @@ def cited_source_lines(workspace: str, kb_id: str, citation: str, limit: int = 4
         if cur.is_symlink():
             return None
     try:
-        lines = target.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = source_lines(target)
     except OSError:
         return None
     start = int(m.group("start"))

@@ -3,7 +3,8 @@ and the ingest routes (issue 16). Knows nothing of the store; `kctui.services.in
 
 The rules, the same for every caller:
 - a symlink is never followed or copied, and no write goes through one (a `sources/` sub-folder that
-  is a symlink is refused); only regular files are copied; names the scanner excludes are skipped;
+  is a symlink is refused); only regular files are copied; names the scanner excludes are skipped, and
+  so are hidden files and folders (a name starting with a dot: the compiler never reads one);
 - a name given for content is a relative path inside `sources/`: no `..`, not absolute, no NUL, no
   empty or excluded component;
 - an existing file is never overwritten unless `replace`; a file over `MAX_FILE_BYTES` is skipped; the
@@ -26,13 +27,14 @@ from pathlib import Path, PurePosixPath
 
 from kctui.atomic_write import place_staged, stage_beside, sync_all
 from kctui.services.errors import InvalidInput, IOFailure
-from kctui.sources.excludes import is_excluded_name
+from kctui.sources.excludes import is_excluded_name, is_hidden_name
 
 MAX_FILE_BYTES = 64 << 20  # one source file
 # The readers' rule for a file they skip (kctui.compiler.readers.read_source, SNIFF_BYTES there), kept here
 # so that copying a file loads none of the readers (the app imports this module before its first frame)
 SNIFF_BYTES = 8 * 1024
 MAX_NAME_CHARS = 1024
+_HIDDEN = "a hidden file or folder (its name starts with a dot); kctui never compiles one"
 MAX_COMPONENT_BYTES = 255
 
 
@@ -129,6 +131,8 @@ def _plan_paths(from_paths: list[str]) -> tuple[list[Planned], list[Skipped]]:
             raise InvalidInput(f"cannot read {src}: {exc.strerror or exc}") from exc
         if stat.S_ISLNK(st.st_mode):
             skipped.append(Skipped(str(src), "a symlink; kctui copies real files only"))
+        elif is_hidden_name(src.name):
+            skipped.append(Skipped(str(src), _HIDDEN))
         elif stat.S_ISREG(st.st_mode):
             _plan_file(planned, skipped, str(src), src.name, st)
         elif stat.S_ISDIR(st.st_mode):
@@ -149,6 +153,8 @@ def _plan_folder(planned: list[Planned], skipped: list[Skipped], src: Path) -> N
                 skipped.append(Skipped(p, "a symlink; kctui copies real files only"))
             elif is_excluded_name(d):
                 skipped.append(Skipped(p, "a folder the scanner ignores"))
+            elif is_hidden_name(d):
+                skipped.append(Skipped(p, _HIDDEN))
             else:
                 keep.append(d)
         dirs[:] = keep
@@ -168,6 +174,8 @@ def _plan_folder_file(planned: list[Planned], skipped: list[Skipped], p: str, re
         skipped.append(Skipped(p, "not a regular file"))
     elif is_excluded_name(os.path.basename(p)):
         skipped.append(Skipped(p, "a name the scanner ignores"))
+    elif is_hidden_name(os.path.basename(p)):
+        skipped.append(Skipped(p, _HIDDEN))
     else:
         _plan_file(planned, skipped, p, relpath, fst)
 

@@ -53,3 +53,10 @@ def is_excluded_name(name: str) -> bool:
 def is_excluded_relpath(relpath: str) -> bool:
     """True when any component of a relative POSIX path is excluded (`notes/.git/HEAD`, `a/b.swp`)."""
     return any(is_excluded_name(part) for part in PurePosixPath(relpath).parts)
+
+
+def is_hidden_name(name: str) -> bool:
+    """A dot-file or dot-folder (`.env`, `.secrets/`) the excluded names leave: never copied by
+    `kb create --from` or `kctui add` from a folder, never compiled (each reported with one line), as a
+    file manager hides it and a person who did not see it cannot have meant to publish it."""
+    return name.startswith(".") and name not in (".", "..") and not is_excluded_name(name)

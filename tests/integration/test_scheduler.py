@@ -140,6 +140,25 @@ def test_small_changes_do_not_pause(real_clock_svc, workspace):
     assert out.paused is None
 
 
+def test_five_of_six_sources_vanishing_pauses_a_small_base(real_clock_svc, workspace):
+    """QA s31 #16: policy.md's pause "when a large share of the sources vanished" held only from 20 files on."""
+    ctx, clock = real_clock_svc
+    base, src = auto_base(ctx, workspace, n_files=6)
+    jobs.request_compile(ctx, workspace, base.id)
+    finish(ctx, workspace)
+    for i in range(5):
+        (src / f"f{i:03}.md").unlink()
+    sched = Scheduler(ctx, watcher=NoWatcher())
+    clock.advance(10)
+    [out] = sched.tick()
+    assert out.paused == "automatic compilation paused because 5 of 6 source files disappeared"
+    clock.advance(3600)  # past the quiet window and the minimum interval: still no automatic job
+    sched.tick()
+    assert queued(ctx) == [] and bases.get_base(ctx, workspace, base.id).phase == "paused"
+    b, job, counts = resume_base(ctx, workspace, base.id)  # `u`: a person accepts the change
+    assert counts["deleted"] == 5 and [j.id for j in queued(ctx)] == [job.id]
+
+
 def test_vanished_sources_pause_and_resume_refuses(real_clock_svc, workspace):
     import shutil
 

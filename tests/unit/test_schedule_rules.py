@@ -177,9 +177,12 @@ def test_stability_window(age_s, unstable):
     [
         (200, 150, 150, True),  # 150 of 200 disappeared
         (3, 1, 1, False),  # 3 -> 2 files: a small base losing one file is normal
-        (3, 3, 3, False),  # all of 3 files: below the 20-deletion floor
-        (40, 19, 19, False),  # just under the floor
-        (38, 20, 20, True),  # 20 >= 20 and 40 > 38
+        (3, 2, 2, False),  # two files of a small base: below the 3-deletion floor
+        (3, 3, 3, True),  # all of 3 files
+        (6, 5, 5, True),  # 5 of 6 (QA s31 #16)
+        (6, 3, 3, False),  # 2 * 3 == 6 is not more than 6
+        (40, 19, 19, False),  # under half
+        (38, 20, 20, True),  # 40 > 38
         (40, 20, 20, False),  # 2 * 20 == 40 is not more than 40
         (10_000, 100, 100, False),  # exactly 100 of a large base
         (10_000, 101, 101, True),  # more than 100 deletions

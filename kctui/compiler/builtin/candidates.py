@@ -124,8 +124,11 @@ def _nested_tails(cands: dict[str, Candidate], spans_of: SpansOf) -> None:
     outer: dict[str, set[str]] = {}
     alone: set[str] = set()
     for spans in spans_of:
+        by_end: dict[int, list[tuple[int, str]]] = {}  # grouped by end: a long unit is not quadratic
+        for s, k in spans:
+            by_end.setdefault(s.end, []).append((s.start, k))
         for span, key in spans:
-            longer = [k for s, k in spans if k != key and s.start < span.start and s.end == span.end]
+            longer = [k for start, k in by_end[span.end] if k != key and start < span.start]
             if longer:
                 outer.setdefault(key, set()).update(longer)
             else:

@@ -11,7 +11,8 @@ taken in the order the pipeline asks for them, so a pooled pass is byte for byte
 - A kill -9 of the pass's process: every worker watches it and exits (`parent_watch.py`), and the
   forkserver and the resource tracker follow.
 - Cancellation: while waiting for a worker, `should_stop` is checked every tenth of a second; a stop
-  cancels what is queued and terminates the workers.
+  cancels what is queued and terminates the workers. A source of `LONG_FILE_BYTES` or more always goes
+  to a worker, so a stop never waits for the rules to finish one long file in this process.
 - A worker that dies (a crash, the OOM killer) breaks the pool; the sources it left unanswered are
   then extracted one at a time in a fresh single-worker pool, so the one that kills its worker again
   becomes a `Skipped` ("unreadable": the extractor process crashed) and every other source compiles.
@@ -56,6 +57,9 @@ VERSION = f"{COMPILER_NAME}/{__version__} {EXTRACTOR_VERSION.replace('builtin-',
 # starts in about 15 ms, a forkserver one in 0.1-0.3 s, and extraction costs about 1.5 µs a byte.
 PARALLEL_MIN_FILES = 8
 PARALLEL_MIN_BYTES = 128 * 1024  # with `fork`; four times this with `forkserver` or `spawn`
+# A source this large takes seconds to extract: it always goes to a worker process (even with one core),
+# so a cancel or a quit ends it within a poll instead of waiting for the rules to finish in this process.
+LONG_FILE_BYTES = 256 * 1024
 PROFILE_FILE = Path(".a3s") / "profile.toml"
 _POLL = 0.1  # seconds between stop checks while waiting for a worker
 _pool_unusable = False  # set once workers could not run at all in this process
@@ -161,7 +165,7 @@ class BuiltinExtractor:
             else:
                 self._sources[source.path] = source
                 misses.append(source)
-        if misses and self._workers > 1 and not self.crashed and not _pool_unusable and (
+        if misses and not self.crashed and not _pool_unusable and (
                 self._pool is not None or self._worth_a_pool(misses)):
             if self._pool is None:
                 self._pool = self._new_pool(min(self._workers, len(misses)))
@@ -250,6 +254,10 @@ class BuiltinExtractor:
 
     # -- the pool -------------------------------------------------------------------------------
     def _worth_a_pool(self, misses: list[SourceFile]) -> bool:
+        if any(s.size >= LONG_FILE_BYTES for s in misses):  # seconds of work: in a process a stop can end
+            return True
+        if self._workers <= 1:
+            return False
         cheap = (self._method or start_method()) == "fork"
         floor = PARALLEL_MIN_BYTES if cheap else 4 * PARALLEL_MIN_BYTES
         return len(misses) >= max(2, PARALLEL_MIN_FILES) and sum(s.size for s in misses) >= floor

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-MAX_SOURCE_BYTES = 8 * 1024 * 1024  # text formats: a larger file is skipped and reported
+from kctui.core.source_text import decode_source
+
+MAX_SOURCE_BYTES = 1024 * 1024  # text formats, by default (setting `max_source_bytes`): a larger file is skipped
 MAX_PDF_BYTES = 32 * 1024 * 1024
 SNIFF_BYTES = 8 * 1024
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -60,7 +62,7 @@ class Document:
 @dataclass(frozen=True)
 class Skipped:
     path: str
-    reason: str  # binary | too_large | empty | unreadable | symlink | bad_name
+    reason: str  # binary | too_large | empty | unreadable | symlink | hidden | bad_name
     detail: str = ""
 
 
@@ -109,18 +111,18 @@ def humanise_stem(path: str) -> str:
 
 
 def decode_text(data: bytes) -> tuple[str, list[str]]:
-    """UTF-8 (BOM stripped); undecodable bytes become U+FFFD and are reported."""
-    warnings: list[str] = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    """The text of a source's bytes (kctui.core.source_text) and the one warning when it is not UTF-8."""
+    first_bad = 0
     try:
-        text = data.decode("utf-8")
+        data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     except UnicodeDecodeError as exc:
-        text = data.decode("utf-8", errors="replace")
-        warnings.append(f"not valid UTF-8 (first bad byte at offset {exc.start}); decoded with replacement characters")
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text, warnings
+        first_bad = exc.start
+    text, how = decode_source(data)
+    if how == "cp1252":
+        return text, [f"not valid UTF-8 (first bad byte at offset {first_bad}); read as Windows-1252 (Latin-1)"]
+    if how == "replaced":
+        return text, [f"not valid UTF-8 (first bad byte at offset {first_bad}); decoded with replacement characters"]
+    return text, []
 
 
 def source_kind(path: str) -> str:
@@ -135,4 +137,40 @@ def source_kind(path: str) -> str:
 
 
 def size_cap(path: str) -> int:
-    return MAX_PDF_BYTES if source_kind(path) == "pdf" else MAX_SOURCE_BYTES
+    return MAX_PDF_BYTES if source_kind(path) == "pdf" else text_cap()
+
+
+_cap_memo: dict[tuple, int] = {}
+
+
+def text_cap() -> int:
+    """The cap of one text source: the `max_source_bytes` setting (`config.toml`, `KCTUI_MAX_SOURCE_BYTES`),
+    else MAX_SOURCE_BYTES. The rules cost about 12 s a MiB on a log of one long paragraph, so a larger
+    file is skipped with its reason rather than holding the pass (and every base's queue) for minutes.
+    Read again when the variable or the config file changes; a setting that cannot be read keeps the
+    default (the host reports it when it starts)."""
+    import os  # noqa: PLC0415 - read per call, the pass may run in a worker process
+
+    from kctui import config, paths  # noqa: PLC0415
+    env = os.environ.get("KCTUI_MAX_SOURCE_BYTES", "")
+    try:
+        target = paths.config_file()
+        stamp = target.stat().st_mtime_ns
+    except (OSError, ValueError, RuntimeError):
+        target, stamp = None, 0
+    key = (env, str(target), stamp)
+    if key not in _cap_memo:
+        try:
+            _cap_memo.clear()
+            _cap_memo[key] = config.load_settings(target).max_source_bytes
+        except (config.ConfigError, OSError):
+            _cap_memo[key] = MAX_SOURCE_BYTES
+    return _cap_memo[key]
+
+
+def cap_words(n: int) -> str:
+    """`1 MiB` for a whole number of MiB or KiB, else `1,500 bytes`."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n:,} bytes"

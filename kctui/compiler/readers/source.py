@@ -8,7 +8,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from kctui.compiler.readers import Document, Skipped, read_source, size_cap
+from kctui.compiler.readers import Document, Skipped, read_source, size_cap, too_large_detail
 
 _CHUNK = 1024 * 1024
 
@@ -57,8 +57,9 @@ def read_for_extraction(source: SourceFile) -> bytes | None:
 
 def read_document(source: SourceFile) -> Document | Skipped:
     """One source as the built-in extract step reads it (size cap, memo-digest check, reader)."""
-    if source.size > size_cap(source.path):
-        return Skipped(source.path, "too_large", f"{source.size} bytes, over the {size_cap(source.path)}-byte cap")
+    cap = size_cap(source.path)
+    if source.size > cap:
+        return Skipped(source.path, "too_large", too_large_detail(source.size, cap, source.path))
     data = source.data
     if data is None:
         try:

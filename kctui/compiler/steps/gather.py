@@ -17,7 +17,7 @@ from kctui.compiler.schema import load_schema, schema_warning
 from kctui.compiler.steps.full_pass import recompile_other_versions
 from kctui.compiler.steps.policy_kinds import compiled_kinds, maintains_suffix
 from kctui.compiler.steps.results import Gathered, PassRun, SourceChanges
-from kctui.sources.excludes import is_excluded_name
+from kctui.sources.excludes import is_excluded_name, is_hidden_name
 
 MAX_FILES = 20_000
 MAX_TOTAL_BYTES = 1024 * 1024 * 1024
@@ -53,6 +53,9 @@ def scan_sources(root: Path, should_stop) -> tuple[list[SourceFile], list[Skippe
                 skipped.append(Skipped(shown, "bad_name", "the file name is not valid UTF-8 and cannot be cited"))
                 continue
             rel = prefix + name
+            if is_hidden_name(name):
+                skipped.append(Skipped(rel, "hidden", "a hidden file or folder (its name starts with a dot) is never compiled"))
+                continue
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError as exc:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kctui.compiler.readers import Document, read_source, size_cap
+from kctui.core.source_text import source_lines
 
 
 def inside(source_root: Path, rel: str) -> Path | None:
@@ -38,7 +39,7 @@ def cited_lines(source_root: Path, rel: str, start: int, end: int) -> list[str] 
     if target is None:
         return None
     try:
-        lines = target.read_text(encoding="utf-8", errors="replace").split("\n")
+        lines = source_lines(target)
     except OSError:
         return None
     return lines[max(0, start - 1): end]

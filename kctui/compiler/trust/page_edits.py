@@ -22,6 +22,7 @@ from kctui.core.frontmatter import FrontmatterError
 from kctui.core.page_edits import DISPUTE_PREFIX, EDIT_DISPUTE_NOTE, EDITS_KEY, edit_entries, with_section
 from kctui.core.page_status import conflict_note, render_page, set_page_status, split_page
 from kctui.core.pages import Page
+from kctui.core.source_text import source_lines
 
 
 def _claim(entry: dict[str, Any], title: str, digest: str) -> Claim | None:
@@ -42,7 +43,7 @@ def _read_lines(root: Path, rel: str) -> list[str] | None:
             cur = cur / part
             if cur.is_symlink():
                 return None
-        return cur.read_text(encoding="utf-8", errors="replace").split("\n")
+        return source_lines(cur)
     except OSError:
         return None
 
