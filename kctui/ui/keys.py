@@ -253,12 +253,51 @@ def normalise_key(raw: str) -> str:
 
 def validate_keymap(table: object) -> dict[str, str]:
     """The `[keys]` table → {binding id: "k1,k2"}; KeymapError naming the first problem."""
+    keymap, problems = keymap_with_problems(table)
+    if problems:
+        raise KeymapError(problems[0])
+    return keymap
+
+
+def keymap_with_problems(table: object) -> tuple[dict[str, str], list[str]]:
+    """The `[keys]` table → (its valid rebinds, one line per entry refused). An entry is refused alone:
+    an unknown id, a key kctui cannot bind, a key that answers a yes/no question (a stray `y` after a
+    question would do the action), or a key another binding of one screen holds; the others stand."""
     if not isinstance(table, dict):
-        raise KeymapError("[keys] must be a table of binding id = \"key\"")
-    out = {bid: keymap_entry(bid, value) for bid, value in table.items()}
-    for scope in SCOPES:
-        check_no_clash(scope, out)
-    return out
+        return {}, ["[keys] must be a table of binding id = \"key\""]
+    out: dict[str, str] = {}
+    problems: list[str] = []
+    dialog_keys = {key: k.id for k in REGISTRY if DIALOG in k.scopes for key in effective_keys(k)}
+    for bid, value in table.items():
+        try:
+            entry = keymap_entry(bid, value)
+        except KeymapError as exc:
+            problems.append(str(exc))
+            continue
+        own = set(effective_keys(BY_ID[bid]))
+        taken = [key for key in entry.split(",") if key in dialog_keys and key not in own and DIALOG not in BY_ID[bid].scopes]
+        if taken:
+            problems.append(f"[keys] {bid}: '{display_key(taken[0])}' answers a yes/no question "
+                            f"({dialog_keys[taken[0]]}); a stray key press after a question would {bid}")
+            continue
+        out[bid] = entry
+    while True:  # a clash drops the user's entry that makes it, and is checked again without it
+        try:
+            for scope in SCOPES:
+                check_no_clash(scope, out)
+            return out, problems
+        except KeymapClash as exc:
+            drop = exc.ids[1] if exc.ids[1] in out else exc.ids[0]
+            problems.append(str(exc))
+            out.pop(drop, None)
+            if drop not in table:  # (cannot happen: defaults never clash)
+                return out, problems
+
+
+class KeymapClash(KeymapError):
+    def __init__(self, message: str, ids: tuple[str, str]) -> None:
+        super().__init__(message)
+        self.ids = ids
 
 
 def keymap_entry(bid: object, value: object) -> str:
@@ -286,7 +325,8 @@ def check_no_clash(scope: str, keymap: dict[str, str]) -> None:
             continue
         for key in effective_keys(k, keymap):
             if key in seen and seen[key] != k.id:
-                raise KeymapError(f"[keys] '{display_key(key)}' is bound to both {seen[key]} and {k.id}")
+                raise KeymapClash(f"[keys] '{display_key(key)}' is bound to both {seen[key]} and {k.id}",
+                                  (seen[key], k.id))
             seen[key] = k.id
 
 
@@ -306,10 +346,11 @@ def load_keymap(config_path: Path | None = None) -> tuple[dict[str, str], str | 
         return {}, f"cannot read {path}: {exc}; using the default keys"
     if "keys" not in data:
         return {}, None
-    try:
-        return validate_keymap(data["keys"]), None
-    except KeymapError as exc:
-        return {}, f"{path}: {exc}; using the default keys"
+    keymap, problems = keymap_with_problems(data["keys"])
+    if not problems:
+        return keymap, None
+    rest = ("; the other rebinds in [keys] are in effect" if keymap else "; using the default keys")
+    return keymap, f"{path}: " + "; ".join(problems) + rest
 
 
 _DISPLAY = {"question_mark": "?", "slash": "/", "escape": "esc", "enter": "enter", "shift+tab": "shift+tab",

@@ -62,6 +62,7 @@ PARALLEL_MIN_BYTES = 128 * 1024  # with `fork`; four times this with `forkserver
 LONG_FILE_BYTES = 256 * 1024
 PROFILE_FILE = Path(".a3s") / "profile.toml"
 _POLL = 0.1  # seconds between stop checks while waiting for a worker
+_NAME_EVERY = 10  # polls: a source still being read after a second is named again, with its time, each second
 _pool_unusable = False  # set once workers could not run at all in this process
 # what a worker imports to extract (a module missing here is skipped by the forkserver, not fatal)
 _PRELOAD = ["kctui.compiler.builtin.extractor", "kctui.compiler.builtin.facts", "kctui.compiler.builtin.prose",
@@ -137,6 +138,7 @@ class BuiltinExtractor:
     def __init__(self, ctx: ExtractorContext, *, workers: int | None = None, method: str | None = None,
                  task: Callable[..., Extraction | Skipped] = _pooled) -> None:
         self.should_stop = ctx.should_stop
+        self._progress = ctx.progress  # names a long source while it is read (the running pane's current file)
         self.profile, salt = base_profile(ctx.kb_root)
         # the schema file's page classes (kctui.compiler.schema): a class it leaves out is not written
         self.schema = ctx.base_schema()
@@ -195,7 +197,7 @@ class BuiltinExtractor:
             source.data = None
             return found
         try:
-            return self._wait(future)
+            return self._wait(future, path)
         except BrokenProcessPool:
             if not self.crashed:
                 self.crashed = True
@@ -270,7 +272,8 @@ class BuiltinExtractor:
         return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx, initializer=_worker_start,
                                    initargs=(os.getpid(),))
 
-    def _wait(self, future: Future) -> Extraction | Skipped:
+    def _wait(self, future: Future, path: str = "") -> Extraction | Skipped:
+        waited = 0
         while True:
             if self.should_stop():
                 self._end(force=True)
@@ -278,6 +281,9 @@ class BuiltinExtractor:
             try:
                 return future.result(timeout=_POLL)
             except FutureTimeout:
+                waited += 1
+                if path and self._progress is not None and waited % _NAME_EVERY == 0:
+                    self._progress(f"{path} (reading it for {waited // _NAME_EVERY} s)")
                 continue
 
     def _isolated(self, source: SourceFile) -> Extraction | Skipped:

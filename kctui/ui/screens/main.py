@@ -400,6 +400,10 @@ class MainScreen(Screen):
     def _why_not_bulk(self, _parameters: tuple[object, ...]) -> str | None:
         return "no held update is open" if not self.snapshot.counts.get("held") else None
 
+    def _keys(self, binding_id: str) -> str:
+        """A binding's keys as the user's [keys] bind them ("a", or "y" after a rebind)."""
+        return keys.keys_text(keys.BY_ID[binding_id], getattr(self.app, "user_keymap", {}))
+
     def _why_not_resolve(self, parameters: tuple[object, ...]) -> str | None:
         choice = parameters[0] if parameters else ""
         if choice in HELD and self.query_one(ReviewPane).marked:
@@ -408,9 +412,10 @@ class MainScreen(Screen):
         if item is None:
             return "no review item is selected"
         if item.kind == "held" and choice not in HELD:
-            return f"item #{item.id} is a held update: a approves, r rejects"
+            return f"item #{item.id} is a held update: {self._keys('approve')} approves, {self._keys('reject')} rejects"
         if item.kind == "conflict" and choice not in CONFLICT:
-            return f"item #{item.id} is a conflict: n uses the new value, e keeps the page, d dismisses"
+            return (f"item #{item.id} is a conflict: {self._keys('use-new')} uses the new value, {self._keys('keep')} "
+                    f"keeps the page, {self._keys('dismiss')} dismisses")
         if self.snapshot.running_job_id and self.snapshot.job(self.snapshot.running_job_id) and \
                 self.snapshot.job(self.snapshot.running_job_id).base_id == item.base_id:  # type: ignore[union-attr]
             return f"a compile of {item.base_id} is running; resolve when it ends"

@@ -22,6 +22,7 @@ from textual.widgets import Static
 from kctui.ui import keys
 from kctui.ui.compositor import RowCompositor
 from kctui.ui.format import ITEM_KIND, ws_label
+from kctui.ui.review_hints import detail_hint
 from kctui.ui.screens.resume import KeepStylesOnResume
 from kctui.ui.screens.review_view import outside_target, render_hunks, render_page_diffs
 from kctui.ui.widgets.key_bar import KeyBar
@@ -236,13 +237,9 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         tones = self.app.tones()
         self.query_one("#detail-head", Static).update(render_head(data, tones))
         self.render_body()
-        if data["kind"] == "held":
-            hint = ("a approve · r reject (the marked hunks, else the current one, else all) · space mark · "
-                    "] [ hunk · s split/unified · e editor · z undo · esc back")
-        else:
-            hint = "n use the new value · K keep the existing page · d dismiss · e editor · esc back"
-        if data.get("state") != "open":
-            hint = f"This item is {data.get('stateWords') or data.get('state')}; nothing to resolve. z undo · esc back"
+        state = data.get("state")
+        hint = detail_hint(data["kind"], state if state == "open" else (data.get("stateWords") or state),
+                           getattr(self.app, "user_keymap", {}))
         self.query_one("#detail-keys", Static).update(hint)
         self.refresh_bindings()
 

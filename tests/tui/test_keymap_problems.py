@@ -1,0 +1,37 @@
+"""QA s31 #17: one bad entry of `[keys]` is refused alone (named, with why), the valid rebinds stand;
+a key that answers a yes/no question is refused for any other action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kctui.ui import keys
+
+
+def test_one_unknown_id_keeps_the_valid_rebinds_and_names_each_bad_one(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[keys]\ncompile = "C"\napprove = "y"\nno-such-action = "Z"\nreject = "ctrl+shift+banana"\n'
+                      'help = "q"\n', encoding="utf-8")
+    keymap, message = keys.load_keymap(config)
+    assert keymap == {"compile": "C"}
+    assert message is not None and message.startswith(f"{config}: ")
+    assert "'no-such-action' is not a binding id" in message
+    assert "reject: 'ctrl+shift+banana' uses ctrl/alt/meta" in message
+    assert "approve: 'y' answers a yes/no question (confirm-yes)" in message
+    assert "'q' is bound to both help and quit" in message
+    assert message.endswith("; the other rebinds in [keys] are in effect")
+
+
+def test_all_bad_falls_back_to_the_defaults_and_says_so(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[keys]\nno-such-action = "Z"\n', encoding="utf-8")
+    keymap, message = keys.load_keymap(config)
+    assert keymap == {} and message is not None and message.endswith("; using the default keys")
+
+
+def test_a_dialog_key_is_refused_unless_it_is_the_bindings_own() -> None:
+    keymap, problems = keys.keymap_with_problems({"approve": "y", "confirm-yes": "y,enter"})
+    assert keymap == {"confirm-yes": "y,enter"} and len(problems) == 1
+    own_default = next(k for k in keys.REGISTRY if "n" in keys.effective_keys(k) and keys.DIALOG not in k.scopes)
+    keymap, problems = keys.keymap_with_problems({own_default.id: "n"})
+    assert keymap == {own_default.id: "n"} and problems == []
