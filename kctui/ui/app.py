@@ -173,6 +173,9 @@ class KctuiApp(StaleKeys, ReviewSession, App[None]):
         self.host_text = message.text
         if message.state == "failed":
             self.notify(message.text, severity="error", timeout=10)
+        elif "(API off:" in message.text:  # the whole reason, which the status line may cut
+            self.notify(self.host.api_reason if self.host is not None and self.host.api_reason else message.text,
+                        title="The loopback API is off", severity="warning", timeout=15)
         if self.is_mounted and self.screen_stack:
             self.main.update_status()
 

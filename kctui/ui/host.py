@@ -60,6 +60,7 @@ class HostController:
         self._runtime_starting: Any = None
         self._stop_lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self.api_reason = ""  # why the loopback API is off, in full (the status line has a few words)
 
     @property
     def owns_worker(self) -> bool:
@@ -90,7 +91,8 @@ class HostController:
             except Exception as exc:
                 if type(exc).__name__ not in ("ServeError",):
                     raise
-                api_note = f" (API off: {exc})"
+                api_note = api_off_note(str(exc))
+                self.api_reason = f"API off: {exc}; the app and its host run without it"
                 runtime = self._starting(self.factory(False))
                 runtime.start()
         except HostLockHeld as exc:
@@ -139,3 +141,10 @@ class HostController:
                     runtime.stop(worker_timeout) if worker_timeout is not None else runtime.stop()
                 finally:
                     self.state = "stopped"
+
+
+def api_off_note(reason: str) -> str:
+    """The status line's few words for an API that could not listen (the full reason is a notification:
+    QA s31 #19, "API off: cannot listen on 127.0.0.1:8765: Ad…" was cut at 100 columns)."""
+    short = reason.removeprefix("cannot listen on ").replace(": Address already in use", " in use")
+    return f" (API off: {short})"

@@ -131,6 +131,10 @@ def base_view(ctx: ServiceContext, b: BaseRecord, next_retry_us: int | None, ope
 
 
 def _pending_words(b: BaseRecord) -> str | None:
+    """The ⚠ of a promotion a kill interrupted; None while the base's job runs, whose own promotion is
+    what holds the journal then (QA s31 #19: a normal compile flashed `⚠ promotion pending`)."""
+    if b.active_job_id:
+        return None
     pending = pending_promotion(b.workspace, b.id)
     return pending_words(pending) if pending else None
 

@@ -63,3 +63,17 @@ def test_status_names_the_pending_promotion_until_recovery(svc, workspace, step,
     fix(svc)  # recovery: finished or rolled back
     assert pending_promotion(str(workspace), base.id) is None
     assert "promotion pending" not in CliRunner().invoke(main, ["status", str(workspace)]).stdout
+
+
+def test_a_running_jobs_own_promotion_is_no_warning_in_the_queue_pane(svc, workspace):
+    """QA s31 #19: the journal of the promotion a running job is making flashed `⚠ promotion pending`."""
+    import dataclasses
+
+    base = make_base(svc, workspace)
+    kb = paths.kb_path(workspace, base.id)
+    killed_promotion(kb, "journal_written")  # the journal, as while a promotion runs
+    record = bases.get_base(svc, workspace, base.id)
+    assert base_view(svc, record, None, 0).promotion_pending is not None  # no job runs: a kill left it
+    running = dataclasses.replace(record, active_job_id=JOB, phase="compiling")
+    view = base_view(svc, running, None, 0)
+    assert view.promotion_pending is None and "promotion pending" not in (base_note(view) or "")

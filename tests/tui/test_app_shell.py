@@ -184,3 +184,28 @@ async def test_the_running_pane_takes_up_a_job_queued_here_even_if_it_ends_betwe
         app.poller.poll_now()
         await settle(pilot)
         assert app.main.wanted_job() == job.id and app.main.snapshot.detail.job.phase != "queued"
+
+
+async def test_the_running_pane_takes_up_an_automatic_job_that_ran_between_polls(svc, clock, tmp_path):
+    """QA s31 #19: the Running pane kept showing `#13 ✔ succeeded` after automatic job #14 had run."""
+    from kctui.services import results
+
+    data = world(svc, clock, tmp_path, running=False)
+    app = make_app(clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("1", "c")
+        await settle(pilot)
+        [first] = [j for j in jobs.list_jobs(svc) if j.phase == "queued"]
+        jobs.claim(svc)
+        results.report_result(svc, data["ws"], first.base_id, first.id, "succeeded")
+        app.poller.poll_now()
+        await settle(pilot)
+        assert app.main.wanted_job() == first.id
+        clock.advance(5)
+        _, _, auto = jobs.request_compile(svc, data["ws"], first.base_id)  # (as an automatic job would)
+        jobs.claim(svc)  # claimed and finished before the app polls again
+        results.report_result(svc, data["ws"], first.base_id, auto.id, "succeeded")
+        app.poller.poll_now()
+        await settle(pilot)
+        assert app.main.wanted_job() == auto.id

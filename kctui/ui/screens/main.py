@@ -218,8 +218,12 @@ class MainScreen(Screen):
         snap = self.snapshot
         if snap.running_job_id:
             return snap.running_job_id
-        if self.followed_job and (snap.job(self.followed_job) or not snap.jobs):
-            return self.followed_job
+        followed = snap.job(self.followed_job) if self.followed_job else None
+        if followed is not None or (self.followed_job and not snap.jobs):
+            # a job that started after it (an automatic one that ran between two polls) takes over
+            later = [j for j in snap.jobs if j.started_at is not None and j.id != self.followed_job
+                     and followed is not None and j.started_at > (followed.started_at or followed.created_at)]
+            return max(later, key=lambda j: j.started_at or 0).id if later else self.followed_job
         return snap.jobs[0].id if snap.jobs else None
 
     def cancel_target(self) -> JobView | None:

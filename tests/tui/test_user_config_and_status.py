@@ -35,3 +35,11 @@ def test_a_dialog_key_is_refused_unless_it_is_the_bindings_own() -> None:
     own_default = next(k for k in keys.REGISTRY if "n" in keys.effective_keys(k) and keys.DIALOG not in k.scopes)
     keymap, problems = keys.keymap_with_problems({own_default.id: "n"})
     assert keymap == {own_default.id: "n"} and problems == []
+
+
+def test_the_status_lines_api_note_is_short_and_the_reason_whole_elsewhere() -> None:
+    from kctui.ui.host import api_off_note
+
+    note = api_off_note("cannot listen on 127.0.0.1:8765: Address already in use")
+    assert note == " (API off: 127.0.0.1:8765 in use)"
+    assert len("host: this app" + note) < 60  # the status line's share at 100 columns
