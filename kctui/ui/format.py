@@ -189,11 +189,16 @@ def job_outcome(j: JobView, now_us: int) -> str:
     return text
 
 
-def job_cells(j: JobView, now_us: int, names: dict[str, str], tones: dict[str, str]) -> list[Text]:
+def job_cells(j: JobView, now_us: int, names: dict[str, str], tones: dict[str, str],
+              running: JobView | None = None) -> list[Text]:
     _, tone = phase_words({"failed": STOPPED} if j.stopped else JOB_PHASE, j.phase)
     took = (j.completed_at or now_us) - j.started_at if j.started_at else None
+    outcome = job_outcome(j, now_us)
+    if j.phase == "queued" and running is not None and running.id != j.id and not (j.not_before and j.not_before > now_us):
+        # one job runs at a time across workspaces (protocol.md): say which one this one waits for
+        outcome += f" (waiting for {names.get(running.base_key, running.base_id)} {running.short})"
     return [cell(j.short), cell(names.get(j.base_key, j.base_id)), cell(TRIGGER.get(j.trigger, j.trigger)),
-            cell(age(now_us, j.created_at)), cell(duration(took)), cell(job_outcome(j, now_us), tones.get(tone, ""))]
+            cell(age(now_us, j.created_at)), cell(duration(took)), cell(outcome, tones.get(tone, ""))]
 
 
 # the review table's Why column: the reason in a few words (the detail and the selected row's line say it in full)

@@ -107,3 +107,20 @@ def test_kb_create_from_a_folder_does_not_copy_a_hidden_file(tmp_path: Path) -> 
     assert sorted(Path(s.path).name for s in report.skipped) == [".hidden-secrets.md", ".private"]
     assert all("hidden" in s.reason for s in report.skipped)
     assert sorted(p.name for p in (tmp_path / "sources").iterdir()) == ["ok.md"]
+
+
+def test_a_queued_job_says_which_job_it_waits_for() -> None:
+    """QA s31 #5: one job runs at a time across workspaces (protocol.md); the queue says so."""
+    from kctui.ui.format import job_cells
+    from kctui.ui.messages import JobView
+
+    def job(n: int, base: str, phase: str) -> JobView:
+        return JobView(id=f"job-1-{n}", workspace="/w", base_id=base, trigger="manual", phase=phase, created_at=0,
+                       not_before=None, started_at=0 if phase == "running" else None, completed_at=None, error=None,
+                       error_words=None, cancel_requested=False)
+
+    names = {"/w\0inputs": "inputs", "/w\0kestrel": "kestrel"}
+    running, waiting = job(12, "inputs", "running"), job(13, "kestrel", "queued")
+    assert job_cells(waiting, 5, names, {}, running)[-1].plain == "◔ queued (waiting for inputs #12)"
+    assert job_cells(waiting, 5, names, {}, None)[-1].plain == "◔ queued"
+    assert job_cells(running, 5, names, {}, running)[-1].plain.endswith("running")

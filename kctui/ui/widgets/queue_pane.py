@@ -102,9 +102,11 @@ class QueuePane(Vertical):
         base_rows = self.bases.build_rows(
             (b.key, (b, base_next(b, now), many, t), partial(base_cells, b, now, tones, many)) for b in snap.bases)
         names = {b.key: b.name for b in snap.bases}
+        running = snap.job(snap.running_job_id) if snap.running_job_id else None
         job_rows = self.jobs.build_rows(
             (j.id, (j, age(now, j.created_at), j.completed_at is None and j.started_at is not None and now,
-                    names.get(j.base_key), t), partial(job_cells, j, now, names, tones)) for j in snap.jobs)
+                    names.get(j.base_key), t, running.id if running and j.phase == "queued" else None),
+             partial(job_cells, j, now, names, tones, running)) for j in snap.jobs)
         return base_rows, job_rows
 
     def show_base_line(self, snap: Snapshot) -> None:
