@@ -452,7 +452,21 @@ def run_app(workspaces: Sequence[str] | None = None, server_factory: Callable[[s
     except OSError:  # the terminal is gone
         pass
     finally:
-        app.shutdown(quick=app.hung_up)
+        stopping_note(lambda: app.shutdown(quick=app.hung_up))
     if app.crash_line is not None:
         return app.return_code or 1
     return app.return_code or 0
+
+
+def stopping_note(stop: Callable[[], None], after: float = 0.5, out: Any = None) -> None:
+    """Run `stop` (the host handing its job back); when it takes longer than `after` seconds, say so on
+    the terminal the app just gave back, so a quit never looks like a hang (QA s31 #5: 12-15 s blank)."""
+    stream = out if out is not None else sys.stderr
+    timer = threading.Timer(after, lambda: print("kctui: stopping… (handing the running job back)",
+                                                 file=stream, flush=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        stop()
+    finally:
+        timer.cancel()

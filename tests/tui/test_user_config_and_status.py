@@ -43,3 +43,18 @@ def test_the_status_lines_api_note_is_short_and_the_reason_whole_elsewhere() -> 
     note = api_off_note("cannot listen on 127.0.0.1:8765: Address already in use")
     assert note == " (API off: 127.0.0.1:8765 in use)"
     assert len("host: this app" + note) < 60  # the status line's share at 100 columns
+
+
+def test_a_slow_stop_says_stopping_and_a_quick_one_says_nothing() -> None:
+    """QA s31 #5: after `q` the screen was blank for 12-15 s with no word."""
+    import io
+    import time
+
+    from kctui.ui.app import stopping_note
+
+    out = io.StringIO()
+    stopping_note(lambda: None, after=0.2, out=out)
+    time.sleep(0.3)
+    assert out.getvalue() == ""
+    stopping_note(lambda: time.sleep(0.4), after=0.1, out=out)
+    assert out.getvalue() == "kctui: stopping… (handing the running job back)\n"

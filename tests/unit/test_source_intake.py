@@ -46,7 +46,7 @@ def test_the_source_cap_is_a_setting_with_a_one_mib_default(tmp_path: Path, monk
     assert load_settings().max_source_bytes == 1 << 20 == text_cap()
     big = read_source("app.log", b"INFO worker processed job\n" * 50_000, "sha256:x")
     assert isinstance(big, Skipped) and big.reason == "too_large"
-    assert big.detail == "1,300,000 bytes, over the 1 MiB cap of one source (setting max_source_bytes)"
+    assert big.detail == "1,300,000 bytes, over the 1 MiB cap of one source; the setting max_source_bytes raises it"
     (tmp_path / "config.toml").write_text("max_source_bytes = 2097152\n", encoding="utf-8")
     assert text_cap() == 2 << 20
     assert not isinstance(read_source("app.log", b"INFO worker processed job\n" * 50_000, "sha256:x"), Skipped)

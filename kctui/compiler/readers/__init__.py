@@ -38,7 +38,7 @@ from kctui.compiler.readers.text import read_text
 
 def too_large_detail(size: int, cap: int, path: str) -> str:
     """The brief's one line for a file over its cap: its size, the cap, and the setting that moves it."""
-    setting = "" if source_kind(path) == "pdf" else " (setting max_source_bytes)"
+    setting = "" if source_kind(path) == "pdf" else "; the setting max_source_bytes raises it"
     return f"{size:,} bytes, over the {cap_words(cap)} cap of one source{setting}"
 
 
