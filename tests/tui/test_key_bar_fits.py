@@ -40,3 +40,14 @@ async def test_nothing_cut_at_the_small_sizes(svc, clock, data, size):
         assert bar.content_size.width >= len(bar.plain)
         screen = "\n".join(strip.text for strip in pilot.app.screen._compositor.render_strips())
         assert "Rev  Note" in screen
+
+
+async def test_a_rebound_key_keeps_its_place_in_the_bar(svc, clock, data, tmp_path):
+    """QA s31 #17: Textual moves a rebound binding to the end of its map; the narrow bar dropped Compile."""
+    (tmp_path / "config").mkdir(exist_ok=True)
+    (tmp_path / "config" / "config.toml").write_text('[keys]\ncompile = "C"\n', encoding="utf-8")
+    async with make_app(clock).run_test(size=(80, 24)) as pilot:  # too narrow for every key
+        await ready(pilot)
+        await pilot.pause(0.1)
+        bar = pilot.app.main.query_one(KeyBar).plain
+        assert "C Compile" in bar and "c Compile" not in bar, bar

@@ -7,9 +7,14 @@ apply now (Textual's Footer recomposes a widget per key whenever the bindings ch
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from rich.text import Text
 from textual.screen import Screen
 from textual.widget import Widget
+
+from kctui.ui.keys import REGISTRY
 
 
 class Block(Widget):
@@ -79,7 +84,10 @@ class KeyBar(Line):
         key_style = f"bold {tones.get('primary', '')}".strip()
         entries: list[tuple[Text, bool, bool]] = []  # (the key and its words, applies now, an app key)
         seen: set[str] = set()
-        for _node, binding, enabled, _tip in self.screen.active_bindings.values():
+        active = list(self.screen.active_bindings.values())
+        if getattr(self.app, "user_keymap", None):
+            active = in_registry_order(active)
+        for _node, binding, enabled, _tip in active:
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
@@ -96,6 +104,14 @@ class KeyBar(Line):
                 line.append("  ")
             line.append_text(entry)
         self.set(line)
+
+
+def in_registry_order(active: Iterable[Any]) -> list[Any]:
+    """The active bindings in the registry's order. Textual moves a binding a keymap rebinds to the end
+    of its map, so the bar put it last and, when narrow, dropped it first (QA s31 #17: with
+    `compile = "C"` the key bar lost Compile)."""
+    order = {k.id: i for i, k in enumerate(REGISTRY)}
+    return sorted(active, key=lambda a: order.get(a[1].id, len(order)))
 
 
 APP_ACTIONS = frozenset({"help", "quit", "app.help", "app.quit"})  # kept however narrow the bar: ? says the rest
