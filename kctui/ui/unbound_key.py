@@ -16,6 +16,9 @@ def unbound_words(key: str, character: str | None, scopes: tuple[str, ...],
     if any(key in keys.key_to_id(s, keymap) for s in (*scopes, keys.APP)):
         return None
     shown = keys.display_key(key)
+    for k in keys.REGISTRY:  # a default key the user's [keys] moved: say where the action is now
+        if keymap and k.id in keymap and set(k.scopes) & {*scopes, keys.APP} and key in keys.effective_keys(k):
+            return f"{shown}: {k.description} is on {keys.keys_text(k, keymap)} now ([keys] in the config file)"
     for scope in keys.SCOPES:
         entry = keys.key_to_id(scope, keymap).get(key)
         if entry is not None:

@@ -58,3 +58,13 @@ def test_a_slow_stop_says_stopping_and_a_quick_one_says_nothing() -> None:
     assert out.getvalue() == ""
     stopping_note(lambda: time.sleep(0.4), after=0.1, out=out)
     assert out.getvalue() == "kctui: stopping… (handing the running job back)\n"
+
+
+def test_a_default_key_moved_by_the_keymap_says_where_its_action_went() -> None:
+    """QA s31 #17: with approve rebound, `a` in a review item showed no message."""
+    from kctui.ui.unbound_key import unbound_words
+
+    words = unbound_words("a", "a", (keys.DETAIL,), {"approve": "A"})
+    assert words == "a: Approve is on A now ([keys] in the config file)"
+    assert unbound_words("A", "A", (keys.DETAIL,), {"approve": "A"}) is None  # bound: no message
+    assert unbound_words("a", "a", (keys.DETAIL,), {}) is None

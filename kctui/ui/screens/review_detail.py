@@ -25,6 +25,7 @@ from kctui.ui.format import ITEM_KIND, ws_label
 from kctui.ui.review_hints import detail_hint
 from kctui.ui.screens.resume import KeepStylesOnResume
 from kctui.ui.screens.review_view import outside_target, render_hunks, render_page_diffs
+from kctui.ui.unbound_key import unbound_words
 from kctui.ui.widgets.key_bar import KeyBar
 from kctui.ui.widgets.review_body import Part, ReviewBody
 
@@ -382,8 +383,13 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         self.query_one("#detail-body", ReviewBody).scroll_relative(y=delta, animate=False)
 
     def on_key(self, event) -> None:  # a key of this screen that does not apply: say why, never ignore it
-        entry = keys.key_to_id(keys.DETAIL, getattr(self.app, "user_keymap", {})).get(event.key)
-        if entry is None:
+        keymap = getattr(self.app, "user_keymap", {})
+        entry = keys.key_to_id(keys.DETAIL, keymap).get(event.key)
+        if entry is None:  # a typed key nothing here takes says so (a default key [keys] moved: where to)
+            words = unbound_words(event.key, event.character, (keys.DETAIL,), keymap)
+            if words is not None:
+                event.stop()
+                self.app.notify(words, severity="warning", timeout=4, markup=False)
             return
         _, name, params = parse_action(entry.action)
         if self.check_action(name, params) is True:
