@@ -13,6 +13,7 @@ from kctui.compiler.runner import CompileRequest
 from kctui.core.claims import unescape_text
 from kctui.core.frontmatter import parse_document
 from kctui.core.pages import parse_claim_line
+from kctui.core.source_text import source_lines
 from kctui.publish.validate import validate_staged_tree
 from tests.helpers.pdf import make_pdf
 
@@ -117,7 +118,7 @@ def cited_text(sources: Path, path: str, a: str | None, b: str | None, page: str
         from pypdf import PdfReader
 
         return PdfReader(io.BytesIO(file.read_bytes())).pages[int(page) - 1].extract_text()
-    lines = file.read_text(encoding="utf-8", errors="replace").split("\n")
+    lines = source_lines(file)  # decoded as the compiler decodes it (Windows-1252 when not UTF-8)
     return "\n".join(lines[int(a) - 1 : int(b)])
 
 

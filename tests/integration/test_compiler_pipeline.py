@@ -213,7 +213,7 @@ def test_bad_input_is_reported_and_nothing_else_is_lost(tmp_path: Path) -> None:
     assert skipped == {"bad/binary.md": "binary", "bad/huge.txt": "too_large", "bad/empty.md": "empty",
                        "bad/broken.pdf": "unreadable"}
     warnings = "\n".join(result.report.warnings)
-    assert "bad/latin1.md: not valid UTF-8" in warnings
+    assert "bad/latin1.md: not valid UTF-8 (first bad byte at offset 3); read as Windows-1252 (Latin-1)" in warnings
     assert "bad/bomb.md: frontmatter refused: YAML aliases are not allowed" in warnings
     assert "bad/deep.md: frontmatter refused" in warnings
     check_wiki(req.output_path, src)
@@ -222,6 +222,7 @@ def test_bad_input_is_reported_and_nothing_else_is_lost(tmp_path: Path) -> None:
         assert f"sources/{name}.md" in found, name
     assert "^[bad/odd name #1 ü.md:L1-L1]" in found["sources/bad-odd-name-1-ü-md.md"][1]
     assert "— Size: 7 kg ^[bad/bomb.md:L6-L6]" in found["sources/bad-bomb-md.md"][1]
+    assert "Café Widget" in found["sources/bad-latin1-md.md"][1] and "\ufffd" not in found["sources/bad-latin1-md.md"][1]
     for reason in ("binary", "too_large", "empty", "unreadable"):
         assert reason in result.report.brief_markdown
 
