@@ -36,8 +36,8 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent / "data" / "conversations"
 BUDGET = 2048
 
-_CITED = re.compile(r"([^\s\[\]()^`'\"]+?\.md):L(\d+)(?:-L(\d+))?")
-_EVIDENCE = re.compile(r"sources/(\S+?\.md) lines (\d+)-(\d+)")
+_CITED = re.compile(r"([^\s\[\]()^`'\"]+?\.(?:md|txt)):L(\d+)(?:-L(\d+))?")  # (a chat exported as .txt too)
+_EVIDENCE = re.compile(r"sources/(\S+?\.(?:md|txt)) lines (\d+)-(\d+)")
 _GROUP = re.compile(r"^## EVIDENCE (?:sources/)?(\S+)")
 _LINE = re.compile(r"^\s*L(\d+)(?:-L(\d+))?: ")
 _HEADING = re.compile(r"^(#{1,6})\s+\S")

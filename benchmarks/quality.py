@@ -334,8 +334,21 @@ def eol_questions(folder: Path, every: int = 4) -> list[dict]:
     return out
 
 
+def _turns(rel: str, lines: list[str], start: int, end: int) -> list[tuple[str, int, int, str]]:
+    """Lines start..end-1 (one blank-line paragraph) as the anchor's paragraphs: the paragraph, or, when two
+    or more of its lines open a conversation's turn (a chat exported as one line a message, no blank line
+    between: kctui.search.turn_head), each turn with the lines that continue it, as kctui's passages cut it."""
+    from kctui.search.turn_head import is_turn_line
+
+    heads = [i for i in range(start, end) if is_turn_line(lines[i])]
+    if len(heads) < 2:
+        return [(rel, start + 1, end, "\n".join(lines[start:end]))]
+    cuts = sorted({start, *heads})
+    return [(rel, a + 1, b, "\n".join(lines[a:b])) for a, b in zip(cuts, [*cuts[1:], end])]
+
+
 class BM25:
-    """Plain BM25 over the raw source paragraphs (blank-line separated), the anchor."""
+    """Plain BM25 over the raw source paragraphs (blank-line separated; a chat export's turns), the anchor."""
 
     def __init__(self, folder: Path, k1: float = 1.2, b: float = 0.75) -> None:
         from kctui.search.query import tokens
@@ -351,7 +364,7 @@ class BM25:
                 if line.strip() and start is None:
                     start = i
                 elif not line.strip() and start is not None:
-                    self.paras.append((rel, start + 1, i, "\n".join(lines[start:i])))
+                    self.paras += _turns(rel, lines, start, i)
                     start = None
         self.tf = [Counter(tokens(p[3])) for p in self.paras]
         self.len = [sum(c.values()) for c in self.tf]

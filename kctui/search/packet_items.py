@@ -45,6 +45,7 @@ from kctui.core.relative_time import stamp_date
 from kctui.search.quoting import section, untimed
 from kctui.search.ranking import Statement
 from kctui.search.turns_read import speaker_prefix
+from kctui.search.turn_head import dated_turn
 
 anchor_date = lru_cache(maxsize=1024)(_anchor_date)  # a group's heading is read once, not at every statement tried
 
@@ -130,11 +131,16 @@ def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tu
             passages.append(f"§ {label}")
         elif label:
             item["section"] = label
-        said = ""  # the speaker of the turn above in this section
+        said, on = "", ""  # the speaker of the turn above in this section, the day its stamp said
         for s in sorted(statements, key=lambda s: s.lines):
-            lead = speaker_prefix(s.text) if turns else ""
-            passages.append(_passage_line(s.text, s.lines, len(lead) if lead and lead == said else 0, anchor))
+            day, turn = dated_turn(s.text) if turns else ("", s.text)
+            if day != on and day:  # an export's turns: their day once, above the turns of that day
+                passages.append(f"§ {day}")
+                said, on = "", day
+            lead = speaker_prefix(turn) if turns else ""
+            text = turn[len(lead):] if lead and lead == said else turn
             said = lead
+            passages.append(f"{lines_label(s.lines)}: {text}{_dates(s.text, stamp_date(s.text) or anchor_date(day) or anchor)}")
             if not bare and s.compiled:
                 compiled[lines_label(s.lines)] = list(s.compiled)
     own = next((p for pages in compiled.values() for p in pages if p.startswith("sources/")), None)

@@ -37,8 +37,9 @@ FURTHER_WEIGHT = 0.25  # and, for a conversation's turn, of the turns further aw
 # places each way 0.15 / 0.25 / 0.5 / 0.7 gave 475 / 478 / 486 / 485 of 674 chat questions against 484 at 0.35; with
 # five before and three after (session 23) 0.2 / 0.25: 831 / 834 of 1,124; four before 0.25 / 0.35 / 0.5: 834 / 834 / 832
 COLUMNS = ("text", "heading", "context", "source", "further", "path", "start", "end")
-LAYOUT = 2  # how a file's passages and their columns are made (kctui.search.passages): part of each file's
-# signature, so a table an older version filled is split again once (2: the further turns five before, three after)
+LAYOUT = 3  # how a file's passages and their columns are made (kctui.search.passages): part of each file's
+# signature, so a table an older version filled is split again once (2: the further turns five before, three after;
+# 3: a chat export's turn heads in any order, kctui.search.turn_head)
 
 
 @dataclass(frozen=True)

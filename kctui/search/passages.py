@@ -4,7 +4,8 @@
 
 - a paragraph (a run of non-blank lines) is a passage;
 - inside a run, each list item, each table row and each turn of a conversation (a line that opens with
-  a speaker's name and a colon, `Name: text` or `[18:02] Name: text`, when the run holds two or more
+  a turn's head, `Name: text`, `[18:02] Name: text`, a chat export's `01/10/2024, 09:10 - Name: text`
+  or a head on a line of its own above the message, kctui.search.turn_head; when the run holds two or more
   such lines) is a passage of its own, with the lines that continue it;
 - a heading is a passage of its own (a decision record's title, a meeting's date: its words can be the
   fact), and the context of the passages below it (`heading`: the nearest heading above, itself for a
@@ -30,22 +31,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kctui.search.turn_head import is_turn_line, turn_head
+
 MAX_PASSAGE_CHARS = 700
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
 _ROW = re.compile(r"^\s*\|.*\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
-# a turn's opening: an optional time stamp, then a speaker's name of one to three capitalised words (the
-# first captured), as `Name: text` (_TURN) or, in a chat export, `**Name** 10:07` on a line of its own
-# above the message (speaker_of)
-_STAMP = (r"^\s*(?:\[[^\]\n]{1,24}\]\s*|\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4},?\s+\d{1,2}[:.]\d{2}(?:[:.]\d{2})?"
-          r"(?:\s*[AaPp]\.?[Mm]\.?)?\s*[-–]\s*)?")  # "[09:41] ", or a phone export's "01/10/2024, 09:10 - "
-_SPEAKER_NAME = r"([A-Z][\w.'’-]{0,30})(?: [A-Z][\w.'’-]{0,30}){0,2}"
-_TURN = re.compile(_STAMP + _SPEAKER_NAME + r":\s+\S")
-# a pasted thread's line that opens on the speaker, perhaps in bold, then the time ("**Marta Kowalski** 09:20: …")
-_NAMED_TIME = re.compile(r"^\s*(?:\*\*)?" + _SPEAKER_NAME + r"(?:\*\*)?\s+\[?\d{1,2}[:.]\d{2}(?:[:.]\d{2})?"
-                         r"(?:\s*[AaPp]\.?[Mm]\.?)?\]?\s*[:\-–]\s+\S")
 _TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*:")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
@@ -97,23 +90,18 @@ def split_passages(text: str) -> list[Passage]:
     return out
 
 
-_SPEAKER = re.compile(_STAMP + r"(?:\*\*)?" + _SPEAKER_NAME + r"(?:\*\*\s*(?:\[?\d{1,2}[:.]\d{2}(?:\s*[ap]m)?\]?)?\s*(?:\n|$)|:\s+\S)")
-
-
 def speaker_of(text: str) -> str:
-    """The first name of who speaks in a turn ("Lena: …", "[18:02] Lena Park: …", a chat export's
-    "**Dev Patel** 10:07" line above the message), casefolded; "" for anything else."""
-    m = _SPEAKER.match(text)
-    return m.group(1).casefold() if m else ""
-
-
-_TURN_HEAD = re.compile(_STAMP + _SPEAKER_NAME + r":\s+")
+    """The first name of who speaks in a turn ("Lena: …", "[18:02] Lena Park: …", "**Marta Kowalski** 09:20: …",
+    a chat export's "**Dev Patel** 10:07" line above the message: kctui.search.turn_head), casefolded; "" for
+    anything else."""
+    head = turn_head(text)
+    return head.name.split()[0].casefold() if head else ""
 
 
 def speaker_prefix(text: str) -> str:
-    """A turn's `Name: ` (with its time stamp) as written, "" for anything else."""
-    m = _TURN_HEAD.match(text)
-    return m.group(0) if m else ""
+    """A turn's head as written (`Name: ` with its time stamp, or a head's own line), "" for anything else."""
+    head = turn_head(text)
+    return head.prefix if head else ""
 
 
 def is_heading(text: str, heading: str) -> bool:
@@ -188,9 +176,9 @@ def _front_matter(lines: list[str], out: list[Passage]) -> int:
 
 def _run_passages(lines: list[str], run: list[int], heading: str) -> list[Passage]:
     """One run of non-blank lines: its items, rows and turns each a passage, else the whole run."""
-    turns = sum(1 for n in run if _TURN.match(lines[n]) or _NAMED_TIME.match(lines[n]))
+    heads = {n for n in run if is_turn_line(lines[n])}
     starts = [n for n in run if _ITEM.match(lines[n]) or (_ROW.match(lines[n]) and not _RULE.match(lines[n]))
-              or (turns >= 2 and (_TURN.match(lines[n]) or _NAMED_TIME.match(lines[n])))]
+              or (len(heads) >= 2 and n in heads)]
     if not starts or starts[0] != run[0]:
         starts = [run[0], *starts]
     out: list[Passage] = []

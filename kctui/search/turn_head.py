@@ -1,0 +1,78 @@
+"""A conversation turn's head, in any of the forms people paste a chat in: a time stamp, a speaker's name and a
+separator, in the order the chat app writes them, not one pattern per app.
+
+- a stamp: a date and/or a time of day, as people write them (`01/10/2024`, `1/10/24`, `10.01.2024`,
+  `2024-01-10`, `10 Jan 2024`, `Jan 10, 2024`, a weekday in front; `09:10`, `09:10:33`, `9:10 AM`; a date then
+  a time, with `,` or `at` between), bare or in brackets (`[…]`, `(…)`; a bracketed stamp holds a digit);
+- a name: one to three capitalised words, perhaps in bold (`**Marta Kowalski**`);
+- the head is a stamp (perhaps followed by `-` or `–`) before the name, or one after it (perhaps after a
+  comma), or none, then `: ` and the message on the line (`Lena: …`, `[18:02] Lena Park: …`, `[1/10/24,
+  09:10:33] Rosa: …`, `01/10/2024, 09:10 - Rosa: …`, `10:14 AM Rosa: …`, `**Marta Kowalski** 09:20: …`), or
+  the head is a line of its own above the message (`Marta, [10 Jan 2024 at 09:10]`, `**Dev Patel** 10:07`):
+  then the name is in bold or a stamp follows it that is in brackets or holds a date, so a line of a
+  document ("Meeting 10:00") is no head.
+
+`turn_head(text)`: the head of a passage's first line (`Head`: who, the prefix as written, the day its stamp
+names as written); `dated_turn(text)`: a turn as a packet writes it under its day (`("06/01/2024", "Rosa:
+…")`), its stamp said once for the consecutive turns of a day (kctui.search.packet_items). Pure
+(tests/unit/test_turn_head.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?"
+_DATE = (r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6},?\s+)?(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}"
+         rf"|(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?:,?\s+\d{{4}})?)")
+_TIME = r"\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?"
+_WHEN = rf"(?:{_DATE}(?:,?\s+(?:at\s+)?{_TIME})?|{_TIME})"
+_STAMP = rf"(?:\[(?=[^\]\n]*\d)[^\]\n]{{1,40}}\]|\((?=[^)\n]*\d){_WHEN}\)|{_WHEN})"
+_NAME = r"[A-Z][\w.'’-]{0,30}(?: [A-Z][\w.'’-]{0,30}){0,2}"
+_HEAD = re.compile(rf"^\s*(?:(?P<lead>{_STAMP})\s*(?:[-–—]\s*)?)?(?P<bold>\*\*)?(?P<name>{_NAME})(?(bold)\*\*)"
+                   rf"(?:,?\s*(?P<tail>{_STAMP}))?(?:(?P<said>:\s+)(?=\S)|\s*$)")
+_DAY = re.compile(_DATE)
+
+
+@dataclass(frozen=True)
+class Head:
+    name: str  # the speaker's name as written
+    prefix: str  # the head as written: up to the message (the line and its newline for a head of its own)
+    day: str  # the date its stamp names, as written ("" for none)
+
+
+@lru_cache(maxsize=8192)
+def turn_head(text: str) -> Head | None:
+    """The turn head of `text`'s first line, None when it opens with none."""
+    first, nl, _rest = text.partition("\n")
+    m = _HEAD.match(first)
+    if m is None:
+        return None
+    stamps = [s for s in (m.group("lead"), m.group("tail")) if s]
+    if not m.group("said"):  # a head of its own: the name in bold, or a bracketed or dated stamp after it
+        tail = m.group("tail") or ""
+        if not (m.group("bold") or tail.startswith(("[", "(")) or _DAY.search(tail)):
+            return None
+        prefix = first + nl
+    else:
+        prefix = m.group(0)
+    day = next((d.group(0) for s in stamps for d in [_DAY.search(s)] if d), "")
+    return Head(m.group("name"), prefix, day)
+
+
+def is_turn_line(line: str) -> bool:
+    """Whether a line opens a conversation's turn (a head, with its message or above it)."""
+    return turn_head(line) is not None
+
+
+def dated_turn(text: str) -> tuple[str, str]:
+    """(the day a turn's stamp names, the turn as `Name: message`) for a turn whose stamp holds a date, else
+    ("", text): the packet says the day once above the turns of that day and no time of day (the Markdown
+    chats' session heading does the same), ~23 bytes a turn of an export."""
+    head = turn_head(text)
+    if head is None or not head.day:
+        return "", text
+    body = text[len(head.prefix):]
+    return head.day, f"{head.name}: {body}"
