@@ -24,6 +24,11 @@ a group, the ten or so sessions a chat packet quotes: no `kind` and `section` to
 turn said without the name took conversations 79.1 → 79.5 % of 1,484 questions with every evidence line in a
 2 KB text packet (JSON 77.6 → 77.8 %).
 
+A chat pasted as an export (a stamp on every line, no headings: kctui.search.turn_head) says each day once, as a
+`§ <day>` line above the turns of that day (`§ Saturday 20 January 2024`, `§ 06/01/2024` where the stamp does not
+say which field is the day), and each turn as `Name: …` without its stamp (~23 bytes a turn), as a Markdown chat's
+session heading dates its turns.
+
 A statement of a dated group (a session heading, a page titled by its date) carries the relative times it
 holds as the dates they mean, before a claim's citation: `"… yesterday (yesterday = Mon 4 Mar 2024)"`.
 A string per statement, not a record: at 2 KB the keys of a record per statement (`lines`, `text`,
@@ -44,8 +49,7 @@ from kctui.core.relative_time import resolve as resolve_relative
 from kctui.core.relative_time import stamp_date
 from kctui.search.quoting import section, untimed
 from kctui.search.ranking import Statement
-from kctui.search.turns_read import speaker_prefix
-from kctui.search.turn_head import dated_turn
+from kctui.search.turn_head import dated_turn, day_label
 
 anchor_date = lru_cache(maxsize=1024)(_anchor_date)  # a group's heading is read once, not at every statement tried
 
@@ -135,12 +139,12 @@ def _evidence_item(groups: dict[tuple[str, ...], list[Statement]], meta: dict[tu
         for s in sorted(statements, key=lambda s: s.lines):
             day, turn = dated_turn(s.text) if turns else ("", s.text)
             if day != on and day:  # an export's turns: their day once, above the turns of that day
-                passages.append(f"§ {day}")
+                passages.append(f"§ {day_label(day)}")
                 said, on = "", day
             lead = speaker_prefix(turn) if turns else ""
             text = turn[len(lead):] if lead and lead == said else turn
             said = lead
-            passages.append(f"{lines_label(s.lines)}: {text}{_dates(s.text, stamp_date(s.text) or anchor_date(day) or anchor)}")
+            passages.append(f"{lines_label(s.lines)}: {text}{_dates(s.text, (anchor_date(day) if day else stamp_date(s.text)) or anchor)}")
             if not bare and s.compiled:
                 compiled[lines_label(s.lines)] = list(s.compiled)
     own = next((p for pages in compiled.values() for p in pages if p.startswith("sources/")), None)

@@ -14,7 +14,8 @@ separator, in the order the chat app writes them, not one pattern per app.
 
 `turn_head(text)`: the head of a passage's first line (`Head`: who, the prefix as written, the day its stamp
 names as written); `dated_turn(text)`: a turn as a packet writes it under its day (`("06/01/2024", "Rosa:
-…")`), its stamp said once for the consecutive turns of a day (kctui.search.packet_items). Pure
+…")`), its stamp said once for the consecutive turns of a day (kctui.search.packet_items), as `day_label` writes
+it: the date written out where the stamp's form says which field is the day, else as written. Pure
 (tests/unit/test_turn_head.py).
 """
 
@@ -65,6 +66,40 @@ def turn_head(text: str) -> Head | None:
 def is_turn_line(line: str) -> bool:
     """Whether a line opens a conversation's turn (a head, with its message or above it)."""
     return turn_head(line) is not None
+
+
+_NUMERIC = re.compile(r"(\d{1,4})[/.-](\d{1,2})[/.-](\d{2,4})")
+
+
+@lru_cache(maxsize=1024)
+def day_label(day: str) -> str:
+    """A stamp's date as a packet's day label: the date it surely means, written out ("Saturday 20 January
+    2024"), where its form says which field is the day (a field over 12, a year first, a month's name); as
+    written where it does not ("06/01/2024": 6 January or June 1)."""
+    import datetime as dt
+
+    m = _NUMERIC.fullmatch(day)
+    try:
+        if m:
+            a, b, c = (int(g) for g in m.groups())
+            if len(m.group(1)) == 4:
+                y, mo, d = a, b, c
+            elif a > 12 >= b:
+                d, mo, y = a, b, c
+            elif b > 12 >= a:
+                mo, d, y = a, b, c
+            else:
+                return day
+            when = dt.date(y + 2000 if y < 100 else y, mo, d)
+        elif re.search(r"\d{4}", day):
+            from dateutil import parser as date_parser  # noqa: PLC0415 - a month's name and a year
+
+            when = date_parser.parse(day, default=dt.datetime(1900, 1, 1)).date()
+        else:
+            return day
+    except (ValueError, OverflowError):
+        return day
+    return f"{when:%A} {when.day} {when:%B %Y}"
 
 
 def dated_turn(text: str) -> tuple[str, str]:

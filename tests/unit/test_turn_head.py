@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.search.passages import speaker_of, speaker_prefix, split_passages
-from kctui.search.turn_head import dated_turn, is_turn_line, turn_head
+from kctui.search.turn_head import dated_turn, day_label, is_turn_line, turn_head
 
 
 @pytest.mark.parametrize("line, name, day", [
@@ -58,3 +58,16 @@ def test_an_export_is_a_passage_a_turn():
 ])
 def test_a_dated_turn_as_a_packet_writes_it_under_its_day(text, expected):
     assert dated_turn(text) == expected
+
+
+@pytest.mark.parametrize("day, label", [
+    ("20/01/2024", "Saturday 20 January 2024"),  # a field over 12 is the day
+    ("1/13/24", "Saturday 13 January 2024"),  # month first, two-digit year
+    ("2024-01-06", "Saturday 6 January 2024"),
+    ("10 Jan 2024", "Wednesday 10 January 2024"),
+    ("06/01/2024", "06/01/2024"),  # 6 January or June 1: as written
+    ("31/02/2024", "31/02/2024"),  # no such day: as written
+    ("Jan 10", "Jan 10"),  # no year
+])
+def test_a_day_label_says_the_date_only_where_the_stamp_says_which(day, label):
+    assert day_label(day) == label
