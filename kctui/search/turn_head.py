@@ -10,7 +10,8 @@ separator, in the order the chat app writes them, not one pattern per app.
   09:10:33] Rosa: …`, `01/10/2024, 09:10 - Rosa: …`, `10:14 AM Rosa: …`, `**Marta Kowalski** 09:20: …`), or
   the head is a line of its own above the message (`Marta, [10 Jan 2024 at 09:10]`, `**Dev Patel** 10:07`):
   then the name is in bold or a stamp follows it that is in brackets or holds a date, so a line of a
-  document ("Meeting 10:00") is no head.
+  document ("Meeting 10:00") is no head; such a head with its message on the same line (a quoted passage's
+  lines joined: `Marta, [10 Jan 2024 at 09:10] the vendor said no`) is one too.
 
 `turn_head(text)`: the head of a passage's first line (`Head`: who, the prefix as written, the day its stamp
 names as written); `dated_turn(text)`: a turn as a packet writes it under its day (`("06/01/2024", "Rosa:
@@ -33,7 +34,7 @@ _WHEN = rf"(?:{_DATE}(?:,?\s+(?:at\s+)?{_TIME})?|{_TIME})"
 _STAMP = rf"(?:\[(?=[^\]\n]*\d)[^\]\n]{{1,40}}\]|\((?=[^)\n]*\d){_WHEN}\)|{_WHEN})"
 _NAME = r"[A-Z][\w.'’-]{0,30}(?: [A-Z][\w.'’-]{0,30}){0,2}"
 _HEAD = re.compile(rf"^\s*(?:(?P<lead>{_STAMP})\s*(?:[-–—]\s*)?)?(?P<bold>\*\*)?(?P<name>{_NAME})(?(bold)\*\*)"
-                   rf"(?:,?\s*(?P<tail>{_STAMP}))?(?:(?P<said>:\s+)(?=\S)|\s*$)")
+                   rf"(?:,?\s*(?P<tail>{_STAMP}))?(?:(?P<said>:\s+)(?=\S)|\s*$|(?(tail)\s+(?=\S)|(?!)))")
 _DAY = re.compile(_DATE)
 
 
@@ -52,13 +53,13 @@ def turn_head(text: str) -> Head | None:
     if m is None:
         return None
     stamps = [s for s in (m.group("lead"), m.group("tail")) if s]
-    if not m.group("said"):  # a head of its own: the name in bold, or a bracketed or dated stamp after it
-        tail = m.group("tail") or ""
+    prefix = m.group(0)
+    if not m.group("said"):  # a head above its message (perhaps flattened onto its line): the name in bold, or
+        tail = m.group("tail") or ""  # a bracketed or dated stamp after it
         if not (m.group("bold") or tail.startswith(("[", "(")) or _DAY.search(tail)):
             return None
-        prefix = first + nl
-    else:
-        prefix = m.group(0)
+        if m.end() == len(first):
+            prefix = first + nl
     day = next((d.group(0) for s in stamps for d in [_DAY.search(s)] if d), "")
     return Head(m.group("name"), prefix, day)
 

@@ -71,3 +71,10 @@ def test_a_dated_turn_as_a_packet_writes_it_under_its_day(text, expected):
 ])
 def test_a_day_label_says_the_date_only_where_the_stamp_says_which(day, label):
     assert day_label(day) == label
+
+
+def test_a_head_above_its_message_joined_onto_its_line_is_a_head():
+    text = "Lena, [21.01.2024 11:17] And I fell in love on the first visit."
+    assert speaker_prefix(text) == "Lena, [21.01.2024 11:17] "
+    assert dated_turn(text) == ("21.01.2024", "Lena: And I fell in love on the first visit.")
+    assert not is_turn_line("Meeting 10:00 in the big room")
