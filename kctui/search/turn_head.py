@@ -11,7 +11,8 @@ separator, in the order the chat app writes them, not one pattern per app.
   the head is a line of its own above the message (`Marta, [10 Jan 2024 at 09:10]`, `**Dev Patel** 10:07`):
   then the name is in bold or a stamp follows it that is in brackets or holds a date, so a line of a
   document ("Meeting 10:00") is no head; such a head with its message on the same line (a quoted passage's
-  lines joined: `Marta, [10 Jan 2024 at 09:10] the vendor said no`) is one too.
+  lines joined: `Marta, [10 Jan 2024 at 09:10] the vendor said no`) is one too where that stamp is in square
+  brackets, as chat apps write it (a note's "Carol (2024-06-24) plan: …" is no turn).
 
 `turn_head(text)`: the head of a passage's first line (`Head`: who, the prefix as written, the day its stamp
 names as written); `dated_turn(text)`: a turn as a packet writes it under its day (`("06/01/2024", "Rosa:
@@ -60,6 +61,8 @@ def turn_head(text: str) -> Head | None:
             return None
         if m.end() == len(first):
             prefix = first + nl
+        elif not tail.startswith("["):  # joined onto its message: a chat app's bracketed stamp, not a note's
+            return None  # "Carol (2024-06-24) plan: …"
     day = next((d.group(0) for s in stamps for d in [_DAY.search(s)] if d), "")
     return Head(m.group("name"), prefix, day)
 
