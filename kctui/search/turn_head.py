@@ -5,14 +5,15 @@ separator, in the order the chat app writes them, not one pattern per app.
   `2024-01-10`, `10 Jan 2024`, `Jan 10, 2024`, a weekday in front; `09:10`, `09:10:33`, `9:10 AM`; a date then
   a time, with `,` or `at` between), bare or in brackets (`[…]`, `(…)`; a bracketed stamp holds a digit);
 - a name: one to three capitalised words, perhaps in bold (`**Marta Kowalski**`);
-- the head is a stamp (perhaps followed by `-` or `–`) before the name, or one after it (perhaps after a
+- the head is a stamp before the name (in brackets, or bare before `-` / `–`, or a clock's time with AM / PM), or one after it (perhaps after a
   comma), or none, then `: ` and the message on the line (`Lena: …`, `[18:02] Lena Park: …`, `[1/10/24,
   09:10:33] Rosa: …`, `01/10/2024, 09:10 - Rosa: …`, `10:14 AM Rosa: …`, `**Marta Kowalski** 09:20: …`), or
   the head is a line of its own above the message (`Marta, [10 Jan 2024 at 09:10]`, `**Dev Patel** 10:07`):
   then the name is in bold or a stamp follows it that is in brackets or holds a date, so a line of a
   document ("Meeting 10:00") is no head; such a head with its message on the same line (a quoted passage's
   lines joined: `Marta, [10 Jan 2024 at 09:10] the vendor said no`) is one too where that stamp is in square
-  brackets, as chat apps write it (a note's "Carol (2024-06-24) plan: …" is no turn).
+  brackets, as chat apps write it (a note's "Carol (2024-06-24) plan: …" is no turn, nor its bold label
+  "**Owner**: Sam", nor an agenda's "09:30 Standup: …").
 
 `turn_head(text)`: the head of a passage's first line (`Head`: who, the prefix as written, the day its stamp
 names as written); `dated_turn(text)`: a turn as a packet writes it under its day (`("06/01/2024", "Rosa:
@@ -34,9 +35,10 @@ _TIME = r"\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?"
 _WHEN = rf"(?:{_DATE}(?:,?\s+(?:at\s+)?{_TIME})?|{_TIME})"
 _STAMP = rf"(?:\[(?=[^\]\n]*\d)[^\]\n]{{1,40}}\]|\((?=[^)\n]*\d){_WHEN}\)|{_WHEN})"
 _NAME = r"[A-Z][\w.'’-]{0,30}(?: [A-Z][\w.'’-]{0,30}){0,2}"
-_HEAD = re.compile(rf"^\s*(?:(?P<lead>{_STAMP})\s*(?:[-–—]\s*)?)?(?P<bold>\*\*)?(?P<name>{_NAME})(?(bold)\*\*)"
+_HEAD = re.compile(rf"^\s*(?:(?P<lead>{_STAMP})\s*(?P<dash>[-–—]\s*)?)?(?P<bold>\*\*)?(?P<name>{_NAME})(?(bold)\*\*)"
                    rf"(?:,?\s*(?P<tail>{_STAMP}))?(?:(?P<said>:\s+)(?=\S)|\s*$|(?(tail)\s+(?=\S)|(?!)))")
 _DAY = re.compile(_DATE)
+_MERIDIEM = re.compile(r"[AaPp]\.?[Mm]\.?$")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,11 @@ def turn_head(text: str) -> Head | None:
     if m is None:
         return None
     stamps = [s for s in (m.group("lead"), m.group("tail")) if s]
+    lead = m.group("lead") or ""
+    if lead and not lead.startswith(("[", "(")) and not m.group("dash") and not _MERIDIEM.search(lead):
+        return None  # a bare stamp in front: a phone export's "… - Name:" or a clock's "10:14 AM Name:", not an agenda's "09:30 Standup:"
+    if m.group("bold") and m.group("said") and not m.group("tail"):
+        return None  # "**Owner**: Sam", a note's bold label
     prefix = m.group(0)
     if not m.group("said"):  # a head above its message (perhaps flattened onto its line): the name in bold, or
         tail = m.group("tail") or ""  # a bracketed or dated stamp after it

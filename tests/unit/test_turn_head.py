@@ -79,3 +79,8 @@ def test_a_head_above_its_message_joined_onto_its_line_is_a_head():
     assert dated_turn(text) == ("21.01.2024", "Lena: And I fell in love on the first visit.")
     assert not is_turn_line("Meeting 10:00 in the big room")
     assert not is_turn_line("Carol (2024-06-24) plan: I'll hold you to that.")  # a note's line
+
+
+@pytest.mark.parametrize("line", ["**Owner**: Sam", "09:30 Standup: ten minutes", "2024-01-10 Decision: go"])
+def test_a_notes_label_is_no_turn_head(line):
+    assert not is_turn_line(line)
