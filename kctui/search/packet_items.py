@@ -50,6 +50,7 @@ from kctui.core.relative_time import stamp_date
 from kctui.search.quoting import section, untimed
 from kctui.search.ranking import Statement
 from kctui.search.turn_head import dated_turn, day_label
+from kctui.search.turns_read import speaker_prefix
 
 anchor_date = lru_cache(maxsize=1024)(_anchor_date)  # a group's heading is read once, not at every statement tried
 
