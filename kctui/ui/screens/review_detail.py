@@ -238,9 +238,8 @@ class ReviewDetailScreen(KeepStylesOnResume, ModalScreen[None]):
         tones = self.app.tones()
         self.query_one("#detail-head", Static).update(render_head(data, tones))
         self.render_body()
-        state = data.get("state")
-        hint = detail_hint(data["kind"], state if state == "open" else (data.get("stateWords") or state),
-                           getattr(self.app, "user_keymap", {}))
+        state = data.get("state") if data.get("state") == "open" else data.get("stateWords") or data.get("state")
+        hint = detail_hint(data["kind"], state, getattr(self.app, "user_keymap", {}))
         self.query_one("#detail-keys", Static).update(hint)
         self.refresh_bindings()
 
