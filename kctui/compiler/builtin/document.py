@@ -19,6 +19,7 @@ from kctui.compiler.builtin import (
     facts,
     fields,
     glossary,
+    moved_values,
     name_checks,
     named_events,
     not_tasks,
@@ -106,6 +107,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     _keep_cited(doc, ex, candidates)
     _without_alias_twins(ex)
     events_once = _add_events(doc, ex)
+    ex.claims = moved_values.on_events(ex.claims, doc.lines)  # (the cutover's moved date, not Postgres's)
     said: dict[tuple[int, int, str], bool] = {}  # (lines, value) -> do the lines say it (asked once)
 
     def says(start: int, end: int, value: str) -> bool:

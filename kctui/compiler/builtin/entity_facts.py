@@ -13,6 +13,8 @@ from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import names as nm
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.builtin.candidates import APPOSITIVE, Candidate, SpansOf, candidate, key_of
+from kctui.compiler.builtin.moved_values import HINTS as MOVED_HINTS
+from kctui.compiler.builtin.moved_values import moved_dates
 from kctui.compiler.builtin.name_edges import possessor
 from kctui.compiler.builtin.sentences import MAX_STATEMENT_CHARS, Unit, ev
 from kctui.compiler.builtin.stated_values import former, speaks
@@ -37,7 +39,7 @@ _ROLE_REV = re.compile(r"^(?P<val>\S.{0,40}?)\s+(?:is|are|is now)\s+(?:the|our)\
                        r"(?:for|of|on)\s+(?P<subj>\S.{0,40}?)\.?$")
 _POSSESSIVE = re.compile(r"^(?P<subj>\S.{0,40}?)['’]s\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are)\s+(?P<val>[^,;]{2,60}?)\.?$")
 _FACT_HINTS = ("released", "renew", "expire", "is due", " ends ", "takes ", "$", "€", "£", " by ", " runs ", " is the ",
-               " are the ", " is our ", " are our ", "'s ", "’s ")
+               " are the ", " is our ", " are our ", "'s ", "’s ", *MOVED_HINTS)
 _COPULA = re.compile(r"\s+(is|are|was|were)\s+((?:a|an|the|our|one of the)\s[^,;:()]{3,150}?)(?:[,;:(]|\.?$)")
 # "X (a monitoring vendor)": a noun phrase in brackets, not a clause ("Datadog (our AE there is Rachel Kim)")
 _PAREN_DESC = re.compile(r"\s*\(((?:a|an|the|our)\s(?![^()]*\b(?:is|are|was|were|has|have|had|will|can)\b)[^()]{3,80})\)")
@@ -139,6 +141,9 @@ class _Statements:
             if c := self.subject_before(i, m.start()):
                 verb = m.group("verb")
                 self.fact(c, _TERM_VERB.get(verb, f"{verb} on"), m.group("d"), "", u, i)
+        for at, new, _old in moved_dates(text):  # ("the cutover moves from 21 Nov to 28 Nov": moved_values.py)
+            if c := self.subject_before(i, at, people=False):
+                self.fact(c, "date", new, "", u, i)
         for m in _DURATION.finditer(text):
             if c := self.subject_before(i, m.start()):
                 self.fact(c, "takes", " ".join(m.group("v").split()), "", u, i)

@@ -49,15 +49,16 @@ def write_manifest(output_path: Path, items: list[dict] | None, extras: dict | N
 def brief_data(request: CompileRequest, version: str, result: PassResult, live: dict[str, Extraction],
                dropped_links: list[str], warnings: list[str], timings: list[tuple[str, float]]) -> BriefData:
     ch = result.changes
+    moved_from, moved_to = {a for a, _ in ch.renamed}, {b for _, b in ch.renamed}  # listed once, as renamed
     return BriefData(
         job_id=request.job_id,
         trigger=request.trigger,
         created_at=request.created_at,
         source_digest=request.source_digest,
         compiler=version,
-        added=list(ch.added),
+        added=[p for p in ch.added if p not in moved_to],
         modified=list(ch.modified),
-        deleted=list(ch.deleted),
+        deleted=[p for p in ch.deleted if p not in moved_from],
         renamed=list(ch.renamed),
         unchanged=len(ch.unchanged),
         pages=_brief_pages(result),

@@ -288,7 +288,7 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
     def own_places(text: str) -> list[tuple[int, int, str]]:  # (the source's own names: made when asked)
         nonlocal own
         if own is None:
-            own = NameFinder({str(n): [t.name, *t.aliases] for n, t in enumerate([*ex.concepts, *ex.entities])})
+            own = NameFinder({str(n): [t.name, *t.aliases] for n, t in enumerate([*ex.concepts, *ex.entities, *ex.passing])})
         return own.places(text)
 
     for k, statement in enumerate(ex.statements):
@@ -372,7 +372,7 @@ def _carried(places: list[tuple[int, int, str]], leads: set[str], follows: bool,
     precede the name (`leads`, the names where its subject stands: "The Sectra quote came in" is Sectra's,
     kctui.compiler.steps.statement_subject)."""
     if not places:
-        return "", before if follows else ""
+        return "", before if follows and not any(k == 0 for k, _, _ in own_places()) else ""
     at, _, first = places[0]
     if first in leads:
         return "", first

@@ -27,6 +27,7 @@ from kctui.compiler.trust.changes import (
 )
 from kctui.compiler.trust.disputes import settle
 from kctui.core.claims import Claim
+from kctui.core.disputable import disputable, fact_key
 from kctui.core.page_edits import edit_entries
 from kctui.core.pages import Mention, Page, SourceRef, escape_text, is_descriptive
 from kctui.core.slugs import identity_key
@@ -67,10 +68,8 @@ def conflicts_of(claims: list[Claim]) -> dict[tuple[str, str, str], list[Claim]]
     """Facts from different sources with the same key (attribute, scope, unit) and different values,
     each source asserting exactly one value (wiki.md §4 conflict rule)."""
     groups: dict[tuple[str, str, str], dict[str, list[Claim]]] = {}
-    for c in claims:
-        if c.is_atomic:
-            key = (c.key[1], c.key[2], c.key[3])
-            groups.setdefault(key, {}).setdefault(c.evidence.path, []).append(c)
+    for c in disputable(claims):  # (atomic, and a value of its subject's fact: kctui.core.disputable)
+        groups.setdefault((fact_key(c.key[1]), c.key[2], c.key[3]), {}).setdefault(c.evidence.path, []).append(c)
     out: dict[tuple[str, str, str], list[Claim]] = {}
     for key, by_path in groups.items():
         single = {p: cs[0] for p, cs in by_path.items() if all_same({x.norm_value for x in cs})}

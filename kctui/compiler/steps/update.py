@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from kctui.compiler.steps import output
 from kctui.compiler.steps.page_update import build_source_page, build_topic_page, relink_source_page
 from kctui.compiler.steps.policy_kinds import ALL_KINDS
+from kctui.compiler.steps.renames import moved_page, moved_source_page, moves_of
 from kctui.compiler.steps.results import Gathered, Matched, PassRun, Updated
 from kctui.compiler.trust.changes import ClaimChange, PageUpdate, PassContext
 from kctui.compiler.trust.gate import TrustGate
@@ -25,7 +26,8 @@ def update(run: PassRun, gathered: Gathered, matched: Matched) -> Updated:
     writer.link_unchanged = not run.dry_run
     writer.prelink = run.store.prelink
     gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
-    u = _Building(run, gathered, matched, ctx, writer, gate)
+    u = _Building(run, gathered, matched, ctx, writer, gate,
+                  moves=_moves(gathered, matched, writer, gate))
     _mark_lossy(gathered, matched, gate)
     if gate.warning:
         u.warnings.append(gate.warning)
@@ -97,6 +99,7 @@ class _Building:
     claim_changes: list[ClaimChange] = field(default_factory=list)
     removed_now: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    moves: dict[str, str] = field(default_factory=dict)  # a renamed source, same bytes: old path -> new
 
 
 def _update_topic_pages(state: _Building, maintained: set[str], work: int) -> None:
@@ -109,7 +112,7 @@ def _update_topic_pages(state: _Building, maintained: set[str], work: int) -> No
         state.run.steps.tick(i, work, slug)
         if registry.kinds.get(slug) not in maintained:
             continue
-        previous = writer.previous_page(slug)
+        previous = moved_page(writer.previous_page(slug), state.moves, state.ctx.source_slugs)
         old = None if previous is not None and previous.is_stub else previous  # a held create: not a page yet
         contributions = by_page.get(slug) or {}
         new = registry.new.get(slug)
@@ -127,7 +130,7 @@ def _update_source_pages(state: _Building, maintained: set[str], work: int) -> N
         slug = state.matched.registry.source_slugs[path]
         if "source" not in maintained:
             continue
-        previous = writer.previous_page(slug)
+        previous = writer.previous_page(slug) or _renamed_from(state, path, slug)
         old = None if previous is not None and previous.is_stub else previous
         page, change = build_source_page(slug, live[path], old, state.ctx, list(live[path].tags))
         settled = state.gate.settle(page, change, previous)
@@ -135,6 +138,22 @@ def _update_source_pages(state: _Building, maintained: set[str], work: int) -> N
             state.claim_changes += change.changes
         if settled:
             state.updates.append(change)
+
+
+def _moves(gathered: Gathered, matched: Matched, writer: output.PageWriter, gate: TrustGate) -> dict[str, str]:
+    """The renamed sources whose pages move with them (renames.py), old path -> new path."""
+    slugs = gathered.prev.source_page_of()
+    return moves_of(matched.changes.renamed, set(matched.live), gate.policy,
+                    lambda path: writer.previous_page(slugs[path]) if path in slugs else None)
+
+
+def _renamed_from(state: _Building, path: str, slug: str):  # noqa: ANN202 - Page | None
+    """A renamed source's new page starts from the old one's, its citations moved (renames.py)."""
+    old_path = next((o for o, n in state.moves.items() if n == path), None)
+    old_slug = state.gathered.prev.source_page_of().get(old_path or "")
+    if old_path is None or old_slug is None or old_slug == slug:
+        return None
+    return moved_source_page(state.writer.previous_page(old_slug), old_path, path, slug, state.ctx.created_at)
 
 
 def _relink_source_pages(state: _Building) -> None:
@@ -155,6 +174,10 @@ def _remove_source_pages(state: _Building) -> None:
         old = state.writer.previous_page(slug)
         path = prev.pages[slug].sources[0][0] if prev.pages[slug].sources else slug
         gone = [ClaimChange("retracted", path, c.subject, c.attribute, c.scope, c.value, "") for c in (old.claims if old else [])]
+        if path in state.moves and old is not None:  # renamed: its page moved with it (_renamed_from)
+            state.updates.append(PageUpdate(slug, "source", old.title, "remove", 0, 0, 0, []))
+            state.removed_now.append(slug)
+            continue
         if gate.gated and old is None:
             state.warnings.append(f"{path}: its source page could not be read back; it is kept as it is")
             continue

@@ -17,6 +17,7 @@ from typing import Any
 
 from kctui.compiler.trust.kept import holds
 from kctui.core.claims import Claim, claim_line, parse_claim_line
+from kctui.core.disputable import fact_key
 from kctui.core.page_status import (
     block_claim_lines,
     conflict_note,
@@ -33,7 +34,7 @@ RESOLVED_KEY = "resolved_conflicts"
 
 
 def key3(c: Claim) -> tuple[str, str, str]:
-    return (c.key[1], c.key[2], c.key[3])
+    return (fact_key(c.key[1]), c.key[2], c.key[3])  # ("Renewal" and "renews on" are one fact: core.disputable)
 
 
 def fingerprint(key: tuple[str, str, str], a: str, b: str) -> str:

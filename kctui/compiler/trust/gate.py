@@ -277,7 +277,10 @@ class TrustGate:
         self._conflicts(page, update, state)
 
     def _causes(self, page: Page, update: PageUpdate) -> set[str]:
-        return {ch.path for ch in update.changes} | ({s.resource for s in page.sources} & self.ctx.changed)
+        """The sources whose change the update carries: those its claim changes come from; else (links or
+        mentions moved) the changed sources it cites. Not every changed source a page cites: two unrelated
+        changes would be one review item because one page cites both (QA session 31, problem 10)."""
+        return {ch.path for ch in update.changes} or ({s.resource for s in page.sources} & self.ctx.changed)
 
     def _file_held(self, rel: str, update: PageUpdate, proposed: str, causes: set[str]) -> None:
         self.held.append(update)
