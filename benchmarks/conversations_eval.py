@@ -2,7 +2,7 @@
 helpers who never saw the compiler or the search code, and their questions with the evidence lines
 (writer-4 was written in session 10, writer-5 in session 11, writer-6 in session 15, writer-7 in session
 16, writer-8 in session 17, writer-9 in session 18, writer-10 in session 19, writer-11 in session 20, writer-12
-in session 21, writer-13 in session 22, writer-14 in session 23, writer-15 in session 24, writer-16 in session 25, writer-17 in session 26, writer-18 in session 27, writer-19 in session 28, writer-20 in session 29, writer-21 in session 30, each kept out of its session's development, then
+in session 21, writer-13 in session 22, writer-14 in session 23, writer-15 in session 24, writer-16 in session 25, writer-17 in session 26, writer-18 in session 27, writer-19 in session 28, writer-20 in session 29, writer-21 in session 30, writer-22 in session 31, each kept out of its session's development, then
 added).
 
 Each chat (a folder of session notes, or one file of sessions) is compiled as a knowledge base of its
