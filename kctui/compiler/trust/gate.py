@@ -298,7 +298,9 @@ class TrustGate:
         return change_sets(self.filed, self.causes, self.source_root)
 
     def _held_text(self, previous: Page, update: PageUpdate) -> str:
-        text = self.writer.current_text(previous.slug) or ""
+        # a renamed source's page has no live text at its new slug yet: the old page, its citations moved
+        # (steps/renames.py), is what stands while the change waits
+        text = self.writer.current_text(previous.slug) or self.writer.render(previous, None, self.ctx) or ""
         if page_compile_status(text) == "contradicted":
             return text  # the worse flag stays
         return set_page_status(text, "needs-review", note=held_note(TRUST_KIND[update.kind], update.reason))

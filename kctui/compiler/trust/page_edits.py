@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kctui.compiler.trust.cited import inside
 from kctui.compiler.trust.kept import _norm, says
 from kctui.core.claims import Claim, Evidence
 from kctui.core.frontmatter import FrontmatterError
@@ -37,13 +38,11 @@ def _claim(entry: dict[str, Any], title: str, digest: str) -> Claim | None:
 
 
 def _read_lines(root: Path, rel: str) -> list[str] | None:
-    cur = root
+    target = inside(root, rel)  # never through a symlink out of sources/ (nor an absolute path, nor "..")
+    if target is None:
+        return None
     try:
-        for part in Path(rel).parts:
-            cur = cur / part
-            if cur.is_symlink():
-                return None
-        return source_lines(cur)
+        return source_lines(target)
     except OSError:
         return None
 
