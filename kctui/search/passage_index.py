@@ -18,6 +18,7 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kctui.core.source_text import decode_source
 from kctui.search.asked_for import frame_words
 from kctui.search.index import SearchIndex
 from kctui.search.index_memo import kept
@@ -117,7 +118,9 @@ def _text_of(full: str) -> str | None:
         return None
     if b"\x00" in data[:8192]:
         return None
-    return data.decode("utf-8", "replace")
+    if len(data) < MAX_SOURCE_BYTES:  # read whole: decoded as the compiler reads it (a Latin-1 file too)
+        return decode_source(data)[0]
+    return data.decode("utf-8", "replace")  # cut: its last character may be cut in two
 
 
 def refresh_passages(index: SearchIndex, key: str, sources_root: os.PathLike[str] | str) -> int:

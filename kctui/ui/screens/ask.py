@@ -20,6 +20,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from kctui.compiler.trust.cited import inside
+from kctui.core.source_text import source_lines
 from kctui.services.ask_cited import UNCHECKED_WHY, failing
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
@@ -71,11 +73,13 @@ def verdict(result: dict[str, Any]) -> str:
 
 def source_excerpt(root: Path, rel: str, lines: list[int]) -> str:
     """The cited lines of a source (with a little context), numbered; `▶` marks the cited ones."""
+    target = inside(root, rel)  # never through a symlink out of sources/, an absolute path or ".."
+    if target is None:
+        return f"{rel}: not read (a path out of sources/ or through a symlink)"
     try:
-        text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        all_lines = source_lines(target)  # decoded as the compiler numbered them (a Latin-1 file too)
     except OSError as exc:
         return f"{rel}: cannot read ({exc.strerror or exc})"
-    all_lines = text.split("\n")
     a, b = lines
     lo, hi = max(1, a - SOURCE_CONTEXT), min(len(all_lines), b + SOURCE_CONTEXT)
     out = [f"sources/{rel} L{a}-L{b}:"]
