@@ -18,8 +18,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from kctui.compiler.trust.cited import inside
 from kctui.compiler.trust.kept import cited_lines, holds
 from kctui.core.record_tables import KEPT_MARK
+from kctui.core.source_text import source_lines
 
 HELD_WHY = "the cited source lines hold it"
 UNCHECKED_WHY = "not checked: it cites no source lines"
@@ -42,6 +44,18 @@ def lines_of(source_root: Path, rel: str, lines: tuple[int, int]) -> str | None:
     (`kept.cited_lines`, the compiler's reader of cited lines)."""
     span = cited_lines(source_root, rel, lines[0], lines[1])
     return " ".join(span) if span else None
+
+
+def source_text_lines(source_root: Path, rel: str) -> list[str] | None:
+    """Every line of the source `rel` as the compiler numbered them (the ask screen's excerpt); None for a path
+    out of sources/ (a symlink on the way, an absolute path, "..") or a file that cannot be read."""
+    target = inside(source_root, rel)
+    if target is None:
+        return None
+    try:
+        return source_lines(target)
+    except OSError:
+        return None
 
 
 def check(kind: str, text: str, cited: str | None) -> tuple[bool, str]:

@@ -20,9 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from kctui.compiler.trust.cited import inside
-from kctui.core.source_text import source_lines
-from kctui.services.ask_cited import UNCHECKED_WHY, failing
+from kctui.services.ask_cited import UNCHECKED_WHY, failing, source_text_lines
 from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
 from kctui.ui import keys
@@ -73,13 +71,9 @@ def verdict(result: dict[str, Any]) -> str:
 
 def source_excerpt(root: Path, rel: str, lines: list[int]) -> str:
     """The cited lines of a source (with a little context), numbered; `▶` marks the cited ones."""
-    target = inside(root, rel)  # never through a symlink out of sources/, an absolute path or ".."
-    if target is None:
-        return f"{rel}: not read (a path out of sources/ or through a symlink)"
-    try:
-        all_lines = source_lines(target)  # decoded as the compiler numbered them (a Latin-1 file too)
-    except OSError as exc:
-        return f"{rel}: cannot read ({exc.strerror or exc})"
+    all_lines = source_text_lines(root, rel)  # never through a symlink out of sources/; decoded as compiled
+    if all_lines is None:
+        return f"{rel}: not read (a path out of sources/ or through a symlink, or a file that cannot be read)"
     a, b = lines
     lo, hi = max(1, a - SOURCE_CONTEXT), min(len(all_lines), b + SOURCE_CONTEXT)
     out = [f"sources/{rel} L{a}-L{b}:"]
