@@ -18,10 +18,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from kctui.compiler.trust.cited import inside
+from kctui.compiler.trust.cited import file_lines
 from kctui.compiler.trust.kept import cited_lines, holds
 from kctui.core.record_tables import KEPT_MARK
-from kctui.core.source_text import source_lines
 
 HELD_WHY = "the cited source lines hold it"
 UNCHECKED_WHY = "not checked: it cites no source lines"
@@ -47,15 +46,9 @@ def lines_of(source_root: Path, rel: str, lines: tuple[int, int]) -> str | None:
 
 
 def source_text_lines(source_root: Path, rel: str) -> list[str] | None:
-    """Every line of the source `rel` as the compiler numbered them (the ask screen's excerpt); None for a path
-    out of sources/ (a symlink on the way, an absolute path, "..") or a file that cannot be read."""
-    target = inside(source_root, rel)
-    if target is None:
-        return None
-    try:
-        return source_lines(target)
-    except OSError:
-        return None
+    """Every line of a source for the ask screen's excerpt (`cited.file_lines`: never through a symlink out of
+    sources/, decoded as the compiler reads it)."""
+    return file_lines(source_root, rel)
 
 
 def check(kind: str, text: str, cited: str | None) -> tuple[bool, str]:

@@ -32,17 +32,23 @@ def inside(source_root: Path, rel: str) -> Path | None:
     return cur
 
 
-def cited_lines(source_root: Path, rel: str, start: int, end: int) -> list[str] | None:
-    """Lines `start`..`end` of the source `rel` as it is now; None for a path out of the root or a file
-    that cannot be read."""
+def file_lines(source_root: Path, rel: str) -> list[str] | None:
+    """Every line of the source `rel` as the compiler numbered them; None for a path out of the root or a
+    file that cannot be read."""
     target = inside(source_root, rel)
     if target is None:
         return None
     try:
-        lines = source_lines(target)
+        return source_lines(target)
     except OSError:
         return None
-    return lines[max(0, start - 1): end]
+
+
+def cited_lines(source_root: Path, rel: str, start: int, end: int) -> list[str] | None:
+    """Lines `start`..`end` of the source `rel` as it is now; None for a path out of the root or a file
+    that cannot be read."""
+    lines = file_lines(source_root, rel)
+    return None if lines is None else lines[max(0, start - 1): end]
 
 
 def cited_pages(source_root: Path, rel: str, start: int) -> list[str] | None:
@@ -83,4 +89,4 @@ def cited_span(source_root: Path, rel: str, unit: str, start: int, end: int) -> 
     return None
 
 
-__all__ = ["cited_lines", "cited_pages", "cited_span", "inside"]
+__all__ = ["cited_lines", "cited_pages", "cited_span", "file_lines", "inside"]

@@ -16,14 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kctui.compiler.trust.cited import inside
+from kctui.compiler.trust.cited import file_lines
 from kctui.compiler.trust.kept import _norm, says
 from kctui.core.claims import Claim, Evidence
 from kctui.core.frontmatter import FrontmatterError
 from kctui.core.page_edits import DISPUTE_PREFIX, EDIT_DISPUTE_NOTE, EDITS_KEY, edit_entries, with_section
 from kctui.core.page_status import conflict_note, render_page, set_page_status, split_page
 from kctui.core.pages import Page
-from kctui.core.source_text import source_lines
 
 
 def _claim(entry: dict[str, Any], title: str, digest: str) -> Claim | None:
@@ -37,19 +36,9 @@ def _claim(entry: dict[str, Any], title: str, digest: str) -> Claim | None:
         return None
 
 
-def _read_lines(root: Path, rel: str) -> list[str] | None:
-    target = inside(root, rel)  # never through a symlink out of sources/ (nor an absolute path, nor "..")
-    if target is None:
-        return None
-    try:
-        return source_lines(target)
-    except OSError:
-        return None
-
-
 def _relocate(root: Path, claim: Claim) -> str | None:
     """The one line range of the same size that contains the value now (None: none, or several)."""
-    lines = _read_lines(root, claim.evidence.path)
+    lines = file_lines(root, claim.evidence.path)
     if lines is None:
         return None
     size = claim.evidence.end - claim.evidence.start
@@ -61,7 +50,7 @@ def _relocate(root: Path, claim: Claim) -> str | None:
 
 
 def cited_now(root: Path, claim: Claim) -> str:
-    lines = _read_lines(root, claim.evidence.path) or []
+    lines = file_lines(root, claim.evidence.path) or []
     return "\n".join(lines[claim.evidence.start - 1: claim.evidence.end])[:4000]
 
 
