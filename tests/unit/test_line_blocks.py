@@ -3,7 +3,7 @@ line by line, so no name runs on across a line's end, and a signature's lines ar
 
 import pytest
 
-from kctui.compiler.builtin.sentences import line_block, units
+from kctui.compiler.builtin.sentences import line_block, sentences, units
 from kctui.compiler.builtin.statements import section_leads
 from kctui.compiler.readers import Block
 from kctui.compiler.readers.source import read_source
@@ -76,3 +76,19 @@ def test_a_pasted_chats_lines_are_each_its_own_so_a_message_is_its_speakers():
     texts = [(u.plain, u.first, u.last) for u in units(doc)]
     assert ("[09:46] Maya Okafor: nice. I'll close JIRA PLAT-2210", 4, 4) in texts
     assert not any(first == 3 and last == 4 for _t, first, last in texts)  # no statement across two speakers
+
+
+@pytest.mark.parametrize(("lines", "expected"), [
+    # a pasted thread with no blank line between turns: each turn head on its own line starts a sentence, its
+    # message below it (not four speakers' lines in one statement)
+    (("**Rav Sandhu** 10:02", "morning all. news from the vendor: an engineer on site for the whole season",
+      "**Ellie Marsh** 10:11", "honestly the pickers love them", "Tom Ashworth 10:20 AM", "the bridge is a single node"),
+     [(10, 11), (12, 13), (14, 15)]),
+    (("**Ken** 13:48", "no rc, no ship", "**Marta** [13:50]", "ok"), [(10, 11), (12, 13)]),
+    (("**Ops**", "we moved the window", "**Dev**", "fine by me"), [(10, 11), (12, 13)]),  # a bold name alone
+    # a line of prose that runs on into a time of day is no turn head
+    (("We met at the office and agreed that the", "Meeting 10:00"), [(10, 11)]),
+    (("the cutover moves to", "Sat 10:00"), [(10, 11)]),
+])
+def test_a_turn_head_on_its_own_line_starts_its_turn(lines: tuple[str, ...], expected: list) -> None:
+    assert [(first, last) for _text, first, last in sentences(block(*lines))] == expected

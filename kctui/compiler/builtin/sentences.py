@@ -17,11 +17,18 @@ from kctui.core.values import strip_inline
 
 PROSE_KINDS = ("paragraph", "item", "quote")
 MAX_STATEMENT_CHARS = 300
+# a pasted chat's turn head on a line of its own, its message on the lines below with no blank line between
+# turns ("**Rav Sandhu** 10:02" / "morning all …" / "**Rav Sandhu** 10:03" / …): a speaker in bold, perhaps with
+# a time of day or a bracketed stamp, or one to three capitalised words and such a stamp; each turn its own
+# sentence, as where a blank line sets turns apart (not a line of a document's prose that runs on into it)
+_STAMP_ALONE = r"(?:\[[^\]\n]*\d[^\]\n]*\]|\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:[ \t]*[AaPp]\.?[Mm]\.?)?)"
+_TURN_HEAD = (rf"(?:\*\*|__)[^*_\n]{{1,40}}(?:\*\*|__),?(?:[ \t]*{_STAMP_ALONE})?:?"
+              rf"|[A-Z][\w.'’-]{{0,30}}(?:[ \t][A-Z][\w.'’-]{{0,30}}){{0,2}},?[ \t]+{_STAMP_ALONE}:?")
 # a sentence ends at . ! ? before a capital; a line that opens with a `Label:` or a word and a dash
 # ("ben - canning …", a roster's line) starts one of its own
 _LEADING_SPACE = re.compile(r"\s*")  # (the regex's \s is str.isspace: what lstrip strips)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9`*_\[(\"])|\n(?=\**[A-Z][\w'’ /-]{0,30}\**:\**\s)"
-                           r"|\n(?=\**[A-Za-z][\w'’]{1,30}\**\s+[-—–]\s)")
+                           r"|\n(?=\**[A-Za-z][\w'’]{1,30}\**\s+[-—–]\s)|\n(?=(?:{head})[ \t]*\n)".replace("{head}", _TURN_HEAD))
 # a given name's initial in a list of people or after a label: "Present: T. Wierzbicki, A. Castellanos" (not
 # a sentence's last word: "on rev B. MCUboot rejected …")
 _INITIAL = re.compile(r"[(,;:]\**\s*[A-Z]\.$")
