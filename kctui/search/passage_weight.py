@@ -12,6 +12,10 @@
 - A turn of a conversation (`speaker_of`) keeps its score without the query's words (a reply is found by
   the turn it answers: "Still 1:55."); it counts SPEAKER when a person the question names speaks it, and
   SETTLED when the question asks how things stand in the end and the turn tells of a change (tells_change).
+- A passage that says only that something goes on as it was ("cutover still 14 Nov": only_continues) counts
+  SUPERSEDED, and not SETTLED, when the question asks how things stand in the end and another passage found
+  for it tells a change of a thing both name ("we moved the cutover to 21 Nov": tells_news, `moved_words`):
+  it said how things stood then, the change is what replaced it (QA session 32 #5).
 
 Pure (tests/unit/test_ranking.py, test_speakers.py, test_time_words.py).
 """
@@ -22,7 +26,7 @@ import re
 from typing import Any
 
 from kctui.search.query import FUNCTION_WORDS
-from kctui.search.time_words import tells_change
+from kctui.search.time_words import only_continues, tells_change, tells_news
 from kctui.search.turns_read import is_heading, speaker_of
 from kctui.search.word_sets import names_word
 
@@ -32,6 +36,8 @@ OWN_WORDS = 0.4  # a passage (not a turn, not a heading) that neither names a wo
 SPEAKER = 2.0  # a turn spoken by a person the question names ("What is Marcus's job now?": what Marcus said)
 SETTLED = 2.5  # a question about how things stand in the end ("What is Marcus's job now?"): a turn that says
 # something changed or settled ("We're going to Porto instead!", "Still 1:55."), against one that does not
+SUPERSEDED = 0.4  # such a question: a passage that says only that a thing goes on as it was, when another
+# passage tells a change of it (the old state, said before the change: below the change, as OWN_WORDS)
 
 _VALUE = re.compile(r"\d")  # a number, a date, a version: what a line under the query's words can answer with
 
@@ -42,10 +48,11 @@ def content_word(word: str) -> bool:
     return len(word) > 1 and word not in FUNCTION_WORDS
 
 
-def passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: bool) -> float:
+def passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: bool,
+                   moved: frozenset[str] = frozenset()) -> float:
     """The factor of passage `p` (its `text` and `heading`) for its form (see the module's text); `content`:
     the query's content words; `speakers`: the people the question names; `latest`: whether it asks how
-    things stand in the end."""
+    things stand in the end; `moved`: the content words a passage found tells a change of (`moved_words`)."""
     if is_heading(p.text, p.heading):
         return HEADING
     named = not content or names_any(p.text, content)
@@ -53,9 +60,21 @@ def passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: 
     weight = OWN_WORDS if not named and not speaker and not _VALUE.search(p.text) else 1.0
     if speakers and speaker in speakers:
         weight *= SPEAKER
+    if latest and moved and only_continues(p.text) and names_any(p.text, set(moved)):
+        return weight * SUPERSEDED
     if latest and speaker and tells_change(p.text):
         weight *= SETTLED
     return weight
+
+
+def moved_words(passages: Any, content: set[str]) -> frozenset[str]:
+    """The query's content words that a passage (`text`) tells a change of: it names them and says a thing
+    changed (tells_news: "moved", "instead", "no longer" …)."""
+    out: set[str] = set()
+    for p in passages:
+        if tells_news(p.text):
+            out.update(w for w in content if w not in out and names_any(p.text, {w}))
+    return frozenset(out)
 
 
 def names_any(text: str, words: set[str]) -> bool:

@@ -41,7 +41,7 @@ from kctui.search.asked_for import states
 from kctui.search.echoes import with_echoes
 from kctui.search.named_values import NAMED_VALUE, in_named_stretch
 from kctui.search.passage_scores import K, with_neighbours
-from kctui.search.passage_weight import content_word, passage_weight
+from kctui.search.passage_weight import content_word, moved_words, passage_weight
 from kctui.search.query import tokens, typed_word
 from kctui.search.second_hop import with_hops
 from kctui.search.turn_form import said_text, turn_form
@@ -234,8 +234,10 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     candidates = _page_statements(pages, typed, len(passages), owners)
     content = {t for t in typed if content_word(t)}
     rows = {**(around or {}), **{p.rowid: p for p in passages}}
+    # the things asked about that a passage or a page's claim tells a change of (passage_weight.SUPERSEDED)
+    moved = moved_words([*passages, *candidates], content) if latest else frozenset()
     for score, p in with_echoes(with_hops(with_neighbours(passages, around or {}, wants, speakers), hops or []), typed):
-        score *= passage_weight(p, content, speakers, latest) * turn_form(p.text, content)
+        score *= passage_weight(p, content, speakers, latest, moved) * turn_form(p.text, content)
         if wants and speakers and states(wants, p.text) and in_named_stretch(p, rows, speakers):
             score *= NAMED_VALUE  # a value in talk naming what was asked about (kctui.search.named_values)
         candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,

@@ -3,7 +3,11 @@
 `asks_latest(question)`: the question asks how things stand in the end ("now", "these days", "end up",
 "finally", "in the end", "still", "so far", "actually"); `tells_change(text)`: the text says that something
 changed or settled ("instead", "now", "moved", "no longer", "after all", "in the end", "still"): what
-answers such a question is most often said so (kctui.search.ranking.SETTLED).
+answers such a question is most often said so (kctui.search.ranking.SETTLED). Of those, `tells_news(text)`
+says it changed, and `only_continues(text)` says only that it goes on as it was ("still", "stays",
+"remains", "unchanged"): how things stood when said, which a change told elsewhere replaces
+(kctui.search.passage_weight.SUPERSEDED; QA session 32 #5: "cutover still 14 Nov" led the answer to "when
+is the cutover now?" above "we moved the cutover to 21 Nov").
 
 `asks_when(question)`: the question asks for a time: "when …", or "what / which / on what …" followed by
 a word for a time ("what date", "which day", "on what evening", "what year"). `mentions_time(text)`: the
@@ -45,14 +49,30 @@ def asks_latest(question: str) -> bool:
     return bool(_LATEST.search(question))
 
 
-_CHANGE = re.compile(r"\b(?:instead|now|changed?|moved?|switch(?:ed)?|swap(?:ped)?|anymore|no\s+longer|after\s+all|"
-                     r"in\s+the\s+end|final(?:ly)?|still|actually)\b", re.I)
+_NEWS = re.compile(r"\b(?:instead|now|changed?|moved?|switch(?:ed)?|swap(?:ped)?|anymore|no\s+longer|after\s+all|"
+                   r"in\s+the\s+end|final(?:ly)?|actually)\b", re.I)
+_CONTINUED = re.compile(r"\b(?:still|stay(?:s|ed)?|remain(?:s|ed)?|unchanged)\b", re.I)
+_STILL = re.compile(r"\bstill\b", re.I)  # (of those, the one a settled answer is said with: "Still 1:55.")
 
 
 @lru_cache(maxsize=8192)
 def tells_change(text: str) -> bool:
     """Whether a text says that something changed or settled (see the module's text)."""
-    return bool(_CHANGE.search(text))
+    return bool(_NEWS.search(text) or _STILL.search(text))
+
+
+@lru_cache(maxsize=8192)
+def tells_news(text: str) -> bool:
+    """Whether a text says that something changed ("moved", "instead", "no longer", "now" …), not only that
+    it goes on as it was."""
+    return bool(_NEWS.search(text))
+
+
+@lru_cache(maxsize=8192)
+def only_continues(text: str) -> bool:
+    """Whether a text says only that something goes on as it was ("still 14 Nov", "stays", "remains",
+    "unchanged") and tells no change: how it stood when said, which a later change replaces."""
+    return bool(_CONTINUED.search(text)) and not _NEWS.search(text)
 
 
 def asks_when(question: str) -> bool:
