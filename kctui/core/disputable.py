@@ -10,9 +10,13 @@ is OF, and three shapes of line give a value that is no value of its subject's f
   a bare date disputes no other date by its form alone ("expires 2027-11-03" against "notice by 1 Dec");
 - **a difference**: a value followed by a comparative ("it is $1,000 a month cheaper", "3 days later") or
   after a word of change with "by" ("cut by $200"): an amount between two values, not a price;
+- **a person's value named by its form** (`date`, `amount`, …): of their tasks and events, not of them;
 - **a field's label**: a value the line writes as a label, with the subject as that field's value
   ("Owner: Jonas Weber" read as Jonas Weber's `role: Owner`): what the subject is to the record the line
   is in, not what the subject is (their role in the roster).
+
+A rate per something other than time and a lump sum ("£0.28/parcel" and "£420", "$6/user/mo" and
+"$1,200/mo") are values of two facts (`by_rate`).
 
 Two attributes that name one fact are one key for disputes (`fact_key`): a table's "Renewal" column and a
 sentence's "renews on" ("The Fastly contract renews on 2027-04-01, not March." against the vendor table's
@@ -27,6 +31,7 @@ import re
 from collections.abc import Iterable
 
 from kctui.core.claims import Claim
+from kctui.core.value_sense import rate_unit
 from kctui.core.values import normalise_value
 
 # attribute keys that name only the form of a value (kctui.compiler.builtin.stated_values `stated_value`)
@@ -50,8 +55,19 @@ def fact_key(attribute_key: str) -> str:
     return _FACT_KEY.get(attribute_key, attribute_key)
 
 
-def disputable(claims: Iterable[Claim]) -> list[Claim]:
-    """The atomic claims of `claims` that may dispute another source's (the module's rule), in order."""
+def by_rate(claims: Iterable[Claim]) -> list[list[Claim]]:
+    """`claims` in groups of one rate each (`value_sense.rate_unit`: "£0.28/parcel" apart from "£420" and from
+    "£1.72/order"), in order of the rate: only values of one rate can dispute."""
+    groups: dict[str, list[Claim]] = {}
+    for c in claims:
+        groups.setdefault(rate_unit(c.value), []).append(c)
+    return [groups[k] for k in sorted(groups)]
+
+
+def disputable(claims: Iterable[Claim], person: bool = False) -> list[Claim]:
+    """The atomic claims of `claims` that may dispute another source's (the module's rule), in order; of a
+    `person`'s page, none named only by its form (a person's dates and amounts are their tasks' and
+    events', not facts of the person: "purchase draft by Fri 28 Feb" and "pager to Lena at 17:00 Fri")."""
     claims = list(claims)
     by_lines: dict[tuple[str, int, int], list[Claim]] = {}
     for c in claims:
@@ -59,7 +75,7 @@ def disputable(claims: Iterable[Claim]) -> list[Claim]:
         by_lines.setdefault((ev.path, ev.start, ev.end), []).append(c)
     out = []
     for c in claims:
-        if not c.is_atomic:
+        if not c.is_atomic or (person and c.key[1] in KIND_ONLY):
             continue
         ev = c.evidence
         same = by_lines[(ev.path, ev.start, ev.end)]

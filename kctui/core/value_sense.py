@@ -11,7 +11,11 @@ What it leaves, and what is still the same value:
 - a date written in words ("30 Sep 2026", "September 30, 2026") and as ISO ("2026-09-30");
 - an amount written with and without its currency, its thousands separators or a "k" ("$18,400", "18,400",
   "18,400 USD", "$18.4k"): one side not naming the currency says the same amount; two different
-  currencies ("$18,400" vs "£18,400") are different values.
+  currencies ("$18,400" vs "£18,400") are different values;
+- a version with trailing zero parts ("1.8" and "1.8.0").
+
+A rate per something other than time ("£0.28/parcel") and a lump sum ("£420") are values of two facts:
+`rate_unit` tells them apart, and a dispute is only between values of one rate (steps.page_update).
 
 Pure: `same_value(a, b)` on two values (raw or normalised), `all_same(values)` on a group (every pair).
 """
@@ -33,6 +37,8 @@ _PER = re.compile(r"^(?P<amount>.*\d.*?)\s*(?:(?:/|\bper\s+|\ba\s+|\ban\s+|\beac
                   r"(?P<period>years?|yrs?|annum|months?|mos?|weeks?|wks?|days?|hours?|hrs?)"
                   r"|\s+(?P<adverb>annually|yearly|monthly|weekly|daily|hourly))\.?$")
 _BARE_V = re.compile(r"^v(\d+)$")
+_DOTTED = re.compile(r"^v?\d+(?:\.\d+){0,3}$")
+_TRAILING_ZEROS = re.compile(r"(?:\.0+)+$")
 _CURRENCY_WORDS = {"$": "usd", "dollars": "usd", "usd": "usd", "£": "gbp", "pounds": "gbp", "gbp": "gbp",
                    "€": "eur", "euros": "eur", "eur": "eur", "¥": "jpy", "yen": "jpy", "jpy": "jpy", "₹": "inr",
                    "inr": "inr", "cad": "cad", "aud": "aud", "chf": "chf", "nzd": "nzd"}
@@ -94,10 +100,27 @@ def same_value(a: str, b: str) -> bool:
         return False
     if x == y:
         return True
+    if (x.count(".") > 1 or y.count(".") > 1) and _DOTTED.match(x) and _DOTTED.match(y):  # versions ("1.8", "1.8.0")
+        return _TRAILING_ZEROS.sub("", x.lstrip("v")) == _TRAILING_ZEROS.sub("", y.lstrip("v"))
     ax, ay = amount(x), amount(y)
     if ax is None or ay is None or ax[1] != ay[1]:
         return False
     return ax[0] == ay[0] or not ax[0] or not ay[0]
+
+
+_RATE = re.compile(r"(?:/|\bper\s+|\beach\s+)\s*([a-z][a-z-]*)")
+
+
+@lru_cache(maxsize=65536)
+def rate_unit(value: str) -> str:
+    """What an amount is given per other than a period of time ("£0.28/parcel" → "parcel", "$6/user/mo" →
+    "user", "$45/TB/yr" → "tb"; "" for "$15/mo" and "£420"): a rate per parcel and a lump sum are values of
+    two facts, not one fact's values that disagree."""
+    for word in _RATE.findall(normalise_value(value)):
+        unit = word.rstrip("s") if len(word) > 3 else word
+        if unit not in _PERIODS and word not in _PERIODS:
+            return unit
+    return ""
 
 
 def all_same(values: list[str] | set[str]) -> bool:
@@ -106,4 +129,4 @@ def all_same(values: list[str] | set[str]) -> bool:
     return all(same_value(a, b) for i, a in enumerate(vs) for b in vs[i + 1:])
 
 
-__all__ = ["all_same", "amount", "same_value", "stated"]
+__all__ = ["all_same", "amount", "rate_unit", "same_value", "stated"]

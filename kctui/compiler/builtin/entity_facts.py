@@ -30,7 +30,8 @@ _RENEW = re.compile(rf"\b(?P<verb>renews|renew|renewed|expires|expire|is due|end
 _TERM_VERB = {"renew": "renews on", "renewed": "renews on", "expire": "expires on", "is due": "is due on"}
 _DURATION = re.compile(r"\btakes\s+(?P<v>(?:about|around|roughly|approximately|up to|at most|at least|under|over)?\s*"
                        r"\d+(?:\.\d+)?(?:\s*(?:-|–|to)\s*\d+)?\s*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|ms|s|h))\b")
-_PRICE = re.compile(r"(?P<v>(?:US)?[$€£]\s?\d(?:[\d,]*\d)?(?:\.\d+)?\s*[kKmM]?(?:\s*(?:/|per|a|an)\s*(?:month|mo|year|yr|annum|user|seat|host|node)\b){0,2})")
+_PRICE = re.compile(r"(?P<v>(?:US)?[$€£]\s?\d(?:[\d,]*\d)?(?:\.\d+)?\s*[kKmM]?(?:\s*(?:(?:/|per\s)\s*[A-Za-z][A-Za-z-]{0,15}"
+                    r"|(?:a|an)\s+(?:month|mo|year|yr|annum|week|wk|day))\b){0,2})")  # (each unit it is per: "£0.28/parcel")
 _BY = re.compile(r"\b(?P<verb>owned|maintained|managed|run|operated|led)\s+by\s+(?:@)?(?P<who>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})")
 _RUNS = re.compile(r"\bruns(?P<on>\s+on)?\s+(?P<v>[A-Z][\w.+-]*(?:\s+v?\d+(?:\.\d+)+)?)")
 _ROLE = re.compile(r"^(?:The|Our)\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:for|of|on)\s+(?P<subj>\S.{0,40}?)\s+"

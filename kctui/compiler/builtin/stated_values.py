@@ -66,9 +66,14 @@ _ROLLBACK = re.compile(r"\b(?:roll(?:s|ed|ing)?[ -]?back|revert(?:s|ed|ing)?|dow
                        r"\b[^.;:!?]{0,40}$", re.I)
 
 
+# a version or an amount before an arrow to another ("LX420 3.2.7 → 3.3.1", "$145 -> $155"): the one it changes
+# from (not a date's: "14 Dec → 4 Jan" is a span)
+_ARROW_FROM = re.compile(r"(?:v?\d+(?:\.\d+){1,3}[\w-]*|[$£€]\s?\d[\d,.]*k?)\s*(?:→|->|=>|⟶)\s*(?:v?\d+\.\d|[$£€]\s?\d)")
+
+
 def former(plain: str, a: int) -> bool:
-    """Is the value at `a` one the sentence says held before, not now?"""
-    return bool(_FORMER.search(plain, max(0, a - 24), a))
+    """Is the value at `a` one the sentence says held before, not now ("(was €12,900)", "3.2.7 → 3.3.1")?"""
+    return bool(_FORMER.search(plain, max(0, a - 24), a) or _ARROW_FROM.match(plain, a))
 
 
 _SPEAKS = re.compile(r"\s+(?:says?|said|thinks?|thought|reckons?|reckoned|estimates?|estimated|asked|agreed|approved|"

@@ -27,7 +27,7 @@ from kctui.compiler.trust.changes import (
 )
 from kctui.compiler.trust.disputes import settle
 from kctui.core.claims import Claim
-from kctui.core.disputable import disputable, fact_key
+from kctui.core.disputable import by_rate, disputable, fact_key
 from kctui.core.page_edits import edit_entries
 from kctui.core.pages import Mention, Page, SourceRef, escape_text, is_descriptive
 from kctui.core.slugs import identity_key
@@ -64,17 +64,19 @@ def diff_claims(path: str, old: list[Claim], new: list[Claim]) -> list[ClaimChan
     return out
 
 
-def conflicts_of(claims: list[Claim]) -> dict[tuple[str, str, str], list[Claim]]:
+def conflicts_of(claims: list[Claim], person: bool = False) -> dict[tuple[str, str, str], list[Claim]]:
     """Facts from different sources with the same key (attribute, scope, unit) and different values,
     each source asserting exactly one value (wiki.md §4 conflict rule)."""
     groups: dict[tuple[str, str, str], dict[str, list[Claim]]] = {}
-    for c in disputable(claims):  # (atomic, and a value of its subject's fact: kctui.core.disputable)
+    for c in disputable(claims, person):  # (atomic, and a value of its subject's fact: kctui.core.disputable)
         groups.setdefault((fact_key(c.key[1]), c.key[2], c.key[3]), {}).setdefault(c.evidence.path, []).append(c)
     out: dict[tuple[str, str, str], list[Claim]] = {}
     for key, by_path in groups.items():
         single = {p: cs[0] for p, cs in by_path.items() if all_same({x.norm_value for x in cs})}
-        if len(single) >= 2 and not all_same({c.norm_value for c in single.values()}):
-            out[key] = sorted(single.values(), key=lambda c: (c.evidence.path, c.evidence.start))
+        for same_rate in by_rate(single.values()):  # (a rate per parcel and a lump sum are two facts)
+            if len(same_rate) >= 2 and not all_same({c.norm_value for c in same_rate}):
+                out[key] = sorted(same_rate, key=lambda c: (c.evidence.path, c.evidence.start))
+                break
     return dict(sorted(out.items()))
 
 
@@ -164,12 +166,12 @@ def build_topic_page(slug: str, kind: str, old: Page | None, contributions: dict
     # revision restored them) is treated as changed: its claims leave the page as a change, never a crash
     changed = ctx.changed | _gone_sources(old, ctx)
     candidates, mentions = _topic_evidence(old, contributions, changed)
-    settled = settle(old, candidates, conflicts_of(candidates))
+    etype = _entity_type(old, contributions, new_type)
+    settled = settle(old, candidates, conflicts_of(candidates, person=etype == "person"))
     claims = sorted(settled.accepted, key=claim_order)
     touched_paths, changes = _topic_changes(old, claims, contributions, changed)
     paths = _cited_paths(old, claims + settled.disputed, mentions, ctx)
     title = old.title if old else new_title
-    etype = _entity_type(old, contributions, new_type)
     page = Page(
         kind=kind,
         slug=slug,

@@ -118,6 +118,7 @@ def _settle_group(out: Settled, key: tuple[str, str, str], head: Claim, group: l
     """One key's claims: those agreeing with the page's value (`head`) accepted, the others disputed unless
     a person decided against them."""
     shown = [head]
+    asked: set[str] = set()  # (one question a value pair: five sources saying "8.6.1" against "8.6.1-hf2" open one)
     for c in group:
         if same_value(c.norm_value, head.norm_value):
             if c is not head:
@@ -130,8 +131,9 @@ def _settle_group(out: Settled, key: tuple[str, str, str], head: Claim, group: l
         out.disputed.append(c)
         out.disputes.append(dispute)
         shown.append(c)
-        if dispute.fingerprint not in known.before_open:
+        if dispute.fingerprint not in known.before_open and dispute.fingerprint not in asked:
             out.opened.append(dispute)
+        asked.add(dispute.fingerprint)
     out.accepted.append(head)
     if len(shown) > 1:
         out.groups.append(shown)
