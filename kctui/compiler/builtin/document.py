@@ -27,6 +27,7 @@ from kctui.compiler.builtin import (
     prose,
     recognise,
     records,
+    replaced,
     roster,
     sentences,
     shapes,
@@ -97,6 +98,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
     candidates += _decisions(doc, ex, found, units, names_here)
     have = {c.evidence.start for c in candidates if c.attribute == "decision"}
     candidates += decided.claims(doc, units, have) + decided.row_claims(doc, sentences.row_units(doc), have)
+    candidates += replaced.replaced_decisions(doc, units, have | {c.evidence.start for c in candidates if c.attribute == "decision"})
     candidates += shapes.commands(doc, found.names)
     candidates += prose.concept_notes(doc, units, ex.concepts, candidates)
     candidates = _without_restated_notes(candidates)
@@ -255,14 +257,22 @@ def _record(doc: Document, ex: Extraction, units: list[sentences.Unit], candidat
             names_here: dict[str, str]) -> None:
     """A record ("ADR-007: …") is a named thing with its decision and its header's claims, linked to
     the records it supersedes or is superseded by (kctui.compiler.builtin.records)."""
+    superseded, statuses = replaced.superseded_records(doc, units + sentences.row_units(doc))
+    candidates += statuses
+    _add_records(ex, superseded)
     name = records.record_name(doc)
     if not name:
         _person_subject(doc, ex, units, candidates, names_here)
         return
     entity, claims = records.record_claims(doc, name, candidates, units, lambda text: shapes.first_named(text, names_here))
-    others, links = records.supersession(doc, name, units)
+    others, links = records.supersession(doc, name, units + sentences.row_units(doc))
     candidates[:] = records.moved(doc, candidates) + claims + links
-    for e in (entity, *others):
+    _add_records(ex, [entity, *others])
+
+
+def _add_records(ex: Extraction, found: list[Entity]) -> None:
+    """The records a document names (itself, those it supersedes or says are superseded), each once."""
+    for e in found:
         if identity_key(e.name) not in {identity_key(x.name) for x in ex.entities}:
             ex.entities.append(e)
 

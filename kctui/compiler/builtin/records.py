@@ -19,8 +19,10 @@ from kctui.compiler.extraction import Entity
 from kctui.compiler.readers import Document
 from kctui.core.claims import Claim
 
-# an identifier opening the title, then a separator: "ADR-007: …", "ADR-0019 — …", "INC-12. …"
-_RECORD_ID = re.compile(r"^(?P<id>[A-Z][A-Za-z]{1,11}-\d{1,6})(?=\s*(?:[:.—–|-]\s|$))")
+# an identifier opening the title, then a separator: "ADR-007: …", "ADR-0019 — …", "INC-12. …"; or, in
+# capitals with a number of three digits or more (a record's zero-padded number), a space and a capital:
+# "ADR-011 Remote access via …" (not "COVID-19 Guidance")
+_RECORD_ID = re.compile(r"^(?P<id>[A-Z][A-Za-z]{1,11}-\d{1,6})(?=\s*(?:[:.—–|-]\s|$))|^(?P<bare>[A-Z]{2,12}-\d{3,6})(?=\s+[A-Z(])")
 HEADER_ORIGINS = ("kv", "table")
 HEADER_LINES = 8  # how far under the title a record's header may reach  # the claims of a header's `key: value` lines and key/value table
 
@@ -28,7 +30,7 @@ HEADER_LINES = 8  # how far under the title a record's header may reach  # the c
 def record_name(doc: Document) -> str:
     """The identifier the document's title opens with, or ""."""
     m = _RECORD_ID.match(doc.title.strip().lstrip("#").strip())
-    return m.group("id") if m else ""
+    return (m.group("id") or m.group("bare")) if m else ""
 
 
 _TITLE_PARTS = re.compile(r"\s+[—–-]\s+|:\s+")
@@ -112,7 +114,9 @@ def moved(doc: Document, claims: list[Claim]) -> list[Claim]:
 
 
 # the status words of a decision record's format (Nygard's ADRs): "Superseded by ADR-016", "Supersedes 0009"
-_SUPERSEDED_BY = re.compile(r"\bsuperseded\b\W*(?:on\s[^.;]{1,30}?\s)?by\W*(?P<id>[A-Z][A-Za-z]{1,11}-\d{1,6}|\d{2,6})(?!\d)", re.I)
+# (or pointing to the newer record: "superseded, see ADR-011", "superseded in favour of ADR-011")
+_SUPERSEDED_BY = re.compile(r"\bsuperseded\b\W*(?:on\s[^.;]{1,30}?\s)?(?:by|see|in\s+favou?r\s+of)\W*"
+                            r"(?P<id>[A-Z][A-Za-z]{1,11}-\d{1,6}|\d{2,6})(?!\d)", re.I)
 _SUPERSEDES = re.compile(r"\bsupersedes\b\W*(?P<id>[A-Z][A-Za-z]{1,11}-\d{1,6}|\d{2,6})(?!\d)", re.I)
 
 
@@ -124,15 +128,17 @@ def supersession(doc: Document, name: str, us: list[Unit]) -> tuple[list[Entity]
     top = doc.blocks[title].start if title >= 0 else 1
     entities: list[Entity] = []
     claims: list[Claim] = []
-    for u in us:
+    # (the title too: "# ADR-011 Remote access via jump-ot-01 (supersedes ADR-007)")
+    said = [(doc.blocks[title].text, top, top)] if title >= 0 else []
+    for text, first, last in said + [(u.plain, u.first, u.last) for u in us]:
         for pattern, mine, theirs in ((_SUPERSEDED_BY, "superseded by", "supersedes"),
                                       (_SUPERSEDES, "supersedes", "superseded by")):
-            m = pattern.search(u.plain)
+            m = pattern.search(text)
             if not m or m.group("id") == name:
                 continue
             other = m.group("id")
-            here = ev(doc, u.first, u.last)
+            here = ev(doc, first, last)
             claims.append(Claim(name, mine, other, "", "fact", "statement", here))
-            claims.append(Claim(other, theirs, name, "", "fact", "statement", ev(doc, min(top, u.first), u.last)))
+            claims.append(Claim(other, theirs, name, "", "fact", "statement", ev(doc, min(top, first), last)))
             entities.append(Entity(other, "record", other, (), here))
     return entities, claims
