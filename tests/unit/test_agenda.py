@@ -34,6 +34,11 @@ def typed(text: str, path: str = "notes/n.md") -> set[tuple[int, str, str]]:
     ("Background", ""),
     ("Decision drivers", ""),  # the reasons a decision weighs, not decisions
     ("Decisions made", agenda.DECISION),
+    # a long heading names a list of tasks by its head, before a bracket or a dash (session 32)
+    ("crunch TODO (infra) — Quen's list", agenda.ACTION),
+    ("Ops team todo (keep it short!!)", agenda.ACTION),
+    ("Decision: orchestrator for the nightly exports, and who runs it", ""),  # (a record's title, not a list's)
+    ("Why we moved the ledger (and the TODO it left)", ""),  # (the head names no list)
 ])
 def test_label_kind(label: str, kind: str) -> None:
     assert agenda.label_kind(label) == kind
@@ -83,6 +88,15 @@ def test_action_section_owner_and_due() -> None:
     assert (7, "due", "Sync 4 May") in got  # (a date alone is the note's: it names no one)
     assert (8, "action item", "Ilse Marr") in got
     assert (9, "action item", "Sync 4 May") in got  # no owner: the note's
+
+
+def test_a_to_do_lists_title_makes_its_items_tasks_and_a_struck_one_done() -> None:
+    text = ("# crunch TODO (infra) — Quen's list\n\n## before the freeze\n\n"
+            "- ~~route the alerts to the pager~~ (done 14 Oct)\n- retire the two old build hosts — Quen, once the new ones are stable\n")
+    got = typed(text)
+    assert (5, "done", "crunch TODO (infra) — Quen's list") in got
+    assert not any(line == 5 and attribute in ("action item", "due") for line, attribute, _ in got)
+    assert any(line == 6 and attribute == "action item" for line, attribute, _ in got)
 
 
 def test_action_table_rows() -> None:

@@ -56,7 +56,12 @@ def label_kind(text: str) -> str:
     """DECISION, ACTION or "" for a heading's or a lead-in's words: "Decisions", "**Agreed**",
     "Action items:", "Next steps", "Decisions & actions" (both: ACTION, its items' owners tell)."""
     words = _label_words(text)
-    if not words or len(words) > MAX_LABEL_WORDS:
+    if len(words) > MAX_LABEL_WORDS:  # a long heading names a list of tasks by its head, before a bracket or a
+        # dash ("crunch TODO (infra) — Maren's list"); (a decision's heading so long is a record's title, over
+        # its context and options: "Decision: orchestrator for the …")
+        head = _label_words(_HEAD_PART.split(strip_inline(text), maxsplit=1)[0])
+        return ACTION if len(head) <= MAX_LABEL_WORDS and set(head) & ACTION_WORDS else ""
+    if not words:
         return ""
     joined = "-".join(words)
     if set(words) & ACTION_WORDS or "next-steps" in joined or "follow-up" in joined or "to-do" in joined:
@@ -69,6 +74,9 @@ def label_kind(text: str) -> str:
     head = words[-1]
     qualified = len(words) > 1 and words[1] in wd.FUNCTION_WORDS
     return DECISION if head in DECISION_WORDS or words[0] in DECISION_WORDS and (head.endswith(("ed", "made", "taken")) or qualified) else ""
+
+
+_HEAD_PART = re.compile(r"\s*(?:\(|\s[—–-]\s|:\s)")
 
 
 def _label_words(text: str) -> list[str]:
@@ -211,8 +219,10 @@ def section_claims(doc: Document, us: list[Unit], names: dict[str, str], taken: 
         if u.index or u.kind == "paragraph" and not owner:
             continue  # an action item is its item's first sentence (the rest say why); a paragraph among
             # the items is a remark ("Next meeting: 19 May", "(Aisha keeps this list)") unless it hands a task
-        claims.append(Claim(page_of(owner, text, doc, names), "action item", text, "", "fact", "statement", e))
-        if due:
+        # (an item whose task is struck through is done: "~~route alerts to PagerDuty~~ (done 14 Oct)")
+        struck = text.startswith("~~") and "~~" in text[2:]
+        claims.append(Claim(page_of(owner, text, doc, names), "done" if struck else "action item", text, "", "fact", "statement", e))
+        if due and not struck:
             claims.append(Claim(doc.title, "due", due, "", "fact", "statement", e))
     return claims
 
