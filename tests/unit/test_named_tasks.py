@@ -101,3 +101,13 @@ def test_a_table_of_owners_under_an_actions_heading_holds_tasks() -> None:
 def test_a_column_headed_by_beside_the_owner_says_when() -> None:
     note = "# Sync\n\n| Who | What | By |\n|---|---|---|\n| Zuzanna | Book the rollout with the vendor | Thu 12 Mar |\n"
     assert {(5, "action item"), (5, "due")} <= _typed(note)
+
+
+@pytest.mark.parametrize("sentence, owner", [
+    ("quen to book the van, by wed 11 mar", "Quen Osei"),  # the given name, in lower case, of one of its people
+    ("quen adds her as staff on the dev stores", "Quen Osei"),
+    ("osei to book the van", None),  # (a family name is no given name)
+])
+def test_a_lower_case_given_name_of_the_documents_people(sentence: str, owner: str | None) -> None:
+    names = {"quen osei": "Quen Osei"}  # (no alias for the given name alone)
+    assert named_tasks.handed_owner(sentence, names, {"quen osei"}, written_words([]), item=True) == owner

@@ -95,8 +95,14 @@ def _lower_to(text: str, names: dict[str, str], people: set[str], written: Writt
     for m in _to_verbs(text):
         if (before := _LOWER_BEFORE.search(text, 0, m.start())) and _task(m.group("verb")) \
                 and lower_person(before.group("who"), names, people, written):
-            return _named(before.group("who"), names)
+            return _person_named(before.group("who"), names, people)
     return None
+
+
+def _person_named(who: str, names: dict[str, str], people: set[str]) -> str:
+    """The name of the one a word in lower case names: the document's name for it, else the one of its
+    people whose given name it is ("jonas" of Jonas Lindqvist), else the word."""
+    return names.get(identity_key(who)) or _given_of(who, people, names) or who
 
 
 def _to_verbs(text: str) -> tuple[re.Match[str], ...]:
@@ -153,7 +159,7 @@ def _given_alone(text: str, names: dict[str, str], people: set[str], written: Wr
 
 def _lower_present(text: str, names: dict[str, str], people: set[str], written: Written | Lazy | None) -> str | None:
     """"tomek adds her as staff": the list item opens with the person."""
-    return next((_named(m.group("who"), names) for m in _LOWER_PRESENT.finditer(text)
+    return next((_person_named(m.group("who"), names, people) for m in _LOWER_PRESENT.finditer(text)
                  if (m.group("present") in _ROLE_VERBS or assigned._task_verb(m.group("present"), False))
                  and lower_person(m.group("who"), names, people, written)), None)
 
@@ -242,8 +248,8 @@ def lower_person(word: str, names: dict[str, str], people: set[str], written: Wr
     if low in wd.FUNCTION_WORDS or low in wd.CALENDAR:
         return False
     key = identity_key(word)
-    if key in people or identity_key(names.get(key, "")) in people:
-        return True
+    if key in people or identity_key(names.get(key, "")) in people or _given_of(low, people, names):
+        return True  # (or the given name, in lower case, of one of its people: "jonas" of Jonas Lindqvist)
     if wd.common_word(low) or written is None or _plural_common(low):
         return False  # (an ordinary word, or a noun written in the plural as often: "vendor", "broker")
     return written.placed_lower(low) if isinstance(written, Lazy) else low in written.named_lower
