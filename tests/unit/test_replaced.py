@@ -88,3 +88,21 @@ def test_supersession_links_both_records_in_more_shapes(text, older, newer):
     said = links(text)
     assert (older, "superseded by", newer) in said
     assert (newer, "supersedes", older) in said
+
+
+def test_a_line_far_below_the_title_links_only_its_own_record():
+    # the older record names the newer one far below its title: the newer's claim would cite the whole record
+    body = "".join(f"- point {k} of the context\n" for k in range(12))
+    text = f"# DR-7: Archive on tape\n\nState: accepted\n\n## Context\n\n{body}\n*Update Feb 2024: superseded, see DR-11.*\n"
+    ex = extract_document(doc_of(text))
+    said = {(c.subject, c.attribute, c.value, c.evidence.start, c.evidence.end) for c in ex.claims}
+    assert ("DR-7", "superseded by", "DR-11", 20, 20) in said
+    assert not any(subject == "DR-11" and attribute == "supersedes" for subject, attribute, *_ in said)
+
+
+def test_a_records_body_field_stays_the_notes():
+    text = ("# DR-7: Archive on tape\n\nStatus: accepted\n\n## Plan\n\ncutover window: Sat 5 Dec 02:00\n")
+    ex = extract_document(doc_of(text))
+    on = {(c.subject, c.evidence.start) for c in ex.claims if c.origin == "kv"}
+    assert ("DR-7", 3) in on  # (the header's field is the record's)
+    assert ("DR-7", 7) not in on and ("DR-7: Archive on tape", 7) in on

@@ -101,16 +101,26 @@ def record_claims(doc: Document, name: str, claims: list[Claim], us: list[Unit],
         out.append(Claim(name, "decision", decision, "", "fact", "statement", ev(doc, line, line)))
         if chosen is not None and (what := chosen(decision)) and what != name:
             out.append(Claim(what, "decision", decision, "", "fact", "statement", ev(doc, line, line)))
+    end = header_end(doc)
     for c in claims:
-        if c.subject == doc.title and c.origin in HEADER_ORIGINS:
+        if c.subject == doc.title and c.origin in HEADER_ORIGINS and c.evidence.start < end:
             out.append(Claim(name, c.attribute, c.value, c.scope, c.form, c.origin, c.evidence))
     out += _header_claims(doc, name, title, line, us)
     return entity, out
 
 
+def header_end(doc: Document) -> int:
+    """The first line of the first heading under the title (a record's header ends there: "## Context"),
+    or past the last line. (A `key: value` line of a section, "cutover window: Sat 5 Dec", says something
+    of what it names, not of the record: it stays the note's.)"""
+    title = _title_block(doc)
+    return next((b.start for b in doc.blocks[title + 1:] if b.kind == "heading"), len(doc.lines) + 1)
+
+
 def moved(doc: Document, claims: list[Claim]) -> list[Claim]:
     """The claims without the header fields a record takes (see record_claims)."""
-    return [c for c in claims if not (c.subject == doc.title and c.origin in HEADER_ORIGINS)]
+    end = header_end(doc)
+    return [c for c in claims if not (c.subject == doc.title and c.origin in HEADER_ORIGINS and c.evidence.start < end)]
 
 
 # the status words of a decision record's format (Nygard's ADRs): "Superseded by ADR-016", "Supersedes 0009"
@@ -139,6 +149,11 @@ def supersession(doc: Document, name: str, us: list[Unit]) -> tuple[list[Entity]
             other = m.group("id")
             here = ev(doc, first, last)
             claims.append(Claim(name, mine, other, "", "fact", "statement", here))
-            claims.append(Claim(other, theirs, name, "", "fact", "statement", ev(doc, min(top, first), last)))
+            # (its name from the line itself, else from the title across the header only: a line far below
+            # it, "*Update: superseded, see ADR-011*", would cite the whole record for one name)
+            named = re.search(rf"(?<![\w-]){re.escape(name)}(?!\d)", text) is not None
+            if named or first - top <= HEADER_LINES:
+                start = first if named else min(top, first)
+                claims.append(Claim(other, theirs, name, "", "fact", "statement", ev(doc, start, last)))
             entities.append(Entity(other, "record", other, (), here))
     return entities, claims
