@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kctui.compiler.extraction import Extraction, Statement
-from kctui.compiler.steps.mentions import NameFinder, attach
+from kctui.compiler.steps.mentions import attach
+from kctui.compiler.steps.name_finder import NameFinder
 
 PAGES = {"piano": ["Piano"], "prebid": ["prebid"], "tom-ellery": ["Tom Ellery", "Tom"]}
 

@@ -233,9 +233,9 @@ def test_the_called_term_is_looked_for_only_where_its_words_stand(plain: str) ->
 
 
 def _places_as_written(finder, text: str) -> list[tuple[int, int, str]]:  # noqa: ANN001
-    from kctui.compiler.steps import mentions
+    from kctui.compiler.steps import name_finder
 
-    written = mentions._words(text)
+    written = name_finder.written_words(text)
     folded = "\x00".join(written).casefold().split("\x00")
     found: list[tuple[int, int, str]] = []
     if finder._first.keys().isdisjoint(folded):
@@ -247,8 +247,8 @@ def _places_as_written(finder, text: str) -> list[tuple[int, int, str]]:  # noqa
             if (n > 1 and tuple(folded[i:i + n]) != name.words) or (name.exact and written[i] != name.exact):
                 continue
             if name.capitalised and not written[i][:1].isupper():
-                spans = spans or mentions.word_spans(text)
-                if not (name.placed and mentions.name_position(text, *spans[i])):
+                spans = spans or name_finder.word_spans(text)
+                if not (name.placed and name_finder.name_position(text, *spans[i])):
                     continue
             found.append((i, n, name.slug))
     return found
@@ -264,7 +264,7 @@ PLACES_TEXTS = [
 
 @pytest.mark.parametrize("text", PLACES_TEXTS)
 def test_a_finder_looks_only_at_the_words_that_open_a_name(text: str) -> None:
-    from kctui.compiler.steps.mentions import NameFinder
+    from kctui.compiler.steps.name_finder import NameFinder
 
     finder = NameFinder({"primo-ve": ["Primo VE"], "primo": ["Primo"], "widget-server": ["Widget Server", "widget"]},
                         {"ada-lovelace": ["Ada"]})
@@ -309,7 +309,7 @@ def test_has_digit_is_any_isdigit(text: str) -> None:
                                    ("a", "b/c"), ()])
 def test_joined_places_asks_the_statement_once_then_each_word(words: tuple[str, ...]) -> None:
     from kctui.compiler.steps.joined_names import joined_places
-    from kctui.compiler.steps.mentions import NameFinder
+    from kctui.compiler.steps.name_finder import NameFinder
 
     finder = NameFinder({"leeds": ["Leeds"], "doncaster": ["Doncaster"], "gcs01": ["gcs01"]})
     found = joined_places(words, finder._first, set())
@@ -321,11 +321,11 @@ def test_joined_places_asks_the_statement_once_then_each_word(words: tuple[str, 
 @pytest.mark.parametrize("text", ["Piano's status page", "a b  c", "", "rn-141..148 and Leeds/Doncaster"])
 def test_mention_words_are_remembered_unchanged(text: str) -> None:
     from kctui.compiler.builtin import words as wd
-    from kctui.compiler.steps import mentions
+    from kctui.compiler.steps import name_finder
 
-    first = mentions._words(text)
-    assert isinstance(first, tuple) and mentions._words(text) == first
-    assert list(first) == wd.WORD.findall(mentions._POSSESSIVE.sub("", text))
+    first = name_finder.written_words(text)
+    assert isinstance(first, tuple) and name_finder.written_words(text) == first
+    assert list(first) == wd.WORD.findall(name_finder._POSSESSIVE.sub("", text))
 
 
 @pytest.mark.parametrize("text", ["[Piano](https://p.io) status", "<https://x.org>  and  [a][b]", "Priya Raman",

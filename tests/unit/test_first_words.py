@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.compiler.steps.first_words import first_word_forms, initials_forms
-from kctui.compiler.steps.mentions import NameFinder
+from kctui.compiler.steps.name_finder import NameFinder
 
 
 @pytest.mark.parametrize(("names", "forms"), [

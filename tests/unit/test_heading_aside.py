@@ -1,12 +1,13 @@
 """A section's thing named in its heading's brackets (kctui.compiler.steps.heading_aside, through
-kctui.compiler.steps.mentions `_headed_by`)."""
+kctui.compiler.steps.statement_pages `_headed_by`)."""
 
 from __future__ import annotations
 
 import pytest
 
 from kctui.compiler.steps.heading_aside import aside_page, split_aside
-from kctui.compiler.steps.mentions import NameFinder, _headed_by
+from kctui.compiler.steps.name_finder import NameFinder
+from kctui.compiler.steps.statement_pages import _headed_by
 
 NAMES = {"tidewater": ["Tidewater", "Project Tidewater"], "wasabi": ["Wasabi"], "kelpie": ["Kelpie"],
          "tarn": ["Tarn"], "ravi-menon": ["Ravi Menon"], "adr-007": ["ADR-007"]}
@@ -57,7 +58,7 @@ def test_headed_by(scope: str, pages: set[str]) -> None:
 def test_a_title_naming_nothing_outside_brackets_is_about_what_they_name_alone(title: str, body: str,
                                                                              subject: str) -> None:
     from kctui.compiler.extraction import Statement
-    from kctui.compiler.steps.mentions import title_subjects
+    from kctui.compiler.steps.statement_pages import title_subjects
 
     statements = [Statement(title, title, 1, 1), Statement(body, "", 3, 3)]
     assert title_subjects(title, FINDER, statements)[0] == subject

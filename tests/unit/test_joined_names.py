@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kctui.compiler.steps.joined_names import parts
-from kctui.compiler.steps.mentions import NameFinder
+from kctui.compiler.steps.name_finder import NameFinder
 
 
 @pytest.mark.parametrize("word, expected", [

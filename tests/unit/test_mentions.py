@@ -1,12 +1,13 @@
-"""Which entity pages a statement names (kctui.compiler.steps.mentions.NameFinder): whole words, case
-folded, except where the name's words alone do not say it is that thing."""
+"""Which entity pages a statement names (kctui.compiler.steps.name_finder.NameFinder) and reaches
+(kctui.compiler.steps.statement_pages), and the notes the mention step attaches (kctui.compiler.steps.mentions)."""
 
 from __future__ import annotations
 
 import pytest
 
 from kctui.compiler.extraction import Extraction, Statement
-from kctui.compiler.steps.mentions import PER_SOURCE, NameFinder, attach
+from kctui.compiler.steps.mentions import PER_SOURCE, attach
+from kctui.compiler.steps.name_finder import NameFinder
 from kctui.compiler.steps.registry import Contribution
 from kctui.core.claims import Claim, Evidence
 
@@ -230,7 +231,7 @@ def test_a_name_that_lands_on_a_page_by_its_alias_becomes_one_of_the_pages_names
 
 
 def test_a_section_headed_by_a_name_alone_is_about_it_in_any_case():
-    from kctui.compiler.steps.mentions import NameFinder
+    from kctui.compiler.steps.name_finder import NameFinder
     finder = NameFinder({"tomasz-wrobel": ["Tomasz Wróbel", "Tom"], "grace": ["Grace"]})
     assert finder.find("tom") == set()  # a name English knows as a word: only as the note capitalises it
     assert finder.named("tom") == {"tomasz-wrobel"}  # … but a section headed "**tom**" is tom's
@@ -273,7 +274,7 @@ def test_a_table_row_read_as_facts_or_a_labelled_item_its_claim_holds_is_said_al
     """The row "3.12 | 2023-10-02 | 2028-10-31" whose cells are the page's facts, and "Action: check the
     date" whose action-item claim holds it, are not listed again as notes (the demo's Python page had
     shown each twice); a claim that took one value of a sentence does not say the rest of it."""
-    from kctui.compiler.steps.mentions import said
+    from kctui.compiler.steps.said import said
 
     ev = Evidence("r.md", 13, 13, "sha256:x")
     row = Claim("Python", "end of life", "2028-10-31", "3.12", "fact", "table", ev)
@@ -301,48 +302,6 @@ def test_a_sentence_continues_what_the_one_before_is_about_not_a_page_it_names_l
     assert [c.evidence.start for c in fed["python"].claims] == [3, 5, 5]
     assert "It was created by Will McGugan." not in [c.value for c in fed["python"].claims]
 
-
-@pytest.mark.parametrize(("text", "found"), [
-    ("kim owns the generator script", {"kim-ashby"}),  # a roster's lower-case name where it stands as one
-    ("approve OT for kim + luis", {"kim-ashby"}),
-    ("| 2 | escalation contact | kim | 9 oct |", {"kim-ashby"}),
-    ("Kim's on leave", {"kim-ashby"}),
-    ("the kim family", set()),  # not a name's place
-    ("raise w/ tom", {"tom-okoye"}),  # a person's given name (`people`): in lower case where it stands as one
-    ("Tom did the renewal", {"tom-okoye"}),
-    ("tom-tom drums", set()),
-    ("will check the logs", set()),  # a given name in its other sense
-    ("ask Will, he knows", {"will-hart"}),
-])
-def test_a_lower_case_given_name_is_found_where_it_stands_as_a_name(text: str, found: set[str]) -> None:
-    finder = NameFinder({"kim-ashby": ["Kim Ashby", "kim"], "tom-okoye": ["Tom Okoye"], "will-hart": ["Will Hart"]},
-                        {"tom-okoye": ["Tom"], "will-hart": ["Will"]})
-    assert finder.find(text) == found
-
-
-@pytest.mark.parametrize(("text", "lowered", "found"), [
-    ("sentry quota at 81% for the month", True, {"sentry"}),  # a source written in lower case
-    ("sentry quota at 81% for the month", False, set()),  # elsewhere the capital says it
-    ("uptime check in better stack by fri", True, {"better-stack"}),  # a name of several English words
-    ("a sentry stood at the gate", True, set()),  # after "a": the common noun
-    ("tickets in linear, prefix PP-", True, set()),  # one ordinary word says nothing in lower case
-    ("Sentry quota", False, {"sentry"}),
-])
-def test_a_source_written_in_lower_case_names_a_capitalised_english_name_in_lower_case(
-        text: str, lowered: bool, found: set[str]) -> None:
-    finder = NameFinder({"sentry": ["Sentry"], "better-stack": ["Better Stack"], "linear": ["Linear"]})
-    assert finder.find(text, lowered) == found
-
-
-@pytest.mark.parametrize(("text", "found"), [
-    ("present: kofi, sandy (dial-in)", {"sandeep-gill"}),  # a person's one-word alias in a name's place
-    ("Sandy approved it", {"sandeep-gill"}),
-    ("sandy beach by the depot", set()),  # the word in its other sense
-])
-def test_a_one_word_alias_of_a_persons_page_is_found_in_lower_case_where_it_stands_as_a_name(
-        text: str, found: set[str]) -> None:
-    finder = NameFinder({"sandeep-gill": ["Sandeep Gill", "Sandy"]}, {"sandeep-gill": ["Sandeep"]})
-    assert finder.find(text) == found
 
 
 def test_a_header_of_fields_reaches_its_senders_or_its_records_page() -> None:
@@ -384,17 +343,7 @@ def test_a_chat_turn_naming_nothing_after_its_speaker_is_about_what_the_turn_bef
 ])
 def test_a_records_title_is_about_the_record_and_the_first_thing_its_decision_names(
         title: str, subjects: tuple[str, str]) -> None:
-    from kctui.compiler.steps.mentions import title_subjects
+    from kctui.compiler.steps.statement_pages import title_subjects
 
     finder = NameFinder({**PAGES, "adr-007": ["ADR-007"], "quarkbin": ["Quarkbin"]})
     assert title_subjects(title, finder) == subjects
-
-
-@pytest.mark.parametrize(("text", "lowered", "found"), [
-    ("ask Widget about the quote", False, {"widget-server"}),  # a brand word as a name is written
-    ("a gizmo is a small widget with 3 gears", False, set()),  # not the word in lower case
-    ("cancel widget after cutover", True, {"widget-server"}),  # in a source written in lower case
-])
-def test_a_brand_word_is_found_as_a_name_is_written(text: str, lowered: bool, found: set[str]) -> None:
-    finder = NameFinder({"widget-server": ["Widget Server"]}, None, {"widget-server": ["Widget"]})
-    assert finder.find(text, lowered) == found

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.steps.mentions import NameFinder, word_spans
 from kctui.compiler.steps.name_extents import add_extents, extents, source_extents, version_after, versioned
+from kctui.compiler.steps.name_finder import NameFinder, word_spans
 from kctui.compiler.steps.registry import Contribution
 
 PAGES = {"rocky": ["Rocky Linux"], "revit": ["Revit"], "redis-oss": ["Redis OSS"], "oss": ["OSS"],

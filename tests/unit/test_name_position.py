@@ -87,7 +87,7 @@ def test_a_source_is_written_in_lower_case_when_most_of_its_statements_open_so(t
 
 
 def test_a_one_word_name_of_a_person_is_found_in_lower_case_in_a_source_written_so() -> None:
-    from kctui.compiler.steps.mentions import NameFinder
+    from kctui.compiler.steps.name_finder import NameFinder
     finder = NameFinder({"marcus-bell": ["Marcus Bell", "Marcus"]}, {"marcus-bell": ["Marcus"]})
     assert finder.find("marcus out fri 1/16 afternoon (dentist)", lowered=True) == {"marcus-bell"}
     assert finder.find("send the serial to marcus, he logs it", lowered=True) == {"marcus-bell"}

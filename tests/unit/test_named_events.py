@@ -10,7 +10,9 @@ from kctui.compiler.builtin.document import extract_document
 from kctui.compiler.extraction import Extraction, Statement
 from kctui.compiler.readers import read_source
 from kctui.compiler.steps.event_pages import event_of
-from kctui.compiler.steps.mentions import NameFinder, attach, title_subjects
+from kctui.compiler.steps.mentions import attach
+from kctui.compiler.steps.name_finder import NameFinder
+from kctui.compiler.steps.statement_pages import title_subjects
 
 DIGEST = "sha256:" + "6" * 64
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.steps.mentions import NameFinder
+from kctui.compiler.steps.name_finder import NameFinder
 from kctui.compiler.steps.plural_names import same_words
 
 FINDER = NameFinder({"ql-x40": ["Quillon QX-40"], "pebble-7": ["Pebble 7"], "grafly-cloud": ["Grafly Cloud"]})

@@ -1,5 +1,5 @@
 """A statement that opens with a name of another thing is that thing's, not its section's or its note's
-(kctui.compiler.steps.statement_subject, used by kctui.compiler.steps.mentions `reaches`); a chat turn or
+(kctui.compiler.steps.statement_subject, used by kctui.compiler.steps.statement_pages `reaches`); a chat turn or
 a list item naming its own thing does not go on with the topic before; a lead line's section is its own
 list or paragraph (kctui.compiler.builtin.statements `section_leads`)."""
 
@@ -10,7 +10,8 @@ from functools import partial
 import pytest
 
 from kctui.compiler.extraction import Extraction, Statement
-from kctui.compiler.steps.mentions import NameFinder, attach, word_spans
+from kctui.compiler.steps.mentions import attach
+from kctui.compiler.steps.name_finder import NameFinder, word_spans
 from kctui.compiler.steps.statement_subject import TITLE, goes_on_topic, keeps_place, leading_pages, states_of_another
 from kctui.core.claims import Claim, Evidence
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.steps.mentions import NameFinder, _words, title_subjects
+from kctui.compiler.steps.name_finder import NameFinder, written_words
+from kctui.compiler.steps.statement_pages import title_subjects
 from kctui.compiler.steps.title_event import title_event
 
 PAGES = {"brackenfold": ["Brackenfold Ltd", "Brackenfold"], "quillpool": ["QuillPool"],
@@ -28,7 +29,7 @@ FINDER = NameFinder(PAGES)
     ("Renewal notes — QuillPool renewal", None),
 ])
 def test_title_event(title, expected):
-    assert title_event(title, FINDER.ordered, _words) == expected
+    assert title_event(title, FINDER.ordered, written_words) == expected
 
 
 @pytest.mark.parametrize("title, subjects", [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.steps.mentions import NameFinder, _words
+from kctui.compiler.steps.name_finder import NameFinder, written_words
 from kctui.compiler.steps.title_record import title_record
 
 PAGES = {"inc-4471": ["INC-4471"], "brk-fs02": ["brk-fs02"], "sev3": ["SEV3"], "adr-004": ["ADR-004"],
@@ -27,4 +27,4 @@ FINDER = NameFinder(PAGES)
     ("INC-4471 — QuillPool queue stuck", "inc-4471", ""),
 ])
 def test_title_record(title, subject, record):
-    assert title_record(title, FINDER.places, _words, subject) == record
+    assert title_record(title, FINDER.places, written_words, subject) == record

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kctui.compiler.steps.mentions import NameFinder
+from kctui.compiler.steps.name_finder import NameFinder
 from kctui.compiler.steps.title_scope import leaves_title, leaving, record_pages
 
 FINDER = NameFinder({"quillpool": ["QuillPool"], "redwick": ["Redwick"], "tarn-db": ["tarn-db"],

@@ -19,7 +19,7 @@ same forms (the mention step compares the two to know which sources name a page 
 - where no other page has a name that is the word, begins with it, or opens with a longer word it
   begins ("Tom" of "Tom Fairley" beside a page "Tomasz Wójcik": the fold's short form is his).
 
-The mention step finds such a word as a person's one-word name is found (kctui.compiler.steps.mentions,
+The mention step finds such a word as a person's one-word name is found (kctui.compiler.steps.name_finder,
 the `people` of `NameFinder`): written capitalised, and in lower case only where it stands as a name or
 in a source written in lower case ("hannah ok with it").
 

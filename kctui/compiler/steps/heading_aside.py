@@ -15,7 +15,7 @@ nothing and the aside is a name and nothing more, or names joined ("(Tom / Priya
 with what is said of it ("## Thursday (Tom off)", "(see ADR-007)": a remark, no subject).
 
 The aside stays out of what the heading is matched as (kctui.compiler.builtin.statements `section_leads`
-keeps the heading whole; kctui.compiler.steps.mentions `_headed_by` reads it without its brackets first).
+keeps the heading whole; kctui.compiler.steps.statement_pages `_headed_by` reads it without its brackets first).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
 
-class Finder(Protocol):  # (kctui.compiler.steps.mentions NameFinder)
+class Finder(Protocol):  # (kctui.compiler.steps.name_finder NameFinder)
     people: Mapping[str, Collection[str]] | Collection[str]
 
     def named(self, text: str) -> set[str]: ...

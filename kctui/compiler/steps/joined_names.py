@@ -13,7 +13,7 @@ of notes name things in one word, by how it is written, not by what it says:
   "Bunny.net", which the page's own forms find);
 - **a range of numbered names**: its first ("rn-141..148", "dl-db01..03").
 
-A part is found as a whole name is (kctui.compiler.steps.mentions `NameFinder`): whole, with the case
+A part is found as a whole name is (kctui.compiler.steps.name_finder `NameFinder`): whole, with the case
 a name's entry asks (a capital for an English word, the exact spelling for a short one), and only a
 name of one word of three characters or more ("C/C++" names no page "C#": a short name is found only
 as written whole).

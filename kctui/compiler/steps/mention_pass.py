@@ -20,8 +20,9 @@ from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped, source_kind
 from kctui.compiler.steps import people, recurrence
 from kctui.compiler.steps.first_words import first_word_forms, initials_forms
-from kctui.compiler.steps.mentions import NameFinder, attach, names_of
+from kctui.compiler.steps.mentions import attach, names_of
 from kctui.compiler.steps.name_extents import add_extents, source_extents, versioned
+from kctui.compiler.steps.name_finder import NameFinder
 from kctui.compiler.steps.name_forms import brand_forms, forms_of
 from kctui.compiler.steps.name_position import lower_case_source
 from kctui.compiler.steps.registry import Registry, route

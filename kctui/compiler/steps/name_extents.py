@@ -2,7 +2,7 @@
 thing, and notes name a product with its version ("we stay on Rocky Linux 9", "Revit 2025.4 crashes",
 "the quaypg 3.4.0 release"), so the page of Rocky Linux carries "Rocky Linux 9" as an alias and is found
 by it, as a reader looks it up. A pure function of a statement's text and the places of the page names
-the mention step found in it (kctui.compiler.steps.mentions `NameFinder.places`).
+the mention step found in it (kctui.compiler.steps.name_finder `NameFinder.places`).
 
 - **a version**: a page's name followed, after one space, by a version number: digits with dots
   ("1.29", "3.4.0", "8.10.0.12"), with a "v" ("v3.2"), a pre-release ("3.4.0rc1", "2.0-beta2") or a
@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from kctui.compiler.builtin import words as wd
-from kctui.compiler.steps.mentions import NameFinder, word_spans
+from kctui.compiler.steps.name_finder import NameFinder, word_spans
 from kctui.compiler.steps.registry import Contribution
 
 # a version after a name: dotted digits, "v" and digits, a pre-release, a series

@@ -3,7 +3,7 @@ statement that names a thing of its own inside a section, a note or a paragraph 
 
 A claim on a page must say something about that page's thing. A statement is about the thing its
 section's heading, its note's title, the record its note opens with, its message's sender or the
-sentence it continues names (the pages it reaches by its place: kctui.compiler.steps.mentions `reaches`)
+sentence it continues names (the pages it reaches by its place: kctui.compiler.steps.statement_pages `reaches`)
 when it names nothing ("Last year we paid $9,600." in an email on Checkly), or names things only after a
 word that says something of its own ("runs on pg-prod-02" under "## Billing API": the heading's thing
 runs on the host, both pages are right). It is not when it opens with a name: the thing named where the
@@ -21,7 +21,7 @@ email is Grafana Cloud's, not Checkly's), unless that name is of one of the page
   Postgres 16 locally" under "getting into Shiftly dev", "FAR1 + LIS2 together in Feb") names each in
   passing, and stays with its section's thing too.
 - **a section whose heading opens with a name** ("**Tom**", "## Grace (on call)", "1. StockPilot 9.4.0
-  at Doncaster": kctui.compiler.steps.mentions `_headed_by`) is that thing's whatever its items open
+  at Doncaster": kctui.compiler.steps.statement_pages `_headed_by`) is that thing's whatever its items open
   with: under a person's name a standup's "- Fastly quote came in, £2,150/mo" is what that person
   reports, under an agenda item what the meeting said of it ("Leeds next: provisionally Sun 6 Dec").
   A heading that names a thing after other words ("Onboarding — Ravi Menon"), and a title, are not: a
@@ -141,7 +141,7 @@ def values_said_of(ex: Extraction, named: Callable[[str], set[str]]) -> Callable
 
 def goes_on_topic(text: str, places: Sequence[tuple[int, int, str]], spans: Callable[[], Sequence[tuple[int, int]]],
                   follows: bool, item: bool, turn: bool) -> bool:
-    """May a statement go on with the topic of the one before it (kctui.compiler.steps.mentions
+    """May a statement go on with the topic of the one before it (kctui.compiler.steps.statement_pages
     `_carried`)? `follows`: it continues the sentence or list item before it (`Statement.follows`), `item`:
     as a list item; `turn`: it is a chat turn, `text` what its speaker says; `places`: the names `text`
     holds (`NameFinder.ordered`), `spans()` where its words stand.

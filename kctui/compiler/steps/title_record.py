@@ -9,7 +9,7 @@ The words name what happened and the thing it happened to ("authgw"); the identi
 note is of: the incident, the host, the quote. What the note says without naming anything ("- 15:06
 resolved", "**Duration:** 6 hours 40 minutes", "| **Total inc GST** | | | **$4,719.00** |") is a fact of
 that record as much as of the title's first name, so the mention step takes the record for a subject of
-the note beside the first name (kctui.compiler.steps.mentions `title_subjects`, where a title that opens
+the note beside the first name (kctui.compiler.steps.statement_pages `title_subjects`, where a title that opens
 with a record's identifier already makes it the subject).
 
 A part set apart is the record's when it is one page's name and nothing more ("(supersedes ADR-007)"
@@ -34,7 +34,7 @@ Words = Callable[[str], Sequence[str]]  # text -> its words, as `Places` counts 
 def title_record(title: str, places: Places, words: Words, subject: str) -> str:
     """The page of the record `title` names apart (in brackets, or as its last part after a separator),
     "" when none, or when it is the title's first name (`subject`) already; `places` finds the pages'
-    names in a text (kctui.compiler.steps.mentions `NameFinder.places`), `words` its words."""
+    names in a text (kctui.compiler.steps.name_finder `NameFinder.places`), `words` its words."""
     parts = [m.group(1) for m in _BRACKETED.finditer(title)]
     plain = _BRACKETED.sub(" ", title)
     pieces = [p.strip(" .#*_`'\"") for p in _SEPARATOR.split(plain)]

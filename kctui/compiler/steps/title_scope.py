@@ -5,7 +5,7 @@ renewal 2027"), and a line of it that names nothing else says something of that 
 5% for 10 min", "owner: Shiv Reilly"). A line that names other things and not the title's is about those
 things: "check `paywall-cache` CPU in CloudWatch" in the paywall-api runbook, "- Toner for the Brother
 HL-L8360 — ordered, TN-423BK" in the note on a site. It reaches their pages and no longer the title's
-(kctui.compiler.steps.mentions `reaches`; it stays on the note's own page, and on its section's page where
+(kctui.compiler.steps.statement_pages `reaches`; it stays on the note's own page, and on its section's page where
 a heading names one). Kept on the title's page:
 
 - **a field of the note** ("owner: Shiv Reilly", "**Applies to:** rhap-prd-01 (active) …",
