@@ -10,8 +10,11 @@ from kctui.compiler.steps.name_finder import NameFinder
 from kctui.compiler.steps.statement_pages import _headed_by
 
 NAMES = {"tidewater": ["Tidewater", "Project Tidewater"], "wasabi": ["Wasabi"], "kelpie": ["Kelpie"],
-         "tarn": ["Tarn"], "ravi-menon": ["Ravi Menon"], "adr-007": ["ADR-007"]}
-FINDER = NameFinder(NAMES, {"ravi-menon": ["Ravi"], "seun": ["Seun"]})
+         "tarn": ["Tarn"], "ravi-menon": ["Ravi Menon"], "adr-007": ["ADR-007"],
+         "railhead-analytics": ["Railhead Analytics"], "dhananjay-joshi": ["Dhananjay Joshi"]}
+# (the one-word names and initials that stand for a page: a given name says a person, initials alone do not)
+FINDER = NameFinder(NAMES, {"ravi-menon": ["Ravi", "RM"], "seun": ["Seun"], "railhead-analytics": ["RA"],
+                            "dhananjay-joshi": ["DJ"]})
 
 
 @pytest.mark.parametrize(("heading", "bare", "asides"), [
@@ -30,6 +33,8 @@ def test_split_aside(heading: str, bare: str, asides: list[str]) -> None:
     (["Tom off"], ""),  # a name and what is said of it: a remark
     (["see ADR-007"], ""),
     (["Seun"], ""),  # a person: who does the section's work
+    (["Ravi Menon"], ""),
+    (["Railhead Analytics"], "railhead-analytics"),  # two capitalised words with initials: no person for that
     (["Thu 3/23", "Wasabi"], "wasabi"),  # the first aside that is a name alone
     ([], ""),
 ])
@@ -42,6 +47,7 @@ def test_aside_page(asides: list[str], page: str) -> None:
     ("Wasabi exit (Project Tidewater)", {"wasabi"}),  # the rest names a thing: that one
     ("Onboarding — Ravi Menon (starts Mon 16 Nov)", {"ravi-menon"}),
     ("Week 1 (Seun)", {"subject"}),  # a person in brackets: the source's subject
+    ("C. Third-party (Railhead Analytics)", {"railhead-analytics"}),  # a vendor's name, initials or not
     ("Budget (see ADR-007)", {"subject"}),
 ])
 def test_headed_by(scope: str, pages: set[str]) -> None:
@@ -62,3 +68,15 @@ def test_a_title_naming_nothing_outside_brackets_is_about_what_they_name_alone(t
 
     statements = [Statement(title, title, 1, 1), Statement(body, "", 3, 3)]
     assert title_subjects(title, FINDER, statements)[0] == subject
+
+
+@pytest.mark.parametrize(("people", "persons"), [
+    ({"ravi-menon": ["Ravi", "RM"]}, {"ravi-menon"}),  # a given name stands for the page: a person's
+    ({"railhead-analytics": ["RA"], "pagerduty": ["PD"]}, set()),  # initials alone: any two capitalised words
+    ({"seun": ["Seun"], "wordpress": ["WP"]}, {"seun"}),
+    ({}, set()),
+])
+def test_persons_are_the_pages_a_given_name_stands_for(people: dict, persons: set[str]) -> None:
+    from kctui.compiler.steps.name_finder import persons as persons_of
+
+    assert persons_of(people) == persons

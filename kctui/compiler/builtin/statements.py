@@ -14,6 +14,7 @@ from kctui.compiler.extraction import Statement
 from kctui.compiler.readers import Document
 from kctui.compiler.readers.base import Block
 from kctui.core.claims import Claim
+from kctui.core.values import cited_lines_contain
 
 LINE_ORIGIN = "line"  # a source's own statement: cited on its source page, routed to no other page
 
@@ -187,7 +188,18 @@ def _row_texts(doc: Document, covered: set[int]) -> list[tuple[str, int, int]]:
         if block.kind != "table":
             continue
         for line, cells in block.rows[1:]:
-            text = " | ".join(c.strip() for c in cells if c.strip())
+            text = row_text(doc.lines[line - 1], cells)
             if line not in covered and text and len(text) <= MAX_STATEMENT_CHARS * 2 and not markup(text):
                 out.append((text, line, line))
     return out
+
+
+def row_text(written: str, cells: list[str]) -> str:
+    """A table row as a statement: its cells joined by " | " ("Vaultline | $4,900 | 1 feb"), or, where the line
+    does not write them so, the line between its outer pipes ("GST | | | $429.00" of a row with empty cells,
+    "Bayview Dental| BVD-NAS01" of one without a space before a pipe): a row's statement is cited by its line,
+    which must contain it, so no row is dropped for how its cells are spaced; "" for a row of empty cells."""
+    text = " | ".join(c.strip() for c in cells if c.strip())
+    if not text or cited_lines_contain([written], text):
+        return text
+    return " ".join(written.strip().strip("|").split())

@@ -21,12 +21,12 @@ keeps the heading whole; kctui.compiler.steps.statement_pages `_headed_by` reads
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 
 class Finder(Protocol):  # (kctui.compiler.steps.name_finder NameFinder)
-    people: Mapping[str, Collection[str]] | Collection[str]
+    persons: Collection[str]
 
     def named(self, text: str) -> set[str]: ...
 
@@ -46,11 +46,11 @@ def split_aside(heading: str) -> tuple[str, list[str]]:
 def aside_page(asides: list[str], finder: Finder, otherwise: str = "") -> str:
     """The page of the thing the first aside that is a name alone names (`finder.named`: the pages one of whose
     names is the whole of a text), or of the first of names joined in it; `otherwise` when no aside is one. Not a
-    person's (`finder.people`: their pages): a person in a heading's brackets is who does the section's work
+    person's (`finder.persons`: their pages): a person in a heading's brackets is who does the section's work
     ("## Week 1 (Seun)", "## Budget (Dana)"), not what it is about."""
     for aside in asides:
         parts = [p for p in _JOINED.split(aside) if p]
-        if parts and all(len(finder.named(p)) == 1 and finder.named(p).isdisjoint(finder.people) for p in parts):
+        if parts and all(len(finder.named(p)) == 1 and finder.named(p).isdisjoint(finder.persons) for p in parts):
             return next(iter(finder.named(parts[0])))
     return otherwise
 

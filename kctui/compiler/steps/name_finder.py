@@ -16,7 +16,7 @@ thinks …").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -93,7 +93,8 @@ class NameFinder:
         self._first: dict[str, list[_Name]] = {}
         self.keys: set[str] = set()
         self.heads: dict[str, set[str]] = {}  # slug -> the words that open its names (title_scope)
-        people = self.people = people or {}  # (a person's own note: kctui.compiler.steps.title_scope)
+        people = self.people = people or {}
+        self.persons = persons(people)  # (a heading's person, a person's own note: heading_aside, title_scope)
         seen: set[_Name] = set()
         for kind, named in (("", names), ("placed", people), ("written", written or {})):
             for slug in sorted(named):
@@ -145,9 +146,10 @@ class NameFinder:
                 if (name.capitalised or name.placed) and not (written[i][:1].isupper() and name.capitalised) and not (
                         lowered and name.lowered and not (i and folded[i - 1] in _INDEFINITE)
                         and not (name.person and folded[i + 1:i + 2] and folded[i + 1] in _DETERMINERS)):
-                    spans = spans or word_spans(text)
-                    if not (name.placed and name_position(text, *spans[i])):
-                        continue
+                    if not (name.capitalised and not name.placed and _versioned(written, i + n)):
+                        spans = spans or word_spans(text)
+                        if not (name.placed and name_position(text, *spans[i])):
+                            continue
                 found.append((i, n, name.slug))
         return found + joined_places(written, openers, {i for i, _, _ in found}, lowered)
 
@@ -169,6 +171,23 @@ class NameFinder:
         folded = tuple(w.casefold() for w in written)
         return {name.slug for name in self._first.get(folded[0], ()) if name.words == folded
                 and not (name.exact and written[0] != name.exact)} if folded else set()
+
+
+def _versioned(written: Sequence[str], after: int) -> bool:
+    """Does a version stand right after a name's words ("deadline 10.4 upgrade", "php: 8.2 on vos")? A number with a
+    dot after a word makes the word a product's name, as "Postgres 16" is, however the note writes its case."""
+    return after < len(written) and _VERSION.fullmatch(written[after]) is not None
+
+
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+")  # 10.4, 3.15.0, v2.1 (not a date's 11/12, nor a bare count)
+
+
+def persons(people: Mapping[str, Iterable[str]]) -> set[str]:
+    """The pages of `people` (slug -> the one-word names and initials that stand for what the page is titled by) that
+    a word stands for, a given name ("Tom" of Tom Fairley): what is titled by a person's name. Initials alone say no
+    person: two capitalised words ("Railhead Analytics": "RA") or a word of two capitalised parts ("PagerDuty": "PD")
+    have them as a colleague's name does ("Dhananjay Joshi": "DJ")."""
+    return {slug for slug, forms in people.items() if any(not form.isupper() for form in forms)}
 
 
 # a determiner after a word makes it a verb ("chase the quote", "mark the ticket"), never a person's name

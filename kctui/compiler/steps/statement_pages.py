@@ -53,7 +53,7 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
     lowered = lower_case_source(s.value for s in ex.statements)
     headers = header_subjects(ex.statements, finder.named, lambda text: finder.first(text, lowered))
     senders = sender_domains(ex.statements, finder.named)  # (a message from a page's domain is about it)
-    said_of, records = values_said_of(ex, finder.named), record_pages(ex.title, subject, record, finder.people)
+    said_of, records = values_said_of(ex, finder.named), record_pages(ex.title, subject, record, finder.persons)
 
     def own_places(text: str) -> list[tuple[int, int, str]]:  # (the source's own names: made when asked)
         nonlocal own
