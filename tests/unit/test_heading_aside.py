@@ -34,12 +34,21 @@ def test_split_aside(heading: str, bare: str, asides: list[str]) -> None:
     (["see ADR-007"], ""),
     (["Seun"], ""),  # a person: who does the section's work
     (["Ravi Menon"], ""),
-    (["Railhead Analytics"], "railhead-analytics"),  # two capitalised words with initials: no person for that
+    (["Railhead Analytics"], ""),  # by default every page a one-word name or initials stand for is left out
     (["Thu 3/23", "Wasabi"], "wasabi"),  # the first aside that is a name alone
     ([], ""),
 ])
 def test_aside_page(asides: list[str], page: str) -> None:
     assert aside_page(asides, FINDER) == page
+
+
+@pytest.mark.parametrize(("asides", "page"), [
+    (["Railhead Analytics"], "railhead-analytics"),  # initials alone: no person (a section weighs the vendor)
+    (["Ravi Menon"], ""),  # a given name stands for him: a person
+    (["Seun"], ""),
+])
+def test_a_sections_aside_leaves_out_only_the_pages_a_given_name_stands_for(asides: list[str], page: str) -> None:
+    assert aside_page(asides, FINDER, "", FINDER.persons) == page
 
 
 @pytest.mark.parametrize(("scope", "pages"), [

@@ -61,17 +61,3 @@ def test_a_brand_word_is_found_as_a_name_is_written(text: str, lowered: bool, fo
     finder = NameFinder({"widget-server": ["Widget Server"]}, None, {"widget-server": ["Widget"]})
     assert finder.find(text, lowered) == found
 
-
-@pytest.mark.parametrize(("text", "found"), [
-    ("reading deadline 10.4 release notes", {"deadline"}),  # an English word with a version after it: the product
-    ("php: 8.2 on vos, 7.4 on mulberry", {"php"}),
-    ("deadline v10.3.2 parked", {"deadline"}),
-    ("Deadline 10.4 is out", {"deadline"}),
-    ("the deadline is friday", set()),  # the word in its own sense
-    ("deadline 3 weeks out", set()),  # a count is no version
-    ("deadline 2026-03-01", set()),  # nor a date
-    ("ask ray 2.5 hours early", set()),  # a person's name: where it stands as a name only
-])
-def test_an_english_word_name_with_a_version_after_it_is_found_in_lower_case(text: str, found: set[str]) -> None:
-    finder = NameFinder({"deadline": ["Deadline"], "php": ["PHP"], "ray-okoro": ["Ray Okoro"]}, {"ray-okoro": ["Ray"]})
-    assert finder.find(text) == found

@@ -21,11 +21,12 @@ keeps the heading whole; kctui.compiler.steps.statement_pages `_headed_by` reads
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
 
 class Finder(Protocol):  # (kctui.compiler.steps.name_finder NameFinder)
+    people: Mapping[str, Collection[str]] | Collection[str]
     persons: Collection[str]
 
     def named(self, text: str) -> set[str]: ...
@@ -43,14 +44,19 @@ def split_aside(heading: str) -> tuple[str, list[str]]:
     return " ".join(ASIDES.sub(" ", heading).split()), [" ".join(m.group(1).split()) for m in ASIDES.finditer(heading)]
 
 
-def aside_page(asides: list[str], finder: Finder, otherwise: str = "") -> str:
+def aside_page(asides: list[str], finder: Finder, otherwise: str = "", people: Collection[str] | None = None) -> str:
     """The page of the thing the first aside that is a name alone names (`finder.named`: the pages one of whose
     names is the whole of a text), or of the first of names joined in it; `otherwise` when no aside is one. Not a
-    person's (`finder.persons`: their pages): a person in a heading's brackets is who does the section's work
-    ("## Week 1 (Seun)", "## Budget (Dana)"), not what it is about."""
+    person's (`people`: their pages, by default every page a one-word name or initials stand for, `finder.people`):
+    a person in a heading's brackets is who does the section's work ("## Week 1 (Seun)", "## Budget (Dana)"), not
+    what it is about. A section's heading asks only of the pages a given name stands for (`finder.persons`): its
+    brackets name the option or vendor the section weighs ("### C. Third-party (Railhead Analytics)", initials "RA"
+    or not); a note's title asks of all, its brackets often naming whose note it is ("Onboarding — Integration
+    Analyst (Clinical Informatics)")."""
+    people = finder.people if people is None else people
     for aside in asides:
         parts = [p for p in _JOINED.split(aside) if p]
-        if parts and all(len(finder.named(p)) == 1 and finder.named(p).isdisjoint(finder.persons) for p in parts):
+        if parts and all(len(finder.named(p)) == 1 and finder.named(p).isdisjoint(people) for p in parts):
             return next(iter(finder.named(parts[0])))
     return otherwise
 

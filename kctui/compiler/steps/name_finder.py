@@ -16,7 +16,7 @@ thinks …").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -93,8 +93,8 @@ class NameFinder:
         self._first: dict[str, list[_Name]] = {}
         self.keys: set[str] = set()
         self.heads: dict[str, set[str]] = {}  # slug -> the words that open its names (title_scope)
-        people = self.people = people or {}
-        self.persons = persons(people)  # (a heading's person, a person's own note: heading_aside, title_scope)
+        people = self.people = people or {}  # (a person's own note: kctui.compiler.steps.title_scope)
+        self.persons = persons(people)  # (a section heading's person: heading_aside)
         seen: set[_Name] = set()
         for kind, named in (("", names), ("placed", people), ("written", written or {})):
             for slug in sorted(named):
@@ -146,10 +146,9 @@ class NameFinder:
                 if (name.capitalised or name.placed) and not (written[i][:1].isupper() and name.capitalised) and not (
                         lowered and name.lowered and not (i and folded[i - 1] in _INDEFINITE)
                         and not (name.person and folded[i + 1:i + 2] and folded[i + 1] in _DETERMINERS)):
-                    if not (name.capitalised and not name.placed and _versioned(written, i + n)):
-                        spans = spans or word_spans(text)
-                        if not (name.placed and name_position(text, *spans[i])):
-                            continue
+                    spans = spans or word_spans(text)
+                    if not (name.placed and name_position(text, *spans[i])):
+                        continue
                 found.append((i, n, name.slug))
         return found + joined_places(written, openers, {i for i, _, _ in found}, lowered)
 
@@ -173,20 +172,11 @@ class NameFinder:
                 and not (name.exact and written[0] != name.exact)} if folded else set()
 
 
-def _versioned(written: Sequence[str], after: int) -> bool:
-    """Does a version stand right after a name's words ("deadline 10.4 upgrade", "php: 8.2 on vos")? A number with a
-    dot after a word makes the word a product's name, as "Postgres 16" is, however the note writes its case."""
-    return after < len(written) and _VERSION.fullmatch(written[after]) is not None
-
-
-_VERSION = re.compile(r"v?\d+(?:\.\d+)+")  # 10.4, 3.15.0, v2.1 (not a date's 11/12, nor a bare count)
-
-
 def persons(people: Mapping[str, Iterable[str]]) -> set[str]:
     """The pages of `people` (slug -> the one-word names and initials that stand for what the page is titled by) that
-    a word stands for, a given name ("Tom" of Tom Fairley): what is titled by a person's name. Initials alone say no
-    person: two capitalised words ("Railhead Analytics": "RA") or a word of two capitalised parts ("PagerDuty": "PD")
-    have them as a colleague's name does ("Dhananjay Joshi": "DJ")."""
+    a word stands for, a given name ("Tom" of Tom Fairley): what a section heading's brackets name as who does its
+    work (kctui.compiler.steps.heading_aside). Initials alone say no person: two capitalised words ("Railhead
+    Analytics": "RA") or a word of two capitalised parts ("PagerDuty": "PD") have them as a colleague's name does."""
     return {slug for slug, forms in people.items() if any(not form.isupper() for form in forms)}
 
 

@@ -53,7 +53,7 @@ def reaches(ex: Extraction, finder: NameFinder, subjects: tuple[str, str], recor
     lowered = lower_case_source(s.value for s in ex.statements)
     headers = header_subjects(ex.statements, finder.named, lambda text: finder.first(text, lowered))
     senders = sender_domains(ex.statements, finder.named)  # (a message from a page's domain is about it)
-    said_of, records = values_said_of(ex, finder.named), record_pages(ex.title, subject, record, finder.persons)
+    said_of, records = values_said_of(ex, finder.named), record_pages(ex.title, subject, record, finder.people)
 
     def own_places(text: str) -> list[tuple[int, int, str]]:  # (the source's own names: made when asked)
         nonlocal own
@@ -106,7 +106,7 @@ def _headed_by(scope: str, finder: NameFinder, subject: str) -> tuple[set[str], 
     if len(parts) > 1 and all(finder.named(p) for p in parts):
         return {slug for p in parts for slug in finder.named(p)}, True
     named, places = finder.named(scope), finder.ordered(scope)
-    first = places[0][2] if places else next(iter(named)) if len(named) == 1 else aside_page(asides, finder, subject)
+    first = places[0][2] if places else next(iter(named)) if len(named) == 1 else aside_page(asides, finder, subject, finder.persons)
     return {first, event_of(written_words(scope), places)} - {""}, bool(named) or first in leading_pages(
         scope, places, partial(word_spans, scope))
 
