@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kctui.core import decided as decided_claims
 from kctui.core.claims import (  # noqa: F401 - the claim-line grammar is re-exported for page users
     Claim,
     Evidence,
@@ -47,7 +48,7 @@ from kctui.core.page_status import (
     stale_note,
     status_block,
 )
-from kctui.core.record_tables import KEPT_MARK, read_entries, tabulate
+from kctui.core.record_tables import KEPT_MARK, mark_at, read_entries, tabulate
 from kctui.core.values import attribute_key
 
 KIND_DIRS = {"source": "sources", "concept": "concepts", "entity": "entities"}
@@ -199,8 +200,9 @@ def claim_line_kept(claim: Claim, kept: list[dict[str, Any]]) -> str:
 
 
 def strip_kept(line: str) -> str:
-    """A claim line without its kept marker (the compiler reads the value, not the flag)."""
-    start = line.find(KEPT_MARK)
+    """A claim line without its kept marker, or a decision's (kctui.core.decided): the compiler reads the
+    value, not the flag."""
+    start = mark_at(line)
     if start < 0:
         return line
     cut = line.rfind(" ^[")
@@ -300,14 +302,23 @@ def _claim_lines(page: Page) -> Callable[..., list[str]]:
     """`lines_of(claims, rest=())`: the lines of a list of claims, record lists as tables; the page's
     claim lines carry their kept markers."""
     kept = kept_entries(page.extra)
+    decided = decided_claims.covered_of(page.extra)
 
     def line_of(c: Claim) -> str:
-        return claim_line_kept(c, kept)
+        line = claim_line_kept(c, kept)
+        if decided and KEPT_MARK not in line:
+            e = next((e for e in decided if decided_claims.matches(e, c)), None)
+            if e is not None:
+                cut = line.rindex(" ^[")
+                return line[:cut] + decided_claims.suffix(e) + line[cut:]
+        return line
 
-    # a kept claim, or the page's side of an open disagreement, keeps its own (flagged) line: never a cell
+    # a kept claim, one a person's decision covers, or the page's side of an open disagreement, keeps its
+    # own (flagged) line: never a cell
     loose = {claim_sig(c) for group in page.conflicts for c in group}
-    if kept:
-        loose |= {claim_sig(c) for c in page.claims if any(kept_match(e, c) for e in kept)}
+    if kept or decided:
+        loose |= {claim_sig(c) for c in page.claims
+                  if any(kept_match(e, c) for e in kept) or any(decided_claims.matches(e, c) for e in decided)}
 
     def lines_of(claims: list[Claim], rest: tuple[str, ...] | list[str] = ()) -> list[str]:
         return tabulate([*claims, *rest], line_of, loose)

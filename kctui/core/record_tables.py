@@ -45,6 +45,17 @@ CLAIM_SECTIONS = frozenset({"Key Claims", "Definition", "Why It Matters", "Descr
 SOURCE_COLUMN = "Source"
 FLAG_CELL = "⚑"
 KEPT_MARK = " (⚑ kept by a person"  # kctui.core.pages.KEPT_MARK (that module imports this one)
+# a claim stating the value a person decided against in a conflict, and one stating the value they chose
+# (kctui.core.decided): flags like the kept one, before the citation, never a table cell
+AGAINST_MARK = " (⚑ decided against by a person"
+DECIDED_MARK = " (✓ decided by a person"
+FLAG_MARKS = (KEPT_MARK, AGAINST_MARK, DECIDED_MARK)
+
+
+def mark_at(line: str) -> int:
+    """Where the first flag of a person's decision starts in a claim line (-1: none)."""
+    found = [i for i in (line.find(m) for m in FLAG_MARKS) if i >= 0]
+    return min(found) if found else -1
 _CAPTION_START = "**"  # every caption's first characters (a claim line starts "* **")
 _CAPTION = re.compile(r"^\*\*(?P<subject>(?:\\.|[^*\\])+)\*\* — one row per .+:$")
 _SEPARATOR = re.compile(r"^:?-{3,}:?$")
@@ -360,7 +371,7 @@ def section_items(lines: Iterable[str]) -> tuple[list[Item], set[tuple]]:
             continue
         claim = None
         if line.startswith("* "):
-            marked = line.find(KEPT_MARK)
+            marked = mark_at(line)
             if marked >= 0:
                 cut = line.rfind(" ^[")
                 claim = parse_claim_line(line[:marked] + line[cut:] if cut > marked else line, {})

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kctui.core.decided import decided_rank
 from kctui.search.asked_for import asked_for, states
 from kctui.search.packet_items import full_item, kind_of, read_claim, read_passage
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
@@ -32,6 +33,8 @@ KEEP_SHARE = 0.5  # a further sentence scores at least this share of the best on
 CLAIM_BONUS = 1.1  # a compiled claim's score against a raw passage's
 DATED_BONUS = 1.3  # a dated sentence's, when the question asks when; one stating the amount, count or duration asked for
 HEAD_BONUS = 2.0  # the packet's first sentence's against its last: the packet is ranked
+# a claim of a value a person decided for (✓, kept), an undecided one, one of a value they decided against (⚑)
+DECIDED_WEIGHT = (2.0, 1.0, 0.5)
 QUESTION_SHARE = 0.25  # a sentence asking a question ("When does it go to prod?"), against one stating;
 # its reply, the next turn of another speaker, scores replies.REPLY_SHARE of what it would have
 # (the conversations' 1,394 questions, a 16 KB packet: an evidence line among the three sentences 34.4 % with
@@ -164,7 +167,7 @@ def _score(weights: list[float], groups: list[Any], toks: list[str], stmt: Cited
     if score == 0:
         return 0.0
     if stmt.kind == "claim":
-        score *= CLAIM_BONUS
+        score *= CLAIM_BONUS * DECIDED_WEIGHT[decided_rank(stmt.text)]
     if asks_when and (_ISO_DATE.search(stmt.text) or _DATE_MDY.search(stmt.text)):
         score *= DATED_BONUS
     elif wants and wants != "time" and states(wants, stmt.text):

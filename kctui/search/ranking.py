@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kctui.core.decided import decided_rank
 from kctui.search.asked_for import states
 from kctui.search.echoes import with_echoes
 from kctui.search.named_values import NAMED_VALUE, in_named_stretch
@@ -161,7 +162,7 @@ def _page_statements(pages: list[dict[str, Any]], typed: set[str], after: int,
             # a named page's own definition; one of the best pages' when it holds most of the query
             out.append(Statement(group, "description", desc, max(score, 1.0 / (K + i + 1)) * 1.01))
         weak = PAGE_WEIGHT / (K + after + i)
-        claims = page.get("claims") or []
+        claims = sorted(page.get("claims") or [], key=lambda c: decided_rank(str(c.get("text") or "")))  # decided first
         out += [_claim_statement(group, c, title, (score if c.get("matches", STRONG) >= STRONG else weak) * NEXT_CLAIM ** n)
                 for n, c in enumerate(claims)]
         if named:  # what it states of the kind the query asks for, after the claims that name the query's words

@@ -20,7 +20,7 @@ from typing import Any
 
 from kctui.compiler.trust.cited import file_lines
 from kctui.compiler.trust.kept import cited_lines, holds
-from kctui.core.record_tables import KEPT_MARK
+from kctui.core.record_tables import mark_at
 
 HELD_WHY = "the cited source lines hold it"
 UNCHECKED_WHY = "not checked: it cites no source lines"
@@ -30,8 +30,9 @@ _WORD = re.compile(r"\w+")
 
 def stated_value(kind: str, text: str) -> str:
     """What a statement of the packet states, to look for in its cited lines: a claim's value (its text
-    after `attribute: `, a kept claim's flag left out), a passage's whole text."""
-    text = text.split(KEPT_MARK, 1)[0].strip()
+    after `attribute: `, a kept or decided claim's flag left out), a passage's whole text."""
+    at = mark_at(text)
+    text = (text[:at] if at >= 0 else text).strip()
     if kind != "claim":
         return text
     m = _FACT.fullmatch(text)

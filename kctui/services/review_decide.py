@@ -30,13 +30,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kctui import paths
+from kctui.compiler.trust.decided_pages import decided_page
 from kctui.compiler.trust.disputes import block_dispute_count, decide_dispute, swap_by_sides
 from kctui.compiler.trust.kept import change_set_refs, pin_kept
 from kctui.compiler.trust.page_edits import decide_edit
 from kctui.core.clock import rfc3339
+from kctui.core.decided import flag_text
 from kctui.core.page_status import COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status, split_page
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput
+from kctui.services.review_decided import apply_decision, flagged_pages, wiki_of
 from kctui.services.review_hunks import accepted_by_page, item_hunks, partial_page
 from kctui.services.review_publish import after_publish, publish_pages, record_partial
 from kctui.services.review_queue import OPEN, ReviewItem, actor_name, get_item, read_live_page
@@ -341,14 +344,24 @@ def _plan_conflict(batch: Batch, item: ReviewItem, action: str) -> dict[str, str
             raise Conflict(f"page {item.page_path} no longer exists")
         return {}
     fp = str(item.details.get("fingerprint") or "")
-    decided = _decided_dispute(item, current, fp, action)
+    decided, rec = apply_decision(_decided_dispute(item, current, fp, action), current, item.details, action,
+                                  by=batch.actor, at=batch.at)
     others = batch.others(item, item.page_path)
     settled = "confirmed" if action in ("use_new", "keep") or _signed(batch.front(current)) else "compiled"
     text = _with_status(decided, others, settled, actor=batch.actor if action != "dismiss" else None, at=batch.at)
     for oid, kind in others:  # a held change on this page carries the same decision
         if kind == "held":
-            _carry_decision(batch, oid, item.page_path, fp, action)
-    return {item.page_path: text}
+            _carry_decision(batch, oid, item.page_path, fp, action, rec)
+    texts = {item.page_path: text}
+    if rec is not None:  # every other page stating the decided values from those lines says so (QA s32)
+        flagged = flagged_pages(wiki_of(item.workspace, item.base_id), rec, item.page_path,
+                                lambda rel: batch.text(item, rel))
+        texts.update(flagged)
+        for rel in flagged:
+            for oid, kind in batch.others(item, rel):
+                if kind == "held":
+                    _carry_flags(batch, oid, rel, rec)
+    return texts
 
 
 def _decided_dispute(item: ReviewItem, current: str, fp: str, action: str) -> str:
@@ -366,12 +379,24 @@ def _decided_dispute(item: ReviewItem, current: str, fp: str, action: str) -> st
     return decided
 
 
-def _carry_decision(batch: Batch, held_id: int, rel: str, fp: str, action: str) -> None:
+def _carry_decision(batch: Batch, held_id: int, rel: str, fp: str, action: str, rec: dict | None = None) -> None:
+    body = _held_body(batch, held_id, rel)
+    if body:
+        decided = decide_edit(body, fp, action) or decide_dispute(body, fp, action)[0]
+        batch.proposals[(held_id, rel)] = decided_page(decided, rec, body) if rec is not None else decided
+
+
+def _carry_flags(batch: Batch, held_id: int, rel: str, rec: dict) -> None:
+    """A held proposal on a page a decision flagged carries the flags (approving it keeps them)."""
+    body = _held_body(batch, held_id, rel)
+    if body:
+        batch.proposals[(held_id, rel)] = flag_text(body, [rec])
+
+
+def _held_body(batch: Batch, held_id: int, rel: str) -> str | None:
     r = batch.conn.execute("SELECT proposed_body FROM review_item_pages WHERE item_id = ? "
                            "AND page_path = ?", (held_id, rel)).fetchone()
-    body = batch.proposal(held_id, rel, r[0] if r else None)
-    if body:
-        batch.proposals[(held_id, rel)] = decide_edit(body, fp, action) or decide_dispute(body, fp, action)[0]
+    return batch.proposal(held_id, rel, r[0] if r else None)
 
 
 def _commit(batch: Batch, workspace: str, kb_id: str) -> Path | None:

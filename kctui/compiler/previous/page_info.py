@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from kctui.compiler.trust.decided_pages import encoded
 from kctui.compiler.trust.stale import Clock, staleness
+from kctui.core.decided import DECIDED_KEY
 from kctui.core.frontmatter import MAX_FRONTMATTER_BYTES, parse_document, split_frontmatter
 from kctui.core.pages import (
     KEPT_KEY,
@@ -41,6 +43,9 @@ class PageInfo(NamedTuple):  # a tuple: a pass makes one per previous page (4× 
     # older pass's page, or not a source page)
     own: tuple[str, ...] | None = None
     people: tuple[str, ...] = ()  # a source page: the people its source names by their full name (`own_people`)
+    # the decisions a person made on the page's conflicts, each as JSON (`decided_values`,
+    # kctui.compiler.trust.decided_pages): every page a pass builds is flagged from them
+    decided: tuple[str, ...] = ()
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -78,6 +83,7 @@ def page_info(text: str, slug: str) -> PageInfo:
         stale=staleness(text, data),
         own=_recorded_names(data.get(OWN_NAMES_KEY)) if kind == "source" else None,
         people=_names(data.get(OWN_PEOPLE_KEY)) if kind == "source" else (),
+        decided=encoded(data),
     )
 
 
@@ -91,7 +97,7 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
     read back from the YAML it wrote; None when the text might read back otherwise — a value that is not a
     plain printable string, YAML the capped loader would refuse (too large, an alias), or a header that
     does not end where it was written — and then the text is parsed as any page is."""
-    if KEPT_KEY in page.extra:  # rare (a person kept a claim): read back as any page is
+    if KEPT_KEY in page.extra or DECIDED_KEY in page.extra:  # rare (a person decided): read back as any page is
         return None
     header, rest, _ = split_frontmatter(text)
     if not _reads_back(header, rest, body):

@@ -18,7 +18,7 @@ from kctui.core.pages import KIND_DIRS
 T = TypeVar("T")
 
 MEMO_NAME = "wiki-pages-v8.txt"
-_MEMO_HEADER = "kctui page memo 8"
+_MEMO_HEADER = "kctui page memo 9"
 
 
 class PageFile(NamedTuple):
@@ -62,6 +62,7 @@ class MemoRecord(NamedTuple):
     stale: list | None
     own: list | None
     people: list
+    decided: list
 
     @property
     def file(self) -> PageFile:
@@ -364,7 +365,8 @@ def _clock(value: list | None) -> tuple | None:
 # how a summary field comes back from its JSON form (a field not named here is a plain value)
 _DECODE: dict[str, Callable] = {"aliases": _strings, "sources": lambda v: tuple(map(tuple, v)), "links": _strings,
                                 "passing": _strings, "recurring": _strings, "kept": _pairs, "stale": _clock,
-                                "own": lambda v: None if v is None else tuple(v), "people": _strings}
+                                "own": lambda v: None if v is None else tuple(v), "people": _strings,
+                                "decided": _strings}
 
 
 def _info_of(e: MemoRecord, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:

@@ -13,6 +13,7 @@ from kctui.compiler.steps.policy_kinds import ALL_KINDS
 from kctui.compiler.steps.renames import moved_page, moved_source_page, moves_of
 from kctui.compiler.steps.results import Gathered, Matched, PassRun, Updated
 from kctui.compiler.trust.changes import ClaimChange, PageUpdate, PassContext
+from kctui.compiler.trust.decided_pages import base_records
 from kctui.compiler.trust.gate import TrustGate
 
 
@@ -26,6 +27,7 @@ def update(run: PassRun, gathered: Gathered, matched: Matched) -> Updated:
     writer.link_unchanged = not run.dry_run
     writer.prelink = run.store.prelink
     gate = TrustGate(request, writer, ctx)  # every page change below passes classify_update (trust.md §3)
+    gate.decisions = base_records(e for info in gathered.prev.pages.values() for e in info.decided)
     u = _Building(run, gathered, matched, ctx, writer, gate,
                   moves=_moves(gathered, matched, writer, gate))
     _mark_lossy(gathered, matched, gate)

@@ -32,6 +32,7 @@ from kctui.compiler.trust.changes import (
     claim_order,
     drop_kept_changes,
 )
+from kctui.compiler.trust.decided_pages import mark_page
 from kctui.compiler.trust.disputes import Dispute, open_fingerprints, use_new_variant
 from kctui.compiler.trust.kept import cited_lines
 from kctui.compiler.trust.kept import recheck as recheck_kept
@@ -40,6 +41,7 @@ from kctui.compiler.trust.policy import policy_of
 from kctui.compiler.trust.sources import PENDING
 from kctui.core.claims import Claim, citation, claim_line
 from kctui.core.clock import US, parse_rfc3339, rfc3339
+from kctui.core.decided import CLAIMS_KEY
 from kctui.core.page_edits import DISPUTE_PREFIX, disputed_ids, edit_entries
 from kctui.core.page_status import (
     conflict_note,
@@ -108,6 +110,7 @@ class TrustGate:
         self.lossy: dict[str, str] = {}
         self.stale_after = ""
         self.edit_notes: list[str] = []  # for the brief: statements people wrote that a source now disputes
+        self.decisions: list[dict[str, Any]] = []  # a person's decisions on conflicts (kctui.core.decided)
         if self.policy is not None:
             self.stale_after = rfc3339(parse_rfc3339(ctx.created_at) + self.policy.stale_days * 86_400 * US) or ""
 
@@ -144,6 +147,8 @@ class TrustGate:
         """Decide and write one built page. `previous` is the page as the previous wiki has it (a stub
         included). Returns the update when the page changed (None: the previous bytes stand)."""
         old = _not_stub(previous)
+        if self.decisions or CLAIMS_KEY in page.extra:
+            mark_page(page, self.decisions)  # a person's decisions on conflicts flag every page stating their values
         if self.policy is None:
             return update if self.writer.put(page, old, self.ctx) else None
         self._proposed_in_full(page, previous)
