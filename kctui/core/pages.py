@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kctui.core import decided as decided_claims
+from kctui.core import decided_values as decided_claims
 from kctui.core.claims import (  # noqa: F401 - the claim-line grammar is re-exported for page users
     Claim,
     Evidence,
@@ -200,7 +200,7 @@ def claim_line_kept(claim: Claim, kept: list[dict[str, Any]]) -> str:
 
 
 def strip_kept(line: str) -> str:
-    """A claim line without its kept marker, or a decision's (kctui.core.decided): the compiler reads the
+    """A claim line without its kept marker, or a decision's (kctui.core.decided_values): the compiler reads the
     value, not the flag."""
     start = mark_at(line)
     if start < 0:

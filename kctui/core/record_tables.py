@@ -46,7 +46,7 @@ SOURCE_COLUMN = "Source"
 FLAG_CELL = "⚑"
 KEPT_MARK = " (⚑ kept by a person"  # kctui.core.pages.KEPT_MARK (that module imports this one)
 # a claim stating the value a person decided against in a conflict, and one stating the value they chose
-# (kctui.core.decided): flags like the kept one, before the citation, never a table cell
+# (kctui.core.decided_values): flags like the kept one, before the citation, never a table cell
 AGAINST_MARK = " (⚑ decided against by a person"
 DECIDED_MARK = " (✓ decided by a person"
 FLAG_MARKS = (KEPT_MARK, AGAINST_MARK, DECIDED_MARK)

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kctui.core.decided import decided_rank
+from kctui.core.decided_values import decided_rank
 from kctui.search.asked_for import asked_for, states
 from kctui.search.packet_items import full_item, kind_of, read_claim, read_passage
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens

@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kctui.core.decided import decided_rank
+from kctui.core.decided_values import decided_rank
 from kctui.search.asked_for import states
 from kctui.search.echoes import with_echoes
 from kctui.search.named_values import NAMED_VALUE, in_named_stretch

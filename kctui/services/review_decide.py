@@ -35,7 +35,7 @@ from kctui.compiler.trust.disputes import block_dispute_count, decide_dispute, s
 from kctui.compiler.trust.kept import change_set_refs, pin_kept
 from kctui.compiler.trust.page_edits import decide_edit
 from kctui.core.clock import rfc3339
-from kctui.core.decided import flag_text
+from kctui.core.decided_values import flag_text
 from kctui.core.page_status import COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status, split_page
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput

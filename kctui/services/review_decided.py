@@ -1,4 +1,4 @@
-"""A conflict's decision beyond its own page (QA session 32, T; `kctui.core.decided`).
+"""A conflict's decision beyond its own page (QA session 32, T; `kctui.core.decided_values`).
 
 `keep` / `use-new` records the decision on the decided page (the value chosen, the value rejected and
 every line stating it: `kctui.compiler.trust.decided_pages`) and flags, in the same promotion, every other
@@ -16,7 +16,7 @@ from typing import Any
 
 from kctui import paths
 from kctui.compiler.trust.decided_pages import decided_page, decision_of
-from kctui.core.decided import flag_text, span
+from kctui.core.decided_values import flag_text, span
 
 # wiki files that are not compiled pages (kctui.publish: the index, the log, kept answers)
 _NOT_PAGES = ("index.md", "log.md")

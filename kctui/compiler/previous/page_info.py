@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from kctui.compiler.trust.decided_pages import encoded
 from kctui.compiler.trust.stale import Clock, staleness
-from kctui.core.decided import DECIDED_KEY
+from kctui.core.decided_values import DECIDED_KEY
 from kctui.core.frontmatter import MAX_FRONTMATTER_BYTES, parse_document, split_frontmatter
 from kctui.core.pages import (
     KEPT_KEY,

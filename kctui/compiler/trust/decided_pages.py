@@ -1,4 +1,4 @@
-"""A person's decision on a conflict, recorded and carried (QA session 32, T; `kctui.core.decided`).
+"""A person's decision on a conflict, recorded and carried (QA session 32, T; `kctui.core.decided_values`).
 
 - `decision_of`: the record of a `keep` / `use-new` decision, from the page as the person saw it — the
   fact, the value chosen and the value rejected, and every line of the page stating the rejected value
@@ -20,7 +20,7 @@ from typing import Any
 
 from kctui.compiler.trust.disputes import key3, restates
 from kctui.core.claims import Claim, citation, parse_claim_line
-from kctui.core.decided import CLAIMS_KEY, DECIDED_KEY, covered, flag_text, holds, record, records_of
+from kctui.core.decided_values import CLAIMS_KEY, DECIDED_KEY, covered, flag_text, holds, record, records_of
 from kctui.core.page_status import block_claim_lines, render_page, split_page, strip_status_line
 from kctui.core.pages import Page, strip_kept
 from kctui.core.record_tables import explode, implode

@@ -41,7 +41,7 @@ from kctui.compiler.trust.policy import policy_of
 from kctui.compiler.trust.sources import PENDING
 from kctui.core.claims import Claim, citation, claim_line
 from kctui.core.clock import US, parse_rfc3339, rfc3339
-from kctui.core.decided import CLAIMS_KEY
+from kctui.core.decided_values import CLAIMS_KEY
 from kctui.core.page_edits import DISPUTE_PREFIX, disputed_ids, edit_entries
 from kctui.core.page_status import (
     conflict_note,
@@ -110,7 +110,7 @@ class TrustGate:
         self.lossy: dict[str, str] = {}
         self.stale_after = ""
         self.edit_notes: list[str] = []  # for the brief: statements people wrote that a source now disputes
-        self.decisions: list[dict[str, Any]] = []  # a person's decisions on conflicts (kctui.core.decided)
+        self.decisions: list[dict[str, Any]] = []  # a person's decisions on conflicts (kctui.core.decided_values)
         if self.policy is not None:
             self.stale_after = rfc3339(parse_rfc3339(ctx.created_at) + self.policy.stale_days * 86_400 * US) or ""
 
