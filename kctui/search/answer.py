@@ -179,7 +179,8 @@ def extract(question: str, items: list[dict[str, Any]], limit: int = EXTRACT_SEN
     """The `limit` sentences of the packet that best answer `question`: the most of its terms, each weighed
     by how few of the packet's sentences hold it (a name every turn of a chat says counts for little, the
     rare word that names the answer's topic for much; a number or version counting double, a spelling of
-    the glossary counting as the term), a compiled claim before a raw passage, a dated one first when the
+    the glossary counting as the term), a compiled claim before a raw passage (a person's decided value
+    before an undecided one, one they decided against after: DECIDED_WEIGHT), a dated one first when the
     question asks when, and a sentence near the packet's head (the packet is ranked) before one near its
     end; ties in packet order. Only sentences holding at least one term of the question, and after the
     first only those scoring at least KEEP_SHARE of it. A page's claim holds its page's title too (a claim on

@@ -34,35 +34,53 @@ def apply_decision(decided: str, seen: str, details: dict[str, Any], action: str
 
 def flagged_pages(wiki: Path, rec: dict[str, Any], skip: str, text_of: Callable[[str], str | None]) -> dict[str, str]:
     """rel -> text of every other page of `wiki` whose claims the decision `rec` covers, flagged
-    (`text_of(rel)`: the page as the batch has it)."""
+    (`text_of(rel)`: the page as the batch has it). Only a page whose file cites one of the decision's
+    sources is read as a page."""
     lines = [*(rec.get("rejected_lines") or []), str(rec.get("chosen_citation") or "")]
     cited = {at[0] for at in (span(x) for x in lines) if at is not None}
-    needles = [f"^[{p.replace(chr(92), chr(92) * 2).replace(']', chr(92) + ']')}:" for p in sorted(cited)]
+    needles = [f"^[{p.replace(chr(92), chr(92) * 2).replace(']', chr(92) + ']')}:".encode() for p in sorted(cited)]
     out: dict[str, str] = {}
-    for rel in _pages(wiki):
+    for rel in _citing(wiki, needles):
         if rel == skip:
             continue
         text = text_of(rel)
-        if not text or not any(n in text for n in needles):
+        if text:
+            new = flag_text(text, [rec])
+            if new != text:
+                out[rel] = new
+    return out
+
+
+def _citing(wiki: Path, needles: list[bytes]) -> list[str]:
+    """The compiled pages of a wiki (no kept answer, index or log; never through a symlink) whose bytes
+    hold one of `needles`, by their path under it, in path order."""
+    out: list[str] = []
+    stack = [("", str(wiki))]
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
             continue
-        new = flag_text(text, [rec])
-        if new != text:
-            out[rel] = new
-    return out
-
-
-def _pages(wiki: Path) -> list[str]:
-    """The compiled pages of a wiki by their path under it (no kept answer, index or log; no symlink)."""
-    out = []
-    for root, dirs, files in os.walk(wiki):
-        here = Path(root)
-        dirs[:] = sorted(d for d in dirs if not (here / d).is_symlink() and not d.startswith(".")
-                         and not (here == wiki and d == "outputs"))
-        for f in sorted(files):
-            rel = (here / f).relative_to(wiki).as_posix()
-            if f.endswith(".md") and rel not in _NOT_PAGES and not (here / f).is_symlink():
+        for e in entries:
+            rel = f"{prefix}{e.name}"
+            if e.name.startswith(".") or e.is_symlink():
+                continue
+            if e.is_dir():
+                if rel != "outputs":
+                    stack.append((f"{rel}/", e.path))
+            elif e.name.endswith(".md") and rel not in _NOT_PAGES and _holds_any(e.path, needles):
                 out.append(rel)
-    return out
+    return sorted(out)
+
+
+def _holds_any(path: str, needles: list[bytes]) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return False
+    return any(n in data for n in needles)
 
 
 def wiki_of(workspace: str, kb_id: str) -> Path:

@@ -10,6 +10,7 @@ import threading
 from kctui import paths
 from kctui.core.frontmatter import parse_document
 from kctui.core.page_status import set_page_status
+from kctui.core.pages import strip_kept
 from kctui.services import jobs, results, review
 from kctui.services.local_transport import LocalTransport
 from kctui.services.worker import run_worker
@@ -19,6 +20,12 @@ WIDGET = ("# Widget Server\n\n| cycle | eol | latest |\n| --- | --- | --- |\n"
           "| 1.10 | 2024-11-06 | 1.10.2 |\n| 2.1 | 2026-03-01 | {latest} |\n")
 NOTE = "# Widget Server\n\nOur support desk says:\n\n| cycle | eol | latest |\n| --- | --- | --- |\n| 1.10 | 2024-12-01 | 1.10.3 |\n"
 WS_ENTITY = "entities/widget-server.md"
+
+
+def said(body: str) -> str:
+    """A page body as its claims say it: a person's decision's flags (✓ decided, ⚑ decided against, ⚑
+    kept) left out of each line."""
+    return "\n".join(strip_kept(ln) for ln in body.split("\n"))
 
 
 class Base:

@@ -16,7 +16,7 @@ import pytest
 
 from kctui.services import review, revisions
 from kctui.services import search as svc_search
-from tests.helpers.review import NOTE, WIDGET, WS_ENTITY, Base
+from tests.helpers.review import NOTE, WIDGET, WS_ENTITY, Base, said
 
 VENDORS = "# Vendors\n\n## Acme Hosting\n\nAcme Hosting is a hosting vendor.\n\nPrice: {price} / month\n\nContract term: 12 months\n"
 ENTITY, SOURCE, ACME = "entities/vendors.md", "sources/vendors-md.md", "entities/acme-hosting.md"
@@ -111,6 +111,7 @@ def test_problem2_resolving_a_conflict_publishes_only_its_own_decision(svc, work
     latest = next(c for c in conflicts if "latest" in c.summary)
     review.resolve(svc, latest.id, "use_new", expected_revision=latest.expected_revision, actor="human:ada")
     fm, body = b.page(WS_ENTITY)
+    body = said(body)  # (the decided value is marked ✓ decided: QA s32)
     assert "* **Widget Server** (1.10) — latest: 1.10.3 ^[notes.md:L7-L7]" in body  # the decision
     assert "2.1.5" not in body and "(2.1) — latest: 2.1.4 ^[widget.md:L6-L6]" in body  # not the held change
     assert fm["compile_status"] == "contradicted"  # the other dispute is still open
@@ -122,6 +123,7 @@ def test_problem2_resolving_a_conflict_publishes_only_its_own_decision(svc, work
     held = review.get_item(svc, held.id)
     review.resolve(svc, held.id, "approve", expected_revision=held.expected_revision)
     fm, body = b.page(WS_ENTITY)
+    body = said(body)
     assert "(2.1) — latest: 2.1.5 ^[widget.md:L6-L6]" in body and "latest: 1.10.3 ^[notes.md:L7-L7]" in body
     assert fm["compile_status"] == "confirmed" and "> **Status:" not in body
     b.compile()  # converged: nothing is raised again
@@ -148,7 +150,7 @@ def test_problem3_and_4_the_second_conflict_uses_the_revision_shown(svc, workspa
     assert done.state == {"use_new": "resolved_new", "dismiss": "dismissed"}[second_action]
     fm, body = b.page(WS_ENTITY)
     assert "> **Status:" not in body and fm["compile_status"] in ("confirmed", "compiled")
-    assert ("latest: 1.10.3 ^[notes.md:L7-L7]" in body) == (second_action == "use_new")
+    assert ("latest: 1.10.3 ^[notes.md:L7-L7]" in said(body)) == (second_action == "use_new")
 
 
 def test_problem5_recompiling_keeps_item_ids_and_refreshes_in_place(svc, workspace) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from kctui.core.frontmatter import parse_document
+from tests.helpers.review import said
 
 KB = "demo-notes"
 
@@ -94,6 +95,7 @@ def test_review_queue_end_to_end_on_the_demo(cli, tmp_path: Path) -> None:
     cli("review", "resolve", str(conflict["id"]), "--keep")
     data, body = live("entities/python.md")
     assert data["compile_status"] == "confirmed" and "> **Status:" not in body
+    body = said(body)  # (the kept value is marked ✓ decided, over the other: QA s32)
     assert "2028-10-31" in body and "2028-10-02" not in body and data["resolved_conflicts"]
     # … and the next compile, re-reading the disagreeing note, does not raise it again
     notes = sources / "team-upgrade-notes.md"
@@ -110,6 +112,7 @@ def test_review_queue_end_to_end_on_the_demo(cli, tmp_path: Path) -> None:
     cli("review", "resolve", str(again["id"]), "--use-new")
     data, body = live("entities/python.md")
     assert data["compile_status"] == "confirmed" and "> **Status:" not in body
+    body = said(body)
     assert "(3.12) — end of life: 2028-10-03 ^[team-upgrade-notes.md:L" in body
     assert "(3.12) — end of life: 2028-10-31 ^[" not in body
     cli("compile", str(ws), KB, "--wait")  # converged: nothing is raised again
