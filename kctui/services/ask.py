@@ -38,7 +38,9 @@ SYSTEM = (
     "their source lines as La-Lb. Answer briefly in plain text, stating the value (a date, a number, a name) "
     "as the packet writes it. Cite every item you use as {\"item\": \"<number>\", \"lines\": [start, end]} with "
     "the source lines that hold what you state. A page marked ⚠ is not plainly current: say so, never assert "
-    "it as settled. If the packet does not answer the question, set unanswerable to true and say so. Reply "
+    "it as settled. A claim marked ✓ decided holds the value a person chose where sources disagreed, one marked "
+    "⚑ decided against a value they rejected: answer with the chosen one. If the packet does not answer the "
+    "question, set unanswerable to true and say so. Reply "
     "with one JSON object: {\"answer\", \"citations\", \"confidence\" (0 to 1), \"unanswerable\"}.")
 
 
