@@ -25,7 +25,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kctui.core.claims import Claim, citation, escape_text, parse_claim_line
+from kctui.core.claims import (
+    Claim,
+    Evidence,
+    citation,
+    escape_text,
+    parse_citation_suffix,
+    parse_claim_line,
+    unescape_text,
+)
 from kctui.core.page_status import render_page, split_page
 from kctui.core.record_tables import AGAINST_MARK, DECIDED_MARK, KEPT_MARK, explode, implode, mark_at
 from kctui.core.values import normalise_value
@@ -33,6 +41,7 @@ from kctui.core.values import normalise_value
 DECIDED_KEY = "decided_values"  # on the page a person decided: one record per decision
 CLAIMS_KEY = "decided_claims"  # on any page: its claims a decision covers, each with its side
 CHOSEN, REJECTED = "chosen", "rejected"
+SUMMARY = "summary"  # the attribute of a source page's summary as a covered claim
 _CITED = re.compile(r"^(?P<path>(?:\\.|[^\\])+):(?:L(?P<start>\d+)-L(?P<end>\d+)|p(?P<page>\d+))$")
 
 
@@ -115,6 +124,11 @@ def covered(claims: list[Claim], records: list[dict[str, Any]]) -> list[dict[str
     return out
 
 
+def summary_claim(text: str, evidence: Evidence) -> Claim:
+    """A source page's summary as a claim, to be covered as one (its flag, its entry)."""
+    return Claim("", SUMMARY, text, "", "statement", "summary", evidence)
+
+
 def matches(e: dict[str, Any], claim: Claim) -> bool:
     return (str(e.get("citation")) == citation(claim.evidence)[2:-1] and str(e.get("value")) == claim.value
             and str(e.get("subject")) == claim.subject and str(e.get("attribute")) == claim.attribute
@@ -139,12 +153,16 @@ def flag_text(text: str, records: list[dict[str, Any]], *, replace: bool = False
     before = covered_of(fm)
     entries: list[dict[str, Any]] = []
     out = []
+    section = ""
     for ln in explode(body).split("\n"):
-        if not ln.startswith("* ") or KEPT_MARK in ln:
+        if ln.startswith("## "):
+            section = ln[3:].strip()
+        summary = section == "Summary" and bool(ln.strip()) and not ln.startswith("## ")
+        if not (ln.startswith("* ") or summary) or KEPT_MARK in ln:
             out.append(ln)
             continue
         base = _unflagged(ln)
-        claim = parse_claim_line(base, digests)
+        claim = _summary_of(base, digests) if summary else parse_claim_line(base, digests)
         found = covered([claim], records) if claim is not None else []
         if claim is not None and not found and not replace:  # an earlier decision's flag stays
             found = [e for e in before if matches(e, claim)][:1]
@@ -156,6 +174,11 @@ def flag_text(text: str, records: list[dict[str, Any]], *, replace: bool = False
         fm.pop(CLAIMS_KEY, None)
     new = render_page(fm, implode("\n".join(out)))
     return text if new == render_page(*split_page(text)) else new
+
+
+def _summary_of(line: str, digests: dict[str, str]) -> Claim | None:
+    split = parse_citation_suffix(line, digests)
+    return summary_claim(unescape_text(split[0]), split[1]) if split else None
 
 
 def decided_rank(text: str) -> int:
@@ -178,4 +201,4 @@ def _flagged(line: str, e: dict[str, Any]) -> str:
 
 
 __all__ = ["CHOSEN", "CLAIMS_KEY", "DECIDED_KEY", "REJECTED", "covered", "covered_of", "decided_rank", "flag_text", "holds",
-           "matches", "record", "records_of", "side", "span", "suffix"]
+           "matches", "record", "records_of", "side", "span", "suffix", "summary_claim"]

@@ -275,7 +275,7 @@ def _section_bodies(page: Page, source_link: dict[str, str], style: str) -> dict
     bodies: dict[str, list[str]] = {}
     if page.kind == "source":
         if page.summary:
-            bodies["Summary"] = [f"{escape_text(page.summary[0])} {citation(page.summary[1])}"]
+            bodies["Summary"] = [_summary_line(page)]
         bodies["Key Claims"] = lines_of(page.claims)
         bodies["Concepts Introduced or Reinforced"] = [f"* {x}" for x in links["Concepts Introduced or Reinforced"]]
         bodies["Entities Mentioned"] = [f"* {x}" for x in links["Entities Mentioned"]]
@@ -296,6 +296,18 @@ def _section_bodies(page: Page, source_link: dict[str, str], style: str) -> dict
             bodies[name] = [f"* {x}" for x in links[name]]
     bodies[HISTORY[page.kind]] = list(page.history)
     return bodies
+
+
+def _summary_line(page: Page) -> str:
+    """A source page's summary and its citation, flagged when a person's decision covers it."""
+    text, ev = page.summary  # type: ignore[misc]
+    flag = ""
+    decided = decided_claims.covered_of(page.extra)
+    if decided:
+        as_claim = decided_claims.summary_claim(text, ev)
+        e = next((e for e in decided if decided_claims.matches(e, as_claim)), None)
+        flag = decided_claims.suffix(e) if e is not None else ""
+    return f"{escape_text(text)}{flag} {citation(ev)}"
 
 
 def _claim_lines(page: Page) -> Callable[..., list[str]]:
@@ -463,8 +475,8 @@ def _read_mentions(page: Page, sections: dict[str, list[str]], digests: dict[str
 def _read_source_sections(page: Page, sections: dict[str, list[str]], digests: dict[str, str]) -> None:
     """A source page's summary and open questions."""
     summary = [ln for ln in sections.get("Summary", []) if ln.strip() and ln != NONE_LINE]
-    if summary and (split := parse_citation_suffix(summary[0], digests)):
-        page.summary = (unescape_text(split[0]), split[1])
+    if summary and (split := parse_citation_suffix(strip_kept(summary[0]), digests)):
+        page.summary = (unescape_text(split[0]), split[1])  # (a decision's flag left out)
     for line in sections.get("Open Questions Raised", []):
         if line.startswith("* ") and (split := parse_citation_suffix(line, digests)):
             page.questions.append(Question(unescape_text(split[0][2:]), split[1]))

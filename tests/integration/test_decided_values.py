@@ -89,6 +89,8 @@ def test_use_new_flags_every_page_that_states_the_rejected_value(rabbit) -> None
         for ln in ls:
             assert f"{AGAINST_MARK} on " in ln and f", for {NEW})" in ln, (rel, ln)
         assert all(e["side"] in ("rejected", "chosen") for e in rabbit.page(rel)[0].get("decided_claims") or [])
+    summary = rabbit.page("sources/infra-plan-md.md")[1].split("## Summary\n\n")[1].split("\n")[0]
+    assert OLD in summary and f"{AGAINST_MARK} on " in summary  # the source page's summary too
     decided = [ln for ln in lines[DECIDED_PAGE] if ln.startswith("* **RabbitMQ** — date:")]
     assert decided == [f"* **RabbitMQ** — date: {NEW}{DECIDED_MARK} on {rec['at'][:10]}, over {OLD})"
                        " ^[platform-sync-oct15.md:L5-L5]"]

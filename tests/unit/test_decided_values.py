@@ -117,6 +117,18 @@ def test_flag_text_flags_the_lines_and_records_them() -> None:
     assert AGAINST_MARK not in unflagged and CLAIMS_KEY not in split_page(unflagged)[0]
 
 
+def test_a_source_pages_summary_stating_the_rejected_value_is_flagged() -> None:
+    page_text = PAGE.replace("Sync notes. ^[sync.md:L1-L1]", "Sync notes. RabbitMQ shutdown: 14 Nov 2026. ^[sync.md:L1-L5]")
+    text = flag_text(page_text, [REC])
+    summary = split_page(text)[1].split("## Summary\n\n")[1].split("\n")[0]
+    assert summary == f"Sync notes. RabbitMQ shutdown: 14 Nov 2026.{AGAINST_MARK} on 2026-12-07, for 28 Nov 2026) ^[sync.md:L1-L5]"
+    page = parse_page(text, "sync-md")  # read back without the flag, rendered with it
+    assert page.summary is not None and page.summary[0] == "Sync notes. RabbitMQ shutdown: 14 Nov 2026."
+    assert summary in render_page(page, {}, "wikilink")
+    mark_page(page, [REC])
+    assert summary in render_page(page, {}, "wikilink")
+
+
 def test_the_renderer_flags_the_claims_a_page_records() -> None:
     page = parse_page(PAGE, "sync-md")
     mark_page(page, [REC])

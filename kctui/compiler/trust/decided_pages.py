@@ -20,7 +20,16 @@ from typing import Any
 
 from kctui.compiler.trust.disputes import key3, restates
 from kctui.core.claims import Claim, citation, parse_claim_line
-from kctui.core.decided_values import CLAIMS_KEY, DECIDED_KEY, covered, flag_text, holds, record, records_of
+from kctui.core.decided_values import (
+    CLAIMS_KEY,
+    DECIDED_KEY,
+    covered,
+    flag_text,
+    holds,
+    record,
+    records_of,
+    summary_claim,
+)
 from kctui.core.page_status import block_claim_lines, render_page, split_page, strip_status_line
 from kctui.core.pages import Page, strip_kept
 from kctui.core.record_tables import explode, implode
@@ -105,7 +114,10 @@ def _states_rejected(c: Claim, rejected: list[Claim], kept: Claim) -> bool:
 
 def mark_page(page: Page, records: list[dict[str, Any]]) -> None:
     """The page's claims the decisions `records` cover flagged (`decided_claims`); none: the key goes."""
-    entries = covered(page.claims, records) if records else []
+    claims = list(page.claims)
+    if page.summary is not None and records:
+        claims.append(summary_claim(*page.summary))
+    entries = covered(claims, records) if records else []
     if entries:
         page.extra[CLAIMS_KEY] = entries
     else:
