@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kctui.core.decided_values import decided_rank
+from kctui.core.record_tables import mark_at
 from kctui.search.asked_for import asked_for, states
 from kctui.search.packet_items import full_item, kind_of, read_claim, read_passage
 from kctui.search.query import ParsedQuery, QueryError, group_in, parse_query, tokens
@@ -151,7 +152,7 @@ def _query(question: str) -> ParsedQuery | None:
 
 def sentences(stmt: Cited) -> list[Cited]:
     """A statement cut into sentences (a claim is one), each keeping the statement's place."""
-    if stmt.kind == "claim":
+    if stmt.kind == "claim" or mark_at(stmt.text) >= 0:  # (a flagged passage keeps its flag: one sentence)
         return [stmt]
     parts = [p.strip() for p in _SENTENCE_END.split(" ".join(stmt.text.split())) if p.strip()]
     return [Cited(stmt.item, stmt.kind, p, stmt.path, stmt.source, stmt.lines) for p in parts] or [stmt]
@@ -166,8 +167,9 @@ def _score(weights: list[float], groups: list[Any], toks: list[str], stmt: Cited
                 for w, g in zip(weights, groups) if group_in(g.with_prefix(), toks))  # (with_prefix: agree, agreed)
     if score == 0:
         return 0.0
+    score *= DECIDED_WEIGHT[decided_rank(stmt.text)]
     if stmt.kind == "claim":
-        score *= CLAIM_BONUS * DECIDED_WEIGHT[decided_rank(stmt.text)]
+        score *= CLAIM_BONUS
     if asks_when and (_ISO_DATE.search(stmt.text) or _DATE_MDY.search(stmt.text)):
         score *= DATED_BONUS
     elif wants and wants != "time" and states(wants, stmt.text):

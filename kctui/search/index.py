@@ -256,6 +256,11 @@ class SearchIndex:
         return self._rows("SELECT id, path, slug, kind, title, description, compile_status, stale_after, notice_json "
                           "FROM pages WHERE key = ? ORDER BY path", (key,))
 
+    def claims_holding(self, key: str, words: str) -> list[str]:
+        """The claims (JSON) of a base's pages whose claims hold `words` (letters and spaces only)."""
+        return [str(r["claims_json"]) for r in self._rows("SELECT claims_json FROM pages WHERE key = ? AND "
+                                                          "instr(claims_json, ?) > 0", (key, words))]
+
     def pages_named(self, key: str, name: str) -> list[dict[str, Any]]:
         return self._rows(f"SELECT {PAGE_COLUMNS} FROM pages WHERE key = ? AND (path = ? OR slug = ?) ORDER BY path",
                           (key, name, name))

@@ -38,7 +38,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kctui.core.decided_values import decided_rank
+from kctui.core.record_tables import AGAINST_MARK
 from kctui.search.asked_for import states
+from kctui.search.decided_lines import AGAINST_SHARE, Spans, passage_flag
 from kctui.search.echoes import with_echoes
 from kctui.search.named_values import NAMED_VALUE, in_named_stretch
 from kctui.search.passage_scores import K, with_neighbours
@@ -218,7 +220,8 @@ def _diverse(ranked: list[Statement], typed: set[str]) -> list[Statement]:
 def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
          around: dict[int, Any] | None = None, wants: str | None = None,
          owners: frozenset[str] = frozenset(), speakers: frozenset[str] = frozenset(),
-         latest: bool = False, hops: list[tuple[float, Any]] | None = None) -> list[Statement]:
+         latest: bool = False, hops: list[tuple[float, Any]] | None = None,
+         against: Spans | None = None) -> list[Statement]:
     """The statements of both layers, best first, each cited passage once (see the module's text).
     `pages`: page hits best first (`page`, `title`, `description`, `claims` with `text` and `citation`);
     `passages`: ranked passages (`path`, `start`, `end`, `text`, `heading`); `typed`: the query's tokens;
@@ -230,7 +233,9 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     (tells_change) counts SETTLED times its score (in a conversation the news comes as it happens, "we're
     going to Porto instead!"; a document's "now" is most often how it stands when written, not news). Each
     passage's weight for its form: kctui.search.passage_weight. `hops`: (score, passage) of a second query
-    (kctui.search.second_hop), joined to the passages' scores."""
+    (kctui.search.second_hop), joined to the passages' scores. `against`: the lines a person decided on
+    (kctui.search.decided_lines): a passage stating the value decided there carries the flag, one decided
+    against at AGAINST_SHARE."""
     passages = list(passages)
     candidates = _page_statements(pages, typed, len(passages), owners)
     content = {t for t in typed if content_word(t)}
@@ -241,7 +246,9 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
         score *= passage_weight(p, content, speakers, latest, moved) * turn_form(p.text, content)
         if wants and speakers and states(wants, p.text) and in_named_stretch(p, rows, speakers):
             score *= NAMED_VALUE  # a value in talk naming what was asked about (kctui.search.named_values)
-        candidates.append(Statement(("source", p.path, p.heading), "passage", p.text, score, p.path,
+        flag = passage_flag(against, p.path, p.start, p.end, p.text) if against else ""
+        candidates.append(Statement(("source", p.path, p.heading), "passage", p.text + flag,
+                                    score * AGAINST_SHARE if AGAINST_MARK in flag else score, p.path,
                                     (p.start, p.end), f"^[{p.path}:L{p.start}-L{p.end}]"))
     if wants:
         candidates = [_wanted(s, wants) for s in candidates]

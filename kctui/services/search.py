@@ -26,6 +26,7 @@ from kctui.core.glyphs import status_glyph
 from kctui.search import context as packets
 from kctui.search.asked_for import asked_for, states
 from kctui.search.claim_match import PageClaims, best_claims, page_claims
+from kctui.search.decided_lines import decided_spans
 from kctui.search.flags import flag_of
 from kctui.search.index import (
     RefreshStats,
@@ -328,7 +329,8 @@ def context(ctx: ServiceContext, workspace: str | os.PathLike[str], kb_id: str, 
     except SearchIndexError as exc:
         raise IOFailure(str(exc)) from exc
     statements = fuse(pages, passages, typed, around, wants=wants, owners=owners_of(parsed.text),
-                      speakers=people_in(parsed.text), latest=asks_latest(parsed.text), hops=hops)
+                      speakers=people_in(parsed.text), latest=asks_latest(parsed.text), hops=hops,
+                      against=decided_spans(index, key))
     meta: dict[tuple[str, ...], dict[str, Any]] = {("page", p["page"]): p for p in pages}
     meta.update({("source", p.path, p.heading): {"source": p.path, "title": p.title, "heading": p.heading}
                  for p in [*passages, *around.values(), *(hit for _s, hit in hops)]})

@@ -109,6 +109,18 @@ def test_ask_and_context_put_the_decided_value_first(rabbit) -> None:
     assert all(AGAINST_MARK.strip() in ln for ln in dated if OLD in _said(ln))
 
 
+def test_raw_passages_of_the_decided_lines_carry_the_flags(rabbit) -> None:
+    review.resolve(rabbit.svc, _conflict(rabbit).id, "use_new", actor="human:ada")
+    packet = svc_search.context(rabbit.svc, rabbit.ws, rabbit.kb.id, "shutdown date", fmt="text")
+    passages = [ln for ln in packet.split("\n") if re.match(r"L\d", ln) and "Nov 2026" in ln]
+    assert len(passages) >= 2  # before: "L5: - RabbitMQ shutdown: 14 Nov 2026." as if nobody had decided
+    for ln in passages:
+        assert (AGAINST_MARK if OLD in _said(ln) else DECIDED_MARK) in ln, ln
+    result = ask(rabbit.svc, rabbit.ws, rabbit.kb.id, "shutdown date")
+    first = result["answer"].split("\n")[0]
+    assert NEW in first and DECIDED_MARK.strip() in first and result["verified"]
+
+
 def test_keep_flags_the_new_value_and_puts_the_kept_one_first(rabbit) -> None:
     review.resolve(rabbit.svc, _conflict(rabbit).id, "keep", actor="human:ada")
     [rec] = rabbit.page(DECIDED_PAGE)[0]["decided_values"]

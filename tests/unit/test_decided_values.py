@@ -200,3 +200,20 @@ def test_records_travel_as_json() -> None:
     extra = {DECIDED_KEY: [REC, {"chosen": ""}, "junk"]}
     assert base_records([*encoded(extra), "{not json"]) == [REC]
     assert covered([claim("* **RabbitMQ** — date: 14 Nov 2026 ^[plan.md:L4-L4]")], [REC])[0]["side"] == REJECTED
+
+
+def test_the_lines_a_search_index_knows_decided() -> None:
+    from kctui.search.decided_lines import _add, passage_flag
+
+    spans: dict = {}
+    flag = f"{AGAINST_MARK} on 2026-12-07, for 28 Nov 2026)"
+    for c in [{"value": f"14 Nov 2026{flag}", "source": "plan.md", "lines": [4, 4]},
+              {"value": f"28 Nov 2026{DECIDED_MARK} on 2026-12-07, over 14 Nov 2026)", "source": "later.md", "lines": [5, 5]},
+              {"value": "14 Nov 2026", "source": "other.md", "lines": [1, 1]},  # no flag: nothing decided
+              {"value": f"note{flag}", "source": "plan.md", "page": 2}, "junk"]:  # a PDF page: no lines
+        _add(spans, c)
+    assert sorted(spans) == ["later.md", "plan.md"]
+    assert passage_flag(spans, "plan.md", 3, 5, "Shutdown: 14 Nov 2026.") == flag
+    assert passage_flag(spans, "plan.md", 3, 5, "Shutdown: 2 Dec 2026.") == ""  # not the value decided against
+    assert passage_flag(spans, "plan.md", 5, 9, "Shutdown: 14 Nov 2026.") == ""  # other lines
+    assert passage_flag(spans, "later.md", 5, 5, "- Shutdown: 28 Nov 2026.").startswith(DECIDED_MARK)
