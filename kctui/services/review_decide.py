@@ -36,6 +36,7 @@ from kctui.compiler.trust.kept import change_set_refs, pin_kept
 from kctui.compiler.trust.page_edits import decide_edit
 from kctui.core.clock import rfc3339
 from kctui.core.decided_values import flag_text
+from kctui.core.page_edits import DISPUTE_PREFIX
 from kctui.core.page_status import COMPILE_STATUSES, block_claim_lines, conflict_note, set_page_status, split_page
 from kctui.services.context import ServiceContext
 from kctui.services.errors import Conflict, InvalidInput
@@ -344,8 +345,9 @@ def _plan_conflict(batch: Batch, item: ReviewItem, action: str) -> dict[str, str
             raise Conflict(f"page {item.page_path} no longer exists")
         return {}
     fp = str(item.details.get("fingerprint") or "")
-    decided, rec = apply_decision(_decided_dispute(item, current, fp, action), current, item.details, action,
-                                  by=batch.actor, at=batch.at)
+    decided, rec = _decided_dispute(item, current, fp, action), None
+    if not fp.startswith(DISPUTE_PREFIX):  # a disagreement of sources (not a statement a person wrote)
+        decided, rec = apply_decision(decided, current, item.details, action, by=batch.actor, at=batch.at)
     others = batch.others(item, item.page_path)
     settled = "confirmed" if action in ("use_new", "keep") or _signed(batch.front(current)) else "compiled"
     text = _with_status(decided, others, settled, actor=batch.actor if action != "dismiss" else None, at=batch.at)
