@@ -10,7 +10,7 @@ import re
 from kctui.core.pages import parse_page
 from kctui.services import review
 from kctui.services import search as svc_search
-from tests.helpers.review import Base
+from tests.helpers.review import Base, said
 
 GADGET = """---
 title: Gadget Daemon
@@ -143,7 +143,8 @@ def test_a_note_disagreeing_with_one_record_is_exactly_one_conflict(svc, workspa
     review.resolve(svc, conflict.id, "use_new", expected_revision=conflict.expected_revision, actor="human:ada")
     fm, body = b.page(ENTITY)
     assert fm["compile_status"] != "contradicted" and not re.search(r"^> \* ", body, re.M)
-    assert claim_lines(body) == ["* **Gadget Daemon** (1.0) — eol: 2026-02-01 ^[notes.md:L7-L7]"]  # the decision
+    assert [said(ln) for ln in claim_lines(body)] == [  # the decision, marked ✓ decided (QA s32)
+        "* **Gadget Daemon** (1.0) — eol: 2026-02-01 ^[notes.md:L7-L7]"]
     assert ROW_10.format(eol="") in table(body)  # the record's own eol is no longer on the page
     before = (b.wiki / ENTITY).read_text(encoding="utf-8")
     b.compile()  # nothing changed: the decision stands, nothing is asked again
@@ -158,7 +159,9 @@ def test_a_conflict_kept_by_a_person_puts_the_value_back_in_its_row(svc, workspa
     [conflict] = b.items()
     review.resolve(svc, conflict.id, "keep", expected_revision=conflict.expected_revision, actor="human:ada")
     fm, body = b.page(ENTITY)
-    assert fm["compile_status"] != "contradicted" and claim_lines(body) == []
-    assert ROW_10.format(eol="2026-01-10") in table(body)
+    # the kept value is marked decided, on its own line as a kept claim is, never a cell (QA s32)
+    assert fm["compile_status"] != "contradicted" and [said(ln) for ln in claim_lines(body)] == [
+        "* **Gadget Daemon** (1.0) — eol: 2026-01-10 ^[gadget.md:L10-L13]"]
+    assert "(✓ decided by a person on " in claim_lines(body)[0] and ROW_10.format(eol="⚑") in table(body)
     b.compile()
     assert b.items() == []

@@ -10,7 +10,7 @@ import pytest
 from kctui.services import review, revisions
 from kctui.services.recovery import recover_at_startup
 from tests.helpers.crash import ROLLED_BACK, STEPS, SWAP, in_child_killed_at
-from tests.helpers.review import NOTE, WIDGET, WS_ENTITY, Base
+from tests.helpers.review import NOTE, WIDGET, WS_ENTITY, Base, said
 from tests.helpers.wiki import tree as snapshot
 
 
@@ -55,9 +55,9 @@ def test_kill_after_the_swap_of_a_conflict_decision_still_rebases_the_held_chang
     assert review.get_item(svc, latest.id).state == "resolved_new"
     held = review.get_item(svc, held.id)
     entity = next(p for p in held.page_list if p.page_path == WS_ENTITY)
-    assert "latest: 1.10.3 ^[notes.md:L7-L7]" in (entity.proposed_body or "")  # carries the decision
+    assert "latest: 1.10.3 ^[notes.md:L7-L7]" in said(entity.proposed_body or "")  # carries the decision
     with svc.store.write() as conn:
         assert entity.expected_revision == revisions.current_revision_number(conn, b.kb.workspace, b.kb.id, WS_ENTITY)
     review.resolve(svc, held.id, "approve", expected_revision=held.expected_revision)
-    body = b.page(WS_ENTITY)[1]
+    body = said(b.page(WS_ENTITY)[1])
     assert "latest: 1.10.3 ^[notes.md:L7-L7]" in body and "(2.1) — latest: 2.1.5" in body
