@@ -28,6 +28,7 @@ from kctui.services.context import ServiceContext
 from kctui.services.errors import ServiceError
 from kctui.ui import keys, memory
 from kctui.ui.crash import CRASH_LOG, record_crash  # noqa: F401 - CRASH_LOG: where tests find the log
+from kctui.ui.escape_prefix import EscapePrefix
 from kctui.ui.host import HostController, RuntimeFactory, default_runtime
 from kctui.ui.messages import (
     EMPTY,
@@ -47,7 +48,7 @@ from kctui.ui.themes import configured_theme, load_themes, theme_problems
 
 log = logging.getLogger(__name__)
 
-class KctuiApp(StaleKeys, ReviewSession, App[None]):
+class KctuiApp(EscapePrefix, StaleKeys, ReviewSession, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "kctui"
     BINDINGS = keys.bindings(keys.APP)
@@ -118,7 +119,9 @@ class KctuiApp(StaleKeys, ReviewSession, App[None]):
         return self.screen_stack[0]  # type: ignore[return-value]
 
     async def on_event(self, event: Any) -> None:
-        if not self.stale_key(event):  # a key typed before the screen on top showed is not run on it
+        # a key typed before the screen on top showed is not run on it; esc and a key typed fast, read
+        # as one alt+key, both run
+        if (self.replayed(event) or not self.stale_key(event)) and not await self.split_escape(event):
             await super().on_event(event)
 
     def on_mount(self) -> None:
