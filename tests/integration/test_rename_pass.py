@@ -73,3 +73,20 @@ def test_under_suggest_a_rename_is_held(tmp_path: Path) -> None:
     result, wiki, items, _ = _run(src, "job-2", wiki1, "2026-01-02T00:00:00Z", {"autonomy": "suggest"})
     assert (wiki / "sources" / "runbook-postgres-failover-md.md").exists()
     assert any(it["kind"] == "held" and "runbook-postgres-failover.md" in (it.get("sources") or ()) for it in items)
+
+
+def test_a_pure_rename_loses_no_facts_in_the_compile_loss_guard(tmp_path: Path) -> None:
+    """QA session 32 #4: the guard listed a renamed file's numbers as reaching no claim; the rename moved
+    them (its bytes were judged under the old path). A file changed beside it is still judged."""
+    src, _ = _base(tmp_path)
+    note = "# Billing\n\nThe cutover is planned for 14 Nov 2026; the budget is 4500 EUR.\n"
+    (src / "billing.md").write_text(note, encoding="utf-8")
+    _, wiki2, _, brief2 = _run(src, "job-2", tmp_path / "kb" / "job-1" / "wiki", "2026-01-02T00:00:00Z")
+    assert "* `billing.md`:" in brief2  # what the guard says of the file when it is read anew
+    (src / "billing.md").rename(src / "billing-notes.md")
+    (src / "vendors.md").write_text(VENDORS + "\nThe contract renews in 2031 for 1234 seats.\n", encoding="utf-8")
+    _, _, _, brief3 = _run(src, "job-3", wiki2, "2026-01-03T00:00:00Z")
+    assert "renamed (same content)" in brief3
+    guard = brief3.split("## Compile-loss guard", 1)[1].split("\n## ", 1)[0]
+    assert "billing-notes.md" not in guard and "billing.md" not in guard
+    assert "`vendors.md`" in guard  # the changed file is judged as before

@@ -3,7 +3,7 @@ values and people's statements cite the new path; a page citing no moved path is
 
 from __future__ import annotations
 
-from kctui.compiler.steps.renames import moved_page, moved_source_page, moves_of
+from kctui.compiler.steps.renames import moved_page, moved_source_page, moves_of, read_anew
 from kctui.core.claims import Claim, Evidence
 from kctui.core.pages import KEPT_KEY, Mention, Page, SourceRef
 from kctui.core.trust import TrustPolicy
@@ -51,3 +51,10 @@ def test_which_renames_move() -> None:
     assert moves_of([("old.md", "new.md")], set(), None, lambda p: page) == {}  # the new file was skipped
     assert moves_of([("old.md", "new.md")], {"new.md"}, TrustPolicy(), lambda p: page) == MOVES  # guarded
     assert moves_of([("old.md", "new.md")], {"new.md"}, TrustPolicy(autonomy="suggest"), lambda p: page) == {}
+
+
+def test_a_renamed_source_is_not_read_anew() -> None:
+    """The compile-loss guard judges only the sources whose bytes a pass read for the first time."""
+    by_path = {"new.md": ("2026",), "changed.md": ("42",), "added.md": ("7",)}
+    assert read_anew(by_path, [("old.md", "new.md")]) == {"changed.md": ("42",), "added.md": ("7",)}
+    assert read_anew(by_path, []) == by_path

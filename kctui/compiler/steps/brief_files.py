@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from kctui.atomic_write import write_atomically
 from kctui.compiler.steps.output import write_file
+from kctui.compiler.steps.renames import read_anew
 from kctui.compiler.trust.policy import policy_of
 from kctui.core.brief import (
     BriefClaimChange,
@@ -70,7 +71,7 @@ def brief_data(request: CompileRequest, version: str, result: PassResult, live: 
         skipped_before=result.skipped_before,
         warnings=[w for w in warnings if ": skipped (" not in w],
         links_dropped=dropped_links,
-        unreached=_unreached(live),
+        unreached=_unreached(read_anew(live, list(ch.renamed))),
         dropped_claims=sum(ex.dropped for ex in live.values()),
         timings=timings,
         cache_hits=result.cache_hits,

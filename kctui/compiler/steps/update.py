@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from kctui.compiler.steps import output
 from kctui.compiler.steps.page_update import build_source_page, build_topic_page, relink_source_page
 from kctui.compiler.steps.policy_kinds import ALL_KINDS
-from kctui.compiler.steps.renames import moved_page, moved_source_page, moves_of
+from kctui.compiler.steps.renames import moved_page, moved_source_page, moves_of, read_anew
 from kctui.compiler.steps.results import Gathered, Matched, PassRun, Updated
 from kctui.compiler.trust.changes import ClaimChange, PageUpdate, PassContext
 from kctui.compiler.trust.decided_pages import base_records
@@ -69,8 +69,9 @@ def _context(run: PassRun, gathered: Gathered, matched: Matched) -> PassContext:
 
 def _mark_lossy(gathered: Gathered, matched: Matched, gate: TrustGate) -> None:
     """Issue 8's compile-loss guard: every page a lossy source feeds (its source page and the concept and
-    entity pages it contributes to) is proposed with the flag, so the gate holds it for review."""
-    for path, why in (gathered.extractor.lossy() or {}).items():
+    entity pages it contributes to) is proposed with the flag, so the gate holds it for review. A source
+    renamed with its bytes unchanged lost nothing (`read_anew`)."""
+    for path, why in read_anew(gathered.extractor.lossy() or {}, list(matched.changes.renamed)).items():
         if path in matched.live:
             for slug in [matched.registry.source_slugs[path], *matched.routed.get(path, {})]:
                 gate.lossy.setdefault(slug, f"{path}: {why}")
