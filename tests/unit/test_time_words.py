@@ -6,9 +6,16 @@ from __future__ import annotations
 import pytest
 
 from kctui.search.passage_index import RankedPassage
-from kctui.search.passage_weight import SETTLED
+from kctui.search.passage_weight import SETTLED, SUPERSEDED
 from kctui.search.ranking import WHEN_TIME, fuse
-from kctui.search.time_words import asks_latest, asks_when, mentions_time, tells_change
+from kctui.search.time_words import (
+    asks_latest,
+    asks_when,
+    mentions_time,
+    only_continues,
+    tells_change,
+    tells_news,
+)
 
 
 def passage(rowid: int, path: str, line: int, text: str) -> RankedPassage:
@@ -96,6 +103,34 @@ def test_a_question_about_how_things_stand_moves_the_passages_that_tell_of_a_cha
     got = fuse([], [first, other, moved, note], {"gig"}, latest=True)
     assert [s.lines[0] for s in got] == [3, 15, 9, 1]
     assert got[1].score == pytest.approx(SETTLED / 3)  # the third passage's 1/(K + 2), counted SETTLED times
+
+
+@pytest.mark.parametrize("text, news, continues", [
+    ("Ana: billing migration on track, cutover still 14 Nov.", False, True),
+    ("The retention period stays at 30 days.", False, True),
+    ("Pricing remains unchanged.", False, True),
+    ("so we moved the cutover to 21 Nov.", True, False),
+    ("It's still on, but moved to the 13th.", True, False),  # a change told: not only going on
+    ("We're going to Porto instead!", True, False),
+    ("The cassettes arrived on Friday!", False, False),
+])
+def test_a_passage_tells_news_or_only_that_things_go_on(text, news, continues):
+    assert tells_news(text) is news
+    assert only_continues(text) is continues
+
+
+@pytest.mark.parametrize("who", ["- Ana: ", "Ana: "], ids=["note-line", "chat-turn"])
+def test_a_change_told_of_a_thing_outranks_an_earlier_still_of_it(who):
+    """QA session 32 #5: "when is the cutover now?" — "cutover still 14 Nov" said how things stood then; the
+    later line that moves it answers. A "still" nothing changes keeps its place (and, in a chat, counts settled)."""
+    still = passage(1, "standup-11-02.md", 3, f"{who}billing migration on track, cutover still 14 Nov.")
+    moved = passage(3, "standup-11-06.md", 3, f"{who}vendor delay, so we moved the cutover to 21 Nov.")
+    got = fuse([], [still, moved], {"cutover"}, latest=True)
+    assert [s.source for s in got] == ["standup-11-06.md", "standup-11-02.md"]
+    assert got[1].score == pytest.approx(SUPERSEDED)  # the first passage's 1/(K + 0), counted SUPERSEDED times
+    other = passage(2, "standup-11-02.md", 4, f"{who}the cutover checklist is in the wiki.")
+    alone = fuse([], [still, other], {"cutover"}, latest=True)  # nothing changes it: first, as before
+    assert alone[0].lines[0] == 3 and alone[0].score == pytest.approx(SETTLED if who == "Ana: " else 1.0)
 
 
 @pytest.mark.parametrize("question, owners", [
