@@ -1,4 +1,4 @@
-"""Snapshot tests of the app's layout at explicit terminal sizes (120×36, 100×30 and 80×24): each pane with
+"""Snapshot tests of the app's layout at explicit terminal sizes (120×36, 100×30, 80×24 and 60×20): each pane with
 data, the help screen, a conflict and a held diff opened, and NO_COLOR. The data is deterministic: a
 fake clock and a workspace folder called `notes` (only its name is ever shown, never the tmp path).
 
@@ -11,7 +11,7 @@ import pytest
 
 from tests.tui.fixtures import make_app, ready, settle, world
 
-WIDE, MID, NARROW = (120, 36), (100, 30), (80, 24)
+WIDE, MID, NARROW, SMALL = (120, 36), (100, 30), (80, 24), (60, 20)
 
 
 @pytest.fixture
@@ -101,3 +101,15 @@ def test_held_diff_skips_front_matter(snap_compare, app, size):
 def test_filtered_review_pane_says_so(snap_compare, app, size):
     """A filter shows in the pane's subtitle with the rows shown / loaded."""
     assert snap_compare(app, terminal_size=size, run_before=keys_then_settle("3", "slash", "p", "y", "enter"))
+
+
+# 60×20 degrades without garbage (QA session 32 #1): one pane at a time, the Running pane's checklist and
+# newest log lines with no scroll bar, the filter line above the status line and the key bar
+@pytest.mark.parametrize("pane", ["1", "2", "3", "4"])
+def test_small_pane(snap_compare, app, pane):
+    assert snap_compare(app, terminal_size=SMALL, run_before=keys_then_settle(*PANE_KEYS[pane]))
+
+
+@pytest.mark.parametrize("size", [MID, SMALL], ids=["mid", "small"])
+def test_filter_line_open(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=keys_then_settle("1", "slash", "p"))

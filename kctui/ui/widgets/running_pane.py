@@ -64,6 +64,25 @@ def render_steps(detail: JobDetail, tones: dict[str, str]) -> Text:
     return t
 
 
+class LogTail(Block):
+    """The log's newest lines, as many as its height shows (a short pane shows the last few, not the first
+    of the tail): cut at each paint, so a resize needs no new read."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("", id=id, classes=classes)
+        self._lines: tuple[str, ...] = ()
+        self._style = ""
+
+    def show_lines(self, lines: tuple[str, ...], style: str, key: object) -> None:
+        if key != self._key:
+            self._key, self._lines, self._style = key, lines, style
+            self.refresh()
+
+    def render(self) -> object:  # type: ignore[override]
+        rows = max(1, self.content_size.height)
+        return Text("\n".join(self._lines[-rows:]), no_wrap=True, overflow="ellipsis", style=self._style)
+
+
 def current_file(detail: JobDetail) -> str:
     for s in detail.steps:
         if s.state in ("started", "progress") and s.current:
@@ -72,7 +91,14 @@ def current_file(detail: JobDetail) -> str:
 
 
 class RunningPane(QuietFocus, VerticalScroll, can_focus=True):
-    """Fixed-height blocks (CSS in app.tcss), so a progress tick repaints them without a new layout."""
+    """Fixed-height blocks (CSS in app.tcss), so a progress tick repaints them without a new layout; the
+    log takes the height left (its newest lines); a short pane drops the blank rows between blocks
+    (`-short`, set on a resize: app.tcss) and, with no row left for a log line, the log (`-no-log`), so
+    nothing scrolls and the checklist stays readable."""
+
+    BLOCKS = 10  # rows of the blocks above the log: the head (2), the checklist (6), the current file, "Log"
+    GAPS = 2  # the blank rows between them, dropped in a short pane
+    LOG_ROWS = 3  # log lines a pane keeps before it drops those blank rows
 
     PANE = "running"
     TITLE = "2 Running"
@@ -82,7 +108,12 @@ class RunningPane(QuietFocus, VerticalScroll, can_focus=True):
         yield Block("", id="run-steps")
         yield Block("", id="run-current")
         yield Block("", id="run-log-label", classes="pane-label")
-        yield Block("", id="run-log", classes="log")
+        yield LogTail(id="run-log", classes="log")
+
+    def on_resize(self) -> None:
+        rows = self.content_size.height
+        self.set_class(rows < self.BLOCKS + self.GAPS + self.LOG_ROWS, "-short")
+        self.set_class(rows <= self.BLOCKS, "-no-log")  # not one log line fits: no "Log" heading over none
 
     def _set(self, wid: str, content: object, key: object) -> None:
         self.query_one(f"#{wid}", Block).set(content, key)
@@ -90,8 +121,9 @@ class RunningPane(QuietFocus, VerticalScroll, can_focus=True):
     def show(self, detail: JobDetail | None, now_us: int, tones: dict[str, str]) -> None:
         if detail is None:
             self._set("run-head", Text(NO_JOB), NO_JOB)
-            for wid in ("run-steps", "run-current", "run-log-label", "run-log"):
+            for wid in ("run-steps", "run-current", "run-log-label"):
                 self._set(wid, "", "")
+            self.query_one("#run-log", LogTail).show_lines((), "", "")
             set_border_subtitle(self, "")
             return
         t = tuple(sorted(tones.items()))
@@ -103,8 +135,8 @@ class RunningPane(QuietFocus, VerticalScroll, can_focus=True):
             "Waiting for the compiler to claim it." if detail.job.phase == "queued" else "")
         self._set("run-current", Text(cur, style="bold", no_wrap=True, overflow="ellipsis"), cur)
         self._set("run-log-label", Text("Log", style="bold"), "Log")
-        log = "\n".join(detail.log[-12:]) if detail.log else (
-            "(no log lines yet)" if detail.job.open else "(no log lines)")
-        self._set("run-log", Text(log, no_wrap=True, overflow="ellipsis", style=tones.get("muted", "")), (log, t))
+        log = tuple(detail.log[-12:]) if detail.log else (
+            ("(no log lines yet)",) if detail.job.open else ("(no log lines)",))
+        self.query_one("#run-log", LogTail).show_lines(log, tones.get("muted", ""), (log, t))
         done = sum(1 for s in detail.steps if s.state == "done")
         set_border_subtitle(self, f"{done}/{len(detail.steps)} steps")
