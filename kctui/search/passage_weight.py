@@ -12,10 +12,13 @@
 - A turn of a conversation (`speaker_of`) keeps its score without the query's words (a reply is found by
   the turn it answers: "Still 1:55."); it counts SPEAKER when a person the question names speaks it, and
   SETTLED when the question asks how things stand in the end and the turn tells of a change (tells_change).
-- A passage that says only that something goes on as it was ("cutover still 14 Nov": only_continues) counts
-  SUPERSEDED, and not SETTLED, when the question asks how things stand in the end and another passage found
-  for it tells a change of a thing both name ("we moved the cutover to 21 Nov": tells_news, `moved_words`):
-  it said how things stood then, the change is what replaced it (QA session 32 #5).
+- A passage that says only that a value goes on as it was ("cutover still 14 Nov": only_continues) counts
+  SUPERSEDED, and not SETTLED, when the question asks how things stand in the end and for a value of a kind
+  (kctui.search.asked_for: a time, an amount …), the passage states one, and another passage or claim found
+  for it states one too and tells that a thing both name was changed ("we moved the cutover to 21 Nov":
+  tells_news, `moved_words`): it said how things stood then, the change is what replaced it (QA session
+  32 #5). A "still" that states no such value ("the route still maps OBR-18 into 12 characters", what was
+  wrong) is no old value: it keeps its weight.
 
 Pure (tests/unit/test_ranking.py, test_speakers.py, test_time_words.py).
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from kctui.search.asked_for import states
 from kctui.search.query import FUNCTION_WORDS
 from kctui.search.time_words import only_continues, tells_change, tells_news
 from kctui.search.turns_read import is_heading, speaker_of
@@ -49,10 +53,11 @@ def content_word(word: str) -> bool:
 
 
 def passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: bool,
-                   moved: frozenset[str] = frozenset()) -> float:
+                   moved: frozenset[str] = frozenset(), wants: str | None = None) -> float:
     """The factor of passage `p` (its `text` and `heading`) for its form (see the module's text); `content`:
     the query's content words; `speakers`: the people the question names; `latest`: whether it asks how
-    things stand in the end; `moved`: the content words a passage found tells a change of (`moved_words`)."""
+    things stand in the end; `moved`: the content words a passage found tells a change of the value asked
+    for of (`moved_words`); `wants`: the kind of value the question asks for (asked_for)."""
     if is_heading(p.text, p.heading):
         return HEADING
     named = not content or names_any(p.text, content)
@@ -60,19 +65,21 @@ def passage_weight(p: Any, content: set[str], speakers: frozenset[str], latest: 
     weight = OWN_WORDS if not named and not speaker and not _VALUE.search(p.text) else 1.0
     if speakers and speaker in speakers:
         weight *= SPEAKER
-    if latest and moved and only_continues(p.text) and names_any(p.text, set(moved)):
+    if latest and moved and wants and only_continues(p.text) and states(wants, p.text) \
+            and names_any(p.text, set(moved)):
         return weight * SUPERSEDED
     if latest and speaker and tells_change(p.text):
         weight *= SETTLED
     return weight
 
 
-def moved_words(passages: Any, content: set[str]) -> frozenset[str]:
-    """The query's content words that a passage (`text`) tells a change of: it names them and says a thing
-    changed (tells_news: "moved", "instead", "no longer" …)."""
+def moved_words(passages: Any, content: set[str], wants: str) -> frozenset[str]:
+    """The query's content words that a passage (`text`) tells a change of the value asked for of: it names
+    them, states a value of the kind `wants` and says a thing was changed (tells_news: "moved", "instead",
+    "no longer" …)."""
     out: set[str] = set()
     for p in passages:
-        if tells_news(p.text):
+        if tells_news(p.text) and states(wants, p.text):
             out.update(w for w in content if w not in out and names_any(p.text, {w}))
     return frozenset(out)
 

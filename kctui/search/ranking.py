@@ -241,9 +241,9 @@ def fuse(pages: list[dict[str, Any]], passages: Iterable[Any], typed: set[str],
     content = {t for t in typed if content_word(t)}
     rows = {**(around or {}), **{p.rowid: p for p in passages}}
     # the things asked about that a passage or a page's claim tells a change of (passage_weight.SUPERSEDED)
-    moved = moved_words([*passages, *candidates], content) if latest else frozenset()
+    moved = moved_words([*passages, *candidates], content, wants) if latest and wants else frozenset()
     for score, p in with_echoes(with_hops(with_neighbours(passages, around or {}, wants, speakers), hops or []), typed):
-        score *= passage_weight(p, content, speakers, latest, moved) * turn_form(p.text, content)
+        score *= passage_weight(p, content, speakers, latest, moved, wants) * turn_form(p.text, content)
         if wants and speakers and states(wants, p.text) and in_named_stretch(p, rows, speakers):
             score *= NAMED_VALUE  # a value in talk naming what was asked about (kctui.search.named_values)
         flag = passage_flag(against, p.path, p.start, p.end, p.text) if against else ""

@@ -4,7 +4,7 @@
 "finally", "in the end", "still", "so far", "actually"); `tells_change(text)`: the text says that something
 changed or settled ("instead", "now", "moved", "no longer", "after all", "in the end", "still"): what
 answers such a question is most often said so (kctui.search.ranking.SETTLED). Of those, `tells_news(text)`
-says it changed, and `only_continues(text)` says only that it goes on as it was ("still", "stays",
+says in so many words that it was changed for another ("moved", "switched", "instead", "no longer"), and `only_continues(text)` says only that it goes on as it was ("still", "stays",
 "remains", "unchanged"): how things stood when said, which a change told elsewhere replaces
 (kctui.search.passage_weight.SUPERSEDED; QA session 32 #5: "cutover still 14 Nov" led the answer to "when
 is the cutover now?" above "we moved the cutover to 21 Nov").
@@ -61,11 +61,15 @@ def tells_change(text: str) -> bool:
     return bool(_NEWS.search(text) or _STILL.search(text))
 
 
+_MOVED = re.compile(r"\b(?:instead|changed?|moved?|switch(?:ed)?|swap(?:ped)?|anymore|no\s+longer)\b", re.I)
+
+
 @lru_cache(maxsize=8192)
 def tells_news(text: str) -> bool:
-    """Whether a text says that something changed ("moved", "instead", "no longer", "now" …), not only that
-    it goes on as it was."""
-    return bool(_NEWS.search(text))
+    """Whether a text says in so many words that something was changed for another ("moved", "changed",
+    "switched", "instead", "no longer"), not only how it stands ("now", "actually", "in the end": those
+    also describe a state, "the mapping is now 16 characters", which need not replace another)."""
+    return bool(_MOVED.search(text))
 
 
 @lru_cache(maxsize=8192)

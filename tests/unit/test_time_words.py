@@ -125,12 +125,17 @@ def test_a_change_told_of_a_thing_outranks_an_earlier_still_of_it(who):
     later line that moves it answers. A "still" nothing changes keeps its place (and, in a chat, counts settled)."""
     still = passage(1, "standup-11-02.md", 3, f"{who}billing migration on track, cutover still 14 Nov.")
     moved = passage(3, "standup-11-06.md", 3, f"{who}vendor delay, so we moved the cutover to 21 Nov.")
-    got = fuse([], [still, moved], {"cutover"}, latest=True)
+    got = fuse([], [still, moved], {"cutover"}, latest=True, wants="time")
     assert [s.source for s in got] == ["standup-11-06.md", "standup-11-02.md"]
-    assert got[1].score == pytest.approx(SUPERSEDED)  # the first passage's 1/(K + 0), counted SUPERSEDED times
+    # the first passage's 1/(K + 0), counted WHEN_TIME (it states a time) and SUPERSEDED times
+    assert got[1].score == pytest.approx(WHEN_TIME * SUPERSEDED)
     other = passage(2, "standup-11-02.md", 4, f"{who}the cutover checklist is in the wiki.")
-    alone = fuse([], [still, other], {"cutover"}, latest=True)  # nothing changes it: first, as before
-    assert alone[0].lines[0] == 3 and alone[0].score == pytest.approx(SETTLED if who == "Ana: " else 1.0)
+    alone = fuse([], [still, other], {"cutover"}, latest=True, wants="time")  # nothing changes it: first
+    assert alone[0].lines[0] == 3 and alone[0].score == pytest.approx(WHEN_TIME * (SETTLED if who == "Ana: " else 1))
+    # a "still" that states no value of the kind asked for is no old value: "what was actually wrong …?"
+    bug = passage(1, "thread.md", 7, f"{who}the route still maps the field into 12 characters.")
+    fixed = passage(3, "thread.md", 28, f"{who}changed the route: the field is now 16 characters.")
+    assert fuse([], [bug, fixed], {"route"}, latest=True)[0].lines[0] == 7
 
 
 @pytest.mark.parametrize("question, owners", [
