@@ -87,6 +87,7 @@ def test_new_kb_dialog(snap_compare, app, size):
     async def run_before(pilot) -> None:
         await keys_then_settle("b")(pilot)
         pilot.app.screen.query_one("#kb-workspace").value = "~/notes"  # not the test's tmp path
+        steady_cursors(pilot)
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
@@ -112,4 +113,17 @@ def test_small_pane(snap_compare, app, pane):
 
 @pytest.mark.parametrize("size", [MID, SMALL], ids=["mid", "small"])
 def test_filter_line_open(snap_compare, app, size):
-    assert snap_compare(app, terminal_size=size, run_before=keys_then_settle("1", "slash", "p"))
+    async def run_before(pilot) -> None:
+        await keys_then_settle("1", "slash", "p")(pilot)
+        steady_cursors(pilot)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def steady_cursors(pilot) -> None:
+    """An input's cursor shown, not blinking: a snapshot taken half a second later is the same."""
+    from textual.widgets import Input
+
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
