@@ -34,6 +34,7 @@ from kctui.compiler.builtin import (
     statements,
     summary,
     table_facts,
+    titled_people,
 )
 from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin.profile import EMPTY as EMPTY_PROFILE
@@ -126,6 +127,7 @@ def extract_document(doc: Document, profile: Profile | None = None) -> Extractio
         ex.statements = [st for st in statements.all_statements(doc, units) if says(st.start, st.end, st.value)]
     if convo is not None:  # speakers as people, turns as their dated statements
         conversation.attribute(doc, convo, units, ex)
+    titled_people.untitled(ex)  # ("Dr. Amir Sadeghi" is Amir Sadeghi's page)
     ex.unreached = tuple(sorted(unreached_facts(doc, ex)))
     return ex
 
