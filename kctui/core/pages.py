@@ -79,6 +79,8 @@ RECURRING_KEY = "mentioned_elsewhere"  # … those another source names too (the
 OWN_NAMES_KEY = "own_names"
 # … and the people it names by their full name (kctui.compiler.steps.people): the base's people, recorded
 OWN_PEOPLE_KEY = "own_people"
+# … and the names of several words it types as a company (kctui.compiler.steps.short_names): the base's firms
+OWN_COMPANIES_KEY = "own_companies"
 MAX_FRONTMATTER_SOURCES = 200
 _KNOWN_KEYS = frozenset({"type", "title", "description", "tags", "sources", "generated", "status", "compile_status",
                          "aliases", "domain", "last_updated", "date_ingested", "source_type", "entity_type", "verified",

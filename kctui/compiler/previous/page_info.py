@@ -14,6 +14,7 @@ from kctui.core.pages import (
     KIND_DIRS,
     MAX_FRONTMATTER_SOURCES,
     MENTIONED_ONCE_KEY,
+    OWN_COMPANIES_KEY,
     OWN_NAMES_KEY,
     OWN_PEOPLE_KEY,
     RECURRING_KEY,
@@ -46,6 +47,7 @@ class PageInfo(NamedTuple):  # a tuple: a pass makes one per previous page (4× 
     # the decisions a person made on the page's conflicts, each as JSON (`decided_values`,
     # kctui.compiler.trust.decided_pages): every page a pass builds is flagged from them
     decided: tuple[str, ...] = ()
+    companies: tuple[str, ...] = ()  # … and the names of several words it types as a company (`own_companies`)
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -84,6 +86,7 @@ def page_info(text: str, slug: str) -> PageInfo:
         own=_recorded_names(data.get(OWN_NAMES_KEY)) if kind == "source" else None,
         people=_names(data.get(OWN_PEOPLE_KEY)) if kind == "source" else (),
         decided=encoded(data),
+        companies=_names(data.get(OWN_COMPANIES_KEY)) if kind == "source" else (),
     )
 
 
@@ -105,17 +108,17 @@ def info_of_rendered(page: Page, body: str, text: str) -> PageInfo | None:
     names = _mention_names(page)
     if names is None:
         return None
-    passing, recurring, own, people = names
+    passing, recurring, own, people, companies = names
     sources = tuple((s.resource, s.digest) for s in page.sources[:MAX_FRONTMATTER_SOURCES])
     texts = [page.title, page.description, page.compile_status, page.generated_by, *page.aliases, *passing,
-             *recurring, *(own or ()), *people, *(r for pair in sources for r in pair)]
+             *recurring, *(own or ()), *people, *companies, *(r for pair in sources for r in pair)]
     if page.kind not in KIND_DIRS or not all(isinstance(t, str) and t.isprintable() for t in texts):
         return None
     return PageInfo(kind=page.kind, slug=page.slug, title=page.title, description=page.description,
                     aliases=tuple(page.aliases), sources=sources, compile_status=page.compile_status,
                     links=tuple(sorted(outgoing_links(rest))), generated_by=page.generated_by,
                     passing=passing, recurring=recurring, stale=staleness(text, frontmatter_of(page)), own=own,
-                    people=people)
+                    people=people, companies=companies)
 
 
 def _reads_back(header: str | None, rest: str, body: str) -> bool:
@@ -126,13 +129,15 @@ def _reads_back(header: str | None, rest: str, body: str) -> bool:
 
 
 def _mention_names(page: Page) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...] | None,
-                                         tuple[str, ...]] | None:
+                                         tuple[str, ...], tuple[str, ...]] | None:
     """A source page's (names mentioned once, those of them named elsewhere, its own names or None when
-    not recorded, its people); ((), (), None, ()) for another page; None when one of them is not a list."""
+    not recorded, its people, its companies); ((), (), None, (), ()) for another page; None when one of them is
+    not a list."""
     if page.kind != "source":
-        return (), (), None, ()
-    once, elsewhere, own, people = (page.extra.get(k) for k in (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY,
-                                                                 OWN_PEOPLE_KEY))
-    if not all(v is None or isinstance(v, list) for v in (once, elsewhere, own, people)):
+        return (), (), None, (), ()
+    once, elsewhere, own, people, companies = (page.extra.get(k) for k in (
+        MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KEY, OWN_COMPANIES_KEY))
+    if not all(v is None or isinstance(v, list) for v in (once, elsewhere, own, people, companies)):
         return None
-    return tuple(once or ()), tuple(elsewhere or ()), None if own is None else tuple(own), tuple(people or ())
+    return tuple(once or ()), tuple(elsewhere or ()), None if own is None else tuple(own), tuple(people or ()), \
+        tuple(companies or ())

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.readers.base import Skipped
-from kctui.compiler.steps import people, recurrence, written_names
+from kctui.compiler.steps import people, recurrence, short_names, written_names
 from kctui.compiler.steps.registry import Registry
 from kctui.compiler.steps.results import Extracted, Gathered, PassRun, SourceChanges
 from kctui.compiler.trust.sources import recheck_sources
@@ -59,9 +59,13 @@ def _fold_people(run: PassRun, gathered: Gathered, changes: SourceChanges, extra
     prev = gathered.prev
     rest = [p for p in changes.unchanged if p not in extractions]
     registry.use_fold(people.fold_map(people.base_people(extractions, prev, rest)), people.recorded_fold(prev))
+    # (and the short forms that stand for one company of the base: kctui.compiler.steps.short_names)
+    registry.use_short_fold(short_names.base_fold(extractions, prev, rest, registry.fold),
+                            short_names.recorded_fold(prev, registry.fold_before))
     unread = set(gathered.not_extracted)
     candidates = [p for p in changes.unchanged if p not in unread and (run.full or p not in extractions)]
-    return people.refolded(prev, registry, candidates, recurring)
+    return sorted(set(people.refolded(prev, registry, candidates, recurring))
+                  | set(short_names.refolded(prev, registry, candidates, recurring)), key=lambda p: p.encode())
 
 
 def _not_extracted_unchanged(changes: SourceChanges, reread: list[str],

@@ -27,14 +27,15 @@ from kctui.compiler.steps import written_names
 from kctui.compiler.steps.head_nouns import surnamed
 from kctui.compiler.steps.people import people_of
 from kctui.compiler.steps.registry import Registry
-from kctui.core.pages import MENTIONED_ONCE_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KEY, RECURRING_KEY
+from kctui.compiler.steps.short_names import companies_of
+from kctui.core.pages import MENTIONED_ONCE_KEY, OWN_COMPANIES_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KEY, RECURRING_KEY
 from kctui.core.slugs import identity_key
 
 __all__ = ["MENTIONED_ONCE_KEY", "OWN_NAMES_KEY", "RECORDED_KEYS", "activate", "own_names", "recorded_names", "recurring",
            "to_read_again"]
 
 # what a source page records for this step (and the people its source names, for kctui.compiler.steps.people)
-RECORDED_KEYS = (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KEY)
+RECORDED_KEYS = (MENTIONED_ONCE_KEY, RECURRING_KEY, OWN_NAMES_KEY, OWN_PEOPLE_KEY, OWN_COMPANIES_KEY)
 # the most `own_names` a source page records (a page's frontmatter is capped at 64 KiB: a table of 3,000
 # named rows gives 3,900 names, 70 KB); a source with more records none and is counted as a page of an
 # older pass is, from the entity pages that list it
@@ -87,6 +88,8 @@ def recorded_names(ex: Extraction) -> dict[str, list[str]]:
         out[OWN_NAMES_KEY] = own
     if people := people_of(ex):
         out[OWN_PEOPLE_KEY] = people
+    if companies := companies_of(ex):  # (kctui.compiler.steps.short_names)
+        out[OWN_COMPANIES_KEY] = companies
     if not ex.passing:
         return out
     out[MENTIONED_ONCE_KEY] = sorted({e.name for e in ex.passing})

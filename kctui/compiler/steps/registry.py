@@ -111,10 +111,27 @@ class Registry:
         self.fold: dict[str, str] = {}
         self.fold_before: dict[str, str] = {}
         self._people: frozenset[str] = frozenset()  # the identity keys of the people `fold` stands for
+        # a short form's identity key -> the one company name of the base it stands for
+        # (kctui.compiler.steps.short_names), in this pass and in the previous one (`use_short_fold`)
+        self.short_fold: dict[str, str] = {}
+        self.short_fold_before: dict[str, str] = {}
 
     def use_fold(self, fold: dict[str, str], before: dict[str, str]) -> None:
         self.fold, self.fold_before = fold, before
         self._people = frozenset(identity_key(p) for p in fold.values())
+
+    def use_short_fold(self, fold: dict[str, str], before: dict[str, str]) -> None:
+        self.short_fold, self.short_fold_before = fold, before
+
+    def long_name_of(self, ex: Extraction, entity: Entity) -> str:
+        """The company name of the base an entity of `ex` is the short form of ("" when none): not where its
+        source types it as another kind of thing than a firm ("Rhapsody", a tool, beside "Rhapsody Health")
+        or defines it as a term."""
+        long = self.short_fold.get(identity_key(entity.name)) if self.short_fold else None
+        if long is None or entity.entity_type not in ("", "company", "organisation") or identity_key(entity.name) in {
+                identity_key(c.name) for c in ex.concepts}:
+            return ""
+        return long
 
     def person_of(self, ex: Extraction, entity: Entity) -> str:
         """The person of the base a one-word entity of `ex` stands for ("" when none)."""
@@ -198,8 +215,9 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
     # named things first: a name claims its spellings before a defined term does
     for entity in ex.entities:
         person = registry.person_of(ex, entity)
-        if person:  # a one-word name that stands for one person of the base: their page, it an alias
-            slug = registry.resolve("entity", person, (), "person", ex.domain)
+        long = "" if person else registry.long_name_of(ex, entity)
+        if person or long:  # a name that stands for one person (a company) of the base: their page, it an alias
+            slug = registry.resolve("entity", person or long, (), "person" if person else "company", ex.domain)
             registry.index[registry.kinds[slug]].add(slug, [entity.name, *entity.aliases])
         else:  # (a thing of its own named as a person's surname is: its own page)
             slug = registry.resolve("entity", entity.name, entity.aliases, entity.entity_type, ex.domain,
@@ -207,7 +225,7 @@ def route(ex: Extraction, registry: Registry) -> dict[str, Contribution]:
         # (its name among the aliases: a name that lands on a page by an alias is one of the page's names, so the
         # next pass finds the page by it and a full pass does not take the source for changed)
         _mention(fed, registry, slug, entity.surface, entity.evidence, (entity.name, *entity.aliases),
-                 "person" if person else entity.entity_type)
+                 "person" if person else "company" if long else entity.entity_type)
         if person or entity.entity_type == "person":
             people.add(slug)
         for name in (entity.name, entity.surface.strip("`"), *entity.aliases):
@@ -251,7 +269,7 @@ def routing_matches(ex: Extraction, registry: Registry, recorded: set[str]) -> b
     if ex.subject:
         names.append(("entity", ex.subject.name))
     names += [("concept", c.name) for c in ex.concepts]
-    names += [("entity", registry.person_of(ex, e) or e.name) for e in ex.entities]
+    names += [("entity", registry.person_of(ex, e) or registry.long_name_of(ex, e) or e.name) for e in ex.entities]
     own = {e.name for e in ex.entities if registry.person_page_of(ex, e)}
     found: set[str] = set()
     for kind, name in names:
