@@ -18,10 +18,12 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from kctui import paths
+from kctui.compiler.builtin import words as wd
 from kctui.core.glyphs import status_glyph
 from kctui.search import context as packets
 from kctui.search.asked_for import asked_for, states
@@ -351,7 +353,22 @@ def _other_names(index: SearchIndex, key: str, typed: set[str]) -> list[str]:
     was typed), for the raw passages: a turn that calls Lena "Len" is about Lena."""
     out: list[str] = []
     for title, aliases in index.names(key, sorted(typed)):
-        out += [w for name in (title, *aliases) for w in tokens(name)]
+        out += name_words(typed, (title, *aliases))
+    return out
+
+
+def name_words(typed: set[str], names: Iterable[str]) -> list[str]:
+    """The words of a page's names for the raw passages, but a name the typed words open: its other words
+    are what the short form leaves out when they are ordinary words ("Kestrel" of "Kestrel Discovery", a
+    firm's alias: "discovery" is no other name of it), not another way to call it ("Vogel" of "Lena Vogel",
+    "Ben" of "Benedict")."""
+    out: list[str] = []
+    for name in names:
+        words = tokens(name)
+        k = 0
+        while k < len(words) and words[k] in typed:
+            k += 1
+        out += words[:k] if 0 < k < len(words) and all(wd.zipf(w) >= wd.COMMON_ZIPF for w in words[k:]) else words
     return out
 
 
