@@ -63,14 +63,3 @@ def test_a_source_records_the_names_of_several_words_it_types_as_a_company() -> 
 def test_a_name_of_an_offering_or_a_product_is_no_firms_long_name(long: str) -> None:
     assert fold_map([long], []) == {}
 
-
-@pytest.mark.parametrize(("typed", "names", "words"), [
-    ({"kestrel"}, ["Kestrel Discovery", "Kestrel"], ["kestrel", "kestrel"]),  # a firm's ordinary tail: no name
-    ({"lena"}, ["Lena Vogel", "Len"], ["lena", "vogel", "len"]),  # a surname is another way to call her
-    ({"benedict"}, ["Benedict", "Ben"], ["benedict", "ben"]),
-    ({"ben"}, ["Benedict", "Ben"], ["benedict", "ben"]),
-])
-def test_the_raw_passages_are_not_ranked_by_a_firms_tail(typed: set[str], names: list[str], words: list[str]) -> None:
-    from kctui.services.search import name_words
-
-    assert name_words(typed, names) == words
