@@ -18,7 +18,7 @@ from kctui.core.pages import KIND_DIRS
 T = TypeVar("T")
 
 MEMO_NAME = "wiki-pages-v8.txt"
-_MEMO_HEADER = "kctui page memo 9"
+_MEMO_HEADER = "kctui page memo 10"  # 9: a page's decided values; 10: a source page's companies (`own_companies`)
 
 
 class PageFile(NamedTuple):
@@ -63,6 +63,7 @@ class MemoRecord(NamedTuple):
     own: list | None
     people: list
     decided: list
+    companies: list
 
     @property
     def file(self) -> PageFile:
@@ -366,7 +367,7 @@ def _clock(value: list | None) -> tuple | None:
 _DECODE: dict[str, Callable] = {"aliases": _strings, "sources": lambda v: tuple(map(tuple, v)), "links": _strings,
                                 "passing": _strings, "recurring": _strings, "kept": _pairs, "stale": _clock,
                                 "own": lambda v: None if v is None else tuple(v), "people": _strings,
-                                "decided": _strings}
+                                "decided": _strings, "companies": _strings}
 
 
 def _info_of(e: MemoRecord, slug: str) -> tuple[PageInfo, tuple[bool, bool]] | None:
