@@ -68,9 +68,9 @@ from quality import BM25, compile_corpus, key, norm, progress, strings_of
 NOTES = Path(__file__).resolve().parent / "data" / "notes"
 WRITERS = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u",
            "v", "w", "x", "y", "z", "aa", "ab", "ac", "ad", "ae", "af", "ag", "ah",
-           "ai", "aj", "ak", "al", "am", "an", "ao", "ap", "aq", "ar", "as", "at", "au", "av", "aw", "ax", "ay", "az", "ba", "bb", "bc", "bd", "be", "bf", "bg", "bh", "bi", "bj", "bk", "bl")
+           "ai", "aj", "ak", "al", "am", "an", "ao", "ap", "aq", "ar", "as", "at", "au", "av", "aw", "ax", "ay", "az", "ba", "bb", "bc", "bd", "be", "bf", "bg", "bh", "bi", "bj", "bk", "bl", "bm", "bn", "bo")
 # e, f: written in session 10, g, h in 11, i, j in 12, k, l in 13, m, n, o in 14, p, q, r in 15, s, t, u in 16, v, w, x in 17,
-# y, z, aa in 18, ab, ac, ad in 19, ae, af, ag, ah in 20, ai, aj, ak, al in 21, am, an, ao, ap in 22, aq, ar, as, at in 23, au, av, aw, ax in 24, ay, az in 25, ba, bb in 26, bc, bd in 27, be, bf in 28, bg, bh in 29, bi, bj in 30, bk, bl in 31, each held out
+# y, z, aa in 18, ab, ac, ad in 19, ae, af, ag, ah in 20, ai, aj, ak, al in 21, am, an, ao, ap in 22, aq, ar, as, at in 23, au, av, aw, ax in 24, ay, az in 25, ba, bb in 26, bc, bd in 27, be, bf in 28, bg, bh in 29, bi, bj in 30, bk, bl in 31, bm, bn, bo in 32, each held out
 # of its development (p, q, r wrote question evidence as lists of lines: each run of consecutive lines is a range)
 MEASURES = (  # (key, label, goal as a share)
     ("things", "things with cited facts", 0.90),
