@@ -116,7 +116,10 @@ def rate_unit(value: str) -> str:
     """What an amount is given per other than a period of time ("£0.28/parcel" → "parcel", "$6/user/mo" →
     "user", "$45/TB/yr" → "tb"; "" for "$15/mo" and "£420"): a rate per parcel and a lump sum are values of
     two facts, not one fact's values that disagree."""
-    for word in _RATE.findall(normalise_value(value)):
+    text = normalise_value(value)
+    if not any(ch.isdigit() for ch in text):  # (a rate is an amount: "ops/dev" is no rate per "dev")
+        return ""
+    for word in _RATE.findall(text):
         unit = word.rstrip("s") if len(word) > 3 else word
         if unit not in _PERIODS and word not in _PERIODS:
             return unit

@@ -73,11 +73,13 @@ def test_a_rate_per_unit_and_a_lump_sum_are_two_facts() -> None:
     rates = conflicts_of([_price("£420", "a.md"), _price("£0.28/parcel", "b.md"), _price("£0.31/parcel", "c.md")])
     assert [[c.value for c in group] for group in rates.values()] == [["£0.28/parcel", "£0.31/parcel"]]
     assert len(conflicts_of([_price("$6/user/mo", "a.md"), _price("$7/user/mo", "b.md")])) == 1
+    # a value with a slash that is no amount still disputes as one value ("Ops/Dev" against "Finance")
+    assert len(conflicts_of([_price("Ops/Dev", "a.md"), _price("Finance", "b.md")])) == 1
 
 
 @pytest.mark.parametrize(("value", "unit"), [
     ("£0.28/parcel", "parcel"), ("$6/user/mo", "user"), ("$45/TB/yr", "tb"), ("$6 per seat", "seat"),
-    ("$15/mo", ""), ("£420", ""), ("$3,900 / month", ""), ("$18,400 annually", ""),
+    ("$15/mo", ""), ("£420", ""), ("$3,900 / month", ""), ("$18,400 annually", ""), ("ops/dev", ""),
 ])
 def test_what_an_amount_is_given_per(value: str, unit: str) -> None:
     assert rate_unit(value) == unit
