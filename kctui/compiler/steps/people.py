@@ -218,8 +218,17 @@ def refolded(prev: PreviousWiki, registry, paths: Iterable[str], recurring: set[
     a person (`registry.fold_before`, the previous pass's `recorded_fold`) whose page it links and would
     now land on another page: each is read again (an incremental pass) or taken for changed (a full
     pass). A function of the previous wiki and the two folds alone, so both passes pick the same sources."""
+    return folded_anew(prev, registry, paths, recurring, registry.fold, registry.fold_before, one_word=True)
+
+
+def folded_anew(prev: PreviousWiki, registry, paths: Iterable[str], recurring: set[str],  # noqa: ANN001
+                fold: Mapping[str, str], before: Mapping[str, str], one_word: bool) -> list[str]:
+    """The sources of `paths` a base-wide fold (`fold`: a name's key -> the name it stands for; `before`: the
+    previous pass's) sends to another page than the one their source page links: a name of theirs (one-word
+    names only where `one_word`) that stands for a page they do not link, or stood for one they link and
+    stands for nothing now. Shared by the people fold (`refolded`) and the short-name fold
+    (kctui.compiler.steps.short_names.refolded)."""
     page_of = prev.tables.page_of
-    fold, before = registry.fold, registry.fold_before
     out = []
     for path in paths:
         slug = page_of.get(path)
@@ -227,21 +236,20 @@ def refolded(prev: PreviousWiki, registry, paths: Iterable[str], recurring: set[
             continue
         info = prev.pages[slug]
         names = [*(info.own or ()), *(n for n in info.passing if identity_key(n) in recurring)]
-        links = None
+        links = set(info.links)
         for name in names:
-            if " " in name.strip():
+            if one_word and " " in name.strip():
                 continue
-            person = fold.get(identity_key(name))
-            if links is None:
-                links = set(info.links)
-            if person is not None:
-                page = registry.find("entity", person)
+            key = identity_key(name)
+            target = fold.get(key)
+            if target is not None:
+                page = registry.find("entity", target)
                 if page is None or page not in links:
                     out.append(path)
                     break
-            elif (was := before.get(identity_key(name))) is not None and registry.find("entity", name) not in links \
+            elif (was := before.get(key)) is not None and registry.find("entity", name) not in links \
                     and registry.find("entity", was) in links:
-                out.append(path)  # it stood for a person whose page it feeds, and stands for no one now
+                out.append(path)  # it stood for a page it feeds, and stands for nothing now
                 break
     return sorted(out, key=lambda p: p.encode())
 

@@ -38,6 +38,7 @@ from kctui.compiler.builtin import name_types as nt
 from kctui.compiler.builtin import words as wd
 from kctui.compiler.extraction import Extraction
 from kctui.compiler.previous.wiki import PreviousWiki
+from kctui.compiler.steps import people
 from kctui.core.slugs import identity_key
 
 # a legal form after a firm's name (a closed class, like a person's titles)
@@ -164,26 +165,5 @@ def refolded(prev: PreviousWiki, registry, paths: Iterable[str], recurring: set[
     them, and its passing mentions that recur — stands for a long name (`registry.short_fold`) whose page its
     source page does not link, or stood for one (`registry.short_fold_before`) whose page it links and would
     now land on another page: read again (an incremental pass) or taken for changed (a full pass)."""
-    page_of = prev.tables.page_of
-    fold, before = registry.short_fold, registry.short_fold_before
-    out = []
-    for path in paths:
-        slug = page_of.get(path)
-        if slug is None:
-            continue
-        info = prev.pages[slug]
-        names = [*(info.own or ()), *(n for n in info.passing if identity_key(n) in recurring)]
-        links = set(info.links)
-        for name in names:
-            key = identity_key(name)
-            long = fold.get(key)
-            if long is not None:
-                page = registry.find("entity", long)
-                if page is None or page not in links:
-                    out.append(path)
-                    break
-            elif (was := before.get(key)) is not None and registry.find("entity", name) not in links \
-                    and registry.find("entity", was) in links:
-                out.append(path)
-                break
-    return sorted(out, key=lambda p: p.encode())
+    return people.folded_anew(prev, registry, paths, recurring, registry.short_fold, registry.short_fold_before,
+                              one_word=False)
